@@ -1,0 +1,22 @@
+// Bundles the CLI into one file so start-up does not pay for loading hundreds of modules.
+import { build } from "esbuild";
+
+await build({
+  entryPoints: ["src/cli/main.ts"],
+  outfile: "dist/clio.js",
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  minify: false,
+  sourcemap: "linked",
+  legalComments: "none",
+  logLevel: "warning",
+  banner: {
+    js: [
+      "#!/usr/bin/env node",
+      "import { createRequire as __clioCreateRequire } from 'node:module';",
+      "const require = __clioCreateRequire(import.meta.url);",
+    ].join("\n"),
+  },
+});

@@ -1,0 +1,136 @@
+/**
+ * The contract between the protocol manager and a protocol file in protocols/.
+ * A protocol declares its actions, each action its parameters (kind + zod schema), its
+ * permission class, a one-line description a person reads, and a handler over the tool layer.
+ * Shared code never branches on a protocol's name: it asks the definition.
+ */
+import { z } from "zod";
+import type { ParameterKind } from "../grammar/kinds.js";
+import type { Workspace } from "../tools/workspace.js";
+
+export type PermissionClass = "read" | "write" | "exec" | "network";
+
+export interface ParameterDefinition<Value = unknown> {
+  kind: ParameterKind;
+  /** One line for the system prompt and error messages. */
+  description: string;
+  /**
+   * Checks and converts the decoded value. Decoded values are strings for word and text,
+   * the JSON text for json, and a Buffer for bytes. Optional parameters use `.optional()`.
+   */
+  schema: z.ZodType<Value, z.ZodTypeDef, unknown>;
+}
+
+/** What every handler is given. */
+export interface ActionContext<State = unknown> {
+  /** The protocol's own state, made once per manager by `setup`. */
+  state: State;
+  environment: ProtocolEnvironment;
+  /** Aborted when the person cancels the turn or clio exits. */
+  signal: AbortSignal;
+}
+
+/** What a handler returns. The manager wraps it into a result. */
+export interface ActionOutput {
+  /** The text the model reads. */
+  output: string;
+  /** Structured data for JSON output and expectations (optional). */
+  data?: unknown;
+  /** A better description once the work is done ("Read src/main.c (247 lines)"). */
+  description?: string;
+}
+
+export interface ActionDefinition<Args extends Record<string, unknown> = any, State = any> {
+  /** One line for the system prompt. */
+  summary: string;
+  /** Read-only actions of one batch may run in parallel; the others run one at a time. */
+  permission: PermissionClass | ((args: Args) => PermissionClass);
+  parameters: { [Key in keyof Args]-?: ParameterDefinition<Args[Key]> };
+  /** The line a person reads before it runs: "Reading src/main.c", "Running npm test (timeout 120 s)". */
+  describe(args: Args): string;
+  handler(args: Args, context: ActionContext<State>): Promise<ActionOutput>;
+}
+
+export interface ProtocolDefinition<State = any> {
+  /** Canonical upper-case name, e.g. `FILE_OP`. */
+  name: string;
+  /** One line: what the protocol is for. */
+  summary: string;
+  actions: Record<string, ActionDefinition<any, State>>;
+  /** Makes the protocol's state once per manager (job tables, open indexes). */
+  setup?(environment: ProtocolEnvironment): State | Promise<State>;
+  /** Releases what `setup` made (kills background jobs, closes files). */
+  dispose?(state: State): void | Promise<void>;
+}
+
+/** The world a protocol works in; the seams tests replace. */
+export interface ProtocolEnvironment {
+  workspace: Workspace;
+  /** Protocol settings from config, keyed by protocol name (e.g. `config.WEB.allowHosts`). */
+  config: Record<string, unknown>;
+  /** Environment variables handlers may consult (credentials); never echoed into results. */
+  env: NodeJS.ProcessEnv;
+  /** The clock, injectable for tests. */
+  now(): number;
+}
+
+/** Typed identity helper, so a protocol file gets inference on its handlers' arguments. */
+export function defineProtocol<State>(definition: ProtocolDefinition<State>): ProtocolDefinition<State> {
+  return definition;
+}
+
+export function defineAction<Args extends Record<string, unknown>, State = any>(
+  definition: ActionDefinition<Args, State>,
+): ActionDefinition<Args, State> {
+  return definition;
+}
+
+const booleanWord = z
+  .enum(["true", "false", "yes", "no", "1", "0"], {
+    errorMap: () => ({ message: "expected true or false" }),
+  })
+  .transform((value) => value === "true" || value === "yes" || value === "1");
+
+const jsonText = z.string().transform((text, context) => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    context.addIssue({ code: z.ZodIssueCode.custom, message: `not valid JSON (${(error as Error).message})` });
+    return z.NEVER;
+  }
+});
+
+/** Builders for parameter definitions, one per kind and common shape. */
+export const parameter = {
+  text(description: string): ParameterDefinition<string> {
+    return { kind: "text", description, schema: z.string() };
+  },
+  optionalText(description: string): ParameterDefinition<string | undefined> {
+    return { kind: "text", description, schema: z.string().optional() };
+  },
+  word<Value>(description: string, schema: z.ZodType<Value, z.ZodTypeDef, unknown>): ParameterDefinition<Value> {
+    return { kind: "word", description, schema };
+  },
+  boolean(description: string): ParameterDefinition<boolean | undefined> {
+    return { kind: "word", description, schema: booleanWord.optional() };
+  },
+  integer(description: string, options: { min?: number; max?: number } = {}): ParameterDefinition<number | undefined> {
+    let schema = z.coerce.number({ invalid_type_error: "expected a whole number" }).int("expected a whole number");
+    if (options.min !== undefined) schema = schema.min(options.min);
+    if (options.max !== undefined) schema = schema.max(options.max);
+    return { kind: "word", description, schema: schema.optional() };
+  },
+  choice<const Values extends readonly [string, ...string[]]>(
+    description: string,
+    values: Values,
+  ): ParameterDefinition<Values[number] | undefined> {
+    return { kind: "word", description, schema: z.enum(values).optional() };
+  },
+  /** A JSON value: the decoded JSON text is parsed, then `schema` checks the parsed value. */
+  json<Value>(description: string, schema: z.ZodType<Value, z.ZodTypeDef, unknown>): ParameterDefinition<Value> {
+    return { kind: "json", description, schema: jsonText.pipe(schema) };
+  },
+  bytes(description: string): ParameterDefinition<Buffer | undefined> {
+    return { kind: "bytes", description, schema: z.instanceof(Buffer).optional() };
+  },
+};
