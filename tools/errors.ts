@@ -49,6 +49,9 @@ export type ErrorCode =
   // storage
   | "corrupt_file"
   | "locked"
+  | "unsupported_version"
+  // configuration
+  | "invalid_config"
   // providers
   | "not_configured"
   | "provider_error"
