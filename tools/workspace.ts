@@ -1,6 +1,8 @@
 /**
  * Workspace confinement: every path a protocol touches resolves against the workspace root,
- * and nothing — `..`, absolute paths, `~`, symlinks whose real target is outside — escapes it.
+ * and nothing — `..`, absolute paths, `~`, NUL bytes, symlinks whose real target is outside —
+ * escapes it. Writes never reach git's internals (`.git` at any depth) or clio's own state
+ * (`.clio` at the root), not even through a symlink.
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
@@ -13,6 +15,12 @@ export interface ResolvedPath {
   absolute: string;
   /** Path relative to the root, with `/` separators; `.` for the root itself. */
   relative: string;
+  /**
+   * Where the path really leads at the moment of the check: the real path of its deepest
+   * existing ancestor (symlinks expanded) with the not-yet-existing rest appended.
+   * Always inside the root.
+   */
+  real: string;
 }
 
 export interface WorkspaceOptions {
@@ -24,19 +32,23 @@ export interface WorkspaceOptions {
 }
 
 const DEFAULT_PROTECTED = [".git", ".clio"];
+const MAX_LINK_HOPS = 64;
 
 export class Workspace {
   private constructor(
     /** The real path of the root (symlinks expanded). */
     readonly root: string,
     private readonly protectedNames: string[],
+    /** The root as it was given (before symlinks were expanded), so absolute inputs using it work. */
+    private readonly givenRoot: string,
   ) {}
 
   /** Opens a workspace at `root`, which must be an existing directory. */
   static async open(root: string, options: WorkspaceOptions = {}): Promise<Workspace> {
+    const given = path.resolve(root);
     let real: string;
     try {
-      real = await fs.realpath(path.resolve(root));
+      real = await fs.realpath(given);
     } catch {
       throw new ClioError("not_found", `Workspace folder ${root} does not exist.`, "Pass an existing folder with --workspace DIR.");
     }
@@ -44,32 +56,56 @@ export class Workspace {
     if (!stat.isDirectory()) {
       throw new ClioError("not_a_directory", `Workspace ${root} is not a folder.`, "Pass a folder with --workspace DIR.");
     }
-    return new Workspace(real, options.protectedNames ?? DEFAULT_PROTECTED);
+    const protectedNames = (options.protectedNames ?? DEFAULT_PROTECTED).map((name) => name.toLowerCase());
+    return new Workspace(real, protectedNames, given);
   }
 
   /**
    * Resolves `input` (relative to the root, or absolute inside it) for reading or writing.
-   * Throws `outside_workspace` for any escape and `protected_path` for writes to git or clio
-   * internals. The real path of the deepest existing ancestor is checked at call time.
+   * Throws `invalid_argument` for empty paths or NUL bytes, `outside_workspace` for any escape
+   * and `protected_path` for writes to git or clio internals (judged on the lexical path and
+   * on where symlinks really lead). The real path is checked at call time: call this right
+   * before the operation.
    */
   async resolve(input: string, intent: PathIntent = "read"): Promise<ResolvedPath> {
     const absolute = this.lexicalResolve(input);
     const relative = this.relativeOf(absolute);
-    if (intent === "write" && this.isProtected(relative)) {
-      throw new ClioError(
-        "protected_path",
-        `${input} is inside ${relative.split("/")[0] === ".git" || relative.includes("/.git") ? "git's internals" : "clio's own state"} and is never written by file commands.`,
-        "Use GIT commands for version control; clio manages its own .clio folder.",
-      );
-    }
-    await this.checkRealPath(input, absolute);
-    return { absolute, relative };
+    if (intent === "write") this.refuseProtected(input, relative);
+    const real = await this.realLocation(input, absolute);
+    if (intent === "write") this.refuseProtected(input, this.relativeOf(real));
+    return { absolute, relative, real };
   }
 
   /** The root-relative form of an absolute path inside the workspace. */
   relativeOf(absolute: string): string {
     const relative = path.relative(this.root, absolute);
     return relative === "" ? "." : relative.split(path.sep).join("/");
+  }
+
+  /** True if `absolute` is the root or below it (lexically). */
+  contains(absolute: string): boolean {
+    const relative = path.relative(this.root, absolute);
+    if (relative === "") return true;
+    if (path.isAbsolute(relative)) return false;
+    return relative !== ".." && !relative.startsWith(`..${path.sep}`);
+  }
+
+  /** True if a root-relative path lies in git's internals or clio's state (never written by file commands). */
+  isProtected(relative: string): boolean {
+    const segments = relative.split("/").map((segment) => segment.toLowerCase());
+    if (segments[0] !== undefined && this.protectedNames.includes(segments[0])) return true;
+    return segments.includes(".git");
+  }
+
+  private refuseProtected(input: string, relative: string): void {
+    if (!this.isProtected(relative)) return;
+    const segments = relative.toLowerCase().split("/");
+    const what = segments.includes(".git") ? "git's internals" : "clio's own state";
+    throw new ClioError(
+      "protected_path",
+      `${input} is inside ${what} (${relative}) and is never written by file commands.`,
+      "Use GIT commands for version control; clio manages its own .clio folder.",
+    );
   }
 
   private lexicalResolve(input: string): string {
@@ -86,7 +122,13 @@ export class Workspace {
         "Use a path relative to the workspace root.",
       );
     }
-    const absolute = path.resolve(this.root, input);
+    let absolute = path.resolve(this.root, input);
+    if (path.isAbsolute(input) && !this.contains(absolute) && this.givenRoot !== this.root) {
+      const underGiven = path.relative(this.givenRoot, absolute);
+      if (underGiven === "" || (!path.isAbsolute(underGiven) && underGiven !== ".." && !underGiven.startsWith(`..${path.sep}`))) {
+        absolute = path.join(this.root, underGiven);
+      }
+    }
     if (!this.contains(absolute)) {
       throw new ClioError(
         "outside_workspace",
@@ -97,49 +139,45 @@ export class Workspace {
     return absolute;
   }
 
-  private contains(absolute: string): boolean {
-    const relative = path.relative(this.root, absolute);
-    return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
-  }
-
-  private isProtected(relative: string): boolean {
-    const segments = relative.split("/");
-    if (segments[0] !== undefined && this.protectedNames.includes(segments[0])) return true;
-    return segments.includes(".git");
-  }
-
-  /** Walks up to the deepest existing ancestor (following a final symlink, dangling or not) and checks its real path. */
-  private async checkRealPath(input: string, absolute: string): Promise<void> {
+  /**
+   * Walks up to the deepest existing ancestor, following symlinks (dangling ones too) to
+   * where they point, and returns the real location of `absolute`. Throws if it is outside.
+   */
+  private async realLocation(input: string, absolute: string): Promise<string> {
     let current = absolute;
-    for (let depth = 0; depth < 64; depth++) {
+    const rest: string[] = [];
+    for (let hops = 0; hops < MAX_LINK_HOPS; ) {
       let stat;
       try {
         stat = await fs.lstat(current);
       } catch {
         const parent = path.dirname(current);
-        if (parent === current) return;
+        if (parent === current) return this.checked(input, path.join(current, ...rest));
+        rest.unshift(path.basename(current));
         current = parent;
         continue;
       }
-      if (stat.isSymbolicLink()) {
-        const target = path.resolve(path.dirname(current), await fs.readlink(current));
-        let real: string;
-        try {
-          real = await fs.realpath(target);
-        } catch {
-          // Dangling: judge where it points, then keep walking from there.
-          if (!this.contains(target)) throw this.symlinkEscape(input, target);
-          current = target;
-          continue;
-        }
-        if (!this.contains(real)) throw this.symlinkEscape(input, real);
-        return;
+      if (!stat.isSymbolicLink()) return this.checked(input, path.join(await fs.realpath(current), ...rest));
+      hops++;
+      const directory = await fs.realpath(path.dirname(current));
+      const target = path.resolve(directory, await fs.readlink(current));
+      let real: string;
+      try {
+        real = await fs.realpath(target);
+      } catch {
+        // Dangling (or a loop): judge where it points, then keep walking from there.
+        if (!this.contains(target)) throw this.symlinkEscape(input, target);
+        current = target;
+        continue;
       }
-      const real = await fs.realpath(current);
-      if (!this.contains(real)) throw this.symlinkEscape(input, real);
-      return;
+      return this.checked(input, path.join(real, ...rest));
     }
     throw new ClioError("outside_workspace", `${input} goes through too many symbolic links.`, "Use a path without a symlink loop.");
+  }
+
+  private checked(input: string, real: string): string {
+    if (!this.contains(real)) throw this.symlinkEscape(input, real);
+    return real;
   }
 
   private symlinkEscape(input: string, target: string): ClioError {
