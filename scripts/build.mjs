@@ -1,9 +1,13 @@
 // Bundles the CLI into one file so start-up does not pay for loading hundreds of modules.
 import { build } from "esbuild";
+import "./generate-protocol-list.mjs";
 
 await build({
   entryPoints: ["src/cli/main.ts"],
-  outfile: "dist/clio.js",
+  outdir: "dist",
+  entryNames: "clio",
+  chunkNames: "chunks/[name]-[hash]",
+  splitting: true,
   bundle: true,
   platform: "node",
   format: "esm",

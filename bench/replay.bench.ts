@@ -1,0 +1,55 @@
+/**
+ * Replay overhead: a script of 10,000 FILE_OP reads of small files through the whole interpreter
+ * (parse, check, permission, handler, result) against a plain loop of fs.readFile over the same
+ * files, interleaved in one run. Targets: ≥ 2,000 commands/s, overhead ≤ 2×.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { replayScript } from "../src/replay/replay.js";
+import { createRuntime } from "../src/runtime.js";
+import { format, median, printTable, seededRandom, time } from "./support.js";
+
+const files = 1000;
+const commands = 10_000;
+const folder = mkdtempSync(path.join(os.tmpdir(), "clio-replay-bench-"));
+const random = seededRandom(7);
+const paths: string[] = [];
+for (let index = 0; index < files; index++) {
+  const relative = `src/module${index % 20}/file${index}.ts`;
+  mkdirSync(path.join(folder, path.dirname(relative)), { recursive: true });
+  const lines = Array.from({ length: 20 + Math.floor(random() * 40) }, (_, line) => `export const value${line} = ${Math.floor(random() * 1e6)};`);
+  writeFileSync(path.join(folder, relative), `${lines.join("\n")}\n`);
+  paths.push(relative);
+}
+const order = Array.from({ length: commands }, (_, index) => paths[index % files]!);
+const script = order.map((relative) => `[FILE_OP:action=read:path=${Buffer.from(relative).toString("base64")}]`).join("\n");
+
+const runtime = await createRuntime({ workspace: folder, permissionMode: "plan" });
+const replayTimes: number[] = [];
+const plainTimes: number[] = [];
+let failures = 0;
+for (let round = 0; round < 4; round++) {
+  plainTimes.push(
+    await time(async () => {
+      for (const relative of order) await readFile(path.join(folder, relative), "utf8");
+    }),
+  );
+  replayTimes.push(
+    await time(async () => {
+      const outcome = await replayScript(script, runtime.manager);
+      failures += outcome.results.filter((result) => !result.ok).length;
+    }),
+  );
+}
+await runtime.manager.dispose();
+rmSync(folder, { recursive: true, force: true });
+if (failures) throw new Error(`${failures} reads failed during the benchmark`);
+const replay = median(replayTimes.slice(1));
+const plain = median(plainTimes.slice(1));
+printTable([
+  ["plain fs.readFile loop, 10,000 reads", `${format(plain)} ms  (${format((commands / plain) * 1000, 0)} reads/s)`],
+  ["clio replay, 10,000 FILE_OP reads", `${format(replay)} ms  (${format((commands / replay) * 1000, 0)} commands/s, target ≥ 2,000)`],
+  ["overhead", `${format(replay / plain, 2)}× the plain loop (target ≤ 2×)`],
+]);

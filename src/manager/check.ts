@@ -1,0 +1,128 @@
+/**
+ * Checking: a parsed command becomes an invocation of one action with validated arguments,
+ * or an error that tells the model how to write it right.
+ */
+import type { ZodError } from "zod";
+import type { Command } from "../../grammar/ast.js";
+import { decodeParameter, formatArgumentError } from "../../grammar/kinds.js";
+import type { ErrorData } from "../../tools/errors.js";
+import type { ActionDefinition, ProtocolDefinition } from "../protocol.js";
+import type { ProtocolRegistry } from "../registry.js";
+
+/** A command that passed every check and can run. */
+export interface Invocation {
+  protocol: string;
+  action: string;
+  definition: ActionDefinition;
+  protocolDefinition: ProtocolDefinition;
+  /** Arguments after their zod schemas (numbers, booleans, parsed JSON…). */
+  args: Record<string, unknown>;
+  /** Every parameter decoded by its kind, as text (bytes as base64): what `clio parse --json` prints. */
+  decoded: Record<string, string>;
+  command: Command;
+}
+
+export type CheckResult = { ok: true; invocation: Invocation } | { ok: false; protocol: string; action?: string; error: ErrorData };
+
+/** The name the interpreter keeps for its own result envelopes. */
+export const RESERVED_RESULT_NAME = "RESULT";
+
+export function checkCommand(command: Command, registry: ProtocolRegistry): CheckResult {
+  const protocolName = command.protocol;
+  if (protocolName === RESERVED_RESULT_NAME) {
+    return failure(protocolName, undefined, {
+      code: "fabricated_result",
+      message: "RESULT is reserved for the interpreter's own result envelopes; a command cannot write one.",
+      hint: "Write the command you want to run and wait: its result comes back to you.",
+    });
+  }
+  const protocol = registry.get(protocolName);
+  if (!protocol) {
+    return failure(protocolName, undefined, {
+      code: "unknown_protocol",
+      message: `Unknown protocol ${command.name}. Known protocols: ${registry.names().join(", ")}.`,
+      hint: `Write one of ${registry.names().join(", ")}, e.g. [${registry.names()[0] ?? "PROTOCOL"}:action=...].`,
+    });
+  }
+  const actionNames = Object.keys(protocol.actions);
+  const actionParameter = command.parameters.find((parameter) => parameter.key === "action");
+  if (!actionParameter) {
+    return failure(protocol.name, undefined, {
+      code: "missing_parameter",
+      message: `${protocol.name}: the action parameter is missing.`,
+      hint: `Start with action=…, one of: ${actionNames.join(", ")}.`,
+    });
+  }
+  const actionName = actionParameter.text;
+  const action = Object.hasOwn(protocol.actions, actionName) ? protocol.actions[actionName] : undefined;
+  if (!action) {
+    return failure(protocol.name, actionName, {
+      code: "unknown_action",
+      message: `${protocol.name} has no action "${actionName}". Its actions: ${actionNames.join(", ")}.`,
+      hint: `Write action= followed by one of: ${actionNames.join(", ")}.`,
+    });
+  }
+  const label = `${protocol.name}.${actionName}`;
+  const parameterNames = Object.keys(action.parameters);
+  const raw: Record<string, unknown> = {};
+  const decoded: Record<string, string> = { action: actionName };
+  for (const parameter of command.parameters) {
+    if (parameter.key === "action") continue;
+    const definition = Object.hasOwn(action.parameters, parameter.key) ? action.parameters[parameter.key] : undefined;
+    if (!definition) {
+      return failure(protocol.name, actionName, {
+        code: "unknown_parameter",
+        message: `${label}: unknown parameter "${parameter.key}".`,
+        hint: parameterNames.length ? `${label} takes: ${parameterNames.join(", ")}.` : `${label} takes no parameters besides action.`,
+      });
+    }
+    const result = decodeParameter(parameter, definition.kind);
+    if (!result.ok) {
+      return failure(protocol.name, actionName, {
+        code: "invalid_argument",
+        message: formatArgumentError(label, parameter.key, result),
+        hint: result.fix,
+      });
+    }
+    raw[parameter.key] = result.value;
+    decoded[parameter.key] = typeof result.value === "string" ? result.value : result.value.toString("base64");
+  }
+  const args: Record<string, unknown> = {};
+  for (const name of parameterNames) {
+    const definition = action.parameters[name]!;
+    const parsed = definition.schema.safeParse(raw[name]);
+    if (parsed.success) {
+      if (parsed.data !== undefined) args[name] = parsed.data;
+      continue;
+    }
+    if (raw[name] === undefined) {
+      return failure(protocol.name, actionName, {
+        code: "missing_parameter",
+        message: `${label}: the required parameter ${name} is missing (${definition.description}).`,
+        hint: `Add :${name}=… to the command.`,
+      });
+    }
+    return failure(protocol.name, actionName, {
+      code: "invalid_argument",
+      message: `${label}: ${name} ${describeZodError(parsed.error)}; got ${preview(decoded[name] ?? "")}.`,
+      hint: `${name}: ${definition.description}.`,
+    });
+  }
+  return {
+    ok: true,
+    invocation: { protocol: protocol.name, action: actionName, definition: action, protocolDefinition: protocol, args, decoded, command },
+  };
+}
+
+function failure(protocol: string, action: string | undefined, error: ErrorData): CheckResult {
+  return action === undefined ? { ok: false, protocol, error } : { ok: false, protocol, action, error };
+}
+
+function describeZodError(error: ZodError): string {
+  return error.issues.map((issue) => (issue.path.length ? `${issue.path.join(".")}: ${issue.message}` : issue.message)).join("; ");
+}
+
+function preview(text: string): string {
+  const shown = text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return JSON.stringify(shown);
+}

@@ -1,0 +1,260 @@
+/**
+ * The ProtocolManager: parsed commands become checked, permitted, described, executed actions
+ * whose results are data. It is the one catch boundary: a handler that throws becomes an error
+ * result, never a crash.
+ */
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import type { Command, SyntaxError as GrammarSyntaxError } from "../../grammar/ast.js";
+import { ClioError, type ErrorData } from "../../tools/errors.js";
+import type { ActionDefinition, PermissionClass, ProtocolDefinition, ProtocolEnvironment } from "../protocol.js";
+import type { ProtocolRegistry } from "../registry.js";
+import { checkCommand, type CheckResult, type Invocation } from "./check.js";
+import type { PermissionPolicy } from "./permissions.js";
+import type { CommandResult } from "./result.js";
+import { CommandScheduler } from "./scheduler.js";
+
+export type ManagerEvent =
+  | { type: "command-started"; id: number; protocol: string; action: string; permissionClass: PermissionClass; description: string }
+  | { type: "command-finished"; id: number; result: CommandResult };
+
+export interface ManagerOptions {
+  registry: ProtocolRegistry;
+  environment: ProtocolEnvironment;
+  permissions: PermissionPolicy;
+  /** Characters of output the model reads per command before it is cut (default 20,000). */
+  outputLimit?: number;
+  /** Where cut outputs are kept whole, relative to the workspace (default `.clio/outputs`). */
+  outputFolder?: string;
+  /** Read-only commands running at once (default 4). */
+  concurrency?: number;
+  onEvent?: (event: ManagerEvent) => void;
+}
+
+/** Something to run: a command to check and run, or a syntax error to report in its place. */
+export type Submission = { command: Command } | { syntaxError: GrammarSyntaxError };
+
+export class ProtocolManager {
+  private readonly scheduler: CommandScheduler;
+  private readonly states = new Map<ProtocolDefinition, Promise<unknown>>();
+  private nextId = 1;
+
+  constructor(private readonly options: ManagerOptions) {
+    this.scheduler = new CommandScheduler(options.concurrency ?? 4);
+  }
+
+  get registry(): ProtocolRegistry {
+    return this.options.registry;
+  }
+
+  check(command: Command): CheckResult {
+    return checkCommand(command, this.options.registry);
+  }
+
+  /** The permission class of a checked invocation. */
+  permissionClassOf(invocation: Invocation): PermissionClass {
+    const permission = invocation.definition.permission;
+    return typeof permission === "function" ? permission(invocation.args) : permission;
+  }
+
+  /**
+   * Checks and runs one command under the ordering rules, resolving to its result.
+   * Never rejects.
+   */
+  submit(submission: Submission, signal: AbortSignal = new AbortController().signal): Promise<CommandResult> {
+    const id = this.nextId++;
+    if ("syntaxError" in submission) {
+      const { syntaxError } = submission;
+      return Promise.resolve(
+        this.failed(id, syntaxError.protocol?.toUpperCase() ?? "SYNTAX", null, null, { code: "syntax_error", message: syntaxError.message }, syntaxError.span.start),
+      );
+    }
+    const checked = this.check(submission.command);
+    const start = submission.command.span.start;
+    if (!checked.ok) {
+      return Promise.resolve(this.failed(id, checked.protocol, checked.action ?? null, null, checked.error, start));
+    }
+    const { invocation } = checked;
+    let permissionClass: PermissionClass;
+    try {
+      permissionClass = this.permissionClassOf(invocation);
+    } catch (error) {
+      return Promise.resolve(this.failed(id, invocation.protocol, invocation.action, null, toErrorData(error), start));
+    }
+    return this.scheduler.schedule(permissionClass !== "read", () => this.run(id, invocation, permissionClass, signal));
+  }
+
+  /** Runs commands in order, returning their results in the same order. */
+  async runAll(submissions: Submission[], signal?: AbortSignal): Promise<CommandResult[]> {
+    return Promise.all(submissions.map((submission) => this.submit(submission, signal)));
+  }
+
+  /** Resolves when every submitted command has finished. */
+  idle(): Promise<void> {
+    return this.scheduler.idle();
+  }
+
+  /** Releases every protocol's state (kills background jobs). */
+  async dispose(): Promise<void> {
+    const entries = [...this.states.entries()];
+    this.states.clear();
+    await Promise.all(
+      entries.map(async ([definition, state]) => {
+        try {
+          await definition.dispose?.(await state);
+        } catch {
+          // A protocol that fails to clean up must not keep the others from cleaning up.
+        }
+      }),
+    );
+  }
+
+  private async run(id: number, invocation: Invocation, permissionClass: PermissionClass, signal: AbortSignal): Promise<CommandResult> {
+    const { protocol, action, definition } = invocation;
+    const start = invocation.command.span.start;
+    const description = safeDescribe(definition, invocation);
+    const verdict = await this.options.permissions.decide({
+      protocol,
+      action,
+      permissionClass,
+      description,
+      subject: firstParameterValue(definition, invocation),
+    });
+    if (!verdict.allowed) return this.failed(id, protocol, action, permissionClass, verdict.error, start, description);
+    if (signal.aborted) {
+      return this.failed(id, protocol, action, permissionClass, { code: "cancelled", message: `${protocol}.${action} was cancelled before it started.` }, start, description);
+    }
+    this.emit({ type: "command-started", id, protocol, action, permissionClass, description });
+    const began = performance.now();
+    let result: CommandResult;
+    try {
+      const state = await this.stateOf(invocation.protocolDefinition);
+      const output = await definition.handler(invocation.args, { state, environment: this.options.environment, signal });
+      const base: CommandResult = {
+        id,
+        ok: true,
+        protocol,
+        action,
+        permissionClass,
+        description: output.description ?? description,
+        output: output.output,
+        durationMs: 0,
+        truncated: false,
+        line: start.line,
+        column: start.column,
+      };
+      if (output.data !== undefined) base.data = output.data;
+      result = await this.limitOutput(base);
+    } catch (error) {
+      result = this.result(id, protocol, action, permissionClass, toErrorData(error), start, description);
+    }
+    result.durationMs = Math.round((performance.now() - began) * 10) / 10;
+    this.emit({ type: "command-finished", id, result });
+    return result;
+  }
+
+  private stateOf(definition: ProtocolDefinition): Promise<unknown> {
+    let state = this.states.get(definition);
+    if (!state) {
+      state = Promise.resolve(definition.setup ? definition.setup(this.options.environment) : undefined);
+      this.states.set(definition, state);
+      // A failed setup is retried on the next command rather than cached.
+      state.catch(() => this.states.delete(definition));
+    }
+    return state;
+  }
+
+  /** Cuts an output past the limit; the whole text is kept in a file the model can read in pieces. */
+  private async limitOutput(result: CommandResult): Promise<CommandResult> {
+    const limit = this.options.outputLimit ?? 20_000;
+    if (result.output.length <= limit) return result;
+    const folder = this.options.outputFolder ?? ".clio/outputs";
+    const name = `${new Date(this.options.environment.now()).toISOString().replace(/[:.]/g, "-")}-${result.id}.txt`;
+    const relative = path.posix.join(folder, name);
+    const absolute = path.join(this.options.environment.workspace.root, relative);
+    let note: string;
+    try {
+      await fs.mkdir(path.dirname(absolute), { recursive: true });
+      await fs.writeFile(absolute, result.output);
+      result.fullOutputPath = relative;
+      note = `[output cut at ${limit.toLocaleString("en-US")} of ${result.output.length.toLocaleString("en-US")} characters; the whole output is in ${relative} — read it in pieces with a line offset and limit]`;
+    } catch {
+      note = `[output cut at ${limit.toLocaleString("en-US")} of ${result.output.length.toLocaleString("en-US")} characters]`;
+    }
+    result.output = `${result.output.slice(0, limit)}\n${note}`;
+    result.truncated = true;
+    return result;
+  }
+
+  private failed(
+    id: number,
+    protocol: string,
+    action: string | null,
+    permissionClass: PermissionClass | null,
+    error: ErrorData,
+    start: { line: number; column: number },
+    description?: string,
+  ): CommandResult {
+    const result = this.result(id, protocol, action, permissionClass, error, start, description);
+    this.emit({ type: "command-finished", id, result });
+    return result;
+  }
+
+  private result(
+    id: number,
+    protocol: string,
+    action: string | null,
+    permissionClass: PermissionClass | null,
+    error: ErrorData,
+    start: { line: number; column: number },
+    description?: string,
+  ): CommandResult {
+    return {
+      id,
+      ok: false,
+      protocol,
+      action,
+      permissionClass,
+      description: description ?? (action ? `${protocol}.${action}` : protocol),
+      output: "",
+      error,
+      durationMs: 0,
+      truncated: false,
+      line: start.line,
+      column: start.column,
+    };
+  }
+
+  private emit(event: ManagerEvent): void {
+    try {
+      this.options.onEvent?.(event);
+    } catch {
+      // A failing listener must not turn a finished command into a crash.
+    }
+  }
+}
+
+function safeDescribe(definition: ActionDefinition, invocation: Invocation): string {
+  try {
+    return definition.describe(invocation.args);
+  } catch {
+    return `${invocation.protocol}.${invocation.action}`;
+  }
+}
+
+function firstParameterValue(definition: ActionDefinition, invocation: Invocation): string | undefined {
+  const first = Object.keys(definition.parameters)[0];
+  return first === undefined ? undefined : invocation.decoded[first];
+}
+
+/** Any thrown value as error data: typed tool errors keep their code, anything else is internal. */
+export function toErrorData(error: unknown): ErrorData {
+  if (ClioError.is(error)) return error.toData();
+  if (error instanceof Error && error.name === "AbortError") return { code: "cancelled", message: "The command was cancelled." };
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    code: "internal_error",
+    message: `The command failed unexpectedly: ${message}`,
+    hint: "This is a fault in clio or the tool, not in how the command was written; try another way or report it.",
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * Permissions: each action has a class (read, write, exec, network); a mode and the person's
+ * allow/deny rules decide whether it runs, is refused, or asks first. Without anyone to ask,
+ * anything that would ask is refused (fail closed).
+ */
+import type { ErrorData } from "../../tools/errors.js";
+import type { PermissionClass } from "../protocol.js";
+
+export const PERMISSION_MODES = ["plan", "ask", "auto-edit", "yolo"] as const;
+export type PermissionMode = (typeof PERMISSION_MODES)[number];
+
+export interface PermissionRules {
+  /** Rules `PROTOCOL[:action[:value-glob]]` that run without asking (never in plan mode). */
+  allow?: string[];
+  /** Rules that are always refused, whatever the mode. */
+  deny?: string[];
+}
+
+export interface PermissionRequest {
+  protocol: string;
+  action: string;
+  permissionClass: PermissionClass;
+  /** The one-line description the person reads. */
+  description: string;
+  /** The first declared parameter's decoded value (the path, command or url): what value globs match. */
+  subject?: string;
+}
+
+export type PermissionAnswer = "yes" | "no" | "always";
+
+/** Asks the person; absent when there is no terminal. */
+export type PermissionAsker = (request: PermissionRequest) => Promise<PermissionAnswer>;
+
+export type PermissionVerdict = { allowed: true; asked: boolean } | { allowed: false; error: ErrorData };
+
+/** Which classes ask, per mode; classes not listed run. */
+const ASKING: Record<PermissionMode, PermissionClass[]> = {
+  plan: [],
+  ask: ["write", "exec", "network"],
+  "auto-edit": ["exec", "network"],
+  yolo: [],
+};
+
+export class PermissionPolicy {
+  private readonly grantedForSession = new Set<string>();
+  private readonly allowRules: Rule[];
+  private readonly denyRules: Rule[];
+
+  constructor(
+    public mode: PermissionMode,
+    rules: PermissionRules = {},
+    private readonly asker?: PermissionAsker,
+  ) {
+    this.allowRules = (rules.allow ?? []).map(parseRule);
+    this.denyRules = (rules.deny ?? []).map(parseRule);
+  }
+
+  async decide(request: PermissionRequest): Promise<PermissionVerdict> {
+    const label = `${request.protocol}.${request.action}`;
+    const denying = this.denyRules.find((rule) => rule.matches(request));
+    if (denying) {
+      return refuse(`${label} is refused by the deny rule "${denying.text}".`, "Choose another way, or ask the person to change their permission rules.");
+    }
+    if (request.permissionClass === "read") return { allowed: true, asked: false };
+    if (this.mode === "plan") {
+      return refuse(
+        `${label} is a ${request.permissionClass} action and plan mode is read-only: nothing was changed or run.`,
+        "Describe the change you would make instead; the person can switch mode (/mode or --permission-mode) to let it run.",
+      );
+    }
+    if (!ASKING[this.mode].includes(request.permissionClass)) return { allowed: true, asked: false };
+    if (this.allowRules.some((rule) => rule.matches(request))) return { allowed: true, asked: false };
+    const grantKey = `${request.protocol}.${request.action}`;
+    if (this.grantedForSession.has(grantKey)) return { allowed: true, asked: false };
+    if (!this.asker) {
+      return refuse(
+        `${label} needs the person's permission (${request.permissionClass}) and there is no terminal to ask, so it was refused.`,
+        "Run with --permission-mode auto-edit or yolo, or add an allow rule (e.g. \"EXEC:run:npm test*\") to the config.",
+      );
+    }
+    const answer = await this.asker(request);
+    if (answer === "always") this.grantedForSession.add(grantKey);
+    if (answer === "no") {
+      return refuse(`The person declined ${label} (${request.description}).`, "Ask what they would like instead, or try another approach.");
+    }
+    return { allowed: true, asked: true };
+  }
+}
+
+function refuse(message: string, hint: string): PermissionVerdict {
+  return { allowed: false, error: { code: "permission_denied", message, hint } };
+}
+
+interface Rule {
+  text: string;
+  matches(request: PermissionRequest): boolean;
+}
+
+/**
+ * `PROTOCOL[:action[:value-glob]]`. In a value glob `*` matches any run of characters except shell
+ * control characters (; & | ` $ ( ) < > and line breaks), so `EXEC:run:npm test*` allows
+ * `npm test -- --watch` but never `npm test; rm -rf ~`.
+ */
+export function parseRule(text: string): Rule {
+  const [protocol = "", action, ...rest] = text.split(":");
+  const glob = rest.length ? rest.join(":") : undefined;
+  const pattern = glob === undefined ? undefined : globToRegExp(glob);
+  return {
+    text,
+    matches(request) {
+      if (protocol !== "*" && protocol.toUpperCase() !== request.protocol.toUpperCase()) return false;
+      if (action !== undefined && action !== "*" && action !== request.action) return false;
+      if (pattern && !pattern.test(request.subject ?? "")) return false;
+      return true;
+    },
+  };
+}
+
+function globToRegExp(glob: string): RegExp {
+  const escaped = glob.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  return new RegExp(`^${escaped.join("[^;&|`$()<>\\r\\n]*")}$`, "s");
+}

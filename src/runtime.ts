@@ -1,0 +1,50 @@
+/**
+ * Wires an interpreter for one workspace: the registry of protocols, the environment they work
+ * in, the permission policy and the manager. Used by replay, chat and the fuzz targets.
+ */
+import { Workspace } from "../tools/workspace.js";
+import { ProtocolManager, type ManagerEvent } from "./manager/manager.js";
+import { PermissionPolicy, type PermissionAsker, type PermissionMode, type PermissionRules } from "./manager/permissions.js";
+import type { ProtocolEnvironment } from "./protocol.js";
+import { loadBuiltinProtocols, type ProtocolRegistry } from "./registry.js";
+
+export interface RuntimeOptions {
+  workspace: string;
+  permissionMode: PermissionMode;
+  rules?: PermissionRules;
+  asker?: PermissionAsker;
+  /** Per-protocol settings, keyed by protocol name. */
+  protocolConfig?: Record<string, unknown>;
+  env?: NodeJS.ProcessEnv;
+  now?: () => number;
+  registry?: ProtocolRegistry;
+  outputLimit?: number;
+  onEvent?: (event: ManagerEvent) => void;
+}
+
+export interface Runtime {
+  manager: ProtocolManager;
+  registry: ProtocolRegistry;
+  environment: ProtocolEnvironment;
+  permissions: PermissionPolicy;
+}
+
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const registry = options.registry ?? (await loadBuiltinProtocols());
+  const workspace = await Workspace.open(options.workspace);
+  const environment: ProtocolEnvironment = {
+    workspace,
+    config: options.protocolConfig ?? {},
+    env: options.env ?? process.env,
+    now: options.now ?? Date.now,
+  };
+  const permissions = new PermissionPolicy(options.permissionMode, options.rules, options.asker);
+  const manager = new ProtocolManager({
+    registry,
+    environment,
+    permissions,
+    ...(options.outputLimit === undefined ? {} : { outputLimit: options.outputLimit }),
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+  });
+  return { manager, registry, environment, permissions };
+}

@@ -1,0 +1,26 @@
+/** Asking the person in the terminal: permission questions (y / n / always). */
+import { createInterface } from "node:readline/promises";
+import type { ChalkInstance } from "chalk";
+import type { PermissionAnswer, PermissionAsker, PermissionRequest } from "../manager/permissions.js";
+
+export function terminalAsker(style: ChalkInstance, input: NodeJS.ReadStream = process.stdin, output: NodeJS.WriteStream = process.stderr): PermissionAsker {
+  return async (request: PermissionRequest): Promise<PermissionAnswer> => {
+    const readline = createInterface({ input, output, terminal: true });
+    try {
+      for (;;) {
+        const question = `${style.yellow("?")} Allow ${style.bold(request.description)} ${style.dim(`(${request.protocol}.${request.action}, ${request.permissionClass})`)} [y]es / [n]o / [a]lways this session: `;
+        const answer = (await readline.question(question)).trim().toLowerCase();
+        if (answer === "y" || answer === "yes") return "yes";
+        if (answer === "n" || answer === "no" || answer === "") return "no";
+        if (answer === "a" || answer === "always") return "always";
+      }
+    } finally {
+      readline.close();
+    }
+  };
+}
+
+/** True when a person can be asked: both standard input and output are terminals. */
+export function canAsk(): boolean {
+  return Boolean(process.stdin.isTTY && process.stderr.isTTY);
+}

@@ -1,0 +1,32 @@
+/** How command results and parse reports look in the terminal. */
+import type { ChalkInstance } from "chalk";
+import type { CommandResult } from "../manager/result.js";
+
+/** `✓ Read src/main.c (247 lines)  12 ms` or `✗ FILE_OP.read: not_found — …`. */
+export function formatResultLine(result: CommandResult, style: ChalkInstance): string {
+  const where = result.line === undefined ? "" : style.dim(`${result.line}:${result.column} `);
+  const duration = style.dim(`${formatDuration(result.durationMs)}`);
+  if (result.ok) {
+    const cut = result.truncated ? style.yellow(" (output cut)") : "";
+    return `${where}${style.green("✓")} ${result.description}${cut}  ${duration}`;
+  }
+  const code = result.error?.code ?? "internal_error";
+  const label = result.action ? `${result.protocol}.${result.action}` : result.protocol;
+  const lines = [`${where}${style.red("✗")} ${label} ${style.red(code)}: ${result.error?.message ?? ""}`];
+  if (result.error?.hint) lines.push(`  ${style.dim("fix:")} ${result.error.hint}`);
+  return lines.join("\n");
+}
+
+/** The output block under a result, indented, limited to a few lines for the person. */
+export function formatOutputPreview(output: string, style: ChalkInstance, maxLines = 12): string {
+  if (!output) return "";
+  const lines = output.replace(/\n$/, "").split("\n");
+  const shown = lines.slice(0, maxLines).map((line) => `  ${style.dim("│")} ${line}`);
+  if (lines.length > maxLines) shown.push(`  ${style.dim(`│ … ${lines.length - maxLines} more lines`)}`);
+  return shown.join("\n");
+}
+
+export function formatDuration(milliseconds: number): string {
+  if (milliseconds < 1000) return `${Math.round(milliseconds)} ms`;
+  return `${(milliseconds / 1000).toFixed(1)} s`;
+}
