@@ -1,0 +1,170 @@
+/**
+ * A repository at the workspace root, and the small helpers every git action shares:
+ * reading the index, resolving refs with clear errors, turning isomorphic-git's errors into
+ * ClioErrors a model can act on.
+ */
+import * as nodeFs from "node:fs";
+import path from "node:path";
+import git from "isomorphic-git";
+import { ClioError } from "../errors.js";
+import { emptyIndex, parseIndex, type IndexFile } from "./index-file.js";
+import { withIndexLock, type IndexLock, type LockOptions } from "./lock.js";
+
+export interface Repository {
+  /** The worktree root (the workspace root). */
+  dir: string;
+  gitdir: string;
+  fs: typeof nodeFs;
+  /** isomorphic-git's object cache, shared by the calls of one action. */
+  cache: object;
+  lockOptions: LockOptions;
+}
+
+export interface OpenOptions {
+  lockOptions?: LockOptions;
+}
+
+/** Opens the repository whose `.git` folder is directly in `root`; `not_a_repository` otherwise. */
+export async function openRepository(root: string, options: OpenOptions = {}): Promise<Repository> {
+  const gitdir = path.join(root, ".git");
+  const stat = await nodeFs.promises.stat(gitdir).catch(() => undefined);
+  if (!stat?.isDirectory() || !(await exists(path.join(gitdir, "HEAD")))) {
+    throw new ClioError(
+      "not_a_repository",
+      `${root} is not a git repository (there is no .git folder at the workspace root).`,
+      "Create one with [GIT:action=init], or start clio with --workspace set to the repository's top folder.",
+    );
+  }
+  return { dir: root, gitdir, fs: nodeFs, cache: {}, lockOptions: options.lockOptions ?? {} };
+}
+
+export async function exists(file: string): Promise<boolean> {
+  return nodeFs.promises.lstat(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Reads `.git/index` (an empty index when the file does not exist yet). */
+export async function readIndex(repository: Repository): Promise<IndexFile & { mtimeMs: number }> {
+  const file = path.join(repository.gitdir, "index");
+  let buffer: Buffer;
+  let mtimeMs: number;
+  try {
+    [buffer, { mtimeMs }] = await Promise.all([nodeFs.promises.readFile(file), nodeFs.promises.stat(file)]);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { ...emptyIndex(), mtimeMs: 0 };
+    throw error;
+  }
+  return { ...parseIndex(buffer), mtimeMs };
+}
+
+/** Runs `work` holding git's index lock, with the repository's wait settings. */
+export function lockIndex<Result>(repository: Repository, work: (lock: IndexLock) => Promise<Result>): Promise<Result> {
+  return withIndexLock(repository.gitdir, work, repository.lockOptions);
+}
+
+/** The checked-out branch's short name, or undefined when HEAD is detached. */
+export async function currentBranch(repository: Repository): Promise<string | undefined> {
+  const branch = await git.currentBranch({ fs: repository.fs, gitdir: repository.gitdir, fullname: false, test: false });
+  return branch ?? undefined;
+}
+
+/** Like currentBranch, but a detached HEAD is an error saying how to get back onto a branch. */
+export async function requireBranch(repository: Repository, doing: string): Promise<string> {
+  const branch = await currentBranch(repository);
+  if (branch === undefined) {
+    throw new ClioError(
+      "git_error",
+      `HEAD is detached (not on a branch), so clio will not ${doing}.`,
+      "Check out a branch first: [GIT:action=checkout:branch=main], or make one here with [GIT:action=checkout:branch=NAME:create=true].",
+    );
+  }
+  return branch;
+}
+
+/** The commit oid HEAD points to, or undefined in a repository without commits. */
+export async function headCommit(repository: Repository): Promise<string | undefined> {
+  try {
+    return await git.resolveRef({ fs: repository.fs, gitdir: repository.gitdir, ref: "HEAD" });
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Resolves a branch, tag, remote branch, full or abbreviated oid, with `~N` / `^` suffixes,
+ * to a commit oid. Unknown refs are `not_found` with the branches that do exist.
+ */
+export async function resolveCommit(repository: Repository, ref: string): Promise<string> {
+  const { fs, gitdir, cache } = repository;
+  const match = /^(.*?)((?:~\d*|\^)*)$/.exec(ref)!;
+  const base = match[1]!;
+  let oid: string | undefined;
+  try {
+    oid = await git.resolveRef({ fs, gitdir, ref: base });
+  } catch {
+    if (/^[0-9a-f]{4,40}$/i.test(base)) {
+      oid = await git.expandOid({ fs, gitdir, oid: base.toLowerCase(), cache }).catch(() => undefined);
+    }
+  }
+  if (oid === undefined) throw await unknownRef(repository, ref);
+  oid = await peelToCommit(repository, oid, ref);
+  for (const step of match[2]!.match(/~\d*|\^/g) ?? []) {
+    const generations = step === "^" || step === "~" ? 1 : Number(step.slice(1));
+    for (let count = 0; count < generations; count++) {
+      const { commit } = await git.readCommit({ fs, gitdir, oid, cache });
+      const parent = commit.parent[0];
+      if (parent === undefined) {
+        throw new ClioError("not_found", `${ref} goes back further than the first commit.`, "Use a smaller ~N; see the history with [GIT:action=log].");
+      }
+      oid = parent;
+    }
+  }
+  return oid;
+}
+
+async function peelToCommit(repository: Repository, oid: string, ref: string): Promise<string> {
+  const { fs, gitdir, cache } = repository;
+  for (let depth = 0; depth < 8; depth++) {
+    const object = await git.readObject({ fs, gitdir, oid, cache, format: "parsed" });
+    if (object.type === "commit") return oid;
+    if (object.type !== "tag") break;
+    oid = (object.object as { object: string }).object;
+  }
+  throw new ClioError("invalid_argument", `${ref} does not name a commit.`, "Give a branch, a tag or a commit id.");
+}
+
+async function unknownRef(repository: Repository, ref: string): Promise<ClioError> {
+  const branches = await git.listBranches({ fs: repository.fs, gitdir: repository.gitdir }).catch(() => [] as string[]);
+  const known = branches.length > 0 ? ` Branches here: ${branches.join(", ")}.` : " This repository has no commits yet.";
+  return new ClioError(
+    "not_found",
+    `No branch, tag or commit is called ${JSON.stringify(ref)}.${known}`,
+    "Name an existing branch, tag or commit id (see [GIT:action=branch] and [GIT:action=log]).",
+  );
+}
+
+/** The author/committer for new commits: clio config, then the repository's git config. */
+export async function resolveAuthor(
+  repository: Repository,
+  configured: unknown,
+): Promise<{ name: string; email: string }> {
+  const fromConfig = (configured ?? {}) as { name?: unknown; email?: unknown };
+  const read = (key: string) => git.getConfig({ fs: repository.fs, gitdir: repository.gitdir, path: key }).catch(() => undefined);
+  const name = typeof fromConfig.name === "string" && fromConfig.name !== "" ? fromConfig.name : await read("user.name");
+  const email = typeof fromConfig.email === "string" && fromConfig.email !== "" ? fromConfig.email : await read("user.email");
+  if (typeof name !== "string" || name === "" || typeof email !== "string" || email === "") {
+    throw new ClioError(
+      "not_configured",
+      "No commit author is set: neither clio's config (GIT.author) nor the repository's git config (user.name, user.email) names one.",
+      'Set it in clio\'s config as GIT.author = {"name": "...", "email": "..."}, or run `git config user.name "Your Name"` and `git config user.email you@example.com` in the repository.',
+    );
+  }
+  return { name, email };
+}
+
+/** Relative path inside the repository with `/` separators, as git stores it. */
+export function toRepositoryPath(repository: Repository, absolute: string): string {
+  return path.relative(repository.dir, absolute).split(path.sep).join("/");
+}
