@@ -1,0 +1,227 @@
+/**
+ * Loads clio's configuration from five layers, highest first:
+ *
+ *   flags > environment (CLIO_*) > project `.clio/config.json` > user `~/.clio/config.json` > defaults
+ *
+ * The project file is the nearest `.clio/config.json` in the current folder or a parent. The
+ * home folder is `homeDir`, else `CLIO_HOME`, else the OS home. Every value comes back with
+ * where it came from, so `clio config` can show it. Relative `workspace` and `sessionDir`
+ * values resolve against the folder that holds the `.clio` folder (for files) or the current
+ * folder (for flags and environment); a leading `~` means the home folder.
+ */
+import { promises as fs } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ClioError } from "../../tools/errors.js";
+import { describeIssue, formatKeyPath } from "./issues.js";
+import { parseJsonText } from "./json-text.js";
+import {
+  type ClioConfig,
+  type ConfigLayer,
+  type ScalarKey,
+  configLayerSchema,
+  defaultValues,
+  environmentNames,
+  scalarKeys,
+} from "./schema.js";
+
+/** Where a value came from. */
+export type ConfigSource = "flag" | "default" | `env:${string}` | `project:${string}` | `user:${string}`;
+
+/** One line of the config report: a key, its value, its source. */
+export interface ConfigEntry {
+  /** `model`, `permissions.allow`, `protocols.WEB.allowHosts`. */
+  key: string;
+  value: unknown;
+  source: ConfigSource;
+}
+
+export interface ResolvedConfig {
+  config: ClioConfig;
+  /** Where each single-valued key came from (`default` also for keys left unset). */
+  sources: Record<ScalarKey, ConfigSource>;
+  /** Every value with its source, in report order; permission rules one entry each. */
+  entries: ConfigEntry[];
+  /** The files looked at: the user file's path (read if it exists) and the project file found, if any. */
+  files: { user: string; userFound: boolean; project?: string };
+}
+
+export interface LoadConfigOptions {
+  /** The folder clio was started in; the project file is searched from here upward. */
+  cwd: string;
+  /** Environment variables; default `process.env`. */
+  env?: Record<string, string | undefined>;
+  /** Values from command-line flags (keys as in the config file; `undefined` values are ignored). */
+  flags?: ConfigLayer;
+  /** The home folder; default `env.CLIO_HOME`, then `os.homedir()`. */
+  homeDir?: string;
+}
+
+interface Layer {
+  source: ConfigSource;
+  values: ConfigLayer;
+  /** Relative paths in this layer resolve against this folder. */
+  baseDir: string;
+}
+
+const pathKeys: ReadonlySet<ScalarKey> = new Set(["workspace", "sessionDir"]);
+const knownKeys = Object.keys(configLayerSchema.shape).filter((key) => key !== "$schema");
+
+/** Reads and merges every layer. Throws `invalid_config` naming the file, variable or flag and the key. */
+export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
+  const env = options.env ?? process.env;
+  const cwd = path.resolve(options.cwd);
+  const homeDir = path.resolve(options.homeDir ?? nonEmpty(env.CLIO_HOME) ?? os.homedir());
+  const userFile = path.join(homeDir, ".clio", "config.json");
+  const projectFile = await findProjectFile(cwd, userFile);
+
+  const layers: Layer[] = [];
+  const userValues = await readConfigFile(userFile);
+  if (userValues) layers.push({ source: `user:${userFile}`, values: userValues, baseDir: homeDir });
+  if (projectFile) {
+    const projectValues = await readConfigFile(projectFile);
+    if (projectValues) layers.push({ source: `project:${projectFile}`, values: projectValues, baseDir: path.dirname(path.dirname(projectFile)) });
+  }
+  layers.push(...environmentLayers(env, cwd));
+  if (options.flags) layers.push({ source: "flag", values: checkFlags(options.flags), baseDir: cwd });
+
+  return merge(layers, { cwd, homeDir, userFile, userFound: userValues !== undefined, projectFile });
+}
+
+function merge(
+  layers: Layer[],
+  context: { cwd: string; homeDir: string; userFile: string; userFound: boolean; projectFile?: string },
+): ResolvedConfig {
+  const values: Partial<Record<ScalarKey, unknown>> = {
+    ...defaultValues,
+    workspace: context.cwd,
+    sessionDir: path.join(context.homeDir, ".clio", "sessions"),
+  };
+  const sources = Object.fromEntries(scalarKeys.map((key) => [key, "default"])) as Record<ScalarKey, ConfigSource>;
+  const permissions = { allow: [] as string[], deny: [] as string[] };
+  const ruleEntries: ConfigEntry[] = [];
+  const protocols: Record<string, Record<string, unknown>> = {};
+  const protocolSources = new Map<string, ConfigSource>();
+
+  for (const layer of layers) {
+    for (const key of scalarKeys) {
+      const value = layer.values[key];
+      if (value === undefined) continue;
+      values[key] = pathKeys.has(key) ? resolvePath(value as string, layer.baseDir, context.homeDir) : value;
+      sources[key] = layer.source;
+    }
+    for (const list of ["allow", "deny"] as const) {
+      for (const rule of layer.values.permissions?.[list] ?? []) {
+        if (permissions[list].includes(rule)) continue;
+        permissions[list].push(rule);
+        ruleEntries.push({ key: `permissions.${list}`, value: rule, source: layer.source });
+      }
+    }
+    for (const [name, settings] of Object.entries(layer.values.protocols ?? {})) {
+      const protocol = name.toUpperCase();
+      protocols[protocol] ??= {};
+      for (const [setting, value] of Object.entries(settings)) {
+        protocols[protocol][setting] = value;
+        protocolSources.set(`${protocol}\u0000${setting}`, layer.source);
+      }
+    }
+  }
+
+  const entries: ConfigEntry[] = scalarKeys.map((key) => ({ key, value: values[key], source: sources[key] }));
+  entries.push(...ruleEntries);
+  for (const [protocol, settings] of Object.entries(protocols)) {
+    for (const [setting, value] of Object.entries(settings)) {
+      entries.push({ key: `protocols.${protocol}.${setting}`, value, source: protocolSources.get(`${protocol}\u0000${setting}`)! });
+    }
+  }
+
+  const config = { ...values, permissions, protocols } as ClioConfig;
+  for (const key of scalarKeys) if (config[key] === undefined) delete config[key];
+  return {
+    config,
+    sources,
+    entries,
+    files: { user: context.userFile, userFound: context.userFound, ...(context.projectFile ? { project: context.projectFile } : {}) },
+  };
+}
+
+/** The nearest `.clio/config.json` in `cwd` or a parent, never the user's own file. */
+async function findProjectFile(cwd: string, userFile: string): Promise<string | undefined> {
+  for (let folder = cwd; ; folder = path.dirname(folder)) {
+    const candidate = path.join(folder, ".clio", "config.json");
+    if (candidate !== userFile && (await isFile(candidate))) return candidate;
+    if (path.dirname(folder) === folder) return undefined;
+  }
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await fs.stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Reads one config file; undefined if it does not exist. */
+async function readConfigFile(file: string): Promise<ConfigLayer | undefined> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new ClioError("invalid_config", `${file}: cannot be read (${(error as Error).message})`, "Make the file readable, or remove it.");
+  }
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) {
+    throw new ClioError(
+      "invalid_config",
+      `${file}:${parsed.line}:${parsed.column}: invalid JSON: ${parsed.message}`,
+      `Fix the JSON at line ${parsed.line}, column ${parsed.column} (keys and strings in double quotes, no trailing commas).`,
+    );
+  }
+  if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) {
+    throw new ClioError("invalid_config", `${file}: must hold a JSON object such as {"model": "..."}`, `Known keys: ${knownKeys.join(", ")}.`);
+  }
+  return checkLayer(parsed.value, file, formatKeyPath);
+}
+
+function checkLayer(values: unknown, where: string, nameKey: (path: readonly (string | number)[]) => string): ConfigLayer {
+  const result = configLayerSchema.safeParse(values);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => describeIssue(issue, knownKeys, nameKey));
+  throw new ClioError("invalid_config", `${where}: ${problems.join("; ")}`, `Fix or remove the value in ${where}; see "clio config" for every key and its current value.`);
+}
+
+/** One layer per CLIO_* variable that is set, so each value names its own variable. */
+function environmentLayers(env: Record<string, string | undefined>, cwd: string): Layer[] {
+  const layers: Layer[] = [];
+  for (const [name, key] of Object.entries(environmentNames)) {
+    const text = nonEmpty(env[name]);
+    if (text === undefined) continue;
+    const value = key === "maxTurns" || key === "contextWindow" ? toNumber(text) : text;
+    layers.push({ source: `env:${name}`, values: checkLayer({ [key]: value }, `${name}=${JSON.stringify(text)}`, () => "the value"), baseDir: cwd });
+  }
+  return layers;
+}
+
+function checkFlags(flags: ConfigLayer): ConfigLayer {
+  const defined = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
+  return checkLayer(defined, "command-line flags", ([first = "", ...rest]) => {
+    const flag = `--${String(first).replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+    return rest.length === 0 ? flag : `${flag} ${formatKeyPath(rest)}`;
+  });
+}
+
+function toNumber(text: string): number | string {
+  return /^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text;
+}
+
+function nonEmpty(text: string | undefined): string | undefined {
+  return text === undefined || text.trim() === "" ? undefined : text;
+}
+
+function resolvePath(value: string, baseDir: string, homeDir: string): string {
+  if (value === "~") return homeDir;
+  if (value.startsWith("~/")) return path.join(homeDir, value.slice(2));
+  return path.resolve(baseDir, value);
+}
