@@ -21,3 +21,14 @@ export async function readInput(file: string | undefined): Promise<string> {
 
 /** Exit status for input that cannot be read. */
 export const EXIT_UNREADABLE = 2;
+
+/** Reads the input, or reports why it cannot be read and gives the exit status to use. */
+export async function readInputOrReport(file: string | undefined, commandName: string): Promise<{ text: string } | { exitCode: number }> {
+  try {
+    return { text: await readInput(file) };
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    process.stderr.write(`clio ${commandName}: ${error.message}\n`);
+    return { exitCode: EXIT_UNREADABLE };
+  }
+}

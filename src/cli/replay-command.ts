@@ -6,7 +6,7 @@ import { createRuntime } from "../runtime.js";
 import { canAsk, terminalAsker } from "../ui/prompt.js";
 import { formatOutputPreview, formatResultLine } from "../ui/results.js";
 import { createStyle } from "../ui/style.js";
-import { EXIT_UNREADABLE, InputError, readInput } from "./input.js";
+import { readInputOrReport } from "./input.js";
 
 export interface ReplayCommandOptions {
   workspace?: string;
@@ -16,14 +16,9 @@ export interface ReplayCommandOptions {
 }
 
 export async function replayCommand(file: string, options: ReplayCommandOptions): Promise<number> {
-  let text: string;
-  try {
-    text = await readInput(file);
-  } catch (error) {
-    if (!(error instanceof InputError)) throw error;
-    process.stderr.write(`clio replay: ${error.message}\n`);
-    return EXIT_UNREADABLE;
-  }
+  const input = await readInputOrReport(file, "replay");
+  if ("exitCode" in input) return input.exitCode;
+  const { text } = input;
   const style = createStyle(process.stdout);
   const interactive = !options.json && canAsk();
   const runtime = await createRuntime({

@@ -186,17 +186,9 @@ export class ProtocolManager {
     return result;
   }
 
-  private failed(
-    id: number,
-    protocol: string,
-    action: string | null,
-    permissionClass: PermissionClass | null,
-    error: ErrorData,
-    start: { line: number; column: number },
-    description?: string,
-  ): CommandResult {
-    const result = this.result(id, protocol, action, permissionClass, error, start, description);
-    this.emit({ type: "command-finished", id, result });
+  private failed(...details: Parameters<ProtocolManager["result"]>): CommandResult {
+    const result = this.result(...details);
+    this.emit({ type: "command-finished", id: result.id, result });
     return result;
   }
 
