@@ -1,0 +1,243 @@
+/**
+ * Any OpenAI-compatible server — OpenAI, DeepSeek, OpenRouter, Ollama, llama.cpp, vLLM,
+ * LM Studio — through the official `openai` client, in one of two forms:
+ *
+ * - `chat`: `/chat/completions`, streamed, asking for usage with `stream_options`
+ *   (dropped for the rest of the session if the server rejects it);
+ * - `completions`: `/completions` for base models, the conversation rendered as a transcript
+ *   (see transcript.ts) whose turn-ending stop strings are sent with the request's own.
+ *
+ * No `tools` parameter is ever sent: the protocol travels in the text. Stop strings are also
+ * enforced here, since some servers ignore them or accept only four.
+ *
+ * Retries are clio's alone (the client's are off): 408, 409, 429, 5xx, dropped connections
+ * and streams cut before any text are tried again after an exponential, jittered backoff or
+ * the server's Retry-After (capped), each announced by a `retry` event. A stream cut after
+ * text was yielded is NOT retried here — that would repeat text the caller already has — but
+ * ends with a StreamCutError, so the caller can drop the partial reply and ask again.
+ */
+import type * as OpenAISdk from "openai";
+import { ClioError } from "../../tools/errors.js";
+import { classifyFailure, redactKey, StreamCutError, type ServerContext } from "./failures.js";
+import { backoffDelay, cancelledError, defaultRetryPolicy, retryAfterDelay, sleep as realSleep, type RetryPolicy, type Sleep } from "./retry.js";
+import { StopSequenceCutter } from "./stop.js";
+import { estimateMessageTokens, estimateTokens } from "./tokens.js";
+import { renderTranscript, transcriptStops } from "./transcript.js";
+import type { FinishReason, ModelEvent, ModelProvider, ModelRequest } from "./types.js";
+
+export interface OpenAICompatibleOptions {
+  /** The provider's name in messages, e.g. `ollama`. */
+  name: string;
+  api: "chat" | "completions";
+  baseURL: string;
+  model: string;
+  apiKey?: string;
+  /** The environment variable that holds the key, named in hints. */
+  apiKeyEnv?: string;
+  /** Extra headers sent with every request. */
+  headers?: Record<string, string>;
+  retry?: Partial<RetryPolicy>;
+  /** Per-request time limit until the response starts; the client's default otherwise. */
+  timeoutMs?: number;
+  /** Seams for tests: waiting, jitter, the clock (for Retry-After dates) and HTTP. */
+  sleep?: Sleep;
+  random?: () => number;
+  now?: () => number;
+  fetch?: typeof globalThis.fetch;
+}
+
+/** Servers such as OpenAI accept at most four stop strings; the rest are enforced locally. */
+const maxServerStops = 4;
+
+/** One streamed chunk, whichever endpoint it came from. */
+interface WireChunk {
+  text: string;
+  finishReason: string | null | undefined;
+  usage: { prompt_tokens: number; completion_tokens: number } | null | undefined;
+}
+
+interface PreparedRequest {
+  stops: string[];
+  trimLeadingSpace: boolean;
+  open(sdk: typeof OpenAISdk, client: OpenAISdk.OpenAI): Promise<AsyncIterable<WireChunk>>;
+  estimateInput(): Promise<number>;
+}
+
+export class OpenAICompatibleProvider implements ModelProvider {
+  readonly name: string;
+  readonly model: string;
+  readonly api: "chat" | "completions";
+  private readonly options: OpenAICompatibleOptions;
+  private readonly policy: RetryPolicy;
+  private readonly server: ServerContext;
+  private loaded?: Promise<{ sdk: typeof OpenAISdk; client: OpenAISdk.OpenAI }>;
+  private sendStreamOptions = true;
+
+  constructor(options: OpenAICompatibleOptions) {
+    this.options = options;
+    this.name = options.name;
+    this.model = options.model;
+    this.api = options.api;
+    this.policy = { ...defaultRetryPolicy, ...options.retry };
+    this.server = {
+      name: options.name,
+      baseURL: options.baseURL,
+      model: options.model,
+      api: options.api,
+      apiKey: options.apiKey,
+      apiKeyEnv: options.apiKeyEnv,
+    };
+  }
+
+  async *stream(request: ModelRequest): AsyncGenerator<ModelEvent> {
+    const { signal } = request;
+    const sleep = this.options.sleep ?? realSleep;
+    const { sdk, client } = await this.load();
+    const prepared = this.prepare(request);
+    for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) throw cancelledError();
+      let phase: "request" | "stream" = "request";
+      let yielded = 0;
+      try {
+        const chunks = await prepared.open(sdk, client);
+        phase = "stream";
+        const cutter = new StopSequenceCutter(prepared.stops);
+        let trimming = prepared.trimLeadingSpace;
+        let reply = "";
+        let finishReason: string | null | undefined;
+        let usage: WireChunk["usage"];
+        const emit = (raw: string): string => {
+          let text = raw;
+          if (trimming) {
+            text = text.trimStart();
+            trimming = text.length === 0;
+          }
+          reply += text;
+          return text;
+        };
+        for await (const chunk of chunks) {
+          const text = emit(cutter.push(chunk.text));
+          if (text) {
+            yielded += text.length;
+            yield { type: "text-delta", text };
+          }
+          if (cutter.stopped) break;
+          finishReason = chunk.finishReason ?? finishReason;
+          usage = chunk.usage ?? usage;
+        }
+        if (signal?.aborted) throw cancelledError();
+        const rest = emit(cutter.flush());
+        if (rest) yield { type: "text-delta", text: rest };
+        const reason = cutter.stopped ? "stop" : finishReason ? mapFinishReason(finishReason) : "other";
+        yield usage && !cutter.stopped
+          ? { type: "usage", inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens, estimated: false }
+          : { type: "usage", inputTokens: await prepared.estimateInput(), outputTokens: await estimateTokens(reply), estimated: true };
+        yield { type: "finish", reason };
+        return;
+      } catch (error) {
+        if (signal?.aborted || error instanceof sdk.APIUserAbortError) throw cancelledError();
+        if (error instanceof ClioError) throw error;
+        const failure = classifyFailure(error, phase, this.server, sdk);
+        if (failure.streamCut && yielded > 0) throw new StreamCutError(this.server, yielded, failure.reason);
+        if (failure.rejectsStreamOptions && this.sendStreamOptions) {
+          this.sendStreamOptions = false;
+          attempt--;
+          continue;
+        }
+        if (!failure.retryable || attempt > this.policy.maxRetries) throw failure.finalError(attempt);
+        const now = this.options.now?.() ?? Date.now();
+        const delayMs = retryAfterDelay(failure.headers, this.policy, now) ?? backoffDelay(attempt, this.policy, this.options.random);
+        yield { type: "retry", attempt, delayMs, reason: failure.reason };
+        await sleep(delayMs, signal);
+      }
+    }
+  }
+
+  private load(): Promise<{ sdk: typeof OpenAISdk; client: OpenAISdk.OpenAI }> {
+    // The client is loaded on first use, so start-up does not pay for it.
+    this.loaded ??= import("openai").then((sdk) => ({
+      sdk,
+      client: new sdk.OpenAI({
+        baseURL: this.options.baseURL,
+        // Local servers want no key, but the client insists on one.
+        apiKey: this.options.apiKey || "not-needed",
+        maxRetries: 0,
+        timeout: this.options.timeoutMs,
+        defaultHeaders: this.options.headers,
+        fetch: this.options.fetch,
+      }),
+    }));
+    return this.loaded;
+  }
+
+  private prepare(request: ModelRequest): PreparedRequest {
+    const requestStops = request.stop?.filter((stop) => stop.length > 0) ?? [];
+    const common = {
+      model: this.model,
+      stream: true as const,
+      ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
+      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+    };
+    const streamOptions = () => (this.sendStreamOptions ? { stream_options: { include_usage: true } } : {});
+    const requestOptions = { signal: request.signal };
+
+    if (this.api === "chat") {
+      const stops = unique(requestStops);
+      const messages = request.messages.map(({ role, content }) => ({ role, content }));
+      return {
+        stops,
+        trimLeadingSpace: false,
+        estimateInput: () => estimateMessageTokens(request.messages),
+        open: async (_sdk, client) => {
+          const body = { ...common, ...streamOptions(), messages, ...stopParameter(stops) };
+          const stream = await client.chat.completions.create(body, requestOptions);
+          return mapChunks(stream, (chunk) => ({
+            text: chunk.choices[0]?.delta?.content ?? "",
+            finishReason: chunk.choices[0]?.finish_reason,
+            usage: chunk.usage,
+          }));
+        },
+      };
+    }
+
+    const transcript = renderTranscript(request.messages);
+    const stops = unique([...transcriptStops, ...requestStops]);
+    return {
+      stops,
+      trimLeadingSpace: transcript.opensAssistantTurn,
+      estimateInput: () => estimateTokens(transcript.prompt),
+      open: async (_sdk, client) => {
+        const body = { ...common, ...streamOptions(), prompt: transcript.prompt, ...stopParameter(stops) };
+        const stream = await client.completions.create(body, requestOptions);
+        return mapChunks(stream, (chunk) => ({
+          text: chunk.choices[0]?.text ?? "",
+          finishReason: chunk.choices[0]?.finish_reason,
+          usage: chunk.usage,
+        }));
+      },
+    };
+  }
+
+  /** The key-free description used in logs. */
+  toString(): string {
+    return redactKey(`${this.name} ${this.api} ${this.model} at ${this.options.baseURL}`, this.options.apiKey);
+  }
+}
+
+function stopParameter(stops: string[]): { stop?: string[] } {
+  return stops.length > 0 ? { stop: stops.slice(0, maxServerStops) } : {};
+}
+
+async function* mapChunks<T>(source: AsyncIterable<T>, map: (chunk: T) => WireChunk): AsyncGenerator<WireChunk> {
+  for await (const chunk of source) yield map(chunk);
+}
+
+function mapFinishReason(reason: string): FinishReason {
+  if (reason === "stop" || reason === "eos" || reason === "end_turn" || reason === "stop_sequence") return "stop";
+  if (reason === "length" || reason === "max_tokens") return "length";
+  return "other";
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
