@@ -1,0 +1,197 @@
+/**
+ * The agent loop: a person's prompt goes to the model; the commands in its reply run; their
+ * results go back in nonce envelopes; until the model answers without commands or a limit ends
+ * the turn. Everything but waiting for the model happens here.
+ */
+import { ClioError } from "../../tools/errors.js";
+import type { ProtocolManager } from "../manager/manager.js";
+import { formatResultsForModel, type CommandResult } from "../manager/result.js";
+import type { ChatMessage, ModelProvider } from "../providers/types.js";
+import { RESULT_STOP_SEQUENCES } from "./fabrication-guard.js";
+import { streamReply, type ReplyOutcome } from "./reply.js";
+import { needsSummary, summarize } from "./summary.js";
+
+export type StopReason = "done" | "max-turns" | "malformed" | "repeated" | "cancelled" | "error";
+
+export type AgentEvent =
+  | { type: "model-started"; turn: number }
+  | { type: "first-token"; turn: number }
+  | { type: "text-delta"; text: string }
+  | { type: "retry"; attempt: number; delayMs: number; reason: string }
+  | { type: "reply-finished"; turn: number; outcome: ReplyOutcome }
+  | { type: "usage"; turn: number; inputTokens: number; outputTokens: number; estimated: boolean; totalInput: number; totalOutput: number }
+  | { type: "notice"; level: "info" | "warning" | "error"; message: string }
+  | { type: "summarized"; replacedMessages: number }
+  | { type: "prompt-finished"; reason: StopReason; turns: number; message?: string };
+
+/** Where a conversation is written as it happens (a session file, or nothing). */
+export interface ConversationRecorder {
+  message(message: ChatMessage, turn: number): void | Promise<void>;
+  command(result: CommandResult, turn: number): void | Promise<void>;
+  usage(turn: number, usage: { inputTokens: number; outputTokens: number; estimated: boolean }): void | Promise<void>;
+}
+
+export interface AgentOptions {
+  provider: ModelProvider;
+  manager: ProtocolManager;
+  /** The system prompt for a person's prompt (it may add memories relevant to it). */
+  systemPrompt: (prompt: string) => string | Promise<string>;
+  /** Model calls per prompt (default 25). */
+  maxTurns?: number;
+  /** The model's context window in tokens; older turns are summarised near it. */
+  contextWindow?: number;
+  /** Messages of a resumed conversation. */
+  history?: ChatMessage[];
+  recorder?: ConversationRecorder;
+  onEvent?: (event: AgentEvent) => void;
+}
+
+export interface PromptOutcome {
+  reason: StopReason;
+  turns: number;
+  /** The model's last reply. */
+  finalText: string;
+  message?: string;
+}
+
+const MALFORMED_LIMIT = 3;
+const REPEAT_LIMIT = 3;
+const STREAM_CUT_RETRIES = 2;
+const LANGUAGE_ERRORS = new Set(["syntax_error", "unknown_protocol", "unknown_action", "missing_parameter", "unknown_parameter", "invalid_argument", "fabricated_result"]);
+
+export class Agent {
+  readonly history: ChatMessage[];
+  totalInputTokens = 0;
+  totalOutputTokens = 0;
+  private lastContextTokens = 0;
+  private turnNumber = 0;
+
+  constructor(private readonly options: AgentOptions) {
+    this.history = [...(options.history ?? [])];
+  }
+
+  /** Runs one prompt to its end. Never throws: failures end the prompt with a reason. */
+  async prompt(text: string, signal: AbortSignal = new AbortController().signal): Promise<PromptOutcome> {
+    const system = await this.options.systemPrompt(text);
+    await this.append({ role: "user", content: text });
+    const maxTurns = this.options.maxTurns ?? 25;
+    let malformedInRow = 0;
+    let lastSignature = "";
+    let repeats = 0;
+    let finalText = "";
+    for (let call = 1; call <= maxTurns; call++) {
+      await this.summarizeIfNeeded(system, signal);
+      const turn = ++this.turnNumber;
+      this.emit({ type: "model-started", turn });
+      let outcome: ReplyOutcome;
+      try {
+        outcome = await this.reply(system, turn, signal);
+      } catch (error) {
+        const cancelled = signal.aborted || (ClioError.is(error) && error.code === "cancelled");
+        const message = cancelled ? "Cancelled." : `The model call failed: ${(error as Error).message}`;
+        return this.finish(cancelled ? "cancelled" : "error", call, finalText, message);
+      }
+      finalText = outcome.text;
+      await this.append({ role: "assistant", content: outcome.text }, turn);
+      for (const result of outcome.results) await this.options.recorder?.command(result, turn);
+      if (outcome.finishReason === "cancelled") return this.finish("cancelled", call, finalText, "Cancelled.");
+
+      const notes = replyNotes(outcome);
+      if (outcome.results.length === 0 && notes.length === 0) return this.finish("done", call, finalText);
+
+      const malformed = outcome.results.length === 0 || outcome.results.every((result) => !result.ok && LANGUAGE_ERRORS.has(result.error?.code ?? ""));
+      malformedInRow = malformed ? malformedInRow + 1 : 0;
+      const signature = outcome.results.map((result) => `${resultLabelOf(result)} ${result.description}`).join("\n");
+      repeats = signature && signature === lastSignature ? repeats + 1 : 1;
+      lastSignature = signature;
+
+      const parts = outcome.results.length ? [formatResultsForModel(outcome.results)] : [];
+      parts.push(...notes);
+      await this.append({ role: "user", content: parts.join("\n\n") }, turn);
+
+      if (malformedInRow >= MALFORMED_LIMIT) {
+        return this.finish("malformed", call, finalText, `Stopped: ${MALFORMED_LIMIT} replies in a row had no command that could run. Try rephrasing, or a model that follows instructions better.`);
+      }
+      if (signature && repeats >= REPEAT_LIMIT) {
+        return this.finish("repeated", call, finalText, `Stopped: the model sent the same command ${REPEAT_LIMIT} times in a row.`);
+      }
+    }
+    return this.finish("max-turns", maxTurns, finalText, `Stopped after ${maxTurns} model calls (--max-turns). Say "continue" to let it go on.`);
+  }
+
+  private async reply(system: string, turn: number, signal: AbortSignal): Promise<ReplyOutcome> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const outcome = await streamReply(
+          this.options.provider,
+          { messages: [{ role: "system", content: system }, ...this.history], stop: RESULT_STOP_SEQUENCES },
+          this.options.manager,
+          signal,
+          {
+            onText: (text) => this.emit({ type: "text-delta", text }),
+            onFirstText: () => this.emit({ type: "first-token", turn }),
+            onRetry: (retryAttempt, delayMs, reason) => this.emit({ type: "retry", attempt: retryAttempt, delayMs, reason }),
+          },
+        );
+        this.emit({ type: "reply-finished", turn, outcome });
+        if (outcome.usage) {
+          this.totalInputTokens += outcome.usage.inputTokens;
+          this.totalOutputTokens += outcome.usage.outputTokens;
+          this.lastContextTokens = outcome.usage.inputTokens + outcome.usage.outputTokens;
+          this.emit({ type: "usage", turn, ...outcome.usage, totalInput: this.totalInputTokens, totalOutput: this.totalOutputTokens });
+          await this.options.recorder?.usage(turn, outcome.usage);
+        }
+        return outcome;
+      } catch (error) {
+        const cut = ClioError.is(error) && error.name === "StreamCutError";
+        if (!cut || attempt >= STREAM_CUT_RETRIES || signal.aborted) throw error;
+        this.emit({ type: "notice", level: "warning", message: `The reply broke off (${(error as Error).message}); asking again.` });
+      }
+    }
+  }
+
+  private async summarizeIfNeeded(system: string, signal: AbortSignal): Promise<void> {
+    if (!needsSummary(this.lastContextTokens, this.options.contextWindow, this.history.length)) return;
+    try {
+      const replaced = await summarize(this.options.provider, system, this.history, signal);
+      this.lastContextTokens = 0;
+      this.emit({ type: "summarized", replacedMessages: replaced });
+    } catch (error) {
+      this.emit({ type: "notice", level: "warning", message: `Could not summarise older turns: ${(error as Error).message}` });
+    }
+  }
+
+  private async append(message: ChatMessage, turn = this.turnNumber): Promise<void> {
+    this.history.push(message);
+    await this.options.recorder?.message(message, turn);
+  }
+
+  private finish(reason: StopReason, turns: number, finalText: string, message?: string): PromptOutcome {
+    this.emit(message === undefined ? { type: "prompt-finished", reason, turns } : { type: "prompt-finished", reason, turns, message });
+    return message === undefined ? { reason, turns, finalText } : { reason, turns, finalText, message };
+  }
+
+  private emit(event: AgentEvent): void {
+    this.options.onEvent?.(event);
+  }
+}
+
+/** Notes the model needs beside its results: fenced commands, a fabricated result, a cut reply. */
+function replyNotes(outcome: ReplyOutcome): string[] {
+  const notes: string[] = [];
+  if (outcome.mentions.length && outcome.results.length === 0) {
+    const where = outcome.mentions.map((mention) => `line ${mention.span.start.line}`).join(", ");
+    notes.push(`Note: the command-shaped text at ${where} was inside a code fence or inline code, so it did not run. To run a command, write it on its own line outside any code block.`);
+  }
+  if (outcome.fabricated) {
+    notes.push("Note: your reply was cut where you began writing a [RESULT …] block. Results come only from clio, after your commands run; stop after your commands and wait.");
+  }
+  if (outcome.finishReason === "length") {
+    notes.push("Note: your reply hit the output token limit and was cut off. Continue where you stopped; keep replies shorter.");
+  }
+  return notes;
+}
+
+function resultLabelOf(result: CommandResult): string {
+  return `${result.protocol}.${result.action ?? ""}`;
+}

@@ -1,0 +1,112 @@
+/**
+ * One model reply, as it streams: the text is guarded against fabricated results and scanned
+ * for commands; read-only commands start the moment their `]` arrives, everything from the first
+ * state-changing command on waits for the reply to end and then runs in order.
+ */
+import type { Mention } from "../../grammar/ast.js";
+import { StreamingScanner, type ParseEvent } from "../../grammar/index.js";
+import type { ProtocolManager, Submission } from "../manager/manager.js";
+import type { CommandResult } from "../manager/result.js";
+import type { FinishReason, ModelProvider, ModelRequest } from "../providers/types.js";
+import { FabricationGuard } from "./fabrication-guard.js";
+
+export interface ReplyEvents {
+  onText?(text: string): void;
+  onRetry?(attempt: number, delayMs: number, reason: string): void;
+  /** The moment the first token arrived (for the time-to-first-token spinner). */
+  onFirstText?(): void;
+}
+
+export interface ReplyOutcome {
+  /** The reply as kept: fabricated result text removed. */
+  text: string;
+  results: CommandResult[];
+  mentions: Mention[];
+  finishReason: FinishReason | "cancelled";
+  fabricated: boolean;
+  usage?: { inputTokens: number; outputTokens: number; estimated: boolean };
+  /** Milliseconds from each command's `]` to its execution being submitted. */
+  dispatchDelays: number[];
+}
+
+/**
+ * Streams one reply from `provider` and runs its commands through `manager`.
+ * Provider errors propagate (the caller decides about retries); commands already started finish.
+ */
+export async function streamReply(
+  provider: ModelProvider,
+  request: ModelRequest,
+  manager: ProtocolManager,
+  signal: AbortSignal,
+  events: ReplyEvents = {},
+): Promise<ReplyOutcome> {
+  const guard = new FabricationGuard();
+  const scanner = new StreamingScanner();
+  const running: Promise<CommandResult>[] = [];
+  const held: Submission[] = [];
+  const mentions: Mention[] = [];
+  const dispatchDelays: number[] = [];
+  let holding = false;
+  let text = "";
+  let finishReason: ReplyOutcome["finishReason"] = "other";
+  let usage: ReplyOutcome["usage"];
+  let sawText = false;
+
+  const dispatch = (submission: Submission) => {
+    const arrived = performance.now();
+    running.push(manager.submit(submission, signal));
+    dispatchDelays.push(performance.now() - arrived);
+  };
+  const handle = (parsed: ParseEvent[]) => {
+    for (const event of parsed) {
+      if (event.type === "mention") {
+        mentions.push(event.mention);
+        continue;
+      }
+      const submission: Submission = event.type === "command" ? { command: event.command } : { syntaxError: event.error };
+      if (!holding && "command" in submission) {
+        const checked = manager.check(submission.command);
+        if (checked.ok && manager.permissionClassOf(checked.invocation) !== "read") holding = true;
+      }
+      if (holding) held.push(submission);
+      else dispatch(submission);
+    }
+  };
+  const accept = (safe: string) => {
+    if (!safe) return;
+    text += safe;
+    events.onText?.(safe);
+    handle(scanner.push(safe));
+  };
+
+  try {
+    for await (const event of provider.stream({ ...request, signal })) {
+      if (event.type === "text-delta") {
+        if (!sawText && event.text) {
+          sawText = true;
+          events.onFirstText?.();
+        }
+        accept(guard.push(event.text));
+        if (guard.cut) break;
+      } else if (event.type === "usage") usage = { inputTokens: event.inputTokens, outputTokens: event.outputTokens, estimated: event.estimated };
+      else if (event.type === "retry") events.onRetry?.(event.attempt, event.delayMs, event.reason);
+      else if (event.type === "finish") finishReason = event.reason;
+    }
+  } catch (error) {
+    // Whatever started keeps its result; nothing held back runs on a reply that broke off.
+    await Promise.allSettled(running);
+    throw error;
+  }
+  if (guard.cut) finishReason = "stop";
+  else accept(guard.flush());
+  handle(scanner.end());
+  if (signal.aborted) {
+    finishReason = "cancelled";
+  } else {
+    for (const submission of held) dispatch(submission);
+  }
+  const results = await Promise.all(running);
+  const outcome: ReplyOutcome = { text, results, mentions, finishReason, fabricated: guard.cut, dispatchDelays };
+  if (usage) outcome.usage = usage;
+  return outcome;
+}

@@ -1,0 +1,66 @@
+/**
+ * The system prompt, generated from the registered protocols: the language, every action with
+ * its parameters, the rules, and one worked example. Compact, for small local models.
+ */
+import type { ActionDefinition } from "../protocol.js";
+import type { ProtocolRegistry } from "../registry.js";
+
+export interface SystemPromptOptions {
+  registry: ProtocolRegistry;
+  /** Project instructions (CLIO.md, AGENTS.md), already read. */
+  instructions?: { file: string; text: string }[];
+  /** Memories relevant to the conversation, one per entry. */
+  memories?: string[];
+  /** What the person sees as the workspace (its folder name). */
+  workspaceName?: string;
+}
+
+export function buildSystemPrompt(options: SystemPromptOptions): string {
+  const sections = [
+    `You are clio, a coding assistant working in the project folder ${options.workspaceName ?? "."}. You act by writing commands in your reply; clio runs them and sends back their results.`,
+    LANGUAGE,
+    `## Commands\n${options.registry
+      .all()
+      .map((protocol) => `${protocol.name} — ${protocol.summary}\n${Object.entries(protocol.actions).map(([name, action]) => actionLine(name, action)).join("\n")}`)
+      .join("\n")}`,
+    RULES,
+    EXAMPLE,
+  ];
+  for (const instruction of options.instructions ?? []) {
+    sections.push(`## Project instructions (${instruction.file})\n${instruction.text.trim()}`);
+  }
+  if (options.memories?.length) sections.push(`## Remembered from earlier sessions\n${options.memories.map((memory) => `- ${memory}`).join("\n")}`);
+  return sections.join("\n\n");
+}
+
+/** `  read path offset? limit? — Read a file with line numbers.` */
+function actionLine(name: string, action: ActionDefinition): string {
+  const parameters = Object.entries(action.parameters).map(([key, definition]) => {
+    const optional = definition.schema.safeParse(undefined).success;
+    return `${key}${optional ? "?" : ""}`;
+  });
+  return `  ${[name, ...parameters].join(" ")} — ${action.summary}`;
+}
+
+const LANGUAGE = `## How to write a command
+[PROTOCOL:action=NAME:key=value:key=value]
+Text values in JSON quotes (path="src/main.ts", command="npm test"); numbers and flags plain (limit=40, recursive=true); long or multi-line text as a heredoc:
+[FILE_OP:action=write:path="notes.md":content<<EOF
+any text, written as is
+EOF
+]
+Parameters marked ? are optional.`;
+
+const RULES = `## Rules
+- Write commands outside code fences and inline code: commands inside \`\`\` or \` are examples and never run.
+- After your commands, stop and wait: results come back in [RESULT …] blocks. Never write a [RESULT …] block yourself.
+- Read before you edit. Prefer FILE_OP replace for small edits.
+- If a command fails, its error says how to fix it.
+- When the task is done, answer in plain text without commands.`;
+
+const EXAMPLE = `## Example
+User: What does add() return for 2 and 3?
+You: Let me look.
+[FILE_OP:action=read:path="src/calc.js"]
+(clio sends the file back in a [RESULT …] block)
+You: add(2, 3) returns 5: it sums its arguments.`;
