@@ -1,54 +1,125 @@
-/** `clio replay FILE|-`: run a protocol script against the workspace. */
+/**
+ * `clio replay FILE|-`: run a protocol script against the workspace; with `--expect` compare
+ * the results with recorded ones (`--update` records them), with `--dry-run` only show the plan.
+ */
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
 import type { PermissionMode } from "../manager/permissions.js";
 import type { CommandResult } from "../manager/result.js";
-import { replayScript } from "../replay/replay.js";
-import { createRuntime } from "../runtime.js";
+import { loadBuiltinProtocols } from "../registry.js";
+import { formatDifferences } from "../replay/difference-report.js";
+import { buildExpectationFile, ExpectationFileError, parseExpectationFile, serialiseExpectationFile, type ExpectationFile } from "../replay/expectations.js";
+import { formatPlan, planScript } from "../replay/plan.js";
+import { checkRun, runScript } from "../replay/run-script.js";
 import { canAsk, terminalAsker } from "../ui/prompt.js";
 import { formatOutputPreview, formatResultLine } from "../ui/results.js";
 import { createStyle } from "../ui/style.js";
-import { readInputOrReport } from "./input.js";
+import { EXIT_UNREADABLE, readInputOrReport } from "./input.js";
 
 export interface ReplayCommandOptions {
   workspace?: string;
   permissionMode: PermissionMode;
   json?: boolean;
   stopOnError?: boolean;
+  /** An expectation file to compare the results with. */
+  expect?: string;
+  /** Write (or rewrite) the expectation file instead of comparing. */
+  update?: boolean;
+  /** Parse, check and show the permission plan; run nothing. */
+  dryRun?: boolean;
+  /** Copy this fixture folder into a fresh temporary workspace and replay there. */
+  freshCopy?: string;
+  /** Re-run the commands a session recorded and compare them with its results. */
+  fromSession?: string;
 }
 
-export async function replayCommand(file: string, options: ReplayCommandOptions): Promise<number> {
+type Output = (text: string) => void;
+
+export async function replayCommand(file: string | undefined, options: ReplayCommandOptions): Promise<number> {
+  const write: Output = (text) => void process.stdout.write(`${text}\n`);
+  const fail = (message: string) => {
+    process.stderr.write(`clio replay: ${message}\n`);
+    return EXIT_UNREADABLE;
+  };
+  if (options.update && !options.expect) return fail("--update needs --expect FILE: the expectation file to write.");
+  if (options.fromSession) {
+    if (file !== undefined) return fail("give either a script FILE or --from-session ID, not both.");
+    const { replaySessionCommand } = await import("./replay-session.js");
+    return replaySessionCommand(options.fromSession, options);
+  }
   const input = await readInputOrReport(file, "replay");
   if ("exitCode" in input) return input.exitCode;
   const { text } = input;
+  const scriptName = file === undefined || file === "-" ? "-" : path.basename(file);
+
+  if (options.dryRun) {
+    const plan = await planScript(text, { registry: await loadBuiltinProtocols(), mode: options.permissionMode, interactive: !options.json && canAsk() });
+    if (options.json) for (const command of plan.commands) write(JSON.stringify(command));
+    else write(formatPlan(plan));
+    return plan.commands.every((command) => command.verdict === "run" || command.verdict === "ask") ? 0 : 1;
+  }
+
+  let expectations: ExpectationFile | undefined;
+  if (options.expect && !options.update) {
+    try {
+      expectations = parseExpectationFile(await readFile(options.expect, "utf8"), options.expect);
+    } catch (error) {
+      if (error instanceof ExpectationFileError) return fail(error.message);
+      const code = (error as NodeJS.ErrnoException).code;
+      return fail(`Cannot read the expectation file ${options.expect}: ${code === "ENOENT" ? "no such file (write it with --update)" : (error as Error).message}.`);
+    }
+  }
+
   const style = createStyle(process.stdout);
   const interactive = !options.json && canAsk();
-  const runtime = await createRuntime({
-    workspace: options.workspace ?? process.cwd(),
-    permissionMode: options.permissionMode,
-    ...(interactive ? { asker: terminalAsker(createStyle(process.stderr)) } : {}),
-  });
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();
   process.once("SIGINT", onInterrupt);
+  let run;
   try {
-    const outcome = await replayScript(text, runtime.manager, {
+    run = await runScript(text, {
+      permissionMode: options.permissionMode,
+      ...(options.freshCopy ? { freshCopy: options.freshCopy } : options.workspace ? { workspace: options.workspace } : {}),
+      ...(interactive ? { asker: terminalAsker(createStyle(process.stderr)) } : {}),
       stopOnError: options.stopOnError ?? false,
       signal: controller.signal,
-      onResult: (result) => process.stdout.write(options.json ? `${JSON.stringify(jsonResult(result))}\n` : `${formatResult(result, style)}\n`),
+      onResult: (result) => write(options.json ? JSON.stringify(jsonResult(result)) : formatResult(result, style)),
     });
-    if (!options.json) {
-      const failed = outcome.results.filter((result) => !result.ok).length;
-      const skipped = outcome.total - outcome.results.length;
-      const summary = `${outcome.results.length - failed} succeeded, ${failed} failed${skipped ? `, ${skipped} not run` : ""}`;
-      process.stdout.write(`${failed ? style.red(summary) : style.green(summary)}\n`);
-    }
-    return outcome.results.every((result) => result.ok) && !outcome.stopped ? 0 : 1;
+  } catch (error) {
+    return fail((error as Error).message);
   } finally {
     process.off("SIGINT", onInterrupt);
-    await runtime.manager.dispose();
   }
+  const { outcome } = run;
+  if (!options.json) write(summaryLine(outcome.results, outcome.total, style));
+
+  if (options.expect && options.update) {
+    await mkdir(path.dirname(path.resolve(options.expect)), { recursive: true });
+    await writeFile(options.expect, serialiseExpectationFile(buildExpectationFile(scriptName, run.expected)));
+    write(`Wrote ${run.expected.length} expected result(s) to ${options.expect}.`);
+    return 0;
+  }
+  if (expectations) {
+    const differences = checkRun(run, expectations, scriptName);
+    if (differences.length) {
+      write(formatDifferences(differences, { script: file ?? "-", expectations: options.expect! }));
+      return 1;
+    }
+    write(`All ${run.expected.length} result(s) match ${options.expect}.`);
+    return 0;
+  }
+  return outcome.results.every((result) => result.ok) && !outcome.stopped ? 0 : 1;
 }
 
-function formatResult(result: CommandResult, style: ReturnType<typeof createStyle>): string {
+/** `3 succeeded, 1 failed, 2 not run`, coloured by outcome. */
+export function summaryLine(results: CommandResult[], total: number, style: ReturnType<typeof createStyle>): string {
+  const failed = results.filter((result) => !result.ok).length;
+  const skipped = total - results.length;
+  const summary = `${results.length - failed} succeeded, ${failed} failed${skipped ? `, ${skipped} not run` : ""}`;
+  return failed ? style.red(summary) : style.green(summary);
+}
+
+export function formatResult(result: CommandResult, style: ReturnType<typeof createStyle>): string {
   const preview = result.ok ? formatOutputPreview(result.output, style) : "";
   return preview ? `${formatResultLine(result, style)}\n${preview}` : formatResultLine(result, style);
 }

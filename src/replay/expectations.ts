@@ -1,0 +1,174 @@
+/**
+ * Expectation files: what a script's commands gave when it was recorded, normalised so a replay
+ * in a fresh workspace matches, and the comparison of a new run against them.
+ *
+ *     { "version": 1, "script": "file-op.md", "normalisers": [...],
+ *       "results": [ { "line": 3, "column": 1, "protocol": "FILE_OP", "action": "read",
+ *                      "ok": true, "description": "...", "output": ["line 1", "line 2"] } ] }
+ *
+ * Outputs are kept as arrays of lines so the file reads (and diffs) well in version control.
+ */
+import { z } from "zod";
+import type { CommandResult } from "../manager/result.js";
+import { NORMALISERS, normaliseText, type NormaliseContext } from "./normalise.js";
+
+/** The format version this clio writes; older or newer files are refused with a clear error. */
+export const EXPECTATION_FORMAT_VERSION = 1;
+
+export interface ExpectedResult {
+  line: number | null;
+  column: number | null;
+  protocol: string;
+  action: string | null;
+  ok: boolean;
+  description: string;
+  error?: { code: string; message: string };
+  /** The output, normalised, one entry per line (empty for no output). */
+  output: string[];
+}
+
+export interface ExpectationFile {
+  version: typeof EXPECTATION_FORMAT_VERSION;
+  /** The script's file name (without folders). */
+  script: string;
+  /** The normalisers applied, in order (informative). */
+  normalisers: string[];
+  results: ExpectedResult[];
+}
+
+const expectedResultSchema = z
+  .object({
+    line: z.number().int().positive().nullable(),
+    column: z.number().int().positive().nullable(),
+    protocol: z.string(),
+    action: z.string().nullable(),
+    ok: z.boolean(),
+    description: z.string(),
+    error: z.object({ code: z.string(), message: z.string() }).strict().optional(),
+    output: z.array(z.string()),
+  })
+  .strict();
+
+const expectationFileSchema = z
+  .object({
+    version: z.literal(EXPECTATION_FORMAT_VERSION),
+    script: z.string(),
+    normalisers: z.array(z.string()),
+    results: z.array(expectedResultSchema),
+  })
+  .strict();
+
+/** An expectation file that cannot be used: not JSON, or not in this format. */
+export class ExpectationFileError extends Error {}
+
+function splitLines(text: string): string[] {
+  return text === "" ? [] : text.split("\n");
+}
+
+/** A result as it is recorded: volatile parts normalised, run-specific fields (id, duration) left out. */
+export function expectedFromResult(result: CommandResult, context: NormaliseContext): ExpectedResult {
+  const normalise = (text: string) => normaliseText(text, context);
+  const expected: ExpectedResult = {
+    line: result.line ?? null,
+    column: result.column ?? null,
+    protocol: result.protocol,
+    action: result.action,
+    ok: result.ok,
+    description: normalise(result.description),
+    output: splitLines(normalise(result.output)),
+  };
+  if (result.error) expected.error = { code: result.error.code, message: normalise(result.error.message) };
+  return expected;
+}
+
+/** The file to write for a run whose results are already in recorded form. */
+export function buildExpectationFile(script: string, results: ExpectedResult[]): ExpectationFile {
+  return { version: EXPECTATION_FORMAT_VERSION, script, normalisers: NORMALISERS.map((normaliser) => normaliser.name), results };
+}
+
+export function serialiseExpectationFile(file: ExpectationFile): string {
+  return `${JSON.stringify(file, null, 2)}\n`;
+}
+
+/** Reads an expectation file's text; `name` is used in the error messages. */
+export function parseExpectationFile(text: string, name: string): ExpectationFile {
+  let document: unknown;
+  try {
+    document = JSON.parse(text);
+  } catch (error) {
+    throw new ExpectationFileError(`${name} is not valid JSON (${(error as Error).message}). Rewrite it with --update.`);
+  }
+  const version = (document as { version?: unknown } | null)?.version;
+  if (typeof document === "object" && document !== null && version !== EXPECTATION_FORMAT_VERSION) {
+    throw new ExpectationFileError(
+      `${name} is in expectation format ${JSON.stringify(version ?? null)}; this clio reads format ${EXPECTATION_FORMAT_VERSION}. Rewrite it with --update.`,
+    );
+  }
+  const checked = expectationFileSchema.safeParse(document);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    const where = issue.path.length ? issue.path.join(".") : "the document";
+    throw new ExpectationFileError(`${name} is not an expectation file: ${where}: ${issue.message}. Rewrite it with --update.`);
+  }
+  return checked.data as ExpectationFile;
+}
+
+/** One field of one command that differs. */
+export interface FieldDifference {
+  field: "ok" | "error.code" | "error.message" | "description" | "output";
+  expected: string;
+  actual: string;
+}
+
+export type Difference =
+  /** The recorded file names another script. */
+  | { kind: "script"; expected: string; actual: string }
+  /** The script and the expectations do not have the same commands (count, or which command stands where). */
+  | { kind: "shape"; index: number; message: string }
+  /** A command whose result differs. */
+  | { kind: "result"; index: number; expected: ExpectedResult; fields: FieldDifference[] };
+
+function label(result: Pick<ExpectedResult, "protocol" | "action">): string {
+  return result.action ? `${result.protocol}.${result.action}` : result.protocol;
+}
+
+function where(result: Pick<ExpectedResult, "line" | "column">): string {
+  return result.line === null ? "?" : `${result.line}:${result.column ?? "?"}`;
+}
+
+/** Compares a run (already turned into expected form) with the recorded expectations, command by command. */
+export function compareResults(expected: ExpectationFile, script: string, actual: ExpectedResult[]): Difference[] {
+  const differences: Difference[] = [];
+  if (expected.script !== script) differences.push({ kind: "script", expected: expected.script, actual: script });
+  const count = Math.max(expected.results.length, actual.length);
+  for (let index = 0; index < count; index++) {
+    const wanted = expected.results[index];
+    const got = actual[index];
+    if (!wanted || !got) {
+      const message = wanted
+        ? `the expectations have ${expected.results.length} results but the run gave ${actual.length}: ${label(wanted)} at ${where(wanted)} did not run`
+        : `the run gave ${actual.length} results but the expectations have ${expected.results.length}: ${label(got!)} at ${where(got!)} is not expected`;
+      differences.push({ kind: "shape", index, message });
+      break;
+    }
+    if (wanted.protocol !== got.protocol || wanted.action !== got.action || wanted.line !== got.line || wanted.column !== got.column) {
+      differences.push({
+        kind: "shape",
+        index,
+        message: `command ${index + 1} is expected to be ${label(wanted)} at ${where(wanted)}, but the script has ${label(got)} at ${where(got)}`,
+      });
+      continue;
+    }
+    const fields: FieldDifference[] = [];
+    const compare = (field: FieldDifference["field"], left: string, right: string) => {
+      if (left !== right) fields.push({ field, expected: left, actual: right });
+    };
+    compare("ok", String(wanted.ok), String(got.ok));
+    compare("error.code", wanted.error?.code ?? "(none)", got.error?.code ?? "(none)");
+    compare("error.message", wanted.error?.message ?? "(none)", got.error?.message ?? "(none)");
+    compare("description", wanted.description, got.description);
+    compare("output", wanted.output.join("\n"), got.output.join("\n"));
+    if (fields.length) differences.push({ kind: "result", index, expected: wanted, fields });
+  }
+  return differences;
+}

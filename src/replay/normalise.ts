@@ -1,0 +1,95 @@
+/**
+ * Normalisers: the volatile parts of a result (where the workspace is, times, durations, commit
+ * ids, process ids) become placeholders, so a replay in a fresh workspace on another day matches
+ * what was recorded. The list is small and documented in docs/scripts.md; each one is a named
+ * rewrite applied in order.
+ */
+import os from "node:os";
+import path from "node:path";
+
+/** Where the replay ran: paths that differ from one run to the next. */
+export interface NormaliseContext {
+  /** The workspace root (as given and as its real path, both are replaced). */
+  workspaceRoots: string[];
+  /** The system temp folder (default os.tmpdir()). */
+  temporaryFolder?: string;
+}
+
+export interface Normaliser {
+  name: string;
+  /** What it replaces, for the docs and `--help`. */
+  description: string;
+  apply(text: string, context: NormaliseContext): string;
+}
+
+const MONTH = "(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)";
+const WEEKDAY = "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)";
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function regexRewrite(name: string, description: string, pattern: RegExp, replacement: string): Normaliser {
+  return { name, description, apply: (text) => text.replace(pattern, replacement) };
+}
+
+/** Longest first, so a root inside the temp folder becomes `<workspace>`, not `<tmp>/…`. */
+function distinctByLength(paths: string[]): string[] {
+  return [...new Set(paths.filter((entry) => entry.length > 1))].sort((left, right) => right.length - left.length);
+}
+
+export const NORMALISERS: readonly Normaliser[] = [
+  {
+    name: "workspace",
+    description: "the workspace root (given or real path) → <workspace>",
+    apply(text, context) {
+      let result = text;
+      for (const root of distinctByLength(context.workspaceRoots.flatMap((root) => [root, path.resolve(root)]))) {
+        result = result.replace(new RegExp(`${escapeRegExp(root)}(?![\\w.-])`, "g"), "<workspace>");
+      }
+      return result;
+    },
+  },
+  {
+    name: "temp",
+    description: "a path in the system temp folder → <tmp> (its first, randomly named folder included)",
+    apply(text, context) {
+      let result = text;
+      const folder = context.temporaryFolder ?? os.tmpdir();
+      for (const root of distinctByLength([folder, path.resolve(folder), "/tmp", "/private/tmp"])) {
+        result = result.replace(new RegExp(`${escapeRegExp(root)}(?:/[^\\s/"'\`:<>]+)?`, "g"), "<tmp>");
+      }
+      return result;
+    },
+  },
+  regexRewrite(
+    "timestamp",
+    "ISO 8601 date-times, also the file-name form with - for : (2026-11-22T02:48:20.123Z) → <time>",
+    /\b\d{4}-\d{2}-\d{2}[T ]\d{2}[:-]\d{2}(?:[:-]\d{2}(?:[.-]\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?/g,
+    "<time>",
+  ),
+  regexRewrite(
+    "date-text",
+    "dates written out (Sun Nov 22 02:48:20 2026 +0000, 22 Nov 2026 …) → <time>",
+    new RegExp(
+      `\\b(?:${WEEKDAY},? )?(?:${MONTH} \\d{1,2}|\\d{1,2} ${MONTH})(?: \\d{4})?(?: \\d{2}:\\d{2}(?::\\d{2})?)?(?: \\d{4})?(?: (?:[+-]\\d{4}|GMT|UTC))?`,
+      "g",
+    ),
+    "<time>",
+  ),
+  regexRewrite("date", "plain dates (2026-11-22) → <date>", /\b\d{4}-\d{2}-\d{2}\b/g, "<date>"),
+  regexRewrite("clock", "times of day (02:48:20, 02:48:20.123) → <clock>", /\b\d{2}:\d{2}:\d{2}(?:\.\d+)?\b/g, "<clock>"),
+  regexRewrite(
+    "duration",
+    "durations (12 ms, 1.5 s, 3 seconds, 250ms) → <duration>",
+    /\b\d+(?:\.\d+)?\s?(?:ms|milliseconds?|s|secs?|seconds?)\b/g,
+    "<duration>",
+  ),
+  regexRewrite("commit", "hexadecimal ids of 7 to 40 digits (commit ids, hashes) → <commit>", /\b[0-9a-f]{7,40}\b/g, "<commit>"),
+  regexRewrite("pid", 'process ids after "pid" or "PID" (pid 4242) → pid <pid>', /\b(pid|PID)([ =:#]\s?)\d+\b/g, "$1$2<pid>"),
+];
+
+/** Applies every normaliser, in order. */
+export function normaliseText(text: string, context: NormaliseContext): string {
+  return NORMALISERS.reduce((current, normaliser) => normaliser.apply(current, context), text);
+}

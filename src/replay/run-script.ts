@@ -1,0 +1,86 @@
+/**
+ * Running a script as a test: in a given workspace or a fresh temporary copy of a fixture
+ * folder, with its results normalised for comparison against an expectation file.
+ */
+import { cp, mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { PermissionAsker, PermissionMode, PermissionRules } from "../manager/permissions.js";
+import type { CommandResult } from "../manager/result.js";
+import type { ProtocolRegistry } from "../registry.js";
+import { createRuntime } from "../runtime.js";
+import { compareResults, expectedFromResult, type Difference, type ExpectationFile, type ExpectedResult } from "./expectations.js";
+import type { NormaliseContext } from "./normalise.js";
+import { replayScript, type ReplayOutcome } from "./replay.js";
+
+export interface ScriptRunOptions {
+  /** The workspace to run in (default: the current folder). Ignored with `freshCopy`. */
+  workspace?: string;
+  /** A fixture folder copied into a new temporary workspace that is removed afterwards. */
+  freshCopy?: string;
+  permissionMode: PermissionMode;
+  rules?: PermissionRules;
+  asker?: PermissionAsker;
+  stopOnError?: boolean;
+  signal?: AbortSignal;
+  onResult?: (result: CommandResult) => void;
+  registry?: ProtocolRegistry;
+  protocolConfig?: Record<string, unknown>;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface ScriptRun {
+  outcome: ReplayOutcome;
+  /** Every result in recorded (normalised) form. */
+  expected: ExpectedResult[];
+  /** The folder the script ran in (already removed for a fresh copy). */
+  workspace: string;
+}
+
+/** Makes a temporary copy of `fixture` and returns its path; the caller removes it. */
+export async function freshWorkspaceCopy(fixture: string): Promise<string> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), "clio-replay-"));
+  try {
+    await cp(fixture, folder, { recursive: true, verbatimSymlinks: true });
+  } catch (error) {
+    await rm(folder, { recursive: true, force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new Error(`Cannot copy the fixture folder ${fixture}: ${code === "ENOENT" ? "no such folder" : (error as Error).message}.`);
+  }
+  return folder;
+}
+
+/** Runs `text` and gives its results in raw and recorded form. Never leaves a fresh copy behind. */
+export async function runScript(text: string, options: ScriptRunOptions): Promise<ScriptRun> {
+  const workspace = options.freshCopy ? await freshWorkspaceCopy(options.freshCopy) : path.resolve(options.workspace ?? process.cwd());
+  try {
+    const runtime = await createRuntime({
+      workspace,
+      permissionMode: options.permissionMode,
+      ...(options.rules ? { rules: options.rules } : {}),
+      ...(options.asker ? { asker: options.asker } : {}),
+      ...(options.registry ? { registry: options.registry } : {}),
+      ...(options.protocolConfig ? { protocolConfig: options.protocolConfig } : {}),
+      ...(options.env ? { env: options.env } : {}),
+    });
+    let outcome: ReplayOutcome;
+    try {
+      outcome = await replayScript(text, runtime.manager, {
+        stopOnError: options.stopOnError ?? false,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onResult ? { onResult: options.onResult } : {}),
+      });
+    } finally {
+      await runtime.manager.dispose();
+    }
+    const context: NormaliseContext = { workspaceRoots: [workspace, runtime.environment.workspace.root] };
+    return { outcome, expected: outcome.results.map((result) => expectedFromResult(result, context)), workspace };
+  } finally {
+    if (options.freshCopy) await rm(workspace, { recursive: true, force: true });
+  }
+}
+
+/** Compares a run with its expectations; `scriptName` is the script's file name without folders. */
+export function checkRun(run: ScriptRun, expectations: ExpectationFile, scriptName: string): Difference[] {
+  return compareResults(expectations, scriptName, run.expected);
+}
