@@ -1,0 +1,281 @@
+/**
+ * A persistent, incremental code index of one workspace: files, chunks, BM25 postings, the
+ * symbol table and (optionally) chunk vectors for hybrid ranking. Stored under
+ * `<workspace>/.clio/index/`; writes nothing else.
+ */
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { ClioError } from "../errors.js";
+import { buildFileRecord, decodeText, hashBytes, looksBinary } from "./file-record.js";
+import { Postings } from "./postings.js";
+import { IndexStore, INDEX_FORMAT_VERSION, shardOf, type IndexedFile, type IndexManifest, type VectorRecord } from "./store.js";
+import type { SymbolDefinition } from "./symbols.js";
+import { walkFiles, type SkippedFile, type SkipReason } from "./walk.js";
+
+/** Turns texts into vectors (one per text, all of one length) for semantic ranking. */
+export type Embedder = (texts: string[]) => Promise<number[][]>;
+
+export interface IndexProgress {
+  phase: "scanning" | "reading" | "embedding" | "writing";
+  done: number;
+  total: number;
+}
+
+export interface CodeIndexOptions {
+  /** Files larger than this are skipped (default 1 MiB). */
+  maxFileBytes?: number;
+  /** Longest chunk in lines (default 60). */
+  maxChunkLines?: number;
+  /** Called as the work goes on (the terminal shows it). */
+  onProgress?: (progress: IndexProgress) => void;
+  /** Enables hybrid ranking: chunk vectors are stored beside the index. Off by default. */
+  embed?: Embedder;
+  /** Share of the semantic score in hybrid ranking, 0..1 (default 0.5). */
+  semanticWeight?: number;
+}
+
+export interface IndexReport {
+  /** Files the index holds after the update. */
+  files: number;
+  /** Files read and analysed in this update (new or changed content). */
+  indexed: number;
+  unchanged: number;
+  removed: number;
+  skipped: SkippedFile[];
+  /** Indexed files whose bytes were not valid UTF-8 (read with replacement characters). */
+  invalidUtf8: string[];
+  chunks: number;
+  symbols: number;
+  durationMs: number;
+}
+
+export interface SymbolLocation {
+  path: string;
+  symbol: SymbolDefinition;
+}
+
+export const INDEX_DIRECTORY = path.join(".clio", "index");
+const READ_CONCURRENCY = 16;
+const EMBED_BATCH = 64;
+
+export class CodeIndex {
+  readonly files = new Map<string, IndexedFile>();
+  readonly postings = new Postings();
+  private readonly symbolTable = new Map<string, SymbolLocation[]>();
+  private vectors = new Map<string, VectorRecord>();
+  private manifest: IndexManifest = { version: INDEX_FORMAT_VERSION, updatedAt: 0, files: 0, skipped: [] };
+  private readonly store: IndexStore;
+
+  private constructor(
+    /** The workspace root (absolute). */
+    readonly root: string,
+    readonly options: CodeIndexOptions,
+  ) {
+    this.store = new IndexStore(path.join(root, INDEX_DIRECTORY));
+  }
+
+  /** Opens the index of `root`, loading what is stored (nothing is walked until `update`). */
+  static async open(root: string, options: CodeIndexOptions = {}): Promise<CodeIndex> {
+    const index = new CodeIndex(root, options);
+    const stored = await index.store.load();
+    if (stored !== undefined) {
+      index.manifest = stored.manifest;
+      for (const file of stored.files.values()) index.put(file);
+    }
+    if (options.embed !== undefined) index.vectors = await index.store.loadVectors();
+    return index;
+  }
+
+  /** True once an update has run here or in an earlier process. */
+  get built(): boolean {
+    return this.manifest.updatedAt > 0;
+  }
+
+  get updatedAt(): number {
+    return this.manifest.updatedAt;
+  }
+
+  /** The skipped files the last update reported. */
+  get skipped(): readonly SkippedFile[] {
+    return this.manifest.skipped;
+  }
+
+  /** Definitions named `name`; case-sensitive matches first, then other cases. */
+  definitions(name: string): SymbolLocation[] {
+    const all = this.symbolTable.get(name.toLowerCase()) ?? [];
+    return [...all.filter((entry) => entry.symbol.name === name), ...all.filter((entry) => entry.symbol.name !== name)];
+  }
+
+  /** Names in the symbol table (lower-cased). */
+  symbolNames(): IterableIterator<string> {
+    return this.symbolTable.keys();
+  }
+
+  vectorOf(filePath: string, chunkIndex: number): number[] | undefined {
+    const record = this.vectors.get(filePath);
+    const file = this.files.get(filePath);
+    if (record === undefined || file === undefined || record.hash !== file.hash) return undefined;
+    return record.vectors[chunkIndex];
+  }
+
+  /**
+   * Brings the index up to date for `start` (an absolute path inside the root; default the
+   * root): reads only files whose size or mtime changed (and re-analyses only those whose
+   * hash changed), drops deleted files, and writes the changed shards.
+   */
+  async update(start: string = this.root, signal?: AbortSignal): Promise<IndexReport> {
+    const began = performance.now();
+    const progress = this.options.onProgress;
+    progress?.({ phase: "scanning", done: 0, total: 0 });
+    const walked = await walkFiles(this.root, start, { maxFileBytes: this.options.maxFileBytes });
+    const prefix = path.relative(this.root, start).split(path.sep).join("/");
+    const inScope = (filePath: string) => prefix === "" || filePath === prefix || filePath.startsWith(`${prefix}/`);
+    const present = new Set(walked.files.map((file) => file.path));
+    const dirty = new Set<number>();
+    const skipped = [...walked.skipped];
+    const invalidUtf8: string[] = [];
+    let removed = 0;
+    for (const filePath of [...this.files.keys()]) {
+      if (inScope(filePath) && !present.has(filePath)) {
+        this.drop(filePath);
+        dirty.add(shardOf(filePath));
+        removed++;
+      }
+    }
+    const changed = walked.files.filter((file) => {
+      const known = this.files.get(file.path);
+      return known === undefined || known.size !== file.size || known.mtimeMs !== file.mtimeMs;
+    });
+    let done = 0;
+    let indexed = 0;
+    const work = async (file: (typeof changed)[number]) => {
+      if (signal?.aborted) throw new ClioError("cancelled", "Indexing was cancelled.", "Run the index action again to finish it.");
+      let bytes: Buffer;
+      try {
+        bytes = await fs.readFile(file.absolute);
+      } catch (error) {
+        skipped.push({ path: file.path, reason: "unreadable", detail: (error as Error).message });
+        return;
+      }
+      dirty.add(shardOf(file.path));
+      if (looksBinary(bytes)) {
+        if (this.files.has(file.path)) this.drop(file.path);
+        skipped.push({ path: file.path, reason: "binary", detail: "contains NUL bytes" });
+        return;
+      }
+      const hash = hashBytes(bytes);
+      const known = this.files.get(file.path);
+      if (known !== undefined && known.hash === hash) {
+        known.size = file.size;
+        known.mtimeMs = file.mtimeMs;
+        return;
+      }
+      const record = buildFileRecord(file, bytes, hash, { maxLines: this.options.maxChunkLines });
+      if (record.invalidUtf8) invalidUtf8.push(file.path);
+      this.put(record);
+      indexed++;
+      if (++done % 50 === 0) progress?.({ phase: "reading", done, total: changed.length });
+    };
+    await runPool(changed, READ_CONCURRENCY, work);
+    progress?.({ phase: "reading", done: changed.length, total: changed.length });
+    if (this.options.embed !== undefined) await this.embedMissing(this.options.embed, signal);
+    this.manifest = {
+      version: INDEX_FORMAT_VERSION,
+      updatedAt: Date.now(),
+      files: this.files.size,
+      skipped: [...this.manifest.skipped.filter((entry) => !inScope(entry.path)), ...skipped],
+    };
+    progress?.({ phase: "writing", done: 0, total: dirty.size });
+    await this.store.save(this.files, dirty, this.manifest);
+    let chunks = 0;
+    let symbols = 0;
+    for (const file of this.files.values()) {
+      chunks += file.chunks.length;
+      symbols += file.symbols.length;
+    }
+    return {
+      files: this.files.size,
+      indexed,
+      unchanged: walked.files.length - changed.length,
+      removed,
+      skipped,
+      invalidUtf8,
+      chunks,
+      symbols,
+      durationMs: performance.now() - began,
+    };
+  }
+
+  private put(file: IndexedFile): void {
+    if (this.files.has(file.path)) this.drop(file.path);
+    this.files.set(file.path, file);
+    this.postings.add(file);
+    for (const symbol of file.symbols) {
+      const key = symbol.name.toLowerCase();
+      let list = this.symbolTable.get(key);
+      if (list === undefined) this.symbolTable.set(key, (list = []));
+      list.push({ path: file.path, symbol });
+    }
+  }
+
+  private drop(filePath: string): void {
+    const file = this.files.get(filePath);
+    if (file === undefined) return;
+    this.files.delete(filePath);
+    this.postings.remove(filePath);
+    for (const symbol of file.symbols) {
+      const key = symbol.name.toLowerCase();
+      const list = this.symbolTable.get(key)?.filter((entry) => entry.path !== filePath);
+      if (list === undefined || list.length === 0) this.symbolTable.delete(key);
+      else this.symbolTable.set(key, list);
+    }
+  }
+
+  /** Embeds the chunks of files whose vectors are missing or stale, and stores them. */
+  private async embedMissing(embed: Embedder, signal?: AbortSignal): Promise<void> {
+    for (const filePath of [...this.vectors.keys()]) if (!this.files.has(filePath)) this.vectors.delete(filePath);
+    const stale = [...this.files.values()].filter((file) => this.vectors.get(file.path)?.hash !== file.hash && file.chunks.length > 0);
+    if (stale.length === 0) return;
+    const pending: Array<{ file: IndexedFile; text: string }> = [];
+    for (const file of stale) {
+      const { text } = decodeText(await fs.readFile(path.join(this.root, file.path)));
+      const lines = text.split("\n");
+      for (const chunk of file.chunks) pending.push({ file, text: lines.slice(chunk.startLine - 1, chunk.endLine).join("\n") });
+    }
+    const results: number[][] = [];
+    for (let start = 0; start < pending.length; start += EMBED_BATCH) {
+      if (signal?.aborted) throw new ClioError("cancelled", "Embedding was cancelled.", "Run the index action again to finish it.");
+      this.options.onProgress?.({ phase: "embedding", done: start, total: pending.length });
+      const batch = pending.slice(start, start + EMBED_BATCH);
+      const vectors = await embed(batch.map((entry) => entry.text));
+      if (vectors.length !== batch.length) {
+        throw new ClioError("internal_error", `The embedder returned ${vectors.length} vectors for ${batch.length} texts.`, "An embedder must return one vector per text.");
+      }
+      results.push(...vectors);
+    }
+    let position = 0;
+    for (const file of stale) {
+      this.vectors.set(file.path, { hash: file.hash, vectors: results.slice(position, position + file.chunks.length) });
+      position += file.chunks.length;
+    }
+    await this.store.saveVectors(this.vectors);
+  }
+}
+
+/** Runs `work` over `items` with at most `limit` at once. */
+async function runPool<Item>(items: Item[], limit: number, work: (item: Item) => Promise<void>): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  });
+  await Promise.all(workers);
+}
+
+/** Counts skipped files by reason, for one-line reports. */
+export function summarizeSkipped(skipped: readonly SkippedFile[]): string {
+  if (skipped.length === 0) return "none skipped";
+  const counts = new Map<SkipReason, number>();
+  for (const entry of skipped) counts.set(entry.reason, (counts.get(entry.reason) ?? 0) + 1);
+  const labels: Record<SkipReason, string> = { too_large: "too large", binary: "binary", symlink: "symbolic links", unreadable: "unreadable" };
+  return `${skipped.length} skipped (${[...counts].map(([reason, count]) => `${count} ${labels[reason]}`).join(", ")})`;
+}

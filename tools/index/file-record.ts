@@ -1,0 +1,72 @@
+/**
+ * Turns one file's bytes into its index record: language, symbols, imports, and chunks with
+ * their term counts. Binary files are refused here (the caller reports them skipped).
+ */
+import { createHash } from "node:crypto";
+import { chunkLines, type ChunkOptions } from "./chunks.js";
+import { languageOf } from "./languages.js";
+import type { IndexedFile, StoredChunk } from "./store.js";
+import { extractSymbols } from "./symbols.js";
+import { termFrequencies, tokenize } from "./tokenize.js";
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+const lenientUtf8 = new TextDecoder("utf-8");
+
+/** Symbol names count this much more than body text. */
+const SYMBOL_WEIGHT = 3;
+
+export function hashBytes(bytes: Uint8Array): string {
+  return createHash("sha1").update(bytes).digest("hex");
+}
+
+/** A NUL byte in the first 8 KiB marks a file as binary (git's rule). */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const end = Math.min(bytes.length, 8192);
+  for (let index = 0; index < end; index++) if (bytes[index] === 0) return true;
+  return false;
+}
+
+export function decodeText(bytes: Uint8Array): { text: string; invalidUtf8: boolean } {
+  try {
+    return { text: strictUtf8.decode(bytes), invalidUtf8: false };
+  } catch {
+    return { text: lenientUtf8.decode(bytes), invalidUtf8: true };
+  }
+}
+
+export function buildFileRecord(
+  file: { path: string; size: number; mtimeMs: number },
+  bytes: Uint8Array,
+  hash: string,
+  options: ChunkOptions = {},
+): IndexedFile {
+  const { text, invalidUtf8 } = decodeText(bytes);
+  const lines = text.split("\n");
+  const { symbols, imports } = extractSymbols(file.path, text);
+  const pathTerms = tokenize(file.path.replace(/\.[^./]+$/, ""));
+  const chunks: StoredChunk[] = chunkLines(lines, symbols, options).map((range) => {
+    const counts = new Map<string, number>();
+    for (const term of pathTerms) counts.set(term, (counts.get(term) ?? 0) + 1);
+    termFrequencies(lines.slice(range.startLine - 1, range.endLine).join("\n"), counts);
+    for (const symbol of symbols) {
+      if (symbol.line >= range.startLine && symbol.line <= range.endLine) termFrequencies(symbol.name, counts, SYMBOL_WEIGHT);
+    }
+    const chunk: StoredChunk = { startLine: range.startLine, endLine: range.endLine, terms: [...counts.keys()], counts: [...counts.values()], length: 0 };
+    for (const count of chunk.counts) chunk.length += count;
+    if (range.symbol !== undefined) chunk.symbol = range.symbol;
+    return chunk;
+  });
+  const record: IndexedFile = {
+    path: file.path,
+    size: file.size,
+    mtimeMs: file.mtimeMs,
+    hash,
+    language: languageOf(file.path),
+    lines: text.endsWith("\n") ? lines.length - 1 : lines.length,
+    symbols,
+    imports,
+    chunks,
+  };
+  if (invalidUtf8) record.invalidUtf8 = true;
+  return record;
+}

@@ -1,0 +1,325 @@
+/**
+ * Languages the index knows: detection by file name, definition patterns (careful line-based
+ * regular expressions), and import patterns. Block ends and parents are worked out in symbols.ts.
+ */
+
+export type SymbolKind =
+  | "function"
+  | "method"
+  | "class"
+  | "interface"
+  | "type"
+  | "enum"
+  | "struct"
+  | "trait"
+  | "constant"
+  | "variable"
+  | "module"
+  | "macro";
+
+/** A definition as a pattern found it, before its block end and parent are known. */
+export interface RawSymbol {
+  name: string;
+  kind: SymbolKind;
+  /** 0-based line. */
+  line: number;
+  /** Set when the pattern knows the container (Go receivers, C++ `Class::method`). */
+  parent?: string;
+  /** Only a definition inside a class-like container (methods found by shape alone). */
+  memberOnly?: boolean;
+  /** A container that is not itself a definition (Rust `impl`). */
+  containerOnly?: boolean;
+  /** The definition ends on this line (no block). */
+  singleLine?: boolean;
+}
+
+export interface LanguageSpec {
+  name: string;
+  blocks: "brace" | "indent";
+  definitions(lines: string[]): RawSymbol[];
+  imports(lines: string[]): string[];
+}
+
+/** Words that look like a call or definition by shape but are control flow. */
+const KEYWORDS = new Set(
+  "if else for while switch case catch return new throw typeof sizeof do try finally elif except synchronized super this await yield".split(" "),
+);
+
+/** A pattern, the kind it finds, extra fields, and whether it matches by shape alone (then control-flow words are not names). */
+type Pattern = [RegExp, SymbolKind, Partial<RawSymbol>?, "shape"?];
+
+/** Tries each pattern on each line; the named group `name` (and `parent`) make the symbol. */
+function byPatterns(lines: string[], patterns: Pattern[], skip: RegExp): RawSymbol[] {
+  const symbols: RawSymbol[] = [];
+  lines.forEach((text, line) => {
+    if (skip.test(text)) return;
+    for (const [pattern, kind, extra, shape] of patterns) {
+      const match = pattern.exec(text);
+      const name = match?.groups?.name;
+      if (match === null || name === undefined) continue;
+      if (shape === "shape" && KEYWORDS.has(name)) continue;
+      const symbol: RawSymbol = { name, kind, line, ...extra };
+      if (match.groups?.parent) symbol.parent = match.groups.parent;
+      symbols.push(symbol);
+      break;
+    }
+  });
+  return symbols;
+}
+
+function collect(lines: string[], patterns: RegExp[]): string[] {
+  const found: string[] = [];
+  for (const text of lines) {
+    for (const pattern of patterns) {
+      for (const match of text.matchAll(pattern)) if (match.groups?.module) found.push(match.groups.module);
+    }
+  }
+  return [...new Set(found)];
+}
+
+const C_COMMENT = /^\s*(\/\/|\/\*|\*)/;
+const ID = "[A-Za-z_$][\\w$]*";
+
+const typescript: LanguageSpec = {
+  name: "typescript",
+  blocks: "brace",
+  definitions: (lines) =>
+    byPatterns(
+      lines,
+      [
+        [new RegExp(`^\\s*(export\\s+)?(default\\s+)?(declare\\s+)?(async\\s+)?function\\s*\\*?\\s*(?<name>${ID})`), "function"],
+        [new RegExp(`^\\s*(export\\s+)?(default\\s+)?(declare\\s+)?(abstract\\s+)?class\\s+(?<name>${ID})`), "class"],
+        [new RegExp(`^\\s*(export\\s+)?(declare\\s+)?interface\\s+(?<name>${ID})`), "interface"],
+        [new RegExp(`^\\s*(export\\s+)?(declare\\s+)?type\\s+(?<name>${ID})\\s*(<.*>)?\\s*=`), "type"],
+        [new RegExp(`^\\s*(export\\s+)?(declare\\s+)?(const\\s+)?enum\\s+(?<name>${ID})`), "enum"],
+        [new RegExp(`^(export\\s+)?(const|let|var)\\s+(?<name>${ID})\\s*(:[^=]+)?=\\s*(async\\s+)?(function\\b|(\\([^)]*\\)|${ID})\\s*(:\\s*[^=]+)?=>)`), "function"],
+        [new RegExp(`^(export\\s+)?(const|let|var)\\s+(?<name>${ID})\\b`), "constant"],
+        [
+          new RegExp(`^\\s+((public|private|protected|static|readonly|async|override|abstract|get|set)\\s+)*\\*?(?<name>#?${ID})\\s*(<[^>]*>)?\\s*\\([^;]*$`),
+          "method",
+          { memberOnly: true },
+          "shape",
+        ],
+      ],
+      C_COMMENT,
+    ),
+  imports: (lines) =>
+    collect(lines, [/^\s*import\s[^'"]*?from\s*['"](?<module>[^'"]+)['"]/g, /^\s*import\s*['"](?<module>[^'"]+)['"]/g, /\b(require|import)\(\s*['"](?<module>[^'"]+)['"]\s*\)/g, /^\s*export\s[^'"]*?from\s*['"](?<module>[^'"]+)['"]/g]),
+};
+
+const python: LanguageSpec = {
+  name: "python",
+  blocks: "indent",
+  definitions: (lines) =>
+    byPatterns(
+      lines,
+      [
+        [/^\s*(async\s+)?def\s+(?<name>\w+)/, "function"],
+        [/^\s*class\s+(?<name>\w+)/, "class"],
+        [/^(?<name>[A-Z][A-Z0-9_]*)\s*(:[^=]+)?=(?!=)/, "constant", { singleLine: true }],
+      ],
+      /^\s*#/,
+    ),
+  imports: (lines) => collect(lines, [/^\s*from\s+(?<module>[\w.]+)\s+import\b/g, /^\s*import\s+(?<module>[\w.]+)/g]),
+};
+
+function goDefinitions(lines: string[]): RawSymbol[] {
+  const symbols = byPatterns(
+    lines,
+    [
+      [/^func\s+\(\s*\w*\s*\*?\s*(?<parent>\w+)(\[[^\]]*\])?\s*\)\s*(?<name>\w+)/, "method"],
+      [/^func\s+(?<name>\w+)/, "function"],
+      [/^type\s+(?<name>\w+)(\[[^\]]*\])?\s+struct\b/, "struct"],
+      [/^type\s+(?<name>\w+)(\[[^\]]*\])?\s+interface\b/, "interface"],
+      [/^type\s+(?<name>\w+)\s/, "type", { singleLine: true }],
+      [/^const\s+(?<name>\w+)/, "constant", { singleLine: true }],
+      [/^var\s+(?<name>\w+)/, "variable", { singleLine: true }],
+    ],
+    C_COMMENT,
+  );
+  // Grouped declarations: const ( ... ), var ( ... ), type ( ... ).
+  let group: SymbolKind | undefined;
+  lines.forEach((text, line) => {
+    const opening = /^(const|var|type)\s*\($/.exec(text.trim());
+    if (opening !== null && !/^\s/.test(text)) {
+      group = opening[1] === "const" ? "constant" : opening[1] === "var" ? "variable" : "type";
+      return;
+    }
+    if (group === undefined) return;
+    if (/^\)/.test(text)) {
+      group = undefined;
+      return;
+    }
+    const member = /^\s+(?<name>[A-Za-z_]\w*)\b/.exec(text);
+    if (member !== null && !/^\s*\/\//.test(text)) symbols.push({ name: member.groups!.name!, kind: group, line, singleLine: true });
+  });
+  return symbols.sort((left, right) => left.line - right.line);
+}
+
+const go: LanguageSpec = {
+  name: "go",
+  blocks: "brace",
+  definitions: goDefinitions,
+  imports: (lines) => {
+    const found: string[] = [];
+    let inBlock = false;
+    for (const text of lines) {
+      if (/^import\s*\($/.test(text.trim())) inBlock = true;
+      else if (inBlock && text.trim() === ")") inBlock = false;
+      const match = inBlock ? /^\s*(\w+\s+)?"(?<module>[^"]+)"/.exec(text) : /^import\s+(\w+\s+)?"(?<module>[^"]+)"/.exec(text);
+      if (match?.groups?.module) found.push(match.groups.module);
+    }
+    return found;
+  },
+};
+
+const RUST_VISIBILITY = "(pub(\\([^)]*\\))?\\s+)?";
+const rust: LanguageSpec = {
+  name: "rust",
+  blocks: "brace",
+  definitions: (lines) =>
+    byPatterns(
+      lines,
+      [
+        [new RegExp(`^\\s*${RUST_VISIBILITY}(default\\s+)?(const\\s+)?(async\\s+)?(unsafe\\s+)?(extern\\s+"[^"]*"\\s+)?fn\\s+(?<name>\\w+)`), "function"],
+        [new RegExp(`^\\s*${RUST_VISIBILITY}struct\\s+(?<name>\\w+)`), "struct"],
+        [new RegExp(`^\\s*${RUST_VISIBILITY}enum\\s+(?<name>\\w+)`), "enum"],
+        [new RegExp(`^\\s*${RUST_VISIBILITY}(unsafe\\s+)?trait\\s+(?<name>\\w+)`), "trait"],
+        [new RegExp(`^\\s*${RUST_VISIBILITY}type\\s+(?<name>\\w+)`), "type", { singleLine: true }],
+        [new RegExp(`^\\s*${RUST_VISIBILITY}const\\s+(?<name>\\w+)\\s*:`), "constant"],
+        [new RegExp(`^\\s*${RUST_VISIBILITY}static\\s+(mut\\s+)?(?<name>\\w+)\\s*:`), "constant"],
+        [new RegExp(`^\\s*${RUST_VISIBILITY}mod\\s+(?<name>\\w+)`), "module"],
+        [/^\s*macro_rules!\s*(?<name>\w+)/, "macro"],
+        [/^\s*(unsafe\s+)?impl\b(<[^>]*>)?\s+([\w:<>, &']+\s+for\s+)?(?<name>\w+)/, "class", { containerOnly: true }],
+      ],
+      C_COMMENT,
+    ),
+  imports: (lines) => collect(lines, [/^\s*(pub\s+)?use\s+(?<module>[\w:]+)/g, /^\s*(pub\s+)?mod\s+(?<module>\w+)\s*;/g]),
+};
+
+const JAVA_MODIFIERS = "((public|private|protected|static|final|abstract|sealed|non-sealed|strictfp|synchronized|native|default|transient|volatile)\\s+)*";
+const java: LanguageSpec = {
+  name: "java",
+  blocks: "brace",
+  definitions: (lines) =>
+    byPatterns(
+      lines,
+      [
+        [new RegExp(`^\\s*(@\\w+(\\([^)]*\\))?\\s+)*${JAVA_MODIFIERS}(class|record)\\s+(?<name>\\w+)`), "class"],
+        [new RegExp(`^\\s*(@\\w+(\\([^)]*\\))?\\s+)*${JAVA_MODIFIERS}(interface|@interface)\\s+(?<name>\\w+)`), "interface"],
+        [new RegExp(`^\\s*${JAVA_MODIFIERS}enum\\s+(?<name>\\w+)`), "enum"],
+        [new RegExp(`^\\s+${JAVA_MODIFIERS}static\\s+final\\s+[\\w<>\\[\\], ?]+\\s+(?<name>[A-Z][A-Z0-9_]*)\\s*=`), "constant", { singleLine: true, memberOnly: true }],
+        [new RegExp(`^\\s+${JAVA_MODIFIERS}(<[^>]+>\\s+)?[\\w<>\\[\\],.? ]+\\s+(?<name>\\w+)\\s*\\([^;=]*$`), "method", { memberOnly: true }, "shape"],
+        [/^\s+(public|private|protected)\s+(?<name>[A-Z]\w*)\s*\([^;=]*$/, "method", { memberOnly: true }],
+      ],
+      /^\s*(\/\/|\/\*|\*|@\w+\s*$|return\b|throw\b|new\b|else\b)/,
+    ),
+  imports: (lines) => collect(lines, [/^\s*import\s+(static\s+)?(?<module>[\w.*]+)\s*;/g]),
+};
+
+const C_NOT_TYPE = /^(return|else|case|goto|typedef|using|delete|throw)\b/;
+function cDefinitions(lines: string[]): RawSymbol[] {
+  const symbols = byPatterns(
+    lines,
+    [
+      [/^\s*#\s*define\s+(?<name>\w+)/, "macro", { singleLine: true }],
+      [/^\s*(typedef\s+)?(struct|union)\s+(?<name>\w+)\s*(:[^;]*)?\{?\s*$/, "struct"],
+      [/^\s*(template\s*<.*>\s*)?class\s+(\w+\s+)?(?<name>\w+)\s*(final\s*)?(:[^;]*)?\{?\s*$/, "class"],
+      [/^(typedef\s+)?enum\s+(class\s+)?(?<name>\w+)\s*(:\s*\w+\s*)?\{?\s*$/, "enum"],
+      [/^namespace\s+(?<name>\w+)/, "module"],
+      [/^typedef\s+[^{}]*?\(?\*?\s*(?<name>\w+)\)?\s*(\([^)]*\))?\s*;\s*$/, "type", { singleLine: true }],
+      [/^(static\s+)?(const\s+)?[\w\s\*]+\s+\*?(?<name>[A-Z][A-Z0-9_]{2,})\s*(\[[^\]]*\])?\s*=/, "constant", { singleLine: true }],
+      [/^(?!\s)(template\s*<.*>\s*)?[A-Za-z_][\w\s\*&:<>,]*?[\s\*&]\**(?<parent>\w+)::(?<name>~?\w+)\s*\([^;]*$/, "method", {}, "shape"],
+      [/^(?!\s)[A-Za-z_][\w\s\*&:<>,]*?[\s\*&]\**(?<name>\w+)\s*\([^;]*$/, "function", {}, "shape"],
+      [/^\s+(virtual\s+|static\s+|inline\s+|explicit\s+)*([A-Za-z_][\w\s\*&:<>,]*?[\s\*&]\**)?(?<name>~?\w+)\s*\([^;=]*\)\s*(const\s*)?(override\s*)?(noexcept\s*)?\{/, "method", { memberOnly: true }, "shape"],
+    ],
+    /^\s*(\/\/|\/\*|\*)/,
+  ).filter((symbol) => !C_NOT_TYPE.test(lines[symbol.line]!.trim()));
+  // typedef struct { ... } Name;  — the name comes at the end of the block.
+  lines.forEach((text, line) => {
+    if (!/^typedef\s+(struct|union|enum)\s*\{?\s*$/.test(text)) return;
+    for (let scan = line + 1; scan < lines.length && scan < line + 400; scan++) {
+      const close = /^\}\s*(?<name>\w+)\s*;/.exec(lines[scan]!);
+      if (close !== null) {
+        symbols.push({ name: close.groups!.name!, kind: "type", line });
+        break;
+      }
+    }
+  });
+  return symbols.sort((left, right) => left.line - right.line);
+}
+
+const c: LanguageSpec = {
+  name: "c",
+  blocks: "brace",
+  definitions: cDefinitions,
+  imports: (lines) => collect(lines, [/^\s*#\s*include\s*[<"](?<module>[^>"]+)[>"]/g]),
+};
+const cpp: LanguageSpec = { ...c, name: "cpp" };
+
+const BY_EXTENSION: Record<string, LanguageSpec> = {
+  ts: typescript,
+  tsx: typescript,
+  mts: typescript,
+  cts: typescript,
+  js: { ...typescript, name: "javascript" },
+  jsx: { ...typescript, name: "javascript" },
+  mjs: { ...typescript, name: "javascript" },
+  cjs: { ...typescript, name: "javascript" },
+  py: python,
+  pyi: python,
+  go,
+  rs: rust,
+  java,
+  c,
+  h: c,
+  cc: cpp,
+  cpp,
+  cxx: cpp,
+  hpp: cpp,
+  hh: cpp,
+  hxx: cpp,
+};
+
+/** Names of languages without definition patterns, for the language table. */
+const PLAIN_LANGUAGES: Record<string, string> = {
+  md: "markdown",
+  json: "json",
+  yaml: "yaml",
+  yml: "yaml",
+  toml: "toml",
+  sh: "shell",
+  bash: "shell",
+  html: "html",
+  css: "css",
+  scss: "css",
+  sql: "sql",
+  rb: "ruby",
+  php: "php",
+  kt: "kotlin",
+  swift: "swift",
+  cs: "csharp",
+  txt: "text",
+  xml: "xml",
+};
+
+function extensionOf(path: string): string {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  return dot <= 0 ? "" : base.slice(dot + 1).toLowerCase();
+}
+
+/** The spec for a file, or undefined when the index knows no definitions for its language. */
+export function languageSpecOf(path: string): LanguageSpec | undefined {
+  return BY_EXTENSION[extensionOf(path)];
+}
+
+/** A language name for any file ("other" when unknown). */
+export function languageOf(path: string): string {
+  const extension = extensionOf(path);
+  const spec = BY_EXTENSION[extension];
+  if (spec !== undefined) return spec.name;
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  if (base === "Makefile" || base === "Dockerfile") return base.toLowerCase();
+  return PLAIN_LANGUAGES[extension] ?? "other";
+}

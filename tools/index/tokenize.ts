@@ -1,0 +1,79 @@
+/**
+ * Code-aware tokens for lexical ranking: identifiers are kept whole (lower-cased) and also
+ * split at camelCase, PascalCase, snake_case, kebab-case and digit boundaries; the parts are
+ * lightly stemmed so "hashed" meets `hashPassword`.
+ */
+
+const IDENTIFIER = /[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+/g;
+
+/** Words too common in questions and code to tell chunks apart. */
+const STOPWORDS = new Set(
+  (
+    "a an and are as at be by do does for from how i in into is it its of on or that the this to was what " +
+    "when where which who why with we you me my our can should would could get set use used using find show " +
+    "code file files function functions method methods return returns"
+  ).split(" "),
+);
+
+/** Splits one identifier into its lower-case parts: `parseHTTPRequest_v2` → parse, http, request, v, 2. */
+export function splitIdentifier(identifier: string): string[] {
+  const parts: string[] = [];
+  for (const piece of identifier.split(/[_$\-]+/)) {
+    if (piece === "") continue;
+    const words = piece.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g);
+    if (words === null) continue;
+    for (const word of words) parts.push(word.toLowerCase());
+  }
+  return parts;
+}
+
+/** A light suffix stemmer: enough to meet plurals and verb forms, never below three letters. */
+export function stem(word: string): string {
+  let base = word;
+  if (word.length > 4) {
+    for (const suffix of ["ations", "ation", "ings", "ing", "ers", "er", "ies", "es", "ed", "ly", "s"]) {
+      if (!word.endsWith(suffix) || word.length - suffix.length < 3) continue;
+      base = word.slice(0, -suffix.length);
+      if (suffix === "ies") base += "y";
+      else if (suffix === "s" && base.endsWith("s")) base = word;
+      else if (/^(ing|ed|er|ers|ings)$/.test(suffix) && /([^aeioulsz])\1$/.test(base)) base = base.slice(0, -1);
+      break;
+    }
+  }
+  if (base.length >= 4 && base.endsWith("e")) base = base.slice(0, -1);
+  return base;
+}
+
+/**
+ * The tokens of a text, in order, repeats kept (term frequency counts them): for each
+ * identifier its whole lower-cased form, then its stemmed parts when it has more than one part
+ * or the stem differs.
+ */
+export function tokenize(text: string): string[] {
+  const tokens: string[] = [];
+  for (const match of text.matchAll(IDENTIFIER)) {
+    const identifier = match[0];
+    if (identifier.length > 64) continue;
+    const whole = identifier.toLowerCase();
+    const parts = splitIdentifier(identifier);
+    if (parts.length <= 1) {
+      if (STOPWORDS.has(whole) || whole.length < 2) continue;
+      tokens.push(whole);
+      const stemmed = stem(whole);
+      if (stemmed !== whole) tokens.push(stemmed);
+      continue;
+    }
+    tokens.push(whole);
+    for (const part of parts) {
+      if (part.length < 2 || STOPWORDS.has(part)) continue;
+      tokens.push(stem(part));
+    }
+  }
+  return tokens;
+}
+
+/** Term frequencies of a text's tokens. */
+export function termFrequencies(text: string, into: Map<string, number> = new Map(), weight = 1): Map<string, number> {
+  for (const token of tokenize(text)) into.set(token, (into.get(token) ?? 0) + weight);
+  return into;
+}

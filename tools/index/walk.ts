@@ -1,0 +1,146 @@
+/**
+ * Lists the files an index should read: nested .gitignore files respected, clio's and
+ * version control's folders left out, symbolic links not followed (so a loop cannot trap the
+ * walk), and files too large to be source skipped by size without being read.
+ */
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import ignore, { type Ignore } from "ignore";
+
+export interface WalkedFile {
+  /** Workspace-relative path with `/` separators. */
+  path: string;
+  absolute: string;
+  size: number;
+  mtimeMs: number;
+}
+
+export type SkipReason = "too_large" | "binary" | "symlink" | "unreadable";
+
+export interface SkippedFile {
+  path: string;
+  reason: SkipReason;
+  detail?: string;
+}
+
+export interface WalkOptions {
+  /** Files larger than this are skipped unread (default 1 MiB). */
+  maxFileBytes?: number;
+}
+
+/** Folders never indexed, whether or not a .gitignore names them. */
+const ALWAYS_SKIPPED = new Set([".git", ".clio", ".hg", ".svn", "node_modules"]);
+export const DEFAULT_MAX_FILE_BYTES = 1024 * 1024;
+
+interface IgnoreLayer {
+  /** The folder the .gitignore is in, workspace-relative ("" for the root). */
+  base: string;
+  rules: Ignore;
+}
+
+/** Walks `start` (absolute, inside `root`) and returns the files to index and the ones skipped. */
+export async function walkFiles(
+  root: string,
+  start: string,
+  options: WalkOptions = {},
+): Promise<{ files: WalkedFile[]; skipped: SkippedFile[] }> {
+  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const files: WalkedFile[] = [];
+  const skipped: SkippedFile[] = [];
+  const layers = await ancestorLayers(root, start);
+
+  async function visit(directory: string, inherited: IgnoreLayer[]): Promise<void> {
+    const relativeDirectory = toRelative(root, directory);
+    let entries;
+    try {
+      entries = await fs.readdir(directory, { withFileTypes: true });
+    } catch (error) {
+      skipped.push({ path: relativeDirectory, reason: "unreadable", detail: (error as Error).message });
+      return;
+    }
+    const own = await readIgnore(directory, relativeDirectory);
+    const active = own === undefined ? inherited : [...inherited, own];
+    const subdirectories: string[] = [];
+    const stats: Array<Promise<void>> = [];
+    for (const entry of entries) {
+      const relative = relativeDirectory === "." ? entry.name : `${relativeDirectory}/${entry.name}`;
+      const absolute = path.join(directory, entry.name);
+      if (entry.isDirectory()) {
+        if (ALWAYS_SKIPPED.has(entry.name) || isIgnored(active, relative, true)) continue;
+        subdirectories.push(absolute);
+      } else if (entry.isSymbolicLink()) {
+        if (!isIgnored(active, relative, false)) skipped.push({ path: relative, reason: "symlink", detail: "symbolic links are not followed" });
+      } else if (entry.isFile()) {
+        if (isIgnored(active, relative, false)) continue;
+        stats.push(
+          fs.stat(absolute).then(
+            (stat) => {
+              if (stat.size > maxFileBytes) {
+                skipped.push({ path: relative, reason: "too_large", detail: `${stat.size} bytes, over the ${maxFileBytes}-byte limit` });
+              } else {
+                files.push({ path: relative, absolute, size: stat.size, mtimeMs: stat.mtimeMs });
+              }
+            },
+            (error: Error) => void skipped.push({ path: relative, reason: "unreadable", detail: error.message }),
+          ),
+        );
+      }
+    }
+    await Promise.all(stats);
+    for (const subdirectory of subdirectories) await visit(subdirectory, active);
+  }
+
+  const startStat = await fs.lstat(start);
+  if (startStat.isFile()) {
+    const relative = toRelative(root, start);
+    if (startStat.size > maxFileBytes) skipped.push({ path: relative, reason: "too_large", detail: `${startStat.size} bytes, over the ${maxFileBytes}-byte limit` });
+    else files.push({ path: relative, absolute: start, size: startStat.size, mtimeMs: startStat.mtimeMs });
+  } else if (startStat.isSymbolicLink()) {
+    skipped.push({ path: toRelative(root, start), reason: "symlink", detail: "symbolic links are not followed" });
+  } else {
+    await visit(start, layers);
+  }
+  files.sort((left, right) => (left.path < right.path ? -1 : 1));
+  return { files, skipped };
+}
+
+function toRelative(root: string, absolute: string): string {
+  const relative = path.relative(root, absolute);
+  return relative === "" ? "." : relative.split(path.sep).join("/");
+}
+
+async function readIgnore(directory: string, relativeDirectory: string): Promise<IgnoreLayer | undefined> {
+  let text: string;
+  try {
+    text = await fs.readFile(path.join(directory, ".gitignore"), "utf8");
+  } catch {
+    return undefined;
+  }
+  return { base: relativeDirectory === "." ? "" : relativeDirectory, rules: ignore().add(text) };
+}
+
+/** The .gitignore layers of the folders above `start` (from the root down), when indexing a subfolder. */
+async function ancestorLayers(root: string, start: string): Promise<IgnoreLayer[]> {
+  const layers: IgnoreLayer[] = [];
+  const relative = toRelative(root, start);
+  if (relative === ".") return layers;
+  const segments = relative.split("/");
+  let current = root;
+  for (let index = 0; index < segments.length; index++) {
+    const layer = await readIgnore(current, toRelative(root, current));
+    if (layer !== undefined) layers.push(layer);
+    current = path.join(current, segments[index]!);
+  }
+  return layers;
+}
+
+function isIgnored(layers: IgnoreLayer[], relative: string, directory: boolean): boolean {
+  let ignored = false;
+  for (const layer of layers) {
+    const local = layer.base === "" ? relative : relative.slice(layer.base.length + 1);
+    const result = layer.rules.test(directory ? `${local}/` : local);
+    if (result.ignored) ignored = true;
+    else if (result.unignored) ignored = false;
+  }
+  return ignored;
+}
