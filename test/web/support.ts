@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
+import { afterAll, beforeAll } from "vitest";
 import type { ActionOutput, ProtocolDefinition, ProtocolEnvironment } from "../../src/protocol.js";
 import { ClioError } from "../../tools/errors.js";
 import { Workspace } from "../../tools/workspace.js";
@@ -39,7 +40,7 @@ export async function startServer(extraRoutes: Record<string, Route> = {}): Prom
     latin1Header: await fixture("latin1-header.html"),
     latin1Meta: await fixture("latin1-meta.html"),
   };
-  const bomb = zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024, "a"));
+  let bomb: Buffer | undefined;
   const requests: string[] = [];
   const wireBytes = new Map<string, number>();
   const send = (type: string, data: Buffer, status = 200): Route => (_request, response) => {
@@ -74,6 +75,8 @@ export async function startServer(extraRoutes: Record<string, Route> = {}): Prom
     "/endless": endless("text/plain"),
     "/endless.bin": endless("application/octet-stream"),
     "/bomb": (_request, response) => {
+      // 64 MB of one letter, about 64 KB gzipped.
+      bomb ??= zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024, "a"));
       response.writeHead(200, { "content-type": "text/plain", "content-encoding": "gzip", "content-length": bomb.length });
       response.end(bomb);
     },
@@ -153,6 +156,20 @@ export async function makeWorkspace(): Promise<TestWorkspace> {
     files: async () => ((await fs.readdir(workspace.root, { recursive: true })) as string[]).sort(),
     remove: () => fs.rm(root, { recursive: true, force: true }),
   };
+}
+
+/** Starts the fixture server and a workspace before a file's tests and removes both after. */
+export function useFixtures(): { server: TestServer; workspace: TestWorkspace } {
+  const fixtures = {} as { server: TestServer; workspace: TestWorkspace };
+  beforeAll(async () => {
+    fixtures.server = await startServer();
+    fixtures.workspace = await makeWorkspace();
+  });
+  afterAll(async () => {
+    await fixtures.server.close();
+    await fixtures.workspace.remove();
+  });
+  return fixtures;
 }
 
 export function environmentFor(workspace: Workspace, web: Record<string, unknown>): ProtocolEnvironment {

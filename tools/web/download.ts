@@ -32,7 +32,7 @@ export async function checkDownloadTarget(absolute: string, shown: string): Prom
 /** Streams `chunks` into `absolute` through a temporary sibling file and a rename. */
 export async function writeAtomically(absolute: string, chunks: AsyncIterable<Buffer>): Promise<WrittenFile> {
   const folder = path.dirname(absolute);
-  await fs.mkdir(folder, { recursive: true });
+  const firstCreated = await fs.mkdir(folder, { recursive: true });
   const replaced = await fs.stat(absolute).then(() => true, () => false);
   const temporary = path.join(folder, `.${path.basename(absolute)}.${randomBytes(6).toString("hex")}.download`);
   const handle = await fs.open(temporary, "wx");
@@ -49,7 +49,20 @@ export async function writeAtomically(absolute: string, chunks: AsyncIterable<Bu
     await fs.rename(temporary, absolute);
   } catch (error) {
     await fs.rm(temporary, { force: true });
+    if (firstCreated !== undefined) await removeEmptyFolders(folder, firstCreated);
     throw error;
   }
   return { bytes, replaced };
+}
+
+/** Removes the folders a failed download created, deepest first, as long as they are empty. */
+async function removeEmptyFolders(deepest: string, topmost: string): Promise<void> {
+  for (let current = deepest; current.startsWith(topmost); current = path.dirname(current)) {
+    try {
+      await fs.rmdir(current);
+    } catch {
+      return;
+    }
+    if (current === topmost) return;
+  }
 }
