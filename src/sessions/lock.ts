@@ -1,0 +1,177 @@
+/**
+ * One clio process per session: a lock file `<id>.lock`, created with O_EXCL, holding the
+ * owner's pid, host name and start time. A lock whose process is gone (same host, pid not
+ * alive) is stale and taken over. Locks are released on close and when the process exits.
+ *
+ * Taking over is race-free: the stale file is renamed aside first (only one process can win
+ * that rename), its content compared with what was judged stale, and only then is a new lock
+ * created, again with O_EXCL.
+ */
+import { randomBytes } from "node:crypto";
+import { promises as fs, unlinkSync } from "node:fs";
+import os from "node:os";
+import { ClioError } from "../../tools/errors.js";
+
+export interface LockOwner {
+  pid: number;
+  hostname: string;
+  /** ISO 8601. */
+  since: string;
+}
+
+/** Seams for tests; the defaults describe this process. */
+export interface LockOptions {
+  pid?: number;
+  hostname?: string;
+  now?: () => number;
+  isProcessAlive?: (pid: number) => boolean;
+}
+
+/** A lock file being written right now is empty for a moment; only an older empty one is stale. */
+const UNREADABLE_GRACE_MS = 10_000;
+const ATTEMPTS = 5;
+
+const heldLocks = new Set<string>();
+let exitHookInstalled = false;
+
+/** A held lock. `release` is synchronous so it also works inside an `exit` handler. */
+export class SessionLock {
+  private released = false;
+
+  private constructor(readonly file: string) {}
+
+  /** Takes the lock for `sessionId` or throws `locked` naming the process that holds it. */
+  static async acquire(file: string, sessionId: string, options: LockOptions = {}): Promise<SessionLock> {
+    const pid = options.pid ?? process.pid;
+    const hostname = options.hostname ?? os.hostname();
+    const now = options.now ?? Date.now;
+    const isAlive = options.isProcessAlive ?? isProcessAlive;
+    const content = `${JSON.stringify({ pid, hostname, since: new Date(now()).toISOString() } satisfies LockOwner)}\n`;
+
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      if (await createExclusive(file, content)) {
+        installExitHook();
+        heldLocks.add(file);
+        return new SessionLock(file);
+      }
+      const existing = await readLock(file);
+      if (existing === undefined) continue; // released between our attempt and the read
+      const owner = parseOwner(existing.text);
+      const live =
+        owner === undefined
+          ? now() - existing.modifiedMs < UNREADABLE_GRACE_MS
+          : owner.hostname !== hostname || (owner.pid === pid ? heldLocks.has(file) : isAlive(owner.pid));
+      if (live) throw lockedError(sessionId, file, owner, { pid, hostname });
+      await takeOverStale(file, existing.text);
+    }
+    throw new ClioError(
+      "locked",
+      `Session ${sessionId} could not be locked: other processes kept taking ${file}.`,
+      "Make sure only one clio opens this session, then try again.",
+    );
+  }
+
+  /** Removes the lock file if this process still holds it. Safe to call twice. */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    heldLocks.delete(this.file);
+    removeQuietly(this.file);
+  }
+}
+
+/** Whether a process with this pid exists (EPERM means it exists under another user). */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function createExclusive(file: string, content: string): Promise<boolean> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(file, "wx");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+  try {
+    await handle.writeFile(content, "utf8");
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+
+async function readLock(file: string): Promise<{ text: string; modifiedMs: number } | undefined> {
+  try {
+    const [text, stats] = await Promise.all([fs.readFile(file, "utf8"), fs.stat(file)]);
+    return { text, modifiedMs: stats.mtimeMs };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+function parseOwner(text: string): LockOwner | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<LockOwner>;
+    if (typeof value.pid === "number" && typeof value.hostname === "string" && typeof value.since === "string") {
+      return { pid: value.pid, hostname: value.hostname, since: value.since };
+    }
+  } catch {
+    // unreadable: judged by age
+  }
+  return undefined;
+}
+
+async function takeOverStale(file: string, staleText: string): Promise<void> {
+  const aside = `${file}.stale-${process.pid}-${randomBytes(4).toString("hex")}`;
+  try {
+    await fs.rename(file, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return; // someone else moved it first
+    throw error;
+  }
+  const moved = await fs.readFile(aside, "utf8").catch(() => staleText);
+  if (moved !== staleText) {
+    // A fresh lock replaced the stale one before our rename: put it back where it was.
+    await fs.link(aside, file).catch(() => undefined);
+  }
+  await fs.rm(aside, { force: true });
+}
+
+function lockedError(sessionId: string, file: string, owner: LockOwner | undefined, self: { pid: number; hostname: string }): ClioError {
+  if (owner === undefined) {
+    return new ClioError("locked", `Session ${sessionId} is being opened by another clio process right now (${file}).`, "Wait a moment and try again.");
+  }
+  if (owner.pid === self.pid && owner.hostname === self.hostname) {
+    return new ClioError("locked", `Session ${sessionId} is already open in this process (pid ${owner.pid}).`, "Use the open session, or close it before opening it again.");
+  }
+  const where = owner.hostname === self.hostname ? `pid ${owner.pid}` : `pid ${owner.pid} on host ${owner.hostname}`;
+  return new ClioError(
+    "locked",
+    `Session ${sessionId} is open in another clio process (${where}, since ${owner.since}).`,
+    `Finish or quit that clio first, or start a new session. If that process is not clio or no longer runs, delete ${file} and try again.`,
+  );
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.on("exit", () => {
+    for (const file of heldLocks) removeQuietly(file);
+    heldLocks.clear();
+  });
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,285 @@
+/**
+ * The folder of sessions: one `<id>.json` per conversation, `<id>.lock` while a clio process
+ * has it open. Ids sort by time: `20261122-0243-a1b2c3` (UTC date and minute, then random).
+ */
+import { randomBytes } from "node:crypto";
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { TextFile } from "lowdb/node";
+import { ClioError } from "../../tools/errors.js";
+import { parseJsonText } from "../config/json-text.js";
+import { SESSION_FORMAT_VERSION, type SessionData, decodeSession, newerVersionError } from "./format.js";
+import { type LockOptions, SessionLock } from "./lock.js";
+import { Session, type SessionWriter } from "./session.js";
+
+const ID_PATTERN = /^\d{8}-\d{4}-[0-9a-f]{6}$/;
+const SESSION_FILE_PATTERN = /^(\d{8}-\d{4}-[0-9a-f]{6})\.json$/;
+const LIST_HINT = 'Run "clio sessions" to see the ids; a unique prefix such as "20261122-0243" is enough.';
+
+export interface SessionStoreOptions {
+  /** The clock (epoch ms); default `Date.now`. */
+  now?: () => number;
+  /** Six lower-case hex digits for a new id; default random. */
+  randomSuffix?: () => string;
+  /** Makes the atomic writer for a session file; default lowdb's TextFile (steno: temp file + rename). */
+  openWriter?: (file: string) => SessionWriter;
+  /** Command outputs longer than this keep their head and tail only; default 32,000 characters. */
+  maxOutputChars?: number;
+  /** Seams for the lock (pid, host name, liveness check). */
+  lock?: LockOptions;
+}
+
+export interface SessionSummary {
+  id: string;
+  title: string;
+  createdAt: string;
+  updatedAt: string;
+  workspace: string;
+  provider: string;
+  model: string;
+  messageCount: number;
+  file: string;
+}
+
+/** A file `list` could not read: corrupt, or from a newer clio. */
+export interface UnreadableSession {
+  file: string;
+  code: "corrupt_file" | "unsupported_version";
+  message: string;
+}
+
+export interface SessionListing {
+  /** Newest first (by last update). */
+  sessions: SessionSummary[];
+  /** Files skipped, so `clio sessions` can mention them. */
+  unreadable: UnreadableSession[];
+}
+
+export class SessionStore {
+  private readonly now: () => number;
+  private readonly randomSuffix: () => string;
+  private readonly openWriter: (file: string) => SessionWriter;
+  private readonly maxOutputChars: number;
+
+  /** @param directory the session folder (the CLI resolves `sessionDir` from config). */
+  constructor(
+    readonly directory: string,
+    private readonly options: SessionStoreOptions = {},
+  ) {
+    this.directory = path.resolve(directory);
+    this.now = options.now ?? Date.now;
+    this.randomSuffix = options.randomSuffix ?? (() => randomBytes(3).toString("hex"));
+    this.openWriter = options.openWriter ?? ((file) => new TextFile(file));
+    this.maxOutputChars = options.maxOutputChars ?? 32_000;
+  }
+
+  /** Starts a new session, saved at once and locked to this process. */
+  async create(input: { workspace: string; provider: string; model: string }): Promise<Session> {
+    await fs.mkdir(this.directory, { recursive: true });
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const id = makeSessionId(this.now(), this.randomSuffix());
+      const lock = await SessionLock.acquire(this.lockFile(id), id, this.lockOptions()).catch((error: unknown) => {
+        if (ClioError.is(error) && error.code === "locked") return undefined; // that id is taken: draw another
+        throw error;
+      });
+      if (!lock) continue;
+      if (await exists(this.sessionFile(id))) {
+        lock.release();
+        continue;
+      }
+      const timestamp = new Date(this.now()).toISOString();
+      const data: SessionData = {
+        version: SESSION_FORMAT_VERSION,
+        id,
+        createdAt: timestamp,
+        updatedAt: timestamp,
+        workspace: path.resolve(input.workspace),
+        provider: input.provider,
+        model: input.model,
+        title: "",
+        messages: [],
+        commands: [],
+        usage: { turns: [], totals: { inputTokens: 0, outputTokens: 0, estimated: false } },
+        events: [],
+      };
+      const writer = this.openWriter(this.sessionFile(id));
+      try {
+        await writer.write(`${JSON.stringify(data, null, 2)}\n`);
+      } catch (error) {
+        lock.release();
+        throw new ClioError("internal_error", `Could not create a session in ${this.directory}: ${(error as Error).message}`, "Check that the session folder is writable (sessionDir in clio config).");
+      }
+      return new Session({ file: this.sessionFile(id), data, writer, lock, now: this.now, maxOutputChars: this.maxOutputChars });
+    }
+    throw new ClioError("internal_error", `Could not find a free session id in ${this.directory}.`, "Try again in a moment.");
+  }
+
+  /**
+   * Opens a session by id or unique prefix and locks it to this process.
+   * Throws `not_found`, `ambiguous_match`, `locked`, `corrupt_file` (the file is moved aside
+   * to `<id>.json.corrupt-<time>`) or `unsupported_version`.
+   */
+  async open(idOrPrefix: string): Promise<Session> {
+    const id = await this.resolveId(idOrPrefix);
+    const file = this.sessionFile(id);
+    const lock = await SessionLock.acquire(this.lockFile(id), id, this.lockOptions());
+    try {
+      const { data, migratedFrom } = await this.readForOpen(id, file);
+      const parts = { file, data, writer: this.openWriter(file), lock, now: this.now, maxOutputChars: this.maxOutputChars };
+      return new Session(migratedFrom === undefined ? parts : { ...parts, migratedFrom });
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+  }
+
+  /** Every readable session, newest first; corrupt or newer-format files are reported, not thrown. */
+  async list(filter: { workspace?: string } = {}): Promise<SessionListing> {
+    const workspace = filter.workspace === undefined ? undefined : path.resolve(filter.workspace);
+    const ids = await this.sessionIds();
+    const sessions: SessionSummary[] = [];
+    const unreadable: UnreadableSession[] = [];
+    await Promise.all(
+      ids.map(async (id) => {
+        const file = this.sessionFile(id);
+        const outcome = await readSessionFile(file);
+        if (outcome.kind === "missing") return;
+        if (outcome.kind === "corrupt") unreadable.push({ file, code: "corrupt_file", message: outcome.reason });
+        else if (outcome.kind === "newer") unreadable.push({ file, code: "unsupported_version", message: newerVersionError(file, outcome.version).message });
+        else if (workspace === undefined || outcome.data.workspace === workspace) sessions.push(summarize(outcome.data, file));
+      }),
+    );
+    sessions.sort((left, right) => right.updatedAt.localeCompare(left.updatedAt) || right.id.localeCompare(left.id));
+    unreadable.sort((left, right) => left.file.localeCompare(right.file));
+    return { sessions, unreadable };
+  }
+
+  /** The most recently updated session in this workspace (for `--continue`). */
+  async latest(workspace: string): Promise<SessionSummary | undefined> {
+    return (await this.list({ workspace })).sessions[0];
+  }
+
+  /** Deletes a session by id or unique prefix; refused (`locked`) while another process has it open. Returns the id. */
+  async delete(idOrPrefix: string): Promise<string> {
+    const id = await this.resolveId(idOrPrefix);
+    const lock = await SessionLock.acquire(this.lockFile(id), id, this.lockOptions());
+    try {
+      await fs.rm(this.sessionFile(id), { force: true });
+    } finally {
+      lock.release();
+    }
+    return id;
+  }
+
+  /** The full id for an id or unique prefix. */
+  async resolveId(idOrPrefix: string): Promise<string> {
+    const prefix = idOrPrefix.trim();
+    if (prefix === "") throw new ClioError("invalid_argument", "No session id was given.", LIST_HINT);
+    const matches = (await this.sessionIds()).filter((id) => id.startsWith(prefix));
+    if (matches.length === 1) return matches[0]!;
+    if (matches.length === 0) {
+      throw new ClioError("not_found", `No session matches "${prefix}" in ${this.directory}.`, LIST_HINT);
+    }
+    const shown = matches.slice(0, 10).join(", ");
+    const more = matches.length > 10 ? ` and ${matches.length - 10} more` : "";
+    throw new ClioError(
+      "ambiguous_match",
+      `"${prefix}" matches ${matches.length} sessions: ${shown}${more}.`,
+      "Give more of the id so that it matches one session.",
+    );
+  }
+
+  private async readForOpen(id: string, file: string): Promise<{ data: SessionData; migratedFrom?: number }> {
+    const outcome = await readSessionFile(file);
+    switch (outcome.kind) {
+      case "ok":
+        return outcome.migratedFrom === undefined ? { data: outcome.data } : { data: outcome.data, migratedFrom: outcome.migratedFrom };
+      case "missing":
+        throw new ClioError("not_found", `Session ${id} no longer exists in ${this.directory}.`, LIST_HINT);
+      case "newer":
+        throw newerVersionError(file, outcome.version);
+      case "corrupt": {
+        const aside = `${file}.corrupt-${new Date(this.now()).toISOString().replace(/[:.]/g, "-")}`;
+        await fs.rename(file, aside);
+        throw new ClioError(
+          "corrupt_file",
+          `Session ${id} could not be read (${outcome.reason}); the file was moved aside to ${aside}.`,
+          `This session cannot be continued; start a new one. The damaged file is kept at ${aside} for inspection.`,
+        );
+      }
+    }
+  }
+
+  private async sessionIds(): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.directory);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+    return names.flatMap((name) => SESSION_FILE_PATTERN.exec(name)?.[1] ?? []).sort();
+  }
+
+  private sessionFile(id: string): string {
+    return path.join(this.directory, `${id}.json`);
+  }
+
+  private lockFile(id: string): string {
+    return path.join(this.directory, `${id}.lock`);
+  }
+
+  private lockOptions(): LockOptions {
+    return { now: this.now, ...this.options.lock };
+  }
+}
+
+/** `20261122-0243-a1b2c3`: UTC date and minute, then six hex digits. */
+export function makeSessionId(epochMs: number, suffix: string): string {
+  const iso = new Date(epochMs).toISOString(); // 2026-11-22T02:43:10.000Z
+  const id = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}-${iso.slice(11, 13)}${iso.slice(14, 16)}-${suffix}`;
+  if (!ID_PATTERN.test(id)) throw new ClioError("internal_error", `Bad session id suffix "${suffix}": expected six lower-case hex digits.`);
+  return id;
+}
+
+type ReadOutcome =
+  | { kind: "ok"; data: SessionData; migratedFrom?: number }
+  | { kind: "missing" }
+  | { kind: "corrupt"; reason: string }
+  | { kind: "newer"; version: number };
+
+async function readSessionFile(file: string): Promise<ReadOutcome> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
+    throw error;
+  }
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) return { kind: "corrupt", reason: `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}` };
+  const decoded = decodeSession(parsed.value);
+  if (decoded.ok) return decoded.migratedFrom === undefined ? { kind: "ok", data: decoded.data } : { kind: "ok", data: decoded.data, migratedFrom: decoded.migratedFrom };
+  return decoded.failure.kind === "newer" ? { kind: "newer", version: decoded.failure.version } : { kind: "corrupt", reason: decoded.failure.reason };
+}
+
+function summarize(data: SessionData, file: string): SessionSummary {
+  return {
+    id: data.id,
+    title: data.title,
+    createdAt: data.createdAt,
+    updatedAt: data.updatedAt,
+    workspace: data.workspace,
+    provider: data.provider,
+    model: data.model,
+    messageCount: data.messages.length,
+    file,
+  };
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
+}
