@@ -31,11 +31,17 @@ export async function collect(stream: AsyncIterable<ModelEvent>): Promise<ModelE
   return events;
 }
 
-/** Collects events until the stream throws; returns both. */
-export async function collectUntilError(stream: AsyncIterable<ModelEvent>): Promise<{ events: ModelEvent[]; error: unknown }> {
+/** Collects events until the stream throws, calling `onEvent` on each; returns both. */
+export async function collectUntilError(
+  stream: AsyncIterable<ModelEvent>,
+  onEvent: (event: ModelEvent) => void = () => {},
+): Promise<{ events: ModelEvent[]; error: unknown }> {
   const events: ModelEvent[] = [];
   try {
-    for await (const event of stream) events.push(event);
+    for await (const event of stream) {
+      events.push(event);
+      onEvent(event);
+    }
   } catch (error) {
     return { events, error };
   }

@@ -147,20 +147,13 @@ describe("failures", () => {
     server.enqueue({ status: 429, retryAfter: "30" });
     const { provider } = providerFor(server, "chat", { sleep });
     const controller = new AbortController();
-    const events = [];
 
-    let caught: unknown;
-    try {
-      for await (const event of provider.stream({ messages: conversation, signal: controller.signal })) {
-        events.push(event);
-        if (event.type === "retry") setTimeout(() => controller.abort(), 10);
-      }
-    } catch (error) {
-      caught = error;
-    }
+    const { events, error } = await collectUntilError(provider.stream({ messages: conversation, signal: controller.signal }), (event) => {
+      if (event.type === "retry") setTimeout(() => controller.abort(), 10);
+    });
 
     expect(events).toEqual([{ type: "retry", attempt: 1, delayMs: 30_000, reason: "429 Too Many Requests" }]);
-    expect((caught as ClioError).code).toBe("cancelled");
+    expect((error as ClioError).code).toBe("cancelled");
   });
 
   it("says to start the server when nothing listens at the base URL, without retrying", async () => {

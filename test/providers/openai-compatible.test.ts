@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ClioError } from "../../tools/errors.js";
 import { StreamCutError } from "../../src/providers/failures.js";
 import { startOpenAIServer, type OpenAITestServer } from "../support/openai-server.js";
-import { collect, collectUntilError, conversation, eventsOfType, providerFor, replyText, testApiKey } from "./helpers.js";
+import { collect, collectUntilError, conversation, eventsOfType, providerFor, replyText } from "./helpers.js";
 
 let server: OpenAITestServer;
 beforeEach(async () => {
@@ -146,19 +146,12 @@ describe.each(["chat", "completions"] as const)("the %s API through the openai c
     server.enqueue({ reply: "one two three four five six", chunkSizes: 4, chunkDelayMs: 50 });
     const { provider } = providerFor(server, api);
     const controller = new AbortController();
-    const events = [];
 
-    let caught: unknown;
-    try {
-      for await (const event of provider.stream({ messages: conversation, signal: controller.signal })) {
-        events.push(event);
-        if (event.type === "text-delta") controller.abort();
-      }
-    } catch (error) {
-      caught = error;
-    }
+    const { events, error } = await collectUntilError(provider.stream({ messages: conversation, signal: controller.signal }), (event) => {
+      if (event.type === "text-delta") controller.abort();
+    });
 
-    expect((caught as ClioError).code).toBe("cancelled");
+    expect((error as ClioError).code).toBe("cancelled");
     expect(events).toHaveLength(1);
   });
 
