@@ -1,0 +1,71 @@
+/**
+ * What every file operation works with: the workspace (confinement) and the file-system seam.
+ */
+import { constants } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { ClioError } from "../errors.js";
+import type { Workspace } from "../workspace.js";
+import { errorCode, type FileSystem } from "./file-system.js";
+
+export interface FileContext {
+  workspace: Workspace;
+  fs: FileSystem;
+}
+
+/** What kind of thing a stat describes, in words a model reads. */
+export function kindOf(stat: Stats): string {
+  if (stat.isFile()) return "file";
+  if (stat.isDirectory()) return "directory";
+  if (stat.isSymbolicLink()) return "symbolic link";
+  if (stat.isFIFO()) return "named pipe (FIFO)";
+  if (stat.isCharacterDevice()) return "character device";
+  if (stat.isBlockDevice()) return "block device";
+  if (stat.isSocket()) return "socket";
+  return "special file";
+}
+
+/** The error for a path that is not a regular file. */
+export function notAFile(relative: string, stat: Stats): ClioError {
+  if (stat.isDirectory()) {
+    return new ClioError("not_a_file", `${relative} is a directory, not a file.`, `Use FILE_OP action=list path="${relative}" to see what it holds.`);
+  }
+  return new ClioError("not_a_file", `${relative} is a ${kindOf(stat)}, not a regular file; file commands only read and write regular files.`, "Choose a regular file.");
+}
+
+/** The error for a path that does not exist. */
+export function notFound(relative: string): ClioError {
+  return new ClioError("not_found", `${relative} does not exist.`, 'Check the path with FILE_OP action=list or action=search pattern="NAME".');
+}
+
+/**
+ * Opens a regular file for reading. Non-blocking open, then a check on the open descriptor, so a
+ * FIFO or device swapped in never blocks or gets read.
+ */
+export async function openRegularFile(context: FileContext, absolute: string, relative: string): Promise<{ handle: FileHandle; stat: Stats }> {
+  let handle: FileHandle;
+  try {
+    handle = await context.fs.open(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ENOENT" || code === "ENOTDIR") throw notFound(relative);
+    if (code === "EACCES" || code === "EPERM") throw new ClioError("permission_denied", `${relative} cannot be read: permission denied.`);
+    throw error;
+  }
+  const stat = await handle.stat();
+  if (!stat.isFile()) {
+    await handle.close();
+    throw notAFile(relative, stat);
+  }
+  return { handle, stat };
+}
+
+/** lstat that yields undefined for a missing path. */
+export async function lstatOrNothing(context: FileContext, absolute: string): Promise<Stats | undefined> {
+  try {
+    return await context.fs.lstat(absolute);
+  } catch (error) {
+    if (errorCode(error) === "ENOENT" || errorCode(error) === "ENOTDIR") return undefined;
+    throw error;
+  }
+}

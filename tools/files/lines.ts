@@ -1,0 +1,111 @@
+/**
+ * Streaming a window of lines out of a file handle with bounded memory: lines before the
+ * window are only counted, each kept line is cut at a byte limit, and the whole window stops
+ * at an output budget. A 50 MB file, or a 50 MB single line, never sits in memory.
+ */
+import type { FileHandle } from "node:fs/promises";
+
+const CHUNK_BYTES = 64 * 1024;
+const NEWLINE = 10;
+
+export interface LineWindowOptions {
+  /** First line to keep, 1-based. */
+  firstLine: number;
+  /** Most lines to keep. */
+  maxLines: number;
+  /** Output budget in bytes: keeping stops after the line that reaches it. */
+  maxBytes: number;
+  /** Longer lines are cut to this many bytes and marked. */
+  maxLineBytes: number;
+  /** After the window, keep scanning (counting only) while the position is below this. */
+  countUpToBytes: number;
+}
+
+export interface LineWindow {
+  lines: string[];
+  firstLine: number;
+  /** True when keeping stopped at the byte budget rather than at `maxLines` or the end. */
+  stoppedForBytes: boolean;
+  /** Lines in the whole file, when the scan reached its end. */
+  totalLines?: number;
+  /** How many kept lines were cut at `maxLineBytes`. */
+  cutLines: number;
+}
+
+/** Reads a window of lines (see {@link LineWindowOptions}). Line breaks are `\n`; a `\r` before one is dropped. */
+export async function readLineWindow(handle: FileHandle, options: LineWindowOptions): Promise<LineWindow> {
+  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+  const lines: string[] = [];
+  let lineNumber = 1;
+  let lineHasBytes = false;
+  let parts: Buffer[] = [];
+  let partBytes = 0;
+  let droppedBytes = 0;
+  let outputBytes = 0;
+  let collecting = options.maxLines > 0;
+  let stoppedForBytes = false;
+  let cutLines = 0;
+  let position = 0;
+
+  const keep = (segment: Buffer): void => {
+    const room = options.maxLineBytes - partBytes;
+    if (segment.length <= room) {
+      parts.push(Buffer.from(segment));
+      partBytes += segment.length;
+    } else {
+      if (room > 0) parts.push(Buffer.from(segment.subarray(0, room)));
+      partBytes += Math.max(room, 0);
+      droppedBytes += segment.length - Math.max(room, 0);
+    }
+  };
+  const finishLine = (): void => {
+    if (collecting && lineNumber >= options.firstLine) {
+      let text = Buffer.concat(parts).toString("utf8");
+      if (text.endsWith("\r")) text = text.slice(0, -1);
+      if (droppedBytes > 0) {
+        text += ` … [line cut: ${droppedBytes} more bytes]`;
+        cutLines++;
+      }
+      lines.push(text);
+      outputBytes += Buffer.byteLength(text) + 1;
+      if (outputBytes >= options.maxBytes) stoppedForBytes = true;
+      if (lines.length >= options.maxLines || stoppedForBytes) collecting = false;
+    }
+    parts = [];
+    partBytes = 0;
+    droppedBytes = 0;
+    lineNumber++;
+    lineHasBytes = false;
+  };
+
+  for (;;) {
+    if (!collecting && position >= options.countUpToBytes) {
+      return { lines, firstLine: options.firstLine, stoppedForBytes, cutLines };
+    }
+    const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    const data = chunk.subarray(0, bytesRead);
+    let start = 0;
+    while (start < data.length) {
+      const inWindow = collecting && lineNumber >= options.firstLine;
+      const end = data.indexOf(NEWLINE, start);
+      if (end === -1) {
+        if (inWindow) keep(data.subarray(start));
+        lineHasBytes = true;
+        break;
+      }
+      if (inWindow) keep(data.subarray(start, end));
+      finishLine();
+      start = end + 1;
+    }
+  }
+  if (lineHasBytes) finishLine();
+  return { lines, firstLine: options.firstLine, stoppedForBytes, cutLines, totalLines: lineNumber - 1 };
+}
+
+/** Counts a file's lines (a final line without a break counts), scanning at most `upToBytes`; undefined beyond. */
+export async function countLines(handle: FileHandle, upToBytes: number): Promise<number | undefined> {
+  const window = await readLineWindow(handle, { firstLine: 1, maxLines: 0, maxBytes: 0, maxLineBytes: 0, countUpToBytes: upToBytes });
+  return window.totalLines;
+}

@@ -1,0 +1,81 @@
+/**
+ * Reading text files as numbered lines, in windows, with caps; binary files are refused.
+ */
+import { ClioError } from "../errors.js";
+import { openRegularFile, type FileContext } from "./context.js";
+import { readLineWindow } from "./lines.js";
+import { binaryType, formatBytes, SNIFF_BYTES } from "./text.js";
+
+/** Output budget of one read. */
+export const READ_MAX_BYTES = 256 * 1024;
+/** Lines longer than this are cut in reads. */
+export const READ_MAX_LINE_BYTES = 4000;
+/** Files up to this size get their total line count even when only a window is shown. */
+export const COUNT_LINES_UP_TO_BYTES = 64 * 1024 * 1024;
+
+export interface ReadOptions {
+  /** First line, 1-based (default 1). */
+  offset?: number;
+  /** Most lines (default: as many as fit the output budget). */
+  limit?: number;
+}
+
+export interface ReadResult {
+  relative: string;
+  size: number;
+  lines: string[];
+  firstLine: number;
+  /** Total lines of the file when known (always for files up to 64 MB). */
+  totalLines?: number;
+  /** True when the whole file was shown. */
+  complete: boolean;
+  /** Why the output stops early, for the reader; undefined when complete. */
+  note?: string;
+}
+
+export async function readTextFile(context: FileContext, input: string, options: ReadOptions = {}): Promise<ReadResult> {
+  const { absolute, relative } = await context.workspace.resolve(input, "read");
+  const { handle, stat } = await openRegularFile(context, absolute, relative);
+  try {
+    const head = Buffer.alloc(Math.min(SNIFF_BYTES, stat.size));
+    await handle.read(head, 0, head.length, 0);
+    const type = binaryType(head);
+    if (type !== undefined) {
+      throw new ClioError(
+        "binary_file",
+        `${relative} looks binary (${type}, ${formatBytes(stat.size)}); only text files can be read.`,
+        `Use FILE_OP action=info path="${relative}" for its size and type, or EXEC to inspect it with a suitable tool.`,
+      );
+    }
+    const firstLine = options.offset ?? 1;
+    const maxLines = options.limit ?? Number.POSITIVE_INFINITY;
+    const window = await readLineWindow(handle, {
+      firstLine,
+      maxLines,
+      maxBytes: READ_MAX_BYTES,
+      maxLineBytes: READ_MAX_LINE_BYTES,
+      countUpToBytes: COUNT_LINES_UP_TO_BYTES,
+    });
+    const { totalLines } = window;
+    if (totalLines !== undefined && firstLine > Math.max(totalLines, 1)) {
+      throw new ClioError(
+        "invalid_argument",
+        `${relative} has ${totalLines} lines; offset ${firstLine} is past its end.`,
+        `Use an offset from 1 to ${Math.max(totalLines, 1)}.`,
+      );
+    }
+    const lastLine = firstLine + window.lines.length - 1;
+    const complete = firstLine === 1 && totalLines !== undefined && lastLine >= totalLines;
+    return { relative, size: stat.size, lines: window.lines, firstLine, totalLines, complete, note: windowNote(window.stoppedForBytes, lastLine, totalLines, stat.size) };
+  } finally {
+    await handle.close();
+  }
+}
+
+function windowNote(stoppedForBytes: boolean, lastLine: number, totalLines: number | undefined, size: number): string | undefined {
+  const moreLines = totalLines === undefined || lastLine < totalLines;
+  if (!moreLines) return undefined;
+  const of = totalLines === undefined ? `of a ${formatBytes(size)} file` : `of ${totalLines}`;
+  const reason = stoppedForBytes ? ` (the ${formatBytes(READ_MAX_BYTES)} limit of one read)` : "";
+  return `Showing lines up to ${lastLine} ${of}${reason}. Read on with offset=${lastLine + 1} (and limit=N for a window).`;
+}

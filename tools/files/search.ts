@@ -1,0 +1,128 @@
+/**
+ * Finding files by glob (fast-glob) and, optionally, lines by regular expression — both
+ * respecting .gitignore and hiding `.git`, both capped.
+ */
+import path from "node:path";
+import fastGlob from "fast-glob";
+import { ClioError } from "../errors.js";
+import type { FileContext } from "./context.js";
+import { joinRelative, openFolder } from "./list.js";
+import { binaryType, SNIFF_BYTES } from "./text.js";
+
+export const SEARCH_FILE_LIMIT = 500;
+export const SEARCH_HIT_LIMIT = 200;
+/** Files considered by one content search. */
+const SCANNED_FILE_LIMIT = 50_000;
+/** Larger files are skipped by content search. */
+const SCANNED_MAX_BYTES = 4 * 1024 * 1024;
+const HIT_TEXT_LENGTH = 300;
+
+export interface SearchHit {
+  path: string;
+  line: number;
+  text: string;
+}
+
+export interface SearchResult {
+  folder: string;
+  /** The glob as applied (a pattern without `/` matches at any depth). */
+  glob: string;
+  /** Matching files (workspace-relative). With a content search: the files that had hits. */
+  files: string[];
+  hits?: SearchHit[];
+  truncated: boolean;
+  /** Files a content search passed over, by reason. */
+  skipped: { binary: number; large: number };
+}
+
+/** Compiles a content pattern; `(?i)` in front makes it case-insensitive. */
+export function compileContentPattern(source: string): RegExp {
+  const insensitive = source.startsWith("(?i)");
+  const body = insensitive ? source.slice(4) : source;
+  try {
+    return new RegExp(body, insensitive ? "i" : "");
+  } catch (error) {
+    throw new ClioError(
+      "invalid_argument",
+      `content is not a valid regular expression: ${(error as Error).message}.`,
+      'Write a JavaScript regular expression, e.g. content="function\\s+main"; escape ( [ . * with a backslash to match them literally.',
+    );
+  }
+}
+
+/** The glob fast-glob runs: no absolute paths or `..`; a pattern without `/` matches at any depth. */
+export function normalizeGlob(pattern: string): string {
+  const trimmed = pattern.trim();
+  if (trimmed === "") throw new ClioError("invalid_argument", "pattern is empty.", 'Give a glob such as pattern="**/*.ts" or pattern="*.md".');
+  if (path.isAbsolute(trimmed) || trimmed.split("/").includes("..")) {
+    throw new ClioError("outside_workspace", `pattern ${trimmed} reaches outside the search folder.`, 'Use a relative glob and the path parameter for the folder, e.g. path="src" pattern="*.ts".');
+  }
+  const relative = trimmed.replace(/^(\.\/)+/, "");
+  return relative.includes("/") ? relative : `**/${relative}`;
+}
+
+export async function searchFiles(context: FileContext, pattern: string, options: { folder?: string; content?: string } = {}): Promise<SearchResult> {
+  const glob = normalizeGlob(pattern);
+  const matcher = options.content === undefined ? undefined : compileContentPattern(options.content);
+  const folder = await openFolder(context, options.folder ?? ".");
+  const fileLimit = matcher === undefined ? SEARCH_FILE_LIMIT : SCANNED_FILE_LIMIT;
+  const files: string[] = [];
+  let truncated = false;
+  const stream = fastGlob.stream(glob, {
+    cwd: folder.absolute,
+    dot: true,
+    onlyFiles: true,
+    followSymbolicLinks: false,
+    suppressErrors: true,
+    fs: folder.rules.fastGlobAdapter(),
+  });
+  for await (const entry of stream as AsyncIterable<string>) {
+    if (files.length >= fileLimit) {
+      truncated = true;
+      break;
+    }
+    files.push(entry);
+  }
+  files.sort();
+  const result: SearchResult = { folder: folder.relative, glob, files: files.map((file) => joinRelative(folder.relative, file)), truncated, skipped: { binary: 0, large: 0 } };
+  if (matcher === undefined) return result;
+
+  const hits: SearchHit[] = [];
+  const withHits: string[] = [];
+  for (const file of files) {
+    if (hits.length >= SEARCH_HIT_LIMIT) {
+      result.truncated = true;
+      break;
+    }
+    const text = await readSearchable(context, path.join(folder.absolute, file), result.skipped);
+    if (text === undefined) continue;
+    const relative = joinRelative(folder.relative, file);
+    const before = hits.length;
+    text.split(/\r?\n/).forEach((line, index) => {
+      if (hits.length >= SEARCH_HIT_LIMIT + 1 || !matcher.test(line)) return;
+      hits.push({ path: relative, line: index + 1, text: line.length > HIT_TEXT_LENGTH ? `${line.slice(0, HIT_TEXT_LENGTH)} …` : line });
+    });
+    if (hits.length > before) withHits.push(relative);
+  }
+  if (hits.length > SEARCH_HIT_LIMIT) {
+    hits.length = SEARCH_HIT_LIMIT;
+    result.truncated = true;
+  }
+  return { ...result, files: withHits, hits };
+}
+
+async function readSearchable(context: FileContext, absolute: string, skipped: SearchResult["skipped"]): Promise<string | undefined> {
+  const stat = await context.fs.stat(absolute).catch(() => undefined);
+  if (stat === undefined || !stat.isFile()) return undefined;
+  if (stat.size > SCANNED_MAX_BYTES) {
+    skipped.large++;
+    return undefined;
+  }
+  const data = await context.fs.readFile(absolute).catch(() => undefined);
+  if (data === undefined) return undefined;
+  if (binaryType(data.subarray(0, SNIFF_BYTES)) !== undefined) {
+    skipped.binary++;
+    return undefined;
+  }
+  return data.toString("utf8");
+}

@@ -1,0 +1,77 @@
+/**
+ * Telling text from binary, guessing a binary's type, and formatting numbered lines.
+ */
+
+/** How many leading bytes decide whether a file is text. */
+export const SNIFF_BYTES = 8192;
+
+const SIGNATURES: Array<[string, number[], number?]> = [
+  ["PNG image", [0x89, 0x50, 0x4e, 0x47]],
+  ["JPEG image", [0xff, 0xd8, 0xff]],
+  ["GIF image", [0x47, 0x49, 0x46, 0x38]],
+  ["WebP/RIFF media", [0x52, 0x49, 0x46, 0x46]],
+  ["PDF document", [0x25, 0x50, 0x44, 0x46]],
+  ["ZIP archive (or docx/xlsx/jar)", [0x50, 0x4b, 0x03, 0x04]],
+  ["gzip archive", [0x1f, 0x8b]],
+  ["bzip2 archive", [0x42, 0x5a, 0x68]],
+  ["xz archive", [0xfd, 0x37, 0x7a, 0x58, 0x5a]],
+  ["7-Zip archive", [0x37, 0x7a, 0xbc, 0xaf]],
+  ["ELF executable", [0x7f, 0x45, 0x4c, 0x46]],
+  ["Mach-O executable", [0xcf, 0xfa, 0xed, 0xfe]],
+  ["Windows executable", [0x4d, 0x5a]],
+  ["WebAssembly module", [0x00, 0x61, 0x73, 0x6d]],
+  ["SQLite database", [0x53, 0x51, 0x4c, 0x69, 0x74, 0x65]],
+  ["Java class file", [0xca, 0xfe, 0xba, 0xbe]],
+  ["UTF-16 text (little-endian)", [0xff, 0xfe]],
+  ["UTF-16 text (big-endian)", [0xfe, 0xff]],
+  ["tar archive", [0x75, 0x73, 0x74, 0x61, 0x72], 257],
+];
+
+/**
+ * Decides from a file's first bytes whether it is binary, and if so guesses its type.
+ * Returns undefined for text. A NUL byte, or many control characters, mean binary.
+ */
+export function binaryType(head: Uint8Array): string | undefined {
+  for (const [name, bytes, at = 0] of SIGNATURES) {
+    if (head.length >= at + bytes.length && bytes.every((byte, index) => head[at + index] === byte)) return name;
+  }
+  let control = 0;
+  for (const byte of head) {
+    if (byte === 0) return "binary data";
+    // Tab, line feed, form feed, carriage return and escape are common in text.
+    if (byte < 32 && byte !== 9 && byte !== 10 && byte !== 12 && byte !== 13 && byte !== 27) control++;
+  }
+  return head.length > 0 && control / head.length > 0.1 ? "binary data" : undefined;
+}
+
+/** Formats lines with right-aligned line numbers and a `│` gutter: `  12│text`. */
+export function numberLines(lines: readonly string[], firstLine: number, width = String(firstLine + lines.length - 1).length): string {
+  return lines.map((line, index) => `${String(firstLine + index).padStart(width)}│${line}`).join("\n");
+}
+
+/** True if every line of `text` starts like a line-number gutter (`12│` or `12\t`): text copied from a read. */
+export function looksLineNumbered(text: string): boolean {
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  return lines.length > 0 && lines.every((line) => /^\s*\d+(│|\t|→)/.test(line));
+}
+
+/** Splits text into lines: a final line break does not start another line; `\r\n` counts as one break. */
+export function splitLines(text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split(/\r?\n/);
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines;
+}
+
+/** A human figure for a byte count: `812 B`, `14.2 KB`, `50.0 MB`. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  return `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GB`;
+}
+
+/** `1,234` style counts in messages. */
+export function formatCount(count: number): string {
+  return count.toLocaleString("en-US");
+}

@@ -1,0 +1,123 @@
+/**
+ * Writing files atomically (temp file in the same folder, then rename) and reporting what
+ * changed as added and removed lines.
+ */
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { diffLines } from "diff";
+import { ClioError } from "../errors.js";
+import { lstatOrNothing, notAFile, openRegularFile, type FileContext } from "./context.js";
+import { errorCode } from "./file-system.js";
+import { countLines } from "./lines.js";
+import { COUNT_LINES_UP_TO_BYTES } from "./read.js";
+import { formatBytes, splitLines } from "./text.js";
+
+/** The largest content one write accepts. */
+export const WRITE_MAX_BYTES = 16 * 1024 * 1024;
+/** Old contents up to this size are read to count changed lines. */
+const DIFF_MAX_BYTES = 2 * 1024 * 1024;
+const DIFF_TIMEOUT_MS = 500;
+
+export interface WriteResult {
+  relative: string;
+  created: boolean;
+  /** Lines added and removed compared with the old content (all lines when created). */
+  added: number;
+  removed: number;
+  lines: number;
+  bytes: number;
+}
+
+/**
+ * Writes `data` to `target` atomically: a temp file beside it is written, synced and renamed
+ * over it. On any failure the temp file is removed and the old file is untouched. `mode` is
+ * applied to the new file (the old file's mode, to keep it).
+ */
+export async function atomicWrite(context: FileContext, target: string, data: string | Buffer, mode?: number): Promise<void> {
+  const temporary = path.join(path.dirname(target), `.${path.basename(target)}.clio-${randomBytes(6).toString("hex")}.tmp`);
+  const handle = await context.fs.open(temporary, "wx", mode ?? 0o666);
+  try {
+    try {
+      await handle.writeFile(data);
+      if (mode !== undefined) await handle.chmod(mode);
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    await context.fs.rename(temporary, target);
+  } catch (error) {
+    await context.fs.unlink(temporary).catch(() => undefined);
+    throw error;
+  }
+}
+
+/** Checks a write target and returns where to write (symlinks inside followed) and its old state. */
+export async function prepareWrite(context: FileContext, input: string): Promise<{ relative: string; target: string; oldMode?: number; oldSize?: number }> {
+  const { relative, real } = await context.workspace.resolve(input, "write");
+  if (relative === ".") throw new ClioError("not_a_file", "The workspace root is a directory, not a file.", 'Give a file path, e.g. path="notes.md".');
+  const stat = await lstatOrNothing(context, real);
+  if (stat !== undefined && !stat.isFile()) throw notAFile(relative, stat);
+  await makeParents(context, real, relative);
+  return { relative, target: real, oldMode: stat?.mode, oldSize: stat?.size };
+}
+
+/** Creates the folders above `target`; a file in the way is a clear error. */
+export async function makeParents(context: FileContext, target: string, relative: string): Promise<void> {
+  try {
+    await context.fs.mkdir(path.dirname(target), { recursive: true });
+  } catch (error) {
+    if (errorCode(error) === "EEXIST" || errorCode(error) === "ENOTDIR") {
+      throw new ClioError("not_a_directory", `A parent of ${relative} is a file, so ${relative} cannot be created.`, "Choose a path whose folders are folders.");
+    }
+    throw error;
+  }
+}
+
+/** Writes text content to a file (creating folders), atomically, keeping an existing file's mode. */
+export async function writeTextFile(context: FileContext, input: string, content: string): Promise<WriteResult> {
+  const bytes = Buffer.byteLength(content);
+  if (bytes > WRITE_MAX_BYTES) {
+    throw new ClioError("too_large", `The content is ${formatBytes(bytes)}; one write takes at most ${formatBytes(WRITE_MAX_BYTES)}.`, "Write the file in smaller pieces or generate it with EXEC.");
+  }
+  const { relative, target, oldMode, oldSize } = await prepareWrite(context, input);
+  const lines = splitLines(content).length;
+  let changes = { added: lines, removed: 0 };
+  if (oldSize !== undefined && oldSize <= DIFF_MAX_BYTES) changes = countChanges(await readWhole(context, target, relative), content);
+  else if (oldSize !== undefined) changes.removed = (await lineCount(context, target, relative)) ?? 0;
+  await atomicWrite(context, target, content, oldMode === undefined ? undefined : oldMode & 0o7777);
+  const { added, removed } = changes;
+  return { relative, created: oldSize === undefined, added, removed, lines, bytes };
+}
+
+/** Reads a regular file whole as UTF-8 (callers bound its size first). */
+export async function readWhole(context: FileContext, absolute: string, relative: string): Promise<string> {
+  const { handle } = await openRegularFile(context, absolute, relative);
+  try {
+    return await handle.readFile("utf8");
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The line count of a regular file (undefined past the counting limit). */
+export async function lineCount(context: FileContext, absolute: string, relative: string): Promise<number | undefined> {
+  const { handle } = await openRegularFile(context, absolute, relative);
+  try {
+    return await countLines(handle, COUNT_LINES_UP_TO_BYTES);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Lines added and removed from `before` to `after` (every line, when the diff takes too long). */
+export function countChanges(before: string, after: string): { added: number; removed: number } {
+  const changes = diffLines(before, after, { timeout: DIFF_TIMEOUT_MS });
+  if (changes === undefined) return { added: splitLines(after).length, removed: splitLines(before).length };
+  let added = 0;
+  let removed = 0;
+  for (const change of changes) {
+    if (change.added) added += change.count;
+    if (change.removed) removed += change.count;
+  }
+  return { added, removed };
+}
