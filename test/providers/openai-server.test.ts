@@ -81,7 +81,7 @@ describe("the OpenAI-compatible test server", () => {
     expect(first.headers.get("retry-after")).toBe("1");
     expect(await first.json()).toEqual({ error: { message: "Overloaded", type: "server_error", param: null, code: null } });
     expect(second.status).toBe(500);
-    expect((await second.json()).error.message).toMatch(/no behaviour queued/);
+    expect(((await second.json()) as { error: { message: string } }).error.message).toMatch(/no behaviour queued/);
     expect(server.requests.map((request) => request.path)).toEqual(["/v1/chat/completions", "/v1/completions"]);
   });
 
