@@ -133,4 +133,39 @@ describe("WEB safety", () => {
     expect(error?.message).toContain("allowHosts");
     expect(error?.message).toContain("maxBytes");
   });
+
+  it("drops Authorization and Cookie when a redirect leaves the origin, and keeps them within it", async () => {
+    const { protocol } = seams();
+    const other = await startServer({
+      "/away": (_request, response) => {
+        response.writeHead(302, { location: `${fixtures.server.origin}/echo` });
+        response.end();
+      },
+      "/here": (_request, response) => {
+        response.writeHead(302, { location: "/echo" });
+        response.end();
+      },
+    });
+    try {
+      const headers = '{"Authorization":"Bearer secret-token","Cookie":"session=1","X-Api-Key":"k-2"}';
+      const environment = environmentFor(fixtures.workspace.workspace, web);
+      const away = await run(protocol, "api", { url: `${other.origin}/away`, headers }, environment);
+      expect(away.result?.output).toContain('"authorization": null');
+      expect(away.result?.output).toContain('"cookie": null');
+      expect(away.result?.output).toContain('"apiKey": "k-2"');
+      const here = await run(protocol, "api", { url: `${other.origin}/here`, headers }, environment);
+      expect(here.error?.code).toBeUndefined();
+      expect(other.requests).toEqual(["/away", "/here", "/echo"]);
+      expect(here.result?.output).toContain('"authorization": "Bearer secret-token"');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("allows an IPv6 address listed in allowHosts (then fails only to connect, as nothing listens there)", async () => {
+    const { protocol } = seams();
+    const { error } = await fetchWith(protocol, "http://[::1]:9/", { allowHosts: ["::1"], timeoutMs: 5_000 });
+    expect(error?.code).toBe("network_error");
+    expect(error?.message).toMatch(/^The request to http:\/\/\[::1\]:9 failed: /);
+  });
 });
