@@ -38,7 +38,7 @@ export async function createProvider(settings: ProviderSettings, options: Create
     api: settings.api,
     baseURL: settings.baseURL,
     model: settings.model,
-    apiKey: settings.apiKey,
+    apiKey: settings.apiKey?.reveal(),
     apiKeyEnv: settings.apiKeyEnv,
     headers: options.headers,
     retry: options.retry,
@@ -65,6 +65,7 @@ export {
   type SettingSource,
 } from "./presets.js";
 export { StreamCutError } from "./failures.js";
+export { Secret } from "./secret.js";
 export { defaultRetryPolicy, type RetryPolicy, type Sleep } from "./retry.js";
 export { StopSequenceCutter, cutAtStop } from "./stop.js";
 export { approximateTokens, estimateMessageTokens, estimateTokens } from "./tokens.js";

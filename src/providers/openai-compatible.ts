@@ -67,19 +67,20 @@ export class OpenAICompatibleProvider implements ModelProvider {
   readonly name: string;
   readonly model: string;
   readonly api: "chat" | "completions";
-  private readonly options: OpenAICompatibleOptions;
+  // Private fields (#) hold the API key, so neither JSON nor inspection shows it.
+  readonly #options: OpenAICompatibleOptions;
+  readonly #server: ServerContext;
+  #loaded?: Promise<{ sdk: typeof OpenAISdk; client: OpenAISdk.OpenAI }>;
   private readonly policy: RetryPolicy;
-  private readonly server: ServerContext;
-  private loaded?: Promise<{ sdk: typeof OpenAISdk; client: OpenAISdk.OpenAI }>;
   private sendStreamOptions = true;
 
   constructor(options: OpenAICompatibleOptions) {
-    this.options = options;
+    this.#options = options;
     this.name = options.name;
     this.model = options.model;
     this.api = options.api;
     this.policy = { ...defaultRetryPolicy, ...options.retry };
-    this.server = {
+    this.#server = {
       name: options.name,
       baseURL: options.baseURL,
       model: options.model,
@@ -91,7 +92,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
 
   async *stream(request: ModelRequest): AsyncGenerator<ModelEvent> {
     const { signal } = request;
-    const sleep = this.options.sleep ?? realSleep;
+    const sleep = this.#options.sleep ?? realSleep;
     const { sdk, client } = await this.load();
     const prepared = this.prepare(request);
     for (let attempt = 1; ; attempt++) {
@@ -137,16 +138,16 @@ export class OpenAICompatibleProvider implements ModelProvider {
       } catch (error) {
         if (signal?.aborted || error instanceof sdk.APIUserAbortError) throw cancelledError();
         if (error instanceof ClioError) throw error;
-        const failure = classifyFailure(error, phase, this.server, sdk);
-        if (failure.streamCut && yielded > 0) throw new StreamCutError(this.server, yielded, failure.reason);
+        const failure = classifyFailure(error, phase, this.#server, sdk);
+        if (failure.streamCut && yielded > 0) throw new StreamCutError(this.#server, yielded, failure.reason);
         if (failure.rejectsStreamOptions && this.sendStreamOptions) {
           this.sendStreamOptions = false;
           attempt--;
           continue;
         }
         if (!failure.retryable || attempt > this.policy.maxRetries) throw failure.finalError(attempt);
-        const now = this.options.now?.() ?? Date.now();
-        const delayMs = retryAfterDelay(failure.headers, this.policy, now) ?? backoffDelay(attempt, this.policy, this.options.random);
+        const now = this.#options.now?.() ?? Date.now();
+        const delayMs = retryAfterDelay(failure.headers, this.policy, now) ?? backoffDelay(attempt, this.policy, this.#options.random);
         yield { type: "retry", attempt, delayMs, reason: failure.reason };
         await sleep(delayMs, signal);
       }
@@ -155,19 +156,19 @@ export class OpenAICompatibleProvider implements ModelProvider {
 
   private load(): Promise<{ sdk: typeof OpenAISdk; client: OpenAISdk.OpenAI }> {
     // The client is loaded on first use, so start-up does not pay for it.
-    this.loaded ??= import("openai").then((sdk) => ({
+    this.#loaded ??= import("openai").then((sdk) => ({
       sdk,
       client: new sdk.OpenAI({
-        baseURL: this.options.baseURL,
+        baseURL: this.#options.baseURL,
         // Local servers want no key, but the client insists on one.
-        apiKey: this.options.apiKey || "not-needed",
+        apiKey: this.#options.apiKey || "not-needed",
         maxRetries: 0,
-        timeout: this.options.timeoutMs,
-        defaultHeaders: this.options.headers,
-        fetch: this.options.fetch,
+        timeout: this.#options.timeoutMs,
+        defaultHeaders: this.#options.headers,
+        fetch: this.#options.fetch,
       }),
     }));
-    return this.loaded;
+    return this.#loaded;
   }
 
   private prepare(request: ModelRequest): PreparedRequest {
@@ -220,7 +221,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
 
   /** The key-free description used in logs. */
   toString(): string {
-    return redactKey(`${this.name} ${this.api} ${this.model} at ${this.options.baseURL}`, this.options.apiKey);
+    return redactKey(`${this.name} ${this.api} ${this.model} at ${this.#options.baseURL}`, this.#options.apiKey);
   }
 }
 

@@ -13,6 +13,7 @@
  * preset's environment variable (or the config) and never appear in messages.
  */
 import { ClioError } from "../../tools/errors.js";
+import { Secret } from "./secret.js";
 import type { ProviderApi } from "./types.js";
 
 export interface ProviderPreset {
@@ -74,7 +75,8 @@ export interface ProviderSettings {
   /** Empty for `scripted`. */
   baseURL: string;
   model: string;
-  apiKey?: string;
+  /** Shows as `[redacted]` when printed or serialised; `apiKey.reveal()` gives the key. */
+  apiKey?: Secret;
   apiKeyEnv?: string;
   contextWindow: number;
   script?: string;
@@ -208,7 +210,7 @@ export function resolveProviderSettings({ flags = {}, env = {}, config = {} }: R
     api: apiValue,
     baseURL: baseURL.value,
     model: model.value,
-    ...(apiKey ? { apiKey: apiKey.value } : {}),
+    ...(apiKey ? { apiKey: new Secret(apiKey.value) } : {}),
     ...(apiKeyEnv ? { apiKeyEnv } : {}),
     contextWindow: contextWindow.value,
     ...(script ? { script: script.value } : {}),

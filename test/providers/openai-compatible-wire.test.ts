@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ClioError } from "../../tools/errors.js";
 import { createProvider } from "../../src/providers/index.js";
@@ -98,13 +99,14 @@ describe("failures", () => {
     expect(JSON.stringify({ ...(error as ClioError).toData(), stack: (error as Error).stack })).not.toContain(testApiKey);
   });
 
-  it("sends the key to the server as a bearer token", async () => {
+  it("sends the key to the server as a bearer token, and nowhere else", async () => {
     server.enqueue({ reply: "ok" });
     const { provider } = providerFor(server, "chat");
 
     await collect(provider.stream({ messages: conversation }));
 
     expect(server.requests[0].headers.authorization).toBe(`Bearer ${testApiKey}`);
+    for (const shown of [JSON.stringify(provider), inspect(provider, { depth: 5 }), String(provider)]) expect(shown).not.toContain(testApiKey);
   });
 
   it("says how to name a served model on a 404", async () => {

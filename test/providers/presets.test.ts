@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { ClioError } from "../../tools/errors.js";
 import { describeSource, providerPresets, resolveProviderSettings, type ResolveInput } from "../../src/providers/presets.js";
@@ -49,7 +50,8 @@ describe("resolveProviderSettings", () => {
   ])("detects %s as the %s provider", (variable, provider, baseURL) => {
     const settings = resolveProviderSettings({ env: { [variable]: secret } });
 
-    expect(settings).toMatchObject({ provider, baseURL, apiKey: secret, apiKeyEnv: variable, api: "chat" });
+    expect(settings).toMatchObject({ provider, baseURL, apiKeyEnv: variable, api: "chat" });
+    expect(settings.apiKey?.reveal()).toBe(secret);
     expect(settings.sources.provider).toEqual({ from: "env", detail: variable });
     expect(settings.sources.apiKey).toEqual({ from: "env", detail: variable });
     expect(settings.sources.model).toEqual({ from: "default", detail: `${provider} preset` });
@@ -112,6 +114,15 @@ describe("resolveProviderSettings", () => {
     ];
 
     for (const error of errors) expect(JSON.stringify(error.toData())).not.toContain(secret);
+  });
+
+  it("keeps the key out of printed or serialised settings", () => {
+    const settings = resolveProviderSettings({ env: { OPENAI_API_KEY: secret } });
+
+    for (const shown of [JSON.stringify(settings), inspect(settings, { depth: 5 }), `${settings.apiKey}`]) {
+      expect(shown).not.toContain(secret);
+      expect(shown).toContain("redacted");
+    }
   });
 
   it("names the known providers when the name is unknown", () => {
