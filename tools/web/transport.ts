@@ -32,8 +32,21 @@ export interface TransportResponse {
 /** Sends one request and resolves when the response headers arrive; the seam tests may wrap. */
 export type Transport = (request: TransportRequest) => Promise<TransportResponse>;
 
-export const nodeTransport: Transport = (request) =>
-  new Promise((resolve, reject) => {
+export interface NodeTransportOptions {
+  /** Extra certificate authorities to trust (tests use a self-signed one); the system's otherwise. */
+  ca?: string | Buffer;
+}
+
+/** A transport over Node's http/https modules, pinned to the request's checked address. */
+export function createNodeTransport(options: NodeTransportOptions = {}): Transport {
+  return (request) => sendPinned(request, options);
+}
+
+/** The transport WEB uses by default. */
+export const nodeTransport: Transport = createNodeTransport();
+
+function sendPinned(request: TransportRequest, options: NodeTransportOptions): Promise<TransportResponse> {
+  return new Promise((resolve, reject) => {
     const module = request.url.protocol === "https:" ? https : http;
     const hostname = request.url.hostname.replace(/^\[(.*)\]$/, "$1");
     const outgoing = module.request(
@@ -47,6 +60,7 @@ export const nodeTransport: Transport = (request) =>
         agent: false,
         lookup: pinnedLookup(request),
         signal: request.signal,
+        ...(options.ca === undefined ? {} : { ca: options.ca }),
       },
       (response) =>
         resolve({
@@ -59,6 +73,7 @@ export const nodeTransport: Transport = (request) =>
     outgoing.on("error", (error) => reject(request.signal.aborted ? error : connectionError(request.url, error)));
     outgoing.end(request.body);
   });
+}
 
 function pinnedLookup(target: ResolvedAddress): LookupFunction {
   return (_hostname, options, callback) => {
@@ -72,6 +87,13 @@ function pinnedLookup(target: ResolvedAddress): LookupFunction {
 
 function connectionError(url: URL, error: Error): ClioError {
   const code = (error as NodeJS.ErrnoException).code;
+  if (code !== undefined && /CERT|TLS|SSL/.test(code)) {
+    return new ClioError(
+      "network_error",
+      `The certificate of ${url.origin} was not accepted (${code}: ${error.message}).`,
+      "The server's TLS certificate is invalid for this host or not trusted; WEB does not skip certificate checks.",
+    );
+  }
   return new ClioError(
     "network_error",
     `The request to ${url.origin} failed: ${code ?? error.message}.`,
