@@ -60,7 +60,7 @@ export function parseIndex(buffer: Buffer): IndexFile {
   const entries: IndexEntry[] = new Array(count);
   const end = buffer.length - 20;
   let offset = 12;
-  let previousPath = Buffer.alloc(0);
+  let previousPath: Buffer = Buffer.alloc(0);
   for (let number = 0; number < count; number++) {
     const start = offset;
     const flags = buffer.readUInt16BE(start + 60);

@@ -202,11 +202,13 @@ function findUntracked(root: string, entries: readonly IndexEntry[], rules: Igno
     for (const dirent of readFolder(root, folder)) {
       if (dirent.name === ".git") continue;
       const relative = folder === "" ? dirent.name : `${folder}/${dirent.name}`;
+      // Like git: a name the index holds is never untracked, whatever is on disk now.
+      if (trackedFiles.has(relative)) continue;
       if (dirent.isDirectory()) {
         if (rules.isIgnored(relative, true)) continue;
         if (trackedFolders.has(relative)) walk(relative);
         else if (holdsUntracked(root, relative, rules)) found.push(`${relative}/`);
-      } else if (!trackedFiles.has(relative) && !rules.isIgnored(relative, false)) {
+      } else if (!rules.isIgnored(relative, false)) {
         found.push(relative);
       }
     }

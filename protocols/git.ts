@@ -1,0 +1,342 @@
+/**
+ * GIT — version control of the workspace's repository (the workspace root is the repository
+ * root): status, diff, log, add, commit, branch, checkout, merge, reset, fetch, pull, push, init.
+ * Settings (`config.GIT`): `author` {name, email}; `credentials` {username, password} or
+ * {token}; `lockTimeoutMs` (wait for another git's index.lock, default 3000);
+ * `networkTimeoutMs` (idle limit for push/pull/fetch, default 30000). Credentials may also come
+ * from CLIO_GIT_USERNAME + CLIO_GIT_PASSWORD, or GIT_TOKEN; they never appear in results.
+ */
+import { z } from "zod";
+import git from "isomorphic-git";
+import { defineAction, defineProtocol, parameter, type ActionOutput, type ProtocolEnvironment } from "../src/protocol.js";
+import { ClioError } from "../tools/errors.js";
+import { checkout, createBranch, deleteBranch, listBranches } from "../tools/git/branches.js";
+import { commitStaged, describeStaged, stagePaths } from "../tools/git/changes.js";
+import { diffRepository } from "../tools/git/diff.js";
+import { groupStatus, parseFileList, plural, porcelainLine, shortOid } from "../tools/git/format.js";
+import { branchState, formatBranchHeader, readLog } from "../tools/git/history.js";
+import { mergeInto, reset, type MergeResult } from "../tools/git/merge-reset.js";
+import { fetchRemote, pullRemote, pushRemote, resolveCredentials, scrubSecrets, type RemoteOptions } from "../tools/git/remote.js";
+import { exists, openRepository, resolveAuthor, type Repository } from "../tools/git/repository.js";
+import { computeStatus } from "../tools/git/status.js";
+
+interface GitSettings {
+  author?: unknown;
+  credentials?: unknown;
+  lockTimeoutMs?: number;
+  networkTimeoutMs?: number;
+}
+
+const settingsOf = (environment: ProtocolEnvironment): GitSettings => (environment.config.GIT ?? {}) as GitSettings;
+
+/** Opens the workspace's repository and turns stray library errors into ClioErrors. */
+async function inRepository(environment: ProtocolEnvironment, work: (repository: Repository) => Promise<ActionOutput>): Promise<ActionOutput> {
+  const settings = settingsOf(environment);
+  const repository = await openRepository(environment.workspace.root, { lockOptions: { timeoutMs: settings.lockTimeoutMs } });
+  try {
+    return await work(repository);
+  } catch (error) {
+    if (ClioError.is(error)) throw error;
+    const { code, message } = error as { code?: string; message?: string };
+    const text = scrubSecrets(message ?? String(error));
+    if (code === "NotFoundError") throw new ClioError("not_found", text, "Check the name with [GIT:action=branch] or [GIT:action=log].");
+    if (code === "InvalidRefNameError") throw new ClioError("invalid_argument", text, "Use a valid ref name, e.g. feature/parser.");
+    throw new ClioError("git_error", text);
+  }
+}
+
+/** Workspace-confined, repository-relative paths from a `files`/`path` value. */
+async function repositoryPaths(environment: ProtocolEnvironment, text: string): Promise<string[]> {
+  const resolved = await Promise.all(parseFileList(text).map((file) => environment.workspace.resolve(file, "read")));
+  return resolved.map((item) => item.relative);
+}
+
+const ref = (description: string) => parameter.word(description, z.string().min(1).optional());
+const files = parameter.optionalText('Paths relative to the repository root: one per line, or a JSON list ("[\\"a.ts\\", \\"b c.ts\\"]")');
+const remote = ref("The remote's name (default origin)");
+const remoteBranch = ref("The branch (default: the current branch)");
+
+function remoteOptions(environment: ProtocolEnvironment, signal: AbortSignal): RemoteOptions {
+  const settings = settingsOf(environment);
+  return { credentials: resolveCredentials(settings.credentials, environment.env), signal, idleTimeoutMs: settings.networkTimeoutMs, env: environment.env };
+}
+
+const authorFor = (repository: Repository, environment: ProtocolEnvironment) => () => resolveAuthor(repository, settingsOf(environment).author);
+
+function mergeOutput(result: MergeResult, theirs: string): ActionOutput {
+  const changed = result.changed.length > 0 ? `\n${plural(result.changed.length, "file")} changed: ${result.changed.join(", ")}` : "";
+  const output =
+    result.kind === "up-to-date"
+      ? `Already up to date: ${result.branch} already contains ${theirs}.`
+      : result.kind === "fast-forward"
+        ? `Fast-forwarded ${result.branch} to ${shortOid(result.oid)} (${theirs}).${changed}`
+        : `Merged ${theirs} into ${result.branch}: merge commit ${shortOid(result.oid)}.${changed}`;
+  return { output, data: result };
+}
+
+export const gitProtocol = defineProtocol<undefined>({
+  name: "GIT",
+  summary: "Version control of the workspace repository: status, diff, log, add, commit, branch, checkout, merge, reset, fetch, pull, push, init.",
+  actions: {
+    status: defineAction<Record<string, never>>({
+      summary: "Branch (with ahead/behind its upstream) and porcelain status: XY path, X = staged, Y = unstaged, ?? = untracked.",
+      permission: "read",
+      parameters: {},
+      describe: () => "Reading git status",
+      handler: (_args, { environment }) =>
+        inRepository(environment, async (repository) => {
+          const [state, { entries }] = await Promise.all([branchState(repository), computeStatus(repository, { env: environment.env })]);
+          const groups = groupStatus(entries);
+          const lines = [formatBranchHeader(state), ...entries.map(porcelainLine)];
+          const summary =
+            entries.length === 0
+              ? "Nothing to commit, working tree clean."
+              : `${groups.staged.length} staged, ${groups.unstaged.length} unstaged, ${groups.untracked.length} untracked.`;
+          return { output: `${lines.join("\n")}\n${summary}`, data: { ...state, entries, ...groups } };
+        }),
+    }),
+
+    diff: defineAction<{ staged: boolean | undefined; from: string | undefined; to: string | undefined; files: string | undefined; path: string | undefined }>({
+      summary: "Unified diff: worktree vs index (default), staged=true index vs HEAD, from=REF (to=REF) between commits or a commit and the worktree; files/path limit it.",
+      permission: "read",
+      parameters: {
+        staged: parameter.boolean("Diff what is staged (index against HEAD)"),
+        from: ref("Compare from this branch/tag/commit"),
+        to: ref("Compare to this branch/tag/commit (default: the worktree when from is given)"),
+        files,
+        path: parameter.optionalText("One path to limit the diff to (same as files)"),
+      },
+      describe: (args) =>
+        args.from || args.to ? `Diffing ${args.from ?? "HEAD"}..${args.to ?? "worktree"}` : args.staged ? "Diffing staged changes" : "Diffing unstaged changes",
+      handler: (args, { environment }) =>
+        inRepository(environment, async (repository) => {
+          const limit = [args.files, args.path].filter((value): value is string => value !== undefined).join("\n");
+          const paths = limit === "" ? undefined : await repositoryPaths(environment, limit);
+          const diffs = await diffRepository(repository, { staged: args.staged, from: args.from, to: args.to, paths });
+          const data = diffs.map(({ patch: _patch, ...rest }) => rest);
+          if (diffs.length === 0) return { output: "No differences.", data: { files: data } };
+          let output = diffs.map((item) => item.patch).join("");
+          const maximum = 200_000;
+          if (output.length > maximum) {
+            output = `${output.slice(0, maximum)}\n[diff truncated at ${maximum} characters; ${plural(diffs.length, "file")} differ — narrow it with files=]`;
+          }
+          return { output, data: { files: data }, description: `Diffed ${plural(diffs.length, "file")}` };
+        }),
+    }),
+
+    log: defineAction<{ count: number | undefined; path: string | undefined; ref: string | undefined }>({
+      summary: "Commit history, newest first: count (default 10), only commits touching path, from ref (default HEAD).",
+      permission: "read",
+      parameters: {
+        count: parameter.integer("How many commits (default 10, at most 500)", { min: 1, max: 500 }),
+        path: parameter.optionalText("Only commits that change this path"),
+        ref: ref("Start from this branch/tag/commit (default HEAD)"),
+      },
+      describe: (args) => `Reading the git log${args.ref ? ` of ${args.ref}` : ""}${args.path ? ` for ${args.path}` : ""}`,
+      handler: (args, { environment }) =>
+        inRepository(environment, async (repository) => {
+          const path = args.path === undefined ? undefined : (await environment.workspace.resolve(args.path, "read")).relative;
+          const commits = await readLog(repository, { ref: args.ref, count: args.count ?? 10, path });
+          const lines = commits.map((commit) => {
+            const [subject, ...body] = commit.message.split("\n");
+            const rest = body.join("\n").trim();
+            return `${shortOid(commit.oid)} ${commit.date} ${commit.author} <${commit.email}>\n    ${subject}${rest ? `\n${rest.replace(/^/gm, "    ")}` : ""}`;
+          });
+          return { output: lines.length > 0 ? lines.join("\n") : "No commits match.", data: { commits } };
+        }),
+    }),
+
+    add: defineAction<{ files: string | undefined; all: boolean | undefined }>({
+      summary: "Stage changes (new, modified, deleted) under the given files/folders, or everything with all=true.",
+      permission: "write",
+      parameters: { files, all: parameter.boolean("Stage every change in the repository, like git add -A") },
+      describe: (args) => (args.all ? "Staging all changes" : `Staging ${args.files ? parseFileListSafe(args.files) : "(no files given)"}`),
+      handler: (args, { environment }) =>
+        inRepository(environment, async (repository) => {
+          if (!args.all && args.files === undefined) {
+            throw new ClioError("missing_parameter", "GIT.add needs files=... or all=true.", 'e.g. [GIT:action=add:files="src/a.ts"] or [GIT:action=add:all=true].');
+          }
+          const paths = args.all ? "all" : await repositoryPaths(environment, args.files!);
+          const staged = await stagePaths(repository, paths, { env: environment.env });
+          const output = staged.length === 0 ? "Nothing to stage: those paths have no changes." : `Staged ${plural(staged.length, "path")}:\n${describeStaged(staged)}`;
+          return { output, data: { staged }, description: `Staged ${plural(staged.length, "path")}` };
+        }),
+    }),
+
+    commit: defineAction<{ message: string; files: string | undefined; all: boolean | undefined }>({
+      summary: "Commit what is staged with message; files= stages those paths first, all=true stages everything first.",
+      permission: "write",
+      parameters: {
+        message: parameter.text("The commit message: a short subject line, optionally a blank line and a body"),
+        files,
+        all: parameter.boolean("Stage every change first, like git add -A"),
+      },
+      describe: (args) => {
+        const subject = args.message.split("\n")[0]!.trim();
+        return args.files ? `Committing ${plural(parseFileListSafe(args.files).split(", ").length, "file")}: ${subject}` : `Committing: ${subject}`;
+      },
+      handler: (args, { environment }) =>
+        inRepository(environment, async (repository) => {
+          if (args.message.trim() === "") {
+            throw new ClioError("invalid_argument", "The commit message is empty; nothing was committed.", 'Say what the change does: message="Fix the parser\'s handling of empty input".');
+          }
+          const author = await resolveAuthor(repository, settingsOf(environment).author);
+          if (args.all) await stagePaths(repository, "all", { env: environment.env });
+          else if (args.files !== undefined) await stagePaths(repository, await repositoryPaths(environment, args.files), { env: environment.env });
+          const result = await commitStaged(repository, args.message, author, environment.now);
+          const subject = args.message.split("\n")[0]!.trim();
+          const output = `[${result.branch} ${shortOid(result.oid)}] ${subject}\n${plural(result.files.length, "file")} committed:\n${result.files.map(porcelainLine).join("\n")}`;
+          return { output, data: { ...result, author }, description: `Committed ${plural(result.files.length, "file")}: ${subject}` };
+        }),
+    }),
+
+    branch: defineAction<{ name: string | undefined; branch: string | undefined; delete: boolean | undefined; force: boolean | undefined; ref: string | undefined }>({
+      summary: "List branches (no name), create name (from ref, default HEAD), or delete name with delete=true (force=true for unmerged).",
+      permission: (args) => (args.name ?? args.branch ? "write" : "read"),
+      parameters: {
+        name: ref("The branch to create or delete"),
+        branch: ref("Same as name"),
+        delete: parameter.boolean("Delete the branch instead of creating it"),
+        force: parameter.boolean("With delete: delete even if its commits are not merged into HEAD"),
+        ref: ref("Where a new branch starts (default HEAD)"),
+      },
+      describe: (args) => {
+        const name = args.name ?? args.branch;
+        return name === undefined ? "Listing branches" : args.delete ? `Deleting branch ${name}` : `Creating branch ${name}${args.ref ? ` at ${args.ref}` : ""}`;
+      },
+      handler: (args, { environment }) =>
+        inRepository(environment, async (repository) => {
+          const name = args.name ?? args.branch;
+          if (name === undefined) {
+            const branches = await listBranches(repository);
+            const lines = branches.map((item) => `${item.current ? "*" : " "} ${item.name} ${shortOid(item.oid)} ${item.subject}`);
+            return { output: lines.length > 0 ? lines.join("\n") : "No branches yet (no commits).", data: { branches } };
+          }
+          if (args.delete) {
+            const oid = await deleteBranch(repository, name, args.force ?? false);
+            return { output: `Deleted branch ${name} (was ${shortOid(oid)}).`, data: { name, oid } };
+          }
+          const oid = await createBranch(repository, name, args.ref);
+          return { output: `Created branch ${name} at ${shortOid(oid)} (not checked out).`, data: { name, oid } };
+        }),
+    }),
+
+    checkout: defineAction<{ branch: string | undefined; ref: string | undefined; create: boolean | undefined }>({
+      summary: "Switch to branch (create=true makes it, from ref or HEAD), or to a commit/tag with ref= (detached). Refuses to overwrite local changes.",
+      permission: "write",
+      parameters: {
+        branch: ref("The branch to switch to (or create)"),
+        ref: ref("A commit or tag to check out detached; with create=true, where the new branch starts"),
+        create: parameter.boolean("Create the branch first"),
+      },
+      describe: (args) => (args.create ? `Creating and switching to branch ${args.branch}` : `Checking out ${args.branch ?? args.ref}`),
+      handler: (args, { environment }) =>
+        inRepository(environment, async (repository) => {
+          const target = args.branch ?? (args.create ? undefined : args.ref);
+          if (target === undefined) {
+            throw new ClioError("missing_parameter", "GIT.checkout needs branch=NAME (or ref=COMMIT to look at a commit).", "e.g. [GIT:action=checkout:branch=main] or [GIT:action=checkout:branch=fix:create=true].");
+          }
+          const result = await checkout(repository, target, { create: args.create, startPoint: args.create ? args.ref : undefined, env: environment.env });
+          const where = result.branch === undefined ? `HEAD is now detached at ${shortOid(result.oid)}` : `Switched to ${result.created ? "a new " : ""}branch ${result.branch}`;
+          const output = `${where}. ${result.changed.length > 0 ? `${plural(result.changed.length, "file")} changed in the worktree.` : "No files changed."}`;
+          return { output, data: result };
+        }),
+    }),
+
+    merge: defineAction<{ branch: string; message: string | undefined }>({
+      summary: "Merge branch into the current branch (fast-forward or a clean merge commit). Conflicts are refused, changing nothing.",
+      permission: "write",
+      parameters: { branch: parameter.word("The branch, tag or commit to merge in", z.string().min(1)), message: parameter.optionalText("The merge commit's message") },
+      describe: (args) => `Merging ${args.branch} into the current branch`,
+      handler: (args, { environment }) =>
+        inRepository(environment, async (repository) =>
+          mergeOutput(await mergeInto(repository, args.branch, authorFor(repository, environment), { message: args.message, now: environment.now, env: environment.env }), args.branch),
+        ),
+    }),
+
+    reset: defineAction<{ mode: "soft" | "mixed" | "hard" | undefined; ref: string | undefined }>({
+      summary: "Move the branch to ref (default HEAD): soft keeps index and files, mixed (default) unstages, hard DISCARDS all uncommitted changes to tracked files.",
+      permission: "write",
+      parameters: { mode: parameter.choice("soft, mixed (default) or hard", ["soft", "mixed", "hard"]), ref: ref("The commit to reset to (default HEAD)") },
+      describe: (args) =>
+        args.mode === "hard"
+          ? `Resetting hard to ${args.ref ?? "HEAD"}: discards every uncommitted change to tracked files`
+          : `Resetting (${args.mode ?? "mixed"}) to ${args.ref ?? "HEAD"}`,
+      handler: (args, { environment }) =>
+        inRepository(environment, async (repository) => {
+          const mode = args.mode ?? "mixed";
+          const result = await reset(repository, mode, args.ref ?? "HEAD", { env: environment.env });
+          const head = `HEAD is now at ${shortOid(result.oid)}.`;
+          const detail =
+            mode === "soft"
+              ? "Index and files unchanged."
+              : mode === "mixed"
+                ? result.affected.length > 0 ? `Unstaged: ${result.affected.join(", ")}. Files unchanged.` : "Nothing was staged differently; files unchanged."
+                : result.affected.length > 0 ? `Discarded uncommitted changes in: ${result.affected.join(", ")}.` : "There were no uncommitted changes to discard.";
+          return { output: `${head} ${detail}`, data: { mode, ...result } };
+        }),
+    }),
+
+    fetch: defineAction<{ remote: string | undefined; branch: string | undefined }>({
+      summary: "Download a remote's commits (remote default origin; branch default all) without changing local branches.",
+      permission: "network",
+      parameters: { remote, branch: remoteBranch },
+      describe: (args) => `Fetching ${args.branch ? `${args.branch} ` : ""}from ${args.remote ?? "origin"}`,
+      handler: (args, { environment, signal }) =>
+        inRepository(environment, async (repository) => {
+          const result = await fetchRemote(repository, args.remote ?? "origin", args.branch, remoteOptions(environment, signal));
+          const fetched = `Fetched ${result.remote}${result.branch ? `/${result.branch}` : ""}${result.oid ? ` (${shortOid(result.oid)})` : ""}.`;
+          return { output: `${fetched}\n${formatBranchHeader(result.state)}`, data: result };
+        }),
+    }),
+
+    pull: defineAction<{ remote: string | undefined; branch: string | undefined }>({
+      summary: "Fetch a remote branch (default: the current one's upstream) and merge it into the current branch.",
+      permission: "network",
+      parameters: { remote, branch: remoteBranch },
+      describe: (args) => `Pulling ${args.branch ?? "the current branch"} from ${args.remote ?? "origin"}`,
+      handler: (args, { environment, signal }) =>
+        inRepository(environment, async (repository) => {
+          const remoteName = args.remote ?? "origin";
+          const options = { ...remoteOptions(environment, signal), now: environment.now };
+          const result = await pullRemote(repository, remoteName, args.branch, authorFor(repository, environment), options);
+          return mergeOutput(result, `${remoteName}/${args.branch ?? result.branch}`);
+        }),
+    }),
+
+    push: defineAction<{ remote: string | undefined; branch: string | undefined }>({
+      summary: "Push a branch (default: the current one) to the same name on remote (default origin). Never forces.",
+      permission: "network",
+      parameters: { remote, branch: remoteBranch },
+      describe: (args) => `Pushing ${args.branch ?? "the current branch"} to ${args.remote ?? "origin"}`,
+      handler: (args, { environment, signal }) =>
+        inRepository(environment, async (repository) => {
+          const result = await pushRemote(repository, args.remote ?? "origin", args.branch, remoteOptions(environment, signal));
+          return { output: `Pushed ${result.branch} to ${result.remote} (${shortOid(result.oid)}).`, data: result, description: `Pushed ${result.branch} to ${result.remote}` };
+        }),
+    }),
+
+    init: defineAction<{ branch: string | undefined }>({
+      summary: "Create a git repository at the workspace root (branch: the first branch's name, default main).",
+      permission: "write",
+      parameters: { branch: ref("The initial branch name (default main)") },
+      describe: () => "Creating a git repository at the workspace root",
+      async handler(args, { environment }) {
+        const root = environment.workspace.root;
+        if (await exists(`${root}/.git`)) return { output: `${root} is already a git repository; nothing was changed.`, data: { created: false } };
+        const branch = args.branch ?? "main";
+        await git.init({ fs: await import("node:fs"), dir: root, defaultBranch: branch });
+        return { output: `Created an empty git repository in ${root} (branch ${branch}).`, data: { created: true, branch } };
+      },
+    }),
+  },
+});
+
+/** The paths of a `files` value for a description line (never throws: describe runs before checks). */
+function parseFileListSafe(text: string): string {
+  try {
+    return parseFileList(text).join(", ");
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Moving the index (and optionally the worktree) to another tree, path by path, the way git's
+ * checkout, merge and reset do: only the paths that change are touched, everything else —
+ * local changes included — stays as it is. The new index is written through index.lock.
+ */
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { entryFromStat, serializeIndex, type IndexEntry } from "./index-file.js";
+import { lockIndex, readIndex, type Repository } from "./repository.js";
+import { readBlob, type FlatTree, type TreeFile } from "./tree.js";
+import { computeStatus, type StatusOptions } from "./status.js";
+import { ClioError } from "../errors.js";
+
+export interface PathChange {
+  path: string;
+  /** What the path holds now (undefined: nothing). */
+  before?: TreeFile;
+  /** What it will hold (undefined: it goes away). */
+  after?: TreeFile;
+}
+
+/** The paths whose oid or mode differ between two flat trees, in path order. */
+export function diffTrees(before: FlatTree, after: FlatTree): PathChange[] {
+  const changes: PathChange[] = [];
+  for (const [file, old] of before) {
+    const next = after.get(file);
+    if (next === undefined || next.oid !== old.oid || next.mode !== old.mode) changes.push({ path: file, before: old, after: next });
+  }
+  for (const [file, next] of after) if (!before.has(file)) changes.push({ path: file, after: next });
+  return changes.sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
+}
+
+/** The stage-0 entries of an index as a flat tree. */
+export function indexAsTree(entries: readonly IndexEntry[]): FlatTree {
+  const files: FlatTree = new Map();
+  for (const entry of entries) if (entry.stage === 0) files.set(entry.path, { oid: entry.oid, mode: entry.mode });
+  return files;
+}
+
+export interface ApplyOptions {
+  /** Also write (or delete) the worktree files; false changes only the index (a mixed reset). */
+  worktree: boolean;
+  /** Runs while the index lock is still held, after the new index is in place (e.g. moving a branch ref). */
+  afterIndex?: () => Promise<void>;
+}
+
+/** Applies `changes` to the index and, if asked, the worktree, holding git's index lock throughout. */
+export async function applyChanges(repository: Repository, changes: readonly PathChange[], options: ApplyOptions): Promise<void> {
+  await lockIndex(repository, async (lock) => {
+    const index = await readIndex(repository);
+    const changed = new Set(changes.map((change) => change.path));
+    const entries = index.entries.filter((entry) => !changed.has(entry.path));
+    for (const change of changes) {
+      const absolute = path.join(repository.dir, change.path);
+      if (change.after === undefined) {
+        if (options.worktree) await removeFile(repository.dir, absolute);
+        continue;
+      }
+      if (!options.worktree) {
+        entries.push(entryFromStat(change.path, change.after.oid, change.after.mode));
+        continue;
+      }
+      await writeFile(repository, absolute, change.after);
+      entries.push(entryFromStat(change.path, change.after.oid, change.after.mode, await fs.lstat(absolute)));
+    }
+    await lock.commit(serializeIndex(entries));
+    await options.afterIndex?.();
+  });
+}
+
+async function writeFile(repository: Repository, absolute: string, file: TreeFile): Promise<void> {
+  const content = await readBlob(repository, file.oid);
+  await fs.mkdir(path.dirname(absolute), { recursive: true });
+  const existing = await fs.lstat(absolute).catch(() => undefined);
+  if (existing?.isDirectory()) await fs.rm(absolute, { recursive: true });
+  else if (existing) await fs.unlink(absolute);
+  if (file.mode === 0o120000) {
+    await fs.symlink(content.toString("utf8"), absolute);
+    return;
+  }
+  await fs.writeFile(absolute, content, { mode: file.mode === 0o100755 ? 0o755 : 0o644 });
+}
+
+/** Deletes a file and the folders it leaves empty, up to (not including) the root. */
+async function removeFile(root: string, absolute: string): Promise<void> {
+  await fs.rm(absolute, { force: true });
+  for (let folder = path.dirname(absolute); folder !== root && folder.startsWith(root); folder = path.dirname(folder)) {
+    try {
+      await fs.rmdir(folder);
+    } catch {
+      return;
+    }
+  }
+}
+
+/**
+ * Refuses (`uncommitted_changes`, nothing touched) when applying `changes` would overwrite
+ * local work: a changing path with staged or unstaged changes, or an untracked file where a
+ * new one would be written.
+ */
+export async function assertNothingOverwritten(
+  repository: Repository,
+  changes: readonly PathChange[],
+  doing: string,
+  options: StatusOptions = {},
+): Promise<void> {
+  if (changes.length === 0) return;
+  const { entries } = await computeStatus(repository, options);
+  const dirty = new Set(entries.filter((entry) => entry.index !== "?").flatMap((entry) => (entry.from ? [entry.path, entry.from] : [entry.path])));
+  const untracked = entries.filter((entry) => entry.index === "?").map((entry) => entry.path);
+  const isUntracked = (file: string) => untracked.some((item) => item === file || (item.endsWith("/") && file.startsWith(item)));
+  const blocked = changes.filter((change) => dirty.has(change.path) || (change.before === undefined && isUntracked(change.path)));
+  if (blocked.length === 0) return;
+  const names = blocked.map((change) => change.path);
+  throw new ClioError(
+    "uncommitted_changes",
+    `${doing} would overwrite local changes to ${names.length === 1 ? "this file" : `these ${names.length} files`}: ${names.join(", ")}. Nothing was changed.`,
+    "Commit them ([GIT:action=commit]), or discard them ([GIT:action=reset:mode=hard] discards all uncommitted changes), then retry.",
+  );
+}

@@ -1,0 +1,150 @@
+/**
+ * Branches: listing, creating, deleting, and checking one out (or a commit, detached) without
+ * ever overwriting local changes.
+ */
+import git from "isomorphic-git";
+import { ClioError } from "../errors.js";
+import { applyChanges, assertNothingOverwritten, diffTrees } from "./apply-tree.js";
+import { currentBranch, headCommit, resolveCommit, type Repository } from "./repository.js";
+import type { StatusOptions } from "./status.js";
+import { commitFiles } from "./tree.js";
+
+export interface BranchInfo {
+  name: string;
+  current: boolean;
+  oid: string;
+  subject: string;
+}
+
+export async function listBranches(repository: Repository): Promise<BranchInfo[]> {
+  const { fs, gitdir, cache } = repository;
+  const current = await currentBranch(repository);
+  const names = await git.listBranches({ fs, gitdir });
+  return Promise.all(
+    names.sort().map(async (name) => {
+      const oid = await git.resolveRef({ fs, gitdir, ref: `refs/heads/${name}` });
+      const { commit } = await git.readCommit({ fs, gitdir, oid, cache });
+      return { name, current: name === current, oid, subject: commit.message.split("\n")[0]! };
+    }),
+  );
+}
+
+async function branchExists(repository: Repository, name: string): Promise<boolean> {
+  return git.resolveRef({ fs: repository.fs, gitdir: repository.gitdir, ref: `refs/heads/${name}` }).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Creates branch `name` at `startPoint` (default HEAD) without checking it out. */
+export async function createBranch(repository: Repository, name: string, startPoint?: string): Promise<string> {
+  if (await branchExists(repository, name)) {
+    throw new ClioError("already_exists", `A branch named ${name} already exists; nothing was changed.`, `Check it out with [GIT:action=checkout:branch=${name}], or pick another name.`);
+  }
+  if (startPoint === undefined && (await headCommit(repository)) === undefined) {
+    throw new ClioError("not_found", "This repository has no commits yet, so there is nothing to branch from.", "Make the first commit, then create the branch.");
+  }
+  const oid = await resolveCommit(repository, startPoint ?? "HEAD");
+  try {
+    await git.branch({ fs: repository.fs, gitdir: repository.gitdir, ref: name, object: oid, checkout: false });
+  } catch (error) {
+    if ((error as { code?: string }).code === "InvalidRefNameError") {
+      throw new ClioError("invalid_argument", `${JSON.stringify(name)} is not a valid branch name; nothing was changed.`, "Use letters, digits, '-', '_', '.' and '/', e.g. name=fix/parser.");
+    }
+    throw error;
+  }
+  return oid;
+}
+
+/** Deletes a branch; refuses the current one, and one whose commits are not merged into HEAD unless `force`. */
+export async function deleteBranch(repository: Repository, name: string, force = false): Promise<string> {
+  const { fs, gitdir, cache } = repository;
+  if (!(await branchExists(repository, name))) {
+    const known = await git.listBranches({ fs, gitdir });
+    throw new ClioError("not_found", `There is no branch named ${name}. Branches here: ${known.join(", ") || "none"}.`, "Name an existing branch.");
+  }
+  if ((await currentBranch(repository)) === name) {
+    throw new ClioError("invalid_argument", `${name} is the checked-out branch and cannot be deleted; nothing was changed.`, "Check out another branch first.");
+  }
+  const oid = await git.resolveRef({ fs, gitdir, ref: `refs/heads/${name}` });
+  const head = await headCommit(repository);
+  const merged = head !== undefined && (oid === head || (await git.isDescendent({ fs, gitdir, oid: head, ancestor: oid, depth: -1, cache })));
+  if (!merged && !force) {
+    throw new ClioError(
+      "uncommitted_changes",
+      `Branch ${name} has commits that are not merged into HEAD; deleting it would lose them. Nothing was changed.`,
+      `Merge it first, or delete it anyway with [GIT:action=branch:name=${name}:delete=true:force=true].`,
+    );
+  }
+  await git.deleteBranch({ fs, gitdir, ref: name });
+  return oid;
+}
+
+export interface CheckoutResult {
+  /** The branch now checked out, or undefined for a detached HEAD. */
+  branch?: string;
+  oid: string;
+  created: boolean;
+  /** Paths whose content changed in the worktree. */
+  changed: string[];
+}
+
+/**
+ * Checks out branch `target` (created first when `create`, from `startPoint` or HEAD), or a
+ * commit as a detached HEAD. A local branch missing but present on exactly one remote is
+ * created from it, tracking it (git's default). Local changes to other files are kept.
+ */
+export async function checkout(
+  repository: Repository,
+  target: string,
+  options: { create?: boolean; startPoint?: string } & StatusOptions = {},
+): Promise<CheckoutResult> {
+  const { fs, gitdir } = repository;
+  let branch: string | undefined;
+  let oid: string;
+  let create: { from: string; tracking?: { remote: string } } | undefined;
+  if (options.create) {
+    if (await branchExists(repository, target)) {
+      throw new ClioError("already_exists", `A branch named ${target} already exists; nothing was changed.`, `Check it out without create: [GIT:action=checkout:branch=${target}].`);
+    }
+    branch = target;
+    oid = await resolveCommit(repository, options.startPoint ?? "HEAD");
+    create = { from: oid };
+  } else if (await branchExists(repository, target)) {
+    branch = target;
+    oid = await git.resolveRef({ fs, gitdir, ref: `refs/heads/${target}` });
+  } else {
+    const remotes = (await git.listRemotes({ fs, gitdir })).map((item) => item.remote);
+    const holders: Array<{ remote: string; oid: string }> = [];
+    for (const remote of remotes) {
+      const remoteOid = await git.resolveRef({ fs, gitdir, ref: `refs/remotes/${remote}/${target}` }).catch(() => undefined);
+      if (remoteOid) holders.push({ remote, oid: remoteOid });
+    }
+    if (holders.length === 1) {
+      branch = target;
+      oid = holders[0]!.oid;
+      create = { from: oid, tracking: { remote: holders[0]!.remote } };
+    } else {
+      oid = await resolveCommit(repository, target);
+    }
+  }
+
+  const head = await headCommit(repository);
+  const changes = diffTrees(await commitFiles(repository, head), await commitFiles(repository, oid));
+  await assertNothingOverwritten(repository, changes, `Checking out ${target}`, options);
+  if (create) {
+    await git.branch({ fs, gitdir, ref: branch!, object: create.from, checkout: false });
+    if (create.tracking) {
+      await git.setConfig({ fs, gitdir, path: `branch.${branch}.remote`, value: create.tracking.remote });
+      await git.setConfig({ fs, gitdir, path: `branch.${branch}.merge`, value: `refs/heads/${branch}` });
+    }
+  }
+  await applyChanges(repository, changes, {
+    worktree: true,
+    afterIndex: () =>
+      branch === undefined
+        ? git.writeRef({ fs, gitdir, ref: "HEAD", value: oid, force: true })
+        : git.writeRef({ fs, gitdir, ref: "HEAD", value: `refs/heads/${branch}`, symbolic: true, force: true }),
+  });
+  return { branch, oid, created: create !== undefined, changed: changes.map((change) => change.path) };
+}

@@ -1,0 +1,124 @@
+/**
+ * Staging and committing: `git add` (new, modified and deleted files under the given paths,
+ * like git 2.x) and `git commit` with the checks git makes first.
+ */
+import git from "isomorphic-git";
+import { ClioError } from "../errors.js";
+import { lockIndex, readIndex, requireBranch, type Repository } from "./repository.js";
+import { compareIndexWithHead, computeStatus, type StatusEntry, type StatusOptions } from "./status.js";
+
+export interface StagedPath {
+  path: string;
+  /** added, modified or deleted. */
+  change: "added" | "modified" | "deleted";
+}
+
+/**
+ * Stages every change under `paths` (repository-relative, `/`-separated; "." is everything),
+ * or everything when `paths` is "all". A named path that matches no file, tracked or not, is
+ * `not_found`; a named path that only matches ignored files is `invalid_argument`.
+ */
+export async function stagePaths(
+  repository: Repository,
+  paths: readonly string[] | "all",
+  options: StatusOptions = {},
+): Promise<StagedPath[]> {
+  const { entries } = await computeStatus(repository, options);
+  const index = await readIndex(repository);
+  const tracked = index.entries.map((entry) => entry.path);
+  const wanted = paths === "all" ? undefined : paths.map((file) => file.replace(/\/+$/, ""));
+  const covers = (file: string) =>
+    wanted === undefined || wanted.some((root) => root === "." || root === "" || file === root || file.startsWith(`${root}/`));
+  const selected: StatusEntry[] = [];
+  for (const entry of entries) {
+    if (entry.worktree === " ") continue;
+    const file = entry.path.replace(/\/$/, "");
+    if (covers(file)) selected.push(entry);
+    else if (entry.worktree === "?" && entry.path.endsWith("/")) {
+      // A named path inside an untracked folder: stage just that path.
+      for (const root of wanted ?? []) if (root.startsWith(entry.path)) selected.push({ ...entry, path: root });
+    }
+  }
+
+  for (const root of wanted ?? []) {
+    if (root === "." || root === "") continue;
+    const matchesTracked = tracked.some((file) => file === root || file.startsWith(`${root}/`));
+    const matchesUntracked = entries.some((entry) => {
+      const file = entry.path.replace(/\/$/, "");
+      return file === root || file.startsWith(`${root}/`) || root.startsWith(`${file}/`);
+    });
+    if (matchesTracked || matchesUntracked) continue;
+    const onDisk = await repository.fs.promises.lstat(`${repository.dir}/${root}`).then(() => true, () => false);
+    throw onDisk
+      ? new ClioError("invalid_argument", `${root} is ignored by .gitignore, so it was not staged; nothing was changed.`, "Remove it from .gitignore to track it, or leave it out.")
+      : new ClioError("not_found", `${root} matches no file in the worktree or the index; nothing was changed.`, "Check the path with [GIT:action=status]; paths are relative to the repository root.");
+  }
+  if (selected.length === 0) return [];
+
+  const { fs, dir, gitdir, cache } = repository;
+  const staged: StagedPath[] = [];
+  await lockIndex(repository, async () => {
+    for (const entry of selected) {
+      if (entry.worktree === "D") {
+        await git.remove({ fs, dir, gitdir, filepath: entry.path, cache });
+        staged.push({ path: entry.path, change: "deleted" });
+      } else {
+        const filepath = entry.path.replace(/\/$/, "");
+        await git.add({ fs, dir, gitdir, filepath, cache });
+        staged.push({ path: entry.path, change: entry.worktree === "?" ? "added" : "modified" });
+      }
+    }
+  });
+  return staged;
+}
+
+/** The staged paths as porcelain lines ("A  path"). */
+export function describeStaged(staged: readonly StagedPath[]): string {
+  return staged.map((item) => `${item.change === "added" ? "A" : item.change === "deleted" ? "D" : "M"}  ${item.path}`).join("\n");
+}
+
+export interface CommitResult {
+  oid: string;
+  branch: string;
+  /** The staged changes the commit records. */
+  files: StatusEntry[];
+}
+
+/** Commits what is staged. Empty messages, a detached HEAD and an empty index diff are refused. */
+export async function commitStaged(
+  repository: Repository,
+  message: string,
+  author: { name: string; email: string },
+  now: () => number = Date.now,
+): Promise<CommitResult> {
+  if (message.trim() === "") {
+    throw new ClioError("invalid_argument", "The commit message is empty; nothing was committed.", 'Say what the change does: message="Fix the parser\'s handling of empty input".');
+  }
+  const branch = await requireBranch(repository, "commit");
+  return lockIndex(repository, async () => {
+    const index = await readIndex(repository);
+    if (index.entries.some((entry) => entry.stage !== 0)) {
+      throw new ClioError("merge_conflict", "The index has unresolved conflicts; nothing was committed.", "Resolve the conflicted files and stage them first.");
+    }
+    const { changes } = await compareIndexWithHead(repository, index.entries, index.cachedTrees);
+    if (changes.size === 0) {
+      throw new ClioError(
+        "nothing_to_commit",
+        "Nothing is staged, so there is nothing to commit.",
+        'Stage changes first with [GIT:action=add:files="path"] (or all=true), or pass files= to commit.',
+      );
+    }
+    const signature = { ...author, timestamp: Math.floor(now() / 1000) };
+    const oid = await git.commit({
+      fs: repository.fs,
+      dir: repository.dir,
+      gitdir: repository.gitdir,
+      message: message.endsWith("\n") ? message : `${message}\n`,
+      author: signature,
+      committer: signature,
+      cache: repository.cache,
+    });
+    const files = [...changes].map(([path, code]): StatusEntry => ({ path, index: code, worktree: " " }));
+    return { oid, branch, files: files.sort((left, right) => (left.path < right.path ? -1 : 1)) };
+  });
+}

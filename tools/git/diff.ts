@@ -1,0 +1,149 @@
+/**
+ * Unified diffs in git's format (`diff --git` headers, `@@ -a,b +c,d @@` hunks with three
+ * lines of context) between any two of: a commit's tree, the index, the worktree.
+ */
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { structuredPatch } from "diff";
+import { readIndex, resolveCommit, type Repository } from "./repository.js";
+import { compareWorktreeWithIndex } from "./status.js";
+import { commitFiles, hashBlob, readBlob, type FlatTree } from "./tree.js";
+import { headCommit } from "./repository.js";
+
+/** One side of a diff: which files it has, and how to read one. */
+interface Side {
+  files: Map<string, { oid?: string; mode: number }>;
+  read(file: string): Promise<Buffer>;
+}
+
+export interface DiffRequest {
+  /** Compare the index with HEAD instead of the worktree with the index. */
+  staged?: boolean;
+  /** Compare this commit with `to` (or with the worktree when `to` is absent). */
+  from?: string;
+  to?: string;
+  /** Only paths equal to or under one of these. */
+  paths?: string[];
+}
+
+export interface FileDiff {
+  path: string;
+  status: "added" | "deleted" | "modified";
+  binary: boolean;
+  /** The file's section of the unified diff, headers included. */
+  patch: string;
+}
+
+export async function diffRepository(repository: Repository, request: DiffRequest): Promise<FileDiff[]> {
+  let before: Side;
+  let after: Side;
+  if (request.from !== undefined) {
+    before = treeSide(repository, await commitFiles(repository, await resolveCommit(repository, request.from)));
+    after = request.to === undefined ? await worktreeSide(repository) : treeSide(repository, await commitFiles(repository, await resolveCommit(repository, request.to)));
+  } else if (request.to !== undefined) {
+    before = treeSide(repository, await commitFiles(repository, await headCommit(repository)));
+    after = treeSide(repository, await commitFiles(repository, await resolveCommit(repository, request.to)));
+  } else if (request.staged) {
+    before = treeSide(repository, await commitFiles(repository, await headCommit(repository)));
+    after = await indexSide(repository);
+  } else {
+    before = await indexSide(repository);
+    after = await worktreeSide(repository);
+  }
+  const wanted = request.paths?.map((file) => file.replace(/\/+$/, ""));
+  const selected = (file: string) => wanted === undefined || wanted.some((root) => root === "." || file === root || file.startsWith(`${root}/`));
+  const names = [...new Set([...before.files.keys(), ...after.files.keys()])].filter(selected).sort();
+  const diffs: FileDiff[] = [];
+  for (const name of names) {
+    const old = before.files.get(name);
+    const next = after.files.get(name);
+    if (old && next && old.oid !== undefined && old.oid === next.oid && old.mode === next.mode) continue;
+    const oldContent = old ? await before.read(name) : Buffer.alloc(0);
+    const newContent = next ? await after.read(name) : Buffer.alloc(0);
+    const oldOid = old ? (old.oid ?? hashBlob(oldContent)) : undefined;
+    const newOid = next ? (next.oid ?? hashBlob(newContent)) : undefined;
+    if (oldOid === newOid && old?.mode === next?.mode) continue;
+    diffs.push(formatFileDiff(name, old && { oid: oldOid!, mode: old.mode, content: oldContent }, next && { oid: newOid!, mode: next.mode, content: newContent }));
+  }
+  return diffs;
+}
+
+function treeSide(repository: Repository, files: FlatTree): Side {
+  return { files, read: (file) => readBlob(repository, files.get(file)!.oid) };
+}
+
+async function indexSide(repository: Repository): Promise<Side> {
+  const index = await readIndex(repository);
+  const files = new Map(index.entries.filter((entry) => entry.stage === 0).map((entry) => [entry.path, { oid: entry.oid, mode: entry.mode }]));
+  return { files, read: (file) => readBlob(repository, files.get(file)!.oid) };
+}
+
+/** Tracked files as they are on disk; unchanged ones keep the index oid so they are not read. */
+async function worktreeSide(repository: Repository): Promise<Side> {
+  const index = await readIndex(repository);
+  const entries = index.entries.filter((entry) => entry.stage === 0);
+  const changes = compareWorktreeWithIndex(repository, entries, index.mtimeMs);
+  const files: Side["files"] = new Map();
+  for (const entry of entries) {
+    const change = changes.get(entry.path);
+    if (change === "D") continue;
+    files.set(entry.path, change === undefined ? { oid: entry.oid, mode: entry.mode } : { mode: await modeOnDisk(repository, entry.path) });
+  }
+  return {
+    files,
+    async read(file) {
+      const absolute = path.join(repository.dir, file);
+      const stat = await fs.lstat(absolute);
+      return stat.isSymbolicLink() ? Buffer.from(await fs.readlink(absolute)) : fs.readFile(absolute);
+    },
+  };
+}
+
+async function modeOnDisk(repository: Repository, file: string): Promise<number> {
+  const stat = await fs.lstat(path.join(repository.dir, file));
+  if (stat.isSymbolicLink()) return 0o120000;
+  return stat.mode & 0o111 ? 0o100755 : 0o100644;
+}
+
+interface Version {
+  oid: string;
+  mode: number;
+  content: Buffer;
+}
+
+function formatFileDiff(name: string, old: Version | undefined, next: Version | undefined): FileDiff {
+  const lines = [`diff --git a/${name} b/${name}`];
+  const mode = (value: number) => value.toString(8);
+  if (!old) lines.push(`new file mode ${mode(next!.mode)}`);
+  else if (!next) lines.push(`deleted file mode ${mode(old.mode)}`);
+  else if (old.mode !== next.mode) lines.push(`old mode ${mode(old.mode)}`, `new mode ${mode(next.mode)}`);
+  const sameMode = old && next && old.mode === next.mode;
+  const shortOld = old ? old.oid.slice(0, 7) : "0000000";
+  const shortNew = next ? next.oid.slice(0, 7) : "0000000";
+  if (old?.oid !== next?.oid) lines.push(`index ${shortOld}..${shortNew}${sameMode ? ` ${mode(old!.mode)}` : ""}`);
+  const status = !old ? "added" : !next ? "deleted" : "modified";
+  const binary = isBinary(old?.content) || isBinary(next?.content);
+  if (old?.oid !== next?.oid) {
+    if (binary) {
+      lines.push(`Binary files ${old ? `a/${name}` : "/dev/null"} and ${next ? `b/${name}` : "/dev/null"} differ`);
+    } else {
+      lines.push(`--- ${old ? `a/${name}` : "/dev/null"}`, `+++ ${next ? `b/${name}` : "/dev/null"}`);
+      const patch = structuredPatch(name, name, old?.content.toString("utf8") ?? "", next?.content.toString("utf8") ?? "", "", "", { context: 3 });
+      for (const hunk of patch.hunks) {
+        lines.push(`@@ -${range(hunk.oldStart, hunk.oldLines)} +${range(hunk.newStart, hunk.newLines)} @@`, ...hunk.lines);
+      }
+    }
+  }
+  return { path: name, status, binary, patch: `${lines.join("\n")}\n` };
+}
+
+/** git's hunk range: `start,count`, just `start` for one line, `start-1,0` for none. */
+function range(start: number, count: number): string {
+  if (count === 1) return `${start}`;
+  return `${count === 0 ? start - 1 : start},${count}`;
+}
+
+/** git's test: a NUL byte in the first 8000 bytes. */
+function isBinary(content: Buffer | undefined): boolean {
+  return content !== undefined && content.subarray(0, 8000).includes(0);
+}

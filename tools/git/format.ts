@@ -1,0 +1,65 @@
+/**
+ * Text the model reads for git results, and parsing of the `files` parameter.
+ */
+import { ClioError } from "../errors.js";
+import type { StatusEntry } from "./status.js";
+
+/** A path as git's porcelain shows it: JSON-quoted when it holds spaces, quotes, backslashes or control characters. */
+export function quotePath(file: string): string {
+  return /[\s"\\\x00-\x1f\x7f]/.test(file) ? JSON.stringify(file) : file;
+}
+
+/** One `git status --porcelain` line. */
+export function porcelainLine(entry: StatusEntry): string {
+  const target = entry.from ? `${quotePath(entry.from)} -> ${quotePath(entry.path)}` : quotePath(entry.path);
+  return `${entry.index}${entry.worktree} ${target}`;
+}
+
+/** Status entries grouped the way a person reads them. */
+export function groupStatus(entries: readonly StatusEntry[]) {
+  const names: Record<string, string> = { M: "modified", A: "added", D: "deleted", R: "renamed", T: "typechange", U: "unmerged" };
+  const staged = entries
+    .filter((entry) => entry.index !== " " && entry.index !== "?")
+    .map((entry) => ({ path: entry.path, change: names[entry.index]!, ...(entry.from ? { from: entry.from } : {}) }));
+  const unstaged = entries
+    .filter((entry) => entry.worktree !== " " && entry.worktree !== "?")
+    .map((entry) => ({ path: entry.path, change: names[entry.worktree]! }));
+  const untracked = entries.filter((entry) => entry.index === "?").map((entry) => entry.path);
+  return { staged, unstaged, untracked };
+}
+
+/**
+ * The `files` parameter: one path per line, or a JSON array of strings. Blank lines are
+ * skipped and each line is trimmed (a path with leading or trailing spaces needs the JSON form).
+ */
+export function parseFileList(text: string): string[] {
+  const trimmed = text.trim();
+  let files: string[];
+  if (trimmed.startsWith("[")) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch {
+      throw new ClioError("invalid_argument", "files starts with [ but is not a valid JSON list.", 'Write files="a.txt" (one path per line) or files="[\\"a.txt\\", \\"b c.txt\\"]".');
+    }
+    if (!Array.isArray(parsed) || !parsed.every((item) => typeof item === "string")) {
+      throw new ClioError("invalid_argument", "files as JSON must be a list of path strings.", 'e.g. files="[\\"src/a.ts\\", \\"README.md\\"]".');
+    }
+    files = parsed;
+  } else {
+    files = trimmed.split(/\r?\n/).map((line) => line.trim());
+  }
+  files = files.filter((file) => file !== "");
+  if (files.length === 0) {
+    throw new ClioError("invalid_argument", "files names no path.", 'Give one or more paths, one per line: files="src/a.ts".');
+  }
+  return files;
+}
+
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+export function shortOid(oid: string): string {
+  return oid.slice(0, 7);
+}

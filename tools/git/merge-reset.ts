@@ -1,0 +1,114 @@
+/**
+ * Merging (fast-forward or a clean three-way merge; conflicts refused with nothing touched)
+ * and resetting (soft, mixed, hard).
+ */
+import git from "isomorphic-git";
+import { ClioError } from "../errors.js";
+import { applyChanges, assertNothingOverwritten, diffTrees, indexAsTree, type PathChange } from "./apply-tree.js";
+import { headCommit, readIndex, requireBranch, resolveCommit, type Repository } from "./repository.js";
+import { computeStatus, type StatusOptions } from "./status.js";
+import { commitFiles } from "./tree.js";
+
+export interface MergeResult {
+  kind: "up-to-date" | "fast-forward" | "merge";
+  branch: string;
+  oid: string;
+  changed: string[];
+}
+
+/**
+ * Merges `theirs` (a branch, remote branch, tag or commit) into the current branch. On
+ * conflict throws `merge_conflict` naming the files; refs, index and worktree stay as they were.
+ */
+export async function mergeInto(
+  repository: Repository,
+  theirs: string,
+  author: () => Promise<{ name: string; email: string }>,
+  options: { message?: string; now?: () => number } & StatusOptions = {},
+): Promise<MergeResult> {
+  const { fs, dir, gitdir, cache } = repository;
+  const branch = await requireBranch(repository, "merge");
+  const ours = await headCommit(repository);
+  if (ours === undefined) {
+    throw new ClioError("not_found", "The current branch has no commits yet, so there is nothing to merge into.", "Make a first commit, or check out the other branch instead.");
+  }
+  const theirOid = await resolveCommit(repository, theirs);
+  let result: Awaited<ReturnType<typeof git.merge>>;
+  try {
+    const signature = { ...(await author()), timestamp: Math.floor((options.now ?? Date.now)() / 1000) };
+    result = await git.merge({
+      fs, dir, gitdir, cache,
+      ours: `refs/heads/${branch}`,
+      theirs: theirOid,
+      noUpdateBranch: true,
+      abortOnConflict: true,
+      message: options.message ?? `Merge ${theirs} into ${branch}`,
+      author: signature,
+      committer: signature,
+    });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "MergeConflictError") {
+      const files = ((error as { data: { filepaths: string[] } }).data.filepaths ?? []).slice().sort();
+      throw new ClioError(
+        "merge_conflict",
+        `Merging ${theirs} into ${branch} conflicts in ${files.length} file${files.length === 1 ? "" : "s"}: ${files.join(", ")}. Nothing was changed: the branch, index and worktree are as they were.`,
+        "Resolve by hand: edit the files so they hold both changes, commit, then merge again; or merge in smaller steps.",
+      );
+    }
+    if (code === "MergeNotSupportedError") {
+      throw new ClioError("git_error", `${theirs} and ${branch} have no single common ancestor, which clio's merge does not handle. Nothing was changed.`, "Run `git merge` in a terminal for this one.");
+    }
+    throw error;
+  }
+  if (result.alreadyMerged || result.oid === ours) return { kind: "up-to-date", branch, oid: ours, changed: [] };
+  const changes = diffTrees(await commitFiles(repository, ours), await commitFiles(repository, result.oid!));
+  await assertNothingOverwritten(repository, changes, `Merging ${theirs}`, options);
+  await moveBranch(repository, branch, result.oid!, changes, true);
+  return { kind: result.fastForward ? "fast-forward" : "merge", branch, oid: result.oid!, changed: changes.map((change) => change.path) };
+}
+
+async function moveBranch(repository: Repository, branch: string | undefined, oid: string, changes: PathChange[], worktree: boolean): Promise<void> {
+  const { fs, gitdir } = repository;
+  await applyChanges(repository, changes, {
+    worktree,
+    afterIndex: () => git.writeRef({ fs, gitdir, ref: branch === undefined ? "HEAD" : `refs/heads/${branch}`, value: oid, force: true }),
+  });
+}
+
+export type ResetMode = "soft" | "mixed" | "hard";
+
+export interface ResetResult {
+  oid: string;
+  /** mixed: paths whose staged state was undone. hard: paths whose uncommitted changes were discarded. */
+  affected: string[];
+}
+
+/** Moves the current branch (or detached HEAD) to `ref`; mixed also resets the index, hard the worktree too. */
+export async function reset(repository: Repository, mode: ResetMode, ref = "HEAD", options: StatusOptions = {}): Promise<ResetResult> {
+  const { fs, gitdir } = repository;
+  const branch = (await git.currentBranch({ fs, gitdir, test: false })) ?? undefined;
+  const oid = await resolveCommit(repository, ref);
+  if (mode === "soft") {
+    await git.writeRef({ fs, gitdir, ref: branch === undefined ? "HEAD" : `refs/heads/${branch}`, value: oid, force: true });
+    return { oid, affected: [] };
+  }
+  const target = await commitFiles(repository, oid);
+  const index = await readIndex(repository);
+  const changes = diffTrees(indexAsTree(index.entries), target);
+  if (mode === "mixed") {
+    await moveBranch(repository, branch, oid, changes, false);
+    return { oid, affected: changes.map((change) => change.path) };
+  }
+  // hard: also rewrite every tracked file whose worktree copy differs from the index.
+  const { entries } = await computeStatus(repository, options);
+  const discarded = entries.filter((entry) => entry.index !== "?").map((entry) => entry.path);
+  const listed = new Set(changes.map((change) => change.path));
+  for (const entry of entries) {
+    if (entry.index === "?" || entry.worktree === " " || listed.has(entry.path)) continue;
+    const file = target.get(entry.path);
+    if (file) changes.push({ path: entry.path, before: file, after: file });
+  }
+  await moveBranch(repository, branch, oid, changes, true);
+  return { oid, affected: discarded };
+}

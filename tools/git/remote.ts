@@ -1,0 +1,205 @@
+/**
+ * fetch, pull and push over smart HTTP with isomorphic-git's node client, guarded by an idle
+ * timeout and the turn's abort signal. Credentials come from clio's config or the environment
+ * and never appear in results or errors: every message is scrubbed of them and of URL userinfo.
+ */
+import git from "isomorphic-git";
+import nodeHttp from "isomorphic-git/http/node";
+import { ClioError } from "../errors.js";
+import { requireBranch, type Repository } from "./repository.js";
+import { mergeInto, type MergeResult } from "./merge-reset.js";
+import { branchState, type BranchState } from "./history.js";
+import type { StatusOptions } from "./status.js";
+
+export interface Credentials {
+  username: string;
+  password: string;
+}
+
+/**
+ * Credentials for HTTP remotes: clio config `GIT.credentials` ({username, password} or
+ * {token}), else the environment: CLIO_GIT_USERNAME + CLIO_GIT_PASSWORD, or GIT_TOKEN
+ * (sent as password with username CLIO_GIT_USERNAME or "x-access-token").
+ */
+export function resolveCredentials(configured: unknown, env: NodeJS.ProcessEnv): Credentials | undefined {
+  const fromConfig = (configured ?? {}) as { username?: unknown; password?: unknown; token?: unknown };
+  const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+  const configPassword = text(fromConfig.password) ?? text(fromConfig.token);
+  if (configPassword) return { username: text(fromConfig.username) ?? "x-access-token", password: configPassword };
+  const envPassword = text(env.CLIO_GIT_PASSWORD) ?? text(env.GIT_TOKEN);
+  if (envPassword) return { username: text(env.CLIO_GIT_USERNAME) ?? "x-access-token", password: envPassword };
+  return undefined;
+}
+
+/** Removes URL userinfo and every form of the secrets from a message. */
+export function scrubSecrets(text: string, credentials?: Credentials): string {
+  let scrubbed = text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]*@/gi, "$1");
+  if (credentials) {
+    const basic = Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64");
+    for (const secret of [basic, credentials.password, encodeURIComponent(credentials.password)]) {
+      if (secret.length >= 3) scrubbed = scrubbed.split(secret).join("***");
+    }
+  }
+  return scrubbed;
+}
+
+export interface RemoteOptions extends StatusOptions {
+  credentials?: Credentials;
+  signal?: AbortSignal;
+  /** Longest wait for the server to answer or send more (default 30000 ms). */
+  idleTimeoutMs?: number;
+}
+
+type HttpClient = typeof nodeHttp;
+
+/** isomorphic-git's node client, failing with `network_error` when the server stalls or the turn is cancelled. */
+function guardedHttp(options: RemoteOptions): HttpClient {
+  const idle = options.idleTimeoutMs ?? 30_000;
+  const guard = <Value>(promise: Promise<Value>): Promise<Value> =>
+    new Promise<Value>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new ClioError("network_error", `The server did not answer for ${idle / 1000} s.`, "Check that the remote is reachable, then retry.")), idle);
+      const onAbort = () => reject(new ClioError("cancelled", "The transfer was cancelled."));
+      options.signal?.addEventListener("abort", onAbort, { once: true });
+      promise.then(resolve, reject).finally(() => {
+        clearTimeout(timer);
+        options.signal?.removeEventListener("abort", onAbort);
+      });
+    });
+  return {
+    async request(request) {
+      if (options.signal?.aborted) throw new ClioError("cancelled", "The transfer was cancelled.");
+      const response = await guard(nodeHttp.request(request));
+      const body = response.body;
+      if (!body) return response;
+      const iterator = body[Symbol.asyncIterator]();
+      const guarded = {
+        next: () => guard(iterator.next()),
+        return: async () => ({ done: true as const, value: undefined }),
+        [Symbol.asyncIterator]() {
+          return this;
+        },
+      };
+      return { ...response, body: guarded as unknown as AsyncIterableIterator<Uint8Array> };
+    },
+  };
+}
+
+async function remoteUrl(repository: Repository, remote: string): Promise<string> {
+  const { fs, gitdir } = repository;
+  const url = await git.getConfig({ fs, gitdir, path: `remote.${remote}.url` }).catch(() => undefined);
+  if (typeof url === "string") return url;
+  const known = (await git.listRemotes({ fs, gitdir })).map((item) => item.remote);
+  throw new ClioError(
+    "not_found",
+    `There is no remote named ${remote}.${known.length > 0 ? ` Remotes here: ${known.join(", ")}.` : " This repository has no remotes."}`,
+    "Name a configured remote (remote=origin), or add one with `git remote add NAME URL`.",
+  );
+}
+
+/** Runs a network operation, turning isomorphic-git's failures into scrubbed ClioErrors. */
+async function talk<Result>(repository: Repository, remote: string, options: RemoteOptions, work: (http: HttpClient) => Promise<Result>): Promise<Result> {
+  const where = scrubSecrets(await remoteUrl(repository, remote), options.credentials);
+  try {
+    return await work(guardedHttp(options));
+  } catch (error) {
+    throw translateNetworkError(error, remote, where, options.credentials);
+  }
+}
+
+function translateNetworkError(error: unknown, remote: string, where: string, credentials?: Credentials): ClioError {
+  const scrub = (text: string) => scrubSecrets(text, credentials);
+  if (ClioError.is(error)) return new ClioError(error.code, scrub(`${remote} (${where}): ${error.message}`), error.hint);
+  const { code, data, message } = error as { code?: string; data?: { statusCode?: number; reason?: string }; message?: string };
+  const detail = scrub(message ?? String(error));
+  if (code === "HttpError" && (data?.statusCode === 401 || data?.statusCode === 403)) {
+    return new ClioError(
+      "authentication_failed",
+      `${remote} (${where}) refused the credentials (HTTP ${data.statusCode}); nothing was transferred.`,
+      credentials
+        ? "Check the username and password/token in GIT.credentials or CLIO_GIT_USERNAME / CLIO_GIT_PASSWORD / GIT_TOKEN."
+        : "Give credentials: clio config GIT.credentials, or the environment variables CLIO_GIT_USERNAME and CLIO_GIT_PASSWORD (or GIT_TOKEN).",
+    );
+  }
+  if (code === "PushRejectedError" || code === "CommitNotFetchedError" || code === "GitPushError") {
+    return new ClioError(
+      "push_rejected",
+      `${remote} rejected the push: the remote branch has commits this one does not (not a fast-forward). Nothing was changed on ${remote}.`,
+      "Pull first ([GIT:action=pull]) to merge the remote commits, then push again.",
+    );
+  }
+  if (code === "HttpError" || code === "SmartHttpError" || code === "EmptyServerResponseError") {
+    return new ClioError("network_error", `${remote} (${where}) answered with an error: ${detail}`, "Check the remote URL and that the server is a git smart-HTTP server.");
+  }
+  const system = (error as NodeJS.ErrnoException).code;
+  if (system && /^E[A-Z]+$/.test(system)) {
+    return new ClioError("network_error", `Could not talk to ${remote} (${where}): ${detail}`, "Check that the remote is reachable, then retry.");
+  }
+  return new ClioError("git_error", `${remote} (${where}): ${detail}`);
+}
+
+export interface FetchResult {
+  remote: string;
+  branch?: string;
+  oid?: string;
+  state: BranchState;
+}
+
+export async function fetchRemote(repository: Repository, remote: string, branch: string | undefined, options: RemoteOptions): Promise<FetchResult> {
+  const { fs, dir, gitdir, cache } = repository;
+  const result = await talk(repository, remote, options, (http) =>
+    git.fetch({
+      fs, http, dir, gitdir, cache, remote,
+      ref: branch,
+      singleBranch: branch !== undefined,
+      tags: false,
+      onAuth: () => options.credentials ?? {},
+    }),
+  );
+  return { remote, branch, oid: result.fetchHead ?? undefined, state: await branchState(repository) };
+}
+
+/** Fetches `branch` (default: the current branch's upstream, else the same name) and merges it. */
+export async function pullRemote(
+  repository: Repository,
+  remote: string,
+  branch: string | undefined,
+  author: () => Promise<{ name: string; email: string }>,
+  options: RemoteOptions & { now?: () => number },
+): Promise<MergeResult> {
+  const current = await requireBranch(repository, "pull");
+  const upstream = await git.getConfig({ fs: repository.fs, gitdir: repository.gitdir, path: `branch.${current}.merge` }).catch(() => undefined);
+  const remoteBranch = branch ?? (typeof upstream === "string" ? upstream.replace(/^refs\/heads\//, "") : current);
+  await fetchRemote(repository, remote, remoteBranch, options);
+  return mergeInto(repository, `refs/remotes/${remote}/${remoteBranch}`, author, { ...options, message: `Merge ${remote}/${remoteBranch} into ${current}` });
+}
+
+export interface PushResult {
+  remote: string;
+  branch: string;
+  remoteBranch: string;
+  oid: string;
+}
+
+/** Pushes `branch` (default: the current one) to the same name on `remote`; never forces. */
+export async function pushRemote(repository: Repository, remote: string, branch: string | undefined, options: RemoteOptions): Promise<PushResult> {
+  const { fs, dir, gitdir, cache } = repository;
+  const local = branch ?? (await requireBranch(repository, "push"));
+  const oid = await git.resolveRef({ fs, gitdir, ref: `refs/heads/${local}` }).catch(() => {
+    throw new ClioError("not_found", `There is no local branch named ${local} to push.`, "Name an existing branch (see [GIT:action=branch]).");
+  });
+  const result = await talk(repository, remote, options, (http) =>
+    git.push({ fs, http, dir, gitdir, cache, remote, ref: local, remoteRef: local, onAuth: () => options.credentials ?? {}, signal: options.signal }),
+  );
+  const status = result.refs[`refs/heads/${local}`];
+  if (!result.ok || (status && !status.ok)) {
+    const reason = scrubSecrets(status?.error ?? result.error ?? "unknown reason", options.credentials);
+    if (/fast-forward|fetch first|non-fast/i.test(reason)) throw translateNetworkError({ code: "PushRejectedError" }, remote, "", options.credentials);
+    throw new ClioError("push_rejected", `${remote} rejected the push of ${local}: ${reason}. Nothing was changed on ${remote}.`, "Read the reason, fix it locally, then push again.");
+  }
+  const hasUpstream = await git.getConfig({ fs, gitdir, path: `branch.${local}.remote` }).catch(() => undefined);
+  if (hasUpstream === undefined) {
+    await git.setConfig({ fs, gitdir, path: `branch.${local}.remote`, value: remote });
+    await git.setConfig({ fs, gitdir, path: `branch.${local}.merge`, value: `refs/heads/${local}` });
+  }
+  return { remote, branch: local, remoteBranch: local, oid };
+}
