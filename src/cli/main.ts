@@ -2,7 +2,7 @@
  * The `clio` command line. Each subcommand loads its code only when it runs, so `clio --version`
  * stays as cheap as starting node.
  */
-import { Command, InvalidArgumentError, Option } from "commander";
+import { Argument, Command, InvalidArgumentError, Option } from "commander";
 import { version } from "../version.js";
 
 const PERMISSION_MODES = ["plan", "ask", "auto-edit", "yolo"];
@@ -16,7 +16,8 @@ function positiveInteger(value: string): number {
 const program = new Command("clio")
   .version(version, "-v, --version")
   .description("A protocol-first terminal coding assistant: any model does real work by writing [PROTOCOL:action=...] commands.")
-  .showHelpAfterError();
+  .showHelpAfterError()
+  .enablePositionalOptions();
 
 program
   .command("parse")
@@ -69,6 +70,62 @@ program
   .action(async (options) => {
     const { fuzzCommand } = await import("./fuzz-command.js");
     process.exitCode = await fuzzCommand(options);
+  });
+
+function addChatOptions(command: Command): Command {
+  return command
+    .option("-p, --print [prompt]", "run one prompt without a chat (standard input is appended when piped), print the answer and exit")
+    .addOption(new Option("--output-format <format>", "with -p: text | json | stream-json").choices(["text", "json", "stream-json"]).default("text"))
+    .option("--provider <name>", "openai, deepseek, openrouter, ollama, llamacpp, vllm, lmstudio, or custom with --base-url")
+    .option("--base-url <url>", "any OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1")
+    .option("--api-key <key>", "the API key (better: the provider's environment variable)")
+    .option("--model <name>", "the model to use")
+    .addOption(new Option("--api <api>", "chat (chat completions) or completions (base and completion-only models)").choices(["chat", "completions"]))
+    .option("--script <file>", "play recorded model replies from this file instead of calling a model (scripted provider)")
+    .addOption(new Option("--permission-mode <mode>", "plan | ask | auto-edit | yolo").choices(PERMISSION_MODES))
+    .option("-w, --workspace <dir>", "the workspace root (default: the current folder)")
+    .option("--max-turns <n>", "model calls per prompt (default 25)", positiveInteger)
+    .option("--context-window <tokens>", "the model's context window; older turns are summarised near it", positiveInteger)
+    .option("-c, --continue", "continue the latest session of this workspace")
+    .option("-r, --resume <id>", "continue a session by id (a unique prefix is enough)")
+    .option("--session-dir <dir>", "where sessions are stored (default ~/.clio/sessions)");
+}
+
+async function runChat(options: Record<string, unknown>): Promise<void> {
+  const { chatCommand } = await import("./chat-command.js");
+  process.exitCode = await chatCommand(options);
+}
+
+addChatOptions(program).action(runChat);
+addChatOptions(program.command("chat").description("chat with a model in the terminal (the default command)")).action(runChat);
+
+program
+  .command("start")
+  .description("what npm start runs: the chat when a model is configured, otherwise the offline demo")
+  .action(async () => {
+    const { startCommand } = await import("./start-command.js");
+    process.exitCode = await startCommand();
+  });
+
+program
+  .command("sessions")
+  .description("list, show, delete or export recorded sessions")
+  .addArgument(new Argument("<verb>", "what to do").choices(["list", "show", "delete", "export"]))
+  .argument("[id]", "the session id (a unique prefix is enough)")
+  .option("--format <format>", "for export: markdown | script | replies", "markdown")
+  .option("--all", "for list: every workspace's sessions")
+  .option("--session-dir <dir>", "where sessions are stored")
+  .action(async (verb: string, id: string | undefined, options) => {
+    const { sessionsCommand } = await import("./sessions-command.js");
+    process.exitCode = await sessionsCommand(verb, id, options);
+  });
+
+program
+  .command("config")
+  .description("print the settings in force and where each came from")
+  .action(async () => {
+    const { configCommand } = await import("./config-command.js");
+    process.exitCode = await configCommand();
   });
 
 program.exitOverride((error) => {

@@ -120,7 +120,7 @@ export class ProtocolManager {
       description,
       subject: firstParameterValue(definition, invocation),
     });
-    if (!verdict.allowed) return this.failed(id, protocol, action, permissionClass, verdict.error, start, description);
+    if (!verdict.allowed) return { ...this.failed(id, protocol, action, permissionClass, verdict.error, start, description), args: invocation.decoded };
     if (signal.aborted) {
       return this.failed(id, protocol, action, permissionClass, { code: "cancelled", message: `${protocol}.${action} was cancelled before it started.` }, start, description);
     }
@@ -135,6 +135,7 @@ export class ProtocolManager {
         ok: true,
         protocol,
         action,
+        args: invocation.decoded,
         permissionClass,
         description: output.description ?? description,
         output: output.output,
@@ -147,6 +148,7 @@ export class ProtocolManager {
       result = await this.limitOutput(base);
     } catch (error) {
       result = this.result(id, protocol, action, permissionClass, toErrorData(error), start, description);
+      result.args = invocation.decoded;
     }
     result.durationMs = Math.round((performance.now() - began) * 10) / 10;
     this.emit({ type: "command-finished", id, result });

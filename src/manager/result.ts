@@ -13,6 +13,8 @@ export interface CommandResult {
   /** Canonical protocol name, or the name as written when it is unknown. */
   protocol: string;
   action: string | null;
+  /** The arguments decoded by their kinds (bytes as base64), when the command got past checking. */
+  args?: Record<string, string>;
   permissionClass: PermissionClass | null;
   /** The one line a person reads ("Read src/main.c (247 lines)"). */
   description: string;

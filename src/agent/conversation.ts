@@ -1,0 +1,104 @@
+/**
+ * A conversation: one agent bound to a provider, a runtime and a session, with the operations
+ * the terminal's slash commands need (switch model or mode, clear, resume). Both the chat and
+ * the one-shot `-p` mode drive it.
+ */
+import path from "node:path";
+import type { ModelProvider } from "../providers/types.js";
+import type { Runtime } from "../runtime.js";
+import type { Session, SessionStore } from "../sessions/index.js";
+import { Agent, type AgentEvent, type PromptOutcome } from "./agent.js";
+import { readInstructions } from "./context-files.js";
+import { sessionHistory, sessionRecorder } from "./session-recorder.js";
+import { buildSystemPrompt } from "./system-prompt.js";
+
+export interface ConversationOptions {
+  provider: ModelProvider;
+  runtime: Runtime;
+  store?: SessionStore;
+  /** A session to continue; otherwise one is made at the first prompt. */
+  session?: Session;
+  maxTurns: number;
+  contextWindow?: number;
+  /** Memories relevant to a prompt, as lines for the system prompt. */
+  memories?: (prompt: string) => Promise<string[]>;
+  onEvent?: (event: AgentEvent) => void;
+}
+
+export class Conversation {
+  provider: ModelProvider;
+  session: Session | undefined;
+  private agent: Agent;
+
+  constructor(private readonly options: ConversationOptions) {
+    this.provider = options.provider;
+    this.session = options.session;
+    this.agent = this.makeAgent();
+  }
+
+  get history() {
+    return this.agent.history;
+  }
+
+  get usage(): { inputTokens: number; outputTokens: number } {
+    return { inputTokens: this.agent.totalInputTokens, outputTokens: this.agent.totalOutputTokens };
+  }
+
+  async prompt(text: string, signal?: AbortSignal): Promise<PromptOutcome> {
+    if (!this.session && this.options.store) {
+      this.session = await this.options.store.create({
+        workspace: this.options.runtime.environment.workspace.root,
+        provider: this.provider.name,
+        model: this.provider.model,
+      });
+      this.agent = this.makeAgent();
+    }
+    return this.agent.prompt(text, signal);
+  }
+
+  /** Uses another model from now on (the history stays). */
+  async switchProvider(provider: ModelProvider): Promise<void> {
+    this.provider = provider;
+    await this.session?.setModel(provider.name, provider.model);
+    this.agent = this.makeAgent();
+  }
+
+  /** Starts afresh: an empty history in a new session. */
+  async clear(): Promise<void> {
+    await this.session?.close();
+    this.session = undefined;
+    this.agent = this.makeAgent([]);
+  }
+
+  /** Continues a recorded session (closing the current one). */
+  async resume(session: Session): Promise<void> {
+    await this.session?.close();
+    this.session = session;
+    this.agent = this.makeAgent();
+  }
+
+  async close(): Promise<void> {
+    await this.session?.close();
+  }
+
+  private makeAgent(history = this.session ? sessionHistory(this.session) : this.agent?.history ?? []): Agent {
+    const { runtime } = this.options;
+    const root = runtime.environment.workspace.root;
+    return new Agent({
+      provider: this.provider,
+      manager: runtime.manager,
+      maxTurns: this.options.maxTurns,
+      ...(this.options.contextWindow ? { contextWindow: this.options.contextWindow } : {}),
+      history,
+      ...(this.session ? { recorder: sessionRecorder(this.session) } : {}),
+      ...(this.options.onEvent ? { onEvent: this.options.onEvent } : {}),
+      systemPrompt: async (prompt) =>
+        buildSystemPrompt({
+          registry: runtime.registry,
+          workspaceName: path.basename(root),
+          instructions: await readInstructions(root),
+          memories: (await this.options.memories?.(prompt).catch(() => [])) ?? [],
+        }),
+    });
+  }
+}

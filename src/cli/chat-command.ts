@@ -1,0 +1,44 @@
+/** `clio`, `clio chat`, `clio -p "prompt"`: chat with a model, or one prompt for scripts. */
+import { ClioError } from "../../tools/errors.js";
+import type { ChatFlags } from "./chat-setup.js";
+import type { OutputFormat } from "./print-mode.js";
+
+export interface ChatCommandOptions extends ChatFlags {
+  print?: string | boolean;
+  outputFormat?: OutputFormat;
+}
+
+/** Exit status for a usage or configuration error. */
+const EXIT_USAGE = 2;
+
+export async function chatCommand(options: ChatCommandOptions): Promise<number> {
+  try {
+    if (options.print !== undefined) {
+      let prompt = typeof options.print === "string" ? options.print : "";
+      if (!process.stdin.isTTY) {
+        const chunks: Buffer[] = [];
+        for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+        const piped = Buffer.concat(chunks).toString("utf8");
+        if (piped.trim()) prompt = prompt ? `${prompt}\n\n${piped}` : piped;
+      }
+      if (!prompt.trim()) {
+        process.stderr.write('clio: -p needs a prompt: clio -p "what does this project do?" (standard input is appended when piped).\n');
+        return EXIT_USAGE;
+      }
+      const { runPrintMode } = await import("./print-mode.js");
+      return await runPrintMode(prompt, options, options.outputFormat ?? "text");
+    }
+    if (!process.stdin.isTTY || !process.stdout.isTTY) {
+      process.stderr.write('clio: the chat needs a terminal. For scripts use clio -p "prompt" [--output-format json].\n');
+      return EXIT_USAGE;
+    }
+    const { runInteractiveChat } = await import("../ui/chat.js");
+    return await runInteractiveChat(options);
+  } catch (error) {
+    if (ClioError.is(error)) {
+      process.stderr.write(`clio: ${error.message}${error.hint ? `\n${error.hint}` : ""}\n`);
+      return error.code === "not_configured" || error.code === "invalid_config" ? EXIT_USAGE : 1;
+    }
+    throw error;
+  }
+}

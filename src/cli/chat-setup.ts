@@ -1,0 +1,126 @@
+/**
+ * Turning flags, environment and config files into a ready conversation: the provider, the
+ * runtime (workspace, protocols, permissions), the session store and the session to continue.
+ */
+import { ClioError } from "../../tools/errors.js";
+import { Conversation } from "../agent/conversation.js";
+import type { AgentEvent } from "../agent/agent.js";
+import { loadConfig, type ClioConfig, type ResolvedConfig } from "../config/index.js";
+import type { ManagerEvent } from "../manager/manager.js";
+import type { PermissionAsker } from "../manager/permissions.js";
+import { createProvider, resolveProviderSettings, type ProviderSettings } from "../providers/index.js";
+import { createRuntime, type Runtime } from "../runtime.js";
+import { SessionStore, type Session } from "../sessions/index.js";
+
+/** The chat flags, as commander hands them over. */
+export interface ChatFlags {
+  provider?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  model?: string;
+  api?: "chat" | "completions";
+  permissionMode?: ClioConfig["permissionMode"];
+  workspace?: string;
+  maxTurns?: number;
+  contextWindow?: number;
+  continue?: boolean;
+  resume?: string;
+  sessionDir?: string;
+  /** A reply script for the scripted provider. */
+  script?: string;
+}
+
+export interface ChatSetup {
+  config: ResolvedConfig;
+  settings: ProviderSettings;
+  conversation: Conversation;
+  runtime: Runtime;
+  store: SessionStore;
+}
+
+export interface ChatSetupHooks {
+  asker?: PermissionAsker;
+  onAgentEvent?: (event: AgentEvent) => void;
+  onManagerEvent?: (event: ManagerEvent) => void;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+export async function loadChatConfig(flags: ChatFlags, env: NodeJS.ProcessEnv, cwd: string): Promise<ResolvedConfig> {
+  return loadConfig({
+    cwd,
+    env,
+    flags: {
+      provider: flags.provider,
+      baseUrl: flags.baseUrl,
+      apiKey: flags.apiKey,
+      model: flags.model,
+      api: flags.api,
+      permissionMode: flags.permissionMode,
+      workspace: flags.workspace,
+      maxTurns: flags.maxTurns,
+      contextWindow: flags.contextWindow,
+      sessionDir: flags.sessionDir,
+    },
+  });
+}
+
+export function providerSettingsFrom(resolved: ResolvedConfig, flags: ChatFlags, env: NodeJS.ProcessEnv): ProviderSettings {
+  const { config, sources } = resolved;
+  const fromConfig = (key: keyof typeof sources) => sources[key] !== "default" && sources[key] !== "flag";
+  return resolveProviderSettings({
+    flags: {
+      ...(flags.provider ? { provider: flags.provider } : {}),
+      ...(flags.model ? { model: flags.model } : {}),
+      ...(flags.baseUrl ? { baseURL: flags.baseUrl } : {}),
+      ...(flags.api ? { api: flags.api } : {}),
+      ...(flags.contextWindow ? { contextWindow: flags.contextWindow } : {}),
+      ...(flags.script ? { script: flags.script } : {}),
+    },
+    env,
+    config: {
+      ...(config.provider && fromConfig("provider") ? { provider: config.provider } : {}),
+      ...(config.model && fromConfig("model") ? { model: config.model } : {}),
+      ...(config.baseUrl && fromConfig("baseUrl") ? { baseURL: config.baseUrl } : {}),
+      ...(fromConfig("api") ? { api: config.api } : {}),
+      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      ...(config.contextWindow && fromConfig("contextWindow") ? { contextWindow: config.contextWindow } : {}),
+    },
+  });
+}
+
+export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): Promise<ChatSetup> {
+  const env = hooks.env ?? process.env;
+  const config = await loadChatConfig(flags, env, hooks.cwd ?? process.cwd());
+  const settings = providerSettingsFrom(config, flags, env);
+  const provider = await createProvider(settings);
+  const runtime = await createRuntime({
+    workspace: config.config.workspace,
+    permissionMode: config.config.permissionMode,
+    rules: config.config.permissions,
+    protocolConfig: config.config.protocols,
+    env,
+    ...(hooks.asker ? { asker: hooks.asker } : {}),
+    ...(hooks.onManagerEvent ? { onEvent: hooks.onManagerEvent } : {}),
+  });
+  const store = new SessionStore(config.config.sessionDir);
+  let session: Session | undefined;
+  if (flags.resume) session = await store.open(flags.resume);
+  else if (flags.continue) {
+    const latest = await store.latest(runtime.environment.workspace.root);
+    if (!latest) {
+      throw new ClioError("not_found", `There is no earlier session for ${runtime.environment.workspace.root} to continue.`, "Start a new one without --continue, or list sessions with `clio sessions list`.");
+    }
+    session = await store.open(latest.id);
+  }
+  const conversation = new Conversation({
+    provider,
+    runtime,
+    store,
+    ...(session ? { session } : {}),
+    maxTurns: config.config.maxTurns,
+    contextWindow: config.config.contextWindow ?? settings.contextWindow,
+    ...(hooks.onAgentEvent ? { onEvent: hooks.onAgentEvent } : {}),
+  });
+  return { config, settings, conversation, runtime, store };
+}

@@ -1,0 +1,114 @@
+/**
+ * The interactive chat: a prompt line, streamed replies, commands as action descriptions,
+ * permission questions, slash commands, and Ctrl-C that cancels the turn (a second one exits).
+ */
+import { createInterface, type Interface } from "node:readline/promises";
+import path from "node:path";
+import type { ChatFlags } from "../cli/chat-setup.js";
+import { setUpChat } from "../cli/chat-setup.js";
+import type { PermissionAnswer, PermissionRequest } from "../manager/permissions.js";
+import { scriptSubmissions } from "../replay/replay.js";
+import { runSlashCommand } from "./slash-commands.js";
+import { createStyle } from "./style.js";
+import { TerminalView } from "./terminal-view.js";
+
+export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
+  const style = createStyle(process.stdout);
+  const write = (text: string) => void process.stdout.write(text);
+  const view = new TerminalView({ style, output: process.stdout });
+  const readline: Interface = createInterface({ input: process.stdin, output: process.stdout, terminal: true, historySize: 200 });
+  let turn: AbortController | undefined;
+  let interrupts = 0;
+  let closed = false;
+  readline.on("close", () => {
+    closed = true;
+    turn?.abort();
+  });
+  readline.on("SIGINT", () => {
+    interrupts++;
+    if (turn && interrupts === 1) {
+      turn.abort();
+      write(`\n${style.yellow("Cancelling… (Ctrl-C again to exit)")}\n`);
+      return;
+    }
+    if (interrupts >= 2) {
+      write("\n");
+      readline.close();
+      return;
+    }
+    write(`\n${style.dim("(Ctrl-C again or /exit to quit)")}\n`);
+    readline.write("", { ctrl: true, name: "u" });
+  });
+
+  const asker = async (request: PermissionRequest): Promise<PermissionAnswer> => {
+    view.pause();
+    for (;;) {
+      if (closed) return "no";
+      const answer = (await readline.question(`${style.yellow("?")} Allow ${style.bold(request.description)} ${style.dim(`(${request.protocol}.${request.action}, ${request.permissionClass})`)} [y/n/a=always]: `))
+        .trim()
+        .toLowerCase();
+      if (answer === "y" || answer === "yes") return "yes";
+      if (answer === "a" || answer === "always") return "always";
+      if (answer === "n" || answer === "no" || answer === "") return "no";
+    }
+  };
+
+  const setup = await setUpChat(flags, {
+    asker,
+    onAgentEvent: (event) => view.onAgentEvent(event),
+    onManagerEvent: (event) => view.onManagerEvent(event),
+  });
+  const { conversation, runtime, store, settings } = setup;
+  const runDirect = async (text: string) => {
+    await runtime.manager.runAll(scriptSubmissions(text).submissions);
+  };
+  write(
+    `${style.bold("clio")} ${style.dim("·")} ${conversation.provider.model} via ${conversation.provider.name} ${style.dim("·")} ${path.basename(runtime.environment.workspace.root)} ${style.dim("·")} mode ${runtime.permissions.mode}\n${style.dim("Type a request, /help for commands, Ctrl-C to cancel.")}\n`,
+  );
+  if (conversation.session) write(style.dim(`Continuing session ${conversation.session.id} (${conversation.session.data.messages.length} messages).\n`));
+
+  try {
+    while (!closed) {
+      let line: string;
+      try {
+        line = await readline.question(`${style.cyan("›")} `);
+      } catch {
+        break;
+      }
+      interrupts = 0;
+      while (line.endsWith("\\") && !closed) line = `${line.slice(0, -1)}\n${await readline.question(`${style.dim("…")} `)}`;
+      const text = line.trim();
+      if (!text) continue;
+      try {
+        if (text.startsWith("/")) {
+          if ((await runSlashCommand(text, { conversation, runtime, store, settings, style, write, runDirect })) === "exit") break;
+          continue;
+        }
+        if (isDirectCommand(text)) {
+          await runDirect(text);
+          continue;
+        }
+        turn = new AbortController();
+        await conversation.prompt(text, turn.signal);
+      } catch (error) {
+        view.pause();
+        write(`${style.red("✗")} ${(error as Error).message}\n`);
+      } finally {
+        turn = undefined;
+        interrupts = 0;
+      }
+    }
+  } finally {
+    readline.close();
+    await conversation.close();
+    await runtime.manager.dispose();
+  }
+  return 0;
+}
+
+const COMMAND_START = /^\[[A-Za-z][A-Za-z0-9_]*:\s*[A-Za-z_][\w-]*\s*(=|<<)/;
+
+/** True when the person's line is a protocol command to run directly rather than a prompt. */
+export function isDirectCommand(text: string): boolean {
+  return COMMAND_START.test(text.trim());
+}

@@ -1,0 +1,86 @@
+/**
+ * Renders a model's markdown reply for the terminal as it streams, a line at a time:
+ * headings, lists, quotes, emphasis, inline code, links, and fenced code with highlighting.
+ * Protocol command lines are dimmed: the person reads their action descriptions instead.
+ */
+import type { ChalkInstance } from "chalk";
+import { LineHighlighter } from "./highlight.js";
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)/;
+const COMMAND_START = /^\s*\[[A-Za-z][A-Za-z0-9_]*:\s*[A-Za-z_][\w-]*\s*(=|<<)/;
+
+export class MarkdownRenderer {
+  private partial = "";
+  private fence: { marker: string; highlighter: LineHighlighter } | undefined;
+  private heredocTag: string | undefined;
+
+  constructor(
+    private readonly style: ChalkInstance,
+    private readonly write: (text: string) => void,
+  ) {}
+
+  /** Takes a chunk of the reply; writes every line it completes. */
+  push(text: string): void {
+    this.partial += text;
+    let newline = this.partial.indexOf("\n");
+    while (newline !== -1) {
+      this.write(`${this.renderLine(this.partial.slice(0, newline))}\n`);
+      this.partial = this.partial.slice(newline + 1);
+      newline = this.partial.indexOf("\n");
+    }
+  }
+
+  /** Writes what is left of the reply. */
+  end(): void {
+    if (this.partial) this.write(`${this.renderLine(this.partial)}\n`);
+    this.partial = "";
+    this.fence = undefined;
+    this.heredocTag = undefined;
+  }
+
+  private renderLine(line: string): string {
+    const style = this.style;
+    if (this.heredocTag !== undefined) {
+      if (line.trimEnd() === this.heredocTag) this.heredocTag = undefined;
+      return style.dim(line);
+    }
+    const fence = FENCE.exec(line);
+    if (this.fence) {
+      if (fence && fence[1]![0] === this.fence.marker[0] && fence[1]!.length >= this.fence.marker.length && !fence[2]) {
+        this.fence = undefined;
+        return style.dim(line);
+      }
+      return `${style.dim("│")} ${this.fence.highlighter.highlight(line)}`;
+    }
+    if (fence) {
+      this.fence = { marker: fence[1]!, highlighter: new LineHighlighter(fence[2] ?? "", style) };
+      return style.dim(line);
+    }
+    if (COMMAND_START.test(line)) {
+      const heredoc = /<<([A-Za-z_]\w*)\s*$/.exec(line);
+      if (heredoc) this.heredocTag = heredoc[1];
+      return style.dim(line);
+    }
+    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+    if (heading) return heading[1]!.length === 1 ? style.bold.underline(heading[2]!) : style.bold(heading[2]!);
+    const quote = /^>\s?(.*)$/.exec(line);
+    if (quote) return `${style.dim("│")} ${style.italic(this.inline(quote[1]!))}`;
+    const bullet = /^(\s*)[-*+]\s+(.*)$/.exec(line);
+    if (bullet) return `${bullet[1]}${style.cyan("•")} ${this.inline(bullet[2]!)}`;
+    const numbered = /^(\s*)(\d+)[.)]\s+(.*)$/.exec(line);
+    if (numbered) return `${numbered[1]}${style.cyan(`${numbered[2]}.`)} ${this.inline(numbered[3]!)}`;
+    if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) return style.dim("─".repeat(40));
+    return this.inline(line);
+  }
+
+  private inline(text: string): string {
+    const style = this.style;
+    if (style.level === 0) return text;
+    return text
+      .replace(/`([^`]+)`/g, (_, code: string) => style.cyan(code))
+      .replace(/\*\*([^*]+)\*\*/g, (_, bold: string) => style.bold(bold))
+      .replace(/(^|[^*\w])\*([^*\s][^*]*)\*/g, (_, before: string, emphasis: string) => `${before}${style.italic(emphasis)}`)
+      .replace(/(^|\W)_([^_\s][^_]*)_(?=\W|$)/g, (_, before: string, emphasis: string) => `${before}${style.italic(emphasis)}`)
+      .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, label: string, url: string) => `${style.underline(label)} ${style.dim(`(${url})`)}`);
+  }
+}

@@ -1,0 +1,108 @@
+/** The chat's slash commands: /help, /model, /mode, /sessions, /resume, /clear, /cost, /memory, /exit. */
+import type { ChalkInstance } from "chalk";
+import type { Conversation } from "../agent/conversation.js";
+import { PERMISSION_MODES, type PermissionMode } from "../manager/permissions.js";
+import { createProvider, type ProviderSettings } from "../providers/index.js";
+import type { Runtime } from "../runtime.js";
+import type { SessionStore } from "../sessions/index.js";
+
+export interface SlashContext {
+  conversation: Conversation;
+  runtime: Runtime;
+  store: SessionStore;
+  settings: ProviderSettings;
+  style: ChalkInstance;
+  write(text: string): void;
+  /** Runs a line of protocol commands directly, as if the person typed it. */
+  runDirect(text: string): Promise<void>;
+}
+
+export type SlashOutcome = "continue" | "exit";
+
+const HELP = [
+  ["/help", "this list"],
+  ["/model [name]", "show the model, or switch to another one of the same provider"],
+  ["/mode [plan|ask|auto-edit|yolo]", "show or change the permission mode"],
+  ["/sessions", "list the sessions of this workspace"],
+  ["/resume ID", "continue a recorded session (a unique prefix of its id is enough)"],
+  ["/clear", "start afresh in a new session"],
+  ["/cost", "tokens used in this conversation"],
+  ["/memory", "list what is remembered"],
+  ["/exit", "leave (Ctrl-C twice does too)"],
+];
+
+export async function runSlashCommand(line: string, context: SlashContext): Promise<SlashOutcome> {
+  const [name = "", ...words] = line.trim().split(/\s+/);
+  const argument = words.join(" ");
+  const { style, write, conversation } = context;
+  switch (name) {
+    case "/help":
+      write(`${HELP.map(([command, text]) => `  ${style.cyan(command!.padEnd(34))}${text}`).join("\n")}\n  A line that is itself a command, like [FILE_OP:action=read:path="README.md"], runs directly.\n`);
+      return "continue";
+    case "/exit":
+    case "/quit":
+      return "exit";
+    case "/model": {
+      if (!argument) {
+        write(`Model ${style.bold(conversation.provider.model)} via ${conversation.provider.name} (${conversation.provider.api}).\n`);
+        return "continue";
+      }
+      const provider = await createProvider({ ...context.settings, model: argument });
+      await conversation.switchProvider(provider);
+      write(`Now using ${style.bold(argument)}.\n`);
+      return "continue";
+    }
+    case "/mode": {
+      if (!argument) {
+        write(`Permission mode: ${style.bold(context.runtime.permissions.mode)} (one of ${PERMISSION_MODES.join(", ")}).\n`);
+        return "continue";
+      }
+      if (!(PERMISSION_MODES as readonly string[]).includes(argument)) {
+        write(`${style.red("✗")} Unknown mode ${argument}: use one of ${PERMISSION_MODES.join(", ")}.\n`);
+        return "continue";
+      }
+      context.runtime.permissions.mode = argument as PermissionMode;
+      write(`Permission mode is now ${style.bold(argument)}.\n`);
+      return "continue";
+    }
+    case "/sessions": {
+      const listing = await context.store.list({ workspace: context.runtime.environment.workspace.root });
+      if (!listing.sessions.length) write("No sessions yet for this workspace.\n");
+      for (const session of listing.sessions.slice(0, 20)) {
+        const current = session.id === conversation.session?.id ? style.green(" (current)") : "";
+        write(`  ${style.cyan(session.id)}  ${session.updatedAt.slice(0, 16).replace("T", " ")}  ${session.messageCount} messages  ${session.title || style.dim("(no prompt yet)")}${current}\n`);
+      }
+      return "continue";
+    }
+    case "/resume": {
+      if (!argument) {
+        write("Give the session's id (or a unique prefix): /resume ID. /sessions lists them.\n");
+        return "continue";
+      }
+      const session = await context.store.open(argument);
+      await conversation.resume(session);
+      write(`Resumed ${style.cyan(session.id)}: ${session.title || "(untitled)"} — ${session.data.messages.length} messages.\n`);
+      const last = [...session.data.messages].reverse().find((message) => message.role === "assistant");
+      if (last) write(style.dim(`Last reply: ${last.content.slice(0, 300)}${last.content.length > 300 ? "…" : ""}\n`));
+      return "continue";
+    }
+    case "/clear":
+      await conversation.clear();
+      write("Started afresh.\n");
+      return "continue";
+    case "/cost": {
+      const usage = conversation.session?.data.usage.totals ?? { ...conversation.usage, estimated: false };
+      write(`Tokens: ${usage.inputTokens.toLocaleString("en-US")} in, ${usage.outputTokens.toLocaleString("en-US")} out${usage.estimated ? " (partly estimated)" : ""}.\n`);
+      return "continue";
+    }
+    case "/memory": {
+      const memory = context.runtime.registry.names().find((protocol) => context.runtime.registry.action(protocol, "list") && /memor/i.test(protocol));
+      if (!memory) write("No memory protocol is registered.\n");
+      else await context.runDirect(`[${memory}:action=list]`);
+      return "continue";
+    }
+    default:
+      write(`${style.red("✗")} Unknown command ${name}. /help lists the commands.\n`);
+      return "continue";
+  }
+}

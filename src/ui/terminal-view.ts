@@ -1,0 +1,89 @@
+/**
+ * What a person sees while the agent works: the reply rendered as markdown as it streams, a
+ * spinner until the first token, each command as its action description with a result line,
+ * retries and notices. It only listens to events; it decides nothing.
+ */
+import type { ChalkInstance } from "chalk";
+import type { AgentEvent } from "../agent/agent.js";
+import type { ManagerEvent } from "../manager/manager.js";
+import { MarkdownRenderer } from "./markdown.js";
+import { formatResultLine } from "./results.js";
+import { Spinner } from "./spinner.js";
+
+export interface TerminalViewOptions {
+  style: ChalkInstance;
+  output: NodeJS.WriteStream | { isTTY?: boolean; write(text: string): boolean };
+}
+
+export class TerminalView {
+  private readonly spinner: Spinner;
+  private markdown: MarkdownRenderer;
+  private readonly style: ChalkInstance;
+  private readonly write: (text: string) => void;
+
+  constructor(options: TerminalViewOptions) {
+    this.style = options.style;
+    this.spinner = new Spinner(options.output);
+    this.write = (text) => {
+      options.output.write(text);
+    };
+    this.markdown = new MarkdownRenderer(this.style, this.write);
+  }
+
+  /** Stops the spinner, e.g. before a permission question. */
+  pause(): void {
+    this.spinner.stop();
+  }
+
+  onAgentEvent(event: AgentEvent): void {
+    const style = this.style;
+    switch (event.type) {
+      case "model-started":
+        this.markdown = new MarkdownRenderer(style, this.write);
+        this.spinner.start("Thinking…");
+        break;
+      case "first-token":
+        this.spinner.stop();
+        break;
+      case "text-delta":
+        this.spinner.stop();
+        this.markdown.push(event.text);
+        break;
+      case "reply-finished":
+        this.spinner.stop();
+        this.markdown.end();
+        if (event.outcome.results.length) this.spinner.start("Working…");
+        break;
+      case "retry":
+        this.spinner.stop();
+        this.write(`${style.dim(`↻ ${event.reason}; trying again in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt})`)}\n`);
+        this.spinner.start("Waiting for the model…");
+        break;
+      case "notice":
+        this.spinner.stop();
+        this.write(`${event.level === "error" ? style.red("✗") : event.level === "warning" ? style.yellow("!") : style.dim("·")} ${event.message}\n`);
+        break;
+      case "summarized":
+        this.write(`${style.dim(`· Older turns (${event.replacedMessages} messages) were summarised to stay inside the context window.`)}\n`);
+        break;
+      case "prompt-finished":
+        this.spinner.stop();
+        if (event.message && event.reason !== "done") {
+          this.write(`${event.reason === "cancelled" ? style.yellow(event.message) : style.red(event.message)}\n`);
+        }
+        break;
+      case "usage":
+        break;
+    }
+  }
+
+  onManagerEvent(event: ManagerEvent): void {
+    if (event.type === "command-started") {
+      this.spinner.stop();
+      this.spinner.start(event.description);
+      return;
+    }
+    this.spinner.stop();
+    this.write(`${formatResultLine(event.result, this.style)}\n`);
+  }
+}
