@@ -1,0 +1,115 @@
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { SESSION_FORMAT_VERSION, SessionStore } from "../../src/sessions/index.js";
+import { makeTempDir, rejection } from "./helpers.js";
+
+let directory: string;
+const clock = Date.UTC(2026, 10, 22, 3, 0, 0);
+const store = (): SessionStore => new SessionStore(directory, { now: () => clock });
+
+beforeEach(async () => {
+  directory = await makeTempDir("sessions-corrupt");
+});
+
+afterEach(async () => {
+  await fs.rm(directory, { recursive: true, force: true });
+});
+
+async function makeSession(): Promise<{ id: string; file: string; text: string }> {
+  const session = await store().create({ workspace: "/w", provider: "p", model: "m" });
+  await session.appendMessage({ role: "user", content: "hello", turn: 1 });
+  await session.close();
+  return { id: session.id, file: session.file, text: await fs.readFile(session.file, "utf8") };
+}
+
+describe("a corrupt session file", () => {
+  it.each([
+    ["truncated mid-write", (text: string) => text.slice(0, Math.floor(text.length / 2)), /invalid JSON at line \d+, column \d+: the JSON ends too early/],
+    ["garbage", () => "{ not json", /invalid JSON at line 1, column 3/],
+    ["empty", () => "", /the file is empty/],
+    ["valid JSON of the wrong shape", (text: string) => text.replace('"messages": [', '"messages": 7, "x": ['), /messages: Expected array, received number/],
+  ])("(%s) is moved aside, named in a corrupt_file error, and never overwritten", async (_name, damage, reason) => {
+    const { id, file, text } = await makeSession();
+    const damaged = damage(text);
+    await fs.writeFile(file, damaged);
+
+    const error = await rejection(store().open(id));
+    const aside = `${file}.corrupt-2026-11-22T03-00-00-000Z`;
+    expect(error.code).toBe("corrupt_file");
+    expect(error.message).toMatch(reason);
+    expect(error.message).toContain(aside);
+    expect(error.hint).toContain("start a new one");
+    expect(await fs.readFile(aside, "utf8")).toBe(damaged);
+    expect((await fs.readdir(directory)).sort()).toEqual([path.basename(aside)]);
+    expect((await rejection(store().open(id))).code).toBe("not_found");
+  });
+
+  it("is skipped and reported by list, which changes nothing", async () => {
+    const good = await makeSession();
+    const bad = await makeSession();
+    await fs.writeFile(bad.file, bad.text.slice(0, 40));
+    const listing = await store().list();
+    expect(listing.sessions.map((summary) => summary.id)).toEqual([good.id]);
+    expect(listing.unreadable).toEqual([{ file: bad.file, code: "corrupt_file", message: expect.stringMatching(/^invalid JSON at line/) }]);
+    expect(await fs.readFile(bad.file, "utf8")).toBe(bad.text.slice(0, 40));
+  });
+
+  it("does not hide other files in the folder: stray names are ignored", async () => {
+    await fs.writeFile(path.join(directory, "notes.json"), "{}");
+    await fs.writeFile(path.join(directory, ".20261122-0300-abcdef.json.tmp"), "{");
+    expect(await store().list()).toEqual({ sessions: [], unreadable: [] });
+  });
+});
+
+describe("format versions", () => {
+  it("migrates the unversioned draft shape (version 0) and rewrites it in the current format on the next save", async () => {
+    const id = "20261101-1200-00aa11";
+    const file = path.join(directory, `${id}.json`);
+    const draft = {
+      id,
+      created: Date.UTC(2026, 10, 1, 12, 0, 0),
+      updated: Date.UTC(2026, 10, 1, 12, 5, 0),
+      workspace: "/old",
+      model: "llama",
+      messages: [
+        { role: "user", content: "first question" },
+        { role: "assistant", content: "answer" },
+        { role: "user", content: "second question" },
+      ],
+    };
+    await fs.writeFile(file, JSON.stringify(draft));
+
+    const session = await store().open(id);
+    expect(session.migratedFrom).toBe(0);
+    expect(session.data).toMatchObject({
+      version: SESSION_FORMAT_VERSION,
+      createdAt: "2026-11-01T12:00:00.000Z",
+      updatedAt: "2026-11-01T12:05:00.000Z",
+      provider: "unknown",
+      model: "llama",
+      title: "first question",
+    });
+    expect(session.data.messages.map((message) => [message.sequence, message.turn])).toEqual([[1, 1], [2, 1], [3, 2]]);
+    expect(await fs.readFile(file, "utf8")).toBe(JSON.stringify(draft));
+
+    await session.appendMessage({ role: "assistant", content: "more", turn: 2 });
+    await session.close();
+    const rewritten = JSON.parse(await fs.readFile(file, "utf8"));
+    expect(rewritten.version).toBe(SESSION_FORMAT_VERSION);
+    expect(rewritten.messages.at(-1)).toMatchObject({ sequence: 4, content: "more" });
+  });
+
+  it("refuses a file from a newer clio clearly and leaves it untouched", async () => {
+    const { id, file, text } = await makeSession();
+    const newer = text.replace(`"version": ${SESSION_FORMAT_VERSION}`, '"version": 99');
+    await fs.writeFile(file, newer);
+    const error = await rejection(store().open(id));
+    expect(error.code).toBe("unsupported_version");
+    expect(error.message).toBe(`${file} is in session format 99, written by a newer clio; this clio reads formats up to ${SESSION_FORMAT_VERSION}.`);
+    expect(error.hint).toContain("Upgrade clio");
+    expect(await fs.readFile(file, "utf8")).toBe(newer);
+    expect(await fs.readdir(directory)).toEqual([path.basename(file)]);
+    expect((await store().list()).unreadable).toEqual([{ file, code: "unsupported_version", message: error.message }]);
+  });
+});
