@@ -19,7 +19,7 @@ async function writeBig(relative: string, bytes: number, line: string): Promise<
   const stream = createWriteStream(path.join(temp.root, relative));
   const block = Buffer.from(line.repeat(Math.ceil(65536 / line.length)));
   for (let written = 0; written < bytes; written += block.length) {
-    if (!stream.write(block)) await new Promise((resolve) => stream.once("drain", resolve));
+    if (!stream.write(block)) await new Promise<void>((resolve) => stream.once("drain", () => resolve()));
   }
   await new Promise<void>((resolve) => stream.end(() => resolve()));
 }

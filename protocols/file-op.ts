@@ -1,0 +1,201 @@
+/**
+ * FILE_OP — reading, writing and organising files inside the workspace.
+ * Every path goes through workspace confinement; writes are atomic and never touch `.git`
+ * internals or clio's `.clio` state. Reads show lines as `  12│text` (line number, a `│`
+ * gutter, then the line exactly); copy text after the gutter when writing `old` for replace.
+ */
+import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "../src/protocol.js";
+import { FileTools, formatBytes, numberLines, type FileSystem, type ListEntry, type SearchResult, type WriteResult } from "../tools/files/index.js";
+
+export interface FileOpOptions {
+  /** The `fs.promises` seam the file tools use (tests replace single methods). */
+  fileSystem?: FileSystem;
+}
+
+const path = parameter.text("File or folder path relative to the workspace root");
+const folder = parameter.optionalText('Folder relative to the workspace root (default ".")');
+const target = parameter.text("Target path relative to the workspace root");
+const overwrite = parameter.boolean("Replace an existing target file (default false)");
+const recursive = parameter.boolean("Include folders and everything in them (default false)");
+
+const plural = (count: number, noun: string, nouns = `${noun}s`) => `${count.toLocaleString("en-US")} ${count === 1 ? noun : nouns}`;
+const changeSummary = (result: WriteResult) => (result.created ? `+${result.added}` : `+${result.added} −${result.removed}`);
+
+function listLine(entry: ListEntry): string {
+  return entry.linkTarget === undefined ? entry.path : `${entry.path} -> ${entry.linkTarget}`;
+}
+
+function searchOutput(result: SearchResult, content: string | undefined): string {
+  const notes: string[] = [];
+  if (result.truncated) notes.push(`(Stopped at the limit; narrow the pattern${content === undefined ? "" : " or content"}, or give a folder in path.)`);
+  if (result.skipped.binary + result.skipped.large > 0) {
+    notes.push(`(Skipped ${plural(result.skipped.binary, "binary file")} and ${plural(result.skipped.large, "file")} over 4 MB.)`);
+  }
+  const where = result.folder === "." ? "the workspace" : result.folder;
+  let body: string;
+  if (content === undefined) {
+    body = result.files.length === 0 ? `No files match ${result.glob} in ${where}.` : result.files.join("\n");
+  } else {
+    const hits = result.hits ?? [];
+    body = hits.length === 0 ? `No lines match ${content} in files matching ${result.glob} in ${where}.` : hits.map((hit) => `${hit.path}:${hit.line}: ${hit.text}`).join("\n");
+  }
+  return [body, ...notes].join("\n");
+}
+
+/** Makes the FILE_OP protocol over the given file-system seam. */
+export function createFileOpProtocol(options: FileOpOptions = {}) {
+  const tools = (environment: ProtocolEnvironment) => new FileTools(environment.workspace, options.fileSystem);
+
+  return defineProtocol<undefined>({
+    name: "FILE_OP",
+    summary: "Read, write, edit, list, search, delete, move, copy and inspect files in the workspace.",
+    actions: {
+      read: defineAction({
+        summary: "Show a text file with line numbers (`  12│text`); offset and limit pick a window of lines; 256 KB per read.",
+        permission: "read",
+        parameters: {
+          path,
+          offset: parameter.integer("First line to show, 1-based (default 1)", { min: 1 }),
+          limit: parameter.integer("How many lines to show (default: all that fit 256 KB)", { min: 1 }),
+        },
+        describe: (args) => `Reading ${args.path}${args.offset === undefined ? "" : ` from line ${args.offset}`}`,
+        async handler(args, { environment }) {
+          const result = await tools(environment).read(args.path, { offset: args.offset, limit: args.limit });
+          const shown = result.lines.length === 0 ? "(empty file)" : numberLines(result.lines, result.firstLine);
+          const lastLine = result.firstLine + result.lines.length - 1;
+          const of = result.totalLines === undefined ? formatBytes(result.size) : `${plural(result.totalLines, "line")}`;
+          const description = result.complete
+            ? `Read ${result.relative} (${plural(result.totalLines ?? 0, "line")})`
+            : `Read ${result.relative} lines ${result.firstLine}–${lastLine} of ${of}`;
+          return { output: result.note === undefined ? shown : `${shown}\n(${result.note})`, description, data: { ...result, lines: undefined, lineCount: result.lines.length } };
+        },
+      }),
+
+      write: defineAction({
+        summary: "Write a whole file (created with its folders, or replaced), atomically; reports lines added and removed.",
+        permission: "write",
+        parameters: { path, content: parameter.text("The file's complete new content") },
+        describe: (args) => `Writing ${args.path}`,
+        async handler(args, { environment }) {
+          const result = await tools(environment).write(args.path, args.content);
+          const output = result.created
+            ? `Created ${result.relative} (${plural(result.lines, "line")}, ${formatBytes(result.bytes)}).`
+            : `Wrote ${result.relative}: +${result.added} −${result.removed} lines (now ${plural(result.lines, "line")}, ${formatBytes(result.bytes)}).`;
+          return { output, description: `${result.created ? "Created" : "Wrote"} ${result.relative} (${changeSummary(result)})`, data: result };
+        },
+      }),
+
+      replace: defineAction({
+        summary: "Replace the exact text old with new in a file; old must match once unless all=true. A miss shows the closest lines.",
+        permission: "write",
+        parameters: {
+          path,
+          old: parameter.text("The exact text to find (whitespace and line breaks count)"),
+          new: parameter.text("The text to put in its place"),
+          all: parameter.boolean("Replace every match (default false: old must match exactly once)"),
+        },
+        describe: (args) => `Editing ${args.path}`,
+        async handler(args, { environment }) {
+          const result = await tools(environment).replace(args.path, args.old, args.new, args.all ?? false);
+          const where = result.matchLines.length === 1 ? `at line ${result.matchLines[0]}` : `at lines ${result.matchLines.join(", ")}`;
+          return {
+            output: `Replaced ${plural(result.replacements, "match", "matches")} in ${result.relative} ${where}: +${result.added} −${result.removed} lines.`,
+            description: `Edited ${result.relative} (${changeSummary(result)})`,
+            data: result,
+          };
+        },
+      }),
+
+      list: defineAction({
+        summary: 'List a folder (default "."), or its whole tree with recursive=true; folders end with /, .gitignore is respected, .git hidden.',
+        permission: "read",
+        parameters: { path: folder, recursive },
+        describe: (args) => `Listing ${args.path ?? "."}${args.recursive ? " recursively" : ""}`,
+        async handler(args, { environment }) {
+          const result = await tools(environment).list(args.path ?? ".", { recursive: args.recursive ?? false });
+          const lines = result.entries.length === 0 ? ["(empty folder)"] : result.entries.map(listLine);
+          if (result.ignoredFolder) lines.push(`(${result.relative} is ignored by .gitignore; its contents are listed anyway.)`);
+          if (result.truncated) lines.push(`(Stopped at ${plural(result.entries.length, "entry", "entries")}; list a subfolder for more.)`);
+          return { output: lines.join("\n"), description: `Listed ${result.relative} (${plural(result.entries.length, "entry", "entries")}${result.truncated ? ", truncated" : ""})`, data: result };
+        },
+      }),
+
+      search: defineAction({
+        summary: "Find files by glob pattern (without / it matches at any depth) under path; with content (a regular expression, (?i) for any case) list matching lines as file:line: text.",
+        permission: "read",
+        parameters: {
+          pattern: parameter.text('A glob of file names, e.g. "*.ts" or "src/**/*.test.ts"'),
+          path: folder,
+          content: parameter.optionalText("A regular expression to find in the files' lines (JavaScript syntax)"),
+        },
+        describe: (args) => (args.content === undefined ? `Searching for ${args.pattern} in ${args.path ?? "."}` : `Searching ${args.pattern} in ${args.path ?? "."} for ${args.content}`),
+        async handler(args, { environment }) {
+          const result = await tools(environment).search(args.pattern, { folder: args.path, content: args.content });
+          const description =
+            args.content === undefined
+              ? `Found ${plural(result.files.length, "file")} matching ${args.pattern}`
+              : `Found ${plural(result.hits?.length ?? 0, "match", "matches")} for ${args.content} in ${plural(result.files.length, "file")}`;
+          return { output: searchOutput(result, args.content), description, data: result };
+        },
+      }),
+
+      delete: defineAction({
+        summary: "Delete a file or link; a folder only with recursive=true. Never the workspace root, .git or .clio.",
+        permission: "write",
+        parameters: { path, recursive },
+        describe: (args) => `Deleting ${args.path}`,
+        async handler(args, { environment }) {
+          const result = await tools(environment).remove(args.path, args.recursive ?? false);
+          const what = result.kind === "directory" ? `folder with ${plural(result.files, "file")}` : result.kind;
+          return { output: `Deleted ${result.relative} (${what}).`, description: `Deleted ${result.relative}`, data: result };
+        },
+      }),
+
+      move: defineAction({
+        summary: "Move or rename path to the new path to (folders created); an existing file at to is replaced only with overwrite=true.",
+        permission: "write",
+        parameters: { path, to: target, overwrite },
+        describe: (args) => `Moving ${args.path} to ${args.to}`,
+        async handler(args, { environment }) {
+          const result = await tools(environment).move(args.path, args.to, args.overwrite ?? false);
+          const replaced = result.overwritten ? ` (replacing the old ${result.to})` : "";
+          return { output: `Moved ${result.from} to ${result.to}${replaced}.`, description: `Moved ${result.from} to ${result.to}`, data: result };
+        },
+      }),
+
+      copy: defineAction({
+        summary: "Copy a file to the path to, or a folder with recursive=true; an existing file at to is replaced only with overwrite=true.",
+        permission: "write",
+        parameters: { path, to: target, recursive, overwrite },
+        describe: (args) => `Copying ${args.path} to ${args.to}`,
+        async handler(args, { environment }) {
+          const result = await tools(environment).copy(args.path, args.to, { recursive: args.recursive ?? false, overwrite: args.overwrite ?? false });
+          const replaced = result.overwritten ? ` (replacing the old ${result.to})` : "";
+          return { output: `Copied ${result.from} to ${result.to}${replaced}.`, description: `Copied ${result.from} to ${result.to}`, data: result };
+        },
+      }),
+
+      info: defineAction({
+        summary: "Show a path's type, size, modification time, mode and (for text files) line count.",
+        permission: "read",
+        parameters: { path },
+        describe: (args) => `Inspecting ${args.path}`,
+        async handler(args, { environment }) {
+          const info = await tools(environment).info(args.path);
+          const lines = [
+            `path: ${info.relative}`,
+            `type: ${info.type}${info.linkTarget === undefined ? "" : ` (-> ${info.linkTarget})`}`,
+            `size: ${plural(info.size, "byte")} (${formatBytes(info.size)})`,
+            `modified: ${info.modified}`,
+            `mode: ${info.mode}`,
+          ];
+          if (info.lines !== undefined) lines.push(`lines: ${info.lines.toLocaleString("en-US")}`);
+          if (info.binary !== undefined) lines.push(`content: binary (${info.binary})`);
+          return { output: lines.join("\n"), description: `Inspected ${info.relative} (${info.type}, ${formatBytes(info.size)})`, data: info };
+        },
+      }),
+    },
+  });
+}
+
+export const fileOpProtocol = createFileOpProtocol();
