@@ -1,0 +1,80 @@
+/**
+ * WEB figures, side by side in one run: what the guard and markdown conversion cost over a raw
+ * HTTP GET of the same page, how conversion time grows with page size, and what a gzip bomb
+ * costs when capped versus inflated in full. Run: node --import tsx bench/web.bench.ts
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import { performance } from "node:perf_hooks";
+import { Readable } from "node:stream";
+import zlib from "node:zlib";
+import { webProtocol } from "../protocols/web.js";
+import type { ProtocolEnvironment } from "../src/protocol.js";
+import { readCapped, sizeLimitError } from "../tools/web/body.js";
+import { htmlToMarkdown } from "../tools/web/content.js";
+import { Workspace } from "../tools/workspace.js";
+
+function page(paragraphs: number, seed = 7): string {
+  let state = seed;
+  const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const words = ["stream", "buffer", "pipe", "error", "signal", "chunk", "reader", "writer", "drain", "close"];
+  const sentence = () => Array.from({ length: 12 }, () => words[Math.floor(random() * words.length)]).join(" ") + ". ";
+  const body = Array.from({ length: paragraphs }, (_, index) =>
+    index % 10 === 0 ? `<h2>Section ${index}</h2><pre><code class="language-js">const x${index} = ${index};</code></pre>` : `<p>${sentence().repeat(4)}<a href="/p/${index}">link ${index}</a></p>`,
+  ).join("\n");
+  return `<!doctype html><html><head><title>Bench</title><script>var a=1</script></head><body><nav><a href="/">Home</a></nav><article><h1>Bench</h1>${body}</article><footer>f</footer></body></html>`;
+}
+
+async function time(runs: number, work: () => Promise<unknown> | unknown): Promise<number> {
+  await work();
+  const start = performance.now();
+  for (let index = 0; index < runs; index++) await work();
+  return (performance.now() - start) / runs;
+}
+
+const html = Buffer.from(page(60));
+const server = http.createServer((_request, response) => {
+  response.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-length": html.length });
+  response.end(html);
+});
+await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+const workspace = await Workspace.open(os.tmpdir());
+const environment: ProtocolEnvironment = { workspace, config: { WEB: { allowHosts: ["127.0.0.1"] } }, env: {}, now: Date.now };
+const fetchAction = webProtocol.actions.fetch!;
+const signal = new AbortController().signal;
+
+const rawGet = () =>
+  new Promise<void>((resolve, reject) => {
+    http.get(url, { agent: false }, (response) => {
+      response.on("data", () => {});
+      response.on("end", resolve);
+    }).on("error", reject);
+  });
+const rows: [string, string, string][] = [];
+const raw = await time(100, rawGet);
+const full = await time(100, () => fetchAction.handler({ url }, { state: undefined, environment, signal }));
+rows.push([`GET ${Math.round(html.length / 1024)} KB page: raw http.get`, `${raw.toFixed(2)} ms`, "1.00×"]);
+rows.push(["  same page through WEB.fetch (guard + markdown)", `${full.toFixed(2)} ms`, `${(full / raw).toFixed(2)}×`]);
+server.close();
+
+let base = 0;
+for (const paragraphs of [30, 300, 3000]) {
+  const text = page(paragraphs);
+  const milliseconds = await time(paragraphs > 1000 ? 3 : 20, () => htmlToMarkdown(text, new URL("https://example.com/")));
+  if (base === 0) base = milliseconds / text.length;
+  rows.push([`htmlToMarkdown, ${Math.round(text.length / 1024)} KB page`, `${milliseconds.toFixed(1)} ms`, `${(milliseconds / text.length / base).toFixed(2)}× per byte`]);
+}
+
+const bomb = zlib.gzipSync(Buffer.alloc(256 * 1024 * 1024, "a"));
+const cap = 5 * 1024 * 1024;
+const capped = await time(5, () =>
+  readCapped(Readable.from([bomb]), { "content-encoding": "gzip" }, cap, sizeLimitError("bomb", "maxBytes")).catch(() => undefined),
+);
+const inflated = await time(2, () => zlib.gunzipSync(bomb).length);
+rows.push([`gzip bomb (${Math.round(bomb.length / 1024)} KB → 256 MB): inflate in full`, `${inflated.toFixed(1)} ms`, "1.00×"]);
+rows.push(["  read through the 5 MB decoded cap", `${capped.toFixed(1)} ms`, `${(capped / inflated).toFixed(3)}×`]);
+
+const width = Math.max(...rows.map((row) => row[0].length));
+for (const [name, value, ratio] of rows) console.log(`${name.padEnd(width)}  ${value.padStart(10)}  ${ratio}`);
