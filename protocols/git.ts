@@ -61,7 +61,7 @@ function remoteOptions(environment: ProtocolEnvironment, signal: AbortSignal): R
   return { credentials: resolveCredentials(settings.credentials, environment.env), signal, idleTimeoutMs: settings.networkTimeoutMs, env: environment.env };
 }
 
-const authorFor = (repository: Repository, environment: ProtocolEnvironment) => () => resolveAuthor(repository, settingsOf(environment).author);
+const authorFor = (repository: Repository, environment: ProtocolEnvironment) => () => resolveAuthor(repository, settingsOf(environment).author, environment.env);
 
 function mergeOutput(result: MergeResult, theirs: string): ActionOutput {
   const changed = result.changed.length > 0 ? `\n${plural(result.changed.length, "file")} changed: ${result.changed.join(", ")}` : "";
@@ -180,7 +180,7 @@ export const gitProtocol = defineProtocol<undefined>({
           if (args.message.trim() === "") {
             throw new ClioError("invalid_argument", "The commit message is empty; nothing was committed.", 'Say what the change does: message="Fix the parser\'s handling of empty input".');
           }
-          const author = await resolveAuthor(repository, settingsOf(environment).author);
+          const author = await resolveAuthor(repository, settingsOf(environment).author, environment.env);
           if (args.all) await stagePaths(repository, "all", { env: environment.env });
           else if (args.files !== undefined) await stagePaths(repository, await repositoryPaths(environment, args.files), { env: environment.env });
           const result = await commitStaged(repository, args.message, author, environment.now);

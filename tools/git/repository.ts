@@ -145,23 +145,54 @@ async function unknownRef(repository: Repository, ref: string): Promise<ClioErro
   );
 }
 
-/** The author/committer for new commits: clio config, then the repository's git config. */
+/**
+ * The author/committer for new commits: clio config, then the repository's git config, then
+ * the user's global git config (~/.gitconfig, $XDG_CONFIG_HOME/git/config).
+ */
 export async function resolveAuthor(
   repository: Repository,
   configured: unknown,
+  env: NodeJS.ProcessEnv = process.env,
 ): Promise<{ name: string; email: string }> {
   const fromConfig = (configured ?? {}) as { name?: unknown; email?: unknown };
-  const read = (key: string) => git.getConfig({ fs: repository.fs, gitdir: repository.gitdir, path: key }).catch(() => undefined);
-  const name = typeof fromConfig.name === "string" && fromConfig.name !== "" ? fromConfig.name : await read("user.name");
-  const email = typeof fromConfig.email === "string" && fromConfig.email !== "" ? fromConfig.email : await read("user.email");
-  if (typeof name !== "string" || name === "" || typeof email !== "string" || email === "") {
+  const global = await globalUser(env);
+  const read = async (key: "name" | "email") => {
+    const value = fromConfig[key];
+    if (typeof value === "string" && value !== "") return value;
+    const local = await git.getConfig({ fs: repository.fs, gitdir: repository.gitdir, path: `user.${key}` }).catch(() => undefined);
+    return typeof local === "string" && local !== "" ? local : global[key];
+  };
+  const name = await read("name");
+  const email = await read("email");
+  if (!name || !email) {
     throw new ClioError(
       "not_configured",
-      "No commit author is set: neither clio's config (GIT.author) nor the repository's git config (user.name, user.email) names one.",
+      "No commit author is set: neither clio's config (GIT.author) nor git's config (user.name, user.email) names one.",
       'Set it in clio\'s config as GIT.author = {"name": "...", "email": "..."}, or run `git config user.name "Your Name"` and `git config user.email you@example.com` in the repository.',
     );
   }
   return { name, email };
+}
+
+/** user.name / user.email from the global git config files (a minimal reader: the [user] section). */
+async function globalUser(env: NodeJS.ProcessEnv): Promise<{ name?: string; email?: string }> {
+  const home = env.HOME ?? env.USERPROFILE;
+  const files = [
+    env.XDG_CONFIG_HOME ? path.join(env.XDG_CONFIG_HOME, "git", "config") : home ? path.join(home, ".config", "git", "config") : undefined,
+    home ? path.join(home, ".gitconfig") : undefined,
+  ];
+  const user: { name?: string; email?: string } = {};
+  for (const file of files) {
+    const text = file ? await nodeFs.promises.readFile(file, "utf8").catch(() => "") : "";
+    let inUser = false;
+    for (const line of text.split(/\r?\n/)) {
+      const section = /^\s*\[([^\]]+)\]/.exec(line);
+      if (section) inUser = section[1]!.trim().toLowerCase() === "user";
+      const pair = inUser ? /^\s*(name|email)\s*=\s*"?(.*?)"?\s*$/i.exec(line) : null;
+      if (pair) user[pair[1]!.toLowerCase() as "name" | "email"] = pair[2]!;
+    }
+  }
+  return user;
 }
 
 /** Relative path inside the repository with `/` separators, as git stores it. */
