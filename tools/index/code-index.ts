@@ -3,7 +3,7 @@
  * symbol table and (optionally) chunk vectors for hybrid ranking. Stored under
  * `<workspace>/.clio/index/`; writes nothing else.
  */
-import { promises as fs } from "node:fs";
+import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
 import { ClioError } from "../errors.js";
 import { buildFileRecord, decodeText, hashBytes, looksBinary } from "./file-record.js";
@@ -109,6 +109,15 @@ export class CodeIndex {
   /** Names in the symbol table (lower-cased). */
   symbolNames(): IterableIterator<string> {
     return this.symbolTable.keys();
+  }
+
+  /** Reads an indexed file as JSON (package manifests); undefined when it cannot be read or parsed. */
+  readJson(filePath: string): unknown {
+    try {
+      return JSON.parse(readFileSync(path.join(this.root, filePath), "utf8")) as unknown;
+    } catch {
+      return undefined;
+    }
   }
 
   vectorOf(filePath: string, chunkIndex: number): number[] | undefined {

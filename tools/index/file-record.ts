@@ -67,6 +67,25 @@ export function buildFileRecord(
     imports,
     chunks,
   };
+  const entry = entryPointReason(record.language, text);
+  if (entry !== undefined) record.entry = entry;
   if (invalidUtf8) record.invalidUtf8 = true;
   return record;
+}
+
+const ENTRY_PATTERNS: Array<[string, RegExp, string]> = [
+  ["python", /^if\s+__name__\s*==\s*["']__main__["']/m, "runs as a script (__main__)"],
+  ["go", /^func main\(\)/m, "func main"],
+  ["rust", /^fn main\(\)/m, "fn main"],
+  ["java", /public\s+static\s+void\s+main\s*\(/, "static void main"],
+  ["c", /^int\s+main\s*\(/m, "int main"],
+  ["cpp", /^int\s+main\s*\(/m, "int main"],
+  ["javascript", /^#!.*\bnode\b/, "node script"],
+  ["typescript", /^#!.*\b(node|tsx|ts-node|deno|bun)\b/, "script"],
+];
+
+/** Why a file looks like an entry point, from its language and text. */
+function entryPointReason(language: string, text: string): string | undefined {
+  for (const [name, pattern, reason] of ENTRY_PATTERNS) if (name === language && pattern.test(text)) return reason;
+  return undefined;
 }

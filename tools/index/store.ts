@@ -35,6 +35,8 @@ export interface IndexedFile {
   symbols: SymbolDefinition[];
   imports: string[];
   chunks: StoredChunk[];
+  /** Why the file looks like a program's entry point (`func main`, `__main__`), if it does. */
+  entry?: string;
   /** The bytes were not valid UTF-8; they were read with replacement characters. */
   invalidUtf8?: boolean;
 }

@@ -1,0 +1,220 @@
+/**
+ * RAG — a searchable index of the workspace's code: build it, search it (ranked chunks with
+ * file:line ranges and the matching symbol), get an overview of the codebase, and explain a
+ * symbol or file. All four actions are "read": they change no user file; the index itself lives
+ * in clio's own `<workspace>/.clio/index/`, which clio manages like a cache.
+ */
+import { z } from "zod";
+import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "../src/protocol.js";
+import { ClioError } from "../tools/errors.js";
+import { numberLines } from "../tools/files/text.js";
+import { analyzeIndex, type Analysis } from "../tools/index/analyze.js";
+import { CodeIndex, summarizeSkipped, type CodeIndexOptions, type Embedder, type IndexProgress, type IndexReport } from "../tools/index/code-index.js";
+import { explainInIndex, type Explanation } from "../tools/index/explain.js";
+import { searchIndex, type SearchResult } from "../tools/index/search.js";
+
+export interface RagOptions {
+  /** Shows indexing progress (the terminal passes its status line). */
+  onProgress?: (progress: IndexProgress) => void;
+  /** Turns on hybrid ranking with these vectors (off by default). */
+  embed?: Embedder;
+  /** How long a refreshed index is trusted before search/analyze/explain look for changed files again (default 5 s). */
+  refreshIntervalMs?: number;
+}
+
+interface RagState {
+  index?: CodeIndex;
+  refreshedAt: number;
+  /** The update in flight, shared by read actions that run in parallel. */
+  updating?: Promise<IndexReport>;
+}
+
+const query = parameter.text("Words or an identifier to look for");
+const optionalPath = parameter.optionalText('A folder or file relative to the workspace (default: the whole workspace)');
+const contextSize = parameter.integer("How many lines of code to show (search: per hit, default 12; explain: in all, default 80)", { min: 1, max: 500 });
+
+const plural = (count: number, noun: string, nouns = `${noun}s`) => `${count.toLocaleString("en-US")} ${count === 1 ? noun : nouns}`;
+
+/** Makes the RAG protocol; `options` are the seams the terminal and tests pass. */
+export function createRagProtocol(options: RagOptions = {}) {
+  const indexOptions = (environment: ProtocolEnvironment): CodeIndexOptions => {
+    const settings = (environment.config.RAG ?? {}) as { maxFileBytes?: number; maxChunkLines?: number; semanticWeight?: number };
+    return { ...settings, onProgress: options.onProgress, embed: options.embed };
+  };
+
+  async function openIndex(state: RagState, environment: ProtocolEnvironment): Promise<CodeIndex> {
+    state.index ??= await CodeIndex.open(environment.workspace.root, indexOptions(environment));
+    return state.index;
+  }
+
+  /** Runs one update at a time; parallel callers share it. */
+  async function update(state: RagState, environment: ProtocolEnvironment, start?: string, signal?: AbortSignal): Promise<IndexReport> {
+    const index = await openIndex(state, environment);
+    while (state.updating !== undefined) await state.updating.catch(() => undefined);
+    state.updating = index.update(start, signal);
+    try {
+      const report = await state.updating;
+      if (start === undefined || start === environment.workspace.root) state.refreshedAt = environment.now();
+      return report;
+    } finally {
+      state.updating = undefined;
+    }
+  }
+
+  /** The index, built on first use and brought up to date when the last check is older than the refresh interval. */
+  async function ready(state: RagState, environment: ProtocolEnvironment, signal: AbortSignal): Promise<{ index: CodeIndex; built?: IndexReport }> {
+    const index = await openIndex(state, environment);
+    const stale = environment.now() - state.refreshedAt > (options.refreshIntervalMs ?? 5000);
+    if (state.updating !== undefined) await state.updating.catch(() => undefined);
+    else if (!index.built) return { index, built: await update(state, environment, undefined, signal) };
+    else if (stale) await update(state, environment, undefined, signal);
+    return { index };
+  }
+
+  /** A workspace-relative path (confined) or undefined for the whole workspace. */
+  async function relativePath(environment: ProtocolEnvironment, input: string | undefined): Promise<string | undefined> {
+    if (input === undefined || input.trim() === "" || input.trim() === ".") return undefined;
+    return (await environment.workspace.resolve(input, "read")).relative;
+  }
+
+  return defineProtocol<RagState>({
+    name: "RAG",
+    summary: "Search and understand the workspace's code: a persistent index ranked by code-aware BM25 with a symbol table.",
+    setup: () => ({ refreshedAt: Number.NEGATIVE_INFINITY }),
+    actions: {
+      index: defineAction({
+        summary: "Build or refresh the code index (only changed files are re-read; .gitignore respected; binary and huge files skipped).",
+        permission: "read",
+        parameters: { path: optionalPath },
+        describe: (args) => `Indexing ${args.path ?? "the workspace"}`,
+        async handler(args, { state, environment, signal }) {
+          const relative = await relativePath(environment, args.path);
+          const start = relative === undefined ? undefined : (await environment.workspace.resolve(relative, "read")).absolute;
+          if (start !== undefined) await assertExists(start, relative!);
+          const report = await update(state, environment, start, signal);
+          return { output: reportText(report, relative), description: `Indexed ${relative ?? "the workspace"} (${plural(report.indexed, "file")} read, ${plural(report.files, "file")} in all)`, data: report };
+        },
+      }),
+
+      search: defineAction({
+        summary: "Ranked code search: hits as file:line-line with the matching symbol and a snippet; an exact symbol name ranks its definition first.",
+        permission: "read",
+        parameters: {
+          query,
+          path: parameter.optionalText('Only files under this folder or matching this glob, e.g. "src" or "**/*.go"'),
+          language: parameter.word("Only files of this language: typescript, javascript, python, go, rust, java, c, cpp, ...", z.string().min(1).optional()),
+          context_size: contextSize,
+          limit: parameter.integer("Most hits (default 10)", { min: 1, max: 50 }),
+        },
+        describe: (args) => `Searching the code for ${JSON.stringify(args.query.slice(0, 60))}${args.path === undefined ? "" : ` in ${args.path}`}`,
+        async handler(args, { state, environment, signal }) {
+          const filter = args.path !== undefined && !/[*?]/.test(args.path) ? await relativePath(environment, args.path) : args.path;
+          const { index, built } = await ready(state, environment, signal);
+          const result = await searchIndex(index, args.query, { path: filter, language: args.language, contextLines: args.context_size, limit: args.limit });
+          const prefix = built === undefined ? [] : [`(Built the index first: ${plural(built.files, "file")}, ${summarizeSkipped(built.skipped)}.)`];
+          return {
+            output: [...prefix, searchText(result, args.query)].join("\n"),
+            description: `Searched the code for ${JSON.stringify(args.query.slice(0, 40))}: ${plural(result.hits.length, "hit")}`,
+            data: result,
+          };
+        },
+      }),
+
+      analyze: defineAction({
+        summary: "Overview of the codebase or a folder: languages, sizes, largest files, top-level symbols, folder dependencies, entry points, test folders.",
+        permission: "read",
+        parameters: { path: optionalPath },
+        describe: (args) => `Analysing ${args.path ?? "the workspace"}`,
+        async handler(args, { state, environment, signal }) {
+          const relative = (await relativePath(environment, args.path)) ?? ".";
+          const { index } = await ready(state, environment, signal);
+          const analysis = analyzeIndex(index, relative);
+          if (analysis.files === 0) {
+            throw new ClioError("not_found", `No indexed files under ${relative}.`, "Give a folder inside the workspace that holds source files, or run RAG index after adding files.");
+          }
+          return { output: analysisText(analysis, index.skipped.length), description: `Analysed ${relative === "." ? "the workspace" : relative} (${plural(analysis.files, "file")})`, data: analysis };
+        },
+      }),
+
+      explain: defineAction({
+        summary: "Explain a symbol (query=\"Server.listen\"), the best match for words, or a file (path): definition, usages (file:line), imports, importers and code, within context_size lines.",
+        permission: "read",
+        parameters: { query: parameter.optionalText("A symbol name (Class.method, Type::fn) or words"), path: optionalPath, context_size: contextSize },
+        describe: (args) => `Explaining ${args.query ?? args.path ?? "?"}`,
+        async handler(args, { state, environment, signal }) {
+          const relative = await relativePath(environment, args.path);
+          const { index } = await ready(state, environment, signal);
+          const explanation = await explainInIndex(index, { query: args.query, path: relative, contextLines: args.context_size });
+          return { output: explanationText(explanation), description: `Explained ${explanation.subject}`, data: explanation };
+        },
+      }),
+    },
+  });
+}
+
+async function assertExists(absolute: string, relative: string): Promise<void> {
+  const { promises: fs } = await import("node:fs");
+  try {
+    await fs.lstat(absolute);
+  } catch {
+    throw new ClioError("not_found", `${relative} does not exist.`, 'Give an existing folder or file relative to the workspace, or leave path out to index everything.');
+  }
+}
+
+function reportText(report: IndexReport, scope: string | undefined): string {
+  const lines = [
+    `Indexed ${scope ?? "the workspace"}: ${plural(report.files, "file")} in the index (${report.indexed} read, ${report.unchanged} unchanged, ${report.removed} removed), ${plural(report.chunks, "chunk")}, ${plural(report.symbols, "symbol")}, ${(report.durationMs / 1000).toFixed(2)} s.`,
+    `Skipped: ${summarizeSkipped(report.skipped)}.`,
+  ];
+  for (const entry of report.skipped.slice(0, 10)) lines.push(`  ${entry.path}: ${entry.reason.replace("_", " ")}${entry.detail === undefined ? "" : ` (${entry.detail})`}`);
+  if (report.skipped.length > 10) lines.push(`  … and ${report.skipped.length - 10} more`);
+  if (report.invalidUtf8.length > 0) lines.push(`Not valid UTF-8 (indexed with replacement characters): ${report.invalidUtf8.slice(0, 10).join(", ")}`);
+  return lines.join("\n");
+}
+
+function searchText(result: SearchResult, query: string): string {
+  const lines = [...result.notes.map((note) => `(${note})`)];
+  if (result.hits.length === 0) {
+    lines.push(`No code matches ${JSON.stringify(query.slice(0, 80))}. Try other words, an identifier, or fewer filters.`);
+    return lines.join("\n");
+  }
+  result.hits.forEach((hit, position) => {
+    lines.push(`${position + 1}. ${hit.path}:${hit.startLine}-${hit.endLine}${hit.symbol === undefined ? "" : `  ${hit.symbol}`}  (${hit.language}, score ${hit.score})`);
+    if (hit.snippet !== "") lines.push(numberLines(hit.snippet.split("\n"), hit.snippetStartLine));
+  });
+  return lines.join("\n");
+}
+
+function analysisText(analysis: Analysis, skipped: number): string {
+  const lines = [`${analysis.scope === "." ? "Workspace" : analysis.scope}: ${plural(analysis.files, "file")}, ${plural(analysis.lines, "line")}${skipped > 0 ? ` (${skipped} skipped by the index)` : ""}.`, "", "Languages:"];
+  for (const language of analysis.languages) lines.push(`  ${language.language}: ${plural(language.files, "file")}, ${plural(language.lines, "line")}`);
+  lines.push("", "Largest files:", ...analysis.largestFiles.map((file) => `  ${file.path} (${plural(file.lines, "line")})`));
+  lines.push("", "Entry points:", ...(analysis.entryPoints.length === 0 ? ["  (none found)"] : analysis.entryPoints.map((entry) => `  ${entry.path} — ${entry.reason}`)));
+  lines.push("", "Test folders:", ...(analysis.testFolders.length === 0 ? ["  (none found)"] : analysis.testFolders.map((entry) => `  ${entry.folder} (${plural(entry.testFiles, "test file")})`)));
+  lines.push("", "Folder dependencies (imports):", ...(analysis.folderDependencies.length === 0 ? ["  (none resolved)"] : analysis.folderDependencies.map((edge) => `  ${edge.from} → ${edge.to} (${edge.imports})`)));
+  lines.push("", "External dependencies:", ...(analysis.externalDependencies.length === 0 ? ["  (none)"] : analysis.externalDependencies.map((entry) => `  ${entry.module} (${plural(entry.files, "file")})`)));
+  lines.push("", "Top-level symbols:", ...analysis.topLevelSymbols.map((symbol) => `  ${symbol.path}:${symbol.line} ${symbol.kind} ${symbol.name}`));
+  return lines.join("\n");
+}
+
+function explanationText(explanation: Explanation): string {
+  const lines: string[] = [];
+  for (const { path, symbol, excerpt } of explanation.definitions) {
+    const title = explanation.kind === "file" ? `File ${path}` : `${symbol.kind} ${symbol.parent === undefined ? "" : `${symbol.parent}.`}${symbol.name} — ${path}:${symbol.line}-${symbol.endLine}`;
+    lines.push(title, numberLines(excerpt.code.split("\n"), excerpt.startLine));
+    if (excerpt.omittedLines > 0) lines.push(`  … ${plural(excerpt.omittedLines, "more line")} (raise context_size or read ${path} from line ${excerpt.endLine + 1})`);
+    lines.push("");
+  }
+  if (explanation.otherDefinitions > 0) lines.push(`(${plural(explanation.otherDefinitions, "other definition")} with this name not shown; qualify it as Parent.name or give path.)`, "");
+  if (explanation.outline.length > 0) {
+    lines.push("Definitions:", ...explanation.outline.map((symbol) => `  ${symbol.line}: ${symbol.kind} ${symbol.parent === undefined ? "" : `${symbol.parent}.`}${symbol.name}`), "");
+  }
+  if (explanation.kind !== "file") {
+    lines.push(explanation.usages.length === 0 ? "Used: nowhere else in the index." : "Used at:", ...explanation.usages.map((usage) => `  ${usage.path}:${usage.line}: ${usage.text}`), "");
+  }
+  lines.push(`Imports: ${explanation.imports.length === 0 ? "(none)" : explanation.imports.join(", ")}`);
+  lines.push(`Imported by: ${explanation.importedBy.length === 0 ? "(no indexed file)" : explanation.importedBy.join(", ")}`);
+  return lines.join("\n");
+}
+
+export const ragProtocol = createRagProtocol();

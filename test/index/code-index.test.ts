@@ -1,0 +1,117 @@
+import { mkdir, readFile, rm, symlink, truncate, utimes, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CodeIndex, type IndexProgress } from "../../tools/index/code-index.js";
+import { searchIndex } from "../../tools/index/search.js";
+import { temporaryFolder } from "../support/workspace.js";
+
+let folder: { path: string; remove(): Promise<void> };
+const write = async (relative: string, content: string | Buffer) => {
+  const file = path.join(folder.path, relative);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, content);
+};
+
+beforeEach(async () => {
+  folder = await temporaryFolder("clio-index-");
+  await write("src/math.ts", "export function addNumbers(a: number, b: number) {\n  return a + b;\n}\n");
+  await write("src/strings.py", "def reverse_text(text):\n    return text[::-1]\n");
+  await write("lib/util.go", "package lib\n\nfunc Clamp(value, low, high int) int {\n\treturn value\n}\n");
+});
+afterEach(() => folder.remove());
+
+describe("CodeIndex", () => {
+  it("indexes the workspace, persists under .clio/index, and loads it back without re-reading", async () => {
+    const first = await CodeIndex.open(folder.path);
+    const report = await first.update();
+    expect(report).toMatchObject({ files: 3, indexed: 3, unchanged: 0, removed: 0, skipped: [] });
+    const manifest = JSON.parse(await readFile(path.join(folder.path, ".clio/index/manifest.json"), "utf8"));
+    expect(manifest.files).toBe(3);
+
+    const second = await CodeIndex.open(folder.path);
+    expect(second.built).toBe(true);
+    expect(second.definitions("addNumbers")[0]).toMatchObject({ path: "src/math.ts", symbol: { kind: "function", line: 1 } });
+    const again = await second.update();
+    expect(again).toMatchObject({ indexed: 0, unchanged: 3 });
+  });
+
+  it("re-reads only changed files, keeps unchanged content whose mtime moved, and drops deleted files", async () => {
+    const index = await CodeIndex.open(folder.path);
+    await index.update();
+    await write("src/math.ts", "export function multiplyNumbers(a: number, b: number) {\n  return a * b;\n}\n");
+    const touched = path.join(folder.path, "lib/util.go");
+    await utimes(touched, new Date(), new Date(Date.now() + 5000));
+    await rm(path.join(folder.path, "src/strings.py"));
+    const report = await index.update();
+    expect(report).toMatchObject({ files: 2, indexed: 1, unchanged: 0, removed: 1 });
+    expect(index.definitions("addNumbers")).toEqual([]);
+    expect(index.definitions("multiplyNumbers")).toHaveLength(1);
+    expect(index.definitions("reverse_text")).toEqual([]);
+    const { hits } = await searchIndex(index, "reverse text");
+    expect(hits.map((hit) => hit.path)).not.toContain("src/strings.py");
+    const reloaded = await CodeIndex.open(folder.path);
+    expect([...reloaded.files.keys()].sort()).toEqual(["lib/util.go", "src/math.ts"]);
+  });
+
+  it("respects nested .gitignore files and never indexes .git, .clio or node_modules", async () => {
+    await write(".gitignore", "*.log\nbuild/\n");
+    await write("src/.gitignore", "generated.ts\n!keep.log\n");
+    await write("src/generated.ts", "export const generated = 1;\n");
+    await write("src/keep.log", "kept log\n");
+    await write("debug.log", "noise\n");
+    await write("build/out.js", "var x = 1;\n");
+    await write("node_modules/pkg/index.js", "module.exports = 1;\n");
+    await write(".git/config", "[core]\n");
+    const index = await CodeIndex.open(folder.path);
+    await index.update();
+    expect([...index.files.keys()].sort()).toEqual([".gitignore", "lib/util.go", "src/.gitignore", "src/keep.log", "src/math.ts", "src/strings.py"]);
+  });
+
+  it("skips binary files, files over the size limit (a sparse 100 MB file), and symbolic links (a loop included), saying why", async () => {
+    await write("image.png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x01]));
+    await write("huge.txt", "");
+    await truncate(path.join(folder.path, "huge.txt"), 100 * 1024 * 1024);
+    await symlink(folder.path, path.join(folder.path, "loop"));
+    await symlink("src/math.ts", path.join(folder.path, "alias.ts"));
+    const index = await CodeIndex.open(folder.path);
+    const report = await index.update();
+    expect(report.files).toBe(3);
+    const reasons = Object.fromEntries(report.skipped.map((entry) => [entry.path, entry.reason]));
+    expect(reasons).toEqual({ "image.png": "binary", "huge.txt": "too_large", loop: "symlink", "alias.ts": "symlink" });
+    expect(report.skipped.find((entry) => entry.path === "huge.txt")?.detail).toContain("104857600 bytes");
+  });
+
+  it("indexes a file with invalid UTF-8 with replacement characters and reports it", async () => {
+    await write("latin1.c", Buffer.concat([Buffer.from("/* caf"), Buffer.from([0xe9]), Buffer.from(" */\nint brew_coffee(void)\n{\n  return 1;\n}\n")]));
+    const index = await CodeIndex.open(folder.path);
+    const report = await index.update();
+    expect(report.invalidUtf8).toEqual(["latin1.c"]);
+    expect(index.definitions("brew_coffee")[0]?.path).toBe("latin1.c");
+  });
+
+  it("indexes a subfolder without dropping files elsewhere", async () => {
+    const index = await CodeIndex.open(folder.path);
+    await index.update();
+    await rm(path.join(folder.path, "lib/util.go"));
+    const report = await index.update(path.join(folder.path, "src"));
+    expect(report.removed).toBe(0);
+    expect(index.files.has("lib/util.go")).toBe(true);
+  });
+
+  it("reports progress through the callback", async () => {
+    const seen: IndexProgress[] = [];
+    const index = await CodeIndex.open(folder.path, { onProgress: (progress) => seen.push(progress) });
+    await index.update();
+    expect(seen.map((progress) => progress.phase)).toEqual(expect.arrayContaining(["scanning", "reading", "writing"]));
+    expect(seen.find((progress) => progress.phase === "reading" && progress.done === 3)).toBeDefined();
+  });
+
+  it("rebuilds from scratch when the stored index is damaged", async () => {
+    const index = await CodeIndex.open(folder.path);
+    await index.update();
+    await writeFile(path.join(folder.path, ".clio/index/manifest.json"), '{"version": 1, "upd');
+    const reopened = await CodeIndex.open(folder.path);
+    expect(reopened.built).toBe(false);
+    expect((await reopened.update()).indexed).toBe(3);
+  });
+});
