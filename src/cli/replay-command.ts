@@ -121,7 +121,7 @@ export function summaryLine(results: CommandResult[], total: number, style: Retu
 
 export function formatResult(result: CommandResult, style: ReturnType<typeof createStyle>): string {
   const preview = result.ok ? formatOutputPreview(result.output, style) : "";
-  return preview ? `${formatResultLine(result, style)}\n${preview}` : formatResultLine(result, style);
+  return preview ? `${formatResultLine(result, style, { showPosition: true })}\n${preview}` : formatResultLine(result, style, { showPosition: true });
 }
 
 /** One line of `--json` output: the result without the fields only a terminal needs. */

@@ -3,8 +3,8 @@ import type { ChalkInstance } from "chalk";
 import type { CommandResult } from "../manager/result.js";
 
 /** `✓ Read src/main.c (247 lines)  12 ms` or `✗ FILE_OP.read: not_found — …`. */
-export function formatResultLine(result: CommandResult, style: ChalkInstance): string {
-  const where = result.line === undefined ? "" : style.dim(`${result.line}:${result.column} `);
+export function formatResultLine(result: CommandResult, style: ChalkInstance, options: { showPosition?: boolean } = {}): string {
+  const where = options.showPosition && result.line !== undefined ? style.dim(`${result.line}:${result.column} `) : "";
   const duration = style.dim(`${formatDuration(result.durationMs)}`);
   if (result.ok) {
     const cut = result.truncated ? style.yellow(" (output cut)") : "";

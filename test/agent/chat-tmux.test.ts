@@ -1,0 +1,107 @@
+/**
+ * The interactive chat as a person uses it: the real bundled CLI in a tmux pane, keys sent with
+ * send-keys, the screen read with capture-pane, a model served by the local test server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readFile, readdir } from "node:fs/promises";
+import path from "node:path";
+import { startOpenAIServer, testModelName, type OpenAITestServer } from "../support/openai-server.js";
+import { temporaryFolder } from "../support/workspace.js";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const socket = `clio-test-${process.pid}`;
+let server: OpenAITestServer;
+let workspace: Awaited<ReturnType<typeof temporaryFolder>>;
+let home: Awaited<ReturnType<typeof temporaryFolder>>;
+
+function tmux(...args: string[]): string {
+  return execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
+}
+
+function screen(): string {
+  return tmux("capture-pane", "-p", "-J", "-S", "-200", "-t", "chat");
+}
+
+async function waitFor(text: string | RegExp, timeoutMs = 15_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const shown = screen();
+    if (typeof text === "string" ? shown.includes(text) : text.test(shown)) return shown;
+    if (Date.now() > deadline) throw new Error(`The screen never showed ${String(text)}. It shows:\n${shown}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function type(text: string): void {
+  tmux("send-keys", "-t", "chat", "-l", text);
+  tmux("send-keys", "-t", "chat", "Enter");
+}
+
+beforeAll(async () => {
+  server = await startOpenAIServer();
+  workspace = await temporaryFolder("clio-tmux-workspace-");
+  home = await temporaryFolder("clio-tmux-home-");
+  const command = [
+    `cd ${JSON.stringify(workspace.path)} &&`,
+    `env NO_COLOR=1 CLIO_HOME=${JSON.stringify(home.path)} HOME=${JSON.stringify(home.path)}`,
+    `node ${JSON.stringify(path.join(root, "dist/clio.js"))}`,
+    `--base-url ${server.baseURL} --model ${testModelName} --api-key test-key`,
+    `--session-dir ${JSON.stringify(path.join(home.path, "sessions"))} --permission-mode ask;`,
+    "echo CLIO-EXITED-$?; sleep 30",
+  ].join(" ");
+  tmux("new-session", "-d", "-s", "chat", "-x", "160", "-y", "50", command);
+});
+
+afterAll(async () => {
+  try {
+    tmux("kill-server");
+  } catch {
+    // Already gone.
+  }
+  await server?.close();
+  await workspace?.remove();
+  await home?.remove();
+});
+
+describe("the chat in a terminal", () => {
+  it("takes a prompt, asks permission, cancels with Ctrl-C, resumes a session and exits", async () => {
+    await waitFor("Type a request");
+
+    server.enqueue({ reply: 'I will write the note.\n[FILE_OP:action=write:path="note.txt":content="hello from the chat"]\n' }, { reply: "The note is written." });
+    type("please write a note");
+    await waitFor(/Allow .*note\.txt/);
+    type("y");
+    await waitFor("The note is written.");
+    expect(await readFile(path.join(workspace.path, "note.txt"), "utf8")).toBe("hello from the chat");
+
+    server.enqueue({ reply: "This reply takes its time.", firstTokenDelayMs: 20_000 });
+    type("tell me something slowly");
+    await waitForCondition(() => server.requests.length === 3, 15_000);
+    tmux("send-keys", "-t", "chat", "C-c");
+    await waitFor("Cancelled.");
+
+    const [sessionFile] = (await readdir(path.join(home.path, "sessions"))).filter((name) => name.endsWith(".json"));
+    const sessionId = sessionFile!.replace(/\.json$/, "");
+    type("/clear");
+    await waitFor("Started afresh.");
+    type(`/resume ${sessionId.slice(0, 15)}`);
+    await waitFor(`Resumed ${sessionId}`);
+    await waitFor("Last reply: The note is written.");
+
+    type("/exit");
+    const final = await waitFor("CLIO-EXITED-0");
+    expect(final).not.toMatch(/Error|at .*\.js:\d+/);
+    expect(existsSync(path.join(workspace.path, "note.txt"))).toBe(true);
+  });
+});
+
+/** Waits for something outside the screen, such as the server having received a request. */
+async function waitForCondition(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("The condition never held.");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
