@@ -51,8 +51,11 @@ export interface LoadConfigOptions {
   cwd: string;
   /** Environment variables; default `process.env`. */
   env?: Record<string, string | undefined>;
-  /** Values from command-line flags (keys as in the config file; `undefined` values are ignored). */
-  flags?: ConfigLayer;
+  /**
+   * Values from command-line flags, keyed as in the config file. `undefined` values and keys
+   * that are not config keys are ignored, so the CLI may pass its parsed options whole.
+   */
+  flags?: Record<string, unknown>;
   /** The home folder; default `env.CLIO_HOME`, then `os.homedir()`. */
   homeDir?: string;
 }
@@ -204,8 +207,8 @@ function environmentLayers(env: Record<string, string | undefined>, cwd: string)
   return layers;
 }
 
-function checkFlags(flags: ConfigLayer): ConfigLayer {
-  const defined = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
+function checkFlags(flags: Record<string, unknown>): ConfigLayer {
+  const defined = Object.fromEntries(Object.entries(flags).filter(([key, value]) => value !== undefined && knownKeys.includes(key)));
   return checkLayer(defined, "command-line flags", ([first = "", ...rest]) => {
     const flag = `--${String(first).replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
     return rest.length === 0 ? flag : `${flag} ${formatKeyPath(rest)}`;

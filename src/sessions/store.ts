@@ -154,6 +154,20 @@ export class SessionStore {
     return { sessions, unreadable };
   }
 
+  /**
+   * Reads a session without locking it or changing anything (for `clio sessions show` and
+   * export while another clio may have it open). Throws `not_found`, `ambiguous_match`,
+   * `corrupt_file` (the file is left where it is) or `unsupported_version`.
+   */
+  async read(idOrPrefix: string): Promise<SessionData> {
+    const id = await this.resolveId(idOrPrefix);
+    const file = this.sessionFile(id);
+    const { data } = await this.readChecked(id, file, async (reason) => {
+      throw new ClioError("corrupt_file", `Session ${id} could not be read (${reason}): ${file}.`, "Open it with clio to move the damaged file aside, or delete it.");
+    });
+    return data;
+  }
+
   /** The most recently updated session in this workspace (for `--continue`). */
   async latest(workspace: string): Promise<SessionSummary | undefined> {
     return (await this.list({ workspace })).sessions[0];
@@ -190,6 +204,19 @@ export class SessionStore {
   }
 
   private async readForOpen(id: string, file: string): Promise<{ data: SessionData; migratedFrom?: number }> {
+    return this.readChecked(id, file, async (reason) => {
+      const aside = `${file}.corrupt-${new Date(this.now()).toISOString().replace(/[:.]/g, "-")}`;
+      await fs.rename(file, aside);
+      throw new ClioError(
+        "corrupt_file",
+        `Session ${id} could not be read (${reason}); the file was moved aside to ${aside}.`,
+        `This session cannot be continued; start a new one. The damaged file is kept at ${aside} for inspection.`,
+      );
+    });
+  }
+
+  /** Reads and checks a session file; `onCorrupt` decides what happens to a damaged one (it must throw). */
+  private async readChecked(id: string, file: string, onCorrupt: (reason: string) => Promise<never>): Promise<{ data: SessionData; migratedFrom?: number }> {
     const outcome = await readSessionFile(file);
     switch (outcome.kind) {
       case "ok":
@@ -198,15 +225,8 @@ export class SessionStore {
         throw new ClioError("not_found", `Session ${id} no longer exists in ${this.directory}.`, LIST_HINT);
       case "newer":
         throw newerVersionError(file, outcome.version);
-      case "corrupt": {
-        const aside = `${file}.corrupt-${new Date(this.now()).toISOString().replace(/[:.]/g, "-")}`;
-        await fs.rename(file, aside);
-        throw new ClioError(
-          "corrupt_file",
-          `Session ${id} could not be read (${outcome.reason}); the file was moved aside to ${aside}.`,
-          `This session cannot be continued; start a new one. The damaged file is kept at ${aside} for inspection.`,
-        );
-      }
+      case "corrupt":
+        return onCorrupt(outcome.reason);
     }
   }
 

@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig, type ConfigLayer } from "../../src/config/index.js";
+import { loadConfig } from "../../src/config/index.js";
 import { ClioError } from "../../tools/errors.js";
 
 let root: string;
@@ -30,11 +30,11 @@ async function writeConfig(folder: string, values: unknown): Promise<string> {
   return file;
 }
 
-async function load(options: { env?: Record<string, string>; flags?: ConfigLayer } = {}) {
+async function load(options: { env?: Record<string, string>; flags?: Record<string, unknown> } = {}) {
   return loadConfig({ cwd, homeDir: home, env: options.env ?? {}, flags: options.flags });
 }
 
-async function loadError(options: { env?: Record<string, string>; flags?: ConfigLayer } = {}): Promise<ClioError> {
+async function loadError(options: { env?: Record<string, string>; flags?: Record<string, unknown> } = {}): Promise<ClioError> {
   const error = await load(options).then(
     () => undefined,
     (thrown: unknown) => thrown,
@@ -221,6 +221,11 @@ describe("invalid configuration is refused with the file and the key", () => {
   it("names the environment variable with a bad value", async () => {
     const error = await loadError({ env: { CLIO_MAX_TURNS: "lots" } });
     expect(error.message).toBe('CLIO_MAX_TURNS="lots": the value must be a whole number (got string)');
+  });
+
+  it("ignores flag keys that are not config keys, so the CLI can pass its options whole", async () => {
+    const resolved = await load({ flags: { model: "m", continue: true, print: "hi" } });
+    expect(resolved.config.model).toBe("m");
   });
 
   it("names the flag with a bad value", async () => {

@@ -45,6 +45,15 @@ describe("a corrupt session file", () => {
     expect((await rejection(store().open(id))).code).toBe("not_found");
   });
 
+  it("is reported by read, which leaves it where it is", async () => {
+    const { id, file, text } = await makeSession();
+    await fs.writeFile(file, text.slice(0, 10));
+    const error = await rejection(store().read(id));
+    expect(error.code).toBe("corrupt_file");
+    expect(error.message).toContain(file);
+    expect(await fs.readFile(file, "utf8")).toBe(text.slice(0, 10));
+  });
+
   it("is skipped and reported by list, which changes nothing", async () => {
     const good = await makeSession();
     const bad = await makeSession();

@@ -44,6 +44,8 @@ describe("a session open in another clio process", () => {
     expect(error.message).toContain(`Session ${sessionId} is open in another clio process (pid ${child.readyValue}, since `);
     expect(error.hint).toContain(`delete ${lockFile()}`);
     expect((await rejection(new SessionStore(directory).delete(sessionId))).code).toBe("locked");
+    // reading (for show and export) needs no lock
+    expect((await new SessionStore(directory).read(sessionId.slice(0, 15))).id).toBe(sessionId);
   });
 
   it("is free again once that process exits normally (the lock is released on exit)", async () => {
