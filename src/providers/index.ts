@@ -15,6 +15,8 @@ import type { ModelProvider } from "./types.js";
 export interface CreateProviderOptions {
   retry?: Partial<RetryPolicy>;
   timeoutMs?: number;
+  /** Treat a stream silent for this long as cut; off by default. */
+  idleTimeoutMs?: number;
   headers?: Record<string, string>;
   /** Characters per chunk for the scripted provider. */
   chunkSize?: number;
@@ -43,6 +45,7 @@ export async function createProvider(settings: ProviderSettings, options: Create
     headers: options.headers,
     retry: options.retry,
     timeoutMs: options.timeoutMs,
+    idleTimeoutMs: options.idleTimeoutMs,
     sleep: options.sleep,
     random: options.random,
     now: options.now,

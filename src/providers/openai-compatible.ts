@@ -15,6 +15,7 @@
  * the server's Retry-After (capped), each announced by a `retry` event. A stream cut after
  * text was yielded is NOT retried here — that would repeat text the caller already has — but
  * ends with a StreamCutError, so the caller can drop the partial reply and ask again.
+ * An optional idle timeout treats a stream that goes silent as cut.
  */
 import type * as OpenAISdk from "openai";
 import { ClioError } from "../../tools/errors.js";
@@ -39,6 +40,12 @@ export interface OpenAICompatibleOptions {
   retry?: Partial<RetryPolicy>;
   /** Per-request time limit until the response starts; the client's default otherwise. */
   timeoutMs?: number;
+  /**
+   * Give up on an attempt when no data arrives for this long, first token included, and
+   * treat it as a cut stream (retried when no text was yielded yet). Off by default: local
+   * servers can think for minutes before the first token.
+   */
+  idleTimeoutMs?: number;
   /** Seams for tests: waiting, jitter, the clock (for Retry-After dates) and HTTP. */
   sleep?: Sleep;
   random?: () => number;
@@ -59,7 +66,7 @@ interface WireChunk {
 interface PreparedRequest {
   stops: string[];
   trimLeadingSpace: boolean;
-  open(sdk: typeof OpenAISdk, client: OpenAISdk.OpenAI): Promise<AsyncIterable<WireChunk>>;
+  open(client: OpenAISdk.OpenAI, signal: AbortSignal): Promise<AsyncIterable<WireChunk>>;
   estimateInput(): Promise<number>;
 }
 
@@ -99,8 +106,9 @@ export class OpenAICompatibleProvider implements ModelProvider {
       if (signal?.aborted) throw cancelledError();
       let phase: "request" | "stream" = "request";
       let yielded = 0;
+      const watchdog = new IdleWatchdog(signal, this.#options.idleTimeoutMs);
       try {
-        const chunks = await prepared.open(sdk, client);
+        const chunks = await prepared.open(client, watchdog.signal);
         phase = "stream";
         const cutter = new StopSequenceCutter(prepared.stops);
         let trimming = prepared.trimLeadingSpace;
@@ -117,6 +125,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
           return text;
         };
         for await (const chunk of chunks) {
+          watchdog.touch();
           const text = emit(cutter.push(chunk.text));
           if (text) {
             yielded += text.length;
@@ -127,6 +136,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
           usage = chunk.usage ?? usage;
         }
         if (signal?.aborted) throw cancelledError();
+        if (watchdog.stalled) throw watchdog.stallError();
         const rest = emit(cutter.flush());
         if (rest) yield { type: "text-delta", text: rest };
         const reason = cutter.stopped ? "stop" : finishReason ? mapFinishReason(finishReason) : "other";
@@ -135,10 +145,13 @@ export class OpenAICompatibleProvider implements ModelProvider {
           : { type: "usage", inputTokens: await prepared.estimateInput(), outputTokens: await estimateTokens(reply), estimated: true };
         yield { type: "finish", reason };
         return;
-      } catch (error) {
-        if (signal?.aborted || error instanceof sdk.APIUserAbortError) throw cancelledError();
+      } catch (caught) {
+        watchdog.dispose();
+        if (signal?.aborted) throw cancelledError();
+        const error = watchdog.stalled ? watchdog.stallError() : caught;
+        if (error instanceof sdk.APIUserAbortError) throw cancelledError();
         if (error instanceof ClioError) throw error;
-        const failure = classifyFailure(error, phase, this.#server, sdk);
+        const failure = classifyFailure(error, watchdog.stalled ? "stream" : phase, this.#server, sdk);
         if (failure.streamCut && yielded > 0) throw new StreamCutError(this.#server, yielded, failure.reason);
         if (failure.rejectsStreamOptions && this.sendStreamOptions) {
           this.sendStreamOptions = false;
@@ -150,6 +163,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
         const delayMs = retryAfterDelay(failure.headers, this.policy, now) ?? backoffDelay(attempt, this.policy, this.#options.random);
         yield { type: "retry", attempt, delayMs, reason: failure.reason };
         await sleep(delayMs, signal);
+      } finally {
+        watchdog.dispose();
       }
     }
   }
@@ -180,7 +195,6 @@ export class OpenAICompatibleProvider implements ModelProvider {
       ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
     };
     const streamOptions = () => (this.sendStreamOptions ? { stream_options: { include_usage: true } } : {});
-    const requestOptions = { signal: request.signal };
 
     if (this.api === "chat") {
       const stops = unique(requestStops);
@@ -189,9 +203,9 @@ export class OpenAICompatibleProvider implements ModelProvider {
         stops,
         trimLeadingSpace: false,
         estimateInput: () => estimateMessageTokens(request.messages),
-        open: async (_sdk, client) => {
+        open: async (client, signal) => {
           const body = { ...common, ...streamOptions(), messages, ...stopParameter(stops) };
-          const stream = await client.chat.completions.create(body, requestOptions);
+          const stream = await client.chat.completions.create(body, { signal });
           return mapChunks(stream, (chunk) => ({
             text: chunk.choices[0]?.delta?.content ?? "",
             finishReason: chunk.choices[0]?.finish_reason,
@@ -207,9 +221,9 @@ export class OpenAICompatibleProvider implements ModelProvider {
       stops,
       trimLeadingSpace: transcript.opensAssistantTurn,
       estimateInput: () => estimateTokens(transcript.prompt),
-      open: async (_sdk, client) => {
+      open: async (client, signal) => {
         const body = { ...common, ...streamOptions(), prompt: transcript.prompt, ...stopParameter(stops) };
-        const stream = await client.completions.create(body, requestOptions);
+        const stream = await client.completions.create(body, { signal });
         return mapChunks(stream, (chunk) => ({
           text: chunk.choices[0]?.text ?? "",
           finishReason: chunk.choices[0]?.finish_reason,
@@ -222,6 +236,46 @@ export class OpenAICompatibleProvider implements ModelProvider {
   /** The key-free description used in logs. */
   toString(): string {
     return redactKey(`${this.name} ${this.api} ${this.model} at ${this.#options.baseURL}`, this.#options.apiKey);
+  }
+}
+
+/** One attempt's abort signal: aborted by the caller's signal, or when no data comes for too long. */
+class IdleWatchdog {
+  private readonly controller = new AbortController();
+  private readonly outer: AbortSignal | undefined;
+  private readonly idleMs: number | undefined;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly onOuterAbort = () => this.controller.abort();
+  stalled = false;
+
+  constructor(outer: AbortSignal | undefined, idleMs: number | undefined) {
+    this.outer = outer;
+    this.idleMs = idleMs;
+    outer?.addEventListener("abort", this.onOuterAbort, { once: true });
+    this.touch();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Data arrived: the idle time starts again. */
+  touch(): void {
+    if (this.idleMs === undefined) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.stalled = true;
+      this.controller.abort();
+    }, this.idleMs);
+  }
+
+  stallError(): Error {
+    return new Error(`no data for ${this.idleMs} ms`);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.outer?.removeEventListener("abort", this.onOuterAbort);
   }
 }
 

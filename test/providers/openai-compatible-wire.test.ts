@@ -1,7 +1,7 @@
 import { inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ClioError } from "../../tools/errors.js";
-import { createProvider } from "../../src/providers/index.js";
+import { createProvider, StreamCutError } from "../../src/providers/index.js";
 import { resolveProviderSettings } from "../../src/providers/presets.js";
 import { sleep } from "../../src/providers/retry.js";
 import { startOpenAIServer, type OpenAITestServer } from "../support/openai-server.js";
@@ -156,6 +156,19 @@ describe("failures", () => {
 
     expect(events).toEqual([{ type: "retry", attempt: 1, delayMs: 30_000, reason: "429 Too Many Requests" }]);
     expect((error as ClioError).code).toBe("cancelled");
+  });
+
+  it("treats a silent stream as cut when an idle timeout is set", async () => {
+    server.enqueue({ reply: "stalls", firstTokenDelayMs: 60_000 }, { reply: "abc", chunkSizes: 1, chunkDelayMs: 60_000 }, { reply: "prompt" });
+    const { provider } = providerFor(server, "chat", { idleTimeoutMs: 200 });
+
+    const { events, error } = await collectUntilError(provider.stream({ messages: conversation }));
+    const retried = await collect(provider.stream({ messages: conversation }));
+
+    expect(events[0]).toMatchObject({ type: "retry", attempt: 1, reason: "stream cut (no data for 200 ms)" });
+    expect(error).toBeInstanceOf(StreamCutError);
+    expect((error as StreamCutError).receivedCharacters).toBe(1);
+    expect(replyText(retried)).toBe("prompt");
   });
 
   it("says to start the server when nothing listens at the base URL, without retrying", async () => {

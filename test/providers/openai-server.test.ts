@@ -85,6 +85,15 @@ describe("the OpenAI-compatible test server", () => {
     expect(server.requests.map((request) => request.path)).toEqual(["/v1/chat/completions", "/v1/completions"]);
   });
 
+  it("lets a queued function choose the behaviour from the request", async () => {
+    server.enqueue((request) => ({ reply: `echo: ${request.body.messages.at(-1).content}` }));
+    const client = new OpenAI({ baseURL: server.baseURL, apiKey: "test", maxRetries: 0 });
+
+    const chat = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "ping" }] });
+
+    expect(chat.choices[0].message.content).toBe("echo: ping");
+  });
+
   it("lists its model", async () => {
     const client = new OpenAI({ baseURL: server.baseURL, apiKey: "test", maxRetries: 0 });
 

@@ -9,6 +9,7 @@
  *     server.enqueue(
  *       { status: 429, retryAfter: "2" },                // rate limited, asks for a 2 s wait
  *       { reply: "Hello there", chunkSizes: [2, 3] },    // then streams "He", "llo", " th", ...
+ *       (request) => ({ reply: `You said ${request.body.messages.at(-1).content}` }),
  *     );
  *     const client = new OpenAI({ baseURL: server.baseURL, apiKey: "test" });
  *     ...
@@ -55,6 +56,9 @@ export interface ErrorBehaviour {
 
 export type ServerBehaviour = ReplyBehaviour | ErrorBehaviour;
 
+/** A behaviour chosen when its request arrives, e.g. a reply that depends on the prompt. */
+export type QueuedBehaviour = ServerBehaviour | ((request: RecordedRequest) => ServerBehaviour);
+
 /** A request as the server received it. */
 export interface RecordedRequest {
   method: string;
@@ -70,7 +74,7 @@ export interface OpenAITestServer {
   /** The API root to give a client, `${url}/v1`. */
   baseURL: string;
   /** Adds behaviours to the end of the queue; each request takes one. */
-  enqueue(...behaviours: ServerBehaviour[]): void;
+  enqueue(...behaviours: QueuedBehaviour[]): void;
   /** How many queued behaviours no request has taken yet. */
   remaining(): number;
   /** Every model request received, in order. */
@@ -82,7 +86,7 @@ export interface OpenAITestServer {
 export const testModelName = "test-model";
 
 export async function startOpenAIServer(): Promise<OpenAITestServer> {
-  const queue: ServerBehaviour[] = [];
+  const queue: QueuedBehaviour[] = [];
   const requests: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
 
@@ -107,8 +111,10 @@ export async function startOpenAIServer(): Promise<OpenAITestServer> {
     if (request.method !== "POST" || !endpoint) {
       return sendError(response, { status: 404, message: `No route ${request.method} ${path} on the test server.` });
     }
-    requests.push({ method: request.method, path, headers: request.headers, body });
-    const behaviour = queue.shift();
+    const recorded: RecordedRequest = { method: request.method, path, headers: request.headers, body };
+    requests.push(recorded);
+    const queued = queue.shift();
+    const behaviour = typeof queued === "function" ? queued(recorded) : queued;
     if (!behaviour) {
       return sendError(response, { status: 500, message: "The test server has no behaviour queued for this request." });
     }
