@@ -132,6 +132,8 @@ describe("WEB safety", () => {
     expect(error?.code).toBe("not_configured");
     expect(error?.message).toContain("allowHosts");
     expect(error?.message).toContain("maxBytes");
+    const withScheme = await fetchWith(protocol, `${fixtures.server.origin}/article`, { allowHosts: [fixtures.server.origin] });
+    expect(withScheme.error?.message).toContain("allowHosts.0: each entry is a host name or IP address without scheme or port");
   });
 
   it("drops Authorization and Cookie when a redirect leaves the origin, and keeps them within it", async () => {

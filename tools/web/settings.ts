@@ -11,6 +11,7 @@
  * | maxRedirects | 5 | redirects followed before giving up |
  * | userAgent | `clio/<version>` | the User-Agent header sent |
  */
+import { isIP } from "node:net";
 import { z } from "zod";
 import { ClioError } from "../errors.js";
 
@@ -18,7 +19,15 @@ const MEGABYTE = 1024 * 1024;
 
 export const webSettingsSchema = z
   .object({
-    allowHosts: z.array(z.string().min(1)).default([]),
+    allowHosts: z
+      .array(
+        z
+          .string()
+          .refine((entry) => /^[A-Za-z0-9.-]+$/.test(entry) || isIP(entry.replace(/^\[(.*)\]$/, "$1")) !== 0, {
+            message: 'each entry is a host name or IP address without scheme or port, e.g. "127.0.0.1" or "intranet.example"',
+          }),
+      )
+      .default([]),
     maxBytes: z.number().int().positive().default(5 * MEGABYTE),
     downloadMaxBytes: z.number().int().positive().default(50 * MEGABYTE),
     timeoutMs: z.number().int().positive().default(30_000),
