@@ -30,6 +30,11 @@ export class MarkdownRenderer {
     }
   }
 
+  /** True when no unfinished line is waiting for its line break. */
+  get atLineStart(): boolean {
+    return this.partial === "";
+  }
+
   /** Writes what is left of the reply. */
   end(): void {
     if (this.partial) this.write(`${this.renderLine(this.partial)}\n`);

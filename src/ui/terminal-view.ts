@@ -20,6 +20,8 @@ export class TerminalView {
   private markdown: MarkdownRenderer;
   private readonly style: ChalkInstance;
   private readonly write: (text: string) => void;
+  private readonly pendingResults: string[] = [];
+  private replyShown = false;
 
   constructor(options: TerminalViewOptions) {
     this.style = options.style;
@@ -39,6 +41,8 @@ export class TerminalView {
     const style = this.style;
     switch (event.type) {
       case "model-started":
+        if (this.replyShown) this.write("\n");
+        this.replyShown = true;
         this.markdown = new MarkdownRenderer(style, this.write);
         this.spinner.start("Thinking…");
         break;
@@ -48,11 +52,12 @@ export class TerminalView {
       case "text-delta":
         this.spinner.stop();
         this.markdown.push(event.text);
+        if (this.markdown.atLineStart) this.flushResults();
         break;
       case "reply-finished":
         this.spinner.stop();
         this.markdown.end();
-        if (event.outcome.results.length) this.spinner.start("Working…");
+        this.flushResults();
         break;
       case "retry":
         this.spinner.stop();
@@ -67,6 +72,7 @@ export class TerminalView {
         this.write(`${style.dim(`· Older turns (${event.replacedMessages} messages) were summarised to stay inside the context window.`)}\n`);
         break;
       case "prompt-finished":
+        this.replyShown = false;
         this.spinner.stop();
         if (event.message && event.reason !== "done") {
           this.write(`${event.reason === "cancelled" ? style.yellow(event.message) : style.red(event.message)}\n`);
@@ -79,11 +85,16 @@ export class TerminalView {
 
   onManagerEvent(event: ManagerEvent): void {
     if (event.type === "command-started") {
-      this.spinner.stop();
-      this.spinner.start(event.description);
+      if (this.markdown.atLineStart) this.spinner.start(event.description);
       return;
     }
     this.spinner.stop();
-    this.write(`${formatResultLine(event.result, this.style)}\n`);
+    this.pendingResults.push(formatResultLine(event.result, this.style));
+    if (this.markdown.atLineStart) this.flushResults();
+  }
+
+  /** Result lines wait for the reply's current line to end, so they never split it. */
+  private flushResults(): void {
+    for (const line of this.pendingResults.splice(0)) this.write(`${line}\n`);
   }
 }
