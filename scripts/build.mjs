@@ -1,6 +1,10 @@
-// Bundles the CLI into one file so start-up does not pay for loading hundreds of modules.
+// Bundles the CLI so start-up does not pay for loading hundreds of modules: the entry holds only
+// the command line; each subcommand's code is a chunk loaded when that subcommand runs.
+import { rmSync } from "node:fs";
 import { build } from "esbuild";
 import "./generate-protocol-list.mjs";
+
+rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
 
 await build({
   entryPoints: ["src/cli/main.ts"],
