@@ -1,4 +1,10 @@
-/** `clio fuzz`: property checks of the grammar and of every protocol (see docs/fuzzing.md). */
+/**
+ * `clio fuzz [--runs N] [--seed S] [--target grammar|protocols|all] [--protocol NAME]`:
+ * property checks of the grammar laws and of every registered protocol (see docs/fuzzing.md).
+ * Exit 0 when every property holds, 1 on a counterexample, 2 for a bad option.
+ */
+import type { FuzzFailure, FuzzOutcome } from "../fuzz/protocol-fuzz.js";
+import { loadBuiltinProtocols } from "../registry.js";
 
 export interface FuzzCommandOptions {
   runs?: number;
@@ -7,7 +13,65 @@ export interface FuzzCommandOptions {
   protocol?: string;
 }
 
-export async function fuzzCommand(_options: FuzzCommandOptions): Promise<number> {
-  process.stderr.write("clio fuzz: not built yet.\n");
-  return 2;
+const DEFAULT_RUNS = 100;
+const LONGEST_SHOWN_SCRIPT = 2_000;
+
+export async function fuzzCommand(options: FuzzCommandOptions): Promise<number> {
+  const write = (text: string) => void process.stdout.write(`${text}\n`);
+  const runs = options.runs ?? DEFAULT_RUNS;
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const registry = await loadBuiltinProtocols();
+  if (options.protocol && !registry.get(options.protocol)) {
+    process.stderr.write(`clio fuzz: no protocol named ${options.protocol}. Known protocols: ${registry.names().join(", ")}.\n`);
+    return 2;
+  }
+  if (options.protocol && options.target === "grammar") {
+    process.stderr.write("clio fuzz: --protocol needs --target protocols or all.\n");
+    return 2;
+  }
+  write(`clio fuzz: ${runs} runs per property, seed ${seed} (rerun with --seed ${seed})`);
+  const outcomes: FuzzOutcome[] = [];
+  if (options.target !== "protocols") {
+    const { fuzzGrammar } = await import("../fuzz/grammar-fuzz.js");
+    for (const outcome of await fuzzGrammar({ runs, seed })) {
+      outcomes.push(outcome);
+      write(formatOutcome(outcome, 0));
+    }
+  }
+  if (options.target !== "grammar") {
+    const { fuzzProtocol } = await import("../fuzz/protocol-fuzz.js");
+    const protocols = options.protocol ? [registry.get(options.protocol)!] : registry.all();
+    for (const protocol of protocols) {
+      const began = performance.now();
+      const outcome = await fuzzProtocol(protocol, { runs, seed });
+      outcomes.push(outcome);
+      write(formatOutcome(outcome, performance.now() - began));
+    }
+  }
+  const failures = outcomes.flatMap((outcome) => (outcome.failure ? [outcome.failure] : []));
+  for (const failure of failures) write(await formatFailure(failure));
+  write(failures.length ? `${failures.length} of ${outcomes.length} properties failed.` : `All ${outcomes.length} properties held.`);
+  return failures.length ? 1 : 0;
+}
+
+function formatOutcome(outcome: FuzzOutcome, milliseconds: number): string {
+  const status = outcome.failure ? "FAILED" : "ok";
+  const { handled, gated, rejected } = outcome.counts;
+  const counts = handled + gated + rejected ? `  (commands: ${handled} handled, ${rejected} rejected by checks, ${gated} gated)` : "";
+  const time = milliseconds ? `  ${(milliseconds / 1000).toFixed(1)} s` : "";
+  return `${status.padEnd(7)}${outcome.target.padEnd(28)}${outcome.runs} runs${counts}${time}`;
+}
+
+async function formatFailure(failure: FuzzFailure): Promise<string> {
+  const lines = [``, `✗ ${failure.target} failed (seed ${failure.seed}${failure.path ? `, path ${failure.path}` : ""}):`];
+  lines.push(...failure.problem.split("\n").map((line) => `  ${line}`));
+  const shown = failure.script.length > LONGEST_SHOWN_SCRIPT ? `${failure.script.slice(0, LONGEST_SHOWN_SCRIPT)}… (${failure.script.length} characters)` : failure.script;
+  lines.push("  counterexample (a one-line script):", `    ${shown}`);
+  if (failure.kind !== "grammar") {
+    const { reproductionFor } = await import("../fuzz/protocol-fuzz.js");
+    const { command } = await reproductionFor(failure);
+    lines.push("  reproduce it in a fresh sandbox (kept for you):", `    ${command}`);
+  }
+  lines.push(`  rerun the property: clio fuzz --target ${failure.kind === "grammar" ? "grammar" : `protocols --protocol ${failure.target}`} --seed ${failure.seed} --runs ${failure.runs}`);
+  return lines.join("\n");
 }

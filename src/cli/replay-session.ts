@@ -1,7 +1,68 @@
-/** `clio replay --from-session ID`: re-run a session's commands and compare with what it recorded. */
-import type { ReplayCommandOptions } from "./replay-command.js";
+/**
+ * `clio replay --from-session ID`: re-run the commands a session recorded, in the workspace
+ * given (or a fresh copy of a fixture), and compare each result with the one the session kept.
+ */
+import { ClioError } from "../../tools/errors.js";
+import { loadConfig } from "../config/index.js";
+import { formatDifferences } from "../replay/difference-report.js";
+import { compareResults } from "../replay/expectations.js";
+import { runScript } from "../replay/run-script.js";
+import { sessionCheck, sessionScriptName, withShortenedOutputsIgnored } from "../replay/session-replay.js";
+import { SessionStore, type SessionData } from "../sessions/index.js";
+import { createStyle } from "../ui/style.js";
+import { EXIT_UNREADABLE } from "./input.js";
+import { formatResult, jsonResult, summaryLine, type ReplayCommandOptions } from "./replay-command.js";
 
-export async function replaySessionCommand(_id: string, _options: ReplayCommandOptions): Promise<number> {
-  process.stderr.write("clio replay: --from-session is not available yet.\n");
-  return 2;
+/** Reads a session's data by id or unique prefix, releasing it at once. */
+export async function readSession(directory: string, idOrPrefix: string): Promise<Readonly<SessionData>> {
+  const session = await new SessionStore(directory).open(idOrPrefix);
+  try {
+    return structuredClone(session.data);
+  } finally {
+    await session.close();
+  }
+}
+
+export async function replaySessionCommand(idOrPrefix: string, options: ReplayCommandOptions): Promise<number> {
+  const write = (text: string) => void process.stdout.write(`${text}\n`);
+  const fail = (message: string) => {
+    process.stderr.write(`clio replay: ${message}\n`);
+    return EXIT_UNREADABLE;
+  };
+  if (options.expect || options.update || options.dryRun) return fail("--from-session compares with the session itself; it does not take --expect, --update or --dry-run.");
+  let data: Readonly<SessionData>;
+  try {
+    const { config } = await loadConfig({ cwd: process.cwd() });
+    data = await readSession(config.sessionDir, idOrPrefix);
+  } catch (error) {
+    if (ClioError.is(error)) return fail(error.hint ? `${error.message} ${error.hint}` : error.message);
+    throw error;
+  }
+  const check = sessionCheck(data);
+  if (!check.expectations.results.length) {
+    write(`Session ${data.id} recorded no commands; nothing to replay.`);
+    return 0;
+  }
+  const style = createStyle(process.stdout);
+  let run;
+  try {
+    run = await runScript(check.script, {
+      permissionMode: options.permissionMode,
+      ...(options.freshCopy ? { freshCopy: options.freshCopy } : options.workspace ? { workspace: options.workspace } : {}),
+      stopOnError: options.stopOnError ?? false,
+      onResult: (result) => write(options.json ? JSON.stringify(jsonResult(result)) : formatResult(result, style)),
+    });
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+  if (!options.json) write(summaryLine(run.outcome.results, run.outcome.total, style));
+  const name = sessionScriptName(data.id);
+  const differences = compareResults(check.expectations, name, withShortenedOutputsIgnored(run.expected, check));
+  if (differences.length) {
+    write(formatDifferences(differences, { script: name, expectations: `session ${data.id} (${data.commands.length} recorded commands)` }));
+    return 1;
+  }
+  const note = check.shortened.size ? ` (${check.shortened.size} output(s) the session had shortened were not compared)` : "";
+  write(`All ${run.expected.length} result(s) match what session ${data.id} recorded${note}.`);
+  return 0;
 }

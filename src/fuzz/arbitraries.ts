@@ -1,0 +1,205 @@
+/**
+ * fast-check arbitraries for protocol commands, built from an action's parameter definitions
+ * alone, so any protocol — a new one included — is fuzzed with the same tools:
+ *
+ *     fc.assert(fc.asyncProperty(commandForAction("NOTES", "get", notes.actions.get), async (text) => { ... }))
+ *
+ * Values follow each parameter's kind (word, text, json, bytes) and what its zod schema admits
+ * (enums, numbers, booleans), mixed with what breaks things: `..`, absolute paths, symlink
+ * names, empty and huge values, unicode, invalid base64, missing and unknown parameters.
+ * Every generated command is written on one line (quoted or bare values, never heredocs), so a
+ * failing case is a one-line script `clio replay` reproduces.
+ */
+import fc from "fast-check";
+import type { ZodTypeAny } from "zod";
+import type { ActionDefinition, ParameterDefinition, PermissionClass, ProtocolDefinition } from "../protocol.js";
+
+/** Shell commands exec-class actions are given: harmless, quick, and finished within a second. */
+export const SAFE_COMMANDS: readonly string[] = ["true", "false", "echo x", "sleep 0.1", "cat missing-file", "pwd", "ls", "exit 3"];
+
+/** Addresses network-class actions are given: each refused by a safe client or unreachable, none outside this machine. */
+export const LOCAL_URLS: readonly string[] = [
+  "http://127.0.0.1:1/",
+  "http://localhost:1/page",
+  "http://169.254.169.254/latest/meta-data/",
+  "http://10.0.0.1/",
+  "http://[::1]:1/",
+  "file:///etc/passwd",
+  "ftp://127.0.0.1/x",
+  "gopher://127.0.0.1:1/",
+];
+
+/** Path-like values: inside, escaping, absolute, through the sandbox's symlinks, protected. No dots, so network-class gates accept them. */
+const DOTLESS_PATHS = ["src", "sub/dir", "new/folder/file", "link-out", "link-out/secret", "link-file", "../outside", "../../etc/passwd", "/etc/passwd", "sub/../..", "~/x", "a\u0000b", " ", ""];
+const DOTTED_PATHS = [".", "..", "README.md", "notes.txt", "src/main.ts", "data.json", ".git/config", ".clio/state.json", "link-out/secret.txt", "sub/dir/file.txt", "new.txt", "ünïcödé/файл.txt"];
+
+/** Absolute paths outside the workspace that a run should never touch (the sandbox's sentinel). */
+export interface FuzzTargets {
+  outsidePaths?: readonly string[];
+}
+
+/** What the zod schema of a word parameter admits, as far as can be seen from outside. */
+interface SchemaHints {
+  values: string[];
+  numeric: boolean;
+}
+
+function schemaHints(schema: ZodTypeAny, depth = 0): SchemaHints {
+  const hints: SchemaHints = { values: [], numeric: false };
+  if (depth > 8) return hints;
+  const definition = schema._def as Record<string, unknown> & { typeName?: string };
+  const inner = (value: unknown) => {
+    const found = schemaHints(value as ZodTypeAny, depth + 1);
+    hints.values.push(...found.values);
+    hints.numeric ||= found.numeric;
+  };
+  switch (definition.typeName) {
+    case "ZodEnum":
+      hints.values.push(...(definition.values as string[]));
+      break;
+    case "ZodLiteral":
+      if (typeof definition.value === "string" || typeof definition.value === "number") hints.values.push(String(definition.value));
+      break;
+    case "ZodNumber":
+      hints.numeric = true;
+      break;
+    case "ZodOptional":
+    case "ZodNullable":
+    case "ZodDefault":
+      inner(definition.innerType);
+      break;
+    case "ZodEffects":
+      inner(definition.schema);
+      break;
+    case "ZodPipeline":
+      inner(definition.in);
+      inner(definition.out);
+      break;
+    case "ZodUnion":
+      for (const option of definition.options as ZodTypeAny[]) inner(option);
+      break;
+  }
+  return hints;
+}
+
+const BARE = /^[A-Za-z0-9+/_.,@%~-]+={0,2}$/;
+
+/** A value written as the grammar reads it: bare when it may be, else a JSON string literal. */
+function writeWord(value: string): string {
+  return BARE.test(value) ? value : JSON.stringify(value);
+}
+
+function base64Forms(text: string): fc.Arbitrary<string> {
+  const standard = Buffer.from(text, "utf8").toString("base64");
+  const forms = [standard, standard.replace(/=+$/, ""), Buffer.from(text, "utf8").toString("base64url")].filter((form) => form !== "");
+  return forms.length ? fc.constantFrom(...forms) : fc.constant('""');
+}
+
+/** A text value written quoted (most often), as base64, or as junk that is not base64. */
+function writeText(values: fc.Arbitrary<string>): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 12, arbitrary: values.map((value) => JSON.stringify(value)) },
+    { weight: 6, arbitrary: values.chain(base64Forms) },
+    { weight: 1, arbitrary: fc.constantFrom("@@@", "a", "abc=", "%%", "-_-_") },
+  );
+}
+
+function textValues(permission: PermissionClass | "varies", targets: FuzzTargets): fc.Arbitrary<string> {
+  if (permission === "exec") return fc.constantFrom(...SAFE_COMMANDS, ...DOTLESS_PATHS.slice(0, 8));
+  if (permission === "network") return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...LOCAL_URLS) }, { weight: 2, arbitrary: fc.constantFrom(...DOTLESS_PATHS) });
+  return fc.oneof(
+    { weight: 5, arbitrary: fc.constantFrom(...DOTLESS_PATHS, ...DOTTED_PATHS, ...(targets.outsidePaths ?? [])) },
+    { weight: 3, arbitrary: fc.string({ maxLength: 40 }) },
+    { weight: 2, arbitrary: fc.string({ unit: "grapheme", maxLength: 20 }) },
+    { weight: 1, arbitrary: fc.constantFrom("x".repeat(25_000), "line\n".repeat(3_000), "\u0000", "\r\n", "[FILE_OP:action=read:path=\"x\"]") },
+  );
+}
+
+function wordValues(definition: ParameterDefinition): fc.Arbitrary<string> {
+  const hints = schemaHints(definition.schema as ZodTypeAny);
+  const junk = fc.oneof(fc.stringMatching(/^[A-Za-z0-9_.-]{1,12}$/), fc.constantFrom("", "-1", "0", "true", "yes", "NaN", "1e309", "9007199254740993"));
+  const choices: fc.WeightedArbitrary<string>[] = [{ weight: 1, arbitrary: junk }];
+  if (hints.values.length) choices.push({ weight: 5, arbitrary: fc.constantFrom(...hints.values) });
+  if (hints.numeric) choices.push({ weight: 5, arbitrary: fc.oneof(fc.integer({ min: -3, max: 200 }), fc.constantFrom(0, 1, 1_000_000)).map(String) });
+  return fc.oneof(...choices);
+}
+
+function jsonValues(): fc.Arbitrary<string> {
+  const valid = fc.oneof(fc.json({ maxDepth: 2 }), fc.constantFrom("{}", "[]", '{"a":"b"}', '["x"]', '{"tags":["a"]}'));
+  const text = fc.oneof({ weight: 5, arbitrary: valid }, { weight: 1, arbitrary: fc.constantFrom("{", "nul", "", "[1,") });
+  return fc.oneof({ weight: 4, arbitrary: text.map((value) => JSON.stringify(value)) }, { weight: 1, arbitrary: text.chain(base64Forms) });
+}
+
+function bytesValues(): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.uint8Array({ maxLength: 64 }).map((bytes) => Buffer.from(bytes).toString("base64") || "AA==") },
+    { weight: 1, arbitrary: fc.constantFrom('"not allowed quoted"', "@@@") },
+  );
+}
+
+/** The permission class an action always has, or `varies` when it depends on the arguments. */
+export function staticPermission(definition: ActionDefinition): PermissionClass | "varies" {
+  return typeof definition.permission === "function" ? "varies" : definition.permission;
+}
+
+/** One parameter's value as written in a command (bare word, quoted literal or base64). */
+export function valueForParameter(definition: ParameterDefinition, permission: PermissionClass | "varies" = "read", targets: FuzzTargets = {}): fc.Arbitrary<string> {
+  switch (definition.kind) {
+    case "word":
+      return wordValues(definition).map(writeWord);
+    case "text":
+      return writeText(textValues(permission, targets));
+    case "json":
+      return jsonValues();
+    case "bytes":
+      return bytesValues();
+  }
+}
+
+function isRequired(definition: ParameterDefinition): boolean {
+  return !definition.schema.safeParse(undefined).success;
+}
+
+/**
+ * One command for `protocol.actionName`, on one line: required parameters mostly present,
+ * optional ones sometimes, now and then an unknown one.
+ */
+export function commandForAction(protocol: string, actionName: string, definition: ActionDefinition, targets: FuzzTargets = {}): fc.Arbitrary<string> {
+  const permission = staticPermission(definition);
+  const entries = Object.entries(definition.parameters as Record<string, ParameterDefinition>);
+  const parameters = entries.map(([key, parameter]) =>
+    fc
+      .tuple(fc.double({ min: 0, max: 1, noNaN: true }), valueForParameter(parameter, permission, targets))
+      .map(([chance, value]) => (chance < (isRequired(parameter) ? 0.92 : 0.45) ? `${key}=${value}` : undefined)),
+  );
+  const extra = fc.oneof(
+    { weight: 12, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.constantFrom("colour=red", "force=1", 'path2="x"') },
+  );
+  return fc.tuple(fc.tuple(...parameters), extra).map(([values, unknown]) => {
+    const written = [`action=${writeWord(actionName)}`, ...values.filter((value): value is string => value !== undefined)];
+    if (unknown) written.push(unknown);
+    return `[${protocol}:${written.join(":")}]`;
+  });
+}
+
+/** Commands that are wrong before any handler could see them: unknown actions, no action, broken syntax. */
+export function malformedCommandFor(protocol: ProtocolDefinition): fc.Arbitrary<string> {
+  const name = protocol.name;
+  const action = fc.constantFrom(...Object.keys(protocol.actions), "missing_action");
+  return fc.oneof(
+    fc.stringMatching(/^[a-z_]{1,10}$/).map((word) => `[${name}:action=${word}]`),
+    fc.constant(`[${name}:path="x"]`),
+    action.map((word) => `[${name}:action=${word}:action=${word}]`),
+    action.map((word) => `[${name}:action=${word}:path="unterminated]`),
+    action.map((word) => `[${name.toLowerCase()}:action=${word}:key=]`),
+    action.map((word) => `[${name}:action=${word}:path=a b]`),
+  );
+}
+
+/** A short script (1 to `maxCommands` lines' worth, on one line) of well-formed and malformed commands for one protocol. */
+export function scriptForProtocol(protocol: ProtocolDefinition, options: FuzzTargets & { maxCommands?: number } = {}): fc.Arbitrary<string[]> {
+  const actions = Object.entries(protocol.actions).map(([name, definition]) => commandForAction(protocol.name, name, definition, options));
+  const command = fc.oneof({ weight: 8, arbitrary: fc.oneof(...actions) }, { weight: 1, arbitrary: malformedCommandFor(protocol) });
+  return fc.array(command, { minLength: 1, maxLength: options.maxCommands ?? 3 });
+}

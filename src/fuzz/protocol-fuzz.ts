@@ -1,0 +1,213 @@
+/**
+ * Protocol robustness: random well-formed and malformed commands for one protocol run in a
+ * throwaway sandbox with permission mode yolo. Each case must give structured results — no
+ * untyped exception (`internal_error`), no hang past the timeout, nothing written outside the
+ * workspace, nothing left running after the manager is disposed.
+ *
+ * Two classes are gated so nothing leaves the machine or runs arbitrary shell text: an exec-class
+ * command runs only when every text value is from SAFE_COMMANDS (or the harmless paths the
+ * generator mixes in); a network-class command runs only when every text value that looks like
+ * an address is one of LOCAL_URLS. Gated commands are still parsed and checked, never handled.
+ */
+import fc from "fast-check";
+import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { ProtocolManager } from "../manager/manager.js";
+import { PermissionPolicy } from "../manager/permissions.js";
+import type { CommandResult } from "../manager/result.js";
+import type { ProtocolDefinition } from "../protocol.js";
+import { ProtocolRegistry } from "../registry.js";
+import { scriptSubmissions } from "../replay/replay.js";
+import { Workspace } from "../../tools/workspace.js";
+import { LOCAL_URLS, SAFE_COMMANDS, scriptForProtocol } from "./arbitraries.js";
+import { currentDescendants, killAll, waitForLeftovers } from "./processes.js";
+import { createFuzzSandbox, snapshotChanges, snapshotOutside, type FuzzSandbox } from "./sandbox.js";
+
+export interface ProtocolFuzzOptions {
+  /** Random cases (each a script of 1–3 commands). */
+  runs: number;
+  seed: number;
+  /** Longest a command may take before the case counts as a hang (default 10 s). */
+  commandTimeoutMs?: number;
+  /** Count `internal_error` results as failures (default true). */
+  strict?: boolean;
+}
+
+export interface FuzzFailure {
+  /** A grammar law, or a protocol's robustness. */
+  kind: "grammar" | "protocol";
+  target: string;
+  seed: number;
+  /** fast-check's path to the shrunk case. */
+  path?: string;
+  /** The runs asked for: with the seed, a rerun finds the same case. */
+  runs: number;
+  /** The shrunk counterexample as a one-line script. */
+  script: string;
+  problem: string;
+}
+
+export interface FuzzOutcome {
+  target: string;
+  runs: number;
+  /** Commands run through a handler, refused by the gate, and failing their checks — for the report. */
+  counts: { handled: number; gated: number; rejected: number };
+  failure?: FuzzFailure;
+}
+
+const EXEC_ALLOWED = new Set([...SAFE_COMMANDS, "src", "sub/dir", "new/folder/file", "link-out", "link-out/secret", "link-file", "../outside", "../../etc/passwd"]);
+const LOOKS_LIKE_ADDRESS = /^[a-z][a-z0-9+.-]*:|\.|\/\//i;
+
+/** Whether a checked command may reach its handler in a fuzz run (see the file comment). */
+export function fuzzGateAllows(permissionClass: string, decoded: Record<string, string>, textKeys: string[]): boolean {
+  const texts = textKeys.map((key) => decoded[key]).filter((value): value is string => value !== undefined);
+  if (permissionClass === "exec") return texts.every((value) => EXEC_ALLOWED.has(value));
+  if (permissionClass === "network") return texts.every((value) => LOCAL_URLS.includes(value) || !LOOKS_LIKE_ADDRESS.test(value));
+  return true;
+}
+
+function withTimeout<T>(promise: Promise<T>, milliseconds: number, onTimeout: () => void): Promise<T | "timeout"> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      resolve("timeout");
+    }, milliseconds);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function structuralProblem(result: CommandResult, strict: boolean): string | undefined {
+  if (typeof result !== "object" || result === null || typeof result.ok !== "boolean") return "the result is not a result object";
+  if (result.ok) return typeof result.output === "string" ? undefined : "a successful result has no output text";
+  if (!result.error || typeof result.error.code !== "string" || !result.error.message) return "a failed result has no error code and message";
+  if (strict && result.error.code === "internal_error") return `an untyped exception escaped the handler: ${result.error.message}`;
+  return undefined;
+}
+
+/** Runs one case (a list of one-line commands) in a fresh sandbox; returns the problems found. */
+export async function runFuzzCase(
+  protocol: ProtocolDefinition,
+  lines: string[],
+  options: { location: string; commandTimeoutMs: number; strict: boolean; baseline: ReadonlySet<number>; counts: FuzzOutcome["counts"] },
+): Promise<string[]> {
+  const sandbox = await createFuzzSandbox(options.location);
+  const problems: string[] = [];
+  const savedHome = { HOME: process.env.HOME, CLIO_HOME: process.env.CLIO_HOME };
+  process.env.HOME = sandbox.home;
+  process.env.CLIO_HOME = sandbox.home;
+  try {
+    const before = await snapshotOutside(sandbox);
+    const manager = new ProtocolManager({
+      registry: new ProtocolRegistry([protocol]),
+      environment: { workspace: await Workspace.open(sandbox.workspace), config: {}, env: { ...process.env }, now: Date.now },
+      permissions: new PermissionPolicy("yolo"),
+    });
+    try {
+      await runCommands(manager, lines.join(" "), options, problems);
+    } finally {
+      const disposed = await withTimeout(manager.dispose(), options.commandTimeoutMs, () => {});
+      if (disposed === "timeout") problems.push(`dispose() did not finish within ${options.commandTimeoutMs} ms`);
+    }
+    const leftovers = await waitForLeftovers(sandbox.base, options.baseline);
+    if (leftovers.length) {
+      problems.push(`processes left running after dispose: ${leftovers.map((info) => `${info.pid} (${info.command})`).join(", ")}`);
+      killAll(leftovers);
+    }
+    const changes = snapshotChanges(before, await snapshotOutside(sandbox));
+    if (changes.length) problems.push(`written outside the workspace: ${changes.join("; ")}`);
+  } finally {
+    process.env.HOME = savedHome.HOME;
+    process.env.CLIO_HOME = savedHome.CLIO_HOME;
+    if (savedHome.HOME === undefined) delete process.env.HOME;
+    if (savedHome.CLIO_HOME === undefined) delete process.env.CLIO_HOME;
+    await sandbox.remove();
+  }
+  return problems;
+}
+
+async function runCommands(
+  manager: ProtocolManager,
+  script: string,
+  options: { commandTimeoutMs: number; strict: boolean; counts: FuzzOutcome["counts"] },
+  problems: string[],
+): Promise<void> {
+  for (const submission of scriptSubmissions(script).submissions) {
+    if ("command" in submission) {
+      const checked = manager.check(submission.command);
+      if (!checked.ok) {
+        options.counts.rejected++;
+      } else {
+        const { invocation } = checked;
+        let permissionClass: string;
+        try {
+          permissionClass = manager.permissionClassOf(invocation);
+        } catch {
+          permissionClass = "unknown";
+        }
+        const textKeys = Object.entries(invocation.definition.parameters as Record<string, { kind: string }>)
+          .filter(([, definition]) => definition.kind === "text")
+          .map(([key]) => key);
+        if (!fuzzGateAllows(permissionClass, invocation.decoded, textKeys)) {
+          options.counts.gated++;
+          continue;
+        }
+        options.counts.handled++;
+      }
+    }
+    const controller = new AbortController();
+    const result = await withTimeout(manager.submit(submission, controller.signal), options.commandTimeoutMs, () => controller.abort());
+    if (result === "timeout") {
+      problems.push(`a command did not finish within ${options.commandTimeoutMs} ms`);
+      return;
+    }
+    const problem = structuralProblem(result, options.strict);
+    if (problem) problems.push(`${result.protocol}.${result.action ?? "?"} at ${result.line}:${result.column}: ${problem}`);
+  }
+}
+
+/** Fuzzes one protocol with fast-check; on failure, the shrunk case and the seed to rerun it. */
+export async function fuzzProtocol(protocol: ProtocolDefinition, options: ProtocolFuzzOptions): Promise<FuzzOutcome> {
+  const baseline = await currentDescendants();
+  const counts = { handled: 0, gated: 0, rejected: 0 };
+  // Every case runs at the same place, so generated absolute paths aim at this run's sentinel.
+  const runFolder = await realpath(await mkdtemp(path.join(os.tmpdir(), "clio-fuzz-")));
+  const location = path.join(runFolder, "case");
+  const caseOptions = { location, commandTimeoutMs: options.commandTimeoutMs ?? 10_000, strict: options.strict ?? true, baseline, counts };
+  const outsidePaths = [path.join(location, "sentinel", "secret.txt"), path.join(location, "sentinel", "new.txt"), path.join(location, "sentinel"), location];
+  const property = fc.asyncProperty(scriptForProtocol(protocol, { outsidePaths }), async (lines) => {
+    const problems = await runFuzzCase(protocol, lines, caseOptions);
+    if (problems.length) throw new Error(problems.join("\n"));
+  });
+  try {
+    const details = await fc.check(property, { numRuns: options.runs, seed: options.seed });
+    const outcome: FuzzOutcome = { target: protocol.name, runs: details.numRuns, counts };
+    if (details.failed && details.counterexample) {
+      const error = details.errorInstance;
+      outcome.failure = {
+        kind: "protocol",
+        target: protocol.name,
+        seed: details.seed,
+        runs: options.runs,
+        script: details.counterexample[0].join(" ").split(location).join(FUZZ_CASE_PLACEHOLDER),
+        problem: error instanceof Error ? error.message : String(error),
+        ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
+      };
+    }
+    return outcome;
+  } finally {
+    await rm(runFolder, { recursive: true, force: true });
+  }
+}
+
+/** Stands for the sandbox folder in a reported counterexample (its paths change from run to run). */
+export const FUZZ_CASE_PLACEHOLDER = "<sandbox>";
+
+/** A kept sandbox holding the failing case as `case.md`, and the command that replays it there. */
+export async function reproductionFor(failure: FuzzFailure): Promise<{ sandbox: FuzzSandbox; command: string }> {
+  const sandbox = await createFuzzSandbox();
+  const casePath = path.join(sandbox.base, "case.md");
+  await writeFile(casePath, `${failure.script.split(FUZZ_CASE_PLACEHOLDER).join(sandbox.base)}\n`);
+  return { sandbox, command: `HOME=${sandbox.home} clio replay ${casePath} --workspace ${sandbox.workspace} --permission-mode yolo` };
+}
