@@ -4,9 +4,11 @@
  * symbol or file. All four actions are "read": they change no user file; the index itself lives
  * in clio's own `<workspace>/.clio/index/`, which clio manages like a cache.
  */
+import { promises as fs } from "node:fs";
 import { z } from "zod";
 import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "../src/protocol.js";
 import { ClioError } from "../tools/errors.js";
+import type { ResolvedPath } from "../tools/workspace.js";
 import { numberLines } from "../tools/files/text.js";
 import { analyzeIndex, type Analysis } from "../tools/index/analyze.js";
 import { CodeIndex, summarizeSkipped, type CodeIndexOptions, type Embedder, type IndexProgress, type IndexReport } from "../tools/index/code-index.js";
@@ -71,11 +73,12 @@ export function createRagProtocol(options: RagOptions = {}) {
     return { index };
   }
 
-  /** A workspace-relative path (confined) or undefined for the whole workspace. */
-  async function relativePath(environment: ProtocolEnvironment, input: string | undefined): Promise<string | undefined> {
+  /** The confined path, or undefined for the whole workspace. */
+  async function resolveScope(environment: ProtocolEnvironment, input: string | undefined): Promise<ResolvedPath | undefined> {
     if (input === undefined || input.trim() === "" || input.trim() === ".") return undefined;
-    return (await environment.workspace.resolve(input, "read")).relative;
+    return environment.workspace.resolve(input, "read");
   }
+  const relativePath = async (environment: ProtocolEnvironment, input: string | undefined) => (await resolveScope(environment, input))?.relative;
 
   return defineProtocol<RagState>({
     name: "RAG",
@@ -88,10 +91,10 @@ export function createRagProtocol(options: RagOptions = {}) {
         parameters: { path: optionalPath },
         describe: (args) => `Indexing ${args.path ?? "the workspace"}`,
         async handler(args, { state, environment, signal }) {
-          const relative = await relativePath(environment, args.path);
-          const start = relative === undefined ? undefined : (await environment.workspace.resolve(relative, "read")).absolute;
-          if (start !== undefined) await assertExists(start, relative!);
-          const report = await update(state, environment, start, signal);
+          const scope = await resolveScope(environment, args.path);
+          if (scope !== undefined) await assertExists(scope.absolute, scope.relative);
+          const relative = scope?.relative;
+          const report = await update(state, environment, scope?.absolute, signal);
           return { output: reportText(report, relative), description: `Indexed ${relative ?? "the workspace"} (${plural(report.indexed, "file")} read, ${plural(report.files, "file")} in all)`, data: report };
         },
       }),
@@ -153,7 +156,6 @@ export function createRagProtocol(options: RagOptions = {}) {
 }
 
 async function assertExists(absolute: string, relative: string): Promise<void> {
-  const { promises: fs } = await import("node:fs");
   try {
     await fs.lstat(absolute);
   } catch {

@@ -151,7 +151,15 @@ export class CodeIndex {
         removed++;
       }
     }
+    const knownBinary = new Map(this.manifest.skipped.filter((entry) => entry.reason === "binary").map((entry) => [entry.path, entry]));
+    let carriedBinary = 0;
     const changed = walked.files.filter((file) => {
+      const binary = knownBinary.get(file.path);
+      if (binary !== undefined && binary.size === file.size && binary.mtimeMs === file.mtimeMs) {
+        carriedBinary++;
+        skipped.push({ ...binary, detail: "contains NUL bytes (unchanged since the last index)" });
+        return false;
+      }
       const known = this.files.get(file.path);
       return known === undefined || known.size !== file.size || known.mtimeMs !== file.mtimeMs;
     });
@@ -169,7 +177,7 @@ export class CodeIndex {
       dirty.add(shardOf(file.path));
       if (looksBinary(bytes)) {
         if (this.files.has(file.path)) this.drop(file.path);
-        skipped.push({ path: file.path, reason: "binary", detail: "contains NUL bytes" });
+        skipped.push({ path: file.path, reason: "binary", detail: "contains NUL bytes", size: file.size, mtimeMs: file.mtimeMs });
         return;
       }
       const hash = hashBytes(bytes);
@@ -205,7 +213,7 @@ export class CodeIndex {
     return {
       files: this.files.size,
       indexed,
-      unchanged: walked.files.length - changed.length,
+      unchanged: walked.files.length - changed.length - carriedBinary,
       removed,
       skipped,
       invalidUtf8,

@@ -21,6 +21,9 @@ export interface SkippedFile {
   path: string;
   reason: SkipReason;
   detail?: string;
+  /** For binary files: the size and mtime seen, so an unchanged one is not read again. */
+  size?: number;
+  mtimeMs?: number;
 }
 
 export interface WalkOptions {

@@ -1,0 +1,100 @@
+import { cp, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRagProtocol } from "../../protocols/rag.js";
+import type { ProtocolEnvironment } from "../../src/protocol.js";
+import type { IndexProgress } from "../../tools/index/code-index.js";
+import { Workspace } from "../../tools/workspace.js";
+import { environmentFor, invoke } from "../protocols/invoke.js";
+import { temporaryFolder } from "../support/workspace.js";
+
+const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/retrieval/repo");
+let folder: { path: string; remove(): Promise<void> };
+let environment: ProtocolEnvironment;
+const progress: IndexProgress[] = [];
+const rag = createRagProtocol({ onProgress: (event) => progress.push(event) });
+const state = rag.setup!({} as ProtocolEnvironment) as never;
+const call = (action: string, raw: Record<string, string>) => invoke(rag, action, raw, { environment, state });
+
+beforeAll(async () => {
+  folder = await temporaryFolder("clio-rag-");
+  await cp(fixture, folder.path, { recursive: true });
+  environment = environmentFor(await Workspace.open(folder.path));
+});
+afterAll(() => folder.remove());
+
+describe("RAG protocol", () => {
+  it("classifies every action as read: none changes a user file", () => {
+    expect(Object.values(rag.actions).map((action) => action.permission)).toEqual(["read", "read", "read", "read"]);
+  });
+
+  it("search builds the index on first use and answers with file:line ranges, symbols and numbered snippets", async () => {
+    const result = await call("search", { query: "token bucket rate limiting" });
+    expect(result.output).toMatch(/^\(Built the index first: 61 files/);
+    expect(result.output).toContain("services/api/src/middleware/rateLimit.ts:");
+    expect(result.output).toMatch(/\d+│/);
+    expect(result.before).toBe('Searching the code for "token bucket rate limiting"');
+    expect(progress.length).toBeGreaterThan(0);
+  });
+
+  it("index reports counts and what it skipped, and re-reads nothing when nothing changed", async () => {
+    await writeFile(path.join(folder.path, "blob.bin"), Buffer.from([1, 0, 2, 0]));
+    await writeFile(path.join(folder.path, "native/src/extra.c"), "int extra_function(void)\n{\n  return 2;\n}\n");
+    const result = await call("index", {});
+    expect(result.output).toContain("1 read");
+    expect(result.output).toContain("Skipped: 1 skipped (1 binary)");
+    expect(result.output).toContain("blob.bin: binary");
+    const again = await call("index", {});
+    expect(again.output).toContain("(0 read, 62 unchanged, 0 removed)");
+    expect(again.output).toContain("blob.bin: binary");
+    expect((again.data as { skipped: Array<{ path: string; detail?: string }> }).skipped[0]?.detail).toContain("unchanged");
+  });
+
+  it("refuses to index a path outside the workspace, or one that does not exist", async () => {
+    await expect(call("index", { path: "../elsewhere" })).rejects.toMatchObject({ code: "outside_workspace" });
+    await expect(call("index", { path: "/etc" })).rejects.toMatchObject({ code: "outside_workspace" });
+    await expect(call("index", { path: "no/such/folder" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(call("search", { query: "x", path: "../../etc" })).rejects.toMatchObject({ code: "outside_workspace" });
+  });
+
+  it("rejects an empty query and shortens a 10,000-character one, saying so", async () => {
+    await expect(call("search", { query: "   " })).rejects.toMatchObject({ code: "invalid_argument", message: "The search query is empty." });
+    const words = "checksum crc32 table polynomial ".repeat(10);
+    const long = (words + Array.from({ length: 2000 }, (_, index) => `word${index}`).join(" ")).slice(0, 10_000);
+    expect(long).toHaveLength(10_000);
+    const result = await call("search", { query: long });
+    expect(result.output).toMatch(/most distinctive were used/);
+  });
+
+  it("analyze lists languages, entry points, test folders and folder dependencies", async () => {
+    const { output, data } = await call("analyze", {});
+    expect(output).toContain("typescript:");
+    expect(output).toContain("python:");
+    const analysis = data as { entryPoints: Array<{ path: string }>; testFolders: Array<{ folder: string }>; folderDependencies: Array<{ from: string; to: string }> };
+    expect(analysis.entryPoints.map((entry) => entry.path)).toEqual(
+      expect.arrayContaining(["services/api/src/index.ts", "services/gateway/main.go", "services/recommender/recommender/api.py", "native/src/main.c", "libs/textsearch/src/main.rs"]),
+    );
+    expect(analysis.testFolders.map((entry) => entry.folder)).toEqual(expect.arrayContaining(["services/api/test", "services/recommender/tests", "services/billing/src/test"]));
+    expect(analysis.folderDependencies).toEqual(expect.arrayContaining([expect.objectContaining({ from: "services/api/src", to: "services/api/src/lib" }), expect.objectContaining({ from: "services/gateway", to: "services/gateway/proxy" })]));
+    const scoped = await call("analyze", { path: "native" });
+    expect(scoped.output).toMatch(/^native: \d+ files/);
+  });
+
+  it("explain shows a symbol's definition, usages, imports and importers within context_size", async () => {
+    const { output } = await call("explain", { query: "verifyToken", context_size: "6" });
+    expect(output).toContain("function verifyToken — services/api/src/lib/jwt.ts:");
+    expect(output).toMatch(/more lines \(raise context_size/);
+    expect(output).toMatch(/services\/api\/src\/middleware\/auth\.ts:\d+: .*verifyToken/);
+    expect(output).toContain("Imported by: services/api/src/middleware/auth.ts");
+  });
+
+  it("explain of a file shows its outline, and of words the best match", async () => {
+    const file = await call("explain", { path: "native/src/arena.c", context_size: "10" });
+    expect(file.output).toContain("File native/src/arena.c");
+    expect(file.output).toContain("function arena_alloc");
+    const words = await call("explain", { query: "exponential backoff with jitter" });
+    expect(words.output).toContain("services/gateway/retry/backoff.go");
+    await expect(call("explain", {})).rejects.toMatchObject({ code: "invalid_argument" });
+  });
+});
