@@ -71,5 +71,5 @@ export { StreamCutError } from "./failures.js";
 export { Secret } from "./secret.js";
 export { defaultRetryPolicy, type RetryPolicy, type Sleep } from "./retry.js";
 export { StopSequenceCutter, cutAtStop } from "./stop.js";
-export { approximateTokens, estimateMessageTokens, estimateTokens } from "./tokens.js";
+export { approximateTokens, estimateMessageTokens, estimateTokens, preloadTokenizer } from "./tokens.js";
 export { renderTranscript, transcriptStops } from "./transcript.js";

@@ -20,6 +20,11 @@ function loadCounter(): Promise<CountTokens> {
   return loadingCounter;
 }
 
+/** Loads the tokenizer now (about half a second), e.g. in the background while the user types. */
+export async function preloadTokenizer(): Promise<void> {
+  await loadCounter();
+}
+
 /** Counts the tokens of a text with the GPT-4o tokenizer, loading it on first call. */
 export async function estimateTokens(text: string): Promise<number> {
   if (text.length === 0) return 0;
