@@ -1,0 +1,117 @@
+import os from "node:os";
+import { describe, expect, it } from "vitest";
+import { childEnvironment, commandLine, groupAlive, isSecretName, runProcess, shellQuote, type RunOptions } from "../../tools/exec/index.js";
+
+const shell = (command: string, options: Partial<RunOptions> = {}) =>
+  runProcess({ file: "/bin/sh", args: ["-c", command], cwd: os.tmpdir(), env: process.env, timeoutMs: 10_000, graceMs: 300, ...options });
+
+async function eventually(check: () => boolean, timeoutMs = 3000): Promise<boolean> {
+  for (const end = Date.now() + timeoutMs; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 25))) {
+    if (check()) return true;
+  }
+  return check();
+}
+
+describe("runProcess", () => {
+  it("captures stdout, stderr and the exit code", async () => {
+    const result = await shell("echo out; echo err >&2; exit 3");
+    expect(result).toMatchObject({ exitCode: 3, signal: null, timedOut: false, cancelled: false, leftoversStopped: false });
+    expect(result.stdout.text).toBe("out\n");
+    expect(result.stderr.text).toBe("err\n");
+  });
+
+  it("runs in the given folder", async () => {
+    const result = await shell("pwd", { cwd: "/" });
+    expect(result.stdout.text).toBe("/\n");
+  });
+
+  it("closes stdin so a command waiting for input ends at once", async () => {
+    const result = await shell("cat; read line; echo after-read:$?");
+    expect(result.timedOut).toBe(false);
+    expect(result.stdout.text).toBe("after-read:1\n");
+  });
+
+  it("keeps a head and a tail of a flood and counts what it dropped", async () => {
+    const result = await shell("yes | head -c 20000000; echo END", { outputLimit: 64 * 1024 });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout.totalBytes).toBe(20_000_004);
+    expect(result.stdout.droppedBytes).toBe(20_000_004 - 64 * 1024);
+    expect(result.stdout.text).toMatch(/^y\ny\n/);
+    expect(result.stdout.text).toContain("bytes dropped");
+    expect(result.stdout.text.endsWith("y\nEND\n")).toBe(true);
+    expect(result.stdout.text.length).toBeLessThan(64 * 1024 + 100);
+  });
+
+  it("kills the whole group on timeout, even a background child holding stdout", async () => {
+    const result = await shell("sleep 999 & echo started; sleep 999", { timeoutMs: 500 });
+    expect(result).toMatchObject({ timedOut: true, exitCode: null, signal: "SIGTERM" });
+    expect(result.stdout.text).toBe("started\n");
+    expect(await eventually(() => !groupAlive(result.pid!))).toBe(true);
+  });
+
+  it("uses SIGKILL when the group ignores SIGTERM", async () => {
+    const result = await shell("trap '' TERM; while :; do sleep 0.1; done", { timeoutMs: 300, graceMs: 300 });
+    expect(result.timedOut).toBe(true);
+    expect(await eventually(() => !groupAlive(result.pid!))).toBe(true);
+  });
+
+  it("does not wait for processes a finished command left behind, and stops them", async () => {
+    const result = await shell("sleep 999 & echo done", { timeoutMs: 20_000 });
+    expect(result).toMatchObject({ exitCode: 0, timedOut: false, leftoversStopped: true });
+    expect(result.stdout.text).toBe("done\n");
+    expect(await eventually(() => !groupAlive(result.pid!))).toBe(true);
+  });
+
+  it("stops the group when the abort signal fires", async () => {
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const result = await shell("sleep 999", { signal: controller.signal });
+    expect(result).toMatchObject({ cancelled: true, timedOut: false });
+    expect(await eventually(() => !groupAlive(result.pid!))).toBe(true);
+  });
+
+  it("reports a program that cannot start", async () => {
+    const result = await runProcess({ file: "clio-no-such-program", args: [], cwd: os.tmpdir(), env: process.env, timeoutMs: 5000 });
+    expect(result.exitCode).toBeNull();
+    expect(result.startError).toContain("ENOENT");
+  });
+});
+
+describe("child environment", () => {
+  it("drops provider keys and anything named like a credential", () => {
+    const env = childEnvironment({
+      PATH: "/bin",
+      HOME: "/home/me",
+      OPENAI_API_KEY: "sk-1",
+      deepseek_api_key: "sk-2",
+      GITHUB_TOKEN: "t",
+      AWS_SECRET_ACCESS_KEY: "s",
+      DB_PASSWORD: "p",
+      MY_SECRET_THING: "x",
+      KEYBOARD: "us",
+      TOKENIZERS_PARALLELISM: "false",
+    });
+    expect(env).toEqual({ PATH: "/bin", HOME: "/home/me", KEYBOARD: "us", TOKENIZERS_PARALLELISM: "false" });
+    expect(isSecretName("ANTHROPIC_API_KEY")).toBe(true);
+    expect(isSecretName("OPENROUTER_API_KEY")).toBe(true);
+  });
+
+  it("passes names listed to keep", () => {
+    expect(childEnvironment({ NPM_TOKEN: "n", GH_TOKEN: "g" }, ["npm_token"])).toEqual({ NPM_TOKEN: "n" });
+  });
+
+  it("really keeps keys from a child's env", async () => {
+    const result = await shell("env", { env: childEnvironment({ ...process.env, OPENAI_API_KEY: "sk-leak-test" }) });
+    expect(result.stdout.text).toContain("PATH=");
+    expect(result.stdout.text).not.toContain("sk-leak-test");
+  });
+});
+
+describe("shell quoting", () => {
+  it("quotes arguments so the shell passes them through unchanged", async () => {
+    const args = ["plain", "two words", "it's", "$HOME", "`id`", "a;b", ""];
+    expect(shellQuote("it's")).toBe(`'it'\\''s'`);
+    const result = await shell(commandLine(`printf '%s\\n'`, args));
+    expect(result.stdout.text).toBe(args.map((arg) => `${arg}\n`).join(""));
+  });
+});

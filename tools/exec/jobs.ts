@@ -1,0 +1,152 @@
+/**
+ * Background jobs: long-running commands (servers, watchers) started in their own process
+ * group, whose interleaved output is read piece by piece, and which are killed on request,
+ * when the table is disposed, or when clio exits.
+ */
+import { spawn as nodeSpawn, type ChildProcess } from "node:child_process";
+import { ClioError } from "../errors.js";
+import { UnreadOutput } from "./output.js";
+import { groupAlive, stopGroup, trackGroup, untrackGroup, type Spawn } from "./process-group.js";
+
+/** After a job's shell exits, how long its output may take to close before it counts as ended. */
+const OUTPUT_DRAIN_MS = 250;
+
+export interface JobTableOptions {
+  spawn?: Spawn;
+  now?: () => number;
+  /** Jobs that may run at once (default 16). */
+  maxJobs?: number;
+  /** Unread output kept per job; older bytes are dropped beyond it (default 1 MB). */
+  bufferLimit?: number;
+  /** Between SIGTERM and SIGKILL when killing (default 1 s). */
+  graceMs?: number;
+}
+
+export interface JobStatus {
+  id: string;
+  command: string;
+  pid?: number;
+  running: boolean;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  /** When it started and (if it has) ended, ms since the epoch. */
+  startedAt: number;
+  endedAt?: number;
+  /** Output not yet read. */
+  unreadBytes: number;
+  /** Why it could not start. */
+  startError?: string;
+}
+
+interface Job {
+  id: string;
+  command: string;
+  child: ChildProcess;
+  output: UnreadOutput;
+  running: boolean;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  startedAt: number;
+  endedAt?: number;
+  startError?: string;
+  exited: Promise<void>;
+}
+
+export class JobTable {
+  private readonly jobs = new Map<string, Job>();
+  private counter = 0;
+  private readonly spawn: Spawn;
+  private readonly now: () => number;
+
+  constructor(private readonly options: JobTableOptions = {}) {
+    this.spawn = options.spawn ?? nodeSpawn;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Starts `/bin/sh -c command` in the background and returns its status (id `job-N`). */
+  start(command: string, options: { cwd: string; env: NodeJS.ProcessEnv }): JobStatus {
+    const running = [...this.jobs.values()].filter((job) => job.running).length;
+    const maxJobs = this.options.maxJobs ?? 16;
+    if (running >= maxJobs) {
+      throw new ClioError("limit_reached", `${running} background jobs are already running (at most ${maxJobs}).`, "Kill a job you no longer need with EXEC action=kill id=job-N.");
+    }
+    const id = `job-${++this.counter}`;
+    const child = this.spawn("/bin/sh", ["-c", command], { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const output = new UnreadOutput(this.options.bufferLimit ?? 1024 * 1024);
+    let markExited: () => void = () => undefined;
+    const job: Job = { id, command, child, output, running: true, exitCode: null, signal: null, startedAt: this.now(), exited: new Promise((resolve) => (markExited = resolve)) };
+    if (child.pid !== undefined) trackGroup(child.pid);
+    child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
+    const ended = (): void => {
+      if (!job.running) return;
+      job.running = false;
+      job.endedAt = this.now();
+      markExited();
+    };
+    child.on("error", (error) => {
+      job.startError = error.message;
+      ended();
+    });
+    child.on("exit", (code, signal) => {
+      job.exitCode = code;
+      job.signal = signal;
+      // Output still in the pipes gets a moment to arrive before the job counts as ended.
+      setTimeout(ended, OUTPUT_DRAIN_MS).unref();
+    });
+    child.on("close", () => {
+      ended();
+      if (child.pid !== undefined && !groupAlive(child.pid)) untrackGroup(child.pid);
+    });
+    this.jobs.set(id, job);
+    return this.status(job);
+  }
+
+  /** The job's output since the last read, and its status. */
+  read(id: string): { status: JobStatus; text: string; droppedBytes: number } {
+    const job = this.get(id);
+    const { text, droppedBytes } = job.output.take();
+    return { status: this.status(job), text, droppedBytes };
+  }
+
+  /** Kills the job's whole process group (SIGTERM, then SIGKILL after the grace) and waits for it. */
+  async kill(id: string): Promise<JobStatus> {
+    const job = this.get(id);
+    if (job.child.pid !== undefined) await stopGroup(job.child.pid, this.options.graceMs ?? 1000);
+    if (job.running) await Promise.race([job.exited, new Promise((resolve) => setTimeout(resolve, 1000))]);
+    return this.status(job);
+  }
+
+  list(): JobStatus[] {
+    return [...this.jobs.values()].map((job) => this.status(job));
+  }
+
+  /** Kills every job's process group. */
+  async dispose(): Promise<void> {
+    await Promise.all([...this.jobs.keys()].map((id) => this.kill(id)));
+  }
+
+  private get(id: string): Job {
+    const job = this.jobs.get(id);
+    if (job === undefined) {
+      const known = [...this.jobs.keys()];
+      throw new ClioError("job_not_found", `There is no background job ${id}.`, known.length === 0 ? "No jobs have been started; start one with EXEC action=background." : `Known jobs: ${known.join(", ")}.`);
+    }
+    return job;
+  }
+
+  private status(job: Job): JobStatus {
+    return {
+      id: job.id,
+      command: job.command,
+      pid: job.child.pid,
+      running: job.running,
+      exitCode: job.exitCode,
+      signal: job.signal,
+      startedAt: job.startedAt,
+      endedAt: job.endedAt,
+      unreadBytes: job.output.unreadBytes,
+      startError: job.startError,
+    };
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * Process groups: every command runs as the leader of its own group (spawned detached), so
+ * the group — grandchildren included — can be signalled at once. Groups still alive when clio
+ * exits are killed by a process 'exit' hook.
+ */
+import type { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+
+/** The spawn seam (node:child_process spawn). */
+export type Spawn = typeof spawn;
+
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/** Sends `signal` to every process in the group led by `pid`. False if none is left. */
+export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True while any live process of the group led by `pid` exists. Zombies do not count: an
+ * orphan that already died may wait a while for init to reap it (slowly, in containers).
+ */
+export function groupAlive(pid: number): boolean {
+  if (!signalGroup(pid, 0)) return false;
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return true; // No /proc: the signal check is all there is.
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // pid (comm) state ppid pgrp ... — comm may hold spaces and parentheses, so split after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) === pid && fields[0] !== "Z" && fields[0] !== "X") return true;
+  }
+  return false;
+}
+
+/** Remembers a group so it is killed if clio exits first. */
+export function trackGroup(pid: number): void {
+  liveGroups.add(pid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on("exit", () => {
+      for (const group of liveGroups) signalGroup(group, "SIGKILL");
+    });
+  }
+}
+
+export function untrackGroup(pid: number): void {
+  liveGroups.delete(pid);
+}
+
+/**
+ * Stops a group: SIGTERM now, SIGKILL after `graceMs` if anything is left. Resolves once the
+ * group is gone (or right after SIGKILL). The group stays tracked until it is gone.
+ */
+export async function stopGroup(pid: number, graceMs: number): Promise<void> {
+  if (!signalGroup(pid, "SIGTERM")) {
+    untrackGroup(pid);
+    return;
+  }
+  const deadline = Date.now() + graceMs;
+  while (Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    if (!groupAlive(pid)) {
+      untrackGroup(pid);
+      return;
+    }
+  }
+  signalGroup(pid, "SIGKILL");
+  for (let attempt = 0; attempt < 20 && groupAlive(pid); attempt++) await new Promise((resolve) => setTimeout(resolve, 25));
+  if (!groupAlive(pid)) untrackGroup(pid);
+}

@@ -1,0 +1,137 @@
+/**
+ * Running one command to completion: its own process group, stdin closed, output captured
+ * with a cap, and on timeout or abort the whole group stopped (SIGTERM, then SIGKILL).
+ * Processes a command leaves behind (`server &`) are stopped when it finishes: long-running
+ * work belongs in a background job.
+ */
+import { spawn as nodeSpawn } from "node:child_process";
+import { CappedOutput } from "./output.js";
+import { groupAlive, signalGroup, stopGroup, trackGroup, untrackGroup, type Spawn } from "./process-group.js";
+
+export const DEFAULT_OUTPUT_LIMIT = 1024 * 1024;
+const DEFAULT_GRACE_MS = 1000;
+/** After the command exits, how long its output may take to close before leftovers are stopped. */
+const DEFAULT_DRAIN_MS = 250;
+
+export interface RunOptions {
+  /** Program and arguments; commands go through `/bin/sh -c`. */
+  file: string;
+  args: readonly string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Bytes kept per stream (head and tail), default 1 MB. */
+  outputLimit?: number;
+  /** Between SIGTERM and SIGKILL, default 1 s. */
+  graceMs?: number;
+  drainMs?: number;
+  spawn?: Spawn;
+  now?: () => number;
+}
+
+export interface CapturedStream {
+  text: string;
+  totalBytes: number;
+  droppedBytes: number;
+}
+
+export interface RunResult {
+  /** The process group's id (the shell's pid), when it started. */
+  pid?: number;
+  /** Exit code, or null when ended by a signal or never started. */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: CapturedStream;
+  stderr: CapturedStream;
+  timedOut: boolean;
+  cancelled: boolean;
+  /** True when processes the command left running were stopped after it finished. */
+  leftoversStopped: boolean;
+  /** Why the program could not start (e.g. `spawn python9 ENOENT`). */
+  startError?: string;
+  durationMs: number;
+}
+
+const captured = (output: CappedOutput): CapturedStream => ({ text: output.text(), totalBytes: output.totalBytes, droppedBytes: output.droppedBytes });
+
+/** Runs a program in its own process group and resolves when it and its output are done. Never rejects. */
+export function runProcess(options: RunOptions): Promise<RunResult> {
+  const now = options.now ?? Date.now;
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
+  const started = now();
+  const stdout = new CappedOutput(options.outputLimit ?? DEFAULT_OUTPUT_LIMIT);
+  const stderr = new CappedOutput(options.outputLimit ?? DEFAULT_OUTPUT_LIMIT);
+
+  return new Promise((resolve) => {
+    const child = (options.spawn ?? nodeSpawn)(options.file, [...options.args], {
+      cwd: options.cwd,
+      env: options.env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const pid = child.pid;
+    if (pid !== undefined) trackGroup(pid);
+    let exitCode: number | null = null;
+    let exitSignal: NodeJS.Signals | null = null;
+    let timedOut = false;
+    let cancelled = false;
+    let leftoversStopped = false;
+    let startError: string | undefined;
+    let finished = false;
+    const timers: NodeJS.Timeout[] = [];
+    const later = (ms: number, action: () => void) => timers.push(setTimeout(action, ms));
+
+    const finish = (): void => {
+      if (finished) return;
+      finished = true;
+      for (const timer of timers) clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      if (pid !== undefined) {
+        if (groupAlive(pid)) {
+          leftoversStopped = !timedOut && !cancelled;
+          void stopGroup(pid, graceMs);
+        } else {
+          untrackGroup(pid);
+        }
+      }
+      resolve({ pid, exitCode, signal: exitSignal, stdout: captured(stdout), stderr: captured(stderr), timedOut, cancelled, leftoversStopped, startError, durationMs: now() - started });
+    };
+    const terminate = (): void => {
+      if (pid === undefined) return finish();
+      signalGroup(pid, "SIGTERM");
+      later(graceMs, () => {
+        signalGroup(pid, "SIGKILL");
+        // Whatever still holds the output (a process that left the group) no longer delays the result.
+        later(500, finish);
+      });
+    };
+    const onAbort = (): void => {
+      if (finished || timedOut || cancelled) return;
+      cancelled = true;
+      terminate();
+    };
+
+    child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
+    child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
+    child.on("error", (error) => {
+      startError = error.message;
+      finish();
+    });
+    child.on("exit", (code, signal) => {
+      exitCode = code;
+      exitSignal = signal;
+      later(options.drainMs ?? DEFAULT_DRAIN_MS, finish);
+    });
+    child.on("close", finish);
+    later(options.timeoutMs, () => {
+      if (finished || cancelled) return;
+      timedOut = true;
+      terminate();
+    });
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
