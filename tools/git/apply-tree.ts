@@ -40,6 +40,8 @@ export function indexAsTree(entries: readonly IndexEntry[]): FlatTree {
 export interface ApplyOptions {
   /** Also write (or delete) the worktree files; false changes only the index (a mixed reset). */
   worktree: boolean;
+  /** Runs under the index lock before anything is touched; throwing refuses the whole change. */
+  check?: () => Promise<void>;
   /** Runs while the index lock is still held, after the new index is in place (e.g. moving a branch ref). */
   afterIndex?: () => Promise<void>;
 }
@@ -47,6 +49,7 @@ export interface ApplyOptions {
 /** Applies `changes` to the index and, if asked, the worktree, holding git's index lock throughout. */
 export async function applyChanges(repository: Repository, changes: readonly PathChange[], options: ApplyOptions): Promise<void> {
   await lockIndex(repository, async (lock) => {
+    await options.check?.();
     const index = await readIndex(repository);
     const changed = new Set(changes.map((change) => change.path));
     const entries = index.entries.filter((entry) => !changed.has(entry.path));

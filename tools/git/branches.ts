@@ -131,20 +131,20 @@ export async function checkout(
 
   const head = await headCommit(repository);
   const changes = diffTrees(await commitFiles(repository, head), await commitFiles(repository, oid));
-  await assertNothingOverwritten(repository, changes, `Checking out ${target}`, options);
-  if (create) {
-    await git.branch({ fs, gitdir, ref: branch!, object: create.from, checkout: false });
-    if (create.tracking) {
-      await git.setConfig({ fs, gitdir, path: `branch.${branch}.remote`, value: create.tracking.remote });
-      await git.setConfig({ fs, gitdir, path: `branch.${branch}.merge`, value: `refs/heads/${branch}` });
-    }
-  }
   await applyChanges(repository, changes, {
     worktree: true,
-    afterIndex: () =>
-      branch === undefined
-        ? git.writeRef({ fs, gitdir, ref: "HEAD", value: oid, force: true })
-        : git.writeRef({ fs, gitdir, ref: "HEAD", value: `refs/heads/${branch}`, symbolic: true, force: true }),
+    check: () => assertNothingOverwritten(repository, changes, `Checking out ${target}`, options),
+    async afterIndex() {
+      if (create) {
+        await git.branch({ fs, gitdir, ref: branch!, object: create.from, checkout: false });
+        if (create.tracking) {
+          await git.setConfig({ fs, gitdir, path: `branch.${branch}.remote`, value: create.tracking.remote });
+          await git.setConfig({ fs, gitdir, path: `branch.${branch}.merge`, value: `refs/heads/${branch}` });
+        }
+      }
+      if (branch === undefined) await git.writeRef({ fs, gitdir, ref: "HEAD", value: oid, force: true });
+      else await git.writeRef({ fs, gitdir, ref: "HEAD", value: `refs/heads/${branch}`, symbolic: true, force: true });
+    },
   });
   return { branch, oid, created: create !== undefined, changed: changes.map((change) => change.path) };
 }

@@ -23,41 +23,42 @@ export async function stagePaths(
   paths: readonly string[] | "all",
   options: StatusOptions = {},
 ): Promise<StagedPath[]> {
-  const { entries } = await computeStatus(repository, options);
-  const index = await readIndex(repository);
-  const tracked = index.entries.map((entry) => entry.path);
-  const wanted = paths === "all" ? undefined : paths.map((file) => file.replace(/\/+$/, ""));
-  const covers = (file: string) =>
-    wanted === undefined || wanted.some((root) => root === "." || root === "" || file === root || file.startsWith(`${root}/`));
-  const selected: StatusEntry[] = [];
-  for (const entry of entries) {
-    if (entry.worktree === " ") continue;
-    const file = entry.path.replace(/\/$/, "");
-    if (covers(file)) selected.push(entry);
-    else if (entry.worktree === "?" && entry.path.endsWith("/")) {
-      // A named path inside an untracked folder: stage just that path.
-      for (const root of wanted ?? []) if (root.startsWith(entry.path)) selected.push({ ...entry, path: root });
-    }
-  }
-
-  for (const root of wanted ?? []) {
-    if (root === "." || root === "") continue;
-    const matchesTracked = tracked.some((file) => file === root || file.startsWith(`${root}/`));
-    const matchesUntracked = entries.some((entry) => {
+  // Decide and stage under one lock, so a git process cannot change the index in between.
+  return lockIndex(repository, async () => {
+    const { entries } = await computeStatus(repository, options);
+    const index = await readIndex(repository);
+    const tracked = index.entries.map((entry) => entry.path);
+    const wanted = paths === "all" ? undefined : paths.map((file) => file.replace(/\/+$/, ""));
+    const covers = (file: string) =>
+      wanted === undefined || wanted.some((root) => root === "." || root === "" || file === root || file.startsWith(`${root}/`));
+    const selected: StatusEntry[] = [];
+    for (const entry of entries) {
+      if (entry.worktree === " ") continue;
       const file = entry.path.replace(/\/$/, "");
-      return file === root || file.startsWith(`${root}/`) || root.startsWith(`${file}/`);
-    });
-    if (matchesTracked || matchesUntracked) continue;
-    const onDisk = await repository.fs.promises.lstat(`${repository.dir}/${root}`).then(() => true, () => false);
-    throw onDisk
-      ? new ClioError("invalid_argument", `${root} is ignored by .gitignore, so it was not staged; nothing was changed.`, "Remove it from .gitignore to track it, or leave it out.")
-      : new ClioError("not_found", `${root} matches no file in the worktree or the index; nothing was changed.`, "Check the path with [GIT:action=status]; paths are relative to the repository root.");
-  }
-  if (selected.length === 0) return [];
+      if (covers(file)) selected.push(entry);
+      else if (entry.worktree === "?" && entry.path.endsWith("/")) {
+        // A named path inside an untracked folder: stage just that path.
+        for (const root of wanted ?? []) if (root.startsWith(entry.path)) selected.push({ ...entry, path: root });
+      }
+    }
 
-  const { fs, dir, gitdir, cache } = repository;
-  const staged: StagedPath[] = [];
-  await lockIndex(repository, async () => {
+    for (const root of wanted ?? []) {
+      if (root === "." || root === "") continue;
+      const matchesTracked = tracked.some((file) => file === root || file.startsWith(`${root}/`));
+      const matchesUntracked = entries.some((entry) => {
+        const file = entry.path.replace(/\/$/, "");
+        return file === root || file.startsWith(`${root}/`) || root.startsWith(`${file}/`);
+      });
+      if (matchesTracked || matchesUntracked) continue;
+      const onDisk = await repository.fs.promises.lstat(`${repository.dir}/${root}`).then(() => true, () => false);
+      throw onDisk
+        ? new ClioError("invalid_argument", `${root} is ignored by .gitignore, so it was not staged; nothing was changed.`, "Remove it from .gitignore to track it, or leave it out.")
+        : new ClioError("not_found", `${root} matches no file in the worktree or the index; nothing was changed.`, "Check the path with [GIT:action=status]; paths are relative to the repository root.");
+    }
+    if (selected.length === 0) return [];
+
+    const { fs, dir, gitdir, cache } = repository;
+    const staged: StagedPath[] = [];
     for (const entry of selected) {
       if (entry.worktree === "D") {
         await git.remove({ fs, dir, gitdir, filepath: entry.path, cache });
@@ -68,8 +69,8 @@ export async function stagePaths(
         staged.push({ path: entry.path, change: entry.worktree === "?" ? "added" : "modified" });
       }
     }
+    return staged;
   });
-  return staged;
 }
 
 /** The staged paths as porcelain lines ("A  path"). */

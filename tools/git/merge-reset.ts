@@ -63,15 +63,22 @@ export async function mergeInto(
   }
   if (result.alreadyMerged || result.oid === ours) return { kind: "up-to-date", branch, oid: ours, changed: [] };
   const changes = diffTrees(await commitFiles(repository, ours), await commitFiles(repository, result.oid!));
-  await assertNothingOverwritten(repository, changes, `Merging ${theirs}`, options);
-  await moveBranch(repository, branch, result.oid!, changes, true);
+  await moveBranch(repository, branch, result.oid!, changes, true, () => assertNothingOverwritten(repository, changes, `Merging ${theirs}`, options));
   return { kind: result.fastForward ? "fast-forward" : "merge", branch, oid: result.oid!, changed: changes.map((change) => change.path) };
 }
 
-async function moveBranch(repository: Repository, branch: string | undefined, oid: string, changes: PathChange[], worktree: boolean): Promise<void> {
+async function moveBranch(
+  repository: Repository,
+  branch: string | undefined,
+  oid: string,
+  changes: PathChange[],
+  worktree: boolean,
+  check?: () => Promise<void>,
+): Promise<void> {
   const { fs, gitdir } = repository;
   await applyChanges(repository, changes, {
     worktree,
+    check,
     afterIndex: () => git.writeRef({ fs, gitdir, ref: branch === undefined ? "HEAD" : `refs/heads/${branch}`, value: oid, force: true }),
   });
 }
