@@ -104,46 +104,10 @@ export class OpenAICompatibleProvider implements ModelProvider {
     const prepared = this.prepare(request);
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw cancelledError();
-      let phase: "request" | "stream" = "request";
-      let yielded = 0;
+      const progress: AttemptProgress = { phase: "request", yielded: 0 };
       const watchdog = new IdleWatchdog(signal, this.#options.idleTimeoutMs);
       try {
-        const chunks = await prepared.open(client, watchdog.signal);
-        phase = "stream";
-        const cutter = new StopSequenceCutter(prepared.stops);
-        let trimming = prepared.trimLeadingSpace;
-        let reply = "";
-        let finishReason: string | null | undefined;
-        let usage: WireChunk["usage"];
-        const emit = (raw: string): string => {
-          let text = raw;
-          if (trimming) {
-            text = text.trimStart();
-            trimming = text.length === 0;
-          }
-          reply += text;
-          return text;
-        };
-        for await (const chunk of chunks) {
-          watchdog.touch();
-          const text = emit(cutter.push(chunk.text));
-          if (text) {
-            yielded += text.length;
-            yield { type: "text-delta", text };
-          }
-          if (cutter.stopped) break;
-          finishReason = chunk.finishReason ?? finishReason;
-          usage = chunk.usage ?? usage;
-        }
-        if (signal?.aborted) throw cancelledError();
-        if (watchdog.stalled) throw watchdog.stallError();
-        const rest = emit(cutter.flush());
-        if (rest) yield { type: "text-delta", text: rest };
-        const reason = cutter.stopped ? "stop" : finishReason ? mapFinishReason(finishReason) : "other";
-        yield usage && !cutter.stopped
-          ? { type: "usage", inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens, estimated: false }
-          : { type: "usage", inputTokens: await prepared.estimateInput(), outputTokens: await estimateTokens(reply), estimated: true };
-        yield { type: "finish", reason };
+        yield* this.attempt(prepared, client, watchdog, progress, signal);
         return;
       } catch (caught) {
         watchdog.dispose();
@@ -151,8 +115,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
         const error = watchdog.stalled ? watchdog.stallError() : caught;
         if (error instanceof sdk.APIUserAbortError) throw cancelledError();
         if (error instanceof ClioError) throw error;
-        const failure = classifyFailure(error, watchdog.stalled ? "stream" : phase, this.#server, sdk);
-        if (failure.streamCut && yielded > 0) throw new StreamCutError(this.#server, yielded, failure.reason);
+        const failure = classifyFailure(error, watchdog.stalled ? "stream" : progress.phase, this.#server, sdk);
+        if (failure.streamCut && progress.yielded > 0) throw new StreamCutError(this.#server, progress.yielded, failure.reason);
         if (failure.rejectsStreamOptions && this.sendStreamOptions) {
           this.sendStreamOptions = false;
           attempt--;
@@ -167,6 +131,41 @@ export class OpenAICompatibleProvider implements ModelProvider {
         watchdog.dispose();
       }
     }
+  }
+
+  /** One request: its text deltas, then usage and finish. Throws whatever went wrong. */
+  private async *attempt(
+    prepared: PreparedRequest,
+    client: OpenAISdk.OpenAI,
+    watchdog: IdleWatchdog,
+    progress: AttemptProgress,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<ModelEvent> {
+    const chunks = await prepared.open(client, watchdog.signal);
+    progress.phase = "stream";
+    const reply = new ReplyText(prepared.stops, prepared.trimLeadingSpace);
+    let finishReason: string | null | undefined;
+    let usage: WireChunk["usage"];
+    for await (const chunk of chunks) {
+      watchdog.touch();
+      const text = reply.push(chunk.text);
+      if (text) {
+        progress.yielded += text.length;
+        yield { type: "text-delta", text };
+      }
+      if (reply.stopped) break;
+      finishReason = chunk.finishReason ?? finishReason;
+      usage = chunk.usage ?? usage;
+    }
+    // The client ends a stream quietly when it is aborted.
+    if (signal?.aborted) throw cancelledError();
+    if (watchdog.stalled) throw watchdog.stallError();
+    const rest = reply.flush();
+    if (rest) yield { type: "text-delta", text: rest };
+    yield usage && !reply.stopped
+      ? { type: "usage", inputTokens: usage.prompt_tokens, outputTokens: usage.completion_tokens, estimated: false }
+      : { type: "usage", inputTokens: await prepared.estimateInput(), outputTokens: await estimateTokens(reply.text), estimated: true };
+    yield { type: "finish", reason: reply.stopped ? "stop" : finishReason ? mapFinishReason(finishReason) : "other" };
   }
 
   private load(): Promise<{ sdk: typeof OpenAISdk; client: OpenAISdk.OpenAI }> {
@@ -236,6 +235,48 @@ export class OpenAICompatibleProvider implements ModelProvider {
   /** The key-free description used in logs. */
   toString(): string {
     return redactKey(`${this.name} ${this.api} ${this.model} at ${this.#options.baseURL}`, this.#options.apiKey);
+  }
+}
+
+interface AttemptProgress {
+  /** `stream` once the response started. */
+  phase: "request" | "stream";
+  /** Characters of reply text yielded so far. */
+  yielded: number;
+}
+
+/** Reply text from raw chunks: cut at the first stop string, leading spaces dropped when asked. */
+class ReplyText {
+  private readonly cutter: StopSequenceCutter;
+  private trimming: boolean;
+  text = "";
+
+  constructor(stops: readonly string[], trimLeadingSpace: boolean) {
+    this.cutter = new StopSequenceCutter(stops);
+    this.trimming = trimLeadingSpace;
+  }
+
+  get stopped(): boolean {
+    return this.cutter.stopped;
+  }
+
+  /** Returns the text that is now certainly part of the reply. */
+  push(raw: string): string {
+    return this.keep(this.cutter.push(raw));
+  }
+
+  flush(): string {
+    return this.keep(this.cutter.flush());
+  }
+
+  private keep(piece: string): string {
+    let text = piece;
+    if (this.trimming) {
+      text = text.trimStart();
+      this.trimming = text.length === 0;
+    }
+    this.text += text;
+    return text;
   }
 }
 
