@@ -7,4 +7,79 @@
  * | json | base64 of JSON          | JSON text         |
  * | bytes| base64                  | not allowed       |
  */
+import type { Parameter } from "./ast.js";
+import { decodeBase64, encodeBase64 } from "./base64.js";
+
 export type ParameterKind = "word" | "text" | "json" | "bytes";
+
+/** A decoded value, or what was wrong with it and how to write it right. */
+export type DecodeResult =
+  | { ok: true; value: string | Buffer }
+  | { ok: false; expected: string; received: string; fix: string };
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const PREVIEW = 40;
+
+function preview(text: string): string {
+  return text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text;
+}
+
+/** `key="…" or key=<base64 of …>`: both right spellings of what the model wrote. */
+function spellings(key: string, intended: string): string {
+  if (intended.length > PREVIEW) return `write ${key}="…" (a JSON string), ${key}<<EOF (a heredoc) or ${key}=<base64 of the UTF-8 text>`;
+  return `write ${key}=${JSON.stringify(intended)} or ${key}=${encodeBase64(intended)}`;
+}
+
+function decodeUtf8(bytes: Buffer): string | undefined {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+function checkJson(key: string, text: string, form: Parameter["form"]): DecodeResult {
+  try {
+    JSON.parse(text);
+    return { ok: true, value: text };
+  } catch (caught) {
+    const reason = caught instanceof Error ? caught.message : String(caught);
+    const how = form === "bare" ? `${key}=<base64 of the JSON text>` : `${key}<<EOF with the JSON text, or ${key}="…" with the JSON text as a JSON string`;
+    return { ok: false, expected: `valid JSON (${reason})`, received: preview(text), fix: `write ${how}` };
+  }
+}
+
+/** Decodes one parameter by its declared kind. Never throws. */
+export function decodeParameter(parameter: Parameter, kind: ParameterKind): DecodeResult {
+  const { key, form, text } = parameter;
+  if (kind === "word") return { ok: true, value: text };
+  if (form !== "bare") {
+    if (kind === "text") return { ok: true, value: text };
+    if (kind === "json") return checkJson(key, text, form);
+    return { ok: false, expected: "base64 (binary data cannot be quoted or a heredoc)", received: `a ${form} value`, fix: `write ${key}=<base64 of the bytes>` };
+  }
+  const bytes = decodeBase64(text);
+  if (bytes === undefined) {
+    return { ok: false, expected: "valid base64", received: preview(text), fix: spellings(key, text) };
+  }
+  if (kind === "bytes") return { ok: true, value: bytes };
+  const decoded = decodeUtf8(bytes);
+  if (decoded === undefined) {
+    return {
+      ok: false,
+      expected: "base64 of UTF-8 text (it decodes to bytes that are not UTF-8)",
+      received: preview(text),
+      fix: `encode the text's UTF-8 bytes, or write it literally: ${key}="…" or ${key}<<EOF`,
+    };
+  }
+  if (kind === "json") return checkJson(key, decoded, form);
+  return { ok: true, value: decoded };
+}
+
+/**
+ * The message for a failed argument, naming the command and parameter:
+ * `FILE_OP.read: path is not valid base64 — write path="README.md" or path=UkVBRE1FLm1k`.
+ */
+export function formatArgumentError(command: string, key: string, failure: { expected: string; fix: string }): string {
+  return `${command}: ${key} is not ${failure.expected} — ${failure.fix}`;
+}

@@ -1,0 +1,163 @@
+/**
+ * fast-check arbitraries for the protocol language, exported for anyone fuzzing their own
+ * protocols (import from `grammar/arbitraries.js`; it pulls in fast-check, so the rest of the
+ * grammar does not import it).
+ */
+import fc from "fast-check";
+import type { ValueForm } from "./ast.js";
+import { encodeBase64 } from "./base64.js";
+import { print, type PrintableCommand } from "./printer.js";
+
+/** A protocol NAME as a model might write it: `[A-Za-z][A-Za-z0-9_]*`, any case. */
+export const protocolNameArbitrary: fc.Arbitrary<string> = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,9}$/);
+
+/** A parameter KEY: `[A-Za-z_][A-Za-z0-9_-]*`. */
+export const keyArbitrary: fc.Arbitrary<string> = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_-]{0,9}$/);
+
+const TRICKY_PIECES = [
+  "]", "[", ":", "=", "<<", '"', "'", "\\", "\\n", "\n", "\r\n", "\t", " ", "`", "```", "~~~", "EOF", "EOF1",
+  "[FILE_OP:action=read:path=eA==]", "[A:k=1]", "[docs](http://x)", "é", "日本", "😀", "\u2028", "\u0000",
+];
+
+/**
+ * Value text that stresses quoting: `]`, `:`, quotes, backslashes, line breaks, backticks,
+ * fence lines, heredoc tags, command-shaped text, and any Unicode (lone surrogates included).
+ */
+export const valueTextArbitrary: fc.Arbitrary<string> = fc
+  .array(fc.oneof(fc.constantFrom(...TRICKY_PIECES), fc.string({ maxLength: 6 }), fc.string({ unit: "binary", maxLength: 4 })), { maxLength: 8 })
+  .map((pieces) => pieces.join(""));
+
+/** Text that is safe to write bare: base64 of some text, or a run of bare characters. */
+export const bareTextArbitrary: fc.Arbitrary<string> = fc.oneof(
+  valueTextArbitrary.filter((text) => text.length > 0).map((text) => encodeBase64(text)),
+  fc.stringMatching(/^[A-Za-z0-9+/_.,@%~-]{1,16}(?:={1,2})?$/),
+);
+
+export interface PrintableCommandOptions {
+  /** Forms to use (default: all three). */
+  forms?: ValueForm[];
+  /** Most parameters per command (default 4). */
+  maxParameters?: number;
+}
+
+function parameterArbitrary(key: string, forms: ValueForm[]): fc.Arbitrary<PrintableCommand["parameters"][number]> {
+  type Printable = PrintableCommand["parameters"][number];
+  return fc.constantFrom(...forms).chain((form): fc.Arbitrary<Printable> => {
+    if (form === "bare") return bareTextArbitrary.map((text) => ({ key, form, text }));
+    // A heredoc body that ends in a carriage return cannot be written as a heredoc.
+    const text = form === "heredoc" ? valueTextArbitrary.filter((value) => !value.endsWith("\r")) : valueTextArbitrary;
+    return text.map((value) => ({ key, form, text: value }));
+  });
+}
+
+/** A command ready for `print`: an upper-case protocol name and unique keys, each with a form and text. */
+export function printableCommandArbitrary(options: PrintableCommandOptions = {}): fc.Arbitrary<PrintableCommand> {
+  const forms = options.forms ?? ["bare", "quoted", "heredoc"];
+  const keys = fc.uniqueArray(keyArbitrary, { minLength: 1, maxLength: options.maxParameters ?? 4 });
+  return fc.record({ protocol: protocolNameArbitrary.map((name) => name.toUpperCase()), keys }).chain(({ protocol, keys }) =>
+    fc.tuple(...keys.map((key) => parameterArbitrary(key, forms))).map((parameters) => ({ protocol, parameters })),
+  );
+}
+
+/** What a generated document must parse to. Offsets are where each `[` is. */
+export interface ExpectedFindings {
+  commands: { offset: number; command: PrintableCommand }[];
+  mentions: { offset: number; text: string; context: "fence" | "inline-code" }[];
+}
+
+export interface GeneratedDocument {
+  text: string;
+  expected: ExpectedFindings;
+}
+
+export interface DocumentOptions {
+  /** Most pieces (prose, markdown, commands) in the document (default 12). */
+  maxPieces?: number;
+}
+
+/** Prose and markdown that hold no command: brackets that are text, links, escapes, headings. */
+const PROSE = [
+  "I'll look at the config first. ", "Done.\n", "# Plan\n", "- [ ] ship it\n", "- [x] tests\n", "> a quote\n",
+  "See [docs](http://x) for more. ", "[x] ", "[NOTE] ", "[WARNING: be careful] ", "a: b = c ", "x<<y ", "\\[A:k=1] ",
+  "**bold** and _italic_ ", "\n\n", "1. first\n", "[link]: http://example.com\n", "éè 日本語 😀 ", "| a | b |\n", "key=value ",
+  "[a]: ", "[Note:] ", "[A:]", "[A: k]", "[A:k]", "\r\n",
+];
+
+type Piece = { kind: "prose"; text: string } | { kind: "live" | "fence" | "inline" | "tilde"; command: PrintableCommand };
+
+function longestRun(text: string, character: string): number {
+  let longest = 0;
+  let run = 0;
+  for (const c of text) {
+    run = c === character ? run + 1 : 0;
+    if (run > longest) longest = run;
+  }
+  return longest;
+}
+
+const pieceArbitrary: fc.Arbitrary<Piece> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...PROSE).map((text): Piece => ({ kind: "prose", text })) },
+  { weight: 2, arbitrary: printableCommandArbitrary().map((command): Piece => ({ kind: "live", command })) },
+  { weight: 1, arbitrary: printableCommandArbitrary().map((command): Piece => ({ kind: "fence", command })) },
+  { weight: 1, arbitrary: printableCommandArbitrary().map((command): Piece => ({ kind: "tilde", command })) },
+  { weight: 1, arbitrary: printableCommandArbitrary({ forms: ["bare", "quoted"] }).map((command): Piece => ({ kind: "inline", command })) },
+);
+
+/**
+ * A model-like reply: prose and markdown with commands placed live (found as commands) and
+ * inert inside fences and inline code (found as mentions), with what parsing it must give.
+ */
+export function documentArbitrary(options: DocumentOptions = {}): fc.Arbitrary<GeneratedDocument> {
+  return fc.array(pieceArbitrary, { maxLength: options.maxPieces ?? 12 }).map((pieces) => {
+    let text = "";
+    const expected: ExpectedFindings = { commands: [], mentions: [] };
+    const startLine = () => {
+      if (text.length > 0 && !text.endsWith("\n")) text += "\n";
+    };
+    for (const piece of pieces) {
+      if (piece.kind === "prose") {
+        text += piece.text;
+        continue;
+      }
+      const printed = print(piece.command);
+      if (piece.kind === "live") {
+        expected.commands.push({ offset: text.length, command: piece.command });
+        text += printed + " ";
+      } else if (piece.kind === "inline" && !printed.includes("\n")) {
+        const ticks = "`".repeat(longestRun(printed, "`") + 1);
+        text += `${ticks} `;
+        expected.mentions.push({ offset: text.length, text: printed, context: "inline-code" });
+        text += `${printed} ${ticks} `;
+      } else if (piece.kind !== "inline") {
+        const character = piece.kind === "fence" ? "`" : "~";
+        const fence = character.repeat(Math.max(3, longestRun(printed, character) + 1));
+        startLine();
+        text += `${fence}\n`;
+        expected.mentions.push({ offset: text.length, text: printed, context: "fence" });
+        text += `${printed}\n${fence}\n`;
+      }
+    }
+    return { text, expected };
+  });
+}
+
+/**
+ * Ways to cut `text` into chunks: single characters, or random split points. Joined, the
+ * chunks are always `text`.
+ */
+export function chunkingArbitrary(text: string): fc.Arbitrary<string[]> {
+  const singles = fc.constant([...Array(text.length).keys()].map((i) => text[i]!));
+  if (text.length < 2) return fc.constant(text.length === 0 ? [] : [text]);
+  const cuts = fc.uniqueArray(fc.integer({ min: 1, max: text.length - 1 }), { maxLength: Math.min(20, text.length - 1) }).map((points) => {
+    const sorted = [...points].sort((a, b) => a - b);
+    const chunks: string[] = [];
+    let from = 0;
+    for (const point of sorted) {
+      chunks.push(text.slice(from, point));
+      from = point;
+    }
+    chunks.push(text.slice(from));
+    return chunks;
+  });
+  return fc.oneof(singles, cuts);
+}

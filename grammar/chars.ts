@@ -1,0 +1,65 @@
+/**
+ * Character classes of the protocol language (contract §1–§2), as lookup tables indexed by
+ * UTF-16 code unit (< 128) so the hot loops never run a regular expression per character.
+ */
+
+function table(characters: string, ranges: [string, string][] = []): Uint8Array {
+  const result = new Uint8Array(128);
+  for (const character of characters) result[character.charCodeAt(0)] = 1;
+  for (const [from, to] of ranges) {
+    for (let code = from.charCodeAt(0); code <= to.charCodeAt(0); code++) result[code] = 1;
+  }
+  return result;
+}
+
+const LETTERS: [string, string][] = [
+  ["A", "Z"],
+  ["a", "z"],
+];
+const ALPHANUMERIC: [string, string][] = [...LETTERS, ["0", "9"]];
+
+/** First character of a protocol NAME: `[A-Za-z]`. */
+export const NAME_FIRST = table("", LETTERS);
+/** Further characters of a NAME: `[A-Za-z0-9_]`. */
+export const NAME_REST = table("_", ALPHANUMERIC);
+/** First character of a KEY (and of a heredoc TAG): `[A-Za-z_]`. */
+export const KEY_FIRST = table("_", LETTERS);
+/** Further characters of a KEY: `[A-Za-z0-9_-]`. */
+export const KEY_REST = table("_-", ALPHANUMERIC);
+/** Further characters of a heredoc TAG: `[A-Za-z0-9_]`. */
+export const TAG_REST = NAME_REST;
+/** Characters of a bare value (padding `=` aside): `A-Z a-z 0-9 + / _ . , @ % ~ -`. */
+export const BARE = table("+/_.,@%~-", ALPHANUMERIC);
+
+export const SPACE = 0x20;
+export const TAB = 0x09;
+export const LINE_FEED = 0x0a;
+export const CARRIAGE_RETURN = 0x0d;
+export const OPEN_BRACKET = 0x5b; // [
+export const CLOSE_BRACKET = 0x5d; // ]
+export const BACKSLASH = 0x5c;
+export const BACKTICK = 0x60;
+export const TILDE = 0x7e;
+export const COLON = 0x3a;
+export const EQUALS = 0x3d;
+export const LESS_THAN = 0x3c;
+export const QUOTE = 0x22;
+
+/** Whitespace between the pieces of a command: space, tab, carriage return, line feed. */
+export function isWhitespace(code: number): boolean {
+  return code === SPACE || code === LINE_FEED || code === TAB || code === CARRIAGE_RETURN;
+}
+
+/** Whether `text` is a complete bare value: `B+ (ws+ B+)* ("=" | "==")?`. */
+export const BARE_VALUE = /^[A-Za-z0-9+/_.,@%~-]+(?:[ \t\r\n]+[A-Za-z0-9+/_.,@%~-]+)*(?:==?)?$/;
+
+/** Describes one character for an error message: `"x"`, `a line break`, `U+0007`. */
+export function describeCharacter(code: number | undefined): string {
+  if (code === undefined) return "the end of the text";
+  if (code === LINE_FEED) return "a line break";
+  if (code === SPACE) return "a space";
+  if (code === TAB) return "a tab";
+  if (code === CARRIAGE_RETURN) return "a carriage return";
+  if (code < 0x20 || code === 0x7f) return `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
+  return JSON.stringify(String.fromCharCode(code));
+}

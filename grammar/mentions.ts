@@ -1,0 +1,65 @@
+/**
+ * Command-shaped text inside inline code spans, and position helpers shared with the scanner.
+ * A span's content is known in full when it is searched, so this runs over a finished string.
+ */
+import type { Mention, Position } from "./ast.js";
+import { CommandMachine, Outcome, type MachineHost } from "./command-machine.js";
+
+/** The position just after `text`, which starts at `start`. */
+export function endPosition(start: Position, text: string): Position {
+  const lastLineFeed = text.lastIndexOf("\n");
+  if (lastLineFeed < 0) return { offset: start.offset + text.length, line: start.line, column: start.column + text.length };
+  let lines = 0;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines++;
+  return { offset: start.offset + text.length, line: start.line + lines, column: text.length - lastLineFeed };
+}
+
+/** The first line of `text`, without its line break. */
+export function firstLine(text: string): string {
+  const lineFeed = text.indexOf("\n");
+  if (lineFeed < 0) return text;
+  return text.slice(0, text.charCodeAt(lineFeed - 1) === 0x0d ? lineFeed - 1 : lineFeed);
+}
+
+/** Finds mentions in the content of one inline code span (a single line). */
+export class MentionFinder implements MachineHost {
+  line = 1;
+  lineStart = 0;
+  private readonly machine = new CommandMachine(this);
+
+  newline(): boolean {
+    return false;
+  }
+
+  /** Mentions in `content`, which starts at absolute `offset` on `line` (whose start is `lineStart`). */
+  find(content: string, offset: number, line: number, lineStart: number): Mention[] {
+    this.line = line;
+    this.lineStart = lineStart;
+    const found: Mention[] = [];
+    let i = 0;
+    while (i < content.length) {
+      const bracket = content.indexOf("[", i);
+      if (bracket < 0) break;
+      let backslashes = 0;
+      while (bracket - backslashes > i && content.charCodeAt(bracket - backslashes - 1) === 0x5c) backslashes++;
+      if (backslashes % 2 === 1) {
+        i = bracket + 1;
+        continue;
+      }
+      const machine = this.machine;
+      machine.begin(offset + bracket);
+      const outcome = machine.feed(content, bracket + 1, offset);
+      if (outcome === Outcome.NotCommand) {
+        i = machine.stop;
+        continue;
+      }
+      if (outcome === Outcome.Running && !machine.confirmed) break;
+      const text = outcome === Outcome.Complete ? content.slice(bracket, machine.stop) : content.slice(bracket);
+      const start = { offset: offset + bracket, line, column: offset + bracket - lineStart + 1 };
+      found.push({ text, context: "inline-code", span: { start, end: endPosition(start, text) } });
+      if (outcome !== Outcome.Complete) break;
+      i = machine.stop;
+    }
+    return found;
+  }
+}

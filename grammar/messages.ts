@@ -1,0 +1,77 @@
+/**
+ * The wording of syntax errors. Each message says what was wrong and how to write it right:
+ * a model reads these and retries.
+ */
+import { describeCharacter } from "./chars.js";
+
+/** Where a command or value started, as `line:column`. */
+export function at(line: number, column: number): string {
+  return `${line}:${column}`;
+}
+
+const BARE_CHARACTERS = "A-Z a-z 0-9 + / _ . , @ % ~ -";
+
+/** What the parser wanted at the point where a command broke, by machine situation. */
+export const expectations = {
+  keyAfterColon: () => "a key after `:` (letters, digits, `_`, `-`; no `:` right before `]`)",
+  assignAfterKey: (key: string) => `\`=\` or \`<<\` after the key ${key}`,
+  secondLessThan: (key: string) => `\`<<TAG\` after ${key} (two \`<\`, e.g. ${key}<<EOF)`,
+  tagAfterHeredoc: (key: string) =>
+    `a heredoc tag right after \`<<\` (letters, digits, \`_\`; e.g. ${key}<<EOF)`,
+  lineBreakAfterTag: (key: string, tag: string) =>
+    `a line break after \`${key}<<${tag}\` (the heredoc header ends its line; the body starts on the next line)`,
+  value: (key: string) =>
+    `a value after ${key}=: base64 (${key}=aGVsbG8=), a quoted string (${key}="hello") or a heredoc (${key}<<EOF)`,
+  afterValue: (key: string) => `\`:\` or \`]\` after the value of ${key}`,
+  afterBare: (key: string) =>
+    `\`:\` or \`]\` after the value of ${key} (a bare value holds only ${BARE_CHARACTERS} and may end in = or ==; write ${key}="..." for anything else)`,
+};
+
+export function unexpectedCharacter(
+  name: string,
+  expected: string,
+  found: number | undefined,
+  startLine: number,
+  startColumn: number,
+): string {
+  return `In [${name}: (started at ${at(startLine, startColumn)}), expected ${expected}, found ${describeCharacter(found)}`;
+}
+
+export function missingValue(name: string, key: string, found: number): string {
+  return `[${name}: ${key} has no value before ${describeCharacter(found)} — write ${key}="..." (quoted), ${key}=<base64> or ${key}<<EOF (heredoc)`;
+}
+
+export function rawControlInQuoted(name: string, key: string, found: number): string {
+  const how = found === 0x0a ? "write it as \\n inside the quotes, or use a heredoc (" + key + "<<EOF)" : "write it as a JSON escape (\\t, \\r, \\uXXXX)";
+  return `[${name}: the quoted value of ${key} holds ${describeCharacter(found)} as a raw character; ${how}`;
+}
+
+export function badEscape(name: string, key: string, found: number | undefined): string {
+  return `[${name}: \`\\${found === undefined ? "" : String.fromCharCode(found)}\` is not a JSON escape in the quoted value of ${key}; use \\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX (four hex digits)`;
+}
+
+export function unterminatedQuoted(name: string, key: string, line: number, column: number): string {
+  return `[${name}: the quoted value of ${key} opened at ${at(line, column)} is never closed — end it with \`"\` and close the command with \`]\``;
+}
+
+export function unterminatedHeredoc(
+  name: string,
+  key: string,
+  tag: string,
+  line: number,
+  column: number,
+  sawTagWith: string | undefined,
+): string {
+  const note = sawTagWith
+    ? ` (a line \`${tag}${sawTagWith}\` does not close it: put \`${tag}\` alone on its line and \`${sawTagWith}\` on the next)`
+    : "";
+  return `[${name}: the heredoc ${key}<<${tag} opened at ${at(line, column)} is never closed — end it with a line that is exactly ${tag}, then \`]\`${note}`;
+}
+
+export function unterminatedCommand(name: string, line: number, column: number): string {
+  return `[${name}: the command that starts at ${at(line, column)} is missing its closing \`]\``;
+}
+
+export function duplicateKey(name: string, key: string, firstLine: number, firstColumn: number): string {
+  return `[${name}: the key ${key} appears twice (first at ${at(firstLine, firstColumn)}); a key may appear once per command — keep one`;
+}

@@ -1,0 +1,34 @@
+/**
+ * One-shot parsing: one StreamingScanner fed the whole text, so one-shot and streaming
+ * results cannot disagree. Never throws.
+ */
+import type { ParseResult } from "./ast.js";
+import { StreamingScanner, type ParseEvent } from "./scanner.js";
+
+/** Sorts scanner events into the three lists of a ParseResult (each stays in source order). */
+export function collectEvents(events: ParseEvent[], into: ParseResult = { commands: [], mentions: [], errors: [] }): ParseResult {
+  for (const event of events) {
+    if (event.type === "command") into.commands.push(event.command);
+    else if (event.type === "mention") into.mentions.push(event.mention);
+    else into.errors.push(event.error);
+  }
+  return into;
+}
+
+/** Finds every command, mention and syntax error in `text`. */
+export function parse(text: string): ParseResult {
+  const result: ParseResult = { commands: [], mentions: [], errors: [] };
+  try {
+    const scanner = new StreamingScanner();
+    collectEvents(scanner.push(text), result);
+    collectEvents(scanner.end(), result);
+  } catch (caught) {
+    const end = { offset: text.length, line: 1, column: 1 };
+    result.errors.push({
+      code: "unexpected_character",
+      message: `internal: the parser failed (${String(caught)}); please report this with the text that caused it`,
+      span: { start: end, end },
+    });
+  }
+  return result;
+}

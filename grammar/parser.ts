@@ -1,0 +1,149 @@
+/**
+ * The Chevrotain parser for one complete command's text, and the step that turns its tokens
+ * into the syntax tree of ast.ts with absolute positions.
+ *
+ *     command := CommandOpen param ( Colon param )* Close
+ *     param   := Key ( Equals ( Bare | Quoted ) | HeredocOpen HeredocBody )
+ *
+ * The streaming scanner only hands over text it has already recognised as a whole command, so
+ * a lexing or parsing failure here means the two disagree: it becomes an error entry, never a throw.
+ */
+import { EmbeddedActionsParser, type IToken } from "chevrotain";
+import type { Command, Parameter, Position, SyntaxError, ValueForm } from "./ast.js";
+import { allTokens, Bare, Close, Colon, commandLexer, CommandOpen, Equals, HeredocBody, HeredocOpen, Key, Quoted } from "./lexer.js";
+import * as messages from "./messages.js";
+
+interface RawParameter {
+  key: IToken;
+  value: IToken;
+  form: ValueForm;
+  tag?: string;
+}
+
+interface RawCommand {
+  open: IToken;
+  parameters: RawParameter[];
+  close: IToken;
+}
+
+class CommandParser extends EmbeddedActionsParser {
+  constructor() {
+    super(allTokens, { recoveryEnabled: false, maxLookahead: 1, skipValidations: true });
+    this.performSelfAnalysis();
+  }
+
+  readonly command = this.RULE("command", (): RawCommand => {
+    const open = this.CONSUME(CommandOpen);
+    const parameters: RawParameter[] = [this.SUBRULE(this.parameter)];
+    this.MANY(() => {
+      this.CONSUME(Colon);
+      parameters.push(this.SUBRULE2(this.parameter));
+    });
+    const close = this.CONSUME(Close);
+    return { open, parameters, close };
+  });
+
+  readonly parameter = this.RULE("parameter", (): RawParameter => {
+    const key = this.CONSUME(Key);
+    return this.OR([
+      {
+        ALT: () => {
+          this.CONSUME(Equals);
+          return this.OR2([
+            { ALT: () => ({ key, value: this.CONSUME(Bare), form: "bare" as const }) },
+            { ALT: () => ({ key, value: this.CONSUME(Quoted), form: "quoted" as const }) },
+          ]);
+        },
+      },
+      {
+        ALT: () => {
+          const open = this.CONSUME(HeredocOpen);
+          const tag = (open.payload as { tag: string } | undefined)?.tag;
+          return { key, value: this.CONSUME(HeredocBody), form: "heredoc" as const, tag };
+        },
+      },
+    ]);
+  });
+}
+
+let parser: CommandParser | undefined;
+
+function commandParser(): CommandParser {
+  parser ??= new CommandParser();
+  return parser;
+}
+
+/** Maps offsets inside a command's text to absolute positions. */
+class PositionMap {
+  private readonly lineFeeds: number[] = [];
+
+  constructor(
+    text: string,
+    private readonly start: Position,
+  ) {
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) this.lineFeeds.push(i);
+  }
+
+  at(relative: number): Position {
+    const feeds = this.lineFeeds;
+    let low = 0;
+    let high = feeds.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (feeds[middle]! < relative) low = middle + 1;
+      else high = middle;
+    }
+    const offset = this.start.offset + relative;
+    if (low === 0) return { offset, line: this.start.line, column: this.start.column + relative };
+    return { offset, line: this.start.line + low, column: relative - feeds[low - 1]! };
+  }
+}
+
+export type CommandTextResult = { ok: true; command: Command } | { ok: false; error: SyntaxError };
+
+/**
+ * Parses the text of one complete command (from `[` through `]`) that starts at `start`.
+ * Duplicate keys are reported here (`duplicate_key`, at the second occurrence).
+ */
+export function parseCommandText(text: string, start: Position): CommandTextResult {
+  const positions = new PositionMap(text, start);
+  const lexed = commandLexer().tokenize(text);
+  const instance = commandParser();
+  instance.input = lexed.tokens;
+  const raw = lexed.errors.length === 0 ? instance.command() : undefined;
+  if (!raw || instance.errors.length > 0) {
+    return {
+      ok: false,
+      error: {
+        code: "unexpected_character",
+        message: `internal: the command at ${messages.at(start.line, start.column)} could not be read (${lexed.errors[0]?.message ?? instance.errors[0]?.message ?? "unknown"}); please report this`,
+        span: { start, end: positions.at(text.length) },
+      },
+    };
+  }
+  const name = raw.open.image.slice(1, -1);
+  const parameters: Parameter[] = [];
+  const firstSeen = new Map<string, Position>();
+  for (const { key, value, form, tag } of raw.parameters) {
+    const keyStart = positions.at(key.startOffset);
+    const span = { start: keyStart, end: positions.at(value.startOffset + value.image.length) };
+    const first = firstSeen.get(key.image);
+    if (first) {
+      return {
+        ok: false,
+        error: { code: "duplicate_key", message: messages.duplicateKey(name, key.image, first.line, first.column), protocol: name, span },
+      };
+    }
+    firstSeen.set(key.image, keyStart);
+    if (form === "heredoc") {
+      const body = value.payload as string;
+      parameters.push({ key: key.image, form, raw: body, text: body, tag, span: { start: keyStart, end: positions.at(value.startOffset + value.image.trimEnd().length) } });
+    } else {
+      parameters.push({ key: key.image, form, raw: value.image, text: form === "quoted" ? (value.payload as string) : value.image, span });
+    }
+  }
+  return {
+    ok: true,
+    command: { protocol: name.toUpperCase(), name, parameters, span: { start, end: positions.at(raw.close.startOffset + 1) } },
+  };
+}
