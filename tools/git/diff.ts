@@ -128,9 +128,12 @@ function formatFileDiff(name: string, old: Version | undefined, next: Version | 
       lines.push(`Binary files ${old ? `a/${name}` : "/dev/null"} and ${next ? `b/${name}` : "/dev/null"} differ`);
     } else {
       lines.push(`--- ${old ? `a/${name}` : "/dev/null"}`, `+++ ${next ? `b/${name}` : "/dev/null"}`);
-      const patch = structuredPatch(name, name, old?.content.toString("utf8") ?? "", next?.content.toString("utf8") ?? "", "", "", { context: 3 });
+      const oldText = old?.content.toString("utf8") ?? "";
+      const patch = structuredPatch(name, name, oldText, next?.content.toString("utf8") ?? "", "", "", { context: 3 });
+      const oldLines = oldText.split("\n");
       for (const hunk of patch.hunks) {
-        lines.push(`@@ -${range(hunk.oldStart, hunk.oldLines)} +${range(hunk.newStart, hunk.newLines)} @@`, ...hunk.lines);
+        const heading = functionHeading(oldLines, hunk.oldLines === 0 ? hunk.oldStart : hunk.oldStart - 1);
+        lines.push(`@@ -${range(hunk.oldStart, hunk.oldLines)} +${range(hunk.newStart, hunk.newLines)} @@${heading ? ` ${heading}` : ""}`, ...hunk.lines);
       }
     }
   }
@@ -141,6 +144,15 @@ function formatFileDiff(name: string, old: Version | undefined, next: Version | 
 function range(start: number, count: number): string {
   if (count === 1) return `${start}`;
   return `${count === 0 ? start - 1 : start},${count}`;
+}
+
+/** git's default hunk heading: the nearest line above the hunk that starts with a letter, `_` or `$`. */
+function functionHeading(lines: readonly string[], before: number): string | undefined {
+  for (let number = Math.min(before, lines.length) - 1; number >= 0; number--) {
+    const line = lines[number]!;
+    if (/^[A-Za-z_$]/.test(line)) return line.trimEnd().slice(0, 80);
+  }
+  return undefined;
 }
 
 /** git's test: a NUL byte in the first 8000 bytes. */
