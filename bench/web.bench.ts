@@ -12,7 +12,7 @@ import zlib from "node:zlib";
 import { webProtocol } from "../protocols/web.js";
 import type { ProtocolEnvironment } from "../src/protocol.js";
 import { readCapped, sizeLimitError } from "../tools/web/body.js";
-import { htmlToMarkdown } from "../tools/web/content.js";
+import { htmlToMarkdown } from "../tools/web/html.js";
 import { Workspace } from "../tools/workspace.js";
 
 function page(paragraphs: number, seed = 7): string {

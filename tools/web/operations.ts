@@ -5,7 +5,7 @@
 import { ClioError } from "../errors.js";
 import { cappedChunks, decodeText, readCapped, sizeLimitError } from "./body.js";
 import { send, withDeadline, type WebClient, type WebResponse } from "./client.js";
-import { htmlToMarkdown, mediaKind, mediaType, prettyJson, type MediaKind } from "./content.js";
+import { mediaKind, mediaType, prettyJson, type MediaKind } from "./content.js";
 import { checkDownloadTarget, writeAtomically } from "./download.js";
 import { parseWebUrl } from "./guard.js";
 import { formatBytes } from "./settings.js";
@@ -58,6 +58,7 @@ export async function fetchPage(client: WebClient, urlText: string, signal: Abor
     const { text, charset } = decodeText(bytes, contentType, kind === "html");
     const facts = responseFacts(response, bytes.length);
     if (kind === "html") {
+      const { htmlToMarkdown } = await import("./html.js");
       const page = htmlToMarkdown(text, response.url);
       return { ...facts, kind, title: page.title, text: page.markdown, charset };
     }
