@@ -34,12 +34,18 @@ export class StreamCutError extends ClioError {
   }
 }
 
+/**
+ * Parameters some servers refuse: `stream_options` (older servers), `max_tokens` (OpenAI's
+ * reasoning models want `max_completion_tokens`), `temperature` (models with a fixed one).
+ */
+export type RefusableParameter = "stream_options" | "max_tokens" | "temperature";
+
 export interface AttemptFailure {
   retryable: boolean;
   /** The connection broke while the reply was streaming. */
   streamCut: boolean;
-  /** The server rejected `stream_options`; the request can go again without it. */
-  rejectsStreamOptions: boolean;
+  /** A parameter the server refused (HTTP 400); the request can go again without it. */
+  refusedParameter?: RefusableParameter;
   /** A short reason for `retry` events, e.g. `429 Too Many Requests`. */
   reason: string;
   /** Response headers, for Retry-After. */
@@ -87,11 +93,11 @@ export function classifyFailure(
     const status = error.status;
     const serverMessage = redact(apiErrorMessage(error));
     const statusLine = `${status} ${STATUS_CODES[status] ?? "error"}`;
-    const rejectsStreamOptions = (status === 400 || status === 422) && /stream_options|include_usage/i.test(serverMessage);
+    const refusedParameter = status === 400 || status === 422 ? findRefusedParameter(serverMessage) : undefined;
     const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
     return failure({
       retryable,
-      rejectsStreamOptions,
+      refusedParameter,
       reason: statusLine,
       headers: error.headers,
       finalError: (attempts) => statusError(server, status, statusLine, serverMessage, attempts),
@@ -171,7 +177,14 @@ function statusError(server: ServerContext, status: number, statusLine: string, 
 }
 
 function failure(fields: Partial<AttemptFailure> & Pick<AttemptFailure, "retryable" | "reason" | "finalError">): AttemptFailure {
-  return { streamCut: false, rejectsStreamOptions: false, ...fields };
+  return { streamCut: false, ...fields };
+}
+
+function findRefusedParameter(serverMessage: string): RefusableParameter | undefined {
+  if (/stream_options|include_usage/i.test(serverMessage)) return "stream_options";
+  if (/max_completion_tokens/i.test(serverMessage)) return "max_tokens";
+  if (/temperature/i.test(serverMessage) && /unsupported|not support|only the default/i.test(serverMessage)) return "temperature";
+  return undefined;
 }
 
 function apiErrorMessage(error: OpenAISdk.APIError): string {

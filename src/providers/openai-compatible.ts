@@ -2,10 +2,13 @@
  * Any OpenAI-compatible server — OpenAI, DeepSeek, OpenRouter, Ollama, llama.cpp, vLLM,
  * LM Studio — through the official `openai` client, in one of two forms:
  *
- * - `chat`: `/chat/completions`, streamed, asking for usage with `stream_options`
- *   (dropped for the rest of the session if the server rejects it);
+ * - `chat`: `/chat/completions`, streamed, asking for usage with `stream_options`;
  * - `completions`: `/completions` for base models, the conversation rendered as a transcript
  *   (see transcript.ts) whose turn-ending stop strings are sent with the request's own.
+ *
+ * A parameter the server refuses with a 400 (`stream_options`, `max_tokens` — sent as
+ * `max_completion_tokens` instead — or `temperature`) is left out for the rest of the session
+ * and the request sent again at once.
  *
  * No `tools` parameter is ever sent: the protocol travels in the text. Stop strings are also
  * enforced here, since some servers ignore them or accept only four.
@@ -19,7 +22,7 @@
  */
 import type * as OpenAISdk from "openai";
 import { ClioError } from "../../tools/errors.js";
-import { classifyFailure, redactKey, StreamCutError, type ServerContext } from "./failures.js";
+import { classifyFailure, redactKey, StreamCutError, type RefusableParameter, type ServerContext } from "./failures.js";
 import { backoffDelay, cancelledError, defaultRetryPolicy, retryAfterDelay, sleep as realSleep, type RetryPolicy, type Sleep } from "./retry.js";
 import { StopSequenceCutter } from "./stop.js";
 import { estimateMessageTokens, estimateTokens } from "./tokens.js";
@@ -79,7 +82,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
   readonly #server: ServerContext;
   #loaded?: Promise<{ sdk: typeof OpenAISdk; client: OpenAISdk.OpenAI }>;
   private readonly policy: RetryPolicy;
-  private sendStreamOptions = true;
+  /** Parameters this server refused, learnt from its 400 answers and left out from then on. */
+  private readonly refused = new Set<RefusableParameter>();
 
   constructor(options: OpenAICompatibleOptions) {
     this.#options = options;
@@ -117,8 +121,9 @@ export class OpenAICompatibleProvider implements ModelProvider {
         if (error instanceof ClioError) throw error;
         const failure = classifyFailure(error, watchdog.stalled ? "stream" : progress.phase, this.#server, sdk);
         if (failure.streamCut && progress.yielded > 0) throw new StreamCutError(this.#server, progress.yielded, failure.reason);
-        if (failure.rejectsStreamOptions && this.sendStreamOptions) {
-          this.sendStreamOptions = false;
+        const refused = failure.refusedParameter;
+        if (refused && !this.refused.has(refused) && (refused !== "max_tokens" || this.api === "chat")) {
+          this.refused.add(refused);
           attempt--;
           continue;
         }
@@ -187,13 +192,14 @@ export class OpenAICompatibleProvider implements ModelProvider {
 
   private prepare(request: ModelRequest): PreparedRequest {
     const requestStops = request.stop?.filter((stop) => stop.length > 0) ?? [];
-    const common = {
+    // Built per attempt: a refused parameter is left out of the next one.
+    const common = () => ({
       model: this.model,
       stream: true as const,
-      ...(request.maxTokens !== undefined ? { max_tokens: request.maxTokens } : {}),
-      ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-    };
-    const streamOptions = () => (this.sendStreamOptions ? { stream_options: { include_usage: true } } : {});
+      ...(this.refused.has("stream_options") ? {} : { stream_options: { include_usage: true } }),
+      ...(request.temperature !== undefined && !this.refused.has("temperature") ? { temperature: request.temperature } : {}),
+    });
+    const maxTokens = (name: "max_tokens" | "max_completion_tokens") => (request.maxTokens !== undefined ? { [name]: request.maxTokens } : {});
 
     if (this.api === "chat") {
       const stops = unique(requestStops);
@@ -203,7 +209,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
         trimLeadingSpace: false,
         estimateInput: () => estimateMessageTokens(request.messages),
         open: async (client, signal) => {
-          const body = { ...common, ...streamOptions(), messages, ...stopParameter(stops) };
+          const tokens = maxTokens(this.refused.has("max_tokens") ? "max_completion_tokens" : "max_tokens");
+          const body = { ...common(), ...tokens, messages, ...stopParameter(stops) };
           const stream = await client.chat.completions.create(body, { signal });
           return mapChunks(stream, (chunk) => ({
             text: chunk.choices[0]?.delta?.content ?? "",
@@ -221,7 +228,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
       trimLeadingSpace: transcript.opensAssistantTurn,
       estimateInput: () => estimateTokens(transcript.prompt),
       open: async (client, signal) => {
-        const body = { ...common, ...streamOptions(), prompt: transcript.prompt, ...stopParameter(stops) };
+        const body = { ...common(), ...maxTokens("max_tokens"), prompt: transcript.prompt, ...stopParameter(stops) };
         const stream = await client.completions.create(body, { signal });
         return mapChunks(stream, (chunk) => ({
           text: chunk.choices[0]?.text ?? "",

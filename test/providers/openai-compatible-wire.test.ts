@@ -82,6 +82,33 @@ describe("the chat API", () => {
     expect(delays).toEqual([]);
     expect(eventsOfType(first, "usage")[0].estimated).toBe(true);
   });
+
+  it("learns that a model wants max_completion_tokens and no temperature", async () => {
+    server.enqueue(
+      { status: 400, message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead." },
+      { status: 400, message: "Unsupported value: 'temperature' does not support 0.2 with this model. Only the default (1) value is supported." },
+      { reply: "ok" },
+    );
+    const { provider } = providerFor(server, "chat");
+
+    expect(replyText(await collect(provider.stream({ messages: conversation, maxTokens: 50, temperature: 0.2 })))).toBe("ok");
+
+    const last = server.requests[2].body;
+    expect(last).toMatchObject({ max_completion_tokens: 50 });
+    expect(last).not.toHaveProperty("max_tokens");
+    expect(last).not.toHaveProperty("temperature");
+  });
+
+  it("does not resend a request whose refused parameter is already left out", async () => {
+    const refusal = { status: 400, message: "Unrecognized request argument supplied: stream_options" };
+    server.enqueue(refusal, refusal);
+    const { provider } = providerFor(server, "chat");
+
+    const { error } = await collectUntilError(provider.stream({ messages: conversation }));
+
+    expect(server.requests).toHaveLength(2);
+    expect((error as ClioError).message).toContain("400 Bad Request, rejecting the request: Unrecognized request argument");
+  });
 });
 
 describe("failures", () => {
