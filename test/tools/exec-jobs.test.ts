@@ -1,4 +1,5 @@
 import os from "node:os";
+import { eventually } from "./eventually.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { groupAlive, JobTable } from "../../tools/exec/index.js";
 
@@ -13,12 +14,6 @@ afterEach(async () => {
   await Promise.all(tables.splice(0).map((made) => made.dispose()));
 });
 
-async function eventually(check: () => boolean, timeoutMs = 5000): Promise<boolean> {
-  for (const end = Date.now() + timeoutMs; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 25))) {
-    if (check()) return true;
-  }
-  return check();
-}
 
 describe("JobTable", () => {
   it("starts a job, hands out only new output, and kills its whole group", async () => {

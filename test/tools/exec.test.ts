@@ -1,16 +1,11 @@
 import os from "node:os";
+import { eventually } from "./eventually.js";
 import { describe, expect, it } from "vitest";
 import { childEnvironment, commandLine, groupAlive, isSecretName, runProcess, shellQuote, type RunOptions } from "../../tools/exec/index.js";
 
 const shell = (command: string, options: Partial<RunOptions> = {}) =>
   runProcess({ file: "/bin/sh", args: ["-c", command], cwd: os.tmpdir(), env: process.env, timeoutMs: 10_000, graceMs: 300, ...options });
 
-async function eventually(check: () => boolean, timeoutMs = 3000): Promise<boolean> {
-  for (const end = Date.now() + timeoutMs; Date.now() < end; await new Promise((resolve) => setTimeout(resolve, 25))) {
-    if (check()) return true;
-  }
-  return check();
-}
 
 describe("runProcess", () => {
   it("captures stdout, stderr and the exit code", async () => {

@@ -1,0 +1,234 @@
+/**
+ * EXEC — running commands in the workspace: to completion (run, script) or in the background
+ * (background, output, kill, list).
+ *
+ * Every command runs under `/bin/sh -c` (scripts under their interpreter) as the leader of its
+ * own process group, with stdin closed (a command waiting for input ends at once), in a folder
+ * inside the workspace. On timeout or cancel the whole group gets SIGTERM, then SIGKILL a
+ * second later. Processes a finished `run` leaves behind (`server &`) are stopped: use
+ * `background` for servers and watchers. Background jobs die with clio (dispose and a process
+ * exit hook). A command that exits non-zero is a failed result (`exec_failed`) carrying its
+ * exit code and output.
+ *
+ * Children never see credentials: provider API keys and any variable named like `*_KEY`,
+ * `*_TOKEN`, `*_SECRET`, `*_PASSWORD` (see tools/exec/environment.ts) are removed.
+ * Settings (`config.EXEC`): `passEnv` (names to pass anyway), `defaultTimeout` (s, 120),
+ * `maxTimeout` (s, 3600), `outputLimit` (bytes kept per stream, 1 MB), `shownLimit`
+ * (characters of each stream shown to the model, 30000).
+ */
+import { promises as fs } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { z } from "zod";
+import { defineAction, defineProtocol, parameter, type ParameterDefinition, type ProtocolEnvironment } from "../src/protocol.js";
+import { ClioError } from "../tools/errors.js";
+import { childEnvironment, commandLine, JobTable, runProcess, trimMiddle, type JobStatus, type RunResult, type Spawn } from "../tools/exec/index.js";
+
+export interface ExecOptions {
+  /** The spawn seam (node:child_process spawn). */
+  spawn?: Spawn;
+  /** How long `background` waits to show a new job's first output (default 300 ms). */
+  startupWaitMs?: number;
+}
+
+interface ExecSettings {
+  passEnv?: string[];
+  defaultTimeout?: number;
+  maxTimeout?: number;
+  outputLimit?: number;
+  shownLimit?: number;
+}
+
+export interface ExecState {
+  jobs: JobTable;
+}
+
+const settingsOf = (environment: ProtocolEnvironment): ExecSettings => (environment.config.EXEC ?? {}) as ExecSettings;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const firstLine = (command: string) => {
+  const line = command.trim().split("\n")[0]!;
+  return line.length > 60 || command.trim().includes("\n") ? `${line.slice(0, 60)}…` : line;
+};
+
+const command = parameter.text("A shell command line (run by /bin/sh -c)");
+const cwd = parameter.optionalText('Folder to run in, relative to the workspace root (default ".")');
+const timeout = parameter.integer("Seconds before the command is stopped (default 120)", { min: 1, max: 86_400 });
+const jobId = parameter.word("A background job's id, e.g. job-1", z.string().min(1));
+const argumentList: ParameterDefinition<string[] | undefined> = {
+  kind: "json",
+  description: 'Arguments appended to the command, each shell-quoted: a JSON list of strings, e.g. ["--grep", "two words"]',
+  schema: parameter.json("", z.array(z.string(), { invalid_type_error: "expected a JSON list of strings" })).schema.optional(),
+};
+
+/** The real folder a command runs in: inside the workspace, and a folder. */
+async function workingFolder(environment: ProtocolEnvironment, input: string | undefined): Promise<string> {
+  const { real, relative } = await environment.workspace.resolve(input ?? ".", "read");
+  const stat = await fs.stat(real).catch(() => undefined);
+  if (stat === undefined) throw new ClioError("not_found", `The folder ${relative} does not exist.`, "Give cwd as an existing folder relative to the workspace root.");
+  if (!stat.isDirectory()) throw new ClioError("not_a_directory", `${relative} is a file, not a folder.`, "Give cwd as a folder.");
+  return real;
+}
+
+function timeoutMs(environment: ProtocolEnvironment, requested: number | undefined): number {
+  const settings = settingsOf(environment);
+  const limit = settings.maxTimeout ?? 3600;
+  if (requested !== undefined && requested > limit) {
+    throw new ClioError("invalid_argument", `timeout ${requested} s is over the limit of ${limit} s.`, `Use timeout up to ${limit}, or start long work with EXEC action=background.`);
+  }
+  return (requested ?? settings.defaultTimeout ?? 120) * 1000;
+}
+
+/** The captured output as the model reads it: stdout, then stderr, each trimmed in the middle. */
+function shownOutput(result: RunResult, shownLimit: number): string {
+  const sections: string[] = [];
+  if (result.stdout.text !== "") sections.push(`--- stdout ---\n${trimMiddle(result.stdout.text, shownLimit).replace(/\n$/, "")}`);
+  if (result.stderr.text !== "") sections.push(`--- stderr ---\n${trimMiddle(result.stderr.text, shownLimit).replace(/\n$/, "")}`);
+  if (sections.length === 0) sections.push("(no output)");
+  if (result.leftoversStopped) sections.push("(The command left processes running; they were stopped. Use EXEC action=background for servers and watchers.)");
+  return sections.join("\n");
+}
+
+/** Runs a program and turns the outcome into a result, or a ClioError carrying the output. */
+async function execute(environment: ProtocolEnvironment, signal: AbortSignal, spawn: Spawn | undefined, label: string, file: string, args: string[], folder: string, limitMs: number) {
+  const settings = settingsOf(environment);
+  const result = await runProcess({
+    file,
+    args,
+    cwd: folder,
+    env: childEnvironment(environment.env, settings.passEnv),
+    timeoutMs: limitMs,
+    signal,
+    outputLimit: settings.outputLimit,
+    spawn,
+    now: environment.now,
+  });
+  const shown = shownOutput(result, settings.shownLimit ?? 30_000);
+  const data = { exitCode: result.exitCode, signal: result.signal, durationMs: result.durationMs, stdout: result.stdout, stderr: result.stderr, leftoversStopped: result.leftoversStopped };
+  if (result.startError !== undefined) {
+    throw new ClioError("exec_failed", `${label} could not start: ${result.startError}.`, "Check that the program is installed and on PATH.");
+  }
+  if (result.timedOut) {
+    throw new ClioError("timeout", `${label} timed out after ${seconds(limitMs)}; its whole process group was stopped.\n${shown}`, "Give a longer timeout=SECONDS, or start servers and watchers with EXEC action=background.");
+  }
+  if (result.cancelled) throw new ClioError("cancelled", `${label} was cancelled after ${seconds(result.durationMs)}; its process group was stopped.\n${shown}`);
+  if (result.exitCode !== 0) {
+    const how = result.exitCode === null ? `was killed by ${result.signal}` : `exited with code ${result.exitCode}`;
+    throw new ClioError("exec_failed", `${label} ${how} after ${seconds(result.durationMs)}.\n${shown}`);
+  }
+  return { output: `exit code 0 after ${seconds(result.durationMs)}\n${shown}`, description: `Ran ${label} (exit 0, ${seconds(result.durationMs)})`, data };
+}
+
+function jobLine(status: JobStatus, now: number): string {
+  const state = status.running
+    ? `running for ${seconds(now - status.startedAt)}`
+    : status.startError !== undefined
+      ? `failed to start (${status.startError})`
+      : status.exitCode === null
+        ? `ended by ${status.signal}`
+        : `exited with code ${status.exitCode}`;
+  return `${status.id} ${state}: ${firstLine(status.command)}`;
+}
+
+/** Makes the EXEC protocol over the given spawn seam. */
+export function createExecProtocol(options: ExecOptions = {}) {
+  return defineProtocol<ExecState>({
+    name: "EXEC",
+    summary: "Run shell commands and scripts in the workspace (to completion, or as background jobs).",
+    setup: (environment) => ({ jobs: new JobTable({ spawn: options.spawn, now: environment.now }) }),
+    dispose: (state) => state.jobs.dispose(),
+    actions: {
+      run: defineAction({
+        summary: "Run a shell command to completion (stdin closed, default timeout 120 s); a non-zero exit fails with the exit code and output.",
+        permission: "exec",
+        parameters: { command, args: argumentList, timeout, cwd },
+        describe: (args) => `Running ${firstLine(commandLine(args.command, args.args))} (timeout ${args.timeout ?? 120} s)`,
+        async handler(args, { environment, signal }) {
+          const line = commandLine(args.command, args.args);
+          const folder = await workingFolder(environment, args.cwd);
+          return execute(environment, signal, options.spawn, firstLine(line), "/bin/sh", ["-c", line], folder, timeoutMs(environment, args.timeout));
+        },
+      }),
+
+      script: defineAction({
+        summary: "Run a multi-line script (content) with an interpreter (default sh; e.g. bash, python3, node), like run.",
+        permission: "exec",
+        parameters: {
+          content: parameter.text("The script's text"),
+          interpreter: parameter.word("The program that runs the script (default sh)", z.string().regex(/^[A-Za-z0-9_.+\/-]+$/, "expected a program name such as python3").optional()),
+          timeout,
+          cwd,
+        },
+        describe: (args) => `Running a ${args.interpreter ?? "sh"} script (${args.content.split("\n").length} lines, timeout ${args.timeout ?? 120} s)`,
+        async handler(args, { environment, signal }) {
+          const folder = await workingFolder(environment, args.cwd);
+          const limitMs = timeoutMs(environment, args.timeout);
+          const interpreter = args.interpreter ?? "sh";
+          const scratch = await fs.mkdtemp(path.join(os.tmpdir(), "clio-script-"));
+          try {
+            const file = path.join(scratch, "script");
+            await fs.writeFile(file, args.content, { mode: 0o700 });
+            return await execute(environment, signal, options.spawn, `${interpreter} script`, interpreter, [file], folder, limitMs);
+          } finally {
+            await fs.rm(scratch, { recursive: true, force: true });
+          }
+        },
+      }),
+
+      background: defineAction({
+        summary: "Start a long-running command (server, watcher) as a background job; returns its id (job-1). It dies when clio exits.",
+        permission: "exec",
+        parameters: { command, cwd },
+        describe: (args) => `Starting ${firstLine(args.command)} in the background`,
+        async handler(args, { environment, state }) {
+          const folder = await workingFolder(environment, args.cwd);
+          const started = state.jobs.start(args.command, { cwd: folder, env: childEnvironment(environment.env, settingsOf(environment).passEnv) });
+          await new Promise((resolve) => setTimeout(resolve, options.startupWaitMs ?? 300));
+          const { status, text } = state.jobs.read(started.id);
+          const first = text === "" ? "(no output yet)" : trimMiddle(text, settingsOf(environment).shownLimit ?? 30_000);
+          const output = `${jobLine(status, environment.now())}\n${first}\nRead new output with EXEC action=output id=${status.id}; stop it with action=kill id=${status.id}.`;
+          return { output, description: `Started ${status.id}: ${firstLine(args.command)}`, data: status };
+        },
+      }),
+
+      output: defineAction({
+        summary: "Show a background job's new output since the last look, and whether it is still running.",
+        permission: "read",
+        parameters: { id: jobId },
+        describe: (args) => `Reading the output of ${args.id}`,
+        async handler(args, { environment, state }) {
+          const { status, text, droppedBytes } = state.jobs.read(args.id);
+          const dropped = droppedBytes > 0 ? `(… ${droppedBytes.toLocaleString("en-US")} older bytes were dropped; look more often.)\n` : "";
+          const body = text === "" ? "(no new output)" : trimMiddle(text, settingsOf(environment).shownLimit ?? 30_000);
+          return { output: `${jobLine(status, environment.now())}\n${dropped}${body}`, description: `Read ${args.id} (${status.running ? "running" : "ended"})`, data: status };
+        },
+      }),
+
+      kill: defineAction({
+        summary: "Stop a background job and everything it started (SIGTERM, then SIGKILL).",
+        permission: "exec",
+        parameters: { id: jobId },
+        describe: (args) => `Stopping ${args.id}`,
+        async handler(args, { environment, state }) {
+          const status = await state.jobs.kill(args.id);
+          const { text } = state.jobs.read(args.id);
+          const rest = text === "" ? "" : `\n${trimMiddle(text, settingsOf(environment).shownLimit ?? 30_000)}`;
+          return { output: `${jobLine(status, environment.now())}${rest}`, description: `Stopped ${args.id}`, data: status };
+        },
+      }),
+
+      list: defineAction({
+        summary: "List background jobs with their status.",
+        permission: "read",
+        parameters: {},
+        describe: () => "Listing background jobs",
+        async handler(_args, { environment, state }) {
+          const jobs = state.jobs.list();
+          const output = jobs.length === 0 ? "No background jobs." : jobs.map((status) => jobLine(status, environment.now())).join("\n");
+          return { output, description: `Listed ${jobs.length} background job${jobs.length === 1 ? "" : "s"}`, data: jobs };
+        },
+      }),
+    },
+  });
+}
+
+export const execProtocol = createExecProtocol();
