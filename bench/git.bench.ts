@@ -1,0 +1,118 @@
+/**
+ * GIT.status against `git status --porcelain` on the same 5,000-file repository with 10
+ * modified files, measured side by side in one run (median of several repetitions), plus
+ * isomorphic-git's statusMatrix for reference. Run: node --import tsx bench/git.bench.ts
+ */
+import { execFile } from "node:child_process";
+import { promises as fs } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import git from "isomorphic-git";
+import * as nodeFs from "node:fs";
+import { gitProtocol } from "../protocols/git.js";
+import { Workspace } from "../tools/workspace.js";
+
+const run = promisify(execFile);
+const FILES = 5000;
+const MODIFIED = 10;
+const REPETITIONS = 9;
+
+/** A deterministic pseudo-random generator, so every run builds the same repository. */
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+async function buildRepository(root: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const random = seeded(42);
+  const files: string[] = [];
+  for (let number = 0; number < FILES; number++) {
+    const folder = `pkg${number % 25}/module${Math.floor(number / 25) % 8}`;
+    files.push(`${folder}/file${number}.ts`);
+  }
+  await Promise.all(
+    files.map(async (file) => {
+      await fs.mkdir(path.join(root, path.dirname(file)), { recursive: true });
+      const lines = Array.from({ length: 5 + Math.floor(random() * 40) }, (_unused, line) => `export const value${line} = ${Math.floor(random() * 1e6)};`);
+      await fs.writeFile(path.join(root, file), `${lines.join("\n")}\n`);
+    }),
+  );
+  await fs.writeFile(path.join(root, ".gitignore"), "*.log\nbuild/\n");
+  const gitIn = (args: string[]) => run("git", args, { cwd: root, env, maxBuffer: 256 * 1024 * 1024 });
+  await gitIn(["init", "-q", "-b", "main"]);
+  await gitIn(["add", "-A"]);
+  await gitIn(["commit", "-q", "-m", "5,000 files"]);
+  for (let number = 0; number < MODIFIED; number++) {
+    const file = files[Math.floor(random() * files.length)]!;
+    await fs.appendFile(path.join(root, file), `// modified ${number}\n`);
+  }
+  await fs.writeFile(path.join(root, "untracked.txt"), "new\n");
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function time(work: () => Promise<unknown>): Promise<number> {
+  const start = process.hrtime.bigint();
+  await work();
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+async function main(): Promise<void> {
+  const base = await fs.mkdtemp(path.join(os.tmpdir(), "clio-git-bench-"));
+  const root = path.join(base, "repo");
+  await fs.mkdir(root);
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: base,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_AUTHOR_NAME: "Bench",
+    GIT_AUTHOR_EMAIL: "bench@example.com",
+    GIT_COMMITTER_NAME: "Bench",
+    GIT_COMMITTER_EMAIL: "bench@example.com",
+  };
+  try {
+    const built = await time(() => buildRepository(root, env));
+    const environment = { workspace: await Workspace.open(root), config: {}, env, now: Date.now };
+    const clioStatus = () => gitProtocol.actions.status!.handler({}, { state: undefined, environment, signal: new AbortController().signal });
+    const gitStatus = () => run("git", ["status", "--porcelain"], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
+
+    // Same answer first: the numbers mean nothing otherwise.
+    const clioLines = ((await clioStatus()).data as { entries: unknown[] }).entries.length;
+    const gitLines = (await gitStatus()).stdout.trim().split("\n").length;
+    if (clioLines !== gitLines) throw new Error(`clio reports ${clioLines} entries, git ${gitLines}`);
+
+    const clioTimes: number[] = [];
+    const gitTimes: number[] = [];
+    for (let repetition = 0; repetition < REPETITIONS; repetition++) {
+      clioTimes.push(await time(clioStatus));
+      gitTimes.push(await time(gitStatus));
+    }
+    const matrixTimes: number[] = [];
+    for (let repetition = 0; repetition < 2; repetition++) {
+      matrixTimes.push(await time(() => git.statusMatrix({ fs: nodeFs, dir: root, cache: {} })));
+    }
+
+    const clio = median(clioTimes);
+    const gitMedian = median(gitTimes);
+    const matrix = median(matrixTimes);
+    const row = (name: string, milliseconds: number, note: string) =>
+      `${name.padEnd(36)}${milliseconds.toFixed(1).padStart(10)} ms${(milliseconds / gitMedian).toFixed(2).padStart(9)}×  ${note}`;
+    console.log(`GIT status on ${FILES.toLocaleString("en")} files, ${MODIFIED} modified, 1 untracked (repo built in ${(built / 1000).toFixed(1)} s)`);
+    console.log(`${"".padEnd(36)}${"median".padStart(13)}${"vs git".padStart(10)}`);
+    console.log(row("git status --porcelain (process)", gitMedian, `${REPETITIONS} runs`));
+    console.log(row("clio GIT.status (in process)", clio, `${REPETITIONS} runs, target ≤ 3×`));
+    console.log(row("isomorphic-git statusMatrix", matrix, "2 runs, for reference"));
+    console.log(`clio / git = ${(clio / gitMedian).toFixed(2)}×; statusMatrix / clio = ${(matrix / clio).toFixed(1)}×`);
+  } finally {
+    await fs.rm(base, { recursive: true, force: true });
+  }
+}
+
+await main();
