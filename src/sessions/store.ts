@@ -133,9 +133,12 @@ export class SessionStore {
     }
   }
 
-  /** Every readable session, newest first; corrupt or newer-format files are reported, not thrown. */
+  /**
+   * Every readable session, newest first; corrupt or newer-format files are reported, not thrown.
+   * `workspace` matches the path as given or its real path (symlinks expanded).
+   */
   async list(filter: { workspace?: string } = {}): Promise<SessionListing> {
-    const workspace = filter.workspace === undefined ? undefined : path.resolve(filter.workspace);
+    const workspaces = filter.workspace === undefined ? undefined : await samePlaceNames(filter.workspace);
     const ids = await this.sessionIds();
     const sessions: SessionSummary[] = [];
     const unreadable: UnreadableSession[] = [];
@@ -146,7 +149,7 @@ export class SessionStore {
         if (outcome.kind === "missing") return;
         if (outcome.kind === "corrupt") unreadable.push({ file, code: "corrupt_file", message: outcome.reason });
         else if (outcome.kind === "newer") unreadable.push({ file, code: "unsupported_version", message: newerVersionError(file, outcome.version).message });
-        else if (workspace === undefined || outcome.data.workspace === workspace) sessions.push(summarize(outcome.data, file));
+        else if (workspaces === undefined || workspaces.has(outcome.data.workspace)) sessions.push(summarize(outcome.data, file));
       }),
     );
     sessions.sort((left, right) => right.updatedAt.localeCompare(left.updatedAt) || right.id.localeCompare(left.id));
@@ -295,6 +298,13 @@ function summarize(data: SessionData, file: string): SessionSummary {
     messageCount: data.messages.length,
     file,
   };
+}
+
+/** The absolute path and the real path of a folder (the same when there is no symlink). */
+async function samePlaceNames(folder: string): Promise<Set<string>> {
+  const absolute = path.resolve(folder);
+  const real = await fs.realpath(absolute).catch(() => absolute);
+  return new Set([absolute, real]);
 }
 
 async function exists(file: string): Promise<boolean> {

@@ -207,6 +207,15 @@ describe("open, list, latest, delete", () => {
     expect(await makeStore().latest("/nowhere")).toBeUndefined();
   });
 
+  it("matches a workspace given through a symlink to the real folder", async () => {
+    const real = path.join(path.dirname(directory), "real-workspace");
+    const link = path.join(path.dirname(directory), "linked-workspace");
+    await fs.mkdir(real);
+    await fs.symlink(real, link);
+    const session = await track(makeStore().create({ workspace: real, provider: "p", model: "m" }));
+    expect((await makeStore().latest(link))?.id).toBe(session.id);
+  });
+
   it("lists nothing when the folder does not exist yet", async () => {
     expect(await makeStore().list()).toEqual({ sessions: [], unreadable: [] });
   });
