@@ -10,7 +10,7 @@
  * 3. the chosen preset's defaults.
  * Config values for the model, base URL, API form and context window apply only when the
  * config names no provider or the same provider that was chosen. API keys are read from the
- * preset's environment variable (or the config) and never appear in messages.
+ * preset's environment variable (or `--api-key`, or the config) and never appear in messages.
  */
 import { ClioError } from "../../tools/errors.js";
 import { Secret } from "./secret.js";
@@ -54,10 +54,11 @@ export interface ProviderChoices {
   contextWindow?: number;
   /** The reply script for the `scripted` provider. */
   script?: string;
+  /** A key given outright (`--api-key`); outranks the environment variable. */
+  apiKey?: string;
 }
 
 export interface ProviderConfig extends ProviderChoices {
-  apiKey?: string;
   /** Read the key from this environment variable instead of the preset's. */
   apiKeyEnv?: string;
 }
@@ -184,6 +185,7 @@ export function resolveProviderSettings({ flags = {}, env = {}, config = {} }: R
 
   const apiKeyEnv = fromConfig.apiKeyEnv ?? presetFound.apiKeyEnv;
   const apiKey = first<string>(
+    [flags.apiKey, flag("--api-key")],
     [apiKeyEnv ? env[apiKeyEnv] : undefined, environment(apiKeyEnv ?? "")],
     [fromConfig.apiKey, configured("apiKey")],
   );

@@ -84,6 +84,16 @@ describe("resolveProviderSettings", () => {
     expect(resolveProviderSettings({ flags: { provider: "ollama" }, env }).apiKey).toBeUndefined();
   });
 
+  it("ranks --api-key over the key variable over the config's key", () => {
+    const env = { OPENAI_API_KEY: "from-env-0001" };
+    const config = { apiKey: "from-config-0001" };
+
+    expect(resolveProviderSettings({ flags: { apiKey: "from-flag-0001" }, env, config }).apiKey?.reveal()).toBe("from-flag-0001");
+    expect(resolveProviderSettings({ env, config }).apiKey?.reveal()).toBe("from-env-0001");
+    expect(resolveProviderSettings({ flags: { provider: "openai" }, env: {}, config }).apiKey?.reveal()).toBe("from-config-0001");
+    expect(resolveProviderSettings({ flags: { apiKey: "from-flag-0001" }, env, config }).sources.apiKey).toEqual({ from: "flag", detail: "--api-key" });
+  });
+
   it("ignores config values written for another provider", () => {
     const settings = resolveProviderSettings({ flags: { provider: "ollama" }, env: {}, config: { provider: "deepseek", model: "deepseek-chat" } });
 
