@@ -79,7 +79,8 @@ export const gitProtocol = defineProtocol<undefined>({
   summary: "Version control of the workspace repository: status, diff, log, add, commit, branch, checkout, merge, reset, fetch, pull, push, init.",
   actions: {
     status: defineAction<Record<string, never>>({
-      summary: "Branch (with ahead/behind its upstream) and porcelain status: XY path, X = staged, Y = unstaged, ?? = untracked.",
+      summary:
+        "Branch (with ahead/behind its upstream) and porcelain status: XY path, X = staged, Y = unstaged, ?? = untracked. Staged renames show as R only when the content is unchanged; edited renames show as D + A.",
       permission: "read",
       parameters: {},
       describe: () => "Reading git status",
@@ -150,7 +151,7 @@ export const gitProtocol = defineProtocol<undefined>({
       summary: "Stage changes (new, modified, deleted) under the given files/folders, or everything with all=true.",
       permission: "write",
       parameters: { files, all: parameter.boolean("Stage every change in the repository, like git add -A") },
-      describe: (args) => (args.all ? "Staging all changes" : `Staging ${args.files ? parseFileListSafe(args.files) : "(no files given)"}`),
+      describe: (args) => (args.all ? "Staging all changes" : `Staging ${args.files ? filesForDescription(args.files).join(", ") : "(no files given)"}`),
       handler: (args, { environment }) =>
         inRepository(environment, async (repository) => {
           if (!args.all && args.files === undefined) {
@@ -173,7 +174,7 @@ export const gitProtocol = defineProtocol<undefined>({
       },
       describe: (args) => {
         const subject = args.message.split("\n")[0]!.trim();
-        return args.files ? `Committing ${plural(parseFileListSafe(args.files).split(", ").length, "file")}: ${subject}` : `Committing: ${subject}`;
+        return args.files ? `Committing ${plural(filesForDescription(args.files).length, "file")}: ${subject}` : `Committing staged changes: ${subject}`;
       },
       handler: (args, { environment }) =>
         inRepository(environment, async (repository) => {
@@ -333,10 +334,10 @@ export const gitProtocol = defineProtocol<undefined>({
 });
 
 /** The paths of a `files` value for a description line (never throws: describe runs before checks). */
-function parseFileListSafe(text: string): string {
+function filesForDescription(text: string): string[] {
   try {
-    return parseFileList(text).join(", ");
+    return parseFileList(text);
   } catch {
-    return text;
+    return [text];
   }
 }

@@ -102,6 +102,7 @@ describe("GIT refuses bad input with a clear error and changes nothing", () => {
 
   it("paths that match nothing, or only ignored files", async () => {
     expect((await failsChangingNothing("add", { files: "missing.txt" })).code).toBe("not_found");
+    expect((await failsChangingNothing("add", { files: ".git/config" })).message).toContain("git's own folder");
     await sandbox.write(".gitignore", "*.log\n");
     await sandbox.write("debug.log", "x\n");
     expect((await failsChangingNothing("add", { files: "debug.log" })).message).toContain("ignored");

@@ -72,6 +72,16 @@ describe("GIT.status agrees with git status --porcelain", () => {
     expect(await clioPorcelain()).toEqual(expected);
   });
 
+  it("on an index in version 4 (prefix-compressed paths)", async () => {
+    for (const name of ["deep/one.txt", "deep/two.txt", "deeper/three.txt", "top.txt"]) await sandbox.write(name, `${name}\n`);
+    await commitAll();
+    await sandbox.git(["update-index", "--index-version", "4"]);
+    await sandbox.write("deep/two.txt", "changed\n");
+    await sandbox.write("deeper/new.txt", "new\n");
+    expect(await clioPorcelain()).toEqual(await gitPorcelain(sandbox));
+    expect(await gitPorcelain(sandbox)).toEqual([" M deep/two.txt", "?? deeper/new.txt"]);
+  });
+
   it("on a repository without commits", async () => {
     await sandbox.write("a.txt", "a\n");
     await sandbox.write("b/c.txt", "c\n");

@@ -60,6 +60,14 @@ describe("GIT.add and GIT.commit, checked with git", () => {
     expect(await fsckClean(sandbox)).toBe("");
   });
 
+  it("commits files named -rf, with spaces and with unicode, and git agrees", async () => {
+    for (const name of ["-rf", "with space.txt", "ünïcødé/naïve.txt"]) await sandbox.write(name, `${name}\n`);
+    await callGit(sandbox, "commit", { message: "odd names", files: '["-rf", "with space.txt", "ünïcødé"]' });
+    expect(await sandbox.git(["-c", "core.quotePath=false", "ls-files"])).toBe("-rf\nREADME.md\nsrc/main.ts\nwith space.txt\nünïcødé/naïve.txt\n");
+    expect(await gitPorcelain(sandbox)).toEqual([]);
+    expect(await fsckClean(sandbox)).toBe("");
+  });
+
   it("falls back to the repository's user.name/user.email", async () => {
     await sandbox.write("x.txt", "x\n");
     await callGit(sandbox, "commit", { message: "x", all: "true" });

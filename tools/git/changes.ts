@@ -44,6 +44,9 @@ export async function stagePaths(
 
     for (const root of wanted ?? []) {
       if (root === "." || root === "") continue;
+      if (root.split("/").includes(".git")) {
+        throw new ClioError("invalid_argument", `${root} is inside git's own folder and cannot be staged; nothing was changed.`, "Stage worktree files only.");
+      }
       const matchesTracked = tracked.some((file) => file === root || file.startsWith(`${root}/`));
       const matchesUntracked = entries.some((entry) => {
         const file = entry.path.replace(/\/$/, "");
