@@ -37,12 +37,7 @@ export async function sessionsCommand(verb: string, id: string | undefined, opti
       process.stderr.write(`clio sessions export: --format is one of ${exportFormats.join(", ")}.\n`);
       return 2;
     }
-    const session = await store.open(id);
-    try {
-      process.stdout.write(exportSession(session, format));
-    } finally {
-      await session.close();
-    }
+    process.stdout.write(exportSession(await store.read(id), format));
     return 0;
   } catch (error) {
     if (!ClioError.is(error)) throw error;
