@@ -27,7 +27,7 @@ import { childEnvironment, commandLine, JobTable, runProcess, trimMiddle, type J
 export interface ExecOptions {
   /** The spawn seam (node:child_process spawn). */
   spawn?: Spawn;
-  /** How long `background` waits to show a new job's first output (default 300 ms). */
+  /** How long `background` waits at most for a new job's first output (default 300 ms). */
   startupWaitMs?: number;
 }
 
@@ -182,7 +182,13 @@ export function createExecProtocol(options: ExecOptions = {}) {
         async handler(args, { environment, state }) {
           const folder = await workingFolder(environment, args.cwd);
           const started = state.jobs.start(args.command, { cwd: folder, env: childEnvironment(environment.env, settingsOf(environment).passEnv) });
-          await new Promise((resolve) => setTimeout(resolve, options.startupWaitMs ?? 300));
+          // A moment for the first output (or an immediate failure) to show.
+          const until = Date.now() + (options.startupWaitMs ?? 300);
+          const quiet = () => {
+            const job = state.jobs.statusOf(started.id);
+            return job.running && job.unreadBytes === 0;
+          };
+          while (Date.now() < until && quiet()) await new Promise((resolve) => setTimeout(resolve, 20));
           const { status, text } = state.jobs.read(started.id);
           const first = text === "" ? "(no output yet)" : trimMiddle(text, settingsOf(environment).shownLimit ?? 30_000);
           const output = `${jobLine(status, environment.now())}\n${first}\nRead new output with EXEC action=output id=${status.id}; stop it with action=kill id=${status.id}.`;

@@ -9,7 +9,7 @@ import { eventually } from "../tools/eventually.js";
 import { makeTempWorkspace, type TempWorkspace } from "../tools/temp.js";
 import { checkArguments, environmentFor, invoke } from "./invoke.js";
 
-const protocol = createExecProtocol({ startupWaitMs: 150 });
+const protocol = createExecProtocol({ startupWaitMs: 5000 });
 let temp: TempWorkspace;
 let environment: ProtocolEnvironment;
 let state: ExecState;

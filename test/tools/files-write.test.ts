@@ -38,6 +38,14 @@ describe("FileTools.write", () => {
     expect(await fs.readdir(temp.root)).toEqual(["keep.txt"]);
   });
 
+  it("turns a full disk into a clear error, changing nothing", async () => {
+    await temp.write("keep.txt", "old content\n");
+    const noSpace = Object.assign(new Error("ENOSPC: no space left on device"), { code: "ENOSPC" });
+    const full: FileSystem = { ...fs, open: ((file, flags, mode) => (flags === "wx" ? Promise.reject(noSpace) : fs.open(file, flags, mode))) as FileSystem["open"] };
+    await expect(new FileTools(temp.workspace, full).write("keep.txt", "new\n")).rejects.toMatchObject({ code: "limit_reached", message: expect.stringContaining("disk is full") });
+    expect(await temp.read("keep.txt")).toBe("old content\n");
+  });
+
   it("writes through a symlink inside the workspace to its target", async () => {
     await temp.write("real.txt", "before\n");
     await fs.symlink("real.txt", path.join(temp.root, "alias.txt"));

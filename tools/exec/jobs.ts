@@ -117,6 +117,11 @@ export class JobTable {
     return this.status(job);
   }
 
+  /** One job's status, without taking its output. */
+  statusOf(id: string): JobStatus {
+    return this.status(this.get(id));
+  }
+
   list(): JobStatus[] {
     return [...this.jobs.values()].map((job) => this.status(job));
   }

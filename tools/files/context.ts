@@ -69,3 +69,36 @@ export async function lstatOrNothing(context: FileContext, absolute: string): Pr
     throw error;
   }
 }
+
+/**
+ * Turns a stray system error from `operation` into a ClioError a model can act on
+ * (missing path, permission, full disk ...). ClioErrors pass through unchanged.
+ */
+export async function explainFailure<Value>(input: string, operation: Promise<Value>): Promise<Value> {
+  try {
+    return await operation;
+  } catch (error) {
+    if (ClioError.is(error)) throw error;
+    const reason = (error as Error).message ?? String(error);
+    switch (errorCode(error)) {
+      case "ENOENT":
+      case "ENOTDIR":
+        throw new ClioError("not_found", `${input}: a path involved does not exist (${reason}).`, "Check the paths with FILE_OP action=list.");
+      case "EACCES":
+      case "EPERM":
+      case "EROFS":
+        throw new ClioError("permission_denied", `${input}: the file system refused access (${reason}).`, "Choose a path you may write, or fix its permissions with EXEC.");
+      case "EEXIST":
+        throw new ClioError("already_exists", `${input}: the target already exists (${reason}).`, "Choose another target, or pass overwrite=true where offered.");
+      case "ENOTEMPTY":
+        throw new ClioError("directory_not_empty", `${input}: the folder is not empty (${reason}).`);
+      case "EISDIR":
+        throw new ClioError("not_a_file", `${input} is a directory (${reason}).`);
+      case "ENOSPC":
+      case "EDQUOT":
+        throw new ClioError("limit_reached", `${input}: the disk is full (${reason}); nothing was changed.`);
+      default:
+        throw new ClioError("internal_error", `${input}: ${reason}`);
+    }
+  }
+}

@@ -3,7 +3,7 @@
  * seam. Results are data; failures are ClioErrors whose messages a model can act on.
  */
 import type { Workspace } from "../workspace.js";
-import type { FileContext } from "./context.js";
+import { explainFailure, type FileContext } from "./context.js";
 import { nodeFileSystem, type FileSystem } from "./file-system.js";
 import { listFolder, type ListResult } from "./list.js";
 import { copyPath, movePath, pathInfo, removePath, type InfoResult, type RemoveResult, type TransferResult } from "./manage.js";
@@ -34,46 +34,46 @@ export class FileTools {
 
   /** A text file's lines (windowed by `offset`/`limit`, capped at 256 KB); binary files are refused. */
   read(path: string, options: ReadOptions = {}): Promise<ReadResult> {
-    return readTextFile(this.context, path, options);
+    return explainFailure(path, readTextFile(this.context, path, options));
   }
 
   /** Writes a whole file atomically, creating folders and keeping an existing file's mode. */
   write(path: string, content: string): Promise<WriteResult> {
-    return writeTextFile(this.context, path, content);
+    return explainFailure(path, writeTextFile(this.context, path, content));
   }
 
   /** Replaces the exact text `old` with `replacement`: one match, or all of them with `all`. */
   replace(path: string, old: string, replacement: string, all = false): Promise<ReplaceResult> {
-    return replaceInFile(this.context, path, old, replacement, all);
+    return explainFailure(path, replaceInFile(this.context, path, old, replacement, all));
   }
 
   /** A folder's entries (or its tree with `recursive`), .gitignore respected, `.git` hidden. */
   list(path = ".", options: { recursive?: boolean; limit?: number } = {}): Promise<ListResult> {
-    return listFolder(this.context, path, options);
+    return explainFailure(path, listFolder(this.context, path, options));
   }
 
   /** Files matching a glob under `folder`, and with `content` the lines matching a regular expression. */
   search(pattern: string, options: { folder?: string; content?: string } = {}): Promise<SearchResult> {
-    return searchFiles(this.context, pattern, options);
+    return explainFailure(options.folder ?? pattern, searchFiles(this.context, pattern, options));
   }
 
   /** Deletes a file, a link, or (with `recursive`) a folder. Never the root, never git's or clio's internals. */
   remove(path: string, recursive = false): Promise<RemoveResult> {
-    return removePath(this.context, path, recursive);
+    return explainFailure(path, removePath(this.context, path, recursive));
   }
 
   /** Moves (renames) a path; an existing target file is replaced only with `overwrite`. */
   move(path: string, to: string, overwrite = false): Promise<TransferResult> {
-    return movePath(this.context, path, to, overwrite);
+    return explainFailure(path, movePath(this.context, path, to, overwrite));
   }
 
   /** Copies a file, or a folder with `recursive`; an existing target file is replaced only with `overwrite`. */
   copy(path: string, to: string, options: { recursive?: boolean; overwrite?: boolean } = {}): Promise<TransferResult> {
-    return copyPath(this.context, path, to, options);
+    return explainFailure(path, copyPath(this.context, path, to, options));
   }
 
   /** Size, type, modification time, mode and (for text) line count of a path. */
   info(path: string): Promise<InfoResult> {
-    return pathInfo(this.context, path);
+    return explainFailure(path, pathInfo(this.context, path));
   }
 }
