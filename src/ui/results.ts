@@ -12,7 +12,10 @@ export function formatResultLine(result: CommandResult, style: ChalkInstance, op
   }
   const code = result.error?.code ?? "internal_error";
   const label = result.action ? `${result.protocol}.${result.action}` : result.protocol;
-  const lines = [`${where}${style.red("✗")} ${label} ${style.red(code)}: ${result.error?.message ?? ""}`];
+  // The model reads the whole message; the person gets its first line.
+  const [firstLine = "", ...more] = (result.error?.message ?? "").split("\n");
+  const rest = more.filter((line) => line.trim()).length;
+  const lines = [`${where}${style.red("✗")} ${label} ${style.red(code)}: ${firstLine}${rest ? style.dim(` (+${rest} lines for the model)`) : ""}`];
   if (result.error?.hint) lines.push(`  ${style.dim("fix:")} ${result.error.hint}`);
   return lines.join("\n");
 }
