@@ -6,6 +6,7 @@
  * `networkTimeoutMs` (idle limit for push/pull/fetch, default 30000). Credentials may also come
  * from CLIO_GIT_USERNAME + CLIO_GIT_PASSWORD, or GIT_TOKEN; they never appear in results.
  */
+import * as nodeFs from "node:fs";
 import { z } from "zod";
 import git from "isomorphic-git";
 import { defineAction, defineProtocol, parameter, type ActionOutput, type ProtocolEnvironment } from "../src/protocol.js";
@@ -326,7 +327,7 @@ export const gitProtocol = defineProtocol<undefined>({
         const root = environment.workspace.root;
         if (await exists(`${root}/.git`)) return { output: `${root} is already a git repository; nothing was changed.`, data: { created: false } };
         const branch = args.branch ?? "main";
-        await git.init({ fs: await import("node:fs"), dir: root, defaultBranch: branch });
+        await git.init({ fs: nodeFs, dir: root, defaultBranch: branch });
         return { output: `Created an empty git repository in ${root} (branch ${branch}).`, data: { created: true, branch } };
       },
     }),

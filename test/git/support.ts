@@ -11,6 +11,7 @@ import { promisify } from "node:util";
 import { gitProtocol } from "../../protocols/git.js";
 import type { ActionOutput, ProtocolEnvironment } from "../../src/protocol.js";
 import { ClioError } from "../../tools/errors.js";
+import { checkArguments, invoke } from "../protocols/invoke.js";
 import { Workspace } from "../../tools/workspace.js";
 
 const run = promisify(execFile);
@@ -90,15 +91,8 @@ export interface CallResult extends ActionOutput {
 
 /** Runs GIT.<action> with raw string arguments, as the manager would. */
 export async function callGit(sandbox: Sandbox, action: string, raw: Record<string, string> = {}, options: CallOptions = {}): Promise<CallResult> {
-  const definition = gitProtocol.actions[action];
-  if (!definition) throw new Error(`no action ${action}`);
-  const args: Record<string, unknown> = {};
-  for (const [key, parameter] of Object.entries(definition.parameters)) {
-    const parsed = parameter.schema.safeParse(raw[key]);
-    if (!parsed.success) throw new ClioError("invalid_argument", `${key}: ${parsed.error.issues[0]?.message}`);
-    args[key] = parsed.data;
-  }
-  for (const key of Object.keys(raw)) if (!(key in definition.parameters)) throw new ClioError("unknown_parameter", key);
+  const args = checkArguments(gitProtocol, action, raw);
+  const definition = gitProtocol.actions[action]!;
   const environment: ProtocolEnvironment = {
     workspace: await Workspace.open(options.root ?? sandbox.repo),
     config: options.config ?? {},
@@ -106,9 +100,8 @@ export async function callGit(sandbox: Sandbox, action: string, raw: Record<stri
     now: () => Date.UTC(2026, 0, 2, 3, 4, 5),
   };
   const permission = typeof definition.permission === "function" ? definition.permission(args) : definition.permission;
-  const described = definition.describe(args);
-  const output = await definition.handler(args, { state: undefined, environment, signal: options.signal ?? new AbortController().signal });
-  return { ...output, described, permission };
+  const { before, ...output } = await invoke(gitProtocol, action, raw, { environment, signal: options.signal });
+  return { ...output, described: before, permission };
 }
 
 /** Runs an action expecting a ClioError; returns it. */
