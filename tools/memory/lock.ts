@@ -1,0 +1,128 @@
+/**
+ * A short-held lock between processes: `<file>.lock` created with O_EXCL, holding the owner's
+ * pid, host and time. Others wait (a few milliseconds at a time) until it is released. A lock
+ * whose owner is gone (same host, pid not running) or that is older than `staleMs` is stale and
+ * taken over race-free: renamed aside first (only one process wins the rename), its content
+ * compared with what was judged stale, and put back if a fresh lock had replaced it.
+ */
+import { randomBytes } from "node:crypto";
+import { promises as fs } from "node:fs";
+import os from "node:os";
+import { ClioError } from "../errors.js";
+
+export interface FileLockOptions {
+  /** A lock held longer than this is taken over (default 30 s; holders keep it for milliseconds). */
+  staleMs?: number;
+  /** How long to wait for the lock before giving up with `locked` (default 15 s). */
+  timeoutMs?: number;
+}
+
+interface Owner {
+  pid: number;
+  hostname: string;
+  since: number;
+}
+
+const hostname = os.hostname();
+
+/** Runs `work` while holding the lock `lockFile`. */
+export async function withFileLock<Result>(lockFile: string, work: () => Promise<Result>, options: FileLockOptions = {}): Promise<Result> {
+  await acquire(lockFile, options);
+  try {
+    return await work();
+  } finally {
+    await fs.rm(lockFile, { force: true });
+  }
+}
+
+async function acquire(lockFile: string, options: FileLockOptions): Promise<void> {
+  const staleMs = options.staleMs ?? 30_000;
+  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  let wait = 1;
+  for (;;) {
+    const content = JSON.stringify({ pid: process.pid, hostname, since: Date.now() } satisfies Owner);
+    if (await createExclusive(lockFile, content)) return;
+    const existing = await readLock(lockFile);
+    if (existing !== undefined && isStale(existing, staleMs)) {
+      await takeOver(lockFile, existing.text);
+      continue;
+    }
+    if (Date.now() > deadline) {
+      const owner = existing === undefined ? undefined : parseOwner(existing.text);
+      throw new ClioError(
+        "locked",
+        `${lockFile} has been held by ${owner === undefined ? "another process" : `process ${owner.pid} on ${owner.hostname}`} for too long.`,
+        `Wait for the other clio to finish; if none is running, delete ${lockFile}.`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, wait + Math.random() * wait));
+    wait = Math.min(wait * 2, 20);
+  }
+}
+
+function isStale(existing: { text: string; modifiedMs: number }, staleMs: number): boolean {
+  const owner = parseOwner(existing.text);
+  if (owner === undefined) return Date.now() - existing.modifiedMs > staleMs; // being written right now, or garbage
+  if (owner.hostname === hostname && owner.pid !== process.pid && !isProcessAlive(owner.pid)) return true;
+  return Date.now() - owner.since > staleMs;
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function createExclusive(file: string, content: string): Promise<boolean> {
+  let handle: fs.FileHandle;
+  try {
+    handle = await fs.open(file, "wx");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+  try {
+    await handle.writeFile(content, "utf8");
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+
+async function readLock(file: string): Promise<{ text: string; modifiedMs: number } | undefined> {
+  try {
+    const [text, stats] = await Promise.all([fs.readFile(file, "utf8"), fs.stat(file)]);
+    return { text, modifiedMs: stats.mtimeMs };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+function parseOwner(text: string): Owner | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<Owner>;
+    if (typeof value.pid === "number" && typeof value.hostname === "string" && typeof value.since === "number") {
+      return { pid: value.pid, hostname: value.hostname, since: value.since };
+    }
+  } catch {
+    // judged by age
+  }
+  return undefined;
+}
+
+async function takeOver(file: string, staleText: string): Promise<void> {
+  const aside = `${file}.stale-${process.pid}-${randomBytes(4).toString("hex")}`;
+  try {
+    await fs.rename(file, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  const moved = await fs.readFile(aside, "utf8").catch(() => staleText);
+  if (moved !== staleText) await fs.link(aside, file).catch(() => undefined);
+  await fs.rm(aside, { force: true });
+}

@@ -1,0 +1,154 @@
+/**
+ * One scope's memory file, read and written with lowdb (whose steno writer replaces the file
+ * atomically: a temporary file renamed over it). Every write takes `<file>.lock`, re-reads the
+ * file if another process changed it, applies the change and writes — so concurrent clio
+ * processes lose nothing. Reads use an in-process copy that is re-read only when the file's
+ * identity (inode, size, mtime) changes. A damaged file is never overwritten: it is moved aside
+ * as `<file>.corrupt-<timestamp>` and the error names it.
+ */
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { Low } from "lowdb";
+import { DataFile } from "lowdb/node";
+import { ClioError } from "../errors.js";
+import { withFileLock, type FileLockOptions } from "./lock.js";
+
+export const MEMORY_FORMAT_VERSION = 1;
+
+/** A memory as stored (the scope is the file it is in). */
+export interface StoredMemory {
+  key: string;
+  value: string;
+  tags: string[];
+  metadata: Record<string, unknown>;
+  /** ISO 8601. */
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface MemoryFileData {
+  version: number;
+  entries: Record<string, StoredMemory>;
+}
+
+class DamagedFile extends Error {}
+
+function parseMemoryFile(text: string): MemoryFileData {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new DamagedFile(text.length === 0 ? "the file is empty" : `it is not valid JSON (${(error as Error).message})`);
+  }
+  const data = value as Partial<MemoryFileData> | null;
+  if (typeof data !== "object" || data === null || typeof data.entries !== "object" || data.entries === null || Array.isArray(data.entries)) {
+    throw new DamagedFile("it does not hold an entries object");
+  }
+  if (typeof data.version !== "number" || data.version > MEMORY_FORMAT_VERSION) {
+    throw new ClioError("corrupt_file", `The memory file has format version ${String(data.version)}, newer than this clio understands (${MEMORY_FORMAT_VERSION}).`, "Update clio to use this memory file.");
+  }
+  return data as MemoryFileData;
+}
+
+interface Stamp {
+  ino: bigint;
+  size: bigint;
+  mtimeNs: bigint;
+}
+
+export class MemoryFile {
+  private readonly db: Low<MemoryFileData>;
+  private stamp: Stamp | undefined;
+  private loaded = false;
+  /** Called with the new data whenever it was (re-)read or changed, so callers can keep indexes. */
+  onReload?: (data: MemoryFileData) => void;
+
+  constructor(
+    readonly file: string,
+    private readonly lockOptions: FileLockOptions = {},
+  ) {
+    this.db = new Low<MemoryFileData>(new DataFile<MemoryFileData>(file, { parse: parseMemoryFile, stringify: (data) => JSON.stringify(data) }), emptyData());
+  }
+
+  /** The current data, re-read only if another process changed the file. */
+  async read(): Promise<MemoryFileData> {
+    await this.refresh();
+    return this.db.data;
+  }
+
+  /**
+   * Applies `change` under the lock to fresh data and writes the file atomically. `change`
+   * returns true when it changed something (nothing is written otherwise).
+   */
+  async update<Result>(change: (data: MemoryFileData) => { changed: boolean; result: Result }): Promise<Result> {
+    await fs.mkdir(path.dirname(this.file), { recursive: true });
+    return withFileLock(
+      `${this.file}.lock`,
+      async () => {
+        await this.refresh(true);
+        const { changed, result } = change(this.db.data);
+        if (changed) {
+          await this.db.write();
+          this.stamp = await stampOf(this.file);
+        }
+        return result;
+      },
+      this.lockOptions,
+    );
+  }
+
+  private async refresh(locked = false): Promise<void> {
+    const current = await stampOf(this.file);
+    if (this.loaded && sameStamp(current, this.stamp)) return;
+    if (current === undefined) {
+      this.db.data = emptyData();
+    } else {
+      try {
+        await this.db.read();
+      } catch (error) {
+        if (!(error instanceof DamagedFile)) throw error;
+        if (!locked) {
+          // Move it aside under the lock, after checking again that it is still the damaged one.
+          return this.update(() => ({ changed: false, result: undefined }));
+        }
+        throw await this.moveAside(error.message);
+      }
+      this.db.data ??= emptyData();
+    }
+    this.stamp = current;
+    this.loaded = true;
+    this.onReload?.(this.db.data);
+  }
+
+  private async moveAside(reason: string): Promise<ClioError> {
+    const aside = `${this.file}.corrupt-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+    await fs.rename(this.file, aside);
+    this.db.data = emptyData();
+    this.stamp = undefined;
+    this.loaded = false;
+    return new ClioError(
+      "corrupt_file",
+      `The memory file ${this.file} was damaged (${reason}); it was moved to ${aside} and nothing was written over it.`,
+      `Retry the command to start a fresh memory file; recover entries by hand from ${aside} if they matter.`,
+    );
+  }
+}
+
+function emptyData(): MemoryFileData {
+  return { version: MEMORY_FORMAT_VERSION, entries: {} };
+}
+
+async function stampOf(file: string): Promise<Stamp | undefined> {
+  try {
+    const stats = await fs.stat(file, { bigint: true });
+    return { ino: stats.ino, size: stats.size, mtimeNs: stats.mtimeNs };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+}
+
+function sameStamp(left: Stamp | undefined, right: Stamp | undefined): boolean {
+  if (left === undefined || right === undefined) return left === right;
+  return left.ino === right.ino && left.size === right.size && left.mtimeNs === right.mtimeNs;
+}
