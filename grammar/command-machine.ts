@@ -105,6 +105,9 @@ export class CommandMachine {
   private unicodeDigits = 0;
   private spaceRunStart = 0;
   private dirtyIndentAt = -1;
+  private keyOffset = 0;
+  private keyLine = 0;
+  private keyColumn = 0;
   private valueOffset = 0;
   private valueLine = 0;
   private valueColumn = 0;
@@ -383,6 +386,9 @@ export class CommandMachine {
           this.state = State.Key;
           this.piece = "";
           this.pieceFrom = i;
+          this.keyOffset = base + i;
+          this.keyLine = this.host.line;
+          this.keyColumn = base + i - this.host.lineStart + 1;
           return i + 1;
         }
         if (!this.confirmed) return this.notCommand(i, base), -1;
@@ -395,9 +401,9 @@ export class CommandMachine {
         }
         if (code === LESS_THAN) {
           this.state = State.SecondLessThan;
-          this.valueOffset = base + i;
-          this.valueLine = this.host.line;
-          this.valueColumn = base + i - this.host.lineStart + 1;
+          this.valueOffset = this.keyOffset;
+          this.valueLine = this.keyLine;
+          this.valueColumn = this.keyColumn;
           return i + 1;
         }
         if (!this.confirmed) return this.notCommand(i, base), -1;

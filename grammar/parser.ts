@@ -27,43 +27,56 @@ interface RawCommand {
 }
 
 class CommandParser extends EmbeddedActionsParser {
-  constructor() {
-    super(allTokens, { recoveryEnabled: false, maxLookahead: 1, skipValidations: true });
-    this.performSelfAnalysis();
-  }
+  // Alternatives are built once: closures created per call would dominate the parse time.
+  private readonly valueAlternatives = [
+    { ALT: () => ({ value: this.CONSUME(Bare), form: "bare" as ValueForm, tag: undefined as string | undefined }) },
+    { ALT: () => ({ value: this.CONSUME(Quoted), form: "quoted" as ValueForm, tag: undefined as string | undefined }) },
+  ];
+
+  private readonly assignmentAlternatives = [
+    {
+      ALT: () => {
+        this.CONSUME(Equals);
+        return this.OR2(this.valueAlternatives);
+      },
+    },
+    {
+      ALT: () => {
+        const open = this.CONSUME(HeredocOpen);
+        const tag = (open.payload as { tag: string } | undefined)?.tag;
+        return { value: this.CONSUME(HeredocBody), form: "heredoc" as ValueForm, tag };
+      },
+    },
+  ];
+
+  readonly parameter = this.RULE("parameter", (): RawParameter => {
+    const key = this.CONSUME(Key);
+    const { value, form, tag } = this.OR(this.assignmentAlternatives);
+    return { key, value, form, tag };
+  });
+
+  private readonly moreParameters = {
+    DEF: () => {
+      this.CONSUME(Colon);
+      this.parameters.push(this.SUBRULE2(this.parameter));
+    },
+  };
+
+  private parameters: RawParameter[] = [];
 
   readonly command = this.RULE("command", (): RawCommand => {
     const open = this.CONSUME(CommandOpen);
     const parameters: RawParameter[] = [this.SUBRULE(this.parameter)];
-    this.MANY(() => {
-      this.CONSUME(Colon);
-      parameters.push(this.SUBRULE2(this.parameter));
-    });
+    this.parameters = parameters;
+    this.MANY(this.moreParameters);
     const close = this.CONSUME(Close);
     return { open, parameters, close };
   });
 
-  readonly parameter = this.RULE("parameter", (): RawParameter => {
-    const key = this.CONSUME(Key);
-    return this.OR([
-      {
-        ALT: () => {
-          this.CONSUME(Equals);
-          return this.OR2([
-            { ALT: () => ({ key, value: this.CONSUME(Bare), form: "bare" as const }) },
-            { ALT: () => ({ key, value: this.CONSUME(Quoted), form: "quoted" as const }) },
-          ]);
-        },
-      },
-      {
-        ALT: () => {
-          const open = this.CONSUME(HeredocOpen);
-          const tag = (open.payload as { tag: string } | undefined)?.tag;
-          return { key, value: this.CONSUME(HeredocBody), form: "heredoc" as const, tag };
-        },
-      },
-    ]);
-  });
+  constructor() {
+    super(allTokens, { recoveryEnabled: false, maxLookahead: 1, skipValidations: true });
+    this.performSelfAnalysis();
+  }
 }
 
 let parser: CommandParser | undefined;

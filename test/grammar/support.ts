@@ -1,0 +1,41 @@
+/** Shared helpers for the grammar specifications. */
+import type { Command, ParseResult } from "../../grammar/ast.js";
+import { collectEvents } from "../../grammar/parse.js";
+import { StreamingScanner } from "../../grammar/scanner.js";
+
+/** Feeds `chunks` to one scanner and collects everything it reports. */
+export function parseChunks(chunks: string[]): ParseResult {
+  const scanner = new StreamingScanner();
+  const result: ParseResult = { commands: [], mentions: [], errors: [] };
+  for (const chunk of chunks) collectEvents(scanner.push(chunk), result);
+  return collectEvents(scanner.end(), result);
+}
+
+/** A command as `NAME key=text ...` pairs, for compact expectations. */
+export function shape(command: Command): { protocol: string; parameters: [string, string, string][] } {
+  return { protocol: command.protocol, parameters: command.parameters.map((parameter) => [parameter.key, parameter.form, parameter.text]) };
+}
+
+/** The line/column of every offset, computed the slow, obvious way. */
+export function positionOf(text: string, offset: number): { offset: number; line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    if (text[i] === "\n") {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { offset, line, column: offset - lineStart + 1 };
+}
+
+/** Every position the result reports, with what it belongs to. */
+export function allPositions(result: ParseResult): { offset: number; line: number; column: number }[] {
+  const spans = [
+    ...result.commands.map((command) => command.span),
+    ...result.commands.flatMap((command) => command.parameters.map((parameter) => parameter.span)),
+    ...result.mentions.map((mention) => mention.span),
+    ...result.errors.map((error) => error.span),
+  ];
+  return spans.flatMap((span) => [span.start, span.end]);
+}
