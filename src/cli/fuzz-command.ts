@@ -11,6 +11,8 @@ export interface FuzzCommandOptions {
   seed?: number;
   target: "grammar" | "protocols" | "all";
   protocol?: string;
+  /** Do not count internal_error results as failures. */
+  allowInternalErrors?: boolean;
 }
 
 const DEFAULT_RUNS = 100;
@@ -43,7 +45,7 @@ export async function fuzzCommand(options: FuzzCommandOptions): Promise<number> 
     const protocols = options.protocol ? [registry.get(options.protocol)!] : registry.all();
     for (const protocol of protocols) {
       const began = performance.now();
-      const outcome = await fuzzProtocol(protocol, { runs, seed });
+      const outcome = await fuzzProtocol(protocol, { runs, seed, strict: !options.allowInternalErrors });
       outcomes.push(outcome);
       write(formatOutcome(outcome, performance.now() - began));
     }

@@ -67,6 +67,7 @@ program
   })
   .addOption(new Option("--target <target>", "what to fuzz").choices(["grammar", "protocols", "all"]).default("all"))
   .option("--protocol <name>", "fuzz only this protocol (with --target protocols or all)")
+  .option("--allow-internal-errors", "do not count internal_error results (untyped exceptions a handler let escape) as failures")
   .action(async (options) => {
     const { fuzzCommand } = await import("./fuzz-command.js");
     process.exitCode = await fuzzCommand(options);

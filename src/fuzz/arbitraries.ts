@@ -17,6 +17,15 @@ import type { ActionDefinition, ParameterDefinition, PermissionClass, ProtocolDe
 /** Shell commands exec-class actions are given: harmless, quick, and finished within a second. */
 export const SAFE_COMMANDS: readonly string[] = ["true", "false", "echo x", "sleep 0.1", "cat missing-file", "pwd", "ls", "exit 3"];
 
+/** Word values exec-class actions are given besides numbers and a schema's own choices: programs and ids that are harmless. */
+export const SAFE_WORDS: readonly string[] = ["sh", "cat", "true", "job-1", "job-2", "job-99", "no-such-program"];
+
+/** JSON values exec-class actions are given (argument lists that keep a safe command safe and quick). */
+export const SAFE_JSON: readonly string[] = ["[]", '["x"]', '["missing-file"]', "{}"];
+
+/** Path-like text values exec-class actions are given besides SAFE_COMMANDS (as a command, each just fails). */
+const EXEC_PATHS = ["src", "sub/dir", "new/folder/file", "link-out", "link-out/secret", "link-file", "../outside", "../../etc/passwd"];
+
 /** Addresses network-class actions are given: each refused by a safe client or unreachable, none outside this machine. */
 export const LOCAL_URLS: readonly string[] = [
   "http://127.0.0.1:1/",
@@ -105,26 +114,32 @@ function writeText(values: fc.Arbitrary<string>): fc.Arbitrary<string> {
 }
 
 function textValues(permission: PermissionClass | "varies", targets: FuzzTargets): fc.Arbitrary<string> {
-  if (permission === "exec") return fc.constantFrom(...SAFE_COMMANDS, ...DOTLESS_PATHS.slice(0, 8));
+  if (permission === "exec") return fc.constantFrom(...SAFE_COMMANDS, ...EXEC_PATHS);
   if (permission === "network") return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...LOCAL_URLS) }, { weight: 2, arbitrary: fc.constantFrom(...DOTLESS_PATHS) });
   return fc.oneof(
     { weight: 5, arbitrary: fc.constantFrom(...DOTLESS_PATHS, ...DOTTED_PATHS, ...(targets.outsidePaths ?? [])) },
     { weight: 3, arbitrary: fc.string({ maxLength: 40 }) },
     { weight: 2, arbitrary: fc.string({ unit: "grapheme", maxLength: 20 }) },
-    { weight: 1, arbitrary: fc.constantFrom("x".repeat(25_000), "line\n".repeat(3_000), "\u0000", "\r\n", "[FILE_OP:action=read:path=\"x\"]") },
+    { weight: 1, arbitrary: fc.constantFrom("\u0000", "\r\n", '[FILE_OP:action=read:path="x"]') },
+    // Huge values shrink toward the smallest length that still fails (a file name past 255 bytes, say).
+    { weight: 1, arbitrary: fc.integer({ min: 100, max: 30_000 }).chain((length) => fc.constantFrom("x".repeat(length), "line\n".repeat(Math.ceil(length / 5)))) },
   );
 }
 
-function wordValues(definition: ParameterDefinition): fc.Arbitrary<string> {
+function wordValues(definition: ParameterDefinition, permission: PermissionClass | "varies"): fc.Arbitrary<string> {
   const hints = schemaHints(definition.schema as ZodTypeAny);
-  const junk = fc.oneof(fc.stringMatching(/^[A-Za-z0-9_.-]{1,12}$/), fc.constantFrom("", "-1", "0", "true", "yes", "NaN", "1e309", "9007199254740993"));
+  const junk =
+    permission === "exec"
+      ? fc.constantFrom(...SAFE_WORDS, "")
+      : fc.oneof(fc.stringMatching(/^[A-Za-z0-9_.-]{1,12}$/), fc.constantFrom("", "-1", "0", "true", "yes", "NaN", "1e309", "9007199254740993"));
   const choices: fc.WeightedArbitrary<string>[] = [{ weight: 1, arbitrary: junk }];
   if (hints.values.length) choices.push({ weight: 5, arbitrary: fc.constantFrom(...hints.values) });
   if (hints.numeric) choices.push({ weight: 5, arbitrary: fc.oneof(fc.integer({ min: -3, max: 200 }), fc.constantFrom(0, 1, 1_000_000)).map(String) });
   return fc.oneof(...choices);
 }
 
-function jsonValues(): fc.Arbitrary<string> {
+function jsonValues(permission: PermissionClass | "varies"): fc.Arbitrary<string> {
+  if (permission === "exec") return fc.constantFrom(...SAFE_JSON).map((value) => JSON.stringify(value));
   const valid = fc.oneof(fc.json({ maxDepth: 2 }), fc.constantFrom("{}", "[]", '{"a":"b"}', '["x"]', '{"tags":["a"]}'));
   const text = fc.oneof({ weight: 5, arbitrary: valid }, { weight: 1, arbitrary: fc.constantFrom("{", "nul", "", "[1,") });
   return fc.oneof({ weight: 4, arbitrary: text.map((value) => JSON.stringify(value)) }, { weight: 1, arbitrary: text.chain(base64Forms) });
@@ -146,13 +161,33 @@ export function staticPermission(definition: ActionDefinition): PermissionClass 
 export function valueForParameter(definition: ParameterDefinition, permission: PermissionClass | "varies" = "read", targets: FuzzTargets = {}): fc.Arbitrary<string> {
   switch (definition.kind) {
     case "word":
-      return wordValues(definition).map(writeWord);
+      return wordValues(definition, permission).map(writeWord);
     case "text":
       return writeText(textValues(permission, targets));
     case "json":
-      return jsonValues();
+      return jsonValues(permission);
     case "bytes":
       return bytesValues();
+  }
+}
+
+/**
+ * Whether a decoded value is one an exec-class action may be run with in a fuzz case: a safe
+ * command or harmless path for text, a number, a schema's own choice or a safe word for words,
+ * a safe argument list for JSON. Anything else could run arbitrary or endless work.
+ */
+export function isSafeExecValue(definition: ParameterDefinition, value: string): boolean {
+  switch (definition.kind) {
+    case "text":
+      return SAFE_COMMANDS.includes(value) || EXEC_PATHS.includes(value);
+    case "word": {
+      const hints = schemaHints(definition.schema as ZodTypeAny);
+      return hints.values.includes(value) || (hints.numeric && /^-?\d+$/.test(value)) || SAFE_WORDS.includes(value);
+    }
+    case "json":
+      return SAFE_JSON.includes(value);
+    case "bytes":
+      return true;
   }
 }
 

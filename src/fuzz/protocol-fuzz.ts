@@ -16,11 +16,11 @@ import path from "node:path";
 import { ProtocolManager } from "../manager/manager.js";
 import { PermissionPolicy } from "../manager/permissions.js";
 import type { CommandResult } from "../manager/result.js";
-import type { ProtocolDefinition } from "../protocol.js";
+import type { ParameterDefinition, ProtocolDefinition } from "../protocol.js";
 import { ProtocolRegistry } from "../registry.js";
 import { scriptSubmissions } from "../replay/replay.js";
 import { Workspace } from "../../tools/workspace.js";
-import { LOCAL_URLS, SAFE_COMMANDS, scriptForProtocol } from "./arbitraries.js";
+import { isSafeExecValue, LOCAL_URLS, scriptForProtocol } from "./arbitraries.js";
 import { currentDescendants, killAll, waitForLeftovers } from "./processes.js";
 import { createFuzzSandbox, snapshotChanges, snapshotOutside, type FuzzSandbox } from "./sandbox.js";
 
@@ -30,8 +30,10 @@ export interface ProtocolFuzzOptions {
   seed: number;
   /** Longest a command may take before the case counts as a hang (default 10 s). */
   commandTimeoutMs?: number;
-  /** Count `internal_error` results as failures (default true). */
+  /** Count `internal_error` results (an untyped exception a handler let escape) as failures (default true). */
   strict?: boolean;
+  /** How long processes may take to exit after dispose before they count as left running (default 3 s). */
+  leftoverGraceMs?: number;
 }
 
 export interface FuzzFailure {
@@ -56,14 +58,17 @@ export interface FuzzOutcome {
   failure?: FuzzFailure;
 }
 
-const EXEC_ALLOWED = new Set([...SAFE_COMMANDS, "src", "sub/dir", "new/folder/file", "link-out", "link-out/secret", "link-file", "../outside", "../../etc/passwd"]);
 const LOOKS_LIKE_ADDRESS = /^[a-z][a-z0-9+.-]*:|\.|\/\//i;
 
-/** Whether a checked command may reach its handler in a fuzz run (see the file comment). */
-export function fuzzGateAllows(permissionClass: string, decoded: Record<string, string>, textKeys: string[]): boolean {
-  const texts = textKeys.map((key) => decoded[key]).filter((value): value is string => value !== undefined);
-  if (permissionClass === "exec") return texts.every((value) => EXEC_ALLOWED.has(value));
-  if (permissionClass === "network") return texts.every((value) => LOCAL_URLS.includes(value) || !LOOKS_LIKE_ADDRESS.test(value));
+/**
+ * Whether a checked command may reach its handler in a fuzz run: exec only with safe values
+ * (see isSafeExecValue), network only when no value could lead off this machine.
+ */
+export function fuzzGateAllows(permissionClass: string, decoded: Record<string, string>, parameters: Record<string, ParameterDefinition>): boolean {
+  const given = Object.entries(decoded).filter(([key]) => key !== "action" && Object.hasOwn(parameters, key));
+  if (permissionClass === "exec") return given.every(([key, value]) => isSafeExecValue(parameters[key]!, value));
+  // Every value, words included (a remote's name may be an address): none may lead off this machine.
+  if (permissionClass === "network") return given.every(([, value]) => LOCAL_URLS.includes(value) || !LOOKS_LIKE_ADDRESS.test(value));
   return true;
 }
 
@@ -78,11 +83,15 @@ function withTimeout<T>(promise: Promise<T>, milliseconds: number, onTimeout: ()
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+function shorten(text: string, limit = 300): string {
+  return text.length > limit ? `${text.slice(0, limit)}… (${text.length} characters)` : text;
+}
+
 function structuralProblem(result: CommandResult, strict: boolean): string | undefined {
   if (typeof result !== "object" || result === null || typeof result.ok !== "boolean") return "the result is not a result object";
   if (result.ok) return typeof result.output === "string" ? undefined : "a successful result has no output text";
   if (!result.error || typeof result.error.code !== "string" || !result.error.message) return "a failed result has no error code and message";
-  if (strict && result.error.code === "internal_error") return `an untyped exception escaped the handler: ${result.error.message}`;
+  if (strict && result.error.code === "internal_error") return `an untyped exception escaped the handler: ${shorten(result.error.message)}`;
   return undefined;
 }
 
@@ -90,7 +99,7 @@ function structuralProblem(result: CommandResult, strict: boolean): string | und
 export async function runFuzzCase(
   protocol: ProtocolDefinition,
   lines: string[],
-  options: { location: string; commandTimeoutMs: number; strict: boolean; baseline: ReadonlySet<number>; counts: FuzzOutcome["counts"] },
+  options: { location: string; commandTimeoutMs: number; strict: boolean; leftoverGraceMs: number; baseline: ReadonlySet<number>; counts: FuzzOutcome["counts"] },
 ): Promise<string[]> {
   const sandbox = await createFuzzSandbox(options.location);
   const problems: string[] = [];
@@ -110,7 +119,7 @@ export async function runFuzzCase(
       const disposed = await withTimeout(manager.dispose(), options.commandTimeoutMs, () => {});
       if (disposed === "timeout") problems.push(`dispose() did not finish within ${options.commandTimeoutMs} ms`);
     }
-    const leftovers = await waitForLeftovers(sandbox.base, options.baseline);
+    const leftovers = await waitForLeftovers(sandbox.base, options.baseline, options.leftoverGraceMs);
     if (leftovers.length) {
       problems.push(`processes left running after dispose: ${leftovers.map((info) => `${info.pid} (${info.command})`).join(", ")}`);
       killAll(leftovers);
@@ -146,10 +155,7 @@ async function runCommands(
         } catch {
           permissionClass = "unknown";
         }
-        const textKeys = Object.entries(invocation.definition.parameters as Record<string, { kind: string }>)
-          .filter(([, definition]) => definition.kind === "text")
-          .map(([key]) => key);
-        if (!fuzzGateAllows(permissionClass, invocation.decoded, textKeys)) {
+        if (!fuzzGateAllows(permissionClass, invocation.decoded, invocation.definition.parameters as Record<string, ParameterDefinition>)) {
           options.counts.gated++;
           continue;
         }
@@ -174,7 +180,14 @@ export async function fuzzProtocol(protocol: ProtocolDefinition, options: Protoc
   // Every case runs at the same place, so generated absolute paths aim at this run's sentinel.
   const runFolder = await realpath(await mkdtemp(path.join(os.tmpdir(), "clio-fuzz-")));
   const location = path.join(runFolder, "case");
-  const caseOptions = { location, commandTimeoutMs: options.commandTimeoutMs ?? 10_000, strict: options.strict ?? true, baseline, counts };
+  const caseOptions = {
+    location,
+    commandTimeoutMs: options.commandTimeoutMs ?? 10_000,
+    strict: options.strict ?? true,
+    leftoverGraceMs: options.leftoverGraceMs ?? 3000,
+    baseline,
+    counts,
+  };
   const outsidePaths = [path.join(location, "sentinel", "secret.txt"), path.join(location, "sentinel", "new.txt"), path.join(location, "sentinel"), location];
   const property = fc.asyncProperty(scriptForProtocol(protocol, { outsidePaths }), async (lines) => {
     const problems = await runFuzzCase(protocol, lines, caseOptions);

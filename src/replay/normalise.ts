@@ -45,7 +45,7 @@ export const NORMALISERS: readonly Normaliser[] = [
     apply(text, context) {
       let result = text;
       for (const root of distinctByLength(context.workspaceRoots.flatMap((root) => [root, path.resolve(root)]))) {
-        result = result.replace(new RegExp(`${escapeRegExp(root)}(?![\\w.-])`, "g"), "<workspace>");
+        result = result.replace(new RegExp(`${escapeRegExp(root)}(?![\\w-]|\\.[\\w-])`, "g"), "<workspace>");
       }
       return result;
     },
@@ -85,7 +85,12 @@ export const NORMALISERS: readonly Normaliser[] = [
     /\b\d+(?:\.\d+)?\s?(?:ms|milliseconds?|s|secs?|seconds?)\b/g,
     "<duration>",
   ),
-  regexRewrite("commit", "hexadecimal ids of 7 to 40 digits (commit ids, hashes) → <commit>", /\b[0-9a-f]{7,40}\b/g, "<commit>"),
+  regexRewrite(
+    "commit",
+    "hexadecimal ids of 7 to 40 digits with a letter a–f in them, or of exactly 7 or 40 digits without (commit ids, hashes) → <commit>; other numbers stay",
+    /\b(?:(?=[0-9]*[a-f])[0-9a-f]{7,40}|[0-9]{7}|[0-9]{40})\b(?!\.\d)/g,
+    "<commit>",
+  ),
   regexRewrite("pid", 'process ids after "pid" or "PID" (pid 4242) → pid <pid>', /\b(pid|PID)([ =:#]\s?)\d+\b/g, "$1$2<pid>"),
 ];
 

@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import os from "node:os";
+import path from "node:path";
+import { formatDifferences, unifiedDiff } from "../../src/replay/difference-report.js";
+import {
+  buildExpectationFile,
+  compareResults,
+  ExpectationFileError,
+  parseExpectationFile,
+  serialiseExpectationFile,
+  type ExpectedResult,
+} from "../../src/replay/expectations.js";
+import { normaliseText } from "../../src/replay/normalise.js";
+
+const context = { workspaceRoots: ["/tmp/clio-replay-Ab12Cd"], temporaryFolder: "/tmp" };
+
+describe("normalisers", () => {
+  it("replace the workspace root before the temp folder that holds it", () => {
+    expect(normaliseText("wrote /tmp/clio-replay-Ab12Cd/notes.txt", context)).toBe("wrote <workspace>/notes.txt");
+    expect(normaliseText("outside the workspace /tmp/clio-replay-Ab12Cd.", context)).toBe("outside the workspace <workspace>.");
+    expect(normaliseText("/tmp/clio-replay-Ab12Cd.old", context)).toBe("<tmp>");
+    expect(normaliseText("see /tmp/clio-other-XyZ987/x.txt", context)).toBe("see <tmp>/x.txt");
+  });
+
+  it("replace the system temp folder wherever it is", () => {
+    const folder = path.join(os.tmpdir(), "clio-abc123");
+    expect(normaliseText(`cached in ${folder}/file`, { workspaceRoots: [] })).toBe("cached in <tmp>/file");
+  });
+
+  it("replace timestamps, written dates, clock times and durations", () => {
+    expect(normaliseText("at 2026-11-22T02:48:20.123Z", context)).toBe("at <time>");
+    expect(normaliseText(".clio/outputs/2026-11-22T02-48-20-123Z-4.txt", context)).toBe(".clio/outputs/<time>-4.txt");
+    expect(normaliseText("Date: Sun Nov 22 02:48:20 2026 +0000", context)).toBe("Date: <time>");
+    expect(normaliseText("on 2026-11-22 at 02:48:20", context)).toBe("on <date> at <clock>");
+    expect(normaliseText("exit 0 after 12 ms, 1.5 s, 250ms, 3 seconds", context)).toBe("exit 0 after <duration>, <duration>, <duration>, <duration>");
+  });
+
+  it("replace commit ids and process ids, but keep short numbers and words", () => {
+    expect(normaliseText("[main 3f2a9c1] first commit", context)).toBe("[main <commit>] first commit");
+    expect(normaliseText("commit 3f2a9c1e0b7d4a5f6e7d8c9b0a1f2e3d4c5b6a79", context)).toBe("commit <commit>");
+    expect(normaliseText("started (pid 4242)", context)).toBe("started (pid <pid>)");
+    expect(normaliseText("read 247 lines of notes.txt", context)).toBe("read 247 lines of notes.txt");
+    expect(normaliseText("[main 1234567] all digits, score 1000006.015 and 12345678", context)).toBe("[main <commit>] all digits, score 1000006.015 and 12345678");
+  });
+});
+
+function result(overrides: Partial<ExpectedResult> = {}): ExpectedResult {
+  return { line: 1, column: 1, protocol: "NOTES", action: "get", ok: true, description: "Reading note a", output: ["hello"], ...overrides };
+}
+
+describe("expectation files", () => {
+  it("round-trip through their text form", () => {
+    const file = buildExpectationFile("notes.md", [result(), result({ ok: false, output: [], error: { code: "not_found", message: "No note b." } })]);
+    expect(parseExpectationFile(serialiseExpectationFile(file), "notes.expected.json")).toEqual(file);
+  });
+
+  it("that are not JSON are refused naming the file", () => {
+    expect(() => parseExpectationFile("{ not json", "x.expected.json")).toThrow(ExpectationFileError);
+    expect(() => parseExpectationFile("{ not json", "x.expected.json")).toThrow(/x\.expected\.json is not valid JSON/);
+  });
+
+  it("from another format version are refused with the version named", () => {
+    expect(() => parseExpectationFile('{"version": 2, "script": "a", "normalisers": [], "results": []}', "x.json")).toThrow(/format 2; this clio reads format 1/);
+  });
+
+  it("with a wrong field are refused naming the field", () => {
+    const text = JSON.stringify({ version: 1, script: "a.md", normalisers: [], results: [{ ...result(), ok: "yes" }] });
+    expect(() => parseExpectationFile(text, "x.json")).toThrow(/x\.json is not an expectation file: results\.0\.ok/);
+  });
+});
+
+describe("comparing a run with its expectations", () => {
+  it("finds nothing when they match", () => {
+    expect(compareResults(buildExpectationFile("a.md", [result()]), "a.md", [result()])).toEqual([]);
+  });
+
+  it("names the field, the expected and the actual value, and diffs outputs", () => {
+    const expected = buildExpectationFile("a.md", [result({ line: 3, column: 5, output: ["one", "two", "three"] })]);
+    const differences = compareResults(expected, "a.md", [result({ line: 3, column: 5, ok: false, output: ["one", "2", "three"], error: { code: "not_found", message: "gone" } })]);
+    const report = formatDifferences(differences, { script: "scripts/a.md", expectations: "a.expected.json" });
+    expect(report).toContain("scripts/a.md:3:5 NOTES.get (command 1) differs from a.expected.json:");
+    expect(report).toContain('ok: expected "true", got "false"');
+    expect(report).toContain('error.code: expected "(none)", got "not_found"');
+    expect(report).toContain("-two\n    +2");
+  });
+
+  it("reports a script that no longer matches: other commands, fewer or more of them, another file", () => {
+    const expected = buildExpectationFile("a.md", [result(), result({ line: 2 })]);
+    const shorter = compareResults(expected, "a.md", [result()]);
+    expect(formatDifferences(shorter, { script: "a.md", expectations: "a.json" })).toMatch(/a\.json does not match a\.md: the expectations have 2 results but the run gave 1: NOTES\.get at 2:1 did not run/);
+    const moved = compareResults(expected, "a.md", [result(), result({ line: 4, action: "set" })]);
+    expect(formatDifferences(moved, { script: "a.md", expectations: "a.json" })).toContain("command 2 is expected to be NOTES.get at 2:1, but the script has NOTES.set at 4:1");
+    const renamed = compareResults(expected, "b.md", [result(), result({ line: 2 })]);
+    expect(formatDifferences(renamed, { script: "b.md", expectations: "a.json" })).toContain("a.json was recorded for the script a.md, not b.md");
+  });
+
+  it("shows the first differences and counts the rest", () => {
+    const expected = buildExpectationFile("a.md", [1, 2, 3, 4, 5].map((line) => result({ line })));
+    const actual = [1, 2, 3, 4, 5].map((line) => result({ line, output: ["changed"] }));
+    const report = formatDifferences(compareResults(expected, "a.md", actual), { script: "a.md", expectations: "a.json", limit: 2 });
+    expect(report.match(/differs from/g)).toHaveLength(2);
+    expect(report).toContain("… and 3 more difference(s) not shown.");
+  });
+
+  it("writes a unified diff with hunk headers", () => {
+    expect(unifiedDiff("a\nb\nc\n", "a\nx\nc\n")).toBe("--- expected\n+++ actual\n@@ -1,3 +1,3 @@\n a\n-b\n+x\n c");
+  });
+});
