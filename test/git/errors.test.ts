@@ -83,6 +83,18 @@ describe("GIT refuses bad input with a clear error and changes nothing", () => {
     expect(await sandbox.read("shared.txt")).toBe("my unsaved work\n");
   });
 
+  it("a checkout refuses to replace an untracked folder that stands where the branch has a file", async () => {
+    await sandbox.git(["checkout", "-q", "-b", "other"]);
+    await sandbox.write("notes", "a file on other\n");
+    await sandbox.git(["add", "-A"]);
+    await sandbox.git(["commit", "-q", "-m", "other"]);
+    await sandbox.git(["checkout", "-q", "main"]);
+    await sandbox.write("notes/mine.txt", "my untracked work\n");
+    const error = await failsChangingNothing("checkout", { branch: "other" });
+    expect(error.message).toContain("notes");
+    expect(await sandbox.read("notes/mine.txt")).toBe("my untracked work\n");
+  });
+
   it("a merge that would overwrite local changes", async () => {
     await sandbox.git(["checkout", "-q", "-b", "feature"]);
     await sandbox.write("shared.txt", "feature\n");

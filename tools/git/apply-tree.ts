@@ -54,7 +54,7 @@ export async function applyChanges(repository: Repository, changes: readonly Pat
     const changed = new Set(changes.map((change) => change.path));
     const entries = index.entries.filter((entry) => !changed.has(entry.path));
     for (const change of changes) {
-      const absolute = path.join(repository.dir, change.path);
+      const absolute = safeJoin(repository.dir, change.path);
       if (change.after === undefined) {
         if (options.worktree) await removeFile(repository.dir, absolute);
         continue;
@@ -75,8 +75,13 @@ async function writeFile(repository: Repository, absolute: string, file: TreeFil
   const content = await readBlob(repository, file.oid);
   await fs.mkdir(path.dirname(absolute), { recursive: true });
   const existing = await fs.lstat(absolute).catch(() => undefined);
-  if (existing?.isDirectory()) await fs.rm(absolute, { recursive: true });
-  else if (existing) await fs.unlink(absolute);
+  if (existing?.isDirectory()) {
+    // Only an empty folder may make way; anything in it is someone's work.
+    await fs.rmdir(absolute).catch(() => {
+      const relative = path.relative(repository.dir, absolute);
+      throw new ClioError("already_exists", `A folder stands where the file ${relative} should be written; it was left alone.`, "Move or delete that folder, then retry.");
+    });
+  } else if (existing) await fs.unlink(absolute);
   if (file.mode === 0o120000) {
     await fs.symlink(content.toString("utf8"), absolute);
     return;
@@ -84,8 +89,19 @@ async function writeFile(repository: Repository, absolute: string, file: TreeFil
   await fs.writeFile(absolute, content, { mode: file.mode === 0o100755 ? 0o755 : 0o644 });
 }
 
+/** The worktree path of a tree entry; refuses names that would leave the worktree or enter .git. */
+function safeJoin(root: string, file: string): string {
+  const segments = file.split("/");
+  if (segments.some((segment) => segment === "" || segment === "." || segment === ".." || segment.toLowerCase() === ".git")) {
+    throw new ClioError("git_error", `The repository holds an unsafe path ${JSON.stringify(file)}; nothing was written for it.`, "Inspect the commit with real git; such trees fail `git fsck`.");
+  }
+  return path.join(root, file);
+}
+
 /** Deletes a file and the folders it leaves empty, up to (not including) the root. */
 async function removeFile(root: string, absolute: string): Promise<void> {
+  const existing = await fs.lstat(absolute).catch(() => undefined);
+  if (existing === undefined || existing.isDirectory()) return; // a folder now stands there: not ours to delete
   await fs.rm(absolute, { force: true });
   for (let folder = path.dirname(absolute); folder !== root && folder.startsWith(root); folder = path.dirname(folder)) {
     try {
@@ -111,7 +127,7 @@ export async function assertNothingOverwritten(
   const { entries } = await computeStatus(repository, options);
   const dirty = new Set(entries.filter((entry) => entry.index !== "?").flatMap((entry) => (entry.from ? [entry.path, entry.from] : [entry.path])));
   const untracked = entries.filter((entry) => entry.index === "?").map((entry) => entry.path);
-  const isUntracked = (file: string) => untracked.some((item) => item === file || (item.endsWith("/") && file.startsWith(item)));
+  const isUntracked = (file: string) => untracked.some((item) => item === file || item === `${file}/` || (item.endsWith("/") && file.startsWith(item)));
   const blocked = changes.filter((change) => dirty.has(change.path) || (change.before === undefined && isUntracked(change.path)));
   if (blocked.length === 0) return;
   const names = blocked.map((change) => change.path);

@@ -5,7 +5,7 @@
 import git from "isomorphic-git";
 import { ClioError } from "../errors.js";
 import { applyChanges, assertNothingOverwritten, diffTrees, indexAsTree, type PathChange } from "./apply-tree.js";
-import { headCommit, readIndex, requireBranch, resolveCommit, type Repository } from "./repository.js";
+import { headCommit, lockIndex, readIndex, requireBranch, resolveCommit, type Repository } from "./repository.js";
 import { computeStatus, type StatusOptions } from "./status.js";
 import { commitFiles } from "./tree.js";
 
@@ -36,7 +36,8 @@ export async function mergeInto(
   let result: Awaited<ReturnType<typeof git.merge>>;
   try {
     const signature = { ...(await author()), timestamp: Math.floor((options.now ?? Date.now)() / 1000) };
-    result = await git.merge({
+    // isomorphic-git opens the index during a merge: hold git's lock so no git process writes it meanwhile.
+    result = await lockIndex(repository, () => git.merge({
       fs, dir, gitdir, cache,
       ours: `refs/heads/${branch}`,
       theirs: theirOid,
@@ -45,7 +46,7 @@ export async function mergeInto(
       message: options.message ?? `Merge ${theirs} into ${branch}`,
       author: signature,
       committer: signature,
-    });
+    }));
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === "MergeConflictError") {
