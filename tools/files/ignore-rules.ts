@@ -9,10 +9,16 @@ import type fastGlob from "fast-glob";
 import ignore, { type Ignore } from "ignore";
 import type { FileSystem } from "./file-system.js";
 
+interface Rules {
+  directory: string;
+  matcher: Ignore;
+}
+
 type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void;
 
 export class IgnoreRules {
   private readonly matchers = new Map<string, Promise<Ignore | undefined>>();
+  private readonly chains = new Map<string, Promise<Rules[]>>();
 
   /**
    * @param root the folder whose .gitignore files count (the workspace root)
@@ -26,34 +32,48 @@ export class IgnoreRules {
 
   /** True if `absolute` (a path below the root) is ignored by a .gitignore between the root and it. */
   async isIgnored(absolute: string, isDirectory: boolean): Promise<boolean> {
-    const segments = path.relative(this.root, absolute).split(path.sep);
-    if (segments[segments.length - 1] === ".git") return true;
-    if (!this.enabled || segments[0] === "" || segments[0] === "..") return false;
+    const name = path.basename(absolute);
+    if (name === ".git") return true;
+    if (!this.enabled || !this.below(absolute)) return false;
+    return this.test(await this.chainFor(path.dirname(absolute)), absolute, isDirectory);
+  }
+
+  private below(absolute: string): boolean {
+    const relative = path.relative(this.root, absolute);
+    return relative !== "" && relative !== ".." && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+  }
+
+  /** Applies the rules of every .gitignore from the root down: deeper files override shallower ones. */
+  private test(chain: Rules[], absolute: string, isDirectory: boolean): boolean {
     let ignored = false;
-    let directory = this.root;
-    for (let depth = 0; depth < segments.length; depth++) {
-      const matcher = await this.matcherFor(directory);
-      if (matcher !== undefined) {
-        const result = matcher.test(segments.slice(depth).join("/") + (isDirectory ? "/" : ""));
-        if (result.ignored) ignored = true;
-        else if (result.unignored) ignored = false;
-      }
-      directory = path.join(directory, segments[depth]!);
+    for (const { directory, matcher } of chain) {
+      const relative = path.relative(directory, absolute).split(path.sep).join("/") + (isDirectory ? "/" : "");
+      const result = matcher.test(relative);
+      if (result.ignored) ignored = true;
+      else if (result.unignored) ignored = false;
     }
     return ignored;
+  }
+
+  /** The .gitignore matchers that apply inside `directory`, root first (cached per folder). */
+  private chainFor(directory: string): Promise<Rules[]> {
+    let chain = this.chains.get(directory);
+    if (chain === undefined) {
+      const parent = directory === this.root || !this.below(directory) ? Promise.resolve([]) : this.chainFor(path.dirname(directory));
+      chain = Promise.all([parent, this.matcherFor(directory)]).then(([above, matcher]) => (matcher === undefined ? above : [...above, { directory, matcher }]));
+      this.chains.set(directory, chain);
+    }
+    return chain;
   }
 
   /** A fast-glob `fs` option whose readdir leaves out ignored entries and `.git`. */
   fastGlobAdapter(): Partial<fastGlob.FileSystemAdapter> {
     const readdir = (directory: string, ...rest: unknown[]): void => {
       const callback = rest[rest.length - 1] as ReaddirCallback;
-      this.fs
-        .readdir(directory, { withFileTypes: true })
-        .then(async (entries) => {
-          const kept = await Promise.all(
-            entries.map(async (entry) => ((await this.isIgnored(path.join(directory, entry.name), entry.isDirectory())) ? undefined : entry)),
-          );
-          callback(null, kept.filter((entry): entry is Dirent => entry !== undefined));
+      Promise.all([this.fs.readdir(directory, { withFileTypes: true }), this.enabled ? this.chainFor(directory) : []])
+        .then(([entries, chain]) => {
+          const kept = entries.filter((entry) => entry.name !== ".git" && !this.test(chain, path.join(directory, entry.name), entry.isDirectory()));
+          callback(null, kept);
         })
         .catch((error: NodeJS.ErrnoException) => callback(error, []));
     };
