@@ -3,7 +3,7 @@ import { promises as fs, createWriteStream } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FileTools, READ_MAX_BYTES } from "../../tools/files/index.js";
-import { makeTempWorkspace, type TempWorkspace } from "./temp.js";
+import { makeNullDevice, makeTempWorkspace, type TempWorkspace } from "./temp.js";
 
 let temp: TempWorkspace;
 let files: FileTools;
@@ -86,6 +86,9 @@ describe("FileTools.read", () => {
     await expect(files.read("folder")).rejects.toMatchObject({ code: "not_a_file", message: expect.stringContaining("is a directory") });
     await expect(files.read("pipe")).rejects.toMatchObject({ code: "not_a_file", message: expect.stringContaining("named pipe") });
     await expect(files.read("null")).rejects.toMatchObject({ code: "outside_workspace" });
+    if (makeNullDevice(path.join(temp.root, "device"))) {
+      await expect(files.read("device")).rejects.toMatchObject({ code: "not_a_file", message: expect.stringContaining("character device") });
+    }
     await expect(files.read("missing.txt")).rejects.toMatchObject({ code: "not_found" });
   });
 

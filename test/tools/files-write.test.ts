@@ -3,7 +3,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FileTools, type FileSystem } from "../../tools/files/index.js";
-import { makeTempWorkspace, type TempWorkspace } from "./temp.js";
+import { makeNullDevice, makeTempWorkspace, type TempWorkspace } from "./temp.js";
 
 let temp: TempWorkspace;
 let files: FileTools;
@@ -62,7 +62,10 @@ describe("FileTools.write", () => {
     await expect(files.write("pipe", "x")).rejects.toMatchObject({ code: "not_a_file", message: expect.stringContaining("named pipe") });
     await expect(files.write("null", "x")).rejects.toMatchObject({ code: "outside_workspace" });
     await expect(files.write(".", "x")).rejects.toMatchObject({ code: "not_a_file" });
-    expect((await fs.readdir(temp.root)).sort()).toEqual(["folder", "null", "pipe"]);
+    const device = makeNullDevice(path.join(temp.root, "device"));
+    if (device) await expect(files.write("device", "x")).rejects.toMatchObject({ code: "not_a_file", message: expect.stringContaining("character device") });
+    expect((await fs.readdir(temp.root)).sort()).toEqual([...(device ? ["device"] : []), "folder", "null", "pipe"]);
+    if (device) expect((await fs.stat(path.join(temp.root, "device"))).isCharacterDevice()).toBe(true);
   });
 
   it("refuses escapes and protected paths, writing nothing anywhere", async () => {

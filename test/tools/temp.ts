@@ -1,4 +1,5 @@
 /** Temp workspaces for the file and process tool tests: a real folder under os.tmpdir(), removed after. */
+import { execFileSync } from "node:child_process";
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -39,4 +40,14 @@ export async function makeTempWorkspace(): Promise<TempWorkspace> {
       ),
     remove: () => fs.rm(base, { recursive: true, force: true }),
   };
+}
+
+/** Makes a character device like /dev/null (needs root's CAP_MKNOD); false where that is not allowed. */
+export function makeNullDevice(at: string): boolean {
+  try {
+    execFileSync("mknod", [at, "c", "1", "3"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
 }
