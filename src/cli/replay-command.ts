@@ -60,7 +60,13 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
   }
 
   let expectations: ExpectationFile | undefined;
-  if (options.expect && !options.update) {
+  if (options.expect && options.update) {
+    // The file being rewritten, if it can be read: its hand-set ignoreOutput marks are kept.
+    const file = options.expect;
+    expectations = await readFile(file, "utf8")
+      .then((previous) => parseExpectationFile(previous, file))
+      .catch(() => undefined);
+  } else if (options.expect) {
     try {
       expectations = parseExpectationFile(await readFile(options.expect, "utf8"), options.expect);
     } catch (error) {
@@ -95,11 +101,11 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
 
   if (options.expect && options.update) {
     await mkdir(path.dirname(path.resolve(options.expect)), { recursive: true });
-    await writeFile(options.expect, serialiseExpectationFile(buildExpectationFile(scriptName, run.expected)));
+    await writeFile(options.expect, serialiseExpectationFile(buildExpectationFile(scriptName, run.expected, expectations)));
     write(`Wrote ${run.expected.length} expected result(s) to ${options.expect}.`);
     return 0;
   }
-  if (expectations) {
+  if (expectations && options.expect) {
     const differences = checkRun(run, expectations, scriptName);
     if (differences.length) {
       write(formatDifferences(differences, { script: file ?? "-", expectations: options.expect! }));

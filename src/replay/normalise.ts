@@ -86,6 +86,12 @@ export const NORMALISERS: readonly Normaliser[] = [
     "<duration>",
   ),
   regexRewrite(
+    "duration-field",
+    "numbers in fields named for durations (duration_ms: 1.05, # duration_ms 107.7, \"durationMs\": 12) → <duration>",
+    /\b(\w*(?:duration|_ms\b|Ms\b)\w*)(["']?(?:\s*[:=]\s*|[ \t]+))\d+(?:\.\d+)?/gi,
+    "$1$2<duration>",
+  ),
+  regexRewrite(
     "commit",
     "hexadecimal ids of 7 to 40 digits with a letter a–f in them, or of exactly 7 or 40 digits without (commit ids, hashes) → <commit>; other numbers stay",
     /\b(?:(?=[0-9]*[a-f])[0-9a-f]{7,40}|[0-9]{7}|[0-9]{40})\b(?!\.\d)/g,

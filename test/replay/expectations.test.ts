@@ -33,6 +33,7 @@ describe("normalisers", () => {
     expect(normaliseText("Date: Sun Nov 22 02:48:20 2026 +0000", context)).toBe("Date: <time>");
     expect(normaliseText("on 2026-11-22 at 02:48:20", context)).toBe("on <date> at <clock>");
     expect(normaliseText("exit 0 after 12 ms, 1.5 s, 250ms, 3 seconds", context)).toBe("exit 0 after <duration>, <duration>, <duration>, <duration>");
+    expect(normaliseText("  duration_ms: 1.054425\n# duration_ms 107.7\n\"durationMs\": 12", context)).toBe("  duration_ms: <duration>\n# duration_ms <duration>\n\"durationMs\": <duration>");
   });
 
   it("replace commit ids and process ids, but keep short numbers and words", () => {
@@ -92,6 +93,16 @@ describe("comparing a run with its expectations", () => {
     expect(formatDifferences(moved, { script: "a.md", expectations: "a.json" })).toContain("command 2 is expected to be NOTES.get at 2:1, but the script has NOTES.set at 4:1");
     const renamed = compareResults(expected, "b.md", [result(), result({ line: 2 })]);
     expect(formatDifferences(renamed, { script: "b.md", expectations: "a.json" })).toContain("a.json was recorded for the script a.md, not b.md");
+  });
+
+  it("leave out the output of a command marked ignoreOutput, and --update keeps the mark", () => {
+    const marked = buildExpectationFile("a.md", [result({ output: ["machine-specific"], ignoreOutput: true })]);
+    expect(compareResults(marked, "a.md", [result({ output: ["other machine"] })])).toEqual([]);
+    expect(compareResults(marked, "a.md", [result({ ok: false, output: [] })])).toHaveLength(1);
+    const rewritten = buildExpectationFile("a.md", [result({ output: ["new"] }), result({ line: 2 })], marked);
+    expect(rewritten.results.map((entry) => entry.ignoreOutput)).toEqual([true, undefined]);
+    const moved = buildExpectationFile("a.md", [result({ line: 9 })], marked);
+    expect(moved.results[0]!.ignoreOutput).toBeUndefined();
   });
 
   it("shows the first differences and counts the rest", () => {
