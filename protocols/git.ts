@@ -16,7 +16,7 @@ import { commitStaged, describeStaged, stagePaths } from "../tools/git/changes.j
 import { diffRepository } from "../tools/git/diff.js";
 import { groupStatus, parseFileList, plural, porcelainLine, shortOid } from "../tools/git/format.js";
 import { branchState, formatBranchHeader, readLog } from "../tools/git/history.js";
-import { mergeInto, reset, type MergeResult } from "../tools/git/merge-reset.js";
+import { mergeInto, reset, restorePaths, unstagePaths, type MergeResult } from "../tools/git/merge-reset.js";
 import { fetchRemote, pullRemote, pushRemote, resolveCredentials, scrubSecrets, type RemoteOptions } from "../tools/git/remote.js";
 import { exists, openRepository, resolveAuthor, type Repository } from "../tools/git/repository.js";
 import { computeStatus } from "../tools/git/status.js";
@@ -223,17 +223,28 @@ export const gitProtocol = defineProtocol<undefined>({
         }),
     }),
 
-    checkout: defineAction<{ branch: string | undefined; ref: string | undefined; create: boolean | undefined }>({
-      summary: "Switch to branch (create=true makes it, from ref or HEAD), or to a commit/tag with ref= (detached). Refuses to overwrite local changes.",
+    checkout: defineAction<{ branch: string | undefined; ref: string | undefined; create: boolean | undefined; files: string | undefined }>({
+      summary:
+        "Switch to branch (create=true makes it, from ref or HEAD), or to a commit/tag with ref= (detached); refuses to overwrite local changes. With files=: restore those files from the index (or ref), DISCARDING their uncommitted changes.",
       permission: "write",
       parameters: {
         branch: ref("The branch to switch to (or create)"),
-        ref: ref("A commit or tag to check out detached; with create=true, where the new branch starts"),
+        ref: ref("A commit or tag to check out detached; with create=true, where the new branch starts; with files, where to restore them from"),
         create: parameter.boolean("Create the branch first"),
+        files: parameter.optionalText("Restore these paths instead of switching branches (one per line, or a JSON list)"),
       },
-      describe: (args) => (args.create ? `Creating and switching to branch ${args.branch}` : `Checking out ${args.branch ?? args.ref}`),
+      describe: (args) =>
+        args.files !== undefined
+          ? `Restoring ${filesForDescription(args.files).join(", ")} from ${args.ref ?? "the index"}: discards their uncommitted changes`
+          : args.create
+            ? `Creating and switching to branch ${args.branch}`
+            : `Checking out ${args.branch ?? args.ref}`,
       handler: (args, { environment }) =>
         inRepository(environment, async (repository) => {
+          if (args.files !== undefined) {
+            const restored = await restorePaths(repository, await repositoryPaths(environment, args.files), args.ref);
+            return { output: `Restored ${plural(restored.length, "file")} from ${args.ref ?? "the index"}: ${restored.join(", ")}.`, data: { restored } };
+          }
           const target = args.branch ?? (args.create ? undefined : args.ref);
           if (target === undefined) {
             throw new ClioError("missing_parameter", "GIT.checkout needs branch=NAME (or ref=COMMIT to look at a commit).", "e.g. [GIT:action=checkout:branch=main] or [GIT:action=checkout:branch=fix:create=true].");
@@ -256,17 +267,31 @@ export const gitProtocol = defineProtocol<undefined>({
         ),
     }),
 
-    reset: defineAction<{ mode: "soft" | "mixed" | "hard" | undefined; ref: string | undefined }>({
-      summary: "Move the branch to ref (default HEAD): soft keeps index and files, mixed (default) unstages, hard DISCARDS all uncommitted changes to tracked files.",
+    reset: defineAction<{ mode: "soft" | "mixed" | "hard" | undefined; ref: string | undefined; files: string | undefined }>({
+      summary:
+        "Move the branch to ref (default HEAD): soft keeps index and files, mixed (default) unstages, hard DISCARDS all uncommitted changes to tracked files. With files=: only unstage those paths.",
       permission: "write",
-      parameters: { mode: parameter.choice("soft, mixed (default) or hard", ["soft", "mixed", "hard"]), ref: ref("The commit to reset to (default HEAD)") },
+      parameters: {
+        mode: parameter.choice("soft, mixed (default) or hard", ["soft", "mixed", "hard"]),
+        ref: ref("The commit to reset to (default HEAD)"),
+        files: parameter.optionalText("Only unstage these paths (mixed mode; the branch does not move)"),
+      },
       describe: (args) =>
-        args.mode === "hard"
-          ? `Resetting hard to ${args.ref ?? "HEAD"}: discards every uncommitted change to tracked files`
-          : `Resetting (${args.mode ?? "mixed"}) to ${args.ref ?? "HEAD"}`,
+        args.files !== undefined
+          ? `Unstaging ${filesForDescription(args.files).join(", ")}`
+          : args.mode === "hard"
+            ? `Resetting hard to ${args.ref ?? "HEAD"}: discards every uncommitted change to tracked files`
+            : `Resetting (${args.mode ?? "mixed"}) to ${args.ref ?? "HEAD"}`,
       handler: (args, { environment }) =>
         inRepository(environment, async (repository) => {
           const mode = args.mode ?? "mixed";
+          if (args.files !== undefined) {
+            if (mode !== "mixed") {
+              throw new ClioError("invalid_argument", `reset with files only unstages (mixed); mode=${mode} cannot be combined with files.`, 'Drop mode, or use [GIT:action=checkout:files="..."] to discard a file\'s changes.');
+            }
+            const unstaged = await unstagePaths(repository, await repositoryPaths(environment, args.files), args.ref ?? "HEAD");
+            return { output: unstaged.length > 0 ? `Unstaged: ${unstaged.join(", ")}. Files unchanged.` : "Nothing staged there; nothing changed.", data: { mode, unstaged } };
+          }
           const result = await reset(repository, mode, args.ref ?? "HEAD", { env: environment.env });
           const head = `HEAD is now at ${shortOid(result.oid)}.`;
           const detail =

@@ -162,6 +162,21 @@ describe("GIT.branch, GIT.checkout, GIT.merge, GIT.reset, checked with git", () 
     expect(await fsckClean(sandbox)).toBe("");
   });
 
+  it("unstages chosen files with reset files=, and restores a file's content with checkout files=", async () => {
+    await sandbox.write("README.md", "# staged\n");
+    await sandbox.write("src/main.ts", "export const answer = 0;\n");
+    await sandbox.git(["add", "-A"]);
+    const unstaged = await callGit(sandbox, "reset", { files: "README.md" });
+    expect(unstaged.described).toBe("Unstaging README.md");
+    expect(await gitPorcelain(sandbox)).toEqual([" M README.md", "M  src/main.ts"]);
+    const restored = await callGit(sandbox, "checkout", { files: "README.md" });
+    expect(restored.described).toBe("Restoring README.md from the index: discards their uncommitted changes");
+    expect(await sandbox.read("README.md")).toBe("# project\n");
+    await callGit(sandbox, "checkout", { files: "src", ref: "HEAD" });
+    expect(await sandbox.read("src/main.ts")).toBe("export const answer = 42;\n");
+    expect(await gitPorcelain(sandbox)).toEqual([]);
+  });
+
   it("initialises a repository that git recognises", async () => {
     const fresh = await makeSandbox({ init: false });
     try {

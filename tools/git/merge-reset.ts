@@ -120,3 +120,41 @@ export async function reset(repository: Repository, mode: ResetMode, ref = "HEAD
   await moveBranch(repository, branch, oid, changes, true);
   return { oid, affected: discarded };
 }
+
+/** Paths equal to or under one of `roots` ("." is everything). */
+function under(roots: readonly string[]): (file: string) => boolean {
+  const cleaned = roots.map((root) => root.replace(/\/+$/, ""));
+  return (file) => cleaned.some((root) => root === "." || file === root || file.startsWith(`${root}/`));
+}
+
+/** `git reset REF -- paths`: the index entries of `paths` become what `ref` has; files and branch stay. */
+export async function unstagePaths(repository: Repository, paths: readonly string[], ref = "HEAD"): Promise<string[]> {
+  const target = await commitFiles(repository, await headOrCommit(repository, ref));
+  const index = await readIndex(repository);
+  const changes = diffTrees(indexAsTree(index.entries), target).filter((change) => under(paths)(change.path));
+  await applyChanges(repository, changes, { worktree: false });
+  return changes.map((change) => change.path);
+}
+
+/**
+ * `git checkout [REF] -- paths`: the worktree copies of `paths` become what the index (or
+ * `ref`, which also updates the index) holds, discarding their uncommitted changes.
+ */
+export async function restorePaths(repository: Repository, paths: readonly string[], ref?: string): Promise<string[]> {
+  const index = await readIndex(repository);
+  const source = ref === undefined ? indexAsTree(index.entries) : await commitFiles(repository, await resolveCommit(repository, ref));
+  const wanted = under(paths);
+  for (const root of paths) {
+    const cleaned = root.replace(/\/+$/, "");
+    if (![...source.keys()].some((file) => under([cleaned])(file))) {
+      throw new ClioError("not_found", `${root} is not in ${ref ?? "the index"}, so there is nothing to restore it from; nothing was changed.`, "Name tracked files (see [GIT:action=status]).");
+    }
+  }
+  const changes: PathChange[] = [...source].filter(([file]) => wanted(file)).map(([file, entry]) => ({ path: file, after: entry }));
+  await applyChanges(repository, changes, { worktree: true });
+  return changes.map((change) => change.path);
+}
+
+async function headOrCommit(repository: Repository, ref: string): Promise<string | undefined> {
+  return ref === "HEAD" && (await headCommit(repository)) === undefined ? undefined : resolveCommit(repository, ref);
+}
