@@ -50,6 +50,7 @@ export async function replaySessionCommand(idOrPrefix: string, options: ReplayCo
       permissionMode: options.permissionMode,
       ...(options.freshCopy ? { freshCopy: options.freshCopy } : options.workspace ? { workspace: options.workspace } : {}),
       stopOnError: options.stopOnError ?? false,
+      workspaceAliases: [data.workspace],
       onResult: (result) => write(options.json ? JSON.stringify(jsonResult(result)) : formatResult(result, style)),
     });
   } catch (error) {

@@ -27,6 +27,8 @@ export interface ScriptRunOptions {
   registry?: ProtocolRegistry;
   protocolConfig?: Record<string, unknown>;
   env?: NodeJS.ProcessEnv;
+  /** More paths that stand for the workspace in results (a session's original workspace). */
+  workspaceAliases?: string[];
 }
 
 export interface ScriptRun {
@@ -73,7 +75,7 @@ export async function runScript(text: string, options: ScriptRunOptions): Promis
     } finally {
       await runtime.manager.dispose();
     }
-    const context: NormaliseContext = { workspaceRoots: [workspace, runtime.environment.workspace.root] };
+    const context: NormaliseContext = { workspaceRoots: [workspace, runtime.environment.workspace.root, ...(options.workspaceAliases ?? [])] };
     return { outcome, expected: outcome.results.map((result) => expectedFromResult(result, context)), workspace };
   } finally {
     if (options.freshCopy) await rm(workspace, { recursive: true, force: true });
