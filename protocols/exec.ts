@@ -14,7 +14,8 @@
  * `*_TOKEN`, `*_SECRET`, `*_PASSWORD` (see tools/exec/environment.ts) are removed.
  * Settings (`config.EXEC`): `passEnv` (names to pass anyway), `defaultTimeout` (s, 120),
  * `maxTimeout` (s, 3600), `outputLimit` (bytes kept per stream, 1 MB), `shownLimit`
- * (characters of each stream shown to the model, 30000).
+ * (characters of each stream shown to the model, head and tail, 8000; the capture itself is in
+ * the result's data).
  */
 import { promises as fs } from "node:fs";
 import os from "node:os";
@@ -44,6 +45,9 @@ export interface ExecState {
 }
 
 const settingsOf = (environment: ProtocolEnvironment): ExecSettings => (environment.config.EXEC ?? {}) as ExecSettings;
+/** Characters of each stream the model reads: stdout and stderr together stay under the manager's 20,000-character cut. */
+const DEFAULT_SHOWN_LIMIT = 8_000;
+const shownLimitOf = (environment: ProtocolEnvironment) => settingsOf(environment).shownLimit ?? DEFAULT_SHOWN_LIMIT;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const firstLine = (command: string) => {
   const line = command.trim().split("\n")[0]!;
@@ -102,7 +106,7 @@ async function execute(environment: ProtocolEnvironment, signal: AbortSignal, sp
     spawn,
     now: environment.now,
   });
-  const shown = shownOutput(result, settings.shownLimit ?? 30_000);
+  const shown = shownOutput(result, shownLimitOf(environment));
   const data = { exitCode: result.exitCode, signal: result.signal, durationMs: result.durationMs, stdout: result.stdout, stderr: result.stderr, leftoversStopped: result.leftoversStopped };
   if (result.startError !== undefined) {
     throw new ClioError("exec_failed", `${label} could not start: ${result.startError}.`, "Check that the program is installed and on PATH.");
@@ -190,7 +194,7 @@ export function createExecProtocol(options: ExecOptions = {}) {
           };
           while (Date.now() < until && quiet()) await new Promise((resolve) => setTimeout(resolve, 20));
           const { status, text } = state.jobs.read(started.id);
-          const first = text === "" ? "(no output yet)" : trimMiddle(text, settingsOf(environment).shownLimit ?? 30_000);
+          const first = text === "" ? "(no output yet)" : trimMiddle(text, shownLimitOf(environment));
           const output = `${jobLine(status, environment.now())}\n${first}\nRead new output with EXEC action=output id=${status.id}; stop it with action=kill id=${status.id}.`;
           return { output, description: `Started ${status.id}: ${firstLine(args.command)}`, data: status };
         },
@@ -204,7 +208,7 @@ export function createExecProtocol(options: ExecOptions = {}) {
         async handler(args, { environment, state }) {
           const { status, text, droppedBytes } = state.jobs.read(args.id);
           const dropped = droppedBytes > 0 ? `(… ${droppedBytes.toLocaleString("en-US")} older bytes were dropped; look more often.)\n` : "";
-          const body = text === "" ? "(no new output)" : trimMiddle(text, settingsOf(environment).shownLimit ?? 30_000);
+          const body = text === "" ? "(no new output)" : trimMiddle(text, shownLimitOf(environment));
           return { output: `${jobLine(status, environment.now())}\n${dropped}${body}`, description: `Read ${args.id} (${status.running ? "running" : "ended"})`, data: status };
         },
       }),
@@ -217,7 +221,7 @@ export function createExecProtocol(options: ExecOptions = {}) {
         async handler(args, { environment, state }) {
           const status = await state.jobs.kill(args.id);
           const { text } = state.jobs.read(args.id);
-          const rest = text === "" ? "" : `\n${trimMiddle(text, settingsOf(environment).shownLimit ?? 30_000)}`;
+          const rest = text === "" ? "" : `\n${trimMiddle(text, shownLimitOf(environment))}`;
           return { output: `${jobLine(status, environment.now())}${rest}`, description: `Stopped ${args.id}`, data: status };
         },
       }),

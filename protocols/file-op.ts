@@ -3,6 +3,7 @@
  * Every path goes through workspace confinement; writes are atomic and never touch `.git`
  * internals or clio's `.clio` state. Reads show lines as `  12│text` (line number, a `│`
  * gutter, then the line exactly); copy text after the gutter when writing `old` for replace.
+ * Settings (`config.FILE_OP`): `readLimit` (bytes one read shows, default 16,000).
  */
 import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "../src/protocol.js";
 import { FileTools, formatBytes, numberLines, type FileSystem, type ListEntry, type SearchResult, type WriteResult } from "../tools/files/index.js";
@@ -17,6 +18,15 @@ const folder = parameter.optionalText('Folder relative to the workspace root (de
 const target = parameter.text("Target path relative to the workspace root");
 const overwrite = parameter.boolean("Replace an existing target file (default false)");
 const recursive = parameter.boolean("Include folders and everything in them (default false)");
+
+/**
+ * Bytes one read shows (config `FILE_OP.readLimit`). The default keeps a read under the
+ * manager's 20,000-character output cut, so FILE_OP's own "read on with offset=N" note stays
+ * in view instead of the text being cut mid-way.
+ */
+export const DEFAULT_READ_LIMIT = 16_000;
+const readLimit = (environment: ProtocolEnvironment): number =>
+  ((environment.config.FILE_OP ?? {}) as { readLimit?: number }).readLimit ?? DEFAULT_READ_LIMIT;
 
 const plural = (count: number, noun: string, nouns = `${noun}s`) => `${count.toLocaleString("en-US")} ${count === 1 ? noun : nouns}`;
 const changeSummary = (result: WriteResult) => (result.created ? `+${result.added}` : `+${result.added} −${result.removed}`);
@@ -51,16 +61,16 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
     summary: "Read, write, edit, list, search, delete, move, copy and inspect files in the workspace.",
     actions: {
       read: defineAction({
-        summary: "Show a text file with line numbers (`  12│text`); offset and limit pick a window of lines; 256 KB per read.",
+        summary: "Show a text file with line numbers (`  12│text`); offset and limit pick a window of lines; about 16 KB per read, with a note on how to read on.",
         permission: "read",
         parameters: {
           path,
           offset: parameter.integer("First line to show, 1-based (default 1)", { min: 1 }),
-          limit: parameter.integer("How many lines to show (default: all that fit 256 KB)", { min: 1 }),
+          limit: parameter.integer("How many lines to show (default: all that fit one read)", { min: 1 }),
         },
         describe: (args) => `Reading ${args.path}${args.offset === undefined ? "" : ` from line ${args.offset}`}`,
         async handler(args, { environment }) {
-          const result = await tools(environment).read(args.path, { offset: args.offset, limit: args.limit });
+          const result = await tools(environment).read(args.path, { offset: args.offset, limit: args.limit, maxBytes: readLimit(environment) });
           const shown = result.lines.length === 0 ? "(empty file)" : numberLines(result.lines, result.firstLine);
           const lastLine = result.firstLine + result.lines.length - 1;
           const of = result.totalLines === undefined ? formatBytes(result.size) : `${plural(result.totalLines, "line")}`;

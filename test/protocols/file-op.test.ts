@@ -58,6 +58,15 @@ describe("FILE_OP actions", () => {
     expect(window.description).toBe("Read src/main.c lines 11–11 of 12 lines");
   });
 
+  it("read keeps one result under the manager's output cut and says where to go on", async () => {
+    await temp.write("long.txt", Array.from({ length: 3000 }, (_, index) => `a fairly ordinary line of text, number ${index + 1}`).join("\n"));
+    const result = await run("read", { path: "long.txt" });
+    expect(result.output.length).toBeLessThan(20_000);
+    const last = Number(/offset=(\d+)/.exec(result.output)![1]) - 1;
+    expect(result.output).toContain(`${last}│a fairly ordinary line of text, number ${last}\n(Showing lines up to ${last} of 3,000 (the 15.6 KB limit of one read)`);
+    expect(result.description).toBe(`Read long.txt lines 1–${last} of 3,000 lines`);
+  });
+
   it("write reports created and overwritten files with line changes", async () => {
     const created = await run("write", { path: "src/app.ts", content: "a\nb\n" });
     expect(created).toMatchObject({ before: "Writing src/app.ts", description: "Created src/app.ts (+2)", output: "Created src/app.ts (2 lines, 4 B)." });

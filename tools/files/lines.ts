@@ -15,6 +15,8 @@ export interface LineWindowOptions {
   maxLines: number;
   /** Output budget in bytes: keeping stops after the line that reaches it. */
   maxBytes: number;
+  /** Bytes each kept line costs beyond its text (a line-number gutter), for the budget. */
+  lineOverheadBytes?: number;
   /** Longer lines are cut to this many bytes and marked. */
   maxLineBytes: number;
   /** After the window, keep scanning (counting only) while the position is below this. */
@@ -67,7 +69,7 @@ export async function readLineWindow(handle: FileHandle, options: LineWindowOpti
         cutLines++;
       }
       lines.push(text);
-      outputBytes += Buffer.byteLength(text) + 1;
+      outputBytes += Buffer.byteLength(text) + 1 + (options.lineOverheadBytes ?? 0);
       if (outputBytes >= options.maxBytes) stoppedForBytes = true;
       if (lines.length >= options.maxLines || stoppedForBytes) collecting = false;
     }

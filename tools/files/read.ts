@@ -4,10 +4,12 @@
 import { ClioError } from "../errors.js";
 import { openRegularFile, type FileContext } from "./context.js";
 import { readLineWindow } from "./lines.js";
-import { binaryType, formatBytes, SNIFF_BYTES } from "./text.js";
+import { binaryType, formatBytes, formatCount, SNIFF_BYTES } from "./text.js";
 
 /** Output budget of one read. */
 export const READ_MAX_BYTES = 256 * 1024;
+/** What a line-number gutter (`1234567│`) costs in the budget. */
+const GUTTER_BYTES = 10;
 /** Lines longer than this are cut in reads. */
 export const READ_MAX_LINE_BYTES = 4000;
 /** Files up to this size get their total line count even when only a window is shown. */
@@ -18,6 +20,8 @@ export interface ReadOptions {
   offset?: number;
   /** Most lines (default: as many as fit the output budget). */
   limit?: number;
+  /** Output budget in bytes, line-number gutters included (default 256 KB). */
+  maxBytes?: number;
 }
 
 export interface ReadResult {
@@ -48,12 +52,14 @@ export async function readTextFile(context: FileContext, input: string, options:
       );
     }
     const firstLine = options.offset ?? 1;
+    const budget = options.maxBytes ?? READ_MAX_BYTES;
     const maxLines = options.limit ?? Number.POSITIVE_INFINITY;
     const window = await readLineWindow(handle, {
       firstLine,
       maxLines,
-      maxBytes: READ_MAX_BYTES,
-      maxLineBytes: READ_MAX_LINE_BYTES,
+      maxBytes: budget,
+      lineOverheadBytes: GUTTER_BYTES,
+      maxLineBytes: Math.min(READ_MAX_LINE_BYTES, budget),
       countUpToBytes: COUNT_LINES_UP_TO_BYTES,
     });
     const { totalLines } = window;
@@ -66,16 +72,16 @@ export async function readTextFile(context: FileContext, input: string, options:
     }
     const lastLine = firstLine + window.lines.length - 1;
     const complete = firstLine === 1 && totalLines !== undefined && lastLine >= totalLines;
-    return { relative, size: stat.size, lines: window.lines, firstLine, totalLines, complete, note: windowNote(window.stoppedForBytes, lastLine, totalLines, stat.size) };
+    return { relative, size: stat.size, lines: window.lines, firstLine, totalLines, complete, note: windowNote(window.stoppedForBytes, lastLine, totalLines, stat.size, budget) };
   } finally {
     await handle.close();
   }
 }
 
-function windowNote(stoppedForBytes: boolean, lastLine: number, totalLines: number | undefined, size: number): string | undefined {
+function windowNote(stoppedForBytes: boolean, lastLine: number, totalLines: number | undefined, size: number, budget: number): string | undefined {
   const moreLines = totalLines === undefined || lastLine < totalLines;
   if (!moreLines) return undefined;
-  const of = totalLines === undefined ? `of a ${formatBytes(size)} file` : `of ${totalLines}`;
-  const reason = stoppedForBytes ? ` (the ${formatBytes(READ_MAX_BYTES)} limit of one read)` : "";
+  const of = totalLines === undefined ? `of a ${formatBytes(size)} file` : `of ${formatCount(totalLines)}`;
+  const reason = stoppedForBytes ? ` (the ${formatBytes(budget)} limit of one read)` : "";
   return `Showing lines up to ${lastLine} ${of}${reason}. Read on with offset=${lastLine + 1} (and limit=N for a window).`;
 }
