@@ -140,6 +140,36 @@ describe("GIT.status agrees with git status --porcelain", () => {
   });
 });
 
+describe("ahead/behind", () => {
+  it("matches git rev-list --left-right --count on diverged history with merges made in the same second", async () => {
+    await sandbox.write("a.txt", "a\n");
+    await commitAll("base");
+    await sandbox.git(["remote", "add", "origin", "http://127.0.0.1:9/none.git"]);
+    await sandbox.git(["checkout", "-q", "-b", "theirs"]);
+    for (const number of [1, 2]) {
+      await sandbox.write(`theirs${number}.txt`, "t\n");
+      await commitAll(`theirs ${number}`);
+    }
+    await sandbox.git(["update-ref", "refs/remotes/origin/main", "HEAD"]);
+    await sandbox.git(["checkout", "-q", "main"]);
+    await sandbox.git(["checkout", "-q", "-b", "side"]);
+    await sandbox.write("side.txt", "s\n");
+    await commitAll("side");
+    await sandbox.git(["checkout", "-q", "main"]);
+    for (const number of [1, 2, 3]) {
+      await sandbox.write(`ours${number}.txt`, "o\n");
+      await commitAll(`ours ${number}`);
+    }
+    await sandbox.git(["merge", "-q", "--no-edit", "side"]);
+    await sandbox.git(["config", "branch.main.remote", "origin"]);
+    await sandbox.git(["config", "branch.main.merge", "refs/heads/main"]);
+    const [ahead, behind] = (await sandbox.git(["rev-list", "--left-right", "--count", "HEAD...origin/main"])).trim().split(/\s+/).map(Number);
+    const result = await callGit(sandbox, "status");
+    expect(result.data).toMatchObject({ ahead, behind });
+    expect(result.output.split("\n")[0]).toBe((await sandbox.git(["status", "-b", "--porcelain"])).split("\n")[0]);
+  });
+});
+
 async function makeFolder(relative: string): Promise<string> {
   const absolute = path.join(sandbox.repo, relative);
   await fs.mkdir(absolute, { recursive: true });

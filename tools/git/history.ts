@@ -64,26 +64,65 @@ export async function branchState(repository: Repository, limit = 2000): Promise
   const upstream = `${remote}/${merge.replace(/^refs\/heads\//, "")}`;
   const upstreamOid = await git.resolveRef({ fs, gitdir, ref: `refs/remotes/${upstream}` }).catch(() => undefined);
   if (upstreamOid === undefined) return { branch, head, upstream };
-  const [ours, theirs] = await Promise.all([ancestors(repository, head, limit), ancestors(repository, upstreamOid, limit)]);
-  let ahead = 0;
-  let behind = 0;
-  for (const oid of ours) if (!theirs.has(oid)) ahead++;
-  for (const oid of theirs) if (!ours.has(oid)) behind++;
-  return { branch, head, upstream, ahead, behind };
+  const counts = await aheadBehind(repository, head, upstreamOid, limit);
+  return { branch, head, upstream, ...counts };
 }
 
-/** `oid` and its ancestors, at most `limit` of them. */
-export async function ancestors(repository: Repository, oid: string, limit: number): Promise<Set<string>> {
-  const seen = new Set<string>();
-  const queue = [oid];
-  while (queue.length > 0 && seen.size < limit) {
-    const next = queue.shift()!;
-    if (seen.has(next)) continue;
-    seen.add(next);
-    const { commit } = await git.readCommit({ fs: repository.fs, gitdir: repository.gitdir, oid: next, cache: repository.cache });
-    queue.push(...commit.parent);
+/**
+ * How many commits each side has that the other lacks, git's way: walk both histories
+ * newest-first, carrying "reachable from ours/theirs" marks, until what is left is shared.
+ * Undefined counts after `limit` steps.
+ */
+export async function aheadBehind(
+  repository: Repository,
+  ours: string,
+  theirs: string,
+  limit: number,
+): Promise<{ ahead?: number; behind?: number }> {
+  if (ours === theirs) return { ahead: 0, behind: 0 };
+  const OURS = 1;
+  const THEIRS = 2;
+  const marks = new Map<string, number>();
+  const facts = new Map<string, { time: number; parents: string[] }>();
+  const queue: string[] = [];
+  const mark = async (oid: string, flag: number): Promise<void> => {
+    const had = marks.get(oid) ?? 0;
+    if ((had | flag) === had) return;
+    marks.set(oid, had | flag);
+    let fact = facts.get(oid);
+    if (!fact) {
+      const { commit } = await git.readCommit({ fs: repository.fs, gitdir: repository.gitdir, oid, cache: repository.cache });
+      facts.set(oid, (fact = { time: commit.committer.timestamp, parents: commit.parent }));
+    }
+    if (queue.includes(oid)) return;
+    const time = fact.time;
+    const at = queue.findIndex((queued) => facts.get(queued)!.time < time);
+    queue.splice(at === -1 ? queue.length : at, 0, oid);
+  };
+  await mark(ours, OURS);
+  await mark(theirs, THEIRS);
+  const BOTH = OURS | THEIRS;
+  // Done when every queued commit is shared and older than every one-sided commit: then
+  // nothing still to walk can be an ancestor of a one-sided commit (commits made in the same
+  // second are walked through, so ties do not end the walk early).
+  const done = () => {
+    if (queue.some((oid) => marks.get(oid) !== BOTH)) return false;
+    let oldestOneSided = Infinity;
+    for (const [oid, flag] of marks) if (flag !== BOTH) oldestOneSided = Math.min(oldestOneSided, facts.get(oid)!.time);
+    return queue.length === 0 || facts.get(queue[0]!)!.time < oldestOneSided;
+  };
+  for (let steps = 0; !done(); steps++) {
+    if (steps >= limit) return {};
+    const oid = queue.shift()!;
+    for (const parent of facts.get(oid)!.parents) await mark(parent, marks.get(oid)!);
   }
-  return seen;
+  let ahead = 0;
+  let behind = 0;
+  for (const flag of marks.values()) {
+    if (flag === OURS) ahead++;
+    else if (flag === THEIRS) behind++;
+  }
+  return { ahead, behind };
 }
 
 /** `git status -b`'s header line: `## main...origin/main [ahead 1, behind 2]`. */
