@@ -148,6 +148,15 @@ describe("GIT push, fetch and pull against a real smart-HTTP git server", () => 
     expect(error.message).toContain("did not answer");
   });
 
+  it("cancelling the turn stops a stalled transfer at once", async () => {
+    await serve({ intercept: (request) => request.method === "POST" });
+    await commitElsewhere("remote.txt", "remote\n");
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const error = await callGitFailing(sandbox, "fetch", {}, { signal: controller.signal, config: { GIT: { networkTimeoutMs: 60_000 } } });
+    expect(error.code).toBe("cancelled");
+  });
+
   it("a server that has gone away is a clear network error", async () => {
     await serve();
     await server!.close();
