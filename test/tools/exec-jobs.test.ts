@@ -1,7 +1,7 @@
 import os from "node:os";
-import { eventually } from "./eventually.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { groupAlive, JobTable } from "../../tools/exec/index.js";
+import { eventually } from "./eventually.js";
 
 const options = { cwd: os.tmpdir(), env: process.env };
 const tables: JobTable[] = [];

@@ -1,7 +1,7 @@
 import os from "node:os";
-import { eventually } from "./eventually.js";
 import { describe, expect, it } from "vitest";
 import { childEnvironment, commandLine, groupAlive, isSecretName, runProcess, shellQuote, type RunOptions } from "../../tools/exec/index.js";
+import { eventually } from "./eventually.js";
 
 const shell = (command: string, options: Partial<RunOptions> = {}) =>
   runProcess({ file: "/bin/sh", args: ["-c", command], cwd: os.tmpdir(), env: process.env, timeoutMs: 10_000, graceMs: 300, ...options });
@@ -38,15 +38,15 @@ describe("runProcess", () => {
   });
 
   it("kills the whole group on timeout, even a background child holding stdout", async () => {
-    const result = await shell("sleep 999 & echo started; sleep 999", { timeoutMs: 500 });
+    const result = await shell("sleep 999 & echo started; sleep 999", { timeoutMs: 1000 });
     expect(result).toMatchObject({ timedOut: true, exitCode: null, signal: "SIGTERM" });
     expect(result.stdout.text).toBe("started\n");
     expect(await eventually(() => !groupAlive(result.pid!))).toBe(true);
   });
 
   it("uses SIGKILL when the group ignores SIGTERM", async () => {
-    const result = await shell("trap '' TERM; while :; do sleep 0.1; done", { timeoutMs: 300, graceMs: 300 });
-    expect(result.timedOut).toBe(true);
+    const result = await shell("trap '' TERM; while :; do sleep 0.1; done", { timeoutMs: 800, graceMs: 300 });
+    expect(result).toMatchObject({ timedOut: true, signal: "SIGKILL" });
     expect(await eventually(() => !groupAlive(result.pid!))).toBe(true);
   });
 
