@@ -1,10 +1,11 @@
+import { spawn, type SpawnOptions } from "node:child_process";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createExecProtocol, execProtocol, type ExecState } from "../../protocols/exec.js";
 import type { ProtocolEnvironment } from "../../src/protocol.js";
 import { ClioError } from "../../tools/errors.js";
-import { groupAlive, type JobStatus } from "../../tools/exec/index.js";
+import { groupAlive, type JobStatus, type Spawn } from "../../tools/exec/index.js";
 import { eventually } from "../tools/eventually.js";
 import { makeTempWorkspace, type TempWorkspace } from "../tools/temp.js";
 import { checkArguments, environmentFor, invoke } from "./invoke.js";
@@ -119,6 +120,33 @@ describe("EXEC.run", () => {
   it("refuses a timeout over the configured limit", async () => {
     environment.config = { EXEC: { maxTimeout: 60 } };
     expect((await failure("run", { command: "true", timeout: "61" })).code).toBe("invalid_argument");
+  });
+});
+
+describe("EXEC seams", () => {
+  it("spawns through the injected spawn: detached, stdin ignored, credentials removed", async () => {
+    const calls: Array<{ file: string; args: readonly string[]; options: SpawnOptions }> = [];
+    const recording = ((file: string, args: readonly string[], options: SpawnOptions) => {
+      calls.push({ file, args, options });
+      return spawn(file, args, options);
+    }) as Spawn;
+    const seamed = createExecProtocol({ spawn: recording });
+    const own = await seamed.setup!(environment);
+    try {
+      await invoke(seamed, "run", { command: "true" }, { environment, state: own });
+      await invoke(seamed, "background", { command: "true" }, { environment, state: own });
+    } finally {
+      await seamed.dispose!(own);
+    }
+    expect(calls.map((call) => [call.file, call.args])).toEqual([
+      ["/bin/sh", ["-c", "true"]],
+      ["/bin/sh", ["-c", "true"]],
+    ]);
+    for (const { options } of calls) {
+      expect(options).toMatchObject({ detached: true, stdio: ["ignore", "pipe", "pipe"], cwd: temp.root });
+      expect(options.env?.OPENAI_API_KEY).toBeUndefined();
+      expect(options.env?.PATH).toBe(process.env.PATH);
+    }
   });
 });
 
