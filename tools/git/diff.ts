@@ -5,10 +5,9 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { structuredPatch } from "diff";
-import { readIndex, resolveCommit, type Repository } from "./repository.js";
+import { headCommit, readIndex, resolveCommit, type Repository } from "./repository.js";
 import { compareWorktreeWithIndex } from "./status.js";
 import { commitFiles, hashBlob, readBlob, type FlatTree } from "./tree.js";
-import { headCommit } from "./repository.js";
 
 /** One side of a diff: which files it has, and how to read one. */
 interface Side {

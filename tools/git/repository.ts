@@ -194,8 +194,3 @@ async function globalUser(env: NodeJS.ProcessEnv): Promise<{ name?: string; emai
   }
   return user;
 }
-
-/** Relative path inside the repository with `/` separators, as git stores it. */
-export function toRepositoryPath(repository: Repository, absolute: string): string {
-  return path.relative(repository.dir, absolute).split(path.sep).join("/");
-}

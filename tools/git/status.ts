@@ -48,10 +48,10 @@ export async function computeStatus(repository: Repository, options: StatusOptio
   const index = await readIndex(repository);
   const stageZero = index.entries.filter((entry) => entry.stage === 0);
   const unmerged = new Set(index.entries.filter((entry) => entry.stage !== 0).map((entry) => entry.path));
-  const [staged, unstaged] = await Promise.all([
-    compareIndexWithHead(repository, stageZero, index.cachedTrees),
-    Promise.resolve(compareWorktreeWithIndex(repository, stageZero, index.mtimeMs)),
-  ]);
+  const stagedPending = compareIndexWithHead(repository, stageZero, index.cachedTrees);
+  // Synchronous; the tree reads started above go on in the thread pool meanwhile.
+  const unstaged = compareWorktreeWithIndex(repository, stageZero, index.mtimeMs);
+  const staged = await stagedPending;
 
   const byPath = new Map<string, StatusEntry>();
   const entryFor = (file: string): StatusEntry => {
