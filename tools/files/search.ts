@@ -16,6 +16,7 @@ const SCANNED_FILE_LIMIT = 50_000;
 /** Larger files are skipped by content search. */
 const SCANNED_MAX_BYTES = 4 * 1024 * 1024;
 const HIT_TEXT_LENGTH = 300;
+const READ_BATCH = 16;
 
 export interface SearchHit {
   path: string;
@@ -89,20 +90,22 @@ export async function searchFiles(context: FileContext, pattern: string, options
 
   const hits: SearchHit[] = [];
   const withHits: string[] = [];
-  for (const file of files) {
-    if (hits.length >= SEARCH_HIT_LIMIT) {
-      result.truncated = true;
-      break;
-    }
-    const text = await readSearchable(context, path.join(folder.absolute, file), result.skipped);
-    if (text === undefined) continue;
-    const relative = joinRelative(folder.relative, file);
-    const before = hits.length;
-    text.split(/\r?\n/).forEach((line, index) => {
-      if (hits.length >= SEARCH_HIT_LIMIT + 1 || !matcher.test(line)) return;
-      hits.push({ path: relative, line: index + 1, text: line.length > HIT_TEXT_LENGTH ? `${line.slice(0, HIT_TEXT_LENGTH)} …` : line });
+  // Files are read a batch at a time (in parallel) and scanned in order.
+  for (let start = 0; start < files.length && hits.length <= SEARCH_HIT_LIMIT; start += READ_BATCH) {
+    const batch = files.slice(start, start + READ_BATCH);
+    const texts = await Promise.all(batch.map((file) => readSearchable(context, path.join(folder.absolute, file), result.skipped)));
+    batch.forEach((file, index) => {
+      const text = texts[index];
+      if (text === undefined || hits.length > SEARCH_HIT_LIMIT) return;
+      const relative = joinRelative(folder.relative, file);
+      const before = hits.length;
+      const lines = text.split(/\r?\n/);
+      for (let line = 0; line < lines.length && hits.length <= SEARCH_HIT_LIMIT; line++) {
+        const content = lines[line]!;
+        if (matcher.test(content)) hits.push({ path: relative, line: line + 1, text: content.length > HIT_TEXT_LENGTH ? `${content.slice(0, HIT_TEXT_LENGTH)} …` : content });
+      }
+      if (hits.length > before) withHits.push(relative);
     });
-    if (hits.length > before) withHits.push(relative);
   }
   if (hits.length > SEARCH_HIT_LIMIT) {
     hits.length = SEARCH_HIT_LIMIT;
