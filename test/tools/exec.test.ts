@@ -37,6 +37,14 @@ describe("runProcess", () => {
     expect(result.stdout.text.length).toBeLessThan(64 * 1024 + 100);
   });
 
+  it("keeps memory bounded under an endless `yes`, stopping it at the timeout", async () => {
+    const result = await shell("yes", { timeoutMs: 1000, outputLimit: 64 * 1024 });
+    expect(result.timedOut).toBe(true);
+    expect(result.stdout.totalBytes).toBeGreaterThan(1024 * 1024);
+    expect(result.stdout.text.length).toBeLessThan(64 * 1024 + 100);
+    expect(result.stdout.text).toContain("bytes dropped");
+  });
+
   it("kills the whole group on timeout, even a background child holding stdout", async () => {
     const result = await shell("sleep 999 & echo started; sleep 999", { timeoutMs: 1000 });
     expect(result).toMatchObject({ timedOut: true, exitCode: null, signal: "SIGTERM" });
