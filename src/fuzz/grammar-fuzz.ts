@@ -1,114 +1,115 @@
 /**
- * The grammar laws (docs/protocol.md, shared contract §5) as fast-check properties:
+ * The grammar laws (shared contract §5) as fast-check properties, over the grammar's own
+ * arbitraries (grammar/arbitraries.ts):
  * - the parser never throws and never reports an internal failure, for any text;
  * - round trip: `parse(print(c))` gives back `c` (protocol, keys, forms, values);
  * - chunking: the streaming scanner fed any chunking finds exactly what one `parse` finds;
- * - embedding: a printed command inside prose without brackets is found, alone and intact.
+ * - embedding: commands placed in prose and markdown are found where live, and reported as
+ *   mentions where inert (fences, inline code).
  */
 import fc from "fast-check";
+import { chunkingArbitrary, documentArbitrary, printableCommandArbitrary, type GeneratedDocument } from "../../grammar/arbitraries.js";
 import { parse, print, StreamingScanner, type Command, type ParseResult, type PrintableCommand } from "../../grammar/index.js";
 import { collectEvents } from "../../grammar/parse.js";
 import type { FuzzFailure, FuzzOutcome } from "./protocol-fuzz.js";
-import { commandArbitrary, proseArbitrary, soupArbitrary } from "./grammar-arbitraries.js";
 
 export interface GrammarFuzzOptions {
   runs: number;
   seed: number;
 }
 
-function sameFindings(left: ParseResult, right: ParseResult): boolean {
-  return JSON.stringify(left) === JSON.stringify(right);
+interface Law<Value> {
+  name: string;
+  arbitrary: fc.Arbitrary<Value>;
+  /** Throws when the law does not hold for `value`. */
+  check(value: Value): void;
+  /** The counterexample as text a person can paste. */
+  show(value: Value): string;
 }
 
-function parseInChunks(text: string, cuts: number[]): ParseResult {
-  const scanner = new StreamingScanner();
-  const result: ParseResult = { commands: [], mentions: [], errors: [] };
-  let from = 0;
-  for (const cut of [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((left, right) => left - right)) {
-    collectEvents(scanner.push(text.slice(from, cut)), result);
-    from = Math.max(from, cut);
-  }
-  collectEvents(scanner.push(text.slice(from)), result);
-  collectEvents(scanner.end(), result);
-  return result;
-}
+const FRAGMENTS = [
+  "[", "]", "FILE_OP", "X", ":", "action", "=", "read", "path", '"', '\\"', "<<", "EOF", "\n", "  ", "\t",
+  "```", "~~~", "`", "\\[", "[x]", "[NOTE]", "[A:b=c]", "abc", "===", "\r", "é", "😀", "[RESULT:x=1]", "{", "}",
+];
+
+/** Random concatenations of command fragments: mostly broken commands, fences and code spans. */
+const soupArbitrary = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 40 }).map((parts) => parts.join(""));
+
+const anyText = fc.oneof(
+  fc.string({ unit: "binary", maxLength: 120 }),
+  soupArbitrary,
+  documentArbitrary().map((document) => document.text),
+);
 
 function essence(command: Command): PrintableCommand {
   return { protocol: command.protocol, parameters: command.parameters.map(({ key, form, text }) => ({ key, form, text })) };
 }
 
-/** What `print` is expected to keep: a bare value that cannot stay bare is written quoted. */
-function expectedAfterPrint(command: PrintableCommand, printed: Command): boolean {
-  const found = essence(printed);
-  if (found.protocol !== command.protocol.toUpperCase() || found.parameters.length !== command.parameters.length) return false;
-  return command.parameters.every((parameter, index) => {
-    const back = found.parameters[index]!;
-    return back.key === parameter.key && back.text === parameter.text;
-  });
+function parseChunks(chunks: string[]): ParseResult {
+  const scanner = new StreamingScanner();
+  const result: ParseResult = { commands: [], mentions: [], errors: [] };
+  for (const chunk of chunks) collectEvents(scanner.push(chunk), result);
+  return collectEvents(scanner.end(), result);
 }
 
-interface Law {
-  name: string;
-  property: fc.IAsyncPropertyWithHooks<[string]> | fc.IPropertyWithHooks<[string]>;
+function same(left: unknown, right: unknown): boolean {
+  return JSON.stringify(left) === JSON.stringify(right);
 }
 
-function laws(): Law[] {
-  const text = fc.oneof(fc.string({ maxLength: 200 }), fc.string({ unit: "grapheme", maxLength: 60 }), soupArbitrary());
-  return [
-    {
-      name: "grammar: parse never throws",
-      property: fc.property(text, (input) => {
-        const result = parse(input);
-        const internal = result.errors.find((error) => error.message.startsWith("internal:"));
-        if (internal) throw new Error(internal.message);
-        const offsets = [...result.commands.map((command) => command.span), ...result.errors.map((error) => error.span)];
-        if (offsets.some((span) => span.start.offset < 0 || span.end.offset > input.length || span.end.offset < span.start.offset)) {
-          throw new Error("a span lies outside the text");
-        }
-      }),
+const laws = (): Law<any>[] => [
+  {
+    name: "grammar: parse never throws",
+    arbitrary: anyText,
+    check(text: string) {
+      const result = parse(text);
+      const internal = result.errors.find((error) => error.message.startsWith("internal"));
+      if (internal) throw new Error(internal.message);
+      const spans = [...result.commands, ...result.mentions, ...result.errors].map((found) => found.span);
+      if (spans.some((span) => span.start.offset < 0 || span.end.offset > text.length || span.end.offset < span.start.offset)) {
+        throw new Error("a span lies outside the text");
+      }
     },
-    {
-      name: "grammar: parse(print(c)) equals c",
-      property: fc.property(commandArbitrary().map((command) => JSON.stringify(command)), (encoded) => {
-        const command = JSON.parse(encoded) as PrintableCommand;
-        const printed = print(command);
-        const result = parse(printed);
-        if (result.errors.length || result.commands.length !== 1 || !expectedAfterPrint(command, result.commands[0]!)) {
-          throw new Error(`${printed} parsed as ${JSON.stringify(result.commands.map(essence))} with ${result.errors.length} error(s)`);
-        }
-      }),
+    show: (text: string) => JSON.stringify(text),
+  } satisfies Law<string>,
+  {
+    name: "grammar: parse(print(c)) equals c",
+    arbitrary: printableCommandArbitrary(),
+    check(command: PrintableCommand) {
+      const result = parse(print(command));
+      if (result.errors.length || !same(result.commands.map(essence), [command])) {
+        throw new Error(`parsed as ${JSON.stringify(result.commands.map(essence))} with ${result.errors.length} error(s)`);
+      }
     },
-    {
-      name: "grammar: chunked scanning equals one parse",
-      property: fc.property(
-        fc.tuple(text, fc.array(fc.nat({ max: 400 }), { maxLength: 8 })).map(([input, cuts]) => JSON.stringify([input, cuts])),
-        (encoded) => {
-          const [input, cuts] = JSON.parse(encoded) as [string, number[]];
-          if (!sameFindings(parse(input), parseInChunks(input, cuts))) throw new Error("the chunked scan found something else");
-        },
-      ),
+    show: (command: PrintableCommand) => print(command),
+  } satisfies Law<PrintableCommand>,
+  {
+    name: "grammar: chunked scanning equals one parse",
+    arbitrary: anyText.chain((text) => chunkingArbitrary(text)),
+    check(chunks: string[]) {
+      if (!same(parseChunks(chunks), parse(chunks.join("")))) throw new Error("the chunked scan found something else than one parse");
     },
-    {
-      name: "grammar: a command embedded in prose is found intact",
-      property: fc.property(
-        fc.tuple(proseArbitrary(), commandArbitrary(), proseArbitrary()).map(([before, command, after]) => JSON.stringify([before, command, after])),
-        (encoded) => {
-          const [before, command, after] = JSON.parse(encoded) as [string, PrintableCommand, string];
-          const result = parse(`${before}${print(command)}${after}`);
-          if (result.commands.length !== 1 || result.errors.length || !expectedAfterPrint(command, result.commands[0]!)) {
-            throw new Error(`expected exactly ${print(command)}, found ${JSON.stringify(result.commands.map(essence))} and ${result.errors.length} error(s)`);
-          }
-        },
-      ),
+    show: (chunks: string[]) => `chunks ${JSON.stringify(chunks)}`,
+  } satisfies Law<string[]>,
+  {
+    name: "grammar: commands in prose are found, inert ones are mentions",
+    arbitrary: documentArbitrary(),
+    check({ text, expected }: GeneratedDocument) {
+      const result = parse(text);
+      const commands = result.commands.map((command) => ({ offset: command.span.start.offset, command: essence(command) }));
+      const mentions = result.mentions.map((mention) => ({ offset: mention.span.start.offset, text: mention.text, context: mention.context }));
+      if (result.errors.length) throw new Error(`unexpected syntax error: ${result.errors[0]!.message}`);
+      if (!same(commands, expected.commands)) throw new Error(`commands ${JSON.stringify(commands)}, expected ${JSON.stringify(expected.commands)}`);
+      if (!same(mentions, expected.mentions)) throw new Error(`mentions ${JSON.stringify(mentions)}, expected ${JSON.stringify(expected.mentions)}`);
     },
-  ];
-}
+    show: (document: GeneratedDocument) => JSON.stringify(document.text),
+  } satisfies Law<GeneratedDocument>,
+];
 
 /** Checks every grammar law; each outcome names its law. */
 export async function fuzzGrammar(options: GrammarFuzzOptions): Promise<FuzzOutcome[]> {
   const outcomes: FuzzOutcome[] = [];
   for (const law of laws()) {
-    const details = await fc.check(law.property as fc.IProperty<[string]>, { numRuns: options.runs, seed: options.seed });
+    const details = fc.check(fc.property(law.arbitrary, (value) => law.check(value)), { numRuns: options.runs, seed: options.seed });
     const outcome: FuzzOutcome = { target: law.name, runs: details.numRuns, counts: { handled: 0, gated: 0, rejected: 0 } };
     if (details.failed && details.counterexample) {
       const failure: FuzzFailure = {
@@ -116,7 +117,7 @@ export async function fuzzGrammar(options: GrammarFuzzOptions): Promise<FuzzOutc
         target: law.name,
         seed: details.seed,
         runs: options.runs,
-        script: details.counterexample[0],
+        script: law.show(details.counterexample[0]),
         problem: details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance),
       };
       if (details.counterexamplePath) failure.path = details.counterexamplePath;

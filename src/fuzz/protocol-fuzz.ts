@@ -83,8 +83,10 @@ function withTimeout<T>(promise: Promise<T>, milliseconds: number, onTimeout: ()
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** A message on one line (line breaks written as \n), cut at `limit` characters. */
 function shorten(text: string, limit = 300): string {
-  return text.length > limit ? `${text.slice(0, limit)}… (${text.length} characters)` : text;
+  const line = text.replace(/\r?\n/g, "\\n");
+  return line.length > limit ? `${line.slice(0, limit)}… (${line.length} characters)` : line;
 }
 
 function structuralProblem(result: CommandResult, strict: boolean): string | undefined {
