@@ -117,7 +117,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
       }),
 
       list: defineAction({
-        summary: 'List a folder (default "."), or its whole tree with recursive=true; folders end with /, .gitignore is respected, .git hidden.',
+        summary: 'List a folder (default "."), or its whole tree with recursive=true; folders end with /, .gitignore is respected, .git and .clio hidden.',
         permission: "read",
         parameters: { path: folder, recursive },
         describe: (args) => `Listing ${args.path ?? "."}${args.recursive ? " recursively" : ""}`,

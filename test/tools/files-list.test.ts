@@ -11,6 +11,7 @@ beforeEach(async () => {
   files = new FileTools(temp.workspace);
   await temp.write(".gitignore", "node_modules/\n*.log\n!keep.log\n");
   await temp.write(".git/config", "[core]\n");
+  await temp.write(".clio/outputs/cut.txt", "TODO kept by the manager\n");
   await temp.write("README.md", "# Project\nTODO: write docs\n");
   await temp.write("keep.log", "kept\n");
   await temp.write("debug.log", "ignored\n");
@@ -28,7 +29,7 @@ afterEach(async () => {
 const paths = (entries: Array<{ path: string }>) => entries.map((entry) => entry.path);
 
 describe("FileTools.list", () => {
-  it("lists one folder, marking folders and hiding .git and ignored entries", async () => {
+  it("lists one folder, marking folders and hiding .git, .clio and ignored entries", async () => {
     const result = await files.list();
     expect(paths(result.entries)).toEqual([".gitignore", "README.md", "keep.log", "src/"]);
     expect(result.truncated).toBe(false);
@@ -49,6 +50,10 @@ describe("FileTools.list", () => {
     const result = await files.list("node_modules", { recursive: true });
     expect(result.ignoredFolder).toBe(true);
     expect(paths(result.entries)).toEqual(["node_modules/lib/", "node_modules/lib/index.js"]);
+  });
+
+  it("lists clio's own folder when asked for it by name", async () => {
+    expect(paths((await files.list(".clio", { recursive: true })).entries)).toEqual([".clio/outputs/", ".clio/outputs/cut.txt"]);
   });
 
   it("stops at the limit and says so", async () => {
