@@ -61,7 +61,7 @@ function formatOutcome(outcome: FuzzOutcome, milliseconds: number): string {
   const { handled, gated, rejected } = outcome.counts;
   const counts = handled + gated + rejected ? `  (commands: ${handled} handled, ${rejected} rejected by checks, ${gated} gated)` : "";
   const time = milliseconds ? `  ${(milliseconds / 1000).toFixed(1)} s` : "";
-  return `${status.padEnd(7)}${outcome.target.padEnd(28)}${outcome.runs} runs${counts}${time}`;
+  return `${status.padEnd(7)}${outcome.target}  ${outcome.runs} runs${counts}${time}`;
 }
 
 async function formatFailure(failure: FuzzFailure): Promise<string> {

@@ -42,6 +42,7 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
     return EXIT_UNREADABLE;
   };
   if (options.update && !options.expect) return fail("--update needs --expect FILE: the expectation file to write.");
+  if (options.freshCopy && options.workspace) return fail("give either --workspace DIR or --fresh-copy DIR, not both.");
   if (options.fromSession) {
     if (file !== undefined) return fail("give either a script FILE or --from-session ID, not both.");
     const { replaySessionCommand } = await import("./replay-session.js");

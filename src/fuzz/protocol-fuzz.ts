@@ -22,7 +22,7 @@ import { scriptSubmissions } from "../replay/replay.js";
 import { Workspace } from "../../tools/workspace.js";
 import { isSafeExecValue, LOCAL_URLS, scriptForProtocol } from "./arbitraries.js";
 import { currentDescendants, killAll, waitForLeftovers } from "./processes.js";
-import { createFuzzSandbox, snapshotChanges, snapshotOutside, type FuzzSandbox } from "./sandbox.js";
+import { createFuzzSandbox, outsidePathsFor, snapshotChanges, snapshotOutside, type FuzzSandbox } from "./sandbox.js";
 
 export interface ProtocolFuzzOptions {
   /** Random cases (each a script of 1–3 commands). */
@@ -190,7 +190,7 @@ export async function fuzzProtocol(protocol: ProtocolDefinition, options: Protoc
     baseline,
     counts,
   };
-  const outsidePaths = [path.join(location, "sentinel", "secret.txt"), path.join(location, "sentinel", "new.txt"), path.join(location, "sentinel"), location];
+  const outsidePaths = outsidePathsFor(location);
   const property = fc.asyncProperty(scriptForProtocol(protocol, { outsidePaths }), async (lines) => {
     const problems = await runFuzzCase(protocol, lines, caseOptions);
     if (problems.length) throw new Error(problems.join("\n"));

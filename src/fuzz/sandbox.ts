@@ -18,8 +18,6 @@ export interface FuzzSandbox {
   workspace: string;
   sentinel: string;
   home: string;
-  /** Absolute paths outside the workspace, for the generators to aim at. */
-  outsidePaths: string[];
   remove(): Promise<void>;
 }
 
@@ -64,9 +62,14 @@ export async function createFuzzSandbox(location?: string): Promise<FuzzSandbox>
     workspace,
     sentinel,
     home,
-    outsidePaths: [path.join(sentinel, "secret.txt"), path.join(sentinel, "new.txt"), sentinel, base],
     remove: () => fs.rm(base, { recursive: true, force: true }),
   };
+}
+
+/** Absolute paths outside the workspace of a sandbox at `base`, for the generators to aim at. */
+export function outsidePathsFor(base: string): string[] {
+  const sentinel = path.join(base, "sentinel");
+  return [path.join(sentinel, "secret.txt"), path.join(sentinel, "new.txt"), sentinel, base];
 }
 
 /** What must not change: the sentinel's entries and the base folder's listing. */

@@ -94,7 +94,8 @@ export async function planScript(text: string, options: PlanOptions): Promise<Sc
       permissionClass = typeof permission === "function" ? permission(invocation.args) : permission;
       description = invocation.definition.describe(invocation.args);
     } catch (error) {
-      commands.push({ ...base, permissionClass: null, description: `${invocation.protocol}.${invocation.action}`, verdict: "invalid", reason: String((error as Error)?.message ?? error), errorCode: "invalid_argument" });
+      const reason = error instanceof Error ? error.message : String(error);
+      commands.push({ ...base, permissionClass: null, description: `${invocation.protocol}.${invocation.action}`, verdict: "invalid", reason, errorCode: "invalid_argument" });
       continue;
     }
     let asked = false;
