@@ -133,4 +133,8 @@ program.exitOverride((error) => {
   process.exit(error.exitCode === 0 ? 0 : 2);
 });
 
+// Exit through process.exit on termination signals, so exit hooks run: session locks are
+// released and background jobs' process groups are killed.
+for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) process.once(signal, () => process.exit(code));
+
 await program.parseAsync(process.argv);
