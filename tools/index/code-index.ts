@@ -8,8 +8,9 @@ import path from "node:path";
 import { ClioError } from "../errors.js";
 import { buildFileRecord, decodeText, hashBytes, looksBinary } from "./file-record.js";
 import { Postings } from "./postings.js";
-import { IndexStore, INDEX_FORMAT_VERSION, shardOf, type IndexedFile, type IndexManifest, type VectorRecord } from "./store.js";
+import { IndexStore, INDEX_FORMAT_VERSION, shardOf, TermDictionary, type IndexedFile, type IndexManifest, type VectorRecord } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
+import { TermCounter } from "./term-counter.js";
 import { walkFiles, type SkippedFile, type SkipReason } from "./walk.js";
 
 /** Turns texts into vectors (one per text, all of one length) for semantic ranking. */
@@ -61,6 +62,8 @@ const EMBED_BATCH = 64;
 export class CodeIndex {
   readonly files = new Map<string, IndexedFile>();
   readonly postings = new Postings();
+  readonly dictionary = new TermDictionary();
+  private readonly counter = new TermCounter(this.dictionary);
   private readonly symbolTable = new Map<string, SymbolLocation[]>();
   private vectors = new Map<string, VectorRecord>();
   private manifest: IndexManifest = { version: INDEX_FORMAT_VERSION, updatedAt: 0, files: 0, skipped: [] };
@@ -77,10 +80,11 @@ export class CodeIndex {
   /** Opens the index of `root`, loading what is stored (nothing is walked until `update`). */
   static async open(root: string, options: CodeIndexOptions = {}): Promise<CodeIndex> {
     const index = new CodeIndex(root, options);
-    const stored = await index.store.load();
+    const stored = await index.store.load(index.dictionary);
     if (stored !== undefined) {
       index.manifest = stored.manifest;
-      for (const file of stored.files.values()) index.put(file);
+      for (const file of stored.files) index.put(file, false);
+      index.postings.addAll(stored.files);
     }
     if (options.embed !== undefined) index.vectors = await index.store.loadVectors();
     return index;
@@ -187,7 +191,7 @@ export class CodeIndex {
         known.mtimeMs = file.mtimeMs;
         return;
       }
-      const record = buildFileRecord(file, bytes, hash, { maxLines: this.options.maxChunkLines });
+      const record = buildFileRecord(file, bytes, hash, this.counter, { maxLines: this.options.maxChunkLines });
       if (record.invalidUtf8) invalidUtf8.push(file.path);
       this.put(record);
       indexed++;
@@ -203,7 +207,7 @@ export class CodeIndex {
       skipped: [...this.manifest.skipped.filter((entry) => !inScope(entry.path)), ...skipped],
     };
     progress?.({ phase: "writing", done: 0, total: dirty.size });
-    await this.store.save(this.files, dirty, this.manifest);
+    await this.store.save(this.files, dirty, this.manifest, this.dictionary);
     let chunks = 0;
     let symbols = 0;
     for (const file of this.files.values()) {
@@ -223,10 +227,10 @@ export class CodeIndex {
     };
   }
 
-  private put(file: IndexedFile): void {
+  private put(file: IndexedFile, post = true): void {
     if (this.files.has(file.path)) this.drop(file.path);
     this.files.set(file.path, file);
-    this.postings.add(file);
+    if (post) this.postings.add(file);
     for (const symbol of file.symbols) {
       const key = symbol.name.toLowerCase();
       let list = this.symbolTable.get(key);

@@ -150,11 +150,9 @@ async function excerptOf(index: CodeIndex, filePath: string, start: number, end:
 /** Lines that name `name` as a whole word, outside the definitions themselves. */
 async function usagesOf(index: CodeIndex, name: string, definitions: SymbolLocation[]): Promise<Explanation["usages"]> {
   const pattern = new RegExp(`(^|[^\\w$])${name.replace(/[$]/g, "\\$")}([^\\w$]|$)`);
-  const term = name.toLowerCase();
+  const termId = index.dictionary.lookup(name.toLowerCase());
   const candidates = new Set<string>();
-  for (const [filePath, file] of index.files) {
-    if (file.chunks.some((chunk) => chunk.terms.includes(term))) candidates.add(filePath);
-  }
+  if (termId !== undefined) for (const id of index.postings.chunksWith(termId)) candidates.add(index.postings.ref(id).path);
   const usages: Explanation["usages"] = [];
   for (const filePath of [...candidates].sort()) {
     const lines = await readLines(index, filePath);

@@ -7,7 +7,7 @@ import { chunkLines, type ChunkOptions } from "./chunks.js";
 import { languageOf } from "./languages.js";
 import type { IndexedFile, StoredChunk } from "./store.js";
 import { extractSymbols } from "./symbols.js";
-import { termFrequencies, tokenize } from "./tokenize.js";
+import type { TermCounter } from "./term-counter.js";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 const lenientUtf8 = new TextDecoder("utf-8");
@@ -38,21 +38,22 @@ export function buildFileRecord(
   file: { path: string; size: number; mtimeMs: number },
   bytes: Uint8Array,
   hash: string,
+  counter: TermCounter,
   options: ChunkOptions = {},
 ): IndexedFile {
   const { text, invalidUtf8 } = decodeText(bytes);
   const lines = text.split("\n");
+  const lineStarts = new Int32Array(lines.length + 1);
+  for (let line = 0; line < lines.length; line++) lineStarts[line + 1] = lineStarts[line]! + lines[line]!.length + 1;
   const { symbols, imports } = extractSymbols(file.path, text);
-  const pathTerms = tokenize(file.path.replace(/\.[^./]+$/, ""));
+  const pathText = file.path.replace(/\.[^./]+$/, "");
   const chunks: StoredChunk[] = chunkLines(lines, symbols, options).map((range) => {
-    const counts = new Map<string, number>();
-    for (const term of pathTerms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    termFrequencies(lines.slice(range.startLine - 1, range.endLine).join("\n"), counts);
+    counter.add(pathText);
+    counter.add(text, lineStarts[range.startLine - 1]!, Math.min(text.length, lineStarts[range.endLine]!));
     for (const symbol of symbols) {
-      if (symbol.line >= range.startLine && symbol.line <= range.endLine) termFrequencies(symbol.name, counts, SYMBOL_WEIGHT);
+      if (symbol.line >= range.startLine && symbol.line <= range.endLine) counter.add(symbol.name, 0, symbol.name.length, SYMBOL_WEIGHT);
     }
-    const chunk: StoredChunk = { startLine: range.startLine, endLine: range.endLine, terms: [...counts.keys()], counts: [...counts.values()], length: 0 };
-    for (const count of chunk.counts) chunk.length += count;
+    const chunk: StoredChunk = { startLine: range.startLine, endLine: range.endLine, ...counter.finish() };
     if (range.symbol !== undefined) chunk.symbol = range.symbol;
     return chunk;
   });

@@ -48,11 +48,14 @@ const KEYWORDS = new Set(
 /** A pattern, the kind it finds, extra fields, and whether it matches by shape alone (then control-flow words are not names). */
 type Pattern = [RegExp, SymbolKind, Partial<RawSymbol>?, "shape"?];
 
-/** Tries each pattern on each line; the named group `name` (and `parent`) make the symbol. */
-function byPatterns(lines: string[], patterns: Pattern[], skip: RegExp): RawSymbol[] {
+/**
+ * Tries each pattern on each line that passes `gate` (one cheap test that rules out most body
+ * lines) and not `skip`; the named group `name` (and `parent`) make the symbol.
+ */
+function byPatterns(lines: string[], patterns: Pattern[], skip: RegExp, gate: RegExp): RawSymbol[] {
   const symbols: RawSymbol[] = [];
   lines.forEach((text, line) => {
-    if (skip.test(text)) return;
+    if (!gate.test(text) || skip.test(text)) return;
     for (const [pattern, kind, extra, shape] of patterns) {
       const match = pattern.exec(text);
       const name = match?.groups?.name;
@@ -67,9 +70,11 @@ function byPatterns(lines: string[], patterns: Pattern[], skip: RegExp): RawSymb
   return symbols;
 }
 
-function collect(lines: string[], patterns: RegExp[]): string[] {
+/** Module names the patterns find on lines that contain `keyword` (a cheap test first). */
+function collect(lines: string[], patterns: RegExp[], keyword: RegExp): string[] {
   const found: string[] = [];
   for (const text of lines) {
+    if (!keyword.test(text)) continue;
     for (const pattern of patterns) {
       for (const match of text.matchAll(pattern)) if (match.groups?.module) found.push(match.groups.module);
     }
@@ -102,9 +107,10 @@ const typescript: LanguageSpec = {
         ],
       ],
       C_COMMENT,
+      /^\s*(export|default|declare|async|function|class|abstract|interface|type|enum|const|let|var|public|private|protected|static|readonly|override|get|set)\b|\)\s*(:[^;{]*)?\{\s*$|\($/,
     ),
   imports: (lines) =>
-    collect(lines, [/^\s*import\s[^'"]*?from\s*['"](?<module>[^'"]+)['"]/g, /^\s*import\s*['"](?<module>[^'"]+)['"]/g, /\b(require|import)\(\s*['"](?<module>[^'"]+)['"]\s*\)/g, /^\s*export\s[^'"]*?from\s*['"](?<module>[^'"]+)['"]/g]),
+    collect(lines, [/^\s*import\s[^'"]*?from\s*['"](?<module>[^'"]+)['"]/g, /^\s*import\s*['"](?<module>[^'"]+)['"]/g, /\b(require|import)\(\s*['"](?<module>[^'"]+)['"]\s*\)/g, /^\s*export\s[^'"]*?from\s*['"](?<module>[^'"]+)['"]/g], /\b(import|require|from)\b/),
 };
 
 const python: LanguageSpec = {
@@ -119,8 +125,9 @@ const python: LanguageSpec = {
         [/^(?<name>[A-Z][A-Z0-9_]*)\s*(:[^=]+)?=(?!=)/, "constant", { singleLine: true }],
       ],
       /^\s*#/,
+      /^\s*(def|async|class)\b|^[A-Z]/,
     ),
-  imports: (lines) => collect(lines, [/^\s*from\s+(?<module>[\w.]+)\s+import\b/g, /^\s*import\s+(?<module>[\w.]+)/g]),
+  imports: (lines) => collect(lines, [/^\s*from\s+(?<module>[\w.]+)\s+import\b/g, /^\s*import\s+(?<module>[\w.]+)/g], /\bimport\b/),
 };
 
 function goDefinitions(lines: string[]): RawSymbol[] {
@@ -136,6 +143,7 @@ function goDefinitions(lines: string[]): RawSymbol[] {
       [/^var\s+(?<name>\w+)/, "variable", { singleLine: true }],
     ],
     C_COMMENT,
+    /^(func|type|const|var)\b/,
   );
   // Grouped declarations: const ( ... ), var ( ... ), type ( ... ).
   let group: SymbolKind | undefined;
@@ -193,8 +201,9 @@ const rust: LanguageSpec = {
         [/^\s*(unsafe\s+)?impl\b(<[^>]*>)?\s+([\w:<>, &']+\s+for\s+)?(?<name>\w+)/, "class", { containerOnly: true }],
       ],
       C_COMMENT,
+      /\b(fn|struct|enum|trait|type|const|static|mod|macro_rules|impl)\b/,
     ),
-  imports: (lines) => collect(lines, [/^\s*(pub\s+)?use\s+(?<module>[\w:]+)/g, /^\s*(pub\s+)?mod\s+(?<module>\w+)\s*;/g]),
+  imports: (lines) => collect(lines, [/^\s*(pub\s+)?use\s+(?<module>[\w:]+)/g, /^\s*(pub\s+)?mod\s+(?<module>\w+)\s*;/g], /\b(use|mod)\b/),
 };
 
 const JAVA_MODIFIERS = "((public|private|protected|static|final|abstract|sealed|non-sealed|strictfp|synchronized|native|default|transient|volatile)\\s+)*";
@@ -213,8 +222,9 @@ const java: LanguageSpec = {
         [/^\s+(public|private|protected)\s+(?<name>[A-Z]\w*)\s*\([^;=]*$/, "method", { memberOnly: true }],
       ],
       /^\s*(\/\/|\/\*|\*|@\w+\s*$|return\b|throw\b|new\b|else\b)/,
+      /\b(class|record|interface|enum|final)\b|\)\s*(throws\s+[\w., ]+)?\s*\{?\s*$|\($/,
     ),
-  imports: (lines) => collect(lines, [/^\s*import\s+(static\s+)?(?<module>[\w.*]+)\s*;/g]),
+  imports: (lines) => collect(lines, [/^\s*import\s+(static\s+)?(?<module>[\w.*]+)\s*;/g], /^\s*import\b/),
 };
 
 const C_NOT_TYPE = /^(return|else|case|goto|typedef|using|delete|throw)\b/;
@@ -234,6 +244,7 @@ function cDefinitions(lines: string[]): RawSymbol[] {
       [/^\s+(virtual\s+|static\s+|inline\s+|explicit\s+)*([A-Za-z_][\w\s\*&:<>,]*?[\s\*&]\**)?(?<name>~?\w+)\s*\([^;=]*\)\s*(const\s*)?(override\s*)?(noexcept\s*)?\{/, "method", { memberOnly: true }, "shape"],
     ],
     /^\s*(\/\/|\/\*|\*)/,
+    /^\s*#\s*define|^\s*(typedef|struct|union|enum|class|namespace|template)\b|^[A-Za-z_]|\)\s*(const\s*)?(override\s*)?(noexcept\s*)?\{\s*$/,
   ).filter((symbol) => !C_NOT_TYPE.test(lines[symbol.line]!.trim()));
   // typedef struct { ... } Name;  — the name comes at the end of the block.
   lines.forEach((text, line) => {
@@ -253,7 +264,7 @@ const c: LanguageSpec = {
   name: "c",
   blocks: "brace",
   definitions: cDefinitions,
-  imports: (lines) => collect(lines, [/^\s*#\s*include\s*[<"](?<module>[^>"]+)[>"]/g]),
+  imports: (lines) => collect(lines, [/^\s*#\s*include\s*[<"](?<module>[^>"]+)[>"]/g], /^\s*#/),
 };
 const cpp: LanguageSpec = { ...c, name: "cpp" };
 

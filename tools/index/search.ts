@@ -57,10 +57,17 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
   boostDefinitions(index, trimmed, scores);
   if (index.options.embed !== undefined) await blendSemantic(index, trimmed, scores);
   const accept = fileFilter(options);
-  const ranked = [...scores].sort((left, right) => right[1] - left[1]);
   const chosen: Array<[number, number]> = [];
   const perFile = new Map<string, number>();
-  for (const entry of ranked) {
+  // Most hits come from the best few; rank them first and the rest only if filters need more.
+  const best = topEntries(scores, Math.max(100, limit * HITS_PER_FILE * 8));
+  function* ranked(): Generator<[number, number]> {
+    yield* best;
+    if (best.length === scores.size) return;
+    const seen = new Set(best.map(([id]) => id));
+    yield* [...scores].filter(([id]) => !seen.has(id)).sort((left, right) => right[1] - left[1]);
+  }
+  for (const entry of ranked()) {
     const ref = index.postings.ref(entry[0]);
     const file = index.files.get(ref.path);
     if (file === undefined || !accept(file)) continue;
@@ -73,21 +80,55 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
   if (chosen.length === 0 && (options.path !== undefined || options.language !== undefined)) {
     notes.push("No indexed file matched the path or language filter.");
   }
-  const queryTokens = new Set(terms.keys());
+  const queryTokens = new Set(tokenize(trimmed));
   const hits = await Promise.all(chosen.map(([id, score]) => makeHit(index, id, score, queryTokens, options.contextLines ?? 12)));
   return { hits, notes };
 }
 
-/** The query's distinct terms with weights; a long query keeps its most distinctive terms. */
-function queryTerms(index: CodeIndex, query: string, notes: string[]): Map<string, number> {
-  const terms = new Map<string, number>();
-  for (const token of tokenize(query)) terms.set(token, Math.min(3, (terms.get(token) ?? 0) + 1));
-  if (terms.size === 0) {
+/** The `count` highest-scored entries, best first (a bounded min-heap, not a full sort). */
+function topEntries(scores: Map<number, number>, count: number): Array<[number, number]> {
+  const heap: Array<[number, number]> = [];
+  const less = (left: [number, number], right: [number, number]) => left[1] < right[1];
+  for (const entry of scores) {
+    if (heap.length < count) {
+      heap.push(entry);
+      for (let child = heap.length - 1; child > 0; ) {
+        const parent = (child - 1) >> 1;
+        if (!less(heap[child]!, heap[parent]!)) break;
+        [heap[child], heap[parent]] = [heap[parent]!, heap[child]!];
+        child = parent;
+      }
+    } else if (entry[1] > heap[0]![1]) {
+      heap[0] = entry;
+      for (let parent = 0; ; ) {
+        const left = 2 * parent + 1;
+        const right = left + 1;
+        let smallest = parent;
+        if (left < heap.length && less(heap[left]!, heap[smallest]!)) smallest = left;
+        if (right < heap.length && less(heap[right]!, heap[smallest]!)) smallest = right;
+        if (smallest === parent) break;
+        [heap[smallest], heap[parent]] = [heap[parent]!, heap[smallest]!];
+        parent = smallest;
+      }
+    }
+  }
+  return heap.sort((left, right) => right[1] - left[1]);
+}
+
+/** The query's distinct known terms (by id) with weights; a long query keeps its most distinctive terms. */
+function queryTerms(index: CodeIndex, query: string, notes: string[]): Map<number, number> {
+  const tokens = tokenize(query);
+  const terms = new Map<number, number>();
+  for (const token of tokens) {
+    const id = index.dictionary.lookup(token);
+    if (id !== undefined) terms.set(id, Math.min(3, (terms.get(id) ?? 0) + 1));
+  }
+  if (tokens.length === 0) {
     throw new ClioError("invalid_argument", `The query "${query.slice(0, 80)}" has no searchable words.`, "Use identifiers or words of two or more letters.");
   }
   if (terms.size > MAX_QUERY_TERMS) {
     const kept = [...terms].sort((left, right) => index.postings.idf(right[0]) - index.postings.idf(left[0])).slice(0, MAX_QUERY_TERMS);
-    notes.push(`The query had ${terms.size} distinct terms (${query.length} characters); the ${MAX_QUERY_TERMS} most distinctive were used.`);
+    notes.push(`The query had ${new Set(tokens).size} distinct terms (${query.length} characters); the ${MAX_QUERY_TERMS} most distinctive were used.`);
     return new Map(kept);
   }
   return terms;

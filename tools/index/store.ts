@@ -6,20 +6,45 @@
  */
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { SymbolDefinition } from "./symbols.js";
 import type { SkippedFile } from "./walk.js";
 
-export const INDEX_FORMAT_VERSION = 1;
+export const INDEX_FORMAT_VERSION = 2;
 export const SHARD_COUNT = 64;
+
+/** Terms interned as numbers for the index's lifetime (ids are not stored: shards keep their own vocabularies). */
+export class TermDictionary {
+  private readonly ids = new Map<string, number>();
+  readonly terms: string[] = [];
+
+  intern(term: string): number {
+    let id = this.ids.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.ids.set(term, id);
+      this.terms.push(term);
+    }
+    return id;
+  }
+
+  lookup(term: string): number | undefined {
+    return this.ids.get(term);
+  }
+
+  get size(): number {
+    return this.terms.length;
+  }
+}
 
 export interface StoredChunk {
   startLine: number;
   endLine: number;
   symbol?: string;
-  /** Distinct terms and their weighted counts, in parallel arrays (compact and fast to parse). */
-  terms: string[];
-  counts: number[];
+  /** Distinct term ids (of the index's dictionary) and their weighted counts, in parallel. */
+  terms: Uint32Array;
+  counts: Uint32Array;
   /** Sum of counts: the chunk's length for BM25. */
   length: number;
 }
@@ -40,6 +65,9 @@ export interface IndexedFile {
   /** The bytes were not valid UTF-8; they were read with replacement characters. */
   invalidUtf8?: boolean;
 }
+
+/** A file as a shard's JSON header holds it: chunk terms live in the binary part. */
+type FileHeader = Omit<IndexedFile, "chunks"> & { chunks: Array<Omit<StoredChunk, "terms" | "counts">>; vocabulary: string };
 
 export interface IndexManifest {
   version: number;
@@ -65,10 +93,10 @@ export function shardOf(filePath: string): number {
 }
 
 /** Writes `text` to `file` atomically: a unique temporary file in the same folder, then rename. */
-export async function writeAtomically(file: string, text: string): Promise<void> {
+export async function writeAtomically(file: string, text: string | Buffer): Promise<void> {
   const temporary = `${file}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
   try {
-    await fs.writeFile(temporary, text, "utf8");
+    await fs.writeFile(temporary, text);
     await fs.rename(temporary, file);
   } catch (error) {
     await fs.rm(temporary, { force: true });
@@ -76,15 +104,92 @@ export async function writeAtomically(file: string, text: string): Promise<void>
   }
 }
 
+/**
+ * A shard file: a 4-byte header length, the JSON header (files without their chunk terms, each
+ * with its own vocabulary), then for each chunk of each file: a term count n and n pairs of
+ * (position in the file's vocabulary, count), all little-endian 32-bit.
+ */
+function encodeShard(files: IndexedFile[], dictionary: TermDictionary): Buffer {
+  let total = 0;
+  for (const file of files) for (const chunk of file.chunks) total += 1 + 2 * chunk.terms.length;
+  const numbers = new Uint32Array(total);
+  let position = 0;
+  const headers: FileHeader[] = [];
+  for (const file of files) {
+    const local = new Map<number, number>();
+    const vocabulary: string[] = [];
+    for (const chunk of file.chunks) {
+      numbers[position++] = chunk.terms.length;
+      for (let index = 0; index < chunk.terms.length; index++) {
+        const id = chunk.terms[index]!;
+        let localIndex = local.get(id);
+        if (localIndex === undefined) {
+          localIndex = vocabulary.length;
+          local.set(id, localIndex);
+          vocabulary.push(dictionary.terms[id]!);
+        }
+        numbers[position++] = localIndex;
+        numbers[position++] = chunk.counts[index]!;
+      }
+    }
+    const { chunks, ...rest } = file;
+    headers.push({ ...rest, chunks: chunks.map(({ terms: _terms, counts: _counts, ...range }) => range), vocabulary: vocabulary.join("\n") });
+  }
+  const header = Buffer.from(JSON.stringify(headers), "utf8");
+  const length = Buffer.alloc(4);
+  length.writeUInt32LE(header.length, 0);
+  return Buffer.concat([length, header, toLittleEndian(numbers)]);
+}
+
+const littleEndian = os.endianness() === "LE";
+
+function toLittleEndian(numbers: Uint32Array): Buffer {
+  if (littleEndian) return Buffer.from(numbers.buffer, numbers.byteOffset, numbers.byteLength);
+  const bytes = Buffer.alloc(numbers.length * 4);
+  numbers.forEach((value, index) => bytes.writeUInt32LE(value, index * 4));
+  return bytes;
+}
+
+function fromLittleEndian(bytes: Buffer, start: number): Uint32Array {
+  const count = (bytes.length - start) >> 2;
+  if (littleEndian) return new Uint32Array(bytes.buffer.slice(bytes.byteOffset + start, bytes.byteOffset + start + count * 4));
+  const numbers = new Uint32Array(count);
+  for (let index = 0; index < count; index++) numbers[index] = bytes.readUInt32LE(start + index * 4);
+  return numbers;
+}
+
+function decodeShard(bytes: Buffer, dictionary: TermDictionary): IndexedFile[] {
+  const headerLength = bytes.readUInt32LE(0);
+  const headers = JSON.parse(bytes.toString("utf8", 4, 4 + headerLength)) as FileHeader[];
+  const numbers = fromLittleEndian(bytes, 4 + headerLength);
+  let position = 0;
+  return headers.map(({ vocabulary, chunks, ...rest }) => {
+    const ids = vocabulary === "" ? [] : vocabulary.split("\n").map((term) => dictionary.intern(term));
+    return {
+      ...rest,
+      chunks: chunks.map((range) => {
+        const count = numbers[position++]!;
+        const terms = new Uint32Array(count);
+        const counts = new Uint32Array(count);
+        for (let index = 0; index < count; index++, position += 2) {
+          terms[index] = ids[numbers[position]!]!;
+          counts[index] = numbers[position + 1]!;
+        }
+        return { ...range, terms, counts };
+      }),
+    };
+  });
+}
+
 export class IndexStore {
   constructor(readonly directory: string) {}
 
   private shardFile(shard: number): string {
-    return path.join(this.directory, "shards", `${String(shard).padStart(2, "0")}.json`);
+    return path.join(this.directory, "shards", `${String(shard).padStart(2, "0")}.bin`);
   }
 
   /** The stored files, or undefined when there is no usable index (missing, other version, damaged). */
-  async load(): Promise<{ manifest: IndexManifest; files: Map<string, IndexedFile> } | undefined> {
+  async load(dictionary: TermDictionary): Promise<{ manifest: IndexManifest; files: IndexedFile[] } | undefined> {
     let manifest: IndexManifest;
     try {
       manifest = JSON.parse(await fs.readFile(path.join(this.directory, "manifest.json"), "utf8")) as IndexManifest;
@@ -92,20 +197,17 @@ export class IndexStore {
       return undefined;
     }
     if (manifest.version !== INDEX_FORMAT_VERSION) return undefined;
-    const files = new Map<string, IndexedFile>();
+    const files: IndexedFile[] = [];
     try {
       const shards = await Promise.all(
         Array.from({ length: SHARD_COUNT }, (_, shard) =>
-          fs.readFile(this.shardFile(shard), "utf8").then(
-            (text) => JSON.parse(text) as IndexedFile[],
-            (error: NodeJS.ErrnoException) => {
-              if (error.code === "ENOENT") return [];
-              throw error;
-            },
-          ),
+          fs.readFile(this.shardFile(shard)).catch((error: NodeJS.ErrnoException) => {
+            if (error.code === "ENOENT") return undefined;
+            throw error;
+          }),
         ),
       );
-      for (const shard of shards) for (const file of shard) files.set(file.path, file);
+      for (const shard of shards) if (shard !== undefined) files.push(...decodeShard(shard, dictionary));
     } catch {
       return undefined;
     }
@@ -113,12 +215,12 @@ export class IndexStore {
   }
 
   /** Rewrites the shards listed in `dirty`, then the manifest (last, so a crash leaves the old manifest). */
-  async save(files: ReadonlyMap<string, IndexedFile>, dirty: ReadonlySet<number>, manifest: IndexManifest): Promise<void> {
+  async save(files: ReadonlyMap<string, IndexedFile>, dirty: ReadonlySet<number>, manifest: IndexManifest, dictionary: TermDictionary): Promise<void> {
     await fs.mkdir(path.join(this.directory, "shards"), { recursive: true });
     const byShard = new Map<number, IndexedFile[]>();
     for (const shard of dirty) byShard.set(shard, []);
     for (const file of files.values()) byShard.get(shardOf(file.path))?.push(file);
-    await Promise.all([...byShard].map(([shard, records]) => writeAtomically(this.shardFile(shard), JSON.stringify(records))));
+    await Promise.all([...byShard].map(([shard, records]) => writeAtomically(this.shardFile(shard), encodeShard(records, dictionary))));
     await writeAtomically(path.join(this.directory, "manifest.json"), JSON.stringify(manifest));
   }
 

@@ -44,6 +44,32 @@ export function stem(word: string): string {
   return base;
 }
 
+/** Tokens of one identifier, remembered: code repeats its identifiers, so most are looked up, not split. */
+const identifierTokens = new Map<string, readonly string[]>();
+const MEMO_LIMIT = 500_000;
+
+function tokensOfIdentifier(identifier: string): readonly string[] {
+  let tokens = identifierTokens.get(identifier);
+  if (tokens !== undefined) return tokens;
+  const list: string[] = [];
+  const whole = identifier.toLowerCase();
+  const parts = splitIdentifier(identifier);
+  if (parts.length <= 1) {
+    if (!STOPWORDS.has(whole) && whole.length >= 2) {
+      list.push(whole);
+      const stemmed = stem(whole);
+      if (stemmed !== whole) list.push(stemmed);
+    }
+  } else {
+    list.push(whole);
+    for (const part of parts) if (part.length >= 2 && !STOPWORDS.has(part)) list.push(stem(part));
+  }
+  tokens = list;
+  if (identifierTokens.size >= MEMO_LIMIT) identifierTokens.clear();
+  identifierTokens.set(identifier, tokens);
+  return tokens;
+}
+
 /**
  * The tokens of a text, in order, repeats kept (term frequency counts them): for each
  * identifier its whole lower-cased form, then its stemmed parts when it has more than one part
@@ -52,28 +78,18 @@ export function stem(word: string): string {
 export function tokenize(text: string): string[] {
   const tokens: string[] = [];
   for (const match of text.matchAll(IDENTIFIER)) {
-    const identifier = match[0];
-    if (identifier.length > 64) continue;
-    const whole = identifier.toLowerCase();
-    const parts = splitIdentifier(identifier);
-    if (parts.length <= 1) {
-      if (STOPWORDS.has(whole) || whole.length < 2) continue;
-      tokens.push(whole);
-      const stemmed = stem(whole);
-      if (stemmed !== whole) tokens.push(stemmed);
-      continue;
-    }
-    tokens.push(whole);
-    for (const part of parts) {
-      if (part.length < 2 || STOPWORDS.has(part)) continue;
-      tokens.push(stem(part));
-    }
+    if (match[0].length > 64) continue;
+    for (const token of tokensOfIdentifier(match[0])) tokens.push(token);
   }
   return tokens;
 }
 
-/** Term frequencies of a text's tokens. */
+/** Adds `weight` per token of `text` to `into` (term frequencies). */
 export function termFrequencies(text: string, into: Map<string, number> = new Map(), weight = 1): Map<string, number> {
-  for (const token of tokenize(text)) into.set(token, (into.get(token) ?? 0) + weight);
+  IDENTIFIER.lastIndex = 0;
+  for (let match = IDENTIFIER.exec(text); match !== null; match = IDENTIFIER.exec(text)) {
+    if (match[0].length > 64) continue;
+    for (const token of tokensOfIdentifier(match[0])) into.set(token, (into.get(token) ?? 0) + weight);
+  }
   return into;
 }

@@ -61,7 +61,7 @@ export async function walkFiles(
       skipped.push({ path: relativeDirectory, reason: "unreadable", detail: (error as Error).message });
       return;
     }
-    const own = await readIgnore(directory, relativeDirectory);
+    const own = entries.some((entry) => entry.name === ".gitignore" && entry.isFile()) ? await readIgnore(directory, relativeDirectory) : undefined;
     const active = own === undefined ? inherited : [...inherited, own];
     const subdirectories: string[] = [];
     const stats: Array<Promise<void>> = [];
@@ -89,8 +89,7 @@ export async function walkFiles(
         );
       }
     }
-    await Promise.all(stats);
-    for (const subdirectory of subdirectories) await visit(subdirectory, active);
+    await Promise.all([...stats, ...subdirectories.map((subdirectory) => visit(subdirectory, active))]);
   }
 
   const startStat = await fs.lstat(start);
