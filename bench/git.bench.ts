@@ -16,7 +16,7 @@ import { Workspace } from "../tools/workspace.js";
 const run = promisify(execFile);
 const FILES = 5000;
 const MODIFIED = 10;
-const REPETITIONS = 9;
+const REPETITIONS = 21;
 
 /** A deterministic pseudo-random generator, so every run builds the same repository. */
 function seeded(seed: number): () => number {
@@ -46,6 +46,9 @@ async function buildRepository(root: string, env: NodeJS.ProcessEnv): Promise<vo
   await gitIn(["init", "-q", "-b", "main"]);
   await gitIn(["add", "-A"]);
   await gitIn(["commit", "-q", "-m", "5,000 files"]);
+  // In normal use the index is older than the files' last second. Right after a commit it is
+  // not: every entry is "racily clean" and both tools would hash all 5,000 files.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
   for (let number = 0; number < MODIFIED; number++) {
     const file = files[Math.floor(random() * files.length)]!;
     await fs.appendFile(path.join(root, file), `// modified ${number}\n`);
@@ -99,17 +102,20 @@ async function main(): Promise<void> {
       matrixTimes.push(await time(() => git.statusMatrix({ fs: nodeFs, dir: root, cache: {} })));
     }
 
-    const clio = median(clioTimes);
     const gitMedian = median(gitTimes);
-    const matrix = median(matrixTimes);
-    const row = (name: string, milliseconds: number, note: string) =>
-      `${name.padEnd(36)}${milliseconds.toFixed(1).padStart(10)} ms${(milliseconds / gitMedian).toFixed(2).padStart(9)}×  ${note}`;
+    const gitBest = Math.min(...gitTimes);
+    const row = (name: string, times: number[], note: string) => {
+      const middle = median(times);
+      const best = Math.min(...times);
+      const cells = [middle, middle / gitMedian, best, best / gitBest].map((value, column) => (column % 2 ? `${value.toFixed(2)}×` : `${value.toFixed(1)} ms`).padStart(11));
+      return `${name.padEnd(34)}${cells.join("")}  ${note}`;
+    };
     console.log(`GIT status on ${FILES.toLocaleString("en")} files, ${MODIFIED} modified, 1 untracked (repo built in ${(built / 1000).toFixed(1)} s)`);
-    console.log(`${"".padEnd(36)}${"median".padStart(13)}${"vs git".padStart(10)}`);
-    console.log(row("git status --porcelain (process)", gitMedian, `${REPETITIONS} runs`));
-    console.log(row("clio GIT.status (in process)", clio, `${REPETITIONS} runs, target ≤ 3×`));
-    console.log(row("isomorphic-git statusMatrix", matrix, "2 runs, for reference"));
-    console.log(`clio / git = ${(clio / gitMedian).toFixed(2)}×; statusMatrix / clio = ${(matrix / clio).toFixed(1)}×`);
+    console.log(`${"".padEnd(34)}${"median".padStart(11)}${"vs git".padStart(11)}${"best".padStart(11)}${"vs git".padStart(11)}`);
+    console.log(row("git status --porcelain (process)", gitTimes, `${REPETITIONS} runs`));
+    console.log(row("clio GIT.status (in process)", clioTimes, `${REPETITIONS} runs, target ≤ 3×`));
+    console.log(row("isomorphic-git statusMatrix", matrixTimes, "2 runs, for reference"));
+    console.log("The machine is shared and noisy: the best-of-N ratio is the steadier figure.");
   } finally {
     await fs.rm(base, { recursive: true, force: true });
   }

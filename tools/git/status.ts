@@ -122,9 +122,11 @@ export function compareWorktreeWithIndex(
 ): Map<string, StatusCode> {
   const changes = new Map<string, StatusCode>();
   const indexSeconds = Math.floor(indexMtimeMs / 1000);
+  // Index paths are already normalised, so plain concatenation (much cheaper than path.join) is exact.
+  const prefix = `${repository.dir}${path.sep}`;
   for (const entry of entries) {
     if (entry.mode === GITLINK || entry.assumeValid || entry.extendedFlags & SKIP_WORKTREE) continue;
-    const absolute = path.join(repository.dir, entry.path);
+    const absolute = prefix + entry.path;
     const stat = lstatSync(absolute, { throwIfNoEntry: false });
     if (stat === undefined || stat.isDirectory()) {
       changes.set(entry.path, "D");
