@@ -12,23 +12,15 @@ import git from "isomorphic-git";
 import * as nodeFs from "node:fs";
 import { gitProtocol } from "../protocols/git.js";
 import { Workspace } from "../tools/workspace.js";
+import { median, seededRandom, time } from "./support.js";
 
 const run = promisify(execFile);
 const FILES = 5000;
 const MODIFIED = 10;
 const REPETITIONS = 21;
 
-/** A deterministic pseudo-random generator, so every run builds the same repository. */
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    return state / 2 ** 31;
-  };
-}
-
 async function buildRepository(root: string, env: NodeJS.ProcessEnv): Promise<void> {
-  const random = seeded(42);
+  const random = seededRandom(42);
   const files: string[] = [];
   for (let number = 0; number < FILES; number++) {
     const folder = `pkg${number % 25}/module${Math.floor(number / 25) % 8}`;
@@ -54,17 +46,6 @@ async function buildRepository(root: string, env: NodeJS.ProcessEnv): Promise<vo
     await fs.appendFile(path.join(root, file), `// modified ${number}\n`);
   }
   await fs.writeFile(path.join(root, "untracked.txt"), "new\n");
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
-
-async function time(work: () => Promise<unknown>): Promise<number> {
-  const start = process.hrtime.bigint();
-  await work();
-  return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
 async function main(): Promise<void> {
