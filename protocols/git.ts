@@ -5,6 +5,9 @@
  * {token}; `lockTimeoutMs` (wait for another git's index.lock, default 3000);
  * `networkTimeoutMs` (idle limit for push/pull/fetch, default 30000). Credentials may also come
  * from CLIO_GIT_USERNAME + CLIO_GIT_PASSWORD, or GIT_TOKEN; they never appear in results.
+ * Every index write holds git's `.git/index.lock`, so clio and a running git never interleave.
+ * Limits: no clean/smudge filters or core.autocrlf (content is compared as stored), renames
+ * are detected only when the content is unchanged, submodules are left alone, no split index.
  */
 import * as nodeFs from "node:fs";
 import { z } from "zod";
@@ -27,6 +30,9 @@ interface GitSettings {
   lockTimeoutMs?: number;
   networkTimeoutMs?: number;
 }
+
+/** Status lines shown to the model; a bigger change is summarised. */
+const MAX_STATUS_LINES = 400;
 
 const settingsOf = (environment: ProtocolEnvironment): GitSettings => (environment.config.GIT ?? {}) as GitSettings;
 
@@ -89,7 +95,9 @@ export const gitProtocol = defineProtocol<undefined>({
         inRepository(environment, async (repository) => {
           const [state, { entries }] = await Promise.all([branchState(repository), computeStatus(repository, { env: environment.env })]);
           const groups = groupStatus(entries);
-          const lines = [formatBranchHeader(state), ...entries.map(porcelainLine)];
+          const shown = entries.slice(0, MAX_STATUS_LINES).map(porcelainLine);
+          if (entries.length > shown.length) shown.push(`… and ${entries.length - shown.length} more not shown (look at one folder with [GIT:action=diff:files=FOLDER])`);
+          const lines = [formatBranchHeader(state), ...shown];
           const summary =
             entries.length === 0
               ? "Nothing to commit, working tree clean."
