@@ -17,7 +17,7 @@ import { ClioError } from "../tools/errors.js";
 import { checkout, createBranch, deleteBranch, listBranches } from "../tools/git/branches.js";
 import { commitStaged, describeStaged, stagePaths } from "../tools/git/changes.js";
 import { diffRepository } from "../tools/git/diff.js";
-import { groupStatus, parseFileList, plural, porcelainLine, shortOid } from "../tools/git/format.js";
+import { groupStatus, parseFileList, pathFilter, plural, porcelainLine, shortOid } from "../tools/git/format.js";
 import { branchState, formatBranchHeader, readLog } from "../tools/git/history.js";
 import { mergeInto, reset, restorePaths, unstagePaths, type MergeResult } from "../tools/git/merge-reset.js";
 import { fetchRemote, pullRemote, pushRemote, resolveCredentials, scrubSecrets, type RemoteOptions } from "../tools/git/remote.js";
@@ -85,22 +85,24 @@ export const gitProtocol = defineProtocol<undefined>({
   name: "GIT",
   summary: "Version control of the workspace repository: status, diff, log, add, commit, branch, checkout, merge, reset, fetch, pull, push, init.",
   actions: {
-    status: defineAction<Record<string, never>>({
+    status: defineAction<{ files: string | undefined }>({
       summary:
-        "Branch (with ahead/behind its upstream) and porcelain status: XY path, X = staged, Y = unstaged, ?? = untracked. Staged renames show as R only when the content is unchanged; edited renames show as D + A.",
+        "Branch (with ahead/behind its upstream) and porcelain status: XY path, X = staged, Y = unstaged, ?? = untracked. Staged renames show as R only when the content is unchanged; edited renames show as D + A. files= limits it to some paths.",
       permission: "read",
-      parameters: {},
-      describe: () => "Reading git status",
-      handler: (_args, { environment }) =>
+      parameters: { files: parameter.optionalText("Only these paths/folders (one per line, or a JSON list)") },
+      describe: (args) => (args.files === undefined ? "Reading git status" : `Reading git status of ${filesForDescription(args.files).join(", ")}`),
+      handler: (args, { environment }) =>
         inRepository(environment, async (repository) => {
-          const [state, { entries }] = await Promise.all([branchState(repository), computeStatus(repository, { env: environment.env })]);
+          const [state, status] = await Promise.all([branchState(repository), computeStatus(repository, { env: environment.env })]);
+          const inside = args.files === undefined ? () => true : pathFilter(await repositoryPaths(environment, args.files));
+          const entries = status.entries.filter((entry) => inside(entry.path.replace(/\/$/, "")) || (entry.from !== undefined && inside(entry.from)));
           const groups = groupStatus(entries);
           const shown = entries.slice(0, MAX_STATUS_LINES).map(porcelainLine);
-          if (entries.length > shown.length) shown.push(`… and ${entries.length - shown.length} more not shown (look at one folder with [GIT:action=diff:files=FOLDER])`);
+          if (entries.length > shown.length) shown.push(`… and ${entries.length - shown.length} more not shown (narrow it: [GIT:action=status:files=FOLDER])`);
           const lines = [formatBranchHeader(state), ...shown];
           const summary =
             entries.length === 0
-              ? "Nothing to commit, working tree clean."
+              ? args.files === undefined ? "Nothing to commit, working tree clean." : "No changes there."
               : `${groups.staged.length} staged, ${groups.unstaged.length} unstaged, ${groups.untracked.length} untracked.`;
           return { output: `${lines.join("\n")}\n${summary}`, data: { ...state, entries, ...groups } };
         }),

@@ -82,6 +82,18 @@ describe("GIT.status agrees with git status --porcelain", () => {
     expect(await gitPorcelain(sandbox)).toEqual([" M deep/two.txt", "?? deeper/new.txt"]);
   });
 
+  it("limited to some paths with files=", async () => {
+    await sandbox.write("a/one.txt", "1\n");
+    await sandbox.write("b/two.txt", "2\n");
+    await commitAll();
+    await sandbox.write("a/one.txt", "changed\n");
+    await sandbox.write("b/two.txt", "changed\n");
+    await sandbox.write("a/new.txt", "new\n");
+    const result = await callGit(sandbox, "status", { files: "a" });
+    expect(result.described).toBe("Reading git status of a");
+    expect(result.output).toBe("## main\n M a/one.txt\n?? a/new.txt\n0 staged, 1 unstaged, 1 untracked.");
+  });
+
   it("on a repository without commits", async () => {
     await sandbox.write("a.txt", "a\n");
     await sandbox.write("b/c.txt", "c\n");

@@ -6,6 +6,7 @@ import git from "isomorphic-git";
 import { ClioError } from "../errors.js";
 import { lockIndex, readIndex, requireBranch, type Repository } from "./repository.js";
 import { compareIndexWithHead, computeStatus, type StatusEntry, type StatusOptions } from "./status.js";
+import { pathFilter } from "./format.js";
 
 export interface StagedPath {
   path: string;
@@ -29,8 +30,7 @@ export async function stagePaths(
     const index = await readIndex(repository);
     const tracked = index.entries.map((entry) => entry.path);
     const wanted = paths === "all" ? undefined : paths.map((file) => file.replace(/\/+$/, ""));
-    const covers = (file: string) =>
-      wanted === undefined || wanted.some((root) => root === "." || root === "" || file === root || file.startsWith(`${root}/`));
+    const covers = wanted === undefined ? () => true : pathFilter(wanted);
     const selected: StatusEntry[] = [];
     for (const entry of entries) {
       if (entry.worktree === " ") continue;
@@ -47,10 +47,11 @@ export async function stagePaths(
       if (root.split("/").includes(".git")) {
         throw new ClioError("invalid_argument", `${root} is inside git's own folder and cannot be staged; nothing was changed.`, "Stage worktree files only.");
       }
-      const matchesTracked = tracked.some((file) => file === root || file.startsWith(`${root}/`));
+      const inside = pathFilter([root]);
+      const matchesTracked = tracked.some(inside);
       const matchesUntracked = entries.some((entry) => {
         const file = entry.path.replace(/\/$/, "");
-        return file === root || file.startsWith(`${root}/`) || root.startsWith(`${file}/`);
+        return inside(file) || root.startsWith(`${file}/`);
       });
       if (matchesTracked || matchesUntracked) continue;
       const onDisk = await repository.fs.promises.lstat(`${repository.dir}/${root}`).then(() => true, () => false);

@@ -8,6 +8,7 @@ import { structuredPatch } from "diff";
 import { headCommit, readIndex, resolveCommit, type Repository } from "./repository.js";
 import { compareWorktreeWithIndex } from "./status.js";
 import { commitFiles, hashBlob, readBlob, type FlatTree } from "./tree.js";
+import { pathFilter } from "./format.js";
 
 /** One side of a diff: which files it has, and how to read one. */
 interface Side {
@@ -49,8 +50,7 @@ export async function diffRepository(repository: Repository, request: DiffReques
     before = await indexSide(repository);
     after = await worktreeSide(repository);
   }
-  const wanted = request.paths?.map((file) => file.replace(/\/+$/, ""));
-  const selected = (file: string) => wanted === undefined || wanted.some((root) => root === "." || file === root || file.startsWith(`${root}/`));
+  const selected = request.paths === undefined ? () => true : pathFilter(request.paths);
   const names = [...new Set([...before.files.keys(), ...after.files.keys()])].filter(selected).sort();
   const diffs: FileDiff[] = [];
   for (const name of names) {

@@ -56,6 +56,12 @@ export function parseFileList(text: string): string[] {
   return files;
 }
 
+/** A test for "equal to or inside one of `roots`" (repository-relative; "." is everything). */
+export function pathFilter(roots: readonly string[]): (file: string) => boolean {
+  const cleaned = roots.map((root) => root.replace(/\/+$/, ""));
+  return (file) => cleaned.some((root) => root === "." || root === "" || file === root || file.startsWith(`${root}/`));
+}
+
 export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }

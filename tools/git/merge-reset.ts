@@ -8,6 +8,7 @@ import { applyChanges, assertNothingOverwritten, diffTrees, indexAsTree, type Pa
 import { headCommit, lockIndex, readIndex, requireBranch, resolveCommit, type Repository } from "./repository.js";
 import { computeStatus, type StatusOptions } from "./status.js";
 import { commitFiles } from "./tree.js";
+import { pathFilter } from "./format.js";
 
 export interface MergeResult {
   kind: "up-to-date" | "fast-forward" | "merge";
@@ -121,17 +122,11 @@ export async function reset(repository: Repository, mode: ResetMode, ref = "HEAD
   return { oid, affected: discarded };
 }
 
-/** Paths equal to or under one of `roots` ("." is everything). */
-function under(roots: readonly string[]): (file: string) => boolean {
-  const cleaned = roots.map((root) => root.replace(/\/+$/, ""));
-  return (file) => cleaned.some((root) => root === "." || file === root || file.startsWith(`${root}/`));
-}
-
 /** `git reset REF -- paths`: the index entries of `paths` become what `ref` has; files and branch stay. */
 export async function unstagePaths(repository: Repository, paths: readonly string[], ref = "HEAD"): Promise<string[]> {
   const target = await commitFiles(repository, await headOrCommit(repository, ref));
   const index = await readIndex(repository);
-  const changes = diffTrees(indexAsTree(index.entries), target).filter((change) => under(paths)(change.path));
+  const changes = diffTrees(indexAsTree(index.entries), target).filter((change) => pathFilter(paths)(change.path));
   await applyChanges(repository, changes, { worktree: false });
   return changes.map((change) => change.path);
 }
@@ -143,10 +138,10 @@ export async function unstagePaths(repository: Repository, paths: readonly strin
 export async function restorePaths(repository: Repository, paths: readonly string[], ref?: string): Promise<string[]> {
   const index = await readIndex(repository);
   const source = ref === undefined ? indexAsTree(index.entries) : await commitFiles(repository, await resolveCommit(repository, ref));
-  const wanted = under(paths);
+  const wanted = pathFilter(paths);
   for (const root of paths) {
     const cleaned = root.replace(/\/+$/, "");
-    if (![...source.keys()].some((file) => under([cleaned])(file))) {
+    if (![...source.keys()].some((file) => pathFilter([cleaned])(file))) {
       throw new ClioError("not_found", `${root} is not in ${ref ?? "the index"}, so there is nothing to restore it from; nothing was changed.`, "Name tracked files (see [GIT:action=status]).");
     }
   }
