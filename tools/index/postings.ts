@@ -16,12 +16,6 @@ export interface ChunkRef {
   chunk: StoredChunk;
 }
 
-interface TermList {
-  ids: Int32Array;
-  counts: Float32Array;
-  length: number;
-}
-
 function grow<Array extends Int32Array | Float32Array | Uint8Array>(array: Array, needed: number, make: (size: number) => Array): Array {
   if (needed <= array.length) return array;
   const larger = make(Math.max(needed, array.length * 2, 16));
@@ -34,12 +28,12 @@ export class Postings {
   private alive = new Uint8Array(0);
   private lengths = new Float32Array(0);
   private byFile = new Map<string, number[]>();
-  private lists: Array<TermList | undefined> = [];
+  /** Per term id: chunk id and count, interleaved (plain arrays: most terms are rare, and small typed arrays cost more). */
+  private lists: Array<number[] | undefined> = [];
   private frequency = new Int32Array(0);
   private live = 0;
   private dead = 0;
   private totalLength = 0;
-  private scores = new Float64Array(0);
 
   get chunkCount(): number {
     return this.live;
@@ -59,27 +53,13 @@ export class Postings {
     const list = this.lists[termId];
     const found: number[] = [];
     if (list === undefined) return found;
-    for (let position = 0; position < list.length; position++) if (this.alive[list.ids[position]!]) found.push(list.ids[position]!);
+    for (let position = 0; position < list.length; position += 2) if (this.alive[list[position]!]) found.push(list[position]!);
     return found;
   }
 
-  /** Adds many files at once: sizes every term's list exactly before filling it (a load). */
+  /** Adds many files at once (a load). */
   addAll(files: Iterable<IndexedFile>): void {
-    const all = [...files];
-    let largest = -1;
-    for (const file of all) for (const chunk of file.chunks) for (const term of chunk.terms) if (term > largest) largest = term;
-    const needed = new Int32Array(largest + 1);
-    for (const file of all) for (const chunk of file.chunks) for (const term of chunk.terms) needed[term]!++;
-    needed.forEach((count, term) => {
-      if (count === 0) return;
-      const list = this.lists[term];
-      if (list === undefined) this.lists[term] = { ids: new Int32Array(count), counts: new Float32Array(count), length: 0 };
-      else {
-        list.ids = grow(list.ids, list.length + count, (size) => new Int32Array(size));
-        list.counts = grow(list.counts, list.length + count, (size) => new Float32Array(size));
-      }
-    });
-    for (const file of all) this.add(file);
+    for (const file of files) this.add(file);
   }
 
   add(file: IndexedFile): void {
@@ -123,45 +103,30 @@ export class Postings {
   }
 
   /** BM25 scores of the chunks that hold any of the terms (id → query weight). */
-  score(terms: ReadonlyMap<number, number>): Map<number, number> {
-    if (this.scores.length < this.refs.length) this.scores = new Float64Array(this.refs.length);
-    const scores = this.scores;
-    const touched: number[] = [];
+  score(terms: ReadonlyMap<number, number>): ScoreBoard {
+    const board = new ScoreBoard(this.refs.length);
     const averageLength = this.live === 0 ? 1 : this.totalLength / this.live;
     for (const [term, weight] of terms) {
       const list = this.lists[term];
       if (list === undefined) continue;
       const idf = this.idf(term) * weight;
-      const { ids, counts, length } = list;
-      for (let position = 0; position < length; position++) {
-        const id = ids[position]!;
+      for (let position = 0; position < list.length; position += 2) {
+        const id = list[position]!;
         if (this.alive[id] === 0) continue;
-        const count = counts[position]!;
-        const termScore = (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * this.lengths[id]!) / averageLength));
-        if (scores[id] === 0) touched.push(id);
-        scores[id] += termScore;
+        const count = list[position + 1]!;
+        board.add(id, (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * this.lengths[id]!) / averageLength)));
       }
     }
-    const result = new Map<number, number>();
-    for (const id of touched) {
-      result.set(id, scores[id]!);
-      scores[id] = 0;
-    }
-    return result;
+    return board;
   }
 
   private post(id: number, chunk: StoredChunk): void {
     for (let position = 0; position < chunk.terms.length; position++) {
       const term = chunk.terms[position]!;
       if (term >= this.frequency.length) this.frequency = grow(this.frequency, term + 1, (size) => new Int32Array(size));
-      let list = this.lists[term];
-      if (list === undefined) this.lists[term] = list = { ids: new Int32Array(4), counts: new Float32Array(4), length: 0 };
-      if (list.length === list.ids.length) {
-        list.ids = grow(list.ids, list.length + 1, (size) => new Int32Array(size));
-        list.counts = grow(list.counts, list.length + 1, (size) => new Float32Array(size));
-      }
-      list.ids[list.length] = id;
-      list.counts[list.length++] = chunk.counts[position]!;
+      const list = this.lists[term];
+      if (list === undefined) this.lists[term] = [id, chunk.counts[position]!];
+      else list.push(id, chunk.counts[position]!);
       this.frequency[term]!++;
     }
   }
@@ -176,5 +141,69 @@ export class Postings {
     this.frequency = new Int32Array(0);
     this.live = this.dead = this.totalLength = 0;
     this.addAll(files as IndexedFile[]);
+  }
+}
+
+/** Scores of one query, dense by chunk id, with the list of chunks that have one. */
+export class ScoreBoard {
+  private readonly values: Float64Array;
+  private readonly touched: number[] = [];
+
+  constructor(size: number) {
+    this.values = new Float64Array(size);
+  }
+
+  get size(): number {
+    return this.touched.length;
+  }
+
+  add(id: number, value: number): void {
+    if (this.values[id] === 0) this.touched.push(id);
+    this.values[id] += value;
+  }
+
+  get(id: number): number {
+    return this.values[id]!;
+  }
+
+  max(): number {
+    let top = 0;
+    for (const id of this.touched) if (this.values[id]! > top) top = this.values[id]!;
+    return top;
+  }
+
+  /** Every scored chunk as [id, score], unordered. */
+  entries(): Array<[number, number]> {
+    return this.touched.map((id) => [id, this.values[id]!]);
+  }
+
+  /** The `count` best as [id, score], best first (a bounded min-heap, not a full sort). */
+  best(count: number): Array<[number, number]> {
+    const heap: number[] = [];
+    const less = (left: number, right: number) => this.values[left]! < this.values[right]!;
+    for (const id of this.touched) {
+      if (heap.length < count) {
+        heap.push(id);
+        for (let child = heap.length - 1; child > 0; ) {
+          const parent = (child - 1) >> 1;
+          if (!less(heap[child]!, heap[parent]!)) break;
+          [heap[child], heap[parent]] = [heap[parent]!, heap[child]!];
+          child = parent;
+        }
+      } else if (this.values[id]! > this.values[heap[0]!]!) {
+        heap[0] = id;
+        for (let parent = 0; ; ) {
+          const left = 2 * parent + 1;
+          const right = left + 1;
+          let smallest = parent;
+          if (left < heap.length && less(heap[left]!, heap[smallest]!)) smallest = left;
+          if (right < heap.length && less(heap[right]!, heap[smallest]!)) smallest = right;
+          if (smallest === parent) break;
+          [heap[smallest], heap[parent]] = [heap[parent]!, heap[smallest]!];
+          parent = smallest;
+        }
+      }
+    }
+    return heap.map((id): [number, number] => [id, this.values[id]!]).sort((left, right) => right[1] - left[1]);
   }
 }

@@ -8,6 +8,7 @@ import path from "node:path";
 import { ClioError } from "../errors.js";
 import type { CodeIndex } from "./code-index.js";
 import { decodeText } from "./file-record.js";
+import type { ScoreBoard } from "./postings.js";
 import type { IndexedFile } from "./store.js";
 import { tokenize } from "./tokenize.js";
 
@@ -54,18 +55,21 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
   }
   const terms = queryTerms(index, trimmed, notes);
   const scores = index.postings.score(terms);
-  boostDefinitions(index, trimmed, scores);
   if (index.options.embed !== undefined) await blendSemantic(index, trimmed, scores);
+  boostDefinitions(index, trimmed, scores);
   const accept = fileFilter(options);
   const chosen: Array<[number, number]> = [];
   const perFile = new Map<string, number>();
-  // Most hits come from the best few; rank them first and the rest only if filters need more.
-  const best = topEntries(scores, Math.max(100, limit * HITS_PER_FILE * 8));
+  // Most hits come from the best few; rank the rest only if filters need more.
+  const best = scores.best(Math.max(100, limit * HITS_PER_FILE * 8));
   function* ranked(): Generator<[number, number]> {
     yield* best;
     if (best.length === scores.size) return;
     const seen = new Set(best.map(([id]) => id));
-    yield* [...scores].filter(([id]) => !seen.has(id)).sort((left, right) => right[1] - left[1]);
+    yield* scores
+      .entries()
+      .filter(([id]) => !seen.has(id))
+      .sort((left, right) => right[1] - left[1]);
   }
   for (const entry of ranked()) {
     const ref = index.postings.ref(entry[0]);
@@ -83,36 +87,6 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
   const queryTokens = new Set(tokenize(trimmed));
   const hits = await Promise.all(chosen.map(([id, score]) => makeHit(index, id, score, queryTokens, options.contextLines ?? 12)));
   return { hits, notes };
-}
-
-/** The `count` highest-scored entries, best first (a bounded min-heap, not a full sort). */
-function topEntries(scores: Map<number, number>, count: number): Array<[number, number]> {
-  const heap: Array<[number, number]> = [];
-  const less = (left: [number, number], right: [number, number]) => left[1] < right[1];
-  for (const entry of scores) {
-    if (heap.length < count) {
-      heap.push(entry);
-      for (let child = heap.length - 1; child > 0; ) {
-        const parent = (child - 1) >> 1;
-        if (!less(heap[child]!, heap[parent]!)) break;
-        [heap[child], heap[parent]] = [heap[parent]!, heap[child]!];
-        child = parent;
-      }
-    } else if (entry[1] > heap[0]![1]) {
-      heap[0] = entry;
-      for (let parent = 0; ; ) {
-        const left = 2 * parent + 1;
-        const right = left + 1;
-        let smallest = parent;
-        if (left < heap.length && less(heap[left]!, heap[smallest]!)) smallest = left;
-        if (right < heap.length && less(heap[right]!, heap[smallest]!)) smallest = right;
-        if (smallest === parent) break;
-        [heap[smallest], heap[parent]] = [heap[parent]!, heap[smallest]!];
-        parent = smallest;
-      }
-    }
-  }
-  return heap.sort((left, right) => right[1] - left[1]);
 }
 
 /** The query's distinct known terms (by id) with weights; a long query keeps its most distinctive terms. */
@@ -135,10 +109,9 @@ function queryTerms(index: CodeIndex, query: string, notes: string[]): Map<numbe
 }
 
 /** Lifts the chunks that define identifiers named in the query; a query that is one symbol puts its definition first. */
-function boostDefinitions(index: CodeIndex, query: string, scores: Map<number, number>): void {
+function boostDefinitions(index: CodeIndex, query: string, scores: ScoreBoard): void {
   const single = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$~][\w$]*)*$/.test(query);
-  let top = 0;
-  for (const score of scores.values()) top = Math.max(top, score);
+  const top = scores.max();
   const identifiers = new Set(query.match(/[A-Za-z_$][\w$]*/g) ?? []);
   for (const identifier of identifiers) {
     if (identifier.length < 3) continue;
@@ -151,7 +124,7 @@ function boostDefinitions(index: CodeIndex, query: string, scores: Map<number, n
       if (isLast && (parent === undefined || symbol.parent === parent)) boost = exact ? EXACT_QUERY_BOOST : EXACT_QUERY_BOOST / 2;
       else boost = (exact ? 0.6 : 0.3) * Math.max(top, 1);
       const id = chunkAt(index, filePath, symbol.line);
-      if (id !== undefined) scores.set(id, (scores.get(id) ?? 0) + boost);
+      if (id !== undefined) scores.add(id, boost);
     }
   }
 }
@@ -164,23 +137,19 @@ function chunkAt(index: CodeIndex, filePath: string, line: number): number | und
   return undefined;
 }
 
-/** Hybrid ranking: normalized BM25 blended with cosine similarity of chunk and query vectors. */
-async function blendSemantic(index: CodeIndex, query: string, scores: Map<number, number>): Promise<void> {
+/** Hybrid ranking: adds the cosine similarity of chunk and query vectors to the normalized BM25 score. */
+async function blendSemantic(index: CodeIndex, query: string, scores: ScoreBoard): Promise<void> {
   const [queryVector] = await index.options.embed!([query]);
   if (queryVector === undefined) return;
   const weight = index.options.semanticWeight ?? 0.5;
-  let top = 0;
-  for (const score of scores.values()) top = Math.max(top, score);
-  const lexical = new Map(scores);
-  scores.clear();
+  // Scores are scaled so the best lexical score counts as (1 - weight) against weight for a perfect match.
+  const top = scores.max();
+  const scale = top > 0 ? top / (1 - weight) : 1;
   for (const filePath of index.files.keys()) {
     for (const id of index.postings.idsOf(filePath)) {
       const vector = index.vectorOf(filePath, index.postings.ref(id).index);
       const similarity = vector === undefined ? 0 : Math.max(0, cosine(queryVector, vector));
-      const bm25 = lexical.get(id) ?? 0;
-      const boosted = bm25 > top && top > 0 ? bm25 / top : 0; // symbol boosts stay on top
-      const combined = (1 - weight) * (top > 0 ? Math.min(bm25, top) / top : 0) + weight * similarity + boosted;
-      if (combined > 0) scores.set(id, combined);
+      if (similarity > 0) scores.add(id, similarity * weight * scale);
     }
   }
 }

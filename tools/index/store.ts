@@ -11,13 +11,24 @@ import path from "node:path";
 import type { SymbolDefinition } from "./symbols.js";
 import type { SkippedFile } from "./walk.js";
 
-export const INDEX_FORMAT_VERSION = 2;
+export const INDEX_FORMAT_VERSION = 3;
 export const SHARD_COUNT = 64;
 
-/** Terms interned as numbers for the index's lifetime (ids are not stored: shards keep their own vocabularies). */
+/**
+ * Terms interned as numbers. Ids only grow (a term keeps its id for the life of the stored
+ * index), so shards store ids and the dictionary is stored once, in id order, as `terms.txt`.
+ */
 export class TermDictionary {
   private readonly ids = new Map<string, number>();
   readonly terms: string[] = [];
+  /** How many terms the stored `terms.txt` holds. */
+  savedSize = 0;
+
+  /** Loads stored terms into an empty dictionary. */
+  loadAll(terms: string[]): void {
+    for (const term of terms) this.intern(term);
+    this.savedSize = this.terms.length;
+  }
 
   intern(term: string): number {
     let id = this.ids.get(term);
@@ -67,7 +78,7 @@ export interface IndexedFile {
 }
 
 /** A file as a shard's JSON header holds it: chunk terms live in the binary part. */
-type FileHeader = Omit<IndexedFile, "chunks"> & { chunks: Array<Omit<StoredChunk, "terms" | "counts">>; vocabulary: string };
+type FileHeader = Omit<IndexedFile, "chunks"> & { chunks: Array<Omit<StoredChunk, "terms" | "counts">> };
 
 export interface IndexManifest {
   version: number;
@@ -105,35 +116,24 @@ export async function writeAtomically(file: string, text: string | Buffer): Prom
 }
 
 /**
- * A shard file: a 4-byte header length, the JSON header (files without their chunk terms, each
- * with its own vocabulary), then for each chunk of each file: a term count n and n pairs of
- * (position in the file's vocabulary, count), all little-endian 32-bit.
+ * A shard file: a 4-byte header length, the JSON header (files without their chunk terms), then
+ * for each chunk of each file: its term count n, n term ids, n counts — little-endian 32-bit.
  */
-function encodeShard(files: IndexedFile[], dictionary: TermDictionary): Buffer {
+function encodeShard(files: IndexedFile[]): Buffer {
   let total = 0;
   for (const file of files) for (const chunk of file.chunks) total += 1 + 2 * chunk.terms.length;
   const numbers = new Uint32Array(total);
   let position = 0;
   const headers: FileHeader[] = [];
   for (const file of files) {
-    const local = new Map<number, number>();
-    const vocabulary: string[] = [];
     for (const chunk of file.chunks) {
       numbers[position++] = chunk.terms.length;
-      for (let index = 0; index < chunk.terms.length; index++) {
-        const id = chunk.terms[index]!;
-        let localIndex = local.get(id);
-        if (localIndex === undefined) {
-          localIndex = vocabulary.length;
-          local.set(id, localIndex);
-          vocabulary.push(dictionary.terms[id]!);
-        }
-        numbers[position++] = localIndex;
-        numbers[position++] = chunk.counts[index]!;
-      }
+      numbers.set(chunk.terms, position);
+      numbers.set(chunk.counts, position + chunk.terms.length);
+      position += 2 * chunk.terms.length;
     }
     const { chunks, ...rest } = file;
-    headers.push({ ...rest, chunks: chunks.map(({ terms: _terms, counts: _counts, ...range }) => range), vocabulary: vocabulary.join("\n") });
+    headers.push({ ...rest, chunks: chunks.map(({ terms: _terms, counts: _counts, ...range }) => range) });
   }
   const header = Buffer.from(JSON.stringify(headers), "utf8");
   const length = Buffer.alloc(4);
@@ -158,27 +158,22 @@ function fromLittleEndian(bytes: Buffer, start: number): Uint32Array {
   return numbers;
 }
 
-function decodeShard(bytes: Buffer, dictionary: TermDictionary): IndexedFile[] {
+function decodeShard(bytes: Buffer, dictionarySize: number): IndexedFile[] {
   const headerLength = bytes.readUInt32LE(0);
   const headers = JSON.parse(bytes.toString("utf8", 4, 4 + headerLength)) as FileHeader[];
   const numbers = fromLittleEndian(bytes, 4 + headerLength);
   let position = 0;
-  return headers.map(({ vocabulary, chunks, ...rest }) => {
-    const ids = vocabulary === "" ? [] : vocabulary.split("\n").map((term) => dictionary.intern(term));
-    return {
-      ...rest,
-      chunks: chunks.map((range) => {
-        const count = numbers[position++]!;
-        const terms = new Uint32Array(count);
-        const counts = new Uint32Array(count);
-        for (let index = 0; index < count; index++, position += 2) {
-          terms[index] = ids[numbers[position]!]!;
-          counts[index] = numbers[position + 1]!;
-        }
-        return { ...range, terms, counts };
-      }),
-    };
-  });
+  return headers.map(({ chunks, ...rest }) => ({
+    ...rest,
+    chunks: chunks.map((range) => {
+      const count = numbers[position++]!;
+      const terms = numbers.subarray(position, position + count);
+      const counts = numbers.subarray(position + count, position + 2 * count);
+      position += 2 * count;
+      for (const term of terms) if (term >= dictionarySize) throw new Error("a shard names a term the dictionary does not hold");
+      return { ...range, terms, counts };
+    }),
+  }));
 }
 
 export class IndexStore {
@@ -199,6 +194,8 @@ export class IndexStore {
     if (manifest.version !== INDEX_FORMAT_VERSION) return undefined;
     const files: IndexedFile[] = [];
     try {
+      const terms = await fs.readFile(path.join(this.directory, "terms.txt"), "utf8");
+      dictionary.loadAll(terms === "" ? [] : terms.split("\n"));
       const shards = await Promise.all(
         Array.from({ length: SHARD_COUNT }, (_, shard) =>
           fs.readFile(this.shardFile(shard)).catch((error: NodeJS.ErrnoException) => {
@@ -207,7 +204,7 @@ export class IndexStore {
           }),
         ),
       );
-      for (const shard of shards) if (shard !== undefined) files.push(...decodeShard(shard, dictionary));
+      for (const shard of shards) if (shard !== undefined) files.push(...decodeShard(shard, dictionary.size));
     } catch {
       return undefined;
     }
@@ -220,7 +217,11 @@ export class IndexStore {
     const byShard = new Map<number, IndexedFile[]>();
     for (const shard of dirty) byShard.set(shard, []);
     for (const file of files.values()) byShard.get(shardOf(file.path))?.push(file);
-    await Promise.all([...byShard].map(([shard, records]) => writeAtomically(this.shardFile(shard), encodeShard(records, dictionary))));
+    if (dictionary.size !== dictionary.savedSize) {
+      await writeAtomically(path.join(this.directory, "terms.txt"), dictionary.terms.join("\n"));
+      dictionary.savedSize = dictionary.size;
+    }
+    await Promise.all([...byShard].map(([shard, records]) => writeAtomically(this.shardFile(shard), encodeShard(records))));
     await writeAtomically(path.join(this.directory, "manifest.json"), JSON.stringify(manifest));
   }
 
