@@ -9,11 +9,7 @@ const numbered = (count: number, change: (line: number) => string | undefined = 
 
 beforeEach(async () => {
   sandbox = await makeSandbox();
-  await sandbox.write("long.txt", `function top() {\n${numbered(40)}`);
-  await sandbox.write("gone.txt", "going away\n");
-  await sandbox.write("image.bin", Buffer.from([0, 1, 2, 3]));
-  await sandbox.git(["add", "-A"]);
-  await sandbox.git(["commit", "-q", "-m", "base"]);
+  await sandbox.commit("base", { "long.txt": `function top() {\n${numbered(40)}`, "gone.txt": "going away\n", "image.bin": Buffer.from([0, 1, 2, 3]) });
 });
 afterEach(async () => {
   await sandbox.cleanup();

@@ -4,9 +4,7 @@ import { callGit, callGitFailing, makeSandbox, repositoryState, type Sandbox } f
 let sandbox: Sandbox;
 beforeEach(async () => {
   sandbox = await makeSandbox();
-  await sandbox.write("shared.txt", "line 1\nline 2\nline 3\n");
-  await sandbox.git(["add", "-A"]);
-  await sandbox.git(["commit", "-q", "-m", "base"]);
+  await sandbox.commit("base", { "shared.txt": "line 1\nline 2\nline 3\n" });
 });
 afterEach(async () => {
   await sandbox.cleanup();
@@ -70,10 +68,7 @@ describe("GIT refuses bad input with a clear error and changes nothing", () => {
 
   it("a checkout that would overwrite local changes says which files", async () => {
     await sandbox.git(["checkout", "-q", "-b", "other"]);
-    await sandbox.write("shared.txt", "other\n");
-    await sandbox.write("new-on-other.txt", "other\n");
-    await sandbox.git(["add", "-A"]);
-    await sandbox.git(["commit", "-q", "-m", "other"]);
+    await sandbox.commit("other", { "shared.txt": "other\n", "new-on-other.txt": "other\n" });
     await sandbox.git(["checkout", "-q", "main"]);
     await sandbox.write("shared.txt", "my unsaved work\n");
     await sandbox.write("new-on-other.txt", "my untracked file\n");
@@ -85,9 +80,7 @@ describe("GIT refuses bad input with a clear error and changes nothing", () => {
 
   it("a checkout refuses to replace an untracked folder that stands where the branch has a file", async () => {
     await sandbox.git(["checkout", "-q", "-b", "other"]);
-    await sandbox.write("notes", "a file on other\n");
-    await sandbox.git(["add", "-A"]);
-    await sandbox.git(["commit", "-q", "-m", "other"]);
+    await sandbox.commit("other", { "notes": "a file on other\n" });
     await sandbox.git(["checkout", "-q", "main"]);
     await sandbox.write("notes/mine.txt", "my untracked work\n");
     const error = await failsChangingNothing("checkout", { branch: "other" });
@@ -135,9 +128,7 @@ describe("GIT refuses bad input with a clear error and changes nothing", () => {
     expect((await failsChangingNothing("branch", { name: "main", delete: "true" })).message).toContain("checked-out branch");
     await sandbox.git(["branch", "unmerged"]);
     await sandbox.git(["checkout", "-q", "unmerged"]);
-    await sandbox.write("u.txt", "u\n");
-    await sandbox.git(["add", "-A"]);
-    await sandbox.git(["commit", "-q", "-m", "unmerged work"]);
+    await sandbox.commit("unmerged work", { "u.txt": "u\n" });
     await sandbox.git(["checkout", "-q", "main"]);
     const error = await failsChangingNothing("branch", { name: "unmerged", delete: "true" });
     expect(error.message).toContain("not merged");

@@ -7,9 +7,7 @@ import { callGit, callGitFailing, fsckClean, gitPorcelain, makeSandbox, reposito
 let sandbox: Sandbox;
 beforeEach(async () => {
   sandbox = await makeSandbox();
-  await sandbox.write("tracked.txt", "v1\n");
-  await sandbox.git(["add", "-A"]);
-  await sandbox.git(["commit", "-q", "-m", "base"]);
+  await sandbox.commit("base", { "tracked.txt": "v1\n" });
 });
 afterEach(async () => {
   await sandbox.cleanup();

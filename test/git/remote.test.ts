@@ -16,9 +16,7 @@ beforeEach(async () => {
   await fs.mkdir(bare, { recursive: true });
   await sandbox.git(["init", "-q", "--bare", "-b", "main"], bare);
   await sandbox.git(["config", "http.receivepack", "true"], bare);
-  await sandbox.write("README.md", "# project\n");
-  await sandbox.git(["add", "-A"]);
-  await sandbox.git(["commit", "-q", "-m", "base"]);
+  await sandbox.commit("base", { "README.md": "# project\n" });
 });
 afterEach(async () => {
   await server?.close();

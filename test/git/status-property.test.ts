@@ -67,10 +67,7 @@ async function clioPorcelain(sandbox: Sandbox): Promise<string[]> {
 async function withRepository(work: (sandbox: Sandbox) => Promise<void>): Promise<void> {
   const sandbox = await makeSandbox();
   try {
-    await sandbox.write(".gitignore", "*.log\n");
-    await sandbox.write("a.txt", "0\n");
-    await sandbox.git(["add", "-A"]);
-    await sandbox.git(["commit", "-q", "-m", "base"]);
+    await sandbox.commit("base", { ".gitignore": "*.log\n", "a.txt": "0\n" });
     await work(sandbox);
   } finally {
     await sandbox.cleanup();

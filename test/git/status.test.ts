@@ -26,11 +26,6 @@ async function clioPorcelain(): Promise<string[]> {
   );
 }
 
-async function commitAll(message = "commit"): Promise<void> {
-  await sandbox.git(["add", "-A"]);
-  await sandbox.git(["commit", "-q", "-m", message]);
-}
-
 describe("GIT.status agrees with git status --porcelain", () => {
   it("on the whole matrix: new, modified, deleted, renamed, staged-then-modified, ignored, nested, spaces, unicode, -rf", async () => {
     await sandbox.write(".gitignore", "*.log\nbuild/\n!keep.log\n");
@@ -44,7 +39,7 @@ describe("GIT.status agrees with git status --porcelain", () => {
     await sandbox.write("ünïcødé.txt", "unicode\n");
     await sandbox.write("-rf", "dash\n");
     await sandbox.write("same-size.txt", "aaaa\n");
-    await commitAll("base");
+    await sandbox.commit("base");
 
     await sandbox.write("modified.txt", "one\ntwo\n");
     await sandbox.write("same-size.txt", "bbbb\n");
@@ -74,7 +69,7 @@ describe("GIT.status agrees with git status --porcelain", () => {
 
   it("on an index in version 4 (prefix-compressed paths)", async () => {
     for (const name of ["deep/one.txt", "deep/two.txt", "deeper/three.txt", "top.txt"]) await sandbox.write(name, `${name}\n`);
-    await commitAll();
+    await sandbox.commit("commit");
     await sandbox.git(["update-index", "--index-version", "4"]);
     await sandbox.write("deep/two.txt", "changed\n");
     await sandbox.write("deeper/new.txt", "new\n");
@@ -85,7 +80,7 @@ describe("GIT.status agrees with git status --porcelain", () => {
   it("limited to some paths with files=", async () => {
     await sandbox.write("a/one.txt", "1\n");
     await sandbox.write("b/two.txt", "2\n");
-    await commitAll();
+    await sandbox.commit("commit");
     await sandbox.write("a/one.txt", "changed\n");
     await sandbox.write("b/two.txt", "changed\n");
     await sandbox.write("a/new.txt", "new\n");
@@ -103,7 +98,7 @@ describe("GIT.status agrees with git status --porcelain", () => {
 
   it("on a clean tree after git's own commit (cache-tree present), and says it is clean", async () => {
     for (let number = 0; number < 30; number++) await sandbox.write(`dir${number % 5}/file${number}.txt`, `${number}\n`);
-    await commitAll();
+    await sandbox.commit("commit");
     await sandbox.git(["status"]); // lets git refresh its index and cache-tree
     const result = await callGit(sandbox, "status");
     expect((result.data as { entries: Entry[] }).entries).toEqual([]);
@@ -115,7 +110,7 @@ describe("GIT.status agrees with git status --porcelain", () => {
     await sandbox.write("script.sh", "#!/bin/sh\n");
     await sandbox.write("link-target.txt", "target\n");
     await sandbox.write("becomes-folder", "file\n");
-    await commitAll();
+    await sandbox.commit("commit");
     await fs.chmod(path.join(sandbox.repo, "script.sh"), 0o755);
     await fs.rm(path.join(sandbox.repo, "link-target.txt"));
     await fs.symlink("script.sh", path.join(sandbox.repo, "link-target.txt"));
@@ -128,7 +123,7 @@ describe("GIT.status agrees with git status --porcelain", () => {
     await sandbox.write("sub/.gitignore", "!important.tmp\n");
     await sandbox.write(".gitignore", "*.tmp\n");
     await sandbox.write("sub/tracked.txt", "t\n");
-    await commitAll();
+    await sandbox.commit("commit");
     await sandbox.write("sub/important.tmp", "kept\n");
     await sandbox.write("sub/other.tmp", "ignored\n");
     await sandbox.git(["init", "-q"], await makeFolder("vendor/lib"));
@@ -138,13 +133,13 @@ describe("GIT.status agrees with git status --porcelain", () => {
 
   it("shows the branch, upstream and ahead/behind like git status -b", async () => {
     await sandbox.write("a.txt", "a\n");
-    await commitAll("one");
+    await sandbox.commit("one");
     await sandbox.git(["remote", "add", "origin", "http://127.0.0.1:9/none.git"]);
     await sandbox.git(["update-ref", "refs/remotes/origin/main", "HEAD"]);
     await sandbox.git(["config", "branch.main.remote", "origin"]);
     await sandbox.git(["config", "branch.main.merge", "refs/heads/main"]);
     await sandbox.write("a.txt", "b\n");
-    await commitAll("two");
+    await sandbox.commit("two");
     const header = (await sandbox.git(["status", "-b", "--porcelain"])).split("\n")[0];
     const result = await callGit(sandbox, "status");
     expect(result.output.split("\n")[0]).toBe(header);
@@ -155,22 +150,22 @@ describe("GIT.status agrees with git status --porcelain", () => {
 describe("ahead/behind", () => {
   it("matches git rev-list --left-right --count on diverged history with merges made in the same second", async () => {
     await sandbox.write("a.txt", "a\n");
-    await commitAll("base");
+    await sandbox.commit("base");
     await sandbox.git(["remote", "add", "origin", "http://127.0.0.1:9/none.git"]);
     await sandbox.git(["checkout", "-q", "-b", "theirs"]);
     for (const number of [1, 2]) {
       await sandbox.write(`theirs${number}.txt`, "t\n");
-      await commitAll(`theirs ${number}`);
+      await sandbox.commit(`theirs ${number}`);
     }
     await sandbox.git(["update-ref", "refs/remotes/origin/main", "HEAD"]);
     await sandbox.git(["checkout", "-q", "main"]);
     await sandbox.git(["checkout", "-q", "-b", "side"]);
     await sandbox.write("side.txt", "s\n");
-    await commitAll("side");
+    await sandbox.commit("side");
     await sandbox.git(["checkout", "-q", "main"]);
     for (const number of [1, 2, 3]) {
       await sandbox.write(`ours${number}.txt`, "o\n");
-      await commitAll(`ours ${number}`);
+      await sandbox.commit(`ours ${number}`);
     }
     await sandbox.git(["merge", "-q", "--no-edit", "side"]);
     await sandbox.git(["config", "branch.main.remote", "origin"]);

@@ -27,6 +27,8 @@ export interface Sandbox {
   /** Starts real git without waiting. */
   spawnGit(args: string[], extraEnv?: NodeJS.ProcessEnv): ChildProcess;
   write(file: string, content: string | Buffer): Promise<void>;
+  /** Writes `files` (if any), then `git add -A` and `git commit` with real git. */
+  commit(message: string, files?: Record<string, string | Buffer>): Promise<void>;
   read(file: string): Promise<string>;
   cleanup(): Promise<void>;
 }
@@ -64,6 +66,11 @@ export async function makeSandbox(options: { init?: boolean } = {}): Promise<San
       const absolute = path.join(repo, file);
       await fs.mkdir(path.dirname(absolute), { recursive: true });
       await fs.writeFile(absolute, content);
+    },
+    async commit(message, files = {}) {
+      for (const [file, content] of Object.entries(files)) await sandbox.write(file, content);
+      await sandbox.git(["add", "-A"]);
+      await sandbox.git(["commit", "-q", "-m", message]);
     },
     read: (file) => fs.readFile(path.join(repo, file), "utf8"),
     cleanup: () => fs.rm(base, { recursive: true, force: true }),

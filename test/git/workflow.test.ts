@@ -8,8 +8,7 @@ beforeEach(async () => {
   sandbox = await makeSandbox();
   await sandbox.write("README.md", "# project\n");
   await sandbox.write("src/main.ts", "export const answer = 42;\n");
-  await sandbox.git(["add", "-A"]);
-  await sandbox.git(["commit", "-q", "-m", "base"]);
+  await sandbox.commit("base");
 });
 afterEach(async () => {
   await sandbox.cleanup();
@@ -116,9 +115,7 @@ describe("GIT.branch, GIT.checkout, GIT.merge, GIT.reset, checked with git", () 
 
   it("fast-forwards, and the worktree and git agree", async () => {
     await sandbox.git(["checkout", "-q", "-b", "feature"]);
-    await sandbox.write("src/feature.ts", "feature\n");
-    await sandbox.git(["add", "-A"]);
-    await sandbox.git(["commit", "-q", "-m", "feature"]);
+    await sandbox.commit("feature", { "src/feature.ts": "feature\n" });
     await sandbox.git(["checkout", "-q", "main"]);
     const result = await callGit(sandbox, "merge", { branch: "feature" });
     expect(result.output).toMatch(/^Fast-forwarded main to [0-9a-f]{7} \(feature\)\.\n1 file changed: src\/feature.ts$/);
@@ -129,9 +126,7 @@ describe("GIT.branch, GIT.checkout, GIT.merge, GIT.reset, checked with git", () 
 
   it("makes a clean three-way merge commit with both parents", async () => {
     await sandbox.git(["checkout", "-q", "-b", "feature"]);
-    await sandbox.write("src/feature.ts", "feature\n");
-    await sandbox.git(["add", "-A"]);
-    await sandbox.git(["commit", "-q", "-m", "feature"]);
+    await sandbox.commit("feature", { "src/feature.ts": "feature\n" });
     await sandbox.git(["checkout", "-q", "main"]);
     await sandbox.write("README.md", "# project, on main\n");
     await sandbox.git(["commit", "-q", "-am", "main work"]);
