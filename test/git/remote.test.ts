@@ -54,6 +54,25 @@ describe("GIT push, fetch and pull against a real smart-HTTP git server", () => 
     expect(await bareHead()).toBe(await localHead());
     expect(await fsckClean(sandbox, bare)).toBe("");
     expect(server!.requests.some((line) => line.startsWith("POST /project.git/git-receive-pack"))).toBe(true);
+    expect((await sandbox.git(["rev-parse", "--abbrev-ref", "main@{upstream}"])).trim()).toBe("origin/main");
+  });
+
+  it("checking out a branch that exists only on the remote creates it, tracking the remote one", async () => {
+    await serve();
+    await callGit(sandbox, "push", {});
+    const other = path.join(sandbox.base, "other");
+    await sandbox.git(["clone", "-q", bare, other], sandbox.base);
+    await sandbox.git(["checkout", "-q", "-b", "feature"], other);
+    await fs.writeFile(path.join(other, "feature.txt"), "feature\n");
+    await sandbox.git(["add", "-A"], other);
+    await sandbox.git(["commit", "-q", "-m", "feature"], other);
+    await sandbox.git(["push", "-q", "origin", "feature"], other);
+    await callGit(sandbox, "fetch", {});
+    const result = await callGit(sandbox, "checkout", { branch: "feature" });
+    expect(result.output).toBe("Switched to a new branch feature. 1 file changed in the worktree.");
+    expect((await sandbox.git(["rev-parse", "--abbrev-ref", "feature@{upstream}"])).trim()).toBe("origin/feature");
+    expect(await sandbox.read("feature.txt")).toBe("feature\n");
+    expect(await gitPorcelain(sandbox)).toEqual([]);
   });
 
   it("fetches new remote commits and reports being behind, then pulls them (fast-forward)", async () => {

@@ -172,6 +172,19 @@ describe("GIT.branch, GIT.checkout, GIT.merge, GIT.reset, checked with git", () 
     expect(await gitPorcelain(sandbox)).toEqual([]);
   });
 
+  it("works on a packed repository (after git gc)", async () => {
+    await sandbox.write("src/main.ts", "export const answer = 7;\n");
+    await sandbox.git(["commit", "-q", "-am", "second"]);
+    await sandbox.git(["gc", "-q", "--aggressive"]);
+    expect((await callGit(sandbox, "diff", { from: "HEAD~1", to: "HEAD" })).output).toBe(await sandbox.git(["diff", "HEAD~1", "HEAD"]));
+    await callGit(sandbox, "checkout", { branch: "old", create: "true", ref: "HEAD~1" });
+    expect(await sandbox.read("src/main.ts")).toBe("export const answer = 42;\n");
+    await callGit(sandbox, "checkout", { branch: "main" });
+    await callGit(sandbox, "merge", { branch: "old" });
+    expect(await gitPorcelain(sandbox)).toEqual([]);
+    expect(await fsckClean(sandbox)).toBe("");
+  });
+
   it("initialises a repository that git recognises", async () => {
     const fresh = await makeSandbox({ init: false });
     try {
