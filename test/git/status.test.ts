@@ -119,6 +119,14 @@ describe("GIT.status agrees with git status --porcelain", () => {
     expect(await clioPorcelain()).toEqual(await gitPorcelain(sandbox));
   });
 
+  it("ignores the executable bit when core.fileMode is false, like git", async () => {
+    await sandbox.commit("commit", { "run.sh": "#!/bin/sh\n" });
+    await sandbox.git(["config", "core.fileMode", "false"]);
+    await fs.chmod(path.join(sandbox.repo, "run.sh"), 0o755);
+    expect(await gitPorcelain(sandbox)).toEqual([]);
+    expect(await clioPorcelain()).toEqual([]);
+  });
+
   it("on a nested repository and a sub-folder .gitignore that re-includes", async () => {
     await sandbox.write("sub/.gitignore", "!important.tmp\n");
     await sandbox.write(".gitignore", "*.tmp\n");

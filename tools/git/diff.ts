@@ -86,7 +86,8 @@ async function worktreeSide(repository: Repository): Promise<Side> {
   for (const entry of entries) {
     const change = changes.get(entry.path);
     if (change === "D") continue;
-    files.set(entry.path, change === undefined ? { oid: entry.oid, mode: entry.mode } : { mode: await modeOnDisk(repository, entry.path) });
+    if (change === undefined) files.set(entry.path, { oid: entry.oid, mode: entry.mode });
+    else files.set(entry.path, { mode: repository.fileMode ? await modeOnDisk(repository, entry.path) : entry.mode });
   }
   return {
     files,

@@ -18,6 +18,8 @@ export interface Repository {
   /** isomorphic-git's object cache, shared by the calls of one action. */
   cache: object;
   lockOptions: LockOptions;
+  /** core.fileMode: false means the executable bit on disk is not trusted (kept as in the index). */
+  fileMode: boolean;
 }
 
 export interface OpenOptions {
@@ -35,7 +37,8 @@ export async function openRepository(root: string, options: OpenOptions = {}): P
       "Create one with [GIT:action=init], or start clio with --workspace set to the repository's top folder.",
     );
   }
-  return { dir: root, gitdir, fs: nodeFs, cache: {}, lockOptions: options.lockOptions ?? {} };
+  const fileMode = await git.getConfig({ fs: nodeFs, gitdir, path: "core.fileMode" }).catch(() => undefined);
+  return { dir: root, gitdir, fs: nodeFs, cache: {}, lockOptions: options.lockOptions ?? {}, fileMode: fileMode !== false && fileMode !== "false" };
 }
 
 export async function exists(file: string): Promise<boolean> {

@@ -132,15 +132,15 @@ export function compareWorktreeWithIndex(
       changes.set(entry.path, "D");
       continue;
     }
-    const change = compareFile(entry, stat, absolute, indexSeconds);
+    const change = compareFile(entry, stat, absolute, indexSeconds, repository.fileMode);
     if (change !== undefined) changes.set(entry.path, change);
   }
   return changes;
 }
 
-function compareFile(entry: IndexEntry, stat: Stats, absolute: string, indexSeconds: number): StatusCode | undefined {
+function compareFile(entry: IndexEntry, stat: Stats, absolute: string, indexSeconds: number, fileMode: boolean): StatusCode | undefined {
   if (stat.isSymbolicLink() !== isSymlink(entry.mode)) return "T";
-  if (!stat.isSymbolicLink() && worktreeMode(stat) !== entry.mode) return "M";
+  if (fileMode && !stat.isSymbolicLink() && worktreeMode(stat) !== entry.mode) return "M";
   if (entry.size !== 0 && entry.size !== stat.size % 2 ** 32) return "M";
   const seconds = Math.floor(stat.mtimeMs / 1000);
   const nanoseconds = Math.round((stat.mtimeMs - seconds * 1000) * 1e6);
