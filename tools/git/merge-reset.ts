@@ -5,10 +5,10 @@
 import git from "isomorphic-git";
 import { ClioError } from "../errors.js";
 import { applyChanges, assertNothingOverwritten, diffTrees, indexAsTree, type PathChange } from "./apply-tree.js";
-import { headCommit, lockIndex, readIndex, requireBranch, resolveCommit, type Repository } from "./repository.js";
+import { currentBranch, headCommit, lockIndex, readIndex, requireBranch, resolveCommit, type Repository } from "./repository.js";
 import { computeStatus, type StatusOptions } from "./status.js";
 import { commitFiles } from "./tree.js";
-import { pathFilter } from "./format.js";
+import { pathFilter, plural } from "./format.js";
 
 export interface MergeResult {
   kind: "up-to-date" | "fast-forward" | "merge";
@@ -54,7 +54,7 @@ export async function mergeInto(
       const files = ((error as { data: { filepaths: string[] } }).data.filepaths ?? []).slice().sort();
       throw new ClioError(
         "merge_conflict",
-        `Merging ${theirs} into ${branch} conflicts in ${files.length} file${files.length === 1 ? "" : "s"}: ${files.join(", ")}. Nothing was changed: the branch, index and worktree are as they were.`,
+        `Merging ${theirs} into ${branch} conflicts in ${plural(files.length, "file")}: ${files.join(", ")}. Nothing was changed: the branch, index and worktree are as they were.`,
         "Resolve by hand: edit the files so they hold both changes, commit, then merge again; or merge in smaller steps.",
       );
     }
@@ -96,7 +96,7 @@ export interface ResetResult {
 /** Moves the current branch (or detached HEAD) to `ref`; mixed also resets the index, hard the worktree too. */
 export async function reset(repository: Repository, mode: ResetMode, ref = "HEAD", options: StatusOptions = {}): Promise<ResetResult> {
   const { fs, gitdir } = repository;
-  const branch = (await git.currentBranch({ fs, gitdir, test: false })) ?? undefined;
+  const branch = await currentBranch(repository);
   const oid = await resolveCommit(repository, ref);
   if (mode === "soft") {
     await git.writeRef({ fs, gitdir, ref: branch === undefined ? "HEAD" : `refs/heads/${branch}`, value: oid, force: true });
@@ -126,7 +126,8 @@ export async function reset(repository: Repository, mode: ResetMode, ref = "HEAD
 export async function unstagePaths(repository: Repository, paths: readonly string[], ref = "HEAD"): Promise<string[]> {
   const target = await commitFiles(repository, await headOrCommit(repository, ref));
   const index = await readIndex(repository);
-  const changes = diffTrees(indexAsTree(index.entries), target).filter((change) => pathFilter(paths)(change.path));
+  const wanted = pathFilter(paths);
+  const changes = diffTrees(indexAsTree(index.entries), target).filter((change) => wanted(change.path));
   await applyChanges(repository, changes, { worktree: false });
   return changes.map((change) => change.path);
 }
@@ -140,8 +141,7 @@ export async function restorePaths(repository: Repository, paths: readonly strin
   const source = ref === undefined ? indexAsTree(index.entries) : await commitFiles(repository, await resolveCommit(repository, ref));
   const wanted = pathFilter(paths);
   for (const root of paths) {
-    const cleaned = root.replace(/\/+$/, "");
-    if (![...source.keys()].some((file) => pathFilter([cleaned])(file))) {
+    if (![...source.keys()].some(pathFilter([root]))) {
       throw new ClioError("not_found", `${root} is not in ${ref ?? "the index"}, so there is nothing to restore it from; nothing was changed.`, "Name tracked files (see [GIT:action=status]).");
     }
   }
