@@ -63,3 +63,46 @@ export function describeCharacter(code: number | undefined): string {
   if (code < 0x20 || code === 0x7f) return `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
   return JSON.stringify(String.fromCharCode(code));
 }
+
+/**
+ * Stop masks for the scanner's fast path: for every UTF-16 code unit, one bit per situation
+ * telling whether that character needs the full scanner there. One table lookup per character.
+ */
+export const Stops = {
+  text: 1,
+  fence: 2,
+  recover: 4,
+  lineFeed: 8,
+  codeHold: 16,
+  bare: 32,
+  quoted: 64,
+  name: 128,
+  key: 256,
+  space: 512,
+  lineStart: 1024,
+  nameFirst: 2048,
+} as const;
+
+function buildStops(): Uint16Array {
+  const table = new Uint16Array(65536);
+  table.fill(Stops.bare | Stops.name | Stops.key | Stops.space | Stops.nameFirst, 128);
+  for (let code = 0; code < 128; code++) {
+    let mask = 0;
+    if (code === OPEN_BRACKET || code === BACKSLASH || code === BACKTICK || code === LINE_FEED) mask |= Stops.text;
+    if (code === OPEN_BRACKET || code === BACKSLASH || code === LINE_FEED) mask |= Stops.fence;
+    if (code === CLOSE_BRACKET || code === LINE_FEED) mask |= Stops.recover;
+    if (code === LINE_FEED) mask |= Stops.lineFeed;
+    if (code === BACKTICK || code === LINE_FEED) mask |= Stops.codeHold;
+    if (BARE[code] !== 1) mask |= Stops.bare;
+    if (code === QUOTE || code === BACKSLASH || code < 0x20) mask |= Stops.quoted;
+    if (NAME_REST[code] !== 1) mask |= Stops.name;
+    if (KEY_REST[code] !== 1) mask |= Stops.key;
+    if (code !== SPACE) mask |= Stops.space;
+    if (mask & Stops.text || code === SPACE || code === TAB || code === TILDE || code === CLOSE_BRACKET) mask |= Stops.lineStart;
+    if (NAME_FIRST[code] !== 1) mask |= Stops.nameFirst;
+    table[code] = mask;
+  }
+  return table;
+}
+
+export const STOPS = buildStops();

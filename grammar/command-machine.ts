@@ -25,6 +25,7 @@ import {
   NAME_REST,
   QUOTE,
   SPACE,
+  Stops,
   TAB,
   TAG_REST,
 } from "./chars.js";
@@ -320,6 +321,52 @@ export class CommandMachine {
     this.outcome = Outcome.Running;
     this.stop = end;
     return Outcome.Running;
+  }
+
+  /**
+   * For the scanner's fast path: the `Stops` bit of the characters that would move the
+   * machine on from where it is (inside a value, name, key or whitespace), or 0 when any might.
+   */
+  passThroughMask(): number {
+    switch (this.state) {
+      case State.NameFirst:
+        return Stops.nameFirst;
+      case State.BodyLine:
+        return Stops.lineFeed;
+      case State.Bare:
+        return Stops.bare;
+      case State.Quoted:
+        return Stops.quoted;
+      case State.Name:
+      case State.Tag:
+        return Stops.name;
+      case State.Key:
+        return Stops.key;
+      case State.KeyStart:
+      case State.AfterKey:
+      case State.ValueStart:
+      case State.BareSpace:
+      case State.AfterValue:
+        return Stops.space;
+      default:
+        return 0;
+    }
+  }
+
+  /** Whether characters passed through must be handed to `passedThrough` (a name, key or tag). */
+  keepsPieces(): boolean {
+    return this.state === State.NameFirst || this.state === State.Name || this.state === State.Key || this.state === State.Tag;
+  }
+
+  /** For the scanner's fast path: `chunk` passed through; keeps it if it is part of a name, key or tag. True when the state changed. */
+  passedThrough(chunk: string): boolean {
+    if (this.state === State.Name || this.state === State.Key || this.state === State.Tag) this.piece += chunk;
+    else if (this.state === State.NameFirst) {
+      this.state = State.Name;
+      this.piece = chunk;
+      return true;
+    }
+    return false;
   }
 
   /** The input ended. A candidate is prose; a confirmed command is an unterminated one. */

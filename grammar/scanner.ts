@@ -17,6 +17,8 @@ import {
   LINE_FEED,
   OPEN_BRACKET,
   SPACE,
+  Stops,
+  STOPS,
   TAB,
   TILDE,
 } from "./chars.js";
@@ -50,6 +52,13 @@ const enum State {
   FenceSkipLine,
 }
 
+/** What the fast path still has to do for a chunk it let through. */
+const enum FollowUp {
+  None,
+  Capture,
+  Full,
+}
+
 const enum Closer {
   Off,
   Indent,
@@ -80,6 +89,8 @@ function skipTo(input: string, from: number, table: Uint8Array): number {
   }
   return end;
 }
+
+const NO_EVENTS = Object.freeze([]) as unknown as ParseEvent[];
 
 interface Pending {
   input: string;
@@ -115,7 +126,7 @@ export class StreamingScanner implements MachineHost {
   line = 1;
   lineStart = 0;
 
-  private events: ParseEvent[] = [];
+  private events: ParseEvent[] = NO_EVENTS;
   private readonly stack: Pending[] = [];
   private total = 0;
   private ended = false;
@@ -126,9 +137,13 @@ export class StreamingScanner implements MachineHost {
   private recovering = false;
   private indentSpaces = 0;
   private indentTab = false;
-  private captureParts: string[] = [];
+  private captureText = "";
   private captureFrom = -1;
   private capturing = false;
+  /** Characters that need the full scanner in the current state; null when every chunk does. */
+  /** The `Stops` bit of characters that need the full scanner in the current state; 0: all do. */
+  private fastMask = 0;
+  private fastFollowUp = FollowUp.None;
   private backslashEnd = -1;
   private backslashOdd = false;
   private runCharacter = 0;
@@ -150,25 +165,123 @@ export class StreamingScanner implements MachineHost {
   private readonly machine = new CommandMachine(this);
   private readonly mentions = new MentionFinder();
 
-  /** Scans the next piece of text; returns what it completed. */
+  /**
+   * Scans the next piece of text; returns what it completed, in source order. When nothing
+   * completed, the returned array is a shared frozen empty one: read it, don't modify it.
+   */
   push(chunk: string): ParseEvent[] {
-    this.events = [];
-    if (this.ended || chunk.length === 0) return this.events;
-    this.stack.push({ input: chunk, index: 0, base: this.total });
+    const mask = this.fastMask;
+    if (mask !== 0) {
+      // The fast path for small chunks: nothing in this one can change the state.
+      const length = chunk.length;
+      let i = 0;
+      while (i < length && (STOPS[chunk.charCodeAt(i)]! & mask) === 0) i++;
+      if (i === length) {
+        this.total += length;
+        const followUp = this.fastFollowUp;
+        if (followUp === FollowUp.Capture) this.captureText += chunk;
+        else if (followUp === FollowUp.Full) this.followUpFastPass(chunk);
+        return NO_EVENTS;
+      }
+      if (length === 1 && chunk.charCodeAt(0) === LINE_FEED && this.lineFeedAlone()) return NO_EVENTS;
+    }
+    return this.scanChunk(chunk);
+  }
+
+  private scanChunk(chunk: string): ParseEvent[] {
+    this.events = NO_EVENTS;
+    if (this.ended) return NO_EVENTS;
+    const base = this.total;
     this.total += chunk.length;
-    this.drain();
+    this.scan(chunk, 0, base);
+    if (this.stack.length > 0) this.drain();
+    this.chooseFastPath();
     return this.events;
   }
 
   /** The text is complete: settles what was held back and reports what never finished. */
   end(): ParseEvent[] {
-    this.events = [];
-    if (this.ended) return this.events;
+    this.events = NO_EVENTS;
+    this.fastMask = 0;
+    if (this.ended) return NO_EVENTS;
     this.ended = true;
     this.settleHeldCode();
     this.finishState();
     this.stopCapture();
     return this.events;
+  }
+
+  /** Which characters of the next chunk need the full scanner, given the state reached. */
+  /** A chunk that is one line feed, in prose or fence content: the common slow case, kept short. */
+  private lineFeedAlone(): boolean {
+    const state = this.state;
+    if (state !== State.Text && state !== State.LineStart && state !== State.FenceContent) return false;
+    const offset = this.total++;
+    if (state === State.FenceContent) {
+      if (this.closer !== Closer.Off) this.peekCloser("\n", 0);
+      if (this.newline(offset, "", 0)) this.closeFence();
+    } else {
+      this.line++;
+      this.lineStart = offset + 1;
+      this.enterLineStart();
+    }
+    this.chooseFastPath();
+    return true;
+  }
+
+  /** What a chunk that took the fast path still changes: captured text, a name, a fence line, a line start. */
+  private followUpFastPass(chunk: string): void {
+    if (this.capturing) {
+      this.captureText += chunk;
+      if (this.state === State.Machine && this.machine.passedThrough(chunk)) this.chooseFastPath();
+    }
+    if (this.closer !== Closer.Off) {
+      this.peekCloser(chunk, 0);
+      if ((this.closer as Closer) === Closer.Off) this.chooseFastPath();
+    }
+    if (this.state === State.LineStart) {
+      this.state = this.recovering ? State.Recover : State.Text;
+      this.chooseFastPath();
+    }
+  }
+
+  private chooseFastPath(): void {
+    if (this.closer !== Closer.Off || this.state === State.LineStart || (this.state === State.Machine && this.machine.keepsPieces())) {
+      this.fastFollowUp = FollowUp.Full;
+    } else this.fastFollowUp = this.capturing ? FollowUp.Capture : FollowUp.None;
+    let mask = 0;
+    if (this.closer !== Closer.Matched) {
+      switch (this.state) {
+        case State.Text:
+          mask = Stops.text;
+          break;
+        case State.LineStart:
+          mask = Stops.lineStart;
+          break;
+        case State.FenceContent:
+          mask = Stops.fence;
+          break;
+        case State.Recover:
+          mask = Stops.recover;
+          break;
+        case State.FenceInfo:
+        case State.FenceSkipLine:
+          mask = Stops.lineFeed;
+          break;
+        case State.CodeHold:
+          mask = Stops.codeHold;
+          break;
+        case State.Machine:
+          mask = this.machine.passThroughMask();
+          break;
+      }
+    }
+    this.fastMask = mask;
+  }
+
+  private emit(event: ParseEvent): void {
+    if (this.events === NO_EVENTS) this.events = [];
+    this.events.push(event);
   }
 
   /** MachineHost: a line feed at `offset` was consumed; true when it closes the current fence. */
@@ -193,18 +306,17 @@ export class StreamingScanner implements MachineHost {
 
   private startCapture(index: number): void {
     this.capturing = true;
-    this.captureParts = [];
+    this.captureText = "";
     this.captureFrom = index;
   }
 
   private captured(index: number): string {
-    const tail = this.input.slice(this.captureFrom, index);
-    return this.captureParts.length === 0 ? tail : this.captureParts.join("") + tail;
+    return this.captureText + this.input.slice(this.captureFrom, index);
   }
 
   private stopCapture(): void {
     this.capturing = false;
-    this.captureParts = [];
+    this.captureText = "";
   }
 
   private enterLineStart(): void {
@@ -388,7 +500,7 @@ export class StreamingScanner implements MachineHost {
       break;
     }
     if (this.capturing) {
-      this.captureParts.push(input.slice(this.captureFrom, end));
+      this.captureText += input.slice(this.captureFrom, end);
       this.captureFrom = end;
     }
   }
@@ -437,7 +549,7 @@ export class StreamingScanner implements MachineHost {
       return;
     }
     if (outcome === Outcome.Failed) {
-      this.events.push({ type: "error", error: machine.error! });
+      this.emit({ type: "error", error: machine.error! });
       this.recovering = true;
     }
     if (machine.lineBlank) {
@@ -459,12 +571,12 @@ export class StreamingScanner implements MachineHost {
       const message = `internal: the command at ${start.line}:${start.column} could not be read (${String(caught)}); please report this`;
       result = { ok: false as const, error: { code: "unexpected_character" as const, message, span: { start, end: endPosition(start, text) } } };
     }
-    if (result.ok) this.events.push({ type: "command", command: result.command });
-    else this.events.push({ type: "error", error: result.error });
+    if (result.ok) this.emit({ type: "command", command: result.command });
+    else this.emit({ type: "error", error: result.error });
   }
 
   private emitMention(text: string, start: Position, context: Mention["context"]): void {
-    this.events.push({ type: "mention", mention: { text, context, span: { start, end: endPosition(start, text) } } });
+    this.emit({ type: "mention", mention: { text, context, span: { start, end: endPosition(start, text) } } });
   }
 
   private emitPendingMention(lineFeed: number): void {
@@ -544,7 +656,7 @@ export class StreamingScanner implements MachineHost {
 
   private findSpanMentions(content: string, offset: number): void {
     if (content.indexOf("[") < 0) return;
-    for (const found of this.mentions.find(content, offset, this.line, this.lineStart)) this.events.push({ type: "mention", mention: found });
+    for (const found of this.mentions.find(content, offset, this.line, this.lineStart)) this.emit({ type: "mention", mention: found });
   }
 
   private openFence(character: number, length: number): void {
@@ -603,6 +715,6 @@ export class StreamingScanner implements MachineHost {
     const outcome = this.machine.finish(end.offset, end.line, end.column);
     if (outcome !== Outcome.Failed) return;
     if (this.region === Region.Fence) this.emitMention(firstLine(this.captured(this.input.length)), this.machineStart(), "fence");
-    else this.events.push({ type: "error", error: this.machine.error! });
+    else this.emit({ type: "error", error: this.machine.error! });
   }
 }
