@@ -157,12 +157,20 @@ describe("GIT push, fetch and pull against a real smart-HTTP git server", () => 
     expect(error.message).toContain("origin");
   });
 
-  it("a server that stalls mid-fetch is cut off by the idle timeout", async () => {
-    await serve({ intercept: (request) => request.method === "POST" });
+  it("a server that stalls mid-fetch is cut off by the idle timeout, and the connection is closed", async () => {
+    let connectionClosed: Promise<void> | undefined;
+    await serve({
+      intercept(request) {
+        if (request.method !== "POST") return false;
+        connectionClosed = new Promise((resolve) => request.socket.once("close", () => resolve()));
+        return true;
+      },
+    });
     await commitElsewhere("remote.txt", "remote\n");
     const error = await callGitFailing(sandbox, "fetch", {}, { config: { GIT: { networkTimeoutMs: 300 } } });
     expect(error.code).toBe("network_error");
     expect(error.message).toContain("did not answer");
+    await connectionClosed;
   });
 
   it("cancelling the turn stops a stalled transfer at once", async () => {

@@ -52,34 +52,68 @@ export interface RemoteOptions extends StatusOptions {
 
 type HttpClient = typeof nodeHttp;
 
-/** isomorphic-git's node client, failing with `network_error` when the server stalls or the turn is cancelled. */
+/**
+ * isomorphic-git's node client, failing with `network_error` when the server is silent for
+ * the idle limit and `cancelled` when the turn is aborted; either way the socket is destroyed.
+ */
 function guardedHttp(options: RemoteOptions): HttpClient {
   const idle = options.idleTimeoutMs ?? 30_000;
-  const guard = <Value>(promise: Promise<Value>): Promise<Value> =>
-    new Promise<Value>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new ClioError("network_error", `The server did not answer for ${idle / 1000} s.`, "Check that the remote is reachable, then retry.")), idle);
-      const onAbort = () => reject(new ClioError("cancelled", "The transfer was cancelled."));
-      options.signal?.addEventListener("abort", onAbort, { once: true });
-      promise.then(resolve, reject).finally(() => {
-        clearTimeout(timer);
-        options.signal?.removeEventListener("abort", onAbort);
-      });
-    });
   return {
     async request(request) {
       if (options.signal?.aborted) throw new ClioError("cancelled", "The transfer was cancelled.");
-      const response = await guard(nodeHttp.request(request));
-      const body = response.body;
-      if (!body) return response;
-      const iterator = body[Symbol.asyncIterator]();
-      const guarded = {
-        next: () => guard(iterator.next()),
-        return: async () => ({ done: true as const, value: undefined }),
+      const connection = new AbortController();
+      let failure: ClioError | undefined;
+      const stop = (reason: ClioError) => {
+        failure ??= reason;
+        connection.abort();
+      };
+      const onCancel = () => stop(new ClioError("cancelled", "The transfer was cancelled."));
+      options.signal?.addEventListener("abort", onCancel, { once: true });
+      const release = () => options.signal?.removeEventListener("abort", onCancel);
+      /** Waits for one step of the exchange, at most `idle` ms. */
+      const guard = <Value>(step: Promise<Value>): Promise<Value> =>
+        new Promise<Value>((resolve, reject) => {
+          const timer = setTimeout(() => stop(new ClioError("network_error", `The server did not answer for ${idle / 1000} s.`, "Check that the remote is reachable, then retry.")), idle);
+          const onStop = () => reject(failure);
+          connection.signal.addEventListener("abort", onStop, { once: true });
+          step.then(resolve, (error: unknown) => reject(failure ?? error)).finally(() => {
+            clearTimeout(timer);
+            connection.signal.removeEventListener("abort", onStop);
+          });
+        });
+      let response;
+      try {
+        response = await guard(nodeHttp.request({ ...request, signal: connection.signal } as typeof request));
+      } catch (error) {
+        release();
+        throw error;
+      }
+      const iterator = response.body?.[Symbol.asyncIterator]();
+      if (!iterator) {
+        release();
+        return response;
+      }
+      const body = {
+        async next() {
+          try {
+            const step = await guard(iterator.next());
+            if (step.done) release();
+            return step;
+          } catch (error) {
+            release();
+            throw error;
+          }
+        },
+        async return() {
+          release();
+          connection.abort();
+          return { done: true as const, value: undefined };
+        },
         [Symbol.asyncIterator]() {
           return this;
         },
       };
-      return { ...response, body: guarded as unknown as AsyncIterableIterator<Uint8Array> };
+      return { ...response, body: body as unknown as AsyncIterableIterator<Uint8Array> };
     },
   };
 }
