@@ -34,6 +34,7 @@ export class Postings {
   private live = 0;
   private dead = 0;
   private totalLength = 0;
+  private spare: Float64Array | undefined;
 
   get chunkCount(): number {
     return this.live;
@@ -104,7 +105,10 @@ export class Postings {
 
   /** BM25 scores of the chunks that hold any of the terms (id → query weight). */
   score(terms: ReadonlyMap<number, number>): ScoreBoard {
-    const board = new ScoreBoard(this.refs.length);
+    // Reuse one dense buffer (a board gives it back when released) instead of allocating per query.
+    const buffer = this.spare !== undefined && this.spare.length >= this.refs.length ? this.spare : new Float64Array(this.refs.length);
+    this.spare = undefined;
+    const board = new ScoreBoard(buffer, (released) => (this.spare = released));
     const averageLength = this.live === 0 ? 1 : this.totalLength / this.live;
     for (const [term, weight] of terms) {
       const list = this.lists[term];
@@ -146,11 +150,19 @@ export class Postings {
 
 /** Scores of one query, dense by chunk id, with the list of chunks that have one. */
 export class ScoreBoard {
-  private readonly values: Float64Array;
   private readonly touched: number[] = [];
 
-  constructor(size: number) {
-    this.values = new Float64Array(size);
+  constructor(
+    private readonly values: Float64Array,
+    private readonly onRelease: (values: Float64Array) => void,
+  ) {}
+
+  /** Clears the scores and hands the buffer back for the next query; the board is unusable after. */
+  release(): void {
+    if (this.touched.length > this.values.length / 16) this.values.fill(0);
+    else for (const id of this.touched) this.values[id] = 0;
+    this.touched.length = 0;
+    this.onRelease(this.values);
   }
 
   get size(): number {

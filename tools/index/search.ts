@@ -81,6 +81,7 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
     chosen.push(entry);
     if (chosen.length >= limit) break;
   }
+  scores.release();
   if (chosen.length === 0 && (options.path !== undefined || options.language !== undefined)) {
     notes.push("No indexed file matched the path or language filter.");
   }

@@ -139,26 +139,28 @@ export class MemoryStore {
   async search(query: string, options: { scope?: MemoryScope; tag?: string; limit?: number } = {}): Promise<MemoryHit[]> {
     if (query.trim() === "") throw new ClioError("invalid_argument", "The memory search query is empty.", 'Give words to look for, e.g. query="test command".');
     const tag = options.tag?.trim().toLowerCase();
+    const limit = options.limit ?? 10;
     const hits: MemoryHit[] = [];
     for (const scopeName of options.scope === undefined ? MEMORY_SCOPES : [options.scope]) {
       const data = await this.ranked(scopeName);
+      let taken = 0;
       for (const { key, score } of this.scopes[scopeName].ranking.rank(query)) {
         const stored = data.entries[key];
         if (stored === undefined || (tag !== undefined && tag !== "" && !stored.tags.includes(tag))) continue;
         hits.push({ entry: { ...stored, scope: scopeName }, score: scopeName === "project" ? score * 1.05 : score });
+        if (++taken >= limit) break;
       }
     }
     hits.sort((left, right) => right.score - left.score || right.entry.updatedAt.localeCompare(left.entry.updatedAt));
-    return hits.slice(0, options.limit ?? 10);
+    return hits.slice(0, limit);
   }
 
-  /** The scope's data with its ranking rebuilt if the file was re-read since. */
+  /** The scope's data with its ranking brought up to date if the file was re-read since. */
   private async ranked(scopeName: MemoryScope): Promise<MemoryFileData> {
     const scope = this.scopes[scopeName];
     const data = await scope.file.read();
     if (scope.stale) {
-      scope.ranking = new MemoryRanking();
-      for (const stored of Object.values(data.entries)) scope.ranking.add(stored);
+      scope.ranking.sync(data.entries);
       scope.stale = false;
     }
     return data;
