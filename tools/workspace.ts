@@ -34,6 +34,10 @@ export interface WorkspaceOptions {
 const DEFAULT_PROTECTED = [".git", ".clio"];
 const MAX_LINK_HOPS = 64;
 
+/** Longest file or folder name, and longest path, the file systems clio runs on accept (Linux). */
+const MAX_NAME_BYTES = 255;
+const MAX_PATH_BYTES = 4095;
+
 export class Workspace {
   private constructor(
     /** The real path of the root (symlinks expanded). */
@@ -114,6 +118,17 @@ export class Workspace {
     }
     if (input.trim() === "") {
       throw new ClioError("invalid_argument", "The path is empty.", 'Give a path relative to the workspace, e.g. path="src/main.ts".');
+    }
+    const longName = input.split(/[\\/]/).find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES);
+    if (longName !== undefined) {
+      throw new ClioError(
+        "invalid_argument",
+        `The path has a name of ${Buffer.byteLength(longName)} bytes ("${longName.slice(0, 24)}…"); file systems allow at most ${MAX_NAME_BYTES} bytes per name.`,
+        "Use shorter file and folder names.",
+      );
+    }
+    if (Buffer.byteLength(input) > MAX_PATH_BYTES) {
+      throw new ClioError("invalid_argument", `The path is ${Buffer.byteLength(input)} bytes long; at most ${MAX_PATH_BYTES} are allowed.`, "Use a shorter path.");
     }
     if (input.startsWith("~")) {
       throw new ClioError(

@@ -124,3 +124,17 @@ describe("Workspace.resolve", () => {
     await expect(Workspace.open(path.join(temp.root, "file.txt"))).rejects.toMatchObject({ code: "not_a_directory" });
   });
 });
+
+describe("names too long for the file system", () => {
+  it("refuses a name over 255 bytes with a clear error instead of a raw ENAMETOOLONG", async () => {
+    const temporary = await makeTempWorkspace();
+    try {
+      const workspace = temporary.workspace;
+      await expect(workspace.resolve("x".repeat(256), "write")).rejects.toMatchObject({ code: "invalid_argument", message: expect.stringContaining("at most 255 bytes") });
+      await expect(workspace.resolve(`a/${"é".repeat(128)}`, "read")).rejects.toMatchObject({ code: "invalid_argument" });
+      await expect(workspace.resolve("x".repeat(255), "write")).resolves.toMatchObject({ relative: "x".repeat(255) });
+    } finally {
+      await temporary.remove();
+    }
+  });
+});
