@@ -50,6 +50,21 @@ function parseMemoryFile(text: string): MemoryFileData {
   return data as MemoryFileData;
 }
 
+/** Each entry's JSON, kept while the entry object lives: a write re-serializes only what changed. */
+const entryJson = new WeakMap<StoredMemory, string>();
+
+/** The same text as JSON.stringify(data), built from cached per-entry JSON. */
+function stringifyMemoryFile(data: MemoryFileData): string {
+  const parts: string[] = [];
+  for (const key in data.entries) {
+    const entry = data.entries[key]!;
+    let json = entryJson.get(entry);
+    if (json === undefined) entryJson.set(entry, (json = JSON.stringify(entry)));
+    parts.push(`${JSON.stringify(key)}:${json}`);
+  }
+  return `{"version":${JSON.stringify(data.version)},"entries":{${parts.join(",")}}}`;
+}
+
 interface Stamp {
   ino: bigint;
   size: bigint;
@@ -67,7 +82,7 @@ export class MemoryFile {
     readonly file: string,
     private readonly lockOptions: FileLockOptions = {},
   ) {
-    this.db = new Low<MemoryFileData>(new DataFile<MemoryFileData>(file, { parse: parseMemoryFile, stringify: (data) => JSON.stringify(data) }), emptyData());
+    this.db = new Low<MemoryFileData>(new DataFile<MemoryFileData>(file, { parse: parseMemoryFile, stringify: stringifyMemoryFile }), emptyData());
   }
 
   /** The current data, re-read only if another process changed the file. */
