@@ -31,6 +31,10 @@ export interface ReplayCommandOptions {
   freshCopy?: string;
   /** Re-run the commands a session recorded and compare them with its results. */
   fromSession?: string;
+  /** Play these recorded model replies through the real agent loop instead of running a script. */
+  modelScript?: string;
+  /** With `modelScript`: the person's prompt the replies answer. */
+  prompt?: string;
 }
 
 type Output = (text: string) => void;
@@ -43,6 +47,11 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
   };
   if (options.update && !options.expect) return fail("--update needs --expect FILE: the expectation file to write.");
   if (options.freshCopy && options.workspace) return fail("give either --workspace DIR or --fresh-copy DIR, not both.");
+  if (options.modelScript) {
+    if (file !== undefined) return fail("give either a script FILE or --model-script FILE, not both.");
+    const { replayModelScriptCommand } = await import("./replay-model-script.js");
+    return replayModelScriptCommand({ ...options, modelScript: options.modelScript });
+  }
   if (options.fromSession) {
     if (file !== undefined) return fail("give either a script FILE or --from-session ID, not both.");
     const { replaySessionCommand } = await import("./replay-session.js");

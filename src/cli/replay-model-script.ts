@@ -1,0 +1,95 @@
+/**
+ * `clio replay --model-script FILE`: recorded model replies played through the real agent loop
+ * (the scripted provider), so a whole conversation is a deterministic test. With `--expect` the
+ * commands' results are compared with recorded ones, as for a protocol script.
+ */
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { ClioError } from "../../tools/errors.js";
+import { Conversation } from "../agent/conversation.js";
+import type { CommandResult } from "../manager/result.js";
+import { loadScript, ScriptedProvider } from "../providers/index.js";
+import { formatDifferences } from "../replay/difference-report.js";
+import { buildExpectationFile, compareResults, expectedFromResult, parseExpectationFile, serialiseExpectationFile, type ExpectationFile } from "../replay/expectations.js";
+import { freshWorkspaceCopy } from "../replay/run-script.js";
+import { createRuntime } from "../runtime.js";
+import { canAsk, terminalAsker } from "../ui/prompt.js";
+import { createStyle } from "../ui/style.js";
+import { TerminalView } from "../ui/terminal-view.js";
+import { jsonResult, type ReplayCommandOptions } from "./replay-command.js";
+
+export interface ModelScriptOptions extends ReplayCommandOptions {
+  modelScript: string;
+  /** The person's prompt that the recorded replies answer. */
+  prompt?: string;
+}
+
+export async function replayModelScriptCommand(options: ModelScriptOptions): Promise<number> {
+  const fail = (message: string) => (process.stderr.write(`clio replay: ${message}\n`), 2);
+  let replies: string[];
+  try {
+    replies = await loadScript(options.modelScript);
+  } catch (error) {
+    if (ClioError.is(error)) return fail(error.message);
+    throw error;
+  }
+  let expectations: ExpectationFile | undefined;
+  if (options.expect) {
+    const text = await readFile(options.expect, "utf8").catch(() => undefined);
+    if (text === undefined && !options.update) return fail(`Cannot read the expectation file ${options.expect} (write it with --update).`);
+    try {
+      expectations = text === undefined ? undefined : parseExpectationFile(text, options.expect);
+    } catch (error) {
+      if (!options.update) return fail((error as Error).message);
+    }
+  }
+  const workspace = options.freshCopy ? await freshWorkspaceCopy(options.freshCopy) : path.resolve(options.workspace ?? process.cwd());
+  const style = createStyle(process.stdout);
+  const view = new TerminalView({ style, output: process.stdout });
+  const results: CommandResult[] = [];
+  const interactive = !options.json && canAsk();
+  try {
+    const runtime = await createRuntime({
+      workspace,
+      permissionMode: options.permissionMode,
+      ...(interactive ? { asker: terminalAsker(createStyle(process.stderr)) } : {}),
+      onEvent: (event) => {
+        if (event.type === "command-finished") {
+          results.push(event.result);
+          if (options.json) process.stdout.write(`${JSON.stringify(jsonResult(event.result))}\n`);
+        }
+        if (!options.json) view.onManagerEvent(event);
+      },
+    });
+    const conversation = new Conversation({
+      provider: new ScriptedProvider({ replies, origin: `The model script ${options.modelScript}` }),
+      runtime,
+      maxTurns: replies.length + 1,
+      ...(options.json ? {} : { onEvent: (event) => view.onAgentEvent(event) }),
+    });
+    const outcome = await conversation.prompt(options.prompt ?? "Replay the recorded conversation.");
+    await runtime.manager.dispose();
+    if (!options.json) process.stdout.write(`${style.dim(`Conversation ended (${outcome.reason}) after ${outcome.turns} of ${replies.length} recorded replies.`)}\n`);
+
+    const context = { workspaceRoots: [workspace, runtime.environment.workspace.root] };
+    const actual = results.map((result) => expectedFromResult(result, context));
+    const scriptName = path.basename(options.modelScript);
+    if (options.expect && options.update) {
+      await mkdir(path.dirname(path.resolve(options.expect)), { recursive: true });
+      await writeFile(options.expect, serialiseExpectationFile(buildExpectationFile(scriptName, actual, expectations)));
+      process.stdout.write(`Wrote ${actual.length} expected result(s) to ${options.expect}.\n`);
+      return outcome.reason === "done" ? 0 : 1;
+    }
+    if (expectations && options.expect) {
+      const differences = compareResults(expectations, scriptName, actual);
+      if (differences.length) {
+        process.stdout.write(`${formatDifferences(differences, { script: options.modelScript, expectations: options.expect })}\n`);
+        return 1;
+      }
+      process.stdout.write(`All ${actual.length} result(s) match ${options.expect}.\n`);
+    }
+    return outcome.reason === "done" ? 0 : 1;
+  } finally {
+    if (options.freshCopy) await rm(workspace, { recursive: true, force: true });
+  }
+}
