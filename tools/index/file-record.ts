@@ -47,13 +47,24 @@ export function buildFileRecord(
   for (let line = 0; line < lines.length; line++) lineStarts[line + 1] = lineStarts[line]! + lines[line]!.length + 1;
   const { symbols, imports } = extractSymbols(file.path, text);
   const pathText = file.path.replace(/\.[^./]+$/, "");
-  const chunks: StoredChunk[] = chunkLines(lines, symbols, options).map((range) => {
+  const places = chunkLines(lines, symbols, options).map((range) => {
     counter.add(pathText);
     counter.add(text, lineStarts[range.startLine - 1]!, Math.min(text.length, lineStarts[range.endLine]!));
     for (const symbol of symbols) {
       if (symbol.line >= range.startLine && symbol.line <= range.endLine) counter.add(symbol.name, 0, symbol.name.length, SYMBOL_WEIGHT);
     }
-    const chunk: StoredChunk = { startLine: range.startLine, endLine: range.endLine, ...counter.finish() };
+    return { range, ...counter.finishChunk() };
+  });
+  // One buffer per file; each chunk's terms and counts are views into it.
+  const numbers = counter.takeFile();
+  const chunks: StoredChunk[] = places.map(({ range, offset, distinct, length }) => {
+    const chunk: StoredChunk = {
+      startLine: range.startLine,
+      endLine: range.endLine,
+      terms: numbers.subarray(offset, offset + distinct),
+      counts: numbers.subarray(offset + distinct, offset + 2 * distinct),
+      length,
+    };
     if (range.symbol !== undefined) chunk.symbol = range.symbol;
     return chunk;
   });

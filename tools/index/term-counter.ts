@@ -4,21 +4,16 @@
  * (compared character by character); each identifier's term ids (its tokens, see tokenize.ts)
  * are worked out once. Counting then runs over typed arrays indexed by id.
  */
-import type { StoredChunk, TermDictionary } from "./store.js";
+import type { TermDictionary } from "./store.js";
 import { tokenize } from "./tokenize.js";
 
 const MAX_IDENTIFIER = 64;
 
-function isIdentifierStart(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 95 || code === 36;
-}
-
-function isIdentifierPart(code: number): boolean {
-  return isIdentifierStart(code) || (code >= 48 && code <= 57);
-}
-
-function isDigit(code: number): boolean {
-  return code >= 48 && code <= 57;
+/** Character classes of ASCII: 1 starts or continues an identifier, 2 is a digit, 0 neither. */
+const CHARACTER_CLASS = new Uint8Array(128);
+for (let code = 0; code < 128; code++) {
+  const character = String.fromCharCode(code);
+  CHARACTER_CLASS[code] = /[A-Za-z_$]/.test(character) ? 1 : /[0-9]/.test(character) ? 2 : 0;
 }
 
 export class TermCounter {
@@ -29,6 +24,9 @@ export class TermCounter {
   private identifierCounts: Int32Array = new Int32Array(1 << 15);
   private touchedIdentifiers: number[] = [];
   private termCounts: Int32Array = new Int32Array(1 << 16);
+  private touchedTerms: Int32Array = new Int32Array(1024);
+  private scratch: Int32Array = new Int32Array(1 << 16);
+  private scratchLength = 0;
 
   constructor(private readonly dictionary: TermDictionary) {}
 
@@ -37,16 +35,18 @@ export class TermCounter {
     let position = start;
     while (position < end) {
       const code = text.charCodeAt(position);
-      if (!isIdentifierStart(code) && !isDigit(code)) {
+      const kind = code < 128 ? CHARACTER_CLASS[code]! : 0;
+      if (kind === 0) {
         position++;
         continue;
       }
       const from = position;
       let hash = 0x811c9dc5 | 0;
-      const digits = isDigit(code);
+      // A digit run is its own token; an identifier runs on through letters and digits.
       while (position < end) {
         const next = text.charCodeAt(position);
-        if (digits ? !isDigit(next) : !isIdentifierPart(next)) break;
+        const nextKind = next < 128 ? CHARACTER_CLASS[next]! : 0;
+        if (nextKind === 0 || (kind === 2 && nextKind !== 2)) break;
         hash = Math.imul(hash ^ next, 16777619);
         position++;
       }
@@ -57,29 +57,49 @@ export class TermCounter {
     }
   }
 
-  /** The chunk's distinct term ids and counts; resets for the next chunk. */
-  finish(): Pick<StoredChunk, "terms" | "counts" | "length"> {
+  /**
+   * Ends the chunk: its distinct term ids and counts are appended to the file's scratch space,
+   * and its place there returned; `takeFile` hands over the whole file's numbers at once.
+   */
+  finishChunk(): { offset: number; distinct: number; length: number } {
     if (this.termCounts.length < this.dictionary.size) this.termCounts = grown(this.termCounts, this.dictionary.size);
-    const touchedTerms: number[] = [];
-    for (const id of this.touchedIdentifiers) {
+    let distinct = 0;
+    const touched = this.touchedIdentifiers;
+    for (let index = 0; index < touched.length; index++) {
+      const id = touched[index]!;
       const count = this.identifierCounts[id]!;
       this.identifierCounts[id] = 0;
-      for (const term of this.identifierTerms[id]!) {
-        if (this.termCounts[term] === 0) touchedTerms.push(term);
+      const terms = this.identifierTerms[id]!;
+      for (let position = 0; position < terms.length; position++) {
+        const term = terms[position]!;
+        if (this.termCounts[term] === 0) {
+          if (distinct === this.touchedTerms.length) this.touchedTerms = grown(this.touchedTerms, distinct + 1);
+          this.touchedTerms[distinct++] = term;
+        }
         this.termCounts[term]! += count;
       }
     }
-    this.touchedIdentifiers = [];
-    const terms = new Uint32Array(touchedTerms.length);
-    const counts = new Uint32Array(touchedTerms.length);
+    touched.length = 0;
+    const offset = this.scratchLength;
+    if (offset + 2 * distinct > this.scratch.length) this.scratch = grown(this.scratch, offset + 2 * distinct);
     let length = 0;
-    touchedTerms.forEach((term, index) => {
-      terms[index] = term;
-      counts[index] = this.termCounts[term]!;
-      length += counts[index]!;
+    for (let index = 0; index < distinct; index++) {
+      const term = this.touchedTerms[index]!;
+      const count = this.termCounts[term]!;
+      this.scratch[offset + index] = term;
+      this.scratch[offset + distinct + index] = count;
+      length += count;
       this.termCounts[term] = 0;
-    });
-    return { terms, counts, length };
+    }
+    this.scratchLength += 2 * distinct;
+    return { offset, distinct, length };
+  }
+
+  /** The file's chunk numbers (one buffer for all its chunks); resets the scratch space. */
+  takeFile(): Uint32Array {
+    const numbers = Uint32Array.from(this.scratch.subarray(0, this.scratchLength));
+    this.scratchLength = 0;
+    return numbers;
   }
 
   private identifierId(text: string, start: number, end: number, hash: number): number {
