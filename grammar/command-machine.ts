@@ -7,9 +7,8 @@
  * the first character that cannot continue the command is a syntax error.
  *
  * The machine only decides where a command ends and where it breaks; the Chevrotain
- * lexer/parser (syntax.ts) turns a complete command's text into the syntax tree.
+ * lexer and parser (lexer.ts, parser.ts) turn a complete command's text into the syntax tree.
  */
-import type { SyntaxError, SyntaxErrorCode } from "./ast.js";
 import {
   BACKSLASH,
   BARE,
@@ -25,114 +24,15 @@ import {
   NAME_REST,
   QUOTE,
   SPACE,
-  Stops,
   TAB,
   TAG_REST,
 } from "./chars.js";
+import { isHexDigit, MachineBase, Outcome, State } from "./machine-base.js";
 import * as messages from "./messages.js";
 
-/** What the surrounding scanner provides: the line count, and what a line feed means there. */
-export interface MachineHost {
-  line: number;
-  lineStart: number;
-  /** Called for every line feed the machine consumes; true when the enclosing region ends there. */
-  newline(offset: number, input: string, next: number): boolean;
-}
+export { Outcome, type MachineHost } from "./machine-base.js";
 
-export const enum Outcome {
-  /** The whole piece was consumed; feed more. */
-  Running,
-  /** The `]` was consumed; `stop` is just after it. */
-  Complete,
-  /** Not a command after all; `stop` is the character that did not fit (not consumed). */
-  NotCommand,
-  /** A syntax error at `stop` (not consumed); see `error`. */
-  Failed,
-  /** The enclosing region (a fence) ended at a line feed; `stop` is just after it. */
-  Aborted,
-}
-
-const enum State {
-  NameFirst,
-  Name,
-  KeyStart,
-  Key,
-  AfterKey,
-  SecondLessThan,
-  TagFirst,
-  Tag,
-  HeaderEnd,
-  BodyLineStart,
-  BodyTagTrail,
-  BodyLine,
-  ValueStart,
-  Bare,
-  BareSpace,
-  Padding,
-  AfterValue,
-  Quoted,
-  QuotedEscape,
-  QuotedUnicode,
-}
-
-function isHexDigit(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
-}
-
-export class CommandMachine {
-  outcome: Outcome = Outcome.Running;
-  /** Index in the last fed piece where the machine stopped (see Outcome). */
-  stop = 0;
-  /** Set when `outcome` is Failed (or after `finish` in a confirmed command). */
-  error: SyntaxError | undefined;
-  /** Whether the first `=` or `<<` was seen: from then on this is a command, not prose. */
-  confirmed = false;
-  /** At a NotCommand/Failed stop: only whitespace precedes it on its line, since a line feed this machine consumed. */
-  lineBlank = false;
-  /** With `lineBlank`: the number of spaces before the stop, or -1 when tabs or carriage returns are among them. */
-  indent = -1;
-  name = "";
-  startOffset = 0;
-  startLine = 1;
-  startColumn = 1;
-
-  private state = State.NameFirst;
-  private piece = "";
-  private pieceFrom = 0;
-  private key = "";
-  private tag = "";
-  private tagMatched = 0;
-  private sawTagWith: string | undefined;
-  private unicodeDigits = 0;
-  private spaceRunStart = 0;
-  private dirtyIndentAt = -1;
-  private keyOffset = 0;
-  private keyLine = 0;
-  private keyColumn = 0;
-  private valueOffset = 0;
-  private valueLine = 0;
-  private valueColumn = 0;
-
-  constructor(private readonly host: MachineHost) {}
-
-  /** Starts a candidate at the `[` found at absolute `offset` (the `[` itself is consumed). */
-  begin(offset: number): void {
-    this.outcome = Outcome.Running;
-    this.error = undefined;
-    this.confirmed = false;
-    this.lineBlank = false;
-    this.indent = -1;
-    this.name = "";
-    this.key = "";
-    this.tag = "";
-    this.sawTagWith = undefined;
-    this.dirtyIndentAt = -1;
-    this.startOffset = offset;
-    this.startLine = this.host.line;
-    this.startColumn = offset - this.host.lineStart + 1;
-    this.state = State.NameFirst;
-  }
-
+export class CommandMachine extends MachineBase {
   /** Consumes `input` from `index` (absolute offset of input[0] is `base`) until an outcome. */
   feed(input: string, index: number, base: number): Outcome {
     const end = input.length;
@@ -323,87 +223,6 @@ export class CommandMachine {
     return Outcome.Running;
   }
 
-  /**
-   * For the scanner's fast path: the `Stops` bit of the characters that would move the
-   * machine on from where it is (inside a value, name, key or whitespace), or 0 when any might.
-   */
-  passThroughMask(): number {
-    switch (this.state) {
-      case State.NameFirst:
-        return Stops.nameFirst;
-      case State.BodyLine:
-        return Stops.lineFeed;
-      case State.Bare:
-        return Stops.bare;
-      case State.Quoted:
-        return Stops.quoted;
-      case State.Name:
-      case State.Tag:
-        return Stops.name;
-      case State.Key:
-        return Stops.key;
-      case State.KeyStart:
-      case State.AfterKey:
-      case State.ValueStart:
-      case State.BareSpace:
-      case State.AfterValue:
-        return Stops.space;
-      default:
-        return 0;
-    }
-  }
-
-  /** Whether characters passed through must be handed to `passedThrough` (a name, key or tag). */
-  keepsPieces(): boolean {
-    return this.state === State.NameFirst || this.state === State.Name || this.state === State.Key || this.state === State.Tag;
-  }
-
-  /** For the scanner's fast path: `chunk` passed through; keeps it if it is part of a name, key or tag. True when the state changed. */
-  passedThrough(chunk: string): boolean {
-    if (this.state === State.Name || this.state === State.Key || this.state === State.Tag) this.piece += chunk;
-    else if (this.state === State.NameFirst) {
-      this.state = State.Name;
-      this.piece = chunk;
-      return true;
-    }
-    return false;
-  }
-
-  /** The input ended. A candidate is prose; a confirmed command is an unterminated one. */
-  finish(endOffset: number, endLine: number, endColumn: number): Outcome {
-    if (!this.confirmed) {
-      this.outcome = Outcome.NotCommand;
-      return this.outcome;
-    }
-    const start = { offset: this.startOffset, line: this.startLine, column: this.startColumn };
-    const end = { offset: endOffset, line: endLine, column: endColumn };
-    let code: SyntaxErrorCode = "unterminated_command";
-    let message = messages.unterminatedCommand(this.name, this.startLine, this.startColumn);
-    const heredocClosedAtEnd =
-      (this.state === State.BodyLineStart && this.tagMatched === this.tag.length) || this.state === State.BodyTagTrail;
-    if (this.state >= State.HeaderEnd && this.state <= State.BodyLine && !heredocClosedAtEnd) {
-      code = "unterminated_heredoc";
-      message = messages.unterminatedHeredoc(this.name, this.key, this.tag, this.valueLine, this.valueColumn, this.sawTagWith);
-      start.offset = this.valueOffset;
-      start.line = this.valueLine;
-      start.column = this.valueColumn;
-    } else if (this.state >= State.Quoted) {
-      code = "unterminated_quoted";
-      message = messages.unterminatedQuoted(this.name, this.key, this.valueLine, this.valueColumn);
-      start.offset = this.valueOffset;
-      start.line = this.valueLine;
-      start.column = this.valueColumn;
-    }
-    this.error = { code, message, protocol: this.name, span: { start, end } };
-    this.outcome = Outcome.Failed;
-    return this.outcome;
-  }
-
-  private enterSpace(state: State, offset: number): void {
-    this.state = state;
-    this.spaceRunStart = offset;
-  }
-
   /** Skips whitespace; returns the index of the first other character, `end`, or -1 on abort. */
   private skipSpace(input: string, index: number, base: number): number {
     const end = input.length;
@@ -493,53 +312,5 @@ export class CommandMachine {
           this.unexpected((this.state === State.BareSpace ? messages.expectations.afterBare : messages.expectations.afterValue)(this.key), code),
         ), -1;
     }
-  }
-
-  private unexpected(expected: string, code: number): string {
-    return messages.unexpectedCharacter(this.name, expected, code, this.startLine, this.startColumn);
-  }
-
-  private noteLineBlank(offset: number): void {
-    const inSpace =
-      this.state === State.KeyStart ||
-      this.state === State.AfterKey ||
-      this.state === State.ValueStart ||
-      this.state === State.BareSpace ||
-      this.state === State.AfterValue;
-    const blank = inSpace && this.host.lineStart >= this.spaceRunStart && this.host.lineStart > this.startOffset;
-    this.lineBlank = blank;
-    this.indent = blank && this.dirtyIndentAt < this.host.lineStart ? offset - this.host.lineStart : -1;
-  }
-
-  private notCommand(i: number, base: number): Outcome {
-    this.noteLineBlank(base + i);
-    this.stop = i;
-    this.outcome = Outcome.NotCommand;
-    return this.outcome;
-  }
-
-  private abort(next: number): Outcome {
-    this.stop = next;
-    this.outcome = Outcome.Aborted;
-    return this.outcome;
-  }
-
-  private fail(input: string, i: number, base: number, code: SyntaxErrorCode, message: string): Outcome {
-    const offset = base + i;
-    this.noteLineBlank(offset);
-    const line = this.host.line;
-    const column = offset - this.host.lineStart + 1;
-    this.error = {
-      code,
-      message,
-      protocol: this.name,
-      span: {
-        start: { offset, line, column },
-        end: input.charCodeAt(i) === LINE_FEED ? { offset: offset + 1, line: line + 1, column: 1 } : { offset: offset + 1, line, column: column + 1 },
-      },
-    };
-    this.stop = i;
-    this.outcome = Outcome.Failed;
-    return this.outcome;
   }
 }

@@ -1,0 +1,407 @@
+/**
+ * The scanner's state and its cold paths: captures, positions, emitting findings, settling
+ * the command machine, inline code spans held to the end of their line, fences and their
+ * closing lines. The hot scanning loop and the small-chunk fast path are in scanner.ts.
+ */
+import type { Command, Mention, Position, SyntaxError } from "./ast.js";
+import {
+  BACKSLASH,
+  BACKTICK,
+  CARRIAGE_RETURN,
+  CLOSE_BRACKET,
+  LINE_FEED,
+  OPEN_BRACKET,
+  SPACE,
+  TAB,
+  TILDE,
+} from "./chars.js";
+import { CommandMachine, Outcome, type MachineHost } from "./command-machine.js";
+import { parseCommandText } from "./parser.js";
+import { MentionFinder, endPosition, firstLine } from "./mentions.js";
+
+/** One finding, in source order. */
+export type ParseEvent =
+  | { type: "command"; command: Command }
+  | { type: "mention"; mention: Mention }
+  | { type: "error"; error: SyntaxError };
+
+export const enum Region {
+  Text,
+  Fence,
+}
+
+export const enum State {
+  Text,
+  LineStart,
+  FenceRun,
+  Ticks,
+  CodeHold,
+  CodeHoldRun,
+  FenceInfo,
+  Machine,
+  Recover,
+  RecoverFenceCandidate,
+  FenceContent,
+  FenceSkipLine,
+}
+
+/** What the fast path still has to do for a chunk it let through. */
+export const enum FollowUp {
+  None,
+  Capture,
+  Full,
+}
+
+export const enum Closer {
+  Off,
+  Indent,
+  Run,
+  Trail,
+  Matched,
+}
+
+function specials(characters: number[]): Uint8Array {
+  const table = new Uint8Array(128);
+  for (const code of characters) table[code] = 1;
+  return table;
+}
+
+export const TEXT_SPECIAL = specials([OPEN_BRACKET, BACKSLASH, BACKTICK, LINE_FEED]);
+export const FENCE_SPECIAL = specials([OPEN_BRACKET, BACKSLASH, LINE_FEED]);
+export const RECOVER_SPECIAL = specials([CLOSE_BRACKET, LINE_FEED]);
+export const HOLD_SPECIAL = specials([BACKTICK, LINE_FEED]);
+
+/** Index of the first character at or after `from` that the table marks, or `input.length`. */
+export function skipTo(input: string, from: number, table: Uint8Array): number {
+  const end = input.length;
+  let i = from;
+  while (i < end) {
+    const code = input.charCodeAt(i);
+    if (code < 128 && table[code] === 1) return i;
+    i++;
+  }
+  return end;
+}
+
+export const NO_EVENTS = Object.freeze([]) as unknown as ParseEvent[];
+
+export interface Pending {
+  input: string;
+  index: number;
+  base: number;
+}
+
+/** For each backtick run in `held` (a line's rest), the absolute offset of its closing run, or -1. */
+function closingRuns(held: string, base: number): Map<number, number> {
+  const runs: [number, number][] = [];
+  for (let i = held.indexOf("`"); i >= 0; i = held.indexOf("`", i)) {
+    let j = i;
+    while (j < held.length && held.charCodeAt(j) === BACKTICK) j++;
+    runs.push([i, j - i]);
+    i = j;
+  }
+  const closers = new Map<number, number>();
+  const nextByLength = new Map<number, number>();
+  for (let k = runs.length - 1; k >= 0; k--) {
+    const [start, length] = runs[k]!;
+    const next = nextByLength.get(length);
+    closers.set(base + start, next === undefined ? -1 : base + next);
+    nextByLength.set(length, start);
+  }
+  return closers;
+}
+
+/**
+ * Feed text with `push(chunk)`, then call `end()`. Each call returns the findings completed
+ * by that piece of text. Concatenated, they equal `parse(wholeText)` in any chunking.
+ */
+/** The fields and cold paths of StreamingScanner (see scanner.ts). */
+export abstract class ScannerCore implements MachineHost {
+  line = 1;
+  lineStart = 0;
+
+  protected events: ParseEvent[] = NO_EVENTS;
+  protected readonly stack: Pending[] = [];
+  protected total = 0;
+  protected ended = false;
+  protected input = "";
+  protected base = 0;
+  protected region = Region.Text;
+  protected state = State.LineStart;
+  protected recovering = false;
+  protected indentSpaces = 0;
+  protected indentTab = false;
+  protected captureText = "";
+  protected captureFrom = -1;
+  protected capturing = false;
+  /** Characters that need the full scanner in the current state; null when every chunk does. */
+  /** The `Stops` bit of characters that need the full scanner in the current state; 0: all do. */
+  protected fastMask = 0;
+  protected fastFollowUp = FollowUp.None;
+  protected backslashEnd = -1;
+  protected backslashOdd = false;
+  protected runCharacter = 0;
+  protected runLength = 0;
+  protected runStart = 0;
+  protected codeLength = 0;
+  protected codeStart = 0;
+  protected maybeFence = false;
+  protected holdRunLength = 0;
+  protected holdRunStart = 0;
+  protected codeMap: Map<number, number> | undefined;
+  protected codeMapEnd = -1;
+  protected fenceCharacter = 0;
+  protected fenceLength = 0;
+  protected closer = Closer.Off;
+  protected closerIndent = 0;
+  protected closerRun = 0;
+  protected mentionPending = false;
+  protected readonly machine = new CommandMachine(this);
+  protected readonly mentions = new MentionFinder();
+
+
+  protected emit(event: ParseEvent): void {
+    if (this.events === NO_EVENTS) this.events = [];
+    this.events.push(event);
+  }
+
+  /** MachineHost: a line feed at `offset` was consumed; true when it closes the current fence. */
+  newline(offset: number, input: string, next: number): boolean {
+    this.line++;
+    this.lineStart = offset + 1;
+    if (this.region !== Region.Fence) return false;
+    if (this.closer === Closer.Matched) return true;
+    this.closer = Closer.Indent;
+    this.closerIndent = 0;
+    this.closerRun = 0;
+    this.peekCloser(input, next);
+    return false;
+  }
+
+  protected drain(): void {
+    while (this.stack.length > 0) {
+      const { input, index, base } = this.stack.pop()!;
+      this.scan(input, index, base);
+    }
+  }
+
+  protected startCapture(index: number): void {
+    this.capturing = true;
+    this.captureText = "";
+    this.captureFrom = index;
+  }
+
+  protected captured(index: number): string {
+    return this.captureText + this.input.slice(this.captureFrom, index);
+  }
+
+  protected stopCapture(): void {
+    this.capturing = false;
+    this.captureText = "";
+  }
+
+  protected enterLineStart(): void {
+    this.state = State.LineStart;
+    this.indentSpaces = 0;
+    this.indentTab = false;
+  }
+
+  protected noteBackslash(offset: number): void {
+    this.backslashOdd = this.backslashEnd === offset ? !this.backslashOdd : true;
+    this.backslashEnd = offset + 1;
+  }
+
+  protected position(offset: number): Position {
+    return { offset, line: this.line, column: offset - this.lineStart + 1 };
+  }
+
+  protected startMachine(index: number, base: number): void {
+    this.machine.begin(base + index);
+    this.startCapture(index);
+    this.state = State.Machine;
+  }
+
+  protected settleMachine(outcome: Outcome, index: number): void {
+    const machine = this.machine;
+    const inFence = this.region === Region.Fence;
+    if (outcome === Outcome.Complete) {
+      const text = this.captured(index);
+      this.stopCapture();
+      const start = { offset: machine.startOffset, line: machine.startLine, column: machine.startColumn };
+      if (inFence) {
+        this.emitMention(text, start, "fence");
+        this.state = State.FenceContent;
+        return;
+      }
+      this.recovering = false;
+      this.state = State.Text;
+      this.emitCommand(text, start);
+      return;
+    }
+    if (outcome === Outcome.Aborted) {
+      if (machine.confirmed) this.emitMention(firstLine(this.captured(index)), this.machineStart(), "fence");
+      this.stopCapture();
+      this.closeFence();
+      return;
+    }
+    if (outcome === Outcome.Failed && inFence) {
+      if (machine.startLine === this.line) this.mentionPending = true;
+      else {
+        this.emitMention(firstLine(this.captured(index)), this.machineStart(), "fence");
+        this.stopCapture();
+      }
+      this.state = State.FenceSkipLine;
+      return;
+    }
+    this.stopCapture();
+    if (inFence) {
+      this.state = State.FenceContent;
+      return;
+    }
+    if (outcome === Outcome.Failed) {
+      this.emit({ type: "error", error: machine.error! });
+      this.recovering = true;
+    }
+    if (machine.lineBlank) {
+      this.enterLineStart();
+      if (machine.indent < 0) this.indentTab = true;
+      else this.indentSpaces = machine.indent;
+    } else this.state = this.recovering ? State.Recover : State.Text;
+  }
+
+  protected machineStart(): Position {
+    return { offset: this.machine.startOffset, line: this.machine.startLine, column: this.machine.startColumn };
+  }
+
+  protected emitCommand(text: string, start: Position): void {
+    let result;
+    try {
+      result = parseCommandText(text, start);
+    } catch (caught) {
+      const message = `internal: the command at ${start.line}:${start.column} could not be read (${String(caught)}); please report this`;
+      result = { ok: false as const, error: { code: "unexpected_character" as const, message, span: { start, end: endPosition(start, text) } } };
+    }
+    if (result.ok) this.emit({ type: "command", command: result.command });
+    else this.emit({ type: "error", error: result.error });
+  }
+
+  protected emitMention(text: string, start: Position, context: Mention["context"]): void {
+    this.emit({ type: "mention", mention: { text, context, span: { start, end: endPosition(start, text) } } });
+  }
+
+  protected emitPendingMention(lineFeed: number): void {
+    let text = this.captured(lineFeed);
+    if (text.charCodeAt(text.length - 1) === CARRIAGE_RETURN) text = text.slice(0, -1);
+    this.stopCapture();
+    this.mentionPending = false;
+    this.emitMention(text, this.machineStart(), "fence");
+  }
+
+  protected endFenceRun(): void {
+    const length = this.runLength;
+    if (this.runCharacter === TILDE) {
+      if (length >= 3) this.openFence(TILDE, length);
+      else this.state = this.recovering ? State.Recover : State.Text;
+      return;
+    }
+    if (this.recovering) {
+      if (length >= 3) this.state = State.RecoverFenceCandidate;
+      else {
+        this.stopCapture();
+        this.state = State.Recover;
+      }
+      return;
+    }
+    this.holdCode(length, length >= 3);
+  }
+
+  protected holdCode(length: number, maybeFence: boolean): void {
+    this.state = State.CodeHold;
+    this.codeLength = length;
+    this.codeStart = this.runStart;
+    this.maybeFence = maybeFence;
+  }
+
+  /** A backtick run in prose ended at `index`: a code span opener, or (on a replayed line) decided already. */
+  protected endTicks(input: string, index: number, base: number): number {
+    if (this.codeMap === undefined || this.runStart >= this.codeMapEnd) {
+      this.holdCode(this.runLength, false);
+      return index;
+    }
+    this.stopCapture();
+    this.state = State.Text;
+    const closer = this.codeMap.get(this.runStart) ?? -1;
+    if (closer < 0) return index;
+    const closerIndex = closer - base;
+    this.findSpanMentions(input.slice(index, closerIndex), base + index);
+    return closerIndex + this.runLength;
+  }
+
+  protected closeHeldCode(index: number): void {
+    const held = this.captured(index);
+    this.stopCapture();
+    this.findSpanMentions(held.slice(this.codeLength, this.holdRunStart - this.codeStart), this.codeStart + this.codeLength);
+    this.state = State.Text;
+  }
+
+  /**
+   * The line (or text) ended with no closing run. A fence opener candidate becomes a fence;
+   * otherwise the opener is literal and the held stretch is scanned again as prose, once, with
+   * every backtick run on it already decided. Returns true when a replay was scheduled.
+   */
+  protected resolveHeldCode(input: string, index: number, base: number): boolean {
+    if (this.maybeFence) {
+      this.stopCapture();
+      this.openFence(BACKTICK, this.codeLength);
+      return false;
+    }
+    const held = this.captured(index);
+    this.stopCapture();
+    this.codeMap = closingRuns(held, this.codeStart);
+    this.codeMapEnd = this.codeStart + held.length;
+    this.state = State.Text;
+    this.stack.push({ input, index, base }, { input: held, index: 0, base: this.codeStart });
+    return true;
+  }
+
+  protected findSpanMentions(content: string, offset: number): void {
+    if (content.indexOf("[") < 0) return;
+    for (const found of this.mentions.find(content, offset, this.line, this.lineStart)) this.emit({ type: "mention", mention: found });
+  }
+
+  protected openFence(character: number, length: number): void {
+    this.recovering = false;
+    this.fenceCharacter = character;
+    this.fenceLength = length;
+    this.state = State.FenceInfo;
+  }
+
+  protected closeFence(): void {
+    this.region = Region.Text;
+    this.closer = Closer.Off;
+    this.recovering = false;
+    this.enterLineStart();
+  }
+
+  /** Decides, ahead of the content scan, whether the current fence line closes the fence. */
+  protected peekCloser(input: string, index: number): void {
+    const end = input.length;
+    for (let i = index; i < end; i++) {
+      const code = input.charCodeAt(i);
+      if (this.closer === Closer.Indent) {
+        if (code === SPACE && this.closerIndent < 3) this.closerIndent++;
+        else if (code === this.fenceCharacter) {
+          this.closer = Closer.Run;
+          this.closerRun = 1;
+        } else this.closer = Closer.Off;
+      } else if (this.closer === Closer.Run && code === this.fenceCharacter) this.closerRun++;
+      else if (this.closer === Closer.Run && this.closerRun < this.fenceLength) this.closer = Closer.Off;
+      else if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) this.closer = Closer.Trail;
+      else this.closer = code === LINE_FEED ? Closer.Matched : Closer.Off;
+      if (this.closer === Closer.Off || this.closer === Closer.Matched) return;
+    }
+  }
+
+  /** Scans `input` from `index`; `base` is the absolute offset of input[0]. */
+  protected abstract scan(input: string, index: number, base: number): void;
+}
