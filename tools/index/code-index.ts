@@ -56,7 +56,7 @@ export interface SymbolLocation {
 }
 
 export const INDEX_DIRECTORY = path.join(".clio", "index");
-const READ_CONCURRENCY = 16;
+const READ_BATCH = 64;
 const EMBED_BATCH = 64;
 
 export class CodeIndex {
@@ -167,15 +167,11 @@ export class CodeIndex {
       const known = this.files.get(file.path);
       return known === undefined || known.size !== file.size || known.mtimeMs !== file.mtimeMs;
     });
-    let done = 0;
     let indexed = 0;
-    const work = async (file: (typeof changed)[number]) => {
-      if (signal?.aborted) throw new ClioError("cancelled", "Indexing was cancelled.", "Run the index action again to finish it.");
-      let bytes: Buffer;
-      try {
-        bytes = await fs.readFile(file.absolute);
-      } catch (error) {
-        skipped.push({ path: file.path, reason: "unreadable", detail: (error as Error).message });
+    type Read = { file: (typeof changed)[number]; bytes?: Buffer; error?: Error };
+    const process = ({ file, bytes, error }: Read) => {
+      if (bytes === undefined) {
+        skipped.push({ path: file.path, reason: "unreadable", detail: error?.message });
         return;
       }
       dirty.add(shardOf(file.path));
@@ -195,9 +191,25 @@ export class CodeIndex {
       if (record.invalidUtf8) invalidUtf8.push(file.path);
       this.put(record);
       indexed++;
-      if (++done % 50 === 0) progress?.({ phase: "reading", done, total: changed.length });
     };
-    await runPool(changed, READ_CONCURRENCY, work);
+    // Reads a batch ahead while the current one is analysed (the analysis is synchronous).
+    const readBatch = (start: number) =>
+      Promise.all(
+        changed.slice(start, start + READ_BATCH).map((file) =>
+          fs.readFile(file.absolute).then(
+            (bytes): Read => ({ file, bytes }),
+            (error: Error): Read => ({ file, error }),
+          ),
+        ),
+      );
+    let pending = readBatch(0);
+    for (let start = 0; start < changed.length; start += READ_BATCH) {
+      const batch = await pending;
+      if (start + READ_BATCH < changed.length) pending = readBatch(start + READ_BATCH);
+      if (signal?.aborted) throw new ClioError("cancelled", "Indexing was cancelled.", "Run the index action again to finish it.");
+      for (const read of batch) process(read);
+      progress?.({ phase: "reading", done: Math.min(changed.length, start + READ_BATCH), total: changed.length });
+    }
     progress?.({ phase: "reading", done: changed.length, total: changed.length });
     if (this.options.embed !== undefined) await this.embedMissing(this.options.embed, signal);
     this.manifest = {
@@ -281,15 +293,6 @@ export class CodeIndex {
     }
     await this.store.saveVectors(this.vectors);
   }
-}
-
-/** Runs `work` over `items` with at most `limit` at once. */
-async function runPool<Item>(items: Item[], limit: number, work: (item: Item) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  });
-  await Promise.all(workers);
 }
 
 /** Counts skipped files by reason, for one-line reports. */
