@@ -28,6 +28,9 @@ import {
 
 export type { ParseEvent } from "./scanner-core.js";
 
+/** Longer chunks go straight to the full scanner, whose loops are as fast and see each character once. */
+const FAST_PATH_LIMIT = 64;
+
 /**
  * Feed text with `push(chunk)`, then call `end()`. Each call returns the findings completed
  * by that piece of text. Concatenated, they equal `parse(wholeText)` in any chunking.
@@ -39,9 +42,9 @@ export class StreamingScanner extends ScannerCore {
    */
   push(chunk: string): ParseEvent[] {
     const mask = this.fastMask;
-    if (mask !== 0) {
+    const length = chunk.length;
+    if (mask !== 0 && length <= FAST_PATH_LIMIT) {
       // The fast path for small chunks: nothing in this one can change the state.
-      const length = chunk.length;
       let i = 0;
       while (i < length && (STOPS[chunk.charCodeAt(i)]! & mask) === 0) i++;
       if (i === length) {
