@@ -106,6 +106,21 @@ describe("CodeIndex", () => {
     expect(seen.find((progress) => progress.phase === "reading" && progress.done === 3)).toBeDefined();
   });
 
+  it("stays consistent when two processes update the same index in turn (each with its own term ids)", async () => {
+    const first = await CodeIndex.open(folder.path);
+    await first.update();
+    const second = await CodeIndex.open(folder.path);
+    await write("src/alpha.ts", "export function alphaOnlyHelper() {\n  return zebraQuokka;\n}\n");
+    await first.update();
+    await write("lib/beta.py", "def beta_only_helper():\n    return walrus_narwhal\n");
+    await second.update(path.join(folder.path, "lib"));
+    const third = await CodeIndex.open(folder.path);
+    await third.update();
+    expect((await searchIndex(third, "zebra quokka")).hits[0]?.path).toBe("src/alpha.ts");
+    expect((await searchIndex(third, "walrus narwhal")).hits[0]?.path).toBe("lib/beta.py");
+    expect((await searchIndex(third, "reverse text")).hits[0]).toMatchObject({ path: "src/strings.py", symbol: "reverse_text" });
+  });
+
   it("rebuilds from scratch when the stored index is damaged", async () => {
     const index = await CodeIndex.open(folder.path);
     await index.update();

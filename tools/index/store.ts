@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { withFileLock } from "../memory/lock.js";
 import type { SymbolDefinition } from "./symbols.js";
 import type { SkippedFile } from "./walk.js";
 
@@ -86,6 +87,11 @@ export interface IndexManifest {
   files: number;
   /** The files skipped by the last full walk, and why. */
   skipped: SkippedFile[];
+  /**
+   * Names the term dictionary the shards' ids refer to. Each process extends its own
+   * dictionary, so a process that finds another's generation on disk rewrites everything.
+   */
+  generation?: string;
 }
 
 export interface VectorRecord {
@@ -183,46 +189,72 @@ export class IndexStore {
     return path.join(this.directory, "shards", `${String(shard).padStart(2, "0")}.bin`);
   }
 
-  /** The stored files, or undefined when there is no usable index (missing, other version, damaged). */
-  async load(dictionary: TermDictionary): Promise<{ manifest: IndexManifest; files: IndexedFile[] } | undefined> {
-    let manifest: IndexManifest;
+  /** The generation this process last loaded or wrote. */
+  private generation: string | undefined;
+
+  private async readManifest(): Promise<IndexManifest | undefined> {
     try {
-      manifest = JSON.parse(await fs.readFile(path.join(this.directory, "manifest.json"), "utf8")) as IndexManifest;
+      return JSON.parse(await fs.readFile(path.join(this.directory, "manifest.json"), "utf8")) as IndexManifest;
     } catch {
       return undefined;
     }
-    if (manifest.version !== INDEX_FORMAT_VERSION) return undefined;
-    const files: IndexedFile[] = [];
-    try {
-      const terms = await fs.readFile(path.join(this.directory, "terms.txt"), "utf8");
-      dictionary.loadAll(terms === "" ? [] : terms.split("\n"));
-      const shards = await Promise.all(
-        Array.from({ length: SHARD_COUNT }, (_, shard) =>
-          fs.readFile(this.shardFile(shard)).catch((error: NodeJS.ErrnoException) => {
-            if (error.code === "ENOENT") return undefined;
-            throw error;
-          }),
-        ),
-      );
-      for (const shard of shards) if (shard !== undefined) files.push(...decodeShard(shard, dictionary.size));
-    } catch {
-      return undefined;
-    }
-    return { manifest, files };
   }
 
-  /** Rewrites the shards listed in `dirty`, then the manifest (last, so a crash leaves the old manifest). */
+  /**
+   * The stored files, or undefined when there is no usable index (missing, other version,
+   * damaged). Reads under the index lock, so a save by another process is never half seen.
+   */
+  async load(dictionary: TermDictionary): Promise<{ manifest: IndexManifest; files: IndexedFile[] } | undefined> {
+    if ((await this.readManifest()) === undefined) return undefined;
+    return withFileLock(path.join(this.directory, "lock"), async () => {
+      const manifest = await this.readManifest();
+      if (manifest?.version !== INDEX_FORMAT_VERSION) return undefined;
+      const files: IndexedFile[] = [];
+      try {
+        const terms = await fs.readFile(path.join(this.directory, "terms.txt"), "utf8");
+        dictionary.loadAll(terms === "" ? [] : terms.split("\n"));
+        const shards = await Promise.all(
+          Array.from({ length: SHARD_COUNT }, (_, shard) =>
+            fs.readFile(this.shardFile(shard)).catch((error: NodeJS.ErrnoException) => {
+              if (error.code === "ENOENT") return undefined;
+              throw error;
+            }),
+          ),
+        );
+        for (const shard of shards) if (shard !== undefined) files.push(...decodeShard(shard, dictionary.size));
+      } catch {
+        return undefined;
+      }
+      this.generation = manifest.generation;
+      return { manifest, files };
+    });
+  }
+
+  /**
+   * Rewrites the shards listed in `dirty` (all of them when another process wrote the index
+   * since), the dictionary if it grew, then the manifest — last, so a crash leaves the old one.
+   */
   async save(files: ReadonlyMap<string, IndexedFile>, dirty: ReadonlySet<number>, manifest: IndexManifest, dictionary: TermDictionary): Promise<void> {
     await fs.mkdir(path.join(this.directory, "shards"), { recursive: true });
-    const byShard = new Map<number, IndexedFile[]>();
-    for (const shard of dirty) byShard.set(shard, []);
-    for (const file of files.values()) byShard.get(shardOf(file.path))?.push(file);
-    if (dictionary.size !== dictionary.savedSize) {
-      await writeAtomically(path.join(this.directory, "terms.txt"), dictionary.terms.join("\n"));
-      dictionary.savedSize = dictionary.size;
-    }
-    await Promise.all([...byShard].map(([shard, records]) => writeAtomically(this.shardFile(shard), encodeShard(records))));
-    await writeAtomically(path.join(this.directory, "manifest.json"), JSON.stringify(manifest));
+    await withFileLock(path.join(this.directory, "lock"), async () => {
+      const onDisk = await this.readManifest();
+      const shards = new Set(dirty);
+      if (this.generation === undefined || onDisk?.generation !== this.generation) {
+        dictionary.savedSize = -1;
+        for (let shard = 0; shard < SHARD_COUNT; shard++) shards.add(shard);
+      }
+      // Every save is a new generation: a process may only add to what it wrote or read itself.
+      this.generation = randomBytes(8).toString("hex");
+      const byShard = new Map<number, IndexedFile[]>();
+      for (const shard of shards) byShard.set(shard, []);
+      for (const file of files.values()) byShard.get(shardOf(file.path))?.push(file);
+      if (dictionary.size !== dictionary.savedSize) {
+        await writeAtomically(path.join(this.directory, "terms.txt"), dictionary.terms.join("\n"));
+        dictionary.savedSize = dictionary.size;
+      }
+      await Promise.all([...byShard].map(([shard, records]) => writeAtomically(this.shardFile(shard), encodeShard(records))));
+      await writeAtomically(path.join(this.directory, "manifest.json"), JSON.stringify({ ...manifest, generation: this.generation }));
+    });
   }
 
   async loadVectors(): Promise<Map<string, VectorRecord>> {
