@@ -98,6 +98,16 @@ describe("CodeIndex", () => {
     expect(index.files.has("lib/util.go")).toBe(true);
   });
 
+  it("ranks a symbol's definition first, the source before a build output's copy", async () => {
+    await write("dist/bundle.js", `class WidgetFactory {\n  make() { return new WidgetFactory(); }\n}\n${"var WidgetFactory$1 = WidgetFactory;\n".repeat(5)}`);
+    await write("src/widget.ts", "export class WidgetFactory {\n  make(): WidgetFactory {\n    return new WidgetFactory();\n  }\n}\n");
+    await write("src/use.ts", 'import { WidgetFactory } from "./widget.js";\nconst factory = new WidgetFactory();\nfactory.make();\n');
+    const index = await CodeIndex.open(folder.path);
+    await index.update();
+    const { hits } = await searchIndex(index, "WidgetFactory");
+    expect(hits.map((hit) => hit.path).slice(0, 2)).toEqual(["src/widget.ts", "dist/bundle.js"]);
+  });
+
   it("reports progress through the callback", async () => {
     const seen: IndexProgress[] = [];
     const index = await CodeIndex.open(folder.path, { onProgress: (progress) => seen.push(progress) });

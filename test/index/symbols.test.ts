@@ -41,6 +41,11 @@ describe("symbol extraction", () => {
     expect(imports).toEqual(["./a.js"]);
   });
 
+  it("a default parameter's braces do not end the function early", () => {
+    const { symbols } = extractSymbols("lock.ts", "export async function withLock(file: string, options: Options = {}): Promise<void> {\n  await run(file);\n}\n");
+    expect(summary(symbols)).toEqual(["function withLock 1-3"]);
+  });
+
   it("JavaScript: require and dynamic imports", () => {
     const { symbols, imports } = extractSymbols("lib/a.js", 'const fs = require("fs");\nfunction load() {\n  return import("./b.js");\n}\n');
     expect(summary(symbols)).toEqual(["constant fs 1-1", "function load 2-4"]);

@@ -3,7 +3,10 @@
  * languages) or indentation (Python).
  */
 
-/** For each line that opens a brace block, the line of its first `{`'s matching `}` (0-based). */
+/**
+ * For each line that opens brace blocks, the last line where one of them closes (0-based): for
+ * `function f(options = {}) {` that is the body's end, not the `{}` default's.
+ */
 export function braceBlockEnds(text: string): Map<number, number> {
   const ends = new Map<number, number>();
   const stack: number[] = [];
@@ -37,7 +40,7 @@ export function braceBlockEnds(text: string): Map<number, number> {
       stack.push(line);
     } else if (character === "}") {
       const open = stack.pop();
-      if (open !== undefined && !ends.has(open)) ends.set(open, line);
+      if (open !== undefined && (ends.get(open) ?? -1) < line) ends.set(open, line);
     }
     index++;
   }

@@ -45,6 +45,7 @@ export interface SearchResult {
 export const MAX_QUERY_TERMS = 32;
 const HITS_PER_FILE = 2;
 const EXACT_QUERY_BOOST = 1_000_000;
+const GENERATED_PATH = /(^|\/)(dist|build|out|target|vendor|third_party|node_modules|generated)\//;
 
 export async function searchIndex(index: CodeIndex, query: string, options: SearchOptions = {}): Promise<SearchResult> {
   const limit = options.limit ?? 10;
@@ -122,7 +123,11 @@ function boostDefinitions(index: CodeIndex, query: string, scores: ScoreBoard): 
       const exact = symbol.name === identifier;
       const isLast = single && query.endsWith(identifier);
       let boost: number;
-      if (isLast && (parent === undefined || symbol.parent === parent)) boost = exact ? EXACT_QUERY_BOOST : EXACT_QUERY_BOOST / 2;
+      if (isLast && (parent === undefined || symbol.parent === parent)) {
+        boost = exact ? EXACT_QUERY_BOOST : EXACT_QUERY_BOOST / 2;
+        // Among equal definitions, the source wins over build output and vendored copies.
+        if (GENERATED_PATH.test(filePath)) boost /= 4;
+      }
       else boost = (exact ? 0.6 : 0.3) * Math.max(top, 1);
       const id = chunkAt(index, filePath, symbol.line);
       if (id !== undefined) scores.add(id, boost);
