@@ -17,6 +17,9 @@ const scope = parameter.choice("project (this workspace, the default) or global 
 const metadataJson = parameter.json('A JSON object of extra fields, e.g. {"source":"README.md"}', z.record(z.unknown(), { invalid_type_error: "expected a JSON object" }));
 const metadata = { ...metadataJson, schema: metadataJson.schema.optional() };
 
+/** Most memories a list shows (all are in its data). */
+const LIST_LIMIT = 100;
+
 const plural = (count: number, noun: string, nouns = `${noun}s`) => `${count.toLocaleString("en-US")} ${count === 1 ? noun : nouns}`;
 
 function preview(text: string, length = 160): string {
@@ -120,7 +123,9 @@ export const memoryProtocol = defineProtocol<MemoryStore>({
       describe: (args) => `Listing memories${args.scope === undefined ? "" : ` (${args.scope})`}${args.tag === undefined ? "" : ` tagged ${args.tag}`}`,
       async handler(args, { state }) {
         const entries = await state.list({ scope: args.scope, tag: args.tag });
-        const output = entries.length === 0 ? "No memories stored yet." : entries.map((entry) => `${headline(entry)}: ${preview(entry.value, 100)}`).join("\n");
+        const shown = entries.slice(0, LIST_LIMIT).map((entry) => `${headline(entry)}: ${preview(entry.value, 100)}`);
+        if (entries.length > LIST_LIMIT) shown.push(`(… ${plural(entries.length - LIST_LIMIT, "more memory", "more memories")}; narrow the list with tag or scope, or use search.)`);
+        const output = entries.length === 0 ? "No memories stored yet." : shown.join("\n");
         return { output, description: `Listed ${plural(entries.length, "memory", "memories")}`, data: entries };
       },
     }),

@@ -45,6 +45,13 @@ describe("MEMORY protocol", () => {
     expect((await call("list", {})).output.split("\n")).toHaveLength(1);
   });
 
+  it("lists at most 100 memories, saying how many more there are", async () => {
+    for (let index = 0; index < 103; index++) await state.store({ key: `note-${index}`, value: `note number ${index}` });
+    const lines = (await call("list", {})).output.split("\n");
+    expect(lines).toHaveLength(101);
+    expect(lines[100]).toBe("(… 3 more memories; narrow the list with tag or scope, or use search.)");
+  });
+
   it("says what is missing, with close keys", async () => {
     await call("store", { key: "deploy-steps", value: "make release" });
     await expect(call("retrieve", { key: "deploy" })).rejects.toMatchObject({ code: "not_found", hint: "Close keys: deploy-steps." });
