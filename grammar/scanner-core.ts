@@ -134,7 +134,6 @@ export abstract class ScannerCore implements MachineHost {
   protected captureText = "";
   protected captureFrom = -1;
   protected capturing = false;
-  /** Characters that need the full scanner in the current state; null when every chunk does. */
   /** The `Stops` bit of characters that need the full scanner in the current state; 0: all do. */
   protected fastMask = 0;
   protected fastFollowUp = FollowUp.None;
@@ -158,7 +157,6 @@ export abstract class ScannerCore implements MachineHost {
   protected mentionPending = false;
   protected readonly machine = new CommandMachine(this);
   protected readonly mentions = new MentionFinder();
-
 
   protected emit(event: ParseEvent): void {
     if (this.events === NO_EVENTS) this.events = [];

@@ -52,6 +52,23 @@ describe("laws", () => {
     );
   });
 
+  it("any chunking of a document broken by random edits gives the one-shot result, with consistent positions", () => {
+    const broken = documentArbitrary({ maxPieces: 8 })
+      .chain((document) => fc.tuple(fc.constant(document.text), fc.array(fc.tuple(fc.nat(), fc.constantFrom(...PIECES)), { maxLength: 6 })))
+      .map(([text, edits]) => edits.reduce((edited, [at, piece]) => {
+        const index = at % (edited.length + 1);
+        return edited.slice(0, index) + piece + edited.slice(index);
+      }, text));
+    fc.assert(
+      fc.property(broken.chain((text) => fc.tuple(fc.constant(text), chunkingArbitrary(text))), ([text, chunks]) => {
+        const result = parse(text);
+        for (const position of allPositions(result)) expect(position).toEqual(positionOf(text, position.offset));
+        expect(parseChunks(chunks)).toEqual(result);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("commands placed in prose and markdown are found exactly where live, and as mentions where inert", () => {
     fc.assert(
       fc.property(documentArbitrary(), ({ text, expected }) => {
