@@ -49,6 +49,8 @@ describe("CodeIndex", () => {
     expect(index.definitions("reverse_text")).toEqual([]);
     const { hits } = await searchIndex(index, "reverse text");
     expect(hits.map((hit) => hit.path)).not.toContain("src/strings.py");
+    expect((await searchIndex(index, "multiply numbers")).hits[0]?.path).toBe("src/math.ts");
+    expect((await searchIndex(index, "clamp value")).hits[0]?.path).toBe("lib/util.go");
     const reloaded = await CodeIndex.open(folder.path);
     expect([...reloaded.files.keys()].sort()).toEqual(["lib/util.go", "src/math.ts"]);
   });

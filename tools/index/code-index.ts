@@ -169,6 +169,8 @@ export class CodeIndex {
     });
     let indexed = 0;
     type Read = { file: (typeof changed)[number]; bytes?: Buffer; error?: Error };
+    const firstBuild = this.postings.chunkCount === 0 && this.files.size === 0;
+    const built: IndexedFile[] = [];
     const process = ({ file, bytes, error }: Read) => {
       if (bytes === undefined) {
         skipped.push({ path: file.path, reason: "unreadable", detail: error?.message });
@@ -189,7 +191,9 @@ export class CodeIndex {
       }
       const record = buildFileRecord(file, bytes, hash, this.counter, { maxLines: this.options.maxChunkLines });
       if (record.invalidUtf8) invalidUtf8.push(file.path);
-      this.put(record);
+      // Into an empty index the postings are laid out in one pass at the end.
+      this.put(record, !firstBuild);
+      if (firstBuild) built.push(record);
       indexed++;
     };
     // Reads a batch ahead while the current one is analysed (the analysis is synchronous).
@@ -203,12 +207,16 @@ export class CodeIndex {
         ),
       );
     let pending = readBatch(0);
-    for (let start = 0; start < changed.length; start += READ_BATCH) {
-      const batch = await pending;
-      if (start + READ_BATCH < changed.length) pending = readBatch(start + READ_BATCH);
-      if (signal?.aborted) throw new ClioError("cancelled", "Indexing was cancelled.", "Run the index action again to finish it.");
-      for (const read of batch) process(read);
-      progress?.({ phase: "reading", done: Math.min(changed.length, start + READ_BATCH), total: changed.length });
+    try {
+      for (let start = 0; start < changed.length; start += READ_BATCH) {
+        const batch = await pending;
+        if (start + READ_BATCH < changed.length) pending = readBatch(start + READ_BATCH);
+        if (signal?.aborted) throw new ClioError("cancelled", "Indexing was cancelled.", "Run the index action again to finish it.");
+        for (const read of batch) process(read);
+        progress?.({ phase: "reading", done: Math.min(changed.length, start + READ_BATCH), total: changed.length });
+      }
+    } finally {
+      if (firstBuild) this.postings.addAll(built);
     }
     progress?.({ phase: "reading", done: changed.length, total: changed.length });
     if (this.options.embed !== undefined) await this.embedMissing(this.options.embed, signal);

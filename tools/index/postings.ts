@@ -1,8 +1,9 @@
 /**
  * The in-memory inverted index over chunks: for each term id, the chunk ids that hold it and
- * their weighted counts (typed arrays that grow by doubling), document frequencies, chunk
- * lengths, and BM25 scoring into a reused score array. Removing a file marks its chunks dead;
- * the postings are rebuilt once dead entries outnumber live ones.
+ * their weighted counts, document frequencies, chunk lengths, and BM25 scoring into a reused
+ * score array. A bulk load (or a first build) lays the postings out once in flat typed arrays
+ * (offsets per term); files added later go to small per-term lists beside them. Removing a file
+ * marks its chunks dead; everything is laid out again once dead entries outnumber live ones.
  */
 import type { IndexedFile, StoredChunk } from "./store.js";
 
@@ -28,7 +29,9 @@ export class Postings {
   private alive = new Uint8Array(0);
   private lengths = new Float32Array(0);
   private byFile = new Map<string, number[]>();
-  /** Per term id: chunk id and count, interleaved (plain arrays: most terms are rare, and small typed arrays cost more). */
+  /** The bulk layout: term t's postings are ids/counts[offsets[t] .. offsets[t + 1]). */
+  private base = { offsets: new Int32Array(1), ids: new Int32Array(0), counts: new Int32Array(0) };
+  /** Postings added after the bulk layout: per term id, chunk id and count interleaved. */
   private lists: Array<number[] | undefined> = [];
   private frequency = new Int32Array(0);
   private live = 0;
@@ -51,24 +54,63 @@ export class Postings {
 
   /** Live chunk ids that hold the term `termId`. */
   chunksWith(termId: number): number[] {
-    const list = this.lists[termId];
     const found: number[] = [];
-    if (list === undefined) return found;
-    for (let position = 0; position < list.length; position += 2) if (this.alive[list[position]!]) found.push(list[position]!);
+    const { offsets, ids } = this.base;
+    if (termId + 1 < offsets.length) for (let position = offsets[termId]!; position < offsets[termId + 1]!; position++) if (this.alive[ids[position]!]) found.push(ids[position]!);
+    const list = this.lists[termId];
+    if (list !== undefined) for (let position = 0; position < list.length; position += 2) if (this.alive[list[position]!]) found.push(list[position]!);
     return found;
   }
 
-  /** Adds many files at once (a load). */
-  addAll(files: Iterable<IndexedFile>): void {
-    for (const file of files) this.add(file);
+  /** Adds many files at once: into an empty index, laid out in one pass (a load or first build). */
+  addAll(files: IndexedFile[]): void {
+    if (this.refs.length > 0) {
+      for (const file of files) this.add(file);
+      return;
+    }
+    let terms = 0;
+    let total = 0;
+    for (const file of files) {
+      for (const chunk of file.chunks) {
+        const list = chunk.terms;
+        total += list.length;
+        for (let position = 0; position < list.length; position++) if (list[position]! >= terms) terms = list[position]! + 1;
+      }
+    }
+    const offsets = new Int32Array(terms + 1);
+    for (const file of files) {
+      for (const chunk of file.chunks) {
+        const list = chunk.terms;
+        for (let position = 0; position < list.length; position++) offsets[list[position]! + 1]!++;
+      }
+    }
+    for (let term = 0; term < terms; term++) offsets[term + 1]! += offsets[term]!;
+    this.frequency = new Int32Array(terms);
+    for (let term = 0; term < terms; term++) this.frequency[term] = offsets[term + 1]! - offsets[term]!;
+    const cursor = offsets.slice(0, terms);
+    const ids = new Int32Array(total);
+    const counts = new Int32Array(total);
+    for (const file of files) {
+      const first = this.register(file);
+      for (let index = 0; index < file.chunks.length; index++) {
+        const { terms: list, counts: weights } = file.chunks[index]!;
+        for (let position = 0; position < list.length; position++) {
+          const slot = cursor[list[position]!]!++;
+          ids[slot] = first + index;
+          counts[slot] = weights[position]!;
+        }
+      }
+    }
+    this.base = { offsets, ids, counts };
   }
 
-  add(file: IndexedFile): void {
-    this.remove(file.path);
-    const ids: number[] = [];
-    const needed = this.refs.length + file.chunks.length;
+  /** Gives a file's chunks ids (without posting their terms); returns the first id. */
+  private register(file: IndexedFile): number {
+    const first = this.refs.length;
+    const needed = first + file.chunks.length;
     this.alive = grow(this.alive, needed, (size) => new Uint8Array(size));
     this.lengths = grow(this.lengths, needed, (size) => new Float32Array(size));
+    const ids: number[] = [];
     file.chunks.forEach((chunk, index) => {
       const id = this.refs.length;
       this.refs.push({ path: file.path, index, chunk });
@@ -77,9 +119,15 @@ export class Postings {
       ids.push(id);
       this.live++;
       this.totalLength += chunk.length;
-      this.post(id, chunk);
     });
     this.byFile.set(file.path, ids);
+    return first;
+  }
+
+  add(file: IndexedFile): void {
+    this.remove(file.path);
+    const first = this.register(file);
+    file.chunks.forEach((chunk, index) => this.post(first + index, chunk));
   }
 
   remove(path: string): void {
@@ -92,7 +140,7 @@ export class Postings {
       this.live--;
       this.dead++;
       this.totalLength -= chunk.length;
-      for (const term of chunk.terms) this.frequency[term]!--;
+      for (let position = 0; position < chunk.terms.length; position++) this.frequency[chunk.terms[position]!]!--;
     }
     if (this.dead > 10_000 && this.dead > this.live) this.compact();
   }
@@ -110,10 +158,19 @@ export class Postings {
     this.spare = undefined;
     const board = new ScoreBoard(buffer, (released) => (this.spare = released));
     const averageLength = this.live === 0 ? 1 : this.totalLength / this.live;
+    const { offsets, ids, counts } = this.base;
     for (const [term, weight] of terms) {
+      const idf = this.idf(term) * weight;
+      if (term + 1 < offsets.length) {
+        for (let position = offsets[term]!; position < offsets[term + 1]!; position++) {
+          const id = ids[position]!;
+          if (this.alive[id] === 0) continue;
+          const count = counts[position]!;
+          board.add(id, (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * this.lengths[id]!) / averageLength)));
+        }
+      }
       const list = this.lists[term];
       if (list === undefined) continue;
-      const idf = this.idf(term) * weight;
       for (let position = 0; position < list.length; position += 2) {
         const id = list[position]!;
         if (this.alive[id] === 0) continue;
@@ -142,6 +199,7 @@ export class Postings {
     this.lengths = new Float32Array(0);
     this.byFile = new Map();
     this.lists = [];
+    this.base = { offsets: new Int32Array(1), ids: new Int32Array(0), counts: new Int32Array(0) };
     this.frequency = new Int32Array(0);
     this.live = this.dead = this.totalLength = 0;
     this.addAll(files as IndexedFile[]);
