@@ -171,7 +171,7 @@ export class CodeIndex {
     type Read = { file: (typeof changed)[number]; bytes?: Buffer; error?: Error };
     const firstBuild = this.postings.chunkCount === 0 && this.files.size === 0;
     const built: IndexedFile[] = [];
-    const process = ({ file, bytes, error }: Read) => {
+    const analyse = ({ file, bytes, error }: Read) => {
       if (bytes === undefined) {
         skipped.push({ path: file.path, reason: "unreadable", detail: error?.message });
         return;
@@ -212,7 +212,7 @@ export class CodeIndex {
         const batch = await pending;
         if (start + READ_BATCH < changed.length) pending = readBatch(start + READ_BATCH);
         if (signal?.aborted) throw new ClioError("cancelled", "Indexing was cancelled.", "Run the index action again to finish it.");
-        for (const read of batch) process(read);
+        for (const read of batch) analyse(read);
         progress?.({ phase: "reading", done: Math.min(changed.length, start + READ_BATCH), total: changed.length });
       }
     } finally {

@@ -1,8 +1,9 @@
 /**
- * The index on disk: `<workspace>/.clio/index/manifest.json` and 64 shard files of per-file
- * records, each written atomically (a temporary file renamed over the old one). A re-index
- * rewrites only the shards whose files changed. The index is a cache: a missing, foreign-version
- * or unreadable store is rebuilt, never trusted.
+ * The index on disk, under `<workspace>/.clio/index/`: `manifest.json`, the term dictionary
+ * `terms.txt` (one term a line, in id order), and 64 binary shard files of per-file records
+ * (`shards/NN.bin`), each written atomically (a temporary file renamed over the old one), all
+ * under a lock file. A re-index rewrites only the shards whose files changed. The index is a
+ * cache: a missing, foreign-version or unreadable store is rebuilt, never trusted.
  */
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
