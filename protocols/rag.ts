@@ -20,7 +20,7 @@ export interface RagOptions {
   onProgress?: (progress: IndexProgress) => void;
   /** Turns on hybrid ranking with these vectors (off by default). */
   embed?: Embedder;
-  /** How long a refreshed index is trusted before search/analyze/explain look for changed files again (default 5 s). */
+  /** How long a refreshed index is trusted before search/analyze/explain look for changed files again (default 2 s). */
   refreshIntervalMs?: number;
 }
 
@@ -66,7 +66,7 @@ export function createRagProtocol(options: RagOptions = {}) {
   /** The index, built on first use and brought up to date when the last check is older than the refresh interval. */
   async function ready(state: RagState, environment: ProtocolEnvironment, signal: AbortSignal): Promise<{ index: CodeIndex; built?: IndexReport }> {
     const index = await openIndex(state, environment);
-    const stale = environment.now() - state.refreshedAt > (options.refreshIntervalMs ?? 5000);
+    const stale = environment.now() - state.refreshedAt > (options.refreshIntervalMs ?? 2000);
     if (state.updating !== undefined) await state.updating.catch(() => undefined);
     else if (!index.built) return { index, built: await update(state, environment, undefined, signal) };
     else if (stale) await update(state, environment, undefined, signal);

@@ -51,6 +51,19 @@ describe("RAG protocol", () => {
     expect((again.data as { skipped: Array<{ path: string; detail?: string }> }).skipped[0]?.detail).toContain("unchanged");
   });
 
+  it("search sees a file changed after the refresh interval without an explicit index", async () => {
+    let now = 0;
+    const fresh = createRagProtocol({ refreshIntervalMs: 1000 });
+    const freshState = fresh.setup!({} as ProtocolEnvironment) as never;
+    const clocked = { ...environment, now: () => now };
+    const search = (query: string) => invoke(fresh, "search", { query }, { environment: clocked, state: freshState });
+    await search("ring buffer");
+    await writeFile(path.join(folder.path, "native/src/late.c"), "int pelican_flamingo(void)\n{\n  return 3;\n}\n");
+    expect((await search("pelican flamingo")).output).toMatch(/^No code matches/);
+    now = 1500;
+    expect((await search("pelican flamingo")).output).toContain("native/src/late.c:1-4  pelican_flamingo");
+  });
+
   it("refuses to index a path outside the workspace, or one that does not exist", async () => {
     await expect(call("index", { path: "../elsewhere" })).rejects.toMatchObject({ code: "outside_workspace" });
     await expect(call("index", { path: "/etc" })).rejects.toMatchObject({ code: "outside_workspace" });
