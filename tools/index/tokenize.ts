@@ -83,13 +83,3 @@ export function tokenize(text: string): string[] {
   }
   return tokens;
 }
-
-/** Adds `weight` per token of `text` to `into` (term frequencies). */
-export function termFrequencies(text: string, into: Map<string, number> = new Map(), weight = 1): Map<string, number> {
-  IDENTIFIER.lastIndex = 0;
-  for (let match = IDENTIFIER.exec(text); match !== null; match = IDENTIFIER.exec(text)) {
-    if (match[0].length > 64) continue;
-    for (const token of tokensOfIdentifier(match[0])) into.set(token, (into.get(token) ?? 0) + weight);
-  }
-  return into;
-}
