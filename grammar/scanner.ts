@@ -41,6 +41,17 @@ export class StreamingScanner extends ScannerCore {
    * completed, the returned array is a shared frozen empty one: read it, don't modify it.
    */
   push(chunk: string): ParseEvent[] {
+    // The commonest case of all, kept tiny so it can be inlined: one plain character of prose.
+    const followUp = this.fastFollowUp;
+    if (chunk.length === 1 && followUp !== FollowUp.Full && (STOPS[chunk.charCodeAt(0)]! & this.fastMask) === 0 && this.fastMask !== 0) {
+      this.total++;
+      if (followUp === FollowUp.Capture) this.captureText += chunk;
+      return NO_EVENTS;
+    }
+    return this.pushChunk(chunk);
+  }
+
+  private pushChunk(chunk: string): ParseEvent[] {
     const mask = this.fastMask;
     const length = chunk.length;
     if (mask !== 0 && length <= FAST_PATH_LIMIT) {
