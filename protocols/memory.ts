@@ -9,7 +9,7 @@ import path from "node:path";
 import { z } from "zod";
 import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "../src/protocol.js";
 import { ClioError } from "../tools/errors.js";
-import { MemoryStore, type MemoryEntry } from "../tools/memory/store.js";
+import { MemoryStore, relevantMemories, type MemoryEntry } from "../tools/memory/store.js";
 
 const key = parameter.text("The memory's name, e.g. test-command or style/naming");
 const scope = parameter.choice("project (this workspace, the default) or global (every workspace)", ["project", "global"] as const);
@@ -42,6 +42,11 @@ export const memoryProtocol = defineProtocol<MemoryStore>({
   name: "MEMORY",
   summary: "Remember facts across sessions (project or global): store, retrieve, search, list and forget notes by key, with tags and metadata.",
   setup: (environment) => memoryStoreFor(environment),
+  /** The memories most relevant to the person's prompt go into the system prompt. */
+  async promptContext(store, prompt, tokenBudget) {
+    const { text } = await relevantMemories(store, prompt, tokenBudget);
+    return text.split("\n").filter((line) => line.trim() !== "").map((line) => line.replace(/^- /, ""));
+  },
   actions: {
     store: defineAction({
       summary: "Remember value under key (replacing an earlier value); tags are comma-separated; metadata is a JSON object.",

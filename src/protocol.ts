@@ -61,6 +61,11 @@ export interface ProtocolDefinition<State = any> {
   setup?(environment: ProtocolEnvironment): State | Promise<State>;
   /** Releases what `setup` made (kills background jobs, closes files). */
   dispose?(state: State): void | Promise<void>;
+  /**
+   * Lines relevant to a person's prompt that belong in the system prompt (remembered facts,
+   * for instance), within about `tokenBudget` tokens.
+   */
+  promptContext?(state: State, prompt: string, tokenBudget: number): Promise<string[]>;
 }
 
 /** The world a protocol works in; the seams tests replace. */

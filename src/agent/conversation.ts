@@ -20,7 +20,7 @@ export interface ConversationOptions {
   session?: Session;
   maxTurns: number;
   contextWindow?: number;
-  /** Memories relevant to a prompt, as lines for the system prompt. */
+  /** Lines relevant to a prompt for the system prompt; default: what the protocols contribute (memories). */
   memories?: (prompt: string) => Promise<string[]>;
   onEvent?: (event: AgentEvent) => void;
 }
@@ -97,7 +97,7 @@ export class Conversation {
           registry: runtime.registry,
           workspaceName: path.basename(root),
           instructions: await readInstructions(root),
-          memories: (await this.options.memories?.(prompt).catch(() => [])) ?? [],
+          memories: await (this.options.memories ?? ((text: string) => runtime.manager.promptContext(text)))(prompt).catch(() => []),
         }),
     });
   }

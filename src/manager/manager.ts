@@ -89,6 +89,21 @@ export class ProtocolManager {
     return Promise.all(submissions.map((submission) => this.submit(submission, signal)));
   }
 
+  /** What the protocols contribute to the system prompt for `prompt`; a failing one adds nothing. */
+  async promptContext(prompt: string, tokenBudget = 600): Promise<string[]> {
+    const contributors = this.options.registry.all().filter((definition) => definition.promptContext);
+    const parts = await Promise.all(
+      contributors.map(async (definition) => {
+        try {
+          return await definition.promptContext!(await this.stateOf(definition), prompt, Math.floor(tokenBudget / contributors.length));
+        } catch {
+          return [];
+        }
+      }),
+    );
+    return parts.flat();
+  }
+
   /** Resolves when every submitted command has finished. */
   idle(): Promise<void> {
     return this.scheduler.idle();

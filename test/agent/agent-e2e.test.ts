@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { parse } from "../../grammar/index.js";
 import { lastUserMessage, startHarness, type Harness } from "./agent-harness.js";
 
 let harness: Harness | undefined;
@@ -164,5 +165,20 @@ describe("limits", () => {
     const outcome = await harness.conversation.prompt("Keep going");
     expect(outcome).toMatchObject({ reason: "max-turns", turns: 2 });
     expect(outcome.message).toContain("--max-turns");
+  });
+});
+
+describe("what goes into the prompt", () => {
+  it("puts memories relevant to the prompt and the project's CLIO.md into the system prompt", async () => {
+    harness = await startHarness({ files: { "CLIO.md": "Always run `make check` before committing.\n" } });
+    const [stored] = await harness.runtime.manager.runAll([
+      { command: parse('[MEMORY:action=store:key="deploy":value="Deploys go through make deploy-staging first":scope=project]').commands[0]! },
+    ]);
+    expect(stored!.ok).toBe(true);
+    harness.server.enqueue({ reply: "Use make deploy-staging first." });
+    await harness.conversation.prompt("How do I deploy this?");
+    const system = harness.server.requests[0]!.body.messages[0].content as string;
+    expect(system).toContain("Deploys go through make deploy-staging first");
+    expect(system).toContain("Always run `make check` before committing.");
   });
 });
