@@ -1,6 +1,9 @@
 /**
- * A short-held lock between processes: `<file>.lock` created with O_EXCL, holding the owner's
- * pid, host and time. Others wait (a few milliseconds at a time) until it is released. A lock
+ * Lock files between processes: `<file>.lock` created with O_EXCL, holding the owner's pid,
+ * host and time. `withFileLock` is a short-held lock (memory, index); the building blocks below
+ * also serve the long-held session lock.
+ *
+ * A short-held lock: Others wait (a few milliseconds at a time) until it is released. A lock
  * whose owner is gone (same host, pid not running) or that is older than `staleMs` is stale and
  * taken over race-free: renamed aside first (only one process wins the rename), its content
  * compared with what was judged stale, and put back if a fresh lock had replaced it.
@@ -8,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import os from "node:os";
-import { ClioError } from "../errors.js";
+import { ClioError } from "./errors.js";
 
 export interface FileLockOptions {
   /** A lock held longer than this is taken over (default 30 s; holders keep it for milliseconds). */
@@ -44,7 +47,7 @@ async function acquire(lockFile: string, options: FileLockOptions): Promise<void
     if (await createExclusive(lockFile, content)) return;
     const existing = await readLock(lockFile);
     if (existing !== undefined && isStale(existing, staleMs)) {
-      await takeOver(lockFile, existing.text);
+      await takeOverStaleLock(lockFile, existing.text);
       continue;
     }
     if (Date.now() > deadline) {
@@ -67,7 +70,8 @@ function isStale(existing: { text: string; modifiedMs: number }, staleMs: number
   return Date.now() - owner.since > staleMs;
 }
 
-function isProcessAlive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM means it exists under another user). */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -76,7 +80,8 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
-async function createExclusive(file: string, content: string): Promise<boolean> {
+/** Creates `file` with `content` unless it exists; false when it does. */
+export async function createExclusive(file: string, content: string): Promise<boolean> {
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(file, "wx");
@@ -92,7 +97,8 @@ async function createExclusive(file: string, content: string): Promise<boolean> 
   return true;
 }
 
-async function readLock(file: string): Promise<{ text: string; modifiedMs: number } | undefined> {
+/** A lock file's text and modification time; undefined when it is gone. */
+export async function readLock(file: string): Promise<{ text: string; modifiedMs: number } | undefined> {
   try {
     const [text, stats] = await Promise.all([fs.readFile(file, "utf8"), fs.stat(file)]);
     return { text, modifiedMs: stats.mtimeMs };
@@ -114,7 +120,11 @@ function parseOwner(text: string): Owner | undefined {
   return undefined;
 }
 
-async function takeOver(file: string, staleText: string): Promise<void> {
+/**
+ * Takes a stale lock out of the way race-free: renamed aside first (only one process wins),
+ * and put back if what was moved is not the stale content judged (a fresh lock replaced it).
+ */
+export async function takeOverStaleLock(file: string, staleText: string): Promise<void> {
   const aside = `${file}.stale-${process.pid}-${randomBytes(4).toString("hex")}`;
   try {
     await fs.rename(file, aside);

@@ -7,10 +7,12 @@
  * that rename), its content compared with what was judged stale, and only then is a new lock
  * created, again with O_EXCL.
  */
-import { randomBytes } from "node:crypto";
-import { promises as fs, unlinkSync } from "node:fs";
+import { unlinkSync } from "node:fs";
 import os from "node:os";
 import { ClioError } from "../../tools/errors.js";
+import { createExclusive, isProcessAlive, readLock, takeOverStaleLock } from "../../tools/lock-file.js";
+
+export { isProcessAlive };
 
 export interface LockOwner {
   pid: number;
@@ -62,7 +64,7 @@ export class SessionLock {
           ? now() - existing.modifiedMs < UNREADABLE_GRACE_MS
           : owner.hostname !== hostname || (owner.pid === pid ? heldLocks.has(file) : isAlive(owner.pid));
       if (live) throw lockedError(sessionId, file, owner, { pid, hostname });
-      await takeOverStale(file, existing.text);
+      await takeOverStaleLock(file, existing.text);
     }
     throw new ClioError(
       "locked",
@@ -80,42 +82,6 @@ export class SessionLock {
   }
 }
 
-/** Whether a process with this pid exists (EPERM means it exists under another user). */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-async function createExclusive(file: string, content: string): Promise<boolean> {
-  let handle: fs.FileHandle;
-  try {
-    handle = await fs.open(file, "wx");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw error;
-  }
-  try {
-    await handle.writeFile(content, "utf8");
-  } finally {
-    await handle.close();
-  }
-  return true;
-}
-
-async function readLock(file: string): Promise<{ text: string; modifiedMs: number } | undefined> {
-  try {
-    const [text, stats] = await Promise.all([fs.readFile(file, "utf8"), fs.stat(file)]);
-    return { text, modifiedMs: stats.mtimeMs };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-}
-
 function parseOwner(text: string): LockOwner | undefined {
   try {
     const value = JSON.parse(text) as Partial<LockOwner>;
@@ -126,22 +92,6 @@ function parseOwner(text: string): LockOwner | undefined {
     // unreadable: judged by age
   }
   return undefined;
-}
-
-async function takeOverStale(file: string, staleText: string): Promise<void> {
-  const aside = `${file}.stale-${process.pid}-${randomBytes(4).toString("hex")}`;
-  try {
-    await fs.rename(file, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return; // someone else moved it first
-    throw error;
-  }
-  const moved = await fs.readFile(aside, "utf8").catch(() => staleText);
-  if (moved !== staleText) {
-    // A fresh lock replaced the stale one before our rename: put it back where it was.
-    await fs.link(aside, file).catch(() => undefined);
-  }
-  await fs.rm(aside, { force: true });
 }
 
 function lockedError(sessionId: string, file: string, owner: LockOwner | undefined, self: { pid: number; hostname: string }): ClioError {

@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { withFileLock } from "../../tools/memory/lock.js";
+import { withFileLock } from "../../tools/lock-file.js";
 import { MemoryStore, relevantMemories } from "../../tools/memory/store.js";
 import { temporaryFolder } from "../support/workspace.js";
 

@@ -11,7 +11,7 @@ import path from "node:path";
 import { Low } from "lowdb";
 import { DataFile } from "lowdb/node";
 import { ClioError } from "../errors.js";
-import { withFileLock, type FileLockOptions } from "./lock.js";
+import { withFileLock, type FileLockOptions } from "../lock-file.js";
 
 export const MEMORY_FORMAT_VERSION = 1;
 

@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { ClioError } from "../errors.js";
-import type { FileLockOptions } from "./lock.js";
+import type { FileLockOptions } from "../lock-file.js";
 import { MemoryFile, type MemoryFileData, type StoredMemory } from "./memory-file.js";
 import { MemoryRanking } from "./ranking.js";
 
