@@ -122,8 +122,15 @@ export class StreamingScanner extends ScannerCore {
       if ((this.closer as Closer) === Closer.Off) this.chooseFastPath();
     }
     if (this.state === State.LineStart) {
-      this.state = this.recovering ? State.Recover : State.Text;
-      this.chooseFastPath();
+      if (this.recovering) {
+        this.state = State.Recover;
+        this.chooseFastPath();
+      } else {
+        // The first character of a line of prose (a line start never captures and is never in a fence).
+        this.state = State.Text;
+        this.fastMask = Stops.text;
+        this.fastFollowUp = FollowUp.None;
+      }
     }
   }
 
