@@ -1,14 +1,20 @@
 // Bundles the CLI so start-up does not pay for loading hundreds of modules: the entry holds only
 // the command line; each subcommand's code is a chunk loaded when that subcommand runs.
-import { rmSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import "./generate-protocol-list.mjs";
 
-rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true });
+// Build into a fresh folder and swap it in, so stale chunks never pile up and a CLI running
+// during a rebuild never finds dist/ half written.
+const dist = fileURLToPath(new URL("../dist", import.meta.url));
+const fresh = `${dist}.build-${process.pid}`;
+const old = `${dist}.old-${process.pid}`;
+rmSync(fresh, { recursive: true, force: true });
 
 await build({
   entryPoints: ["src/cli/main.ts"],
-  outdir: "dist",
+  outdir: fresh,
   entryNames: "clio",
   chunkNames: "chunks/[name]-[hash]",
   splitting: true,
@@ -28,3 +34,7 @@ await build({
     ].join("\n"),
   },
 });
+
+if (existsSync(dist)) renameSync(dist, old);
+renameSync(fresh, dist);
+rmSync(old, { recursive: true, force: true });
