@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CodeIndex, type IndexProgress } from "../../tools/index/code-index.js";
 import { searchIndex } from "../../tools/index/search.js";
+import { shardOf } from "../../tools/index/store.js";
 import { temporaryFolder } from "../support/workspace.js";
 
 let folder: { path: string; remove(): Promise<void> };
@@ -140,5 +141,17 @@ describe("CodeIndex", () => {
     const reopened = await CodeIndex.open(folder.path);
     expect(reopened.built).toBe(false);
     expect((await reopened.update()).indexed).toBe(3);
+  });
+
+  it("rebuilds when a shard file is cut short, instead of loading its files with their words missing", async () => {
+    const index = await CodeIndex.open(folder.path);
+    await index.update();
+    const shard = path.join(folder.path, ".clio/index/shards", `${String(shardOf("src/math.ts")).padStart(2, "0")}.bin`);
+    const bytes = await readFile(shard);
+    await writeFile(shard, bytes.subarray(0, bytes.length - 8));
+    const reopened = await CodeIndex.open(folder.path);
+    expect(reopened.built).toBe(false);
+    await reopened.update();
+    expect((await searchIndex(reopened, "number")).hits[0]?.path).toBe("src/math.ts");
   });
 });

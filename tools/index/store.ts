@@ -165,15 +165,19 @@ function fromLittleEndian(bytes: Buffer, start: number): Uint32Array {
   return numbers;
 }
 
+/** Throws on any shard that is not exactly what `encodeShard` wrote (cut short, padded, garbled). */
 function decodeShard(bytes: Buffer, dictionarySize: number): IndexedFile[] {
+  const damaged = (why: string) => new Error(`a shard is damaged: ${why}`);
   const headerLength = bytes.readUInt32LE(0);
+  if (4 + headerLength > bytes.length || (bytes.length - 4 - headerLength) % 4 !== 0) throw damaged("its length does not match its header");
   const headers = JSON.parse(bytes.toString("utf8", 4, 4 + headerLength)) as FileHeader[];
   const numbers = fromLittleEndian(bytes, 4 + headerLength);
   let position = 0;
-  return headers.map(({ chunks, ...rest }) => ({
+  const files = headers.map(({ chunks, ...rest }) => ({
     ...rest,
     chunks: chunks.map((range) => {
-      const count = numbers[position++]!;
+      const count = numbers[position++];
+      if (count === undefined || position + 2 * count > numbers.length) throw damaged("its chunk terms are cut short");
       const terms = numbers.subarray(position, position + count);
       const counts = numbers.subarray(position + count, position + 2 * count);
       position += 2 * count;
@@ -181,6 +185,8 @@ function decodeShard(bytes: Buffer, dictionarySize: number): IndexedFile[] {
       return { ...range, terms, counts };
     }),
   }));
+  if (position !== numbers.length) throw damaged("it holds more chunk terms than its header names");
+  return files;
 }
 
 export class IndexStore {
