@@ -8,7 +8,7 @@ import path from "node:path";
 import { entryFromStat, serializeIndex, type IndexEntry } from "./index-file.js";
 import { lockIndex, readIndex, type Repository } from "./repository.js";
 import { readBlob, type FlatTree, type TreeFile } from "./tree.js";
-import { computeStatus, type StatusOptions } from "./status.js";
+import { beneathSymlink, computeStatus, type StatusOptions } from "./status.js";
 import { ClioError } from "../errors.js";
 
 export interface PathChange {
@@ -73,6 +73,7 @@ export async function applyChanges(repository: Repository, changes: readonly Pat
 
 async function writeFile(repository: Repository, absolute: string, file: TreeFile): Promise<void> {
   const content = await readBlob(repository, file.oid);
+  await replaceSymlinkedFolders(repository.dir, absolute);
   await fs.mkdir(path.dirname(absolute), { recursive: true });
   const existing = await fs.lstat(absolute).catch(() => undefined);
   if (existing?.isDirectory()) {
@@ -98,8 +99,24 @@ function safeJoin(root: string, file: string): string {
   return path.join(root, file);
 }
 
+/**
+ * Like git, a symlink standing where a folder of `absolute` should be is removed (the link
+ * only, never what it points to), so the file is written inside the worktree, not through it.
+ */
+async function replaceSymlinkedFolders(root: string, absolute: string): Promise<void> {
+  let folder = root;
+  for (const segment of path.relative(root, path.dirname(absolute)).split(path.sep).filter((part) => part !== "")) {
+    folder = path.join(folder, segment);
+    const stat = await fs.lstat(folder).catch(() => undefined);
+    if (stat === undefined) return;
+    if (stat.isSymbolicLink()) await fs.unlink(folder);
+  }
+}
+
 /** Deletes a file and the folders it leaves empty, up to (not including) the root. */
 async function removeFile(root: string, absolute: string): Promise<void> {
+  // Beneath a symlinked folder the file is not in the worktree: nothing of ours to delete.
+  if (beneathSymlink(root, path.relative(root, absolute).split(path.sep).join("/"))) return;
   const existing = await fs.lstat(absolute).catch(() => undefined);
   if (existing === undefined || existing.isDirectory()) return; // a folder now stands there: not ours to delete
   await fs.rm(absolute, { force: true });
@@ -127,7 +144,9 @@ export async function assertNothingOverwritten(
   const { entries } = await computeStatus(repository, options);
   const dirty = new Set(entries.filter((entry) => entry.index !== "?").flatMap((entry) => (entry.from ? [entry.path, entry.from] : [entry.path])));
   const untracked = entries.filter((entry) => entry.index === "?").map((entry) => entry.path);
-  const isUntracked = (file: string) => untracked.some((item) => item === file || item === `${file}/` || (item.endsWith("/") && file.startsWith(item)));
+  // An untracked folder, or an untracked file or symlink standing where a folder of `file` goes, is in the way too.
+  const isUntracked = (file: string) =>
+    untracked.some((item) => item === file || item === `${file}/` || file.startsWith(item.endsWith("/") ? item : `${item}/`));
   const blocked = changes.filter((change) => dirty.has(change.path) || (change.before === undefined && isUntracked(change.path)));
   if (blocked.length === 0) return;
   const names = blocked.map((change) => change.path);

@@ -124,11 +124,12 @@ export function compareWorktreeWithIndex(
   const indexSeconds = Math.floor(indexMtimeMs / 1000);
   // Index paths are already normalised, so plain concatenation (much cheaper than path.join) is exact.
   const prefix = `${repository.dir}${path.sep}`;
+  const folders = new Map<string, boolean>();
   for (const entry of entries) {
     if (entry.mode === GITLINK || entry.assumeValid || entry.extendedFlags & SKIP_WORKTREE) continue;
     const absolute = prefix + entry.path;
     const stat = lstatSync(absolute, { throwIfNoEntry: false });
-    if (stat === undefined || stat.isDirectory()) {
+    if (stat === undefined || stat.isDirectory() || beneathSymlink(repository.dir, entry.path, folders)) {
       changes.set(entry.path, "D");
       continue;
     }
@@ -148,6 +149,22 @@ function compareFile(entry: IndexEntry, stat: Stats, absolute: string, indexSeco
   const racy = entry.mtimeSeconds >= indexSeconds;
   if (sameTime && !racy && entry.size === stat.size) return undefined;
   return worktreeOid(absolute, stat) === entry.oid ? undefined : "M";
+}
+
+/**
+ * True when a folder on the way to `file` (repository-relative) is a symlink: like git, what
+ * lies beneath one is not in the worktree, and nothing is read, written or deleted through it.
+ * `folders` caches each folder's answer across calls.
+ */
+export function beneathSymlink(root: string, file: string, folders: Map<string, boolean> = new Map()): boolean {
+  const folder = parentOf(file);
+  if (folder === "") return false;
+  let linked = folders.get(folder);
+  if (linked === undefined) {
+    linked = beneathSymlink(root, folder, folders) || lstatSync(path.join(root, folder), { throwIfNoEntry: false })?.isSymbolicLink() === true;
+    folders.set(folder, linked);
+  }
+  return linked;
 }
 
 /** The blob oid of a worktree file or symlink, as `git hash-object` would give it. */
