@@ -32,6 +32,21 @@ function runWriter(prefix: string, count: number): Promise<void> {
 }
 
 describe("MemoryStore", () => {
+  it("treats keys named like Object's own properties as ordinary keys", async () => {
+    const store = open();
+    expect(await store.retrieve("constructor")).toBeUndefined();
+    expect(await store.forget("toString")).toEqual({ removed: false });
+    await store.store({ key: "__proto__", value: "a key like any other" });
+    await store.store({ key: "constructor", value: "also a key" });
+    await store.store({ key: "after", value: "still stored" });
+    const reopened = open();
+    expect((await reopened.list()).map((entry) => entry.key).sort()).toEqual(["__proto__", "after", "constructor"]);
+    expect(await reopened.retrieve("__proto__")).toMatchObject({ value: "a key like any other" });
+    expect(Object.keys(JSON.parse(await readFile(path.join(workspaceRoot, ".clio/memory.json"), "utf8")).entries).sort()).toEqual(["__proto__", "after", "constructor"]);
+    expect(await reopened.forget("__proto__")).toEqual({ removed: true, scope: "project" });
+    expect(await reopened.retrieve("__proto__")).toBeUndefined();
+  });
+
   it("keeps project memories in .clio/memory.json and global ones under CLIO_HOME", async () => {
     const store = open();
     await store.store({ key: "test-command", value: "npm test", tags: "build, CI" });
@@ -113,6 +128,21 @@ describe("MemoryStore", () => {
     await expect(stat(file)).rejects.toMatchObject({ code: "ENOENT" });
     await store.store({ key: "new", value: "x" });
     expect((await open().list()).map((entry) => entry.key)).toEqual(["new"]);
+  });
+
+  it("moves aside a file whose entries are not memories (hand-edited), naming it, instead of failing on every read", async () => {
+    const file = path.join(workspaceRoot, ".clio/memory.json");
+    await mkdir(path.dirname(file), { recursive: true });
+    const damaged = '{"version":1,"entries":{"a":null,"b":{"value":3}}}';
+    await writeFile(file, damaged);
+    const error = await open().list().then(
+      () => ({ code: "none", message: "" }),
+      (caught: unknown) => caught as { code: string; message: string },
+    );
+    expect(error).toMatchObject({ code: "corrupt_file", message: expect.stringContaining('entry "a" is not a memory') });
+    const aside = /moved to (\S+memory\.json\.corrupt-[\w-]+)/.exec(error.message)?.[1];
+    expect(await readFile(aside!, "utf8")).toBe(damaged);
+    expect(await open().list()).toEqual([]);
   });
 
   it("refuses keys of 0 or 10,000 characters, empty values and metadata that is not an object", async () => {

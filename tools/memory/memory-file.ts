@@ -47,7 +47,27 @@ function parseMemoryFile(text: string): MemoryFileData {
   if (typeof data.version !== "number" || data.version > MEMORY_FORMAT_VERSION) {
     throw new ClioError("corrupt_file", `The memory file has format version ${String(data.version)}, newer than this clio understands (${MEMORY_FORMAT_VERSION}).`, "Update clio to use this memory file.");
   }
-  return data as MemoryFileData;
+  for (const [key, entry] of Object.entries(data.entries)) {
+    if (!isStoredMemory(entry)) throw new DamagedFile(`entry ${JSON.stringify(key).slice(0, 80)} is not a memory (key, value, tags, metadata, createdAt, updatedAt)`);
+  }
+  // Keys are names a model chose: "__proto__" or "constructor" must be entries like any other.
+  return { ...(data as MemoryFileData), entries: Object.assign(Object.create(null) as Record<string, StoredMemory>, data.entries) };
+}
+
+function isStoredMemory(entry: unknown): entry is StoredMemory {
+  if (typeof entry !== "object" || entry === null) return false;
+  const { key, value, tags, metadata, createdAt, updatedAt } = entry as Partial<StoredMemory>;
+  return (
+    typeof key === "string" &&
+    typeof value === "string" &&
+    Array.isArray(tags) &&
+    tags.every((tag) => typeof tag === "string") &&
+    typeof metadata === "object" &&
+    metadata !== null &&
+    !Array.isArray(metadata) &&
+    typeof createdAt === "string" &&
+    typeof updatedAt === "string"
+  );
 }
 
 /** Each entry's JSON, kept while the entry object lives: a write re-serializes only what changed. */
@@ -149,8 +169,9 @@ export class MemoryFile {
   }
 }
 
+/** Entries have no prototype, so every key (`__proto__`, `toString`) is only ever an entry. */
 function emptyData(): MemoryFileData {
-  return { version: MEMORY_FORMAT_VERSION, entries: {} };
+  return { version: MEMORY_FORMAT_VERSION, entries: Object.create(null) as Record<string, StoredMemory> };
 }
 
 async function stampOf(file: string): Promise<Stamp | undefined> {
