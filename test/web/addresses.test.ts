@@ -65,6 +65,21 @@ describe("the address classifier", () => {
     expect(classifyAddress(address)).toEqual({ blocked: true, reason });
   });
 
+  it.each([
+    ["64:ff9b:1::a00:1", "local-use NAT64 (RFC 8215), which translates into private networks"],
+    ["64:ff9b:1:ffff::8.8.8.8", "local-use NAT64 (RFC 8215), which translates into private networks"],
+    ["::ffff:0:127.0.0.1", "IPv4-translated 127.0.0.1: loopback (this machine)"],
+    ["::ffff:0:a9fe:a9fe", "IPv4-translated 169.254.169.254: link-local (including cloud metadata services)"],
+    ["2001:0:4136:e378:8000:63bf:80ff:fffe", "Teredo client 127.0.0.1: loopback (this machine)"],
+    ["2001:0:a00:1::1", "Teredo server 10.0.0.1: a private network"],
+  ])("blocks the less common IPv6 embedding %s", (address, reason) => {
+    expect(classifyAddress(address)).toEqual({ blocked: true, reason });
+  });
+
+  it.each(["::ffff:0:8.8.8.8", "2001:0:4136:e378:8000:63bf:f7f7:f7f7", "2001:4860::1"])("allows the less common IPv6 embedding %s of public IPv4 addresses", (address) => {
+    expect(isBlockedAddress(address)).toBe(false);
+  });
+
   it.each(["::ffff:8.8.8.8", "64:ff9b::8.8.8.8", "2002:808:808::1"])("allows the IPv6 form %s of a public IPv4 address", (address) => {
     expect(isBlockedAddress(address)).toBe(false);
   });

@@ -3,7 +3,8 @@
  * local network or a cloud metadata service is blocked; the rest of the internet is allowed.
  *
  * Blocked IPv4 ranges (also when embedded in IPv6: mapped `::ffff:a.b.c.d`, compatible
- * `::a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`):
+ * `::a.b.c.d`, translated `::ffff:0:a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`, and
+ * Teredo `2001:0::/32`, whose server or (inverted) client address counts):
  *
  * | range | why |
  * | --- | --- |
@@ -17,7 +18,8 @@
  * | 224.0.0.0/4, 240.0.0.0/4, 255.255.255.255 | multicast, reserved, broadcast |
  *
  * Blocked IPv6 ranges: `::` (unspecified), `::1` (loopback), fc00::/7 (unique local),
- * fe80::/10 (link-local), fec0::/10 (old site-local), ff00::/8 (multicast), and the
+ * fe80::/10 (link-local), fec0::/10 (old site-local), ff00::/8 (multicast), 64:ff9b:1::/48
+ * (local-use NAT64, which maps into private networks), and the
  * IPv4-embedding forms above whenever their IPv4 address is blocked.
  */
 import { isIPv4, isIPv6 } from "node:net";
@@ -80,7 +82,13 @@ function classifyIpv6(groups: number[]): AddressVerdict {
   if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) {
     return embeddedVerdict(embedded(g6, g7), "NAT64");
   }
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return { blocked: true, reason: "local-use NAT64 (RFC 8215), which translates into private networks" };
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0xffff && g5 === 0) return embeddedVerdict(embedded(g6, g7), "IPv4-translated");
   if (g0 === 0x2002) return embeddedVerdict(embedded(g1, g2), "6to4");
+  if (g0 === 0x2001 && g1 === 0) {
+    const server = embeddedVerdict(embedded(g2, g3), "Teredo server");
+    return server.blocked ? server : embeddedVerdict(~embedded(g6, g7) >>> 0, "Teredo client");
+  }
   if ((g0 & 0xfe00) === 0xfc00) return { blocked: true, reason: "a unique local (private) network" };
   if ((g0 & 0xffc0) === 0xfe80) return { blocked: true, reason: "link-local" };
   if ((g0 & 0xffc0) === 0xfec0) return { blocked: true, reason: "site-local (private)" };
