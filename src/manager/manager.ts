@@ -7,10 +7,10 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { Command, SyntaxError as GrammarSyntaxError } from "../../grammar/ast.js";
 import { ClioError, type ErrorData } from "../../tools/errors.js";
-import type { ActionDefinition, PermissionClass, ProtocolDefinition, ProtocolEnvironment } from "../protocol.js";
+import type { ActionDefinition, ActionOutput, PermissionClass, ProtocolDefinition, ProtocolEnvironment } from "../protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
-import type { PermissionPolicy } from "./permissions.js";
+import type { PermissionPolicy, PermissionVerdict } from "./permissions.js";
 import type { CommandResult } from "./result.js";
 import { CommandScheduler } from "./scheduler.js";
 
@@ -128,13 +128,20 @@ export class ProtocolManager {
     const { protocol, action, definition } = invocation;
     const start = invocation.command.span.start;
     const description = safeDescribe(definition, invocation);
-    const verdict = await this.options.permissions.decide({
-      protocol,
-      action,
-      permissionClass,
-      description,
-      subject: firstParameterValue(definition, invocation),
-    });
+    // A command whose turn was cancelled while it waited is not put to the person.
+    if (signal.aborted) {
+      return this.failed(id, protocol, action, permissionClass, { code: "cancelled", message: `${protocol}.${action} was cancelled before it started.` }, start, description);
+    }
+    const verdict = await this.options.permissions
+      .decide({ protocol, action, permissionClass, description, subject: firstParameterValue(definition, invocation) })
+      .catch((error: unknown): PermissionVerdict => ({
+        allowed: false,
+        error: {
+          code: "permission_denied",
+          message: `${protocol}.${action} was refused: asking for permission failed (${error instanceof Error ? error.message : String(error)}).`,
+          hint: "Nothing ran. Try again, or ask the person to allow it in their permission rules.",
+        },
+      }));
     if (!verdict.allowed) return { ...this.failed(id, protocol, action, permissionClass, verdict.error, start, description), args: invocation.decoded };
     if (signal.aborted) {
       return this.failed(id, protocol, action, permissionClass, { code: "cancelled", message: `${protocol}.${action} was cancelled before it started.` }, start, description);
@@ -144,7 +151,10 @@ export class ProtocolManager {
     let result: CommandResult;
     try {
       const state = await this.stateOf(invocation.protocolDefinition);
-      const output = await definition.handler(invocation.args, { state, environment: this.options.environment, signal });
+      const output: unknown = await definition.handler(invocation.args, { state, environment: this.options.environment, signal });
+      if (!isActionOutput(output)) {
+        throw new Error(`${protocol}.${action} returned ${describeValue(output)} instead of { output: text } (a fault in the protocol)`);
+      }
       const base: CommandResult = {
         id,
         ok: true,
@@ -188,15 +198,17 @@ export class ProtocolManager {
     const folder = this.options.outputFolder ?? ".clio/outputs";
     const name = `${new Date(this.options.environment.now()).toISOString().replace(/[:.]/g, "-")}-${result.id}.txt`;
     const relative = path.posix.join(folder, name);
-    const absolute = path.join(this.options.environment.workspace.root, relative);
     let note: string;
     try {
-      await fs.mkdir(path.dirname(absolute), { recursive: true });
-      await fs.writeFile(absolute, result.output);
+      // Kept only where the folder really lies inside the workspace (.clio may be a symlink):
+      // resolving throws for a path that leads outside.
+      const { real } = await this.options.environment.workspace.resolve(relative);
+      await fs.mkdir(path.dirname(real), { recursive: true });
+      await fs.writeFile(real, result.output, { flag: "wx" });
       result.fullOutputPath = relative;
       note = `[output cut at ${limit.toLocaleString("en-US")} of ${result.output.length.toLocaleString("en-US")} characters; the whole output is in ${relative} — read it in pieces with a line offset and limit]`;
     } catch {
-      note = `[output cut at ${limit.toLocaleString("en-US")} of ${result.output.length.toLocaleString("en-US")} characters]`;
+      note = `[output cut at ${limit.toLocaleString("en-US")} of ${result.output.length.toLocaleString("en-US")} characters; the rest could not be kept in ${folder} — ask for a smaller part (a line range, a narrower search)]`;
     }
     result.output = `${result.output.slice(0, limit)}\n${note}`;
     result.truncated = true;
@@ -249,6 +261,16 @@ function safeDescribe(definition: ActionDefinition, invocation: Invocation): str
   } catch {
     return `${invocation.protocol}.${invocation.action}`;
   }
+}
+
+function isActionOutput(value: unknown): value is ActionOutput {
+  return typeof value === "object" && value !== null && typeof (value as { output?: unknown }).output === "string";
+}
+
+function describeValue(value: unknown): string {
+  if (value === null || typeof value !== "object") return String(value);
+  const output = (value as { output?: unknown }).output;
+  return output === undefined ? "an object without output" : `an output of type ${typeof output}`;
 }
 
 function firstParameterValue(definition: ActionDefinition, invocation: Invocation): string | undefined {
