@@ -51,8 +51,8 @@ export class PermissionPolicy {
     rules: PermissionRules = {},
     private readonly asker?: PermissionAsker,
   ) {
-    this.allowRules = (rules.allow ?? []).map(parseRule);
-    this.denyRules = (rules.deny ?? []).map(parseRule);
+    this.allowRules = (rules.allow ?? []).map((text) => parseRule(text));
+    this.denyRules = (rules.deny ?? []).map((text) => parseRule(text, "deny"));
   }
 
   async decide(request: PermissionRequest): Promise<PermissionVerdict> {
@@ -97,26 +97,33 @@ interface Rule {
 }
 
 /**
- * `PROTOCOL[:action[:value-glob]]`. In a value glob `*` matches any run of characters except shell
- * control characters (; & | ` $ ( ) < > and line breaks), so `EXEC:run:npm test*` allows
- * `npm test -- --watch` but never `npm test; rm -rf ~`.
+ * `PROTOCOL[:action[:value-glob]]`. In an allow rule's value glob `*` matches any run of characters
+ * except shell control characters (; & | ` $ ( ) < > and line breaks), so `EXEC:run:npm test*`
+ * allows `npm test -- --watch` but never `npm test; rm -rf ~`. A deny rule errs the other way:
+ * its `*` matches anything, and it also matches when any one of the shell commands chained in
+ * the value does, so `EXEC:run:rm *` refuses `ls; rm -rf build` too.
  */
-export function parseRule(text: string): Rule {
+export function parseRule(text: string, kind: "allow" | "deny" = "allow"): Rule {
   const [protocol = "", action, ...rest] = text.split(":");
   const glob = rest.length ? rest.join(":") : undefined;
-  const pattern = glob === undefined ? undefined : globToRegExp(glob);
+  const pattern = glob === undefined ? undefined : globToRegExp(glob, kind === "allow" ? "[^;&|`$()<>\\r\\n]*" : "[\\s\\S]*");
+  const subjectMatches = (subject: string) =>
+    kind === "allow" ? pattern!.test(subject) : [subject, ...subject.split(SHELL_SEPARATOR)].some((part) => pattern!.test(part.trim()));
   return {
     text,
     matches(request) {
       if (protocol !== "*" && protocol.toUpperCase() !== request.protocol.toUpperCase()) return false;
       if (action !== undefined && action !== "*" && action !== request.action) return false;
-      if (pattern && !pattern.test(request.subject ?? "")) return false;
+      if (pattern && !subjectMatches(request.subject ?? "")) return false;
       return true;
     },
   };
 }
 
-function globToRegExp(glob: string): RegExp {
+/** Where one shell command ends and another begins (or a substitution starts). */
+const SHELL_SEPARATOR = /[;&|`()\r\n]|\$\(/;
+
+function globToRegExp(glob: string, star: string): RegExp {
   const escaped = glob.split("*").map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(`^${escaped.join("[^;&|`$()<>\\r\\n]*")}$`, "s");
+  return new RegExp(`^${escaped.join(star)}$`);
 }

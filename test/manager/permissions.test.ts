@@ -1,0 +1,102 @@
+/** The permission policy on its own: modes, fail-closed, allow and deny rules, "always". */
+import { describe, expect, it } from "vitest";
+import { PermissionPolicy, type PermissionAnswer, type PermissionMode, type PermissionRequest } from "../../src/manager/permissions.js";
+import type { PermissionClass } from "../../src/protocol.js";
+
+function request(permissionClass: PermissionClass, subject = "x", protocol = "EXEC", action = "run"): PermissionRequest {
+  return { protocol, action, permissionClass, description: `${protocol}.${action} ${subject}`, subject };
+}
+
+async function verdictOf(mode: PermissionMode, permissionClass: PermissionClass, answer?: PermissionAnswer): Promise<string> {
+  const policy = new PermissionPolicy(mode, {}, answer ? async () => answer : undefined);
+  const verdict = await policy.decide(request(permissionClass));
+  return verdict.allowed ? (verdict.asked ? "asked" : "runs") : "refused";
+}
+
+describe("modes", () => {
+  it("follow the documented table, with a person to ask", async () => {
+    const table: Record<PermissionMode, string[]> = {
+      plan: ["runs", "refused", "refused", "refused"],
+      ask: ["runs", "asked", "asked", "asked"],
+      "auto-edit": ["runs", "runs", "asked", "asked"],
+      yolo: ["runs", "runs", "runs", "runs"],
+    };
+    for (const [mode, expected] of Object.entries(table)) {
+      const got = [];
+      for (const permissionClass of ["read", "write", "exec", "network"] as const) got.push(await verdictOf(mode as PermissionMode, permissionClass, "yes"));
+      expect({ mode, got }).toEqual({ mode, got: expected });
+    }
+  });
+
+  it("refuse whatever would ask when there is no one to ask", async () => {
+    expect(await verdictOf("ask", "write")).toBe("refused");
+    expect(await verdictOf("ask", "network")).toBe("refused");
+    expect(await verdictOf("auto-edit", "exec")).toBe("refused");
+    expect(await verdictOf("auto-edit", "write")).toBe("runs");
+  });
+});
+
+describe("rules", () => {
+  it("allow rules never match a subject chained with shell control characters", async () => {
+    const policy = new PermissionPolicy("ask", { allow: ["EXEC:run:npm test*"] });
+    const allowed = async (subject: string) => (await policy.decide(request("exec", subject))).allowed;
+    expect(await allowed("npm test -- --watch")).toBe(true);
+    for (const chained of ["npm test; rm -rf ~", "npm test && curl x", "npm test | sh", "npm test $(rm x)", "npm test `rm x`", "npm test\nrm x", "npm test\rrm x", "npm test > /etc/x"]) {
+      expect({ chained, allowed: await allowed(chained) }).toEqual({ chained, allowed: false });
+    }
+  });
+
+  it("allow rules do nothing in plan mode", async () => {
+    const policy = new PermissionPolicy("plan", { allow: ["EXEC"] });
+    expect((await policy.decide(request("exec"))).allowed).toBe(false);
+  });
+
+  it("a deny rule's wildcard matches anything, shell control characters included, so chaining cannot slip past it", async () => {
+    const policy = new PermissionPolicy("yolo", { deny: ["EXEC:run:rm *", "EXEC:run:*sudo*"] });
+    const denied = async (subject: string) => !(await policy.decide(request("exec", subject))).allowed;
+    expect(await denied("rm -rf build; echo done")).toBe(true);
+    expect(await denied("ls && sudo reboot")).toBe(true);
+    expect(await denied("echo $(sudo id)")).toBe(true);
+    expect(await denied("ls -la")).toBe(false);
+  });
+
+  it("a deny rule also matches any one of the shell commands chained in the value", async () => {
+    const policy = new PermissionPolicy("yolo", { deny: ["EXEC:run:rm *"] });
+    const denied = async (subject: string) => !(await policy.decide(request("exec", subject))).allowed;
+    for (const chained of ["ls; rm -rf build", "ls && rm -rf build", "ls | rm x", "echo $(rm x)", "echo `rm x`", "ls\nrm -rf build"]) {
+      expect({ chained, denied: await denied(chained) }).toEqual({ chained, denied: true });
+    }
+    expect(await denied("ls; echo rm")).toBe(false);
+  });
+
+  it("deny beats an allow rule, yolo, and an earlier 'always'", async () => {
+    const policy = new PermissionPolicy("ask", { allow: ["EXEC:run:*"], deny: ["EXEC:run:curl*"] }, async () => "always");
+    expect((await policy.decide(request("exec", "ls"))).allowed).toBe(true);
+    expect((await policy.decide(request("exec", "curl example.com"))).allowed).toBe(false);
+    policy.mode = "yolo";
+    expect((await policy.decide(request("exec", "curl example.com"))).allowed).toBe(false);
+  });
+
+  it("matches protocol names in any case", async () => {
+    const policy = new PermissionPolicy("yolo", { deny: ["web"] });
+    expect((await policy.decide(request("network", "https://example.com", "WEB", "fetch"))).allowed).toBe(false);
+  });
+});
+
+describe("always", () => {
+  it("is remembered for that action only, not for the protocol's other actions", async () => {
+    const asked: string[] = [];
+    const policy = new PermissionPolicy("ask", {}, async (question) => (asked.push(question.action), "always"));
+    await policy.decide(request("exec", "ls", "EXEC", "run"));
+    await policy.decide(request("exec", "pwd", "EXEC", "run"));
+    await policy.decide(request("exec", "x", "EXEC", "background"));
+    expect(asked).toEqual(["run", "background"]);
+  });
+
+  it("gives way to plan mode when the person switches to it", async () => {
+    const policy = new PermissionPolicy("ask", {}, async () => "always");
+    await policy.decide(request("write", "a.txt", "FILE_OP", "write"));
+    policy.mode = "plan";
+    expect((await policy.decide(request("write", "a.txt", "FILE_OP", "write"))).allowed).toBe(false);
+  });
+});
