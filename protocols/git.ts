@@ -11,18 +11,17 @@
  */
 import * as nodeFs from "node:fs";
 import { z } from "zod";
-import git from "isomorphic-git";
 import { defineAction, defineProtocol, parameter, type ActionOutput, type ProtocolEnvironment } from "../src/protocol.js";
 import { ClioError } from "../tools/errors.js";
-import { checkout, createBranch, deleteBranch, listBranches } from "../tools/git/branches.js";
-import { commitStaged, describeStaged, stagePaths } from "../tools/git/changes.js";
-import { diffRepository } from "../tools/git/diff.js";
 import { groupStatus, parseFileList, pathFilter, plural, porcelainLine, shortOid } from "../tools/git/format.js";
-import { branchState, formatBranchHeader, readLog } from "../tools/git/history.js";
-import { mergeInto, reset, restorePaths, unstagePaths, type MergeResult } from "../tools/git/merge-reset.js";
-import { fetchRemote, pullRemote, pushRemote, resolveCredentials, scrubSecrets, type RemoteOptions } from "../tools/git/remote.js";
-import { exists, openRepository, resolveAuthor, type Repository } from "../tools/git/repository.js";
-import { computeStatus } from "../tools/git/status.js";
+import type { MergeResult } from "../tools/git/merge-reset.js";
+import type { RemoteOptions } from "../tools/git/remote.js";
+import type { Repository } from "../tools/git/repository.js";
+
+type GitTools = typeof import("../tools/git/api.js");
+
+/** The git tool layer, loaded on the first GIT command (isomorphic-git is large). */
+const loadGitTools = (): Promise<GitTools> => import("../tools/git/api.js");
 
 interface GitSettings {
   author?: unknown;
@@ -37,15 +36,16 @@ const MAX_STATUS_LINES = 400;
 const settingsOf = (environment: ProtocolEnvironment): GitSettings => (environment.config.GIT ?? {}) as GitSettings;
 
 /** Opens the workspace's repository and turns stray library errors into ClioErrors. */
-async function inRepository(environment: ProtocolEnvironment, work: (repository: Repository) => Promise<ActionOutput>): Promise<ActionOutput> {
+async function inRepository(environment: ProtocolEnvironment, work: (repository: Repository, tools: GitTools) => Promise<ActionOutput>): Promise<ActionOutput> {
   const settings = settingsOf(environment);
-  const repository = await openRepository(environment.workspace.root, { lockOptions: { timeoutMs: settings.lockTimeoutMs } });
+  const tools = await loadGitTools();
+  const repository = await tools.openRepository(environment.workspace.root, { lockOptions: { timeoutMs: settings.lockTimeoutMs } });
   try {
-    return await work(repository);
+    return await work(repository, tools);
   } catch (error) {
     if (ClioError.is(error)) throw error;
     const { code, message } = error as { code?: string; message?: string };
-    const text = scrubSecrets(message ?? String(error));
+    const text = tools.scrubSecrets(message ?? String(error));
     if (code === "NotFoundError") throw new ClioError("not_found", text, "Check the name with [GIT:action=branch] or [GIT:action=log].");
     if (code === "InvalidRefNameError") throw new ClioError("invalid_argument", text, "Use a valid ref name, e.g. feature/parser.");
     throw new ClioError("git_error", text);
@@ -63,12 +63,12 @@ const files = parameter.optionalText('Paths relative to the repository root: one
 const remote = ref("The remote's name (default origin)");
 const remoteBranch = ref("The branch (default: the current branch)");
 
-function remoteOptions(environment: ProtocolEnvironment, signal: AbortSignal): RemoteOptions {
+function remoteOptions(environment: ProtocolEnvironment, signal: AbortSignal, tools: GitTools): RemoteOptions {
   const settings = settingsOf(environment);
-  return { credentials: resolveCredentials(settings.credentials, environment.env), signal, idleTimeoutMs: settings.networkTimeoutMs, env: environment.env };
+  return { credentials: tools.resolveCredentials(settings.credentials, environment.env), signal, idleTimeoutMs: settings.networkTimeoutMs, env: environment.env };
 }
 
-const authorFor = (repository: Repository, environment: ProtocolEnvironment) => () => resolveAuthor(repository, settingsOf(environment).author, environment.env);
+const authorFor = (repository: Repository, environment: ProtocolEnvironment, tools: GitTools) => () => tools.resolveAuthor(repository, settingsOf(environment).author, environment.env);
 
 function mergeOutput(result: MergeResult, theirs: string): ActionOutput {
   const changed = result.changed.length > 0 ? `\n${plural(result.changed.length, "file")} changed: ${result.changed.join(", ")}` : "";
@@ -92,14 +92,14 @@ export const gitProtocol = defineProtocol<undefined>({
       parameters: { files: parameter.optionalText("Only these paths/folders (one per line, or a JSON list)") },
       describe: (args) => (args.files === undefined ? "Reading git status" : `Reading git status of ${filesForDescription(args.files).join(", ")}`),
       handler: (args, { environment }) =>
-        inRepository(environment, async (repository) => {
-          const [state, status] = await Promise.all([branchState(repository), computeStatus(repository, { env: environment.env })]);
+        inRepository(environment, async (repository, tools) => {
+          const [state, status] = await Promise.all([tools.branchState(repository), tools.computeStatus(repository, { env: environment.env })]);
           const inside = args.files === undefined ? () => true : pathFilter(await repositoryPaths(environment, args.files));
           const entries = status.entries.filter((entry) => inside(entry.path.replace(/\/$/, "")) || (entry.from !== undefined && inside(entry.from)));
           const groups = groupStatus(entries);
           const shown = entries.slice(0, MAX_STATUS_LINES).map(porcelainLine);
           if (entries.length > shown.length) shown.push(`… and ${entries.length - shown.length} more not shown (narrow it: [GIT:action=status:files=FOLDER])`);
-          const lines = [formatBranchHeader(state), ...shown];
+          const lines = [tools.formatBranchHeader(state), ...shown];
           const summary =
             entries.length === 0
               ? args.files === undefined ? "Nothing to commit, working tree clean." : "No changes there."
@@ -121,10 +121,10 @@ export const gitProtocol = defineProtocol<undefined>({
       describe: (args) =>
         args.from || args.to ? `Diffing ${args.from ?? "HEAD"}..${args.to ?? "worktree"}` : args.staged ? "Diffing staged changes" : "Diffing unstaged changes",
       handler: (args, { environment }) =>
-        inRepository(environment, async (repository) => {
+        inRepository(environment, async (repository, tools) => {
           const limit = [args.files, args.path].filter((value): value is string => value !== undefined).join("\n");
           const paths = limit === "" ? undefined : await repositoryPaths(environment, limit);
-          const diffs = await diffRepository(repository, { staged: args.staged, from: args.from, to: args.to, paths });
+          const diffs = await tools.diffRepository(repository, { staged: args.staged, from: args.from, to: args.to, paths });
           const data = diffs.map(({ patch: _patch, ...rest }) => rest);
           if (diffs.length === 0) return { output: "No differences.", data: { files: data } };
           let output = diffs.map((item) => item.patch).join("");
@@ -146,9 +146,9 @@ export const gitProtocol = defineProtocol<undefined>({
       },
       describe: (args) => `Reading the git log${args.ref ? ` of ${args.ref}` : ""}${args.path ? ` for ${args.path}` : ""}`,
       handler: (args, { environment }) =>
-        inRepository(environment, async (repository) => {
+        inRepository(environment, async (repository, tools) => {
           const path = args.path === undefined ? undefined : (await environment.workspace.resolve(args.path, "read")).relative;
-          const commits = await readLog(repository, { ref: args.ref, count: args.count ?? 10, path });
+          const commits = await tools.readLog(repository, { ref: args.ref, count: args.count ?? 10, path });
           const lines = commits.map((commit) => {
             const [subject, ...body] = commit.message.split("\n");
             const rest = body.join("\n").trim();
@@ -164,13 +164,13 @@ export const gitProtocol = defineProtocol<undefined>({
       parameters: { files, all: parameter.boolean("Stage every change in the repository, like git add -A") },
       describe: (args) => (args.all ? "Staging all changes" : `Staging ${args.files ? filesForDescription(args.files).join(", ") : "(no files given)"}`),
       handler: (args, { environment }) =>
-        inRepository(environment, async (repository) => {
+        inRepository(environment, async (repository, tools) => {
           if (!args.all && args.files === undefined) {
             throw new ClioError("missing_parameter", "GIT.add needs files=... or all=true.", 'e.g. [GIT:action=add:files="src/a.ts"] or [GIT:action=add:all=true].');
           }
           const paths = args.all ? "all" : await repositoryPaths(environment, args.files!);
-          const staged = await stagePaths(repository, paths, { env: environment.env });
-          const output = staged.length === 0 ? "Nothing to stage: those paths have no changes." : `Staged ${plural(staged.length, "path")}:\n${describeStaged(staged)}`;
+          const staged = await tools.stagePaths(repository, paths, { env: environment.env });
+          const output = staged.length === 0 ? "Nothing to stage: those paths have no changes." : `Staged ${plural(staged.length, "path")}:\n${tools.describeStaged(staged)}`;
           return { output, data: { staged }, description: `Staged ${plural(staged.length, "path")}` };
         }),
     }),
@@ -188,14 +188,14 @@ export const gitProtocol = defineProtocol<undefined>({
         return args.files ? `Committing ${plural(filesForDescription(args.files).length, "file")}: ${subject}` : `Committing staged changes: ${subject}`;
       },
       handler: (args, { environment }) =>
-        inRepository(environment, async (repository) => {
+        inRepository(environment, async (repository, tools) => {
           if (args.message.trim() === "") {
             throw new ClioError("invalid_argument", "The commit message is empty; nothing was committed.", 'Say what the change does: message="Fix the parser\'s handling of empty input".');
           }
-          const author = await resolveAuthor(repository, settingsOf(environment).author, environment.env);
-          if (args.all) await stagePaths(repository, "all", { env: environment.env });
-          else if (args.files !== undefined) await stagePaths(repository, await repositoryPaths(environment, args.files), { env: environment.env });
-          const result = await commitStaged(repository, args.message, author, environment.now);
+          const author = await tools.resolveAuthor(repository, settingsOf(environment).author, environment.env);
+          if (args.all) await tools.stagePaths(repository, "all", { env: environment.env });
+          else if (args.files !== undefined) await tools.stagePaths(repository, await repositoryPaths(environment, args.files), { env: environment.env });
+          const result = await tools.commitStaged(repository, args.message, author, environment.now);
           const subject = args.message.split("\n")[0]!.trim();
           const output = `[${result.branch} ${shortOid(result.oid)}] ${subject}\n${plural(result.files.length, "file")} committed:\n${result.files.map(porcelainLine).join("\n")}`;
           return { output, data: { ...result, author }, description: `Committed ${plural(result.files.length, "file")}: ${subject}` };
@@ -217,18 +217,18 @@ export const gitProtocol = defineProtocol<undefined>({
         return name === undefined ? "Listing branches" : args.delete ? `Deleting branch ${name}` : `Creating branch ${name}${args.ref ? ` at ${args.ref}` : ""}`;
       },
       handler: (args, { environment }) =>
-        inRepository(environment, async (repository) => {
+        inRepository(environment, async (repository, tools) => {
           const name = args.name ?? args.branch;
           if (name === undefined) {
-            const branches = await listBranches(repository);
+            const branches = await tools.listBranches(repository);
             const lines = branches.map((item) => `${item.current ? "*" : " "} ${item.name} ${shortOid(item.oid)} ${item.subject}`);
             return { output: lines.length > 0 ? lines.join("\n") : "No branches yet (no commits).", data: { branches } };
           }
           if (args.delete) {
-            const oid = await deleteBranch(repository, name, args.force ?? false);
+            const oid = await tools.deleteBranch(repository, name, args.force ?? false);
             return { output: `Deleted branch ${name} (was ${shortOid(oid)}).`, data: { name, oid } };
           }
-          const oid = await createBranch(repository, name, args.ref);
+          const oid = await tools.createBranch(repository, name, args.ref);
           return { output: `Created branch ${name} at ${shortOid(oid)} (not checked out).`, data: { name, oid } };
         }),
     }),
@@ -250,16 +250,16 @@ export const gitProtocol = defineProtocol<undefined>({
             ? `Creating and switching to branch ${args.branch}`
             : `Checking out ${args.branch ?? args.ref}`,
       handler: (args, { environment }) =>
-        inRepository(environment, async (repository) => {
+        inRepository(environment, async (repository, tools) => {
           if (args.files !== undefined) {
-            const restored = await restorePaths(repository, await repositoryPaths(environment, args.files), args.ref);
+            const restored = await tools.restorePaths(repository, await repositoryPaths(environment, args.files), args.ref);
             return { output: `Restored ${plural(restored.length, "file")} from ${args.ref ?? "the index"}: ${restored.join(", ")}.`, data: { restored } };
           }
           const target = args.branch ?? (args.create ? undefined : args.ref);
           if (target === undefined) {
             throw new ClioError("missing_parameter", "GIT.checkout needs branch=NAME (or ref=COMMIT to look at a commit).", "e.g. [GIT:action=checkout:branch=main] or [GIT:action=checkout:branch=fix:create=true].");
           }
-          const result = await checkout(repository, target, { create: args.create, startPoint: args.create ? args.ref : undefined, env: environment.env });
+          const result = await tools.checkout(repository, target, { create: args.create, startPoint: args.create ? args.ref : undefined, env: environment.env });
           const where = result.branch === undefined ? `HEAD is now detached at ${shortOid(result.oid)}` : `Switched to ${result.created ? "a new " : ""}branch ${result.branch}`;
           const output = `${where}. ${result.changed.length > 0 ? `${plural(result.changed.length, "file")} changed in the worktree.` : "No files changed."}`;
           return { output, data: result };
@@ -272,8 +272,8 @@ export const gitProtocol = defineProtocol<undefined>({
       parameters: { branch: parameter.word("The branch, tag or commit to merge in", z.string().min(1)), message: parameter.optionalText("The merge commit's message") },
       describe: (args) => `Merging ${args.branch} into the current branch`,
       handler: (args, { environment }) =>
-        inRepository(environment, async (repository) =>
-          mergeOutput(await mergeInto(repository, args.branch, authorFor(repository, environment), { message: args.message, now: environment.now, env: environment.env }), args.branch),
+        inRepository(environment, async (repository, tools) =>
+          mergeOutput(await tools.mergeInto(repository, args.branch, authorFor(repository, environment, tools), { message: args.message, now: environment.now, env: environment.env }), args.branch),
         ),
     }),
 
@@ -293,16 +293,16 @@ export const gitProtocol = defineProtocol<undefined>({
             ? `Resetting hard to ${args.ref ?? "HEAD"}: discards every uncommitted change to tracked files`
             : `Resetting (${args.mode ?? "mixed"}) to ${args.ref ?? "HEAD"}`,
       handler: (args, { environment }) =>
-        inRepository(environment, async (repository) => {
+        inRepository(environment, async (repository, tools) => {
           const mode = args.mode ?? "mixed";
           if (args.files !== undefined) {
             if (mode !== "mixed") {
               throw new ClioError("invalid_argument", `reset with files only unstages (mixed); mode=${mode} cannot be combined with files.`, 'Drop mode, or use [GIT:action=checkout:files="..."] to discard a file\'s changes.');
             }
-            const unstaged = await unstagePaths(repository, await repositoryPaths(environment, args.files), args.ref ?? "HEAD");
+            const unstaged = await tools.unstagePaths(repository, await repositoryPaths(environment, args.files), args.ref ?? "HEAD");
             return { output: unstaged.length > 0 ? `Unstaged: ${unstaged.join(", ")}. Files unchanged.` : "Nothing staged there; nothing changed.", data: { mode, unstaged } };
           }
-          const result = await reset(repository, mode, args.ref ?? "HEAD", { env: environment.env });
+          const result = await tools.reset(repository, mode, args.ref ?? "HEAD", { env: environment.env });
           const head = `HEAD is now at ${shortOid(result.oid)}.`;
           const detail =
             mode === "soft"
@@ -320,10 +320,10 @@ export const gitProtocol = defineProtocol<undefined>({
       parameters: { remote, branch: remoteBranch },
       describe: (args) => `Fetching ${args.branch ? `${args.branch} ` : ""}from ${args.remote ?? "origin"}`,
       handler: (args, { environment, signal }) =>
-        inRepository(environment, async (repository) => {
-          const result = await fetchRemote(repository, args.remote ?? "origin", args.branch, remoteOptions(environment, signal));
+        inRepository(environment, async (repository, tools) => {
+          const result = await tools.fetchRemote(repository, args.remote ?? "origin", args.branch, remoteOptions(environment, signal, tools));
           const fetched = `Fetched ${result.remote}${result.branch ? `/${result.branch}` : ""}${result.oid ? ` (${shortOid(result.oid)})` : ""}.`;
-          return { output: `${fetched}\n${formatBranchHeader(result.state)}`, data: result };
+          return { output: `${fetched}\n${tools.formatBranchHeader(result.state)}`, data: result };
         }),
     }),
 
@@ -333,10 +333,10 @@ export const gitProtocol = defineProtocol<undefined>({
       parameters: { remote, branch: remoteBranch },
       describe: (args) => `Pulling ${args.branch ?? "the current branch"} from ${args.remote ?? "origin"}`,
       handler: (args, { environment, signal }) =>
-        inRepository(environment, async (repository) => {
+        inRepository(environment, async (repository, tools) => {
           const remoteName = args.remote ?? "origin";
-          const options = { ...remoteOptions(environment, signal), now: environment.now };
-          const result = await pullRemote(repository, remoteName, args.branch, authorFor(repository, environment), options);
+          const options = { ...remoteOptions(environment, signal, tools), now: environment.now };
+          const result = await tools.pullRemote(repository, remoteName, args.branch, authorFor(repository, environment, tools), options);
           return mergeOutput(result, `${remoteName}/${args.branch ?? result.branch}`);
         }),
     }),
@@ -347,8 +347,8 @@ export const gitProtocol = defineProtocol<undefined>({
       parameters: { remote, branch: remoteBranch },
       describe: (args) => `Pushing ${args.branch ?? "the current branch"} to ${args.remote ?? "origin"}`,
       handler: (args, { environment, signal }) =>
-        inRepository(environment, async (repository) => {
-          const result = await pushRemote(repository, args.remote ?? "origin", args.branch, remoteOptions(environment, signal));
+        inRepository(environment, async (repository, tools) => {
+          const result = await tools.pushRemote(repository, args.remote ?? "origin", args.branch, remoteOptions(environment, signal, tools));
           return { output: `Pushed ${result.branch} to ${result.remote} (${shortOid(result.oid)}).`, data: result, description: `Pushed ${result.branch} to ${result.remote}` };
         }),
     }),
@@ -360,9 +360,10 @@ export const gitProtocol = defineProtocol<undefined>({
       describe: () => "Creating a git repository at the workspace root",
       async handler(args, { environment }) {
         const root = environment.workspace.root;
-        if (await exists(`${root}/.git`)) return { output: `${root} is already a git repository; nothing was changed.`, data: { created: false } };
+        const tools = await loadGitTools();
+        if (await tools.exists(`${root}/.git`)) return { output: `${root} is already a git repository; nothing was changed.`, data: { created: false } };
         const branch = args.branch ?? "main";
-        await git.init({ fs: nodeFs, dir: root, defaultBranch: branch });
+        await tools.git.init({ fs: nodeFs, dir: root, defaultBranch: branch });
         return { output: `Created an empty git repository in ${root} (branch ${branch}).`, data: { created: true, branch } };
       },
     }),
