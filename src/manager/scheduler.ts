@@ -31,13 +31,15 @@ export class CommandScheduler {
   }
 
   private async withSlot<T>(task: () => Promise<T>): Promise<T> {
+    // A freed slot passes straight to the longest waiter, so no newcomer can take it in between.
     if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
+    else this.running++;
     try {
       return await task();
     } finally {
-      this.running--;
-      this.waiting.shift()?.();
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
     }
   }
 }

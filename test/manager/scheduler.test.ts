@@ -1,0 +1,56 @@
+/** The ordering rules on their own: reads overlap up to the bound, writes run alone and in order. */
+import { describe, expect, it } from "vitest";
+import { CommandScheduler } from "../../src/manager/scheduler.js";
+
+function deferred(): { promise: Promise<void>; resolve(): void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+describe("the command scheduler", () => {
+  it("never runs more reads at once than its bound, even when a read arrives as a slot frees", async () => {
+    const scheduler = new CommandScheduler(1);
+    let running = 0;
+    let most = 0;
+    const read = (gate?: Promise<void>) => async () => {
+      running++;
+      most = Math.max(most, running);
+      await gate;
+      await Promise.resolve();
+      running--;
+    };
+    const first = deferred();
+    const runs = [scheduler.schedule(false, read(first.promise)), scheduler.schedule(false, read())];
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    first.resolve();
+    for (let index = 0; index < 4; index++) {
+      await Promise.resolve();
+      runs.push(scheduler.schedule(false, read()));
+    }
+    await Promise.all(runs);
+    expect(most).toBe(1);
+  });
+
+  it("runs a write after every earlier read, and a later read after the write", async () => {
+    const scheduler = new CommandScheduler(4);
+    const log: string[] = [];
+    const step = (name: string, wait = 0) => async () => {
+      log.push(`start ${name}`);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      log.push(`end ${name}`);
+    };
+    await Promise.all([scheduler.schedule(false, step("r1", 20)), scheduler.schedule(true, step("w1")), scheduler.schedule(true, step("w2")), scheduler.schedule(false, step("r2"))]);
+    expect(log).toEqual(["start r1", "end r1", "start w1", "end w1", "start w2", "end w2", "start r2", "end r2"]);
+  });
+
+  it("goes on after a task that fails", async () => {
+    const scheduler = new CommandScheduler(1);
+    const failed = scheduler.schedule(true, async () => {
+      throw new Error("no");
+    });
+    await expect(failed).rejects.toThrow("no");
+    await expect(scheduler.schedule(false, async () => "after")).resolves.toBe("after");
+    await scheduler.idle();
+  });
+});
