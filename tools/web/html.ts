@@ -69,7 +69,27 @@ function bodyHtml(document: LinkedDocument): string {
 function markdownConverter(): TurndownService {
   const turndown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-", emDelimiter: "*" });
   turndown.remove(DROPPED_ELEMENTS as TurndownService.Filter);
+  // Turndown fences only <pre><code>; a bare <pre> (Sphinx, Pygments, many docs) would come out
+  // as markdown-escaped prose (`a\_b \* 2`), so it is fenced here with its text as written.
+  turndown.addRule("preformatted", {
+    filter: (node) => node.nodeName === "PRE" && node.firstChild?.nodeName !== "CODE",
+    replacement: (_content, node) => {
+      const element = node as unknown as PreElement;
+      const code = (element.textContent ?? "").replace(/\n$/, "");
+      const classes = `${element.getAttribute("class") ?? ""} ${element.parentElement?.getAttribute("class") ?? ""}`;
+      const language = /(?:^|\s)(?:language|lang|highlight)-([\w+#-]+)/.exec(classes)?.[1] ?? "";
+      const longest = Math.max(2, ...(code.match(/^`{3,}/gm) ?? []).map((run: string) => run.length));
+      const fence = "`".repeat(longest + 1);
+      return `\n\n${fence}${language}\n${code}\n${fence}\n\n`;
+    },
+  });
   return turndown;
+}
+
+interface PreElement {
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+  parentElement: { getAttribute(name: string): string | null } | null;
 }
 
 function withTitle(title: string | undefined, markdown: string): string {
