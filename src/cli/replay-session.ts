@@ -39,8 +39,9 @@ export async function replaySessionCommand(idOrPrefix: string, options: ReplayCo
     throw error;
   }
   const check = sessionCheck(data);
+  const leftOut = leftOutNote(check.leftOut);
   if (!check.expectations.results.length) {
-    write(`Session ${data.id} recorded no commands; nothing to replay.`);
+    write(`Session ${data.id} recorded no commands that ran${leftOut === "" ? "" : ` (${leftOut})`}; nothing to replay.`);
     return 0;
   }
   const style = createStyle(process.stdout);
@@ -63,7 +64,14 @@ export async function replaySessionCommand(idOrPrefix: string, options: ReplayCo
     write(formatDifferences(differences, { script: name, expectations: `session ${data.id} (${data.commands.length} recorded commands)` }));
     return 1;
   }
-  const note = check.shortened.size ? ` (${check.shortened.size} output(s) the session had shortened were not compared)` : "";
-  write(`All ${run.expected.length} result(s) match what session ${data.id} recorded${note}.`);
+  const notes = [...(check.shortened.size ? [`${check.shortened.size} output(s) the session had shortened were not compared`] : []), ...(leftOut === "" ? [] : [leftOut])];
+  write(`All ${run.expected.length} result(s) match what session ${data.id} recorded${notes.length ? ` (${notes.join("; ")})` : ""}.`);
   return 0;
+}
+
+/** Says which recorded commands were not replayed: rejected before they ran, their text not kept. */
+function leftOutNote(codes: string[]): string {
+  if (codes.length === 0) return "";
+  const kinds = [...new Set(codes)].join(", ");
+  return codes.length === 1 ? `1 command the session could not run (${kinds}) was left out` : `${codes.length} commands the session could not run (${kinds}) were left out`;
 }

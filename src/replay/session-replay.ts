@@ -2,7 +2,7 @@
  * A session as a regression test: its recorded commands become a script (one command a line)
  * and its recorded results the expectations that script's run is compared with.
  */
-import { exportSession, type SessionData } from "../sessions/index.js";
+import { exportSession, isReplayable, type SessionData } from "../sessions/index.js";
 import { buildExpectationFile, type ExpectationFile, type ExpectedResult } from "./expectations.js";
 import { normaliseText } from "./normalise.js";
 
@@ -12,6 +12,8 @@ export interface SessionCheck {
   expectations: ExpectationFile;
   /** Indexes (from 0) of commands whose recorded output was shortened by the store: their output is not compared. */
   shortened: Set<number>;
+  /** Error codes of the commands left out: rejected before they ran, their text not kept (see `isReplayable`). */
+  leftOut: string[];
 }
 
 /** The script name used in a session's expectations. */
@@ -21,7 +23,9 @@ export function sessionScriptName(id: string): string {
 
 export function sessionCheck(data: Readonly<SessionData>): SessionCheck {
   const context = { workspaceRoots: [data.workspace] };
-  const commands = [...data.commands].sort((left, right) => left.sequence - right.sequence);
+  const sorted = [...data.commands].sort((left, right) => left.sequence - right.sequence);
+  const commands = sorted.filter(isReplayable);
+  const leftOut = sorted.filter((record) => !isReplayable(record)).map((record) => record.error?.code ?? "error");
   const shortened = new Set<number>();
   const results: ExpectedResult[] = commands.map((record, index) => {
     if (record.outputLength !== undefined) shortened.add(index);
@@ -42,6 +46,7 @@ export function sessionCheck(data: Readonly<SessionData>): SessionCheck {
     script: exportSession(data as SessionData, "script"),
     expectations: buildExpectationFile(sessionScriptName(data.id), results),
     shortened,
+    leftOut,
   };
 }
 

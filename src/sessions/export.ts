@@ -43,8 +43,17 @@ function printWord(word: string): string {
   return /^[A-Za-z0-9+/_.,@%~-]+$/.test(word) ? word : JSON.stringify(word);
 }
 
+/**
+ * Whether a recorded command can be written back as a script line. One rejected before it ran
+ * (a syntax error, an unknown action, an argument that did not decode) kept no arguments: its
+ * text is lost, and a line rebuilt from it would be a different command with a different error.
+ */
+export function isReplayable(command: Pick<CommandRecord, "ok" | "args">): boolean {
+  return command.ok || Object.keys(command.args).length > 0;
+}
+
 function exportScript(data: SessionData): string {
-  const commands = [...data.commands].sort((left, right) => left.sequence - right.sequence);
+  const commands = [...data.commands].filter(isReplayable).sort((left, right) => left.sequence - right.sequence);
   return commands.map((command) => `${printCommandLine(command)}\n`).join("");
 }
 

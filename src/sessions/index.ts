@@ -1,7 +1,7 @@
 /** Sessions: the record of every conversation, one JSON file each, saved as things happen. */
 export { SessionStore, makeSessionId, type SessionListing, type SessionStoreOptions, type SessionSummary, type UnreadableSession } from "./store.js";
 export { Session, shortenOutput, type CommandInput, type EventInput, type MessageInput, type SessionWriter, type UsageInput } from "./session.js";
-export { exportSession, exportFormats, printCommandLine, type ExportFormat } from "./export.js";
+export { exportSession, exportFormats, isReplayable, printCommandLine, type ExportFormat } from "./export.js";
 export {
   SESSION_FORMAT_VERSION,
   decodeSession,

@@ -151,6 +151,20 @@ describe("clio replay --from-session", () => {
     expect(changed.stdout).toContain("-1│# Inventory (old title)");
   });
 
+  it("leaves out the commands the session could not run (a syntax error), which it never kept the text of", async () => {
+    const store = new SessionStore(env.CLIO_SESSION_DIR!, { now: () => created, randomSuffix: () => "c3c3c3" });
+    const session = await store.create({ workspace: "/home/someone/inventory", provider: "test", model: "test-model" });
+    const syntaxError = { code: "syntax_error", message: 'In [MEMORY: (started at 1:1), expected `:` or `]` after the value of key, found "!"' };
+    await session.appendCommand({ protocol: "MEMORY", action: "", description: "MEMORY", ok: false, output: "", error: syntaxError, durationMs: 0, turn: 1 });
+    await session.appendCommand({ protocol: "FILE_OP", action: "read", args: { path: "notes/todo.md" }, description: "Read notes/todo.md (4 lines)", ok: true, output: "1│# Todo\n2│\n3│- [ ] count items per warehouse\n4│- [ ] export the report as CSV", durationMs: 3, turn: 1 });
+    await session.close();
+    const replayed = await clio("replay", "--from-session", session.id, "--fresh-copy", scriptsFixture, "--permission-mode", "yolo");
+    expect(replayed.stdout).not.toContain("unknown_action");
+    expect(replayed.stdout).toContain(`match what session ${session.id} recorded`);
+    expect(replayed.stdout).toContain("1 command the session could not run (syntax_error) was left out");
+    expect(replayed.code).toBe(0);
+  });
+
   it("says when a session id matches none or several", async () => {
     const none = await clio("replay", "--from-session", "19990101-0000", "--permission-mode", "yolo");
     expect(none.code).toBe(2);

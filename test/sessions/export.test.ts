@@ -68,6 +68,15 @@ describe("exportSession: script", () => {
     );
   });
 
+  it("leaves out a command rejected before it ran, whose text the session did not keep", async () => {
+    const store = new SessionStore(directory, { randomSuffix: () => "fedcba" });
+    const broken = await store.create({ workspace: "/work/app", provider: "scripted", model: "replay" });
+    await broken.appendCommand({ protocol: "MEMORY", action: "", description: "MEMORY", ok: false, output: "", error: { code: "syntax_error", message: "In [MEMORY: …" }, durationMs: 0, turn: 1 });
+    await broken.appendCommand({ protocol: "MEMORY", action: "list", args: { action: "list" }, description: "Listed 0 memories", ok: true, output: "No memories stored yet.", durationMs: 1, turn: 1 });
+    expect(exportSession(broken, "script")).toBe("[MEMORY:action=list]\n");
+    await broken.close();
+  });
+
   it("round-trips every value through the quoted form", () => {
     const command = { protocol: "EXEC", action: "run", args: { command: "echo \"a\\b\"\n\t]:[", timeout: 30, text: "é ✓ \u2028" } };
     const parsed = readCommandLine(printCommandLine(command));
