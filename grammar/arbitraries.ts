@@ -142,8 +142,8 @@ export function documentArbitrary(options: DocumentOptions = {}): fc.Arbitrary<G
 }
 
 /**
- * Ways to cut `text` into chunks: single characters, or random split points. Joined, the
- * chunks are always `text`.
+ * Ways to cut `text` into chunks: single characters, or random split points, sometimes with
+ * empty chunks between them (streams send empty deltas). Joined, the chunks are always `text`.
  */
 export function chunkingArbitrary(text: string): fc.Arbitrary<string[]> {
   const singles = fc.constant([...Array(text.length).keys()].map((i) => text[i]!));
@@ -159,5 +159,6 @@ export function chunkingArbitrary(text: string): fc.Arbitrary<string[]> {
     chunks.push(text.slice(from));
     return chunks;
   });
-  return fc.oneof(singles, cuts);
+  const withEmpty = cuts.map((chunks) => chunks.flatMap((chunk) => ["", chunk]));
+  return fc.oneof(singles, cuts, withEmpty);
 }

@@ -54,6 +54,8 @@ export class StreamingScanner extends ScannerCore {
   private pushChunk(chunk: string): ParseEvent[] {
     const mask = this.fastMask;
     const length = chunk.length;
+    // An empty chunk (streams send empty deltas) must not count as a line's first character.
+    if (length === 0) return NO_EVENTS;
     if (mask !== 0 && length <= FAST_PATH_LIMIT) {
       // The fast path for small chunks: nothing in this one can change the state.
       let i = 0;

@@ -48,6 +48,15 @@ describe("streaming", () => {
     expect(parse("[A:k<<EOF\nbody\nEOFX\nEOF\n]").commands[0]!.parameters[0]!.text).toBe("body\nEOFX");
   });
 
+  it("ignores an empty chunk: a fence line after it is still a fence, a recovery line still resumes", () => {
+    const fenced = "a\n```\n[A:k=1]\n```\n";
+    expect(parseChunks(["a\n", "", "```\n[A:k=1]\n```\n"])).toEqual(parse(fenced));
+    expect(parseChunks(["a\n", "", "```\n[A:k=1]\n```\n"]).commands).toEqual([]);
+    const recovered = "[B:k=1!\n[A:k=1]";
+    expect(parseChunks(["[B:k=1!\n", "", "[A:k=1]"])).toEqual(parse(recovered));
+    expect(parseChunks(["[B:k=1!\n", "", "[A:k=1]"]).commands.map((command) => command.protocol)).toEqual(["A"]);
+  });
+
   it("gives the same result for every one-character chunking of a mixed document", () => {
     const text = [
       "Intro with [docs](http://x) and \\[A:k=1].\r\n",
