@@ -13,14 +13,9 @@ import { createStyle } from "../ui/style.js";
 import { EXIT_UNREADABLE } from "./input.js";
 import { formatResult, jsonResult, summaryLine, type ReplayCommandOptions } from "./replay-command.js";
 
-/** Reads a session's data by id or unique prefix, releasing it at once. */
+/** Reads a session's data by id or unique prefix without locking it: a clio that has it open keeps it. */
 export async function readSession(directory: string, idOrPrefix: string): Promise<Readonly<SessionData>> {
-  const session = await new SessionStore(directory).open(idOrPrefix);
-  try {
-    return structuredClone(session.data);
-  } finally {
-    await session.close();
-  }
+  return new SessionStore(directory).read(idOrPrefix);
 }
 
 export async function replaySessionCommand(idOrPrefix: string, options: ReplayCommandOptions): Promise<number> {

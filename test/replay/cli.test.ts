@@ -165,6 +165,18 @@ describe("clio replay --from-session", () => {
     expect(replayed.code).toBe(0);
   });
 
+  it("replays a session that a running clio has open: replay only reads it", async () => {
+    const id = await recordSession("d4d4d4", "1│# Inventory\n(Showing lines up to 1 of 4. Read on with offset=2 (and limit=N for a window).)");
+    const held = await new SessionStore(env.CLIO_SESSION_DIR!).open(id);
+    try {
+      const replayed = await clio("replay", "--from-session", id, "--fresh-copy", scriptsFixture, "--permission-mode", "yolo");
+      expect(replayed.stderr).toBe("");
+      expect(replayed.stdout).toContain(`match what session ${id} recorded`);
+    } finally {
+      await held.close();
+    }
+  });
+
   it("says when a session id matches none or several", async () => {
     const none = await clio("replay", "--from-session", "19990101-0000", "--permission-mode", "yolo");
     expect(none.code).toBe(2);
