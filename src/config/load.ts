@@ -174,7 +174,8 @@ async function readConfigFile(file: string): Promise<ConfigLayer | undefined> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw new ClioError("invalid_config", `${file}: cannot be read (${(error as Error).message})`, "Make the file readable, or remove it.");
   }
-  const parsed = parseJsonText(text);
+  // Editors on Windows save UTF-8 with a byte order mark; JSON.parse refuses it.
+  const parsed = parseJsonText(text.startsWith("\uFEFF") ? text.slice(1) : text);
   if (!parsed.ok) {
     throw new ClioError(
       "invalid_config",

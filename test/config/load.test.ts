@@ -186,6 +186,15 @@ describe("permissions and protocol settings", () => {
   });
 });
 
+describe("config files saved by editors", () => {
+  it("reads a file that starts with a UTF-8 byte order mark", async () => {
+    await writeConfig(project, '\uFEFF{ "model": "from-bom-file" }');
+    const { config, sources } = await load();
+    expect(config.model).toBe("from-bom-file");
+    expect(sources.model).toMatch(/^project:/);
+  });
+});
+
 describe("invalid configuration is refused with the file and the key", () => {
   it("names the file, line and column of invalid JSON", async () => {
     const file = await writeConfig(project, '{\n  "model": "x",\n  "maxTurns": 10,\n}\n');
