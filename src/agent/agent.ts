@@ -101,7 +101,7 @@ export class Agent {
 
       const malformed = outcome.results.length === 0 || outcome.results.every((result) => !result.ok && LANGUAGE_ERRORS.has(result.error?.code ?? ""));
       malformedInRow = malformed ? malformedInRow + 1 : 0;
-      const signature = outcome.results.map((result) => `${resultLabelOf(result)} ${result.description}`).join("\n");
+      const signature = outcome.results.map(commandSignature).join("\n");
       repeats = signature && signature === lastSignature ? repeats + 1 : 1;
       lastSignature = signature;
 
@@ -192,6 +192,11 @@ function replyNotes(outcome: ReplyOutcome): string[] {
   return notes;
 }
 
-function resultLabelOf(result: CommandResult): string {
-  return `${result.protocol}.${result.action ?? ""}`;
+/**
+ * What makes two commands the same: protocol, action and arguments as written — not the
+ * description, which may report how a run went ("Ran npm test (exit 0, 2.3 s)").
+ */
+function commandSignature(result: CommandResult): string {
+  const written = result.args ? JSON.stringify(result.args) : (result.error?.message ?? result.description);
+  return `${result.protocol}.${result.action ?? ""} ${written}`;
 }

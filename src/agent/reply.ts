@@ -3,7 +3,7 @@
  * for commands; read-only commands start the moment their `]` arrives, everything from the first
  * state-changing command on waits for the reply to end and then runs in order.
  */
-import type { Mention } from "../../grammar/ast.js";
+import type { Command, Mention } from "../../grammar/ast.js";
 import { StreamingScanner, type ParseEvent } from "../../grammar/index.js";
 import type { ProtocolManager, Submission } from "../manager/manager.js";
 import type { CommandResult } from "../manager/result.js";
@@ -64,10 +64,7 @@ export async function streamReply(
         continue;
       }
       const submission: Submission = event.type === "command" ? { command: event.command } : { syntaxError: event.error };
-      if (!holding && "command" in submission) {
-        const checked = manager.check(submission.command);
-        if (checked.ok && manager.permissionClassOf(checked.invocation) !== "read") holding = true;
-      }
+      if (!holding && "command" in submission) holding = !isReadOnly(manager, submission.command);
       if (holding) held.push(submission);
       else dispatch(submission);
     }
@@ -109,4 +106,15 @@ export async function streamReply(
   const outcome: ReplyOutcome = { text, results, mentions, finishReason, fabricated: guard.cut, dispatchDelays };
   if (usage) outcome.usage = usage;
   return outcome;
+}
+
+/** True for a command that checks and only reads; one whose class cannot be told is held like a write. */
+function isReadOnly(manager: ProtocolManager, command: Command): boolean {
+  const checked = manager.check(command);
+  if (!checked.ok) return true;
+  try {
+    return manager.permissionClassOf(checked.invocation) === "read";
+  } catch {
+    return false;
+  }
 }
