@@ -37,6 +37,10 @@ export async function summarize(provider: ModelProvider, system: string, history
   })) {
     if (event.type === "text-delta") summary += event.text;
   }
-  history.splice(0, cut, { role: "user", content: `[Summary of the earlier conversation]\n${summary.trim()}` });
+  if (!summary.trim()) throw new Error("the model returned an empty summary; the conversation was kept as it was");
+  // The summary joins the first kept message (a user message), so roles still alternate:
+  // strict chat templates refuse two user messages in a row.
+  const firstKept = history[cut]!;
+  history.splice(0, cut + 1, { role: "user", content: `[Summary of the earlier conversation]\n${summary.trim()}\n\n${firstKept.content}` });
   return cut;
 }

@@ -31,6 +31,8 @@ export interface HarnessOptions {
   mode?: PermissionMode;
   asker?: PermissionAsker;
   maxTurns?: number;
+  /** The model's context window in tokens (older turns are summarised near it). */
+  contextWindow?: number;
   files?: Record<string, string>;
 }
 
@@ -69,6 +71,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     runtime,
     store,
     maxTurns: options.maxTurns ?? 10,
+    ...(options.contextWindow ? { contextWindow: options.contextWindow } : {}),
     onEvent: (event) => agentEvents.push(event),
   });
   return {
