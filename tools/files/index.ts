@@ -5,11 +5,11 @@
 import type { Workspace } from "../workspace.js";
 import { explainFailure, type FileContext } from "./context.js";
 import { nodeFileSystem, type FileSystem } from "./file-system.js";
-import { listFolder, type ListResult } from "./list.js";
+import type { ListResult } from "./list.js";
 import { copyPath, movePath, pathInfo, removePath, type InfoResult, type RemoveResult, type TransferResult } from "./manage.js";
 import { readTextFile, type ReadOptions, type ReadResult } from "./read.js";
 import { replaceInFile, type ReplaceResult } from "./replace.js";
-import { searchFiles, type SearchResult } from "./search.js";
+import type { SearchResult } from "./search.js";
 import { writeTextFile, type WriteResult } from "./write.js";
 
 export type { FileSystem } from "./file-system.js";
@@ -19,9 +19,7 @@ export type { ReadOptions, ReadResult } from "./read.js";
 export type { ReplaceResult } from "./replace.js";
 export type { SearchHit, SearchResult } from "./search.js";
 export type { WriteResult } from "./write.js";
-export { LIST_LIMIT } from "./list.js";
 export { READ_MAX_BYTES } from "./read.js";
-export { SEARCH_FILE_LIMIT, SEARCH_HIT_LIMIT } from "./search.js";
 export { formatBytes, numberLines } from "./text.js";
 
 export class FileTools {
@@ -49,12 +47,13 @@ export class FileTools {
 
   /** A folder's entries (or its tree with `recursive`), .gitignore respected, `.git` hidden. */
   list(path = ".", options: { recursive?: boolean; limit?: number } = {}): Promise<ListResult> {
-    return explainFailure(path, listFolder(this.context, path, options));
+    // Listing and searching stand on fast-glob and ignore: loaded when first used, not at start-up.
+    return explainFailure(path, import("./list.js").then(({ listFolder }) => listFolder(this.context, path, options)));
   }
 
   /** Files matching a glob under `folder`, and with `content` the lines matching a regular expression. */
   search(pattern: string, options: { folder?: string; content?: string } = {}): Promise<SearchResult> {
-    return explainFailure(options.folder ?? pattern, searchFiles(this.context, pattern, options));
+    return explainFailure(options.folder ?? pattern, import("./search.js").then(({ searchFiles }) => searchFiles(this.context, pattern, options)));
   }
 
   /** Deletes a file, a link, or (with `recursive`) a folder. Never the root, never git's or clio's internals. */
