@@ -11,18 +11,26 @@ afterEach(async () => {
 type Message = { role: string; content: string };
 const messagesOf = (index: number): Message[] => harness!.server.requests[index]!.body.messages;
 
+/**
+ * Two prompts in a 1,000-token window: the first takes three calls and ends at 900 tokens, so the
+ * second prompt begins with a summary call (answered with `summary`) before its own reply.
+ */
+async function twoPromptsNearTheWindow(summary: string) {
+  harness = await startHarness({ contextWindow: 1000, files: { "a.txt": "alpha\n", "b.txt": "beta\n" } });
+  harness.server.enqueue(
+    { reply: '[FILE_OP:action=read:path="a.txt"]', usage: { promptTokens: 100, completionTokens: 10 } },
+    { reply: '[FILE_OP:action=read:path="b.txt"]', usage: { promptTokens: 200, completionTokens: 10 } },
+    { reply: "a.txt says alpha, b.txt says beta.", usage: { promptTokens: 890, completionTokens: 10 } },
+    { reply: summary },
+    { reply: "Both files are short.", usage: { promptTokens: 300, completionTokens: 10 } },
+  );
+  expect((await harness.conversation.prompt("What do a.txt and b.txt say? FIRST-PROMPT")).reason).toBe("done");
+  return harness.conversation.prompt("Are they long?");
+}
+
 describe("summarising near the context window", () => {
   it("asks the model for a summary of the older turns, then sends a shorter history that still alternates", async () => {
-    harness = await startHarness({ contextWindow: 1000, files: { "a.txt": "alpha\n", "b.txt": "beta\n" } });
-    harness.server.enqueue(
-      { reply: '[FILE_OP:action=read:path="a.txt"]', usage: { promptTokens: 100, completionTokens: 10 } },
-      { reply: '[FILE_OP:action=read:path="b.txt"]', usage: { promptTokens: 200, completionTokens: 10 } },
-      { reply: "a.txt says alpha, b.txt says beta.", usage: { promptTokens: 890, completionTokens: 10 } },
-      { reply: "SUMMARY: the person asked what a.txt and b.txt say; they say alpha and beta." },
-      { reply: "Both files are short.", usage: { promptTokens: 300, completionTokens: 10 } },
-    );
-    expect((await harness.conversation.prompt("What do a.txt and b.txt say? FIRST-PROMPT")).reason).toBe("done");
-    const outcome = await harness.conversation.prompt("Are they long?");
+    const outcome = await twoPromptsNearTheWindow("SUMMARY: the person asked what a.txt and b.txt say; they say alpha and beta.");
     expect(outcome).toMatchObject({ reason: "done", finalText: "Both files are short." });
 
     const summaryRequest = messagesOf(3);
@@ -44,16 +52,7 @@ describe("summarising near the context window", () => {
   });
 
   it("keeps the history as it was when the summary comes back empty", async () => {
-    harness = await startHarness({ contextWindow: 1000, files: { "a.txt": "alpha\n", "b.txt": "beta\n" } });
-    harness.server.enqueue(
-      { reply: '[FILE_OP:action=read:path="a.txt"]', usage: { promptTokens: 100, completionTokens: 10 } },
-      { reply: '[FILE_OP:action=read:path="b.txt"]', usage: { promptTokens: 200, completionTokens: 10 } },
-      { reply: "alpha and beta.", usage: { promptTokens: 890, completionTokens: 10 } },
-      { reply: "" },
-      { reply: "Short.", usage: { promptTokens: 300, completionTokens: 10 } },
-    );
-    await harness.conversation.prompt("What do a.txt and b.txt say? FIRST-PROMPT");
-    expect((await harness.conversation.prompt("Are they long?")).reason).toBe("done");
+    expect((await twoPromptsNearTheWindow("")).reason).toBe("done");
     expect(messagesOf(4)[1]!.content).toContain("FIRST-PROMPT");
     expect(harness.agentEvents.some((event) => event.type === "notice" && event.message.includes("summar"))).toBe(true);
   });
