@@ -103,7 +103,7 @@ export const gitProtocol = defineProtocol<undefined>({
           const summary =
             entries.length === 0
               ? args.files === undefined ? "Nothing to commit, working tree clean." : "No changes there."
-              : `${groups.staged.length} staged, ${groups.unstaged.length} unstaged, ${groups.untracked.length} untracked.`;
+              : `${groups.conflicted.length > 0 ? `${groups.conflicted.length} conflicted, ` : ""}${groups.staged.length} staged, ${groups.unstaged.length} unstaged, ${groups.untracked.length} untracked.`;
           return { output: `${lines.join("\n")}\n${summary}`, data: { ...state, entries, ...groups } };
         }),
     }),

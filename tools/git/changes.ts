@@ -4,7 +4,7 @@
  */
 import git from "isomorphic-git";
 import { ClioError } from "../errors.js";
-import { lockIndex, readIndex, requireBranch, type Repository } from "./repository.js";
+import { headCommit, lockIndex, readIndex, requireBranch, type Repository } from "./repository.js";
 import { compareIndexWithHead, computeStatus, type StatusEntry, type StatusOptions } from "./status.js";
 import { pathFilter } from "./format.js";
 
@@ -64,7 +64,9 @@ export async function stagePaths(
     const { fs, dir, gitdir, cache } = repository;
     const staged: StagedPath[] = [];
     for (const entry of selected) {
-      if (entry.worktree === "D") {
+      // A conflict's letters describe the merge, not the disk: stage what the worktree holds now.
+      const gone = entry.unmerged ? !(await fs.promises.lstat(`${dir}/${entry.path}`).then(() => true, () => false)) : entry.worktree === "D";
+      if (gone) {
         await git.remove({ fs, dir, gitdir, filepath: entry.path, cache });
         staged.push({ path: entry.path, change: "deleted" });
       } else {
@@ -75,6 +77,12 @@ export async function stagePaths(
     }
     return staged;
   });
+}
+
+/** The commits of a merge in progress (`.git/MERGE_HEAD`), none when no merge is. */
+async function readMergeHeads(repository: Repository): Promise<string[]> {
+  const text = await repository.fs.promises.readFile(`${repository.gitdir}/MERGE_HEAD`, "utf8").catch(() => "");
+  return text.split("\n").map((line) => line.trim()).filter((line) => /^[0-9a-f]{40}$/.test(line));
 }
 
 /** The staged paths as porcelain lines ("A  path"). */
@@ -114,6 +122,9 @@ export async function commitStaged(
       );
     }
     const signature = { ...author, timestamp: Math.floor(now() / 1000) };
+    // Concluding a merge git left half done (MERGE_HEAD): the commit gets the merged commits as parents, like git commit.
+    const head = await headCommit(repository);
+    const mergeHeads = await readMergeHeads(repository);
     const oid = await git.commit({
       fs: repository.fs,
       dir: repository.dir,
@@ -122,7 +133,11 @@ export async function commitStaged(
       author: signature,
       committer: signature,
       cache: repository.cache,
+      ...(mergeHeads.length > 0 && head !== undefined ? { parent: [head, ...mergeHeads] } : {}),
     });
+    if (mergeHeads.length > 0) {
+      for (const file of ["MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "AUTO_MERGE"]) await repository.fs.promises.rm(`${repository.gitdir}/${file}`, { force: true });
+    }
     const files = [...changes].map(([path, code]): StatusEntry => ({ path, index: code, worktree: " " }));
     return { oid, branch, files: files.sort((left, right) => (left.path < right.path ? -1 : 1)) };
   });

@@ -18,14 +18,15 @@ export function porcelainLine(entry: StatusEntry): string {
 /** Status entries grouped the way a person reads them. */
 export function groupStatus(entries: readonly StatusEntry[]) {
   const names: Record<string, string> = { M: "modified", A: "added", D: "deleted", R: "renamed", T: "typechange", U: "unmerged" };
+  const conflicted = entries.filter((entry) => entry.unmerged).map((entry) => entry.path);
   const staged = entries
-    .filter((entry) => entry.index !== " " && entry.index !== "?")
+    .filter((entry) => !entry.unmerged && entry.index !== " " && entry.index !== "?")
     .map((entry) => ({ path: entry.path, change: names[entry.index]!, ...(entry.from ? { from: entry.from } : {}) }));
   const unstaged = entries
-    .filter((entry) => entry.worktree !== " " && entry.worktree !== "?")
+    .filter((entry) => !entry.unmerged && entry.worktree !== " " && entry.worktree !== "?")
     .map((entry) => ({ path: entry.path, change: names[entry.worktree]! }));
   const untracked = entries.filter((entry) => entry.index === "?").map((entry) => entry.path);
-  return { staged, unstaged, untracked };
+  return { conflicted, staged, unstaged, untracked };
 }
 
 /**

@@ -27,6 +27,8 @@ export interface StatusEntry {
   worktree: StatusCode;
   /** For a staged rename: the old path. */
   from?: string;
+  /** An unresolved merge conflict (index and worktree then hold git's AA, UU, UD, DU, AU, UA or DD). */
+  unmerged?: true;
 }
 
 export interface StatusReport {
@@ -47,7 +49,10 @@ export interface StatusOptions {
 export async function computeStatus(repository: Repository, options: StatusOptions = {}): Promise<StatusReport> {
   const index = await readIndex(repository);
   const stageZero = index.entries.filter((entry) => entry.stage === 0);
-  const unmerged = new Set(index.entries.filter((entry) => entry.stage !== 0).map((entry) => entry.path));
+  const unmerged = new Map<string, Set<number>>();
+  for (const entry of index.entries) {
+    if (entry.stage !== 0) unmerged.set(entry.path, (unmerged.get(entry.path) ?? new Set()).add(entry.stage));
+  }
   const stagedPending = compareIndexWithHead(repository, stageZero, index.cachedTrees);
   // Synchronous; the tree reads started above go on in the thread pool meanwhile.
   const unstaged = compareWorktreeWithIndex(repository, stageZero, index.mtimeMs);
@@ -61,7 +66,7 @@ export async function computeStatus(repository: Repository, options: StatusOptio
   };
   for (const [file, change] of staged.changes) entryFor(file).index = change;
   for (const [file, change] of unstaged) entryFor(file).worktree = change;
-  for (const file of unmerged) Object.assign(entryFor(file), { index: "U", worktree: "U" });
+  for (const [file, stages] of unmerged) Object.assign(entryFor(file), conflictCodes(stages), { unmerged: true });
   pairExactRenames(byPath, staged.headOids, stageZero);
 
   const configuredExcludes = await git
@@ -72,6 +77,21 @@ export async function computeStatus(repository: Repository, options: StatusOptio
 
   const tracked = [...byPath.values()].sort((left, right) => comparePaths(left.path, right.path));
   return { entries: [...tracked, ...untracked.map((file): StatusEntry => ({ path: file, index: "?", worktree: "?" }))] };
+}
+
+/**
+ * git's two letters for a conflict, from the stages the index holds: 1 the common base,
+ * 2 ours, 3 theirs (UU both modified, AA both added, DU deleted by us, UD deleted by them, …).
+ */
+function conflictCodes(stages: Set<number>): Pick<StatusEntry, "index" | "worktree"> {
+  const [base, ours, theirs] = [stages.has(1), stages.has(2), stages.has(3)];
+  if (!base && ours && theirs) return { index: "A", worktree: "A" };
+  if (base && !ours && theirs) return { index: "D", worktree: "U" };
+  if (base && ours && !theirs) return { index: "U", worktree: "D" };
+  if (!base && ours && !theirs) return { index: "A", worktree: "U" };
+  if (!base && !ours && theirs) return { index: "U", worktree: "A" };
+  if (base && !ours && !theirs) return { index: "D", worktree: "D" };
+  return { index: "U", worktree: "U" };
 }
 
 /** Index against HEAD: what a commit now would record. */
