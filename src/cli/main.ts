@@ -17,7 +17,11 @@ const program = new Command("clio")
   .version(version, "-v, --version")
   .description("A protocol-first terminal coding assistant: any model does real work by writing [PROTOCOL:action=...] commands.")
   .showHelpAfterError()
-  .enablePositionalOptions();
+  .enablePositionalOptions()
+  // Set before the subcommands are added, so they inherit it: every usage error exits 2.
+  .exitOverride((error) => {
+    process.exit(error.exitCode === 0 ? 0 : 2);
+  });
 
 program
   .command("parse")
@@ -124,16 +128,22 @@ program
   });
 
 program
+  .command("protocols")
+  .description("list the protocols, their actions and parameters (what a model can do)")
+  .argument("[name]", "only this protocol")
+  .option("--markdown", "print as markdown (docs/protocols.md is made this way)")
+  .action(async (name: string | undefined, options: { markdown?: boolean }) => {
+    const { protocolsCommand } = await import("./protocols-command.js");
+    process.exitCode = await protocolsCommand(name, options);
+  });
+
+program
   .command("config")
   .description("print the settings in force and where each came from")
   .action(async () => {
     const { configCommand } = await import("./config-command.js");
     process.exitCode = await configCommand();
   });
-
-program.exitOverride((error) => {
-  process.exit(error.exitCode === 0 ? 0 : 2);
-});
 
 // Exit through process.exit on termination signals, so exit hooks run: session locks are
 // released and background jobs' process groups are killed.
