@@ -9,6 +9,7 @@
  * Outputs are kept as arrays of lines so the file reads (and diffs) well in version control.
  */
 import { z } from "zod";
+import { parseJsonText } from "../config/json-text.js";
 import type { CommandResult } from "../manager/result.js";
 import { NORMALISERS, normaliseText, type NormaliseContext } from "./normalise.js";
 
@@ -107,11 +108,14 @@ export function serialiseExpectationFile(file: ExpectationFile): string {
 
 /** Reads an expectation file's text; `name` is used in the error messages. */
 export function parseExpectationFile(text: string, name: string): ExpectationFile {
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch (error) {
-    throw new ExpectationFileError(`${name} is not valid JSON (${(error as Error).message}). Rewrite it with --update.`);
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) {
+    throw new ExpectationFileError(`${name}:${parsed.line}:${parsed.column}: invalid JSON: ${parsed.message} (${name} is not valid JSON). Fix it there, or rewrite it with --update.`);
+  }
+  const document = parsed.value;
+  if (typeof document !== "object" || document === null || Array.isArray(document)) {
+    const holds = Array.isArray(document) ? "an array" : document === null ? "null" : `a ${typeof document}`;
+    throw new ExpectationFileError(`${name} is not an expectation file: it holds ${holds}, not an object. Rewrite it with --update.`);
   }
   const version = (document as { version?: unknown } | null)?.version;
   if (typeof document === "object" && document !== null && version !== EXPECTATION_FORMAT_VERSION) {

@@ -60,6 +60,14 @@ describe("expectation files", () => {
     expect(() => parseExpectationFile("{ not json", "x.expected.json")).toThrow(/x\.expected\.json is not valid JSON/);
   });
 
+  it("that are not JSON name the line and column to fix", () => {
+    expect(() => parseExpectationFile('{\n  "version": 1,\n  "script": "a.md",,\n}', "x.expected.json")).toThrow(/x\.expected\.json:3:20: invalid JSON/);
+  });
+
+  it("that are not an object say so, instead of naming a format version", () => {
+    expect(() => parseExpectationFile("[1, 2]", "x.json")).toThrow(/x\.json is not an expectation file: it holds an array, not an object/);
+  });
+
   it("from another format version are refused with the version named", () => {
     expect(() => parseExpectationFile('{"version": 2, "script": "a", "normalisers": [], "results": []}', "x.json")).toThrow(/format 2; this clio reads format 1/);
   });
