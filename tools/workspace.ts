@@ -66,14 +66,18 @@ export class Workspace {
 
   /**
    * Resolves `input` (relative to the root, or absolute inside it) for reading or writing.
-   * Throws `invalid_argument` for empty paths or NUL bytes, `outside_workspace` for any escape
-   * and `protected_path` for writes to git or clio internals (judged on the lexical path and
+   * Throws `invalid_argument` for empty paths, NUL bytes and (for writes) `\`, `outside_workspace`
+   * for any escape and `protected_path` for writes to git or clio internals (judged on the lexical path and
    * on where symlinks really lead). The real path is checked at call time: call this right
    * before the operation.
    */
   async resolve(input: string, intent: PathIntent = "read"): Promise<ResolvedPath> {
     const absolute = this.lexicalResolve(input);
     const relative = this.relativeOf(absolute);
+    if (intent === "write" && input.includes("\\")) {
+      // On Linux `\` is part of a name: `src\main.ts` would create one odd file at the root.
+      throw new ClioError("invalid_argument", `The path ${input} contains \\, which is not a folder separator here.`, 'Separate folders with /, e.g. path="src/main.ts".');
+    }
     if (intent === "write") this.refuseProtected(input, relative);
     const real = await this.realLocation(input, absolute);
     if (intent === "write") this.refuseProtected(input, this.relativeOf(real));

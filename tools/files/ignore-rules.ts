@@ -4,7 +4,7 @@
  * are never entered. `.git` (anywhere) and `.clio` (at the root) are always hidden.
  */
 import path from "node:path";
-import type { Dirent } from "node:fs";
+import { constants, type Dirent } from "node:fs";
 import type fastGlob from "fast-glob";
 import ignore, { type Ignore } from "ignore";
 import type { FileSystem } from "./file-system.js";
@@ -12,6 +12,25 @@ import type { FileSystem } from "./file-system.js";
 interface Rules {
   directory: string;
   matcher: Ignore;
+}
+
+/** Larger .gitignore files are not read. */
+const IGNORE_FILE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * A .gitignore's text, or undefined unless it is a regular file of sane size. Like git, a
+ * symlinked .gitignore is not followed; a FIFO or device is never read (no blocking, no
+ * endless /dev/zero).
+ */
+async function readIgnoreFile(fs: FileSystem, file: string): Promise<string | undefined> {
+  const handle = await fs.open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile() || stat.size > IGNORE_FILE_MAX_BYTES) return undefined;
+    return await handle.readFile("utf8");
+  } finally {
+    await handle.close();
+  }
 }
 
 type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void;
@@ -87,8 +106,8 @@ export class IgnoreRules {
   private matcherFor(directory: string): Promise<Ignore | undefined> {
     let matcher = this.matchers.get(directory);
     if (matcher === undefined) {
-      matcher = this.fs.readFile(path.join(directory, ".gitignore"), "utf8").then(
-        (text) => ignore().add(text),
+      matcher = readIgnoreFile(this.fs, path.join(directory, ".gitignore")).then(
+        (text) => (text === undefined ? undefined : ignore().add(text)),
         () => undefined,
       );
       this.matchers.set(directory, matcher);

@@ -66,6 +66,30 @@ async function surveyTree(context: FileContext, absolute: string): Promise<numbe
   return files;
 }
 
+/**
+ * Throws if a folder about to be copied holds a FIFO, socket or device (git internals aside,
+ * which are not copied): copying one would block, fill the disk or fail half-way.
+ */
+async function refuseSpecialFiles(context: FileContext, absolute: string): Promise<void> {
+  const pending = [absolute];
+  while (pending.length > 0) {
+    const directory = pending.pop()!;
+    for (const entry of await context.fs.readdir(directory, { withFileTypes: true })) {
+      const child = path.join(directory, entry.name);
+      if (context.workspace.isProtected(context.workspace.relativeOf(child))) continue;
+      if (entry.isDirectory()) pending.push(child);
+      else if (!entry.isFile() && !entry.isSymbolicLink()) {
+        const what = kindOf(await context.fs.lstat(child));
+        throw new ClioError(
+          "not_a_file",
+          `${context.workspace.relativeOf(absolute)} contains ${context.workspace.relativeOf(child)}, a ${what}; only folders of files, folders and links can be copied.`,
+          "Copy the files you need one by one, or use EXEC if you really mean to copy it.",
+        );
+      }
+    }
+  }
+}
+
 function refuseRoot(relative: string, what: string): void {
   if (relative === ".") throw new ClioError("invalid_argument", `The workspace root itself cannot be ${what}.`, "Name a file or folder inside it.");
 }
@@ -111,6 +135,11 @@ async function prepareTransfer(context: FileContext, input: string, to: string, 
       targetStat.isDirectory() ? `Give the full new path, e.g. to="${target.relative}/${path.basename(source.relative)}".` : "Pass overwrite=true to replace it, or choose another target.",
     );
   }
+  // overwrite replaces files only: opening a FIFO to copy onto it would block forever.
+  const realTargetStat = targetStat === undefined ? undefined : await lstatOrNothing(context, target.real);
+  if (realTargetStat !== undefined && !realTargetStat.isFile() && !realTargetStat.isSymbolicLink()) {
+    throw new ClioError("not_a_file", `${target.relative} is a ${kindOf(realTargetStat)}; overwrite=true replaces files only.`, "Choose another target, or delete it first.");
+  }
   await makeParents(context, target.absolute, target.relative);
   return { source, sourceStat, target, overwritten: targetStat !== undefined };
 }
@@ -135,6 +164,7 @@ export async function copyPath(context: FileContext, input: string, to: string, 
     if (!options.recursive) {
       throw new ClioError("not_a_file", `${source.relative} is a directory; copying it takes recursive=true.`, `Write FILE_OP action=copy path="${source.relative}" to="${target.relative}" recursive=true.`);
     }
+    await refuseSpecialFiles(context, source.absolute);
     await context.fs.cp(source.absolute, target.absolute, {
       recursive: true,
       errorOnExist: true,

@@ -51,11 +51,21 @@ export function compileContentPattern(source: string): RegExp {
   }
 }
 
-/** The glob fast-glob runs: no absolute paths or `..`; a pattern without `/` matches at any depth. */
+/** True if a glob (escapes taken literally) is absolute or has a `..` segment. */
+function leavesFolder(glob: string): boolean {
+  const literal = glob.replace(/\\(.)/g, "$1");
+  return path.isAbsolute(literal) || literal.split("/").includes("..");
+}
+
+/**
+ * The glob fast-glob runs: no absolute paths or `..`, also not once braces are expanded
+ * (`.{.,}/x` is `../x`, `{/etc,x}/*` reaches `/etc`); a pattern without `/` matches at any depth.
+ */
 export function normalizeGlob(pattern: string): string {
   const trimmed = pattern.trim();
   if (trimmed === "") throw new ClioError("invalid_argument", "pattern is empty.", 'Give a glob such as pattern="**/*.ts" or pattern="*.md".');
-  if (path.isAbsolute(trimmed) || trimmed.split("/").includes("..")) {
+  const expanded = fastGlob.generateTasks(trimmed).flatMap((task) => [task.base, ...task.patterns]);
+  if ([trimmed, ...expanded].some(leavesFolder)) {
     throw new ClioError("outside_workspace", `pattern ${trimmed} reaches outside the search folder.`, 'Use a relative glob and the path parameter for the folder, e.g. path="src" pattern="*.ts".');
   }
   const relative = trimmed.replace(/^(\.\/)+/, "");
@@ -78,6 +88,8 @@ export async function searchFiles(context: FileContext, pattern: string, options
     fs: folder.rules.fastGlobAdapter(),
   });
   for await (const entry of stream as AsyncIterable<string>) {
+    // Defence in depth: whatever the walk yields must lie below the folder.
+    if (path.isAbsolute(entry) || entry.split("/").includes("..")) continue;
     if (files.length >= fileLimit) {
       truncated = true;
       break;

@@ -17,6 +17,8 @@ export const WRITE_MAX_BYTES = 16 * 1024 * 1024;
 /** Old contents up to this size are read to count changed lines. */
 const DIFF_MAX_BYTES = 2 * 1024 * 1024;
 const DIFF_TIMEOUT_MS = 500;
+/** Longest file name Linux file systems accept, for the temp file beside a target. */
+const TEMP_NAME_MAX_BYTES = 255;
 
 export interface WriteResult {
   relative: string;
@@ -34,7 +36,10 @@ export interface WriteResult {
  * applied to the new file (the old file's mode, to keep it).
  */
 export async function atomicWrite(context: FileContext, target: string, data: string | Buffer, mode?: number): Promise<void> {
-  const temporary = path.join(path.dirname(target), `.${path.basename(target)}.clio-${randomBytes(6).toString("hex")}.tmp`);
+  const suffix = `.clio-${randomBytes(6).toString("hex")}.tmp`;
+  const name = `.${path.basename(target)}${suffix}`;
+  // A name near the 255-byte limit leaves no room for the temp file's additions.
+  const temporary = path.join(path.dirname(target), Buffer.byteLength(name) <= TEMP_NAME_MAX_BYTES ? name : suffix);
   const handle = await context.fs.open(temporary, "wx", mode ?? 0o666);
   try {
     try {
