@@ -363,8 +363,10 @@ export const gitProtocol = defineProtocol<undefined>({
         const tools = await loadGitTools();
         if (await tools.exists(`${root}/.git`)) return { output: `${root} is already a git repository; nothing was changed.`, data: { created: false } };
         const branch = args.branch ?? "main";
+        const enclosing = await tools.enclosingRepository(root);
         await tools.git.init({ fs: nodeFs, dir: root, defaultBranch: branch });
-        return { output: `Created an empty git repository in ${root} (branch ${branch}).`, data: { created: true, branch } };
+        const nested = enclosing === undefined ? "" : ` It is nested inside the repository at ${enclosing}, which now sees this folder as an embedded repository.`;
+        return { output: `Created an empty git repository in ${root} (branch ${branch}).${nested}`, data: { created: true, branch, ...(enclosing === undefined ? {} : { enclosing }) } };
       },
     }),
   },

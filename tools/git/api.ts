@@ -9,5 +9,5 @@ export { diffRepository } from "./diff.js";
 export { branchState, formatBranchHeader, readLog } from "./history.js";
 export { mergeInto, reset, restorePaths, unstagePaths } from "./merge-reset.js";
 export { fetchRemote, pullRemote, pushRemote, resolveCredentials, scrubSecrets } from "./remote.js";
-export { exists, openRepository, resolveAuthor } from "./repository.js";
+export { enclosingRepository, exists, openRepository, resolveAuthor } from "./repository.js";
 export { computeStatus } from "./status.js";

@@ -31,6 +31,14 @@ export async function openRepository(root: string, options: OpenOptions = {}): P
   const gitdir = path.join(root, ".git");
   const stat = await nodeFs.promises.stat(gitdir).catch(() => undefined);
   if (!stat?.isDirectory() || !(await exists(path.join(gitdir, "HEAD")))) {
+    const enclosing = await enclosingRepository(root);
+    if (enclosing !== undefined) {
+      throw new ClioError(
+        "not_a_repository",
+        `The workspace ${root} is inside the git repository at ${enclosing}; clio's GIT works only at a repository's top folder.`,
+        `To use that repository, start clio with --workspace ${enclosing}. Only if a separate repository nested in it is really wanted: [GIT:action=init].`,
+      );
+    }
     throw new ClioError(
       "not_a_repository",
       `${root} is not a git repository (there is no .git folder at the workspace root).`,
@@ -39,6 +47,14 @@ export async function openRepository(root: string, options: OpenOptions = {}): P
   }
   const fileMode = await git.getConfig({ fs: nodeFs, gitdir, path: "core.fileMode" }).catch(() => undefined);
   return { dir: root, gitdir, fs: nodeFs, cache: {}, lockOptions: options.lockOptions ?? {}, fileMode: fileMode !== false && fileMode !== "false" };
+}
+
+/** The closest folder above `root` that holds a `.git` (folder or file), if any. */
+export async function enclosingRepository(root: string): Promise<string | undefined> {
+  for (let folder = path.dirname(path.resolve(root)); ; folder = path.dirname(folder)) {
+    if (await exists(path.join(folder, ".git"))) return folder;
+    if (path.dirname(folder) === folder) return undefined;
+  }
 }
 
 export async function exists(file: string): Promise<boolean> {
