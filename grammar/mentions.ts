@@ -21,7 +21,7 @@ export function firstLine(text: string): string {
   return text.slice(0, text.charCodeAt(lineFeed - 1) === 0x0d ? lineFeed - 1 : lineFeed);
 }
 
-/** Finds mentions in the content of one inline code span (a single line). */
+/** Finds mentions in one line's stretch: an inline code span's content, or a fence opener's info string. */
 export class MentionFinder implements MachineHost {
   line = 1;
   lineStart = 0;
@@ -32,7 +32,7 @@ export class MentionFinder implements MachineHost {
   }
 
   /** Mentions in `content`, which starts at absolute `offset` on `line` (whose start is `lineStart`). */
-  find(content: string, offset: number, line: number, lineStart: number): Mention[] {
+  find(content: string, offset: number, line: number, lineStart: number, context: Mention["context"] = "inline-code"): Mention[] {
     this.line = line;
     this.lineStart = lineStart;
     const found: Mention[] = [];
@@ -56,7 +56,7 @@ export class MentionFinder implements MachineHost {
       if (outcome === Outcome.Running && !machine.confirmed) break;
       const text = outcome === Outcome.Complete ? content.slice(bracket, machine.stop) : content.slice(bracket);
       const start = { offset: offset + bracket, line, column: offset + bracket - lineStart + 1 };
-      found.push({ text, context: "inline-code", span: { start, end: endPosition(start, text) } });
+      found.push({ text, context, span: { start, end: endPosition(start, text) } });
       if (outcome !== Outcome.Complete) break;
       i = machine.stop;
     }

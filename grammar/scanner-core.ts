@@ -151,6 +151,8 @@ export abstract class ScannerCore implements MachineHost {
   protected codeMapEnd = -1;
   protected fenceCharacter = 0;
   protected fenceLength = 0;
+  /** Absolute offset of a fence opener's info string (just after its run). */
+  protected fenceInfoStart = 0;
   protected closer = Closer.Off;
   protected closerIndent = 0;
   protected closerRun = 0;
@@ -298,8 +300,11 @@ export abstract class ScannerCore implements MachineHost {
   protected endFenceRun(): void {
     const length = this.runLength;
     if (this.runCharacter === TILDE) {
-      if (length >= 3) this.openFence(TILDE, length);
-      else this.state = this.recovering ? State.Recover : State.Text;
+      if (length >= 3) this.openFence(TILDE, length, this.runStart + length);
+      else {
+        this.stopCapture();
+        this.state = this.recovering ? State.Recover : State.Text;
+      }
       return;
     }
     if (this.recovering) {
@@ -349,8 +354,7 @@ export abstract class ScannerCore implements MachineHost {
    */
   protected resolveHeldCode(input: string, index: number, base: number): boolean {
     if (this.maybeFence) {
-      this.stopCapture();
-      this.openFence(BACKTICK, this.codeLength);
+      this.openFence(BACKTICK, this.codeLength, this.codeStart + this.codeLength);
       return false;
     }
     const held = this.captured(index);
@@ -362,16 +366,27 @@ export abstract class ScannerCore implements MachineHost {
     return true;
   }
 
-  protected findSpanMentions(content: string, offset: number): void {
+  protected findSpanMentions(content: string, offset: number, context: Mention["context"] = "inline-code"): void {
     if (content.indexOf("[") < 0) return;
-    for (const found of this.mentions.find(content, offset, this.line, this.lineStart)) this.emit({ type: "mention", mention: found });
+    for (const found of this.mentions.find(content, offset, this.line, this.lineStart, context)) this.emit({ type: "mention", mention: found });
   }
 
-  protected openFence(character: number, length: number): void {
+  /** Opens a fence; the opener line is captured from its run up to `infoStart` and goes on to the line's end. */
+  protected openFence(character: number, length: number, infoStart: number): void {
     this.recovering = false;
     this.fenceCharacter = character;
     this.fenceLength = length;
+    this.fenceInfoStart = infoStart;
     this.state = State.FenceInfo;
+  }
+
+  /** The opener line ended at `index` (absolute `offset`): command-shaped text in its info string is a fence mention. */
+  protected endFenceInfo(index: number, offset: number): void {
+    const line = this.captured(index);
+    this.stopCapture();
+    let info = line.slice(line.length - (offset - this.fenceInfoStart));
+    if (info.charCodeAt(info.length - 1) === CARRIAGE_RETURN) info = info.slice(0, -1);
+    this.findSpanMentions(info, this.fenceInfoStart, "fence");
   }
 
   protected closeFence(): void {

@@ -208,7 +208,7 @@ export class StreamingScanner extends ScannerCore {
             this.runCharacter = code;
             this.runLength = 0;
             this.runStart = base + i;
-            if (code === BACKTICK) this.startCapture(i);
+            this.startCapture(i);
             continue;
           } else if (code === OPEN_BRACKET && this.recovering) this.startMachine(i, base);
           else {
@@ -259,6 +259,7 @@ export class StreamingScanner extends ScannerCore {
             i = end;
             break;
           }
+          this.endFenceInfo(lineFeed, base + lineFeed);
           this.line++;
           this.lineStart = base + lineFeed + 1;
           this.region = Region.Fence;
@@ -292,8 +293,7 @@ export class StreamingScanner extends ScannerCore {
           i = skipTo(input, i, HOLD_SPECIAL);
           if (i === end) break;
           if (input.charCodeAt(i) === LINE_FEED) {
-            this.stopCapture();
-            this.openFence(BACKTICK, this.runLength);
+            this.openFence(BACKTICK, this.runLength, this.runStart + this.runLength);
             continue;
           }
           // A backtick in the info string: not a fence. Recovery ends at a `]` held so far.
@@ -355,6 +355,11 @@ export class StreamingScanner extends ScannerCore {
   }
 
   private finishState(): void {
+    if (this.state === State.RecoverFenceCandidate) this.openFence(BACKTICK, this.runLength, this.runStart + this.runLength);
+    if (this.state === State.FenceInfo) {
+      this.endFenceInfo(this.input.length, this.total);
+      return;
+    }
     if (this.state === State.FenceSkipLine && this.mentionPending) {
       this.emitPendingMention(this.input.length);
       return;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "../../grammar/index.js";
-import { shape } from "./support.js";
+import { parseChunks, shape } from "./support.js";
 
 describe("fenced code blocks", () => {
   it("make commands inert and report them as mentions with their position", () => {
@@ -54,6 +54,26 @@ describe("fenced code blocks", () => {
   it("are not opened by a fence line inside a quoted or heredoc value", () => {
     const result = parse("[A:k<<EOF\n```\nEOF\n]\n[B:j=1]");
     expect(result.commands.map((command) => command.protocol)).toEqual(["A", "B"]);
+  });
+
+  it("report command-shaped text in the opening line's info string as a fence mention", () => {
+    const backticks = parse("```sh [A:k=1]\nx\n```\n[B:j=2]");
+    expect(backticks.mentions).toEqual([
+      { text: "[A:k=1]", context: "fence", span: { start: { offset: 6, line: 1, column: 7 }, end: { offset: 13, line: 1, column: 14 } } },
+    ]);
+    expect(backticks.commands.map((command) => command.protocol)).toEqual(["B"]);
+    expect(parse("~~~ [A:k=1]\r\n~~~\n").mentions.map((mention) => [mention.text, mention.context])).toEqual([["[A:k=1]", "fence"]]);
+    expect(parse('~~~ [A:k="open\r\n~~~').mentions.map((mention) => mention.text)).toEqual(['[A:k="open']);
+    expect(parse("```x [A:k=1]").mentions.map((mention) => mention.text)).toEqual(["[A:k=1]"]);
+    expect(parse("~~~x [A:k=1]").mentions.map((mention) => mention.text)).toEqual(["[A:k=1]"]);
+    const afterError = parse("[B:k=1!\n``` [A:k=1]\n```\n[C:k=1]");
+    expect(afterError.mentions.map((mention) => mention.text)).toEqual(["[A:k=1]"]);
+    expect(afterError.commands.map((command) => command.protocol)).toEqual(["C"]);
+    expect(parse("[B:k=1!\n``` [A:k=1]").mentions.map((mention) => mention.text)).toEqual(["[A:k=1]"]);
+    expect(parse("~~ [A:k=1]").commands).toHaveLength(1);
+    for (const chunks of [["~~~ x [A:k=1]", " y"], ["~~~ x [A:k", "=1] y\n"], ["``` x [A:k=1]", " y"]]) {
+      expect(parseChunks(chunks), chunks.join("")).toEqual(parse(chunks.join("")));
+    }
   });
 
   it("treat \\[ inside a fence as text too", () => {
