@@ -1,5 +1,5 @@
 import os from "node:os";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { groupAlive, JobTable } from "../../tools/exec/index.js";
 import { eventually } from "./eventually.js";
 
@@ -63,6 +63,20 @@ describe("JobTable", () => {
     expect(text.length).toBeLessThanOrEqual(1000);
     expect(text.endsWith("5000\nEND\n")).toBe(true);
     expect(droppedBytes).toBeGreaterThan(20_000);
+  });
+
+  it("signals nothing when killing a job whose processes are all gone (its group id may belong to someone else by now)", async () => {
+    const jobs = table();
+    const { pid } = jobs.start("echo done", options);
+    expect(await eventually(() => !jobs.statusOf("job-1").running && !groupAlive(pid!))).toBe(true);
+    const kill = vi.spyOn(process, "kill");
+    try {
+      expect(await jobs.kill("job-1")).toMatchObject({ running: false, exitCode: 0 });
+      await jobs.dispose();
+      expect(kill.mock.calls.filter(([target, signal]) => target === -pid! && signal !== 0)).toEqual([]);
+    } finally {
+      kill.mockRestore();
+    }
   });
 
   it("refuses unknown ids and too many jobs", async () => {

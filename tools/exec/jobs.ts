@@ -50,6 +50,11 @@ interface Job {
   endedAt?: number;
   startError?: string;
   exited: Promise<void>;
+  /**
+   * True once every process of the job's group was seen gone. Its group id is then free for
+   * the system to hand out again, so it is never signalled afterwards.
+   */
+  groupGone: boolean;
 }
 
 export class JobTable {
@@ -74,7 +79,7 @@ export class JobTable {
     const child = this.spawn("/bin/sh", ["-c", command], { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     const output = new UnreadOutput(this.options.bufferLimit ?? 1024 * 1024);
     let markExited: () => void = () => undefined;
-    const job: Job = { id, command, child, output, running: true, exitCode: null, signal: null, startedAt: this.now(), exited: new Promise((resolve) => (markExited = resolve)) };
+    const job: Job = { id, command, child, output, running: true, exitCode: null, signal: null, startedAt: this.now(), exited: new Promise((resolve) => (markExited = resolve)), groupGone: child.pid === undefined };
     if (child.pid !== undefined) trackGroup(child.pid);
     child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
     child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
@@ -96,7 +101,10 @@ export class JobTable {
     });
     child.on("close", () => {
       ended();
-      if (child.pid !== undefined && !groupAlive(child.pid)) untrackGroup(child.pid);
+      if (child.pid !== undefined && !groupAlive(child.pid)) {
+        untrackGroup(child.pid);
+        job.groupGone = true;
+      }
     });
     this.jobs.set(id, job);
     return this.status(job);
@@ -112,7 +120,10 @@ export class JobTable {
   /** Kills the job's whole process group (SIGTERM, then SIGKILL after the grace) and waits for it. */
   async kill(id: string): Promise<JobStatus> {
     const job = this.get(id);
-    if (job.child.pid !== undefined) await stopGroup(job.child.pid, this.options.graceMs ?? 1000);
+    if (job.child.pid !== undefined && !job.groupGone) {
+      await stopGroup(job.child.pid, this.options.graceMs ?? 1000);
+      if (!groupAlive(job.child.pid)) job.groupGone = true;
+    }
     if (job.running) await Promise.race([job.exited, new Promise((resolve) => setTimeout(resolve, 1000))]);
     return this.status(job);
   }
