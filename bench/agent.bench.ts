@@ -7,6 +7,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { encode } from "gpt-tokenizer";
 import { Agent } from "../src/agent/agent.js";
 import { buildSystemPrompt } from "../src/agent/system-prompt.js";
 import type { ModelEvent, ModelProvider, ModelRequest } from "../src/providers/types.js";
@@ -69,6 +70,7 @@ rmSync(folder, { recursive: true, force: true });
 const delays = startTimes.map((started, index) => started - closingTimes[index]!);
 const perTurn = median(sessionTimes.slice(1)) / TURNS;
 printTable([
+  ["system prompt", `${encode(system).length.toLocaleString("en-US")} tokens (gpt-tokenizer; aim ≤ 1,500)`],
   [`${TURNS}-turn scripted session (median of 5)`, `${format(median(sessionTimes.slice(1)))} ms`],
   ["interpreter cost per turn", `${format(perTurn, 2)} ms (stream scan, checks, one FILE_OP read, envelopes, history)`],
   ["`]` arrival → execution start, p50", `${format(percentile(delays, 50), 3)} ms`],

@@ -39,7 +39,17 @@ function actionLine(name: string, action: ActionDefinition): string {
     const optional = definition.schema.safeParse(undefined).success;
     return `${key}${optional ? "?" : ""}`;
   });
-  return `  ${[name, ...parameters].join(" ")} — ${action.summary}`;
+  return `  ${[name, ...parameters].join(" ")} — ${firstSentence(action.summary)}`;
+}
+
+/**
+ * A summary's first sentence: the prompt stays small for local models, while the errors and
+ * `clio protocols` carry the details.
+ */
+function firstSentence(summary: string): string {
+  const withoutAsides = summary.replace(/\s*\([^()]*\)/g, "");
+  const [first = withoutAsides] = withoutAsides.split(/(?<=[.;])\s/);
+  return first.replace(/[.;]$/, "");
 }
 
 const LANGUAGE = `## How to write a command
