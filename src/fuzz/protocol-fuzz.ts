@@ -224,5 +224,5 @@ export async function reproductionFor(failure: FuzzFailure): Promise<{ sandbox: 
   const sandbox = await createFuzzSandbox();
   const casePath = path.join(sandbox.base, "case.md");
   await writeFile(casePath, `${failure.script.split(FUZZ_CASE_PLACEHOLDER).join(sandbox.base)}\n`);
-  return { sandbox, command: `HOME=${sandbox.home} clio replay ${casePath} --workspace ${sandbox.workspace} --permission-mode yolo` };
+  return { sandbox, command: `HOME=${sandbox.home} CLIO_HOME=${sandbox.home} clio replay ${casePath} --workspace ${sandbox.workspace} --permission-mode yolo` };
 }

@@ -89,12 +89,22 @@ describe("protocol fuzzing", () => {
     expect(still).toEqual([]);
   });
 
+  it("reproduces with the sandbox as CLIO_HOME too, as the fuzz ran, so a reproduction never touches the person's own clio home", async () => {
+    const failure = { kind: "protocol" as const, target: "MEMORY", seed: 1, runs: 1, problem: "example", script: '[MEMORY:action=store:key="k":value="v":scope=global]' };
+    const { sandbox, command } = await reproductionFor(failure);
+    try {
+      expect(command).toContain(`CLIO_HOME=${sandbox.home} `);
+    } finally {
+      await sandbox.remove();
+    }
+  });
+
   it("keeps a sandbox with the failing case, replayable by the printed command", async () => {
     const failure = { kind: "protocol" as const, target: "FILE_OP", seed: 1, runs: 1, problem: "example", script: `[FILE_OP:action=read:path="${FUZZ_CASE_PLACEHOLDER}/sentinel/secret.txt"]` };
     const { sandbox, command } = await reproductionFor(failure);
     try {
       expect(await readFile(path.join(sandbox.base, "case.md"), "utf8")).toBe(`[FILE_OP:action=read:path="${sandbox.base}/sentinel/secret.txt"]\n`);
-      expect(command).toBe(`HOME=${sandbox.home} clio replay ${sandbox.base}/case.md --workspace ${sandbox.workspace} --permission-mode yolo`);
+      expect(command).toBe(`HOME=${sandbox.home} CLIO_HOME=${sandbox.home} clio replay ${sandbox.base}/case.md --workspace ${sandbox.workspace} --permission-mode yolo`);
     } finally {
       await sandbox.remove();
     }
