@@ -5,7 +5,7 @@
 import { createInterface, type Interface } from "node:readline/promises";
 import path from "node:path";
 import type { ChatFlags } from "../cli/chat-setup.js";
-import { setUpChat } from "../cli/chat-setup.js";
+import { setUpChat, type ChatSetup } from "../cli/chat-setup.js";
 import type { PermissionAnswer, PermissionRequest } from "../manager/permissions.js";
 import { scriptSubmissions } from "../replay/replay.js";
 import { runSlashCommand } from "./slash-commands.js";
@@ -65,6 +65,7 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
   write(
     `${style.bold("clio")} ${style.dim("·")} ${conversation.provider.model} via ${conversation.provider.name} ${style.dim("·")} ${path.basename(runtime.environment.workspace.root)} ${style.dim("·")} mode ${runtime.permissions.mode}\n${style.dim("Type a request, /help for commands, Ctrl-C to cancel.")}\n`,
   );
+  for (const warning of projectPermissionWarnings(setup.config)) write(`${style.yellow("!")} ${warning}\n`);
   if (conversation.session) write(style.dim(`Continuing session ${conversation.session.id} (${conversation.session.data.messages.length} messages).\n`));
 
   try {
@@ -104,6 +105,21 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
     await runtime.manager.dispose();
   }
   return 0;
+}
+
+/**
+ * A project's own config file can loosen permissions; a person who opens a cloned repository
+ * should see that before anything runs.
+ */
+export function projectPermissionWarnings(resolved: ChatSetup["config"]): string[] {
+  const warnings: string[] = [];
+  const modeSource = resolved.sources.permissionMode;
+  if (modeSource.startsWith("project:") && resolved.config.permissionMode !== "ask" && resolved.config.permissionMode !== "plan") {
+    warnings.push(`Permission mode ${resolved.config.permissionMode} comes from the project's own ${modeSource.slice("project:".length)}.`);
+  }
+  const allowed = resolved.entries.filter((entry) => entry.key === "permissions.allow" && entry.source.startsWith("project:"));
+  if (allowed.length) warnings.push(`The project's config allows without asking: ${allowed.map((entry) => String(entry.value)).join(", ")}.`);
+  return warnings;
 }
 
 const COMMAND_START = /^\[[A-Za-z][A-Za-z0-9_]*:\s*[A-Za-z_][\w-]*\s*(=|<<)/;
