@@ -20,6 +20,11 @@ export type DecodeResult =
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const PREVIEW = 40;
 
+/** What came, when it was a quoted or heredoc value where only base64 will do. */
+function formDescription(form: Parameter["form"]): string {
+  return `a ${form} value`;
+}
+
 function preview(text: string): string {
   return text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text;
 }
@@ -56,7 +61,7 @@ export function decodeParameter(parameter: Parameter, kind: ParameterKind): Deco
   if (form !== "bare") {
     if (kind === "text") return { ok: true, value: text };
     if (kind === "json") return checkJson(key, text, form);
-    return { ok: false, expected: "base64 (binary data cannot be quoted or a heredoc)", received: `a ${form} value`, fix: `write ${key}=<base64 of the bytes>` };
+    return { ok: false, expected: "base64 (binary data cannot be quoted or a heredoc)", received: formDescription(form), fix: `write ${key}=<base64 of the bytes>` };
   }
   const bytes = decodeBase64(text);
   if (bytes === undefined) {
@@ -77,9 +82,16 @@ export function decodeParameter(parameter: Parameter, kind: ParameterKind): Deco
 }
 
 /**
- * The message for a failed argument, naming the command and parameter:
+ * The message for a failed argument, naming the command and parameter, what was expected,
+ * what came (left out when the message already shows it) and how to write it right:
  * `FILE_OP.read: path is not valid base64 — write path="README.md" or path=UkVBRE1FLm1k`.
  */
-export function formatArgumentError(command: string, key: string, failure: { expected: string; fix: string }): string {
-  return `${command}: ${key} is not ${failure.expected} — ${failure.fix}`;
+export function formatArgumentError(command: string, key: string, failure: { expected: string; received?: string; fix: string }): string {
+  const { received } = failure;
+  let got = "";
+  if (received !== undefined) {
+    if (received === formDescription("quoted") || received === formDescription("heredoc")) got = `, got ${received}`;
+    else if (!`${failure.expected} ${failure.fix}`.includes(JSON.stringify(received))) got = `, got ${JSON.stringify(received)}`;
+  }
+  return `${command}: ${key} is not ${failure.expected}${got} — ${failure.fix}`;
 }

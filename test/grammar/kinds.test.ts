@@ -35,6 +35,24 @@ describe("decoding by kind", () => {
     );
   });
 
+  it("an argument error says what came, unless the message already shows it", () => {
+    const failed = (text: string, kind: "text" | "json" | "bytes") => {
+      const result = decodeParameter(parameter(text), kind);
+      if (result.ok) throw new Error(`${text} decoded`);
+      return formatArgumentError("FILE_OP.write", "k", result);
+    };
+    expect(failed("[A:k=wyg=]", "text")).toBe(
+      'FILE_OP.write: k is not base64 of UTF-8 text (it decodes to bytes that are not UTF-8), got "wyg=" — encode the text\'s UTF-8 bytes, or write it literally: k="…" or k<<EOF',
+    );
+    expect(failed(`[A:k=${"a.".repeat(30)}]`, "text")).toContain(`, got "${"a.".repeat(20)}…" — write k="…"`);
+    expect(failed('[A:k="{a:1}"]', "json")).toMatch(/^FILE_OP\.write: k is not valid JSON \(.*\), got "\{a:1\}" — write /);
+    expect(failed('[A:k="AP8="]', "bytes")).toBe(
+      "FILE_OP.write: k is not base64 (binary data cannot be quoted or a heredoc), got a quoted value — write k=<base64 of the bytes>",
+    );
+    expect(failed("[A:k=a.b]", "text")).toBe('FILE_OP.write: k is not valid base64 — write k="a.b" or k=YS5i');
+    expect(failed(`[A:k=${Buffer.from("not json").toString("base64")}]`, "json")).not.toContain("got");
+  });
+
   it("text: base64 of bytes that are not UTF-8 fails (no replacement characters)", () => {
     const result = decodeParameter(parameter(`[A:k=${encodeBase64(Buffer.from([0xc3, 0x28]))}]`), "text");
     expect(result).toMatchObject({ ok: false, expected: expect.stringContaining("UTF-8") });
