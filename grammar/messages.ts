@@ -19,7 +19,7 @@ export const expectations = {
   tagAfterHeredoc: (key: string) =>
     `a heredoc tag right after \`<<\` (letters, digits, \`_\`; e.g. ${key}<<EOF)`,
   lineBreakAfterTag: (key: string, tag: string) =>
-    `a line break after \`${key}<<${tag}\` (the heredoc header ends its line; the body starts on the next line)`,
+    `a line break after \`${key}<<${tag}\` (the heredoc header ends its line; the body starts on the next line; a tag holds only letters, digits and \`_\`)`,
   value: (key: string) =>
     `a value after ${key}=: base64 (${key}=aGVsbG8=), a quoted string (${key}="hello") or a heredoc (${key}<<EOF)`,
   afterValue: (key: string) => `\`:\` or \`]\` after the value of ${key}`,

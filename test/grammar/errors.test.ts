@@ -33,6 +33,12 @@ describe("syntax errors", () => {
     expect(error.span.start.offset).toBe(offset);
   });
 
+  it("a heredoc tag with a character a tag cannot hold says what a tag may hold", () => {
+    const error = firstError("[A:k<<END-OF-FILE\nx\nEND-OF-FILE\n]");
+    expect(error.span.start.offset).toBe(9);
+    expect(error.message).toContain("a tag holds only letters, digits and `_`");
+  });
+
   it("missing_value: a key with = and nothing before : or ]", () => {
     const error = firstError("[A:k=  ]");
     expect(error).toMatchObject({ code: "missing_value", span: { start: { offset: 7, line: 1, column: 8 } } });
