@@ -134,6 +134,28 @@ describe("CodeIndex", () => {
     expect((await searchIndex(third, "reverse text")).hits[0]).toMatchObject({ path: "src/strings.py", symbol: "reverse_text" });
   });
 
+  it("refuses to index a folder or file that the whole-workspace index leaves out, saying why", async () => {
+    await write(".gitignore", "build/\n*.log\n");
+    await write("build/out.ts", "export const compiled = 1;\n");
+    await write("debug.log", "trace\n");
+    await write("node_modules/pkg/index.js", "module.exports = 1;\n");
+    const index = await CodeIndex.open(folder.path);
+    for (const [scope, why] of [
+      ["build", /\.gitignore/],
+      ["build/out.ts", /\.gitignore/],
+      ["debug.log", /\.gitignore/],
+      ["node_modules/pkg", /node_modules/],
+      [".clio", /\.clio/],
+    ] as const) {
+      await expect(index.update(path.join(folder.path, scope))).rejects.toMatchObject({ code: "invalid_argument", message: expect.stringMatching(why) });
+    }
+    expect(index.files.size).toBe(0);
+    await write("src/.gitignore", "!keep.log\n");
+    await write("src/keep.log", "kept\n");
+    await index.update(path.join(folder.path, "src/keep.log"));
+    expect([...index.files.keys()]).toEqual(["src/keep.log"]);
+  });
+
   it("rebuilds from scratch when the stored index is damaged", async () => {
     const index = await CodeIndex.open(folder.path);
     await index.update();

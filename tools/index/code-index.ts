@@ -11,7 +11,7 @@ import { Postings } from "./postings.js";
 import { IndexStore, INDEX_FORMAT_VERSION, shardOf, TermDictionary, type IndexedFile, type IndexManifest, type VectorRecord } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
 import { TermCounter } from "./term-counter.js";
-import { walkFiles, type SkippedFile, type SkipReason } from "./walk.js";
+import { exclusionOf, walkFiles, type SkippedFile, type SkipReason } from "./walk.js";
 
 /** Turns texts into vectors (one per text, all of one length) for semantic ranking. */
 export type Embedder = (texts: string[]) => Promise<number[][]>;
@@ -140,6 +140,14 @@ export class CodeIndex {
     const began = performance.now();
     const progress = this.options.onProgress;
     progress?.({ phase: "scanning", done: 0, total: 0 });
+    const excluded = await exclusionOf(this.root, start);
+    if (excluded !== undefined) {
+      throw new ClioError(
+        "invalid_argument",
+        `${path.relative(this.root, start).split(path.sep).join("/")} is not indexed: ${excluded}.`,
+        "Index the workspace or a folder of source files; the index always leaves out .git, .clio, node_modules and what .gitignore ignores.",
+      );
+    }
     const walked = await walkFiles(this.root, start, { maxFileBytes: this.options.maxFileBytes });
     const prefix = path.relative(this.root, start).split(path.sep).join("/");
     const inScope = (filePath: string) => prefix === "" || filePath === prefix || filePath.startsWith(`${prefix}/`);

@@ -106,6 +106,29 @@ export async function walkFiles(
   return { files, skipped };
 }
 
+/**
+ * Why a walk of the whole workspace never reaches `start` (absolute, inside `root`): inside a
+ * folder that is never indexed, or left out by a .gitignore. Undefined when it is reached.
+ */
+export async function exclusionOf(root: string, start: string): Promise<string | undefined> {
+  const relative = toRelative(root, start);
+  if (relative === ".") return undefined;
+  const segments = relative.split("/");
+  const layers = await ancestorLayers(root, start);
+  const startIsDirectory = await fs.lstat(start).then(
+    (stats) => stats.isDirectory(),
+    () => true,
+  );
+  for (let index = 0; index < segments.length; index++) {
+    const directory = index < segments.length - 1 || startIsDirectory;
+    const prefix = segments.slice(0, index + 1).join("/");
+    if (directory && ALWAYS_SKIPPED.has(segments[index]!)) return `${prefix} is one of the folders never indexed (${[...ALWAYS_SKIPPED].join(", ")})`;
+    const above = layers.filter((layer) => layer.base === "" || prefix.startsWith(`${layer.base}/`));
+    if (isIgnored(above, prefix, directory)) return `a .gitignore leaves ${prefix} out`;
+  }
+  return undefined;
+}
+
 function toRelative(root: string, absolute: string): string {
   const relative = path.relative(root, absolute);
   return relative === "" ? "." : relative.split(path.sep).join("/");
