@@ -1,7 +1,7 @@
 /**
  * Process groups: every command runs as the leader of its own group (spawned detached), so
  * the group — grandchildren included — can be signalled at once. Groups still alive when clio
- * exits are killed by a process 'exit' hook.
+ * exits are killed by a process 'exit' hook (and on SIGTERM and SIGHUP, which skip it).
  */
 import type { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -49,14 +49,31 @@ export function groupAlive(pid: number): boolean {
   return false;
 }
 
-/** Remembers a group so it is killed if clio exits first. */
+function killLiveGroups(): void {
+  for (const group of liveGroups) signalGroup(group, "SIGKILL");
+}
+
+/**
+ * SIGTERM and SIGHUP (a closed terminal) end Node without its 'exit' event, and the groups run
+ * in sessions of their own, so they would outlive clio: kill them first. When no one else
+ * listens, the signal is raised again so clio still ends the way it was told to.
+ */
+function onEndingSignal(signal: NodeJS.Signals): void {
+  killLiveGroups();
+  if (process.listenerCount(signal) === 1) {
+    process.removeListener(signal, onEndingSignal);
+    process.kill(process.pid, signal);
+  }
+}
+
+/** Remembers a group so it is killed if clio exits (or is killed by SIGTERM or SIGHUP) first. */
 export function trackGroup(pid: number): void {
   liveGroups.add(pid);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
-    process.on("exit", () => {
-      for (const group of liveGroups) signalGroup(group, "SIGKILL");
-    });
+    process.on("exit", killLiveGroups);
+    process.on("SIGTERM", onEndingSignal);
+    process.on("SIGHUP", onEndingSignal);
   }
 }
 
