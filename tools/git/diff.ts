@@ -8,7 +8,7 @@ import { structuredPatch } from "diff";
 import { headCommit, readIndex, resolveCommit, type Repository } from "./repository.js";
 import { compareWorktreeWithIndex } from "./status.js";
 import { commitFiles, hashBlob, readBlob, type FlatTree } from "./tree.js";
-import { pathFilter } from "./format.js";
+import { cQuote, pathFilter } from "./format.js";
 
 /** One side of a diff: which files it has, and how to read one. */
 interface Side {
@@ -111,8 +111,19 @@ interface Version {
   content: Buffer;
 }
 
+/**
+ * A path in a diff header as git writes it: C-quoted ("a/x\ty") when it holds a quote, a
+ * backslash or a control character; UTF-8 as is (git's core.quotePath=false).
+ */
+function headerPath(prefix: string, name: string): string {
+  return /["\\\x00-\x1f\x7f]/.test(name) ? cQuote(`${prefix}${name}`) : `${prefix}${name}`;
+}
+
 function formatFileDiff(name: string, old: Version | undefined, next: Version | undefined): FileDiff {
-  const lines = [`diff --git a/${name} b/${name}`];
+  const [a, b] = [headerPath("a/", name), headerPath("b/", name)];
+  // git ends the ---/+++ lines of a name with a space in a tab, so patch(1) finds where the name ends.
+  const tab = name.includes(" ") ? "\t" : "";
+  const lines = [`diff --git ${a} ${b}`];
   const mode = (value: number) => value.toString(8);
   if (!old) lines.push(`new file mode ${mode(next!.mode)}`);
   else if (!next) lines.push(`deleted file mode ${mode(old.mode)}`);
@@ -125,9 +136,9 @@ function formatFileDiff(name: string, old: Version | undefined, next: Version | 
   const binary = isBinary(old?.content) || isBinary(next?.content);
   if (old?.oid !== next?.oid) {
     if (binary) {
-      lines.push(`Binary files ${old ? `a/${name}` : "/dev/null"} and ${next ? `b/${name}` : "/dev/null"} differ`);
+      lines.push(`Binary files ${old ? a : "/dev/null"} and ${next ? b : "/dev/null"} differ`);
     } else {
-      lines.push(`--- ${old ? `a/${name}` : "/dev/null"}`, `+++ ${next ? `b/${name}` : "/dev/null"}`);
+      lines.push(`--- ${old ? `${a}${tab}` : "/dev/null"}`, `+++ ${next ? `${b}${tab}` : "/dev/null"}`);
       const oldText = old?.content.toString("utf8") ?? "";
       const patch = structuredPatch(name, name, oldText, next?.content.toString("utf8") ?? "", "", "", { context: 3 });
       const oldLines = oldText.split("\n");

@@ -4,9 +4,16 @@
 import { ClioError } from "../errors.js";
 import type { StatusEntry } from "./status.js";
 
-/** A path as git's porcelain shows it: JSON-quoted when it holds spaces, quotes, backslashes or control characters. */
+/** A path as git's porcelain shows it: C-quoted when it holds spaces, quotes, backslashes or control characters. */
 export function quotePath(file: string): string {
-  return /[\s"\\\x00-\x1f\x7f]/.test(file) ? JSON.stringify(file) : file;
+  return /[\s"\\\x00-\x1f\x7f]/.test(file) ? cQuote(file) : file;
+}
+
+const C_ESCAPES: Record<string, string> = { "\x07": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\v": "\\v", "\f": "\\f", "\r": "\\r", '"': '\\"', "\\": "\\\\" };
+
+/** git's C-style quoting: `"…"` with \t, \n, \", \\ and octal escapes for other control characters; UTF-8 as is (core.quotePath=false). */
+export function cQuote(text: string): string {
+  return `"${text.replace(/["\\\x00-\x1f\x7f]/g, (character) => C_ESCAPES[character] ?? `\\${character.charCodeAt(0).toString(8).padStart(3, "0")}`)}"`;
 }
 
 /** One `git status --porcelain` line. */
