@@ -46,14 +46,14 @@ describe("summarising near the context window", () => {
     expect(after.at(-1)).toEqual({ role: "user", content: "Are they long?" });
     const roles = after.slice(1).map((message) => message.role);
     for (let index = 1; index < roles.length; index++) expect(roles[index]).not.toBe(roles[index - 1]);
-    expect(harness.agentEvents).toContainEqual({ type: "summarized", replacedMessages: 2 });
+    expect(harness!.agentEvents).toContainEqual({ type: "summarized", replacedMessages: 2 });
     // The session keeps every message as it happened; only the model's view is shortened.
-    expect(harness.conversation.session!.data.messages[0]!.content).toContain("FIRST-PROMPT");
+    expect(harness!.conversation.session!.data.messages[0]!.content).toContain("FIRST-PROMPT");
   });
 
   it("keeps the history as it was when the summary comes back empty", async () => {
     expect((await twoPromptsNearTheWindow("")).reason).toBe("done");
     expect(messagesOf(4)[1]!.content).toContain("FIRST-PROMPT");
-    expect(harness.agentEvents.some((event) => event.type === "notice" && event.message.includes("summar"))).toBe(true);
+    expect(harness!.agentEvents.some((event) => event.type === "notice" && event.message.includes("summar"))).toBe(true);
   });
 });

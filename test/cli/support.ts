@@ -1,0 +1,40 @@
+/**
+ * Running the bundled CLI (dist/clio.js) as a person or a script would: a child process with its
+ * own home folder, workspace and environment, standard input a pipe (never a terminal).
+ */
+import { execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+
+export const repositoryRoot = path.resolve(import.meta.dirname, "../..");
+export const bundledCli = path.join(repositoryRoot, "dist", "clio.js");
+
+/** Builds dist/clio.js when it is missing (npm test builds it first). */
+export async function ensureBuilt(): Promise<void> {
+  if (!existsSync(bundledCli)) await promisify(execFile)(process.execPath, [path.join(repositoryRoot, "scripts", "build.mjs")], { cwd: repositoryRoot });
+}
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A clean environment: no API keys or clio settings from the machine running the tests. */
+export function isolatedEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? "", HOME: home, CLIO_HOME: home, ...extra };
+}
+
+export function runCli(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; input?: string }): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bundledCli, ...args], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
+    child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? "");
+  });
+}
