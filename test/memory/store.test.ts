@@ -145,6 +145,22 @@ describe("MemoryStore", () => {
     expect(await open().list()).toEqual([]);
   });
 
+  it("calls a file without a format version damaged, not newer, and moves it aside", async () => {
+    const file = path.join(workspaceRoot, ".clio/memory.json");
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, '{"entries":{}}');
+    await expect(open().list()).rejects.toMatchObject({ code: "corrupt_file", message: expect.stringMatching(/damaged \(it has no format version\); it was moved to /) });
+    expect(await open().list()).toEqual([]);
+  });
+
+  it("refuses a file from a newer clio without moving it", async () => {
+    const file = path.join(workspaceRoot, ".clio/memory.json");
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, '{"version":99,"entries":{}}');
+    await expect(open().list()).rejects.toMatchObject({ code: "corrupt_file", message: expect.stringContaining("format version 99, newer") });
+    expect(await readFile(file, "utf8")).toBe('{"version":99,"entries":{}}');
+  });
+
   it("refuses keys of 0 or 10,000 characters, empty values and metadata that is not an object", async () => {
     const store = open();
     await expect(store.store({ key: "", value: "x" })).rejects.toMatchObject({ code: "invalid_argument", message: "The memory key is empty." });

@@ -44,7 +44,8 @@ function parseMemoryFile(text: string): MemoryFileData {
   if (typeof data !== "object" || data === null || typeof data.entries !== "object" || data.entries === null || Array.isArray(data.entries)) {
     throw new DamagedFile("it does not hold an entries object");
   }
-  if (typeof data.version !== "number" || data.version > MEMORY_FORMAT_VERSION) {
+  if (typeof data.version !== "number") throw new DamagedFile("it has no format version");
+  if (data.version > MEMORY_FORMAT_VERSION) {
     throw new ClioError("corrupt_file", `The memory file has format version ${String(data.version)}, newer than this clio understands (${MEMORY_FORMAT_VERSION}).`, "Update clio to use this memory file.");
   }
   for (const [key, entry] of Object.entries(data.entries)) {
