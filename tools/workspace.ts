@@ -155,6 +155,13 @@ export class Workspace {
         "Use a path relative to the workspace root, without `..` that leaves it.",
       );
     }
+    if (Buffer.byteLength(absolute) > MAX_PATH_BYTES) {
+      throw new ClioError(
+        "invalid_argument",
+        `The path ${input.slice(0, 40)}… is ${Buffer.byteLength(absolute)} bytes long with the workspace folder in front; at most ${MAX_PATH_BYTES} are allowed.`,
+        "Use a shorter path.",
+      );
+    }
     return absolute;
   }
 

@@ -137,4 +137,12 @@ describe("names too long for the file system", () => {
       await temporary.remove();
     }
   });
+
+  it("refuses a path that only together with the root is too long, in a short message", async () => {
+    const input = `${Array.from({ length: 16 }, () => "d".repeat(254)).join("/")}/x.txt`;
+    expect(Buffer.byteLength(input)).toBeLessThan(4095);
+    const error = await refusal(input);
+    expect(error).toMatchObject({ code: "invalid_argument", message: expect.stringContaining("at most 4095") });
+    expect(error.message.length).toBeLessThan(400);
+  });
 });
