@@ -5,7 +5,7 @@
  * | word | as written              | as written        |
  * | text | base64 → UTF-8          | literally         |
  * | json | base64 of JSON          | JSON text         |
- * | bytes| base64                  | not allowed       |
+ * | bytes| base64                  | not allowed (`""` alone: no bytes) |
  */
 import type { Parameter } from "./ast.js";
 import { decodeBase64, encodeBase64 } from "./base64.js";
@@ -61,6 +61,8 @@ export function decodeParameter(parameter: Parameter, kind: ParameterKind): Deco
   if (form !== "bare") {
     if (kind === "text") return { ok: true, value: text };
     if (kind === "json") return checkJson(key, text, form);
+    // No bytes cannot be written bare: `""` is how the printer writes them.
+    if (form === "quoted" && text === "") return { ok: true, value: Buffer.alloc(0) };
     return { ok: false, expected: "base64 (binary data cannot be quoted or a heredoc)", received: formDescription(form), fix: `write ${key}=<base64 of the bytes>` };
   }
   const bytes = decodeBase64(text);

@@ -51,4 +51,14 @@ describe("printCanonical", () => {
     const [command] = parse(text).commands;
     expect(decodeParameter(command!.parameters[0]!, "text")).toEqual({ ok: true, value: "日本 ]:\n" });
   });
+
+  it("reads back empty text and empty bytes, written as \"\"", () => {
+    const text = printCanonical("A", [
+      { key: "t", kind: "text", value: "" },
+      { key: "b", kind: "bytes", value: Buffer.alloc(0) },
+    ]);
+    const [command] = parse(text).commands;
+    expect(decodeParameter(command!.parameters[0]!, "text")).toEqual({ ok: true, value: "" });
+    expect(decodeParameter(command!.parameters[1]!, "bytes")).toEqual({ ok: true, value: Buffer.alloc(0) });
+  });
 });
