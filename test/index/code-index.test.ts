@@ -156,6 +156,12 @@ describe("CodeIndex", () => {
     expect([...index.files.keys()]).toEqual(["src/keep.log"]);
   });
 
+  it("says what to remove when something that is not a folder stands where the index is kept", async () => {
+    await write(".clio/index", "not a folder");
+    const index = await CodeIndex.open(folder.path);
+    await expect(index.update()).rejects.toMatchObject({ code: "corrupt_file", message: expect.stringContaining(path.join(folder.path, ".clio/index")) });
+  });
+
   it("rebuilds from scratch when the stored index is damaged", async () => {
     const index = await CodeIndex.open(folder.path);
     await index.update();

@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { ClioError } from "../errors.js";
 import { withFileLock } from "../lock-file.js";
 import type { SymbolDefinition } from "./symbols.js";
 import type { SkippedFile } from "./walk.js";
@@ -242,7 +243,14 @@ export class IndexStore {
    * since), the dictionary if it grew, then the manifest — last, so a crash leaves the old one.
    */
   async save(files: ReadonlyMap<string, IndexedFile>, dirty: ReadonlySet<number>, manifest: IndexManifest, dictionary: TermDictionary): Promise<void> {
-    await fs.mkdir(path.join(this.directory, "shards"), { recursive: true });
+    await fs.mkdir(path.join(this.directory, "shards"), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOTDIR" && error.code !== "EEXIST") throw error;
+      throw new ClioError(
+        "corrupt_file",
+        `The code index cannot be saved: something that is not a folder stands in the way of ${this.directory} (${error.code}).`,
+        `Move away the file at ${this.directory} or at ${path.dirname(this.directory)} (the index is a cache and is rebuilt), then index again.`,
+      );
+    });
     await withFileLock(path.join(this.directory, "lock"), async () => {
       const onDisk = await this.readManifest();
       const shards = new Set(dirty);
