@@ -73,6 +73,15 @@ async function workingFolder(environment: ProtocolEnvironment, input: string | u
   return real;
 }
 
+/** A command line as the shell gets it; a NUL byte (which no program argument can hold) is refused. */
+function shellLine(commandText: string, args?: string[]): string {
+  const line = commandLine(commandText, args);
+  if (line.includes("\0")) {
+    throw new ClioError("invalid_argument", "The command contains a NUL byte, which no command line can hold.", "Remove the \\u0000 from command and args; to produce NUL bytes, use printf '\\0' in the command.");
+  }
+  return line;
+}
+
 function timeoutMs(environment: ProtocolEnvironment, requested: number | undefined): number {
   const settings = settingsOf(environment);
   const limit = settings.maxTimeout ?? 3600;
@@ -147,7 +156,7 @@ export function createExecProtocol(options: ExecOptions = {}) {
         parameters: { command, args: argumentList, timeout, cwd },
         describe: (args) => `Running ${firstLine(commandLine(args.command, args.args))} (timeout ${args.timeout ?? 120} s)`,
         async handler(args, { environment, signal }) {
-          const line = commandLine(args.command, args.args);
+          const line = shellLine(args.command, args.args);
           const folder = await workingFolder(environment, args.cwd);
           return execute(environment, signal, options.spawn, firstLine(line), "/bin/sh", ["-c", line], folder, timeoutMs(environment, args.timeout));
         },
@@ -184,8 +193,9 @@ export function createExecProtocol(options: ExecOptions = {}) {
         parameters: { command, cwd },
         describe: (args) => `Starting ${firstLine(args.command)} in the background`,
         async handler(args, { environment, state }) {
+          const line = shellLine(args.command);
           const folder = await workingFolder(environment, args.cwd);
-          const started = state.jobs.start(args.command, { cwd: folder, env: childEnvironment(environment.env, settingsOf(environment).passEnv) });
+          const started = state.jobs.start(line, { cwd: folder, env: childEnvironment(environment.env, settingsOf(environment).passEnv) });
           // A moment for the first output (or an immediate failure) to show.
           const until = Date.now() + (options.startupWaitMs ?? 300);
           const quiet = () => {

@@ -123,6 +123,20 @@ describe("EXEC.run", () => {
   });
 });
 
+describe("EXEC and NUL bytes", () => {
+  it("refuses a command or args with a NUL byte as the command's own mistake, running nothing", async () => {
+    for (const [action, raw] of [
+      ["run", { command: "echo a\0b" }],
+      ["run", { command: "echo", args: '["a\\u0000b"]' }],
+      ["background", { command: "echo a\0b" }],
+    ] as const) {
+      const error = await failure(action, raw);
+      expect(error, action).toMatchObject({ code: "invalid_argument", message: expect.stringContaining("NUL") });
+    }
+    expect((await run("list", {})).output).toBe("No background jobs.");
+  });
+});
+
 describe("EXEC seams", () => {
   it("spawns through the injected spawn: detached, stdin ignored, credentials removed", async () => {
     const calls: Array<{ file: string; args: readonly string[]; options: SpawnOptions }> = [];

@@ -78,6 +78,11 @@ describe("runProcess", () => {
     expect(result.exitCode).toBeNull();
     expect(result.startError).toContain("ENOENT");
   });
+
+  it("never rejects, even when spawn refuses its arguments at once (a NUL byte)", async () => {
+    const result = await runProcess({ file: "/bin/sh", args: ["-c", "echo a\0b"], cwd: os.tmpdir(), env: process.env, timeoutMs: 5000 });
+    expect(result).toMatchObject({ exitCode: null, startError: expect.stringContaining("null bytes") });
+  });
 });
 
 describe("child environment", () => {

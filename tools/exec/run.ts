@@ -64,12 +64,19 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
   const stderr = new CappedOutput(options.outputLimit ?? DEFAULT_OUTPUT_LIMIT);
 
   return new Promise((resolve) => {
-    const child = (options.spawn ?? nodeSpawn)(options.file, [...options.args], {
-      cwd: options.cwd,
-      env: options.env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    let child: ReturnType<Spawn>;
+    try {
+      child = (options.spawn ?? nodeSpawn)(options.file, [...options.args], {
+        cwd: options.cwd,
+        env: options.env,
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+    } catch (error) {
+      // spawn checks some arguments at once (a NUL byte) and throws instead of emitting 'error'.
+      resolve({ exitCode: null, signal: null, stdout: captured(stdout), stderr: captured(stderr), timedOut: false, cancelled: false, leftoversStopped: false, startError: (error as Error).message, durationMs: now() - started });
+      return;
+    }
     const pid = child.pid;
     if (pid !== undefined) trackGroup(pid);
     let exitCode: number | null = null;
