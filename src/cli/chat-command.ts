@@ -11,6 +11,12 @@ export interface ChatCommandOptions extends ChatFlags {
 /** Exit status for a usage or configuration error. */
 const EXIT_USAGE = 2;
 
+/**
+ * Errors that mean the invocation itself is wrong — no model, a bad config, a workspace, session
+ * or script that does not exist — so nothing was tried: a usage error, not a failed turn.
+ */
+const USAGE_ERRORS = new Set(["not_configured", "invalid_config", "not_found", "not_a_directory", "invalid_argument", "ambiguous_match"]);
+
 export async function chatCommand(options: ChatCommandOptions): Promise<number> {
   try {
     if (options.print !== undefined) {
@@ -37,7 +43,7 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
   } catch (error) {
     if (ClioError.is(error)) {
       process.stderr.write(`clio: ${error.message}${error.hint ? `\n${error.hint}` : ""}\n`);
-      return error.code === "not_configured" || error.code === "invalid_config" ? EXIT_USAGE : 1;
+      return USAGE_ERRORS.has(error.code) ? EXIT_USAGE : 1;
     }
     throw error;
   }
