@@ -154,3 +154,20 @@ describe("GIT refuses bad input with a clear error and changes nothing", () => {
     expect(await sandbox.git(["log", "-1", "--format=%an <%ae>"])).toBe("Global Person <global@example.com>\n");
   });
 });
+
+describe("GIT refuses branch names git refuses, before changing anything", () => {
+  it.each(["bad..name", "x.lock", "-rf", "HEAD", "feature/"])("checkout create=true with %j leaves branch, index and worktree as they were", async (name) => {
+    await sandbox.commit("second", { "shared.txt": "changed\n", "more.txt": "more\n" });
+    const before = await repositoryState(sandbox);
+    const error = await failsChangingNothing("checkout", { branch: name, create: "true", ref: "HEAD~1" });
+    expect(error.code).toBe("invalid_argument");
+    expect(error.message).toContain("not a valid branch name");
+    expect(await repositoryState(sandbox)).toBe(before);
+    expect(await sandbox.read("more.txt")).toBe("more\n");
+  });
+
+  it.each(["-rf", "HEAD"])("branch name=%j is refused like git branch refuses it", async (name) => {
+    const error = await failsChangingNothing("branch", { name });
+    expect(error.code).toBe("invalid_argument");
+  });
+});

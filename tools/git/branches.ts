@@ -45,15 +45,21 @@ export async function createBranch(repository: Repository, name: string, startPo
     throw new ClioError("not_found", "This repository has no commits yet, so there is nothing to branch from.", "Make the first commit, then create the branch.");
   }
   const oid = await resolveCommit(repository, startPoint ?? "HEAD");
+  await writeBranch(repository, name, oid);
+  return oid;
+}
+
+/** Creates refs/heads/`name` at `oid`, refusing the names git refuses (leading "-", "HEAD", "a..b", "x.lock", …). */
+async function writeBranch(repository: Repository, name: string, oid: string): Promise<void> {
+  const invalid = () =>
+    new ClioError("invalid_argument", `${JSON.stringify(name)} is not a valid branch name; nothing was changed.`, "Use letters, digits, '-', '_', '.' and '/', not starting with '-', e.g. name=fix/parser.");
+  if (name.startsWith("-") || name === "HEAD") throw invalid();
   try {
     await git.branch({ fs: repository.fs, gitdir: repository.gitdir, ref: name, object: oid, checkout: false });
   } catch (error) {
-    if ((error as { code?: string }).code === "InvalidRefNameError") {
-      throw new ClioError("invalid_argument", `${JSON.stringify(name)} is not a valid branch name; nothing was changed.`, "Use letters, digits, '-', '_', '.' and '/', e.g. name=fix/parser.");
-    }
+    if ((error as { code?: string }).code === "InvalidRefNameError") throw invalid();
     throw error;
   }
-  return oid;
 }
 
 /** Deletes a branch; refuses the current one, and one whose commits are not merged into HEAD unless `force`. */
@@ -131,20 +137,26 @@ export async function checkout(
 
   const head = await headCommit(repository);
   const changes = diffTrees(await commitFiles(repository, head), await commitFiles(repository, oid));
-  await applyChanges(repository, changes, {
-    worktree: true,
-    check: () => assertNothingOverwritten(repository, changes, `Checking out ${target}`, options),
-    async afterIndex() {
-      if (create) {
-        await git.branch({ fs, gitdir, ref: branch!, object: create.from, checkout: false });
-        if (create.tracking) {
-          await git.setConfig({ fs, gitdir, path: `branch.${branch}.remote`, value: create.tracking.remote });
-          await git.setConfig({ fs, gitdir, path: `branch.${branch}.merge`, value: `refs/heads/${branch}` });
-        }
-      }
-      if (branch === undefined) await git.writeRef({ fs, gitdir, ref: "HEAD", value: oid, force: true });
-      else await git.writeRef({ fs, gitdir, ref: "HEAD", value: `refs/heads/${branch}`, symbolic: true, force: true });
-    },
-  });
+  // The new branch is made first, so a name git refuses stops the checkout before any file changes.
+  if (create) await writeBranch(repository, branch!, create.from);
+  const commit = oid;
+  const pointHead = async (): Promise<void> => {
+    if (create?.tracking) {
+      await git.setConfig({ fs, gitdir, path: `branch.${branch}.remote`, value: create.tracking.remote });
+      await git.setConfig({ fs, gitdir, path: `branch.${branch}.merge`, value: `refs/heads/${branch}` });
+    }
+    if (branch === undefined) await git.writeRef({ fs, gitdir, ref: "HEAD", value: commit, force: true });
+    else await git.writeRef({ fs, gitdir, ref: "HEAD", value: `refs/heads/${branch}`, symbolic: true, force: true });
+  };
+  try {
+    await applyChanges(repository, changes, {
+      worktree: true,
+      check: () => assertNothingOverwritten(repository, changes, `Checking out ${target}`, options),
+      afterIndex: pointHead,
+    });
+  } catch (error) {
+    if (create) await git.deleteBranch({ fs, gitdir, ref: branch! }).catch(() => undefined);
+    throw error;
+  }
   return { branch, oid, created: create !== undefined, changed: changes.map((change) => change.path) };
 }
