@@ -53,15 +53,29 @@ export function isWhitespace(code: number): boolean {
 /** Whether `text` is a complete bare value: `B+ (ws+ B+)* ("=" | "==")?`. */
 export const BARE_VALUE = /^[A-Za-z0-9+/_.,@%~-]+(?:[ \t\r\n]+[A-Za-z0-9+/_.,@%~-]+)*(?:==?)?$/;
 
-/** Describes one character for an error message: `"x"`, `a line break`, `U+0007`. */
+/** Space separators, controls and format characters beyond ASCII: they look like nothing, or like a space. */
+const INVISIBLE = /^[\p{Z}\p{C}]$/u;
+
+function codePoint(code: number): string {
+  return `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
+/**
+ * Describes one character (a UTF-16 code unit) for an error message: `"x"`, `a line break`,
+ * `U+0007`, `U+00A0 (an invisible or space-like character)`. Half of a surrogate pair is
+ * described as such, without looking at its other half (which may not have arrived yet).
+ */
 export function describeCharacter(code: number | undefined): string {
   if (code === undefined) return "the end of the text";
   if (code === LINE_FEED) return "a line break";
   if (code === SPACE) return "a space";
   if (code === TAB) return "a tab";
   if (code === CARRIAGE_RETURN) return "a carriage return";
-  if (code < 0x20 || code === 0x7f) return `U+${code.toString(16).toUpperCase().padStart(4, "0")}`;
-  return JSON.stringify(String.fromCharCode(code));
+  if (code < 0x20 || code === 0x7f) return codePoint(code);
+  if (code >= 0xd800 && code <= 0xdfff) return "a character beyond U+FFFF (such as an emoji)";
+  const character = String.fromCharCode(code);
+  if (code > 0x7f && INVISIBLE.test(character)) return `${codePoint(code)} (an invisible or space-like character)`;
+  return JSON.stringify(character);
 }
 
 /**

@@ -39,6 +39,13 @@ describe("syntax errors", () => {
     expect(error.message).toContain("a tag holds only letters, digits and `_`");
   });
 
+  it("names an invisible or space-like character by its code point, and an emoji as such", () => {
+    expect(firstError("[A:k=1\u00a0]").message).toContain("found U+00A0 (an invisible or space-like character)");
+    expect(firstError("[A:k=1\u200b]").message).toContain("found U+200B (an invisible or space-like character)");
+    expect(firstError("[A:k=1😀]").message).toContain("found a character beyond U+FFFF (such as an emoji)");
+    expect(firstError("[A:k=é]").message).toContain('found "é"');
+  });
+
   it("missing_value: a key with = and nothing before : or ]", () => {
     const error = firstError("[A:k=  ]");
     expect(error).toMatchObject({ code: "missing_value", span: { start: { offset: 7, line: 1, column: 8 } } });
