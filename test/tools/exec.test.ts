@@ -104,6 +104,15 @@ describe("child environment", () => {
     expect(isSecretName("OPENROUTER_API_KEY")).toBe(true);
   });
 
+  it("drops credentials whose names run the word on (PGPASSWORD, npm's _authToken) or are personal access tokens", () => {
+    for (const name of ["PGPASSWORD", "NPM_CONFIG__AUTHTOKEN", "npm_config_//registry.npmjs.org/:_authToken", "NPM_CONFIG__AUTH", "GITHUB_PAT", "AZURE_DEVOPS_EXT_PAT", "MYSQL_PWD", "SLACK_BOTTOKEN"]) {
+      expect(isSecretName(name), name).toBe(true);
+    }
+    for (const name of ["PWD", "OLDPWD", "PATH", "PATCH_LEVEL", "KEYBOARD", "TOKENIZERS_PARALLELISM", "XAUTHORITY", "SSH_AUTH_SOCK"]) {
+      expect(isSecretName(name), name).toBe(false);
+    }
+  });
+
   it("passes names listed to keep", () => {
     expect(childEnvironment({ NPM_TOKEN: "n", GH_TOKEN: "g" }, ["npm_token"])).toEqual({ NPM_TOKEN: "n" });
   });

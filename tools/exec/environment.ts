@@ -2,19 +2,22 @@
  * The environment a child process gets: the parent's, minus credentials.
  *
  * Rule: a variable is removed when its name, in any case, is one of the provider keys
- * (OPENAI_API_KEY, DEEPSEEK_API_KEY, OPENROUTER_API_KEY, ANTHROPIC_API_KEY) or ends in
- * KEY, APIKEY, TOKEN, SECRET, PASSWORD, PASSWD or CREDENTIALS after the start or an
- * underscore (GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, DB_PASSWORD, NPM_TOKEN ...), or contains
- * SECRET anywhere. Names listed in `keep` (config `EXEC.passEnv`) pass anyway.
+ * (OPENAI_API_KEY, DEEPSEEK_API_KEY, OPENROUTER_API_KEY, ANTHROPIC_API_KEY), ends in KEY,
+ * APIKEY, PAT or AUTH after the start or an underscore, or in _PWD (GITHUB_PAT, MYSQL_PWD,
+ * NPM_CONFIG__AUTH ...), ends in TOKEN, PASSWORD, PASSWD or CREDENTIALS in any way
+ * (GITHUB_TOKEN, PGPASSWORD, npm's `_authToken` ...), or contains SECRET anywhere. Names listed
+ * in `keep` (config `EXEC.passEnv`) pass anyway.
  */
 
 const PROVIDER_KEYS = new Set(["OPENAI_API_KEY", "DEEPSEEK_API_KEY", "OPENROUTER_API_KEY", "ANTHROPIC_API_KEY"]);
-const SECRET_SUFFIX = /(^|_)(KEY|APIKEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS)$/i;
+const SECRET_SUFFIX = /(^|_)(KEY|APIKEY|PAT|AUTH)$|_PWD$/i;
+/** Words that mark a credential even run on to what is before them (PGPASSWORD, npm's `_authToken`). */
+const SECRET_ENDING = /(TOKEN|PASSWORD|PASSWD|CREDENTIALS)$/i;
 
 /** True if the variable `name` is treated as a credential and kept from child processes. */
 export function isSecretName(name: string): boolean {
   const upper = name.toUpperCase();
-  return PROVIDER_KEYS.has(upper) || SECRET_SUFFIX.test(upper) || upper.includes("SECRET");
+  return PROVIDER_KEYS.has(upper) || SECRET_SUFFIX.test(upper) || SECRET_ENDING.test(upper) || upper.includes("SECRET");
 }
 
 /** A copy of `env` without credentials (see the rule above); names in `keep` are kept. */
