@@ -72,7 +72,8 @@ export async function replayModelScriptCommand(options: ModelScriptOptions): Pro
     if (!options.json) process.stdout.write(`${style.dim(`Conversation ended (${outcome.reason}) after ${outcome.turns} of ${replies.length} recorded replies.`)}\n`);
 
     const context = { workspaceRoots: [workspace, runtime.environment.workspace.root] };
-    const actual = results.map((result) => expectedFromResult(result, context));
+    // Reads run in parallel and finish in any order; the model wrote them in id order.
+    const actual = [...results].sort((left, right) => left.id - right.id).map((result) => expectedFromResult(result, context));
     const scriptName = path.basename(options.modelScript);
     if (options.expect && options.update) {
       await mkdir(path.dirname(path.resolve(options.expect)), { recursive: true });
