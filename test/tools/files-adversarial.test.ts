@@ -32,9 +32,32 @@ describe("search globs", () => {
     }
   });
 
+  it("refuses globs whose braces expand to a flood of alternatives, instead of crashing or walking for each", async () => {
+    for (const pattern of [`${"{a,b}".repeat(18)}/x`, "{1..1000}/x"]) {
+      await expect(files.search(pattern), pattern).rejects.toMatchObject({ code: "invalid_argument", message: expect.stringContaining("alternatives") });
+    }
+  });
+
   it("still accepts braces that stay inside", async () => {
     await temp.write("src/b.ts", "b\n");
     expect((await files.search("{a.txt,src/b.ts}")).files).toEqual(["a.txt", "src/b.ts"]);
+  });
+});
+
+describe("symlinks pointing outside", () => {
+  it("are not followed by a content search, as folders or as files", async () => {
+    await fs.symlink(temp.base, path.join(temp.root, "up"));
+    await fs.symlink(path.join(temp.base, "secret.txt"), path.join(temp.root, "leak.txt"));
+    const result = await files.search("*", { content: "SECRET" });
+    expect(result.hits).toEqual([]);
+  });
+
+  it("are copied as links inside a copied folder, never as the outside content", async () => {
+    await temp.write("dir/one.txt", "1\n");
+    await fs.symlink(path.join(temp.base, "secret.txt"), path.join(temp.root, "dir/leak"));
+    await files.copy("dir", "dir2", { recursive: true });
+    expect((await fs.lstat(path.join(temp.root, "dir2/leak"))).isSymbolicLink()).toBe(true);
+    await expect(files.read("dir2/leak")).rejects.toMatchObject({ code: "outside_workspace" });
   });
 });
 

@@ -57,6 +57,28 @@ function leavesFolder(glob: string): boolean {
   return path.isAbsolute(literal) || literal.split("/").includes("..");
 }
 
+/** Brace groups one glob may have, and the alternatives (separate walks) they may expand to. */
+const BRACE_GROUPS_MAX = 10;
+const GLOB_ALTERNATIVES_MAX = 256;
+
+/** fast-glob's tasks for a glob (one per brace alternative with its own base), refusing floods: `{a,b}` twenty times is a million walks. */
+function braceExpansion(glob: string): fastGlob.Task[] {
+  const tooMany = new ClioError(
+    "invalid_argument",
+    `pattern ${glob.slice(0, 80)} expands to too many alternatives (at most ${GLOB_ALTERNATIVES_MAX}).`,
+    'Use fewer braces, or one wider glob such as pattern="**/*.{ts,tsx}".',
+  );
+  if ((glob.match(/(?<!\\)\{/g) ?? []).length > BRACE_GROUPS_MAX) throw tooMany;
+  let tasks: fastGlob.Task[];
+  try {
+    tasks = fastGlob.generateTasks(glob);
+  } catch {
+    throw tooMany; // The brace expander's own limits (ranges over 1,000, deep nesting).
+  }
+  if (tasks.length > GLOB_ALTERNATIVES_MAX) throw tooMany;
+  return tasks;
+}
+
 /**
  * The glob fast-glob runs: no absolute paths or `..`, also not once braces are expanded
  * (`.{.,}/x` is `../x`, `{/etc,x}/*` reaches `/etc`); a pattern without `/` matches at any depth.
@@ -64,7 +86,7 @@ function leavesFolder(glob: string): boolean {
 export function normalizeGlob(pattern: string): string {
   const trimmed = pattern.trim();
   if (trimmed === "") throw new ClioError("invalid_argument", "pattern is empty.", 'Give a glob such as pattern="**/*.ts" or pattern="*.md".');
-  const expanded = fastGlob.generateTasks(trimmed).flatMap((task) => [task.base, ...task.patterns]);
+  const expanded = braceExpansion(trimmed).flatMap((task) => [task.base, ...task.patterns]);
   if ([trimmed, ...expanded].some(leavesFolder)) {
     throw new ClioError("outside_workspace", `pattern ${trimmed} reaches outside the search folder.`, 'Use a relative glob and the path parameter for the folder, e.g. path="src" pattern="*.ts".');
   }
