@@ -124,7 +124,7 @@ export class Agent {
       try {
         const outcome = await streamReply(
           this.options.provider,
-          { messages: [{ role: "system", content: system }, ...this.history], stop: RESULT_STOP_SEQUENCES },
+          { messages: [{ role: "system", content: system }, ...alternating(this.history)], stop: RESULT_STOP_SEQUENCES },
           this.options.manager,
           signal,
           {
@@ -174,6 +174,20 @@ export class Agent {
   private emit(event: AgentEvent): void {
     this.options.onEvent?.(event);
   }
+}
+
+/**
+ * The history with messages of the same role in a row joined into one (a prompt after a turn
+ * that ended on results or on a failed call): strict chat templates refuse two in a row.
+ */
+function alternating(history: ChatMessage[]): ChatMessage[] {
+  const joined: ChatMessage[] = [];
+  for (const message of history) {
+    const last = joined.at(-1);
+    if (last && last.role === message.role) joined[joined.length - 1] = { role: last.role, content: `${last.content}\n\n${message.content}` };
+    else joined.push(message);
+  }
+  return joined;
 }
 
 /** Notes the model needs beside its results: fenced commands, a fabricated result, a cut reply. */

@@ -206,3 +206,25 @@ describe("limits", () => {
     expect(provider.requests).toHaveLength(2);
   });
 });
+
+describe("what the model is sent", () => {
+  it("never two messages of the same role in a row, even when a prompt follows a turn a limit ended", async () => {
+    await writeFile(path.join(folder.path, "a.txt"), "a\n");
+    const { agent, provider } = await agentWith([['[FILE_OP:action=read:path="a.txt"]'], ["Going on."]], { maxTurns: 1 });
+    expect((await agent.prompt("read a.txt")).reason).toBe("max-turns");
+    expect((await agent.prompt("continue")).reason).toBe("done");
+    const sent = provider.requests[1]!.messages;
+    expect(sent.map((message) => message.role)).toEqual(["system", "user", "assistant", "user"]);
+    expect(sent[3]!.content).toMatch(/FILE_OP\.read ok[\s\S]*\n\ncontinue$/);
+  });
+
+  it("never two user messages in a row after a model call that failed", async () => {
+    const { agent, provider } = await agentWith([[{ fail: new ClioError("provider_error", "down") }], ["Back."]]);
+    expect((await agent.prompt("first")).reason).toBe("error");
+    expect((await agent.prompt("second")).reason).toBe("done");
+    expect(provider.requests[1]!.messages).toEqual([
+      { role: "system", content: "system" },
+      { role: "user", content: "first\n\nsecond" },
+    ]);
+  });
+});
