@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { callGit, fsckClean, gitPorcelain, makeSandbox, type Sandbox } from "./support.js";
+import { callGit, callGitFailing, fsckClean, gitPorcelain, makeSandbox, repositoryState, type Sandbox } from "./support.js";
 
 let sandbox: Sandbox;
 beforeEach(async () => {
@@ -43,5 +43,29 @@ describe("GIT in the middle of a merge git left with conflicts", () => {
     expect(await sandbox.git(["status"])).not.toContain("merging");
     expect(await gitPorcelain(sandbox)).toEqual([]);
     expect(await fsckClean(sandbox)).toBe("");
+  });
+
+  it("reset hard ends the merge like git: conflicts gone, MERGE_HEAD removed, the next commit is an ordinary one", async () => {
+    const result = await callGit(sandbox, "reset", { mode: "hard" });
+    expect(result.output).toContain("both.txt");
+    expect(await gitPorcelain(sandbox)).toEqual([]);
+    expect(await fs.stat(path.join(sandbox.repo, ".git", "MERGE_HEAD")).then(() => true, () => false)).toBe(false);
+    await sandbox.write("new.txt", "new\n");
+    await callGit(sandbox, "commit", { message: "after the abandoned merge", all: "true" });
+    expect((await sandbox.git(["log", "-1", "--format=%P"])).trim().split(" ")).toHaveLength(1);
+  });
+
+  it.each([
+    ["checkout", { branch: "other" }],
+    ["merge", { branch: "other" }],
+    ["reset", { mode: "soft", ref: "HEAD~1" }],
+  ])("%s is refused until the merge is concluded, changing nothing", async (action, raw) => {
+    const before = await repositoryState(sandbox);
+    const error = await callGitFailing(sandbox, action, raw as Record<string, string>);
+    expect(error.code).toBe("merge_conflict");
+    expect(error.message).toContain("merge");
+    expect(error.hint).toContain("action=commit");
+    expect(error.hint).toContain("mode=hard");
+    expect(await repositoryState(sandbox)).toBe(before);
   });
 });

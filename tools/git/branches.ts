@@ -5,7 +5,7 @@
 import git from "isomorphic-git";
 import { ClioError } from "../errors.js";
 import { applyChanges, assertNothingOverwritten, diffTrees } from "./apply-tree.js";
-import { currentBranch, headCommit, resolveCommit, type Repository } from "./repository.js";
+import { assertNoMergeInProgress, currentBranch, headCommit, resolveCommit, type Repository } from "./repository.js";
 import type { StatusOptions } from "./status.js";
 import { commitFiles } from "./tree.js";
 
@@ -106,6 +106,7 @@ export async function checkout(
   options: { create?: boolean; startPoint?: string } & StatusOptions = {},
 ): Promise<CheckoutResult> {
   const { fs, gitdir } = repository;
+  await assertNoMergeInProgress(repository, `check out ${target}`);
   let branch: string | undefined;
   let oid: string;
   let create: { from: string; tracking?: { remote: string } } | undefined;

@@ -4,7 +4,7 @@
  */
 import git from "isomorphic-git";
 import { ClioError } from "../errors.js";
-import { headCommit, lockIndex, readIndex, requireBranch, type Repository } from "./repository.js";
+import { endMerge, headCommit, lockIndex, readIndex, readMergeHeads, requireBranch, type Repository } from "./repository.js";
 import { compareIndexWithHead, computeStatus, type StatusEntry, type StatusOptions } from "./status.js";
 import { pathFilter } from "./format.js";
 
@@ -79,12 +79,6 @@ export async function stagePaths(
   });
 }
 
-/** The commits of a merge in progress (`.git/MERGE_HEAD`), none when no merge is. */
-async function readMergeHeads(repository: Repository): Promise<string[]> {
-  const text = await repository.fs.promises.readFile(`${repository.gitdir}/MERGE_HEAD`, "utf8").catch(() => "");
-  return text.split("\n").map((line) => line.trim()).filter((line) => /^[0-9a-f]{40}$/.test(line));
-}
-
 /** The staged paths as porcelain lines ("A  path"). */
 export function describeStaged(staged: readonly StagedPath[]): string {
   return staged.map((item) => `${item.change === "added" ? "A" : item.change === "deleted" ? "D" : "M"}  ${item.path}`).join("\n");
@@ -135,9 +129,7 @@ export async function commitStaged(
       cache: repository.cache,
       ...(mergeHeads.length > 0 && head !== undefined ? { parent: [head, ...mergeHeads] } : {}),
     });
-    if (mergeHeads.length > 0) {
-      for (const file of ["MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "AUTO_MERGE"]) await repository.fs.promises.rm(`${repository.gitdir}/${file}`, { force: true });
-    }
+    if (mergeHeads.length > 0) await endMerge(repository);
     const files = [...changes].map(([path, code]): StatusEntry => ({ path, index: code, worktree: " " }));
     return { oid, branch, files: files.sort((left, right) => (left.path < right.path ? -1 : 1)) };
   });

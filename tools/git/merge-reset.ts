@@ -5,7 +5,7 @@
 import git from "isomorphic-git";
 import { ClioError } from "../errors.js";
 import { applyChanges, assertNothingOverwritten, diffTrees, indexAsTree, type PathChange } from "./apply-tree.js";
-import { currentBranch, headCommit, lockIndex, readIndex, requireBranch, resolveCommit, type Repository } from "./repository.js";
+import { assertNoMergeInProgress, currentBranch, endMerge, headCommit, lockIndex, readIndex, requireBranch, resolveCommit, type Repository } from "./repository.js";
 import { computeStatus, type StatusOptions } from "./status.js";
 import { commitFiles } from "./tree.js";
 import { pathFilter, plural } from "./format.js";
@@ -29,6 +29,7 @@ export async function mergeInto(
 ): Promise<MergeResult> {
   const { fs, dir, gitdir, cache } = repository;
   const branch = await requireBranch(repository, "merge");
+  await assertNoMergeInProgress(repository, `merge ${theirs}`);
   const ours = await headCommit(repository);
   if (ours === undefined) {
     throw new ClioError("not_found", "The current branch has no commits yet, so there is nothing to merge into.", "Make a first commit, or check out the other branch instead.");
@@ -99,14 +100,23 @@ export async function reset(repository: Repository, mode: ResetMode, ref = "HEAD
   const branch = await currentBranch(repository);
   const oid = await resolveCommit(repository, ref);
   if (mode === "soft") {
+    await assertNoMergeInProgress(repository, "do a soft reset");
     await git.writeRef({ fs, gitdir, ref: branch === undefined ? "HEAD" : `refs/heads/${branch}`, value: oid, force: true });
     return { oid, affected: [] };
   }
   const target = await commitFiles(repository, oid);
   const index = await readIndex(repository);
   const changes = diffTrees(indexAsTree(index.entries), target);
+  // Conflicted paths (stages 1-3 only) become what the target holds, or leave the index; like git, the merge ends.
+  for (const file of new Set(index.entries.filter((entry) => entry.stage !== 0).map((entry) => entry.path))) {
+    if (!changes.some((change) => change.path === file) && !index.entries.some((entry) => entry.path === file && entry.stage === 0)) {
+      changes.push({ path: file, after: target.get(file) });
+    }
+  }
+  changes.sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
   if (mode === "mixed") {
     await moveBranch(repository, branch, oid, changes, false);
+    await endMerge(repository);
     return { oid, affected: changes.map((change) => change.path) };
   }
   // hard: also rewrite every tracked file whose worktree copy differs from the index.
@@ -119,6 +129,7 @@ export async function reset(repository: Repository, mode: ResetMode, ref = "HEAD
     if (file) changes.push({ path: entry.path, before: file, after: file });
   }
   await moveBranch(repository, branch, oid, changes, true);
+  await endMerge(repository);
   return { oid, affected: discarded };
 }
 

@@ -78,6 +78,30 @@ export async function readIndex(repository: Repository): Promise<IndexFile & { m
   return { ...parseIndex(buffer), mtimeMs };
 }
 
+/** The commits of a merge in progress (`.git/MERGE_HEAD`); none when no merge is. */
+export async function readMergeHeads(repository: Repository): Promise<string[]> {
+  const text = await nodeFs.promises.readFile(path.join(repository.gitdir, "MERGE_HEAD"), "utf8").catch(() => "");
+  return text.split("\n").map((line) => line.trim()).filter((line) => /^[0-9a-f]{40}$/.test(line));
+}
+
+/** Forgets a merge in progress, as git does when it is committed or reset away. */
+export async function endMerge(repository: Repository): Promise<void> {
+  for (const file of ["MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "AUTO_MERGE"]) await nodeFs.promises.rm(path.join(repository.gitdir, file), { force: true });
+}
+
+/** Refuses `doing` while a merge is half done (MERGE_HEAD, or conflicts in the index), as git does. */
+export async function assertNoMergeInProgress(repository: Repository, doing: string): Promise<void> {
+  const index = await readIndex(repository);
+  const conflicted = [...new Set(index.entries.filter((entry) => entry.stage !== 0).map((entry) => entry.path))];
+  if (conflicted.length === 0 && (await readMergeHeads(repository)).length === 0) return;
+  const files = conflicted.length > 0 ? ` Unresolved conflicts: ${conflicted.join(", ")}.` : " All conflicts are resolved but the merge is not committed.";
+  throw new ClioError(
+    "merge_conflict",
+    `A merge is in progress, so clio will not ${doing}; nothing was changed.${files}`,
+    "Finish it: edit the conflicted files, stage them ([GIT:action=add:files=...]) and [GIT:action=commit]; or abandon it with [GIT:action=reset:mode=hard] (discards the merge and all uncommitted changes).",
+  );
+}
+
 /** Runs `work` holding git's index lock, with the repository's wait settings. */
 export function lockIndex<Result>(repository: Repository, work: (lock: IndexLock) => Promise<Result>): Promise<Result> {
   return withIndexLock(repository.gitdir, work, repository.lockOptions);
