@@ -47,6 +47,7 @@ program
   .option("--update", "with --expect: write (or rewrite) the expectation file from this run")
   .option("--dry-run", "parse, check and show which commands would run, ask or be refused; run nothing")
   .option("--from-session <id>", "re-run the commands a session recorded and compare with its results")
+  .option("--session-dir <dir>", "with --from-session: where sessions are stored (default from clio config)")
   .option("--model-script <file>", "play recorded model replies (JSON, or markdown split by --- reply --- lines) through the real agent loop")
   .option("--prompt <text>", "with --model-script: the person's prompt the replies answer")
   .action(async (file: string | undefined, options) => {

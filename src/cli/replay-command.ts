@@ -31,6 +31,8 @@ export interface ReplayCommandOptions {
   freshCopy?: string;
   /** Re-run the commands a session recorded and compare them with its results. */
   fromSession?: string;
+  /** With `fromSession`: the session folder (default: sessionDir from config). */
+  sessionDir?: string;
   /** Play these recorded model replies through the real agent loop instead of running a script. */
   modelScript?: string;
   /** With `modelScript`: the person's prompt the replies answer. */
@@ -47,6 +49,7 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
   };
   if (options.update && !options.expect) return fail("--update needs --expect FILE: the expectation file to write.");
   if (options.freshCopy && options.workspace) return fail("give either --workspace DIR or --fresh-copy DIR, not both.");
+  if (options.sessionDir && !options.fromSession) return fail("--session-dir goes with --from-session ID: the folder that holds that session.");
   if (options.modelScript) {
     if (file !== undefined) return fail("give either a script FILE or --model-script FILE, not both.");
     const { replayModelScriptCommand } = await import("./replay-model-script.js");

@@ -27,7 +27,7 @@ export async function replaySessionCommand(idOrPrefix: string, options: ReplayCo
   if (options.expect || options.update || options.dryRun) return fail("--from-session compares with the session itself; it does not take --expect, --update or --dry-run.");
   let data: Readonly<SessionData>;
   try {
-    const { config } = await loadConfig({ cwd: process.cwd() });
+    const { config } = await loadConfig({ cwd: process.cwd(), ...(options.sessionDir ? { flags: { sessionDir: options.sessionDir } } : {}) });
     data = await readSession(config.sessionDir, idOrPrefix);
   } catch (error) {
     if (ClioError.is(error)) return fail(error.hint ? `${error.message} ${error.hint}` : error.message);

@@ -177,6 +177,17 @@ describe("clio replay --from-session", () => {
     }
   });
 
+  it("finds the session in the folder --session-dir names, as chat and sessions do", async () => {
+    const elsewhere = path.join(folder.path, "other-sessions");
+    const store = new SessionStore(elsewhere, { now: () => created, randomSuffix: () => "e5e5e5" });
+    const session = await store.create({ workspace: "/home/someone/inventory", provider: "test", model: "test-model" });
+    await session.appendCommand({ protocol: "FILE_OP", action: "read", args: { path: "notes/todo.md" }, description: "Read notes/todo.md (4 lines)", ok: true, output: "1│# Todo\n2│\n3│- [ ] count items per warehouse\n4│- [ ] export the report as CSV", durationMs: 3, turn: 1 });
+    await session.close();
+    const replayed = await clio("replay", "--from-session", "20261122-0243-e5", "--session-dir", elsewhere, "--fresh-copy", scriptsFixture, "--permission-mode", "yolo");
+    expect(replayed.stderr).toBe("");
+    expect(replayed.stdout).toContain(`match what session ${session.id} recorded`);
+  });
+
   it("says when a session id matches none or several", async () => {
     const none = await clio("replay", "--from-session", "19990101-0000", "--permission-mode", "yolo");
     expect(none.code).toBe(2);
