@@ -38,6 +38,12 @@ describe("search globs", () => {
     }
   });
 
+  it("stops a content pattern that backtracks catastrophically, with a clear error, instead of hanging", async () => {
+    await temp.write("long.txt", `${"a".repeat(40)}b\n`);
+    await expect(files.search("long.txt", { content: "(a+)+$" })).rejects.toMatchObject({ code: "invalid_argument", message: expect.stringContaining("backtracks") });
+    expect((await files.search("long.txt", { content: "a+b$" })).hits).toEqual([{ path: "long.txt", line: 1, text: `${"a".repeat(40)}b` }]);
+  });
+
   it("still accepts braces that stay inside", async () => {
     await temp.write("src/b.ts", "b\n");
     expect((await files.search("{a.txt,src/b.ts}")).files).toEqual(["a.txt", "src/b.ts"]);

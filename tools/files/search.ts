@@ -3,6 +3,7 @@
  * respecting .gitignore and hiding `.git`, both capped.
  */
 import path from "node:path";
+import vm from "node:vm";
 import fastGlob from "fast-glob";
 import { ClioError } from "../errors.js";
 import type { FileContext } from "./context.js";
@@ -128,17 +129,14 @@ export async function searchFiles(context: FileContext, pattern: string, options
   for (let start = 0; start < files.length && hits.length <= SEARCH_HIT_LIMIT; start += READ_BATCH) {
     const batch = files.slice(start, start + READ_BATCH);
     const texts = await Promise.all(batch.map((file) => readSearchable(context, path.join(folder.absolute, file), result.skipped)));
-    batch.forEach((file, index) => {
-      const text = texts[index];
-      if (text === undefined || hits.length > SEARCH_HIT_LIMIT) return;
-      const relative = joinRelative(folder.relative, file);
-      const before = hits.length;
-      const lines = text.split(/\r?\n/);
-      for (let line = 0; line < lines.length && hits.length <= SEARCH_HIT_LIMIT; line++) {
-        const content = lines[line]!;
-        if (matcher.test(content)) hits.push({ path: relative, line: line + 1, text: content.length > HIT_TEXT_LENGTH ? `${content.slice(0, HIT_TEXT_LENGTH)} …` : content });
+    const relatives = batch.map((file) => joinRelative(folder.relative, file));
+    const lines = texts.map((text) => (text === undefined ? [] : text.split(/\r?\n/)));
+    matchingLines(matcher, lines, SEARCH_HIT_LIMIT + 1 - hits.length, relatives).forEach((found, index) => {
+      for (const line of found) {
+        const content = lines[index]![line]!;
+        hits.push({ path: relatives[index]!, line: line + 1, text: content.length > HIT_TEXT_LENGTH ? `${content.slice(0, HIT_TEXT_LENGTH)} …` : content });
       }
-      if (hits.length > before) withHits.push(relative);
+      if (found.length > 0) withHits.push(relatives[index]!);
     });
   }
   if (hits.length > SEARCH_HIT_LIMIT) {
@@ -146,6 +144,41 @@ export async function searchFiles(context: FileContext, pattern: string, options
     result.truncated = true;
   }
   return { ...result, files: withHits, hits };
+}
+
+/** How long a content pattern may take over one batch of files: a regular expression that backtracks catastrophically never returns on its own. */
+const MATCH_TIMEOUT_MS = 5000;
+const matchContext = vm.createContext({});
+const matchScript = new vm.Script(`(() => {
+  const found = [];
+  let left = limit;
+  for (const lines of files) {
+    const hits = [];
+    for (let i = 0; i < lines.length && left > 0; i++) if (regex.test(lines[i])) { hits.push(i); left--; }
+    found.push(hits);
+  }
+  return found;
+})()`);
+
+/**
+ * For each file's lines, the indexes of the lines `matcher` matches, up to `limit` in all. Runs
+ * as a vm script under a time limit, which V8 can interrupt mid-match.
+ */
+function matchingLines(matcher: RegExp, files: string[][], limit: number, relatives: string[]): number[][] {
+  Object.assign(matchContext, { regex: matcher, files, limit });
+  try {
+    return matchScript.runInContext(matchContext, { timeout: MATCH_TIMEOUT_MS }) as number[][];
+  } catch (error) {
+    if ((error as { code?: string }).code !== "ERR_SCRIPT_EXECUTION_TIMEOUT") throw error;
+    const where = relatives.length === 1 ? relatives[0] : `one of ${relatives.join(", ")}`;
+    throw new ClioError(
+      "invalid_argument",
+      `content ${matcher.source} took over ${MATCH_TIMEOUT_MS / 1000} s on ${where}: the regular expression backtracks catastrophically.`,
+      "Simplify it: avoid nested or overlapping repetition such as (a+)+ or (.*)*; anchor it or use plain text.",
+    );
+  } finally {
+    Object.assign(matchContext, { regex: undefined, files: undefined });
+  }
 }
 
 async function readSearchable(context: FileContext, absolute: string, skipped: SearchResult["skipped"]): Promise<string | undefined> {
