@@ -83,7 +83,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   if (userValues) layers.push({ source: `user:${userFile}`, values: userValues, baseDir: homeDir });
   if (projectFile) {
     const projectValues = await readConfigFile(projectFile);
-    if (projectValues) layers.push({ source: `project:${projectFile}`, values: projectValues, baseDir: path.dirname(path.dirname(projectFile)) });
+    if (projectValues) {
+      const projectRoot = path.dirname(path.dirname(projectFile));
+      if (projectValues.workspace !== undefined) await checkProjectWorkspace(resolvePath(projectValues.workspace, projectRoot, homeDir), projectRoot, projectFile);
+      layers.push({ source: `project:${projectFile}`, values: projectValues, baseDir: projectRoot });
+    }
   }
   layers.push(...environmentLayers(env, cwd));
   if (options.flags) layers.push({ source: "flag", values: checkFlags(options.flags), baseDir: cwd });
@@ -146,6 +150,21 @@ function merge(
     entries,
     files: { user: context.userFile, userFound: context.userFound, ...(context.projectFile ? { project: context.projectFile } : {}) },
   };
+}
+
+/**
+ * A project's own file comes with the repository, so it may not widen the workspace beyond the
+ * project: the model is confined to the workspace, and `"workspace": "/"` would undo that.
+ */
+async function checkProjectWorkspace(workspace: string, projectRoot: string, file: string): Promise<void> {
+  const real = async (folder: string) => fs.realpath(folder).catch(() => folder);
+  const inside = path.relative(await real(projectRoot), await real(workspace));
+  if (inside === "" || (inside !== ".." && !inside.startsWith(`..${path.sep}`) && !path.isAbsolute(inside))) return;
+  throw new ClioError(
+    "invalid_config",
+    `${file}: workspace ${workspace} is outside the project ${projectRoot}; a project's own config may only name the project folder or a folder inside it.`,
+    "Remove workspace from that file, or choose the folder yourself: --workspace DIR, or workspace in your own ~/.clio/config.json.",
+  );
 }
 
 /** The nearest `.clio/config.json` in `cwd` or a parent, never the user's own file. */

@@ -162,6 +162,29 @@ describe("the project file", () => {
   });
 });
 
+describe("a project's own config cannot move the workspace out of the project", () => {
+  it("refuses a workspace outside the folder that holds .clio, naming the file and where to set it instead", async () => {
+    for (const outside of ["/", "..", "~"]) {
+      const file = await writeConfig(project, { workspace: outside });
+      const error = await loadError();
+      expect(error.code).toBe("invalid_config");
+      expect(error.message).toContain(`${file}: workspace`);
+      expect(error.message).toContain(project);
+      expect(error.hint).toMatch(/--workspace/);
+    }
+  });
+
+  it("accepts the project folder or a folder inside it", async () => {
+    await writeConfig(project, { workspace: "src" });
+    expect((await load()).config.workspace).toBe(path.join(project, "src"));
+  });
+
+  it("leaves the person's own file free to name any folder", async () => {
+    await writeConfig(home, { workspace: root });
+    expect((await load()).config.workspace).toBe(root);
+  });
+});
+
 describe("permissions and protocol settings", () => {
   it("collects permission rules from every layer without repeats, each with its source", async () => {
     const userFile = await writeConfig(home, { permissions: { allow: ["FILE_OP:read"], deny: ["EXEC:run:rm *"] } });
