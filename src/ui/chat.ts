@@ -18,16 +18,20 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
   const view = new TerminalView({ style, output: process.stdout });
   const readline: Interface = createInterface({ input: process.stdin, output: process.stdout, terminal: true, historySize: 200 });
   let turn: AbortController | undefined;
+  /** The permission question on screen, if any: cancelling the turn or leaving withdraws it. */
+  let question: AbortController | undefined;
   let interrupts = 0;
   let closed = false;
   readline.on("close", () => {
     closed = true;
     turn?.abort();
+    question?.abort();
   });
   readline.on("SIGINT", () => {
     interrupts++;
     if (turn && interrupts === 1) {
       turn.abort();
+      question?.abort();
       write(`\n${style.yellow("Cancelling… (Ctrl-C again to exit)")}\n`);
       return;
     }
@@ -43,10 +47,18 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
   const asker = async (request: PermissionRequest): Promise<PermissionAnswer> => {
     view.pause();
     for (;;) {
-      if (closed) return "no";
-      const answer = (await readline.question(`${style.yellow("?")} Allow ${style.bold(request.description)} ${style.dim(`(${request.protocol}.${request.action}, ${request.permissionClass})`)} [y/n/a=always]: `))
-        .trim()
-        .toLowerCase();
+      if (closed || turn?.signal.aborted) return "no";
+      question = new AbortController();
+      let answer: string;
+      try {
+        const text = `${style.yellow("?")} Allow ${style.bold(request.description)} ${style.dim(`(${request.protocol}.${request.action}, ${request.permissionClass})`)} [y/n/a=always]: `;
+        answer = (await readline.question(text, { signal: question.signal })).trim().toLowerCase();
+      } catch {
+        // Withdrawn (Ctrl-C, Ctrl-D, the terminal closed): nothing is allowed.
+        return "no";
+      } finally {
+        question = undefined;
+      }
       if (answer === "y" || answer === "yes") return "yes";
       if (answer === "a" || answer === "always") return "always";
       if (answer === "n" || answer === "no" || answer === "") return "no";

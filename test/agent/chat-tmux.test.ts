@@ -20,29 +20,27 @@ function tmux(...args: string[]): string {
   return execFileSync("tmux", ["-L", socket, ...args], { encoding: "utf8" });
 }
 
-function screen(): string {
-  return tmux("capture-pane", "-p", "-J", "-S", "-200", "-t", "chat");
+function screen(pane = "chat"): string {
+  return tmux("capture-pane", "-p", "-J", "-S", "-200", "-t", pane);
 }
 
-async function waitFor(text: string | RegExp, timeoutMs = 15_000): Promise<string> {
+async function waitFor(text: string | RegExp, timeoutMs = 15_000, pane = "chat"): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const shown = screen();
+    const shown = screen(pane);
     if (typeof text === "string" ? shown.includes(text) : text.test(shown)) return shown;
     if (Date.now() > deadline) throw new Error(`The screen never showed ${String(text)}. It shows:\n${shown}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-function type(text: string): void {
-  tmux("send-keys", "-t", "chat", "-l", text);
-  tmux("send-keys", "-t", "chat", "Enter");
+function type(text: string, pane = "chat"): void {
+  tmux("send-keys", "-t", pane, "-l", text);
+  tmux("send-keys", "-t", pane, "Enter");
 }
 
-beforeAll(async () => {
-  server = await startOpenAIServer();
-  workspace = await temporaryFolder("clio-tmux-workspace-");
-  home = await temporaryFolder("clio-tmux-home-");
+/** Starts the chat in a new tmux session named `pane`. */
+function startChat(pane: string): void {
   const command = [
     `cd ${JSON.stringify(workspace.path)} &&`,
     `env NO_COLOR=1 CLIO_HOME=${JSON.stringify(home.path)} HOME=${JSON.stringify(home.path)}`,
@@ -51,7 +49,14 @@ beforeAll(async () => {
     `--session-dir ${JSON.stringify(path.join(home.path, "sessions"))} --permission-mode ask;`,
     "echo CLIO-EXITED-$?; sleep 30",
   ].join(" ");
-  tmux("new-session", "-d", "-s", "chat", "-x", "160", "-y", "50", command);
+  tmux("new-session", "-d", "-s", pane, "-x", "160", "-y", "50", command);
+}
+
+beforeAll(async () => {
+  server = await startOpenAIServer();
+  workspace = await temporaryFolder("clio-tmux-workspace-");
+  home = await temporaryFolder("clio-tmux-home-");
+  startChat("chat");
 });
 
 afterAll(async () => {
@@ -94,6 +99,32 @@ describe("the chat in a terminal", () => {
     const final = await waitFor("CLIO-EXITED-0");
     expect(final).not.toMatch(/Error|at .*\.js:\d+/);
     expect(existsSync(path.join(workspace.path, "note.txt"))).toBe(true);
+  });
+});
+
+describe("leaving the chat while it asks permission", () => {
+  it("Ctrl-D at the question refuses the command and clio exits cleanly", async () => {
+    startChat("asking");
+    await waitFor("Type a request", 15_000, "asking");
+    server.enqueue({ reply: '[FILE_OP:action=write:path="never.txt":content="x"]\n' });
+    type("write never.txt", "asking");
+    await waitFor(/Allow .*never\.txt/, 15_000, "asking");
+    tmux("send-keys", "-t", "asking", "C-d");
+    await waitFor("CLIO-EXITED-0", 15_000, "asking");
+    expect(existsSync(path.join(workspace.path, "never.txt"))).toBe(false);
+  });
+
+  it("Ctrl-C at the question withdraws it and cancels the turn; the chat goes on", async () => {
+    startChat("interrupted");
+    await waitFor("Type a request", 15_000, "interrupted");
+    server.enqueue({ reply: '[FILE_OP:action=write:path="never.txt":content="x"]\n' });
+    type("write never.txt", "interrupted");
+    await waitFor(/Allow .*never\.txt/, 15_000, "interrupted");
+    tmux("send-keys", "-t", "interrupted", "C-c");
+    await waitFor("Cancelled.", 15_000, "interrupted");
+    type("/exit", "interrupted");
+    await waitFor("CLIO-EXITED-0", 15_000, "interrupted");
+    expect(existsSync(path.join(workspace.path, "never.txt"))).toBe(false);
   });
 });
 
