@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { callGit, fsckClean, gitPorcelain, makeSandbox, type Sandbox } from "./support.js";
+import { callGit, callGitFailing, fsckClean, gitPorcelain, makeSandbox, type Sandbox } from "./support.js";
 
 let sandbox: Sandbox;
 beforeEach(async () => {
@@ -195,5 +195,25 @@ describe("GIT.branch, GIT.checkout, GIT.merge, GIT.reset, checked with git", () 
     } finally {
       await fresh.cleanup();
     }
+  });
+});
+
+describe("GIT.add and an embedded repository (a folder with its own .git)", () => {
+  it("refuses to copy its files into this repository, naming it, and stages nothing", async () => {
+    await sandbox.write("vendor/lib/a.txt", "a\n");
+    await sandbox.git(["init", "-q"], path.join(sandbox.repo, "vendor/lib"));
+    await sandbox.write("other.txt", "o\n");
+    const before = await sandbox.git(["ls-files", "-s"]);
+    for (const raw of [{ all: "true" }, { files: "vendor" }, { files: "vendor/lib" }] as Record<string, string>[]) {
+      const error = await callGitFailing(sandbox, "add", raw);
+      expect(error.code).toBe("invalid_argument");
+      expect(error.message).toContain("vendor/lib is a separate git repository");
+      expect(error.hint).toContain(".gitignore");
+      expect(await sandbox.git(["ls-files", "-s"])).toBe(before);
+    }
+    await callGit(sandbox, "add", { files: "other.txt" });
+    await sandbox.write(".gitignore", "vendor/lib/\n");
+    await callGit(sandbox, "add", { all: "true" });
+    expect(await sandbox.git(["ls-files"])).not.toContain("vendor");
   });
 });

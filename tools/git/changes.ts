@@ -5,7 +5,7 @@
 import git from "isomorphic-git";
 import { ClioError } from "../errors.js";
 import { endMerge, headCommit, lockIndex, readIndex, readMergeHeads, requireBranch, type Repository } from "./repository.js";
-import { compareIndexWithHead, computeStatus, type StatusEntry, type StatusOptions } from "./status.js";
+import { compareIndexWithHead, computeStatus, embeddedRepositories, ignoreRulesOf, type StatusEntry, type StatusOptions } from "./status.js";
 import { pathFilter } from "./format.js";
 
 export interface StagedPath {
@@ -60,6 +60,20 @@ export async function stagePaths(
         : new ClioError("not_found", `${root} matches no file in the worktree or the index; nothing was changed.`, "Check the path with [GIT:action=status]; paths are relative to the repository root.");
     }
     if (selected.length === 0) return [];
+    // An untracked folder holding its own .git is another repository: git would record a gitlink,
+    // isomorphic-git would copy its files in. Neither is what a model asking to stage files means.
+    const untrackedFolders = selected.filter((entry) => entry.worktree === "?");
+    if (untrackedFolders.length > 0) {
+      const rules = await ignoreRulesOf(repository, options);
+      const embedded = untrackedFolders.flatMap((entry) => embeddedRepositories(repository.dir, entry.path.replace(/\/$/, ""), rules));
+      if (embedded.length > 0) {
+        throw new ClioError(
+          "invalid_argument",
+          `${embedded.join(", ")} ${embedded.length === 1 ? "is a separate git repository" : "are separate git repositories"} (with ${embedded.length === 1 ? "its" : "their"} own .git), which clio does not stage; nothing was staged.`,
+          `Stage other paths by name, or add ${embedded.map((folder) => `${folder}/`).join(" ")} to .gitignore. To track it as a submodule, run \`git submodule add\` yourself.`,
+        );
+      }
+    }
 
     const { fs, dir, gitdir, cache } = repository;
     const staged: StagedPath[] = [];

@@ -69,14 +69,30 @@ export async function computeStatus(repository: Repository, options: StatusOptio
   for (const [file, stages] of unmerged) Object.assign(entryFor(file), conflictCodes(stages), { unmerged: true });
   pairExactRenames(byPath, staged.headOids, stageZero);
 
-  const configuredExcludes = await git
-    .getConfig({ fs: repository.fs, gitdir: repository.gitdir, path: "core.excludesFile" })
-    .catch(() => undefined);
-  const rules = new IgnoreRules(repository.dir, excludeFiles(repository.gitdir, configuredExcludes, options.env ?? process.env));
+  const rules = await ignoreRulesOf(repository, options);
   const untracked = findUntracked(repository.dir, index.entries, rules);
 
   const tracked = [...byPath.values()].sort((left, right) => comparePaths(left.path, right.path));
   return { entries: [...tracked, ...untracked.map((file): StatusEntry => ({ path: file, index: "?", worktree: "?" }))] };
+}
+
+/** The repository's ignore rules: every .gitignore, .git/info/exclude and the user's excludes file. */
+export async function ignoreRulesOf(repository: Repository, options: StatusOptions = {}): Promise<IgnoreRules> {
+  const configuredExcludes = await git
+    .getConfig({ fs: repository.fs, gitdir: repository.gitdir, path: "core.excludesFile" })
+    .catch(() => undefined);
+  return new IgnoreRules(repository.dir, excludeFiles(repository.gitdir, configuredExcludes, options.env ?? process.env));
+}
+
+/** The folders at or under `folder` (repository-relative) that hold their own `.git`, ignored folders left out. */
+export function embeddedRepositories(root: string, folder: string, rules: IgnoreRules): string[] {
+  const dirents = readFolder(root, folder);
+  if (folder !== "" && dirents.some((dirent) => dirent.name === ".git")) return [folder];
+  return dirents
+    .filter((dirent) => dirent.isDirectory() && dirent.name !== ".git")
+    .map((dirent) => (folder === "" ? dirent.name : `${folder}/${dirent.name}`))
+    .filter((relative) => !rules.isIgnored(relative, true))
+    .flatMap((relative) => embeddedRepositories(root, relative, rules));
 }
 
 /**
