@@ -102,24 +102,25 @@ describe("the chat in a terminal", () => {
   });
 });
 
+/** Starts a chat in `pane` whose model writes never.txt, and waits for the permission question. */
+async function untilAskedToWrite(pane: string): Promise<void> {
+  startChat(pane);
+  await waitFor("Type a request", 15_000, pane);
+  server.enqueue({ reply: '[FILE_OP:action=write:path="never.txt":content="x"]\n' });
+  type("write never.txt", pane);
+  await waitFor(/Allow .*never\.txt/, 15_000, pane);
+}
+
 describe("leaving the chat while it asks permission", () => {
   it("Ctrl-D at the question refuses the command and clio exits cleanly", async () => {
-    startChat("asking");
-    await waitFor("Type a request", 15_000, "asking");
-    server.enqueue({ reply: '[FILE_OP:action=write:path="never.txt":content="x"]\n' });
-    type("write never.txt", "asking");
-    await waitFor(/Allow .*never\.txt/, 15_000, "asking");
+    await untilAskedToWrite("asking");
     tmux("send-keys", "-t", "asking", "C-d");
     await waitFor("CLIO-EXITED-0", 15_000, "asking");
     expect(existsSync(path.join(workspace.path, "never.txt"))).toBe(false);
   });
 
   it("Ctrl-C at the question withdraws it and cancels the turn; the chat goes on", async () => {
-    startChat("interrupted");
-    await waitFor("Type a request", 15_000, "interrupted");
-    server.enqueue({ reply: '[FILE_OP:action=write:path="never.txt":content="x"]\n' });
-    type("write never.txt", "interrupted");
-    await waitFor(/Allow .*never\.txt/, 15_000, "interrupted");
+    await untilAskedToWrite("interrupted");
     tmux("send-keys", "-t", "interrupted", "C-c");
     await waitFor("Cancelled.", 15_000, "interrupted");
     type("/exit", "interrupted");
