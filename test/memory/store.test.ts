@@ -161,6 +161,19 @@ describe("MemoryStore", () => {
     expect(await readFile(file, "utf8")).toBe('{"version":99,"entries":{}}');
   });
 
+  it("says which path is in the way when a folder stands where the memory file goes, or a file where its folder goes", async () => {
+    const file = path.join(workspaceRoot, ".clio/memory.json");
+    await mkdir(file, { recursive: true });
+    await expect(open().list()).rejects.toMatchObject({ code: "not_a_file", message: expect.stringContaining(file) });
+    await expect(open().store({ key: "k", value: "v" })).rejects.toMatchObject({ code: "not_a_file", message: expect.stringContaining(file) });
+    const otherRoot = path.join(folder.path, "other");
+    await mkdir(otherRoot);
+    await writeFile(path.join(otherRoot, ".clio"), "a file, not a folder");
+    const blocked = new MemoryStore({ workspaceRoot: otherRoot, home });
+    await expect(blocked.list()).rejects.toMatchObject({ code: "not_a_directory", message: expect.stringContaining(path.join(otherRoot, ".clio")) });
+    await expect(blocked.store({ key: "k", value: "v" })).rejects.toMatchObject({ code: "not_a_directory" });
+  });
+
   it("refuses keys of 0 or 10,000 characters, empty values and metadata that is not an object", async () => {
     const store = open();
     await expect(store.store({ key: "", value: "x" })).rejects.toMatchObject({ code: "invalid_argument", message: "The memory key is empty." });

@@ -108,7 +108,7 @@ export class MemoryFile {
 
   /** The current data, re-read only if another process changed the file. */
   async read(): Promise<MemoryFileData> {
-    await this.refresh();
+    await this.refresh().catch((error: unknown) => this.explain(error));
     return this.db.data;
   }
 
@@ -117,7 +117,7 @@ export class MemoryFile {
    * returns true when it changed something (nothing is written otherwise).
    */
   async update<Result>(change: (data: MemoryFileData) => { changed: boolean; result: Result }): Promise<Result> {
-    await fs.mkdir(path.dirname(this.file), { recursive: true });
+    await fs.mkdir(path.dirname(this.file), { recursive: true }).catch((error: unknown) => this.explain(error));
     return withFileLock(
       `${this.file}.lock`,
       async () => {
@@ -130,7 +130,20 @@ export class MemoryFile {
         return result;
       },
       this.lockOptions,
-    );
+    ).catch((error: unknown) => this.explain(error));
+  }
+
+  /** Turns "something else stands where the file or its folder goes" into an error that names it. */
+  private explain(error: unknown): never {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EISDIR") {
+      throw new ClioError("not_a_file", `The memory file ${this.file} is a folder.`, `Move that folder away; clio keeps its memories in a file there.`);
+    }
+    if (code === "ENOTDIR" || code === "EEXIST") {
+      const folder = path.dirname(this.file);
+      throw new ClioError("not_a_directory", `The memory folder ${folder} (or a folder above it) is a file.`, `Move that file away; clio keeps its memories in ${this.file}.`);
+    }
+    throw error;
   }
 
   private async refresh(locked = false): Promise<void> {
