@@ -27,3 +27,15 @@ describe("GIT when the workspace is a folder inside a repository", () => {
     expect(await sandbox.git(["rev-parse", "--show-toplevel"], sub)).toBe(`${sub}\n`);
   });
 });
+
+describe("GIT in a linked worktree (.git is a file pointing elsewhere)", () => {
+  it("says that linked worktrees and submodules are not supported, instead of claiming there is no repository", async () => {
+    const linked = path.join(sandbox.base, "linked");
+    await sandbox.git(["worktree", "add", "-q", linked]);
+    const error = await callGitFailing(sandbox, "status", {}, { root: linked });
+    expect(error.code).toBe("not_a_repository");
+    expect(error.message).toContain(".git is a file");
+    expect(error.message).toContain("linked worktree");
+    expect(error.hint).not.toContain("action=init");
+  });
+});

@@ -30,6 +30,13 @@ export interface OpenOptions {
 export async function openRepository(root: string, options: OpenOptions = {}): Promise<Repository> {
   const gitdir = path.join(root, ".git");
   const stat = await nodeFs.promises.stat(gitdir).catch(() => undefined);
+  if (stat?.isFile()) {
+    throw new ClioError(
+      "not_a_repository",
+      `${root}/.git is a file, not a folder: this is a linked worktree (git worktree) or a submodule, which clio's GIT does not support.`,
+      "Use git in a terminal here, or start clio with --workspace set to the main repository's folder.",
+    );
+  }
   if (!stat?.isDirectory() || !(await exists(path.join(gitdir, "HEAD")))) {
     const enclosing = await enclosingRepository(root);
     if (enclosing !== undefined) {
