@@ -8,6 +8,11 @@
 const MAX_WINDOW_SEARCH_LINES = 20_000;
 /** Texts taller than this are compared on their first lines. */
 const MAX_COMPARED_LINES = 40;
+/**
+ * Characters of the file times lines of the text compared, at most (about a second of work):
+ * in a large file fewer of the text's lines are compared, so a miss never stalls clio.
+ */
+const MAX_COMPARED_CHARACTERS = 10_000_000;
 
 export interface ClosestLines {
   /** 1-based number of the window's first line. */
@@ -15,6 +20,8 @@ export interface ClosestLines {
   lines: string[];
   /** 0 to 1. */
   similarity: number;
+  /** How many of the text's first lines were compared. */
+  comparedLines: number;
 }
 
 interface Bigrams {
@@ -48,7 +55,8 @@ export function closestLines(text: string, needle: string): ClosestLines | undef
   const needleLines = needle.split(/\r?\n/);
   while (needleLines.length > 1 && needleLines[needleLines.length - 1]!.trim() === "") needleLines.pop();
   const height = Math.min(needleLines.length, fileLines.length);
-  const compared = fileLines.length > MAX_WINDOW_SEARCH_LINES ? 1 : Math.min(height, MAX_COMPARED_LINES);
+  const affordable = Math.max(1, Math.floor(MAX_COMPARED_CHARACTERS / text.length));
+  const compared = fileLines.length > MAX_WINDOW_SEARCH_LINES ? 1 : Math.min(height, MAX_COMPARED_LINES, affordable);
   const needleGrams = needleLines.slice(0, compared).map(bigrams);
   const fileGrams: Array<Bigrams | undefined> = [];
   const gramsAt = (index: number): Bigrams => (fileGrams[index] ??= bigrams(fileLines[index]!));
@@ -59,5 +67,5 @@ export function closestLines(text: string, needle: string): ClosestLines | undef
     for (let offset = 0; offset < compared; offset++) score += dice(gramsAt(start + offset), needleGrams[offset]!);
     if (score > best.score) best = { start, score };
   }
-  return { startLine: best.start + 1, lines: fileLines.slice(best.start, best.start + height), similarity: best.score / compared };
+  return { startLine: best.start + 1, lines: fileLines.slice(best.start, best.start + height), similarity: best.score / compared, comparedLines: compared };
 }
