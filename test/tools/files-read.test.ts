@@ -118,4 +118,9 @@ describe("FileTools.info", () => {
     expect(binary.lines).toBeUndefined();
     expect(await files.info("alias")).toMatchObject({ type: "symbolic link to a file", linkTarget: "dir/a.bin", size: 3 });
   });
+
+  it("describes a dangling symlink inside as a link to nothing, instead of saying it does not exist", async () => {
+    await fs.symlink("gone.txt", path.join(temp.root, "dangling"));
+    expect(await files.info("dangling")).toMatchObject({ type: "symbolic link to a missing path", linkTarget: "gone.txt" });
+  });
 });

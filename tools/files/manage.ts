@@ -187,10 +187,11 @@ export async function pathInfo(context: FileContext, input: string): Promise<Inf
   const { absolute, relative, real } = await context.workspace.resolve(input, "read");
   const linkStat = await existing(context, absolute, relative);
   const linkTarget = linkStat.isSymbolicLink() ? await context.fs.readlink(absolute) : undefined;
-  const stat = linkStat.isSymbolicLink() ? await existing(context, real, relative) : linkStat;
+  const pointedAt = linkStat.isSymbolicLink() ? await lstatOrNothing(context, real) : linkStat;
+  const stat = pointedAt ?? linkStat;
   const info: InfoResult = {
     relative,
-    type: linkTarget === undefined ? kindOf(stat) : `symbolic link to a ${kindOf(stat)}`,
+    type: linkTarget === undefined ? kindOf(stat) : pointedAt === undefined ? "symbolic link to a missing path" : `symbolic link to a ${kindOf(stat)}`,
     size: stat.size,
     modified: stat.mtime.toISOString(),
     mode: (stat.mode & 0o7777).toString(8).padStart(4, "0"),
