@@ -21,7 +21,10 @@ export async function sessionsCommand(verb: string, id: string | undefined, opti
       for (const session of listing.sessions) {
         process.stdout.write(`${style.cyan(session.id)}  ${session.updatedAt.slice(0, 16).replace("T", " ")}  ${session.model}  ${session.messageCount} messages  ${session.title}\n`);
       }
-      for (const unreadable of listing.unreadable) process.stderr.write(`${style.yellow("!")} ${unreadable.message}\n`);
+      for (const unreadable of listing.unreadable) {
+        const text = unreadable.code === "corrupt_file" ? `${unreadable.file} could not be read (${unreadable.message}); delete it, or open it with clio -r to move it aside.` : unreadable.message;
+        process.stderr.write(`${style.yellow("!")} ${text}\n`);
+      }
       return 0;
     }
     if (!id) {
