@@ -6,8 +6,8 @@
  * own process group, with stdin closed (a command waiting for input ends at once), in a folder
  * inside the workspace. On timeout or cancel the whole group gets SIGTERM, then SIGKILL a
  * second later. Processes a finished `run` leaves behind (`server &`) are stopped: use
- * `background` for servers and watchers. Background jobs die with clio (dispose and a process
- * exit hook). A command that exits non-zero is a failed result (`exec_failed`) carrying its
+ * `background` for servers and watchers. Background jobs die with clio (dispose, a process
+ * exit hook, and on SIGTERM or SIGHUP). A command that exits non-zero is a failed result (`exec_failed`) carrying its
  * exit code and output.
  *
  * Children never see credentials: provider API keys and any variable named like `*_KEY`,
