@@ -104,7 +104,7 @@ function buildStops(): Uint16Array {
     let mask = 0;
     if (code === OPEN_BRACKET || code === BACKSLASH || code === BACKTICK || code === LINE_FEED) mask |= Stops.text;
     if (code === OPEN_BRACKET || code === BACKSLASH || code === LINE_FEED) mask |= Stops.fence;
-    if (code === CLOSE_BRACKET || code === LINE_FEED) mask |= Stops.recover;
+    if (code === CLOSE_BRACKET || code === LINE_FEED || code === LESS_THAN) mask |= Stops.recover;
     if (code === LINE_FEED) mask |= Stops.lineFeed;
     if (code === BACKTICK || code === LINE_FEED) mask |= Stops.codeHold;
     if (BARE[code] !== 1) mask |= Stops.bare;
@@ -112,7 +112,7 @@ function buildStops(): Uint16Array {
     if (NAME_REST[code] !== 1) mask |= Stops.name;
     if (KEY_REST[code] !== 1) mask |= Stops.key;
     if (code !== SPACE) mask |= Stops.space;
-    if (mask & Stops.text || code === SPACE || code === TAB || code === TILDE || code === CLOSE_BRACKET) mask |= Stops.lineStart;
+    if (mask & Stops.text || code === SPACE || code === TAB || code === TILDE || code === CLOSE_BRACKET || code === LESS_THAN) mask |= Stops.lineStart;
     if (NAME_FIRST[code] !== 1) mask |= Stops.nameFirst;
     table[code] = mask;
   }

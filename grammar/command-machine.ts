@@ -107,6 +107,7 @@ export class CommandMachine extends MachineBase {
           }
           if (i === end) break;
           this.tag = this.piece + input.slice(this.pieceFrom, i);
+          this.tagEnd = base + i;
           this.state = State.HeaderEnd;
           continue;
         case State.HeaderEnd:

@@ -80,6 +80,8 @@ export abstract class MachineBase {
   protected key = "";
   protected tag = "";
   protected tagMatched = 0;
+  /** Absolute offset just after the heredoc tag on its header line. */
+  protected tagEnd = 0;
   protected sawTagWith: string | undefined;
   protected unicodeDigits = 0;
   protected spaceRunStart = 0;
@@ -155,6 +157,18 @@ export abstract class MachineBase {
       return true;
     }
     return false;
+  }
+
+  /**
+   * After a failure inside a heredoc header (`k<< EOF`, `k<<END-OF-FILE`, `k<<EOF x`): the tag
+   * read so far, and whether the failing character may still continue it. Recovery uses it to
+   * skip the body that follows, so command-shaped lines in it are not taken as commands.
+   */
+  brokenHeredocHeader(): { tag: string; open: boolean } | undefined {
+    if (this.outcome !== Outcome.Failed) return undefined;
+    if (this.state === State.TagFirst) return { tag: "", open: true };
+    if (this.state === State.HeaderEnd) return { tag: this.tag, open: this.error?.span.start.offset === this.tagEnd };
+    return undefined;
   }
 
   /** The input ended. A candidate is prose; a confirmed command is an unterminated one. */

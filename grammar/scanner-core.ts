@@ -12,7 +12,10 @@ import {
   LINE_FEED,
   OPEN_BRACKET,
   SPACE,
+  KEY_FIRST,
+  LESS_THAN,
   TAB,
+  TAG_REST,
   TILDE,
 } from "./chars.js";
 import { CommandMachine, Outcome, type MachineHost } from "./command-machine.js";
@@ -41,6 +44,16 @@ export const enum State {
   Machine,
   Recover,
   RecoverFenceCandidate,
+  /** Recovering, after one `<`: a second makes a heredoc header candidate. */
+  RecoverLess,
+  /** Recovering, after `<<`: reading the tag. */
+  RecoverTag,
+  /** Recovering, after the tag: the header line must end (only spaces before its line break). */
+  RecoverHeader,
+  /** Recovering inside a broken command's heredoc body, at the start of a line. */
+  RecoverBodyStart,
+  /** Recovering inside a broken command's heredoc body, in a line that is not the closing one. */
+  RecoverBodyLine,
   FenceContent,
   FenceSkipLine,
 }
@@ -68,7 +81,7 @@ function specials(characters: number[]): Uint8Array {
 
 export const TEXT_SPECIAL = specials([OPEN_BRACKET, BACKSLASH, BACKTICK, LINE_FEED]);
 export const FENCE_SPECIAL = specials([OPEN_BRACKET, BACKSLASH, LINE_FEED]);
-export const RECOVER_SPECIAL = specials([CLOSE_BRACKET, LINE_FEED]);
+export const RECOVER_SPECIAL = specials([CLOSE_BRACKET, LINE_FEED, LESS_THAN]);
 export const HOLD_SPECIAL = specials([BACKTICK, LINE_FEED]);
 
 /** Index of the first character at or after `from` that the table marks, or `input.length`. */
@@ -157,6 +170,11 @@ export abstract class ScannerCore implements MachineHost {
   protected closerIndent = 0;
   protected closerRun = 0;
   protected mentionPending = false;
+  /** The tag of a broken command's heredoc that recovery skips (see `recoverHeredoc`). */
+  protected recoverTag = "";
+  /** Whether that header is known to be one (broken inside it), so any tag and trailing text go. */
+  protected recoverLoose = false;
+  protected recoverMatched = 0;
   protected readonly machine = new CommandMachine(this);
   protected readonly mentions = new MentionFinder();
 
@@ -261,6 +279,13 @@ export abstract class ScannerCore implements MachineHost {
     if (outcome === Outcome.Failed) {
       this.emit({ type: "error", error: machine.error! });
       this.recovering = true;
+      const header = machine.brokenHeredocHeader();
+      if (header) {
+        this.recoverTag = header.tag;
+        this.recoverLoose = true;
+        this.state = header.open ? State.RecoverTag : State.RecoverHeader;
+        return;
+      }
     }
     if (machine.lineBlank) {
       this.enterLineStart();
@@ -413,6 +438,96 @@ export abstract class ScannerCore implements MachineHost {
       else this.closer = code === LINE_FEED ? Closer.Matched : Closer.Off;
       if (this.closer === Closer.Off || this.closer === Closer.Matched) return;
     }
+  }
+
+  /**
+   * One character of a heredoc header in a broken command's tail (`<<TAG` ending its line),
+   * in state RecoverLess, RecoverTag or RecoverHeader. Returns the next index: the character
+   * is consumed, or left for the Recover state when this is not a header after all.
+   */
+  protected recoverHeredoc(input: string, i: number, base: number): number {
+    const code = input.charCodeAt(i);
+    if (this.state === State.RecoverLess) {
+      if (code !== LESS_THAN) {
+        this.state = State.Recover;
+        return i;
+      }
+      this.recoverTag = "";
+      this.recoverLoose = false;
+      this.state = State.RecoverTag;
+      return i + 1;
+    }
+    const tag = this.recoverTag;
+    if (code === LINE_FEED) {
+      if (tag === "") {
+        this.state = State.Recover;
+        return i;
+      }
+      this.newline(base + i, input, i + 1);
+      this.recoverMatched = 0;
+      this.state = State.RecoverBodyStart;
+      return i + 1;
+    }
+    if (code === CLOSE_BRACKET) {
+      this.state = State.Recover;
+      return i;
+    }
+    const space = code === SPACE || code === TAB || code === CARRIAGE_RETURN;
+    if (this.state === State.RecoverTag) {
+      if (space) {
+        if (tag !== "") this.state = State.RecoverHeader;
+        else if (code === CARRIAGE_RETURN || !this.recoverLoose) this.state = State.Recover;
+        return tag !== "" || this.state === State.Recover ? i : i + 1;
+      }
+      if (this.recoverLoose) {
+        if (code === 0x22 || code === 0x27) return i + 1;
+        let j = i + 1;
+        for (let next = input.charCodeAt(j); j < input.length; next = input.charCodeAt(++j)) {
+          if (next <= SPACE || next === CLOSE_BRACKET || next === 0x22 || next === 0x27) break;
+        }
+        this.recoverTag += input.slice(i, j);
+        return j;
+      }
+      if (code < 128 && (tag === "" ? KEY_FIRST[code] : TAG_REST[code])) {
+        let j = i + 1;
+        for (let next = input.charCodeAt(j); j < input.length && next < 128 && TAG_REST[next]; next = input.charCodeAt(++j));
+        this.recoverTag += input.slice(i, j);
+        return j;
+      }
+      this.state = State.Recover;
+      return i;
+    }
+    if (space || this.recoverLoose) return i + 1;
+    this.state = State.Recover;
+    return i;
+  }
+
+  /** One step in a broken command's heredoc body: only a line that is exactly the tag ends it. */
+  protected recoverBody(input: string, i: number, base: number): number {
+    if (this.state === State.RecoverBodyLine) {
+      const lineFeed = input.indexOf("\n", i);
+      if (lineFeed < 0) return input.length;
+      this.newline(base + lineFeed, input, lineFeed + 1);
+      this.recoverMatched = 0;
+      this.state = State.RecoverBodyStart;
+      return lineFeed + 1;
+    }
+    const code = input.charCodeAt(i);
+    const tag = this.recoverTag;
+    if (this.recoverMatched < tag.length) {
+      if (code === tag.charCodeAt(this.recoverMatched)) {
+        this.recoverMatched++;
+        return i + 1;
+      }
+    } else if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) return i + 1;
+    else if (code === LINE_FEED) {
+      // The closing line: the broken command goes on (`:` or `]`); recovery goes on too.
+      this.newline(base + i, input, i + 1);
+      this.enterLineStart();
+      return i + 1;
+    }
+    this.state = State.RecoverBodyLine;
+    return i;
   }
 
   /** Scans `input` from `index`; `base` is the absolute offset of input[0]. */

@@ -157,6 +157,7 @@ export class StreamingScanner extends ScannerCore {
           break;
         case State.FenceInfo:
         case State.FenceSkipLine:
+        case State.RecoverBodyLine:
           mask = Stops.lineFeed;
           break;
         case State.CodeHold:
@@ -279,16 +280,26 @@ export class StreamingScanner extends ScannerCore {
         case State.Recover: {
           i = skipTo(input, i, RECOVER_SPECIAL);
           if (i === end) break;
-          if (input.charCodeAt(i) === CLOSE_BRACKET) {
+          const code = input.charCodeAt(i);
+          if (code === CLOSE_BRACKET) {
             this.recovering = false;
             this.state = State.Text;
-          } else {
+          } else if (code === LINE_FEED) {
             this.newline(base + i, input, i + 1);
             this.enterLineStart();
-          }
+          } else this.state = State.RecoverLess;
           i++;
           continue;
         }
+        case State.RecoverLess:
+        case State.RecoverTag:
+        case State.RecoverHeader:
+          i = this.recoverHeredoc(input, i, base);
+          continue;
+        case State.RecoverBodyStart:
+        case State.RecoverBodyLine:
+          i = this.recoverBody(input, i, base);
+          continue;
         case State.RecoverFenceCandidate: {
           i = skipTo(input, i, HOLD_SPECIAL);
           if (i === end) break;

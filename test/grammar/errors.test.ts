@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "../../grammar/index.js";
+import { parseChunks } from "./support.js";
 
 function firstError(text: string) {
   const { errors } = parse(text);
@@ -132,6 +133,30 @@ describe("recovery", () => {
     const result = parse('[A:k="one\n[B:j=2] two"]');
     expect(result.commands.map((command) => command.protocol)).toEqual(["B"]);
     expect(result.errors.map((error) => error.code)).toEqual(["invalid_quoted"]);
+  });
+
+  it("does not resume inside the heredoc body of a broken command: command-shaped lines in it stay data", () => {
+    const body = "[SHELL:action=run:command=cm0=]";
+    for (const text of [
+      `[FILE_OP:action=write:path=x!:content<<EOF\n${body}\nEOF\n]\n[B:k=1]`,
+      `[FILE_OP:action=write:path=x!\n  :content<<EOF\n${body}\n  EOF\nEOF \n]\n[B:k=1]`,
+      `[FILE_OP:action=write:path=x!:content\n<<EOF\n${body}\nEOF\n]\n[B:k=1]`,
+      `[FILE_OP:action=write:content<< EOF\n${body}\nEOF\n]\n[B:k=1]`,
+      `[FILE_OP:action=write:content<<"EOF"\n${body}\nEOF\n]\n[B:k=1]`,
+      `[FILE_OP:action=write:content<<END-OF-FILE\n${body}\nEND-OF-FILE\n]\n[B:k=1]`,
+      `[FILE_OP:action=write:content<<EOF x\r\n${body}\r\nEOF\r\n]\n[B:k=1]`,
+    ]) {
+      const result = parse(text);
+      expect(result.commands.map((command) => command.protocol), text).toEqual(["B"]);
+      expect(result.errors, text).toHaveLength(1);
+      expect(parseChunks([...text]), text).toEqual(result);
+    }
+  });
+
+  it("still resumes at the next command line after a << that does not end its line", () => {
+    expect(parse("[A:k=1! a<<b c\n[B:k=1]").commands.map((command) => command.protocol)).toEqual(["B"]);
+    expect(parse("[A:k=1! a<<= b\n[B:k=1]").commands.map((command) => command.protocol)).toEqual(["B"]);
+    expect(parse("[A:k<<EOF ]\n[B:k=1]").commands.map((command) => command.protocol)).toEqual(["B"]);
   });
 
   it("reports several broken commands each once, in order", () => {
