@@ -120,6 +120,12 @@ export class Workspace {
     if (input.includes("\0")) {
       throw new ClioError("invalid_argument", "The path contains a NUL byte.", "Write the path without control characters.");
     }
+    // A line break or tab in a path is almost always a slip (`a.txt\n`), and makes files no one can type.
+    const control = /[\u0001-\u001f\u007f]/.exec(input);
+    if (control) {
+      const shown = JSON.stringify(control[0]);
+      throw new ClioError("invalid_argument", `The path ${JSON.stringify(input)} contains the control character ${shown}.`, "Write the path without line breaks, tabs or other control characters.");
+    }
     if (input.trim() === "") {
       throw new ClioError("invalid_argument", "The path is empty.", 'Give a path relative to the workspace, e.g. path="src/main.ts".');
     }

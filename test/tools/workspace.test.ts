@@ -146,3 +146,17 @@ describe("names too long for the file system", () => {
     expect(error.message.length).toBeLessThan(400);
   });
 });
+
+describe("control characters in paths", () => {
+  it("refuses a line break, a tab or another control character, naming it", async () => {
+    const temporary = await makeTempWorkspace();
+    try {
+      await expect(temporary.workspace.resolve("notes.txt\n", "write")).rejects.toMatchObject({ code: "invalid_argument", message: expect.stringContaining('"\\n"') });
+      await expect(temporary.workspace.resolve("a\tb.txt", "read")).rejects.toMatchObject({ code: "invalid_argument" });
+      await expect(temporary.workspace.resolve("bell\u0007.txt", "write")).rejects.toMatchObject({ code: "invalid_argument" });
+      await expect(temporary.workspace.resolve("ünïcode and spaces.txt", "write")).resolves.toMatchObject({ relative: "ünïcode and spaces.txt" });
+    } finally {
+      await temporary.remove();
+    }
+  });
+});
