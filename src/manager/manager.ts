@@ -210,7 +210,9 @@ export class ProtocolManager {
     } catch {
       note = `[output cut at ${limit.toLocaleString("en-US")} of ${result.output.length.toLocaleString("en-US")} characters; the rest could not be kept in ${folder} — ask for a smaller part (a line range, a narrower search)]`;
     }
-    result.output = `${result.output.slice(0, limit)}\n${note}`;
+    // Never cut between the two halves of a surrogate pair (an emoji): a lone half is not valid text.
+    const end = /[\uD800-\uDBFF]/.test(result.output[limit - 1] ?? "") ? limit - 1 : limit;
+    result.output = `${result.output.slice(0, end)}\n${note}`;
     result.truncated = true;
     return result;
   }

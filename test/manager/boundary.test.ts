@@ -211,6 +211,20 @@ describe("cut outputs", () => {
     }
   });
 
+  it("never cuts an output between the two halves of an emoji", async () => {
+    const emoji = defineProtocol({
+      name: "EMOJI",
+      summary: "Returns emoji (test protocol).",
+      actions: {
+        get: defineAction({ summary: "Emoji.", permission: "read", parameters: {}, describe: () => "Emoji", handler: async () => ({ output: "a😀😀😀" }) }),
+      },
+    });
+    const { manager } = await makeManager({ protocol: emoji, outputLimit: 2 });
+    const result = await submit(manager, "[EMOJI:action=get]");
+    expect(result.output.startsWith("a\n[output cut")).toBe(true);
+    expect(result.output).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
+
   it("keeps two cut outputs of the same moment in two files", async () => {
     await mkdir(path.join(folder.path, ".clio"));
     const { manager } = await makeManager({ outputLimit: 10 });
