@@ -146,6 +146,15 @@ program
     process.exitCode = await configCommand();
   });
 
+// A reader that stops early (clio parse … | head) closes the pipe: stop quietly, as other
+// command-line tools do, rather than crash with an unhandled EPIPE.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(0);
+    throw error;
+  });
+}
+
 // Exit through process.exit on termination signals, so exit hooks run: session locks are
 // released and background jobs' process groups are killed.
 for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) process.once(signal, () => process.exit(code));

@@ -1,9 +1,10 @@
 /** `clio parse` through the bundled CLI. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { temporaryFolder } from "../support/workspace.js";
-import { ensureBuilt, isolatedEnv, runCli } from "./support.js";
+import { bundledCli, ensureBuilt, isolatedEnv, runCli } from "./support.js";
 
 let folder: Awaited<ReturnType<typeof temporaryFolder>>;
 let env: NodeJS.ProcessEnv;
@@ -87,6 +88,18 @@ describe("clio parse", () => {
     const folderInput = await clio(["parse", "a-folder"]);
     expect(folderInput.code).toBe(2);
     expect(folderInput.stderr).toContain("it is a folder");
+  });
+
+  it("stops quietly when the reader closes the pipe early (clio parse … | head)", async () => {
+    const big = Array.from({ length: 5000 }, (_, index) => `[FILE_OP:action=read:path="src/file${index}.ts"]`).join("\n");
+    await writeFile(path.join(folder.path, "big.md"), big);
+    const child = spawn(process.execPath, [bundledCli, "parse", "big.md", "--json"], { cwd: folder.path, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+    child.stdout.once("data", () => child.stdout.destroy());
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
   });
 
   it("exits 2 for a --chunk that is not a whole number of 1 or more", async () => {
