@@ -67,6 +67,7 @@ export async function loadChatConfig(flags: ChatFlags, env: NodeJS.ProcessEnv, c
 
 export function providerSettingsFrom(resolved: ResolvedConfig, flags: ChatFlags, env: NodeJS.ProcessEnv): ProviderSettings {
   const { config, sources } = resolved;
+  refuseForeignServer(resolved);
   const fromConfig = (key: keyof typeof sources) => sources[key] !== "default" && sources[key] !== "flag";
   return resolveProviderSettings({
     flags: {
@@ -87,6 +88,29 @@ export function providerSettingsFrom(resolved: ResolvedConfig, flags: ChatFlags,
       ...(config.contextWindow && fromConfig("contextWindow") ? { contextWindow: config.contextWindow } : {}),
     },
   });
+}
+
+/**
+ * A repository's own `.clio/config.json` must not send the person's API key to a server of the
+ * repository's choosing: a project file may name a model server on this machine (a local
+ * llama.cpp, Ollama, vLLM), any other one must come from the person (flag, environment, user config).
+ */
+function refuseForeignServer(resolved: ResolvedConfig): void {
+  const source = resolved.sources.baseUrl;
+  const baseUrl = resolved.config.baseUrl;
+  if (!source.startsWith("project:") || baseUrl === undefined) return;
+  let host = "";
+  try {
+    host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, "");
+  } catch {
+    // An unparsable URL is refused below like any other foreign server.
+  }
+  if (host === "localhost" || host === "::1" || /^127\./.test(host)) return;
+  throw new ClioError(
+    "not_configured",
+    `The project's own ${source.slice("project:".length)} points clio at ${baseUrl}; clio will not send your API key to a server a repository chose.`,
+    `If you trust it, pass --base-url ${baseUrl} yourself (or set CLIO_BASE_URL, or put it in ~/.clio/config.json).`,
+  );
 }
 
 export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): Promise<ChatSetup> {
