@@ -76,7 +76,11 @@ export function decodeParameter(parameter: Parameter, kind: ParameterKind): Deco
       ok: false,
       expected: "base64 of UTF-8 text (it decodes to bytes that are not UTF-8)",
       received: preview(text),
-      fix: `encode the text's UTF-8 bytes, or write it literally: ${key}="…" or ${key}<<EOF`,
+      // Often a plain word that happens to be base64 (path=test): offer its literal spellings.
+      fix:
+        text.length > PREVIEW
+          ? `encode the text's UTF-8 bytes, or write it literally: ${key}="…" or ${key}<<EOF`
+          : `encode the text's UTF-8 bytes, or if you meant the text itself, ${spellings(key, text)}`,
     };
   }
   if (kind === "json") return checkJson(key, decoded, form);
