@@ -98,6 +98,7 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
   try {
     run = await runScript(text, {
       permissionMode: options.permissionMode,
+      ...(await configuredRules()),
       ...(options.freshCopy ? { freshCopy: options.freshCopy } : options.workspace ? { workspace: options.workspace } : {}),
       ...(interactive ? { asker: terminalAsker(createStyle(process.stderr)) } : {}),
       stopOnError: options.stopOnError ?? false,
@@ -128,6 +129,16 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
     return 0;
   }
   return outcome.results.every((result) => result.ok) && !outcome.stopped ? 0 : 1;
+}
+
+/**
+ * The person's allow/deny rules and protocol settings (e.g. WEB.allowHosts) from their config
+ * files, so a replay runs under the same rules as the chat.
+ */
+export async function configuredRules(): Promise<{ rules: { allow: string[]; deny: string[] }; protocolConfig: Record<string, unknown> }> {
+  const { loadConfig } = await import("../config/index.js");
+  const { config } = await loadConfig({ cwd: process.cwd(), env: process.env });
+  return { rules: config.permissions, protocolConfig: config.protocols };
 }
 
 /** `3 succeeded, 1 failed, 2 not run`, coloured by outcome. */

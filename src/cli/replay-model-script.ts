@@ -16,7 +16,7 @@ import { createRuntime } from "../runtime.js";
 import { canAsk, terminalAsker } from "../ui/prompt.js";
 import { createStyle } from "../ui/style.js";
 import { TerminalView } from "../ui/terminal-view.js";
-import { jsonResult, type ReplayCommandOptions } from "./replay-command.js";
+import { configuredRules, jsonResult, type ReplayCommandOptions } from "./replay-command.js";
 
 export interface ModelScriptOptions extends ReplayCommandOptions {
   modelScript: string;
@@ -52,6 +52,7 @@ export async function replayModelScriptCommand(options: ModelScriptOptions): Pro
     const runtime = await createRuntime({
       workspace,
       permissionMode: options.permissionMode,
+      ...(await configuredRules()),
       ...(interactive ? { asker: terminalAsker(createStyle(process.stderr)) } : {}),
       onEvent: (event) => {
         if (event.type === "command-finished") {
