@@ -42,7 +42,7 @@ function printParameter(key: string, form: ValueForm, text: string): string {
 /** Writes a command keeping each value's form (bare falls back to quoted when not bare-safe). */
 export function print(command: PrintableCommand): string {
   const parameters = command.parameters.map(({ key, form, text }) => printParameter(key, form, text));
-  return `[${command.protocol}:${parameters.join(":")}]`;
+  return `[${command.protocol.toUpperCase()}:${parameters.join(":")}]`;
 }
 
 /** Writes the canonical form of a command from decoded values and their kinds. */
@@ -55,5 +55,5 @@ export function printCanonical(protocol: string, args: { key: string; kind: Para
     const encoded = encodeBase64(value);
     return encoded.length > 0 ? `${key}=${encoded}` : `${key}=""`;
   });
-  return `[${protocol}:${parameters.join(":")}]`;
+  return `[${protocol.toUpperCase()}:${parameters.join(":")}]`;
 }

@@ -15,6 +15,11 @@ describe("print", () => {
     expect(text).toBe('[FILE_OP:action=write:path="a \\"b\\"]:c":content<<EOF\n# Todo\n- [ ] ship\nEOF\n]');
   });
 
+  it("writes the protocol name in its canonical upper case", () => {
+    expect(print({ protocol: "file_op", parameters: [{ key: "action", form: "bare", text: "read" }] })).toBe("[FILE_OP:action=read]");
+    expect(printCanonical("file_op", [{ key: "action", kind: "word", value: "read" }])).toBe("[FILE_OP:action=read]");
+  });
+
   it("falls back to quoted for a bare value that is not bare-safe", () => {
     expect(print({ protocol: "A", parameters: [{ key: "k", form: "bare", text: "a]b" }] })).toBe('[A:k="a]b"]');
     expect(print({ protocol: "A", parameters: [{ key: "k", form: "bare", text: "" }] })).toBe('[A:k=""]');
