@@ -71,8 +71,10 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
     onManagerEvent: (event) => view.onManagerEvent(event),
   });
   const { conversation, runtime, store, settings } = setup;
+  // A command the person typed is a turn of its own: Ctrl-C cancels it like a prompt.
   const runDirect = async (text: string) => {
-    await runtime.manager.runAll(scriptSubmissions(text).submissions);
+    turn = new AbortController();
+    await runtime.manager.runAll(scriptSubmissions(text).submissions, turn.signal);
   };
   write(
     `${style.bold("clio")} ${style.dim("·")} ${conversation.provider.model} via ${conversation.provider.name} ${style.dim("·")} ${path.basename(runtime.environment.workspace.root)} ${style.dim("·")} mode ${runtime.permissions.mode}\n${style.dim("Type a request, /help for commands, Ctrl-C to cancel.")}\n`,

@@ -102,6 +102,21 @@ describe("the chat in a terminal", () => {
   });
 });
 
+describe("a command the person types", () => {
+  it("runs directly, and Ctrl-C cancels it like a prompt", async () => {
+    startChat("direct");
+    await waitFor("Type a request", 15_000, "direct");
+    type('[EXEC:action=run:command="sleep 60"]', "direct");
+    await waitFor(/Allow .*sleep 60/, 15_000, "direct");
+    type("y", "direct");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    tmux("send-keys", "-t", "direct", "C-c");
+    await waitFor(/EXEC\.run cancelled/, 15_000, "direct");
+    type("/exit", "direct");
+    await waitFor("CLIO-EXITED-0", 15_000, "direct");
+  });
+});
+
 /** Starts a chat in `pane` whose model writes never.txt, and waits for the permission question. */
 async function untilAskedToWrite(pane: string): Promise<void> {
   startChat(pane);
