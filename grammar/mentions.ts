@@ -40,9 +40,7 @@ export class MentionFinder implements MachineHost {
     while (i < content.length) {
       const bracket = content.indexOf("[", i);
       if (bracket < 0) break;
-      let backslashes = 0;
-      while (bracket - backslashes > i && content.charCodeAt(bracket - backslashes - 1) === 0x5c) backslashes++;
-      if (backslashes % 2 === 1) {
+      if (bracket > i && content.charCodeAt(bracket - 1) === 0x5c) {
         i = bracket + 1;
         continue;
       }

@@ -224,8 +224,9 @@ export abstract class ScannerCore implements MachineHost {
     this.indentTab = false;
   }
 
+  /** A backslash right before a `[` makes it text, however many backslashes stand there (contract §1). */
   protected noteBackslash(offset: number): void {
-    this.backslashOdd = this.backslashEnd === offset ? !this.backslashOdd : true;
+    this.backslashOdd = true;
     this.backslashEnd = offset + 1;
   }
 

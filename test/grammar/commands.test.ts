@@ -29,10 +29,10 @@ describe("where a command starts", () => {
     expect(parse(text)).toEqual({ commands: [], mentions: [], errors: [] });
   });
 
-  it("treats \\[ as text, but \\\\[ as a backslash and then a command", () => {
+  it("treats a [ right after a backslash as text, however many backslashes stand there", () => {
     expect(parse("\\[A:k=1]").commands).toEqual([]);
     expect(parse("\\\\\\[A:k=1]").commands).toEqual([]);
-    expect(parse("\\\\[A:k=1]").commands.map(shape)).toEqual([{ protocol: "A", parameters: [["k", "bare", "1"]] }]);
+    expect(parse("\\\\[A:k=1]").commands).toEqual([]);
   });
 
   it("matches names case-insensitively: protocol is upper case, name as written", () => {
