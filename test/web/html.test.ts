@@ -23,3 +23,26 @@ describe("HTML to markdown keeps code exactly", () => {
     expect(markdown).toContain("````\nbefore\n```\nafter\n````");
   });
 });
+
+describe("HTML to markdown on hostile pages", () => {
+  it.each([1000, 5000, 200_000])("a page of divs nested %i deep comes back as its text, without freezing or overflowing the stack", (depth) => {
+    const html = `<html><head><title>Deep</title></head><body>${"<div>".repeat(depth)}<p>the bottom <a href="/x">link</a></p>${"</div>".repeat(depth)}</body></html>`;
+    const page = htmlToMarkdown(html, new URL("https://example.com/"));
+    expect(page.title).toBe("Deep");
+    expect(page.markdown).toContain("the bottom");
+  });
+
+  it("a page too deep to parse keeps its title and text and drops its scripts and styles", () => {
+    const html = `<title>Deep &amp; dark</title><script>var evil = "<div>";</script><style>p{}</style>${"<div>".repeat(20_000)}text &lt;here&gt;${"</div>".repeat(20_000)}`;
+    const page = htmlToMarkdown(html, new URL("https://example.com/"));
+    expect(page.title).toBe("Deep & dark");
+    expect(page.markdown).toBe("# Deep & dark\n\ntext <here>");
+  });
+
+  it.each([
+    ["unclosed tags", "<a".repeat(1_000_000)],
+    ["unclosed scripts", "<script>".repeat(500_000)],
+  ])("a 3 MB page of %s is read in one pass, not rescanned per tag, and does not throw", (_name, html) => {
+    expect(htmlToMarkdown(html, new URL("https://example.com/")).article).toBe(false);
+  });
+});
