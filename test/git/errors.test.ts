@@ -171,3 +171,21 @@ describe("GIT refuses branch names git refuses, before changing anything", () =>
     expect(error.code).toBe("invalid_argument");
   });
 });
+
+describe("GIT changes nothing when a folder with files stands where a file must go", () => {
+  it("reset hard refuses before writing any file, not halfway through", async () => {
+    await sandbox.commit("with notes", { "a.txt": "old a\n", notes: "a file\n" });
+    await sandbox.git(["rm", "-q", "notes"]);
+    await sandbox.commit("without notes", { "a.txt": "new a\n" });
+    await sandbox.write("notes/mine.txt", "precious\n");
+    await sandbox.write("shared.txt", "local edit\n");
+    const before = await repositoryState(sandbox);
+    const error = await callGitFailing(sandbox, "reset", { mode: "hard", ref: "HEAD~1" });
+    expect(error.code).toBe("already_exists");
+    expect(error.message).toContain("notes");
+    expect(await repositoryState(sandbox)).toBe(before);
+    expect(await sandbox.read("a.txt")).toBe("new a\n");
+    expect(await sandbox.read("shared.txt")).toBe("local edit\n");
+    expect(await sandbox.read("notes/mine.txt")).toBe("precious\n");
+  });
+});

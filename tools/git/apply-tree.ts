@@ -50,6 +50,7 @@ export interface ApplyOptions {
 export async function applyChanges(repository: Repository, changes: readonly PathChange[], options: ApplyOptions): Promise<void> {
   await lockIndex(repository, async (lock) => {
     await options.check?.();
+    if (options.worktree) await assertNoFolderInTheWay(repository, changes);
     const index = await readIndex(repository);
     const changed = new Set(changes.map((change) => change.path));
     const entries = index.entries.filter((entry) => !changed.has(entry.path));
@@ -69,6 +70,18 @@ export async function applyChanges(repository: Repository, changes: readonly Pat
     await lock.commit(serializeIndex(entries));
     await options.afterIndex?.();
   });
+}
+
+/** Refuses, before anything is written, when a folder holding files stands where a file must go. */
+async function assertNoFolderInTheWay(repository: Repository, changes: readonly PathChange[]): Promise<void> {
+  for (const change of changes) {
+    if (change.after === undefined) continue;
+    const absolute = safeJoin(repository.dir, change.path);
+    const existing = await fs.lstat(absolute).catch(() => undefined);
+    if (existing?.isDirectory() && (await fs.readdir(absolute)).length > 0) {
+      throw new ClioError("already_exists", `A folder with files in it stands where the file ${change.path} should be written; nothing was changed.`, "Move or delete that folder, then retry.");
+    }
+  }
 }
 
 async function writeFile(repository: Repository, absolute: string, file: TreeFile): Promise<void> {
