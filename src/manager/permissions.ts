@@ -24,6 +24,8 @@ export interface PermissionRequest {
   description: string;
   /** The first declared parameter's decoded value (the path, command or url): what value globs match. */
   subject?: string;
+  /** What answering "always" allows for the rest of the session, for the question's wording. */
+  alwaysCovers?: string;
 }
 
 export type PermissionAnswer = "yes" | "no" | "always";
@@ -70,7 +72,8 @@ export class PermissionPolicy {
     }
     if (!ASKING[this.mode].includes(request.permissionClass)) return { allowed: true, asked: false };
     if (this.allowRules.some((rule) => rule.matches(request))) return { allowed: true, asked: false };
-    const grantKey = `${request.protocol}.${request.action}`;
+    const scope = alwaysScope(request);
+    const grantKey = `${request.protocol}.${request.action}\u0000${scope.program ?? ""}`;
     if (this.grantedForSession.has(grantKey)) return { allowed: true, asked: false };
     if (!this.asker) {
       return refuse(
@@ -78,13 +81,24 @@ export class PermissionPolicy {
         "Run with --permission-mode auto-edit or yolo, or add an allow rule (e.g. \"EXEC:run:npm test*\") to the config.",
       );
     }
-    const answer = await this.asker(request);
+    const answer = await this.asker({ ...request, alwaysCovers: scope.description });
     if (answer === "always") this.grantedForSession.add(grantKey);
     if (answer === "no") {
       return refuse(`The person declined ${label} (${request.description}).`, "Ask what they would like instead, or try another approach.");
     }
     return { allowed: true, asked: true };
   }
+}
+
+/**
+ * What "always" grants for the rest of the session: for a command that runs a program, only
+ * that program (saying always to `npm test` allows `npm run build`, not `rm`); otherwise the action.
+ */
+function alwaysScope(request: PermissionRequest): { program?: string; description: string } {
+  const program = request.permissionClass === "exec" ? /^\s*([^\s;&|`$()<>]+)/.exec(request.subject ?? "")?.[1] : undefined;
+  return program
+    ? { program, description: `${request.protocol}.${request.action} running ${program}` }
+    : { description: `every ${request.protocol}.${request.action}` };
 }
 
 function refuse(message: string, hint: string): PermissionVerdict {

@@ -8,6 +8,7 @@ import type { ChatFlags } from "../cli/chat-setup.js";
 import { setUpChat, type ChatSetup } from "../cli/chat-setup.js";
 import type { PermissionAnswer, PermissionRequest } from "../manager/permissions.js";
 import { scriptSubmissions } from "../replay/replay.js";
+import { permissionQuestion } from "./prompt.js";
 import { runSlashCommand } from "./slash-commands.js";
 import { createStyle } from "./style.js";
 import { TerminalView } from "./terminal-view.js";
@@ -51,7 +52,7 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
       question = new AbortController();
       let answer: string;
       try {
-        const text = `${style.yellow("?")} Allow ${style.bold(request.description)} ${style.dim(`(${request.protocol}.${request.action}, ${request.permissionClass})`)} [y/n/a=always]: `;
+        const text = permissionQuestion(request, style);
         answer = (await readline.question(text, { signal: question.signal })).trim().toLowerCase();
       } catch {
         // Withdrawn (Ctrl-C, Ctrl-D, the terminal closed): nothing is allowed.

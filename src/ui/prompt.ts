@@ -8,7 +8,7 @@ export function terminalAsker(style: ChalkInstance, input: NodeJS.ReadStream = p
     const readline = createInterface({ input, output, terminal: true });
     try {
       for (;;) {
-        const question = `${style.yellow("?")} Allow ${style.bold(request.description)} ${style.dim(`(${request.protocol}.${request.action}, ${request.permissionClass})`)} [y]es / [n]o / [a]lways this session: `;
+        const question = permissionQuestion(request, style);
         const answer = (await readline.question(question)).trim().toLowerCase();
         if (answer === "y" || answer === "yes") return "yes";
         if (answer === "n" || answer === "no" || answer === "") return "no";
@@ -23,4 +23,10 @@ export function terminalAsker(style: ChalkInstance, input: NodeJS.ReadStream = p
 /** True when a person can be asked: both standard input and output are terminals. */
 export function canAsk(): boolean {
   return Boolean(process.stdin.isTTY && process.stderr.isTTY);
+}
+
+/** `? Allow Running npm test (EXEC.run, exec) [y]es / [n]o / [a]lways (EXEC.run running npm): ` */
+export function permissionQuestion(request: PermissionRequest, style: ChalkInstance): string {
+  const always = request.alwaysCovers ? ` (${request.alwaysCovers}, this session)` : " this session";
+  return `${style.yellow("?")} Allow ${style.bold(request.description)} ${style.dim(`(${request.protocol}.${request.action}, ${request.permissionClass})`)} [y]es / [n]o / [a]lways${style.dim(always)}: `;
 }

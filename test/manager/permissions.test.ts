@@ -88,7 +88,7 @@ describe("always", () => {
     const asked: string[] = [];
     const policy = new PermissionPolicy("ask", {}, async (question) => (asked.push(question.action), "always"));
     await policy.decide(request("exec", "ls", "EXEC", "run"));
-    await policy.decide(request("exec", "pwd", "EXEC", "run"));
+    await policy.decide(request("exec", "ls -la", "EXEC", "run"));
     await policy.decide(request("exec", "x", "EXEC", "background"));
     expect(asked).toEqual(["run", "background"]);
   });
@@ -98,5 +98,29 @@ describe("always", () => {
     await policy.decide(request("write", "a.txt", "FILE_OP", "write"));
     policy.mode = "plan";
     expect((await policy.decide(request("write", "a.txt", "FILE_OP", "write"))).allowed).toBe(false);
+  });
+});
+
+describe("answering always", () => {
+  it("for a command, allows that program for the rest of the session, and asks again for another one", async () => {
+    const asked: string[] = [];
+    const policy = new PermissionPolicy("ask", {}, async (request) => {
+      asked.push(`${request.subject} | ${request.alwaysCovers}`);
+      return "always";
+    });
+    const run = (subject: string) => policy.decide({ protocol: "EXEC", action: "run", permissionClass: "exec", description: `Running ${subject}`, subject });
+    expect((await run("npm test")).allowed).toBe(true);
+    expect((await run("npm run build")).allowed).toBe(true);
+    expect((await run("rm -rf build")).allowed).toBe(true);
+    expect(asked).toEqual(["npm test | EXEC.run running npm", "rm -rf build | EXEC.run running rm"]);
+  });
+
+  it("for a file change, allows that action for the rest of the session", async () => {
+    let questions = 0;
+    const policy = new PermissionPolicy("ask", {}, async () => (questions++, "always"));
+    const write = (subject: string) => policy.decide({ protocol: "FILE_OP", action: "write", permissionClass: "write", description: `Writing ${subject}`, subject });
+    await write("a.txt");
+    await write("b.txt");
+    expect(questions).toBe(1);
   });
 });
