@@ -25,7 +25,8 @@ export interface RagOptions {
 }
 
 interface RagState {
-  index?: CodeIndex;
+  /** The index being opened or open: one per manager, even when read actions start together. */
+  index?: Promise<CodeIndex>;
   refreshedAt: number;
   /** The update in flight, shared by read actions that run in parallel. */
   updating?: Promise<IndexReport>;
@@ -45,7 +46,10 @@ export function createRagProtocol(options: RagOptions = {}) {
   };
 
   async function openIndex(state: RagState, environment: ProtocolEnvironment): Promise<CodeIndex> {
-    state.index ??= await CodeIndex.open(environment.workspace.root, indexOptions(environment));
+    state.index ??= CodeIndex.open(environment.workspace.root, indexOptions(environment)).catch((error: unknown) => {
+      state.index = undefined;
+      throw error;
+    });
     return state.index;
   }
 
@@ -88,6 +92,8 @@ export function createRagProtocol(options: RagOptions = {}) {
       index: defineAction({
         summary: "Build or refresh the code index (only changed files are re-read; .gitignore respected; binary and huge files skipped).",
         permission: "read",
+        // Later searches depend on the index it builds: it runs alone, in order.
+        exclusive: true,
         parameters: { path: optionalPath },
         describe: (args) => `Indexing ${args.path ?? "the workspace"}`,
         async handler(args, { state, environment, signal }) {

@@ -45,6 +45,11 @@ export interface ActionDefinition<Args extends Record<string, unknown> = any, St
   summary: string;
   /** Read-only actions of one batch may run in parallel; the others run one at a time. */
   permission: PermissionClass | ((args: Args) => PermissionClass);
+  /**
+   * Runs alone and in order even though it needs only read permission, because later commands
+   * depend on what it changes (building an index, say).
+   */
+  exclusive?: boolean;
   parameters: { [Key in keyof Args]-?: ParameterDefinition<Args[Key]> };
   /** The line a person reads before it runs: "Reading src/main.c", "Running npm test (timeout 120 s)". */
   describe(args: Args): string;

@@ -176,6 +176,12 @@ export class Workspace {
    * where they point, and returns the real location of `absolute`. Throws if it is outside.
    */
   private async realLocation(input: string, absolute: string): Promise<string> {
+    // An existing path: one realpath call resolves every link on the way.
+    try {
+      return this.checked(input, await fs.realpath(absolute));
+    } catch (error) {
+      if (ClioError.is(error)) throw error;
+    }
     let current = absolute;
     const rest: string[] = [];
     for (let hops = 0; hops < MAX_LINK_HOPS; ) {

@@ -108,12 +108,15 @@ export async function streamReply(
   return outcome;
 }
 
-/** True for a command that checks and only reads; one whose class cannot be told is held like a write. */
+/**
+ * True for a command that checks and may overlap others (it only reads and is not exclusive);
+ * one whose class cannot be told is held like a write.
+ */
 function isReadOnly(manager: ProtocolManager, command: Command): boolean {
   const checked = manager.check(command);
   if (!checked.ok) return true;
   try {
-    return manager.permissionClassOf(checked.invocation) === "read";
+    return !manager.runsAlone(checked.invocation);
   } catch {
     return false;
   }

@@ -57,6 +57,11 @@ export class ProtocolManager {
     return typeof permission === "function" ? permission(invocation.args) : permission;
   }
 
+  /** True for a command that must run alone, in order: it changes state, or declares itself exclusive. */
+  runsAlone(invocation: Invocation, permissionClass: PermissionClass = this.permissionClassOf(invocation)): boolean {
+    return permissionClass !== "read" || invocation.definition.exclusive === true;
+  }
+
   /**
    * Checks and runs one command under the ordering rules, resolving to its result.
    * Never rejects.
@@ -81,7 +86,7 @@ export class ProtocolManager {
     } catch (error) {
       return Promise.resolve(this.failed(id, invocation.protocol, invocation.action, null, toErrorData(error), start));
     }
-    return this.scheduler.schedule(permissionClass !== "read", () => this.run(id, invocation, permissionClass, signal));
+    return this.scheduler.schedule(this.runsAlone(invocation, permissionClass), () => this.run(id, invocation, permissionClass, signal));
   }
 
   /** Runs commands in order, returning their results in the same order. */

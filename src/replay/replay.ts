@@ -31,22 +31,32 @@ export function scriptSubmissions(text: string): { submissions: Submission[]; me
   return { submissions: located.map((entry) => entry.submission), mentions: parsed.mentions };
 }
 
+/** Commands handed to the manager ahead of the one being reported, so reads overlap. */
+const LOOKAHEAD = 32;
+
+/**
+ * Runs a script's commands in order. The manager's ordering rules keep the results those of a
+ * one-at-a-time run (reads overlap, state changes run alone and in order); with `stopOnError`
+ * each command waits for the one before it, so nothing after a failure runs.
+ */
 export async function replayScript(text: string, manager: ProtocolManager, options: ReplayOptions = {}): Promise<ReplayOutcome> {
   const { submissions, mentions } = scriptSubmissions(text);
   const results: CommandResult[] = [];
+  const lookahead = options.stopOnError ? 1 : LOOKAHEAD;
+  const pending: Promise<CommandResult>[] = [];
+  let next = 0;
   let stopped = false;
-  for (const submission of submissions) {
-    if (options.signal?.aborted) {
-      stopped = true;
-      break;
+  for (;;) {
+    while (pending.length < lookahead && next < submissions.length && !options.signal?.aborted) {
+      pending.push(manager.submit(submissions[next++]!, options.signal));
     }
-    const result = await manager.submit(submission, options.signal);
+    const current = pending.shift();
+    if (current === undefined) break;
+    const result = await current;
     results.push(result);
     options.onResult?.(result);
-    if (!result.ok && options.stopOnError) {
-      stopped = results.length < submissions.length;
-      break;
-    }
+    if (!result.ok && options.stopOnError) break;
   }
+  stopped = results.length < submissions.length;
   return { results, mentions, total: submissions.length, stopped };
 }

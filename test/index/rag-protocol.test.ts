@@ -111,3 +111,24 @@ describe("RAG protocol", () => {
     await expect(call("explain", {})).rejects.toMatchObject({ code: "invalid_argument" });
   });
 });
+
+describe("RAG actions that run together", () => {
+  it("share one index: a search started beside an index action finds what the index holds", async () => {
+    const { parse } = await import("../../grammar/index.js");
+    const { createRuntime } = await import("../../src/runtime.js");
+    const { ProtocolRegistry } = await import("../../src/registry.js");
+    const together = await temporaryFolder("clio-rag-together-");
+    try {
+      await cp(fixture, together.path, { recursive: true });
+      const runtime = await createRuntime({ workspace: together.path, permissionMode: "plan", registry: new ProtocolRegistry([createRagProtocol()]) });
+      const commands = parse('[RAG:action=index] [RAG:action=search:query="token bucket rate limiting"] [RAG:action=search:query="rateLimit"]').commands;
+      const results = await runtime.manager.runAll(commands.map((command) => ({ command })));
+      await runtime.manager.dispose();
+      expect(results.map((result) => result.ok)).toEqual([true, true, true]);
+      expect(results[1]!.output).toContain("services/api/src/middleware/rateLimit.ts:");
+      expect(results[2]!.output).toContain("rateLimit");
+    } finally {
+      await together.remove();
+    }
+  });
+});

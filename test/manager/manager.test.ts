@@ -156,6 +156,16 @@ describe("ordering", () => {
     expect(state.log).toEqual(["start get a", "start get b", "end get b", "end get a", "start set c", "end set c", "start get c", "end get c"]);
   });
 
+  it("runs an exclusive read-only action alone and in order, though it needs no permission", async () => {
+    const { manager } = await makeManager();
+    await run(manager, '[NOTES:action=set:key="a":value="1"]');
+    const state = (await (manager as unknown as { stateOf(definition: unknown): Promise<NotesState> }).stateOf(notesProtocol)) as NotesState;
+    state.log.length = 0;
+    const results = await run(manager, '[NOTES:action=get:key="a":delay=30] [NOTES:action=snapshot:delay=10] [NOTES:action=get:key="a"]');
+    expect(results.map((result) => result.ok)).toEqual([true, true, true]);
+    expect(state.log).toEqual(["start get a", "end get a", "start snapshot", "end snapshot", "start get a", "end get a"]);
+  });
+
   it("emits command-started and command-finished with the action description", async () => {
     const { manager, events } = await makeManager();
     await run(manager, '[NOTES:action=set:key="a":value="1"]');

@@ -67,6 +67,19 @@ export const notesProtocol = defineProtocol<NotesState>({
         throw new TypeError("cannot read properties of undefined");
       },
     }),
+    snapshot: defineAction<{ delay: number | undefined }, NotesState>({
+      summary: "Reads every note into a snapshot later reads depend on (read permission, but exclusive).",
+      permission: "read",
+      exclusive: true,
+      parameters: { delay: parameter.integer("milliseconds to wait first", { min: 0 }) },
+      describe: () => "Taking a snapshot",
+      async handler(args, { state }) {
+        state.log.push("start snapshot");
+        if (args.delay) await new Promise((resolve) => setTimeout(resolve, args.delay));
+        state.log.push("end snapshot");
+        return { output: [...state.notes.keys()].join(",") };
+      },
+    }),
     big: defineAction<{ size: number | undefined }, NotesState>({
       summary: "Returns a long output.",
       permission: "read",

@@ -21,6 +21,10 @@ export interface LineWindowOptions {
   maxLineBytes: number;
   /** After the window, keep scanning (counting only) while the position is below this. */
   countUpToBytes: number;
+  /** The file's first bytes, already read (so they are not read again). */
+  initial?: Buffer;
+  /** The file's size when it was opened: reading stops there instead of asking for more. */
+  size?: number;
 }
 
 export interface LineWindow {
@@ -80,14 +84,22 @@ export async function readLineWindow(handle: FileHandle, options: LineWindowOpti
     lineHasBytes = false;
   };
 
+  let initial = options.initial;
   for (;;) {
     if (!collecting && position >= options.countUpToBytes) {
       return { lines, firstLine: options.firstLine, stoppedForBytes, cutLines };
     }
-    const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position);
-    if (bytesRead === 0) break;
-    position += bytesRead;
-    const data = chunk.subarray(0, bytesRead);
+    let data: Buffer;
+    if (initial !== undefined && initial.length > 0) {
+      data = initial;
+      initial = undefined;
+    } else {
+      if (options.size !== undefined && position >= options.size) break;
+      const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position);
+      if (bytesRead === 0) break;
+      data = chunk.subarray(0, bytesRead);
+    }
+    position += data.length;
     let start = 0;
     while (start < data.length) {
       const inWindow = collecting && lineNumber >= options.firstLine;

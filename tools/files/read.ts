@@ -41,8 +41,9 @@ export async function readTextFile(context: FileContext, input: string, options:
   const { absolute, relative } = await context.workspace.resolve(input, "read");
   const { handle, stat } = await openRegularFile(context, absolute, relative);
   try {
-    const head = Buffer.alloc(Math.min(SNIFF_BYTES, stat.size));
-    await handle.read(head, 0, head.length, 0);
+    const sniffed = Buffer.alloc(Math.min(SNIFF_BYTES, stat.size));
+    const { bytesRead } = await handle.read(sniffed, 0, sniffed.length, 0);
+    const head = sniffed.subarray(0, bytesRead);
     const type = binaryType(head);
     if (type !== undefined) {
       throw new ClioError(
@@ -61,6 +62,8 @@ export async function readTextFile(context: FileContext, input: string, options:
       lineOverheadBytes: GUTTER_BYTES,
       maxLineBytes: Math.min(READ_MAX_LINE_BYTES, budget),
       countUpToBytes: COUNT_LINES_UP_TO_BYTES,
+      initial: head,
+      size: stat.size,
     });
     const { totalLines } = window;
     if (totalLines !== undefined && firstLine > Math.max(totalLines, 1)) {
