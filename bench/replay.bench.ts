@@ -1,7 +1,8 @@
 /**
  * Replay overhead: a script of 10,000 FILE_OP reads of small files through the whole interpreter
  * (parse, check, permission, handler, result) against a plain loop of fs.readFile over the same
- * files, interleaved in one run. Targets: ≥ 2,000 commands/s, overhead ≤ 2×.
+ * files, interleaved in one run. Targets: ≥ 2,000 commands/s, overhead ≤ 2×. Replay overlaps
+ * read-only commands (four at a time), so a plain loop with the same overlap is shown too.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -29,11 +30,22 @@ const script = order.map((relative) => `[FILE_OP:action=read:path=${Buffer.from(
 const runtime = await createRuntime({ workspace: folder, permissionMode: "plan" });
 const replayTimes: number[] = [];
 const plainTimes: number[] = [];
+const parallelTimes: number[] = [];
 let failures = 0;
 for (let round = 0; round < 4; round++) {
   plainTimes.push(
     await time(async () => {
       for (const relative of order) await readFile(path.join(folder, relative), "utf8");
+    }),
+  );
+  parallelTimes.push(
+    await time(async () => {
+      // The same overlap replay allows read-only commands: four at a time.
+      let next = 0;
+      const worker = async () => {
+        while (next < order.length) await readFile(path.join(folder, order[next++]!), "utf8");
+      };
+      await Promise.all([worker(), worker(), worker(), worker()]);
     }),
   );
   replayTimes.push(
@@ -48,8 +60,11 @@ rmSync(folder, { recursive: true, force: true });
 if (failures) throw new Error(`${failures} reads failed during the benchmark`);
 const replay = median(replayTimes.slice(1));
 const plain = median(plainTimes.slice(1));
+const parallel = median(parallelTimes.slice(1));
 printTable([
   ["plain fs.readFile loop, 10,000 reads", `${format(plain)} ms  (${format((commands / plain) * 1000, 0)} reads/s)`],
   ["clio replay, 10,000 FILE_OP reads", `${format(replay)} ms  (${format((commands / replay) * 1000, 0)} commands/s, target ≥ 2,000)`],
-  ["overhead", `${format(replay / plain, 2)}× the plain loop (target ≤ 2×)`],
+  ["plain fs.readFile, 4 at a time", `${format(parallel)} ms  (${format((commands / parallel) * 1000, 0)} reads/s)`],
+  ["overhead vs the plain loop", `${format(replay / plain, 2)}× (target ≤ 2×)`],
+  ["overhead vs the plain loop, 4 at a time", `${format(replay / parallel, 2)}× (the same overlap replay allows reads)`],
 ]);
