@@ -133,10 +133,10 @@ export class ProtocolManager {
     const { protocol, action, definition } = invocation;
     const start = invocation.command.span.start;
     const description = safeDescribe(definition, invocation);
+    const cancelled = () =>
+      this.failed(id, protocol, action, permissionClass, { code: "cancelled", message: `${protocol}.${action} was cancelled before it started.` }, start, description);
     // A command whose turn was cancelled while it waited is not put to the person.
-    if (signal.aborted) {
-      return this.failed(id, protocol, action, permissionClass, { code: "cancelled", message: `${protocol}.${action} was cancelled before it started.` }, start, description);
-    }
+    if (signal.aborted) return cancelled();
     const verdict = await this.options.permissions
       .decide({ protocol, action, permissionClass, description, subject: firstParameterValue(definition, invocation) })
       .catch((error: unknown): PermissionVerdict => ({
@@ -148,9 +148,7 @@ export class ProtocolManager {
         },
       }));
     if (!verdict.allowed) return { ...this.failed(id, protocol, action, permissionClass, verdict.error, start, description), args: invocation.decoded };
-    if (signal.aborted) {
-      return this.failed(id, protocol, action, permissionClass, { code: "cancelled", message: `${protocol}.${action} was cancelled before it started.` }, start, description);
-    }
+    if (signal.aborted) return cancelled();
     this.emit({ type: "command-started", id, protocol, action, permissionClass, description });
     const began = performance.now();
     let result: CommandResult;
