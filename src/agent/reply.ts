@@ -3,8 +3,9 @@
  * for commands; read-only commands start the moment their `]` arrives, everything from the first
  * state-changing command on waits for the reply to end and then runs in order.
  */
-import type { Command, Mention } from "../../grammar/ast.js";
+import type { Mention } from "../../grammar/ast.js";
 import { StreamingScanner, type ParseEvent } from "../../grammar/index.js";
+import type { CheckResult } from "../manager/check.js";
 import type { ProtocolManager, Submission } from "../manager/manager.js";
 import type { CommandResult } from "../manager/result.js";
 import type { FinishReason, ModelProvider, ModelRequest } from "../providers/types.js";
@@ -63,8 +64,13 @@ export async function streamReply(
         mentions.push(event.mention);
         continue;
       }
-      const submission: Submission = event.type === "command" ? { command: event.command } : { syntaxError: event.error };
-      if (!holding && "command" in submission) holding = !isReadOnly(manager, submission.command);
+      let submission: Submission;
+      if (event.type === "command") {
+        // Checked once: the result decides whether to hold it, and the manager reuses it.
+        const checked = holding ? undefined : manager.check(event.command);
+        submission = checked ? { command: event.command, checked } : { command: event.command };
+        if (checked) holding = !mayOverlap(manager, checked);
+      } else submission = { syntaxError: event.error };
       if (holding) held.push(submission);
       else dispatch(submission);
     }
@@ -112,8 +118,7 @@ export async function streamReply(
  * True for a command that checks and may overlap others (it only reads and is not exclusive);
  * one whose class cannot be told is held like a write.
  */
-function isReadOnly(manager: ProtocolManager, command: Command): boolean {
-  const checked = manager.check(command);
+function mayOverlap(manager: ProtocolManager, checked: CheckResult): boolean {
   if (!checked.ok) return true;
   try {
     return !manager.runsAlone(checked.invocation);

@@ -31,8 +31,11 @@ export interface ManagerOptions {
   onEvent?: (event: ManagerEvent) => void;
 }
 
-/** Something to run: a command to check and run, or a syntax error to report in its place. */
-export type Submission = { command: Command } | { syntaxError: GrammarSyntaxError };
+/**
+ * Something to run: a command to check and run (with its check result when the caller already
+ * has it), or a syntax error to report in its place.
+ */
+export type Submission = { command: Command; checked?: CheckResult } | { syntaxError: GrammarSyntaxError };
 
 export class ProtocolManager {
   private readonly scheduler: CommandScheduler;
@@ -74,7 +77,7 @@ export class ProtocolManager {
         this.failed(id, syntaxError.protocol?.toUpperCase() ?? "SYNTAX", null, null, { code: "syntax_error", message: syntaxError.message }, syntaxError.span.start),
       );
     }
-    const checked = this.check(submission.command);
+    const checked = submission.checked ?? this.check(submission.command);
     const start = submission.command.span.start;
     if (!checked.ok) {
       return Promise.resolve(this.failed(id, checked.protocol, checked.action ?? null, null, checked.error, start));
