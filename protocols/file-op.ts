@@ -7,6 +7,7 @@
  */
 import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "../src/protocol.js";
 import { FileTools, formatBytes, numberLines, type FileSystem, type ListEntry, type SearchResult, type WriteResult } from "../tools/files/index.js";
+import { plural } from "../tools/format.js";
 
 export interface FileOpOptions {
   /** The `fs.promises` seam the file tools use (tests replace single methods). */
@@ -28,7 +29,6 @@ export const DEFAULT_READ_LIMIT = 16_000;
 const readLimit = (environment: ProtocolEnvironment): number =>
   ((environment.config.FILE_OP ?? {}) as { readLimit?: number }).readLimit ?? DEFAULT_READ_LIMIT;
 
-const plural = (count: number, noun: string, nouns = `${noun}s`) => `${count.toLocaleString("en-US")} ${count === 1 ? noun : nouns}`;
 const changeSummary = (result: WriteResult) => (result.created ? `+${result.added}` : `+${result.added} −${result.removed}`);
 
 function listLine(entry: ListEntry): string {

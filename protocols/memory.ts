@@ -10,6 +10,7 @@ import { z } from "zod";
 import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "../src/protocol.js";
 import { ClioError } from "../tools/errors.js";
 import { MemoryStore, relevantMemories, type MemoryEntry } from "../tools/memory/store.js";
+import { plural } from "../tools/format.js";
 
 const key = parameter.text("The memory's name, e.g. test-command or style/naming");
 const scope = parameter.choice("project (this workspace, the default) or global (every workspace)", ["project", "global"] as const);
@@ -19,8 +20,6 @@ const metadata = { ...metadataJson, schema: metadataJson.schema.optional() };
 
 /** Most memories a list shows (all are in its data). */
 const LIST_LIMIT = 100;
-
-const plural = (count: number, noun: string, nouns = `${noun}s`) => `${count.toLocaleString("en-US")} ${count === 1 ? noun : nouns}`;
 
 function preview(text: string, length = 160): string {
   const line = text.replace(/\s+/g, " ").trim();

@@ -14,6 +14,7 @@ import { analyzeIndex, type Analysis } from "../tools/index/analyze.js";
 import { CodeIndex, summarizeSkipped, type CodeIndexOptions, type Embedder, type IndexProgress, type IndexReport } from "../tools/index/code-index.js";
 import { explainInIndex, type Explanation } from "../tools/index/explain.js";
 import { searchIndex, type SearchResult } from "../tools/index/search.js";
+import { plural } from "../tools/format.js";
 
 export interface RagOptions {
   /** Shows indexing progress (the terminal passes its status line). */
@@ -35,8 +36,6 @@ interface RagState {
 const query = parameter.text("Words or an identifier to look for");
 const optionalPath = parameter.optionalText('A folder or file relative to the workspace (default: the whole workspace)');
 const contextSize = parameter.integer("How many lines of code to show (search: per hit, default 12; explain: in all, default 80)", { min: 1, max: 500 });
-
-const plural = (count: number, noun: string, nouns = `${noun}s`) => `${count.toLocaleString("en-US")} ${count === 1 ? noun : nouns}`;
 
 /** Makes the RAG protocol; `options` are the seams the terminal and tests pass. */
 export function createRagProtocol(options: RagOptions = {}) {
