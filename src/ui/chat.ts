@@ -8,7 +8,7 @@ import type { ChatFlags } from "../cli/chat-setup.js";
 import { setUpChat, type ChatSetup } from "../cli/chat-setup.js";
 import type { PermissionAnswer, PermissionRequest } from "../manager/permissions.js";
 import { scriptSubmissions } from "../replay/replay.js";
-import { permissionQuestion } from "./prompt.js";
+import { parsePermissionAnswer, permissionQuestion } from "./prompt.js";
 import { runSlashCommand } from "./slash-commands.js";
 import { createStyle } from "./style.js";
 import { TerminalView } from "./terminal-view.js";
@@ -50,19 +50,16 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
     for (;;) {
       if (closed || turn?.signal.aborted) return "no";
       question = new AbortController();
-      let answer: string;
+      let answer: PermissionAnswer | undefined;
       try {
-        const text = permissionQuestion(request, style);
-        answer = (await readline.question(text, { signal: question.signal })).trim().toLowerCase();
+        answer = parsePermissionAnswer(await readline.question(permissionQuestion(request, style), { signal: question.signal }));
       } catch {
         // Withdrawn (Ctrl-C, Ctrl-D, the terminal closed): nothing is allowed.
         return "no";
       } finally {
         question = undefined;
       }
-      if (answer === "y" || answer === "yes") return "yes";
-      if (answer === "a" || answer === "always") return "always";
-      if (answer === "n" || answer === "no" || answer === "") return "no";
+      if (answer) return answer;
     }
   };
 

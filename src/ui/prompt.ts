@@ -9,15 +9,22 @@ export function terminalAsker(style: ChalkInstance, input: NodeJS.ReadStream = p
     try {
       for (;;) {
         const question = permissionQuestion(request, style);
-        const answer = (await readline.question(question)).trim().toLowerCase();
-        if (answer === "y" || answer === "yes") return "yes";
-        if (answer === "n" || answer === "no" || answer === "") return "no";
-        if (answer === "a" || answer === "always") return "always";
+        const answer = parsePermissionAnswer(await readline.question(question));
+        if (answer) return answer;
       }
     } finally {
       readline.close();
     }
   };
+}
+
+/** `y`/`yes`, `n`/`no`/nothing, `a`/`always`; undefined for anything else (ask again). */
+export function parsePermissionAnswer(text: string): PermissionAnswer | undefined {
+  const answer = text.trim().toLowerCase();
+  if (answer === "y" || answer === "yes") return "yes";
+  if (answer === "n" || answer === "no" || answer === "") return "no";
+  if (answer === "a" || answer === "always") return "always";
+  return undefined;
 }
 
 /** True when a person can be asked: both standard input and output are terminals. */
