@@ -4,6 +4,7 @@
  */
 import type { ParseResult, Position } from "../grammar/ast.js";
 import { parse, StreamingScanner } from "../grammar/index.js";
+import { collectEvents } from "../grammar/parse.js";
 import type { ErrorCode } from "../tools/errors.js";
 import { checkCommand } from "./manager/check.js";
 import type { ProtocolRegistry } from "./registry.js";
@@ -44,16 +45,8 @@ export function parseText(text: string, chunkSize?: number): ParseResult {
   if (!chunkSize || chunkSize <= 0) return parse(text);
   const scanner = new StreamingScanner();
   const result: ParseResult = { commands: [], mentions: [], errors: [] };
-  const collect = (events: ReturnType<StreamingScanner["push"]>) => {
-    for (const event of events) {
-      if (event.type === "command") result.commands.push(event.command);
-      else if (event.type === "mention") result.mentions.push(event.mention);
-      else result.errors.push(event.error);
-    }
-  };
-  for (let offset = 0; offset < text.length; offset += chunkSize) collect(scanner.push(text.slice(offset, offset + chunkSize)));
-  collect(scanner.end());
-  return result;
+  for (let offset = 0; offset < text.length; offset += chunkSize) collectEvents(scanner.push(text.slice(offset, offset + chunkSize)), result);
+  return collectEvents(scanner.end(), result);
 }
 
 export function buildParseReport(result: ParseResult, registry: ProtocolRegistry): ParseReport {
