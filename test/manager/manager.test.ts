@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { parse } from "../../grammar/index.js";
-import { ProtocolManager, type ManagerEvent, type Submission } from "../../src/manager/manager.js";
+import { ProtocolManager, type ManagerEvent } from "../../src/manager/manager.js";
+import { scriptSubmissions } from "../../src/replay/replay.js";
 import { PermissionPolicy, type PermissionMode, type PermissionRequest } from "../../src/manager/permissions.js";
 import { formatResultsForModel } from "../../src/manager/result.js";
 import { ProtocolRegistry } from "../../src/registry.js";
@@ -31,18 +31,8 @@ async function makeManager(options: { mode?: PermissionMode; asker?: (request: P
   return { manager, events };
 }
 
-function submissions(text: string): Submission[] {
-  const parsed = parse(text);
-  return [
-    ...parsed.commands.map((command) => ({ command, offset: command.span.start.offset })),
-    ...parsed.errors.map((syntaxError) => ({ syntaxError, offset: syntaxError.span.start.offset })),
-  ]
-    .sort((left, right) => left.offset - right.offset)
-    .map(({ offset: _offset, ...submission }) => submission as Submission);
-}
-
 async function run(manager: ProtocolManager, text: string) {
-  return manager.runAll(submissions(text));
+  return manager.runAll(scriptSubmissions(text).submissions);
 }
 
 describe("checking", () => {
