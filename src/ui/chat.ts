@@ -4,10 +4,10 @@
  */
 import { createInterface, type Interface } from "node:readline/promises";
 import path from "node:path";
-import type { ChatFlags } from "../cli/chat-setup.js";
-import { setUpChat, type ChatSetup } from "../cli/chat-setup.js";
+import { setUpChat, type ChatFlags, type ChatSetup } from "../cli/chat-setup.js";
 import type { PermissionAnswer, PermissionRequest } from "../manager/permissions.js";
 import { scriptSubmissions } from "../replay/replay.js";
+import { startsWithCommand } from "../../grammar/command-start.js";
 import { parsePermissionAnswer, permissionQuestion } from "./prompt.js";
 import { runSlashCommand } from "./slash-commands.js";
 import { createStyle } from "./style.js";
@@ -134,9 +134,7 @@ export function projectPermissionWarnings(resolved: ChatSetup["config"]): string
   return warnings;
 }
 
-const COMMAND_START = /^\[[A-Za-z][A-Za-z0-9_]*:\s*[A-Za-z_][\w-]*\s*(=|<<)/;
-
 /** True when the person's line is a protocol command to run directly rather than a prompt. */
 export function isDirectCommand(text: string): boolean {
-  return COMMAND_START.test(text.trim());
+  return startsWithCommand(text.trim());
 }

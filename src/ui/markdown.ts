@@ -4,10 +4,10 @@
  * Protocol command lines are dimmed: the person reads their action descriptions instead.
  */
 import type { ChalkInstance } from "chalk";
+import { startsWithCommand } from "../../grammar/command-start.js";
 import { LineHighlighter } from "./highlight.js";
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)/;
-const COMMAND_START = /^\s*\[[A-Za-z][A-Za-z0-9_]*:\s*[A-Za-z_][\w-]*\s*(=|<<)/;
 
 export class MarkdownRenderer {
   private partial = "";
@@ -61,7 +61,7 @@ export class MarkdownRenderer {
       this.fence = { marker: fence[1]!, highlighter: new LineHighlighter(fence[2] ?? "", style) };
       return style.dim(line);
     }
-    if (COMMAND_START.test(line)) {
+    if (startsWithCommand(line.trimStart())) {
       const heredoc = /<<([A-Za-z_]\w*)\s*$/.exec(line);
       if (heredoc) this.heredocTag = heredoc[1];
       return style.dim(line);
