@@ -112,11 +112,6 @@ export class ProtocolManager {
     return parts.flat();
   }
 
-  /** Resolves when every submitted command has finished. */
-  idle(): Promise<void> {
-    return this.scheduler.idle();
-  }
-
   /** Releases every protocol's state (kills background jobs). */
   async dispose(): Promise<void> {
     const entries = [...this.states.entries()];
