@@ -2,10 +2,11 @@
  * Counts a chunk's terms without building strings on the hot path: identifiers are scanned by
  * character code, hashed, and found in an open-addressing table of identifiers seen before
  * (compared character by character); each identifier's term ids (its tokens, see tokenize.ts)
- * are worked out once. Counting then runs over typed arrays indexed by id.
+ * are worked out once and kept in one flat array. Counting then runs over typed arrays indexed
+ * by id.
  */
 import type { TermDictionary } from "./store.js";
-import { tokenize } from "./tokenize.js";
+import { identifierTokens } from "./tokenize.js";
 
 const MAX_IDENTIFIER = 64;
 
@@ -17,15 +18,19 @@ for (let code = 0; code < 128; code++) {
 }
 
 export class TermCounter {
-  private table: Int32Array = new Int32Array(1 << 16);
-  private hashes: Int32Array = new Int32Array(1 << 15);
+  /** Open addressing: slot → identifier id + 1 (0 is empty), and the identifier's hash beside it. */
+  private table = new Int32Array(1 << 17);
   private readonly identifiers: string[] = [];
-  private readonly identifierTerms: Uint32Array[] = [];
-  private identifierCounts: Int32Array = new Int32Array(1 << 15);
-  private touchedIdentifiers: number[] = [];
-  private termCounts: Int32Array = new Int32Array(1 << 16);
-  private touchedTerms: Int32Array = new Int32Array(1024);
-  private scratch: Int32Array = new Int32Array(1 << 16);
+  /** Identifier id → its term ids: `termPool[termStart[id] .. termStart[id + 1])`. */
+  private termStart = new Int32Array(1 << 15);
+  private termPool = new Int32Array(1 << 16);
+  private termPoolLength = 0;
+  private identifierCounts = new Int32Array(1 << 15);
+  private touchedIdentifiers = new Int32Array(1024);
+  private touchedIdentifierCount = 0;
+  private termCounts = new Int32Array(1 << 16);
+  private touchedTerms = new Int32Array(1024);
+  private scratch = new Uint32Array(1 << 16);
   private scratchLength = 0;
 
   constructor(private readonly dictionary: TermDictionary) {}
@@ -52,7 +57,10 @@ export class TermCounter {
       }
       if (position - from > MAX_IDENTIFIER) continue;
       const id = this.identifierId(text, from, position, hash);
-      if (this.identifierCounts[id] === 0) this.touchedIdentifiers.push(id);
+      if (this.identifierCounts[id] === 0) {
+        if (this.touchedIdentifierCount === this.touchedIdentifiers.length) this.touchedIdentifiers = grown(this.touchedIdentifiers, this.touchedIdentifierCount + 1);
+        this.touchedIdentifiers[this.touchedIdentifierCount++] = id;
+      }
       this.identifierCounts[id]! += weight;
     }
   }
@@ -63,33 +71,38 @@ export class TermCounter {
    */
   finishChunk(): { offset: number; distinct: number; length: number } {
     if (this.termCounts.length < this.dictionary.size) this.termCounts = grown(this.termCounts, this.dictionary.size);
+    const termCounts = this.termCounts;
+    const identifierCounts = this.identifierCounts;
+    const termStart = this.termStart;
+    const termPool = this.termPool;
+    let touchedTerms = this.touchedTerms;
     let distinct = 0;
-    const touched = this.touchedIdentifiers;
-    for (let index = 0; index < touched.length; index++) {
-      const id = touched[index]!;
-      const count = this.identifierCounts[id]!;
-      this.identifierCounts[id] = 0;
-      const terms = this.identifierTerms[id]!;
-      for (let position = 0; position < terms.length; position++) {
-        const term = terms[position]!;
-        if (this.termCounts[term] === 0) {
-          if (distinct === this.touchedTerms.length) this.touchedTerms = grown(this.touchedTerms, distinct + 1);
-          this.touchedTerms[distinct++] = term;
+    for (let index = 0; index < this.touchedIdentifierCount; index++) {
+      const id = this.touchedIdentifiers[index]!;
+      const count = identifierCounts[id]!;
+      identifierCounts[id] = 0;
+      const last = termStart[id + 1]!;
+      for (let position = termStart[id]!; position < last; position++) {
+        const term = termPool[position]!;
+        if (termCounts[term] === 0) {
+          if (distinct === touchedTerms.length) touchedTerms = this.touchedTerms = grown(touchedTerms, distinct + 1);
+          touchedTerms[distinct++] = term;
         }
-        this.termCounts[term]! += count;
+        termCounts[term]! += count;
       }
     }
-    touched.length = 0;
+    this.touchedIdentifierCount = 0;
     const offset = this.scratchLength;
     if (offset + 2 * distinct > this.scratch.length) this.scratch = grown(this.scratch, offset + 2 * distinct);
+    const scratch = this.scratch;
     let length = 0;
     for (let index = 0; index < distinct; index++) {
-      const term = this.touchedTerms[index]!;
-      const count = this.termCounts[term]!;
-      this.scratch[offset + index] = term;
-      this.scratch[offset + distinct + index] = count;
+      const term = touchedTerms[index]!;
+      const count = termCounts[term]!;
+      scratch[offset + index] = term;
+      scratch[offset + distinct + index] = count;
       length += count;
-      this.termCounts[term] = 0;
+      termCounts[term] = 0;
     }
     this.scratchLength += 2 * distinct;
     return { offset, distinct, length };
@@ -97,19 +110,20 @@ export class TermCounter {
 
   /** The file's chunk numbers (one buffer for all its chunks); resets the scratch space. */
   takeFile(): Uint32Array {
-    const numbers = Uint32Array.from(this.scratch.subarray(0, this.scratchLength));
+    const numbers = this.scratch.slice(0, this.scratchLength);
     this.scratchLength = 0;
     return numbers;
   }
 
   private identifierId(text: string, start: number, end: number, hash: number): number {
-    const mask = this.table.length - 1;
+    const table = this.table;
+    const mask = (table.length >> 1) - 1;
     const length = end - start;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const entry = this.table[slot]!;
+      const entry = table[2 * slot]!;
       if (entry === 0) return this.addIdentifier(text.slice(start, end), hash, slot);
+      if (table[2 * slot + 1] !== hash) continue;
       const id = entry - 1;
-      if (this.hashes[id] !== hash) continue;
       const known = this.identifiers[id]!;
       if (known.length !== length) continue;
       let same = true;
@@ -128,30 +142,38 @@ export class TermCounter {
     const identifier = Buffer.from(slice, "latin1").toString("latin1");
     const id = this.identifiers.length;
     this.identifiers.push(identifier);
-    this.identifierTerms.push(Uint32Array.from(tokenize(identifier), (token) => this.dictionary.intern(token)));
-    if (id >= this.hashes.length) {
-      this.hashes = grown(this.hashes, id + 1);
-      this.identifierCounts = grown(this.identifierCounts, id + 1);
+    if (id + 2 > this.termStart.length) {
+      this.termStart = grown(this.termStart, id + 2);
+      this.identifierCounts = grown(this.identifierCounts, id + 2);
     }
-    this.hashes[id] = hash;
-    this.table[slot] = id + 1;
-    if (this.identifiers.length * 2 > this.table.length) this.rehash();
+    // The scan above finds exactly the identifiers tokenize() would, so each is one token source.
+    const tokens = identifierTokens(identifier);
+    if (this.termPoolLength + tokens.length > this.termPool.length) this.termPool = grown(this.termPool, this.termPoolLength + tokens.length);
+    for (const token of tokens) this.termPool[this.termPoolLength++] = this.dictionary.intern(token);
+    this.termStart[id + 1] = this.termPoolLength;
+    this.table[2 * slot] = id + 1;
+    this.table[2 * slot + 1] = hash;
+    if (this.identifiers.length * 4 > this.table.length) this.rehash();
     return id;
   }
 
   private rehash(): void {
-    this.table = new Int32Array(this.table.length * 2);
-    const mask = this.table.length - 1;
-    for (let id = 0; id < this.identifiers.length; id++) {
-      let slot = this.hashes[id]! & mask;
-      while (this.table[slot] !== 0) slot = (slot + 1) & mask;
-      this.table[slot] = id + 1;
+    const old = this.table;
+    this.table = new Int32Array(old.length * 2);
+    const mask = (this.table.length >> 1) - 1;
+    for (let slot = 0; slot < old.length; slot += 2) {
+      const entry = old[slot]!;
+      if (entry === 0) continue;
+      let target = old[slot + 1]! & mask;
+      while (this.table[2 * target] !== 0) target = (target + 1) & mask;
+      this.table[2 * target] = entry;
+      this.table[2 * target + 1] = old[slot + 1]!;
     }
   }
 }
 
-function grown(array: Int32Array, needed: number): Int32Array {
-  const larger = new Int32Array(Math.max(needed, array.length * 2));
+function grown<Numbers extends Int32Array | Uint32Array>(array: Numbers, needed: number): Numbers {
+  const larger = new (array.constructor as new (length: number) => Numbers)(Math.max(needed, array.length * 2));
   larger.set(array);
   return larger;
 }

@@ -44,13 +44,12 @@ export function stem(word: string): string {
   return base;
 }
 
-/** Tokens of one identifier, remembered: code repeats its identifiers, so most are looked up, not split. */
-const identifierTokens = new Map<string, readonly string[]>();
-const MEMO_LIMIT = 500_000;
-
-function tokensOfIdentifier(identifier: string): readonly string[] {
-  let tokens = identifierTokens.get(identifier);
-  if (tokens !== undefined) return tokens;
+/**
+ * The tokens of one identifier: its whole lower-cased form, then its stemmed parts when it has
+ * more than one part (or the stem when it has one part and the stem differs). Stopwords and
+ * one-letter parts are left out.
+ */
+export function identifierTokens(identifier: string): string[] {
   const list: string[] = [];
   const whole = identifier.toLowerCase();
   const parts = splitIdentifier(identifier);
@@ -64,9 +63,19 @@ function tokensOfIdentifier(identifier: string): readonly string[] {
     list.push(whole);
     for (const part of parts) if (part.length >= 2 && !STOPWORDS.has(part)) list.push(stem(part));
   }
-  tokens = list;
-  if (identifierTokens.size >= MEMO_LIMIT) identifierTokens.clear();
-  identifierTokens.set(identifier, tokens);
+  return list;
+}
+
+/** Tokens of one identifier, remembered: code repeats its identifiers, so most are looked up, not split. */
+const identifierTokensMemo = new Map<string, readonly string[]>();
+const MEMO_LIMIT = 500_000;
+
+function tokensOfIdentifier(identifier: string): readonly string[] {
+  let tokens: readonly string[] | undefined = identifierTokensMemo.get(identifier);
+  if (tokens !== undefined) return tokens;
+  tokens = identifierTokens(identifier);
+  if (identifierTokensMemo.size >= MEMO_LIMIT) identifierTokensMemo.clear();
+  identifierTokensMemo.set(identifier, tokens);
   return tokens;
 }
 
