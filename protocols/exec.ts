@@ -23,7 +23,12 @@ import path from "node:path";
 import { z } from "zod";
 import { defineAction, defineProtocol, parameter, type ParameterDefinition, type ProtocolEnvironment } from "../src/protocol.js";
 import { ClioError } from "../tools/errors.js";
-import { childEnvironment, commandLine, JobTable, runProcess, trimMiddle, type JobStatus, type RunResult, type Spawn } from "../tools/exec/index.js";
+import { childEnvironment, commandLine } from "../tools/exec/environment.js";
+import type { JobStatus, JobTable, RunResult, Spawn } from "../tools/exec/index.js";
+import { trimMiddle } from "../tools/exec/output.js";
+
+/** Running processes and jobs, loaded on the first EXEC command rather than at start-up. */
+const loadProcessTools = () => import("../tools/exec/index.js");
 
 export interface ExecOptions {
   /** The spawn seam (node:child_process spawn). */
@@ -104,6 +109,7 @@ function shownOutput(result: RunResult, shownLimit: number): string {
 /** Runs a program and turns the outcome into a result, or a ClioError carrying the output. */
 async function execute(environment: ProtocolEnvironment, signal: AbortSignal, spawn: Spawn | undefined, label: string, file: string, args: string[], folder: string, limitMs: number) {
   const settings = settingsOf(environment);
+  const { runProcess } = await loadProcessTools();
   const result = await runProcess({
     file,
     args,
@@ -147,7 +153,10 @@ export function createExecProtocol(options: ExecOptions = {}) {
   return defineProtocol<ExecState>({
     name: "EXEC",
     summary: "Run shell commands and scripts in the workspace (to completion, or as background jobs).",
-    setup: (environment) => ({ jobs: new JobTable({ spawn: options.spawn, now: environment.now }) }),
+    setup: async (environment) => {
+      const { JobTable } = await loadProcessTools();
+      return { jobs: new JobTable({ spawn: options.spawn, now: environment.now }) };
+    },
     dispose: (state) => state.jobs.dispose(),
     actions: {
       run: defineAction({

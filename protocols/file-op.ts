@@ -6,7 +6,8 @@
  * Settings (`config.FILE_OP`): `readLimit` (bytes one read shows, default 16,000).
  */
 import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "../src/protocol.js";
-import { FileTools, formatBytes, numberLines, type FileSystem, type ListEntry, type SearchResult, type WriteResult } from "../tools/files/index.js";
+import type { FileSystem, ListEntry, SearchResult, WriteResult } from "../tools/files/index.js";
+import { formatBytes, numberLines } from "../tools/files/text.js";
 import { plural } from "../tools/format.js";
 
 export interface FileOpOptions {
@@ -54,7 +55,11 @@ function searchOutput(result: SearchResult, content: string | undefined): string
 
 /** Makes the FILE_OP protocol over the given file-system seam. */
 export function createFileOpProtocol(options: FileOpOptions = {}) {
-  const tools = (environment: ProtocolEnvironment) => new FileTools(environment.workspace, options.fileSystem);
+  // The file tools load on the first FILE_OP command, not at start-up.
+  const tools = async (environment: ProtocolEnvironment) => {
+    const { FileTools } = await import("../tools/files/index.js");
+    return new FileTools(environment.workspace, options.fileSystem);
+  };
 
   return defineProtocol<undefined>({
     name: "FILE_OP",
@@ -70,7 +75,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         },
         describe: (args) => `Reading ${args.path}${args.offset === undefined ? "" : ` from line ${args.offset}`}`,
         async handler(args, { environment }) {
-          const result = await tools(environment).read(args.path, { offset: args.offset, limit: args.limit, maxBytes: readLimit(environment) });
+          const result = await (await tools(environment)).read(args.path, { offset: args.offset, limit: args.limit, maxBytes: readLimit(environment) });
           const shown = result.lines.length === 0 ? "(empty file)" : numberLines(result.lines, result.firstLine);
           const lastLine = result.firstLine + result.lines.length - 1;
           const of = result.totalLines === undefined ? formatBytes(result.size) : `${plural(result.totalLines, "line")}`;
@@ -87,7 +92,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         parameters: { path, content: parameter.text("The file's complete new content") },
         describe: (args) => `Writing ${args.path}`,
         async handler(args, { environment }) {
-          const result = await tools(environment).write(args.path, args.content);
+          const result = await (await tools(environment)).write(args.path, args.content);
           const output = result.created
             ? `Created ${result.relative} (${plural(result.lines, "line")}, ${formatBytes(result.bytes)}).`
             : `Wrote ${result.relative}: +${result.added} −${result.removed} lines (now ${plural(result.lines, "line")}, ${formatBytes(result.bytes)}).`;
@@ -106,7 +111,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         },
         describe: (args) => `Editing ${args.path}`,
         async handler(args, { environment }) {
-          const result = await tools(environment).replace(args.path, args.old, args.new, args.all ?? false);
+          const result = await (await tools(environment)).replace(args.path, args.old, args.new, args.all ?? false);
           const where = result.matchLines.length === 1 ? `at line ${result.matchLines[0]}` : `at lines ${result.matchLines.join(", ")}`;
           return {
             output: `Replaced ${plural(result.replacements, "match", "matches")} in ${result.relative} ${where}: +${result.added} −${result.removed} lines.`,
@@ -122,7 +127,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         parameters: { path: folder, recursive },
         describe: (args) => `Listing ${args.path ?? "."}${args.recursive ? " recursively" : ""}`,
         async handler(args, { environment }) {
-          const result = await tools(environment).list(args.path ?? ".", { recursive: args.recursive ?? false });
+          const result = await (await tools(environment)).list(args.path ?? ".", { recursive: args.recursive ?? false });
           const lines = result.entries.length === 0 ? ["(empty folder)"] : result.entries.map(listLine);
           if (result.ignoredFolder) lines.push(`(${result.relative} is ignored by .gitignore; its contents are listed anyway.)`);
           if (result.truncated) lines.push(`(Stopped at ${plural(result.entries.length, "entry", "entries")}; list a subfolder for more.)`);
@@ -140,7 +145,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         },
         describe: (args) => (args.content === undefined ? `Searching for ${args.pattern} in ${args.path ?? "."}` : `Searching ${args.pattern} in ${args.path ?? "."} for ${args.content}`),
         async handler(args, { environment }) {
-          const result = await tools(environment).search(args.pattern, { folder: args.path, content: args.content });
+          const result = await (await tools(environment)).search(args.pattern, { folder: args.path, content: args.content });
           const description =
             args.content === undefined
               ? `Found ${plural(result.files.length, "file")} matching ${args.pattern}`
@@ -155,7 +160,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         parameters: { path, recursive },
         describe: (args) => `Deleting ${args.path}`,
         async handler(args, { environment }) {
-          const result = await tools(environment).remove(args.path, args.recursive ?? false);
+          const result = await (await tools(environment)).remove(args.path, args.recursive ?? false);
           const what = result.kind === "directory" ? `folder with ${plural(result.files, "file")}` : result.kind;
           return { output: `Deleted ${result.relative} (${what}).`, description: `Deleted ${result.relative}`, data: result };
         },
@@ -167,7 +172,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         parameters: { path, to: target, overwrite },
         describe: (args) => `Moving ${args.path} to ${args.to}`,
         async handler(args, { environment }) {
-          const result = await tools(environment).move(args.path, args.to, args.overwrite ?? false);
+          const result = await (await tools(environment)).move(args.path, args.to, args.overwrite ?? false);
           const replaced = result.overwritten ? ` (replacing the old ${result.to})` : "";
           return { output: `Moved ${result.from} to ${result.to}${replaced}.`, description: `Moved ${result.from} to ${result.to}`, data: result };
         },
@@ -179,7 +184,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         parameters: { path, to: target, recursive, overwrite },
         describe: (args) => `Copying ${args.path} to ${args.to}`,
         async handler(args, { environment }) {
-          const result = await tools(environment).copy(args.path, args.to, { recursive: args.recursive ?? false, overwrite: args.overwrite ?? false });
+          const result = await (await tools(environment)).copy(args.path, args.to, { recursive: args.recursive ?? false, overwrite: args.overwrite ?? false });
           const replaced = result.overwritten ? ` (replacing the old ${result.to})` : "";
           return { output: `Copied ${result.from} to ${result.to}${replaced}.`, description: `Copied ${result.from} to ${result.to}`, data: result };
         },
@@ -191,7 +196,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         parameters: { path },
         describe: (args) => `Inspecting ${args.path}`,
         async handler(args, { environment }) {
-          const info = await tools(environment).info(args.path);
+          const info = await (await tools(environment)).info(args.path);
           const lines = [
             `path: ${info.relative}`,
             `type: ${info.type}${info.linkTarget === undefined ? "" : ` (-> ${info.linkTarget})`}`,

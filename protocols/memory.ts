@@ -9,7 +9,10 @@ import path from "node:path";
 import { z } from "zod";
 import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "../src/protocol.js";
 import { ClioError } from "../tools/errors.js";
-import { MemoryStore, relevantMemories, type MemoryEntry } from "../tools/memory/store.js";
+import type { MemoryEntry, MemoryStore } from "../tools/memory/store.js";
+
+/** The memory store, loaded on the first MEMORY use rather than at start-up. */
+const loadMemoryTools = () => import("../tools/memory/store.js");
 import { plural } from "../tools/format.js";
 
 const key = parameter.text("The memory's name, e.g. test-command or style/naming");
@@ -32,7 +35,8 @@ function headline(entry: MemoryEntry): string {
 }
 
 /** The store for an environment: the workspace's project file and CLIO_HOME's (or ~/.clio's) global one. */
-export function memoryStoreFor(environment: ProtocolEnvironment): MemoryStore {
+export async function memoryStoreFor(environment: ProtocolEnvironment): Promise<MemoryStore> {
+  const { MemoryStore } = await loadMemoryTools();
   const home = environment.env.CLIO_HOME !== undefined && environment.env.CLIO_HOME !== "" ? environment.env.CLIO_HOME : path.join(os.homedir(), ".clio");
   return new MemoryStore({ workspaceRoot: environment.workspace.root, home, now: () => environment.now() });
 }
@@ -43,6 +47,7 @@ export const memoryProtocol = defineProtocol<MemoryStore>({
   setup: (environment) => memoryStoreFor(environment),
   /** The memories most relevant to the person's prompt go into the system prompt. */
   async promptContext(store, prompt, tokenBudget) {
+    const { relevantMemories } = await loadMemoryTools();
     const { text } = await relevantMemories(store, prompt, tokenBudget);
     return text.split("\n").filter((line) => line.trim() !== "").map((line) => line.replace(/^- /, ""));
   },

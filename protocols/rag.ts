@@ -10,11 +10,22 @@ import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } fro
 import { ClioError } from "../tools/errors.js";
 import type { ResolvedPath } from "../tools/workspace.js";
 import { numberLines } from "../tools/files/text.js";
-import { analyzeIndex, type Analysis } from "../tools/index/analyze.js";
-import { CodeIndex, summarizeSkipped, type CodeIndexOptions, type Embedder, type IndexProgress, type IndexReport } from "../tools/index/code-index.js";
-import { explainInIndex, type Explanation } from "../tools/index/explain.js";
-import { searchIndex, type SearchResult } from "../tools/index/search.js";
+import type { Analysis } from "../tools/index/analyze.js";
+import type { CodeIndex, CodeIndexOptions, Embedder, IndexProgress, IndexReport } from "../tools/index/code-index.js";
+import type { Explanation } from "../tools/index/explain.js";
+import type { SearchResult } from "../tools/index/search.js";
 import { plural } from "../tools/format.js";
+
+/** The code index, loaded on the first RAG command rather than at start-up. */
+async function loadIndexTools() {
+  const [{ CodeIndex, summarizeSkipped }, { analyzeIndex }, { explainInIndex }, { searchIndex }] = await Promise.all([
+    import("../tools/index/code-index.js"),
+    import("../tools/index/analyze.js"),
+    import("../tools/index/explain.js"),
+    import("../tools/index/search.js"),
+  ]);
+  return { CodeIndex, summarizeSkipped, analyzeIndex, explainInIndex, searchIndex };
+}
 
 export interface RagOptions {
   /** Shows indexing progress (the terminal passes its status line). */
@@ -45,7 +56,7 @@ export function createRagProtocol(options: RagOptions = {}) {
   };
 
   async function openIndex(state: RagState, environment: ProtocolEnvironment): Promise<CodeIndex> {
-    state.index ??= CodeIndex.open(environment.workspace.root, indexOptions(environment)).catch((error: unknown) => {
+    state.index ??= loadIndexTools().then(({ CodeIndex }) => CodeIndex.open(environment.workspace.root, indexOptions(environment))).catch((error: unknown) => {
       state.index = undefined;
       throw error;
     });
@@ -100,7 +111,8 @@ export function createRagProtocol(options: RagOptions = {}) {
           if (scope !== undefined) await assertExists(scope.absolute, scope.relative);
           const relative = scope?.relative;
           const report = await update(state, environment, scope?.absolute, signal);
-          return { output: reportText(report, relative), description: `Indexed ${relative ?? "the workspace"} (${plural(report.indexed, "file")} read, ${plural(report.files, "file")} in all)`, data: report };
+          const { summarizeSkipped } = await loadIndexTools();
+          return { output: reportText(report, relative, summarizeSkipped), description: `Indexed ${relative ?? "the workspace"} (${plural(report.indexed, "file")} read, ${plural(report.files, "file")} in all)`, data: report };
         },
       }),
 
@@ -118,6 +130,7 @@ export function createRagProtocol(options: RagOptions = {}) {
         async handler(args, { state, environment, signal }) {
           const filter = args.path !== undefined && !/[*?]/.test(args.path) ? await relativePath(environment, args.path) : args.path;
           const { index, built } = await ready(state, environment, signal);
+          const { searchIndex, summarizeSkipped } = await loadIndexTools();
           const result = await searchIndex(index, args.query, { path: filter, language: args.language, contextLines: args.context_size, limit: args.limit });
           const prefix = built === undefined ? [] : [`(Built the index first: ${plural(built.files, "file")}, ${summarizeSkipped(built.skipped)}.)`];
           return {
@@ -136,6 +149,7 @@ export function createRagProtocol(options: RagOptions = {}) {
         async handler(args, { state, environment, signal }) {
           const relative = (await relativePath(environment, args.path)) ?? ".";
           const { index } = await ready(state, environment, signal);
+          const { analyzeIndex } = await loadIndexTools();
           const analysis = analyzeIndex(index, relative);
           if (analysis.files === 0) {
             throw new ClioError("not_found", `No indexed files under ${relative}.`, "Give a folder inside the workspace that holds source files, or run RAG index after adding files.");
@@ -152,6 +166,7 @@ export function createRagProtocol(options: RagOptions = {}) {
         async handler(args, { state, environment, signal }) {
           const relative = await relativePath(environment, args.path);
           const { index } = await ready(state, environment, signal);
+          const { explainInIndex } = await loadIndexTools();
           const explanation = await explainInIndex(index, { query: args.query, path: relative, contextLines: args.context_size });
           return { output: explanationText(explanation), description: `Explained ${explanation.subject}`, data: explanation };
         },
@@ -168,7 +183,7 @@ async function assertExists(absolute: string, relative: string): Promise<void> {
   }
 }
 
-function reportText(report: IndexReport, scope: string | undefined): string {
+function reportText(report: IndexReport, scope: string | undefined, summarizeSkipped: (skipped: IndexReport["skipped"]) => string): string {
   const lines = [
     `Indexed ${scope ?? "the workspace"}: ${plural(report.files, "file")} in the index (${report.indexed} read, ${report.unchanged} unchanged, ${report.removed} removed), ${plural(report.chunks, "chunk")}, ${plural(report.symbols, "symbol")}, ${(report.durationMs / 1000).toFixed(2)} s.`,
     `Skipped: ${summarizeSkipped(report.skipped)}.`,

@@ -9,10 +9,15 @@ import { z } from "zod";
 import { defineAction, defineProtocol, parameter, type ProtocolDefinition, type ProtocolEnvironment } from "../src/protocol.js";
 import { version } from "../src/version.js";
 import type { WebClient } from "../tools/web/client.js";
-import { systemResolver, type Resolver } from "../tools/web/guard.js";
-import { callApi, downloadFile, fetchPage, type ResponseFacts } from "../tools/web/operations.js";
+import type { Resolver } from "../tools/web/guard.js";
+import type { ResponseFacts } from "../tools/web/operations.js";
 import { formatBytes, readWebSettings } from "../tools/web/settings.js";
-import { nodeTransport, type Transport } from "../tools/web/transport.js";
+import type { Transport } from "../tools/web/transport.js";
+
+/** The network side (DNS guard, HTTP transport, operations), loaded on the first WEB command rather than at start-up. */
+const loadOperations = () => import("../tools/web/operations.js");
+const loadGuard = () => import("../tools/web/guard.js");
+const loadTransport = () => import("../tools/web/transport.js");
 
 /** The I/O WEB stands on; tests pass their own resolver or a wrapped transport. */
 export interface WebSeams {
@@ -44,11 +49,11 @@ const headers = { ...headersJson, schema: headersJson.schema.optional() };
 
 /** Builds the WEB protocol over the given seams (the real resolver and transport by default). */
 export function createWebProtocol(seams: WebSeams = {}): ProtocolDefinition<undefined> {
-  const clientFor = (environment: ProtocolEnvironment): WebClient => {
+  const clientFor = async (environment: ProtocolEnvironment): Promise<WebClient> => {
     const settings = readWebSettings(environment.config.WEB);
     return {
-      resolve: seams.resolve ?? systemResolver,
-      transport: seams.transport ?? nodeTransport,
+      resolve: seams.resolve ?? (await loadGuard()).systemResolver,
+      transport: seams.transport ?? (await loadTransport()).nodeTransport,
       settings: { ...settings, userAgent: settings.userAgent ?? `clio/${version}` },
     };
   };
@@ -63,7 +68,8 @@ export function createWebProtocol(seams: WebSeams = {}): ProtocolDefinition<unde
         parameters: { url },
         describe: (args) => `Fetching ${args.url}`,
         async handler(args, { environment, signal }) {
-          const page = await fetchPage(clientFor(environment), args.url, signal);
+          const { fetchPage } = await loadOperations();
+          const page = await fetchPage(await clientFor(environment), args.url, signal);
           const { text, ...facts } = page;
           const lines = [...factLines(page), `Charset: ${page.charset}`];
           if (page.kind === "html") lines.push(`Title: ${page.title ?? "(none)"}`);
@@ -88,7 +94,8 @@ export function createWebProtocol(seams: WebSeams = {}): ProtocolDefinition<unde
         describe: (args) => `${args.method ?? "GET"} ${args.url}`,
         async handler(args, { environment, signal }) {
           const request = { method: args.method ?? "GET", url: args.url, headers: args.headers, body: args.body };
-          const result = await callApi(clientFor(environment), request, signal);
+          const { callApi } = await loadOperations();
+          const result = await callApi(await clientFor(environment), request, signal);
           const headerLines = Object.entries(result.headers).map(([name, value]) => `${name}: ${value}`);
           const body =
             result.body === undefined
@@ -108,7 +115,8 @@ export function createWebProtocol(seams: WebSeams = {}): ProtocolDefinition<unde
         describe: (args) => `Downloading ${args.url} to ${args.path}`,
         async handler(args, { environment, signal }) {
           const target = await environment.workspace.resolve(args.path, "write");
-          const result = await downloadFile(clientFor(environment), args.url, target.absolute, target.relative, signal);
+          const { downloadFile } = await loadOperations();
+          const result = await downloadFile(await clientFor(environment), args.url, target.absolute, target.relative, signal);
           const saved = `Saved ${formatBytes(result.bytes)} to ${target.relative}${result.replaced ? " (replaced the existing file)" : ""}.`;
           return {
             output: `${factLines(result).join("\n")}\n${saved}`,
