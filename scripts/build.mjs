@@ -3,6 +3,7 @@
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { cachedLibraries, writeCachedLibraries } from "./cached-libraries.mjs";
 import "./generate-protocol-list.mjs";
 
 // Build into a fresh folder and swap it in, so stale chunks never pile up and a CLI running
@@ -26,6 +27,7 @@ await build({
   sourcemap: "linked",
   legalComments: "none",
   logLevel: "warning",
+  plugins: [cachedLibraries()],
   banner: {
     js: [
       "#!/usr/bin/env node",
@@ -34,6 +36,21 @@ await build({
     ].join("\n"),
   },
 });
+
+// The code index's worker threads load one self-contained file (no chunks to resolve).
+await build({
+  entryPoints: ["tools/index/worker.ts"],
+  outfile: `${fresh}/index-worker.js`,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  sourcemap: "linked",
+  legalComments: "none",
+  logLevel: "warning",
+});
+
+await writeCachedLibraries(`${fresh}/chunks`);
 
 if (existsSync(dist)) renameSync(dist, old);
 renameSync(fresh, dist);

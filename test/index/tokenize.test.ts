@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { splitIdentifier, stem, tokenize } from "../../tools/index/tokenize.js";
 
@@ -26,5 +27,31 @@ describe("code-aware tokens", () => {
 
   it("drop question words and one-letter tokens", () => {
     expect(tokenize("where is the a x")).toEqual([]);
+  });
+});
+
+describe("splitIdentifier", () => {
+  /** The rule as regular expressions: the reference the hand-written splitter must agree with. */
+  const reference = (identifier: string) =>
+    identifier
+      .split(/[_$\-]+/)
+      .flatMap((piece) => piece.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g) ?? [])
+      .map((word) => word.toLowerCase());
+
+  it("agrees with the regular-expression rule on any identifier-like text", () => {
+    const character = fc.constantFrom(..."aBcXyZq09_$-é.".split(""));
+    fc.assert(
+      fc.property(fc.array(character, { maxLength: 24 }), (characters) => {
+        const identifier = characters.join("");
+        expect(splitIdentifier(identifier)).toEqual(reference(identifier));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("gives the last capital of a run to the word it starts", () => {
+    expect(splitIdentifier("XMLHttpRequest")).toEqual(["xml", "http", "request"]);
+    expect(splitIdentifier("ABc")).toEqual(["a", "bc"]);
+    expect(splitIdentifier("getID2fa")).toEqual(["get", "id", "2", "fa"]);
   });
 });

@@ -87,9 +87,16 @@ export function braceDefinitionEnd(lines: string[], ends: Map<number, number>, l
   return line;
 }
 
+/** The width of a line's leading blanks, a tab counting four. */
 function indentOf(line: string): number {
-  const match = /^[ \t]*/.exec(line)!;
-  return match[0].replace(/\t/g, "    ").length;
+  let width = 0;
+  for (let index = 0; index < line.length; index++) {
+    const code = line.charCodeAt(index);
+    if (code === 32) width++;
+    else if (code === 9) width += 4;
+    else break;
+  }
+  return width;
 }
 
 /** The last line of an indentation block (Python) opened at `line`. */

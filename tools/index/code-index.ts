@@ -6,12 +6,13 @@
 import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
 import { ClioError } from "../errors.js";
-import { buildFileRecord, decodeText, hashBytes, looksBinary } from "./file-record.js";
+import { decodeText, type FileOutcome } from "./file-record.js";
+import { analyseFiles } from "./parallel.js";
 import { Postings } from "./postings.js";
 import { IndexStore, INDEX_FORMAT_VERSION, shardOf, TermDictionary, type IndexedFile, type IndexManifest, type VectorRecord } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
 import { TermCounter } from "./term-counter.js";
-import { exclusionOf, walkFiles, type SkippedFile, type SkipReason } from "./walk.js";
+import { exclusionOf, walkFiles, type SkippedFile, type SkipReason, type WalkedFile } from "./walk.js";
 
 /** Turns texts into vectors (one per text, all of one length) for semantic ranking. */
 export type Embedder = (texts: string[]) => Promise<number[][]>;
@@ -33,6 +34,10 @@ export interface CodeIndexOptions {
   embed?: Embedder;
   /** Share of the semantic score in hybrid ranking, 0..1 (default 0.5). */
   semanticWeight?: number;
+  /** Worker threads for large updates (default: the machine's parallelism, at most 4; 0 or 1 keeps the work in this thread). */
+  workers?: number;
+  /** Updates that read fewer bytes than this stay in this thread (default 8 MiB). */
+  parallelMinBytes?: number;
 }
 
 export interface IndexReport {
@@ -47,6 +52,8 @@ export interface IndexReport {
   invalidUtf8: string[];
   chunks: number;
   symbols: number;
+  /** Worker threads that analysed files (0: all in this thread). */
+  workers: number;
   durationMs: number;
 }
 
@@ -56,7 +63,6 @@ export interface SymbolLocation {
 }
 
 export const INDEX_DIRECTORY = path.join(".clio", "index");
-const READ_BATCH = 64;
 const EMBED_BATCH = 64;
 
 export class CodeIndex {
@@ -176,52 +182,40 @@ export class CodeIndex {
       return known === undefined || known.size !== file.size || known.mtimeMs !== file.mtimeMs;
     });
     let indexed = 0;
-    type Read = { file: (typeof changed)[number]; bytes?: Buffer; error?: Error };
     const firstBuild = this.postings.chunkCount === 0 && this.files.size === 0;
     const built: IndexedFile[] = [];
-    const analyse = ({ file, bytes, error }: Read) => {
-      if (bytes === undefined) {
-        skipped.push({ path: file.path, reason: "unreadable", detail: error?.message });
+    const apply = (file: WalkedFile, outcome: FileOutcome) => {
+      if (outcome.kind === "unreadable") {
+        skipped.push({ path: file.path, reason: "unreadable", detail: outcome.message });
         return;
       }
       dirty.add(shardOf(file.path));
-      if (looksBinary(bytes)) {
+      if (outcome.kind === "binary") {
         if (this.files.has(file.path)) this.drop(file.path);
         skipped.push({ path: file.path, reason: "binary", detail: "contains NUL bytes", size: file.size, mtimeMs: file.mtimeMs });
         return;
       }
-      const hash = hashBytes(bytes);
-      const known = this.files.get(file.path);
-      if (known !== undefined && known.hash === hash) {
+      if (outcome.kind === "unchanged") {
+        const known = this.files.get(file.path)!;
         known.size = file.size;
         known.mtimeMs = file.mtimeMs;
         return;
       }
-      const record = buildFileRecord(file, bytes, hash, this.counter, { maxLines: this.options.maxChunkLines });
-      if (record.invalidUtf8) invalidUtf8.push(file.path);
+      if (outcome.record.invalidUtf8) invalidUtf8.push(file.path);
       // Into an empty index the postings are laid out in one pass at the end.
-      this.put(record, !firstBuild);
-      if (firstBuild) built.push(record);
+      this.put(outcome.record, !firstBuild);
+      if (firstBuild) built.push(outcome.record);
       indexed++;
     };
-    // Reads a batch ahead while the current one is analysed (the analysis is synchronous).
-    const readBatch = (start: number) =>
-      Promise.all(
-        changed.slice(start, start + READ_BATCH).map((file) =>
-          fs.readFile(file.absolute).then(
-            (bytes): Read => ({ file, bytes }),
-            (error: Error): Read => ({ file, error }),
-          ),
-        ),
-      );
-    let pending = readBatch(0);
+    const toAnalyse = changed.map((file) => ({ ...file, knownHash: this.files.get(file.path)?.hash }));
+    let done = 0;
+    let workers = 0;
     try {
-      for (let start = 0; start < changed.length; start += READ_BATCH) {
-        const batch = await pending;
-        if (start + READ_BATCH < changed.length) pending = readBatch(start + READ_BATCH);
-        if (signal?.aborted) throw new ClioError("cancelled", "Indexing was cancelled.", "Run the index action again to finish it.");
-        for (const read of batch) analyse(read);
-        progress?.({ phase: "reading", done: Math.min(changed.length, start + READ_BATCH), total: changed.length });
+      const context = { counter: this.counter, dictionary: this.dictionary, maxChunkLines: this.options.maxChunkLines, workers: this.options.workers, parallelMinBytes: this.options.parallelMinBytes, signal };
+      for await (const batch of analyseFiles(toAnalyse, context)) {
+        workers = Math.max(workers, batch.workers);
+        for (const outcome of batch.outcomes) apply(changed[done++]!, outcome);
+        progress?.({ phase: "reading", done, total: changed.length });
       }
     } finally {
       if (firstBuild) this.postings.addAll(built);
@@ -251,6 +245,7 @@ export class CodeIndex {
       invalidUtf8,
       chunks,
       symbols,
+      workers,
       durationMs: performance.now() - began,
     };
   }

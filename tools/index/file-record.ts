@@ -34,6 +34,31 @@ export function decodeText(bytes: Uint8Array): { text: string; invalidUtf8: bool
   }
 }
 
+/** What analysing one file's bytes came to. */
+export type FileOutcome =
+  | { kind: "record"; record: IndexedFile }
+  /** The content hash equals the one already indexed (only the size or mtime moved). */
+  | { kind: "unchanged" }
+  | { kind: "binary" }
+  | { kind: "unreadable"; message: string };
+
+/** A file to analyse: where it is, what the walk saw, and the hash the index holds for it. */
+export interface FileToAnalyse {
+  path: string;
+  absolute: string;
+  size: number;
+  mtimeMs: number;
+  knownHash?: string;
+}
+
+/** Turns the bytes of a file into its outcome: binary, unchanged since `knownHash`, or a record. */
+export function analyseBytes(file: FileToAnalyse, bytes: Uint8Array, counter: TermCounter, options: ChunkOptions = {}): FileOutcome {
+  if (looksBinary(bytes)) return { kind: "binary" };
+  const hash = hashBytes(bytes);
+  if (hash === file.knownHash) return { kind: "unchanged" };
+  return { kind: "record", record: buildFileRecord(file, bytes, hash, counter, options) };
+}
+
 export function buildFileRecord(
   file: { path: string; size: number; mtimeMs: number },
   bytes: Uint8Array,
@@ -45,7 +70,7 @@ export function buildFileRecord(
   const lines = text.split("\n");
   const lineStarts = new Int32Array(lines.length + 1);
   for (let line = 0; line < lines.length; line++) lineStarts[line + 1] = lineStarts[line]! + lines[line]!.length + 1;
-  const { symbols, imports } = extractSymbols(file.path, text);
+  const { symbols, imports } = extractSymbols(file.path, text, lines);
   const pathText = file.path.replace(/\.[^./]+$/, "");
   const places = chunkLines(lines, symbols, options).map((range) => {
     counter.add(pathText);

@@ -26,11 +26,13 @@ export interface FileSymbols {
 const CONTAINER_KINDS: ReadonlySet<SymbolKind> = new Set(["class", "interface", "struct", "trait", "enum", "module"]);
 const FUNCTION_KINDS: ReadonlySet<SymbolKind> = new Set(["function", "method"]);
 
-/** Extracts definitions and imports; files of languages without patterns give none. */
-export function extractSymbols(path: string, text: string): FileSymbols {
+/**
+ * Extracts definitions and imports; files of languages without patterns give none. `lines` is
+ * `text.split("\n")`, for a caller that has it already.
+ */
+export function extractSymbols(path: string, text: string, lines: string[] = text.split("\n")): FileSymbols {
   const spec = languageSpecOf(path);
   if (spec === undefined) return { symbols: [], imports: [] };
-  const lines = text.split("\n");
   const raw = spec.definitions(lines);
   const ends = spec.blocks === "brace" ? braceBlockEnds(text) : undefined;
   const ranged = raw.map((symbol) => ({

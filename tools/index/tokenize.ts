@@ -15,20 +15,66 @@ const STOPWORDS = new Set(
   ).split(" "),
 );
 
-/** Splits one identifier into its lower-case parts: `parseHTTPRequest_v2` → parse, http, request, v, 2. */
+const UPPER = 1;
+const LOWER = 2;
+const DIGIT = 3;
+
+function letterClass(code: number): number {
+  if (code >= 97 && code <= 122) return LOWER;
+  if (code >= 65 && code <= 90) return UPPER;
+  if (code >= 48 && code <= 57) return DIGIT;
+  return 0;
+}
+
+/**
+ * Splits one identifier into its lower-case parts: `parseHTTPRequest_v2` → parse, http, request,
+ * v, 2. Any character other than an ASCII letter or digit separates parts; a run of capitals
+ * before a lower-case letter gives up its last capital to the next word (`HTTPRequest`).
+ */
 export function splitIdentifier(identifier: string): string[] {
   const parts: string[] = [];
-  for (const piece of identifier.split(/[_$\-]+/)) {
-    if (piece === "") continue;
-    const words = piece.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g);
-    if (words === null) continue;
-    for (const word of words) parts.push(word.toLowerCase());
+  const length = identifier.length;
+  let position = 0;
+  while (position < length) {
+    const kind = letterClass(identifier.charCodeAt(position));
+    if (kind === 0) {
+      position++;
+      continue;
+    }
+    const start = position;
+    let end = position + 1;
+    if (kind === DIGIT) {
+      while (end < length && letterClass(identifier.charCodeAt(end)) === DIGIT) end++;
+    } else if (kind === LOWER) {
+      while (end < length && letterClass(identifier.charCodeAt(end)) === LOWER) end++;
+    } else {
+      while (end < length && letterClass(identifier.charCodeAt(end)) === UPPER) end++;
+      if (end < length && letterClass(identifier.charCodeAt(end)) === LOWER) {
+        // `HTTPRequest`: HTTP is a word, R starts the next; a single capital leads its word.
+        if (end - start > 1) end--;
+        else while (end < length && letterClass(identifier.charCodeAt(end)) === LOWER) end++;
+      }
+    }
+    parts.push(identifier.slice(start, end).toLowerCase());
+    position = end;
   }
   return parts;
 }
 
+const stems = new Map<string, string>();
+const STEM_MEMO_LIMIT = 100_000;
+
 /** A light suffix stemmer: enough to meet plurals and verb forms, never below three letters. */
 export function stem(word: string): string {
+  let base = stems.get(word);
+  if (base !== undefined) return base;
+  base = stemOnce(word);
+  if (stems.size >= STEM_MEMO_LIMIT) stems.clear();
+  stems.set(word, base);
+  return base;
+}
+
+function stemOnce(word: string): string {
   let base = word;
   if (word.length > 4) {
     for (const suffix of ["ations", "ation", "ings", "ing", "ers", "er", "ies", "es", "ed", "ly", "s"]) {

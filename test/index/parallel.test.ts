@@ -1,0 +1,104 @@
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CodeIndex } from "../../tools/index/code-index.js";
+import type { FileOutcome } from "../../tools/index/file-record.js";
+import { analyseFiles } from "../../tools/index/parallel.js";
+import { searchIndex } from "../../tools/index/search.js";
+import { TermDictionary } from "../../tools/index/store.js";
+import { TermCounter } from "../../tools/index/term-counter.js";
+import { walkFiles } from "../../tools/index/walk.js";
+import { temporaryFolder } from "../support/workspace.js";
+
+let folder: { path: string; remove(): Promise<void> };
+const FILES = 80;
+
+beforeEach(async () => {
+  folder = await temporaryFolder("clio-parallel-");
+  const words = ["parse", "token", "cache", "route", "queue", "retry", "socket", "render"];
+  for (let index = 0; index < FILES; index++) {
+    const word = words[index % words.length]!;
+    const other = words[(index * 3) % words.length]!;
+    const folderName = path.join(folder.path, `pkg${index % 4}`);
+    await mkdir(folderName, { recursive: true });
+    const text =
+      index % 2 === 0
+        ? `export function ${word}Handler${index}(input: string): string {\n  const ${other}Value = ${word}(input);\n  return ${other}Value;\n}\n`
+        : `def ${word}_worker_${index}(value):\n    ${other}_result = ${word}(value)\n    return ${other}_result\n`;
+    await writeFile(path.join(folderName, `file${index}.${index % 2 === 0 ? "ts" : "py"}`), text);
+  }
+  await writeFile(path.join(folder.path, "pkg0", "image.bin"), Buffer.from([1, 0, 2, 0]));
+});
+afterEach(() => folder.remove());
+
+/** The index's content with term ids spelled out, so two dictionaries can be compared. */
+function contentOf(index: CodeIndex) {
+  return [...index.files.values()]
+    .sort((left, right) => left.path.localeCompare(right.path))
+    .map((file) => ({
+      path: file.path,
+      hash: file.hash,
+      symbols: file.symbols,
+      chunks: file.chunks.map((chunk) => ({
+        lines: [chunk.startLine, chunk.endLine],
+        terms: Object.fromEntries([...chunk.terms].map((term, position) => [index.dictionary.terms[term]!, chunk.counts[position]!])),
+      })),
+    }));
+}
+
+describe("parallel analysis", () => {
+  it("builds on worker threads exactly the index a single thread builds, term ids included", async () => {
+    const alone = await CodeIndex.open(folder.path, { workers: 0 });
+    const aloneReport = await alone.update();
+    await rm(path.join(folder.path, ".clio"), { recursive: true, force: true });
+    const parallel = await CodeIndex.open(folder.path, { workers: 2, parallelMinBytes: 0 });
+    const parallelReport = await parallel.update();
+    expect(aloneReport.workers).toBe(0);
+    expect(parallelReport).toMatchObject({ workers: 2, files: aloneReport.files, indexed: FILES, chunks: aloneReport.chunks, symbols: aloneReport.symbols });
+    expect(parallelReport.skipped.map((entry) => entry.reason)).toEqual(["binary"]);
+    expect(contentOf(parallel)).toEqual(contentOf(alone));
+    expect(parallel.dictionary.terms).toEqual(alone.dictionary.terms);
+    const query = "cache handler";
+    expect((await searchIndex(parallel, query)).hits).toEqual((await searchIndex(alone, query)).hits);
+    const reloaded = await CodeIndex.open(folder.path);
+    expect(contentOf(reloaded)).toEqual(contentOf(alone));
+  });
+
+  it("finishes in this thread, with the same outcomes, when a worker fails", async () => {
+    const { files } = await walkFiles(folder.path, folder.path);
+    const here = [] as FileOutcome[];
+    for await (const batch of analyseFiles(files, { counter: new TermCounter(new TermDictionary()), dictionary: new TermDictionary(), workers: 0 })) here.push(...batch.outcomes);
+    const failing = [] as FileOutcome[];
+    const threads: number[] = [];
+    const context = {
+      counter: new TermCounter(new TermDictionary()),
+      dictionary: new TermDictionary(),
+      workers: 2,
+      parallelMinBytes: 0,
+      createWorker: () => new Worker("throw new Error('the worker could not start')", { eval: true }),
+    };
+    for await (const batch of analyseFiles(files, context)) {
+      failing.push(...batch.outcomes);
+      threads.push(batch.workers);
+    }
+    expect(threads.every((workers) => workers === 0)).toBe(true);
+    expect(failing.map((outcome) => outcome.kind)).toEqual(here.map((outcome) => outcome.kind));
+    expect(failing.filter((outcome) => outcome.kind === "record")).toHaveLength(FILES);
+  });
+
+  it("reports a file that is gone by the time a worker reads it as unreadable, and analyses the rest", async () => {
+    const { files } = await walkFiles(folder.path, folder.path);
+    const gone = { ...files[0]!, absolute: path.join(folder.path, "vanished.ts"), path: "vanished.ts" };
+    const dictionary = new TermDictionary();
+    const outcomes = [] as FileOutcome[];
+    const threads: number[] = [];
+    for await (const batch of analyseFiles([gone, ...files], { counter: new TermCounter(dictionary), dictionary, workers: 2, parallelMinBytes: 0 })) {
+      outcomes.push(...batch.outcomes);
+      threads.push(batch.workers);
+    }
+    expect(threads.every((workers) => workers === 2)).toBe(true);
+    expect(outcomes[0]).toMatchObject({ kind: "unreadable", message: expect.stringContaining("ENOENT") });
+    expect(outcomes.slice(1).filter((outcome) => outcome.kind === "record")).toHaveLength(FILES);
+  });
+});

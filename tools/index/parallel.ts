@@ -1,0 +1,230 @@
+/**
+ * Reads and analyses the files of an index update, in file order: in this thread for small
+ * updates, on worker threads for large ones. Workers keep term dictionaries of their own; their
+ * term ids are mapped onto the index's as the outcomes are taken in file order, so the result
+ * (term ids included) does not depend on which worker analysed what. If the workers cannot run,
+ * the files they did not finish are analysed here.
+ */
+import { existsSync, promises as fs, readdirSync, statSync } from "node:fs";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { ClioError } from "../errors.js";
+import { analyseBytes, type FileOutcome, type FileToAnalyse } from "./file-record.js";
+import type { TermDictionary } from "./store.js";
+import type { TermCounter } from "./term-counter.js";
+
+/** Files sent to a worker at a time. */
+const WORKER_BATCH = 24;
+/** Files read ahead at a time in this thread. */
+const READ_BATCH = 64;
+/** Below this many bytes to read, starting workers costs more than it saves. */
+const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
+
+export interface WorkerTask {
+  /** Position of the first file in the update's list. */
+  start: number;
+  files: FileToAnalyse[];
+  maxChunkLines?: number;
+}
+
+export interface WorkerReply {
+  start: number;
+  /** Terms the worker's dictionary gained since its last reply, in id order. */
+  terms: string[];
+  outcomes: FileOutcome[];
+}
+
+export interface AnalysisContext {
+  /** The index's own counter and dictionary (used in this thread; worker ids map onto it). */
+  counter: TermCounter;
+  dictionary: TermDictionary;
+  maxChunkLines?: number;
+  /** Worker threads to use for a large update (default: the machine's parallelism, at most 4; 0 or 1 analyses here). */
+  workers?: number;
+  /** Updates that read fewer bytes stay in this thread (default 8 MiB). */
+  parallelMinBytes?: number;
+  /** Starts one worker thread (a seam for tests; default the bundled or source worker entry). */
+  createWorker?: () => Worker;
+  signal?: AbortSignal;
+}
+
+/** Outcomes of consecutive files, and how many worker threads were running (0: this thread). */
+export interface AnalysedBatch {
+  outcomes: FileOutcome[];
+  workers: number;
+}
+
+/** The outcomes of `files`, yielded in file order a batch at a time. */
+export async function* analyseFiles(files: FileToAnalyse[], context: AnalysisContext): AsyncGenerator<AnalysedBatch> {
+  const workers = context.workers ?? Math.min(4, os.availableParallelism());
+  let bytes = 0;
+  for (const file of files) bytes += file.size;
+  if (workers > 1 && bytes >= (context.parallelMinBytes ?? PARALLEL_MIN_BYTES) && files.length >= 2 * WORKER_BATCH) {
+    yield* analyseInWorkers(files, context, workers);
+  } else {
+    yield* analyseHere(files, context);
+  }
+}
+
+function throwIfCancelled(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new ClioError("cancelled", "Indexing was cancelled.", "Run the index action again to finish it.");
+}
+
+async function* analyseHere(files: FileToAnalyse[], context: AnalysisContext): AsyncGenerator<AnalysedBatch> {
+  const read = (file: FileToAnalyse) =>
+    fs.readFile(file.absolute).then(
+      (bytes) => ({ bytes }),
+      (error: Error) => ({ error }),
+    );
+  // Reads a batch ahead while the current one is analysed (the analysis is synchronous).
+  let pending = Promise.all(files.slice(0, READ_BATCH).map(read));
+  for (let start = 0; start < files.length; start += READ_BATCH) {
+    const batch = await pending;
+    if (start + READ_BATCH < files.length) pending = Promise.all(files.slice(start + READ_BATCH, start + 2 * READ_BATCH).map(read));
+    throwIfCancelled(context.signal);
+    const outcomes = batch.map((result, offset): FileOutcome => {
+      if ("error" in result) return { kind: "unreadable", message: result.error.message };
+      return analyseBytes(files[start + offset]!, result.bytes, context.counter, { maxLines: context.maxChunkLines });
+    });
+    yield { outcomes, workers: 0 };
+  }
+}
+
+interface Pooled {
+  worker: Worker;
+  /** Worker term id → index term id (-1 until first used). */
+  ids: Int32Array;
+  terms: string[];
+}
+
+async function* analyseInWorkers(files: FileToAnalyse[], context: AnalysisContext, count: number): AsyncGenerator<AnalysedBatch> {
+  const received: Array<{ outcome: FileOutcome; from: Pooled } | undefined> = new Array(files.length);
+  let assigned = 0;
+  let taken = 0;
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined;
+  const signalChange = () => {
+    wake?.();
+    wake = undefined;
+  };
+  const assign = (pooled: Pooled) => {
+    if (assigned >= files.length || failure !== undefined) return;
+    const start = assigned;
+    assigned = Math.min(files.length, start + WORKER_BATCH);
+    const task: WorkerTask = { start, files: files.slice(start, assigned), maxChunkLines: context.maxChunkLines };
+    pooled.worker.postMessage(task);
+  };
+  const pool: Pooled[] = [];
+  let createWorker = context.createWorker;
+  if (createWorker === undefined) {
+    try {
+      const entry = workerEntry();
+      createWorker = () => startWorker(entry);
+    } catch {
+      yield* analyseHere(files, context);
+      return;
+    }
+  }
+  for (let index = 0; index < count; index++) {
+    const pooled: Pooled = { worker: createWorker(), ids: new Int32Array(0), terms: [] };
+    pooled.worker.on("message", (reply: WorkerReply) => {
+      pooled.terms.push(...reply.terms);
+      reply.outcomes.forEach((outcome, offset) => (received[reply.start + offset] = { outcome, from: pooled }));
+      assign(pooled);
+      signalChange();
+    });
+    pooled.worker.on("error", (error) => {
+      failure ??= error;
+      signalChange();
+    });
+    pooled.worker.on("exit", (code) => {
+      if (taken < files.length) failure ??= new Error(`an index worker stopped (exit code ${code})`);
+      signalChange();
+    });
+    pool.push(pooled);
+  }
+  // Two batches in flight per worker, so none waits for the main thread.
+  for (let round = 0; round < 2; round++) for (const pooled of pool) assign(pooled);
+  try {
+    while (taken < files.length && failure === undefined) {
+      if (received[taken] === undefined) {
+        await new Promise<void>((resolve) => (wake = resolve));
+        continue;
+      }
+      throwIfCancelled(context.signal);
+      const ready: FileOutcome[] = [];
+      for (let entry = received[taken]; entry !== undefined; entry = received[taken]) {
+        received[taken++] = undefined;
+        ready.push(mapTerms(entry.outcome, entry.from, context.dictionary));
+        if (taken === files.length) break;
+      }
+      yield { outcomes: ready, workers: count };
+    }
+  } finally {
+    await Promise.all(pool.map(({ worker }) => worker.terminate()));
+  }
+  if (taken < files.length) yield* analyseHere(files.slice(taken), context);
+}
+
+/** Rewrites a worker's term ids in place to the index's, interning terms as first met. */
+function mapTerms(outcome: FileOutcome, from: Pooled, dictionary: TermDictionary): FileOutcome {
+  if (outcome.kind !== "record") return outcome;
+  if (from.ids.length < from.terms.length) {
+    const larger = new Int32Array(Math.max(from.terms.length, from.ids.length * 2)).fill(-1);
+    larger.set(from.ids);
+    from.ids = larger;
+  }
+  const ids = from.ids;
+  for (const chunk of outcome.record.chunks) {
+    const terms = chunk.terms;
+    for (let position = 0; position < terms.length; position++) {
+      const local = terms[position]!;
+      let global = ids[local]!;
+      if (global < 0) ids[local] = global = dictionary.intern(from.terms[local]!);
+      terms[position] = global;
+    }
+  }
+  return outcome;
+}
+
+interface WorkerEntry {
+  built?: URL;
+  source: string;
+}
+
+function startWorker(entry: WorkerEntry): Worker {
+  // A roomier young generation: analysis makes many short-lived strings.
+  const resourceLimits = { maxYoungGenerationSizeMb: 64 };
+  if (entry.built !== undefined) return new Worker(entry.built, { resourceLimits });
+  // Running from source (tests, benchmarks under tsx): load the TypeScript entry through tsx.
+  const source = JSON.stringify(entry.source);
+  return new Worker(`import { register } from "tsx/esm/api"; register(); await import(${source});`, { eval: true, resourceLimits });
+}
+
+/**
+ * The worker script: `index-worker.js` beside the bundle (dist/ or dist/chunks/..), or, when
+ * running from source, the built one if it is newer than every source of tools/index, else the
+ * TypeScript entry.
+ */
+function workerEntry(): WorkerEntry {
+  const here = import.meta.url;
+  const source = new URL("./worker.ts", here).href;
+  if (!here.endsWith(".ts")) {
+    for (const candidate of ["./index-worker.js", "../index-worker.js"]) {
+      const url = new URL(candidate, here);
+      if (existsSync(url)) return { built: url, source };
+    }
+    throw new Error("index-worker.js is missing beside the bundle; rebuild with `npm run build`.");
+  }
+  const built = new URL("../../dist/index-worker.js", here);
+  try {
+    const builtAt = statSync(built).mtimeMs;
+    const folder = fileURLToPath(new URL(".", here));
+    const newest = Math.max(...readdirSync(folder).map((name) => statSync(`${folder}/${name}`).mtimeMs));
+    if (builtAt >= newest) return { built, source };
+  } catch {
+    // No build yet: use the source.
+  }
+  return { source };
+}
