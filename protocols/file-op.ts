@@ -15,9 +15,9 @@ export interface FileOpOptions {
   fileSystem?: FileSystem;
 }
 
-const path = parameter.text("File or folder path relative to the workspace root");
-const folder = parameter.optionalText('Folder relative to the workspace root (default ".")');
-const target = parameter.text("Target path relative to the workspace root");
+const path = parameter.path("File or folder path relative to the workspace root");
+const folder = parameter.optionalPath('Folder relative to the workspace root (default ".")');
+const target = parameter.path("Target path relative to the workspace root");
 const overwrite = parameter.boolean("Replace an existing target file (default false)");
 const recursive = parameter.boolean("Include folders and everything in them (default false)");
 

@@ -45,7 +45,7 @@ interface RagState {
 }
 
 const query = parameter.text("Words or an identifier to look for");
-const optionalPath = parameter.optionalText('A folder or file relative to the workspace (default: the whole workspace)');
+const optionalPath = parameter.optionalPath('A folder or file relative to the workspace (default: the whole workspace)');
 const contextSize = parameter.integer("How many lines of code to show (search: per hit, default 12; explain: in all, default 80)", { min: 1, max: 500 });
 
 /** Makes the RAG protocol; `options` are the seams the terminal and tests pass. */

@@ -19,6 +19,11 @@ export interface ParameterDefinition<Value = unknown> {
    * the JSON text for json, and a Buffer for bytes. Optional parameters use `.optional()`.
    */
   schema: z.ZodType<Value, z.ZodTypeDef, unknown>;
+  /**
+   * The value names a file or folder of the workspace: permission rules match it in its
+   * normalised, workspace-relative form (`./a/../b` is `b`), so a spelling cannot slip past them.
+   */
+  path?: boolean;
 }
 
 /** What every handler is given. */
@@ -117,6 +122,13 @@ export const parameter = {
   },
   optionalText(description: string): ParameterDefinition<string | undefined> {
     return { kind: "text", description, schema: z.string().optional() };
+  },
+  /** A workspace path (text); see `ParameterDefinition.path`. */
+  path(description: string): ParameterDefinition<string> {
+    return { kind: "text", description, schema: z.string(), path: true };
+  },
+  optionalPath(description: string): ParameterDefinition<string | undefined> {
+    return { kind: "text", description, schema: z.string().optional(), path: true };
   },
   word<Value>(description: string, schema: z.ZodType<Value, z.ZodTypeDef, unknown>): ParameterDefinition<Value> {
     return { kind: "word", description, schema };

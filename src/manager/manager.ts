@@ -10,7 +10,7 @@ import { ClioError, type ErrorData } from "../../tools/errors.js";
 import type { ActionDefinition, ActionOutput, PermissionClass, ProtocolDefinition, ProtocolEnvironment } from "../protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
-import type { PermissionPolicy, PermissionVerdict } from "./permissions.js";
+import { normalisedPath, type PermissionPolicy, type PermissionRequest, type PermissionVerdict } from "./permissions.js";
 import type { CommandResult } from "./result.js";
 import { CommandScheduler } from "./scheduler.js";
 
@@ -127,6 +127,14 @@ export class ProtocolManager {
     );
   }
 
+  /** What permission rules match: the first declared parameter's value, and its normalised form when it is a path. */
+  private subjectOf(definition: ActionDefinition, invocation: Invocation): Pick<PermissionRequest, "subject" | "subjectPath"> {
+    const first = Object.keys(definition.parameters)[0];
+    const subject = first === undefined ? undefined : invocation.decoded[first];
+    if (subject === undefined || definition.parameters[first!]?.path !== true) return { subject };
+    return { subject, subjectPath: normalisedPath(subject, this.options.environment.workspace.root) };
+  }
+
   private async run(id: number, invocation: Invocation, permissionClass: PermissionClass, signal: AbortSignal): Promise<CommandResult> {
     const { protocol, action, definition } = invocation;
     const start = invocation.command.span.start;
@@ -136,7 +144,7 @@ export class ProtocolManager {
     // A command whose turn was cancelled while it waited is not put to the person.
     if (signal.aborted) return cancelled();
     const verdict = await this.options.permissions
-      .decide({ protocol, action, permissionClass, description, subject: firstParameterValue(definition, invocation) })
+      .decide({ protocol, action, permissionClass, description, ...this.subjectOf(definition, invocation) })
       .catch((error: unknown): PermissionVerdict => ({
         allowed: false,
         error: {
@@ -276,10 +284,6 @@ function describeValue(value: unknown): string {
   return output === undefined ? "an object without output" : `an output of type ${typeof output}`;
 }
 
-function firstParameterValue(definition: ActionDefinition, invocation: Invocation): string | undefined {
-  const first = Object.keys(definition.parameters)[0];
-  return first === undefined ? undefined : invocation.decoded[first];
-}
 
 /** Any thrown value as error data: typed tool errors keep their code, anything else is internal. */
 export function toErrorData(error: unknown): ErrorData {

@@ -3,6 +3,7 @@
  * allow/deny rules decide whether it runs, is refused, or asks first. Without anyone to ask,
  * anything that would ask is refused (fail closed).
  */
+import path from "node:path";
 import type { ErrorData } from "../../tools/errors.js";
 import type { PermissionClass } from "../protocol.js";
 
@@ -24,6 +25,11 @@ export interface PermissionRequest {
   description: string;
   /** The first declared parameter's decoded value (the path, command or url): what value globs match. */
   subject?: string;
+  /**
+   * When the subject is a workspace path: its normalised form (see `normalisedPath`). Allow rules
+   * match only this form (what is really touched); deny rules match either form.
+   */
+  subjectPath?: string;
   /** What answering "always" allows for the rest of the session, for the question's wording. */
   alwaysCovers?: string;
 }
@@ -128,10 +134,31 @@ export function parseRule(text: string, kind: "allow" | "deny" = "allow"): Rule 
     matches(request) {
       if (protocol !== "*" && protocol.toUpperCase() !== request.protocol.toUpperCase()) return false;
       if (action !== undefined && action !== "*" && action !== request.action) return false;
-      if (pattern && !subjectMatches(request.subject ?? "")) return false;
-      return true;
+      if (pattern === undefined) return true;
+      if (request.subjectPath === undefined) return subjectMatches(request.subject ?? "");
+      if (kind === "allow") return pattern.test(request.subjectPath);
+      return subjectMatches(request.subject ?? "") || pattern.test(request.subjectPath);
     },
   };
+}
+
+/**
+ * A path as permission rules see it: workspace-relative with `/` separators, `.` and `..`
+ * resolved, no leading `./` or trailing `/` (`./src/../secrets/` is `secrets`). An absolute path
+ * inside the workspace becomes relative; one outside stays absolute.
+ */
+export function normalisedPath(value: string, workspaceRoot: string): string {
+  const slashed = value.replace(/\\/g, "/");
+  const absolute = path.posix.isAbsolute(slashed) || path.isAbsolute(value);
+  const resolved = absolute ? path.resolve(value) : path.posix.normalize(slashed);
+  if (absolute) {
+    const relative = path.relative(workspaceRoot, resolved);
+    if (relative === "" ) return ".";
+    if (relative.startsWith("..") || path.isAbsolute(relative)) return resolved.split(path.sep).join("/");
+    return relative.split(path.sep).join("/");
+  }
+  const trimmed = resolved.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+  return trimmed === "" ? "." : trimmed;
 }
 
 /** Where one shell command ends and another begins (or a substitution starts). */

@@ -119,3 +119,23 @@ describe("FILE_OP actions", () => {
     expect((await fs.readdir(temp.root)).sort()).toEqual(["up"]);
   });
 });
+
+describe("FILE_OP under permission rules", () => {
+  it("refuses every spelling of a denied path before anything is written", async () => {
+    const { parse } = await import("../../grammar/index.js");
+    const { createRuntime } = await import("../../src/runtime.js");
+    const { ProtocolRegistry } = await import("../../src/registry.js");
+    const runtime = await createRuntime({
+      workspace: temp.root,
+      permissionMode: "yolo",
+      rules: { deny: ["FILE_OP:write:secrets/*"] },
+      registry: new ProtocolRegistry([fileOpProtocol]),
+    });
+    const spellings = ["./secrets/key", "src/../secrets/key", "secrets//key", path.join(temp.root, "secrets", "key")];
+    const text = spellings.map((spelling) => `[FILE_OP:action=write:path=${JSON.stringify(spelling)}:content="leaked"]`).join("\n");
+    const results = await runtime.manager.runAll(parse(text).commands.map((command) => ({ command })));
+    await runtime.manager.dispose();
+    expect(results.map((result) => result.error?.code)).toEqual(spellings.map(() => "permission_denied"));
+    await expect(fs.stat(path.join(temp.root, "secrets"))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+});
