@@ -38,8 +38,11 @@ export interface WebResponse extends TransportResponse {
 /** How long an aborted operation may take to clean up before its error is reported. */
 const CLEANUP_GRACE_MS = 2000;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-/** Headers that must not travel to another origin on a redirect. */
-const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"];
+/**
+ * The only headers that travel to another origin on a redirect. Any other header may carry a
+ * credential (Authorization, Cookie, but also X-Api-Key, X-Auth-Token, ...), so it stays behind.
+ */
+const CROSS_ORIGIN_HEADERS = new Set(["accept", "accept-encoding", "accept-language", "user-agent", "content-type", "content-language", "cache-control"]);
 
 /** Sends the request, following redirects when asked. The caller reads (or destroys) the body. */
 export async function send(client: WebClient, request: OutgoingRequest): Promise<WebResponse> {
@@ -70,7 +73,7 @@ export async function send(client: WebClient, request: OutgoingRequest): Promise
       delete headers["content-type"];
     }
     if (next.origin !== url.origin) {
-      headers = Object.fromEntries(Object.entries(headers).filter(([name]) => !CREDENTIAL_HEADERS.includes(name)));
+      headers = Object.fromEntries(Object.entries(headers).filter(([name]) => CROSS_ORIGIN_HEADERS.has(name.toLowerCase())));
     }
     url = next;
   }
