@@ -3,7 +3,6 @@
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { cachedLibraries, writeCachedLibraries } from "./cached-libraries.mjs";
 import "./generate-protocol-list.mjs";
 
 // Build into a fresh folder and swap it in, so stale chunks never pile up and a CLI running
@@ -27,7 +26,6 @@ await build({
   sourcemap: "linked",
   legalComments: "none",
   logLevel: "warning",
-  plugins: [cachedLibraries()],
   banner: {
     js: [
       "#!/usr/bin/env node",
@@ -49,8 +47,6 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
-
-await writeCachedLibraries(`${fresh}/chunks`);
 
 if (existsSync(dist)) renameSync(dist, old);
 renameSync(fresh, dist);
