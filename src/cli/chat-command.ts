@@ -1,6 +1,7 @@
 /** `clio`, `clio chat`, `clio -p "prompt"`: chat with a model, or one prompt for scripts. */
 import { ClioError } from "../../tools/errors.js";
 import type { ChatFlags } from "./chat-setup.js";
+import { DEFAULT_STDIN_WAIT_MS, readPipedInput } from "./input.js";
 import type { OutputFormat } from "./print-mode.js";
 
 export interface ChatCommandOptions extends ChatFlags {
@@ -17,15 +18,24 @@ const EXIT_USAGE = 2;
  */
 const USAGE_ERRORS = new Set(["not_configured", "invalid_config", "not_found", "not_a_directory", "invalid_argument", "ambiguous_match"]);
 
+function stdinWaitMs(): number {
+  const configured = process.env.CLIO_STDIN_WAIT_MS?.trim() ? Number(process.env.CLIO_STDIN_WAIT_MS) : Number.NaN;
+  return Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_STDIN_WAIT_MS;
+}
+
 export async function chatCommand(options: ChatCommandOptions): Promise<number> {
   try {
     if (options.print !== undefined) {
       let prompt = typeof options.print === "string" ? options.print : "";
       if (!process.stdin.isTTY) {
-        const chunks: Buffer[] = [];
-        for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-        const piped = Buffer.concat(chunks).toString("utf8");
-        if (piped.trim()) prompt = prompt ? `${prompt}\n\n${piped}` : piped;
+        // With a prompt given, an open pipe that stays silent is not waited for forever.
+        const waitMs = prompt.trim() ? stdinWaitMs() : undefined;
+        const piped = await readPipedInput(waitMs);
+        if (piped === undefined) {
+          process.stderr.write(`clio: nothing arrived on standard input within ${waitMs} ms; going on with the prompt alone (run with < /dev/null to skip the wait, or set CLIO_STDIN_WAIT_MS to wait longer).\n`);
+        } else if (piped.trim()) {
+          prompt = prompt ? `${prompt}\n\n${piped}` : piped;
+        }
       }
       if (!prompt.trim()) {
         process.stderr.write('clio: -p needs a prompt: clio -p "what does this project do?" (standard input is appended when piped).\n');

@@ -19,6 +19,47 @@ export async function readInput(file: string | undefined): Promise<string> {
   }
 }
 
+/** How long `-p` with a prompt waits for the first piped byte (override: CLIO_STDIN_WAIT_MS). */
+export const DEFAULT_STDIN_WAIT_MS = 5000;
+
+/**
+ * Reads piped standard input to its end. With `waitMs`, gives up — returning undefined — when
+ * not one byte has arrived by then: an open pipe nobody writes to (a CI runner's stdin) must not
+ * hang the command. Once anything arrives, it reads to the end however long that takes.
+ */
+export function readPipedInput(waitMs?: number): Promise<string | undefined> {
+  const stdin = process.stdin;
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const finish = () => {
+      if (timer !== undefined) clearTimeout(timer);
+      stdin.off("data", onData).off("end", onEnd).off("error", onError);
+    };
+    const onData = (chunk: Buffer) => {
+      if (timer !== undefined) clearTimeout(timer);
+      timer = undefined;
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      finish();
+      resolve(Buffer.concat(chunks).toString("utf8"));
+    };
+    const onError = (error: Error) => {
+      finish();
+      reject(error);
+    };
+    let timer: NodeJS.Timeout | undefined =
+      waitMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            finish();
+            stdin.destroy();
+            resolve(undefined);
+          }, waitMs);
+    stdin.on("data", onData).once("end", onEnd).once("error", onError);
+  });
+}
+
 /** Exit status for input that cannot be read. */
 export const EXIT_UNREADABLE = 2;
 

@@ -25,8 +25,13 @@ afterEach(async () => {
   await workspace.remove();
 });
 
-function clio(args: string[], options: { input?: string; env?: NodeJS.ProcessEnv } = {}) {
-  return runCli(args, { cwd: workspace.path, env: isolatedEnv(home.path, options.env), ...(options.input === undefined ? {} : { input: options.input }) });
+function clio(args: string[], options: { input?: string; env?: NodeJS.ProcessEnv; keepStdinOpen?: boolean } = {}) {
+  return runCli(args, {
+    cwd: workspace.path,
+    env: isolatedEnv(home.path, options.env),
+    keepStdinOpen: options.keepStdinOpen,
+    ...(options.input === undefined ? {} : { input: options.input }),
+  });
 }
 
 const model = () => ["--base-url", server.baseURL, "--model", testModelName, "--api-key", "x"];
@@ -36,6 +41,22 @@ const lastUserMessage = (index: number) => {
 };
 
 describe("clio -p", () => {
+  it("with a prompt, does not wait forever on an open standard input that stays silent", async () => {
+    server.enqueue({ reply: "Hello." });
+    const result = await clio(["-p", "hi", ...model()], { keepStdinOpen: true, env: { CLIO_STDIN_WAIT_MS: "300" } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Hello.\n");
+    expect(result.stderr).toContain("nothing arrived on standard input within 300 ms; going on with the prompt alone");
+    expect(lastUserMessage(0)).toBe("hi");
+  });
+
+  it("with a prompt, appends piped input that arrives, however long it then takes", async () => {
+    server.enqueue({ reply: "Summarised." });
+    const result = await clio(["-p", "summarise this", ...model()], { input: "line one\nline two\n", env: { CLIO_STDIN_WAIT_MS: "300" } });
+    expect(result.code).toBe(0);
+    expect(lastUserMessage(0)).toBe("summarise this\n\nline one\nline two\n");
+  });
+
   it("prints the reply on stdout and command results on stderr, plain, and exits 0", async () => {
     server.enqueue({ reply: 'Reading.\n[FILE_OP:action=read:path="a.txt"]\n' }, { reply: "It says alpha." });
     const result = await clio(["-p", "What does a.txt say?", ...model()]);

@@ -26,7 +26,8 @@ export function isolatedEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS
   return { PATH: process.env.PATH ?? "", HOME: home, CLIO_HOME: home, ...extra };
 }
 
-export function runCli(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; input?: string }): Promise<CliRun> {
+/** Runs the bundled CLI; `input` is written to its stdin, which then closes, unless `keepStdinOpen` (a pipe nobody writes to). */
+export function runCli(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv; input?: string; keepStdinOpen?: boolean }): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [bundledCli, ...args], { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
@@ -35,6 +36,7 @@ export function runCli(args: string[], options: { cwd: string; env: NodeJS.Proce
     child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? "");
+    if (options.keepStdinOpen) child.on("exit", () => child.stdin.destroy());
+    else child.stdin.end(options.input ?? "");
   });
 }
