@@ -214,6 +214,7 @@ export class ProtocolManager {
       const { real } = await this.options.environment.workspace.resolve(relative);
       await fs.mkdir(path.dirname(real), { recursive: true });
       await fs.writeFile(real, result.output, { flag: "wx" });
+      await pruneKeptOutputs(path.dirname(real));
       result.fullOutputPath = relative;
       note = `[output cut at ${limit.toLocaleString("en-US")} of ${result.output.length.toLocaleString("en-US")} characters; the whole output is in ${relative} — read it in pieces with a line offset and limit]`;
     } catch {
@@ -284,6 +285,20 @@ function describeValue(value: unknown): string {
   return output === undefined ? "an object without output" : `an output of type ${typeof output}`;
 }
 
+
+/** Whole outputs kept beside the cut ones; older ones are removed as new ones come. */
+export const KEPT_OUTPUTS = 100;
+const KEPT_OUTPUT_NAME = /^\d{4}-\d{2}-\d{2}T[\d-]+Z-\d+\.txt$/;
+
+/** Removes all but the newest KEPT_OUTPUTS whole outputs (their names start with the time written). */
+async function pruneKeptOutputs(folder: string): Promise<void> {
+  try {
+    const names = (await fs.readdir(folder)).filter((name) => KEPT_OUTPUT_NAME.test(name)).sort();
+    await Promise.all(names.slice(0, Math.max(0, names.length - KEPT_OUTPUTS)).map((name) => fs.rm(path.join(folder, name), { force: true })));
+  } catch {
+    // Pruning is housekeeping: a folder that cannot be listed keeps its files.
+  }
+}
 
 /** Any thrown value as error data: typed tool errors keep their code, anything else is internal. */
 export function toErrorData(error: unknown): ErrorData {

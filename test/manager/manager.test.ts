@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { ProtocolManager, type ManagerEvent } from "../../src/manager/manager.js";
+import { KEPT_OUTPUTS, ProtocolManager, type ManagerEvent } from "../../src/manager/manager.js";
 import { scriptSubmissions } from "../../src/replay/replay.js";
 import { PermissionPolicy, type PermissionMode, type PermissionRequest } from "../../src/manager/permissions.js";
 import { formatResultsForModel } from "../../src/manager/result.js";
@@ -230,6 +230,23 @@ describe("output for the model", () => {
     expect(result!.output).toContain("output cut at 100 of 5,000 characters");
     const kept = await readFile(path.join(folder.path, result!.fullOutputPath!), "utf8");
     expect(kept).toBe("x".repeat(5000));
+  });
+
+  it("keeps only the newest whole outputs, leaving other files in the folder alone", async () => {
+    const outputs = path.join(folder.path, ".clio", "outputs");
+    await mkdir(outputs, { recursive: true });
+    const old = Array.from({ length: KEPT_OUTPUTS + 5 }, (_, index) => `2025-01-01T00-00-${String(index).padStart(2, "0")}-000Z-${index}.txt`);
+    for (const name of old) await writeFile(path.join(outputs, name), "old");
+    await writeFile(path.join(outputs, "notes.md"), "mine");
+    const { manager } = await makeManager({ outputLimit: 100 });
+    const [result] = await run(manager, "[NOTES:action=big:size=5000]");
+    const left = (await readdir(outputs)).sort();
+    expect(left).toHaveLength(KEPT_OUTPUTS + 1);
+    expect(left).toContain("notes.md");
+    expect(left).toContain(path.basename(result!.fullOutputPath!));
+    expect(left).not.toContain(old[0]);
+    expect(left).not.toContain(old[5]);
+    expect(left).toContain(old[6]);
   });
 
   it("wraps results in envelopes whose nonce no content can contain", async () => {
