@@ -47,6 +47,17 @@ describe("JobTable", () => {
     ]);
   });
 
+  it("forgets the oldest finished jobs beyond the number kept, never a running one", async () => {
+    const jobs = table({ keepFinished: 3 });
+    jobs.start("sleep 999", options);
+    for (let index = 0; index < 5; index++) jobs.start("true", options);
+    const finished = () => jobs.list().filter((job) => !job.running && !groupAlive(job.pid!));
+    expect(await eventually(() => finished().length === 5)).toBe(true);
+    jobs.start("true", options);
+    expect(jobs.list().map((job) => job.id)).toEqual(["job-1", "job-4", "job-5", "job-6", "job-7"]);
+    expect(() => jobs.read("job-2")).toThrow(/There is no background job job-2/);
+  });
+
   it("kills every job's group when disposed", async () => {
     const jobs = new JobTable({ graceMs: 300 });
     const pids = [jobs.start("sleep 999", options).pid!, jobs.start("sleep 999 & sleep 999", options).pid!];

@@ -20,6 +20,8 @@ export interface JobTableOptions {
   bufferLimit?: number;
   /** Between SIGTERM and SIGKILL when killing (default 1 s). */
   graceMs?: number;
+  /** Finished jobs (whole process group gone) kept for reading; the oldest go first (default 32). */
+  keepFinished?: number;
 }
 
 export interface JobStatus {
@@ -75,6 +77,7 @@ export class JobTable {
     if (running >= maxJobs) {
       throw new ClioError("limit_reached", `${running} background jobs are already running (at most ${maxJobs}).`, "Kill a job you no longer need with EXEC action=kill id=job-N.");
     }
+    this.forgetOldFinished();
     const id = `job-${++this.counter}`;
     const child = this.spawn("/bin/sh", ["-c", command], { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     const output = new UnreadOutput(this.options.bufferLimit ?? 1024 * 1024);
@@ -108,6 +111,16 @@ export class JobTable {
     });
     this.jobs.set(id, job);
     return this.status(job);
+  }
+
+  /** Drops the oldest finished jobs (and their output) beyond `keepFinished`; a job whose processes linger is kept so it can be killed. */
+  private forgetOldFinished(): void {
+    const finished = [...this.jobs.values()].filter((job) => !job.running && (job.groupGone || (job.child.pid !== undefined && !groupAlive(job.child.pid))));
+    const excess = finished.length - (this.options.keepFinished ?? 32);
+    for (const job of finished.slice(0, Math.max(0, excess))) {
+      if (job.child.pid !== undefined) untrackGroup(job.child.pid);
+      this.jobs.delete(job.id);
+    }
   }
 
   /** The job's output since the last read, and its status. */
