@@ -1,6 +1,7 @@
 /**
  * RAG benchmark: builds a seeded 5,000-file (~50 MB) source tree in the temp folder, then in
- * one run measures reading every file plainly (the floor) against a full index build, a
+ * one run measures reading every file plainly (the floor) against a full index build (on worker
+ * threads, as clio does by default, and on one thread), a
  * re-index after changing 10 files, loading the stored index, search latency over 100 queries,
  * and retrieval quality (MRR@10, recall@5) on the fixture repository.
  *
@@ -91,8 +92,20 @@ async function main(): Promise<void> {
     const bytes = await buildTree(root);
     console.log(`Generated ${FILES} files, ${(bytes / 1e6).toFixed(1)} MB in ${root}\n`);
     const floor = Math.min((await time(() => readAllPlainly(root))).ms, (await time(() => readAllPlainly(root))).ms);
-    const index = await CodeIndex.open(root);
-    const build = await time(() => index.update());
+    // Full builds into an empty index, one thread against the default (worker threads for a
+    // tree this size), in alternating order; the best of two of each is reported.
+    const fullBuild = async (workers: number | undefined) => {
+      await rm(path.join(root, ".clio"), { recursive: true, force: true });
+      const fresh = await CodeIndex.open(root, workers === undefined ? {} : { workers });
+      return { index: fresh, ...(await time(() => fresh.update())) };
+    };
+    // Destructured so the first build's index can be collected before the others run.
+    const { ms: firstMs, result: firstResult } = await fullBuild(undefined);
+    const oneThread = Math.min((await fullBuild(0)).ms, (await fullBuild(0)).ms);
+    // The later steps go on from the index the last default build left in memory and on disk.
+    const last = await fullBuild(undefined);
+    const { index } = last;
+    const build = firstMs < last.ms ? { ms: firstMs, result: firstResult } : last;
     const { camel } = generator(7);
     const changed = build.result.files > 0 ? [...index.files.keys()].filter((_, position) => position % Math.floor(index.files.size / 10) === 0).slice(0, 10) : [];
     for (const file of changed) await writeFile(path.join(root, file), `${await readFile(path.join(root, file), "utf8")}\n// ${camel(3)} changed\n`);
@@ -114,7 +127,8 @@ async function main(): Promise<void> {
 
     const rows: Array<[string, string]> = [
       ["read every file plainly (floor)", format(floor)],
-      ["full index build", `${format(build.ms)}  ${(build.ms / floor).toFixed(2)}× the floor (target ≤ 3×)`],
+      ["full index build", `${format(build.ms)}  ${(build.ms / floor).toFixed(2)}× the floor (target ≤ 3×), ${build.result.workers} worker threads`],
+      ["full index build, one thread", `${format(oneThread)}  ${(oneThread / floor).toFixed(2)}× the floor`],
       ["re-index after changing 10 files", `${format(reindex.ms)}  ${reindex.result.indexed} re-read (target ≤ 0.5 s)`],
       ["re-index with nothing changed", `${format(unchanged.ms)}  ${(unchanged.ms / floor).toFixed(2)}× the floor`],
       ["load the stored index", `${format(load.ms)}  ${(load.ms / build.ms).toFixed(2)}× the build`],
@@ -123,7 +137,7 @@ async function main(): Promise<void> {
       ["fixture MRR@10", `${quality.mrrAt10.toFixed(3)}  ${retrievalQueries.length} queries`],
       ["fixture recall@5", quality.recallAt5.toFixed(3)],
     ];
-    console.log(`index: ${build.result.files} files, ${build.result.chunks} chunks, ${build.result.symbols} symbols\n`);
+    console.log(`index: ${build.result.files} files, ${build.result.chunks} chunks, ${build.result.symbols} symbols; ${os.availableParallelism()} CPUs\n`);
     printTable(rows);
   } finally {
     await rm(root, { recursive: true, force: true });
