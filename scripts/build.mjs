@@ -3,6 +3,7 @@
 import { existsSync, renameSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { cachedScripts, writeCachedScripts } from "./cached-scripts.mjs";
 import "./generate-protocol-list.mjs";
 
 // Build into a fresh folder and swap it in, so stale chunks never pile up and a CLI running
@@ -26,6 +27,7 @@ await build({
   sourcemap: "linked",
   legalComments: "none",
   logLevel: "warning",
+  plugins: [cachedScripts()],
   banner: {
     js: [
       "#!/usr/bin/env node",
@@ -47,6 +49,8 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
+
+await writeCachedScripts(`${fresh}/chunks`, `${dist}/chunks`);
 
 if (existsSync(dist)) renameSync(dist, old);
 renameSync(fresh, dist);

@@ -1,0 +1,35 @@
+/**
+ * Loads a command the build bundled as one script with a V8 code cache beside it (see
+ * scripts/cached-scripts.mjs). Node 20 keeps no compile cache for ES modules, so without this
+ * `clio parse` would load and compile a dozen chunks (Chevrotain and zod among them) on every
+ * run. A cache V8 rejects (another Node version, other V8 flags) or a missing one only costs
+ * that time: the script then compiles as usual. Running from source never comes here.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import vm from "node:vm";
+
+/** What the script evaluates to: a CommonJS module body wrapped in a function. */
+type ModuleBody = (module: { exports: Record<string, unknown> }, exports: Record<string, unknown>, require: NodeJS.Require) => void;
+
+/** The exports of the script at `url` (NAME.cjs, with its cache at NAME.cjs.cache). */
+export function loadCachedScript(url: URL): Record<string, unknown> {
+  const file = fileURLToPath(url);
+  let source: string;
+  try {
+    source = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new Error(`clio's build is incomplete: ${file} cannot be read (${(error as Error).message}). Run npm run build.`);
+  }
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = readFileSync(`${file}.cache`);
+  } catch {
+    cachedData = undefined;
+  }
+  const body = new vm.Script(source, { filename: file, cachedData }).runInThisContext() as ModuleBody;
+  const module = { exports: {} as Record<string, unknown> };
+  body(module, module.exports, createRequire(file));
+  return module.exports;
+}
