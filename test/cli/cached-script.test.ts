@@ -1,0 +1,56 @@
+/** Loading a bundled command script with or without its V8 code cache. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import vm from "node:vm";
+import { loadCachedScript } from "../../src/cached-script.js";
+import { temporaryFolder } from "../support/workspace.js";
+
+let folder: Awaited<ReturnType<typeof temporaryFolder>>;
+beforeAll(async () => {
+  folder = await temporaryFolder("clio-cached-script-");
+});
+afterAll(async () => {
+  await folder.remove();
+});
+
+const BODY = '(function (module, exports, require) {\nexports.answer = 6 * 7;\nexports.separator = require("node:path").sep;\n})';
+
+function writeScript(name: string): string {
+  const file = path.join(folder.path, `${name}.cjs`);
+  writeFileSync(file, BODY);
+  return file;
+}
+
+/** What the build does: compile, run the module body, save the cache. */
+function writeCache(file: string): void {
+  const script = new vm.Script(readFileSync(file, "utf8"), { filename: file });
+  const module = { exports: {} };
+  script.runInThisContext()(module, module.exports, createRequire(file));
+  writeFileSync(`${file}.cache`, script.createCachedData());
+}
+
+describe("loadCachedScript", () => {
+  it("returns the script's exports, with require for node's modules", () => {
+    const file = writeScript("plain");
+    expect(loadCachedScript(pathToFileURL(file))).toEqual({ answer: 42, separator: path.sep });
+  });
+
+  it("uses the code cache beside the script", () => {
+    const file = writeScript("cached");
+    writeCache(file);
+    expect(loadCachedScript(pathToFileURL(file))).toEqual({ answer: 42, separator: path.sep });
+  });
+
+  it("compiles the script as usual when V8 rejects the cache", () => {
+    const file = writeScript("stale");
+    writeFileSync(`${file}.cache`, Buffer.from("not a code cache"));
+    expect(loadCachedScript(pathToFileURL(file))).toEqual({ answer: 42, separator: path.sep });
+  });
+
+  it("says the build is incomplete when the script is missing", () => {
+    expect(() => loadCachedScript(pathToFileURL(path.join(folder.path, "missing.cjs")))).toThrow(/build is incomplete.*npm run build/);
+  });
+});
