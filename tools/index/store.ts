@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { writeAtomically } from "../atomic-file.js";
 import { ClioError } from "../errors.js";
 import { withFileLock } from "../lock-file.js";
 import type { SymbolDefinition } from "./symbols.js";
@@ -109,18 +110,6 @@ export function shardOf(filePath: string): number {
     hash = Math.imul(hash, 0x01000193);
   }
   return (hash >>> 0) % SHARD_COUNT;
-}
-
-/** Writes `text` to `file` atomically: a unique temporary file in the same folder, then rename. */
-export async function writeAtomically(file: string, text: string | Buffer): Promise<void> {
-  const temporary = `${file}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
-  try {
-    await fs.writeFile(temporary, text);
-    await fs.rename(temporary, file);
-  } catch (error) {
-    await fs.rm(temporary, { force: true });
-    throw error;
-  }
 }
 
 /**

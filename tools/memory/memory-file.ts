@@ -1,15 +1,15 @@
 /**
- * One scope's memory file, read and written with lowdb (whose steno writer replaces the file
- * atomically: a temporary file renamed over it). Every write takes `<file>.lock`, re-reads the
- * file if another process changed it, applies the change and writes — so concurrent clio
- * processes lose nothing. Reads use an in-process copy that is re-read only when the file's
+ * One scope's memory file, read and written with lowdb through an adapter that replaces the
+ * file atomically (a temporary file renamed over it) and re-encodes only changed entries. Every
+ * write takes `<file>.lock`, re-reads the file if another process changed it, applies the change
+ * and writes — so concurrent clio processes lose nothing. Reads use an in-process copy that is re-read only when the file's
  * identity (inode, size, mtime) changes. A damaged file is never overwritten: it is moved aside
  * as `<file>.corrupt-<timestamp>` and the error names it.
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { Low } from "lowdb";
-import { DataFile } from "lowdb/node";
+import { Low, type Adapter } from "lowdb";
+import { writeAtomically } from "../atomic-file.js";
 import { ClioError } from "../errors.js";
 import { withFileLock, type FileLockOptions } from "../lock-file.js";
 
@@ -71,19 +71,52 @@ function isStoredMemory(entry: unknown): entry is StoredMemory {
   );
 }
 
-/** Each entry's JSON, kept while the entry object lives: a write re-serializes only what changed. */
-const entryJson = new WeakMap<StoredMemory, string>();
+/**
+ * Each entry's `"key":{...}` as UTF-8 bytes, kept while the entry object lives (and keeps its
+ * key): a write encodes only what changed, and the file is put together from bytes, never as one
+ * large string.
+ */
+const entryBytes = new WeakMap<StoredMemory, { key: string; bytes: Buffer }>();
+const COMMA = Buffer.from(",");
+const CLOSE = Buffer.from("}}");
 
-/** The same text as JSON.stringify(data), built from cached per-entry JSON. */
-function stringifyMemoryFile(data: MemoryFileData): string {
-  const parts: string[] = [];
+/** The same bytes as JSON.stringify(data) in UTF-8, built from cached per-entry bytes. */
+export function encodeMemoryFile(data: MemoryFileData): Buffer {
+  const parts: Buffer[] = [Buffer.from(`{"version":${JSON.stringify(data.version)},"entries":{`)];
+  let first = true;
   for (const key in data.entries) {
     const entry = data.entries[key]!;
-    let json = entryJson.get(entry);
-    if (json === undefined) entryJson.set(entry, (json = JSON.stringify(entry)));
-    parts.push(`${JSON.stringify(key)}:${json}`);
+    let cached = entryBytes.get(entry);
+    if (cached === undefined || cached.key !== key) {
+      cached = { key, bytes: Buffer.from(`${JSON.stringify(key)}:${JSON.stringify(entry)}`) };
+      entryBytes.set(entry, cached);
+    }
+    if (!first) parts.push(COMMA);
+    parts.push(cached.bytes);
+    first = false;
   }
-  return `{"version":${JSON.stringify(data.version)},"entries":{${parts.join(",")}}}`;
+  parts.push(CLOSE);
+  return Buffer.concat(parts);
+}
+
+/** lowdb's storage for a memory file: parsed and checked on read, written whole and atomically. */
+class MemoryFileAdapter implements Adapter<MemoryFileData> {
+  constructor(private readonly file: string) {}
+
+  async read(): Promise<MemoryFileData | null> {
+    let text: string;
+    try {
+      text = await fs.readFile(this.file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+      throw error;
+    }
+    return parseMemoryFile(text);
+  }
+
+  write(data: MemoryFileData): Promise<void> {
+    return writeAtomically(this.file, encodeMemoryFile(data));
+  }
 }
 
 interface Stamp {
@@ -103,7 +136,7 @@ export class MemoryFile {
     readonly file: string,
     private readonly lockOptions: FileLockOptions = {},
   ) {
-    this.db = new Low<MemoryFileData>(new DataFile<MemoryFileData>(file, { parse: parseMemoryFile, stringify: stringifyMemoryFile }), emptyData());
+    this.db = new Low<MemoryFileData>(new MemoryFileAdapter(file), emptyData());
   }
 
   /** The current data, re-read only if another process changed the file. */
