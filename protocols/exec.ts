@@ -22,13 +22,14 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { defineAction, defineProtocol, parameter, type ParameterDefinition, type ProtocolEnvironment } from "../src/protocol.js";
+import { loadOnce } from "../src/load-once.js";
 import { ClioError } from "../tools/errors.js";
 import { childEnvironment, commandLine } from "../tools/exec/environment.js";
 import type { JobStatus, JobTable, RunResult, Spawn } from "../tools/exec/index.js";
 import { trimMiddle } from "../tools/exec/output.js";
 
 /** Running processes and jobs, loaded on the first EXEC command rather than at start-up. */
-const loadProcessTools = () => import("../tools/exec/index.js");
+const loadProcessTools = loadOnce(() => import("../tools/exec/index.js"));
 
 export interface ExecOptions {
   /** The spawn seam (node:child_process spawn). */

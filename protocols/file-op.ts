@@ -6,6 +6,7 @@
  * Settings (`config.FILE_OP`): `readLimit` (bytes one read shows, default 16,000).
  */
 import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "../src/protocol.js";
+import { loadOnce } from "../src/load-once.js";
 import type { FileSystem, ListEntry, SearchResult, WriteResult } from "../tools/files/index.js";
 import { formatBytes, numberLines } from "../tools/files/text.js";
 import { plural } from "../tools/format.js";
@@ -53,11 +54,13 @@ function searchOutput(result: SearchResult, content: string | undefined): string
   return [body, ...notes].join("\n");
 }
 
+const loadFileTools = loadOnce(() => import("../tools/files/index.js"));
+
 /** Makes the FILE_OP protocol over the given file-system seam. */
 export function createFileOpProtocol(options: FileOpOptions = {}) {
   // The file tools load on the first FILE_OP command, not at start-up.
   const tools = async (environment: ProtocolEnvironment) => {
-    const { FileTools } = await import("../tools/files/index.js");
+    const { FileTools } = await loadFileTools();
     return new FileTools(environment.workspace, options.fileSystem);
   };
 

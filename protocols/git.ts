@@ -12,6 +12,7 @@
 import * as nodeFs from "node:fs";
 import { z } from "zod";
 import { defineAction, defineProtocol, parameter, type ActionOutput, type ProtocolEnvironment } from "../src/protocol.js";
+import { loadOnce } from "../src/load-once.js";
 import { ClioError } from "../tools/errors.js";
 import { groupStatus, parseFileList, pathFilter, plural, porcelainLine, shortOid } from "../tools/git/format.js";
 import type { MergeResult } from "../tools/git/merge-reset.js";
@@ -21,7 +22,7 @@ import type { Repository } from "../tools/git/repository.js";
 type GitTools = typeof import("../tools/git/api.js");
 
 /** The git tool layer, loaded on the first GIT command (isomorphic-git is large). */
-const loadGitTools = (): Promise<GitTools> => import("../tools/git/api.js");
+const loadGitTools = loadOnce((): Promise<GitTools> => import("../tools/git/api.js"));
 
 interface GitSettings {
   author?: unknown;

@@ -8,11 +8,12 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "../src/protocol.js";
+import { loadOnce } from "../src/load-once.js";
 import { ClioError } from "../tools/errors.js";
 import type { MemoryEntry, MemoryStore } from "../tools/memory/store.js";
 
 /** The memory store, loaded on the first MEMORY use rather than at start-up. */
-const loadMemoryTools = () => import("../tools/memory/store.js");
+const loadMemoryTools = loadOnce(() => import("../tools/memory/store.js"));
 import { plural } from "../tools/format.js";
 
 const key = parameter.text("The memory's name, e.g. test-command or style/naming");

@@ -7,6 +7,7 @@
 import { promises as fs } from "node:fs";
 import { z } from "zod";
 import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "../src/protocol.js";
+import { loadOnce } from "../src/load-once.js";
 import { ClioError } from "../tools/errors.js";
 import type { ResolvedPath } from "../tools/workspace.js";
 import { numberLines } from "../tools/files/text.js";
@@ -17,7 +18,7 @@ import type { SearchResult } from "../tools/index/search.js";
 import { plural } from "../tools/format.js";
 
 /** The code index, loaded on the first RAG command rather than at start-up. */
-async function loadIndexTools() {
+const loadIndexTools = loadOnce(async () => {
   const [{ CodeIndex, summarizeSkipped }, { analyzeIndex }, { explainInIndex }, { searchIndex }] = await Promise.all([
     import("../tools/index/code-index.js"),
     import("../tools/index/analyze.js"),
@@ -25,7 +26,7 @@ async function loadIndexTools() {
     import("../tools/index/search.js"),
   ]);
   return { CodeIndex, summarizeSkipped, analyzeIndex, explainInIndex, searchIndex };
-}
+});
 
 export interface RagOptions {
   /** Shows indexing progress (the terminal passes its status line). */

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { defineAction, defineProtocol, parameter, type ProtocolDefinition, type ProtocolEnvironment } from "../src/protocol.js";
+import { loadOnce } from "../src/load-once.js";
 import { version } from "../src/version.js";
 import type { WebClient } from "../tools/web/client.js";
 import type { Resolver } from "../tools/web/guard.js";
@@ -15,9 +16,9 @@ import { formatBytes, readWebSettings } from "../tools/web/settings.js";
 import type { Transport } from "../tools/web/transport.js";
 
 /** The network side (DNS guard, HTTP transport, operations), loaded on the first WEB command rather than at start-up. */
-const loadOperations = () => import("../tools/web/operations.js");
-const loadGuard = () => import("../tools/web/guard.js");
-const loadTransport = () => import("../tools/web/transport.js");
+const loadOperations = loadOnce(() => import("../tools/web/operations.js"));
+const loadGuard = loadOnce(() => import("../tools/web/guard.js"));
+const loadTransport = loadOnce(() => import("../tools/web/transport.js"));
 
 /** The I/O WEB stands on; tests pass their own resolver or a wrapped transport. */
 export interface WebSeams {
