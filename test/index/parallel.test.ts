@@ -101,4 +101,20 @@ describe("parallel analysis", () => {
     expect(outcomes[0]).toMatchObject({ kind: "unreadable", message: expect.stringContaining("ENOENT") });
     expect(outcomes.slice(1).filter((outcome) => outcome.kind === "record")).toHaveLength(FILES);
   });
+
+  it("stops the workers and reports the update cancelled when the signal fires mid-way, leaving the stored index as it was", async () => {
+    const index = await CodeIndex.open(folder.path, { workers: 2, parallelMinBytes: 0 });
+    const controller = new AbortController();
+    const cancelled = await CodeIndex.open(folder.path, {
+      workers: 2,
+      parallelMinBytes: 0,
+      onProgress: (progress) => {
+        if (progress.phase === "reading" && progress.done > 0) controller.abort();
+      },
+    });
+    await expect(cancelled.update(undefined, controller.signal)).rejects.toMatchObject({ code: "cancelled" });
+    expect((await CodeIndex.open(folder.path)).built).toBe(false);
+    const report = await index.update();
+    expect(report).toMatchObject({ workers: 2, indexed: FILES });
+  });
 });
