@@ -11,10 +11,10 @@ import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } fro
 import { loadOnce } from "../src/load-once.js";
 import { ClioError } from "../tools/errors.js";
 import type { MemoryEntry, MemoryStore } from "../tools/memory/store.js";
+import { plural } from "../tools/format.js";
 
 /** The memory store, loaded on the first MEMORY use rather than at start-up. */
 const loadMemoryTools = loadOnce(() => import("../tools/memory/store.js"));
-import { plural } from "../tools/format.js";
 
 const key = parameter.text("The memory's name, e.g. test-command or style/naming");
 const scope = parameter.choice("project (this workspace, the default) or global (every workspace)", ["project", "global"] as const);
