@@ -194,12 +194,10 @@ interface WorkerEntry {
 }
 
 function startWorker(entry: WorkerEntry): Worker {
-  // A roomier young generation: analysis makes many short-lived strings.
-  const resourceLimits = { maxYoungGenerationSizeMb: 64 };
-  if (entry.built !== undefined) return new Worker(entry.built, { resourceLimits });
+  if (entry.built !== undefined) return new Worker(entry.built);
   // Running from source (tests, benchmarks under tsx): load the TypeScript entry through tsx.
   const source = JSON.stringify(entry.source);
-  return new Worker(`import { register } from "tsx/esm/api"; register(); await import(${source});`, { eval: true, resourceLimits });
+  return new Worker(`import { register } from "tsx/esm/api"; register(); await import(${source});`, { eval: true });
 }
 
 /**
