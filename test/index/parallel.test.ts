@@ -118,3 +118,37 @@ describe("parallel analysis", () => {
     expect(report).toMatchObject({ workers: 2, indexed: FILES });
   });
 });
+
+describe("parallel analysis, hard cases", () => {
+  it("takes a worker reply with more new terms than a call takes arguments", async () => {
+    // Three data files in one folder (one batch) with 60,000 distinct identifiers each.
+    await mkdir(path.join(folder.path, "data"));
+    for (const [position, name] of ["a", "b", "c"].entries()) {
+      const names = Array.from({ length: 60_000 }, (_, index) => `q${(position * 60_000 + index).toString(36)}x`);
+      await writeFile(path.join(folder.path, "data", `${name}.ts`), `export const names = [${names.join(", ")}];\n`);
+    }
+    const report = await (await CodeIndex.open(folder.path, { workers: 2, parallelMinBytes: 0 })).update();
+    expect(report).toMatchObject({ workers: 2, indexed: FILES + 3, skipped: [expect.objectContaining({ reason: "binary" })] });
+  });
+
+  it("analyses everything here, leaving no worker running, when a later worker cannot start", async () => {
+    const { files } = await walkFiles(folder.path, folder.path);
+    const started: Worker[] = [];
+    const createWorker = () => {
+      if (started.length === 1) throw new Error("no more threads");
+      const worker = new Worker("setInterval(() => {}, 1000)", { eval: true });
+      started.push(worker);
+      return worker;
+    };
+    const dictionary = new TermDictionary();
+    const outcomes = [] as FileOutcome[];
+    for await (const batch of analyseFiles(files, { counter: new TermCounter(dictionary), dictionary, workers: 2, parallelMinBytes: 0, createWorker })) {
+      expect(batch.workers).toBe(0);
+      outcomes.push(...batch.outcomes);
+    }
+    expect(outcomes.filter((outcome) => outcome.kind === "record")).toHaveLength(FILES);
+    expect(started).toHaveLength(1);
+    // A worker's threadId turns -1 once it has stopped.
+    expect(started[0]!.threadId).toBe(-1);
+  });
+});

@@ -7,6 +7,7 @@
  */
 import { existsSync, promises as fs, readdirSync, statSync } from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ClioError } from "../errors.js";
@@ -127,9 +128,18 @@ async function* analyseInWorkers(files: FileToAnalyse[], context: AnalysisContex
     }
   }
   for (let index = 0; index < count; index++) {
-    const pooled: Pooled = { worker: createWorker(), ids: new Int32Array(0), terms: [] };
+    let worker: Worker;
+    try {
+      worker = createWorker();
+    } catch {
+      await Promise.all(pool.map((started) => started.worker.terminate()));
+      yield* analyseHere(files, context);
+      return;
+    }
+    const pooled: Pooled = { worker, ids: new Int32Array(0), terms: [] };
     pooled.worker.on("message", (reply: WorkerReply) => {
-      pooled.terms.push(...reply.terms);
+      // A loop, not push(...terms): a reply can carry more terms than a call takes arguments.
+      for (const term of reply.terms) pooled.terms.push(term);
       reply.outcomes.forEach((outcome, offset) => (received[reply.start + offset] = { outcome, from: pooled }));
       assign(pooled);
       signalChange();
@@ -146,13 +156,14 @@ async function* analyseInWorkers(files: FileToAnalyse[], context: AnalysisContex
   }
   // Two batches in flight per worker, so none waits for the main thread.
   for (let round = 0; round < 2; round++) for (const pooled of pool) assign(pooled);
+  context.signal?.addEventListener("abort", signalChange);
   try {
     while (taken < files.length && failure === undefined) {
+      throwIfCancelled(context.signal);
       if (received[taken] === undefined) {
         await new Promise<void>((resolve) => (wake = resolve));
         continue;
       }
-      throwIfCancelled(context.signal);
       const ready: FileOutcome[] = [];
       for (let entry = received[taken]; entry !== undefined; entry = received[taken]) {
         received[taken++] = undefined;
@@ -162,6 +173,7 @@ async function* analyseInWorkers(files: FileToAnalyse[], context: AnalysisContex
       yield { outcomes: ready, workers: count };
     }
   } finally {
+    context.signal?.removeEventListener("abort", signalChange);
     await Promise.all(pool.map(({ worker }) => worker.terminate()));
   }
   if (taken < files.length) yield* analyseHere(files.slice(taken), context);
@@ -218,8 +230,9 @@ function workerEntry(): WorkerEntry {
   const built = new URL("../../dist/index-worker.js", here);
   try {
     const builtAt = statSync(built).mtimeMs;
-    const folder = fileURLToPath(new URL(".", here));
-    const newest = Math.max(...readdirSync(folder).map((name) => statSync(`${folder}/${name}`).mtimeMs));
+    // The worker bundles tools/index and a few modules of tools/ itself.
+    const folders = [fileURLToPath(new URL(".", here)), fileURLToPath(new URL("..", here))];
+    const newest = Math.max(...folders.flatMap((folder) => readdirSync(folder).map((name) => statSync(path.join(folder, name)).mtimeMs)));
     if (builtAt >= newest) return { built, source };
   } catch {
     // No build yet: use the source.
