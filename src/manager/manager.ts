@@ -10,7 +10,8 @@ import { ClioError, type ErrorData } from "../../tools/errors.js";
 import type { ActionDefinition, ActionOutput, PermissionClass, ProtocolDefinition, ProtocolEnvironment } from "../protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
-import { normalisedPath, type PermissionPolicy, type PermissionRequest, type PermissionVerdict } from "./permissions.js";
+import { pathForms } from "./path-forms.js";
+import type { PermissionPolicy, PermissionRequest, PermissionVerdict } from "./permissions.js";
 import type { CommandResult } from "./result.js";
 import { CommandScheduler } from "./scheduler.js";
 
@@ -127,12 +128,16 @@ export class ProtocolManager {
     );
   }
 
-  /** What permission rules match: the first declared parameter's value, and its normalised form when it is a path. */
-  private subjectOf(definition: ActionDefinition, invocation: Invocation): Pick<PermissionRequest, "subject" | "subjectPath"> {
-    const first = Object.keys(definition.parameters)[0];
+  /** What permission rules match: the first declared parameter's value, and every form of every path parameter. */
+  private async subjectOf(definition: ActionDefinition, invocation: Invocation): Promise<Pick<PermissionRequest, "subject" | "subjectIsPath" | "pathForms">> {
+    const names = Object.keys(definition.parameters);
+    const first = names[0];
     const subject = first === undefined ? undefined : invocation.decoded[first];
-    if (subject === undefined || definition.parameters[first!]?.path !== true) return { subject };
-    return { subject, subjectPath: normalisedPath(subject, this.options.environment.workspace.root) };
+    const paths = names.filter((name) => definition.parameters[name]!.path === true && typeof invocation.decoded[name] === "string");
+    if (paths.length === 0) return { subject };
+    const forms = new Set<string>();
+    for (const name of paths) for (const form of await pathForms(this.options.environment.workspace, invocation.decoded[name] as string)) forms.add(form);
+    return { subject, subjectIsPath: definition.parameters[first!]!.path === true, pathForms: [...forms] };
   }
 
   private async run(id: number, invocation: Invocation, permissionClass: PermissionClass, signal: AbortSignal): Promise<CommandResult> {
@@ -144,7 +149,7 @@ export class ProtocolManager {
     // A command whose turn was cancelled while it waited is not put to the person.
     if (signal.aborted) return cancelled();
     const verdict = await this.options.permissions
-      .decide({ protocol, action, permissionClass, description, ...this.subjectOf(definition, invocation) })
+      .decide({ protocol, action, permissionClass, description, ...(await this.subjectOf(definition, invocation)) })
       .catch((error: unknown): PermissionVerdict => ({
         allowed: false,
         error: {

@@ -3,7 +3,6 @@
  * allow/deny rules decide whether it runs, is refused, or asks first. Without anyone to ask,
  * anything that would ask is refused (fail closed).
  */
-import path from "node:path";
 import type { ErrorData } from "../../tools/errors.js";
 import type { PermissionClass } from "../protocol.js";
 
@@ -25,11 +24,14 @@ export interface PermissionRequest {
   description: string;
   /** The first declared parameter's decoded value (the path, command or url): what value globs match. */
   subject?: string;
+  /** True when the first declared parameter is a workspace path (see `ParameterDefinition.path`). */
+  subjectIsPath?: boolean;
   /**
-   * When the subject is a workspace path: its normalised form (see `normalisedPath`). Allow rules
-   * match only this form (what is really touched); deny rules match either form.
+   * Every form of every path parameter given (see src/manager/path-forms.ts). A deny rule refuses
+   * when any form matches (or the form as a folder, `secrets` for `secrets/*`); an allow rule on a
+   * path action allows only when every form matches.
    */
-  subjectPath?: string;
+  pathForms?: string[];
   /** What answering "always" allows for the rest of the session, for the question's wording. */
   alwaysCovers?: string;
 }
@@ -135,30 +137,12 @@ export function parseRule(text: string, kind: "allow" | "deny" = "allow"): Rule 
       if (protocol !== "*" && protocol.toUpperCase() !== request.protocol.toUpperCase()) return false;
       if (action !== undefined && action !== "*" && action !== request.action) return false;
       if (pattern === undefined) return true;
-      if (request.subjectPath === undefined) return subjectMatches(request.subject ?? "");
-      if (kind === "allow") return pattern.test(request.subjectPath);
-      return subjectMatches(request.subject ?? "") || pattern.test(request.subjectPath);
+      const forms = request.pathForms ?? [];
+      if (kind === "deny") return subjectMatches(request.subject ?? "") || forms.some((form) => pattern.test(form) || pattern.test(`${form}/`));
+      if (request.subjectIsPath) return forms.length > 0 && forms.every((form) => pattern.test(form));
+      return subjectMatches(request.subject ?? "");
     },
   };
-}
-
-/**
- * A path as permission rules see it: workspace-relative with `/` separators, `.` and `..`
- * resolved, no leading `./` or trailing `/` (`./src/../secrets/` is `secrets`). An absolute path
- * inside the workspace becomes relative; one outside stays absolute.
- */
-export function normalisedPath(value: string, workspaceRoot: string): string {
-  const slashed = value.replace(/\\/g, "/");
-  const absolute = path.posix.isAbsolute(slashed) || path.isAbsolute(value);
-  const resolved = absolute ? path.resolve(value) : path.posix.normalize(slashed);
-  if (absolute) {
-    const relative = path.relative(workspaceRoot, resolved);
-    if (relative === "" ) return ".";
-    if (relative.startsWith("..") || path.isAbsolute(relative)) return resolved.split(path.sep).join("/");
-    return relative.split(path.sep).join("/");
-  }
-  const trimmed = resolved.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
-  return trimmed === "" ? "." : trimmed;
 }
 
 /** Where one shell command ends and another begins (or a substitution starts). */

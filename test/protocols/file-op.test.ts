@@ -121,21 +121,34 @@ describe("FILE_OP actions", () => {
 });
 
 describe("FILE_OP under permission rules", () => {
-  it("refuses every spelling of a denied path before anything is written", async () => {
+  it("refuses every spelling of a denied path, and every path parameter, before anything is read or written", async () => {
     const { parse } = await import("../../grammar/index.js");
     const { createRuntime } = await import("../../src/runtime.js");
     const { ProtocolRegistry } = await import("../../src/registry.js");
+    await temp.write("secrets/key", "TOP SECRET\n");
+    await temp.write("note.txt", "a note\n");
+    await fs.symlink("secrets", path.join(temp.root, "config"));
     const runtime = await createRuntime({
       workspace: temp.root,
       permissionMode: "yolo",
-      rules: { deny: ["FILE_OP:write:secrets/*"] },
+      rules: { deny: ["FILE_OP:*:secrets/*"] },
       registry: new ProtocolRegistry([fileOpProtocol]),
     });
-    const spellings = ["./secrets/key", "src/../secrets/key", "secrets//key", path.join(temp.root, "secrets", "key")];
-    const text = spellings.map((spelling) => `[FILE_OP:action=write:path=${JSON.stringify(spelling)}:content="leaked"]`).join("\n");
+    const writes = ["./secrets/key", "src/../secrets/key", "secrets//key", path.join(temp.root, "secrets", "key")];
+    const text = [
+      ...writes.map((spelling) => `[FILE_OP:action=write:path=${JSON.stringify(spelling)}:content="leaked"]`),
+      `[FILE_OP:action=read:path=${JSON.stringify("a\\b/../secrets/key")}]`,
+      '[FILE_OP:action=read:path="config/key"]',
+      '[FILE_OP:action=copy:path="config/key":to="public.txt"]',
+      '[FILE_OP:action=move:path="note.txt":to="secrets/key":overwrite=true]',
+      '[FILE_OP:action=search:pattern="*":path="secrets":content="SECRET"]',
+    ].join("\n");
     const results = await runtime.manager.runAll(parse(text).commands.map((command) => ({ command })));
     await runtime.manager.dispose();
-    expect(results.map((result) => result.error?.code)).toEqual(spellings.map(() => "permission_denied"));
-    await expect(fs.stat(path.join(temp.root, "secrets"))).rejects.toMatchObject({ code: "ENOENT" });
+    expect(results.map((result) => result.error?.code)).toEqual(results.map(() => "permission_denied"));
+    expect(results).toHaveLength(writes.length + 5);
+    expect(await temp.read("secrets/key")).toBe("TOP SECRET\n");
+    expect(await temp.exists("public.txt")).toBe(false);
+    expect(await temp.read("note.txt")).toBe("a note\n");
   });
 });

@@ -1,0 +1,52 @@
+import { mkdir, symlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { pathForms } from "../../src/manager/path-forms.js";
+import { Workspace } from "../../tools/workspace.js";
+import { temporaryFolder } from "../support/workspace.js";
+
+let folder: Awaited<ReturnType<typeof temporaryFolder>>;
+let root: string;
+let workspace: Workspace;
+beforeEach(async () => {
+  folder = await temporaryFolder("clio-path-forms-");
+  root = path.join(folder.path, "project");
+  await mkdir(path.join(root, "secrets"), { recursive: true });
+  await writeFile(path.join(root, "secrets", "key"), "TOP SECRET");
+  await symlink("secrets", path.join(root, "config"));
+  await writeFile(path.join(root, "..secret"), "odd name");
+  workspace = await Workspace.open(root);
+});
+afterEach(() => folder.remove());
+
+describe("pathForms", () => {
+  it("resolves . and .. as the workspace does", async () => {
+    expect(await pathForms(workspace, "./src/../secrets/key")).toEqual(["secrets/key"]);
+    expect(await pathForms(workspace, "secrets//key/")).toEqual(["secrets/key"]);
+    expect(await pathForms(workspace, "./")).toEqual(["."]);
+  });
+
+  it("adds where a symbolic link really leads", async () => {
+    expect(await pathForms(workspace, "config/key")).toEqual(["config/key", "secrets/key"]);
+  });
+
+  it("reads an absolute path through the root as resolved and as given (a symlinked root)", async () => {
+    const linkedRoot = path.join(folder.path, "project-link");
+    await symlink(root, linkedRoot);
+    const throughLink = await Workspace.open(linkedRoot);
+    expect(await pathForms(throughLink, path.join(linkedRoot, "secrets", "key"))).toEqual(["secrets/key"]);
+    expect(await pathForms(throughLink, path.join(throughLink.root, "secrets", "key"))).toEqual(["secrets/key"]);
+  });
+
+  it("adds the spelling with \\ read as / beside what the workspace makes of it", async () => {
+    const forms = await pathForms(workspace, "a\\b/../secrets/key");
+    expect(forms).toContain("secrets/key");
+    expect(forms).toContain("a/secrets/key");
+  });
+
+  it("keeps a name that starts with .. inside the workspace, and the raw form of a path outside it", async () => {
+    expect(await pathForms(workspace, "..secret")).toEqual(["..secret"]);
+    expect(await pathForms(workspace, path.join(root, "..secret"))).toEqual(["..secret"]);
+    expect(await pathForms(workspace, "../outside")).toEqual(["../outside"]);
+  });
+});
