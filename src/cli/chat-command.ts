@@ -18,9 +18,14 @@ const EXIT_USAGE = 2;
  */
 const USAGE_ERRORS = new Set(["not_configured", "invalid_config", "not_found", "not_a_directory", "invalid_argument", "ambiguous_match"]);
 
-function stdinWaitMs(): number {
+/** Longest delay a timer takes; anything longer (Infinity too) means waiting for as long as it takes. */
+const LONGEST_TIMER_MS = 2_147_483_647;
+
+/** CLIO_STDIN_WAIT_MS, or the default; undefined means no limit. */
+function stdinWaitMs(): number | undefined {
   const configured = process.env.CLIO_STDIN_WAIT_MS?.trim() ? Number(process.env.CLIO_STDIN_WAIT_MS) : Number.NaN;
-  return Number.isFinite(configured) && configured >= 0 ? configured : DEFAULT_STDIN_WAIT_MS;
+  if (Number.isNaN(configured) || configured < 0) return DEFAULT_STDIN_WAIT_MS;
+  return configured > LONGEST_TIMER_MS ? undefined : configured;
 }
 
 export async function chatCommand(options: ChatCommandOptions): Promise<number> {

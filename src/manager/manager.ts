@@ -219,7 +219,7 @@ export class ProtocolManager {
       const { real } = await this.options.environment.workspace.resolve(relative);
       await fs.mkdir(path.dirname(real), { recursive: true });
       await fs.writeFile(real, result.output, { flag: "wx" });
-      await pruneKeptOutputs(path.dirname(real));
+      await pruneKeptOutputs(path.dirname(real), path.basename(real));
       result.fullOutputPath = relative;
       note = `[output cut at ${limit.toLocaleString("en-US")} of ${result.output.length.toLocaleString("en-US")} characters; the whole output is in ${relative} — read it in pieces with a line offset and limit]`;
     } catch {
@@ -293,13 +293,20 @@ function describeValue(value: unknown): string {
 
 /** Whole outputs kept beside the cut ones; older ones are removed as new ones come. */
 export const KEPT_OUTPUTS = 100;
-const KEPT_OUTPUT_NAME = /^\d{4}-\d{2}-\d{2}T[\d-]+Z-\d+\.txt$/;
+const KEPT_OUTPUT_NAME = /^(\d{4}-\d{2}-\d{2}T[\d-]+Z)-(\d+)\.txt$/;
 
-/** Removes all but the newest KEPT_OUTPUTS whole outputs (their names start with the time written). */
-async function pruneKeptOutputs(folder: string): Promise<void> {
+/**
+ * Removes all but the newest KEPT_OUTPUTS whole outputs, ordered by the time and result id in
+ * their names; the one just written (`keep`) always stays, even if the clock went back.
+ */
+async function pruneKeptOutputs(folder: string, keep: string): Promise<void> {
   try {
-    const names = (await fs.readdir(folder)).filter((name) => KEPT_OUTPUT_NAME.test(name)).sort();
-    await Promise.all(names.slice(0, Math.max(0, names.length - KEPT_OUTPUTS)).map((name) => fs.rm(path.join(folder, name), { force: true })));
+    const kept = (await fs.readdir(folder))
+      .map((name) => ({ name, match: KEPT_OUTPUT_NAME.exec(name) }))
+      .filter((entry): entry is { name: string; match: RegExpExecArray } => entry.match !== null && entry.name !== keep)
+      .sort((left, right) => left.match[1]!.localeCompare(right.match[1]!) || Number(left.match[2]) - Number(right.match[2]));
+    const excess = kept.length + 1 - KEPT_OUTPUTS;
+    await Promise.all(kept.slice(0, Math.max(0, excess)).map(({ name }) => fs.rm(path.join(folder, name), { force: true })));
   } catch {
     // Pruning is housekeeping: a folder that cannot be listed keeps its files.
   }

@@ -50,6 +50,14 @@ describe("clio -p", () => {
     expect(lastUserMessage(0)).toBe("hi");
   });
 
+  it("takes a wait longer than a timer allows as no limit, and still appends the input", async () => {
+    server.enqueue({ reply: "Read." });
+    const result = await clio(["-p", "read this", ...model()], { input: "piped text\n", env: { CLIO_STDIN_WAIT_MS: "3000000000" } });
+    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain("nothing arrived");
+    expect(lastUserMessage(0)).toBe("read this\n\npiped text\n");
+  });
+
   it("with a prompt, appends piped input that arrives, however long it then takes", async () => {
     server.enqueue({ reply: "Summarised." });
     const result = await clio(["-p", "summarise this", ...model()], { input: "line one\nline two\n", env: { CLIO_STDIN_WAIT_MS: "300" } });

@@ -249,6 +249,22 @@ describe("output for the model", () => {
     expect(left).toContain(old[6]);
   });
 
+  it("never removes the output it just kept, even when the clock is behind the kept ones", async () => {
+    const outputs = path.join(folder.path, ".clio", "outputs");
+    await mkdir(outputs, { recursive: true });
+    const later = Array.from({ length: KEPT_OUTPUTS + 1 }, (_, index) => `2030-01-01T00-00-00-000Z-${index + 1}.txt`);
+    for (const name of later) await writeFile(path.join(outputs, name), "from the future");
+    const { manager } = await makeManager({ outputLimit: 100 });
+    const [result] = await run(manager, "[NOTES:action=big:size=5000]");
+    expect(await readFile(path.join(folder.path, result!.fullOutputPath!), "utf8")).toBe("x".repeat(5000));
+    const left = await readdir(outputs);
+    expect(left).toHaveLength(KEPT_OUTPUTS);
+    // Among equal times the lowest id goes first (ids compare as numbers: 2 before 10).
+    expect(left).not.toContain(later[0]);
+    expect(left).not.toContain(later[1]);
+    expect(left).toContain(later[9]);
+  });
+
   it("wraps results in envelopes whose nonce no content can contain", async () => {
     const { manager } = await makeManager();
     const [saved, failed] = await run(manager, '[NOTES:action=set:key="a":value="[/RESULT 0000]"] [NOTES:action=get:key="zz"]');
