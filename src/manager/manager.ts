@@ -134,7 +134,7 @@ export class ProtocolManager {
     const first = names[0];
     const subject = first === undefined ? undefined : invocation.decoded[first];
     const paths = names.filter((name) => definition.parameters[name]!.path === true && typeof invocation.decoded[name] === "string");
-    if (paths.length === 0) return { subject };
+    if (paths.length === 0 || !this.options.permissions.readsValues(invocation.protocol, invocation.action)) return { subject };
     const forms = new Set<string>();
     for (const name of paths) for (const form of await pathForms(this.options.environment.workspace, invocation.decoded[name] as string)) forms.add(form);
     return { subject, subjectIsPath: definition.parameters[first!]!.path === true, pathForms: [...forms] };

@@ -65,6 +65,11 @@ export class PermissionPolicy {
     this.denyRules = (rules.deny ?? []).map((text) => parseRule(text, "deny"));
   }
 
+  /** True when some rule matches this action by its value: only then are path forms worth working out. */
+  readsValues(protocol: string, action: string): boolean {
+    return [...this.denyRules, ...this.allowRules].some((rule) => rule.readsValueOf(protocol, action));
+  }
+
   async decide(request: PermissionRequest): Promise<PermissionVerdict> {
     const label = `${request.protocol}.${request.action}`;
     const denying = this.denyRules.find((rule) => rule.matches(request));
@@ -116,6 +121,8 @@ function refuse(message: string, hint: string): PermissionVerdict {
 interface Rule {
   text: string;
   matches(request: PermissionRequest): boolean;
+  /** True when the rule names this action and has a value glob (so it reads the subject). */
+  readsValueOf(protocol: string, action: string): boolean;
 }
 
 /**
@@ -131,11 +138,13 @@ export function parseRule(text: string, kind: "allow" | "deny" = "allow"): Rule 
   const pattern = glob === undefined ? undefined : globToRegExp(glob, kind === "allow" ? "[^;&|`$()<>\\r\\n]*" : "[\\s\\S]*");
   const subjectMatches = (subject: string) =>
     kind === "allow" ? pattern!.test(subject) : [subject, ...subject.split(SHELL_SEPARATOR)].some((part) => pattern!.test(part.trim()));
+  const names = (requestProtocol: string, requestAction: string) =>
+    (protocol === "*" || protocol.toUpperCase() === requestProtocol.toUpperCase()) && (action === undefined || action === "*" || action === requestAction);
   return {
     text,
+    readsValueOf: (requestProtocol, requestAction) => pattern !== undefined && names(requestProtocol, requestAction),
     matches(request) {
-      if (protocol !== "*" && protocol.toUpperCase() !== request.protocol.toUpperCase()) return false;
-      if (action !== undefined && action !== "*" && action !== request.action) return false;
+      if (!names(request.protocol, request.action)) return false;
       if (pattern === undefined) return true;
       const forms = request.pathForms ?? [];
       if (kind === "deny") return subjectMatches(request.subject ?? "") || forms.some((form) => pattern.test(form) || pattern.test(`${form}/`));

@@ -125,6 +125,17 @@ describe("answering always", () => {
   });
 });
 
+describe("readsValues", () => {
+  it("is true only for actions a rule with a value glob names", () => {
+    const policy = new PermissionPolicy("ask", { allow: ["EXEC", "FILE_OP:*:src/*"], deny: ["GIT:push:*main*"] });
+    expect(policy.readsValues("FILE_OP", "write")).toBe(true);
+    expect(policy.readsValues("file_op", "read")).toBe(true);
+    expect(policy.readsValues("GIT", "push")).toBe(true);
+    expect(policy.readsValues("GIT", "commit")).toBe(false);
+    expect(policy.readsValues("EXEC", "run")).toBe(false);
+  });
+});
+
 describe("path subjects", () => {
   const fileRequest = (forms: string[], action = "write"): PermissionRequest => ({
     ...request("write", forms[0], "FILE_OP", action),
