@@ -290,7 +290,6 @@ function describeValue(value: unknown): string {
   return output === undefined ? "an object without output" : `an output of type ${typeof output}`;
 }
 
-
 /** Whole outputs kept beside the cut ones; older ones are removed as new ones come. */
 export const KEPT_OUTPUTS = 100;
 const KEPT_OUTPUT_NAME = /^(\d{4}-\d{2}-\d{2}T[\d-]+Z)-(\d+)\.txt$/;
