@@ -16,16 +16,17 @@ import type { CodeIndex, CodeIndexOptions, Embedder, IndexProgress, IndexReport 
 import type { Explanation } from "../tools/index/explain.js";
 import type { SearchResult } from "../tools/index/search.js";
 import { plural } from "../tools/format.js";
+import { summarizeSkipped } from "../tools/index/skipped.js";
 
 /** The code index, loaded on the first RAG command rather than at start-up. */
 const loadIndexTools = loadOnce(async () => {
-  const [{ CodeIndex, summarizeSkipped }, { analyzeIndex }, { explainInIndex }, { searchIndex }] = await Promise.all([
+  const [{ CodeIndex }, { analyzeIndex }, { explainInIndex }, { searchIndex }] = await Promise.all([
     import("../tools/index/code-index.js"),
     import("../tools/index/analyze.js"),
     import("../tools/index/explain.js"),
     import("../tools/index/search.js"),
   ]);
-  return { CodeIndex, summarizeSkipped, analyzeIndex, explainInIndex, searchIndex };
+  return { CodeIndex, analyzeIndex, explainInIndex, searchIndex };
 });
 
 export interface RagOptions {
@@ -112,8 +113,7 @@ export function createRagProtocol(options: RagOptions = {}) {
           if (scope !== undefined) await assertExists(scope.absolute, scope.relative);
           const relative = scope?.relative;
           const report = await update(state, environment, scope?.absolute, signal);
-          const { summarizeSkipped } = await loadIndexTools();
-          return { output: reportText(report, relative, summarizeSkipped), description: `Indexed ${relative ?? "the workspace"} (${plural(report.indexed, "file")} read, ${plural(report.files, "file")} in all)`, data: report };
+          return { output: reportText(report, relative), description: `Indexed ${relative ?? "the workspace"} (${plural(report.indexed, "file")} read, ${plural(report.files, "file")} in all)`, data: report };
         },
       }),
 
@@ -131,7 +131,7 @@ export function createRagProtocol(options: RagOptions = {}) {
         async handler(args, { state, environment, signal }) {
           const filter = args.path !== undefined && !/[*?]/.test(args.path) ? await relativePath(environment, args.path) : args.path;
           const { index, built } = await ready(state, environment, signal);
-          const { searchIndex, summarizeSkipped } = await loadIndexTools();
+          const { searchIndex } = await loadIndexTools();
           const result = await searchIndex(index, args.query, { path: filter, language: args.language, contextLines: args.context_size, limit: args.limit });
           const prefix = built === undefined ? [] : [`(Built the index first: ${plural(built.files, "file")}, ${summarizeSkipped(built.skipped)}.)`];
           return {
@@ -184,7 +184,7 @@ async function assertExists(absolute: string, relative: string): Promise<void> {
   }
 }
 
-function reportText(report: IndexReport, scope: string | undefined, summarizeSkipped: (skipped: IndexReport["skipped"]) => string): string {
+function reportText(report: IndexReport, scope: string | undefined): string {
   const lines = [
     `Indexed ${scope ?? "the workspace"}: ${plural(report.files, "file")} in the index (${report.indexed} read, ${report.unchanged} unchanged, ${report.removed} removed), ${plural(report.chunks, "chunk")}, ${plural(report.symbols, "symbol")}, ${(report.durationMs / 1000).toFixed(2)} s${report.workers > 0 ? ` on ${report.workers} worker threads` : ""}.`,
     `Skipped: ${summarizeSkipped(report.skipped)}.`,

@@ -12,7 +12,7 @@ import { Postings } from "./postings.js";
 import { IndexStore, INDEX_FORMAT_VERSION, shardOf, TermDictionary, type IndexedFile, type IndexManifest, type VectorRecord } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
 import { TermCounter } from "./term-counter.js";
-import { exclusionOf, walkFiles, type SkippedFile, type SkipReason, type WalkedFile } from "./walk.js";
+import { exclusionOf, walkFiles, type SkippedFile, type WalkedFile } from "./walk.js";
 
 /** Turns texts into vectors (one per text, all of one length) for semantic ranking. */
 export type Embedder = (texts: string[]) => Promise<number[][]>;
@@ -214,7 +214,7 @@ export class CodeIndex {
       const context = { counter: this.counter, dictionary: this.dictionary, maxChunkLines: this.options.maxChunkLines, workers: this.options.workers, parallelMinBytes: this.options.parallelMinBytes, signal };
       for await (const batch of analyseFiles(toAnalyse, context)) {
         workers = Math.max(workers, batch.workers);
-        for (const outcome of batch.outcomes) apply(changed[done++]!, outcome);
+        for (const outcome of batch.outcomes) apply(toAnalyse[done++]!, outcome);
         progress?.({ phase: "reading", done, total: changed.length });
       }
     } finally {
@@ -304,13 +304,4 @@ export class CodeIndex {
     }
     await this.store.saveVectors(this.vectors);
   }
-}
-
-/** Counts skipped files by reason, for one-line reports. */
-export function summarizeSkipped(skipped: readonly SkippedFile[]): string {
-  if (skipped.length === 0) return "none skipped";
-  const counts = new Map<SkipReason, number>();
-  for (const entry of skipped) counts.set(entry.reason, (counts.get(entry.reason) ?? 0) + 1);
-  const labels: Record<SkipReason, string> = { too_large: "too large", binary: "binary", symlink: "symbolic links", unreadable: "unreadable" };
-  return `${skipped.length} skipped (${[...counts].map(([reason, count]) => `${count} ${labels[reason]}`).join(", ")})`;
 }
