@@ -67,7 +67,8 @@ export class PermissionPolicy {
 
   /** True when some rule matches this action by its value: only then are path forms worth working out. */
   readsValues(protocol: string, action: string): boolean {
-    return [...this.denyRules, ...this.allowRules].some((rule) => rule.readsValueOf(protocol, action));
+    const reads = (rule: Rule) => rule.readsValueOf(protocol, action);
+    return this.denyRules.some(reads) || this.allowRules.some(reads);
   }
 
   async decide(request: PermissionRequest): Promise<PermissionVerdict> {
