@@ -6,9 +6,7 @@ export class InputError extends Error {}
 export async function readInput(file: string | undefined): Promise<string> {
   if (file === undefined || file === "-") {
     if (process.stdin.isTTY) throw new InputError("No input: give a FILE, or pipe text into standard input (clio parse - < reply.md).");
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString("utf8");
+    return (await readPipedInput()) ?? "";
   }
   try {
     return await readFile(file, "utf8");
