@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { braceBlockEnds } from "../../tools/index/blocks.js";
 import { chunkLines } from "../../tools/index/chunks.js";
 import { extractSymbols, type SymbolDefinition } from "../../tools/index/symbols.js";
 
@@ -207,6 +208,67 @@ describe("symbol extraction", () => {
     ].join("\n");
     const { symbols } = extractSymbols("lexer.cpp", source);
     expect(summary(symbols)).toEqual(["module shop 1-11", "class shop.Lexer 2-8", "method Lexer.next 4-6", "method Parser.parse 9-10"]);
+  });
+});
+
+describe("symbol extraction edge cases (line filters, whole-text searches, block scanning)", () => {
+  it("brace ends skip block comments, multi-line template strings and char literals, without a trailing newline", () => {
+    const text = ["f() {", "  /* } {", "  */ const s = `}", "  {`;", "  c = '}';", "}", "g() { h({}) }"].join("\n");
+    expect([...braceBlockEnds(text, 7)]).toEqual([5, -1, -1, -1, -1, -1, 6]);
+  });
+
+  it("brace ends: an unterminated string stops at its line; a line comment hides its braces", () => {
+    const text = ['a("{', "b {", "} // }", "c { // {", "}"].join("\n");
+    expect([...braceBlockEnds(text, 5)]).toEqual([-1, 2, -1, 4, -1]);
+  });
+
+  it("definitions on the first and the last line, with and without a trailing newline", () => {
+    for (const ending of ["", "\n"]) {
+      const { symbols } = extractSymbols("a.ts", `function first() {}\nfirst();\nexport const last = 1;${ending}`);
+      expect(summary(symbols)).toEqual(["function first 1-1", "constant last 3-3"]);
+    }
+    expect(summary(extractSymbols("a.py", "x = 1\ndef last(): pass").symbols)).toEqual(["function last 2-2"]);
+  });
+
+  it("CRLF lines: methods found by their closing `{`, Go groups and import blocks", () => {
+    const typescript = ["export class Box {\r", "  open(lid: Lid) {\r", "    lid.lift();\r", "  }\r", "}\r", ""].join("\n");
+    expect(summary(extractSymbols("box.ts", typescript).symbols)).toEqual(["class Box 1-5", "method Box.open 2-4"]);
+    const go = ["package main\r", "import ( \r", '  "fmt"\r', " )\r", "const ( \r", "  A = 1\r", ")\r"].join("\n");
+    const { symbols, imports } = extractSymbols("main.go", go);
+    expect(summary(symbols)).toEqual(["constant A 6-6"]);
+    expect(imports).toEqual(["fmt"]);
+  });
+
+  it("a line ending in a non-ASCII blank still reaches the gate", () => {
+    const source = ["class Box {", "  open(lid) {\u00a0", "    lid.lift();", "  }", "}"].join("\n");
+    expect(summary(extractSymbols("box.js", source).symbols)).toEqual(["class Box 1-5", "method Box.open 2-4"]);
+  });
+
+  it("multi-line signatures: a TypeScript method opened by `(` at the line end, a Java method with a trailing comment", () => {
+    const typescript = ["class Api {", "  fetch(", "    url: string,", "  ): void {", "  }", "}"].join("\n");
+    expect(summary(extractSymbols("api.ts", typescript).symbols)).toEqual(["class Api 1-6", "method Api.fetch 2-5"]);
+    const java = ["class Api {", "    String fetch(final String url) // fetches", "    {", "        return url;", "    }", "    int size = count(items); // not a method", "}"].join("\n");
+    expect(summary(extractSymbols("Api.java", java).symbols)).toEqual(["class Api 1-7", "method Api.fetch 2-5"]);
+  });
+
+  it("imports: keywords inside strings and comments name nothing; re-exports, late requires and includes count", () => {
+    const typescript = [
+      'const note = "import x from y";',
+      "// import z from 'z'",
+      'export { a } from "./a.js";',
+      "function later() {",
+      '  return require("./late.js");',
+      "}",
+    ].join("\n");
+    expect(extractSymbols("index.ts", typescript).imports).toEqual(["./a.js", "./late.js"]);
+    expect(extractSymbols("m.py", 's = "import os"\ndef f():\n    from .util import helper\n').imports).toEqual([".util"]);
+    expect(extractSymbols("lib.rs", "// use nothing\nfn f() {}\npub use crate::model::User;\nmod store;\n").imports).toEqual(["crate::model::User", "store"]);
+    expect(extractSymbols("a.c", 'char *s = "#include <no.h>";\n  #  include "late.h"\n').imports).toEqual(["late.h"]);
+  });
+
+  it("C: a typedef struct named at its end, after other code", () => {
+    const source = ["int x = 0;", "typedef union {", "  int a;", "  float b;", "} Value;", "int MAX_VALUE = 3;"].join("\n");
+    expect(summary(extractSymbols("v.c", source).symbols)).toEqual(["type Value 2-5", "constant MAX_VALUE 6-6"]);
   });
 });
 

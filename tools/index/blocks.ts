@@ -3,44 +3,78 @@
  * languages) or indentation (Python).
  */
 
+const NEWLINE = 10;
+const SLASH = 47;
+const STAR = 42;
+const BACKSLASH = 92;
+const DOUBLE_QUOTE = 34;
+const SINGLE_QUOTE = 39;
+const BACKTICK = 96;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+
+/** The characters `braceBlockEnds` stops at; every other UTF-16 code unit is skipped. */
+const SPECIAL = new Uint8Array(65536);
+for (const code of [NEWLINE, SLASH, DOUBLE_QUOTE, SINGLE_QUOTE, BACKTICK, OPEN_BRACE, CLOSE_BRACE]) SPECIAL[code] = 1;
+
 /**
- * For each line that opens brace blocks, the last line where one of them closes (0-based): for
- * `function f(options = {}) {` that is the body's end, not the `{}` default's.
+ * For each line (0-based index) that opens brace blocks, the last line where one of them closes,
+ * -1 for other lines: for `function f(options = {}) {` that is the body's end, not the `{}`
+ * default's. `lineCount` is the number of lines (`text.split("\n").length`).
  */
-export function braceBlockEnds(text: string): Map<number, number> {
-  const ends = new Map<number, number>();
+export function braceBlockEnds(text: string, lineCount: number): Int32Array {
+  const ends = new Int32Array(lineCount).fill(-1);
   const stack: number[] = [];
   let line = 0;
   let index = 0;
   const length = text.length;
   while (index < length) {
-    const character = text[index]!;
-    if (character === "\n") {
-      line++;
+    const code = text.charCodeAt(index);
+    if (SPECIAL[code] === 0) {
       index++;
       continue;
     }
-    if (character === "/" && text[index + 1] === "/") {
-      const next = text.indexOf("\n", index);
-      index = next === -1 ? length : next;
-      continue;
-    }
-    if (character === "/" && text[index + 1] === "*") {
-      const close = text.indexOf("*/", index + 2);
-      const stop = close === -1 ? length : close + 2;
-      for (let scan = index; scan < stop; scan++) if (text[scan] === "\n") line++;
-      index = stop;
-      continue;
-    }
-    if (character === '"' || character === "`" || (character === "'" && isCharLiteral(text, index))) {
-      index = skipString(text, index, character, () => line++);
-      continue;
-    }
-    if (character === "{") {
+    if (code === NEWLINE) {
+      line++;
+    } else if (code === OPEN_BRACE) {
       stack.push(line);
-    } else if (character === "}") {
+    } else if (code === CLOSE_BRACE) {
       const open = stack.pop();
-      if (open !== undefined && (ends.get(open) ?? -1) < line) ends.set(open, line);
+      if (open !== undefined && ends[open]! < line) ends[open] = line;
+    } else if (code === SLASH) {
+      const next = text.charCodeAt(index + 1);
+      if (next === SLASH) {
+        const newline = text.indexOf("\n", index);
+        index = newline === -1 ? length : newline;
+        continue;
+      }
+      if (next === STAR) {
+        const close = text.indexOf("*/", index + 2);
+        const stop = close === -1 ? length : close + 2;
+        for (let newline = text.indexOf("\n", index); newline !== -1 && newline < stop; newline = text.indexOf("\n", newline + 1)) line++;
+        index = stop;
+        continue;
+      }
+    } else if (code !== SINGLE_QUOTE || isCharLiteral(text, index)) {
+      // A string: an unterminated one (other than a template) ends at its line's end.
+      index++;
+      while (index < length) {
+        const inside = text.charCodeAt(index);
+        if (inside === BACKSLASH) {
+          if (text.charCodeAt(index + 1) === NEWLINE) line++;
+          index += 2;
+          continue;
+        }
+        if (inside === NEWLINE) {
+          if (code !== BACKTICK) break;
+          line++;
+        } else if (inside === code) {
+          index++;
+          break;
+        }
+        index++;
+      }
+      continue;
     }
     index++;
   }
@@ -49,42 +83,42 @@ export function braceBlockEnds(text: string): Map<number, number> {
 
 /** A `'` starts a char literal ('a', '\n', '\'') rather than a Rust lifetime or an apostrophe. */
 function isCharLiteral(text: string, index: number): boolean {
-  if (text[index + 1] === "\\") return true;
-  return text[index + 2] === "'";
-}
-
-function skipString(text: string, start: number, quote: string, onNewline: () => void): number {
-  let index = start + 1;
-  while (index < text.length) {
-    const character = text[index]!;
-    if (character === "\\") {
-      if (text[index + 1] === "\n") onNewline();
-      index += 2;
-      continue;
-    }
-    if (character === "\n") {
-      if (quote !== "`") return index; // an unterminated string ends at the line
-      onNewline();
-    }
-    if (character === quote) return index + 1;
-    index++;
-  }
-  return index;
+  return text.charCodeAt(index + 1) === BACKSLASH || text.charCodeAt(index + 2) === SINGLE_QUOTE;
 }
 
 /**
  * The last line of a brace-language definition starting at `line`: the block of the first `{`
  * within the next few lines, or the line that ends the declaration with `;`.
  */
-export function braceDefinitionEnd(lines: string[], ends: Map<number, number>, line: number): number {
+export function braceDefinitionEnd(lines: string[], ends: Int32Array, line: number): number {
   const limit = Math.min(lines.length - 1, line + 8);
   for (let scan = line; scan <= limit; scan++) {
-    const end = ends.get(scan);
-    if (end !== undefined && lines[scan]!.includes("{")) return end;
-    const trimmed = lines[scan]!.trimEnd();
-    if (trimmed.endsWith(";")) return scan;
+    const text = lines[scan]!;
+    const end = ends[scan]!;
+    if (end !== -1 && text.includes("{")) return end;
+    if (endsWithSemicolon(text)) return scan;
   }
   return line;
+}
+
+/** `text.trimEnd().endsWith(";")` without building the trimmed string for plain ASCII endings. */
+function endsWithSemicolon(text: string): boolean {
+  let end = text.length - 1;
+  let code = text.charCodeAt(end);
+  while (code === 32 || code === 9 || code === 13) code = text.charCodeAt(--end);
+  if (code === 59) return true;
+  if (end < 0 || (code > 32 && code < 127)) return false;
+  return text.trimEnd().endsWith(";");
+}
+
+/** `text.trim() === ""` without building the trimmed string for plain ASCII lines. */
+function isBlank(text: string): boolean {
+  let index = 0;
+  let code = text.charCodeAt(0);
+  while (code === 32 || code === 9) code = text.charCodeAt(++index);
+  if (index >= text.length) return true;
+  if (code > 32 && code < 127) return false;
+  return text.trim() === "";
 }
 
 /** The width of a line's leading blanks, a tab counting four. */
@@ -108,7 +142,7 @@ export function indentDefinitionEnd(lines: string[], line: number): number {
   while (scan < lines.length && !/:\s*(#.*)?$/.test(lines[scan - 1]!) && scan - line < 10) last = scan++;
   for (; scan < lines.length; scan++) {
     const text = lines[scan]!;
-    if (text.trim() === "") continue;
+    if (isBlank(text)) continue;
     if (indentOf(text) <= indent) break;
     last = scan;
   }

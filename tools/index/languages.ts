@@ -36,8 +36,9 @@ export interface RawSymbol {
 export interface LanguageSpec {
   name: string;
   blocks: "brace" | "indent";
-  definitions(lines: string[]): RawSymbol[];
-  imports(lines: string[]): string[];
+  /** `lines` is `text.split("\n")`. */
+  definitions(lines: string[], text: string): RawSymbol[];
+  imports(lines: string[], text: string): string[];
 }
 
 /** Words that look like a call or definition by shape but are control flow. */
@@ -45,18 +46,82 @@ const KEYWORDS = new Set(
   "if else for while switch case catch return new throw typeof sizeof do try finally elif except synchronized super this await yield".split(" "),
 );
 
-/** A pattern, the kind it finds, extra fields, and whether it matches by shape alone (then control-flow words are not names). */
-type Pattern = [RegExp, SymbolKind, Partial<RawSymbol>?, "shape"?];
+/**
+ * A test cheaper than the gate that every line a language's gate and patterns can match passes:
+ * an anchored `start` (one failed match at column 0 is cheap, unlike the gate's alternatives that
+ * look for a `{` or `(` at the end), the line's last character, and for the rest an optional `tail`.
+ */
+interface LineFilter {
+  start: RegExp;
+  /** Characters the line may end with (before trailing blanks). */
+  ends: Uint8Array;
+  /** For lines that end otherwise, but not with one of `notLast`: a pattern they must match. */
+  tail?: { pattern: RegExp; notLast: string };
+}
+
+function lineFilter(start: RegExp, ends = "", tail?: LineFilter["tail"]): LineFilter {
+  const filter: LineFilter = { start, ends: new Uint8Array(128) };
+  for (const character of ends) filter.ends[character.charCodeAt(0)] = 1;
+  if (tail !== undefined) filter.tail = tail;
+  return filter;
+}
+
+/** Whether `text` passes `filter`; a line ending in an unusual blank or non-ASCII always does. */
+function mayMatch(text: string, filter: LineFilter): boolean {
+  if (filter.start.test(text)) return true;
+  let end = text.length - 1;
+  let code = text.charCodeAt(end);
+  while (code === 32 || code === 9 || code === 13) code = text.charCodeAt(--end);
+  if (end < 0) return false;
+  if (code < 33 || code > 126 || filter.ends[code] === 1) return true;
+  const tail = filter.tail;
+  return tail !== undefined && !tail.notLast.includes(text[end]!) && tail.pattern.test(text);
+}
+
+/** The lines (0-based, ascending) that `start` (anchored at the line's start, so cheap to fail) matches. */
+function linesMatching(lines: string[], start: RegExp): number[] {
+  const found: number[] = [];
+  for (let line = 0; line < lines.length; line++) if (start.test(lines[line]!)) found.push(line);
+  return found;
+}
 
 /**
- * Tries each pattern on each line that passes `gate` (one cheap test that rules out most body
- * lines) and not `skip`; the named group `name` (and `parent`) make the symbol.
+ * The lines (0-based, ascending) that contain one of `needles`, found in the whole text at once;
+ * `lines` is `text.split("\n")`. Needles with a rare first character are found fastest.
  */
-function byPatterns(lines: string[], patterns: Pattern[], skip: RegExp, gate: RegExp): RawSymbol[] {
+function linesContaining(text: string, lines: string[], needles: string[]): number[] {
+  const offsets: number[] = [];
+  for (const needle of needles) for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) offsets.push(at);
+  if (offsets.length === 0) return offsets;
+  offsets.sort((left, right) => left - right);
+  const found: number[] = [];
+  let line = 0;
+  let lineEnd = lines[0]!.length;
+  for (const offset of offsets) {
+    while (offset >= lineEnd) lineEnd += lines[++line]!.length + 1;
+    if (found[found.length - 1] !== line) found.push(line);
+  }
+  return found;
+}
+
+/**
+ * A pattern, the kind it finds, extra fields, whether it matches by shape alone (then control-flow
+ * words are not names), and text every line it matches contains (a cheap test before a costly pattern).
+ */
+type Pattern = [RegExp, SymbolKind, Partial<RawSymbol>?, "shape"?, string?];
+
+/**
+ * Tries each pattern on each line that passes `filter` and `gate` (cheap tests that rule out most
+ * body lines) and not `skip`; the named group `name` (and `parent`) make the symbol.
+ */
+function byPatterns(lines: string[], patterns: Pattern[], skip: RegExp, gate: RegExp, filter?: LineFilter): RawSymbol[] {
   const symbols: RawSymbol[] = [];
-  lines.forEach((text, line) => {
-    if (!gate.test(text) || skip.test(text)) return;
-    for (const [pattern, kind, extra, shape] of patterns) {
+  for (let line = 0; line < lines.length; line++) {
+    const text = lines[line]!;
+    if ((filter !== undefined && !mayMatch(text, filter)) || !gate.test(text) || skip.test(text)) continue;
+    for (let index = 0; index < patterns.length; index++) {
+      const [pattern, kind, extra, shape, needs] = patterns[index]!;
+      if (needs !== undefined && !text.includes(needs)) continue;
       const match = pattern.exec(text);
       const name = match?.groups?.name;
       if (match === null || name === undefined) continue;
@@ -66,14 +131,15 @@ function byPatterns(lines: string[], patterns: Pattern[], skip: RegExp, gate: Re
       symbols.push(symbol);
       break;
     }
-  });
+  }
   return symbols;
 }
 
-/** Module names the patterns find on lines that contain `keyword` (a cheap test first). */
-function collect(lines: string[], patterns: RegExp[], keyword: RegExp): string[] {
+/** Module names the patterns find on the `candidates` lines that match `keyword`. */
+function collect(lines: string[], candidates: number[], patterns: RegExp[], keyword: RegExp): string[] {
   const found: string[] = [];
-  for (const text of lines) {
+  for (const line of candidates) {
+    const text = lines[line]!;
     if (!keyword.test(text)) continue;
     for (const pattern of patterns) {
       for (const match of text.matchAll(pattern)) if (match.groups?.module) found.push(match.groups.module);
@@ -84,6 +150,12 @@ function collect(lines: string[], patterns: RegExp[], keyword: RegExp): string[]
 
 const C_COMMENT = /^\s*(\/\/|\/\*|\*)/;
 const ID = "[A-Za-z_$][\\w$]*";
+
+// The first words of the gate and the patterns, or the gate's `)... {` or `(` at the end.
+const TYPESCRIPT_LINES = lineFilter(
+  /^\s*(export|default|declare|async|function|class|abstract|interface|type|enum|const|let|var|public|private|protected|static|readonly|override|get|set)/,
+  "{(",
+);
 
 const typescript: LanguageSpec = {
   name: "typescript",
@@ -108,9 +180,10 @@ const typescript: LanguageSpec = {
       ],
       C_COMMENT,
       /^\s*(export|default|declare|async|function|class|abstract|interface|type|enum|const|let|var|public|private|protected|static|readonly|override|get|set)\b|\)\s*(:[^;{]*)?\{\s*$|\($/,
+      TYPESCRIPT_LINES,
     ),
-  imports: (lines) =>
-    collect(lines, [/^\s*import\s[^'"]*?from\s*['"](?<module>[^'"]+)['"]/g, /^\s*import\s*['"](?<module>[^'"]+)['"]/g, /\b(require|import)\(\s*['"](?<module>[^'"]+)['"]\s*\)/g, /^\s*export\s[^'"]*?from\s*['"](?<module>[^'"]+)['"]/g], /\b(import|require|from)\b/),
+  imports: (lines, text) =>
+    collect(lines, linesContaining(text, lines, ["port", "quire"]), [/^\s*import\s[^'"]*?from\s*['"](?<module>[^'"]+)['"]/g, /^\s*import\s*['"](?<module>[^'"]+)['"]/g, /\b(require|import)\(\s*['"](?<module>[^'"]+)['"]\s*\)/g, /^\s*export\s[^'"]*?from\s*['"](?<module>[^'"]+)['"]/g], /\b(import|require|from)\b/),
 };
 
 const python: LanguageSpec = {
@@ -127,7 +200,7 @@ const python: LanguageSpec = {
       /^\s*#/,
       /^\s*(def|async|class)\b|^[A-Z]/,
     ),
-  imports: (lines) => collect(lines, [/^\s*from\s+(?<module>[\w.]+)\s+import\b/g, /^\s*import\s+(?<module>[\w.]+)/g], /\bimport\b/),
+  imports: (lines, text) => collect(lines, linesContaining(text, lines, ["port"]), [/^\s*from\s+(?<module>[\w.]+)\s+import\b/g, /^\s*import\s+(?<module>[\w.]+)/g], /\bimport\b/),
 };
 
 function goDefinitions(lines: string[]): RawSymbol[] {
@@ -147,20 +220,21 @@ function goDefinitions(lines: string[]): RawSymbol[] {
   );
   // Grouped declarations: const ( ... ), var ( ... ), type ( ... ).
   let group: SymbolKind | undefined;
-  lines.forEach((text, line) => {
-    const opening = /^(const|var|type)\s*\($/.exec(text.trim());
-    if (opening !== null && !/^\s/.test(text)) {
+  for (let line = 0; line < lines.length; line++) {
+    const text = lines[line]!;
+    const opening = /^(const|var|type)\s*\(\s*$/.exec(text);
+    if (opening !== null) {
       group = opening[1] === "const" ? "constant" : opening[1] === "var" ? "variable" : "type";
-      return;
+      continue;
     }
-    if (group === undefined) return;
-    if (/^\)/.test(text)) {
+    if (group === undefined) continue;
+    if (text.startsWith(")")) {
       group = undefined;
-      return;
+      continue;
     }
     const member = /^\s+(?<name>[A-Za-z_]\w*)\b/.exec(text);
     if (member !== null && !/^\s*\/\//.test(text)) symbols.push({ name: member.groups!.name!, kind: group, line, singleLine: true });
-  });
+  }
   return symbols.sort((left, right) => left.line - right.line);
 }
 
@@ -168,12 +242,21 @@ const go: LanguageSpec = {
   name: "go",
   blocks: "brace",
   definitions: goDefinitions,
-  imports: (lines) => {
+  imports: (lines, source) => {
     const found: string[] = [];
+    const candidates = linesContaining(source, lines, ["port"]);
     let inBlock = false;
-    for (const text of lines) {
-      if (/^import\s*\($/.test(text.trim())) inBlock = true;
-      else if (inBlock && text.trim() === ")") inBlock = false;
+    let next = 0;
+    for (let line = 0; line < lines.length; line++) {
+      // Outside a block only lines that contain "import" can name one.
+      if (!inBlock) {
+        while (next < candidates.length && candidates[next]! < line) next++;
+        if (next === candidates.length) break;
+        line = candidates[next]!;
+      }
+      const text = lines[line]!;
+      if (/^\s*import\s*\(\s*$/.test(text)) inBlock = true;
+      else if (inBlock && /^\s*\)\s*$/.test(text)) inBlock = false;
       const match = inBlock ? /^\s*(\w+\s+)?"(?<module>[^"]+)"/.exec(text) : /^import\s+(\w+\s+)?"(?<module>[^"]+)"/.exec(text);
       if (match?.groups?.module) found.push(match.groups.module);
     }
@@ -202,8 +285,10 @@ const rust: LanguageSpec = {
       ],
       C_COMMENT,
       /\b(fn|struct|enum|trait|type|const|static|mod|macro_rules|impl)\b/,
+      // The first words of the patterns.
+      lineFilter(/^\s*(pub|default|const|async|unsafe|extern|fn|struct|enum|trait|type|static|mod|macro_rules|impl)/),
     ),
-  imports: (lines) => collect(lines, [/^\s*(pub\s+)?use\s+(?<module>[\w:]+)/g, /^\s*(pub\s+)?mod\s+(?<module>\w+)\s*;/g], /\b(use|mod)\b/),
+  imports: (lines) => collect(lines, linesMatching(lines, /^\s*(pub|use|mod)/), [/^\s*(pub\s+)?use\s+(?<module>[\w:]+)/g, /^\s*(pub\s+)?mod\s+(?<module>\w+)\s*;/g], /\b(use|mod)\b/),
 };
 
 const JAVA_MODIFIERS = "((public|private|protected|static|final|abstract|sealed|non-sealed|strictfp|synchronized|native|default|transient|volatile)\\s+)*";
@@ -223,12 +308,18 @@ const java: LanguageSpec = {
       ],
       /^\s*(\/\/|\/\*|\*|@\w+\s*$|return\b|throw\b|new\b|else\b)/,
       /\b(class|record|interface|enum|final)\b|\)\s*(throws\s+[\w., ]+)?\s*\{?\s*$|\($/,
+      // The first words of the declaration patterns; methods have a `(` with no `;` or `=` after it.
+      lineFilter(
+        /^\s*(@|public|private|protected|static|final|abstract|sealed|non-sealed|strictfp|synchronized|native|default|transient|volatile|class|record|interface|enum)/,
+        "",
+        { pattern: /\([^;=]*$/, notLast: ";=" },
+      ),
     ),
-  imports: (lines) => collect(lines, [/^\s*import\s+(static\s+)?(?<module>[\w.*]+)\s*;/g], /^\s*import\b/),
+  imports: (lines, text) => collect(lines, linesContaining(text, lines, ["port"]), [/^\s*import\s+(static\s+)?(?<module>[\w.*]+)\s*;/g], /^\s*import\b/),
 };
 
 const C_NOT_TYPE = /^(return|else|case|goto|typedef|using|delete|throw)\b/;
-function cDefinitions(lines: string[]): RawSymbol[] {
+function cDefinitions(lines: string[], text: string): RawSymbol[] {
   const symbols = byPatterns(
     lines,
     [
@@ -238,17 +329,19 @@ function cDefinitions(lines: string[]): RawSymbol[] {
       [/^(typedef\s+)?enum\s+(class\s+)?(?<name>\w+)\s*(:\s*\w+\s*)?\{?\s*$/, "enum"],
       [/^namespace\s+(?<name>\w+)/, "module"],
       [/^typedef\s+[^{}]*?\(?\*?\s*(?<name>\w+)\)?\s*(\([^)]*\))?\s*;\s*$/, "type", { singleLine: true }],
-      [/^(static\s+)?(const\s+)?[\w\s\*]+\s+\*?(?<name>[A-Z][A-Z0-9_]{2,})\s*(\[[^\]]*\])?\s*=/, "constant", { singleLine: true }],
-      [/^(?!\s)(template\s*<.*>\s*)?[A-Za-z_][\w\s\*&:<>,]*?[\s\*&]\**(?<parent>\w+)::(?<name>~?\w+)\s*\([^;]*$/, "method", {}, "shape"],
+      [/^(static\s+)?(const\s+)?[\w\s\*]+\s+\*?(?<name>[A-Z][A-Z0-9_]{2,})\s*(\[[^\]]*\])?\s*=/, "constant", { singleLine: true }, undefined, "="],
+      [/^(?!\s)(template\s*<.*>\s*)?[A-Za-z_][\w\s\*&:<>,]*?[\s\*&]\**(?<parent>\w+)::(?<name>~?\w+)\s*\([^;]*$/, "method", {}, "shape", "::"],
       [/^(?!\s)[A-Za-z_][\w\s\*&:<>,]*?[\s\*&]\**(?<name>\w+)\s*\([^;]*$/, "function", {}, "shape"],
-      [/^\s+(virtual\s+|static\s+|inline\s+|explicit\s+)*([A-Za-z_][\w\s\*&:<>,]*?[\s\*&]\**)?(?<name>~?\w+)\s*\([^;=]*\)\s*(const\s*)?(override\s*)?(noexcept\s*)?\{/, "method", { memberOnly: true }, "shape"],
+      [/^\s+(virtual\s+|static\s+|inline\s+|explicit\s+)*([A-Za-z_][\w\s\*&:<>,]*?[\s\*&]\**)?(?<name>~?\w+)\s*\([^;=]*\)\s*(const\s*)?(override\s*)?(noexcept\s*)?\{/, "method", { memberOnly: true }, "shape", "{"],
     ],
     /^\s*(\/\/|\/\*|\*)/,
     /^\s*#\s*define|^\s*(typedef|struct|union|enum|class|namespace|template)\b|^[A-Za-z_]|\)\s*(const\s*)?(override\s*)?(noexcept\s*)?\{\s*$/,
+    // The gate's alternatives.
+    lineFilter(/^\s*(#|typedef|struct|union|enum|class|namespace|template)|^[A-Za-z_]/, "{"),
   ).filter((symbol) => !C_NOT_TYPE.test(lines[symbol.line]!.trim()));
   // typedef struct { ... } Name;  — the name comes at the end of the block.
-  lines.forEach((text, line) => {
-    if (!/^typedef\s+(struct|union|enum)\s*\{?\s*$/.test(text)) return;
+  for (const line of linesContaining(text, lines, ["ypedef"])) {
+    if (!/^typedef\s+(struct|union|enum)\s*\{?\s*$/.test(lines[line]!)) continue;
     for (let scan = line + 1; scan < lines.length && scan < line + 400; scan++) {
       const close = /^\}\s*(?<name>\w+)\s*;/.exec(lines[scan]!);
       if (close !== null) {
@@ -256,7 +349,7 @@ function cDefinitions(lines: string[]): RawSymbol[] {
         break;
       }
     }
-  });
+  }
   return symbols.sort((left, right) => left.line - right.line);
 }
 
@@ -264,7 +357,7 @@ const c: LanguageSpec = {
   name: "c",
   blocks: "brace",
   definitions: cDefinitions,
-  imports: (lines) => collect(lines, [/^\s*#\s*include\s*[<"](?<module>[^>"]+)[>"]/g], /^\s*#/),
+  imports: (lines, text) => collect(lines, linesContaining(text, lines, ["#"]), [/^\s*#\s*include\s*[<"](?<module>[^>"]+)[>"]/g], /^\s*#/),
 };
 const cpp: LanguageSpec = { ...c, name: "cpp" };
 

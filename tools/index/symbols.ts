@@ -33,8 +33,8 @@ const FUNCTION_KINDS: ReadonlySet<SymbolKind> = new Set(["function", "method"]);
 export function extractSymbols(path: string, text: string, lines: string[] = text.split("\n")): FileSymbols {
   const spec = languageSpecOf(path);
   if (spec === undefined) return { symbols: [], imports: [] };
-  const raw = spec.definitions(lines);
-  const ends = spec.blocks === "brace" ? braceBlockEnds(text) : undefined;
+  const raw = spec.definitions(lines, text);
+  const ends = spec.blocks === "brace" ? braceBlockEnds(text, lines.length) : undefined;
   const ranged = raw.map((symbol) => ({
     raw: symbol,
     end: symbol.singleLine
@@ -45,12 +45,14 @@ export function extractSymbols(path: string, text: string, lines: string[] = tex
   }));
   const symbols: SymbolDefinition[] = [];
   const containers: Array<{ name: string; line: number; end: number; kind: SymbolKind }> = [];
+  // The last endLine of any function so far: a symbol below it cannot be inside one.
+  let functionsEnd = 0;
   for (const { raw: symbol, end } of ranged) {
     const container = innermost(containers, symbol.line);
     const parent = symbol.parent ?? container?.name;
     if (symbol.memberOnly && (container === undefined || container.kind === "module")) continue;
     if (spec.blocks === "indent" && symbol.kind === "constant" && container !== undefined) continue;
-    if (isInsideFunction(symbols, symbol) && !CONTAINER_KINDS.has(symbol.kind)) continue;
+    if (symbol.line < functionsEnd && isInsideFunction(symbols, symbol) && !CONTAINER_KINDS.has(symbol.kind)) continue;
     const kind: SymbolKind = symbol.kind === "function" && parent !== undefined && container?.kind !== "module" ? "method" : symbol.kind;
     if (CONTAINER_KINDS.has(symbol.kind) || symbol.containerOnly) {
       containers.push({ name: symbol.name, line: symbol.line, end, kind: symbol.kind });
@@ -58,9 +60,10 @@ export function extractSymbols(path: string, text: string, lines: string[] = tex
     if (symbol.containerOnly) continue;
     const definition: SymbolDefinition = { name: symbol.name, kind, line: symbol.line + 1, endLine: end + 1 };
     if (parent !== undefined) definition.parent = parent;
+    if (FUNCTION_KINDS.has(kind) && definition.endLine > functionsEnd) functionsEnd = definition.endLine;
     symbols.push(definition);
   }
-  return { symbols, imports: spec.imports(lines) };
+  return { symbols, imports: spec.imports(lines, text) };
 }
 
 function innermost<Container extends { line: number; end: number }>(containers: Container[], line: number): Container | undefined {
