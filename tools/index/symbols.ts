@@ -35,24 +35,21 @@ export function extractSymbols(path: string, text: string, lines: string[] = tex
   if (spec === undefined) return { symbols: [], imports: [] };
   const raw = spec.definitions(lines, text);
   const ends = spec.blocks === "brace" ? braceBlockEnds(text, lines.length) : undefined;
-  const ranged = raw.map((symbol) => ({
-    raw: symbol,
-    end: symbol.singleLine
-      ? symbol.line
-      : ends === undefined
-        ? indentDefinitionEnd(lines, symbol.line)
-        : braceDefinitionEnd(lines, ends, symbol.line),
-  }));
   const symbols: SymbolDefinition[] = [];
   const containers: Array<{ name: string; line: number; end: number; kind: SymbolKind }> = [];
   // The last endLine of any function so far: a symbol below it cannot be inside one.
   let functionsEnd = 0;
-  for (const { raw: symbol, end } of ranged) {
+  for (const symbol of raw) {
     const container = innermost(containers, symbol.line);
     const parent = symbol.parent ?? container?.name;
     if (symbol.memberOnly && (container === undefined || container.kind === "module")) continue;
     if (spec.blocks === "indent" && symbol.kind === "constant" && container !== undefined) continue;
     if (symbol.line < functionsEnd && isInsideFunction(symbols, symbol) && !CONTAINER_KINDS.has(symbol.kind)) continue;
+    const end = symbol.singleLine
+      ? symbol.line
+      : ends === undefined
+        ? indentDefinitionEnd(lines, symbol.line)
+        : braceDefinitionEnd(lines, ends, symbol.line);
     const kind: SymbolKind = symbol.kind === "function" && parent !== undefined && container?.kind !== "module" ? "method" : symbol.kind;
     if (CONTAINER_KINDS.has(symbol.kind) || symbol.containerOnly) {
       containers.push({ name: symbol.name, line: symbol.line, end, kind: symbol.kind });
