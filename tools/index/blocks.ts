@@ -133,13 +133,16 @@ function indentOf(line: string): number {
   return width;
 }
 
+/** A Python signature line that ends with its colon (and maybe a comment). */
+const SIGNATURE_END = /:\s*(#.*)?$/;
+
 /** The last line of an indentation block (Python) opened at `line`. */
 export function indentDefinitionEnd(lines: string[], line: number): number {
   const indent = indentOf(lines[line]!);
   let last = line;
   let scan = line + 1;
   // A signature may span lines until its closing colon.
-  while (scan < lines.length && !/:\s*(#.*)?$/.test(lines[scan - 1]!) && scan - line < 10) last = scan++;
+  while (scan < lines.length && !SIGNATURE_END.test(lines[scan - 1]!) && scan - line < 10) last = scan++;
   for (; scan < lines.length; scan++) {
     const text = lines[scan]!;
     if (isBlank(text)) continue;

@@ -110,42 +110,78 @@ function linesContaining(text: string, lines: string[], needles: string[]): numb
  */
 type Pattern = [RegExp, SymbolKind, Partial<RawSymbol>?, "shape"?, string?];
 
-/**
- * Tries each pattern on each line that passes `filter` and `gate` (cheap tests that rule out most
- * body lines) and not `skip`; the named group `name` (and `parent`) make the symbol.
- */
-function byPatterns(lines: string[], patterns: Pattern[], skip: RegExp, gate: RegExp, filter?: LineFilter): RawSymbol[] {
-  const symbols: RawSymbol[] = [];
-  for (let line = 0; line < lines.length; line++) {
-    const text = lines[line]!;
-    if ((filter !== undefined && !mayMatch(text, filter)) || !gate.test(text) || skip.test(text)) continue;
-    for (let index = 0; index < patterns.length; index++) {
-      const [pattern, kind, extra, shape, needs] = patterns[index]!;
-      if (needs !== undefined && !text.includes(needs)) continue;
-      const match = pattern.exec(text);
-      const name = match?.groups?.name;
-      if (match === null || name === undefined) continue;
-      if (shape === "shape" && KEYWORDS.has(name)) continue;
-      const symbol: RawSymbol = { name, kind, line, ...extra };
-      if (match.groups?.parent) symbol.parent = match.groups.parent;
-      symbols.push(symbol);
-      break;
-    }
-  }
-  return symbols;
+/** A pattern with its named groups `name` and `parent` made plain numbered ones (cheaper matches). */
+interface CompiledPattern {
+  pattern: RegExp;
+  name: number;
+  /** 0 when the pattern has no `parent` group. */
+  parent: number;
+  kind: SymbolKind;
+  extra: Partial<RawSymbol> | undefined;
+  shape: boolean;
+  needs: string | undefined;
 }
 
-/** Module names the patterns find on the `candidates` lines that match `keyword`. */
-function collect(lines: string[], candidates: number[], patterns: RegExp[], keyword: RegExp): string[] {
-  const found: string[] = [];
-  for (const line of candidates) {
-    const text = lines[line]!;
-    if (!keyword.test(text)) continue;
-    for (const pattern of patterns) {
-      for (const match of text.matchAll(pattern)) if (match.groups?.module) found.push(match.groups.module);
+function compilePattern([pattern, kind, extra, shape, needs]: Pattern): CompiledPattern {
+  const groups: Record<string, number> = {};
+  let count = 0;
+  // Capturing groups in order: `(` not escaped, not in a class, not `(?:`/`(?=`/`(?!`/`(?<=`/`(?<!`.
+  const source = pattern.source.replace(/\\[\s\S]|\[(?:\\[\s\S]|[^\]\\])*\]|\((\?<(\w+)>|\?)?/g, (token, question: string | undefined, name: string | undefined) => {
+    if (!token.startsWith("(") || (question !== undefined && name === undefined)) return token;
+    count++;
+    if (name === undefined) return token;
+    groups[name] = count;
+    return "(";
+  });
+  return { pattern: new RegExp(source, pattern.flags), name: groups.name!, parent: groups.parent ?? 0, kind, extra, shape: shape === "shape", needs };
+}
+
+/**
+ * Definitions found by trying each pattern on each line that passes `filter` and `gate` (cheap
+ * tests that rule out most body lines) and not `skip`; the named group `name` (and `parent`) make
+ * the symbol.
+ */
+function byPatterns(patterns: Pattern[], skip: RegExp, gate: RegExp, filter?: LineFilter): (lines: string[]) => RawSymbol[] {
+  const compiled = patterns.map(compilePattern);
+  return (lines) => {
+    const symbols: RawSymbol[] = [];
+    for (let line = 0; line < lines.length; line++) {
+      const text = lines[line]!;
+      if ((filter !== undefined && !mayMatch(text, filter)) || !gate.test(text) || skip.test(text)) continue;
+      for (let index = 0; index < compiled.length; index++) {
+        const { pattern, name: nameGroup, parent: parentGroup, kind, extra, shape, needs } = compiled[index]!;
+        if (needs !== undefined && !text.includes(needs)) continue;
+        const match = pattern.exec(text);
+        const name = match?.[nameGroup];
+        if (match === null || name === undefined) continue;
+        if (shape && KEYWORDS.has(name)) continue;
+        const symbol: RawSymbol = { name, kind, line, ...extra };
+        const parent = parentGroup === 0 ? undefined : match[parentGroup];
+        if (parent) symbol.parent = parent;
+        symbols.push(symbol);
+        break;
+      }
     }
-  }
-  return [...new Set(found)];
+    return symbols;
+  };
+}
+
+/**
+ * Imports: module names the patterns find on the lines that contain one of the `find` needles
+ * (or that the anchored `find` pattern matches) and match `keyword`.
+ */
+function collect(find: string[] | RegExp, patterns: RegExp[], keyword: RegExp): LanguageSpec["imports"] {
+  return (lines, text) => {
+    const found: string[] = [];
+    for (const line of Array.isArray(find) ? linesContaining(text, lines, find) : linesMatching(lines, find)) {
+      const source = lines[line]!;
+      if (!keyword.test(source)) continue;
+      for (const pattern of patterns) {
+        for (const match of source.matchAll(pattern)) if (match.groups?.module) found.push(match.groups.module);
+      }
+    }
+    return [...new Set(found)];
+  };
 }
 
 const C_COMMENT = /^\s*(\/\/|\/\*|\*)/;
@@ -160,69 +196,69 @@ const TYPESCRIPT_LINES = lineFilter(
 const typescript: LanguageSpec = {
   name: "typescript",
   blocks: "brace",
-  definitions: (lines) =>
-    byPatterns(
-      lines,
+  definitions: byPatterns(
+    [
+      [new RegExp(`^\\s*(export\\s+)?(default\\s+)?(declare\\s+)?(async\\s+)?function\\s*\\*?\\s*(?<name>${ID})`), "function"],
+      [new RegExp(`^\\s*(export\\s+)?(default\\s+)?(declare\\s+)?(abstract\\s+)?class\\s+(?<name>${ID})`), "class"],
+      [new RegExp(`^\\s*(export\\s+)?(declare\\s+)?interface\\s+(?<name>${ID})`), "interface"],
+      [new RegExp(`^\\s*(export\\s+)?(declare\\s+)?type\\s+(?<name>${ID})\\s*(<.*>)?\\s*=`), "type"],
+      [new RegExp(`^\\s*(export\\s+)?(declare\\s+)?(const\\s+)?enum\\s+(?<name>${ID})`), "enum"],
+      [new RegExp(`^(export\\s+)?(const|let|var)\\s+(?<name>${ID})\\s*(:[^=]+)?=\\s*(async\\s+)?(function\\b|(\\([^)]*\\)|${ID})\\s*(:\\s*[^=]+)?=>)`), "function"],
+      [new RegExp(`^(export\\s+)?(const|let|var)\\s+(?<name>${ID})\\b`), "constant"],
       [
-        [new RegExp(`^\\s*(export\\s+)?(default\\s+)?(declare\\s+)?(async\\s+)?function\\s*\\*?\\s*(?<name>${ID})`), "function"],
-        [new RegExp(`^\\s*(export\\s+)?(default\\s+)?(declare\\s+)?(abstract\\s+)?class\\s+(?<name>${ID})`), "class"],
-        [new RegExp(`^\\s*(export\\s+)?(declare\\s+)?interface\\s+(?<name>${ID})`), "interface"],
-        [new RegExp(`^\\s*(export\\s+)?(declare\\s+)?type\\s+(?<name>${ID})\\s*(<.*>)?\\s*=`), "type"],
-        [new RegExp(`^\\s*(export\\s+)?(declare\\s+)?(const\\s+)?enum\\s+(?<name>${ID})`), "enum"],
-        [new RegExp(`^(export\\s+)?(const|let|var)\\s+(?<name>${ID})\\s*(:[^=]+)?=\\s*(async\\s+)?(function\\b|(\\([^)]*\\)|${ID})\\s*(:\\s*[^=]+)?=>)`), "function"],
-        [new RegExp(`^(export\\s+)?(const|let|var)\\s+(?<name>${ID})\\b`), "constant"],
-        [
-          new RegExp(`^\\s+((public|private|protected|static|readonly|async|override|abstract|get|set)\\s+)*\\*?(?<name>#?${ID})\\s*(<[^>]*>)?\\s*\\([^;]*$`),
-          "method",
-          { memberOnly: true },
-          "shape",
-        ],
+        new RegExp(`^\\s+((public|private|protected|static|readonly|async|override|abstract|get|set)\\s+)*\\*?(?<name>#?${ID})\\s*(<[^>]*>)?\\s*\\([^;]*$`),
+        "method",
+        { memberOnly: true },
+        "shape",
       ],
-      C_COMMENT,
-      /^\s*(export|default|declare|async|function|class|abstract|interface|type|enum|const|let|var|public|private|protected|static|readonly|override|get|set)\b|\)\s*(:[^;{]*)?\{\s*$|\($/,
-      TYPESCRIPT_LINES,
-    ),
-  imports: (lines, text) =>
-    collect(lines, linesContaining(text, lines, ["port", "quire"]), [/^\s*import\s[^'"]*?from\s*['"](?<module>[^'"]+)['"]/g, /^\s*import\s*['"](?<module>[^'"]+)['"]/g, /\b(require|import)\(\s*['"](?<module>[^'"]+)['"]\s*\)/g, /^\s*export\s[^'"]*?from\s*['"](?<module>[^'"]+)['"]/g], /\b(import|require|from)\b/),
+    ],
+    C_COMMENT,
+    /^\s*(export|default|declare|async|function|class|abstract|interface|type|enum|const|let|var|public|private|protected|static|readonly|override|get|set)\b|\)\s*(:[^;{]*)?\{\s*$|\($/,
+    TYPESCRIPT_LINES,
+  ),
+  imports: collect(["port", "quire"], [/^\s*import\s[^'"]*?from\s*['"](?<module>[^'"]+)['"]/g, /^\s*import\s*['"](?<module>[^'"]+)['"]/g, /\b(require|import)\(\s*['"](?<module>[^'"]+)['"]\s*\)/g, /^\s*export\s[^'"]*?from\s*['"](?<module>[^'"]+)['"]/g], /\b(import|require|from)\b/),
 };
 
 const python: LanguageSpec = {
   name: "python",
   blocks: "indent",
-  definitions: (lines) =>
-    byPatterns(
-      lines,
-      [
-        [/^\s*(async\s+)?def\s+(?<name>\w+)/, "function"],
-        [/^\s*class\s+(?<name>\w+)/, "class"],
-        [/^(?<name>[A-Z][A-Z0-9_]*)\s*(:[^=]+)?=(?!=)/, "constant", { singleLine: true }],
-      ],
-      /^\s*#/,
-      /^\s*(def|async|class)\b|^[A-Z]/,
-    ),
-  imports: (lines, text) => collect(lines, linesContaining(text, lines, ["port"]), [/^\s*from\s+(?<module>[\w.]+)\s+import\b/g, /^\s*import\s+(?<module>[\w.]+)/g], /\bimport\b/),
+  definitions: byPatterns(
+    [
+      [/^\s*(async\s+)?def\s+(?<name>\w+)/, "function"],
+      [/^\s*class\s+(?<name>\w+)/, "class"],
+      [/^(?<name>[A-Z][A-Z0-9_]*)\s*(:[^=]+)?=(?!=)/, "constant", { singleLine: true }],
+    ],
+    /^\s*#/,
+    /^\s*(def|async|class)\b|^[A-Z]/,
+  ),
+  imports: collect(["port"], [/^\s*from\s+(?<module>[\w.]+)\s+import\b/g, /^\s*import\s+(?<module>[\w.]+)/g], /\bimport\b/),
 };
 
+const goPatternDefinitions = byPatterns(
+  [
+    [/^func\s+\(\s*\w*\s*\*?\s*(?<parent>\w+)(\[[^\]]*\])?\s*\)\s*(?<name>\w+)/, "method"],
+    [/^func\s+(?<name>\w+)/, "function"],
+    [/^type\s+(?<name>\w+)(\[[^\]]*\])?\s+struct\b/, "struct"],
+    [/^type\s+(?<name>\w+)(\[[^\]]*\])?\s+interface\b/, "interface"],
+    [/^type\s+(?<name>\w+)\s/, "type", { singleLine: true }],
+    [/^const\s+(?<name>\w+)/, "constant", { singleLine: true }],
+    [/^var\s+(?<name>\w+)/, "variable", { singleLine: true }],
+  ],
+  C_COMMENT,
+  /^(func|type|const|var)\b/,
+);
+
+const GO_GROUP_OPENING = /^(const|var|type)\s*\(\s*$/;
+const GO_GROUP_MEMBER = /^\s+([A-Za-z_]\w*)\b/;
+const GO_LINE_COMMENT = /^\s*\/\//;
+
 function goDefinitions(lines: string[]): RawSymbol[] {
-  const symbols = byPatterns(
-    lines,
-    [
-      [/^func\s+\(\s*\w*\s*\*?\s*(?<parent>\w+)(\[[^\]]*\])?\s*\)\s*(?<name>\w+)/, "method"],
-      [/^func\s+(?<name>\w+)/, "function"],
-      [/^type\s+(?<name>\w+)(\[[^\]]*\])?\s+struct\b/, "struct"],
-      [/^type\s+(?<name>\w+)(\[[^\]]*\])?\s+interface\b/, "interface"],
-      [/^type\s+(?<name>\w+)\s/, "type", { singleLine: true }],
-      [/^const\s+(?<name>\w+)/, "constant", { singleLine: true }],
-      [/^var\s+(?<name>\w+)/, "variable", { singleLine: true }],
-    ],
-    C_COMMENT,
-    /^(func|type|const|var)\b/,
-  );
+  const symbols = goPatternDefinitions(lines);
   // Grouped declarations: const ( ... ), var ( ... ), type ( ... ).
   let group: SymbolKind | undefined;
   for (let line = 0; line < lines.length; line++) {
     const text = lines[line]!;
-    const opening = /^(const|var|type)\s*\(\s*$/.exec(text);
+    const opening = GO_GROUP_OPENING.exec(text);
     if (opening !== null) {
       group = opening[1] === "const" ? "constant" : opening[1] === "var" ? "variable" : "type";
       continue;
@@ -232,11 +268,16 @@ function goDefinitions(lines: string[]): RawSymbol[] {
       group = undefined;
       continue;
     }
-    const member = /^\s+(?<name>[A-Za-z_]\w*)\b/.exec(text);
-    if (member !== null && !/^\s*\/\//.test(text)) symbols.push({ name: member.groups!.name!, kind: group, line, singleLine: true });
+    const member = GO_GROUP_MEMBER.exec(text);
+    if (member !== null && !GO_LINE_COMMENT.test(text)) symbols.push({ name: member[1]!, kind: group, line, singleLine: true });
   }
   return symbols.sort((left, right) => left.line - right.line);
 }
+
+const GO_IMPORT_OPENING = /^\s*import\s*\(\s*$/;
+const GO_CLOSING = /^\s*\)\s*$/;
+const GO_IMPORT_IN_BLOCK = /^\s*(\w+\s+)?"(?<module>[^"]+)"/;
+const GO_IMPORT = /^import\s+(\w+\s+)?"(?<module>[^"]+)"/;
 
 const go: LanguageSpec = {
   name: "go",
@@ -255,9 +296,9 @@ const go: LanguageSpec = {
         line = candidates[next]!;
       }
       const text = lines[line]!;
-      if (/^\s*import\s*\(\s*$/.test(text)) inBlock = true;
-      else if (inBlock && /^\s*\)\s*$/.test(text)) inBlock = false;
-      const match = inBlock ? /^\s*(\w+\s+)?"(?<module>[^"]+)"/.exec(text) : /^import\s+(\w+\s+)?"(?<module>[^"]+)"/.exec(text);
+      if (GO_IMPORT_OPENING.test(text)) inBlock = true;
+      else if (inBlock && GO_CLOSING.test(text)) inBlock = false;
+      const match = inBlock ? GO_IMPORT_IN_BLOCK.exec(text) : GO_IMPORT.exec(text);
       if (match?.groups?.module) found.push(match.groups.module);
     }
     return found;
@@ -268,84 +309,83 @@ const RUST_VISIBILITY = "(pub(\\([^)]*\\))?\\s+)?";
 const rust: LanguageSpec = {
   name: "rust",
   blocks: "brace",
-  definitions: (lines) =>
-    byPatterns(
-      lines,
-      [
-        [new RegExp(`^\\s*${RUST_VISIBILITY}(default\\s+)?(const\\s+)?(async\\s+)?(unsafe\\s+)?(extern\\s+"[^"]*"\\s+)?fn\\s+(?<name>\\w+)`), "function"],
-        [new RegExp(`^\\s*${RUST_VISIBILITY}struct\\s+(?<name>\\w+)`), "struct"],
-        [new RegExp(`^\\s*${RUST_VISIBILITY}enum\\s+(?<name>\\w+)`), "enum"],
-        [new RegExp(`^\\s*${RUST_VISIBILITY}(unsafe\\s+)?trait\\s+(?<name>\\w+)`), "trait"],
-        [new RegExp(`^\\s*${RUST_VISIBILITY}type\\s+(?<name>\\w+)`), "type", { singleLine: true }],
-        [new RegExp(`^\\s*${RUST_VISIBILITY}const\\s+(?<name>\\w+)\\s*:`), "constant"],
-        [new RegExp(`^\\s*${RUST_VISIBILITY}static\\s+(mut\\s+)?(?<name>\\w+)\\s*:`), "constant"],
-        [new RegExp(`^\\s*${RUST_VISIBILITY}mod\\s+(?<name>\\w+)`), "module"],
-        [/^\s*macro_rules!\s*(?<name>\w+)/, "macro"],
-        [/^\s*(unsafe\s+)?impl\b(<[^>]*>)?\s+([\w:<>, &']+\s+for\s+)?(?<name>\w+)/, "class", { containerOnly: true }],
-      ],
-      C_COMMENT,
-      /\b(fn|struct|enum|trait|type|const|static|mod|macro_rules|impl)\b/,
-      // The first words of the patterns.
-      lineFilter(/^\s*(pub|default|const|async|unsafe|extern|fn|struct|enum|trait|type|static|mod|macro_rules|impl)/),
-    ),
-  imports: (lines) => collect(lines, linesMatching(lines, /^\s*(pub|use|mod)/), [/^\s*(pub\s+)?use\s+(?<module>[\w:]+)/g, /^\s*(pub\s+)?mod\s+(?<module>\w+)\s*;/g], /\b(use|mod)\b/),
+  definitions: byPatterns(
+    [
+      [new RegExp(`^\\s*${RUST_VISIBILITY}(default\\s+)?(const\\s+)?(async\\s+)?(unsafe\\s+)?(extern\\s+"[^"]*"\\s+)?fn\\s+(?<name>\\w+)`), "function"],
+      [new RegExp(`^\\s*${RUST_VISIBILITY}struct\\s+(?<name>\\w+)`), "struct"],
+      [new RegExp(`^\\s*${RUST_VISIBILITY}enum\\s+(?<name>\\w+)`), "enum"],
+      [new RegExp(`^\\s*${RUST_VISIBILITY}(unsafe\\s+)?trait\\s+(?<name>\\w+)`), "trait"],
+      [new RegExp(`^\\s*${RUST_VISIBILITY}type\\s+(?<name>\\w+)`), "type", { singleLine: true }],
+      [new RegExp(`^\\s*${RUST_VISIBILITY}const\\s+(?<name>\\w+)\\s*:`), "constant"],
+      [new RegExp(`^\\s*${RUST_VISIBILITY}static\\s+(mut\\s+)?(?<name>\\w+)\\s*:`), "constant"],
+      [new RegExp(`^\\s*${RUST_VISIBILITY}mod\\s+(?<name>\\w+)`), "module"],
+      [/^\s*macro_rules!\s*(?<name>\w+)/, "macro"],
+      [/^\s*(unsafe\s+)?impl\b(<[^>]*>)?\s+([\w:<>, &']+\s+for\s+)?(?<name>\w+)/, "class", { containerOnly: true }],
+    ],
+    C_COMMENT,
+    /\b(fn|struct|enum|trait|type|const|static|mod|macro_rules|impl)\b/,
+    // The first words of the patterns.
+    lineFilter(/^\s*(pub|default|const|async|unsafe|extern|fn|struct|enum|trait|type|static|mod|macro_rules|impl)/),
+  ),
+  imports: collect(/^\s*(pub|use|mod)/, [/^\s*(pub\s+)?use\s+(?<module>[\w:]+)/g, /^\s*(pub\s+)?mod\s+(?<module>\w+)\s*;/g], /\b(use|mod)\b/),
 };
 
 const JAVA_MODIFIERS = "((public|private|protected|static|final|abstract|sealed|non-sealed|strictfp|synchronized|native|default|transient|volatile)\\s+)*";
 const java: LanguageSpec = {
   name: "java",
   blocks: "brace",
-  definitions: (lines) =>
-    byPatterns(
-      lines,
-      [
-        [new RegExp(`^\\s*(@\\w+(\\([^)]*\\))?\\s+)*${JAVA_MODIFIERS}(class|record)\\s+(?<name>\\w+)`), "class"],
-        [new RegExp(`^\\s*(@\\w+(\\([^)]*\\))?\\s+)*${JAVA_MODIFIERS}(interface|@interface)\\s+(?<name>\\w+)`), "interface"],
-        [new RegExp(`^\\s*${JAVA_MODIFIERS}enum\\s+(?<name>\\w+)`), "enum"],
-        [new RegExp(`^\\s+${JAVA_MODIFIERS}static\\s+final\\s+[\\w<>\\[\\], ?]+\\s+(?<name>[A-Z][A-Z0-9_]*)\\s*=`), "constant", { singleLine: true, memberOnly: true }],
-        [new RegExp(`^\\s+${JAVA_MODIFIERS}(<[^>]+>\\s+)?[\\w<>\\[\\],.? ]+\\s+(?<name>\\w+)\\s*\\([^;=]*$`), "method", { memberOnly: true }, "shape"],
-        [/^\s+(public|private|protected)\s+(?<name>[A-Z]\w*)\s*\([^;=]*$/, "method", { memberOnly: true }],
-      ],
-      /^\s*(\/\/|\/\*|\*|@\w+\s*$|return\b|throw\b|new\b|else\b)/,
-      /\b(class|record|interface|enum|final)\b|\)\s*(throws\s+[\w., ]+)?\s*\{?\s*$|\($/,
-      // The first words of the declaration patterns; methods have a `(` with no `;` or `=` after it.
-      lineFilter(
-        /^\s*(@|public|private|protected|static|final|abstract|sealed|non-sealed|strictfp|synchronized|native|default|transient|volatile|class|record|interface|enum)/,
-        "",
-        { pattern: /\([^;=]*$/, notLast: ";=" },
-      ),
+  definitions: byPatterns(
+    [
+      [new RegExp(`^\\s*(@\\w+(\\([^)]*\\))?\\s+)*${JAVA_MODIFIERS}(class|record)\\s+(?<name>\\w+)`), "class"],
+      [new RegExp(`^\\s*(@\\w+(\\([^)]*\\))?\\s+)*${JAVA_MODIFIERS}(interface|@interface)\\s+(?<name>\\w+)`), "interface"],
+      [new RegExp(`^\\s*${JAVA_MODIFIERS}enum\\s+(?<name>\\w+)`), "enum"],
+      [new RegExp(`^\\s+${JAVA_MODIFIERS}static\\s+final\\s+[\\w<>\\[\\], ?]+\\s+(?<name>[A-Z][A-Z0-9_]*)\\s*=`), "constant", { singleLine: true, memberOnly: true }],
+      [new RegExp(`^\\s+${JAVA_MODIFIERS}(<[^>]+>\\s+)?[\\w<>\\[\\],.? ]+\\s+(?<name>\\w+)\\s*\\([^;=]*$`), "method", { memberOnly: true }, "shape"],
+      [/^\s+(public|private|protected)\s+(?<name>[A-Z]\w*)\s*\([^;=]*$/, "method", { memberOnly: true }],
+    ],
+    /^\s*(\/\/|\/\*|\*|@\w+\s*$|return\b|throw\b|new\b|else\b)/,
+    /\b(class|record|interface|enum|final)\b|\)\s*(throws\s+[\w., ]+)?\s*\{?\s*$|\($/,
+    // The first words of the declaration patterns; methods have a `(` with no `;` or `=` after it.
+    lineFilter(
+      /^\s*(@|public|private|protected|static|final|abstract|sealed|non-sealed|strictfp|synchronized|native|default|transient|volatile|class|record|interface|enum)/,
+      "",
+      { pattern: /\([^;=]*$/, notLast: ";=" },
     ),
-  imports: (lines, text) => collect(lines, linesContaining(text, lines, ["port"]), [/^\s*import\s+(static\s+)?(?<module>[\w.*]+)\s*;/g], /^\s*import\b/),
+  ),
+  imports: collect(["port"], [/^\s*import\s+(static\s+)?(?<module>[\w.*]+)\s*;/g], /^\s*import\b/),
 };
 
 const C_NOT_TYPE = /^(return|else|case|goto|typedef|using|delete|throw)\b/;
+const C_TYPEDEF_OPENING = /^typedef\s+(struct|union|enum)\s*\{?\s*$/;
+const C_TYPEDEF_CLOSING = /^\}\s*(\w+)\s*;/;
+const cPatternDefinitions = byPatterns(
+  [
+    [/^\s*#\s*define\s+(?<name>\w+)/, "macro", { singleLine: true }],
+    [/^\s*(typedef\s+)?(struct|union)\s+(?<name>\w+)\s*(:[^;]*)?\{?\s*$/, "struct"],
+    [/^\s*(template\s*<.*>\s*)?class\s+(\w+\s+)?(?<name>\w+)\s*(final\s*)?(:[^;]*)?\{?\s*$/, "class"],
+    [/^(typedef\s+)?enum\s+(class\s+)?(?<name>\w+)\s*(:\s*\w+\s*)?\{?\s*$/, "enum"],
+    [/^namespace\s+(?<name>\w+)/, "module"],
+    [/^typedef\s+[^{}]*?\(?\*?\s*(?<name>\w+)\)?\s*(\([^)]*\))?\s*;\s*$/, "type", { singleLine: true }],
+    [/^(static\s+)?(const\s+)?[\w\s\*]+\s+\*?(?<name>[A-Z][A-Z0-9_]{2,})\s*(\[[^\]]*\])?\s*=/, "constant", { singleLine: true }, undefined, "="],
+    [/^(?!\s)(template\s*<.*>\s*)?[A-Za-z_][\w\s\*&:<>,]*?[\s\*&]\**(?<parent>\w+)::(?<name>~?\w+)\s*\([^;]*$/, "method", {}, "shape", "::"],
+    [/^(?!\s)[A-Za-z_][\w\s\*&:<>,]*?[\s\*&]\**(?<name>\w+)\s*\([^;]*$/, "function", {}, "shape"],
+    [/^\s+(virtual\s+|static\s+|inline\s+|explicit\s+)*([A-Za-z_][\w\s\*&:<>,]*?[\s\*&]\**)?(?<name>~?\w+)\s*\([^;=]*\)\s*(const\s*)?(override\s*)?(noexcept\s*)?\{/, "method", { memberOnly: true }, "shape", "{"],
+  ],
+  /^\s*(\/\/|\/\*|\*)/,
+  /^\s*#\s*define|^\s*(typedef|struct|union|enum|class|namespace|template)\b|^[A-Za-z_]|\)\s*(const\s*)?(override\s*)?(noexcept\s*)?\{\s*$/,
+  // The gate's alternatives.
+  lineFilter(/^\s*(#|typedef|struct|union|enum|class|namespace|template)|^[A-Za-z_]/, "{"),
+);
+
 function cDefinitions(lines: string[], text: string): RawSymbol[] {
-  const symbols = byPatterns(
-    lines,
-    [
-      [/^\s*#\s*define\s+(?<name>\w+)/, "macro", { singleLine: true }],
-      [/^\s*(typedef\s+)?(struct|union)\s+(?<name>\w+)\s*(:[^;]*)?\{?\s*$/, "struct"],
-      [/^\s*(template\s*<.*>\s*)?class\s+(\w+\s+)?(?<name>\w+)\s*(final\s*)?(:[^;]*)?\{?\s*$/, "class"],
-      [/^(typedef\s+)?enum\s+(class\s+)?(?<name>\w+)\s*(:\s*\w+\s*)?\{?\s*$/, "enum"],
-      [/^namespace\s+(?<name>\w+)/, "module"],
-      [/^typedef\s+[^{}]*?\(?\*?\s*(?<name>\w+)\)?\s*(\([^)]*\))?\s*;\s*$/, "type", { singleLine: true }],
-      [/^(static\s+)?(const\s+)?[\w\s\*]+\s+\*?(?<name>[A-Z][A-Z0-9_]{2,})\s*(\[[^\]]*\])?\s*=/, "constant", { singleLine: true }, undefined, "="],
-      [/^(?!\s)(template\s*<.*>\s*)?[A-Za-z_][\w\s\*&:<>,]*?[\s\*&]\**(?<parent>\w+)::(?<name>~?\w+)\s*\([^;]*$/, "method", {}, "shape", "::"],
-      [/^(?!\s)[A-Za-z_][\w\s\*&:<>,]*?[\s\*&]\**(?<name>\w+)\s*\([^;]*$/, "function", {}, "shape"],
-      [/^\s+(virtual\s+|static\s+|inline\s+|explicit\s+)*([A-Za-z_][\w\s\*&:<>,]*?[\s\*&]\**)?(?<name>~?\w+)\s*\([^;=]*\)\s*(const\s*)?(override\s*)?(noexcept\s*)?\{/, "method", { memberOnly: true }, "shape", "{"],
-    ],
-    /^\s*(\/\/|\/\*|\*)/,
-    /^\s*#\s*define|^\s*(typedef|struct|union|enum|class|namespace|template)\b|^[A-Za-z_]|\)\s*(const\s*)?(override\s*)?(noexcept\s*)?\{\s*$/,
-    // The gate's alternatives.
-    lineFilter(/^\s*(#|typedef|struct|union|enum|class|namespace|template)|^[A-Za-z_]/, "{"),
-  ).filter((symbol) => !C_NOT_TYPE.test(lines[symbol.line]!.trim()));
+  const symbols = cPatternDefinitions(lines).filter((symbol) => !C_NOT_TYPE.test(lines[symbol.line]!.trim()));
   // typedef struct { ... } Name;  — the name comes at the end of the block.
   for (const line of linesContaining(text, lines, ["ypedef"])) {
-    if (!/^typedef\s+(struct|union|enum)\s*\{?\s*$/.test(lines[line]!)) continue;
+    if (!C_TYPEDEF_OPENING.test(lines[line]!)) continue;
     for (let scan = line + 1; scan < lines.length && scan < line + 400; scan++) {
-      const close = /^\}\s*(?<name>\w+)\s*;/.exec(lines[scan]!);
+      const close = C_TYPEDEF_CLOSING.exec(lines[scan]!);
       if (close !== null) {
-        symbols.push({ name: close.groups!.name!, kind: "type", line });
+        symbols.push({ name: close[1]!, kind: "type", line });
         break;
       }
     }
@@ -357,7 +397,7 @@ const c: LanguageSpec = {
   name: "c",
   blocks: "brace",
   definitions: cDefinitions,
-  imports: (lines, text) => collect(lines, linesContaining(text, lines, ["#"]), [/^\s*#\s*include\s*[<"](?<module>[^>"]+)[>"]/g], /^\s*#/),
+  imports: collect(["#"], [/^\s*#\s*include\s*[<"](?<module>[^>"]+)[>"]/g], /^\s*#/),
 };
 const cpp: LanguageSpec = { ...c, name: "cpp" };
 
