@@ -214,12 +214,12 @@ describe("symbol extraction", () => {
 describe("symbol extraction edge cases (line filters, whole-text searches, block scanning)", () => {
   it("brace ends skip block comments, multi-line template strings and char literals, without a trailing newline", () => {
     const text = ["f() {", "  /* } {", "  */ const s = `}", "  {`;", "  c = '}';", "}", "g() { h({}) }"].join("\n");
-    expect([...braceBlockEnds(text, 7)]).toEqual([5, -1, -1, -1, -1, -1, 6]);
+    expect([...braceBlockEnds(text, text.split("\n").length)]).toEqual([5, -1, -1, -1, -1, -1, 6]);
   });
 
   it("brace ends: an unterminated string stops at its line; a line comment hides its braces", () => {
     const text = ['a("{', "b {", "} // }", "c { // {", "}"].join("\n");
-    expect([...braceBlockEnds(text, 5)]).toEqual([-1, 2, -1, 4, -1]);
+    expect([...braceBlockEnds(text, text.split("\n").length)]).toEqual([-1, 2, -1, 4, -1]);
   });
 
   it("definitions on the first and the last line, with and without a trailing newline", () => {
@@ -249,6 +249,22 @@ describe("symbol extraction edge cases (line filters, whole-text searches, block
     expect(summary(extractSymbols("api.ts", typescript).symbols)).toEqual(["class Api 1-6", "method Api.fetch 2-5"]);
     const java = ["class Api {", "    String fetch(final String url) // fetches", "    {", "        return url;", "    }", "    int size = count(items); // not a method", "}"].join("\n");
     expect(summary(extractSymbols("Api.java", java).symbols)).toEqual(["class Api 1-7", "method Api.fetch 2-5"]);
+  });
+
+  it("Java: generic methods are found; statements with a call and a trailing comment are not", () => {
+    const source = [
+      "public class Tally {",
+      "    <T extends Comparable<T>> T max(T left, T right) {",
+      "        total = count(left); // record max",
+      "        return left;",
+      "    }",
+      "    Map<String, Integer> counts() // final answer",
+      "    {",
+      "        return null;",
+      "    }",
+      "}",
+    ].join("\n");
+    expect(summary(extractSymbols("Tally.java", source).symbols)).toEqual(["class Tally 1-10", "method Tally.max 2-5", "method Tally.counts 6-9"]);
   });
 
   it("imports: keywords inside strings and comments name nothing; re-exports, late requires and includes count", () => {

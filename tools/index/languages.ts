@@ -345,11 +345,12 @@ const java: LanguageSpec = {
     ],
     /^\s*(\/\/|\/\*|\*|@\w+\s*$|return\b|throw\b|new\b|else\b)/,
     /\b(class|record|interface|enum|final)\b|\)\s*(throws\s+[\w., ]+)?\s*\{?\s*$|\($/,
-    // The first words of the declaration patterns; methods have a `(` with no `;` or `=` after it.
+    // The first words of the declaration patterns; methods have a `(` with no `;` or `=` after it,
+    // and a `;` or `=` before it only inside `<...>` (so after a `<`).
     lineFilter(
       /^\s*(@|public|private|protected|static|final|abstract|sealed|non-sealed|strictfp|synchronized|native|default|transient|volatile|class|record|interface|enum)/,
       "",
-      { pattern: /\([^;=]*$/, notLast: ";=" },
+      { pattern: /^(?![^;=<]*[;=])[\s\S]*\([^;=]*$/, notLast: ";=" },
     ),
   ),
   imports: collect(["port"], [/^\s*import\s+(static\s+)?(?<module>[\w.*]+)\s*;/g], /^\s*import\b/),
