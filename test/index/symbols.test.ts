@@ -251,6 +251,11 @@ describe("symbol extraction edge cases (line filters, whole-text searches, block
     expect(summary(extractSymbols("Api.java", java).symbols)).toEqual(["class Api 1-7", "method Api.fetch 2-5"]);
   });
 
+  it("Python: tab indents count four, lines of blanks (spaces, tabs, CR) do not end a block", () => {
+    const source = ["def f():", "\tx = 1", "    ", "\ty = 2", "z = 3", "def g():\r", "    pass\r", " \t\r", "    return\r", "h = 1"].join("\n");
+    expect(summary(extractSymbols("tabs.py", source).symbols)).toEqual(["function f 1-4", "function g 6-9"]);
+  });
+
   it("Java: generic methods are found; statements with a call and a trailing comment are not", () => {
     const source = [
       "public class Tally {",

@@ -133,6 +133,8 @@ function indentOf(line: string): number {
   return width;
 }
 
+const NOT_SPACE = /[^ ]/;
+
 /** A Python signature line that ends with its colon (and maybe a comment). */
 const SIGNATURE_END = /:\s*(#.*)?$/;
 
@@ -145,8 +147,15 @@ export function indentDefinitionEnd(lines: string[], line: number): number {
   while (scan < lines.length && !SIGNATURE_END.test(lines[scan - 1]!) && scan - line < 10) last = scan++;
   for (; scan < lines.length; scan++) {
     const text = lines[scan]!;
-    if (isBlank(text)) continue;
-    if (indentOf(text) <= indent) break;
+    // Mostly the first character after the spaces is printable ASCII: then the line is not blank
+    // and its indent is the number of spaces.
+    const first = text.search(NOT_SPACE);
+    if (first === -1) continue;
+    const code = text.charCodeAt(first);
+    if (code < 33 || code > 126) {
+      if (isBlank(text)) continue;
+      if (indentOf(text) <= indent) break;
+    } else if (first <= indent) break;
     last = scan;
   }
   return last;
