@@ -7,15 +7,10 @@ const NEWLINE = 10;
 const SLASH = 47;
 const STAR = 42;
 const BACKSLASH = 92;
-const DOUBLE_QUOTE = 34;
 const SINGLE_QUOTE = 39;
 const BACKTICK = 96;
 const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
-
-/** The characters `braceBlockEnds` stops at; every other UTF-16 code unit is skipped. */
-const SPECIAL = new Uint8Array(65536);
-for (const code of [NEWLINE, SLASH, DOUBLE_QUOTE, SINGLE_QUOTE, BACKTICK, OPEN_BRACE, CLOSE_BRACE]) SPECIAL[code] = 1;
 
 /**
  * For each line (0-based index) that opens brace blocks, the last line where one of them closes,
@@ -25,33 +20,46 @@ for (const code of [NEWLINE, SLASH, DOUBLE_QUOTE, SINGLE_QUOTE, BACKTICK, OPEN_B
 export function braceBlockEnds(text: string, lineCount: number): Int32Array {
   const ends = new Int32Array(lineCount).fill(-1);
   const stack: number[] = [];
+  const length = text.length;
+  // Where each character the scan stops at occurs next (the text's length when it does not), found
+  // with indexOf and looked for again only once the scan has passed it.
+  let newline = -1;
+  let slash = -1;
+  let doubleQuote = -1;
+  let singleQuote = -1;
+  let backtick = -1;
+  let open = -1;
+  let close = -1;
   let line = 0;
   let index = 0;
-  const length = text.length;
-  while (index < length) {
+  for (;;) {
+    if (newline < index) newline = next(text, "\n", index);
+    if (slash < index) slash = next(text, "/", index);
+    if (doubleQuote < index) doubleQuote = next(text, '"', index);
+    if (singleQuote < index) singleQuote = next(text, "'", index);
+    if (backtick < index) backtick = next(text, "`", index);
+    if (open < index) open = next(text, "{", index);
+    if (close < index) close = next(text, "}", index);
+    index = Math.min(newline, slash, doubleQuote, singleQuote, backtick, open, close);
+    if (index >= length) break;
     const code = text.charCodeAt(index);
-    if (SPECIAL[code] === 0) {
-      index++;
-      continue;
-    }
     if (code === NEWLINE) {
       line++;
     } else if (code === OPEN_BRACE) {
       stack.push(line);
     } else if (code === CLOSE_BRACE) {
-      const open = stack.pop();
-      if (open !== undefined && ends[open]! < line) ends[open] = line;
+      const opened = stack.pop();
+      if (opened !== undefined && ends[opened]! < line) ends[opened] = line;
     } else if (code === SLASH) {
-      const next = text.charCodeAt(index + 1);
-      if (next === SLASH) {
-        const newline = text.indexOf("\n", index);
-        index = newline === -1 ? length : newline;
+      const following = text.charCodeAt(index + 1);
+      if (following === SLASH) {
+        index = newline;
         continue;
       }
-      if (next === STAR) {
-        const close = text.indexOf("*/", index + 2);
-        const stop = close === -1 ? length : close + 2;
-        for (let newline = text.indexOf("\n", index); newline !== -1 && newline < stop; newline = text.indexOf("\n", newline + 1)) line++;
+      if (following === STAR) {
+        const end = text.indexOf("*/", index + 2);
+        const stop = end === -1 ? length : end + 2;
+        for (let at = newline; at < stop; at = next(text, "\n", at + 1)) line++;
         index = stop;
         continue;
       }
@@ -79,6 +87,12 @@ export function braceBlockEnds(text: string, lineCount: number): Int32Array {
     index++;
   }
   return ends;
+}
+
+/** Where `character` next occurs from `from` on, or the text's length. */
+function next(text: string, character: string, from: number): number {
+  const at = text.indexOf(character, from);
+  return at === -1 ? text.length : at;
 }
 
 /** A `'` starts a char literal ('a', '\n', '\'') rather than a Rust lifetime or an apostrophe. */
