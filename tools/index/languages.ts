@@ -177,7 +177,10 @@ function collect(find: string[] | RegExp, patterns: RegExp[], keyword: RegExp): 
       const source = lines[line]!;
       if (!keyword.test(source)) continue;
       for (const pattern of patterns) {
-        for (const match of source.matchAll(pattern)) if (match.groups?.module) found.push(match.groups.module);
+        // Each pattern is global and never matches empty text: exec from 0 to the last match, which
+        // leaves lastIndex at 0 again (as matchAll would, without copying the pattern).
+        pattern.lastIndex = 0;
+        for (let match = pattern.exec(source); match !== null; match = pattern.exec(source)) if (match.groups?.module) found.push(match.groups.module);
       }
     }
     return [...new Set(found)];
