@@ -127,7 +127,7 @@ async function main(): Promise<void> {
 
     const rows: Array<[string, string]> = [
       ["read every file plainly (floor)", format(floor)],
-      ["full index build", `${format(build.ms)}  ${(build.ms / floor).toFixed(2)}× the floor (target ≤ 3×), ${build.result.workers} worker threads`],
+      ["full index build", `${format(build.ms)}  ${(build.ms / floor).toFixed(2)}× the floor (target ≤ 3×), ${build.result.workers + 1} threads (${build.result.workers} worker${build.result.workers === 1 ? "" : "s"} and the main thread)`],
       ["full index build, one thread", `${format(oneThread)}  ${(oneThread / floor).toFixed(2)}× the floor`],
       ["re-index after changing 10 files", `${format(reindex.ms)}  ${reindex.result.indexed} re-read (target ≤ 0.5 s)`],
       ["re-index with nothing changed", `${format(unchanged.ms)}  ${(unchanged.ms / floor).toFixed(2)}× the floor`],

@@ -186,7 +186,7 @@ async function assertExists(absolute: string, relative: string): Promise<void> {
 
 function reportText(report: IndexReport, scope: string | undefined): string {
   const lines = [
-    `Indexed ${scope ?? "the workspace"}: ${plural(report.files, "file")} in the index (${report.indexed} read, ${report.unchanged} unchanged, ${report.removed} removed), ${plural(report.chunks, "chunk")}, ${plural(report.symbols, "symbol")}, ${(report.durationMs / 1000).toFixed(2)} s${report.workers > 0 ? ` on ${report.workers} worker threads` : ""}.`,
+    `Indexed ${scope ?? "the workspace"}: ${plural(report.files, "file")} in the index (${report.indexed} read, ${report.unchanged} unchanged, ${report.removed} removed), ${plural(report.chunks, "chunk")}, ${plural(report.symbols, "symbol")}, ${(report.durationMs / 1000).toFixed(2)} s${report.workers > 0 ? ` on ${report.workers + 1} threads` : ""}.`,
     `Skipped: ${summarizeSkipped(report.skipped)}.`,
   ];
   for (const entry of report.skipped.slice(0, 10)) lines.push(`  ${entry.path}: ${entry.reason.replace("_", " ")}${entry.detail === undefined ? "" : ` (${entry.detail})`}`);

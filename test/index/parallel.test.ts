@@ -42,7 +42,9 @@ function contentOf(index: CodeIndex) {
       symbols: file.symbols,
       chunks: file.chunks.map((chunk) => ({
         lines: [chunk.startLine, chunk.endLine],
-        terms: Object.fromEntries([...chunk.terms].map((term, position) => [index.dictionary.terms[term]!, chunk.counts[position]!])),
+        terms: Object.fromEntries(
+          Array.from({ length: chunk.distinct }, (_, offset) => [index.dictionary.terms[file.numbers[chunk.termsAt + offset]!]!, file.numbers[chunk.termsAt + chunk.distinct + offset]!]),
+        ),
       })),
     }));
 }

@@ -34,7 +34,7 @@ export interface CodeIndexOptions {
   embed?: Embedder;
   /** Share of the semantic score in hybrid ranking, 0..1 (default 0.5). */
   semanticWeight?: number;
-  /** Worker threads for large updates (default: the machine's parallelism, at most 4; 0 or 1 keeps the work in this thread). */
+  /** Worker threads beside this one for large updates (default: the machine's parallelism less one, at most 3; 0 keeps the work in this thread). */
   workers?: number;
   /** Updates that read fewer bytes than this stay in this thread (default 8 MiB). */
   parallelMinBytes?: number;

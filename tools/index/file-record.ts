@@ -3,6 +3,7 @@
  * their term counts. Binary files are refused here (the caller reports them skipped).
  */
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { chunkLines, type ChunkOptions } from "./chunks.js";
 import { languageOf } from "./languages.js";
 import type { IndexedFile, StoredChunk } from "./store.js";
@@ -59,6 +60,19 @@ export function analyseBytes(file: FileToAnalyse, bytes: Uint8Array, counter: Te
   return { kind: "record", record: buildFileRecord(file, bytes, hash, counter, options) };
 }
 
+/** Reads and analyses files one after another, synchronously (a worker's batch, or this thread's share of one). */
+export function readAndAnalyse(files: FileToAnalyse[], counter: TermCounter, options: ChunkOptions = {}): FileOutcome[] {
+  return files.map((file) => {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file.absolute);
+    } catch (error) {
+      return { kind: "unreadable", message: (error as Error).message };
+    }
+    return analyseBytes(file, bytes, counter, options);
+  });
+}
+
 export function buildFileRecord(
   file: { path: string; size: number; mtimeMs: number },
   bytes: Uint8Array,
@@ -68,28 +82,21 @@ export function buildFileRecord(
 ): IndexedFile {
   const { text, invalidUtf8 } = decodeText(bytes);
   const lines = text.split("\n");
-  const lineStarts = new Int32Array(lines.length + 1);
-  for (let line = 0; line < lines.length; line++) lineStarts[line + 1] = lineStarts[line]! + lines[line]!.length + 1;
+  const lineStarts = byteLineStarts(lines, text.length === bytes.length ? undefined : bytes);
   const { symbols, imports } = extractSymbols(file.path, text, lines);
   const pathText = file.path.replace(/\.[^./]+$/, "");
   const places = chunkLines(lines, symbols, options).map((range) => {
-    counter.add(pathText);
-    counter.add(text, lineStarts[range.startLine - 1]!, Math.min(text.length, lineStarts[range.endLine]!));
+    counter.addText(pathText);
+    counter.add(bytes, lineStarts[range.startLine - 1]!, Math.min(bytes.length, lineStarts[range.endLine]!));
     for (const symbol of symbols) {
-      if (symbol.line >= range.startLine && symbol.line <= range.endLine) counter.add(symbol.name, 0, symbol.name.length, SYMBOL_WEIGHT);
+      if (symbol.line >= range.startLine && symbol.line <= range.endLine) counter.addText(symbol.name, SYMBOL_WEIGHT);
     }
-    return { range, ...counter.finishChunk() };
+    return { range, ...counter.finishChunk(range.startLine, range.endLine) };
   });
-  // One buffer per file; each chunk's terms and counts are views into it.
+  // One buffer per file holds every chunk's terms and counts.
   const numbers = counter.takeFile();
-  const chunks: StoredChunk[] = places.map(({ range, offset, distinct, length }) => {
-    const chunk: StoredChunk = {
-      startLine: range.startLine,
-      endLine: range.endLine,
-      terms: numbers.subarray(offset, offset + distinct),
-      counts: numbers.subarray(offset + distinct, offset + 2 * distinct),
-      length,
-    };
+  const chunks: StoredChunk[] = places.map(({ range, termsAt, distinct, length }) => {
+    const chunk: StoredChunk = { startLine: range.startLine, endLine: range.endLine, termsAt, distinct, length };
     if (range.symbol !== undefined) chunk.symbol = range.symbol;
     return chunk;
   });
@@ -103,11 +110,29 @@ export function buildFileRecord(
     symbols,
     imports,
     chunks,
+    numbers,
   };
   const entry = entryPointReason(record.language, text);
   if (entry !== undefined) record.entry = entry;
   if (invalidUtf8) record.invalidUtf8 = true;
   return record;
+}
+
+/**
+ * The byte offset where each line starts, and one past the end. `bytes` is given only when the
+ * text is not pure ASCII (then character and byte offsets differ); the line breaks are the same
+ * either way, since a newline byte never belongs to a longer UTF-8 sequence.
+ */
+function byteLineStarts(lines: string[], bytes: Uint8Array | undefined): Int32Array {
+  const starts = new Int32Array(lines.length + 1);
+  if (bytes === undefined) {
+    for (let line = 0; line < lines.length; line++) starts[line + 1] = starts[line]! + lines[line]!.length + 1;
+    return starts;
+  }
+  let line = 1;
+  for (let index = 0; index < bytes.length; index++) if (bytes[index] === 10) starts[line++] = index + 1;
+  starts[line] = bytes.length + 1;
+  return starts;
 }
 
 const ENTRY_PATTERNS: Array<[string, RegExp, string]> = [

@@ -1,9 +1,10 @@
 /**
  * Reads and analyses the files of an index update, in file order: in this thread for small
- * updates, on worker threads for large ones. Workers keep term dictionaries of their own; their
- * term ids are mapped onto the index's as the outcomes are taken in file order, so the result
- * (term ids included) does not depend on which worker analysed what. If the workers cannot run,
- * the files they did not finish are analysed here.
+ * updates; for large ones, on worker threads and in this thread too, each taking the next batch
+ * of files when it is free. Each keeps a term dictionary of its own; their term ids are mapped
+ * onto the index's as the outcomes are taken in file order, so the result (term ids included)
+ * does not depend on which thread analysed what. If the workers cannot run, the files they did
+ * not finish are analysed here.
  */
 import { existsSync, promises as fs, readdirSync, statSync } from "node:fs";
 import os from "node:os";
@@ -11,9 +12,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ClioError } from "../errors.js";
-import { analyseBytes, type FileOutcome, type FileToAnalyse } from "./file-record.js";
-import type { TermDictionary } from "./store.js";
-import type { TermCounter } from "./term-counter.js";
+import { analyseBytes, readAndAnalyse, type FileOutcome, type FileToAnalyse } from "./file-record.js";
+import { TermDictionary } from "./store.js";
+import { TermCounter } from "./term-counter.js";
 
 /** Files sent to a worker at a time. */
 const WORKER_BATCH = 24;
@@ -41,7 +42,7 @@ export interface AnalysisContext {
   counter: TermCounter;
   dictionary: TermDictionary;
   maxChunkLines?: number;
-  /** Worker threads to use for a large update (default: the machine's parallelism, at most 4; 0 or 1 analyses here). */
+  /** Worker threads beside this one for a large update (default: the machine's parallelism less one, at most 3; 0 analyses here only). */
   workers?: number;
   /** Updates that read fewer bytes stay in this thread (default 8 MiB). */
   parallelMinBytes?: number;
@@ -50,7 +51,7 @@ export interface AnalysisContext {
   signal?: AbortSignal;
 }
 
-/** Outcomes of consecutive files, and how many worker threads were running (0: this thread). */
+/** Outcomes of consecutive files, and how many worker threads were running beside this one (0: this thread alone). */
 export interface AnalysedBatch {
   outcomes: FileOutcome[];
   workers: number;
@@ -58,10 +59,10 @@ export interface AnalysedBatch {
 
 /** The outcomes of `files`, yielded in file order a batch at a time. */
 export async function* analyseFiles(files: FileToAnalyse[], context: AnalysisContext): AsyncGenerator<AnalysedBatch> {
-  const workers = context.workers ?? Math.min(4, os.availableParallelism());
+  const workers = context.workers ?? Math.min(3, os.availableParallelism() - 1);
   let bytes = 0;
   for (const file of files) bytes += file.size;
-  if (workers > 1 && bytes >= (context.parallelMinBytes ?? PARALLEL_MIN_BYTES) && files.length >= 2 * WORKER_BATCH) {
+  if (workers >= 1 && bytes >= (context.parallelMinBytes ?? PARALLEL_MIN_BYTES) && files.length >= 2 * WORKER_BATCH) {
     yield* analyseInWorkers(files, context, workers);
   } else {
     yield* analyseHere(files, context);
@@ -92,15 +93,19 @@ async function* analyseHere(files: FileToAnalyse[], context: AnalysisContext): A
   }
 }
 
-interface Pooled {
-  worker: Worker;
-  /** Worker term id → index term id (-1 until first used). */
+/** A thread's own dictionary, as seen from the index: its terms, and their index ids once mapped. */
+interface TermSource {
+  /** Local term id → index term id (-1 until first used). */
   ids: Int32Array;
   terms: string[];
 }
 
+interface Pooled extends TermSource {
+  worker: Worker;
+}
+
 async function* analyseInWorkers(files: FileToAnalyse[], context: AnalysisContext, count: number): AsyncGenerator<AnalysedBatch> {
-  const received: Array<{ outcome: FileOutcome; from: Pooled } | undefined> = new Array(files.length);
+  const received: Array<{ outcome: FileOutcome; from: TermSource } | undefined> = new Array(files.length);
   let assigned = 0;
   let taken = 0;
   let failure: Error | undefined;
@@ -109,14 +114,20 @@ async function* analyseInWorkers(files: FileToAnalyse[], context: AnalysisContex
     wake?.();
     wake = undefined;
   };
-  const assign = (pooled: Pooled) => {
-    if (assigned >= files.length || failure !== undefined) return;
+  const nextTask = (): WorkerTask => {
     const start = assigned;
     assigned = Math.min(files.length, start + WORKER_BATCH);
-    const task: WorkerTask = { start, files: files.slice(start, assigned), maxChunkLines: context.maxChunkLines };
-    pooled.worker.postMessage(task);
+    return { start, files: files.slice(start, assigned), maxChunkLines: context.maxChunkLines };
+  };
+  const assign = (pooled: Pooled) => {
+    if (assigned >= files.length || failure !== undefined) return;
+    pooled.worker.postMessage(nextTask());
   };
   const pool: Pooled[] = [];
+  // This thread's share: analysed with a dictionary of its own, mapped like a worker's.
+  const localDictionary = new TermDictionary();
+  const here: TermSource = { ids: new Int32Array(0), terms: localDictionary.terms };
+  const hereCounter = new TermCounter(localDictionary);
   let createWorker = context.createWorker;
   if (createWorker === undefined) {
     try {
@@ -154,14 +165,22 @@ async function* analyseInWorkers(files: FileToAnalyse[], context: AnalysisContex
     });
     pool.push(pooled);
   }
-  // Two batches in flight per worker, so none waits for the main thread.
-  for (let round = 0; round < 2; round++) for (const pooled of pool) assign(pooled);
+  // Three batches in flight per worker, so none runs dry while this thread analyses a batch.
+  for (let round = 0; round < 3; round++) for (const pooled of pool) assign(pooled);
   context.signal?.addEventListener("abort", signalChange);
   try {
     while (taken < files.length && failure === undefined) {
       throwIfCancelled(context.signal);
       if (received[taken] === undefined) {
-        await new Promise<void>((resolve) => (wake = resolve));
+        if (assigned < files.length) {
+          // Rather than wait, analyse the next batch here.
+          const task = nextTask();
+          readAndAnalyse(task.files, hereCounter, { maxLines: task.maxChunkLines }).forEach((outcome, offset) => (received[task.start + offset] = { outcome, from: here }));
+          // Let the workers' replies in (and hand them their next batches) before going on.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        } else {
+          await new Promise<void>((resolve) => (wake = resolve));
+        }
         continue;
       }
       const ready: FileOutcome[] = [];
@@ -179,8 +198,8 @@ async function* analyseInWorkers(files: FileToAnalyse[], context: AnalysisContex
   if (taken < files.length) yield* analyseHere(files.slice(taken), context);
 }
 
-/** Rewrites a worker's term ids in place to the index's, interning terms as first met. */
-function mapTerms(outcome: FileOutcome, from: Pooled, dictionary: TermDictionary): FileOutcome {
+/** Rewrites a thread's term ids in place to the index's, interning terms as first met. */
+function mapTerms(outcome: FileOutcome, from: TermSource, dictionary: TermDictionary): FileOutcome {
   if (outcome.kind !== "record") return outcome;
   if (from.ids.length < from.terms.length) {
     const larger = new Int32Array(Math.max(from.terms.length, from.ids.length * 2)).fill(-1);
@@ -188,13 +207,13 @@ function mapTerms(outcome: FileOutcome, from: Pooled, dictionary: TermDictionary
     from.ids = larger;
   }
   const ids = from.ids;
-  for (const chunk of outcome.record.chunks) {
-    const terms = chunk.terms;
-    for (let position = 0; position < terms.length; position++) {
-      const local = terms[position]!;
+  const numbers = outcome.record.numbers;
+  for (const { termsAt, distinct } of outcome.record.chunks) {
+    for (let position = termsAt; position < termsAt + distinct; position++) {
+      const local = numbers[position]!;
       let global = ids[local]!;
       if (global < 0) ids[local] = global = dictionary.intern(from.terms[local]!);
-      terms[position] = global;
+      numbers[position] = global;
     }
   }
   return outcome;

@@ -15,7 +15,12 @@ export interface ChunkRef {
   /** Position of the chunk in its file's `chunks`. */
   index: number;
   chunk: StoredChunk;
+  /** Its file's chunk records, which hold the chunk's terms and counts. */
+  numbers: Uint32Array;
 }
+
+/** What postings need of a file. */
+type PostedFile = Pick<IndexedFile, "path" | "chunks" | "numbers">;
 
 function grow<Array extends Int32Array | Float32Array | Uint8Array>(array: Array, needed: number, make: (size: number) => Array): Array {
   if (needed <= array.length) return array;
@@ -29,8 +34,11 @@ export class Postings {
   private alive = new Uint8Array(0);
   private lengths = new Float32Array(0);
   private byFile = new Map<string, number[]>();
-  /** The bulk layout: term t's postings are ids/counts[offsets[t] .. offsets[t + 1]). */
-  private base = { offsets: new Int32Array(1), ids: new Int32Array(0), counts: new Int32Array(0) };
+  /**
+   * The bulk layout: term t's postings are entries[2 * offsets[t] .. 2 * offsets[t + 1]), chunk id
+   * and count interleaved (one cache line holds both).
+   */
+  private base = { offsets: new Int32Array(1), entries: new Int32Array(0) };
   /** Postings added after the bulk layout: per term id, chunk id and count interleaved. */
   private lists: Array<number[] | undefined> = [];
   private frequency = new Int32Array(0);
@@ -55,57 +63,55 @@ export class Postings {
   /** Live chunk ids that hold the term `termId`. */
   chunksWith(termId: number): number[] {
     const found: number[] = [];
-    const { offsets, ids } = this.base;
-    if (termId + 1 < offsets.length) for (let position = offsets[termId]!; position < offsets[termId + 1]!; position++) if (this.alive[ids[position]!]) found.push(ids[position]!);
+    const { offsets, entries } = this.base;
+    if (termId + 1 < offsets.length) {
+      for (let position = 2 * offsets[termId]!; position < 2 * offsets[termId + 1]!; position += 2) if (this.alive[entries[position]!]) found.push(entries[position]!);
+    }
     const list = this.lists[termId];
     if (list !== undefined) for (let position = 0; position < list.length; position += 2) if (this.alive[list[position]!]) found.push(list[position]!);
     return found;
   }
 
   /** Adds many files at once: into an empty index, laid out in one pass (a load or first build). */
-  addAll(files: IndexedFile[]): void {
+  addAll(files: PostedFile[]): void {
     if (this.refs.length > 0) {
       for (const file of files) this.add(file);
       return;
     }
     let terms = 0;
     let total = 0;
-    for (const file of files) {
-      for (const chunk of file.chunks) {
-        const list = chunk.terms;
-        total += list.length;
-        for (let position = 0; position < list.length; position++) if (list[position]! >= terms) terms = list[position]! + 1;
+    for (const { chunks, numbers } of files) {
+      for (const { termsAt, distinct } of chunks) {
+        total += distinct;
+        for (let position = termsAt; position < termsAt + distinct; position++) if (numbers[position]! >= terms) terms = numbers[position]! + 1;
       }
     }
     const offsets = new Int32Array(terms + 1);
-    for (const file of files) {
-      for (const chunk of file.chunks) {
-        const list = chunk.terms;
-        for (let position = 0; position < list.length; position++) offsets[list[position]! + 1]!++;
-      }
+    for (const { chunks, numbers } of files) {
+      for (const { termsAt, distinct } of chunks) for (let position = termsAt; position < termsAt + distinct; position++) offsets[numbers[position]! + 1]!++;
     }
     for (let term = 0; term < terms; term++) offsets[term + 1]! += offsets[term]!;
     this.frequency = new Int32Array(terms);
     for (let term = 0; term < terms; term++) this.frequency[term] = offsets[term + 1]! - offsets[term]!;
     const cursor = offsets.slice(0, terms);
-    const ids = new Int32Array(total);
-    const counts = new Int32Array(total);
+    const entries = new Int32Array(2 * total);
     for (const file of files) {
       const first = this.register(file);
+      const numbers = file.numbers;
       for (let index = 0; index < file.chunks.length; index++) {
-        const { terms: list, counts: weights } = file.chunks[index]!;
-        for (let position = 0; position < list.length; position++) {
-          const slot = cursor[list[position]!]!++;
-          ids[slot] = first + index;
-          counts[slot] = weights[position]!;
+        const { termsAt, distinct } = file.chunks[index]!;
+        for (let position = termsAt; position < termsAt + distinct; position++) {
+          const slot = 2 * cursor[numbers[position]!]!++;
+          entries[slot] = first + index;
+          entries[slot + 1] = numbers[position + distinct]!;
         }
       }
     }
-    this.base = { offsets, ids, counts };
+    this.base = { offsets, entries };
   }
 
   /** Gives a file's chunks ids (without posting their terms); returns the first id. */
-  private register(file: IndexedFile): number {
+  private register(file: PostedFile): number {
     const first = this.refs.length;
     const needed = first + file.chunks.length;
     this.alive = grow(this.alive, needed, (size) => new Uint8Array(size));
@@ -113,7 +119,7 @@ export class Postings {
     const ids: number[] = [];
     file.chunks.forEach((chunk, index) => {
       const id = this.refs.length;
-      this.refs.push({ path: file.path, index, chunk });
+      this.refs.push({ path: file.path, index, chunk, numbers: file.numbers });
       this.alive[id] = 1;
       this.lengths[id] = chunk.length;
       ids.push(id);
@@ -124,10 +130,10 @@ export class Postings {
     return first;
   }
 
-  add(file: IndexedFile): void {
+  add(file: PostedFile): void {
     this.remove(file.path);
     const first = this.register(file);
-    file.chunks.forEach((chunk, index) => this.post(first + index, chunk));
+    file.chunks.forEach((chunk, index) => this.post(first + index, chunk, file.numbers));
   }
 
   remove(path: string): void {
@@ -135,12 +141,12 @@ export class Postings {
     if (ids === undefined) return;
     this.byFile.delete(path);
     for (const id of ids) {
-      const { chunk } = this.refs[id]!;
+      const { chunk, numbers } = this.refs[id]!;
       this.alive[id] = 0;
       this.live--;
       this.dead++;
       this.totalLength -= chunk.length;
-      for (let position = 0; position < chunk.terms.length; position++) this.frequency[chunk.terms[position]!]!--;
+      for (let position = chunk.termsAt; position < chunk.termsAt + chunk.distinct; position++) this.frequency[numbers[position]!]!--;
     }
     if (this.dead > 10_000 && this.dead > this.live) this.compact();
   }
@@ -158,14 +164,14 @@ export class Postings {
     this.spare = undefined;
     const board = new ScoreBoard(buffer, (released) => (this.spare = released));
     const averageLength = this.live === 0 ? 1 : this.totalLength / this.live;
-    const { offsets, ids, counts } = this.base;
+    const { offsets, entries } = this.base;
     for (const [term, weight] of terms) {
       const idf = this.idf(term) * weight;
       if (term + 1 < offsets.length) {
-        for (let position = offsets[term]!; position < offsets[term + 1]!; position++) {
-          const id = ids[position]!;
+        for (let position = 2 * offsets[term]!; position < 2 * offsets[term + 1]!; position += 2) {
+          const id = entries[position]!;
           if (this.alive[id] === 0) continue;
-          const count = counts[position]!;
+          const count = entries[position + 1]!;
           board.add(id, (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * this.lengths[id]!) / averageLength)));
         }
       }
@@ -181,28 +187,33 @@ export class Postings {
     return board;
   }
 
-  private post(id: number, chunk: StoredChunk): void {
-    for (let position = 0; position < chunk.terms.length; position++) {
-      const term = chunk.terms[position]!;
+  private post(id: number, chunk: StoredChunk, numbers: Uint32Array): void {
+    for (let position = chunk.termsAt; position < chunk.termsAt + chunk.distinct; position++) {
+      const term = numbers[position]!;
+      const count = numbers[position + chunk.distinct]!;
       if (term >= this.frequency.length) this.frequency = grow(this.frequency, term + 1, (size) => new Int32Array(size));
       const list = this.lists[term];
-      if (list === undefined) this.lists[term] = [id, chunk.counts[position]!];
-      else list.push(id, chunk.counts[position]!);
+      if (list === undefined) this.lists[term] = [id, count];
+      else list.push(id, count);
       this.frequency[term]!++;
     }
   }
 
   private compact(): void {
-    const files = [...this.byFile.keys()].map((path) => ({ path, chunks: this.byFile.get(path)!.map((id) => this.refs[id]!.chunk) }));
+    const files = [...this.byFile].map(([path, ids]) => ({
+      path,
+      numbers: ids.length === 0 ? new Uint32Array(0) : this.refs[ids[0]!]!.numbers,
+      chunks: ids.map((id) => this.refs[id]!.chunk),
+    }));
     this.refs = [];
     this.alive = new Uint8Array(0);
     this.lengths = new Float32Array(0);
     this.byFile = new Map();
     this.lists = [];
-    this.base = { offsets: new Int32Array(1), ids: new Int32Array(0), counts: new Int32Array(0) };
+    this.base = { offsets: new Int32Array(1), entries: new Int32Array(0) };
     this.frequency = new Int32Array(0);
     this.live = this.dead = this.totalLength = 0;
-    this.addAll(files as IndexedFile[]);
+    this.addAll(files);
   }
 }
 

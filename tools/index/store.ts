@@ -15,7 +15,7 @@ import { withFileLock } from "../lock-file.js";
 import type { SymbolDefinition } from "./symbols.js";
 import type { SkippedFile } from "./walk.js";
 
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
 export const SHARD_COUNT = 64;
 
 /**
@@ -53,13 +53,20 @@ export class TermDictionary {
   }
 }
 
+/**
+ * A file's chunks are stored as one run of 32-bit numbers, a record per chunk: startLine,
+ * endLine, length, the number n of distinct terms, then n term ids and their n counts.
+ */
+export const CHUNK_HEADER = 4;
+
 export interface StoredChunk {
   startLine: number;
   endLine: number;
   symbol?: string;
-  /** Distinct term ids (of the index's dictionary) and their weighted counts, in parallel. */
-  terms: Uint32Array;
-  counts: Uint32Array;
+  /** Where its distinct term ids (of the index's dictionary) start in the file's `numbers`; their weighted counts follow them. */
+  termsAt: number;
+  /** How many distinct terms it holds. */
+  distinct: number;
   /** Sum of counts: the chunk's length for BM25. */
   length: number;
 }
@@ -75,14 +82,16 @@ export interface IndexedFile {
   symbols: SymbolDefinition[];
   imports: string[];
   chunks: StoredChunk[];
+  /** The chunks' records as stored (see `CHUNK_HEADER`). */
+  numbers: Uint32Array;
   /** Why the file looks like a program's entry point (`func main`, `__main__`), if it does. */
   entry?: string;
   /** The bytes were not valid UTF-8; they were read with replacement characters. */
   invalidUtf8?: boolean;
 }
 
-/** A file as a shard's JSON header holds it: chunk terms live in the binary part. */
-type FileHeader = Omit<IndexedFile, "chunks"> & { chunks: Array<Omit<StoredChunk, "terms" | "counts">> };
+/** A file as a shard's JSON header holds it: each chunk's symbol ("" for none); the rest of the chunks live in the binary part. */
+type FileHeader = Omit<IndexedFile, "chunks" | "numbers"> & { chunkSymbols: string[] };
 
 export interface IndexManifest {
   version: number;
@@ -113,24 +122,32 @@ export function shardOf(filePath: string): number {
 }
 
 /**
- * A shard file: a 4-byte header length, the JSON header (files without their chunk terms), then
- * for each chunk of each file: its term count n, n term ids, n counts — little-endian 32-bit.
+ * A shard file: a 4-byte header length, the JSON header (its files without their chunks), then
+ * each file's chunk records (see `CHUNK_HEADER`), little-endian 32-bit.
  */
 function encodeShard(files: IndexedFile[]): Buffer {
   let total = 0;
-  for (const file of files) for (const chunk of file.chunks) total += 1 + 2 * chunk.terms.length;
+  for (const file of files) total += file.numbers.length;
   const numbers = new Uint32Array(total);
   let position = 0;
   const headers: FileHeader[] = [];
   for (const file of files) {
-    for (const chunk of file.chunks) {
-      numbers[position++] = chunk.terms.length;
-      numbers.set(chunk.terms, position);
-      numbers.set(chunk.counts, position + chunk.terms.length);
-      position += 2 * chunk.terms.length;
-    }
-    const { chunks, ...rest } = file;
-    headers.push({ ...rest, chunks: chunks.map(({ terms: _terms, counts: _counts, ...range }) => range) });
+    numbers.set(file.numbers, position);
+    position += file.numbers.length;
+    const header: FileHeader = {
+      path: file.path,
+      size: file.size,
+      mtimeMs: file.mtimeMs,
+      hash: file.hash,
+      language: file.language,
+      lines: file.lines,
+      symbols: file.symbols,
+      imports: file.imports,
+      chunkSymbols: file.chunks.map((chunk) => chunk.symbol ?? ""),
+    };
+    if (file.entry !== undefined) header.entry = file.entry;
+    if (file.invalidUtf8 !== undefined) header.invalidUtf8 = file.invalidUtf8;
+    headers.push(header);
   }
   const header = Buffer.from(JSON.stringify(headers), "utf8");
   const length = Buffer.alloc(4);
@@ -163,19 +180,27 @@ function decodeShard(bytes: Buffer, dictionarySize: number): IndexedFile[] {
   const headers = JSON.parse(bytes.toString("utf8", 4, 4 + headerLength)) as FileHeader[];
   const numbers = fromLittleEndian(bytes, 4 + headerLength);
   let position = 0;
-  const files = headers.map(({ chunks, ...rest }) => ({
-    ...rest,
-    chunks: chunks.map((range) => {
-      const count = numbers[position++];
-      if (count === undefined || position + 2 * count > numbers.length) throw damaged("its chunk terms are cut short");
-      const terms = numbers.subarray(position, position + count);
-      const counts = numbers.subarray(position + count, position + 2 * count);
-      position += 2 * count;
-      for (const term of terms) if (term >= dictionarySize) throw new Error("a shard names a term the dictionary does not hold");
-      return { ...range, terms, counts };
-    }),
-  }));
-  if (position !== numbers.length) throw damaged("it holds more chunk terms than its header names");
+  const files = headers.map(({ chunkSymbols, ...rest }): IndexedFile => {
+    const first = position;
+    const chunks = chunkSymbols.map((symbol) => {
+      const count = numbers[position + CHUNK_HEADER - 1];
+      if (count === undefined || position + CHUNK_HEADER + 2 * count > numbers.length) throw damaged("its chunk records are cut short");
+      const termsAt = position + CHUNK_HEADER;
+      const chunk: StoredChunk = {
+        startLine: numbers[position]!,
+        endLine: numbers[position + 1]!,
+        length: numbers[position + 2]!,
+        termsAt: termsAt - first,
+        distinct: count,
+      };
+      if (symbol !== "") chunk.symbol = symbol;
+      for (let term = termsAt; term < termsAt + count; term++) if (numbers[term]! >= dictionarySize) throw new Error("a shard names a term the dictionary does not hold");
+      position = termsAt + 2 * count;
+      return chunk;
+    });
+    return { ...rest, chunks, numbers: numbers.subarray(first, position) };
+  });
+  if (position !== numbers.length) throw damaged("it holds more chunk records than its header names");
   return files;
 }
 

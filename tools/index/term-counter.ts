@@ -1,26 +1,32 @@
 /**
- * Counts a chunk's terms without building strings on the hot path: identifiers are scanned by
- * character code, hashed, and found in an open-addressing table of identifiers seen before
- * (compared character by character); each identifier's term ids (its tokens, see tokenize.ts)
- * are worked out once and kept in one flat array. Counting then runs over typed arrays indexed
- * by id.
+ * Counts a chunk's terms straight from a file's bytes, without building strings on the hot path:
+ * identifiers are scanned byte by byte, hashed, and found in an open-addressing table of
+ * identifiers seen before (their bytes kept in one pool and compared byte by byte); each
+ * identifier's term ids (its tokens, see tokenize.ts) are worked out once and kept in one flat
+ * array. Counting then runs over typed arrays indexed by id.
+ *
+ * Only ASCII letters, digits, `_` and `$` make identifiers, so a byte of 0x80 or more (any part
+ * of a UTF-8 sequence) separates them exactly as the character it encodes does in text.
  */
-import type { TermDictionary } from "./store.js";
+import { CHUNK_HEADER, type TermDictionary } from "./store.js";
 import { identifierTokens } from "./tokenize.js";
 
 const MAX_IDENTIFIER = 64;
 
-/** Character classes of ASCII: 1 starts or continues an identifier, 2 is a digit, 0 neither. */
-const CHARACTER_CLASS = new Uint8Array(128);
+/** Byte classes: 1 starts or continues an identifier, 2 is a digit, 0 neither. */
+const BYTE_CLASS = new Uint8Array(256);
 for (let code = 0; code < 128; code++) {
   const character = String.fromCharCode(code);
-  CHARACTER_CLASS[code] = /[A-Za-z_$]/.test(character) ? 1 : /[0-9]/.test(character) ? 2 : 0;
+  BYTE_CLASS[code] = /[A-Za-z_$]/.test(character) ? 1 : /[0-9]/.test(character) ? 2 : 0;
 }
 
 export class TermCounter {
   /** Open addressing: slot → identifier id + 1 (0 is empty), and the identifier's hash beside it. */
   private table = new Int32Array(1 << 17);
-  private readonly identifiers: string[] = [];
+  private identifierCount = 0;
+  /** Identifier id → its bytes: `identifierBytes[byteStart[id] .. byteStart[id + 1])`. */
+  private identifierBytes = Buffer.alloc(1 << 18);
+  private byteStart = new Int32Array(1 << 15);
   /** Identifier id → its term ids: `termPool[termStart[id] .. termStart[id + 1])`. */
   private termStart = new Int32Array(1 << 15);
   private termPool = new Int32Array(1 << 16);
@@ -32,15 +38,16 @@ export class TermCounter {
   private touchedTerms = new Int32Array(1024);
   private scratch = new Uint32Array(1 << 16);
   private scratchLength = 0;
+  // A Buffer like the files' bytes, so `add` sees one kind of array.
+  private textBytes = Buffer.alloc(256);
 
   constructor(private readonly dictionary: TermDictionary) {}
 
-  /** Adds the terms of text[start, end) to the current chunk, each occurrence counted `weight` times. */
-  add(text: string, start = 0, end = text.length, weight = 1): void {
+  /** Adds the terms of bytes[start, end) (UTF-8) to the current chunk, each occurrence counted `weight` times. */
+  add(bytes: Uint8Array, start = 0, end = bytes.length, weight = 1): void {
     let position = start;
     while (position < end) {
-      const code = text.charCodeAt(position);
-      const kind = code < 128 ? CHARACTER_CLASS[code]! : 0;
+      const kind = BYTE_CLASS[bytes[position]!]!;
       if (kind === 0) {
         position++;
         continue;
@@ -48,15 +55,16 @@ export class TermCounter {
       const from = position;
       let hash = 0x811c9dc5 | 0;
       // A digit run is its own token; an identifier runs on through letters and digits.
+      const digitsOnly = kind === 2;
       while (position < end) {
-        const next = text.charCodeAt(position);
-        const nextKind = next < 128 ? CHARACTER_CLASS[next]! : 0;
-        if (nextKind === 0 || (kind === 2 && nextKind !== 2)) break;
-        hash = Math.imul(hash ^ next, 16777619);
+        const code = bytes[position]!;
+        const nextKind = BYTE_CLASS[code]!;
+        if (nextKind === 0 || (digitsOnly && nextKind !== 2)) break;
+        hash = Math.imul(hash ^ code, 16777619);
         position++;
       }
       if (position - from > MAX_IDENTIFIER) continue;
-      const id = this.identifierId(text, from, position, hash);
+      const id = this.identifierId(bytes, from, position, hash);
       if (this.identifierCounts[id] === 0) {
         if (this.touchedIdentifierCount === this.touchedIdentifiers.length) this.touchedIdentifiers = grown(this.touchedIdentifiers, this.touchedIdentifierCount + 1);
         this.touchedIdentifiers[this.touchedIdentifierCount++] = id;
@@ -65,11 +73,24 @@ export class TermCounter {
     }
   }
 
+  /** Adds the terms of a short text (a path, a symbol name) to the current chunk. */
+  addText(text: string, weight = 1): void {
+    if (text.length > this.textBytes.length) this.textBytes = Buffer.alloc(Math.max(text.length, 2 * this.textBytes.length));
+    const bytes = this.textBytes;
+    // Any character outside ASCII separates identifiers, as any byte of 0x80 or more does.
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      bytes[index] = code < 128 ? code : 128;
+    }
+    this.add(bytes, 0, text.length, weight);
+  }
+
   /**
-   * Ends the chunk: its distinct term ids and counts are appended to the file's scratch space,
-   * and its place there returned; `takeFile` hands over the whole file's numbers at once.
+   * Ends the chunk of lines startLine..endLine: its record (see `CHUNK_HEADER` in store.ts) is
+   * appended to the file's numbers, and where its terms start returned; `takeFile` hands over
+   * the whole file's numbers at once.
    */
-  finishChunk(): { offset: number; distinct: number; length: number } {
+  finishChunk(startLine: number, endLine: number): { termsAt: number; distinct: number; length: number } {
     if (this.termCounts.length < this.dictionary.size) this.termCounts = grown(this.termCounts, this.dictionary.size);
     const termCounts = this.termCounts;
     const identifierCounts = this.identifierCounts;
@@ -92,7 +113,7 @@ export class TermCounter {
       }
     }
     this.touchedIdentifierCount = 0;
-    const offset = this.scratchLength;
+    const offset = this.scratchLength + CHUNK_HEADER;
     if (offset + 2 * distinct > this.scratch.length) this.scratch = grown(this.scratch, offset + 2 * distinct);
     const scratch = this.scratch;
     let length = 0;
@@ -104,31 +125,36 @@ export class TermCounter {
       length += count;
       termCounts[term] = 0;
     }
-    this.scratchLength += 2 * distinct;
-    return { offset, distinct, length };
+    scratch[offset - 4] = startLine;
+    scratch[offset - 3] = endLine;
+    scratch[offset - 2] = length;
+    scratch[offset - 1] = distinct;
+    this.scratchLength = offset + 2 * distinct;
+    return { termsAt: offset, distinct, length };
   }
 
-  /** The file's chunk numbers (one buffer for all its chunks); resets the scratch space. */
+  /** The file's chunk records (one buffer for all its chunks); resets the scratch space. */
   takeFile(): Uint32Array {
     const numbers = this.scratch.slice(0, this.scratchLength);
     this.scratchLength = 0;
     return numbers;
   }
 
-  private identifierId(text: string, start: number, end: number, hash: number): number {
+  private identifierId(bytes: Uint8Array, start: number, end: number, hash: number): number {
     const table = this.table;
     const mask = (table.length >> 1) - 1;
     const length = end - start;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const entry = table[2 * slot]!;
-      if (entry === 0) return this.addIdentifier(text.slice(start, end), hash, slot);
+      if (entry === 0) return this.addIdentifier(bytes, start, end, hash, slot);
       if (table[2 * slot + 1] !== hash) continue;
       const id = entry - 1;
-      const known = this.identifiers[id]!;
-      if (known.length !== length) continue;
+      const known = this.byteStart[id]!;
+      if (this.byteStart[id + 1]! - known !== length) continue;
+      const pool = this.identifierBytes;
       let same = true;
       for (let offset = 0; offset < length; offset++) {
-        if (known.charCodeAt(offset) !== text.charCodeAt(start + offset)) {
+        if (pool[known + offset] !== bytes[start + offset]) {
           same = false;
           break;
         }
@@ -137,23 +163,30 @@ export class TermCounter {
     }
   }
 
-  private addIdentifier(slice: string, hash: number, slot: number): number {
-    // A fresh copy, so the identifier does not keep the whole file's text alive.
-    const identifier = Buffer.from(slice, "latin1").toString("latin1");
-    const id = this.identifiers.length;
-    this.identifiers.push(identifier);
+  private addIdentifier(bytes: Uint8Array, start: number, end: number, hash: number, slot: number): number {
+    const id = this.identifierCount++;
     if (id + 2 > this.termStart.length) {
       this.termStart = grown(this.termStart, id + 2);
+      this.byteStart = grown(this.byteStart, id + 2);
       this.identifierCounts = grown(this.identifierCounts, id + 2);
     }
+    const first = this.byteStart[id]!;
+    const last = first + (end - start);
+    if (last > this.identifierBytes.length) {
+      const larger = Buffer.alloc(Math.max(last, 2 * this.identifierBytes.length));
+      larger.set(this.identifierBytes);
+      this.identifierBytes = larger;
+    }
+    this.identifierBytes.set(bytes.subarray(start, end), first);
+    this.byteStart[id + 1] = last;
     // The scan above finds exactly the identifiers tokenize() would, so each is one token source.
-    const tokens = identifierTokens(identifier);
+    const tokens = identifierTokens(this.identifierBytes.toString("latin1", first, last));
     if (this.termPoolLength + tokens.length > this.termPool.length) this.termPool = grown(this.termPool, this.termPoolLength + tokens.length);
     for (const token of tokens) this.termPool[this.termPoolLength++] = this.dictionary.intern(token);
     this.termStart[id + 1] = this.termPoolLength;
     this.table[2 * slot] = id + 1;
     this.table[2 * slot + 1] = hash;
-    if (this.identifiers.length * 4 > this.table.length) this.rehash();
+    if (this.identifierCount * 4 > this.table.length) this.rehash();
     return id;
   }
 

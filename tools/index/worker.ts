@@ -3,9 +3,8 @@
  * dictionary of its own. Each reply carries the terms the dictionary gained since the last one,
  * so the main thread can map the worker's term ids onto the index's.
  */
-import { readFileSync } from "node:fs";
 import { parentPort } from "node:worker_threads";
-import { analyseBytes, type FileOutcome } from "./file-record.js";
+import { readAndAnalyse } from "./file-record.js";
 import { TermDictionary } from "./store.js";
 import { TermCounter } from "./term-counter.js";
 import type { WorkerReply, WorkerTask } from "./parallel.js";
@@ -18,20 +17,9 @@ const counter = new TermCounter(dictionary);
 let termsSent = 0;
 
 port.on("message", (task: WorkerTask) => {
-  const outcomes: FileOutcome[] = task.files.map((file) => {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(file.absolute);
-    } catch (error) {
-      return { kind: "unreadable", message: (error as Error).message };
-    }
-    return analyseBytes(file, bytes, counter, { maxLines: task.maxChunkLines });
-  });
+  const outcomes = readAndAnalyse(task.files, counter, { maxLines: task.maxChunkLines });
   const transfer: ArrayBuffer[] = [];
-  for (const outcome of outcomes) {
-    const first = outcome.kind === "record" ? outcome.record.chunks[0] : undefined;
-    if (first !== undefined) transfer.push(first.terms.buffer as ArrayBuffer);
-  }
+  for (const outcome of outcomes) if (outcome.kind === "record") transfer.push(outcome.record.numbers.buffer as ArrayBuffer);
   const reply: WorkerReply = { start: task.start, terms: dictionary.terms.slice(termsSent), outcomes };
   termsSent = dictionary.size;
   port.postMessage(reply, transfer);

@@ -1,0 +1,74 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { CHUNK_HEADER, TermDictionary } from "../../tools/index/store.js";
+import { TermCounter } from "../../tools/index/term-counter.js";
+import { tokenize } from "../../tools/index/tokenize.js";
+
+/** Counts each token of `tokenize(text)`, `weight` times an occurrence. */
+function expectedCounts(text: string, weight = 1): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const token of tokenize(text)) counts.set(token, (counts.get(token) ?? 0) + weight);
+  return counts;
+}
+
+/** Finishes the counter's chunk (as lines 3..9) and reads its record back as term → count. */
+function finished(counter: TermCounter, dictionary: TermDictionary): Map<string, number> {
+  const { termsAt, distinct, length } = counter.finishChunk(3, 9);
+  const numbers = counter.takeFile();
+  expect([termsAt, ...numbers.subarray(0, CHUNK_HEADER)]).toEqual([CHUNK_HEADER, 3, 9, length, distinct]);
+  expect(numbers.length).toBe(CHUNK_HEADER + 2 * distinct);
+  const counts = new Map<string, number>();
+  let total = 0;
+  for (let index = 0; index < distinct; index++) {
+    counts.set(dictionary.terms[numbers[termsAt + index]!]!, numbers[termsAt + distinct + index]!);
+    total += numbers[termsAt + distinct + index]!;
+  }
+  expect(length).toBe(total);
+  return counts;
+}
+
+const codeText = fc.stringMatching(/^[a-zA-Z0-9_$ .(){};:\n\té€😀ÿ\-]{0,120}$/);
+
+describe("the term counter", () => {
+  it("counts a text's UTF-8 bytes exactly as tokenize() splits the text", () => {
+    const dictionary = new TermDictionary();
+    const counter = new TermCounter(dictionary);
+    fc.assert(
+      fc.property(codeText, (text) => {
+        counter.add(Buffer.from(text, "utf8"));
+        expect(finished(counter, dictionary)).toEqual(expectedCounts(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("counts short texts (paths, symbol names) by character, with their weight", () => {
+    const dictionary = new TermDictionary();
+    const counter = new TermCounter(dictionary);
+    fc.assert(
+      fc.property(codeText, fc.integer({ min: 1, max: 4 }), (text, weight) => {
+        counter.addText(text, weight);
+        expect(finished(counter, dictionary)).toEqual(expectedCounts(text, weight));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("counts a byte range alone, and keeps identifiers seen in earlier chunks", () => {
+    const dictionary = new TermDictionary();
+    const counter = new TermCounter(dictionary);
+    const bytes = Buffer.from("parseRequest(user) // naïve\nparseRequest(order)\n", "utf8");
+    const secondLine = bytes.indexOf("\n") + 1;
+    counter.add(bytes, 0, secondLine);
+    expect(finished(counter, dictionary)).toEqual(new Map([["parserequest", 1], ["pars", 1], ["request", 1], ["user", 1], ["na", 1], ["ve", 1]]));
+    counter.add(bytes, secondLine);
+    expect(finished(counter, dictionary)).toEqual(new Map([["parserequest", 1], ["pars", 1], ["request", 1], ["order", 1], ["ord", 1]]));
+  });
+
+  it("leaves out identifiers longer than 64 characters", () => {
+    const dictionary = new TermDictionary();
+    const counter = new TermCounter(dictionary);
+    counter.add(Buffer.from(`${"a".repeat(65)} kept`));
+    expect(finished(counter, dictionary)).toEqual(new Map([["kept", 1]]));
+  });
+});
