@@ -50,7 +50,7 @@ function contentOf(index: CodeIndex) {
 }
 
 describe("parallel analysis", () => {
-  it("builds on worker threads exactly the index a single thread builds, term ids included", async () => {
+  it("builds on worker threads exactly the index a single thread builds (terms compared by name)", async () => {
     const alone = await CodeIndex.open(folder.path, { workers: 0 });
     const aloneReport = await alone.update();
     await rm(path.join(folder.path, ".clio"), { recursive: true, force: true });

@@ -90,7 +90,7 @@ export class CodeIndex {
     if (stored !== undefined) {
       index.manifest = stored.manifest;
       for (const file of stored.files) index.put(file, false);
-      index.postings.addAll(stored.files);
+      index.postings.addAll(stored.files, index.dictionary.size);
     }
     if (options.embed !== undefined) index.vectors = await index.store.loadVectors();
     return index;
@@ -218,7 +218,7 @@ export class CodeIndex {
         progress?.({ phase: "reading", done, total: changed.length });
       }
     } finally {
-      if (firstBuild) this.postings.addAll(built);
+      if (firstBuild) this.postings.addAll(built, this.dictionary.size);
     }
     progress?.({ phase: "reading", done: changed.length, total: changed.length });
     if (this.options.embed !== undefined) await this.embedMissing(this.options.embed, signal);

@@ -1,10 +1,10 @@
 /**
  * Reads and analyses the files of an index update, in file order: in this thread for small
  * updates; for large ones, on worker threads and in this thread too, each taking the next batch
- * of files when it is free. Each keeps a term dictionary of its own; their term ids are mapped
- * onto the index's as the outcomes are taken in file order, so the result (term ids included)
- * does not depend on which thread analysed what. If the workers cannot run, the files they did
- * not finish are analysed here.
+ * of files when it is free. This thread counts with the index's own dictionary; each worker keeps
+ * a dictionary of its own, whose term ids are mapped onto the index's as the outcomes are taken
+ * in file order. Which thread analysed a file changes the numbering of terms, never the index's
+ * content. If the workers cannot run, the files they did not finish are analysed here.
  */
 import { existsSync, promises as fs, readdirSync, statSync } from "node:fs";
 import os from "node:os";
@@ -13,8 +13,8 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ClioError } from "../errors.js";
 import { analyseBytes, readAndAnalyse, type FileOutcome, type FileToAnalyse } from "./file-record.js";
-import { TermDictionary } from "./store.js";
-import { TermCounter } from "./term-counter.js";
+import type { TermDictionary } from "./store.js";
+import type { TermCounter } from "./term-counter.js";
 
 /** Files sent to a worker at a time. */
 const WORKER_BATCH = 24;
@@ -93,7 +93,7 @@ async function* analyseHere(files: FileToAnalyse[], context: AnalysisContext): A
   }
 }
 
-/** A thread's own dictionary, as seen from the index: its terms, and their index ids once mapped. */
+/** A worker's own dictionary, as seen from the index: its terms, and their index ids once mapped. */
 interface TermSource {
   /** Local term id → index term id (-1 until first used). */
   ids: Int32Array;
@@ -105,7 +105,8 @@ interface Pooled extends TermSource {
 }
 
 async function* analyseInWorkers(files: FileToAnalyse[], context: AnalysisContext, count: number): AsyncGenerator<AnalysedBatch> {
-  const received: Array<{ outcome: FileOutcome; from: TermSource } | undefined> = new Array(files.length);
+  /** `from` is the worker whose term ids the outcome holds (none: this thread's, already the index's). */
+  const received: Array<{ outcome: FileOutcome; from?: TermSource } | undefined> = new Array(files.length);
   let assigned = 0;
   let taken = 0;
   let failure: Error | undefined;
@@ -124,10 +125,6 @@ async function* analyseInWorkers(files: FileToAnalyse[], context: AnalysisContex
     pooled.worker.postMessage(nextTask());
   };
   const pool: Pooled[] = [];
-  // This thread's share: analysed with a dictionary of its own, mapped like a worker's.
-  const localDictionary = new TermDictionary();
-  const here: TermSource = { ids: new Int32Array(0), terms: localDictionary.terms };
-  const hereCounter = new TermCounter(localDictionary);
   let createWorker = context.createWorker;
   if (createWorker === undefined) {
     try {
@@ -175,7 +172,7 @@ async function* analyseInWorkers(files: FileToAnalyse[], context: AnalysisContex
         if (assigned < files.length) {
           // Rather than wait, analyse the next batch here.
           const task = nextTask();
-          readAndAnalyse(task.files, hereCounter, { maxLines: task.maxChunkLines }).forEach((outcome, offset) => (received[task.start + offset] = { outcome, from: here }));
+          readAndAnalyse(task.files, context.counter, { maxLines: task.maxChunkLines }).forEach((outcome, offset) => (received[task.start + offset] = { outcome }));
           // Let the workers' replies in (and hand them their next batches) before going on.
           await new Promise<void>((resolve) => setImmediate(resolve));
         } else {
@@ -186,7 +183,7 @@ async function* analyseInWorkers(files: FileToAnalyse[], context: AnalysisContex
       const ready: FileOutcome[] = [];
       for (let entry = received[taken]; entry !== undefined; entry = received[taken]) {
         received[taken++] = undefined;
-        ready.push(mapTerms(entry.outcome, entry.from, context.dictionary));
+        ready.push(entry.from === undefined ? entry.outcome : mapTerms(entry.outcome, entry.from, context.dictionary));
         if (taken === files.length) break;
       }
       yield { outcomes: ready, workers: count };
@@ -198,7 +195,7 @@ async function* analyseInWorkers(files: FileToAnalyse[], context: AnalysisContex
   if (taken < files.length) yield* analyseHere(files.slice(taken), context);
 }
 
-/** Rewrites a thread's term ids in place to the index's, interning terms as first met. */
+/** Rewrites a worker's term ids in place to the index's, interning terms as first met. */
 function mapTerms(outcome: FileOutcome, from: TermSource, dictionary: TermDictionary): FileOutcome {
   if (outcome.kind !== "record") return outcome;
   if (from.ids.length < from.terms.length) {

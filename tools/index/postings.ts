@@ -72,28 +72,31 @@ export class Postings {
     return found;
   }
 
-  /** Adds many files at once: into an empty index, laid out in one pass (a load or first build). */
-  addAll(files: PostedFile[]): void {
+  /**
+   * Adds many files at once: into an empty index, laid out in one pass (a load or first build).
+   * `termCount` is above every term id the files hold (the dictionary's size).
+   */
+  addAll(files: PostedFile[], termCount: number): void {
     if (this.refs.length > 0) {
       for (const file of files) this.add(file);
       return;
     }
-    let terms = 0;
+    const offsets = new Int32Array(termCount + 1);
     let total = 0;
     for (const { chunks, numbers } of files) {
       for (const { termsAt, distinct } of chunks) {
         total += distinct;
-        for (let position = termsAt; position < termsAt + distinct; position++) if (numbers[position]! >= terms) terms = numbers[position]! + 1;
+        for (let position = termsAt; position < termsAt + distinct; position++) {
+          const term = numbers[position]!;
+          if (term >= termCount) throw new RangeError(`term id ${term} is outside the dictionary (${termCount} terms)`);
+          offsets[term + 1]!++;
+        }
       }
     }
-    const offsets = new Int32Array(terms + 1);
-    for (const { chunks, numbers } of files) {
-      for (const { termsAt, distinct } of chunks) for (let position = termsAt; position < termsAt + distinct; position++) offsets[numbers[position]! + 1]!++;
-    }
-    for (let term = 0; term < terms; term++) offsets[term + 1]! += offsets[term]!;
-    this.frequency = new Int32Array(terms);
-    for (let term = 0; term < terms; term++) this.frequency[term] = offsets[term + 1]! - offsets[term]!;
-    const cursor = offsets.slice(0, terms);
+    for (let term = 0; term < termCount; term++) offsets[term + 1]! += offsets[term]!;
+    this.frequency = new Int32Array(termCount);
+    for (let term = 0; term < termCount; term++) this.frequency[term] = offsets[term + 1]! - offsets[term]!;
+    const cursor = offsets.slice(0, termCount);
     const entries = new Int32Array(2 * total);
     for (const file of files) {
       const first = this.register(file);
@@ -200,6 +203,7 @@ export class Postings {
   }
 
   private compact(): void {
+    const termCount = this.frequency.length;
     const files = [...this.byFile].map(([path, ids]) => ({
       path,
       numbers: ids.length === 0 ? new Uint32Array(0) : this.refs[ids[0]!]!.numbers,
@@ -213,7 +217,7 @@ export class Postings {
     this.base = { offsets: new Int32Array(1), entries: new Int32Array(0) };
     this.frequency = new Int32Array(0);
     this.live = this.dead = this.totalLength = 0;
-    this.addAll(files);
+    this.addAll(files, termCount);
   }
 }
 

@@ -88,10 +88,27 @@ export interface IndexedFile {
   entry?: string;
   /** The bytes were not valid UTF-8; they were read with replacement characters. */
   invalidUtf8?: boolean;
+  /** Its fields that follow from its content (all but path, size and mtimeMs) as shard JSON, kept for saving. */
+  contentJson?: string;
 }
 
 /** A file as a shard's JSON header holds it: each chunk's symbol ("" for none); the rest of the chunks live in the binary part. */
-type FileHeader = Omit<IndexedFile, "chunks" | "numbers"> & { chunkSymbols: string[] };
+type FileHeader = Omit<IndexedFile, "chunks" | "numbers" | "contentJson"> & { chunkSymbols: string[] };
+
+/** The JSON of a file's header fields that follow from its content, from `hash` on. */
+export function contentJsonOf(file: IndexedFile): string {
+  const fields: Omit<FileHeader, "path" | "size" | "mtimeMs"> = {
+    hash: file.hash,
+    language: file.language,
+    lines: file.lines,
+    symbols: file.symbols,
+    imports: file.imports,
+    chunkSymbols: file.chunks.map((chunk) => chunk.symbol ?? ""),
+  };
+  if (file.entry !== undefined) fields.entry = file.entry;
+  if (file.invalidUtf8 !== undefined) fields.invalidUtf8 = file.invalidUtf8;
+  return JSON.stringify(fields);
+}
 
 export interface IndexManifest {
   version: number;
@@ -130,26 +147,14 @@ function encodeShard(files: IndexedFile[]): Buffer {
   for (const file of files) total += file.numbers.length;
   const numbers = new Uint32Array(total);
   let position = 0;
-  const headers: FileHeader[] = [];
+  const headers: string[] = [];
   for (const file of files) {
     numbers.set(file.numbers, position);
     position += file.numbers.length;
-    const header: FileHeader = {
-      path: file.path,
-      size: file.size,
-      mtimeMs: file.mtimeMs,
-      hash: file.hash,
-      language: file.language,
-      lines: file.lines,
-      symbols: file.symbols,
-      imports: file.imports,
-      chunkSymbols: file.chunks.map((chunk) => chunk.symbol ?? ""),
-    };
-    if (file.entry !== undefined) header.entry = file.entry;
-    if (file.invalidUtf8 !== undefined) header.invalidUtf8 = file.invalidUtf8;
-    headers.push(header);
+    file.contentJson ??= contentJsonOf(file);
+    headers.push(`{"path":${JSON.stringify(file.path)},"size":${JSON.stringify(file.size)},"mtimeMs":${JSON.stringify(file.mtimeMs)},${file.contentJson.slice(1)}`);
   }
-  const header = Buffer.from(JSON.stringify(headers), "utf8");
+  const header = Buffer.from(`[${headers.join(",")}]`, "utf8");
   const length = Buffer.alloc(4);
   length.writeUInt32LE(header.length, 0);
   return Buffer.concat([length, header, toLittleEndian(numbers)]);
