@@ -4,7 +4,7 @@ import { Worker } from "node:worker_threads";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CodeIndex } from "../../tools/index/code-index.js";
 import type { FileOutcome } from "../../tools/index/file-record.js";
-import { analyseFiles } from "../../tools/index/parallel.js";
+import { analyseFiles, FileQueue } from "../../tools/index/parallel.js";
 import { searchIndex } from "../../tools/index/search.js";
 import { TermDictionary } from "../../tools/index/store.js";
 import { TermCounter } from "../../tools/index/term-counter.js";
@@ -60,7 +60,7 @@ describe("parallel analysis", () => {
     expect(parallelReport).toMatchObject({ workers: 2, files: aloneReport.files, indexed: FILES, chunks: aloneReport.chunks, symbols: aloneReport.symbols });
     expect(parallelReport.skipped.map((entry) => entry.reason)).toEqual(["binary"]);
     expect(contentOf(parallel)).toEqual(contentOf(alone));
-    expect(parallel.dictionary.terms).toEqual(alone.dictionary.terms);
+    expect([...parallel.dictionary.terms].sort()).toEqual([...alone.dictionary.terms].sort());
     const query = "cache handler";
     expect((await searchIndex(parallel, query)).hits).toEqual((await searchIndex(alone, query)).hits);
     const reloaded = await CodeIndex.open(folder.path);
@@ -118,6 +118,59 @@ describe("parallel analysis", () => {
     expect((await CodeIndex.open(folder.path)).built).toBe(false);
     const report = await index.update();
     expect(report).toMatchObject({ workers: 2, indexed: FILES });
+  });
+});
+
+describe("parallel analysis of files still being found", () => {
+  const kinds = (outcomes: FileOutcome[]) => outcomes.map((outcome) => outcome.kind);
+
+  it("starts on the files queued so far and takes the rest as they come, in queue order", async () => {
+    const { files } = await walkFiles(folder.path, folder.path);
+    const here = [] as FileOutcome[];
+    for await (const batch of analyseFiles(files, { counter: new TermCounter(new TermDictionary()), dictionary: new TermDictionary(), workers: 0 })) here.push(...batch.outcomes);
+    const queue = new FileQueue();
+    for (const file of files.slice(0, 60)) queue.push(file);
+    let firstBatch!: () => void;
+    const firstBatchSeen = new Promise<void>((resolve) => (firstBatch = resolve));
+    const feeding = firstBatchSeen.then(() => {
+      for (const file of files.slice(60)) queue.push(file);
+      queue.end();
+    });
+    const dictionary = new TermDictionary();
+    const outcomes = [] as FileOutcome[];
+    const threads: number[] = [];
+    for await (const batch of analyseFiles(queue, { counter: new TermCounter(dictionary), dictionary, workers: 1, parallelMinBytes: 0 })) {
+      if (outcomes.length === 0) expect(queue.ended).toBe(false);
+      outcomes.push(...batch.outcomes);
+      threads.push(batch.workers);
+      firstBatch();
+    }
+    await feeding;
+    expect(threads.every((workers) => workers === 1)).toBe(true);
+    expect(kinds(outcomes)).toEqual(kinds(here));
+    expect(outcomes.map((outcome) => (outcome.kind === "record" ? outcome.record.path : outcome.kind))).toEqual(here.map((outcome) => (outcome.kind === "record" ? outcome.record.path : outcome.kind)));
+  });
+
+  it("waits for the queue to end, then finishes here, when the worker fails mid-way", async () => {
+    const { files } = await walkFiles(folder.path, folder.path);
+    const queue = new FileQueue();
+    for (const file of files.slice(0, 50)) queue.push(file);
+    setTimeout(() => {
+      for (const file of files.slice(50)) queue.push(file);
+      queue.end();
+    }, 50);
+    const dictionary = new TermDictionary();
+    const context = {
+      counter: new TermCounter(dictionary),
+      dictionary,
+      workers: 1,
+      parallelMinBytes: 0,
+      createWorker: () => new Worker("throw new Error('the worker broke')", { eval: true }),
+    };
+    const outcomes = [] as FileOutcome[];
+    for await (const batch of analyseFiles(queue, context)) outcomes.push(...batch.outcomes);
+    expect(outcomes).toHaveLength(files.length);
+    expect(outcomes.filter((outcome) => outcome.kind === "record")).toHaveLength(FILES);
   });
 });
 

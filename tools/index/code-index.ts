@@ -7,7 +7,7 @@ import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
 import { ClioError } from "../errors.js";
 import { decodeText, type FileOutcome } from "./file-record.js";
-import { analyseFiles } from "./parallel.js";
+import { analyseFiles, FileQueue } from "./parallel.js";
 import { Postings } from "./postings.js";
 import { IndexStore, INDEX_FORMAT_VERSION, shardOf, TermDictionary, type IndexedFile, type IndexManifest, type VectorRecord } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
@@ -154,45 +154,45 @@ export class CodeIndex {
         "Index the workspace or a folder of source files; the index always leaves out .git, .clio, node_modules and what .gitignore ignores.",
       );
     }
-    const walked = await walkFiles(this.root, start, { maxFileBytes: this.options.maxFileBytes });
     const prefix = path.relative(this.root, start).split(path.sep).join("/");
     const inScope = (filePath: string) => prefix === "" || filePath === prefix || filePath.startsWith(`${prefix}/`);
-    const present = new Set(walked.files.map((file) => file.path));
     const dirty = new Set<number>();
-    const skipped = [...walked.skipped];
     const invalidUtf8: string[] = [];
-    let removed = 0;
-    for (const filePath of [...this.files.keys()]) {
-      if (inScope(filePath) && !present.has(filePath)) {
-        this.drop(filePath);
-        dirty.add(shardOf(filePath));
-        removed++;
-      }
-    }
     const knownBinary = new Map(this.manifest.skipped.filter((entry) => entry.reason === "binary").map((entry) => [entry.path, entry]));
-    let carriedBinary = 0;
-    const changed = walked.files.filter((file) => {
-      const binary = knownBinary.get(file.path);
-      if (binary !== undefined && binary.size === file.size && binary.mtimeMs === file.mtimeMs) {
-        carriedBinary++;
-        skipped.push({ ...binary, detail: "contains NUL bytes (unchanged since the last index)" });
-        return false;
-      }
-      const known = this.files.get(file.path);
-      return known === undefined || known.size !== file.size || known.mtimeMs !== file.mtimeMs;
+    const carriedBinary: SkippedFile[] = [];
+    // Files are analysed as the walk finds them: only new ones, and those whose size or mtime moved.
+    const queue = new FileQueue();
+    const walking = walkFiles(this.root, start, {
+      maxFileBytes: this.options.maxFileBytes,
+      onFiles: (found) => {
+        for (const file of found) {
+          const binary = knownBinary.get(file.path);
+          if (binary !== undefined && binary.size === file.size && binary.mtimeMs === file.mtimeMs) {
+            carriedBinary.push({ ...binary, detail: "contains NUL bytes (unchanged since the last index)" });
+            continue;
+          }
+          const known = this.files.get(file.path);
+          if (known === undefined || known.size !== file.size || known.mtimeMs !== file.mtimeMs) queue.push({ ...file, knownHash: known?.hash });
+        }
+      },
     });
+    walking.then(
+      () => queue.end(),
+      () => queue.end(),
+    );
     let indexed = 0;
     const firstBuild = this.postings.chunkCount === 0 && this.files.size === 0;
     const built: IndexedFile[] = [];
+    const analysisSkipped: SkippedFile[] = [];
     const apply = (file: WalkedFile, outcome: FileOutcome) => {
       if (outcome.kind === "unreadable") {
-        skipped.push({ path: file.path, reason: "unreadable", detail: outcome.message });
+        analysisSkipped.push({ path: file.path, reason: "unreadable", detail: outcome.message });
         return;
       }
       dirty.add(shardOf(file.path));
       if (outcome.kind === "binary") {
         if (this.files.has(file.path)) this.drop(file.path);
-        skipped.push({ path: file.path, reason: "binary", detail: "contains NUL bytes", size: file.size, mtimeMs: file.mtimeMs });
+        analysisSkipped.push({ path: file.path, reason: "binary", detail: "contains NUL bytes", size: file.size, mtimeMs: file.mtimeMs });
         return;
       }
       if (outcome.kind === "unchanged") {
@@ -207,19 +207,30 @@ export class CodeIndex {
       if (firstBuild) built.push(outcome.record);
       indexed++;
     };
-    const toAnalyse = changed.map((file) => ({ ...file, knownHash: this.files.get(file.path)?.hash }));
     let done = 0;
     let workers = 0;
     try {
       const context = { counter: this.counter, dictionary: this.dictionary, maxChunkLines: this.options.maxChunkLines, workers: this.options.workers, parallelMinBytes: this.options.parallelMinBytes, signal };
-      for await (const batch of analyseFiles(toAnalyse, context)) {
+      for await (const batch of analyseFiles(queue, context)) {
         workers = Math.max(workers, batch.workers);
-        for (const outcome of batch.outcomes) apply(toAnalyse[done++]!, outcome);
-        progress?.({ phase: "reading", done, total: changed.length });
+        for (const outcome of batch.outcomes) apply(queue.files[done++]!, outcome);
+        progress?.({ phase: "reading", done, total: queue.files.length });
       }
     } finally {
       if (firstBuild) this.postings.addAll(built, this.dictionary.size);
     }
+    const walked = await walking;
+    const present = new Set(walked.files.map((file) => file.path));
+    let removed = 0;
+    for (const filePath of [...this.files.keys()]) {
+      if (inScope(filePath) && !present.has(filePath)) {
+        this.drop(filePath);
+        dirty.add(shardOf(filePath));
+        removed++;
+      }
+    }
+    const skipped = [...walked.skipped, ...carriedBinary, ...analysisSkipped];
+    const changed = queue.files;
     progress?.({ phase: "reading", done: changed.length, total: changed.length });
     if (this.options.embed !== undefined) await this.embedMissing(this.options.embed, signal);
     this.manifest = {
@@ -239,7 +250,7 @@ export class CodeIndex {
     return {
       files: this.files.size,
       indexed,
-      unchanged: walked.files.length - changed.length - carriedBinary,
+      unchanged: walked.files.length - changed.length - carriedBinary.length,
       removed,
       skipped,
       invalidUtf8,

@@ -57,15 +57,66 @@ export interface AnalysedBatch {
   workers: number;
 }
 
-/** The outcomes of `files`, yielded in file order a batch at a time. */
-export async function* analyseFiles(files: FileToAnalyse[], context: AnalysisContext): AsyncGenerator<AnalysedBatch> {
+/**
+ * Files to analyse, handed in while a walk is still finding them: `push` adds, `end` says no more
+ * come. Analysis starts before the walk ends (on worker threads once enough bytes are queued).
+ */
+export class FileQueue {
+  readonly files: FileToAnalyse[] = [];
+  bytes = 0;
+  ended = false;
+  private readonly listeners = new Set<() => void>();
+
+  /** A queue already holding all its files. */
+  static of(files: FileToAnalyse[]): FileQueue {
+    const queue = new FileQueue();
+    for (const file of files) queue.push(file);
+    queue.end();
+    return queue;
+  }
+
+  push(file: FileToAnalyse): void {
+    this.files.push(file);
+    this.bytes += file.size;
+    this.changed();
+  }
+
+  end(): void {
+    this.ended = true;
+    this.changed();
+  }
+
+  /** Calls `listener` whenever files arrive or the queue ends, until the returned function is called. */
+  listen(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Resolves once files arrive or the queue ends. */
+  next(): Promise<void> {
+    return new Promise((resolve) => {
+      const stop = this.listen(() => {
+        stop();
+        resolve();
+      });
+    });
+  }
+
+  private changed(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+}
+
+/** The outcomes of the queued files, yielded in queue order a batch at a time. */
+export async function* analyseFiles(source: FileToAnalyse[] | FileQueue, context: AnalysisContext): AsyncGenerator<AnalysedBatch> {
+  const queue = Array.isArray(source) ? FileQueue.of(source) : source;
   const workers = context.workers ?? Math.min(3, os.availableParallelism() - 1);
-  let bytes = 0;
-  for (const file of files) bytes += file.size;
-  if (workers >= 1 && bytes >= (context.parallelMinBytes ?? PARALLEL_MIN_BYTES) && files.length >= 2 * WORKER_BATCH) {
-    yield* analyseInWorkers(files, context, workers);
+  const worthWorkers = () => workers >= 1 && queue.bytes >= (context.parallelMinBytes ?? PARALLEL_MIN_BYTES) && queue.files.length >= 2 * WORKER_BATCH;
+  while (!queue.ended && !worthWorkers()) await queue.next();
+  if (worthWorkers()) {
+    yield* analyseInWorkers(queue, context, workers);
   } else {
-    yield* analyseHere(files, context);
+    yield* analyseHere(queue.files, context);
   }
 }
 
@@ -102,11 +153,14 @@ interface TermSource {
 
 interface Pooled extends TermSource {
   worker: Worker;
+  /** Batches sent and not yet answered. */
+  inFlight: number;
 }
 
-async function* analyseInWorkers(files: FileToAnalyse[], context: AnalysisContext, count: number): AsyncGenerator<AnalysedBatch> {
+async function* analyseInWorkers(queue: FileQueue, context: AnalysisContext, count: number): AsyncGenerator<AnalysedBatch> {
+  const files = queue.files;
   /** `from` is the worker whose term ids the outcome holds (none: this thread's, already the index's). */
-  const received: Array<{ outcome: FileOutcome; from?: TermSource } | undefined> = new Array(files.length);
+  const received: Array<{ outcome: FileOutcome; from?: TermSource } | undefined> = [];
   let assigned = 0;
   let taken = 0;
   let failure: Error | undefined;
@@ -115,22 +169,37 @@ async function* analyseInWorkers(files: FileToAnalyse[], context: AnalysisContex
     wake?.();
     wake = undefined;
   };
-  const nextTask = (): WorkerTask => {
+  const finished = () => queue.ended && taken === files.length;
+  /** The next batch, when a whole one is queued (or the last, once the queue has ended). */
+  const nextTask = (): WorkerTask | undefined => {
+    const available = files.length - assigned;
+    if (available === 0 || (available < WORKER_BATCH && !queue.ended)) return undefined;
     const start = assigned;
     assigned = Math.min(files.length, start + WORKER_BATCH);
     return { start, files: files.slice(start, assigned), maxChunkLines: context.maxChunkLines };
   };
-  const assign = (pooled: Pooled) => {
-    if (assigned >= files.length || failure !== undefined) return;
-    pooled.worker.postMessage(nextTask());
-  };
   const pool: Pooled[] = [];
+  // Three batches in flight per worker, so none runs dry while this thread analyses a batch.
+  const topUp = () => {
+    for (const pooled of pool) {
+      while (pooled.inFlight < 3 && failure === undefined) {
+        const task = nextTask();
+        if (task === undefined) return;
+        pooled.inFlight++;
+        pooled.worker.postMessage(task);
+      }
+    }
+  };
+  const waitForQueue = async () => {
+    while (!queue.ended) await queue.next();
+  };
   let createWorker = context.createWorker;
   if (createWorker === undefined) {
     try {
       const entry = workerEntry();
       createWorker = () => startWorker(entry);
     } catch {
+      await waitForQueue();
       yield* analyseHere(files, context);
       return;
     }
@@ -141,15 +210,17 @@ async function* analyseInWorkers(files: FileToAnalyse[], context: AnalysisContex
       worker = createWorker();
     } catch {
       await Promise.all(pool.map((started) => started.worker.terminate()));
+      await waitForQueue();
       yield* analyseHere(files, context);
       return;
     }
-    const pooled: Pooled = { worker, ids: new Int32Array(0), terms: [] };
+    const pooled: Pooled = { worker, inFlight: 0, ids: new Int32Array(0), terms: [] };
     pooled.worker.on("message", (reply: WorkerReply) => {
       // A loop, not push(...terms): a reply can carry more terms than a call takes arguments.
       for (const term of reply.terms) pooled.terms.push(term);
       reply.outcomes.forEach((outcome, offset) => (received[reply.start + offset] = { outcome, from: pooled }));
-      assign(pooled);
+      pooled.inFlight--;
+      topUp();
       signalChange();
     });
     pooled.worker.on("error", (error) => {
@@ -157,21 +228,24 @@ async function* analyseInWorkers(files: FileToAnalyse[], context: AnalysisContex
       signalChange();
     });
     pooled.worker.on("exit", (code) => {
-      if (taken < files.length) failure ??= new Error(`an index worker stopped (exit code ${code})`);
+      if (!finished()) failure ??= new Error(`an index worker stopped (exit code ${code})`);
       signalChange();
     });
     pool.push(pooled);
   }
-  // Three batches in flight per worker, so none runs dry while this thread analyses a batch.
-  for (let round = 0; round < 3; round++) for (const pooled of pool) assign(pooled);
+  topUp();
+  const stopListening = queue.listen(() => {
+    topUp();
+    signalChange();
+  });
   context.signal?.addEventListener("abort", signalChange);
   try {
-    while (taken < files.length && failure === undefined) {
+    while (!finished() && failure === undefined) {
       throwIfCancelled(context.signal);
       if (received[taken] === undefined) {
-        if (assigned < files.length) {
+        const task = nextTask();
+        if (task !== undefined) {
           // Rather than wait, analyse the next batch here.
-          const task = nextTask();
           readAndAnalyse(task.files, context.counter, { maxLines: task.maxChunkLines }).forEach((outcome, offset) => (received[task.start + offset] = { outcome }));
           // Let the workers' replies in (and hand them their next batches) before going on.
           await new Promise<void>((resolve) => setImmediate(resolve));
@@ -184,15 +258,17 @@ async function* analyseInWorkers(files: FileToAnalyse[], context: AnalysisContex
       for (let entry = received[taken]; entry !== undefined; entry = received[taken]) {
         received[taken++] = undefined;
         ready.push(entry.from === undefined ? entry.outcome : mapTerms(entry.outcome, entry.from, context.dictionary));
-        if (taken === files.length) break;
       }
       yield { outcomes: ready, workers: count };
     }
   } finally {
+    stopListening();
     context.signal?.removeEventListener("abort", signalChange);
     await Promise.all(pool.map(({ worker }) => worker.terminate()));
   }
-  if (taken < files.length) yield* analyseHere(files.slice(taken), context);
+  if (finished()) return;
+  await waitForQueue();
+  yield* analyseHere(files.slice(taken), context);
 }
 
 /** Rewrites a worker's term ids in place to the index's, interning terms as first met. */

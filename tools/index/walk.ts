@@ -29,6 +29,12 @@ export interface SkippedFile {
 export interface WalkOptions {
   /** Files larger than this are skipped unread (default 1 MiB). */
   maxFileBytes?: number;
+  /**
+   * Called with each folder's files as the walk finds them, so work on them can start before the
+   * walk ends: folder by folder in a fixed order (a folder's files sorted by name, then its
+   * subfolders in name order), whatever order the file system answers in.
+   */
+  onFiles?: (files: WalkedFile[]) => void;
 }
 
 /** Folders never indexed, whether or not a .gitignore names them. */
@@ -41,7 +47,15 @@ interface IgnoreLayer {
   rules: Ignore;
 }
 
-/** Walks `start` (absolute, inside `root`) and returns the files to index and the ones skipped. */
+/** One folder's files, and the listings of its subfolders (already under way). */
+interface Listing {
+  files: WalkedFile[];
+  subfolders: Array<Promise<Listing>>;
+}
+
+const byName = (left: { path: string }, right: { path: string }) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0);
+
+/** Walks `start` (absolute, inside `root`) and returns the files to index (sorted by path) and the ones skipped. */
 export async function walkFiles(
   root: string,
   start: string,
@@ -52,25 +66,30 @@ export async function walkFiles(
   const skipped: SkippedFile[] = [];
   const layers = await ancestorLayers(root, start);
 
-  async function visit(directory: string, inherited: IgnoreLayer[]): Promise<void> {
+  /** Lists a folder; its subfolders are listed at the same time, each as its own promise. */
+  async function list(directory: string, inherited: IgnoreLayer[]): Promise<Listing> {
     const relativeDirectory = toRelative(root, directory);
     let entries;
     try {
       entries = await fs.readdir(directory, { withFileTypes: true });
     } catch (error) {
       skipped.push({ path: relativeDirectory, reason: "unreadable", detail: (error as Error).message });
-      return;
+      return { files: [], subfolders: [] };
     }
+    entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
     const own = entries.some((entry) => entry.name === ".gitignore" && entry.isFile()) ? await readIgnore(directory, relativeDirectory) : undefined;
     const active = own === undefined ? inherited : [...inherited, own];
-    const subdirectories: string[] = [];
-    const stats: Array<Promise<void>> = [];
+    const subfolders: Array<Promise<Listing>> = [];
+    const stats: Array<Promise<WalkedFile | undefined>> = [];
     for (const entry of entries) {
       const relative = relativeDirectory === "." ? entry.name : `${relativeDirectory}/${entry.name}`;
       const absolute = path.join(directory, entry.name);
       if (entry.isDirectory()) {
         if (ALWAYS_SKIPPED.has(entry.name) || isIgnored(active, relative, true)) continue;
-        subdirectories.push(absolute);
+        const listing = list(absolute, active);
+        // Awaited in order later; until then a failure must not count as unhandled.
+        listing.catch(() => undefined);
+        subfolders.push(listing);
       } else if (entry.isSymbolicLink()) {
         if (!isIgnored(active, relative, false)) skipped.push({ path: relative, reason: "symlink", detail: "symbolic links are not followed" });
       } else if (entry.isFile()) {
@@ -78,31 +97,37 @@ export async function walkFiles(
         stats.push(
           fs.stat(absolute).then(
             (stat) => {
-              if (stat.size > maxFileBytes) {
-                skipped.push({ path: relative, reason: "too_large", detail: `${stat.size} bytes, over the ${maxFileBytes}-byte limit` });
-              } else {
-                files.push({ path: relative, absolute, size: stat.size, mtimeMs: stat.mtimeMs });
-              }
+              if (stat.size <= maxFileBytes) return { path: relative, absolute, size: stat.size, mtimeMs: stat.mtimeMs };
+              skipped.push({ path: relative, reason: "too_large", detail: `${stat.size} bytes, over the ${maxFileBytes}-byte limit` });
+              return undefined;
             },
             (error: Error) => void skipped.push({ path: relative, reason: "unreadable", detail: error.message }),
           ),
         );
       }
     }
-    await Promise.all([...stats, ...subdirectories.map((subdirectory) => visit(subdirectory, active))]);
+    const found = (await Promise.all(stats)).filter((file): file is WalkedFile => file !== undefined);
+    return { files: found, subfolders };
+  }
+
+  /** Hands on a folder's files, then its subfolders', in order. */
+  async function emit(listing: Listing): Promise<void> {
+    for (const file of listing.files) files.push(file);
+    if (listing.files.length > 0) options.onFiles?.(listing.files);
+    for (const subfolder of listing.subfolders) await emit(await subfolder);
   }
 
   const startStat = await fs.lstat(start);
   if (startStat.isFile()) {
     const relative = toRelative(root, start);
     if (startStat.size > maxFileBytes) skipped.push({ path: relative, reason: "too_large", detail: `${startStat.size} bytes, over the ${maxFileBytes}-byte limit` });
-    else files.push({ path: relative, absolute: start, size: startStat.size, mtimeMs: startStat.mtimeMs });
+    else await emit({ files: [{ path: relative, absolute: start, size: startStat.size, mtimeMs: startStat.mtimeMs }], subfolders: [] });
   } else if (startStat.isSymbolicLink()) {
     skipped.push({ path: toRelative(root, start), reason: "symlink", detail: "symbolic links are not followed" });
   } else {
-    await visit(start, layers);
+    await emit(await list(start, layers));
   }
-  files.sort((left, right) => (left.path < right.path ? -1 : 1));
+  files.sort(byName);
   return { files, skipped };
 }
 
