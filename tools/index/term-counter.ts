@@ -125,10 +125,11 @@ export class TermCounter {
       length += count;
       termCounts[term] = 0;
     }
-    scratch[offset - 4] = startLine;
-    scratch[offset - 3] = endLine;
-    scratch[offset - 2] = length;
-    scratch[offset - 1] = distinct;
+    const header = offset - CHUNK_HEADER;
+    scratch[header] = startLine;
+    scratch[header + 1] = endLine;
+    scratch[header + 2] = length;
+    scratch[header + 3] = distinct;
     this.scratchLength = offset + 2 * distinct;
     return { termsAt: offset, distinct, length };
   }
