@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ClioError } from "../errors.js";
 import { analyseBytes, readAndAnalyse, type FileOutcome, type FileToAnalyse } from "./file-record.js";
-import type { TermDictionary } from "./store.js";
+import { fileFromParts, type FileParts, type IndexedFile, type TermDictionary } from "./store.js";
 import type { TermCounter } from "./term-counter.js";
 
 /** Files sent to a worker at a time. */
@@ -30,11 +30,14 @@ export interface WorkerTask {
   maxChunkLines?: number;
 }
 
+/** An outcome as a worker sends it: a record travels as its parts. */
+export type WorkerOutcome = Exclude<FileOutcome, { kind: "record" }> | { kind: "parts"; parts: FileParts };
+
 export interface WorkerReply {
   start: number;
   /** Terms the worker's dictionary gained since its last reply, in id order. */
   terms: string[];
-  outcomes: FileOutcome[];
+  outcomes: WorkerOutcome[];
 }
 
 export interface AnalysisContext {
@@ -159,8 +162,8 @@ interface Pooled extends TermSource {
 
 async function* analyseInWorkers(queue: FileQueue, context: AnalysisContext, count: number): AsyncGenerator<AnalysedBatch> {
   const files = queue.files;
-  /** `from` is the worker whose term ids the outcome holds (none: this thread's, already the index's). */
-  const received: Array<{ outcome: FileOutcome; from?: TermSource } | undefined> = [];
+  /** Outcomes analysed here (term ids already the index's), or sent by a worker (`from`, whose term ids they hold). */
+  const received: Array<{ here: FileOutcome } | { sent: WorkerOutcome; from: TermSource } | undefined> = [];
   let assigned = 0;
   let taken = 0;
   let failure: Error | undefined;
@@ -218,7 +221,7 @@ async function* analyseInWorkers(queue: FileQueue, context: AnalysisContext, cou
     pooled.worker.on("message", (reply: WorkerReply) => {
       // A loop, not push(...terms): a reply can carry more terms than a call takes arguments.
       for (const term of reply.terms) pooled.terms.push(term);
-      reply.outcomes.forEach((outcome, offset) => (received[reply.start + offset] = { outcome, from: pooled }));
+      reply.outcomes.forEach((outcome, offset) => (received[reply.start + offset] = { sent: outcome, from: pooled }));
       pooled.inFlight--;
       topUp();
       signalChange();
@@ -246,7 +249,7 @@ async function* analyseInWorkers(queue: FileQueue, context: AnalysisContext, cou
         const task = nextTask();
         if (task !== undefined) {
           // Rather than wait, analyse the next batch here.
-          readAndAnalyse(task.files, context.counter, { maxLines: task.maxChunkLines }).forEach((outcome, offset) => (received[task.start + offset] = { outcome }));
+          readAndAnalyse(task.files, context.counter, { maxLines: task.maxChunkLines }).forEach((outcome, offset) => (received[task.start + offset] = { here: outcome }));
           // Let the workers' replies in (and hand them their next batches) before going on.
           await new Promise<void>((resolve) => setImmediate(resolve));
         } else {
@@ -257,7 +260,8 @@ async function* analyseInWorkers(queue: FileQueue, context: AnalysisContext, cou
       const ready: FileOutcome[] = [];
       for (let entry = received[taken]; entry !== undefined; entry = received[taken]) {
         received[taken++] = undefined;
-        ready.push(entry.from === undefined ? entry.outcome : mapTerms(entry.outcome, entry.from, context.dictionary));
+        if ("here" in entry) ready.push(entry.here);
+        else ready.push(entry.sent.kind === "parts" ? mapTerms(fileFromParts(entry.sent.parts), entry.from, context.dictionary) : entry.sent);
       }
       yield { outcomes: ready, workers: count };
     }
@@ -271,17 +275,16 @@ async function* analyseInWorkers(queue: FileQueue, context: AnalysisContext, cou
   yield* analyseHere(files.slice(taken), context);
 }
 
-/** Rewrites a worker's term ids in place to the index's, interning terms as first met. */
-function mapTerms(outcome: FileOutcome, from: TermSource, dictionary: TermDictionary): FileOutcome {
-  if (outcome.kind !== "record") return outcome;
+/** A worker's record with its term ids rewritten in place to the index's, interning terms as first met. */
+function mapTerms(record: IndexedFile, from: TermSource, dictionary: TermDictionary): FileOutcome {
   if (from.ids.length < from.terms.length) {
     const larger = new Int32Array(Math.max(from.terms.length, from.ids.length * 2)).fill(-1);
     larger.set(from.ids);
     from.ids = larger;
   }
   const ids = from.ids;
-  const numbers = outcome.record.numbers;
-  for (const { termsAt, distinct } of outcome.record.chunks) {
+  const numbers = record.numbers;
+  for (const { termsAt, distinct } of record.chunks) {
     for (let position = termsAt; position < termsAt + distinct; position++) {
       const local = numbers[position]!;
       let global = ids[local]!;
@@ -289,7 +292,7 @@ function mapTerms(outcome: FileOutcome, from: TermSource, dictionary: TermDictio
       numbers[position] = global;
     }
   }
-  return outcome;
+  return { kind: "record", record };
 }
 
 interface WorkerEntry {

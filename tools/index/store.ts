@@ -144,37 +144,82 @@ export function shardOf(filePath: string): number {
  */
 function encodeShard(files: IndexedFile[]): Buffer {
   let total = 0;
-  for (const file of files) total += file.numbers.length;
-  const numbers = new Uint32Array(total);
-  let position = 0;
   const headers: string[] = [];
   for (const file of files) {
-    numbers.set(file.numbers, position);
-    position += file.numbers.length;
+    total += file.numbers.length;
     file.contentJson ??= contentJsonOf(file);
     headers.push(`{"path":${JSON.stringify(file.path)},"size":${JSON.stringify(file.size)},"mtimeMs":${JSON.stringify(file.mtimeMs)},${file.contentJson.slice(1)}`);
   }
-  const header = Buffer.from(`[${headers.join(",")}]`, "utf8");
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(header.length, 0);
-  return Buffer.concat([length, header, toLittleEndian(numbers)]);
+  const json = `[${headers.join(",")}]`;
+  const jsonBytes = Buffer.byteLength(json, "utf8");
+  // Blanks after the JSON put the numbers on a 4-byte boundary, so a reader can view them in place.
+  const headerLength = jsonBytes + ((4 - ((4 + jsonBytes) % 4)) % 4);
+  const bytes = Buffer.allocUnsafeSlow(4 + headerLength + 4 * total);
+  bytes.writeUInt32LE(headerLength, 0);
+  bytes.write(json, 4, "utf8");
+  bytes.fill(0x20, 4 + jsonBytes, 4 + headerLength);
+  let position = 4 + headerLength;
+  for (const file of files) {
+    if (littleEndian) new Uint32Array(bytes.buffer, bytes.byteOffset + position, file.numbers.length).set(file.numbers);
+    else file.numbers.forEach((value, index) => bytes.writeUInt32LE(value, position + 4 * index));
+    position += 4 * file.numbers.length;
+  }
+  return bytes;
 }
 
 const littleEndian = os.endianness() === "LE";
 
-function toLittleEndian(numbers: Uint32Array): Buffer {
-  if (littleEndian) return Buffer.from(numbers.buffer, numbers.byteOffset, numbers.byteLength);
-  const bytes = Buffer.alloc(numbers.length * 4);
-  numbers.forEach((value, index) => bytes.writeUInt32LE(value, index * 4));
-  return bytes;
-}
-
+/** The numbers from `start` on: a view of the bytes where they are aligned, else a copy. */
 function fromLittleEndian(bytes: Buffer, start: number): Uint32Array {
   const count = (bytes.length - start) >> 2;
-  if (littleEndian) return new Uint32Array(bytes.buffer.slice(bytes.byteOffset + start, bytes.byteOffset + start + count * 4));
+  if (littleEndian && (bytes.byteOffset + start) % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset + start, count);
   const numbers = new Uint32Array(count);
   for (let index = 0; index < count; index++) numbers[index] = bytes.readUInt32LE(start + index * 4);
   return numbers;
+}
+
+/**
+ * A file as a worker sends it: the JSON of its content fields and its chunk records, from which
+ * `fileFromParts` rebuilds the record (cheaper to pass between threads than the record itself).
+ */
+export interface FileParts {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  contentJson: string;
+  numbers: Uint32Array;
+}
+
+export function partsOf(file: IndexedFile): FileParts {
+  return { path: file.path, size: file.size, mtimeMs: file.mtimeMs, contentJson: file.contentJson ?? contentJsonOf(file), numbers: file.numbers };
+}
+
+/** The record `parts` describe (its term ids are whatever dictionary's the numbers use). */
+export function fileFromParts(parts: FileParts): IndexedFile {
+  const { chunkSymbols, ...content } = JSON.parse(parts.contentJson) as Omit<FileHeader, "path" | "size" | "mtimeMs">;
+  const { chunks, end } = readChunks(chunkSymbols, parts.numbers, 0, Number.POSITIVE_INFINITY);
+  if (end !== parts.numbers.length) throw new Error(`the chunk records of ${parts.path} do not match its chunks`);
+  return { path: parts.path, size: parts.size, mtimeMs: parts.mtimeMs, ...content, chunks, numbers: parts.numbers, contentJson: parts.contentJson };
+}
+
+/**
+ * The chunks named by `chunkSymbols`, read from the records in `numbers` from `first` on (their
+ * `termsAt` counted from `first`), and where those records end. Throws when they are cut short
+ * or name a term id of `dictionarySize` or more.
+ */
+function readChunks(chunkSymbols: string[], numbers: Uint32Array, first: number, dictionarySize: number): { chunks: StoredChunk[]; end: number } {
+  let position = first;
+  const chunks = chunkSymbols.map((symbol) => {
+    const count = numbers[position + CHUNK_HEADER - 1];
+    if (count === undefined || position + CHUNK_HEADER + 2 * count > numbers.length) throw new Error("a shard is damaged: its chunk records are cut short");
+    const termsAt = position + CHUNK_HEADER;
+    const chunk: StoredChunk = { startLine: numbers[position]!, endLine: numbers[position + 1]!, length: numbers[position + 2]!, termsAt: termsAt - first, distinct: count };
+    if (symbol !== "") chunk.symbol = symbol;
+    for (let term = termsAt; term < termsAt + count; term++) if (numbers[term]! >= dictionarySize) throw new Error("a shard names a term the dictionary does not hold");
+    position = termsAt + 2 * count;
+    return chunk;
+  });
+  return { chunks, end: position };
 }
 
 /** Throws on any shard that is not exactly what `encodeShard` wrote (cut short, padded, garbled). */
@@ -187,23 +232,9 @@ function decodeShard(bytes: Buffer, dictionarySize: number): IndexedFile[] {
   let position = 0;
   const files = headers.map(({ chunkSymbols, ...rest }): IndexedFile => {
     const first = position;
-    const chunks = chunkSymbols.map((symbol) => {
-      const count = numbers[position + CHUNK_HEADER - 1];
-      if (count === undefined || position + CHUNK_HEADER + 2 * count > numbers.length) throw damaged("its chunk records are cut short");
-      const termsAt = position + CHUNK_HEADER;
-      const chunk: StoredChunk = {
-        startLine: numbers[position]!,
-        endLine: numbers[position + 1]!,
-        length: numbers[position + 2]!,
-        termsAt: termsAt - first,
-        distinct: count,
-      };
-      if (symbol !== "") chunk.symbol = symbol;
-      for (let term = termsAt; term < termsAt + count; term++) if (numbers[term]! >= dictionarySize) throw new Error("a shard names a term the dictionary does not hold");
-      position = termsAt + 2 * count;
-      return chunk;
-    });
-    return { ...rest, chunks, numbers: numbers.subarray(first, position) };
+    const { chunks, end } = readChunks(chunkSymbols, numbers, first, dictionarySize);
+    position = end;
+    return { ...rest, chunks, numbers: numbers.subarray(first, end) };
   });
   if (position !== numbers.length) throw damaged("it holds more chunk records than its header names");
   return files;

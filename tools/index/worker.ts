@@ -5,9 +5,9 @@
  */
 import { parentPort } from "node:worker_threads";
 import { readAndAnalyse } from "./file-record.js";
-import { TermDictionary } from "./store.js";
+import { partsOf, TermDictionary } from "./store.js";
 import { TermCounter } from "./term-counter.js";
-import type { WorkerReply, WorkerTask } from "./parallel.js";
+import type { WorkerOutcome, WorkerReply, WorkerTask } from "./parallel.js";
 
 const port = parentPort;
 if (port === null) throw new Error("tools/index/worker runs only as a worker thread.");
@@ -17,9 +17,12 @@ const counter = new TermCounter(dictionary);
 let termsSent = 0;
 
 port.on("message", (task: WorkerTask) => {
-  const outcomes = readAndAnalyse(task.files, counter, { maxLines: task.maxChunkLines });
   const transfer: ArrayBuffer[] = [];
-  for (const outcome of outcomes) if (outcome.kind === "record") transfer.push(outcome.record.numbers.buffer as ArrayBuffer);
+  const outcomes = readAndAnalyse(task.files, counter, { maxLines: task.maxChunkLines }).map((outcome): WorkerOutcome => {
+    if (outcome.kind !== "record") return outcome;
+    transfer.push(outcome.record.numbers.buffer as ArrayBuffer);
+    return { kind: "parts", parts: partsOf(outcome.record) };
+  });
   const reply: WorkerReply = { start: task.start, terms: dictionary.terms.slice(termsSent), outcomes };
   termsSent = dictionary.size;
   port.postMessage(reply, transfer);
