@@ -34,6 +34,17 @@ describe("postings", () => {
     expect(postings.chunkCount).toBe(3);
   });
 
+  it("stage files one at a time and lay them out together; once laid out, later files are added at once", () => {
+    const postings = new Postings();
+    postings.stage(file("a.ts", [[[0, 1]]]));
+    postings.stage(file("b.ts", [[[0, 2], [1, 1]]]));
+    expect(postings.chunkCount).toBe(2);
+    postings.finishStaging(2);
+    expect(chunkPaths(postings, 0)).toEqual(["a.ts#0", "b.ts#0"]);
+    postings.stage(file("c.ts", [[[1, 3]]]));
+    expect(chunkPaths(postings, 1)).toEqual(["b.ts#0", "c.ts#0"]);
+  });
+
   it("refuse a bulk load whose term ids reach past the dictionary", () => {
     expect(() => new Postings().addAll([file("a.ts", [[[5, 1]]])], 3)).toThrow(RangeError);
   });

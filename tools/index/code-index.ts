@@ -182,7 +182,6 @@ export class CodeIndex {
     );
     let indexed = 0;
     const firstBuild = this.postings.chunkCount === 0 && this.files.size === 0;
-    const built: IndexedFile[] = [];
     const analysisSkipped: SkippedFile[] = [];
     const apply = (file: WalkedFile, outcome: FileOutcome) => {
       if (outcome.kind === "unreadable") {
@@ -202,9 +201,9 @@ export class CodeIndex {
         return;
       }
       if (outcome.record.invalidUtf8) invalidUtf8.push(file.path);
-      // Into an empty index the postings are laid out in one pass at the end.
+      // Into an empty index the postings are staged, and laid out in one pass at the end.
       this.put(outcome.record, !firstBuild);
-      if (firstBuild) built.push(outcome.record);
+      if (firstBuild) this.postings.stage(outcome.record);
       indexed++;
     };
     let done = 0;
@@ -217,7 +216,7 @@ export class CodeIndex {
         progress?.({ phase: "reading", done, total: queue.files.length });
       }
     } finally {
-      if (firstBuild) this.postings.addAll(built, this.dictionary.size);
+      if (firstBuild) this.postings.finishStaging(this.dictionary.size);
     }
     const walked = await walking;
     const present = new Set(walked.files.map((file) => file.path));

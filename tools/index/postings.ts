@@ -1,8 +1,8 @@
 /**
  * The in-memory inverted index over chunks: for each term id, the chunk ids that hold it and
  * their weighted counts, document frequencies, chunk lengths, and BM25 scoring into a reused
- * score array. A bulk load (or a first build) lays the postings out once in flat typed arrays
- * (offsets per term); files added later go to small per-term lists beside them. Removing a file
+ * score array. A bulk load (or a first build) stages files (counting their terms as they come)
+ * and lays the postings out once in flat typed arrays (offsets per term); files added later go to small per-term lists beside them. Removing a file
  * marks its chunks dead; everything is laid out again once dead entries outnumber live ones.
  */
 import type { IndexedFile, StoredChunk } from "./store.js";
@@ -38,7 +38,7 @@ export class Postings {
    * The bulk layout: term t's postings are entries[2 * offsets[t] .. 2 * offsets[t + 1]), chunk id
    * and count interleaved (one cache line holds both).
    */
-  private base = { offsets: new Int32Array(1), entries: new Int32Array(0) };
+  private base: { offsets: Int32Array; entries: Int32Array } = { offsets: new Int32Array(1), entries: new Int32Array(0) };
   /** Postings added after the bulk layout: per term id, chunk id and count interleaved. */
   private lists: Array<number[] | undefined> = [];
   private frequency = new Int32Array(0);
@@ -46,6 +46,8 @@ export class Postings {
   private dead = 0;
   private totalLength = 0;
   private spare: Float64Array | undefined;
+  /** Files staged for a bulk layout, the id of each one's first chunk, and their postings per term id. */
+  private staging: { files: PostedFile[]; firstIds: number[]; counts: Int32Array } | undefined;
 
   get chunkCount(): number {
     return this.live;
@@ -77,29 +79,50 @@ export class Postings {
    * `termCount` is above every term id the files hold (the dictionary's size).
    */
   addAll(files: PostedFile[], termCount: number): void {
-    if (this.refs.length > 0) {
-      for (const file of files) this.add(file);
+    for (const file of files) this.stage(file);
+    this.finishStaging(termCount);
+  }
+
+  /**
+   * Adds a file whose postings wait for `finishStaging`, to be laid out in one pass with the
+   * others staged since the index was empty (its terms are counted now, so the layout needs one
+   * pass less); into an index that is not empty, it is added at once.
+   */
+  stage(file: PostedFile): void {
+    if (this.staging === undefined && this.refs.length > 0) {
+      this.add(file);
       return;
     }
-    const offsets = new Int32Array(termCount + 1);
-    let total = 0;
-    for (const { chunks, numbers } of files) {
-      for (const { termsAt, distinct } of chunks) {
-        total += distinct;
-        for (let position = termsAt; position < termsAt + distinct; position++) {
-          const term = numbers[position]!;
-          if (term >= termCount) throw new RangeError(`term id ${term} is outside the dictionary (${termCount} terms)`);
-          offsets[term + 1]!++;
-        }
+    const staging = (this.staging ??= { files: [], firstIds: [], counts: new Int32Array(1024) });
+    staging.firstIds.push(this.register(file));
+    staging.files.push(file);
+    let counts = staging.counts;
+    const numbers = file.numbers;
+    for (const { termsAt, distinct } of file.chunks) {
+      for (let position = termsAt; position < termsAt + distinct; position++) {
+        const term = numbers[position]!;
+        if (term >= counts.length) counts = staging.counts = grow(counts, term + 1, (size) => new Int32Array(size));
+        counts[term]!++;
       }
     }
-    for (let term = 0; term < termCount; term++) offsets[term + 1]! += offsets[term]!;
-    this.frequency = new Int32Array(termCount);
-    for (let term = 0; term < termCount; term++) this.frequency[term] = offsets[term + 1]! - offsets[term]!;
+  }
+
+  /** Lays out the staged postings; `termCount` is above every term id staged. */
+  finishStaging(termCount: number): void {
+    const staging = this.staging;
+    if (staging === undefined) return;
+    this.staging = undefined;
+    if (staging.counts.length > termCount && staging.counts.subarray(termCount).some((count) => count > 0)) {
+      throw new RangeError(`a staged term id is outside the dictionary (${termCount} terms)`);
+    }
+    const offsets = new Int32Array(termCount + 1);
+    const frequency = new Int32Array(termCount);
+    frequency.set(staging.counts.subarray(0, Math.min(termCount, staging.counts.length)));
+    for (let term = 0; term < termCount; term++) offsets[term + 1] = offsets[term]! + frequency[term]!;
     const cursor = offsets.slice(0, termCount);
-    const entries = new Int32Array(2 * total);
-    for (const file of files) {
-      const first = this.register(file);
+    const entries = new Int32Array(2 * offsets[termCount]!);
+    staging.files.forEach((file, fileIndex) => {
+      const first = staging.firstIds[fileIndex]!;
       const numbers = file.numbers;
       for (let index = 0; index < file.chunks.length; index++) {
         const { termsAt, distinct } = file.chunks[index]!;
@@ -109,8 +132,9 @@ export class Postings {
           entries[slot + 1] = numbers[position + distinct]!;
         }
       }
-    }
+    });
     this.base = { offsets, entries };
+    this.frequency = frequency;
   }
 
   /** Gives a file's chunks ids (without posting their terms); returns the first id. */
