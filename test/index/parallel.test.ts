@@ -151,6 +151,26 @@ describe("parallel analysis of files still being found", () => {
     expect(outcomes.map((outcome) => (outcome.kind === "record" ? outcome.record.path : outcome.kind))).toEqual(here.map((outcome) => (outcome.kind === "record" ? outcome.record.path : outcome.kind)));
   });
 
+  it("analyses queued files in this thread too before the queue ends, when no workers are wanted", async () => {
+    const { files } = await walkFiles(folder.path, folder.path);
+    const queue = new FileQueue();
+    for (const file of files.slice(0, 70)) queue.push(file);
+    const dictionary = new TermDictionary();
+    const outcomes = [] as FileOutcome[];
+    for await (const batch of analyseFiles(queue, { counter: new TermCounter(dictionary), dictionary, workers: 0 })) {
+      expect(batch.workers).toBe(0);
+      if (outcomes.length === 0) {
+        expect(queue.ended).toBe(false);
+        for (const file of files.slice(70)) queue.push(file);
+        queue.end();
+      }
+      outcomes.push(...batch.outcomes);
+    }
+    expect(outcomes.map((outcome) => (outcome.kind === "record" ? outcome.record.path : outcome.kind))).toEqual(
+      files.map((file) => (file.path.endsWith(".bin") ? "binary" : file.path)),
+    );
+  });
+
   it("waits for the queue to end, then finishes here, when the worker fails mid-way", async () => {
     const { files } = await walkFiles(folder.path, folder.path);
     const queue = new FileQueue();

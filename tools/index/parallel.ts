@@ -110,39 +110,59 @@ export class FileQueue {
   }
 }
 
-/** The outcomes of the queued files, yielded in queue order a batch at a time. */
+/**
+ * The outcomes of the queued files, yielded in queue order a batch at a time: analysed here as
+ * they are queued, and on worker threads beside this one too once the queue holds enough bytes.
+ */
 export async function* analyseFiles(source: FileToAnalyse[] | FileQueue, context: AnalysisContext): AsyncGenerator<AnalysedBatch> {
   const queue = Array.isArray(source) ? FileQueue.of(source) : source;
   const workers = context.workers ?? Math.min(3, os.availableParallelism() - 1);
   const worthWorkers = () => workers >= 1 && queue.bytes >= (context.parallelMinBytes ?? PARALLEL_MIN_BYTES) && queue.files.length >= 2 * WORKER_BATCH;
-  while (!queue.ended && !worthWorkers()) await queue.next();
-  if (worthWorkers()) {
-    yield* analyseInWorkers(queue, context, workers);
-  } else {
-    yield* analyseHere(queue.files, context);
-  }
+  const reached = yield* analyseHere(queue, 0, context, worthWorkers);
+  if (reached < queue.files.length || !queue.ended) yield* analyseInWorkers(queue, reached, context, workers);
 }
 
 function throwIfCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new ClioError("cancelled", "Indexing was cancelled.", "Run the index action again to finish it.");
 }
 
-async function* analyseHere(files: FileToAnalyse[], context: AnalysisContext): AsyncGenerator<AnalysedBatch> {
+/**
+ * Analyses the queued files from position `from` on in this thread, a batch at a time as they
+ * are queued, reading the next batch while one is analysed. Stops when the queue has ended and
+ * everything is analysed, or, between batches, when `handOver` says so; returns the position reached.
+ */
+async function* analyseHere(queue: FileQueue, from: number, context: AnalysisContext, handOver: () => boolean = () => false): AsyncGenerator<AnalysedBatch, number> {
+  const files = queue.files;
   const read = (file: FileToAnalyse) =>
     fs.readFile(file.absolute).then(
       (bytes) => ({ bytes }),
       (error: Error) => ({ error }),
     );
-  // Reads a batch ahead while the current one is analysed (the analysis is synchronous).
-  let pending = Promise.all(files.slice(0, READ_BATCH).map(read));
-  for (let start = 0; start < files.length; start += READ_BATCH) {
-    const batch = await pending;
-    if (start + READ_BATCH < files.length) pending = Promise.all(files.slice(start + READ_BATCH, start + 2 * READ_BATCH).map(read));
+  /** The end of the next batch from `start`, once a whole one is queued (or the rest, once the queue has ended). */
+  const batchEnd = (start: number) => {
+    const available = files.length - start;
+    return available >= READ_BATCH || (queue.ended && available > 0) ? Math.min(files.length, start + READ_BATCH) : undefined;
+  };
+  let start = from;
+  let ahead: { end: number; reads: Promise<Array<{ bytes: Buffer } | { error: Error }>> } | undefined;
+  for (;;) {
+    if (ahead === undefined && handOver()) return start;
+    const end = ahead?.end ?? batchEnd(start);
+    if (end === undefined) {
+      if (queue.ended) return start;
+      await queue.next();
+      continue;
+    }
+    const reads = ahead?.reads ?? Promise.all(files.slice(start, end).map(read));
+    const nextEnd = handOver() ? undefined : batchEnd(end);
+    ahead = nextEnd === undefined ? undefined : { end: nextEnd, reads: Promise.all(files.slice(end, nextEnd).map(read)) };
+    const batch = await reads;
     throwIfCancelled(context.signal);
     const outcomes = batch.map((result, offset): FileOutcome => {
       if ("error" in result) return { kind: "unreadable", message: result.error.message };
       return analyseBytes(files[start + offset]!, result.bytes, context.counter, { maxLines: context.maxChunkLines });
     });
+    start = end;
     yield { outcomes, workers: 0 };
   }
 }
@@ -160,12 +180,12 @@ interface Pooled extends TermSource {
   inFlight: number;
 }
 
-async function* analyseInWorkers(queue: FileQueue, context: AnalysisContext, count: number): AsyncGenerator<AnalysedBatch> {
+async function* analyseInWorkers(queue: FileQueue, from: number, context: AnalysisContext, count: number): AsyncGenerator<AnalysedBatch> {
   const files = queue.files;
   /** Outcomes analysed here (term ids already the index's), or sent by a worker (`from`, whose term ids they hold). */
   const received: Array<{ here: FileOutcome } | { sent: WorkerOutcome; from: TermSource } | undefined> = [];
-  let assigned = 0;
-  let taken = 0;
+  let assigned = from;
+  let taken = from;
   let failure: Error | undefined;
   let wake: (() => void) | undefined;
   const signalChange = () => {
@@ -193,17 +213,13 @@ async function* analyseInWorkers(queue: FileQueue, context: AnalysisContext, cou
       }
     }
   };
-  const waitForQueue = async () => {
-    while (!queue.ended) await queue.next();
-  };
   let createWorker = context.createWorker;
   if (createWorker === undefined) {
     try {
       const entry = workerEntry();
       createWorker = () => startWorker(entry);
     } catch {
-      await waitForQueue();
-      yield* analyseHere(files, context);
+      yield* analyseHere(queue, from, context);
       return;
     }
   }
@@ -213,8 +229,7 @@ async function* analyseInWorkers(queue: FileQueue, context: AnalysisContext, cou
       worker = createWorker();
     } catch {
       await Promise.all(pool.map((started) => started.worker.terminate()));
-      await waitForQueue();
-      yield* analyseHere(files, context);
+      yield* analyseHere(queue, from, context);
       return;
     }
     const pooled: Pooled = { worker, inFlight: 0, ids: new Int32Array(0), terms: [] };
@@ -270,9 +285,7 @@ async function* analyseInWorkers(queue: FileQueue, context: AnalysisContext, cou
     context.signal?.removeEventListener("abort", signalChange);
     await Promise.all(pool.map(({ worker }) => worker.terminate()));
   }
-  if (finished()) return;
-  await waitForQueue();
-  yield* analyseHere(files.slice(taken), context);
+  if (!finished()) yield* analyseHere(queue, taken, context);
 }
 
 /** A worker's record with its term ids rewritten in place to the index's, interning terms as first met. */

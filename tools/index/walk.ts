@@ -47,11 +47,14 @@ interface IgnoreLayer {
   rules: Ignore;
 }
 
-/** One folder's files, and the listings of its subfolders (already under way). */
+/** One folder's files, and how to list each of its subfolders. */
 interface Listing {
   files: WalkedFile[];
-  subfolders: Array<Promise<Listing>>;
+  subfolders: Array<() => Promise<Listing>>;
 }
+
+/** Subfolders of one folder listed ahead of the one being handed on. */
+const LIST_AHEAD = 32;
 
 const byName = (left: { path: string }, right: { path: string }) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0);
 
@@ -66,7 +69,7 @@ export async function walkFiles(
   const skipped: SkippedFile[] = [];
   const layers = await ancestorLayers(root, start);
 
-  /** Lists a folder; its subfolders are listed at the same time, each as its own promise. */
+  /** Lists a folder (its files with their sizes); its subfolders are listed when `emit` comes to them. */
   async function list(directory: string, inherited: IgnoreLayer[]): Promise<Listing> {
     const relativeDirectory = toRelative(root, directory);
     let entries;
@@ -79,17 +82,14 @@ export async function walkFiles(
     entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
     const own = entries.some((entry) => entry.name === ".gitignore" && entry.isFile()) ? await readIgnore(directory, relativeDirectory) : undefined;
     const active = own === undefined ? inherited : [...inherited, own];
-    const subfolders: Array<Promise<Listing>> = [];
+    const subfolders: Array<() => Promise<Listing>> = [];
     const stats: Array<Promise<WalkedFile | undefined>> = [];
     for (const entry of entries) {
       const relative = relativeDirectory === "." ? entry.name : `${relativeDirectory}/${entry.name}`;
       const absolute = path.join(directory, entry.name);
       if (entry.isDirectory()) {
         if (ALWAYS_SKIPPED.has(entry.name) || isIgnored(active, relative, true)) continue;
-        const listing = list(absolute, active);
-        // Awaited in order later; until then a failure must not count as unhandled.
-        listing.catch(() => undefined);
-        subfolders.push(listing);
+        subfolders.push(() => list(absolute, active));
       } else if (entry.isSymbolicLink()) {
         if (!isIgnored(active, relative, false)) skipped.push({ path: relative, reason: "symlink", detail: "symbolic links are not followed" });
       } else if (entry.isFile()) {
@@ -110,11 +110,28 @@ export async function walkFiles(
     return { files: found, subfolders };
   }
 
-  /** Hands on a folder's files, then its subfolders', in order. */
+  /**
+   * Hands on a folder's files, then its subfolders', in order; a few subfolders are listed ahead,
+   * so the file system stays busy while the walk still hands files on in order from the start.
+   */
   async function emit(listing: Listing): Promise<void> {
     for (const file of listing.files) files.push(file);
     if (listing.files.length > 0) options.onFiles?.(listing.files);
-    for (const subfolder of listing.subfolders) await emit(await subfolder);
+    const started: Array<Promise<Listing>> = [];
+    const startNext = () => {
+      const next = listing.subfolders[started.length];
+      if (next === undefined) return;
+      const pending = next();
+      // Awaited in order below; until then a failure must not count as unhandled.
+      pending.catch(() => undefined);
+      started.push(pending);
+    };
+    for (let index = 0; index < LIST_AHEAD; index++) startNext();
+    for (let index = 0; index < listing.subfolders.length; index++) {
+      const subfolder = await started[index]!;
+      startNext();
+      await emit(subfolder);
+    }
   }
 
   const startStat = await fs.lstat(start);
