@@ -1,10 +1,11 @@
 /**
- * Reads and analyses the files of an index update, in file order: in this thread for small
- * updates; for large ones, on worker threads and in this thread too, each taking the next batch
- * of files when it is free. This thread counts with the index's own dictionary; each worker keeps
- * a dictionary of its own, whose term ids are mapped onto the index's as the outcomes are taken
- * in file order. Which thread analysed a file changes the numbering of terms, never the index's
- * content. If the workers cannot run, the files they did not finish are analysed here.
+ * Reads and analyses the files of an index update in queue order, as a walk queues them: in this
+ * thread, and, once the update has queued enough bytes to be worth it, on worker threads too,
+ * each thread taking the next batch when it is free. This thread counts with the index's own
+ * dictionary; each worker keeps a dictionary of its own, whose term ids are mapped onto the
+ * index's as its outcomes are taken in order. Which thread analysed a file changes the numbering
+ * of terms, never the index's content. If the workers cannot run, the files they did not finish
+ * are analysed here.
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import os from "node:os";
