@@ -45,6 +45,19 @@ describe("postings", () => {
     expect(chunkPaths(postings, 1)).toEqual(["b.ts#0", "c.ts#0"]);
   });
 
+  it("lay out what is staged before a file is added or removed one by one", () => {
+    const postings = new Postings();
+    postings.stage(file("a.ts", [[[0, 1]]]));
+    postings.stage(file("b.ts", [[[0, 2]]]));
+    postings.remove("a.ts");
+    expect(chunkPaths(postings, 0)).toEqual(["b.ts#0"]);
+    postings.stage(file("c.ts", [[[1, 1]]]));
+    postings.add(file("d.ts", [[[1, 2]]]));
+    postings.finishStaging(2);
+    expect(chunkPaths(postings, 1)).toEqual(["c.ts#0", "d.ts#0"]);
+    expect(postings.chunkCount).toBe(3);
+  });
+
   it("refuse a bulk load whose term ids reach past the dictionary", () => {
     expect(() => new Postings().addAll([file("a.ts", [[[5, 1]]])], 3)).toThrow(RangeError);
   });

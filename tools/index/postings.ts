@@ -137,6 +137,11 @@ export class Postings {
     this.frequency = frequency;
   }
 
+  /** Lays out what is staged before a single file is added or removed (the staged counts bound the term ids). */
+  private settleStaging(): void {
+    if (this.staging !== undefined) this.finishStaging(this.staging.counts.length);
+  }
+
   /** Gives a file's chunks ids (without posting their terms); returns the first id. */
   private register(file: PostedFile): number {
     const first = this.refs.length;
@@ -158,12 +163,14 @@ export class Postings {
   }
 
   add(file: PostedFile): void {
+    this.settleStaging();
     this.remove(file.path);
     const first = this.register(file);
     file.chunks.forEach((chunk, index) => this.post(first + index, chunk, file.numbers));
   }
 
   remove(path: string): void {
+    this.settleStaging();
     const ids = this.byFile.get(path);
     if (ids === undefined) return;
     this.byFile.delete(path);
