@@ -158,28 +158,7 @@ export class CodeIndex {
     const inScope = (filePath: string) => prefix === "" || filePath === prefix || filePath.startsWith(`${prefix}/`);
     const dirty = new Set<number>();
     const invalidUtf8: string[] = [];
-    const knownBinary = new Map(this.manifest.skipped.filter((entry) => entry.reason === "binary").map((entry) => [entry.path, entry]));
-    const carriedBinary: SkippedFile[] = [];
-    // Files are analysed as the walk finds them: only new ones, and those whose size or mtime moved.
-    const queue = new FileQueue();
-    const walking = walkFiles(this.root, start, {
-      maxFileBytes: this.options.maxFileBytes,
-      onFiles: (found) => {
-        for (const file of found) {
-          const binary = knownBinary.get(file.path);
-          if (binary !== undefined && binary.size === file.size && binary.mtimeMs === file.mtimeMs) {
-            carriedBinary.push({ ...binary, detail: "contains NUL bytes (unchanged since the last index)" });
-            continue;
-          }
-          const known = this.files.get(file.path);
-          if (known === undefined || known.size !== file.size || known.mtimeMs !== file.mtimeMs) queue.push({ ...file, knownHash: known?.hash });
-        }
-      },
-    });
-    walking.then(
-      () => queue.end(),
-      () => queue.end(),
-    );
+    const { queue, walking, carriedBinary } = this.walkIntoQueue(start);
     let indexed = 0;
     const firstBuild = this.postings.chunkCount === 0 && this.files.size === 0;
     const analysisSkipped: SkippedFile[] = [];
@@ -258,6 +237,35 @@ export class CodeIndex {
       workers,
       durationMs: performance.now() - began,
     };
+  }
+
+  /**
+   * Starts walking `start`; as files are found, queues those to analyse (new ones, and those whose
+   * size or mtime moved) and carries over binary files skipped last time and unchanged since.
+   */
+  private walkIntoQueue(start: string): { queue: FileQueue; walking: Promise<{ files: WalkedFile[]; skipped: SkippedFile[] }>; carriedBinary: SkippedFile[] } {
+    const knownBinary = new Map(this.manifest.skipped.filter((entry) => entry.reason === "binary").map((entry) => [entry.path, entry]));
+    const carriedBinary: SkippedFile[] = [];
+    const queue = new FileQueue();
+    const walking = walkFiles(this.root, start, {
+      maxFileBytes: this.options.maxFileBytes,
+      onFiles: (found) => {
+        for (const file of found) {
+          const binary = knownBinary.get(file.path);
+          if (binary !== undefined && binary.size === file.size && binary.mtimeMs === file.mtimeMs) {
+            carriedBinary.push({ ...binary, detail: "contains NUL bytes (unchanged since the last index)" });
+            continue;
+          }
+          const known = this.files.get(file.path);
+          if (known === undefined || known.size !== file.size || known.mtimeMs !== file.mtimeMs) queue.push({ ...file, knownHash: known?.hash });
+        }
+      },
+    });
+    walking.then(
+      () => queue.end(),
+      () => queue.end(),
+    );
+    return { queue, walking, carriedBinary };
   }
 
   private put(file: IndexedFile, post = true): void {
