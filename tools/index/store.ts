@@ -88,7 +88,7 @@ export interface IndexedFile {
   entry?: string;
   /** The bytes were not valid UTF-8; they were read with replacement characters. */
   invalidUtf8?: boolean;
-  /** Its fields that follow from its content (all but path, size and mtimeMs) as shard JSON, kept for saving. */
+  /** Its fields that follow from its content (all but path, size and mtimeMs) as shard JSON, made where it was analysed and kept for the next save. */
   contentJson?: string;
 }
 
@@ -147,8 +147,10 @@ function encodeShard(files: IndexedFile[]): Buffer {
   const headers: string[] = [];
   for (const file of files) {
     total += file.numbers.length;
-    file.contentJson ??= contentJsonOf(file);
-    headers.push(`{"path":${JSON.stringify(file.path)},"size":${JSON.stringify(file.size)},"mtimeMs":${JSON.stringify(file.mtimeMs)},${file.contentJson.slice(1)}`);
+    const content = file.contentJson ?? contentJsonOf(file);
+    // Used once: holding every file's JSON between saves would cost more memory than it saves time.
+    file.contentJson = undefined;
+    headers.push(`{"path":${JSON.stringify(file.path)},"size":${JSON.stringify(file.size)},"mtimeMs":${JSON.stringify(file.mtimeMs)},${content.slice(1)}`);
   }
   const json = `[${headers.join(",")}]`;
   const jsonBytes = Buffer.byteLength(json, "utf8");
