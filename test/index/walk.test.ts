@@ -23,4 +23,14 @@ describe("the index walk", () => {
     expect(handed).toEqual([[".gitignore", "a.ts", "c.ts"], ["a/z.ts"], ["a/b/y.ts"], ["b/x.ts"]]);
     expect(files.map((file) => file.path)).toEqual([".gitignore", "a.ts", "a/b/y.ts", "a/z.ts", "b/x.ts", "c.ts"]);
   });
+
+  it("hands on a huge folder's files a few hundred at a time, in name order", async () => {
+    await mkdir(path.join(folder.path, "many"));
+    const names = Array.from({ length: 600 }, (_, index) => `f${String(index).padStart(3, "0")}.ts`);
+    for (const name of names) await writeFile(path.join(folder.path, "many", name), "x\n");
+    const handed: string[][] = [];
+    await walkFiles(folder.path, path.join(folder.path, "many"), { onFiles: (found) => handed.push(found.map((file) => file.path)) });
+    expect(handed.length).toBeGreaterThan(1);
+    expect(handed.flat()).toEqual(names.map((name) => `many/${name}`));
+  });
 });

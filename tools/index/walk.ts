@@ -30,9 +30,10 @@ export interface WalkOptions {
   /** Files larger than this are skipped unread (default 1 MiB). */
   maxFileBytes?: number;
   /**
-   * Called with each folder's files as the walk finds them, so work on them can start before the
-   * walk ends: folder by folder in a fixed order (a folder's files sorted by name, then its
-   * subfolders in name order), whatever order the file system answers in.
+   * Called with each folder's files as the walk finds them (a huge folder's a few hundred at a
+   * time), so work on them can start before the walk ends: folder by folder in a fixed order (a
+   * folder's files sorted by name, then its subfolders in name order), whatever order the file
+   * system answers in.
    */
   onFiles?: (files: WalkedFile[]) => void;
 }
@@ -82,8 +83,15 @@ export async function walkFiles(
     const own = entries.some((entry) => entry.name === ".gitignore" && entry.isFile()) ? readIgnore(directory, relativeDirectory) : undefined;
     const active = own === undefined ? inherited : [...inherited, own];
     const subfolders: string[] = [];
-    const found: WalkedFile[] = [];
-    for (const entry of entries) {
+    let found: WalkedFile[] = [];
+    for (let index = 0; index < entries.length; index++) {
+      // A huge folder is handed on, and the event loop let in, a few hundred entries at a time.
+      if (index % 256 === 255 && found.length > 0) {
+        handOn(found);
+        found = [];
+        await breathe();
+      }
+      const entry = entries[index]!;
       const relative = relativeDirectory === "." ? entry.name : `${relativeDirectory}/${entry.name}`;
       const absolute = path.join(directory, entry.name);
       if (entry.isDirectory()) {
@@ -103,11 +111,15 @@ export async function walkFiles(
       }
     }
     handOn(found);
-    if (performance.now() - sliceStarted >= SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStarted = performance.now();
-    }
+    await breathe();
     for (const subfolder of subfolders) await visit(subfolder, active);
+  }
+
+  /** Lets the event loop in once a slice of time has been used. */
+  async function breathe(): Promise<void> {
+    if (performance.now() - sliceStarted < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    sliceStarted = performance.now();
   }
 
   function handOn(found: WalkedFile[]): void {
