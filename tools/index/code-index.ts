@@ -89,8 +89,8 @@ export class CodeIndex {
     const stored = await index.store.load(index.dictionary);
     if (stored !== undefined) {
       index.manifest = stored.manifest;
-      for (const file of stored.files) index.put(file, false);
-      index.postings.addAll(stored.files, index.dictionary.size);
+      for (const file of stored.files) index.put(file);
+      index.postings.finishStaging(index.dictionary.size);
     }
     if (options.embed !== undefined) index.vectors = await index.store.loadVectors();
     return index;
@@ -160,7 +160,6 @@ export class CodeIndex {
     const invalidUtf8: string[] = [];
     const { queue, walking, carriedBinary } = this.walkIntoQueue(start);
     let indexed = 0;
-    const firstBuild = this.postings.chunkCount === 0 && this.files.size === 0;
     const analysisSkipped: SkippedFile[] = [];
     const apply = (file: WalkedFile, outcome: FileOutcome) => {
       if (outcome.kind === "unreadable") {
@@ -180,9 +179,7 @@ export class CodeIndex {
         return;
       }
       if (outcome.record.invalidUtf8) invalidUtf8.push(file.path);
-      // Into an empty index the postings are staged, and laid out in one pass at the end.
-      this.put(outcome.record, !firstBuild);
-      if (firstBuild) this.postings.stage(outcome.record);
+      this.put(outcome.record);
       indexed++;
     };
     let done = 0;
@@ -195,7 +192,7 @@ export class CodeIndex {
         progress?.({ phase: "reading", done, total: queue.files.length });
       }
     } finally {
-      if (firstBuild) this.postings.finishStaging(this.dictionary.size);
+      this.postings.finishStaging(this.dictionary.size);
     }
     const walked = await walking;
     const present = new Set(walked.files.map((file) => file.path));
@@ -268,10 +265,11 @@ export class CodeIndex {
     return { queue, walking, carriedBinary };
   }
 
-  private put(file: IndexedFile, post = true): void {
+  /** Adds a file; into an empty index its postings are staged, and laid out in one pass by `finishStaging`. */
+  private put(file: IndexedFile): void {
     if (this.files.has(file.path)) this.drop(file.path);
     this.files.set(file.path, file);
-    if (post) this.postings.add(file);
+    this.postings.stage(file);
     for (const symbol of file.symbols) {
       const key = symbol.name.toLowerCase();
       let list = this.symbolTable.get(key);
