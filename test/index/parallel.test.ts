@@ -70,7 +70,7 @@ describe("parallel analysis", () => {
   it("finishes in this thread, with the same outcomes, when a worker fails", async () => {
     const { files } = await walkFiles(folder.path, folder.path);
     const here = [] as FileOutcome[];
-    for await (const batch of analyseFiles(files, { counter: new TermCounter(new TermDictionary()), dictionary: new TermDictionary(), workers: 0 })) here.push(...batch.outcomes);
+    for await (const batch of analyseFiles(FileQueue.of(files), { counter: new TermCounter(new TermDictionary()), dictionary: new TermDictionary(), workers: 0 })) here.push(...batch.outcomes);
     const failing = [] as FileOutcome[];
     const threads: number[] = [];
     const context = {
@@ -80,7 +80,7 @@ describe("parallel analysis", () => {
       parallelMinBytes: 0,
       createWorker: () => new Worker("throw new Error('the worker could not start')", { eval: true }),
     };
-    for await (const batch of analyseFiles(files, context)) {
+    for await (const batch of analyseFiles(FileQueue.of(files), context)) {
       failing.push(...batch.outcomes);
       threads.push(batch.workers);
     }
@@ -95,7 +95,7 @@ describe("parallel analysis", () => {
     const dictionary = new TermDictionary();
     const outcomes = [] as FileOutcome[];
     const threads: number[] = [];
-    for await (const batch of analyseFiles([gone, ...files], { counter: new TermCounter(dictionary), dictionary, workers: 2, parallelMinBytes: 0 })) {
+    for await (const batch of analyseFiles(FileQueue.of([gone, ...files]), { counter: new TermCounter(dictionary), dictionary, workers: 2, parallelMinBytes: 0 })) {
       outcomes.push(...batch.outcomes);
       threads.push(batch.workers);
     }
@@ -127,7 +127,7 @@ describe("parallel analysis of files still being found", () => {
   it("starts on the files queued so far and takes the rest as they come, in queue order", async () => {
     const { files } = await walkFiles(folder.path, folder.path);
     const here = [] as FileOutcome[];
-    for await (const batch of analyseFiles(files, { counter: new TermCounter(new TermDictionary()), dictionary: new TermDictionary(), workers: 0 })) here.push(...batch.outcomes);
+    for await (const batch of analyseFiles(FileQueue.of(files), { counter: new TermCounter(new TermDictionary()), dictionary: new TermDictionary(), workers: 0 })) here.push(...batch.outcomes);
     const queue = new FileQueue();
     for (const file of files.slice(0, 60)) queue.push(file);
     let firstBatch!: () => void;
@@ -217,7 +217,7 @@ describe("parallel analysis, hard cases", () => {
     };
     const dictionary = new TermDictionary();
     const outcomes = [] as FileOutcome[];
-    for await (const batch of analyseFiles(files, { counter: new TermCounter(dictionary), dictionary, workers: 2, parallelMinBytes: 0, createWorker })) {
+    for await (const batch of analyseFiles(FileQueue.of(files), { counter: new TermCounter(dictionary), dictionary, workers: 2, parallelMinBytes: 0, createWorker })) {
       expect(batch.workers).toBe(0);
       outcomes.push(...batch.outcomes);
     }

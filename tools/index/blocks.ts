@@ -175,4 +175,3 @@ export function indentDefinitionEnd(lines: string[], line: number): number {
   return last;
 }
 
-export { indentOf };

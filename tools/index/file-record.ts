@@ -16,12 +16,12 @@ const lenientUtf8 = new TextDecoder("utf-8");
 /** Symbol names count this much more than body text. */
 const SYMBOL_WEIGHT = 3;
 
-export function hashBytes(bytes: Uint8Array): string {
+function hashBytes(bytes: Uint8Array): string {
   return createHash("sha1").update(bytes).digest("hex");
 }
 
 /** A NUL byte in the first 8 KiB marks a file as binary (git's rule). */
-export function looksBinary(bytes: Uint8Array): boolean {
+function looksBinary(bytes: Uint8Array): boolean {
   const end = Math.min(bytes.length, 8192);
   for (let index = 0; index < end; index++) if (bytes[index] === 0) return true;
   return false;
@@ -53,7 +53,7 @@ export interface FileToAnalyse {
 }
 
 /** Turns the bytes of a file into its outcome: binary, unchanged since `knownHash`, or a record. */
-export function analyseBytes(file: FileToAnalyse, bytes: Uint8Array, counter: TermCounter, options: ChunkOptions = {}): FileOutcome {
+function analyseBytes(file: FileToAnalyse, bytes: Uint8Array, counter: TermCounter, options: ChunkOptions = {}): FileOutcome {
   if (looksBinary(bytes)) return { kind: "binary" };
   const hash = hashBytes(bytes);
   if (hash === file.knownHash) return { kind: "unchanged" };

@@ -115,8 +115,7 @@ export class FileQueue {
  * The outcomes of the queued files, yielded in queue order a batch at a time: analysed here as
  * they are queued, and on worker threads beside this one too once the queue holds enough bytes.
  */
-export async function* analyseFiles(source: FileToAnalyse[] | FileQueue, context: AnalysisContext): AsyncGenerator<AnalysedBatch> {
-  const queue = Array.isArray(source) ? FileQueue.of(source) : source;
+export async function* analyseFiles(queue: FileQueue, context: AnalysisContext): AsyncGenerator<AnalysedBatch> {
   const workers = context.workers ?? Math.min(3, os.availableParallelism() - 1);
   const worthWorkers = () => workers >= 1 && queue.bytes >= (context.parallelMinBytes ?? PARALLEL_MIN_BYTES) && queue.files.length >= 2 * WORKER_BATCH;
   const reached = yield* analyseHere(queue, 0, context, worthWorkers);
