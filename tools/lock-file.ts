@@ -108,16 +108,25 @@ export async function readLock(file: string): Promise<{ text: string; modifiedMs
   }
 }
 
-function parseOwner(text: string): Owner | undefined {
+/**
+ * The owner a lock file's JSON names: its pid, host name and `since` (of the kind `isSince`
+ * accepts). Undefined for anything else (a lock being written right now, or garbage), which
+ * callers judge by the file's age.
+ */
+export function parseLockOwner<Since>(text: string, isSince: (value: unknown) => value is Since): { pid: number; hostname: string; since: Since } | undefined {
   try {
-    const value = JSON.parse(text) as Partial<Owner>;
-    if (typeof value.pid === "number" && typeof value.hostname === "string" && typeof value.since === "number") {
+    const value = JSON.parse(text) as { pid?: unknown; hostname?: unknown; since?: unknown };
+    if (typeof value.pid === "number" && typeof value.hostname === "string" && isSince(value.since)) {
       return { pid: value.pid, hostname: value.hostname, since: value.since };
     }
   } catch {
-    // judged by age
+    // not JSON
   }
   return undefined;
+}
+
+function parseOwner(text: string): Owner | undefined {
+  return parseLockOwner(text, (value): value is number => typeof value === "number");
 }
 
 /**

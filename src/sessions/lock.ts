@@ -10,7 +10,7 @@
 import { unlinkSync } from "node:fs";
 import os from "node:os";
 import { ClioError } from "../../tools/errors.js";
-import { createExclusive, isProcessAlive, readLock, takeOverStaleLock } from "../../tools/lock-file.js";
+import { createExclusive, isProcessAlive, parseLockOwner, readLock, takeOverStaleLock } from "../../tools/lock-file.js";
 
 export { isProcessAlive };
 
@@ -82,16 +82,9 @@ export class SessionLock {
   }
 }
 
+/** The owner a session lock names (`since` an ISO time); undefined when unreadable, then judged by age. */
 function parseOwner(text: string): LockOwner | undefined {
-  try {
-    const value = JSON.parse(text) as Partial<LockOwner>;
-    if (typeof value.pid === "number" && typeof value.hostname === "string" && typeof value.since === "string") {
-      return { pid: value.pid, hostname: value.hostname, since: value.since };
-    }
-  } catch {
-    // unreadable: judged by age
-  }
-  return undefined;
+  return parseLockOwner(text, (value): value is string => typeof value === "string");
 }
 
 function lockedError(sessionId: string, file: string, owner: LockOwner | undefined, self: { pid: number; hostname: string }): ClioError {
