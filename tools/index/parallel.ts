@@ -107,7 +107,8 @@ export class FileQueue {
   }
 
   private changed(): void {
-    for (const listener of [...this.listeners]) listener();
+    // A listener may remove itself as it runs: a Set's iteration allows that without a copy.
+    for (const listener of this.listeners) listener();
   }
 }
 
