@@ -2,18 +2,17 @@
  * `clio replay FILE|-`: run a protocol script against the workspace; with `--expect` compare
  * the results with recorded ones (`--update` records them), with `--dry-run` only show the plan.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { PermissionMode } from "../manager/permissions.js";
 import type { CommandResult } from "../manager/result.js";
 import { loadBuiltinProtocols } from "../registry.js";
-import { formatDifferences } from "../replay/difference-report.js";
-import { buildExpectationFile, ExpectationFileError, parseExpectationFile, serialiseExpectationFile, type ExpectationFile } from "../replay/expectations.js";
+import type { ExpectationFile } from "../replay/expectations.js";
 import { formatPlan, planScript } from "../replay/plan.js";
-import { checkRun, runScript } from "../replay/run-script.js";
+import { runScript } from "../replay/run-script.js";
 import { canAsk, terminalAsker } from "../ui/prompt.js";
 import { formatOutputPreview, formatResultLine } from "../ui/results.js";
 import { createStyle } from "../ui/style.js";
+import { readExpectations, settleExpectations } from "./expect-option.js";
 import { EXIT_UNREADABLE, readInputOrReport } from "./input.js";
 
 export interface ReplayCommandOptions {
@@ -73,20 +72,10 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
   }
 
   let expectations: ExpectationFile | undefined;
-  if (options.expect && options.update) {
-    // The file being rewritten, if it can be read: its hand-set ignoreOutput marks are kept.
-    const file = options.expect;
-    expectations = await readFile(file, "utf8")
-      .then((previous) => parseExpectationFile(previous, file))
-      .catch(() => undefined);
-  } else if (options.expect) {
-    try {
-      expectations = parseExpectationFile(await readFile(options.expect, "utf8"), options.expect);
-    } catch (error) {
-      if (error instanceof ExpectationFileError) return fail(error.message);
-      const code = (error as NodeJS.ErrnoException).code;
-      return fail(`Cannot read the expectation file ${options.expect}: ${code === "ENOENT" ? "no such file (write it with --update)" : (error as Error).message}.`);
-    }
+  if (options.expect) {
+    const read = await readExpectations(options.expect, options.update ?? false);
+    if ("error" in read) return fail(read.error);
+    expectations = read.expectations;
   }
 
   const style = createStyle(process.stdout);
@@ -113,20 +102,9 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
   const { outcome } = run;
   if (!options.json) write(summaryLine(outcome.results, outcome.total, style));
 
-  if (options.expect && options.update) {
-    await mkdir(path.dirname(path.resolve(options.expect)), { recursive: true });
-    await writeFile(options.expect, serialiseExpectationFile(buildExpectationFile(scriptName, run.expected, expectations)));
-    write(`Wrote ${run.expected.length} expected result(s) to ${options.expect}.`);
-    return 0;
-  }
-  if (expectations && options.expect) {
-    const differences = checkRun(run, expectations, scriptName);
-    if (differences.length) {
-      write(formatDifferences(differences, { script: file ?? "-", expectations: options.expect! }));
-      return 1;
-    }
-    write(`All ${run.expected.length} result(s) match ${options.expect}.`);
-    return 0;
+  if (options.expect) {
+    const settled = { file: options.expect, update: options.update ?? false, scriptName, script: file ?? "-", expected: run.expected, expectations };
+    return (await settleExpectations(settled, write)) ? 0 : 1;
   }
   return outcome.results.every((result) => result.ok) && !outcome.stopped ? 0 : 1;
 }

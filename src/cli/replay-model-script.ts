@@ -3,19 +3,19 @@
  * (the scripted provider), so a whole conversation is a deterministic test. With `--expect` the
  * commands' results are compared with recorded ones, as for a protocol script.
  */
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { ClioError } from "../../tools/errors.js";
 import { Conversation } from "../agent/conversation.js";
 import type { CommandResult } from "../manager/result.js";
 import { loadScript, ScriptedProvider } from "../providers/index.js";
-import { formatDifferences } from "../replay/difference-report.js";
-import { buildExpectationFile, compareResults, expectedFromResult, parseExpectationFile, serialiseExpectationFile, type ExpectationFile } from "../replay/expectations.js";
+import { expectedFromResult, type ExpectationFile } from "../replay/expectations.js";
 import { freshWorkspaceCopy } from "../replay/run-script.js";
 import { createRuntime } from "../runtime.js";
 import { canAsk, terminalAsker } from "../ui/prompt.js";
 import { createStyle } from "../ui/style.js";
 import { TerminalView } from "../ui/terminal-view.js";
+import { readExpectations, settleExpectations } from "./expect-option.js";
 import { configuredRules, jsonResult, type ReplayCommandOptions } from "./replay-command.js";
 
 export interface ModelScriptOptions extends ReplayCommandOptions {
@@ -35,13 +35,9 @@ export async function replayModelScriptCommand(options: ModelScriptOptions): Pro
   }
   let expectations: ExpectationFile | undefined;
   if (options.expect) {
-    const text = await readFile(options.expect, "utf8").catch(() => undefined);
-    if (text === undefined && !options.update) return fail(`Cannot read the expectation file ${options.expect} (write it with --update).`);
-    try {
-      expectations = text === undefined ? undefined : parseExpectationFile(text, options.expect);
-    } catch (error) {
-      if (!options.update) return fail((error as Error).message);
-    }
+    const read = await readExpectations(options.expect, options.update ?? false);
+    if ("error" in read) return fail(read.error);
+    expectations = read.expectations;
   }
   const workspace = options.freshCopy ? await freshWorkspaceCopy(options.freshCopy) : path.resolve(options.workspace ?? process.cwd());
   const style = createStyle(process.stdout);
@@ -75,20 +71,9 @@ export async function replayModelScriptCommand(options: ModelScriptOptions): Pro
     const context = { workspaceRoots: [workspace, runtime.environment.workspace.root] };
     // Reads run in parallel and finish in any order; the model wrote them in id order.
     const actual = [...results].sort((left, right) => left.id - right.id).map((result) => expectedFromResult(result, context));
-    const scriptName = path.basename(options.modelScript);
-    if (options.expect && options.update) {
-      await mkdir(path.dirname(path.resolve(options.expect)), { recursive: true });
-      await writeFile(options.expect, serialiseExpectationFile(buildExpectationFile(scriptName, actual, expectations)));
-      process.stdout.write(`Wrote ${actual.length} expected result(s) to ${options.expect}.\n`);
-      return outcome.reason === "done" ? 0 : 1;
-    }
-    if (expectations && options.expect) {
-      const differences = compareResults(expectations, scriptName, actual);
-      if (differences.length) {
-        process.stdout.write(`${formatDifferences(differences, { script: options.modelScript, expectations: options.expect })}\n`);
-        return 1;
-      }
-      process.stdout.write(`All ${actual.length} result(s) match ${options.expect}.\n`);
+    if (options.expect) {
+      const settled = { file: options.expect, update: options.update ?? false, scriptName: path.basename(options.modelScript), script: options.modelScript, expected: actual, expectations };
+      if (!(await settleExpectations(settled, (text) => void process.stdout.write(`${text}\n`)))) return 1;
     }
     return outcome.reason === "done" ? 0 : 1;
   } finally {
