@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   };
   try {
     const built = await time(() => buildRepository(root, env));
-    const environment = { workspace: await Workspace.open(root), config: {}, env, now: Date.now };
+    const environment = { workspace: await Workspace.open(root), config: {}, env, now: Date.now, userAgent: "clio-bench" };
     const clioStatus = () => gitProtocol.actions.status!.handler({}, { state: undefined, environment, signal: new AbortController().signal });
     const gitStatus = () => run("git", ["status", "--porcelain"], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
 

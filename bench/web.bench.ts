@@ -10,7 +10,7 @@ import { performance } from "node:perf_hooks";
 import { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { webProtocol } from "../protocols/web.js";
-import type { ProtocolEnvironment } from "../src/protocol.js";
+import type { ProtocolEnvironment } from "../protocols/contract/protocol.js";
 import { readCapped, sizeLimitError } from "../tools/web/body.js";
 import { htmlToMarkdown } from "../tools/web/html.js";
 import { Workspace } from "../tools/workspace.js";
@@ -41,7 +41,7 @@ const server = http.createServer((_request, response) => {
 await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
 const workspace = await Workspace.open(os.tmpdir());
-const environment: ProtocolEnvironment = { workspace, config: { WEB: { allowHosts: ["127.0.0.1"] } }, env: {}, now: Date.now };
+const environment: ProtocolEnvironment = { workspace, config: { WEB: { allowHosts: ["127.0.0.1"] } }, env: {}, now: Date.now, userAgent: "clio-bench" };
 const fetchAction = webProtocol.actions.fetch!;
 const signal = new AbortController().signal;
 

@@ -5,8 +5,8 @@
  * gutter, then the line exactly); copy text after the gutter when writing `old` for replace.
  * Settings (`config.FILE_OP`): `readLimit` (bytes one read shows, default 16,000).
  */
-import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "../src/protocol.js";
-import { loadOnce } from "../src/load-once.js";
+import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "./contract/protocol.js";
+import { loadOnce } from "./contract/load-once.js";
 import type { FileSystem, ListEntry, SearchResult, WriteResult } from "../tools/files/index.js";
 import { formatBytes, numberLines } from "../tools/files/text.js";
 import { plural } from "../tools/format.js";

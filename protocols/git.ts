@@ -11,8 +11,8 @@
  */
 import * as nodeFs from "node:fs";
 import { z } from "zod";
-import { defineAction, defineProtocol, parameter, type ActionOutput, type ProtocolEnvironment } from "../src/protocol.js";
-import { loadOnce } from "../src/load-once.js";
+import { defineAction, defineProtocol, parameter, type ActionOutput, type ProtocolEnvironment } from "./contract/protocol.js";
+import { loadOnce } from "./contract/load-once.js";
 import { ClioError } from "../tools/errors.js";
 import { groupStatus, parseFileList, pathFilter, plural, porcelainLine, shortOid } from "../tools/git/format.js";
 import type { MergeResult } from "../tools/git/merge-reset.js";

@@ -7,8 +7,8 @@
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "../src/protocol.js";
-import { loadOnce } from "../src/load-once.js";
+import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "./contract/protocol.js";
+import { loadOnce } from "./contract/load-once.js";
 import { ClioError } from "../tools/errors.js";
 import type { MemoryEntry, MemoryStore } from "../tools/memory/store.js";
 import { plural } from "../tools/format.js";

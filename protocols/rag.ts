@@ -6,8 +6,8 @@
  */
 import { promises as fs } from "node:fs";
 import { z } from "zod";
-import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "../src/protocol.js";
-import { loadOnce } from "../src/load-once.js";
+import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "./contract/protocol.js";
+import { loadOnce } from "./contract/load-once.js";
 import { ClioError } from "../tools/errors.js";
 import type { ResolvedPath } from "../tools/workspace.js";
 import { numberLines } from "../tools/files/text.js";

@@ -6,9 +6,8 @@
  * sends is untrusted data and comes back only as result text.
  */
 import { z } from "zod";
-import { defineAction, defineProtocol, parameter, type ProtocolDefinition, type ProtocolEnvironment } from "../src/protocol.js";
-import { loadOnce } from "../src/load-once.js";
-import { version } from "../src/version.js";
+import { defineAction, defineProtocol, parameter, type ProtocolDefinition, type ProtocolEnvironment } from "./contract/protocol.js";
+import { loadOnce } from "./contract/load-once.js";
 import type { WebClient } from "../tools/web/client.js";
 import type { Resolver } from "../tools/web/guard.js";
 import type { ResponseFacts } from "../tools/web/operations.js";
@@ -55,7 +54,7 @@ export function createWebProtocol(seams: WebSeams = {}): ProtocolDefinition<unde
     return {
       resolve: seams.resolve ?? (await loadGuard()).systemResolver,
       transport: seams.transport ?? (await loadTransport()).nodeTransport,
-      settings: { ...settings, userAgent: settings.userAgent ?? `clio/${version}` },
+      settings: { ...settings, userAgent: settings.userAgent ?? environment.userAgent },
     };
   };
 

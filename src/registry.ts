@@ -2,7 +2,7 @@
  * The set of protocols a manager knows, looked up by name case-insensitively.
  * Shared code asks the registry; it never names a protocol itself.
  */
-import type { ActionDefinition, ProtocolDefinition } from "./protocol.js";
+import type { ActionDefinition, ProtocolDefinition } from "../protocols/contract/protocol.js";
 
 export class ProtocolRegistry {
   private readonly byName = new Map<string, ProtocolDefinition>();

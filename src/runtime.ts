@@ -5,8 +5,9 @@
 import { Workspace } from "../tools/workspace.js";
 import { ProtocolManager, type ManagerEvent } from "./manager/manager.js";
 import { PermissionPolicy, type PermissionAsker, type PermissionMode, type PermissionRules } from "./manager/permissions.js";
-import type { ProtocolEnvironment } from "./protocol.js";
+import type { ProtocolEnvironment } from "../protocols/contract/protocol.js";
 import { loadBuiltinProtocols, type ProtocolRegistry } from "./registry.js";
+import { version } from "./version.js";
 
 export interface RuntimeOptions {
   workspace: string;
@@ -37,6 +38,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     config: options.protocolConfig ?? {},
     env: options.env ?? process.env,
     now: options.now ?? Date.now,
+    userAgent: `clio/${version}`,
   };
   const permissions = new PermissionPolicy(options.permissionMode, options.rules, options.asker);
   const manager = new ProtocolManager({

@@ -2,7 +2,7 @@
  * The system prompt, generated from the registered protocols: the language, every action with
  * its parameters, the rules, and one worked example. Compact, for small local models.
  */
-import type { ActionDefinition } from "../protocol.js";
+import type { ActionDefinition } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 
 export interface SystemPromptOptions {

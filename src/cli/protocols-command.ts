@@ -2,7 +2,7 @@
  * `clio protocols [NAME] [--markdown]`: every registered protocol, its actions, their parameters
  * with kinds, and permission classes — read from the definitions, so it is always current.
  */
-import type { ActionDefinition, ProtocolDefinition } from "../protocol.js";
+import type { ActionDefinition, ProtocolDefinition } from "../../protocols/contract/protocol.js";
 import { loadBuiltinProtocols } from "../registry.js";
 import { createStyle } from "../ui/style.js";
 

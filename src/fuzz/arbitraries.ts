@@ -12,7 +12,7 @@
  */
 import fc from "fast-check";
 import type { ZodTypeAny } from "zod";
-import type { ActionDefinition, ParameterDefinition, PermissionClass, ProtocolDefinition } from "../protocol.js";
+import type { ActionDefinition, ParameterDefinition, PermissionClass, ProtocolDefinition } from "../../protocols/contract/protocol.js";
 
 /** Shell commands exec-class actions are given: harmless, quick, and finished within a second. */
 export const SAFE_COMMANDS: readonly string[] = ["true", "false", "echo x", "sleep 0.1", "cat missing-file", "pwd", "ls", "exit 3"];

@@ -16,7 +16,7 @@ import path from "node:path";
 import { ProtocolManager } from "../manager/manager.js";
 import { PermissionPolicy } from "../manager/permissions.js";
 import type { CommandResult } from "../manager/result.js";
-import type { ParameterDefinition, ProtocolDefinition } from "../protocol.js";
+import type { ParameterDefinition, ProtocolDefinition } from "../../protocols/contract/protocol.js";
 import { ProtocolRegistry } from "../registry.js";
 import { scriptSubmissions } from "../replay/replay.js";
 import { Workspace } from "../../tools/workspace.js";
@@ -112,7 +112,7 @@ export async function runFuzzCase(
     const before = await snapshotOutside(sandbox);
     const manager = new ProtocolManager({
       registry: new ProtocolRegistry([protocol]),
-      environment: { workspace: await Workspace.open(sandbox.workspace), config: {}, env: { ...process.env }, now: Date.now },
+      environment: { workspace: await Workspace.open(sandbox.workspace), config: {}, env: { ...process.env }, now: Date.now, userAgent: "clio-fuzz" },
       permissions: new PermissionPolicy("yolo"),
     });
     try {

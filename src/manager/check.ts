@@ -6,7 +6,7 @@ import type { ZodError } from "zod";
 import type { Command } from "../../grammar/ast.js";
 import { decodeParameter, formatArgumentError } from "../../grammar/kinds.js";
 import type { ErrorData } from "../../tools/errors.js";
-import type { ActionDefinition, ProtocolDefinition } from "../protocol.js";
+import type { ActionDefinition, ProtocolDefinition } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 
 /** A command that passed every check and can run. */

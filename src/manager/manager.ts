@@ -7,7 +7,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { Command, SyntaxError as GrammarSyntaxError } from "../../grammar/ast.js";
 import { ClioError, type ErrorData } from "../../tools/errors.js";
-import type { ActionDefinition, ActionOutput, PermissionClass, ProtocolDefinition, ProtocolEnvironment } from "../protocol.js";
+import type { ActionDefinition, ActionOutput, PermissionClass, ProtocolDefinition, ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
 import { pathForms } from "./path-forms.js";

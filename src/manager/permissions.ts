@@ -4,7 +4,7 @@
  * anything that would ask is refused (fail closed).
  */
 import type { ErrorData } from "../../tools/errors.js";
-import type { PermissionClass } from "../protocol.js";
+import type { PermissionClass } from "../../protocols/contract/protocol.js";
 
 export const PERMISSION_MODES = ["plan", "ask", "auto-edit", "yolo"] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { ErrorData } from "../../tools/errors.js";
-import type { PermissionClass } from "../protocol.js";
+import type { PermissionClass } from "../../protocols/contract/protocol.js";
 
 export interface CommandResult {
   /** Sequence number within the manager, from 1. */

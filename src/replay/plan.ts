@@ -6,7 +6,7 @@
 import type { Mention } from "../../grammar/ast.js";
 import { checkCommand } from "../manager/check.js";
 import { PermissionPolicy, type PermissionMode, type PermissionRules } from "../manager/permissions.js";
-import type { PermissionClass } from "../protocol.js";
+import type { PermissionClass } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { scriptSubmissions } from "./replay.js";
 

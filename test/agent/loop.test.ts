@@ -9,7 +9,7 @@ import path from "node:path";
 import { Agent, type AgentEvent } from "../../src/agent/agent.js";
 import type { ManagerEvent } from "../../src/manager/manager.js";
 import type { FinishReason, ModelEvent, ModelProvider, ModelRequest } from "../../src/providers/types.js";
-import { defineAction, defineProtocol } from "../../src/protocol.js";
+import { defineAction, defineProtocol } from "../../protocols/contract/protocol.js";
 import { loadBuiltinProtocols, ProtocolRegistry } from "../../src/registry.js";
 import { createRuntime, type Runtime } from "../../src/runtime.js";
 import { ClioError } from "../../tools/errors.js";

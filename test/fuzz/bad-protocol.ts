@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { defineAction, defineProtocol, parameter, type ProtocolDefinition } from "../../src/protocol.js";
+import { defineAction, defineProtocol, parameter, type ProtocolDefinition } from "../../protocols/contract/protocol.js";
 
 /** A protocol with one read action whose handler does `work`. */
 export function oneActionProtocol(name: string, work: (root: string) => Promise<string>): ProtocolDefinition {

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { gitProtocol } from "../../protocols/git.js";
-import type { ActionOutput, ProtocolEnvironment } from "../../src/protocol.js";
+import type { ActionOutput, ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import { ClioError } from "../../tools/errors.js";
 import { checkArguments, invoke } from "../protocols/invoke.js";
 import { Workspace } from "../../tools/workspace.js";
@@ -105,6 +105,7 @@ export async function callGit(sandbox: Sandbox, action: string, raw: Record<stri
     config: options.config ?? {},
     env: options.env ?? sandbox.env,
     now: () => Date.UTC(2026, 0, 2, 3, 4, 5),
+    userAgent: "clio-test",
   };
   const permission = typeof definition.permission === "function" ? definition.permission(args) : definition.permission;
   const { before, ...output } = await invoke(gitProtocol, action, raw, { environment, signal: options.signal });

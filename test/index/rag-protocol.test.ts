@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRagProtocol } from "../../protocols/rag.js";
-import type { ProtocolEnvironment } from "../../src/protocol.js";
+import type { ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import type { IndexProgress } from "../../tools/index/code-index.js";
 import { Workspace } from "../../tools/workspace.js";
 import { environmentFor, invoke } from "../protocols/invoke.js";

@@ -9,7 +9,7 @@ import path from "node:path";
 import { parse } from "../../grammar/index.js";
 import { ProtocolManager, type ManagerEvent } from "../../src/manager/manager.js";
 import { PermissionPolicy, type PermissionAsker, type PermissionMode } from "../../src/manager/permissions.js";
-import { defineAction, defineProtocol, parameter, type ProtocolDefinition } from "../../src/protocol.js";
+import { defineAction, defineProtocol, parameter, type ProtocolDefinition } from "../../protocols/contract/protocol.js";
 import { ProtocolRegistry } from "../../src/registry.js";
 import { Workspace } from "../../tools/workspace.js";
 import { temporaryFolder } from "../support/workspace.js";
@@ -90,7 +90,7 @@ async function makeManager(options: { protocol?: ProtocolDefinition; mode?: Perm
   const workspace = await Workspace.open(folder.path);
   const manager = new ProtocolManager({
     registry: new ProtocolRegistry([options.protocol ?? oddProtocol]),
-    environment: { workspace, config: {}, env: {}, now: () => Date.UTC(2026, 10, 22) },
+    environment: { workspace, config: {}, env: {}, now: () => Date.UTC(2026, 10, 22), userAgent: "clio-test" },
     permissions: new PermissionPolicy(options.mode ?? "yolo", {}, options.asker),
     ...(options.outputLimit ? { outputLimit: options.outputLimit } : {}),
     onEvent: (event) => events.push(event),

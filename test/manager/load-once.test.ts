@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadOnce } from "../../src/load-once.js";
+import { loadOnce } from "../../protocols/contract/load-once.js";
 
 describe("loadOnce", () => {
   it("loads once and shares the result with every caller", async () => {

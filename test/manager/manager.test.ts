@@ -23,7 +23,7 @@ async function makeManager(options: { mode?: PermissionMode; asker?: (request: P
   const workspace = await Workspace.open(folder.path);
   const manager = new ProtocolManager({
     registry: new ProtocolRegistry([notesProtocol]),
-    environment: { workspace, config: {}, env: {}, now: () => Date.UTC(2026, 10, 22) },
+    environment: { workspace, config: {}, env: {}, now: () => Date.UTC(2026, 10, 22), userAgent: "clio-test" },
     permissions: new PermissionPolicy(options.mode ?? "yolo", { allow: options.allow ?? [], deny: options.deny ?? [] }, options.asker),
     ...(options.outputLimit ? { outputLimit: options.outputLimit } : {}),
     onEvent: (event) => events.push(event),

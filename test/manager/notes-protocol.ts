@@ -1,7 +1,7 @@
 /** A small protocol used to test the manager without any real tool behind it. */
 import { z } from "zod";
 import { ClioError } from "../../tools/errors.js";
-import { defineAction, defineProtocol, parameter } from "../../src/protocol.js";
+import { defineAction, defineProtocol, parameter } from "../../protocols/contract/protocol.js";
 
 export interface NotesState {
   notes: Map<string, string>;

@@ -1,7 +1,7 @@
 /** The permission policy on its own: modes, fail-closed, allow and deny rules, "always". */
 import { describe, expect, it } from "vitest";
 import { PermissionPolicy, type PermissionAnswer, type PermissionMode, type PermissionRequest } from "../../src/manager/permissions.js";
-import type { PermissionClass } from "../../src/protocol.js";
+import type { PermissionClass } from "../../protocols/contract/protocol.js";
 
 function request(permissionClass: PermissionClass, subject = "x", protocol = "EXEC", action = "run"): PermissionRequest {
   return { protocol, action, permissionClass, description: `${protocol}.${action} ${subject}`, subject };

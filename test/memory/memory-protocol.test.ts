@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { memoryProtocol } from "../../protocols/memory.js";
-import type { ProtocolEnvironment } from "../../src/protocol.js";
+import type { ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import type { MemoryStore } from "../../tools/memory/store.js";
 import { Workspace } from "../../tools/workspace.js";
 import { environmentFor, invoke } from "../protocols/invoke.js";

@@ -3,7 +3,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createExecProtocol, execProtocol, type ExecState } from "../../protocols/exec.js";
-import type { ProtocolEnvironment } from "../../src/protocol.js";
+import type { ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import { ClioError } from "../../tools/errors.js";
 import { groupAlive, type JobStatus, type Spawn } from "../../tools/exec/index.js";
 import { eventually } from "../tools/eventually.js";

@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createFileOpProtocol, fileOpProtocol } from "../../protocols/file-op.js";
-import type { ProtocolEnvironment } from "../../src/protocol.js";
+import type { ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import type { FileSystem } from "../../tools/files/index.js";
 import { makeTempWorkspace, type TempWorkspace } from "../tools/temp.js";
 import { checkArguments, environmentFor, invoke } from "./invoke.js";

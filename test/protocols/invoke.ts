@@ -2,7 +2,7 @@
  * Calls a protocol action the way the manager does: each raw (decoded) value goes through its
  * parameter's zod schema, then describe, then the handler with the protocol's state.
  */
-import type { ActionOutput, ProtocolDefinition, ProtocolEnvironment } from "../../src/protocol.js";
+import type { ActionOutput, ProtocolDefinition, ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import { ClioError } from "../../tools/errors.js";
 import type { Workspace } from "../../tools/workspace.js";
 
@@ -12,7 +12,7 @@ export interface Invocation extends ActionOutput {
 }
 
 export function environmentFor(workspace: Workspace, env: NodeJS.ProcessEnv = process.env, config: Record<string, unknown> = {}): ProtocolEnvironment {
-  return { workspace, config, env, now: Date.now };
+  return { workspace, config, env, now: Date.now, userAgent: "clio-test" };
 }
 
 /** Checks raw values against an action's schemas; throws ClioError("invalid_argument") like the manager. */

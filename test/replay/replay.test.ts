@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
-import { defineAction, defineProtocol, parameter } from "../../src/protocol.js";
+import { defineAction, defineProtocol, parameter } from "../../protocols/contract/protocol.js";
 import { ProtocolRegistry } from "../../src/registry.js";
 import { compareResults, buildExpectationFile } from "../../src/replay/expectations.js";
 import { formatPlan, planScript } from "../../src/replay/plan.js";

@@ -11,7 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 import { afterAll, beforeAll } from "vitest";
-import type { ActionOutput, ProtocolDefinition, ProtocolEnvironment } from "../../src/protocol.js";
+import type { ActionOutput, ProtocolDefinition, ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import { ClioError } from "../../tools/errors.js";
 import { Workspace } from "../../tools/workspace.js";
 
@@ -173,7 +173,7 @@ export function useFixtures(): { server: TestServer; workspace: TestWorkspace } 
 }
 
 export function environmentFor(workspace: Workspace, web: Record<string, unknown>): ProtocolEnvironment {
-  return { workspace, config: { WEB: web }, env: {}, now: () => Date.now() };
+  return { workspace, config: { WEB: web }, env: {}, now: () => Date.now(), userAgent: "clio/test" };
 }
 
 /** Calls an action as the manager does; a ClioError comes back as `{ error }`. */

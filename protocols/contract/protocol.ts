@@ -5,8 +5,8 @@
  * Shared code never branches on a protocol's name: it asks the definition.
  */
 import { z } from "zod";
-import type { ParameterKind } from "../grammar/kinds.js";
-import type { Workspace } from "../tools/workspace.js";
+import type { ParameterKind } from "../../grammar/kinds.js";
+import type { Workspace } from "../../tools/workspace.js";
 
 export type PermissionClass = "read" | "write" | "exec" | "network";
 
@@ -87,6 +87,8 @@ export interface ProtocolEnvironment {
   env: NodeJS.ProcessEnv;
   /** The clock, injectable for tests. */
   now(): number;
+  /** How clio names itself to servers (`clio/0.1.0`): the application injects it. */
+  userAgent: string;
 }
 
 /** Typed identity helper, so a protocol file gets inference on its handlers' arguments. */
