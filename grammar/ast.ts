@@ -2,6 +2,7 @@
  * The syntax tree of the protocol language (../shared/protocol-language.md).
  * The grammar knows only the generic shape: a protocol name and key/value parameters.
  */
+import type { InertRegionKind } from "./regions.js";
 
 /** A place in the source text. `line` and `column` start at 1; `column` counts UTF-16 code units. */
 export interface Position {
@@ -35,21 +36,31 @@ export interface Parameter {
   span: Span;
 }
 
+/**
+ * How a command was written: `clio` (this language), `clio-variant` (a near-miss of it, such as
+ * `[FILE_OP action=read path="a"]`), or another format models are trained on (§4a).
+ */
+export type Dialect = "clio" | "clio-variant" | "hermes" | "json" | "qwen-xml" | "xml" | "function";
+
 export interface Command {
   /** The protocol name in canonical upper case (`file_op` is `FILE_OP`). */
   protocol: string;
   /** The name as written in the source. */
   name: string;
   parameters: Parameter[];
-  /** From `[` to just after `]`. */
+  /** From `[` to just after `]` (for another dialect: the whole call). */
   span: Span;
+  /** How it was written; absent means `clio`. */
+  dialect?: Dialect;
 }
 
-/** Command-shaped text inside a fenced code block or an inline code span: inert, but reported. */
+/** Command-shaped text inside an inert region (a code fence, inline code, …): inert, but reported. */
 export interface Mention {
   text: string;
-  context: "fence" | "inline-code";
+  context: InertRegionKind;
   span: Span;
+  /** For a call in another dialect: the equivalent command in this language. */
+  hint?: string;
 }
 
 export type SyntaxErrorCode =
@@ -59,7 +70,9 @@ export type SyntaxErrorCode =
   | "invalid_quoted"
   | "unterminated_heredoc"
   | "duplicate_key"
-  | "missing_value";
+  | "missing_value"
+  /** A call in another dialect (or a near-miss of this one) that cannot be mapped onto one command. */
+  | "unmapped_call";
 
 export interface SyntaxError {
   code: SyntaxErrorCode;
@@ -67,6 +80,8 @@ export interface SyntaxError {
   message: string;
   /** The protocol name as written, when the error is inside a command. */
   protocol?: string;
+  /** The corrected command (or what to write instead), when one can be told. */
+  hint?: string;
   span: Span;
 }
 
