@@ -21,6 +21,8 @@ import {
 import { CommandMachine, Outcome, type MachineHost } from "./command-machine.js";
 import { parseCommandText } from "./parser.js";
 import { MentionFinder, endPosition, firstLine } from "./mentions.js";
+import { RegionRecorder } from "./region-log.js";
+import type { InertRegionKind, InertRegionLog } from "./regions.js";
 
 /** One finding, in source order. */
 export type ParseEvent =
@@ -177,6 +179,40 @@ export abstract class ScannerCore implements MachineHost {
   protected recoverMatched = 0;
   protected readonly machine = new CommandMachine(this);
   protected readonly mentions = new MentionFinder();
+  protected log: RegionRecorder | undefined;
+
+  /**
+   * The inert regions of the text read so far (regions.ts), for layers that look for other ways
+   * of writing a call. Recording starts on first access: read it before the first `push`.
+   */
+  get regions(): InertRegionLog {
+    this.log ??= new RegionRecorder(this, this.total);
+    return this.log;
+  }
+
+  /** Every offset below this one is decided: nothing before it can still change kind. */
+  settledOffset(): number {
+    if (this.ended) return this.total;
+    switch (this.state) {
+      case State.Machine:
+        return this.region === Region.Fence ? this.total : this.machine.startOffset;
+      case State.Ticks:
+        return this.runStart;
+      case State.CodeHold:
+      case State.CodeHoldRun:
+        return this.codeStart;
+      case State.LineStart:
+      case State.FenceRun:
+      case State.RecoverFenceCandidate:
+        return this.lineStart;
+      default:
+        return this.total;
+    }
+  }
+
+  protected markRegion(offset: number, kind: InertRegionKind | undefined): void {
+    if (this.log !== undefined) this.log.mark(offset, kind);
+  }
 
   protected emit(event: ParseEvent): void {
     if (this.events === NO_EVENTS) this.events = [];
@@ -254,6 +290,8 @@ export abstract class ScannerCore implements MachineHost {
       }
       this.recovering = false;
       this.state = State.Text;
+      this.markRegion(start.offset, "command");
+      this.markRegion(start.offset + text.length, undefined);
       this.emitCommand(text, start);
       return;
     }
@@ -278,6 +316,7 @@ export abstract class ScannerCore implements MachineHost {
       return;
     }
     if (outcome === Outcome.Failed) {
+      this.markRegion(machine.startOffset, "command");
       this.emit({ type: "error", error: machine.error! });
       this.recovering = true;
       const header = machine.brokenHeredocHeader();
@@ -362,6 +401,8 @@ export abstract class ScannerCore implements MachineHost {
     const closer = this.codeMap.get(this.runStart) ?? -1;
     if (closer < 0) return index;
     const closerIndex = closer - base;
+    this.markRegion(this.runStart, "inline-code");
+    this.markRegion(closer + this.runLength, undefined);
     this.findSpanMentions(input.slice(index, closerIndex), base + index);
     return closerIndex + this.runLength;
   }
@@ -369,6 +410,8 @@ export abstract class ScannerCore implements MachineHost {
   protected closeHeldCode(index: number): void {
     const held = this.captured(index);
     this.stopCapture();
+    this.markRegion(this.codeStart, "inline-code");
+    this.markRegion(this.holdRunStart + this.holdRunLength, undefined);
     this.findSpanMentions(held.slice(this.codeLength, this.holdRunStart - this.codeStart), this.codeStart + this.codeLength);
     this.state = State.Text;
   }
@@ -400,6 +443,7 @@ export abstract class ScannerCore implements MachineHost {
   /** Opens a fence; the opener line is captured from its run up to `infoStart` and goes on to the line's end. */
   protected openFence(character: number, length: number, infoStart: number): void {
     this.recovering = false;
+    this.markRegion(infoStart - length, "fence");
     this.fenceCharacter = character;
     this.fenceLength = length;
     this.fenceInfoStart = infoStart;
@@ -416,6 +460,7 @@ export abstract class ScannerCore implements MachineHost {
   }
 
   protected closeFence(): void {
+    this.markRegion(this.lineStart, undefined);
     this.region = Region.Text;
     this.closer = Closer.Off;
     this.recovering = false;

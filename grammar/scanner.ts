@@ -283,6 +283,7 @@ export class StreamingScanner extends ScannerCore {
           const code = input.charCodeAt(i);
           if (code === CLOSE_BRACKET) {
             this.recovering = false;
+            this.markRegion(base + i + 1, undefined);
             this.state = State.Text;
           } else if (code === LINE_FEED) {
             this.newline(base + i, input, i + 1);
@@ -316,6 +317,7 @@ export class StreamingScanner extends ScannerCore {
             continue;
           }
           this.recovering = false;
+          this.markRegion(this.runStart + bracket + 1, undefined);
           this.state = State.Text;
           this.stack.push({ input, index: i, base }, { input: held.slice(bracket + 1), index: 0, base: this.runStart + bracket + 1 });
           return;
@@ -379,6 +381,7 @@ export class StreamingScanner extends ScannerCore {
     const end = this.position(this.total);
     const outcome = this.machine.finish(end.offset, end.line, end.column);
     if (outcome !== Outcome.Failed) return;
+    this.markRegion(this.machine.startOffset, this.region === Region.Fence ? "fence" : "command");
     if (this.region === Region.Fence) this.emitMention(firstLine(this.captured(this.input.length)), this.machineStart(), "fence");
     else this.emit({ type: "error", error: this.machine.error! });
   }
