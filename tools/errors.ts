@@ -12,6 +12,7 @@ export type ErrorCode =
   | "unknown_parameter"
   | "invalid_argument"
   | "fabricated_result"
+  | "described_only"
   // permission and confinement
   | "permission_denied"
   | "outside_workspace"

@@ -6,16 +6,17 @@ export function formatParseReport(report: ParseReport, style: ChalkInstance): st
   const lines: string[] = [];
   lines.push(style.bold(`Commands (${report.commands.length})`));
   for (const command of report.commands) {
-    lines.push(`  ${style.dim(`${command.line}:${command.column}`)}  ${style.cyan(`${command.protocol}.${command.action}`)}`);
+    const written = command.equivalent ? style.dim(`  written as ${command.dialect}; in clio: ${command.equivalent}`) : "";
+    lines.push(`  ${style.dim(`${command.line}:${command.column}`)}  ${style.cyan(`${command.protocol}.${command.action}`)}${written}`);
     for (const [key, value] of Object.entries(command.args)) {
       if (key === "action") continue;
       lines.push(`      ${key} = ${preview(value)}`);
     }
   }
-  lines.push(style.bold(`Mentions (${report.mentions.length})`) + style.dim("  inert: inside code, never run"));
+  lines.push(style.bold(`Mentions (${report.mentions.length})`) + style.dim("  inert: inside code, quotes or the like, never run"));
   for (const mention of report.mentions) {
-    const where = mention.context === "fence" ? "in a code fence" : "in inline code";
-    lines.push(`  ${style.dim(`${mention.line}:${mention.column}`)}  ${preview(mention.text)} ${style.dim(where)}`);
+    lines.push(`  ${style.dim(`${mention.line}:${mention.column}`)}  ${preview(mention.text)} ${style.dim(`in ${mention.context}`)}`);
+    if (mention.hint) lines.push(`      ${style.dim("as a command:")} ${mention.hint}`);
   }
   lines.push(style.bold(`Errors (${report.errors.length})`));
   for (const error of report.errors) {
