@@ -21,6 +21,7 @@ import {
   LESS_THAN,
   LINE_FEED,
   NAME_FIRST,
+  OPEN_BRACKET,
   NAME_REST,
   QUOTE,
   SPACE,
@@ -141,6 +142,9 @@ export class CommandMachine extends MachineBase {
           if (code === LINE_FEED) {
             if (this.host.newline(base + i, input, i + 1)) return this.abort(i + 1);
             this.enterSpace(State.AfterValue, base + i + 1);
+            this.lastForm = this.brokenBody ? 0 : 2;
+            this.brokenBody = false;
+            this.heredocClosedLine = this.host.line - 1;
             i++;
             continue;
           }
@@ -184,6 +188,10 @@ export class CommandMachine extends MachineBase {
           if (i === end) break;
           if (code === QUOTE) {
             this.enterSpace(State.AfterValue, base + i + 1);
+            this.lastForm = 1;
+            this.quoteOffset = base + i;
+            this.quoteLine = this.host.line;
+            this.quoteColumn = base + i - this.host.lineStart + 1;
             i++;
             continue;
           }
@@ -192,7 +200,23 @@ export class CommandMachine extends MachineBase {
             i++;
             continue;
           }
-          return this.fail(input, i, base, "invalid_quoted", messages.rawControlInQuoted(this.name, this.key, code));
+          this.breakQuoted(base + i, messages.rawControlInQuoted(this.name, this.key, code), code === LINE_FEED);
+          continue;
+        case State.StrayKey:
+        case State.StrayKeySpace: {
+          const next = this.strayKeyStep(input, i, base, code);
+          if (next < 0) return this.outcome;
+          i = next;
+          continue;
+        }
+        case State.Broken:
+        case State.BrokenQuote:
+        case State.BrokenClose: {
+          const next = this.brokenValue(input, i, base, code);
+          if (next < 0) return this.outcome;
+          i = next;
+          continue;
+        }
         case State.QuotedEscape:
           if (code === 0x75 /* u */) {
             this.state = State.QuotedUnicode;
@@ -206,9 +230,13 @@ export class CommandMachine extends MachineBase {
             i++;
             continue;
           }
-          return this.fail(input, i, base, "invalid_quoted", messages.badEscape(this.name, this.key, code));
+          this.breakQuoted(base + i, messages.badEscape(this.name, this.key, code));
+          continue;
         case State.QuotedUnicode:
-          if (!isHexDigit(code)) return this.fail(input, i, base, "invalid_quoted", messages.badEscape(this.name, this.key, 0x75));
+          if (!isHexDigit(code)) {
+            this.breakQuoted(base + i, messages.badEscape(this.name, this.key, 0x75));
+            continue;
+          }
           if (++this.unicodeDigits === 4) this.state = State.Quoted;
           i++;
           continue;
@@ -222,6 +250,86 @@ export class CommandMachine extends MachineBase {
     this.outcome = Outcome.Running;
     this.stop = end;
     return Outcome.Running;
+  }
+
+  /** A quoted value broke at `offset` (its character is left for the Broken state, which takes it as data). */
+  private breakQuoted(offset: number, message: string, lineFeed = false): void {
+    this.defer(offset, this.host.line, offset - this.host.lineStart + 1, "invalid_quoted", message, lineFeed);
+    this.repair = { kind: "quoted", key: this.key, valueAt: this.valueOffset - this.startOffset };
+    this.state = State.Broken;
+    this.brokenEscape = false;
+  }
+
+  /**
+   * One step through the rest of a broken quoted value, which is data up to a `"` that is followed
+   * (after spaces) by `]`: recovery resumes there and never inside the value. Returns the next
+   * index, or -1 at an outcome.
+   */
+  private brokenValue(input: string, i: number, base: number, code: number): number {
+    if (code === LINE_FEED) {
+      if (this.state === State.BrokenClose) {
+        // `"]` ended its line: the broken value ends here, and scanning goes on after it.
+        this.recovered = true;
+        return this.failDeferred(i, base), -1;
+      }
+      if (this.host.newline(base + i, input, i + 1)) return this.abort(i + 1), -1;
+      this.brokenEscape = false;
+      this.state = State.Broken;
+      return i + 1;
+    }
+    if (this.state === State.BrokenClose) {
+      if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) return i + 1;
+      this.state = State.Broken;
+      if (code !== OPEN_BRACKET) return i;
+      this.recovered = true;
+      return this.failDeferred(i, base), -1;
+    }
+    if (this.state === State.BrokenQuote) {
+      if (code === CLOSE_BRACKET && this.brokenDepth > 0) {
+        this.brokenDepth--;
+        this.state = State.Broken;
+        return i + 1;
+      }
+      if (code === CLOSE_BRACKET) {
+        this.state = State.BrokenClose;
+        return i + 1;
+      }
+      if (code === SPACE || code === TAB || code === CARRIAGE_RETURN || code === QUOTE) return i + 1;
+      this.state = State.Broken;
+      return i;
+    }
+    if (this.brokenEscape) {
+      this.brokenEscape = false;
+      return i + 1;
+    }
+    // Brackets of command-shaped text inside the value pair up: its `"]` does not end the value.
+    if (code === BACKSLASH) this.brokenEscape = true;
+    else if (code === QUOTE) this.state = State.BrokenQuote;
+    else if (code === OPEN_BRACKET) this.brokenDepth++;
+    else if (code === CLOSE_BRACKET && this.brokenDepth > 0) this.brokenDepth--;
+    return i + 1;
+  }
+
+  /** A word after a quoted value and spaces: the next key (with `=` or `<<` after it) or the value's text. */
+  private strayKeyStep(input: string, i: number, base: number, code: number): number {
+    if (this.state === State.StrayKey && code < 128 && KEY_REST[code]) {
+      this.strayKey += input[i];
+      return i + 1;
+    }
+    if (code === SPACE || code === TAB) {
+      this.state = State.StrayKeySpace;
+      return i + 1;
+    }
+    if (code !== EQUALS && code !== LESS_THAN) {
+      this.deferStray();
+      return i;
+    }
+    const message = messages.missingColon(this.name, this.key, this.quoteLine, this.quoteColumn);
+    this.defer(this.keyOffset, this.keyLine, this.keyColumn, "unexpected_character", message);
+    this.repair = { kind: "colon", key: this.key, valueAt: this.valueOffset - this.startOffset, strayAt: this.quoteOffset - this.startOffset };
+    this.key = this.strayKey;
+    this.state = State.AfterKey;
+    return i;
   }
 
   /** Skips whitespace; returns the index of the first other character, `end`, or -1 on abort. */
@@ -276,6 +384,7 @@ export class CommandMachine extends MachineBase {
         if (!this.confirmed) return this.notCommand(i, base), -1;
         return this.fail(input, i, base, "unexpected_character", this.unexpected(messages.expectations.assignAfterKey(this.key), code)), -1;
       case State.ValueStart:
+        this.lastForm = 0;
         if (code < 128 && BARE[code]) {
           this.state = State.Bare;
           return i + 1;
@@ -301,9 +410,32 @@ export class CommandMachine extends MachineBase {
           return i + 1;
         }
         if (code === CLOSE_BRACKET) {
+          if (this.pending !== undefined) return this.failDeferred(i, base), -1;
           this.outcome = Outcome.Complete;
           this.stop = i + 1;
           return -1;
+        }
+        if (this.state === State.AfterValue && this.lastForm === 1 && this.pending === undefined) {
+          // The quoted value ended early (a stray `"` inside it), or the next parameter lacks its `:`.
+          if (base + i > this.quoteOffset + 1 && code < 128 && KEY_FIRST[code]) {
+            this.state = State.StrayKey;
+            this.strayKey = "";
+            this.keyOffset = base + i;
+            this.keyLine = this.host.line;
+            this.keyColumn = base + i - this.host.lineStart + 1;
+            return i;
+          }
+          this.deferStray();
+          return i;
+        }
+        if (this.state === State.AfterValue && this.lastForm === 2 && this.pending === undefined) {
+          // A body line equal to the tag closed the heredoc early: the rest up to the next such line is still body.
+          const message = messages.heredocClosedEarly(this.name, this.key, this.tag, this.heredocClosedLine);
+          this.defer(base + i, this.host.line, base + i - this.host.lineStart + 1, "unexpected_character", message);
+          this.repair = { kind: "heredoc-early", key: this.key, valueAt: this.valueOffset - this.startOffset, tag: this.tag };
+          this.brokenBody = true;
+          this.state = State.BodyLine;
+          return i;
         }
         return this.fail(
           input,

@@ -310,6 +310,7 @@ export abstract class ScannerCore implements MachineHost {
       this.state = State.FenceSkipLine;
       return;
     }
+    const failedText = outcome === Outcome.Failed && !inFence ? this.captured(index) : "";
     this.stopCapture();
     if (inFence) {
       this.state = State.FenceContent;
@@ -317,8 +318,8 @@ export abstract class ScannerCore implements MachineHost {
     }
     if (outcome === Outcome.Failed) {
       this.markRegion(machine.startOffset, "command");
-      this.emit({ type: "error", error: machine.error! });
-      this.recovering = true;
+      this.emit({ type: "error", error: machine.failureWithHint(failedText) });
+      this.recovering = !machine.recovered;
       const header = machine.brokenHeredocHeader();
       if (header) {
         this.recoverTag = header.tag;
