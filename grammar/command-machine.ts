@@ -304,8 +304,16 @@ export class CommandMachine extends MachineBase {
     }
     // Brackets of command-shaped text inside the value pair up: its `"]` does not end the value.
     if (code === BACKSLASH) this.brokenEscape = true;
-    else if (code === QUOTE) this.state = State.BrokenQuote;
-    else if (code === OPEN_BRACKET) this.brokenDepth++;
+    else if (code === QUOTE) {
+      this.state = State.BrokenQuote;
+      this.brokenQuoteSeen = true;
+    } else if (code === OPEN_BRACKET) this.brokenDepth++;
+    else if (code === CLOSE_BRACKET && this.brokenDepth === 0 && !this.brokenQuoteSeen && this.repair?.strayAt !== undefined) {
+      // `"v" junk]`: no stray quote after all, only text after the value; recovery takes it from this `]`.
+      this.defer(this.junkOffset, this.junkLine, this.junkColumn, "unexpected_character", this.unexpected(messages.expectations.afterValue(this.key), this.junkCode));
+      this.repair = undefined;
+      return this.failDeferred(i, base), -1;
+    }
     else if (code === CLOSE_BRACKET && this.brokenDepth > 0) this.brokenDepth--;
     return i + 1;
   }
@@ -417,6 +425,10 @@ export class CommandMachine extends MachineBase {
         }
         if (this.state === State.AfterValue && this.lastForm === 1 && this.pending === undefined) {
           // The quoted value ended early (a stray `"` inside it), or the next parameter lacks its `:`.
+          this.junkOffset = base + i;
+          this.junkCode = code;
+          this.junkLine = this.host.line;
+          this.junkColumn = base + i - this.host.lineStart + 1;
           if (base + i > this.quoteOffset + 1 && code < 128 && KEY_FIRST[code]) {
             this.state = State.StrayKey;
             this.strayKey = "";

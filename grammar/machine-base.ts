@@ -123,6 +123,12 @@ export abstract class MachineBase {
   protected pending: SyntaxError | undefined;
   protected brokenEscape = false;
   protected brokenDepth = 0;
+  /** Whether a `"` came since the stray one: with none, a `]` means junk after the value, not a stray quote. */
+  protected brokenQuoteSeen = false;
+  protected junkOffset = 0;
+  protected junkCode = 0;
+  protected junkLine = 0;
+  protected junkColumn = 0;
   /** Inside the rest of a heredoc body that a body line equal to its tag closed early. */
   protected brokenBody = false;
   protected heredocClosedLine = 0;
@@ -172,7 +178,6 @@ export abstract class MachineBase {
       case State.Bare:
         return Stops.bare;
       case State.Quoted:
-      case State.Broken:
         return Stops.quoted;
       case State.Name:
       case State.Tag:
@@ -276,6 +281,7 @@ export abstract class MachineBase {
 
   /** The quoted value just closed had a stray `"`: the rest up to `"]` is its text. */
   protected deferStray(): void {
+    this.brokenQuoteSeen = false;
     const message = messages.strayQuote(this.name, this.key, this.quoteLine, this.quoteColumn);
     this.defer(this.quoteOffset, this.quoteLine, this.quoteColumn, "invalid_quoted", message);
     this.repair = { kind: "quoted", key: this.key, valueAt: this.valueOffset - this.startOffset, strayAt: this.quoteOffset - this.startOffset };
