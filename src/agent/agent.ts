@@ -3,6 +3,7 @@
  * results go back in nonce envelopes; until the model answers without commands or a limit ends
  * the turn. Everything but waiting for the model happens here.
  */
+import { describeMentionContext } from "../../grammar/index.js";
 import { ClioError } from "../../tools/errors.js";
 import type { ProtocolManager } from "../manager/manager.js";
 import { formatResultsForModel, type CommandResult } from "../manager/result.js";
@@ -193,9 +194,11 @@ function alternating(history: ChatMessage[]): ChatMessage[] {
 /** Notes the model needs beside its results: fenced commands, a fabricated result, a cut reply. */
 function replyNotes(outcome: ReplyOutcome): string[] {
   const notes: string[] = [];
-  if (outcome.mentions.length && outcome.results.length === 0) {
-    const where = outcome.mentions.map((mention) => `line ${mention.span.start.line}`).join(", ");
-    notes.push(`Note: the command-shaped text at ${where} was inside a code fence or inline code, so it did not run. To run a command, write it on its own line outside any code block.`);
+  // Drafts in reasoning are meant not to run: they get no note.
+  const mentions = outcome.mentions.filter((mention) => mention.context !== "reasoning");
+  if (mentions.length && outcome.results.length === 0) {
+    const where = mentions.map((mention) => `line ${mention.span.start.line} (${describeMentionContext(mention.context)})`).join(", ");
+    notes.push(`Note: the command-shaped text at ${where} did not run. To run a command, write it on its own line, outside code, quotes and HTML.`);
   }
   if (outcome.fabricated) {
     notes.push("Note: your reply was cut where you began writing a [RESULT …] block. Results come only from clio, after your commands run; stop after your commands and wait.");
