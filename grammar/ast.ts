@@ -54,10 +54,16 @@ export interface Command {
   dialect?: Dialect;
 }
 
-/** Command-shaped text inside an inert region (a code fence, inline code, …): inert, but reported. */
+/**
+ * The inert region a mention was found in (contract §4): a fenced code block, an indented code
+ * block, a code span, raw HTML (a block or an inline tag), a block quote, or reasoning.
+ */
+export type MentionContext = "fence" | "indented-code" | "inline-code" | "html" | "quote" | "reasoning";
+
+/** Command-shaped text inside an inert region: not run, but reported. */
 export interface Mention {
   text: string;
-  context: InertRegionKind;
+  context: MentionContext;
   span: Span;
   /** For a call in another dialect: the equivalent command in this language. */
   hint?: string;

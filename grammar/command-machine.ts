@@ -332,12 +332,25 @@ export class CommandMachine extends MachineBase {
       this.deferStray();
       return i;
     }
-    const message = messages.missingColon(this.name, this.key, this.quoteLine, this.quoteColumn);
-    this.defer(this.keyOffset, this.keyLine, this.keyColumn, "unexpected_character", message);
-    this.repair = { kind: "colon", key: this.key, valueAt: this.valueOffset - this.startOffset, strayAt: this.quoteOffset - this.startOffset };
+    this.missingColonAt(this.quoteOffset + 1, messages.missingColon(this.name, this.key, this.quoteLine, this.quoteColumn));
     this.key = this.strayKey;
     this.state = State.AfterKey;
     return i;
+  }
+
+  /** Nothing is broken yet but missing colons, which the machine reads past. */
+  private colonsOnly(): boolean {
+    return this.pending === undefined || this.repair?.kind === "colon";
+  }
+
+  /** A `:` is missing at absolute `offset`: noted (the first one is the error), and parsing goes on. */
+  private missingColonAt(offset: number, message: string): void {
+    if (this.pending === undefined) {
+      const column = offset - this.host.lineStart + 1;
+      this.defer(offset, this.host.line, column, "unexpected_character", message);
+      this.repair = { kind: "colon", key: this.key, valueAt: 0, colons: [] };
+    }
+    this.repair!.colons!.push(offset - this.startOffset);
   }
 
   /** Skips whitespace; returns the index of the first other character, `end`, or -1 on abort. */
@@ -393,6 +406,7 @@ export class CommandMachine extends MachineBase {
         return this.fail(input, i, base, "unexpected_character", this.unexpected(messages.expectations.assignAfterKey(this.key), code)), -1;
       case State.ValueStart:
         this.lastForm = 0;
+        this.bareGap = -1;
         if (code < 128 && BARE[code]) {
           this.state = State.Bare;
           return i + 1;
@@ -411,7 +425,14 @@ export class CommandMachine extends MachineBase {
       default:
         if (this.state === State.BareSpace && code < 128 && BARE[code]) {
           this.state = State.Bare;
+          this.bareGap = this.spaceRunStart;
           return i + 1;
+        }
+        if (this.state === State.AfterValue && this.lastForm === 0 && this.bareGap >= 0 && this.colonsOnly() && (code === QUOTE || (code < 128 && BARE[code]))) {
+          // `action=read path="a"`: the space inside the bare value was a missing `:`, and `path=` its key.
+          this.missingColonAt(this.bareGap, messages.missingColon(this.name, "the value before it", this.host.line, this.bareGap - this.host.lineStart + 1));
+          this.state = State.ValueStart;
+          return i;
         }
         if (code === COLON) {
           this.enterSpace(State.KeyStart, base + i + 1);
@@ -423,7 +444,7 @@ export class CommandMachine extends MachineBase {
           this.stop = i + 1;
           return -1;
         }
-        if (this.state === State.AfterValue && this.lastForm === 1 && this.pending === undefined) {
+        if (this.state === State.AfterValue && this.lastForm === 1 && this.colonsOnly()) {
           // The quoted value ended early (a stray `"` inside it), or the next parameter lacks its `:`.
           this.junkOffset = base + i;
           this.junkCode = code;

@@ -15,7 +15,7 @@ export type ParameterKind = "word" | "text" | "json" | "bytes";
 /** A decoded value, or what was wrong with it and how to write it right. */
 export type DecodeResult =
   | { ok: true; value: string | Buffer }
-  | { ok: false; expected: string; received: string; fix: string };
+  | { ok: false; expected: string; received: string; fix: string; literal?: string };
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const PREVIEW = 40;
@@ -100,9 +100,10 @@ export function decodeParameter(parameter: Parameter, kind: ParameterKind): Deco
         expected: "valid base64 (the padding is wrong or a character is missing or extra)",
         received: preview(text),
         fix: `it reads as ${JSON.stringify(preview(guess))}; if that is what you meant, ${spellings(key, guess)}`,
+        literal: guess,
       };
     }
-    return { ok: false, expected: "valid base64", received: preview(text), fix: spellings(key, text) };
+    return { ok: false, expected: "valid base64", received: preview(text), fix: spellings(key, text), literal: text };
   }
   if (kind === "bytes") return { ok: true, value: bytes };
   const decoded = decodeUtf8(bytes);
@@ -113,6 +114,7 @@ export function decodeParameter(parameter: Parameter, kind: ParameterKind): Deco
       expected: "base64 of readable text",
       received: preview(text),
       fix: `it decodes to ${JSON.stringify(preview(decoded))}; if you meant the text itself, write ${key}=${JSON.stringify(text)}`,
+      literal: text,
     };
   }
   if (decoded === undefined) {
@@ -125,6 +127,7 @@ export function decodeParameter(parameter: Parameter, kind: ParameterKind): Deco
         text.length > PREVIEW
           ? `encode the text's UTF-8 bytes, or write it literally: ${key}="…" or ${key}<<EOF`
           : `encode the text's UTF-8 bytes, or if you meant the text itself, ${spellings(key, text)}`,
+      literal: text,
     };
   }
   if (kind === "json") return checkJson(key, decoded, form);

@@ -71,6 +71,8 @@ export interface RepairNote {
   /** Offset of the stray quote, relative to the `[` (quoted values); for `colon`, where the `:` goes. */
   strayAt?: number;
   tag?: string;
+  /** For `colon`: where each missing `:` goes (the start of the whitespace standing in its place), relative to the `[`. */
+  colons?: number[];
 }
 
 export function isHexDigit(code: number): boolean {
@@ -126,6 +128,8 @@ export abstract class MachineBase {
   /** Whether a `"` came since the stray one: with none, a `]` means junk after the value, not a stray quote. */
   protected brokenQuoteSeen = false;
   protected junkOffset = 0;
+  /** Where the last whitespace inside the current bare value began (-1: none). */
+  protected bareGap = -1;
   protected junkCode = 0;
   protected junkLine = 0;
   protected junkColumn = 0;

@@ -81,7 +81,8 @@ export function strayQuote(name: string, key: string, line: number, column: numb
 }
 
 export function missingColon(name: string, key: string, line: number, column: number): string {
-  return `[${name}: after the quoted value of ${key} (closed at ${at(line, column)}) the next parameter needs a \`:\` before it — parameters are separated by \`:\`, not spaces`;
+  const after = key.startsWith("the ") ? key : `the quoted value of ${key}`;
+  return `[${name}: after ${after} (at ${at(line, column)}) the next parameter needs a \`:\` before it — parameters are separated by \`:\`, not spaces`;
 }
 
 export function heredocClosedEarly(name: string, key: string, tag: string, line: number): string {

@@ -78,10 +78,16 @@ function heredocRepair(text: string, note: RepairNote): string | undefined {
 }
 
 /** The hint (and, where the diagnosis changes with the whole text, a better message). */
-/** A missing `:` after the quoted value closed at `strayAt`: put it there, up to the `]` the machine stopped at. */
+/** Missing `:` between parameters: each put in place of the whitespace there, up to the `]` the machine stopped at. */
 function colonRepair(text: string, note: RepairNote): string {
-  const at = (note.strayAt ?? 0) + 1;
-  return `${text.slice(0, at)}:${text.slice(at).trimStart().replace(/\]?\s*$/, "")}]`;
+  let out = "";
+  let from = 0;
+  for (const at of note.colons ?? []) {
+    out += `${text.slice(from, at)}:`;
+    from = at;
+    while (from < text.length && /\s/.test(text[from]!)) from++;
+  }
+  return `${out}${text.slice(from).replace(/\]?\s*$/, "")}]`;
 }
 
 export function repairHint(text: string, note: RepairNote): { hint?: string; message?: string } {

@@ -58,6 +58,16 @@ export const enum State {
   RecoverBodyLine,
   FenceContent,
   FenceSkipLine,
+  /** At a line's beginning: container markers and indentation, up to what decides the line. */
+  Prefix,
+  /** The rest of a line of inert content (code, HTML, quoted material, reasoning), read at its end. */
+  InertLine,
+  /** Holding a code span or tag open: the next line's beginning, to learn if the paragraph goes on. */
+  HoldPrefix,
+  /** Holding text after a `<` that may open inline raw HTML. */
+  TagHold,
+  /** After a complete tag that began a line: only whitespace to the line's end makes it an HTML block. */
+  AfterLineTag,
 }
 
 /** What the fast path still has to do for a chunk it let through. */
@@ -81,7 +91,7 @@ function specials(characters: number[]): Uint8Array {
   return table;
 }
 
-export const TEXT_SPECIAL = specials([OPEN_BRACKET, BACKSLASH, BACKTICK, LINE_FEED]);
+export const TEXT_SPECIAL = specials([OPEN_BRACKET, BACKSLASH, BACKTICK, LINE_FEED, LESS_THAN]);
 export const FENCE_SPECIAL = specials([OPEN_BRACKET, BACKSLASH, LINE_FEED]);
 export const RECOVER_SPECIAL = specials([CLOSE_BRACKET, LINE_FEED, LESS_THAN]);
 export const HOLD_SPECIAL = specials([BACKTICK, LINE_FEED]);
@@ -106,24 +116,35 @@ export interface Pending {
   base: number;
 }
 
-/** For each backtick run in `held` (a line's rest), the absolute offset of its closing run, or -1. */
-function closingRuns(held: string, base: number): Map<number, number> {
-  const runs: [number, number][] = [];
-  for (let i = held.indexOf("`"); i >= 0; i = held.indexOf("`", i)) {
-    let j = i;
-    while (j < held.length && held.charCodeAt(j) === BACKTICK) j++;
-    runs.push([i, j - i]);
-    i = j;
+/** The backtick runs of a held stretch, to find where a run opened there closes (CommonMark's rule). */
+export class BacktickRuns {
+  /** Per run length, the absolute offsets of the runs of exactly that length, in order. */
+  private readonly byLength = new Map<number, number[]>();
+
+  constructor(held: string, base: number) {
+    for (let i = held.indexOf("`"); i >= 0; i = held.indexOf("`", i)) {
+      let j = i;
+      while (j < held.length && held.charCodeAt(j) === BACKTICK) j++;
+      let starts = this.byLength.get(j - i);
+      if (starts === undefined) this.byLength.set(j - i, (starts = []));
+      starts.push(base + i);
+      i = j;
+    }
   }
-  const closers = new Map<number, number>();
-  const nextByLength = new Map<number, number>();
-  for (let k = runs.length - 1; k >= 0; k--) {
-    const [start, length] = runs[k]!;
-    const next = nextByLength.get(length);
-    closers.set(base + start, next === undefined ? -1 : base + next);
-    nextByLength.set(length, start);
+
+  /** The offset of the first run of exactly `length` backticks after `start`, or -1. */
+  closerOf(start: number, length: number): number {
+    const starts = this.byLength.get(length);
+    if (starts === undefined) return -1;
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (starts[middle]! <= start) low = middle + 1;
+      else high = middle;
+    }
+    return low < starts.length ? starts[low]! : -1;
   }
-  return closers;
 }
 
 /**
@@ -162,7 +183,7 @@ export abstract class ScannerCore implements MachineHost {
   protected maybeFence = false;
   protected holdRunLength = 0;
   protected holdRunStart = 0;
-  protected codeMap: Map<number, number> | undefined;
+  protected codeMap: BacktickRuns | undefined;
   protected codeMapEnd = -1;
   protected fenceCharacter = 0;
   protected fenceLength = 0;
@@ -204,11 +225,18 @@ export abstract class ScannerCore implements MachineHost {
       case State.LineStart:
       case State.FenceRun:
       case State.RecoverFenceCandidate:
+      case State.Prefix:
         return this.lineStart;
+      case State.HoldPrefix:
+      case State.TagHold:
+        return this.heldFrom();
       default:
         return this.total;
     }
   }
+
+  /** Where the code span or tag held open starts. */
+  protected abstract heldFrom(): number;
 
   protected markRegion(offset: number, kind: InertRegionKind | undefined): void {
     if (this.log !== undefined) this.log.mark(offset, kind);
@@ -262,8 +290,13 @@ export abstract class ScannerCore implements MachineHost {
 
   /** A backslash right before a `[` makes it text, however many backslashes stand there (contract §1). */
   protected noteBackslash(offset: number): void {
-    this.backslashOdd = true;
+    this.backslashOdd = this.backslashEnd === offset ? !this.backslashOdd : true;
     this.backslashEnd = offset + 1;
+  }
+
+  /** Whether the character at `offset` is escaped by an odd run of backslashes (CommonMark). */
+  protected escaped(offset: number): boolean {
+    return this.backslashOdd && this.backslashEnd === offset;
   }
 
   protected position(offset: number): Position {
@@ -276,7 +309,8 @@ export abstract class ScannerCore implements MachineHost {
     this.state = State.Machine;
   }
 
-  protected settleMachine(outcome: Outcome, index: number): void {
+  /** Returns true when the start of the current line was scheduled to be scanned again. */
+  protected settleMachine(outcome: Outcome, index: number): boolean {
     const machine = this.machine;
     const inFence = this.region === Region.Fence;
     if (outcome === Outcome.Complete) {
@@ -286,20 +320,20 @@ export abstract class ScannerCore implements MachineHost {
       if (inFence) {
         this.emitMention(text, start, "fence");
         this.state = State.FenceContent;
-        return;
+        return false;
       }
       this.recovering = false;
       this.state = State.Text;
       this.markRegion(start.offset, "command");
       this.markRegion(start.offset + text.length, undefined);
       this.emitCommand(text, start);
-      return;
+      return false;
     }
     if (outcome === Outcome.Aborted) {
       if (machine.confirmed) this.emitMention(firstLine(this.captured(index)), this.machineStart(), "fence");
       this.stopCapture();
       this.closeFence();
-      return;
+      return false;
     }
     if (outcome === Outcome.Failed && inFence) {
       if (machine.startLine === this.line) this.mentionPending = true;
@@ -308,13 +342,14 @@ export abstract class ScannerCore implements MachineHost {
         this.stopCapture();
       }
       this.state = State.FenceSkipLine;
-      return;
+      return false;
     }
     const failedText = outcome === Outcome.Failed && !inFence ? this.captured(index) : "";
+    const lineBeginning = machine.lineBlank && outcome !== Outcome.Failed ? this.captured(index).slice(this.lineStart - machine.startOffset) : undefined;
     this.stopCapture();
     if (inFence) {
       this.state = State.FenceContent;
-      return;
+      return false;
     }
     if (outcome === Outcome.Failed) {
       this.markRegion(machine.startOffset, "command");
@@ -325,14 +360,21 @@ export abstract class ScannerCore implements MachineHost {
         this.recoverTag = header.tag;
         this.recoverLoose = true;
         this.state = header.open ? State.RecoverTag : State.RecoverHeader;
-        return;
+        return false;
       }
+    }
+    if (lineBeginning !== undefined) {
+      // The candidate ran into a line of its own: that line's beginning is read again, by the block structure.
+      this.enterLineStart();
+      this.stack.push({ input: this.input, index, base: this.base }, { input: lineBeginning, index: 0, base: this.lineStart });
+      return true;
     }
     if (machine.lineBlank) {
       this.enterLineStart();
       if (machine.indent < 0) this.indentTab = true;
       else this.indentSpaces = machine.indent;
     } else this.state = this.recovering ? State.Recover : State.Text;
+    return false;
   }
 
   protected machineStart(): Position {
@@ -399,12 +441,18 @@ export abstract class ScannerCore implements MachineHost {
     }
     this.stopCapture();
     this.state = State.Text;
-    const closer = this.codeMap.get(this.runStart) ?? -1;
+    const closer = this.codeMap.closerOf(this.runStart, this.runLength);
     if (closer < 0) return index;
     const closerIndex = closer - base;
     this.markRegion(this.runStart, "inline-code");
     this.markRegion(closer + this.runLength, undefined);
-    this.findSpanMentions(input.slice(index, closerIndex), base + index);
+    const content = input.slice(index, closerIndex);
+    this.findSpanMentions(content, base + index);
+    // A span that ran over lines: the line count moves on past them.
+    for (let lineFeed = content.indexOf("\n"); lineFeed >= 0; lineFeed = content.indexOf("\n", lineFeed + 1)) {
+      this.line++;
+      this.lineStart = base + index + lineFeed + 1;
+    }
     return closerIndex + this.runLength;
   }
 
@@ -429,7 +477,7 @@ export abstract class ScannerCore implements MachineHost {
     }
     const held = this.captured(index);
     this.stopCapture();
-    this.codeMap = closingRuns(held, this.codeStart);
+    this.codeMap = new BacktickRuns(held, this.codeStart);
     this.codeMapEnd = this.codeStart + held.length;
     this.state = State.Text;
     this.stack.push({ input, index, base }, { input: held, index: 0, base: this.codeStart });

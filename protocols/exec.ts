@@ -155,7 +155,7 @@ export function createExecProtocol(options: ExecOptions = {}) {
     name: "EXEC",
     summary: "Run shell commands and scripts in the workspace (to completion, or as background jobs).",
     aliases: {
-      execute_command: { action: "run", parameters: { cmd: "command" } },
+      execute_command: { action: "run", parameters: { cmd: "command" }, ignore: ["requires_approval", "task_progress"] },
       run_command: { action: "run", parameters: { cmd: "command", CommandLine: "command" } },
       run_terminal_cmd: { action: "run", parameters: { cmd: "command" } },
       run_shell_command: { action: "run", parameters: { cmd: "command" } },

@@ -70,7 +70,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
     aliases: {
       read_file: { action: "read", parameters: { file_path: "path", filename: "path", start_line: "offset", line_count: "limit" } },
       view: { action: "read", parameters: { file_path: "path" } },
-      write_to_file: { action: "write", parameters: { file_path: "path", contents: "content", file_text: "content", text: "content" } },
+      write_to_file: { action: "write", parameters: { file_path: "path", contents: "content", file_text: "content", text: "content" }, ignore: ["line_count"] },
       write_file: { action: "write", parameters: { file_path: "path", contents: "content", file_text: "content", text: "content" } },
       create_file: { action: "write", parameters: { file_path: "path", contents: "content", file_text: "content", text: "content" } },
       edit_file: { action: "replace", parameters: { file_path: "path", old_string: "old", new_string: "new", old_str: "old", new_str: "new", replace_all: "all" } },

@@ -22,6 +22,7 @@ export function callVocabularyOf(registry: ProtocolRegistry): CallVocabulary {
       const entry: CallVocabularyData["aliases"][string] = { protocol: protocol.name, action: alias.action };
       if (alias.parameters) entry.parameters = alias.parameters;
       if (alias.fixed) entry.fixed = alias.fixed;
+      if (alias.ignore) entry.ignore = alias.ignore;
       data.aliases[tool] ??= entry;
     }
   }

@@ -4,10 +4,9 @@
  * equivalent clio command), the inert mentions, and every error — syntax errors, calls that could
  * not be mapped, commands that would not run — with its hint, in source order.
  */
-import type { Command, Dialect, ParseResult, Position } from "../grammar/ast.js";
+import type { Command, Dialect, MentionContext, ParseResult, Position } from "../grammar/ast.js";
 import { CallScanner, print } from "../grammar/index.js";
 import { collectEvents } from "../grammar/parse.js";
-import type { InertRegionKind } from "../grammar/regions.js";
 import type { ErrorCode } from "../tools/errors.js";
 import { describedOnlyError, hypotheticalSentence } from "./agent/described.js";
 import { callVocabularyOf } from "./call-vocabulary.js";
@@ -31,7 +30,7 @@ export interface ReportCommand {
 export interface ReportMention {
   line: number;
   column: number;
-  context: InertRegionKind;
+  context: MentionContext;
   text: string;
   /** For a call in another dialect: the equivalent clio command. */
   hint?: string;

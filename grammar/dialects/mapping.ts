@@ -33,6 +33,7 @@ interface Resolved {
   action: string | undefined;
   rename: Record<string, string>;
   fixed: Record<string, string>;
+  ignore?: string[];
 }
 
 const DIALECT_NAMES: Record<RawCall["dialect"], string> = {
@@ -65,6 +66,7 @@ export function mapCall(call: RawCall, vocabulary: CallVocabulary, unknownIsErro
   let action = resolved.action;
   const values: [string, unknown][] = [];
   for (const [key, value] of call.args) {
+    if (resolved.ignore?.includes(key)) continue;
     if (key.toLowerCase() === "action" && action === undefined && typeof value === "string") action = value;
     else if (key.toLowerCase() !== "action") values.push([rename[key] ?? rename[key.toLowerCase()] ?? key, value]);
   }
@@ -100,7 +102,7 @@ function resolve(call: RawCall, vocabulary: CallVocabulary): Resolved | string |
     case "protocol":
       return { protocol: target.protocol, action: target.action ?? call.action, rename: {}, fixed: {} };
     case "alias":
-      return { protocol: target.protocol, action: target.alias.action, rename: target.alias.parameters ?? {}, fixed: target.alias.fixed ?? {} };
+      return { protocol: target.protocol, action: target.alias.action, rename: target.alias.parameters ?? {}, fixed: target.alias.fixed ?? {}, ignore: target.alias.ignore ?? [] };
     case "action":
       return { protocol: target.protocol, action: target.action, rename: {}, fixed: {} };
     case "ambiguous-action": {

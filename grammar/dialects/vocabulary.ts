@@ -24,6 +24,8 @@ export interface VocabularyAlias {
   parameters?: Record<string, string>;
   /** Arguments the mapping adds (`recursive: "true"` for a recursive listing tool). */
   fixed?: Record<string, string>;
+  /** Their parameters that are dropped. */
+  ignore?: string[];
 }
 
 export interface CallVocabularyData {

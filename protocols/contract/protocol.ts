@@ -91,6 +91,8 @@ export interface ToolAlias {
   parameters?: Record<string, string>;
   /** Arguments the call implies (a recursive listing tool: `{ recursive: "true" }`). */
   fixed?: Record<string, string>;
+  /** Their parameters that mean nothing here and are dropped (`requires_approval`: clio asks by its own rules). */
+  ignore?: string[];
 }
 
 /** The world a protocol works in; the seams tests replace. */

@@ -3,6 +3,7 @@
  * results go back in nonce envelopes; until the model answers without commands or a limit ends
  * the turn. Everything but waiting for the model happens here.
  */
+import { describeMentionContext } from "../../grammar/index.js";
 import { ClioError } from "../../tools/errors.js";
 import type { ProtocolManager } from "../manager/manager.js";
 import { formatResultsForModel, type CommandResult } from "../manager/result.js";
@@ -197,12 +198,14 @@ function alternating(history: ChatMessage[]): ChatMessage[] {
  */
 export function replyNotes(outcome: Pick<ReplyOutcome, "mentions" | "dialectCalls" | "fabricated" | "finishReason">): string[] {
   const notes: string[] = [];
-  if (outcome.mentions.length) {
-    const lines = outcome.mentions.slice(0, 5).map((mention) => {
+  // Drafts in reasoning are meant not to run: they get no note.
+  const mentions = outcome.mentions.filter((mention) => mention.context !== "reasoning");
+  if (mentions.length) {
+    const lines = mentions.slice(0, 5).map((mention) => {
       const hint = mention.hint ? `; as a command: ${mention.hint}` : "";
-      return `- line ${mention.span.start.line} (in ${REGION_NAMES[mention.context] ?? mention.context})${hint}`;
+      return `- line ${mention.span.start.line} (${describeMentionContext(mention.context)})${hint}`;
     });
-    if (outcome.mentions.length > 5) lines.push(`- and ${outcome.mentions.length - 5} more`);
+    if (mentions.length > 5) lines.push(`- and ${mentions.length - 5} more`);
     notes.push(
       `Note: this command-shaped text did not run, because it was inside code, a quote or the like:\n${lines.join("\n")}\nIf you meant to run it, write the command on a line of its own outside any code block or quote; if you only showed it, carry on.`,
     );
@@ -220,14 +223,6 @@ export function replyNotes(outcome: Pick<ReplyOutcome, "mentions" | "dialectCall
   return notes;
 }
 
-const REGION_NAMES: Record<string, string> = {
-  fence: "a code fence",
-  "indented-code": "an indented code block",
-  "inline-code": "inline code",
-  html: "raw HTML",
-  quote: "a block quote",
-  reasoning: "your reasoning",
-};
 
 /**
  * What makes two commands the same: protocol, action and arguments as written — not the

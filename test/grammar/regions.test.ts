@@ -45,9 +45,9 @@ describe("the inert region log", () => {
     expect(letters("[A:k=1!] x")).toBe("CCCCCCCC..");
   });
 
-  it("settles text after an unmatched backtick only when its line ends", () => {
-    const { settledAfterPush } = kinds(["ab `c [A:k=1]", " d\n", "e"]);
-    expect(settledAfterPush).toEqual([3, 16, 17, 17]);
+  it("settles text after an unmatched backtick only when its paragraph ends", () => {
+    const { settledAfterPush } = kinds(["ab `c [A:k=1]", " d\n", "\n", "e"]);
+    expect(settledAfterPush).toEqual([3, 3, 17, 18, 18]);
   });
 
   it("answers the same in any chunking, and settledUntil only grows", () => {
