@@ -177,7 +177,10 @@ export class CommandMachine extends MachineBase {
           this.enterSpace(State.BareSpace, base + i);
           continue;
         case State.Padding:
-          if (code === EQUALS) i++;
+          if (code === EQUALS) {
+            i++;
+            continue;
+          }
           this.enterSpace(State.AfterValue, base + i);
           continue;
         case State.Quoted:

@@ -25,7 +25,7 @@ describe("decoding by kind", () => {
 
   it("text: bare that is not base64 fails, saying how to write it", () => {
     const result = decodeParameter(parameter("[FILE_OP:path=src/main.ts]"), "text");
-    expect(result).toEqual({ ok: false, expected: "valid base64", received: "src/main.ts", fix: 'write path="src/main.ts" or path=c3JjL21haW4udHM=' });
+    expect(result).toEqual({ ok: false, expected: "valid base64", received: "src/main.ts", fix: 'write path="src/main.ts" or path=c3JjL21haW4udHM=', literal: "src/main.ts" });
     expect(formatArgumentError("FILE_OP.read", "path", result as Extract<typeof result, { ok: false }>)).toBe(
       'FILE_OP.read: path is not valid base64 — write path="src/main.ts" or path=c3JjL21haW4udHM=',
     );
