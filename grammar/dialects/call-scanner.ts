@@ -78,7 +78,9 @@ export class CallScanner {
     if (events.length > 0) this.held.push(...events);
     const out: ParseEvent[] = [];
     const settled = this.log.settledUntil;
-    while (this.pending.length > 0 && this.pending[0]!.start.offset < settled) {
+    // A finding waits for its region to settle and for its last line to end: the scanner's
+    // findings on that line (mentions in an inert line) are out by then.
+    while (this.pending.length > 0 && this.pending[0]!.start.offset < settled && this.pending[0]!.lineEnd !== undefined && this.pending[0]!.lineEnd < settled) {
       const finding = this.pending.shift()!;
       this.release(out, finding.start.offset);
       const kind = this.log.kindAt(finding.start.offset);

@@ -31,8 +31,28 @@ function jsonType(value: unknown): string {
 const NAME_KEYS = ["name", "tool", "tool_name", "function", "command"];
 const ARGUMENT_KEYS = ["arguments", "parameters", "args", "input", "params"];
 
-/** `text` parsed as JSON, or undefined. */
+/** Deeper JSON is not a call, and the engine's parser would run out of stack on it. */
+const MAX_DEPTH = 64;
+
+function tooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c) i++;
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x7b || code === 0x5b) {
+      if (++depth > MAX_DEPTH) return true;
+    } else if (code === 0x7d || code === 0x5d) depth--;
+  }
+  return false;
+}
+
+/** `text` parsed as JSON, or undefined (also when it nests deeper than any call does). */
 export function parseJson(text: string): unknown {
+  if (tooDeep(text)) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {

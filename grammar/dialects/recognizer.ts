@@ -47,6 +47,11 @@ export interface DialectFinding {
   /** Written as markup: raw HTML to CommonMark, so an `html` region at its start is itself. */
   markup: boolean;
   mapped: Exclude<MappedCall, { type: "text" }>;
+  /**
+   * The line feed that ends the finding's last line (-1 once the text ended; undefined until
+   * then): the scanner's findings on that line are all out by the time it is settled.
+   */
+  lineEnd?: number;
 }
 
 const LESS = 0x3c;
@@ -71,6 +76,8 @@ function isNameCharacter(code: number): boolean {
 export class DialectRecognizer {
   /** Findings completed by the last `feed` or `finish`, in source order. */
   readonly found: DialectFinding[] = [];
+  /** Findings whose last line has not ended yet. */
+  private readonly lineOpen: DialectFinding[] = [];
   private total = 0;
   private line = 1;
   private lineStart = 0;
@@ -108,6 +115,7 @@ export class DialectRecognizer {
   }
 
   feed(input: string): void {
+    this.nextFeed = -2;
     const base = this.total;
     this.total += input.length;
     const end = input.length;
@@ -182,9 +190,13 @@ export class DialectRecognizer {
     }
     this.mode = Mode.Idle;
     this.capture = "";
+    for (const finding of this.lineOpen) finding.lineEnd = -1;
+    this.lineOpen.length = 0;
   }
 
   private captureFrom = 0;
+  /** In a tag's body: the next line feed at or after where the search stands in this chunk (-1: none). */
+  private nextFeed = -2;
 
   private begin(mode: Mode, input: string, i: number, base: number): void {
     this.mode = mode;
@@ -201,6 +213,10 @@ export class DialectRecognizer {
   private newline(offset: number): void {
     this.line++;
     this.lineStart = offset + 1;
+    if (this.lineOpen.length > 0) {
+      for (const finding of this.lineOpen) finding.lineEnd = offset;
+      this.lineOpen.length = 0;
+    }
   }
 
   /** Drops the open candidate; the character at `i` is looked at again as text. */
@@ -367,7 +383,12 @@ export class DialectRecognizer {
     if (this.matched === 0) {
       const less = input.indexOf("<", i);
       const stop = less < 0 ? input.length : less;
-      for (let feed = input.indexOf("\n", i); feed >= 0 && feed < stop; feed = input.indexOf("\n", feed + 1)) this.newline(base + feed);
+      // The next line feed is remembered per chunk, so no stretch is searched twice.
+      if (this.nextFeed !== -1 && this.nextFeed < i) this.nextFeed = input.indexOf("\n", i);
+      while (this.nextFeed >= 0 && this.nextFeed < stop) {
+        this.newline(base + this.nextFeed);
+        this.nextFeed = input.indexOf("\n", this.nextFeed + 1);
+      }
       if (less < 0) return input.length;
       this.matched = 1;
       return less + 1;
@@ -397,7 +418,14 @@ export class DialectRecognizer {
     const start = { offset: this.startOffset, line: this.startLine, column: this.startColumn };
     const end = { offset: endOffset, line: this.line, column: endOffset - this.lineStart + 1 };
     const span = { start, end };
-    const { read, dialect, markup, unknownIsError } = this.read(text);
+    let outcome;
+    try {
+      outcome = this.read(text);
+    } catch {
+      // Reading is plain code over a finished string; should it fail anyway, the candidate is text.
+      return;
+    }
+    const { read, dialect, markup, unknownIsError } = outcome;
     if (read === undefined) return;
     const lineFeed = text.indexOf("\n");
     const preview = (lineFeed < 0 ? text : text.slice(0, lineFeed)).slice(0, 200);
@@ -409,10 +437,16 @@ export class DialectRecognizer {
       const call: RawCall = { dialect, name: read.name, args: read.args, span };
       if (read.action !== undefined) call.action = read.action;
       if (read.bare !== undefined) call.bare = read.bare;
-      mapped = mapCall(call, this.vocabulary, unknownIsError);
+      try {
+        mapped = mapCall(call, this.vocabulary, unknownIsError);
+      } catch {
+        return;
+      }
     }
     if (mapped.type === "text") return;
-    this.found.push({ start, end, preview, markup, mapped });
+    const finding: DialectFinding = { start, end, preview, markup, mapped };
+    this.found.push(finding);
+    this.lineOpen.push(finding);
   }
 
   private read(text: string): { read: ReadResult; dialect: RawCall["dialect"]; markup: boolean; unknownIsError: boolean } {
