@@ -12,7 +12,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { encodeBase64, parse, StreamingScanner } from "../grammar/index.js";
+import { CallScanner, encodeBase64, parse, StreamingScanner, type CallVocabulary } from "../grammar/index.js";
+import { DialectRecognizer } from "../grammar/dialects/recognizer.js";
+import { callVocabularyOf } from "../src/call-vocabulary.js";
+import { loadBuiltinProtocols } from "../src/registry.js";
 
 function random(seed: number): () => number {
   let state = seed;
@@ -27,7 +30,19 @@ const WORDS = (
   "should first then run read write change update module import export return build check result line path"
 ).split(" ");
 
-function corpus(bytes: number, seed: number): string {
+/** Calls in the other dialects and near-misses, for the mixed corpus. */
+const DIALECT_CALLS = [
+  '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/a.ts"}}\n</tool_call>\n',
+  '{"name": "execute_command", "arguments": {"command": "npm test"}}\n',
+  "<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/a.ts\n</parameter>\n</function>\n</tool_call>\n",
+  "<read_file>\n<path>src/a.ts</path>\n</read_file>\n",
+  'FILE_OP.read(path="src/a.ts")\n',
+  '[FILE_OP action=read path="src/a.ts"]\n',
+  '[FILE_OP:{"action": "read", "path": "src/a.ts"}]\n',
+  '［FILE_OP：action=read：path="src/a.ts"］\n',
+];
+
+function corpus(bytes: number, seed: number, dialects = false): string {
   const next = random(seed);
   const pick = <T>(items: T[]): T => items[Math.floor(next() * items.length)]!;
   const sentence = () => {
@@ -60,7 +75,7 @@ function corpus(bytes: number, seed: number): string {
     const roll = next();
     let part: string;
     if (sinceCommand > 2_000) {
-      part = command();
+      part = dialects && next() < 0.5 ? pick(DIALECT_CALLS) : command();
       sinceCommand = 0;
     } else if (roll < 0.6) part = paragraph();
     else if (roll < 0.75) part = fence();
@@ -89,8 +104,8 @@ function bestTimes(rounds: number, measures: Record<string, () => void>): Record
   return best;
 }
 
-function streamed(text: string, size: number): number {
-  const scanner = new StreamingScanner();
+function streamed(text: string, size: number, vocabulary?: CallVocabulary): number {
+  const scanner = vocabulary ? new CallScanner(vocabulary) : new StreamingScanner();
   let found = 0;
   for (let i = 0; i < text.length; i += size) found += scanner.push(text.slice(i, i + size)).length;
   return found + scanner.end().length;
@@ -104,6 +119,18 @@ class NullScanner {
     this.total += chunk.length;
     return NOTHING;
   }
+}
+
+/** The dialect layer's own work: its recognizer fed the text, without the scanner. */
+function recognizerOnly(text: string, size: number, vocabulary: CallVocabulary): number {
+  const recognizer = new DialectRecognizer(vocabulary);
+  for (let i = 0; i < text.length; i += size) {
+    const chunk = text.slice(i, i + size);
+    if (size === 1 && recognizer.quiet(chunk.charCodeAt(0))) recognizer.skipOne();
+    else recognizer.feed(chunk);
+  }
+  recognizer.finish();
+  return recognizer.found.length;
 }
 
 function harnessOnly(text: string, size: number): number {
@@ -123,6 +150,9 @@ const MB = 1_000_000;
 const folder = mkdtempSync(join(tmpdir(), "clio-grammar-bench-"));
 try {
   const text = corpus(10 * MB, 7);
+  const vocabulary = callVocabularyOf(await loadBuiltinProtocols());
+  const mixed = corpus(10 * MB, 11, true);
+  const mixedOne = mixed.slice(0, MB);
   writeFileSync(join(folder, "corpus.txt"), text);
   const summary = parse(text);
   const startPattern = /\[[A-Za-z][A-Za-z0-9_]*:/g;
@@ -145,8 +175,19 @@ try {
     streamTwo: () => streamed(twoMb, 1),
     oneShotHundred: () => parse(hundredKb),
     streamHundred: () => streamed(hundredKb, 4),
+    dialectOneShot: () => parse(text, vocabulary),
+    dialectStreamOne: () => streamed(oneMb, 1, vocabulary),
+    mixedOneShotPlain: () => parse(mixed),
+    mixedOneShot: () => parse(mixed, vocabulary),
+    mixedStreamPlain: () => streamed(mixedOne, 1),
+    mixedStreamOne: () => streamed(mixedOne, 1, vocabulary),
+    layerOneShot: () => recognizerOnly(text, text.length, vocabulary),
+    layerStreamOne: () => recognizerOnly(oneMb, 1, vocabulary),
+    layerMixedOneShot: () => recognizerOnly(mixed, mixed.length, vocabulary),
   });
   const { regex, oneShot, oneShotOne, streamOne, harnessOne, streamTwo, oneShotHundred, streamHundred } = times as Record<string, number>;
+  const { dialectOneShot, dialectStreamOne, mixedOneShotPlain, mixedOneShot, mixedStreamPlain, mixedStreamOne } = times as Record<string, number>;
+  const { layerOneShot, layerStreamOne, layerMixedOneShot } = times as Record<string, number>;
   const naiveHundred = bestTimes(1, { naive: () => naive(hundredKb, 4) }).naive!;
 
   const rate = (bytes: number, ms: number) => `${((bytes / MB) / (ms / 1000)).toFixed(1)} MB/s`;
@@ -159,6 +200,15 @@ try {
     ["  of which slicing + push calls alone", `${harnessOne.toFixed(1)} ms`, rate(MB, harnessOne), `${(harnessOne / oneShotOne).toFixed(2)} × one-shot`],
     ["streaming, 1-char chunks, 2 MB", `${streamTwo.toFixed(1)} ms`, rate(2 * MB, streamTwo), `${(streamTwo / streamOne).toFixed(2)} × 1 MB`],
     ["streaming, 4-byte chunks, 100 KB", `${streamHundred.toFixed(1)} ms`, rate(100_000, streamHundred), `${(streamHundred / oneShotHundred).toFixed(2)} × one-shot`],
+    ["one-shot parse with dialects, 10 MB", `${dialectOneShot.toFixed(1)} ms`, rate(text.length, dialectOneShot), `${(dialectOneShot / oneShot).toFixed(2)} × without`],
+    ["streaming with dialects, 1-char chunks, 1 MB", `${dialectStreamOne.toFixed(1)} ms`, rate(MB, dialectStreamOne), `${(dialectStreamOne / streamOne).toFixed(2)} × without`],
+    ["mixed-dialect corpus, one-shot, scanner alone, 10 MB", `${mixedOneShotPlain.toFixed(1)} ms`, rate(mixed.length, mixedOneShotPlain), "1.00"],
+    ["mixed-dialect corpus, one-shot with dialects", `${mixedOneShot.toFixed(1)} ms`, rate(mixed.length, mixedOneShot), `${(mixedOneShot / mixedOneShotPlain).toFixed(2)} × without`],
+    ["mixed-dialect corpus, 1-char streaming, scanner alone, 1 MB", `${mixedStreamPlain.toFixed(1)} ms`, rate(MB, mixedStreamPlain), "1.00"],
+    ["mixed-dialect corpus, 1-char streaming with dialects", `${mixedStreamOne.toFixed(1)} ms`, rate(MB, mixedStreamOne), `${(mixedStreamOne / mixedStreamPlain).toFixed(2)} × without`],
+    ["dialect layer alone (recognizer), one-shot, 10 MB", `${layerOneShot.toFixed(1)} ms`, rate(text.length, layerOneShot), `${(layerOneShot / oneShot).toFixed(3)} × scanner one-shot`],
+    ["dialect layer alone, 1-char chunks, 1 MB", `${layerStreamOne.toFixed(1)} ms`, rate(MB, layerStreamOne), `${(layerStreamOne / streamOne).toFixed(3)} × scanner streaming`],
+    ["dialect layer alone, mixed corpus, one-shot, 10 MB", `${layerMixedOneShot.toFixed(1)} ms`, rate(mixed.length, layerMixedOneShot), `${(layerMixedOneShot / mixedOneShotPlain).toFixed(3)} × scanner one-shot`],
     ["naive re-parse per 4-byte chunk, 100 KB", `${naiveHundred.toFixed(0)} ms`, rate(100_000, naiveHundred), `${(naiveHundred / streamHundred).toFixed(0)} × streaming`],
   ];
   console.log(
