@@ -183,6 +183,8 @@ export abstract class MachineBase {
         return Stops.bare;
       case State.Quoted:
         return Stops.quoted;
+      case State.Broken:
+        return this.brokenEscape ? 0 : Stops.broken;
       case State.Name:
       case State.Tag:
         return Stops.name;
@@ -235,7 +237,9 @@ export abstract class MachineBase {
     }
     if (this.state === State.StrayKey || this.state === State.StrayKeySpace) this.deferStray();
     if (this.pending !== undefined) {
-      this.error = this.pending;
+      const open = this.state === State.Broken || this.state === State.BrokenQuote;
+      // A broken value that never found its `"]` took the rest of the text: say so, since commands after it did not run.
+      this.error = open ? { ...this.pending, message: `${this.pending.message}; no closing \`"]\` came, so the rest of the text was taken as that value — close it and send again the commands that came after it` } : this.pending;
       this.outcome = Outcome.Failed;
       return this.outcome;
     }
