@@ -112,6 +112,7 @@ export class BlockTracker {
   private nextNonspaceColumn = 0;
   private indent = 0;
   private blank = false;
+  private nonspaceFound = false;
 
   // What `commit` applies.
   private matched = 0;
@@ -149,6 +150,7 @@ export class BlockTracker {
     this.offset = 0;
     this.column = 0;
     this.partialTab = false;
+    this.nonspaceFound = false;
     this.opened.length = 0;
     this.newLeaf = -1;
     this.lazy = false;
@@ -429,7 +431,7 @@ export class BlockTracker {
       } else if (this.newLeaf === Leaf.Html) this.htmlType = this.opensHtml;
     }
     // An item has content once anything but its own blank first line is in it.
-    const contentUntil = this.addsNothing ? this.matched : this.itemHasContent.length;
+    const contentUntil = this.addsNothing ? this.matched + Math.max(0, this.opened.length - 1) : this.itemHasContent.length;
     for (let k = 0; k < contentUntil; k++) this.itemHasContent[k] = true;
   }
 
@@ -445,6 +447,13 @@ export class BlockTracker {
   }
 
   private findNextNonspace(): void {
+    // Still before the last non-space found: only the indent changes (columns are absolute), so
+    // deep indentation is not walked again for every container.
+    if (this.offset <= this.nextNonspace && this.nonspaceFound) {
+      this.indent = this.nextNonspaceColumn - this.column;
+      return;
+    }
+    this.nonspaceFound = true;
     const line = this.line;
     let i = this.offset;
     let columns = this.column;

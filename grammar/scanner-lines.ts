@@ -282,8 +282,9 @@ export abstract class LineScanner extends ScannerCore {
       this.replayHeld(text);
       return -1;
     }
+    this.stack.push({ input, index: stop, base });
     this.completeTag(text);
-    return stop;
+    return -1;
   }
 
   private completeTag(text: string): void {
@@ -299,6 +300,14 @@ export abstract class LineScanner extends ScannerCore {
       this.captureText = "";
       this.captureFrom = this.lineContent - this.base;
       this.state = State.InertLine;
+      return;
+    }
+    if (this.tag.autolink) {
+      // A link, read before code spans: its text is prose again, with every backtick in it literal.
+      this.state = State.Text;
+      this.codeMap = new BacktickRuns("", 0);
+      this.codeMapEnd = start + text.length;
+      this.stack.push({ input: text.slice(1), index: 0, base: start + 1 });
       return;
     }
     this.markRegion(start, "html");

@@ -435,8 +435,9 @@ export class StreamingScanner extends LineScanner {
           break;
         }
         case State.InertLine:
-          this.endInertLine(input, at, this.base, true);
-          return;
+          if (this.endInertLine(input, at, this.base, true) >= 0) return;
+          next = -1;
+          break;
         default:
           return;
       }
