@@ -243,7 +243,12 @@ export class StreamingScanner extends LineScanner {
           continue;
         case State.LineStart: {
           if (!this.recovering) {
-            this.beginLine(i);
+            const first = input.charCodeAt(i);
+            if (this.tracker.plainLine(first)) this.plainLine();
+            else if (first === LINE_FEED && this.tracker.blankAtTop()) {
+              i = this.textLineFeed(base + i) - base;
+              continue;
+            } else this.beginLine(i);
             continue;
           }
           const code = input.charCodeAt(i);
