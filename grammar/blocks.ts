@@ -21,11 +21,6 @@ export const enum Leaf {
   Html,
 }
 
-const enum Container {
-  Quote,
-  Item,
-}
-
 /** What a line is, once its beginning is known. */
 export const enum LineKind {
   /** More of the line is needed (`need` says until when). */
@@ -75,6 +70,10 @@ const SPACE = 0x20;
 const TAB = 0x09;
 const CARRIAGE_RETURN = 0x0d;
 
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
+}
+
 function isSpaceOrTab(code: number): boolean {
   return code === SPACE || code === TAB;
 }
@@ -86,15 +85,25 @@ function maybeSpecial(code: number): boolean {
   );
 }
 
+/** Characters that can only begin paragraph text (not a marker, indentation, a fence, a tag, a line end). */
+const PLAIN = (() => {
+  const table = new Uint8Array(128).fill(1);
+  for (const character of " \t\r\n>-+*_=#.)`~<0123456789") table[character.charCodeAt(0)] = 0;
+  return table;
+})();
+
 const THEMATIC_BREAK = /^(?:\*[ \t]*){3,}$|^(?:_[ \t]*){3,}$|^(?:-[ \t]*){3,}$/;
 const SETEXT_UNDERLINE = /^(?:=+|-+)[ \t]*$/;
 const ATX_HEADING = /^#{1,6}(?:[ \t]|$)/;
 const CLOSING_FENCE = /^(?:`{3,}|~{3,})[ \t]*$/;
 
 export class BlockTracker {
-  private kinds: Container[] = [];
-  private contentIndents: number[] = [];
-  private itemHasContent: boolean[] = [];
+  /** The open containers, outermost first: -1 for a block quote, else a list item's content column. */
+  private readonly containers: number[] = [];
+  /** Per open list item, 1 once anything is in it. */
+  private readonly itemHasContent: number[] = [];
+  /** How many containers are open (the arrays keep their slots beyond it). */
+  private depth = 0;
   private quotes = 0;
   leaf = Leaf.None;
   fenceCharacter = 0;
@@ -102,8 +111,10 @@ export class BlockTracker {
   private fenceOffset = 0;
   htmlType = 0;
 
-  // The line being classified.
+  // The line being classified: text[start, end).
   private line = "";
+  private start = 0;
+  private end = 0;
   private final = false;
   private offset = 0;
   private column = 0;
@@ -112,6 +123,7 @@ export class BlockTracker {
   private nextNonspaceColumn = 0;
   private indent = 0;
   private blank = false;
+  private nonspaceFound = false;
 
   // What `commit` applies.
   private matched = 0;
@@ -130,26 +142,46 @@ export class BlockTracker {
     return this.quotes > 0;
   }
 
+  /**
+   * The fast path for the commonest line: outside every container, starting with `code`, which
+   * can only begin paragraph text. Applies it (the line is a paragraph's) and returns true.
+   */
+  plainLine(code: number): boolean {
+    if (this.depth !== 0 || this.leaf === Leaf.Fence || this.leaf === Leaf.Html) return false;
+    if (code < 128 && PLAIN[code] !== 1) return false;
+    this.leaf = Leaf.Paragraph;
+    return true;
+  }
+
+  /** The fast path for a blank line outside every container after a paragraph: it ends the paragraph. */
+  blankAtTop(): boolean {
+    if (this.depth !== 0 || (this.leaf !== Leaf.Paragraph && this.leaf !== Leaf.None)) return false;
+    this.leaf = Leaf.None;
+    return true;
+  }
+
   /** The open containers and leaf are those of the document's start. */
   reset(): void {
-    this.kinds.length = 0;
-    this.contentIndents.length = 0;
-    this.itemHasContent.length = 0;
+    this.depth = 0;
     this.quotes = 0;
     this.leaf = Leaf.None;
   }
 
   /**
-   * Classifies a line from its beginning: `line` holds it through the character that decides
-   * it, or whole (without its line feed) when `final`. Changes nothing until `commit`.
+   * Classifies a line from its beginning: `text` from `from` to `to` holds it through the
+   * character that decides it, or whole (without its line ending) when `final`. Changes
+   * nothing until `commit`. The verdict's indexes count from `from`.
    */
-  classify(line: string, final: boolean): LineVerdict {
-    this.line = line;
+  classify(text: string, from: number, to: number, final: boolean): LineVerdict {
+    this.line = text;
+    this.start = from;
+    this.end = to;
     this.final = final;
-    this.offset = 0;
+    this.offset = from;
     this.column = 0;
     this.partialTab = false;
-    this.opened.length = 0;
+    this.nonspaceFound = false;
+    if (this.opened.length !== 0) this.opened.length = 0;
     this.newLeaf = -1;
     this.lazy = false;
     this.opensHtml = 0;
@@ -174,19 +206,20 @@ export class BlockTracker {
 
   /** Matches the open containers in order; false when one does not continue. */
   private matchContainers(): boolean {
-    const count = this.kinds.length;
+    const count = this.depth;
     let k = 0;
     for (; k < count; k++) {
       this.findNextNonspace();
-      if (this.kinds[k] === Container.Quote) {
+      const container = this.containers[k]!;
+      if (container < 0) {
         if (this.indent > 3 || this.line.charCodeAt(this.nextNonspace) !== 0x3e) break;
         this.advanceNextNonspace();
         this.advanceOffset(1, false);
         if (isSpaceOrTab(this.line.charCodeAt(this.offset))) this.advanceOffset(1, true);
       } else if (this.blank) {
-        if (!this.itemHasContent[k]) break;
+        if (this.itemHasContent[k] === 0) break;
         this.advanceNextNonspace();
-      } else if (this.indent >= this.contentIndents[k]!) this.advanceOffset(this.contentIndents[k]!, true);
+      } else if (this.indent >= container) this.advanceOffset(container, true);
       else break;
     }
     this.matched = k;
@@ -199,7 +232,7 @@ export class BlockTracker {
     const line = this.line;
     if (this.leaf === Leaf.Fence) {
       if (this.indent <= 3 && line.charCodeAt(this.nextNonspace) === this.fenceCharacter) {
-        const rest = line.slice(this.nextNonspace);
+        const rest = line.slice(this.nextNonspace, this.end);
         if (CLOSING_FENCE.test(rest) && runLength(rest, 0) >= this.fenceLength) {
           this.newLeaf = Leaf.None;
           return this.inert("fence", this.nextNonspace);
@@ -231,8 +264,7 @@ export class BlockTracker {
       const indented = this.indent >= 4;
       const code = line.charCodeAt(this.nextNonspace);
       if (!indented && !maybeSpecial(code)) break;
-      if (!indented && this.nextNonspace >= line.length && !this.final) return this.needMore(Need.Decider);
-      const rest = indented ? "" : line.slice(this.nextNonspace);
+      if (!indented && this.nextNonspace >= this.end && !this.final) return this.needMore(Need.Decider);
       if (!indented && code === 0x3e) {
         this.advanceNextNonspace();
         this.advanceOffset(1, false);
@@ -243,9 +275,12 @@ export class BlockTracker {
         continue;
       }
       if (!indented) {
-        const leafVerdict = this.leafStart(code, rest, inParagraph, allMatched, tipIsParagraph);
-        if (leafVerdict !== undefined) return leafVerdict;
-        if (this.listItem(code, rest, inParagraph)) {
+        // Only headings, fences and HTML are known before the line's end; breaks and underlines at it.
+        if (this.final || code === 0x23 || code === 0x60 || code === 0x7e || code === 0x3c) {
+          const leafVerdict = this.leafStart(code, line.slice(this.nextNonspace, this.end), inParagraph, allMatched, tipIsParagraph);
+          if (leafVerdict !== undefined) return leafVerdict;
+        }
+        if (this.listItem(code, inParagraph)) {
           inParagraph = false;
           tipIsParagraph = false;
           continue;
@@ -269,7 +304,7 @@ export class BlockTracker {
       this.newLeaf = Leaf.None;
       verdict.heading = true;
       verdict.kind = LineKind.Text;
-      verdict.content = this.nextNonspace;
+      verdict.content = this.nextNonspace - this.start;
       verdict.region = this.quotedAfter() ? "quote" : undefined;
       return verdict;
     }
@@ -282,8 +317,8 @@ export class BlockTracker {
           verdict.kind = LineKind.FenceOpen;
           verdict.fenceCharacter = code;
           verdict.fenceLength = length;
-          verdict.fenceRun = this.nextNonspace;
-          verdict.content = this.nextNonspace;
+          verdict.fenceRun = this.nextNonspace - this.start;
+          verdict.content = this.nextNonspace - this.start;
           verdict.region = "fence";
           this.fenceOffsetPending = this.indent;
           verdict.topLevel = this.matched + this.opened.length === 0;
@@ -315,17 +350,21 @@ export class BlockTracker {
   }
 
   /** A list item marker: true when one opens (the cursor is then past it and its spaces). */
-  private listItem(code: number, rest: string, inParagraph: boolean): boolean {
-    let markerLength = 0;
-    if (code === 0x2a || code === 0x2b || code === 0x2d) markerLength = 1;
-    else {
-      const match = /^(\d{1,9})([.)])/.exec(rest);
-      if (match === null || (inParagraph && match[1] !== "1")) return false;
-      markerLength = match[0].length;
+  private listItem(code: number, inParagraph: boolean): boolean {
+    const line = this.line;
+    const at = this.nextNonspace;
+    let markerLength = 1;
+    if (code !== 0x2a && code !== 0x2b && code !== 0x2d) {
+      let digits = 0;
+      while (digits < 10 && at + digits < this.end && isDigit(line.charCodeAt(at + digits))) digits++;
+      const delimiter = line.charCodeAt(at + digits);
+      if (digits === 0 || digits > 9 || (delimiter !== 0x2e && delimiter !== 0x29)) return false;
+      if (inParagraph && Number(line.slice(at, at + digits)) !== 1) return false;
+      markerLength = digits + 1;
     }
-    const next = rest.charCodeAt(markerLength);
-    if (!(Number.isNaN(next) || isSpaceOrTab(next))) return false;
-    if (inParagraph && /^[ \t]*$/.test(rest.slice(markerLength))) return false;
+    const next = at + markerLength < this.end ? line.charCodeAt(at + markerLength) : -1;
+    if (next !== -1 && !isSpaceOrTab(next)) return false;
+    if (inParagraph && /^[ \t]*$/.test(line.slice(at + markerLength, this.end))) return false;
     const markerOffset = this.indent;
     this.advanceNextNonspace();
     this.advanceOffset(markerLength, true);
@@ -333,7 +372,7 @@ export class BlockTracker {
     const spacesStartOffset = this.offset;
     do this.advanceOffset(1, true);
     while (this.column - spacesStartColumn < 5 && isSpaceOrTab(this.line.charCodeAt(this.offset)));
-    const blankItem = this.offset >= this.line.length || this.line.charCodeAt(this.offset) === CARRIAGE_RETURN;
+    const blankItem = this.offset >= this.end || this.line.charCodeAt(this.offset) === CARRIAGE_RETURN;
     const spaces = this.column - spacesStartColumn;
     let padding: number;
     if (spaces >= 5 || spaces < 1 || blankItem) {
@@ -356,7 +395,7 @@ export class BlockTracker {
       return this.blankLine();
     }
     verdict.kind = LineKind.Text;
-    verdict.content = this.nextNonspace;
+    verdict.content = this.nextNonspace - this.start;
     if (this.opened.length === 0 && this.leaf === Leaf.Paragraph && (!allMatched || this.leafMatched)) {
       this.lazy = !allMatched;
       verdict.continues = true;
@@ -371,7 +410,7 @@ export class BlockTracker {
   private blankLine(): LineVerdict {
     const verdict = this.verdict;
     verdict.kind = LineKind.Blank;
-    verdict.content = this.line.length;
+    verdict.content = this.end - this.start;
     if (this.newLeaf === -1) this.newLeaf = Leaf.None;
     return verdict;
   }
@@ -379,7 +418,7 @@ export class BlockTracker {
   private inert(region: "fence" | "indented-code" | "html", content: number): LineVerdict {
     const verdict = this.verdict;
     verdict.kind = LineKind.Inert;
-    verdict.content = content;
+    verdict.content = content - this.start;
     verdict.region = region;
     return verdict;
   }
@@ -392,8 +431,9 @@ export class BlockTracker {
 
   /** Whether a block quote is open once this line's verdict is applied. */
   private quotedAfter(): boolean {
+    if (this.quotes === 0 && this.opened.length === 0) return false;
     let quotes = 0;
-    for (let k = 0; k < this.matched; k++) if (this.kinds[k] === Container.Quote) quotes++;
+    for (let k = 0; k < this.matched; k++) if (this.containers[k]! < 0) quotes++;
     for (const opened of this.opened) if (opened < 0) quotes++;
     return quotes > 0;
   }
@@ -401,23 +441,14 @@ export class BlockTracker {
   /** Applies the last verdict: closes what did not continue, opens what started. */
   commit(): void {
     if (this.lazy) return;
-    for (let k = this.kinds.length - 1; k >= this.matched; k--) {
-      if (this.kinds[k] === Container.Quote) this.quotes--;
-    }
-    this.kinds.length = this.matched;
-    this.contentIndents.length = this.matched;
-    this.itemHasContent.length = this.matched;
+    for (let k = this.depth - 1; k >= this.matched; k--) if (this.containers[k]! < 0) this.quotes--;
+    this.depth = this.matched;
     if (!this.leafMatched && this.newLeaf === -1) this.leaf = Leaf.None;
     for (const opened of this.opened) {
-      if (opened < 0) {
-        this.kinds.push(Container.Quote);
-        this.contentIndents.push(0);
-        this.quotes++;
-      } else {
-        this.kinds.push(Container.Item);
-        this.contentIndents.push(opened);
-      }
-      this.itemHasContent.push(false);
+      if (opened < 0) this.quotes++;
+      this.containers[this.depth] = opened;
+      this.itemHasContent[this.depth] = 0;
+      this.depth++;
       this.leaf = Leaf.None;
     }
     if (this.newLeaf !== -1) {
@@ -429,8 +460,8 @@ export class BlockTracker {
       } else if (this.newLeaf === Leaf.Html) this.htmlType = this.opensHtml;
     }
     // An item has content once anything but its own blank first line is in it.
-    const contentUntil = this.addsNothing ? this.matched : this.itemHasContent.length;
-    for (let k = 0; k < contentUntil; k++) this.itemHasContent[k] = true;
+    const contentUntil = this.addsNothing ? this.matched + Math.max(0, this.opened.length - 1) : this.depth;
+    for (let k = 0; k < contentUntil; k++) this.itemHasContent[k] = 1;
   }
 
   /** The paragraph that started on this line is an HTML block of type 7 after all. */
@@ -445,17 +476,25 @@ export class BlockTracker {
   }
 
   private findNextNonspace(): void {
+    // Still before the last non-space found: only the indent changes (columns are absolute), so
+    // deep indentation is not walked again for every container.
+    if (this.offset <= this.nextNonspace && this.nonspaceFound) {
+      this.indent = this.nextNonspaceColumn - this.column;
+      return;
+    }
+    this.nonspaceFound = true;
     const line = this.line;
     let i = this.offset;
     let columns = this.column;
     let code = line.charCodeAt(i);
-    while (i < line.length) {
+    const end = this.end;
+    while (i < end) {
       if (code === SPACE) columns++;
       else if (code === TAB) columns += 4 - (columns % 4);
       else break;
       code = line.charCodeAt(++i);
     }
-    this.blank = this.final && (i >= line.length || (code === CARRIAGE_RETURN && i === line.length - 1));
+    this.blank = this.final && (i >= end || (code === CARRIAGE_RETURN && i === end - 1));
     this.nextNonspace = i;
     this.nextNonspaceColumn = columns;
     this.indent = columns - this.column;
@@ -469,7 +508,7 @@ export class BlockTracker {
 
   private advanceOffset(count: number, columns: boolean): void {
     const line = this.line;
-    while (count > 0 && this.offset < line.length) {
+    while (count > 0 && this.offset < this.end) {
       if (line.charCodeAt(this.offset) === TAB) {
         const toTab = 4 - (this.column % 4);
         if (columns) {

@@ -99,6 +99,8 @@ const enum Tag {
   CdataBrackets,
   Instruction,
   InstructionQuestion,
+  Scheme,
+  Autolink,
 }
 
 /**
@@ -112,6 +114,8 @@ export class TagRecognizer {
   openName = "";
   /** The name of a closing tag, lower case (set when it completes), else "". */
   closeName = "";
+  /** Whether what completed is an autolink (`<scheme:…>`), which CommonMark reads before raw HTML. */
+  autolink = false;
   private state = Tag.AfterLessThan;
   private name = "";
   private matched = 0;
@@ -121,6 +125,7 @@ export class TagRecognizer {
     this.name = "";
     this.openName = "";
     this.closeName = "";
+    this.autolink = false;
   }
 
   feed(input: string, index: number, limit = input.length): TagOutcome {
@@ -129,7 +134,8 @@ export class TagRecognizer {
       const outcome = this.step(code);
       if (outcome === TagOutcome.Running) continue;
       this.stop = outcome === TagOutcome.Complete ? i + 1 : i;
-      if (outcome === TagOutcome.Complete && this.name !== "") {
+      if (outcome === TagOutcome.Complete && this.state === Tag.Autolink) this.autolink = true;
+      else if (outcome === TagOutcome.Complete && this.name !== "") {
         if (this.state === Tag.CloseName || this.state === Tag.CloseSpace) this.closeName = this.name.toLowerCase();
         else this.openName = this.name.toLowerCase();
       }
@@ -150,7 +156,15 @@ export class TagRecognizer {
         return TagOutcome.Failed;
       case Tag.OpenName:
         if (isNameCharacter(code)) return this.go(Tag.OpenName, code);
+        if (code === 0x2b || code === 0x2e) return this.go(Tag.Scheme, code);
+        if (code === 0x3a) return this.schemeEnd();
         return this.afterName(code);
+      case Tag.Scheme:
+        if (isNameCharacter(code) || code === 0x2b || code === 0x2e) return this.go(Tag.Scheme, code);
+        return code === 0x3a ? this.schemeEnd() : TagOutcome.Failed;
+      case Tag.Autolink:
+        if (code === 0x3e) return TagOutcome.Complete;
+        return code > 0x20 && code !== 0x3c ? TagOutcome.Running : TagOutcome.Failed;
       case Tag.CloseFirst:
         return isLetter(code) ? this.go(Tag.CloseName, code) : TagOutcome.Failed;
       case Tag.CloseName:
@@ -241,6 +255,11 @@ export class TagRecognizer {
       default:
         return TagOutcome.Failed;
     }
+  }
+
+  /** A `:` after a name: an autolink's scheme when it is 2 to 32 characters long. */
+  private schemeEnd(): TagOutcome {
+    return this.name.length >= 2 && this.name.length <= 32 ? this.go(Tag.Autolink) : TagOutcome.Failed;
   }
 
   private afterName(code: number): TagOutcome {

@@ -93,6 +93,14 @@ export abstract class LineScanner extends ScannerCore {
     return offset + 1;
   }
 
+  /** The line is plain paragraph text at top level (the tracker's fast path applied it). */
+  protected plainLine(): void {
+    this.lineHeading = false;
+    this.mayBeHtmlAt = -1;
+    this.markRegion(this.lineStart, undefined);
+    this.state = State.Text;
+  }
+
   /** At the first character of a line (not recovering): start reading its beginning. */
   protected beginLine(index: number): void {
     this.startCapture(index);
@@ -107,17 +115,15 @@ export abstract class LineScanner extends ScannerCore {
    */
   protected classifyLine(input: string, index: number, base: number, atEnd: boolean): number {
     const final = atEnd || input.charCodeAt(index) === LINE_FEED;
-    const captured = this.captured(index);
-    let line = final ? captured : captured + input[index];
-    if (final && line.charCodeAt(line.length - 1) === CARRIAGE_RETURN) line = line.slice(0, -1);
-    const verdict = this.tracker.classify(line, final);
+    const verdict = this.classifyFrom(input, index, 0, final);
     if (verdict.kind === LineKind.Need && !final) {
       this.prefixNeed = verdict.need;
       return index + 1;
     }
     this.tracker.commit();
     const lineStart = this.lineStart;
-    const content = Math.min(verdict.content, captured.length);
+    const capturedLength = this.captureText.length + index - this.captureFrom;
+    const content = Math.min(verdict.content, capturedLength);
     this.lineHeading = verdict.heading;
     this.mayBeHtmlAt = verdict.mayBeHtml ? lineStart + content : -1;
     if (verdict.kind === LineKind.FenceOpen && verdict.topLevel) {
@@ -128,24 +134,59 @@ export abstract class LineScanner extends ScannerCore {
     }
     if (verdict.kind === LineKind.Text && verdict.region === undefined) {
       this.markRegion(lineStart, undefined);
-      this.stopCapture();
       this.state = State.Text;
-      if (content >= captured.length) return index;
-      this.stack.push({ input, index, base }, { input: captured.slice(content), index: 0, base: lineStart + content });
+      if (content >= capturedLength) {
+        this.stopCapture();
+        return index;
+      }
+      // The line's text begins inside what was read as its beginning: read it again, in place when it can be.
+      if (this.captureText.length === 0) {
+        const from = this.captureFrom + content;
+        this.stopCapture();
+        return from;
+      }
+      const rest = this.captured(index).slice(content);
+      this.stopCapture();
+      this.stack.push({ input, index, base }, { input: rest, index: 0, base: lineStart + content });
       return -1;
     }
     const region = verdict.kind === LineKind.Blank ? undefined : verdict.kind === LineKind.FenceOpen ? "fence" : (verdict.region ?? "quote");
     if (region !== undefined) this.markRegion(lineStart, region);
-    this.enterInertLine(region, captured, content, index);
+    this.enterInertLine(region, content, index);
     return index;
   }
 
-  /** Reads the rest of the line as inert content of `region` from `content` (an index into `captured`). */
-  protected enterInertLine(region: InertRegionKind | undefined, captured: string, content: number, index: number): void {
+  /**
+   * The tracker's verdict on the line captured from `skip` characters into the capture, through
+   * the character at `index` (or up to it, when `final`), read in place when it lies in `input`.
+   */
+  private classifyFrom(input: string, index: number, skip: number, final: boolean) {
+    let text: string;
+    let from: number;
+    let to = final ? index : index + 1;
+    if (this.captureText.length === 0) {
+      text = input;
+      from = this.captureFrom + skip;
+    } else {
+      text = this.captured(index).slice(skip) + (final ? "" : input[index]);
+      from = 0;
+      to = text.length;
+    }
+    if (final && to > from && text.charCodeAt(to - 1) === CARRIAGE_RETURN) to--;
+    return this.tracker.classify(text, from, to, final);
+  }
+
+  /** Reads the rest of the line as inert content of `region`, from `content` characters into the capture. */
+  protected enterInertLine(region: InertRegionKind | undefined, content: number, index: number): void {
     this.lineRegion = region;
     this.lineContent = this.lineStart + content;
-    this.captureText = captured.slice(content);
-    this.captureFrom = index;
+    if (region === undefined) {
+      this.stopCapture();
+    } else if (this.captureText.length === 0 && this.captureFrom + content <= index) this.captureFrom += content;
+    else {
+      this.captureText = this.captured(index).slice(content);
+      this.captureFrom = index;
+    }
     this.state = State.InertLine;
   }
 
@@ -154,10 +195,10 @@ export abstract class LineScanner extends ScannerCore {
    * ends. Returns the index to go on from, or -1 when a replay was scheduled.
    */
   protected endInertLine(input: string, index: number, base: number, atEnd: boolean): number {
-    let text = this.captured(index);
+    const region = this.lineRegion;
+    let text = region === undefined ? "" : this.captured(index);
     this.stopCapture();
     if (text.charCodeAt(text.length - 1) === CARRIAGE_RETURN) text = text.slice(0, -1);
-    const region = this.lineRegion;
     if (region === "reasoning") {
       const close = text.toLowerCase().indexOf(this.reasoningClose);
       if (close >= 0) {
@@ -203,15 +244,13 @@ export abstract class LineScanner extends ScannerCore {
   /** The line begun at `holdPrefixStart` is decided at `index`: the hold goes on, or fails. */
   protected classifyHeldLine(input: string, index: number, base: number, atEnd: boolean): number {
     const final = atEnd || input.charCodeAt(index) === LINE_FEED;
-    const full = this.captured(index);
     const lineAt = this.holdPrefixStart - this.holdStart;
-    let line = full.slice(lineAt) + (final ? "" : input[index]);
-    if (final && line.charCodeAt(line.length - 1) === CARRIAGE_RETURN) line = line.slice(0, -1);
-    const verdict = this.tracker.classify(line, final);
+    const verdict = this.classifyFrom(input, index, lineAt, final);
     if (verdict.kind === LineKind.Need && !final) {
       this.prefixNeed = verdict.need;
       return index + 1;
     }
+    const full = this.captured(index);
     if (verdict.kind === LineKind.Text && verdict.continues && !verdict.heading && verdict.region === undefined) {
       this.tracker.commit();
       const content = Math.min(verdict.content, full.length - lineAt);
@@ -221,11 +260,12 @@ export abstract class LineScanner extends ScannerCore {
       }
       this.holdLines++;
       this.holdLastLineStart = this.holdPrefixStart;
+      this.state = this.holdResume;
+      if (lineAt + content >= full.length) return index;
+      if (this.captureText.length === 0) return this.captureFrom + lineAt + content;
       this.captureText = full.slice(0, lineAt + content);
       this.captureFrom = index;
-      this.state = this.holdResume;
       const rest = full.slice(lineAt + content);
-      if (rest === "") return index;
       this.stack.push({ input, index, base }, { input: rest, index: 0, base: this.holdPrefixStart + content });
       return -1;
     }
@@ -282,8 +322,9 @@ export abstract class LineScanner extends ScannerCore {
       this.replayHeld(text);
       return -1;
     }
+    this.stack.push({ input, index: stop, base });
     this.completeTag(text);
-    return stop;
+    return -1;
   }
 
   private completeTag(text: string): void {
@@ -299,6 +340,14 @@ export abstract class LineScanner extends ScannerCore {
       this.captureText = "";
       this.captureFrom = this.lineContent - this.base;
       this.state = State.InertLine;
+      return;
+    }
+    if (this.tag.autolink) {
+      // A link, read before code spans: its text is prose again, with every backtick in it literal.
+      this.state = State.Text;
+      this.codeMap = new BacktickRuns("", 0);
+      this.codeMapEnd = start + text.length;
+      this.stack.push({ input: text.slice(1), index: 0, base: start + 1 });
       return;
     }
     this.markRegion(start, "html");

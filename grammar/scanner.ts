@@ -243,7 +243,12 @@ export class StreamingScanner extends LineScanner {
           continue;
         case State.LineStart: {
           if (!this.recovering) {
-            this.beginLine(i);
+            const first = input.charCodeAt(i);
+            if (this.tracker.plainLine(first)) this.plainLine();
+            else if (first === LINE_FEED && this.tracker.blankAtTop()) {
+              i = this.textLineFeed(base + i) - base;
+              continue;
+            } else this.beginLine(i);
             continue;
           }
           const code = input.charCodeAt(i);
@@ -435,8 +440,9 @@ export class StreamingScanner extends LineScanner {
           break;
         }
         case State.InertLine:
-          this.endInertLine(input, at, this.base, true);
-          return;
+          if (this.endInertLine(input, at, this.base, true) >= 0) return;
+          next = -1;
+          break;
         default:
           return;
       }

@@ -88,3 +88,35 @@ export function specExamples(): { number: number; section: string; markdown: str
 
 import { createRequire } from "node:module";
 const specTests = createRequire(import.meta.url)("commonmark-spec").tests as { number: number; section: string; markdown: string }[];
+
+/** The example as the item content of a list `depth` levels deep (bullets, ordered, or mixed). */
+function inList(markdown: string, depth: number, ordered: boolean): string {
+  let text = markdown;
+  for (let level = 0; level < depth; level++) {
+    const marker = ordered && level % 2 === 0 ? "1. " : "- ";
+    const indent = " ".repeat(marker.length);
+    const lines = text.split("\n");
+    text = lines.map((line, index) => (index === 0 ? marker + line : line === "" ? "" : indent + line)).join("\n");
+  }
+  return text;
+}
+
+/**
+ * Variations beyond the spec's examples: inside list items (1–3 levels, bullets and ordered),
+ * after a paragraph (what can interrupt it), with tab indentation, CRLF line endings, and cut
+ * short at every line (unclosed fences, HTML blocks, code spans).
+ */
+export function variations(markdown: string): { name: string; markdown: string }[] {
+  const found: { name: string; markdown: string }[] = [];
+  for (const depth of [1, 2, 3]) {
+    found.push({ name: `bullet list ${depth} deep`, markdown: inList(markdown, depth, false) });
+    found.push({ name: `ordered list ${depth} deep`, markdown: inList(markdown, depth, true) });
+  }
+  found.push({ name: "after a paragraph", markdown: `text before\n${markdown}` });
+  found.push({ name: "after a list item", markdown: `- item\n${markdown}` });
+  found.push({ name: "tabs for 4 spaces", markdown: markdown.replaceAll("    ", "\t") });
+  found.push({ name: "CRLF", markdown: markdown.replaceAll("\n", "\r\n") });
+  const lines = markdown.split("\n");
+  for (let cut = 1; cut < lines.length - 1; cut++) found.push({ name: `cut after line ${cut}`, markdown: lines.slice(0, cut).join("\n") });
+  return found;
+}
