@@ -16,7 +16,7 @@ import { canAsk, terminalAsker } from "../ui/prompt.js";
 import { createStyle } from "../ui/style.js";
 import { TerminalView } from "../ui/terminal-view.js";
 import { readExpectations, settleExpectations } from "./expect-option.js";
-import { configuredRules, jsonResult, type ReplayCommandOptions } from "./replay-command.js";
+import { configuredRules, jsonResult, type ReplayCommandOptions } from "./replay-support.js";
 
 export interface ModelScriptOptions extends ReplayCommandOptions {
   modelScript: string;

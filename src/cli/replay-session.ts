@@ -11,7 +11,7 @@ import { sessionCheck, sessionScriptName, withShortenedOutputsIgnored } from "..
 import { SessionStore, type SessionData } from "../sessions/index.js";
 import { createStyle } from "../ui/style.js";
 import { EXIT_UNREADABLE } from "./input.js";
-import { formatResult, jsonResult, summaryLine, type ReplayCommandOptions } from "./replay-command.js";
+import { formatResult, jsonResult, summaryLine, type ReplayCommandOptions } from "./replay-support.js";
 
 /** Reads a session's data by id or unique prefix without locking it: a clio that has it open keeps it. */
 export async function readSession(directory: string, idOrPrefix: string): Promise<Readonly<SessionData>> {
