@@ -3,7 +3,8 @@
  * older versions are migrated when read; files from a newer clio are refused, never rewritten.
  */
 import { z } from "zod";
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
+import { ApplicationError } from "../errors.js";
 
 /** The format version this clio writes. */
 export const SESSION_FORMAT_VERSION = 1;
@@ -187,7 +188,7 @@ export function decodeSession(document: unknown): { ok: true; data: SessionData;
 
 /** The error for a file written by a newer clio. */
 export function newerVersionError(file: string, version: number): ClioError {
-  return new ClioError(
+  return new ApplicationError(
     "unsupported_version",
     `${file} is in session format ${version}, written by a newer clio; this clio reads formats up to ${SESSION_FORMAT_VERSION}.`,
     "Upgrade clio to open this session; the file was left untouched.",

@@ -4,7 +4,7 @@
  * whole file atomically (lowdb over steno: write a temp file, then rename it over the old).
  */
 import { Low } from "lowdb";
-import { ClioError } from "../../tools/errors.js";
+import { ApplicationError } from "../errors.js";
 import {
   type CommandArgument,
   type CommandRecord,
@@ -210,7 +210,7 @@ export class Session {
 
   private async save<Result>(change: (data: SessionData) => Result): Promise<Result> {
     if (this.isClosed) {
-      throw new ClioError("internal_error", `Session ${this.id} is closed; nothing more can be recorded in it.`, "Open the session again to add to it.");
+      throw new ApplicationError("internal_error", `Session ${this.id} is closed; nothing more can be recorded in it.`, "Open the session again to add to it.");
     }
     let result!: Result;
     const write = this.database.update((data) => {
@@ -221,7 +221,7 @@ export class Session {
     try {
       await write;
     } catch (error) {
-      throw new ClioError(
+      throw new ApplicationError(
         "internal_error",
         `Could not save session ${this.id} to ${this.file}: ${(error as Error).message}`,
         "Check free disk space and the folder's permissions; the record is kept in memory and saved with the next change.",

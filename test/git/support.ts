@@ -10,7 +10,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { gitProtocol } from "../../protocols/git.js";
 import type { ActionOutput, ProtocolEnvironment } from "../../protocols/contract/protocol.js";
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 import { checkArguments, invoke } from "../protocols/invoke.js";
 import { Workspace } from "../../tools/workspace.js";
 
@@ -117,7 +117,7 @@ export async function callGitFailing(sandbox: Sandbox, action: string, raw: Reco
   try {
     await callGit(sandbox, action, raw, options);
   } catch (error) {
-    if (ClioError.is(error)) return error;
+    if (ClioError.isInstance(error)) return error;
     throw error;
   }
   throw new Error(`GIT.${action} was expected to fail`);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 import { StreamCutError } from "../../src/providers/failures.js";
 import { startOpenAIServer, type OpenAITestServer } from "../support/openai-server.js";
 import { collect, collectUntilError, conversation, eventsOfType, providerFor, replyText } from "./helpers.js";

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 import { afterAll, beforeAll } from "vitest";
 import type { ActionOutput, ProtocolDefinition, ProtocolEnvironment } from "../../protocols/contract/protocol.js";
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 import { Workspace } from "../../tools/workspace.js";
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "web");
@@ -192,7 +192,7 @@ export async function run(
   try {
     return { result: await action.handler(args, { state: undefined, environment, signal }), description };
   } catch (error) {
-    if (ClioError.is(error)) return { error, description };
+    if (ClioError.isInstance(error)) return { error, description };
     throw error;
   }
 }
