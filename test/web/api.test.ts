@@ -25,6 +25,10 @@ describe("WEB.api", () => {
     expect(result?.output).toContain('"body": "{\\"name\\":\\"clio\\"}"');
   });
 
+  it("sends the user agent its environment gives", async () => {
+    expect(JSON.parse(await echoed({})).userAgent).toBe("clio/test");
+  });
+
   it("sends other bodies as text/plain, and keeps a Content-Type the headers give", async () => {
     expect(await echoed({ method: "PUT", body: "just words" })).toContain('"contentType": "text/plain; charset=utf-8"');
     expect(await echoed({ method: "PUT", body: "42" })).toContain('"contentType": "text/plain; charset=utf-8"');

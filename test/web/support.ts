@@ -92,7 +92,7 @@ export async function startServer(extraRoutes: Record<string, Route> = {}): Prom
     "/to-metadata": redirect("http://169.254.169.254/latest/meta-data/"),
     "/to-file": redirect("file:///etc/passwd"),
     "/echo": (request, response, body) => {
-      const payload = JSON.stringify({ method: request.method, contentType: request.headers["content-type"] ?? null, apiKey: request.headers["x-api-key"] ?? null, authorization: request.headers.authorization ?? null, cookie: request.headers.cookie ?? null, body: body.toString("utf8") });
+      const payload = JSON.stringify({ method: request.method, contentType: request.headers["content-type"] ?? null, apiKey: request.headers["x-api-key"] ?? null, authorization: request.headers.authorization ?? null, cookie: request.headers.cookie ?? null, body: body.toString("utf8"), userAgent: request.headers["user-agent"] ?? null });
       response.writeHead(200, { "content-type": "application/json", "x-ratelimit-remaining": "41", "set-cookie": "session=secret" });
       response.end(payload);
     },
