@@ -26,7 +26,7 @@ export function hasErrorMarker(value: unknown, marker: symbol): boolean {
  * `config`), in the style of isomorphic-git's error classes.
  */
 export class ClioError<Code extends string = string> extends Error {
-  private readonly [clioErrorMarker] = true;
+  readonly [clioErrorMarker] = true;
   readonly code: Code;
   readonly hint?: string;
   /** Who raised it: a protocol action (`GIT.commit`) or a part of the application (`config`). */

@@ -177,7 +177,7 @@ export function createExecProtocol(options: ExecOptions = {}) {
         permission: "exec",
         parameters: {
           content: parameter.text("The script's text"),
-          interpreter: parameter.word("The program that runs the script (default sh)", z.string().regex(/^[A-Za-z0-9_.+\/-]+$/, "expected a program name such as python3").optional()),
+          interpreter: parameter.word("The program that runs the script (default sh)", z.string().regex(/^[A-Za-z0-9_.+/-]+$/, "expected a program name such as python3").optional()),
           timeout,
           cwd,
         },

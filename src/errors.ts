@@ -23,7 +23,7 @@ const applicationErrorMarker = Symbol.for("clio.error.application");
 
 /** A typed error the application throws (bad config, a provider that failed, a broken session). */
 export class ApplicationError extends ClioError<ErrorCode> {
-  private readonly [applicationErrorMarker] = true;
+  readonly [applicationErrorMarker] = true;
 
   static override isInstance(value: unknown): value is ApplicationError {
     return hasErrorMarker(value, applicationErrorMarker);

@@ -54,7 +54,7 @@ const toolErrorMarker = Symbol.for("clio.error.tool");
 
 /** A typed error a tool may throw. The manager is the one place that catches it. */
 export class ToolError extends ClioError<ToolErrorCode> {
-  private readonly [toolErrorMarker] = true;
+  readonly [toolErrorMarker] = true;
 
   static override isInstance(value: unknown): value is ToolError {
     return hasErrorMarker(value, toolErrorMarker);

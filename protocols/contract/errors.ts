@@ -15,7 +15,7 @@ const protocolErrorMarker = Symbol.for("clio.error.protocol");
 
 /** An error a protocol handler throws about its own command (a parameter another one needs, say). */
 export class ProtocolError extends ClioError<ProtocolErrorCode> {
-  private readonly [protocolErrorMarker] = true;
+  readonly [protocolErrorMarker] = true;
 
   static override isInstance(value: unknown): value is ProtocolError {
     return hasErrorMarker(value, protocolErrorMarker);

@@ -23,7 +23,7 @@ const streamCutMarker = Symbol.for("clio.error.stream-cut");
 
 /** The connection broke after part of the reply had already been yielded to the caller. */
 export class StreamCutError extends ApplicationError {
-  private readonly [streamCutMarker] = true;
+  readonly [streamCutMarker] = true;
   /** How many characters of the reply were yielded before the cut. */
   readonly receivedCharacters: number;
 

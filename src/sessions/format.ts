@@ -3,7 +3,7 @@
  * older versions are migrated when read; files from a newer clio are refused, never rewritten.
  */
 import { z } from "zod";
-import { ClioError } from "../../grammar/errors.js";
+import type { ClioError } from "../../grammar/errors.js";
 import { ApplicationError } from "../errors.js";
 
 /** The format version this clio writes. */

@@ -9,7 +9,7 @@
  */
 import { unlinkSync } from "node:fs";
 import os from "node:os";
-import { ClioError } from "../../grammar/errors.js";
+import type { ClioError } from "../../grammar/errors.js";
 import { ApplicationError } from "../errors.js";
 import { createExclusive, isProcessAlive, parseLockOwner, readLock, takeOverStaleLock } from "../../tools/lock-file.js";
 

@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ClioError } from "../../grammar/errors.js";
+import type { ClioError } from "../../grammar/errors.js";
 import { createProvider, StreamCutError } from "../../src/providers/index.js";
 import { resolveProviderSettings } from "../../src/providers/presets.js";
 import { sleep } from "../../src/providers/retry.js";

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ClioError } from "../../grammar/errors.js";
+import type { ClioError } from "../../grammar/errors.js";
 import { createProvider } from "../../src/providers/index.js";
 import { resolveProviderSettings } from "../../src/providers/presets.js";
 import { loadScript, parseTextScript, ScriptedProvider } from "../../src/providers/scripted.js";

@@ -9,7 +9,7 @@ const api = (raw: Record<string, string | undefined>) =>
 const echoed = async (raw: Record<string, string | undefined>) => {
   const { result, error } = await api({ url: `${fixtures.server.origin}/echo`, ...raw });
   expect(error).toBeUndefined();
-  return (result?.data as { body: string }).body;
+  return (result?.data as { body: string } | undefined)?.body ?? "";
 };
 
 describe("WEB.api", () => {
