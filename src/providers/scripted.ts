@@ -52,14 +52,16 @@ export class ScriptedProvider implements ModelProvider {
   async *stream(request: ModelRequest): AsyncGenerator<ModelEvent> {
     const { signal } = request;
     if (signal?.aborted) throw cancelledError();
-    if (this.played >= this.replies.length) {
+    const reply = this.replies[this.played];
+    if (reply === undefined) {
       throw new ApplicationError(
         "provider_error",
         `${this.origin} has no reply left: all ${this.replies.length} recorded replies were played and the model was asked for one more.`,
         "Add a reply to the script for this turn, or end the session where the script ends.",
       );
     }
-    const { text } = cutAtStop(this.replies[this.played++], request.stop);
+    this.played++;
+    const { text } = cutAtStop(reply, request.stop);
     const characters = Array.from(text);
     for (let start = 0; start < characters.length; start += this.chunkSize) {
       if (signal?.aborted) throw cancelledError();

@@ -18,7 +18,7 @@ describe("the scripted provider", () => {
     expect(eventsOfType(first, "text-delta").map((event) => event.text)).toEqual(["first", " repl", "y her", "e"]);
     expect(replyText(second)).toBe("second");
     expect(first.slice(-2).map((event) => event.type)).toEqual(["usage", "finish"]);
-    expect(eventsOfType(first, "usage")[0].estimated).toBe(true);
+    expect(eventsOfType(first, "usage")[0]?.estimated).toBe(true);
     expect(provider.remaining).toBe(0);
   });
 
