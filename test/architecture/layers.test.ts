@@ -2,6 +2,7 @@
  * The house is one-way: text → grammar/ → src/ (manager) → protocols/ → tools/. These tests read
  * the sources and fail on an import that points the wrong way or closes a circle.
  */
+import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -43,6 +44,17 @@ describe("the layers", () => {
 
   it("has no import circles", () => {
     expect(importCycles(graph)).toEqual([]);
+  });
+});
+
+describe("the protocols", () => {
+  it("each protocol file has its tests under test/protocols/ (NAME.test.ts or a NAME/ folder)", () => {
+    const protocols = readdirSync(path.join(root, "protocols")).filter((name) => name.endsWith(".ts"));
+    expect(protocols.length).toBeGreaterThan(5);
+    const untested = protocols
+      .map((name) => name.slice(0, -3))
+      .filter((name) => !existsSync(path.join(root, "test/protocols", `${name}.test.ts`)) && !existsSync(path.join(root, "test/protocols", name)));
+    expect(untested).toEqual([]);
   });
 });
 

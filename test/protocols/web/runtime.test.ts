@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { parse } from "../../grammar/index.js";
-import { formatResultsForModel } from "../../src/manager/result.js";
-import { createRuntime } from "../../src/runtime.js";
-import { version } from "../../src/version.js";
+import { parse } from "../../../grammar/index.js";
+import { formatResultsForModel } from "../../../src/manager/result.js";
+import { createRuntime } from "../../../src/runtime.js";
+import { version } from "../../../src/version.js";
 import { useFixtures } from "./support.js";
 
 const fixtures = useFixtures();

@@ -11,11 +11,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 import { afterAll, beforeAll } from "vitest";
-import type { ActionOutput, ProtocolDefinition, ProtocolEnvironment } from "../../protocols/contract/protocol.js";
-import { ClioError } from "../../grammar/errors.js";
-import { Workspace } from "../../tools/workspace.js";
+import type { ActionOutput, ProtocolDefinition, ProtocolEnvironment } from "../../../protocols/contract/protocol.js";
+import { ClioError } from "../../../grammar/errors.js";
+import { Workspace } from "../../../tools/workspace.js";
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "web");
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "fixtures", "web");
 
 type Route = (request: http.IncomingMessage, response: http.ServerResponse, body: Buffer) => void;
 
