@@ -1,7 +1,7 @@
 /**
  * Reading text files as numbered lines, in windows, with caps; binary files are refused.
  */
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { openRegularFile, type FileContext } from "./context.js";
 import { readLineWindow } from "./lines.js";
 import { binaryType, formatBytes, formatCount, SNIFF_BYTES } from "./text.js";
@@ -46,7 +46,7 @@ export async function readTextFile(context: FileContext, input: string, options:
     const head = sniffed.subarray(0, bytesRead);
     const type = binaryType(head);
     if (type !== undefined) {
-      throw new ClioError(
+      throw new ToolError(
         "binary_file",
         `${relative} looks binary (${type}, ${formatBytes(stat.size)}); only text files can be read.`,
         `Use FILE_OP action=info path="${relative}" for its size and type, or EXEC to inspect it with a suitable tool.`,
@@ -67,7 +67,7 @@ export async function readTextFile(context: FileContext, input: string, options:
     });
     const { totalLines } = window;
     if (totalLines !== undefined && firstLine > Math.max(totalLines, 1)) {
-      throw new ClioError(
+      throw new ToolError(
         "invalid_argument",
         `${relative} has ${totalLines} lines; offset ${firstLine} is past its end.`,
         `Use an offset from 1 to ${Math.max(totalLines, 1)}.`,
