@@ -2,7 +2,6 @@
  * The syntax tree of the protocol language (../shared/protocol-language.md).
  * The grammar knows only the generic shape: a protocol name and key/value parameters.
  */
-import type { InertRegionKind } from "./regions.js";
 
 /** A place in the source text. `line` and `column` start at 1; `column` counts UTF-16 code units. */
 export interface Position {

@@ -7,7 +7,7 @@
 import type { Command, Dialect, MentionContext, ParseResult, Position } from "../grammar/ast.js";
 import { CallScanner, print } from "../grammar/index.js";
 import { collectEvents } from "../grammar/parse.js";
-import type { ErrorCode } from "../tools/errors.js";
+import type { ErrorCode } from "./errors.js";
 import { describedOnlyError, hypotheticalSentence } from "./agent/described.js";
 import { callVocabularyOf } from "./call-vocabulary.js";
 import { checkCommand, type Invocation } from "./manager/check.js";

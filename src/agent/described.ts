@@ -5,7 +5,7 @@
  * A command on a line of its own always runs; so does one that only reads.
  */
 import type { Span } from "../../grammar/ast.js";
-import type { ErrorData } from "../../tools/errors.js";
+import type { ResultError } from "../errors.js";
 
 const CONDITIONAL = /\b(?:if|unless|would|could|might|shall I|should I|may I|can I|want me to|do you want|would you like|once you|after you|when you (?:confirm|agree|approve|say)|let me know|with your (?:ok|okay|permission|approval)|otherwise)\b/i;
 const SENTENCE_END = /[.!?](?=\s|$)/;
@@ -31,7 +31,7 @@ export function hypotheticalSentence(text: string, span: Span): string | undefin
 }
 
 /** The error for a state-changing command written inside a question or conditional. */
-export function describedOnlyError(sentence: string, command: string): ErrorData {
+export function describedOnlyError(sentence: string, command: string): ResultError {
   const shown = sentence.length > 160 ? `${sentence.slice(0, 157)}…` : sentence;
   return {
     code: "described_only",

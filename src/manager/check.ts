@@ -6,7 +6,7 @@ import type { ZodError } from "zod";
 import type { Command, Parameter } from "../../grammar/ast.js";
 import { decodeParameter, formatArgumentError } from "../../grammar/kinds.js";
 import { print, type PrintableCommand } from "../../grammar/printer.js";
-import type { ErrorData } from "../../tools/errors.js";
+import type { ResultError } from "../errors.js";
 import type { ActionDefinition, ProtocolDefinition } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 
@@ -23,7 +23,7 @@ export interface Invocation {
   command: Command;
 }
 
-export type CheckResult = { ok: true; invocation: Invocation } | { ok: false; protocol: string; action?: string; error: ErrorData };
+export type CheckResult = { ok: true; invocation: Invocation } | { ok: false; protocol: string; action?: string; error: ResultError };
 
 /** The name the interpreter keeps for its own result envelopes. */
 export const RESERVED_RESULT_NAME = "RESULT";
@@ -131,7 +131,7 @@ function withLiteral(command: Command, parameter: Parameter, literal: string): P
   };
 }
 
-function failure(protocol: string, action: string | undefined, error: ErrorData): CheckResult {
+function failure(protocol: string, action: string | undefined, error: ResultError): CheckResult {
   return action === undefined ? { ok: false, protocol, error } : { ok: false, protocol, action, error };
 }
 

@@ -5,15 +5,14 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Agent, type AgentEvent } from "../../src/agent/agent.js";
 import type { ManagerEvent } from "../../src/manager/manager.js";
 import type { FinishReason, ModelEvent, ModelProvider, ModelRequest } from "../../src/providers/types.js";
-import { defineAction, defineProtocol } from "../../protocols/contract/protocol.js";
 import { loadBuiltinProtocols, ProtocolRegistry } from "../../src/registry.js";
 import { createRuntime, type Runtime } from "../../src/runtime.js";
-import { ClioError } from "../../tools/errors.js";
+import { ApplicationError } from "../../src/errors.js";
 import { temporaryFolder } from "../support/workspace.js";
 
 /** One step of a scripted reply: text, a wait for the test, or a failure. */
@@ -29,16 +28,16 @@ class DrivenProvider implements ModelProvider {
   async *stream(request: ModelRequest): AsyncGenerator<ModelEvent> {
     this.requests.push(request);
     const steps = this.replies.shift();
-    if (!steps) throw new ClioError("provider_error", "no reply left");
+    if (!steps) throw new ApplicationError("provider_error", "no reply left");
     let finish: FinishReason = "stop";
     for (const step of steps) {
-      if (request.signal?.aborted) throw new ClioError("cancelled", "cancelled");
+      if (request.signal?.aborted) throw new ApplicationError("cancelled", "cancelled");
       if (typeof step === "string") yield { type: "text-delta", text: step };
       else if ("wait" in step) await step.wait;
       else if ("fail" in step) throw step.fail;
       else finish = step.finish;
     }
-    if (request.signal?.aborted) throw new ClioError("cancelled", "cancelled");
+    if (request.signal?.aborted) throw new ApplicationError("cancelled", "cancelled");
     yield { type: "usage", inputTokens: 10, outputTokens: 10, estimated: true };
     yield { type: "finish", reason: finish };
   }
