@@ -203,8 +203,7 @@ export class CommandMachine extends MachineBase {
             i++;
             continue;
           }
-          this.breakQuoted(base + i, messages.rawControlInQuoted(this.name, this.key, code), code === LINE_FEED);
-          continue;
+          return this.fail(input, i, base, "invalid_quoted", messages.rawControlInQuoted(this.name, this.key, code));
         case State.StrayKey:
         case State.StrayKeySpace: {
           const next = this.strayKeyStep(input, i, base, code);
@@ -233,13 +232,9 @@ export class CommandMachine extends MachineBase {
             i++;
             continue;
           }
-          this.breakQuoted(base + i, messages.badEscape(this.name, this.key, code));
-          continue;
+          return this.fail(input, i, base, "invalid_quoted", messages.badEscape(this.name, this.key, code));
         case State.QuotedUnicode:
-          if (!isHexDigit(code)) {
-            this.breakQuoted(base + i, messages.badEscape(this.name, this.key, 0x75));
-            continue;
-          }
+          if (!isHexDigit(code)) return this.fail(input, i, base, "invalid_quoted", messages.badEscape(this.name, this.key, 0x75));
           if (++this.unicodeDigits === 4) this.state = State.Quoted;
           i++;
           continue;
@@ -253,14 +248,6 @@ export class CommandMachine extends MachineBase {
     this.outcome = Outcome.Running;
     this.stop = end;
     return Outcome.Running;
-  }
-
-  /** A quoted value broke at `offset` (its character is left for the Broken state, which takes it as data). */
-  private breakQuoted(offset: number, message: string, lineFeed = false): void {
-    this.defer(offset, this.host.line, offset - this.host.lineStart + 1, "invalid_quoted", message, lineFeed);
-    this.repair = { kind: "quoted", key: this.key, valueAt: this.valueOffset - this.startOffset };
-    this.state = State.Broken;
-    this.brokenEscape = false;
   }
 
   /**

@@ -128,10 +128,16 @@ describe("recovery", () => {
     expect(result.mentions.map((mention) => mention.text)).toEqual(["[B:j=2]"]);
   });
 
-  it("after a raw line break in a quoted value, the rest of the value stays data: recovery resumes after its closing \"]", () => {
-    const result = parse('[A:k="one\n[B:j=2] two"]\n[C:k=3]');
+  it("after a raw line break in a quoted value, resumes on the next line", () => {
+    const result = parse('[A:k="one\n[B:j=2] two"]');
+    expect(result.commands.map((command) => command.protocol)).toEqual(["B"]);
+    expect(result.errors.map((error) => error.code)).toEqual(["invalid_quoted"]);
+  });
+
+  it("after a stray quote, the rest of the value stays data: recovery resumes after its closing \"]", () => {
+    const result = parse('[A:k="say "hi"\n[B:j=2]\nbye"]\n[C:k=3]');
     expect(result.commands.map((command) => command.protocol)).toEqual(["C"]);
-    expect(result.errors).toMatchObject([{ code: "invalid_quoted", hint: '[A:k="one\\n[B:j=2] two"]' }]);
+    expect(result.errors).toMatchObject([{ code: "invalid_quoted", hint: '[A:k="say \\"hi\\"\\n[B:j=2]\\nbye"]' }]);
   });
 
   it("does not resume inside the heredoc body of a broken command: command-shaped lines in it stay data", () => {
