@@ -6,7 +6,7 @@
 import type { SyntaxError, SyntaxErrorCode } from "./ast.js";
 import { LINE_FEED, Stops } from "./chars.js";
 import * as messages from "./messages.js";
-import { repairHint } from "./repair.js";
+import { repairHint, type RepairNote } from "./repair.js";
 
 /** What the surrounding scanner provides: the line count, and what a line feed means there. */
 export interface MachineHost {
@@ -62,18 +62,6 @@ export const enum State {
   StrayKeySpace,
 }
 
-/** What a failure can be repaired with, for its hint (repair.ts). */
-export interface RepairNote {
-  kind: "quoted" | "heredoc-early" | "heredoc-open" | "colon";
-  key: string;
-  /** Offset of the value's start (its opening quote, or its key for a heredoc), relative to the `[`. */
-  valueAt: number;
-  /** Offset of the stray quote, relative to the `[` (quoted values); for `colon`, where the `:` goes. */
-  strayAt?: number;
-  tag?: string;
-  /** For `colon`: where each missing `:` goes (the start of the whitespace standing in its place), relative to the `[`. */
-  colons?: number[];
-}
 
 export function isHexDigit(code: number): boolean {
   return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);

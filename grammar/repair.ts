@@ -2,7 +2,19 @@
  * The corrected command for a broken one, for the error's hint: a model applies it literally.
  * Given the command's text from its `[` up to where it stopped and what the machine noted.
  */
-import type { RepairNote } from "./machine-base.js";
+
+/** What a failure can be repaired with, for its hint (repair.ts). */
+export interface RepairNote {
+  kind: "quoted" | "heredoc-early" | "heredoc-open" | "colon";
+  key: string;
+  /** Offset of the value's start (its opening quote, or its key for a heredoc), relative to the `[`. */
+  valueAt: number;
+  /** Offset of the stray quote, relative to the `[` (quoted values); for `colon`, where the `:` goes. */
+  strayAt?: number;
+  tag?: string;
+  /** For `colon`: where each missing `:` goes (the start of the whitespace standing in its place), relative to the `[`. */
+  colons?: number[];
+}
 
 /** Hints longer than this are left out: the message says how to fix it in words. */
 const HINT_LIMIT = 4000;
