@@ -37,8 +37,12 @@ export class CallScanner {
   private readonly scanner = new StreamingScanner();
   private readonly recognizer: DialectRecognizer | undefined;
   private readonly log: InertRegionLog;
+  /** Scanner findings waiting behind an open or unsettled call; those before `heldFrom` are gone. */
   private held: ParseEvent[] = [];
-  private readonly pending: DialectFinding[] = [];
+  private heldFrom = 0;
+  /** Calls found, waiting for their region to settle; those before `pendingFrom` are gone. */
+  private pending: DialectFinding[] = [];
+  private pendingFrom = 0;
 
   constructor(vocabulary?: CallVocabulary, log?: (scanner: StreamingScanner) => InertRegionLog) {
     this.log = (log ?? regionLogOf)(this.scanner);
@@ -70,38 +74,56 @@ export class CallScanner {
     const recognizer = this.recognizer!;
     const found = recognizer.found;
     if (found.length > 0) {
-      this.pending.push(...found);
+      for (const finding of found) this.pending.push(finding);
       found.length = 0;
     }
     const open = recognizer.openStart;
-    if (this.pending.length === 0 && this.held.length === 0 && open < 0) return events;
-    if (events.length > 0) this.held.push(...events);
+    if (this.pending.length === this.pendingFrom && this.held.length === this.heldFrom && open < 0) return events;
+    for (const event of events) this.held.push(event);
     const out: ParseEvent[] = [];
     const settled = this.log.settledUntil;
     // A finding waits for its region to settle and for its last line to end: the scanner's
     // findings on that line (mentions in an inert line) are out by then.
-    while (this.pending.length > 0 && this.pending[0]!.start.offset < settled && this.pending[0]!.lineEnd !== undefined && this.pending[0]!.lineEnd < settled) {
-      const finding = this.pending.shift()!;
+    while (this.pendingFrom < this.pending.length) {
+      const finding = this.pending[this.pendingFrom]!;
+      if (!(finding.start.offset < settled && finding.lineEnd !== undefined && finding.lineEnd < settled)) break;
+      this.pendingFrom++;
       this.release(out, finding.start.offset);
       const kind = this.log.kindAt(finding.start.offset);
       if (kind === undefined || (kind === "html" && finding.markup)) {
-        this.held = this.held.filter((event) => startOf(event) >= finding.end.offset);
+        // The scanner's findings inside a live call are its data.
+        while (this.heldFrom < this.held.length && startOf(this.held[this.heldFrom]!) < finding.end.offset) this.heldFrom++;
         out.push(eventOf(finding));
       } else if (kind !== "command") out.push({ type: "mention", mention: mentionOf(finding, kind) });
     }
-    let limit = this.pending.length > 0 ? this.pending[0]!.start.offset : Number.POSITIVE_INFINITY;
+    let limit = this.pendingFrom < this.pending.length ? this.pending[this.pendingFrom]!.start.offset : Number.POSITIVE_INFINITY;
     if (open >= 0 && open < limit) limit = open;
     this.release(out, limit);
+    this.compact();
     return out.length === 0 ? NO_EVENTS : out;
   }
 
   /** Moves the held findings that start before `limit` to `out`. */
   private release(out: ParseEvent[], limit: number): void {
-    let count = 0;
-    while (count < this.held.length && startOf(this.held[count]!) < limit) count++;
-    if (count === 0) return;
-    for (let i = 0; i < count; i++) out.push(this.held[i]!);
-    this.held = this.held.slice(count);
+    while (this.heldFrom < this.held.length && startOf(this.held[this.heldFrom]!) < limit) out.push(this.held[this.heldFrom++]!);
+  }
+
+  /** Drops what was released, once it is all or most of the queues. */
+  private compact(): void {
+    if (this.heldFrom === this.held.length) {
+      this.held.length = 0;
+      this.heldFrom = 0;
+    } else if (this.heldFrom > 1024 && this.heldFrom * 2 > this.held.length) {
+      this.held = this.held.slice(this.heldFrom);
+      this.heldFrom = 0;
+    }
+    if (this.pendingFrom === this.pending.length) {
+      this.pending.length = 0;
+      this.pendingFrom = 0;
+    } else if (this.pendingFrom > 1024 && this.pendingFrom * 2 > this.pending.length) {
+      this.pending = this.pending.slice(this.pendingFrom);
+      this.pendingFrom = 0;
+    }
   }
 }
 

@@ -167,6 +167,16 @@ export class DialectRecognizer {
             continue;
           }
           if ((code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) {
+            // Most lines start with a word of prose: when its end is in this chunk and no `(` or
+            // `.` follows it, it is no call, and no candidate is opened.
+            let j = i + 1;
+            while (j < end && isNameCharacter(input.charCodeAt(j))) j++;
+            const after = input.charCodeAt(j);
+            if (j < end && after !== 0x28 && after !== 0x2e) {
+              this.mode = Mode.Idle;
+              i = j;
+              continue;
+            }
             this.begin(Mode.LineName, input, i, base);
             continue;
           }
