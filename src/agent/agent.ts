@@ -18,6 +18,7 @@ export type AgentEvent =
   | { type: "model-started"; turn: number }
   | { type: "first-token"; turn: number }
   | { type: "text-delta"; text: string }
+  | { type: "reasoning-delta"; text: string }
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
   | { type: "reply-finished"; turn: number; outcome: ReplyOutcome }
   | { type: "usage"; turn: number; inputTokens: number; outputTokens: number; estimated: boolean; totalInput: number; totalOutput: number }
@@ -27,7 +28,8 @@ export type AgentEvent =
 
 /** Where a conversation is written as it happens (a session file, or nothing). */
 export interface ConversationRecorder {
-  message(message: ChatMessage, turn: number): void | Promise<void>;
+  /** `reasoning`: what the provider sent as reasoning beside an assistant message (kept in the record only). */
+  message(message: ChatMessage, turn: number, reasoning?: string): void | Promise<void>;
   command(result: CommandResult, turn: number): void | Promise<void>;
   usage(turn: number, usage: { inputTokens: number; outputTokens: number; estimated: boolean }): void | Promise<void>;
 }
@@ -93,7 +95,8 @@ export class Agent {
         return this.finish(cancelled ? "cancelled" : "error", call, finalText, message);
       }
       finalText = outcome.text;
-      await this.append({ role: "assistant", content: outcome.text }, turn);
+      // The history sent back holds the content only: providers reject their reasoning there (DeepSeek).
+      await this.append({ role: "assistant", content: outcome.text }, turn, outcome.reasoning);
       for (const result of outcome.results) await this.options.recorder?.command(result, turn);
       if (outcome.finishReason === "cancelled") return this.finish("cancelled", call, finalText, "Cancelled.");
 
@@ -130,6 +133,7 @@ export class Agent {
           signal,
           {
             onText: (text) => this.emit({ type: "text-delta", text }),
+            onReasoning: (text) => this.emit({ type: "reasoning-delta", text }),
             onFirstText: () => this.emit({ type: "first-token", turn }),
             onRetry: (retryAttempt, delayMs, reason) => this.emit({ type: "retry", attempt: retryAttempt, delayMs, reason }),
           },
@@ -162,9 +166,10 @@ export class Agent {
     }
   }
 
-  private async append(message: ChatMessage, turn = this.turnNumber): Promise<void> {
+  private async append(message: ChatMessage, turn = this.turnNumber, reasoning = ""): Promise<void> {
     this.history.push(message);
-    await this.options.recorder?.message(message, turn);
+    if (reasoning) await this.options.recorder?.message(message, turn, reasoning);
+    else await this.options.recorder?.message(message, turn);
   }
 
   private finish(reason: StopReason, turns: number, finalText: string, message?: string): PromptOutcome {

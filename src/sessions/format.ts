@@ -15,6 +15,8 @@ export interface MessageRecord {
   sequence: number;
   role: MessageRole;
   content: string;
+  /** What the provider sent as reasoning beside an assistant message; never sent back to a model. */
+  reasoning?: string;
   /** ISO 8601. */
   timestamp: string;
   turn: number;
@@ -107,7 +109,7 @@ export const sessionSchema: z.ZodType<SessionData, z.ZodTypeDef, unknown> = z.ob
   model: z.string(),
   title: z.string(),
   messages: z.array(
-    z.object({ sequence: count, role: z.enum(["system", "user", "assistant", "tool"]), content: z.string(), timestamp, turn: count }),
+    z.object({ sequence: count, role: z.enum(["system", "user", "assistant", "tool"]), content: z.string(), reasoning: z.string().optional(), timestamp, turn: count }),
   ),
   commands: z.array(
     z.object({
