@@ -122,14 +122,15 @@ const bestCpu: Record<string, number> = {};
  * noisy machine the minimum over rounds is the figure least disturbed by other processes. The
  * best CPU time is kept too (in `bestCpu`): it leaves out the time spent waiting for a core.
  */
-function bestTimes(rounds: number, measures: Record<string, () => void>): Record<string, number> {
-  const best: Record<string, number> = {};
+function bestTimes<Name extends string>(rounds: number, measures: Record<Name, () => void>): Record<Name, number> {
+  const names = Object.keys(measures) as Name[];
+  const best = Object.fromEntries(names.map((name) => [name, Infinity])) as Record<Name, number>;
   for (let round = 0; round < rounds; round++) {
-    for (const [name, run] of Object.entries(measures)) {
+    for (const name of names) {
       const cpu = process.cpuUsage();
       const start = performance.now();
-      run();
-      best[name] = Math.min(best[name] ?? Infinity, performance.now() - start);
+      measures[name]();
+      best[name] = Math.min(best[name], performance.now() - start);
       const used = process.cpuUsage(cpu);
       bestCpu[name] = Math.min(bestCpu[name] ?? Infinity, (used.user + used.system) / 1000);
     }
@@ -201,8 +202,8 @@ try {
     chatOneShotOne: () => parse(chatOneMb),
     chatStreamOne: () => streamed(chatOneMb, 1),
   });
-  const { regex, oneShot, oneShotOne, streamOne, harnessOne, streamTwo, oneShotHundred, streamHundred, chatOneShot, chatOneShotOne, chatStreamOne } = times as Record<string, number>;
-  const naiveHundred = bestTimes(1, { naive: () => naive(hundredKb, 4) }).naive!;
+  const { regex, oneShot, oneShotOne, streamOne, harnessOne, streamTwo, oneShotHundred, streamHundred, chatOneShot, chatOneShotOne, chatStreamOne } = times;
+  const naiveHundred = bestTimes(1, { naive: () => naive(hundredKb, 4) }).naive;
 
   const rate = (bytes: number, ms: number) => `${((bytes / MB) / (ms / 1000)).toFixed(1)} MB/s`;
   const cpu = (name: string, bytes: number) => rate(bytes, bestCpu[name]!);
