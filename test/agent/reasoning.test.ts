@@ -28,8 +28,8 @@ describe("reasoning", () => {
     expect(sent.some((message) => message.content.includes("Maybe"))).toBe(false);
     expect(sent.find((message) => message.role === "assistant")?.content).toBe('[FILE_OP:action=read:path="a.txt"]\n');
     const session = harness.conversation.session!;
-    const stored = JSON.parse(await readFile(session.file, "utf8")) as { messages: { role: string; reasoning?: string }[] };
-    expect(stored.messages.find((message) => message.role === "assistant")?.reasoning).toBe(thought);
+    const lines = (await readFile(session.file, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { role?: string; reasoning?: string });
+    expect(lines.find((line) => line.role === "assistant")?.reasoning).toBe(thought);
     expect(harness.agentEvents.filter((event) => event.type === "reasoning-delta").map((event) => (event as { text: string }).text).join("")).toBe(thought);
   });
 
