@@ -117,10 +117,30 @@ export class TagRecognizer {
   /** Whether what completed is an autolink (`<scheme:…>`), which CommonMark reads before raw HTML. */
   autolink = false;
   private state = Tag.AfterLessThan;
+  /** Whether the last `feed` stopped just after a line feed (the tag is still open). */
+  atLineFeed = false;
+  /** Where the construct began waiting for its terminator (absolute offset). */
+  private waitingAt = -1;
+  /** Per terminator: from where it is known to be absent, up to `absentUntil` (the failed paragraph's end). */
+  private readonly absentFrom = [Infinity, Infinity, Infinity, Infinity, Infinity, Infinity, Infinity];
+  private absentUntil = -1;
   private name = "";
   private matched = 0;
 
+  /**
+   * The paragraph ended (at absolute `end`) with this construct still waiting for its
+   * terminator: no later construct of the paragraph waiting for the same one can complete.
+   */
+  noteParagraphEnd(end: number): void {
+    const waiting = waitingFor(this.state);
+    if (waiting === Wait.None || this.waitingAt < 0) return;
+    if (end !== this.absentUntil) this.absentFrom.fill(Infinity);
+    this.absentFrom[waiting] = Math.min(this.absentFrom[waiting]!, this.waitingAt);
+    this.absentUntil = end;
+  }
+
   begin(): void {
+    this.waitingAt = -1;
     this.state = Tag.AfterLessThan;
     this.name = "";
     this.openName = "";
@@ -128,11 +148,32 @@ export class TagRecognizer {
     this.autolink = false;
   }
 
-  feed(input: string, index: number, limit = input.length): TagOutcome {
+  feed(input: string, index: number, limit = input.length, base = 0): TagOutcome {
+    this.atLineFeed = false;
     for (let i = index; i < limit; i++) {
       const code = input.charCodeAt(i);
-      const outcome = this.step(code);
-      if (outcome === TagOutcome.Running) continue;
+      if (code === 0x0a) {
+        // A line feed goes on only within the paragraph: the caller looks at the next line first.
+        const outcome = this.step(code);
+        this.stop = i + 1;
+        if (outcome === TagOutcome.Running) {
+          this.atLineFeed = true;
+          return outcome;
+        }
+        this.stop = i;
+        return outcome;
+      }
+      const before = this.state;
+      let outcome = this.step(code);
+      if (outcome === TagOutcome.Running) {
+        if (this.state === before) continue;
+        const waiting = waitingFor(this.state);
+        if (waiting === Wait.None || waiting === waitingFor(before)) continue;
+        this.waitingAt = base + i;
+        // This terminator is known to be absent from here to the paragraph's end: fail at once.
+        if (this.waitingAt >= this.absentFrom[waiting]! && this.waitingAt < this.absentUntil) outcome = TagOutcome.Failed;
+        else continue;
+      }
       this.stop = outcome === TagOutcome.Complete ? i + 1 : i;
       if (outcome === TagOutcome.Complete && this.state === Tag.Autolink) this.autolink = true;
       else if (outcome === TagOutcome.Complete && this.name !== "") {
@@ -280,6 +321,41 @@ export class TagRecognizer {
     } else if (nameCode < 0) this.matched = 0;
     this.state = state;
     return TagOutcome.Running;
+  }
+}
+
+const enum Wait {
+  None,
+  CommentEnd,
+  InstructionEnd,
+  GreaterThan,
+  CdataEnd,
+  DoubleQuote,
+  SingleQuote,
+}
+
+/** The terminator a state waits for over any text (a quadratic replay risk when it never comes). */
+function waitingFor(state: Tag): Wait {
+  switch (state) {
+    case Tag.Comment:
+    case Tag.CommentDash:
+    case Tag.CommentDashDash:
+      return Wait.CommentEnd;
+    case Tag.Instruction:
+    case Tag.InstructionQuestion:
+      return Wait.InstructionEnd;
+    case Tag.DeclarationBody:
+      return Wait.GreaterThan;
+    case Tag.CdataBody:
+    case Tag.CdataBracket:
+    case Tag.CdataBrackets:
+      return Wait.CdataEnd;
+    case Tag.DoubleQuoted:
+      return Wait.DoubleQuote;
+    case Tag.SingleQuoted:
+      return Wait.SingleQuote;
+    default:
+      return Wait.None;
   }
 }
 

@@ -270,6 +270,7 @@ export abstract class LineScanner extends ScannerCore {
       return -1;
     }
     // The paragraph ended before the hold closed: replay the held text as prose, then this line.
+    if (this.holdResume === State.TagHold) this.tag.noteParagraphEnd(this.holdPrefixStart);
     this.stopCapture();
     const held = full.slice(0, lineAt);
     this.stack.push({ input, index, base }, { input: full.slice(lineAt), index: 0, base: this.holdPrefixStart });
@@ -307,12 +308,10 @@ export abstract class LineScanner extends ScannerCore {
 
   /** Feeds the held tag from `index`; returns the index to go on from, or -1 when a replay was scheduled. */
   protected feedTag(input: string, index: number, base: number): number {
-    const lineFeed = input.indexOf("\n", index);
-    const limit = lineFeed < 0 ? input.length : lineFeed + 1;
-    const outcome = this.tag.feed(input, index, limit);
+    const outcome = this.tag.feed(input, index, input.length, base);
     if (outcome === TagOutcome.Running) {
-      if (limit === lineFeed + 1 && lineFeed >= 0) this.holdLineFeed(lineFeed, base);
-      return limit;
+      if (this.tag.atLineFeed) this.holdLineFeed(this.tag.stop - 1, base);
+      return this.tag.stop;
     }
     const stop = this.tag.stop;
     const text = this.captured(stop);

@@ -433,6 +433,7 @@ export class StreamingScanner extends LineScanner {
           next = this.classifyHeldLine(input, at, this.base, true);
           break;
         case State.TagHold: {
+          this.tag.noteParagraphEnd(this.base + at);
           const text = this.captured(at);
           this.stopCapture();
           this.replayHeld(text);

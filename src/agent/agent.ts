@@ -3,8 +3,8 @@
  * results go back in nonce envelopes; until the model answers without commands or a limit ends
  * the turn. Everything but waiting for the model happens here.
  */
-import { describeMentionContext } from "../../grammar/index.js";
 import { ClioError } from "../../grammar/errors.js";
+import { describeMentionContext } from "../../grammar/index.js";
 import type { ProtocolManager } from "../manager/manager.js";
 import { formatResultsForModel, type CommandResult } from "../manager/result.js";
 import { StreamCutError } from "../providers/failures.js";
@@ -19,6 +19,7 @@ export type AgentEvent =
   | { type: "model-started"; turn: number }
   | { type: "first-token"; turn: number }
   | { type: "text-delta"; text: string }
+  | { type: "reasoning-delta"; text: string }
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
   | { type: "reply-finished"; turn: number; outcome: ReplyOutcome }
   | { type: "usage"; turn: number; inputTokens: number; outputTokens: number; estimated: boolean; totalInput: number; totalOutput: number }
@@ -28,7 +29,8 @@ export type AgentEvent =
 
 /** Where a conversation is written as it happens (a session file, or nothing). */
 export interface ConversationRecorder {
-  message(message: ChatMessage, turn: number): void | Promise<void>;
+  /** `reasoning`: what the provider sent as reasoning beside an assistant message (kept in the record only). */
+  message(message: ChatMessage, turn: number, reasoning?: string): void | Promise<void>;
   command(result: CommandResult, turn: number): void | Promise<void>;
   usage(turn: number, usage: { inputTokens: number; outputTokens: number; estimated: boolean }): void | Promise<void>;
 }
@@ -94,7 +96,8 @@ export class Agent {
         return this.finish(cancelled ? "cancelled" : "error", call, finalText, message);
       }
       finalText = outcome.text;
-      await this.append({ role: "assistant", content: outcome.text }, turn);
+      // The history sent back holds the content only: providers reject their reasoning there (DeepSeek).
+      await this.append({ role: "assistant", content: outcome.text }, turn, outcome.reasoning);
       for (const result of outcome.results) await this.options.recorder?.command(result, turn);
       if (outcome.finishReason === "cancelled") return this.finish("cancelled", call, finalText, "Cancelled.");
 
@@ -131,6 +134,7 @@ export class Agent {
           signal,
           {
             onText: (text) => this.emit({ type: "text-delta", text }),
+            onReasoning: (text) => this.emit({ type: "reasoning-delta", text }),
             onFirstText: () => this.emit({ type: "first-token", turn }),
             onRetry: (retryAttempt, delayMs, reason) => this.emit({ type: "retry", attempt: retryAttempt, delayMs, reason }),
           },
@@ -163,9 +167,10 @@ export class Agent {
     }
   }
 
-  private async append(message: ChatMessage, turn = this.turnNumber): Promise<void> {
+  private async append(message: ChatMessage, turn = this.turnNumber, reasoning = ""): Promise<void> {
     this.history.push(message);
-    await this.options.recorder?.message(message, turn);
+    if (reasoning) await this.options.recorder?.message(message, turn, reasoning);
+    else await this.options.recorder?.message(message, turn);
   }
 
   private finish(reason: StopReason, turns: number, finalText: string, message?: string): PromptOutcome {

@@ -58,6 +58,12 @@ describe("pathological input", () => {
     expect(parse(`\`x\n${"a [A:k=1] b\n".repeat(20_000)}`).commands).toHaveLength(20_000);
   });
 
+  it("50,000 unclosed comments, instructions or quoted attributes in one paragraph are each given up at once", () => {
+    for (const unit of ["<!-- x ", "<? x ", '<b t="x ', "<![CDATA[ x ", "<!X x "]) {
+      expect(parse(`a ${unit.repeat(50_000)}[A:k=1]`).commands.map((command) => command.protocol)).toEqual(["A"]);
+    }
+  });
+
   it("100,000 backtick runs in one paragraph pair up over lines", () => {
     const result = parse("`a [A:k=1]\n".repeat(100_000));
     expect(result.mentions).toHaveLength(50_000);
