@@ -49,7 +49,7 @@ export async function readTextFile(context: FileContext, input: string, options:
       throw new ToolError(
         "binary_file",
         `${relative} looks binary (${type}, ${formatBytes(stat.size)}); only text files can be read.`,
-        `Use FILE_OP action=info path="${relative}" for its size and type, or EXEC to inspect it with a suitable tool.`,
+        ["Use ", { action: "info", arguments: { path: relative } }, " for its size and type, or a shell command to inspect it with a suitable tool."],
       );
     }
     const firstLine = options.offset ?? 1;

@@ -17,7 +17,7 @@ export interface LogEntry {
 /** The newest `count` commits reachable from `ref` (default HEAD), optionally only those touching `path`. */
 export async function readLog(repository: Repository, options: { ref?: string; count: number; path?: string }): Promise<LogEntry[]> {
   if (options.ref === undefined && (await headCommit(repository)) === undefined) {
-    throw new ToolError("not_found", "This repository has no commits yet.", "Make the first one with [GIT:action=commit].");
+    throw new ToolError("not_found", "This repository has no commits yet.", ["Make the first one with ", { action: "commit" }, "."]);
   }
   const oid = await resolveCommit(repository, options.ref ?? "HEAD");
   const commits = await git.log({
