@@ -4,7 +4,7 @@
  * escapes it. Writes never reach git's internals (`.git` at any depth) or clio's own state
  * (`.clio` at the root), not even through a symlink.
  */
-import { promises as fs } from "node:fs";
+import { promises as fs, realpathSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "./errors.js";
 
@@ -176,9 +176,10 @@ export class Workspace {
    * where they point, and returns the real location of `absolute`. Throws if it is outside.
    */
   private async realLocation(input: string, absolute: string): Promise<string> {
-    // An existing path: one realpath call resolves every link on the way.
+    // An existing path: one realpath call resolves every link on the way (synchronous: here one
+    // such call costs a fraction of the promise one, and commands resolve paths all the time).
     try {
-      return this.checked(input, await fs.realpath(absolute));
+      return this.checked(input, realpathSync.native(absolute));
     } catch (error) {
       if (ToolError.isInstance(error)) throw error;
     }

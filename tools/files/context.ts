@@ -6,11 +6,12 @@ import type { FileHandle } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { ToolError } from "../errors.js";
 import type { Workspace } from "../workspace.js";
-import { errorCode, type FileSystem } from "./file-system.js";
+import { errorCode, type FileSystem, type SyncReads } from "./file-system.js";
 
 export interface FileContext {
   workspace: Workspace;
   fs: FileSystem;
+  syncReads: SyncReads;
 }
 
 /** What kind of thing a stat describes, in words a model reads. */
@@ -47,10 +48,7 @@ export async function openRegularFile(context: FileContext, absolute: string, re
   try {
     handle = await context.fs.open(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    const code = errorCode(error);
-    if (code === "ENOENT" || code === "ENOTDIR") throw notFound(relative);
-    if (code === "EACCES" || code === "EPERM") throw new ToolError("permission_denied", `${relative} cannot be read: permission denied.`);
-    throw error;
+    throw openFailure(error, relative);
   }
   const stat = await handle.stat();
   if (!stat.isFile()) {
@@ -58,6 +56,44 @@ export async function openRegularFile(context: FileContext, absolute: string, re
     throw notAFile(relative, stat);
   }
   return { handle, stat };
+}
+
+/**
+ * Reads a regular file whole with synchronous calls when it holds at most `limit` bytes (the
+ * same non-blocking open and descriptor check as `openRegularFile`); undefined for a larger file,
+ * which is then read in windows.
+ */
+export function readSmallRegularFile(context: FileContext, absolute: string, relative: string, limit: number): { content: Buffer; stat: Stats } | undefined {
+  const sync = context.syncReads;
+  let descriptor: number;
+  try {
+    descriptor = sync.openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw openFailure(error, relative);
+  }
+  try {
+    const stat = sync.fstatSync(descriptor);
+    if (!stat.isFile()) throw notAFile(relative, stat);
+    if (stat.size > limit) return undefined;
+    const content = Buffer.allocUnsafe(stat.size);
+    let filled = 0;
+    while (filled < content.length) {
+      const bytesRead = sync.readSync(descriptor, content, filled, content.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { content: content.subarray(0, filled), stat };
+  } finally {
+    sync.closeSync(descriptor);
+  }
+}
+
+/** A failed open as an error a model can act on. */
+function openFailure(error: unknown, relative: string): unknown {
+  const code = errorCode(error);
+  if (code === "ENOENT" || code === "ENOTDIR") return notFound(relative);
+  if (code === "EACCES" || code === "EPERM") return new ToolError("permission_denied", `${relative} cannot be read: permission denied.`);
+  return error;
 }
 
 /** lstat that yields undefined for a missing path. */
