@@ -1,0 +1,112 @@
+/**
+ * Code search on real code nobody here wrote: three codebases (TypeScript, Go, Python) read from
+ * their installed packages, 109 questions whose answers were found by reading the code
+ * (test/fixtures/code-search). In one run, file-level MRR@10 and recall@5 for clio, a ripgrep
+ * baseline and MiniSearch indexing whole files, split by corpus, by kind of question and into
+ * the questions used while tuning the ranking and those held out; and search latency.
+ *
+ *     node --import tsx bench/code-search.bench.ts [--misses] [--misses-all]
+ *
+ * `--misses` lists clio's misses among the tuning questions (`--misses-all` also the held-out ones).
+ */
+import { CodeIndex } from "../tools/index/code-index.js";
+import { scoreRankings, type FileRanker, type RetrievalScore } from "../tools/index/evaluate.js";
+import { searchIndex } from "../tools/index/search.js";
+import { codeSearchQuestions, corpusSpecs, missingCorpora, prepareCorpus, type CodeSearchQuestion } from "../test/support/code-search.js";
+import { miniSearchRanker, ripgrepRanker } from "./code-search-baselines.js";
+import { percentile, printTable } from "./support.js";
+
+type System = "clio" | "ripgrep" | "MiniSearch";
+const SYSTEMS: System[] = ["clio", "ripgrep", "MiniSearch"];
+
+/** Each system's ranking of each question, and how long each took. */
+interface Run {
+  rankings: Map<CodeSearchQuestion, Record<System, string[]>>;
+  latencies: Record<System, number[]>;
+  files: number;
+  buildMs: number;
+}
+
+async function timed(rank: FileRanker, query: string, latencies: number[]): Promise<string[]> {
+  const start = performance.now();
+  const files = await rank(query);
+  latencies.push(performance.now() - start);
+  return files;
+}
+
+async function runAll(questions: CodeSearchQuestion[]): Promise<Run> {
+  const run: Run = { rankings: new Map(), latencies: { clio: [], ripgrep: [], MiniSearch: [] }, files: 0, buildMs: 0 };
+  for (const spec of corpusSpecs()) {
+    const corpus = await prepareCorpus(spec);
+    try {
+      const index = await CodeIndex.open(corpus.root);
+      const start = performance.now();
+      const report = await index.update();
+      run.buildMs += performance.now() - start;
+      run.files += report.files;
+      const rankers: Record<System, FileRanker> = {
+        clio: async (query) => (await searchIndex(index, query, { limit: 10 })).hits.map((hit) => hit.path),
+        ripgrep: ripgrepRanker(corpus.root),
+        MiniSearch: await miniSearchRanker(corpus.root),
+      };
+      // One warm-up query so the first timed one does not pay for loading code.
+      await rankers.clio("warm up");
+      for (const question of questions.filter((entry) => entry.corpus === spec.name)) {
+        const ranked = {} as Record<System, string[]>;
+        for (const system of SYSTEMS) ranked[system] = await timed(rankers[system], question.query, run.latencies[system]);
+        run.rankings.set(question, ranked);
+      }
+    } finally {
+      await corpus.remove();
+    }
+  }
+  return run;
+}
+
+async function scores(run: Run, questions: CodeSearchQuestion[]): Promise<Record<System, RetrievalScore>> {
+  const result = {} as Record<System, RetrievalScore>;
+  for (const system of SYSTEMS) result[system] = await scoreRankings(questions, (query) => run.rankings.get(questions.find((entry) => entry.query === query)!)![system]);
+  return result;
+}
+
+const cell = (score: RetrievalScore) => `${score.mrrAt10.toFixed(3)} / ${score.recallAt5.toFixed(3)}`;
+
+async function main(): Promise<void> {
+  const missing = missingCorpora();
+  if (missing.length > 0) {
+    console.error(`The code-search corpora are not installed:\n${missing.join("\n")}`);
+    process.exitCode = 1;
+    return;
+  }
+  const questions = codeSearchQuestions();
+  const run = await runAll(questions);
+  const groups: Array<[string, CodeSearchQuestion[]]> = [
+    ["all", questions],
+    ["tuning (2 of 3)", questions.filter((question) => !question.heldOut)],
+    ["held out (1 of 3)", questions.filter((question) => question.heldOut)],
+    ...corpusSpecs().map((spec): [string, CodeSearchQuestion[]] => [`${spec.name} (${spec.language})`, questions.filter((question) => question.corpus === spec.name)]),
+    ...(["words", "identifier", "symbol"] as const).map((kind): [string, CodeSearchQuestion[]] => [`kind: ${kind}`, questions.filter((question) => question.kind === kind)]),
+  ];
+  console.log(`${run.files} files in 3 corpora, ${questions.length} questions; clio index build ${run.buildMs.toFixed(0)} ms in all\n`);
+  console.log("MRR@10 / recall@5");
+  const rows: Array<[string, string]> = [["questions", SYSTEMS.map((system) => system.padEnd(15)).join("  ") + "clio ÷ ripgrep (MRR)"]];
+  let all: Record<System, RetrievalScore> | undefined;
+  for (const [label, group] of groups) {
+    const score = await scores(run, group);
+    all ??= score;
+    rows.push([`${label}, ${group.length}`, `${SYSTEMS.map((system) => cell(score[system]).padEnd(15)).join("  ")}${(score.clio.mrrAt10 / Math.max(score.ripgrep.mrrAt10, 1e-9)).toFixed(2)}×`]);
+  }
+  printTable(rows);
+  console.log("\nsearch latency per query, p50 / p95");
+  printTable(SYSTEMS.map((system) => [system, `${percentile(run.latencies[system], 50).toFixed(2)} / ${percentile(run.latencies[system], 95).toFixed(2)} ms`]));
+  const showAll = process.argv.includes("--misses-all");
+  if (process.argv.includes("--misses") || showAll) {
+    const shown = questions.filter((question) => showAll || !question.heldOut);
+    const clio = await scoreRankings(shown, (query) => run.rankings.get(shown.find((entry) => entry.query === query)!)!.clio);
+    console.log(`\nclio's misses (${showAll ? "all questions" : "tuning questions only"}):`);
+    for (const miss of clio.misses) console.log(`  rank ${miss.rank ?? "-"}: ${miss.query}  →  ${miss.top.join(", ")}`);
+  }
+  void all;
+}
+
+await main();
