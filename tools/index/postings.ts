@@ -45,7 +45,7 @@ export class Postings {
   private live = 0;
   private dead = 0;
   private totalLength = 0;
-  private spare: Float64Array | undefined;
+  private spare: { values: Float64Array; masks: Uint32Array } | undefined;
   /** Files staged for a bulk layout, the id of each one's first chunk, and their postings per term id. */
   private staging: { files: PostedFile[]; firstIds: number[]; counts: Int32Array } | undefined;
 
@@ -191,22 +191,26 @@ export class Postings {
     return Math.log(1 + (this.live - frequency + 0.5) / (frequency + 0.5));
   }
 
-  /** BM25 scores of the chunks that hold any of the terms (id → query weight). */
-  score(terms: ReadonlyMap<number, number>): ScoreBoard {
-    // Reuse one dense buffer (a board gives it back when released) instead of allocating per query.
-    const buffer = this.spare !== undefined && this.spare.length >= this.refs.length ? this.spare : new Float64Array(this.refs.length);
+  /**
+   * BM25 scores of the chunks that hold any of the terms (id → query weight); with `masks`
+   * (id → bits), each chunk also gets the OR of the bits of the terms it holds.
+   */
+  score(terms: ReadonlyMap<number, number>, masks?: ReadonlyMap<number, number>): ScoreBoard {
+    // Reuse dense buffers (a board gives them back when released) instead of allocating per query.
+    const spare = this.spare !== undefined && this.spare.values.length >= this.refs.length ? this.spare : { values: new Float64Array(this.refs.length), masks: new Uint32Array(this.refs.length) };
     this.spare = undefined;
-    const board = new ScoreBoard(buffer, (released) => (this.spare = released));
+    const board = new ScoreBoard(spare.values, spare.masks, (released) => (this.spare = released));
     const averageLength = this.live === 0 ? 1 : this.totalLength / this.live;
     const { offsets, entries } = this.base;
     for (const [term, weight] of terms) {
       const idf = this.idf(term) * weight;
+      const mask = masks?.get(term) ?? 0;
       if (term + 1 < offsets.length) {
         for (let position = 2 * offsets[term]!; position < 2 * offsets[term + 1]!; position += 2) {
           const id = entries[position]!;
           if (this.alive[id] === 0) continue;
           const count = entries[position + 1]!;
-          board.add(id, (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * this.lengths[id]!) / averageLength)));
+          board.add(id, (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * this.lengths[id]!) / averageLength)), mask);
         }
       }
       const list = this.lists[term];
@@ -215,7 +219,7 @@ export class Postings {
         const id = list[position]!;
         if (this.alive[id] === 0) continue;
         const count = list[position + 1]!;
-        board.add(id, (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * this.lengths[id]!) / averageLength)));
+        board.add(id, (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * this.lengths[id]!) / averageLength)), mask);
       }
     }
     return board;
@@ -252,30 +256,44 @@ export class Postings {
   }
 }
 
-/** Scores of one query, dense by chunk id, with the list of chunks that have one. */
+/** Scores of one query, dense by chunk id, with the list of chunks that have one and the bits of the terms each holds. */
 export class ScoreBoard {
   private readonly touched: number[] = [];
 
   constructor(
     private readonly values: Float64Array,
-    private readonly onRelease: (values: Float64Array) => void,
+    private readonly masks: Uint32Array,
+    private readonly onRelease: (buffers: { values: Float64Array; masks: Uint32Array }) => void,
   ) {}
 
-  /** Clears the scores and hands the buffer back for the next query; the board is unusable after. */
+  /** Clears the scores and hands the buffers back for the next query; the board is unusable after. */
   release(): void {
-    if (this.touched.length > this.values.length / 16) this.values.fill(0);
-    else for (const id of this.touched) this.values[id] = 0;
+    if (this.touched.length > this.values.length / 16) {
+      this.values.fill(0);
+      this.masks.fill(0);
+    } else {
+      for (const id of this.touched) {
+        this.values[id] = 0;
+        this.masks[id] = 0;
+      }
+    }
     this.touched.length = 0;
-    this.onRelease(this.values);
+    this.onRelease({ values: this.values, masks: this.masks });
   }
 
   get size(): number {
     return this.touched.length;
   }
 
-  add(id: number, value: number): void {
+  add(id: number, value: number, mask = 0): void {
     if (this.values[id] === 0) this.touched.push(id);
     this.values[id] += value;
+    this.masks[id] = (this.masks[id] ?? 0) | mask;
+  }
+
+  /** The OR of the bits of the terms chunk `id` holds. */
+  mask(id: number): number {
+    return this.masks[id]!;
   }
 
   get(id: number): number {

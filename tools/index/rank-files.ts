@@ -1,0 +1,186 @@
+/**
+ * File-level ranking from chunk scores: a file's evidence is its best chunks together (several
+ * matching chunks count, with diminishing weight), how much of the query it covers (each word
+ * weighted by rarity), and how well one of its definitions or its file name reads as the
+ * query (the words of the name, their order, and how much of the name they make up). Tests,
+ * fixtures, examples and generated files go below other code unless the query asks for tests.
+ * Knows nothing of storage: it reads chunk scores, chunk places and symbols through a view.
+ */
+import { isSupportPath } from "./file-kinds.js";
+import type { QueryPlan } from "./query-plan.js";
+import type { SymbolDefinition } from "./symbols.js";
+import { isStopword, splitIdentifier, stem } from "./tokenize.js";
+
+/** What ranking needs of an index and of one query's chunk scores. */
+export interface RankingView {
+  /** The chunks with a score, best first, at most `count`. */
+  bestChunks(count: number): Array<[number, number]>;
+  /** The OR of the concept bits of the terms a chunk holds. */
+  maskOf(chunkId: number): number;
+  pathOf(chunkId: number): string;
+  /** The 1-based lines of a chunk. */
+  linesOf(chunkId: number): { startLine: number; endLine: number };
+  symbolsOf(path: string): readonly SymbolDefinition[];
+  /** Whether the caller's filters keep the file. */
+  accepts(path: string): boolean;
+}
+
+export interface NameMatch {
+  /** `Parent.name` of the definition, or the file name. */
+  text: string;
+  /** The definition's first line (undefined for the file name). */
+  line?: number;
+  /** 0..1: how well the name reads as the query. */
+  score: number;
+}
+
+
+export interface RankedFile {
+  path: string;
+  score: number;
+  /** Its scored chunks, best first. */
+  chunks: Array<{ id: number; score: number }>;
+  /** The concepts the file matched (bits). */
+  mask: number;
+  /** The largest share of the query one chunk of the file covers. */
+  best: number;
+  name?: NameMatch;
+  /** How well the file's name reads as the query (0..1). */
+  fileName: number;
+  /** A test, fixture, example or generated file. */
+  support: boolean;
+}
+
+/** Chunks looked at per query: a file whose best chunk is not among them does not reach the top. */
+const CANDIDATE_CHUNKS = 4000;
+/** Files whose names are compared with the query. */
+const NAMED_CANDIDATES = 80;
+/** Weights of a file's 1st, 2nd, 3rd, 4th best chunks. */
+const CHUNK_WEIGHTS = [1, 0.5, 0.25, 0.125];
+/** How much a definition whose name reads as the query multiplies the file's score (at a perfect match). */
+const NAME_WEIGHT = 1.5;
+/** How much a file name that reads as the query multiplies the file's score (at a perfect match). */
+const FILE_NAME_WEIGHT = 1.5;
+/** Factor for tests, fixtures, examples and generated files when the query does not ask for them. */
+const SUPPORT_FACTOR = 0.45;
+
+export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exactFiles: ReadonlySet<string> = new Set()): RankedFile[] {
+  const coverage = (mask: number) => (plan.totalWeight === 0 ? 1 : weightOf(plan, mask) / plan.totalWeight);
+  const byFile = new Map<string, RankedFile>();
+  for (const [id, raw] of view.bestChunks(CANDIDATE_CHUNKS)) {
+    const filePath = view.pathOf(id);
+    if (!view.accepts(filePath)) continue;
+    const mask = view.maskOf(id);
+    // Words found together in one chunk are near each other: a proximity signal.
+    const score = raw * (0.5 + 0.5 * coverage(mask));
+    let file = byFile.get(filePath);
+    if (file === undefined) byFile.set(filePath, (file = { path: filePath, score: 0, chunks: [], mask: 0, fileName: 0, best: 0, support: isSupportPath(filePath) }));
+    file.chunks.push({ id, score });
+    file.mask |= mask;
+    file.best = Math.max(file.best, coverage(mask));
+  }
+  for (const exact of exactFiles) {
+    if (!byFile.has(exact) && view.accepts(exact)) byFile.set(exact, { path: exact, score: 0, chunks: [], mask: 0, fileName: 0, best: 0, support: isSupportPath(exact) });
+  }
+  const files = [...byFile.values()];
+  for (const file of files) {
+    file.chunks.sort((left, right) => right.score - left.score);
+    const evidence = file.chunks.slice(0, CHUNK_WEIGHTS.length).reduce((sum, chunk, position) => sum + chunk.score * CHUNK_WEIGHTS[position]!, 0);
+    // Words spread over a large file count less than words found together.
+    const covered = (coverage(file.mask) + file.best) / 2;
+    file.score = evidence * (0.3 + 0.7 * covered * covered);
+    if (file.support !== plan.asksForTests) file.score *= SUPPORT_FACTOR;
+  }
+  files.sort((left, right) => right.score - left.score);
+  const top = files[0]?.score ?? 0;
+  for (const file of files.slice(0, NAMED_CANDIDATES)) {
+    file.fileName = nameScore(plan, file.path.slice(file.path.lastIndexOf("/") + 1).replace(/\.[^.]+$/, ""));
+    file.score *= 1 + FILE_NAME_WEIGHT * file.fileName;
+    const name = bestDefinition(plan, view.symbolsOf(file.path));
+    if (name === undefined) continue;
+    file.name = name;
+    file.score *= 1 + NAME_WEIGHT * name.score;
+  }
+  // A query that is exactly a symbol's name puts the files that define it first.
+  for (const file of files) if (exactFiles.has(file.path)) file.score += 10 * (top + 1);
+  return files.sort((left, right) => right.score - left.score || left.path.localeCompare(right.path)).slice(0, limit);
+}
+
+/** The query weight a mask covers: a word in full, a related word for half. */
+function weightOf(plan: QueryPlan, mask: number): number {
+  let weight = 0;
+  for (const concept of plan.concepts) {
+    if ((mask & concept.bit) !== 0) weight += concept.weight;
+    else if ((mask & concept.relatedBit) !== 0) weight += concept.weight / 2;
+  }
+  return weight;
+}
+
+/** The definition of a file whose name reads best as the query, if any matches. */
+function bestDefinition(plan: QueryPlan, symbols: readonly SymbolDefinition[]): NameMatch | undefined {
+  let best: NameMatch | undefined;
+  for (const symbol of symbols) {
+    const score = nameScore(plan, symbol.name);
+    if (score > 0 && (best === undefined || score > best.score)) best = { text: symbol.parent === undefined ? symbol.name : `${symbol.parent}.${symbol.name}`, line: symbol.line, score };
+  }
+  return best;
+}
+
+const partsMemo = new Map<string, string[]>();
+
+/** The stemmed parts of a name, without stopwords or one-letter parts. */
+function nameParts(name: string): string[] {
+  let parts = partsMemo.get(name);
+  if (parts === undefined) {
+    parts = splitIdentifier(name)
+      .filter((part) => part.length >= 2 && !isStopword(part))
+      .map((part) => stem(part));
+    if (partsMemo.size > 200_000) partsMemo.clear();
+    partsMemo.set(name, parts);
+  }
+  return parts;
+}
+
+/**
+ * 0..1: the share of the query's weight the name covers, times how much of the name the query
+ * words make up, less when they come in another order than the query's. A joined lower-case
+ * part (`cookiejar`) is split against the query's words.
+ */
+export function nameScore(plan: QueryPlan, name: string): number {
+  const parts = nameParts(name);
+  if (parts.length === 0 || plan.totalWeight === 0) return 0;
+  let matchedParts = 0;
+  const credits = new Map<number, number>();
+  const order: number[] = [];
+  for (const part of parts) {
+    const found = matchPart(plan, part);
+    if (found.length === 0) continue;
+    matchedParts++;
+    for (const { bit, credit } of found) {
+      credits.set(bit, Math.max(credits.get(bit) ?? 0, credit));
+      order.push(bit);
+    }
+  }
+  if (matchedParts === 0) return 0;
+  let covered = 0;
+  for (const concept of plan.concepts) covered += concept.weight * Math.max(credits.get(concept.bit) ?? 0, credits.get(concept.relatedBit) ?? 0);
+  const recall = covered / plan.totalWeight;
+  const precision = matchedParts / parts.length;
+  const inOrder = order.every((bit, position) => position === 0 || bit >= order[position - 1]!);
+  return recall * (0.4 + 0.6 * precision) * (inOrder ? 1 : 0.75);
+}
+
+/** The concepts a name part stands for: itself, or the query words it is made of. */
+function matchPart(plan: QueryPlan, part: string): Array<{ bit: number; credit: number }> {
+  const direct = plan.forms.get(part);
+  if (direct !== undefined) return [direct];
+  if (part.length < 6) return [];
+  for (let cut = 2; cut <= part.length - 2; cut++) {
+    const head = plan.forms.get(part.slice(0, cut));
+    if (head === undefined) continue;
+    const rest = part.slice(cut);
+    const tail = plan.forms.get(rest) ?? plan.forms.get(stem(rest));
+    if (tail !== undefined && head.credit + tail.credit > 1.5) return [head, tail];
+  }
+  return [];
+}
