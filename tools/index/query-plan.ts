@@ -55,7 +55,7 @@ const TEST_WORDS = /^(tests?|testing|specs?|fixtures?|mocks?|examples?|benchmark
  * they would only match by chance.
  */
 const QUESTION_WORDS = new Set(
-  "about above across after against all also any anything another both but each either else ever every few given has have having here however just least less like many may might more most much must neither no nor not now off once only other over own per please same several shall since some something such than then there these they those though through thus too under until upon very via whether while whose will within without would yet".split(" "),
+  "about above across again against all also any anything another both but during each either else ever every few given has have having here however just least less like many may might more most much must neither no nor not now off once only other over own per please same several shall since some something such than then there these they those though through thus too under until upon very via whether while whose will within without would yet".split(" "),
 );
 /** Longest run of query words tried as one name. */
 const LONGEST_JOIN = 4;
@@ -159,10 +159,10 @@ function addJoinedNames(plan: QueryPlan, words: QueryWord[], wholes: Array<{ tex
   const maskOf = (from: number, to: number) => words.slice(from, to).reduce((mask, word) => mask | (word.concept?.bit ?? 0), 0);
   for (const whole of wholes) addTerm(whole.text, 1, maskOf(whole.from, whole.to));
   for (let from = 0; from < words.length; from++) {
-    if (words[from]!.concept === undefined) continue;
     for (let to = from + 2; to <= Math.min(words.length, from + LONGEST_JOIN); to++) {
-      if (words[to - 1]!.concept === undefined) continue;
+      // A run may begin or end with a common word (`first set` → `firstSet`), but needs one of the query's concepts.
       const mask = maskOf(from, to);
+      if (mask === 0) continue;
       for (const joined of joinings(words.slice(from, to).map((word) => word.text))) {
         if (addTerm(joined, 1, mask) || addTerm(stem(joined), 1, mask)) break;
       }

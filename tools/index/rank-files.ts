@@ -55,16 +55,39 @@ export interface RankedFile {
 const CANDIDATE_CHUNKS = 4000;
 /** Files whose names are compared with the query. */
 const NAMED_CANDIDATES = 80;
-/** Weights of a file's 1st, 2nd, 3rd, 4th best chunks. */
-const CHUNK_WEIGHTS = [1, 0.5, 0.25, 0.125];
-/** How much a definition whose name reads as the query multiplies the file's score (at a perfect match). */
-const NAME_WEIGHT = 1.5;
-/** How much a file name that reads as the query multiplies the file's score (at a perfect match). */
-const FILE_NAME_WEIGHT = 1.5;
-/** Factor for tests, fixtures, examples and generated files when the query does not ask for them. */
-const SUPPORT_FACTOR = 0.45;
+/** Chunks of one file that add to its evidence. */
+const CHUNKS_PER_FILE = 4;
 
-export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exactFiles: ReadonlySet<string> = new Set()): RankedFile[] {
+/** The weights of ranking, in one place (bench/code-search.bench.ts measures their effect). */
+export const RANKING_WEIGHTS = {
+  /** Share of a chunk's score that depends on how much of the query it covers (words found together). */
+  proximity: 0.3,
+  /** Each further chunk of a file adds this share of the one before's weight. */
+  chunkDecay: 0.5,
+  /** The least share of its evidence a file keeps however little of the query it covers. */
+  coverageFloor: 0.6,
+  /** Share of file coverage taken from the file as a whole (the rest from its best chunk). */
+  wholeFileCoverage: 0.5,
+  /** How much a definition whose name reads as the query multiplies the file's score (at a perfect match). */
+  name: 1.5,
+  /** How much a file name that reads as the query multiplies the file's score (at a perfect match). */
+  fileName: 3,
+  /** Share of a name's score that depends on how much of the name the query words make up. */
+  namePrecision: 0.6,
+  /** Recall of the query by a name is raised to this power: below 1, a name made of some of the query's words still counts. */
+  nameRecallExponent: 0.7,
+  /** Factor for a name whose query words come in another order than the query's. */
+  nameOutOfOrder: 0.75,
+  /** Factor for tests, fixtures, examples and generated files when the query does not ask for them. */
+  support: 0.3,
+};
+
+/**
+ * The `limit` best files. `exactFiles` define the symbol the query names exactly (file → how
+ * strongly: a class or function counts more than a constant): they come first.
+ */
+export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exactFiles: ReadonlyMap<string, number> = new Map()): RankedFile[] {
+  const weights = RANKING_WEIGHTS;
   const coverage = (mask: number) => (plan.totalWeight === 0 ? 1 : weightOf(plan, mask) / plan.totalWeight);
   const byFile = new Map<string, RankedFile>();
   for (const [id, raw] of view.bestChunks(CANDIDATE_CHUNKS)) {
@@ -72,37 +95,37 @@ export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exa
     if (!view.accepts(filePath)) continue;
     const mask = view.maskOf(id);
     // Words found together in one chunk are near each other: a proximity signal.
-    const score = raw * (0.5 + 0.5 * coverage(mask));
+    const score = raw * (1 - weights.proximity + weights.proximity * coverage(mask));
     let file = byFile.get(filePath);
     if (file === undefined) byFile.set(filePath, (file = { path: filePath, score: 0, chunks: [], mask: 0, fileName: 0, best: 0, support: isSupportPath(filePath) }));
     file.chunks.push({ id, score });
     file.mask |= mask;
     file.best = Math.max(file.best, coverage(mask));
   }
-  for (const exact of exactFiles) {
+  for (const exact of exactFiles.keys()) {
     if (!byFile.has(exact) && view.accepts(exact)) byFile.set(exact, { path: exact, score: 0, chunks: [], mask: 0, fileName: 0, best: 0, support: isSupportPath(exact) });
   }
   const files = [...byFile.values()];
   for (const file of files) {
     file.chunks.sort((left, right) => right.score - left.score);
-    const evidence = file.chunks.slice(0, CHUNK_WEIGHTS.length).reduce((sum, chunk, position) => sum + chunk.score * CHUNK_WEIGHTS[position]!, 0);
+    const evidence = file.chunks.slice(0, CHUNKS_PER_FILE).reduce((sum, chunk, position) => sum + chunk.score * weights.chunkDecay ** position, 0);
     // Words spread over a large file count less than words found together.
-    const covered = (coverage(file.mask) + file.best) / 2;
-    file.score = evidence * (0.3 + 0.7 * covered * covered);
-    if (file.support !== plan.asksForTests) file.score *= SUPPORT_FACTOR;
+    const covered = weights.wholeFileCoverage * coverage(file.mask) + (1 - weights.wholeFileCoverage) * file.best;
+    file.score = evidence * (weights.coverageFloor + (1 - weights.coverageFloor) * covered * covered);
+    if (file.support !== plan.asksForTests) file.score *= weights.support;
   }
   files.sort((left, right) => right.score - left.score);
   const top = files[0]?.score ?? 0;
   for (const file of files.slice(0, NAMED_CANDIDATES)) {
     file.fileName = nameScore(plan, file.path.slice(file.path.lastIndexOf("/") + 1).replace(/\.[^.]+$/, ""));
-    file.score *= 1 + FILE_NAME_WEIGHT * file.fileName;
+    file.score *= 1 + weights.fileName * file.fileName;
     const name = bestDefinition(plan, view.symbolsOf(file.path));
     if (name === undefined) continue;
     file.name = name;
-    file.score *= 1 + NAME_WEIGHT * name.score;
+    file.score *= 1 + weights.name * name.score;
   }
   // A query that is exactly a symbol's name puts the files that define it first.
-  for (const file of files) if (exactFiles.has(file.path)) file.score += 10 * (top + 1);
+  for (const file of files) file.score += 10 * (top + 1) * (exactFiles.get(file.path) ?? 0);
   return files.sort((left, right) => right.score - left.score || left.path.localeCompare(right.path)).slice(0, limit);
 }
 
@@ -167,7 +190,8 @@ export function nameScore(plan: QueryPlan, name: string): number {
   const recall = covered / plan.totalWeight;
   const precision = matchedParts / parts.length;
   const inOrder = order.every((bit, position) => position === 0 || bit >= order[position - 1]!);
-  return recall * (0.4 + 0.6 * precision) * (inOrder ? 1 : 0.75);
+  const weights = RANKING_WEIGHTS;
+  return recall ** weights.nameRecallExponent * (1 - weights.namePrecision + weights.namePrecision * precision) * (inOrder ? 1 : weights.nameOutOfOrder);
 }
 
 /** The concepts a name part stands for: itself, or the query words it is made of. */

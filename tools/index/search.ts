@@ -14,7 +14,7 @@ import type { ScoreBoard } from "./postings.js";
 import { planQuery, type QueryPlan } from "./query-plan.js";
 import { rankFiles, type RankedFile, type RankingView } from "./rank-files.js";
 import type { IndexedFile } from "./store.js";
-import type { SymbolDefinition } from "./symbols.js";
+import type { SymbolDefinition, SymbolKind } from "./symbols.js";
 import { tokenize } from "./tokenize.js";
 
 export interface SearchOptions {
@@ -59,6 +59,8 @@ export { MAX_QUERY_TERMS } from "./query-plan.js";
 const ALSO_PER_HIT = 3;
 /** A name must read this well as the query to be given as the reason and to choose the snippet. */
 const SHOWN_NAME_SCORE = 0.3;
+/** Among definitions of one name, types and functions come before constants and variables. */
+const DEFINITION_STRENGTH: Partial<Record<SymbolKind, number>> = { class: 2, interface: 2, struct: 2, trait: 2, enum: 2, type: 2, function: 2, method: 2, module: 1.5 };
 const SYMBOL_QUERY = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$~][\w$]*)*$/;
 const REGEX_LOOK = /[\\^$|()[\]{}]|\.[*+?]/;
 
@@ -89,7 +91,7 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
   let ranked: RankedFile[];
   try {
     if (index.options.embed !== undefined) await blendSemantic(index, trimmed, scores);
-    ranked = rankFiles(rankingView(index, scores, accept), plan, limit, new Set(exact.keys()));
+    ranked = rankFiles(rankingView(index, scores, accept), plan, limit, new Map([...exact].map(([filePath, symbol]) => [filePath, DEFINITION_STRENGTH[symbol.kind] ?? 1])));
   } finally {
     scores.release();
   }
@@ -125,7 +127,10 @@ function exactDefinitions(index: CodeIndex, query: string): Map<string, SymbolDe
   const definitions = index.definitions(name).filter((entry) => parent === undefined || entry.symbol.parent === parent);
   // Other cases count only when no definition has the query's case.
   const sameCase = definitions.filter((entry) => entry.symbol.name === name);
-  for (const { path: filePath, symbol } of sameCase.length > 0 ? sameCase : definitions) if (!found.has(filePath)) found.set(filePath, symbol);
+  for (const { path: filePath, symbol } of sameCase.length > 0 ? sameCase : definitions) {
+    const known = found.get(filePath);
+    if (known === undefined || (DEFINITION_STRENGTH[symbol.kind] ?? 1) > (DEFINITION_STRENGTH[known.kind] ?? 1)) found.set(filePath, symbol);
+  }
   return found;
 }
 
