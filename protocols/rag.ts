@@ -14,7 +14,7 @@ import { numberLines } from "../tools/files/text.js";
 import type { Analysis } from "../tools/index/analyze.js";
 import type { CodeIndex, CodeIndexOptions, Embedder, IndexProgress, IndexReport } from "../tools/index/code-index.js";
 import type { Explanation } from "../tools/index/explain.js";
-import type { SearchResult } from "../tools/index/search.js";
+import type { SearchHit, SearchResult } from "../tools/index/search.js";
 import { plural } from "../tools/format.js";
 import { summarizeSkipped } from "../tools/index/skipped.js";
 
@@ -203,9 +203,20 @@ function searchText(result: SearchResult, query: string): string {
   }
   result.hits.forEach((hit, position) => {
     lines.push(`${position + 1}. ${hit.path}:${hit.startLine}-${hit.endLine}${hit.symbol === undefined ? "" : `  ${hit.symbol}`}  (${hit.language}, score ${hit.score})`);
+    lines.push(`   why: ${whyText(hit)}`);
     if (hit.snippet !== "") lines.push(numberLines(hit.snippet.split("\n"), hit.snippetStartLine));
   });
   return lines.join("\n");
+}
+
+/** Why a hit ranked, in words a model can act on: the name that reads as the query, the words found and not found, the file's other matches. */
+function whyText(hit: SearchHit): string {
+  const parts: string[] = [];
+  if (hit.nameMatch !== undefined) parts.push(`name ${hit.nameMatch}`);
+  parts.push(hit.matched.length === 0 ? "no query word in the text" : `matched ${hit.matched.join(", ")}`);
+  if (hit.missing.length > 0) parts.push(`not found: ${hit.missing.join(", ")}`);
+  if (hit.also.length > 0) parts.push(`also ${hit.also.map((other) => `${other.startLine}-${other.endLine}${other.symbol === undefined ? "" : ` ${other.symbol}`}`).join(", ")}`);
+  return parts.join("; ");
 }
 
 function analysisText(analysis: Analysis, skipped: number): string {

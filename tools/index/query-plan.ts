@@ -42,6 +42,8 @@ export interface QueryPlan {
   asksForTests: boolean;
   /** Things the caller should know (a shortened query, ignored words). */
   notes: string[];
+  /** Words in scripts other than Latin, which the index does not hold. */
+  foreign: string[];
 }
 
 /** Concepts a query keeps (two bits each in a 32-bit mask). */
@@ -55,10 +57,12 @@ const TEST_WORDS = /^(tests?|testing|specs?|fixtures?|mocks?|examples?|benchmark
  * they would only match by chance.
  */
 const QUESTION_WORDS = new Set(
-  "about above across again against all also any anything another both but during each either else ever every few given has have having here however just least less like many may might more most much must neither no nor not now off once only other over own per please same several shall since some something such than then there these they those though through thus too under until upon very via whether while whose will within without would yet".split(" "),
+  "about above across again against all also any anything another both but during each either else ever every few given has have having here however just least less like many may might more most much must neither no nor not now off once one ones only other over own per please same several shall since some something such than then there these they those though through thus too under until upon very via whether while whose will within without would yet".split(" "),
 );
 /** Longest run of query words tried as one name. */
 const LONGEST_JOIN = 4;
+/** Weight of a run of query words found as one name (it says more than the words apart: they are together, in order). */
+export const JOINED_WEIGHT = { value: 1 };
 /** Weight of the pieces of a query word the index knows only in pieces. */
 const PIECE_WEIGHT = 0.7;
 
@@ -95,7 +99,7 @@ export function planQuery(vocabulary: Vocabulary, query: string): QueryPlan {
     if (parts.length > 1) wholes.push({ text: identifier.toLowerCase(), from, to: words.length });
   }
   const concepts = keepDistinctive(vocabulary, [...byStem.values()], notes, query);
-  const plan: QueryPlan = { concepts, weights: new Map(), masks: new Map(), totalWeight: 0, forms: new Map(), asksForTests: words.some((word) => TEST_WORDS.test(word.text)), notes };
+  const plan: QueryPlan = { concepts, weights: new Map(), masks: new Map(), totalWeight: 0, forms: new Map(), asksForTests: words.some((word) => TEST_WORDS.test(word.text)), notes, foreign };
   const addTerm = (term: string, weight: number, mask: number) => {
     const id = vocabulary.lookup(term);
     if (id === undefined || mask === 0) return false;
@@ -164,11 +168,12 @@ function addJoinedNames(plan: QueryPlan, words: QueryWord[], wholes: Array<{ tex
       const mask = maskOf(from, to);
       if (mask === 0) continue;
       for (const joined of joinings(words.slice(from, to).map((word) => word.text))) {
-        if (addTerm(joined, 1, mask) || addTerm(stem(joined), 1, mask)) break;
+        if (addTerm(joined, JOINED_WEIGHT.value, mask) || addTerm(stem(joined), JOINED_WEIGHT.value, mask)) break;
       }
     }
   }
-  const concepts = words.map((word) => word.concept).filter((concept) => concept !== undefined);
+  // Only the concepts the plan kept (a long query drops some): they have bits.
+  const concepts = words.map((word) => word.concept).filter((concept) => concept !== undefined && concept.bit !== 0);
   for (let first = 0; first < concepts.length; first++) {
     for (let second = first + 1; second <= Math.min(concepts.length - 1, first + 2); second++) {
       const left = concepts[first]!;
@@ -185,6 +190,19 @@ function addJoinedNames(plan: QueryPlan, words: QueryWord[], wholes: Array<{ tex
       }
     }
   }
+}
+
+/** Longest query (in words) that is also tried as one whole name. */
+const LONGEST_NAME_QUERY = 6;
+
+/**
+ * The ways a query of two to six words could be one name written as words (`cookie jar from
+ * dict` → `cookiejar_from_dict`, `create token` → `createtoken`), lower-cased.
+ */
+export function nameSpellings(query: string): string[] {
+  const words = (query.match(IDENTIFIER) ?? []).flatMap((identifier) => splitIdentifier(identifier));
+  if (words.length < 2 || words.length > LONGEST_NAME_QUERY || /[^\w\s-]/.test(query)) return [];
+  return joinings(words);
 }
 
 /** The ways to write words as one name: all joined, all with `_`, and the mixes between. */

@@ -11,7 +11,7 @@ import { ClioError } from "../errors.js";
 import type { CodeIndex } from "./code-index.js";
 import { decodeText } from "./file-record.js";
 import type { ScoreBoard } from "./postings.js";
-import { planQuery, type QueryPlan } from "./query-plan.js";
+import { nameSpellings, planQuery, type QueryPlan } from "./query-plan.js";
 import { rankFiles, type RankedFile, type RankingView } from "./rank-files.js";
 import type { IndexedFile } from "./store.js";
 import type { SymbolDefinition, SymbolKind } from "./symbols.js";
@@ -77,11 +77,13 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
   const plan = planQuery({ lookup: (term) => index.dictionary.lookup(term), idf: (id) => index.postings.idf(id) }, trimmed);
   const notes = [...plan.notes];
   const exact = exactDefinitions(index, trimmed);
-  if (plan.concepts.length === 0 && exact.size === 0) {
+  const namedFile = index.files.has(trimmed.replace(/^\.\//, "")) ? trimmed.replace(/^\.\//, "") : undefined;
+  if (plan.concepts.length === 0 && exact.size === 0 && namedFile === undefined) {
+    const why = plan.foreign.length > 0 ? `its words are in a script the index does not hold (${plan.foreign.slice(0, 3).join(" ")})` : "it has only common words (how, the, of, ...) or one-letter words";
     throw new ClioError(
       "invalid_argument",
-      `The query "${trimmed.slice(0, 80)}" has no searchable words: only common words, or words in a script the index does not hold.`,
-      'Use identifiers or distinctive English words of two or more letters, e.g. query="retry backoff" or query="parseConfig".',
+      `The query "${trimmed.slice(0, 80)}" has no searchable words: ${why}.`,
+      'Search with identifiers or distinctive English words as the code writes them, e.g. query="retry backoff" or query="parseConfig".',
     );
   }
   if (exact.size > 1) notes.push(`${[...exact.values()][0]!.name} is defined in ${exact.size} files; narrow with path= or write Parent.name.`);
@@ -91,7 +93,10 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
   let ranked: RankedFile[];
   try {
     if (index.options.embed !== undefined) await blendSemantic(index, trimmed, scores);
-    ranked = rankFiles(rankingView(index, scores, accept), plan, limit, new Map([...exact].map(([filePath, symbol]) => [filePath, DEFINITION_STRENGTH[symbol.kind] ?? 1])));
+    const first = new Map([...exact].map(([filePath, symbol]) => [filePath, DEFINITION_STRENGTH[symbol.kind] ?? 1]));
+    // A query that is a file's path puts that file first.
+    if (namedFile !== undefined) first.set(namedFile, 3);
+    ranked = rankFiles(rankingView(index, scores, accept), plan, limit, first);
   } finally {
     scores.release();
   }
@@ -120,7 +125,11 @@ function rankingView(index: CodeIndex, scores: ScoreBoard, accept: (file: Indexe
 /** When the query is one symbol name (`parse`, `Server.listen`, `Parser::parse`), its definitions by file. */
 function exactDefinitions(index: CodeIndex, query: string): Map<string, SymbolDefinition> {
   const found = new Map<string, SymbolDefinition>();
-  if (!SYMBOL_QUERY.test(query)) return found;
+  if (!SYMBOL_QUERY.test(query)) {
+    // A few words that spell one name in order (`cookie jar from dict`) name it as well.
+    for (const spelling of nameSpellings(query)) for (const { path: filePath, symbol } of index.definitions(spelling)) if (!found.has(filePath)) found.set(filePath, symbol);
+    return found;
+  }
   const parts = query.split(/\.|::|#/);
   const name = parts[parts.length - 1]!;
   const parent = parts.length > 1 ? parts[parts.length - 2] : undefined;
