@@ -311,6 +311,24 @@ export class ScoreBoard {
     return this.touched.map((id) => [id, this.values[id]!]);
   }
 
+  /**
+   * At least the `count` best as [id, score], in no order (all when fewer are scored): the
+   * `count`-th best score is found by selection, then every score at or above it is kept.
+   */
+  atLeastBest(count: number): Array<[number, number]> {
+    const touched = this.touched;
+    const values = this.values;
+    let threshold = Number.NEGATIVE_INFINITY;
+    if (touched.length > count) {
+      const scratch = new Float64Array(touched.length);
+      for (let index = 0; index < touched.length; index++) scratch[index] = values[touched[index]!]!;
+      threshold = selectDescending(scratch, count - 1);
+    }
+    const found: Array<[number, number]> = [];
+    for (const id of touched) if (values[id]! >= threshold) found.push([id, values[id]!]);
+    return found;
+  }
+
   /** The `count` best as [id, score], best first (a bounded min-heap, not a full sort). */
   best(count: number): Array<[number, number]> {
     const heap: number[] = [];
@@ -340,4 +358,30 @@ export class ScoreBoard {
     }
     return heap.map((id): [number, number] => [id, this.values[id]!]).sort((left, right) => right[1] - left[1]);
   }
+}
+
+/** The value that would stand at `rank` (0-based) if `values` were sorted from largest down; reorders `values`. */
+function selectDescending(values: Float64Array, rank: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  while (low < high) {
+    const pivot = values[(low + high) >>> 1]!;
+    let left = low;
+    let right = high;
+    while (left <= right) {
+      while (values[left]! > pivot) left++;
+      while (values[right]! < pivot) right--;
+      if (left <= right) {
+        const swap = values[left]!;
+        values[left] = values[right]!;
+        values[right] = swap;
+        left++;
+        right--;
+      }
+    }
+    if (rank <= right) high = right;
+    else if (rank >= left) low = left;
+    else return values[rank]!;
+  }
+  return values[rank]!;
 }

@@ -6,7 +6,7 @@
  * complete) and curated synonyms (with a lower weight). Knows nothing about how the index is
  * stored: it asks a vocabulary and a rarity measure.
  */
-import { synonymsOf } from "./synonyms.js";
+import { phraseBridges, synonymsOf } from "./synonyms.js";
 import { isStopword, splitIdentifier, stem } from "./tokenize.js";
 
 /** What query planning needs of an index. */
@@ -63,6 +63,8 @@ const QUESTION_WORDS = new Set(
 const LONGEST_JOIN = 4;
 /** Weight of a run of query words found as one name (it says more than the words apart: they are together, in order). */
 export const JOINED_WEIGHT = { value: 1 };
+/** Bridges to words more common than this (BM25 idf; about one chunk in ten holds them) are left out. */
+const COMMON_BRIDGE_IDF = Math.log(10);
 /** Weight of the pieces of a query word the index knows only in pieces. */
 const PIECE_WEIGHT = 0.7;
 
@@ -114,10 +116,22 @@ export function planQuery(vocabulary: Vocabulary, query: string): QueryPlan {
     if (known.length === 0) for (const piece of piecesOf(vocabulary, concept.word)) addTerm(piece, PIECE_WEIGHT, concept.bit);
     for (const bridge of synonymsOf(concept.stem)) {
       const bit = bridge.credit >= 0.9 ? concept.bit : concept.relatedBit;
+      const id = vocabulary.lookup(bridge.stem);
+      // A bridge to a word that most chunks hold tells little apart and costs the most to score.
+      if (id === undefined || vocabulary.idf(id) < COMMON_BRIDGE_IDF) continue;
       if (addTerm(bridge.stem, bridge.weight, bit) && !plan.forms.has(bridge.stem)) plan.forms.set(bridge.stem, { bit, credit: bridge.credit });
     }
   }
   addJoinedNames(plan, words, wholes, addTerm);
+  for (let position = 0; position + 1 < words.length; position++) {
+    const [first, second] = [words[position]!, words[position + 1]!];
+    const mask = (first.concept?.bit ?? 0) | (second.concept?.bit ?? 0);
+    for (const bridge of phraseBridges(first.text, second.text)) {
+      if (!addTerm(bridge.stem, bridge.weight, mask) || plan.forms.has(bridge.stem)) continue;
+      // A name part that is the phrase's abbreviation stands for both its words.
+      plan.forms.set(bridge.stem, { bit: mask, credit: bridge.credit });
+    }
+  }
   plan.totalWeight = concepts.reduce((sum, concept) => sum + concept.weight, 0);
   return plan;
 }

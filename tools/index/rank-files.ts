@@ -13,7 +13,7 @@ import { isStopword, splitIdentifier, stem } from "./tokenize.js";
 
 /** What ranking needs of an index and of one query's chunk scores. */
 export interface RankingView {
-  /** The chunks with a score, best first, at most `count`. */
+  /** At least the `count` best-scored chunks (all when fewer are scored), as [id, score] in any order. */
   bestChunks(count: number): Array<[number, number]>;
   /** The OR of the concept bits of the terms a chunk holds. */
   maskOf(chunkId: number): number;
@@ -52,9 +52,9 @@ export interface RankedFile {
 }
 
 /** Chunks looked at per query: a file whose best chunk is not among them does not reach the top. */
-const CANDIDATE_CHUNKS = 4000;
+const CANDIDATE_CHUNKS = 1000;
 /** Files whose names are compared with the query. */
-const NAMED_CANDIDATES = 80;
+const NAMED_CANDIDATES = 40;
 /** Chunks of one file that add to its evidence. */
 const CHUNKS_PER_FILE = 4;
 
@@ -88,19 +88,32 @@ export const RANKING_WEIGHTS = {
  */
 export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exactFiles: ReadonlyMap<string, number> = new Map()): RankedFile[] {
   const weights = RANKING_WEIGHTS;
-  const coverage = (mask: number) => (plan.totalWeight === 0 ? 1 : weightOf(plan, mask) / plan.totalWeight);
+  // Masks repeat across chunks: each one's coverage is worked out once.
+  const coverages = new Map<number, number>();
+  const coverage = (mask: number) => {
+    let covered = coverages.get(mask);
+    if (covered === undefined) coverages.set(mask, (covered = plan.totalWeight === 0 ? 1 : weightOf(plan, mask) / plan.totalWeight));
+    return covered;
+  };
   const byFile = new Map<string, RankedFile>();
+  const refused = new Set<string>();
   for (const [id, raw] of view.bestChunks(CANDIDATE_CHUNKS)) {
     const filePath = view.pathOf(id);
-    if (!view.accepts(filePath)) continue;
-    const mask = view.maskOf(id);
-    // Words found together in one chunk are near each other: a proximity signal.
-    const score = raw * (1 - weights.proximity + weights.proximity * coverage(mask));
     let file = byFile.get(filePath);
-    if (file === undefined) byFile.set(filePath, (file = { path: filePath, score: 0, chunks: [], mask: 0, fileName: 0, best: 0, support: isSupportPath(filePath) }));
-    file.chunks.push({ id, score });
+    if (file === undefined) {
+      if (refused.has(filePath)) continue;
+      if (!view.accepts(filePath)) {
+        refused.add(filePath);
+        continue;
+      }
+      byFile.set(filePath, (file = { path: filePath, score: 0, chunks: [], mask: 0, fileName: 0, best: 0, support: isSupportPath(filePath) }));
+    }
+    const mask = view.maskOf(id);
+    const covered = coverage(mask);
+    // Words found together in one chunk are near each other: a proximity signal.
+    file.chunks.push({ id, score: raw * (1 - weights.proximity + weights.proximity * covered) });
     file.mask |= mask;
-    file.best = Math.max(file.best, coverage(mask));
+    if (covered > file.best) file.best = covered;
   }
   for (const exact of exactFiles.keys()) {
     if (!byFile.has(exact) && view.accepts(exact)) byFile.set(exact, { path: exact, score: 0, chunks: [], mask: 0, fileName: 0, best: 0, support: isSupportPath(exact) });
@@ -173,20 +186,25 @@ export function nameScore(plan: QueryPlan, name: string): number {
   const parts = nameParts(name);
   if (parts.length === 0 || plan.totalWeight === 0) return 0;
   let matchedParts = 0;
-  const credits = new Map<number, number>();
-  const order: number[] = [];
+  const found: Array<{ bit: number; credit: number }> = [];
   for (const part of parts) {
-    const found = matchPart(plan, part);
-    if (found.length === 0) continue;
+    const matches = matchPart(plan, part);
+    if (matches.length === 0) continue;
     matchedParts++;
-    for (const { bit, credit } of found) {
-      credits.set(bit, Math.max(credits.get(bit) ?? 0, credit));
-      order.push(bit);
-    }
+    found.push(...matches);
   }
   if (matchedParts === 0) return 0;
   let covered = 0;
-  for (const concept of plan.concepts) covered += concept.weight * Math.max(credits.get(concept.bit) ?? 0, credits.get(concept.relatedBit) ?? 0);
+  for (const concept of plan.concepts) {
+    let credit = 0;
+    for (const match of found) if ((match.bit & (concept.bit | concept.relatedBit)) !== 0 && match.credit > credit) credit = match.credit;
+    covered += concept.weight * credit;
+  }
+  // Bits follow the query's word order (a related word's bit sits 16 places up): the name has the words in that order when they rise.
+  const order = found.map((match) => {
+    const lowest = (match.bit & -match.bit) >>> 0;
+    return lowest >= 1 << 16 ? lowest / (1 << 16) : lowest;
+  });
   const recall = covered / plan.totalWeight;
   const precision = matchedParts / parts.length;
   const inOrder = order.every((bit, position) => position === 0 || bit >= order[position - 1]!);

@@ -110,7 +110,7 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
 
 function rankingView(index: CodeIndex, scores: ScoreBoard, accept: (file: IndexedFile) => boolean): RankingView {
   return {
-    bestChunks: (count) => scores.best(count),
+    bestChunks: (count) => scores.atLeastBest(count),
     maskOf: (id) => scores.mask(id),
     pathOf: (id) => index.postings.ref(id).path,
     linesOf: (id) => index.postings.ref(id).chunk,

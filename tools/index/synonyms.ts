@@ -7,7 +7,8 @@
  * related things (`remove`, `strip`, `delete`) about a third.
  *
  * To extend: add a word to a group, or a new group — to ABBREVIATIONS for spellings of one
- * word, to RELATED for words a programmer would use for the same thing. Keep groups small and specific — a word that means many things in code (`get`,
+ * word, to RELATED for words a programmer would use for the same thing, to PHRASES for two
+ * words that code writes as one. Keep groups small and specific — a word that means many things in code (`get`,
  * `value`, `data`) makes noise. Words are compared after stemming, so write plain forms
  * (`delete`, not `deleted`). A word may sit in several groups.
  */
@@ -26,6 +27,29 @@ export interface Bridge {
 const SAME_WORD = { weight: 0.8, credit: 0.9 };
 /** Words for related things: found, but worth much less than the word. */
 const RELATED_WORD = { weight: 0.35, credit: 0.5 };
+
+/**
+ * Two-word phrases of questions and the one word code writes for them (`regular expression` →
+ * regexp): the phrase's words found one after the other in a query also look for these.
+ */
+const PHRASES: Readonly<Record<string, string>> = {
+  "regular expression": "regexp regex re",
+  "command line": "cli cmdline argv",
+  "user agent": "useragent ua",
+  "syntax tree": "ast cst",
+  "time out": "timeout",
+  "file name": "filename",
+  "key value": "kv",
+  "standard output": "stdout",
+  "standard error": "stderr",
+  "standard input": "stdin",
+  "look ahead": "lookahead",
+  "call back": "callback",
+  "data base": "database db",
+  "host name": "hostname",
+  "user name": "username",
+  "end point": "endpoint",
+};
 
 const ABBREVIATIONS: readonly string[] = [
   "args arguments argument argv arg",
@@ -171,4 +195,10 @@ addGroups(RELATED, RELATED_WORD);
 /** The stems a (stemmed) query word also looks for, abbreviations and other spellings first. */
 export function synonymsOf(stemmed: string): readonly Bridge[] {
   return BRIDGES.get(stemmed) ?? [];
+}
+
+/** The stems a two-word phrase of a query also looks for, as abbreviations of it. */
+export function phraseBridges(first: string, second: string): readonly Bridge[] {
+  const words = PHRASES[`${first} ${second}`];
+  return words === undefined ? [] : words.split(" ").map((word) => ({ stem: stem(word), ...SAME_WORD }));
 }

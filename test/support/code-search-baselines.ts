@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import MiniSearch from "minisearch";
-import { walkFiles } from "../tools/index/walk.js";
+import { walkFiles } from "../../tools/index/walk.js";
 
 /** Plain English words a person would leave out of a grep. */
 const ENGLISH_STOPWORDS = new Set(
