@@ -118,7 +118,7 @@ export function createRagProtocol(options: RagOptions = {}) {
       }),
 
       search: defineAction({
-        summary: "Ranked code search: hits as file:line-line with the matching symbol and a snippet; an exact symbol name ranks its definition first.",
+        summary: "Ranked code search, one hit per file: file:line-line with the matching symbol, a snippet, and why it ranked (the name that reads as the query, words found and not found, other matching lines); an exact symbol name ranks its definition first.",
         permission: "read",
         parameters: {
           query,
