@@ -20,20 +20,23 @@ import { summarizeSkipped } from "../tools/index/skipped.js";
 
 /** The code index, loaded on the first RAG command rather than at start-up. */
 const loadIndexTools = loadOnce(async () => {
-  const [{ CodeIndex }, { analyzeIndex }, { explainInIndex }, { searchIndex }] = await Promise.all([
+  const [{ CodeIndex }, { analyzeIndex }, { explainInIndex }, { searchIndex }, { createHttpEmbedder, embeddingsSettingsOf }] = await Promise.all([
     import("../tools/index/code-index.js"),
     import("../tools/index/analyze.js"),
     import("../tools/index/explain.js"),
     import("../tools/index/search.js"),
+    import("../tools/index/embeddings.js"),
   ]);
-  return { CodeIndex, analyzeIndex, explainInIndex, searchIndex };
+  return { CodeIndex, analyzeIndex, explainInIndex, searchIndex, createHttpEmbedder, embeddingsSettingsOf };
 });
 
 export interface RagOptions {
   /** Shows indexing progress (the terminal passes its status line). */
   onProgress?: (progress: IndexProgress) => void;
-  /** Turns on hybrid ranking with these vectors (off by default). */
+  /** Turns on hybrid ranking with these vectors (off by default; `RAG.embeddings` in config turns it on with an HTTP endpoint). */
   embed?: Embedder;
+  /** The fetch an embeddings endpoint is called with (default the global one). */
+  fetch?: typeof fetch;
   /** How long a refreshed index is trusted before search/analyze/explain look for changed files again (default 2 s). */
   refreshIntervalMs?: number;
 }
@@ -52,13 +55,15 @@ const contextSize = parameter.integer("How many lines of code to show (search: p
 
 /** Makes the RAG protocol; `options` are the seams the terminal and tests pass. */
 export function createRagProtocol(options: RagOptions = {}) {
-  const indexOptions = (environment: ProtocolEnvironment): CodeIndexOptions => {
-    const settings = (environment.config.RAG ?? {}) as { maxFileBytes?: number; maxChunkLines?: number; semanticWeight?: number };
-    return { ...settings, onProgress: options.onProgress, embed: options.embed };
+  const indexOptions = (environment: ProtocolEnvironment, tools: Awaited<ReturnType<typeof loadIndexTools>>): CodeIndexOptions => {
+    const { embeddings, ...settings } = (environment.config.RAG ?? {}) as { maxFileBytes?: number; maxChunkLines?: number; semanticWeight?: number; embeddings?: unknown };
+    const configured = tools.embeddingsSettingsOf(embeddings);
+    const embed = options.embed ?? (configured === undefined ? undefined : tools.createHttpEmbedder(configured, { fetch: options.fetch ?? fetch, env: environment.env }));
+    return { ...settings, onProgress: options.onProgress, embed };
   };
 
   async function openIndex(state: RagState, environment: ProtocolEnvironment): Promise<CodeIndex> {
-    state.index ??= loadIndexTools().then(({ CodeIndex }) => CodeIndex.open(environment.workspace.root, indexOptions(environment))).catch((error: unknown) => {
+    state.index ??= loadIndexTools().then((tools) => tools.CodeIndex.open(environment.workspace.root, indexOptions(environment, tools))).catch((error: unknown) => {
       state.index = undefined;
       throw error;
     });

@@ -92,7 +92,10 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
   const accept = fileFilter(options);
   let ranked: RankedFile[];
   try {
-    if (index.options.embed !== undefined) await blendSemantic(index, trimmed, scores);
+    if (index.options.embed !== undefined) {
+      // Semantic ranking is optional: when the endpoint fails, the lexical ranking still answers.
+      await blendSemantic(index, trimmed, scores).catch((error: unknown) => notes.push(`Semantic ranking was skipped: ${(error as Error).message}`));
+    }
     const first = new Map([...exact].map(([filePath, symbol]) => [filePath, DEFINITION_STRENGTH[symbol.kind] ?? 1]));
     // A query that is a file's path puts that file first.
     if (namedFile !== undefined) first.set(namedFile, 3);
