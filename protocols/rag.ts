@@ -57,7 +57,7 @@ const contextSize = parameter.integer("How many lines of code to show (search: p
 export function createRagProtocol(options: RagOptions = {}) {
   const indexOptions = (environment: ProtocolEnvironment, tools: Awaited<ReturnType<typeof loadIndexTools>>): CodeIndexOptions => {
     const { embeddings, ...settings } = (environment.config.RAG ?? {}) as { maxFileBytes?: number; maxChunkLines?: number; semanticWeight?: number; embeddings?: unknown };
-    const configured = tools.embeddingsSettingsOf(embeddings);
+    const configured = tools.embeddingsSettingsOf(embeddings, environment.env);
     const embed = options.embed ?? (configured === undefined ? undefined : tools.createHttpEmbedder(configured, { fetch: options.fetch ?? fetch, env: environment.env }));
     return { ...settings, onProgress: options.onProgress, embed };
   };

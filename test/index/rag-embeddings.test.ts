@@ -95,11 +95,25 @@ describe("RAG hybrid ranking with an embeddings endpoint", () => {
     await remove();
   });
 
-  it("says how to fix a bad setting or a failing endpoint", async () => {
-    const bad = await workspaceWith({ RAG: { embeddings: { url: "ftp://example", model: "m" } } });
+  it("says how to fix a bad setting, a remote endpoint named by config, or a failing endpoint", async () => {
+    const bad = await workspaceWith({ RAG: { embeddings: { url: "http://127.0.0.1:9/v1" } } });
     const rag = createRagProtocol();
     await expect(invoke(rag, "search", { query: "buffer" }, { environment: bad.environment, state: rag.setup!(bad.environment) as never })).rejects.toMatchObject({ code: "invalid_config", hint: expect.stringContaining("embeddings") });
     await bad.remove();
+    // A repository's config must not send its code to another machine; the user's environment may.
+    const remote = await workspaceWith({ RAG: { embeddings: { url: "https://embeddings.example.com/v1", model: "m" } } });
+    const third = createRagProtocol();
+    await expect(invoke(third, "search", { query: "buffer" }, { environment: remote.environment, state: third.setup!(remote.environment) as never })).rejects.toMatchObject({
+      code: "invalid_config",
+      message: expect.stringContaining("not on this machine"),
+      hint: expect.stringContaining("CLIO_EMBEDDINGS_URL"),
+    });
+    const overridden = { ...remote.environment, env: { CLIO_EMBEDDINGS_URL: url } };
+    const fourth = createRagProtocol();
+    requests.length = 0;
+    await invoke(fourth, "search", { query: "buffer" }, { environment: overridden, state: fourth.setup!(overridden) as never });
+    expect(requests.length).toBeGreaterThan(0);
+    await remote.remove();
     const failing = await workspaceWith({ RAG: { embeddings: { url, model: "test-embed" } } });
     failNext = true;
     const second = createRagProtocol();

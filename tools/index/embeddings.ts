@@ -16,16 +16,25 @@ export interface EmbeddingsSettings {
   timeoutMs?: number;
 }
 
-/** Reads `RAG.embeddings` from config; undefined when it is absent (the default: lexical ranking only). */
-export function embeddingsSettingsOf(config: unknown): EmbeddingsSettings | undefined {
+const LOOPBACK_URL = /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/i;
+
+/**
+ * Reads `RAG.embeddings` from config; undefined when it is absent (the default: lexical ranking
+ * only). Config may name only an endpoint on this machine — a repository's own config must not
+ * send its code elsewhere; `CLIO_EMBEDDINGS_URL` in the environment (which only the user sets)
+ * may name any http or https endpoint and takes precedence.
+ */
+export function embeddingsSettingsOf(config: unknown, env: NodeJS.ProcessEnv): EmbeddingsSettings | undefined {
   if (config === undefined || config === null) return undefined;
-  const settings = config as Partial<EmbeddingsSettings>;
+  const settings = { ...(config as Partial<EmbeddingsSettings>) };
+  const fromEnvironment = env.CLIO_EMBEDDINGS_URL;
+  const example = 'Write e.g. RAG: { embeddings: { url: "http://127.0.0.1:11434/v1", model: "nomic-embed-text", apiKeyEnv: "EMBEDDINGS_KEY" } }, or leave it out for lexical ranking only.';
+  if (fromEnvironment !== undefined && fromEnvironment !== "") settings.url = fromEnvironment;
+  else if (typeof settings.url === "string" && !LOOPBACK_URL.test(settings.url)) {
+    throw new ClioError("invalid_config", `RAG.embeddings.url ${settings.url} is not on this machine; config may name only a local embeddings server.`, "Set CLIO_EMBEDDINGS_URL in your environment to use a remote endpoint, or run one on 127.0.0.1.");
+  }
   if (typeof settings.url !== "string" || !/^https?:\/\//.test(settings.url) || typeof settings.model !== "string" || settings.model === "") {
-    throw new ClioError(
-      "invalid_config",
-      "RAG.embeddings needs a url (http or https) and a model.",
-      'Write e.g. RAG: { embeddings: { url: "http://127.0.0.1:11434/v1", model: "nomic-embed-text", apiKeyEnv: "EMBEDDINGS_KEY" } }, or leave it out for lexical ranking only.',
-    );
+    throw new ClioError("invalid_config", "RAG.embeddings needs a url (http or https) and a model.", example);
   }
   return settings as EmbeddingsSettings;
 }
