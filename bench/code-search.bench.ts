@@ -5,11 +5,19 @@
  * baseline and MiniSearch indexing whole files, split by corpus, by kind of question and into
  * the questions used while tuning the ranking and those held out; and search latency.
  *
- *     node --import tsx bench/code-search.bench.ts [--misses] [--misses-all]
+ *     node --import tsx bench/code-search.bench.ts [--misses] [--misses-all] [--hybrid]
  *
  * `--misses` lists clio's misses among the tuning questions (`--misses-all` also the held-out ones).
+ * `--hybrid` also measures, separately, clio's optional hybrid ranking against an embeddings
+ * server on 127.0.0.1 that embeds hashed bags of words: what embedding costs (index build,
+ * search latency) and that a poor embedder does not spoil the ranking — not semantic quality,
+ * which needs a real embedding model.
  */
-import { CodeIndex } from "../tools/index/code-index.js";
+import { CodeIndex, type Embedder } from "../tools/index/code-index.js";
+import { tokenize } from "../tools/index/tokenize.js";
+import { createHttpEmbedder } from "../tools/index/embeddings.js";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { scoreRankings, type FileRanker, type RetrievalScore } from "../tools/index/evaluate.js";
 import { searchIndex } from "../tools/index/search.js";
 import { codeSearchQuestions, corpusSpecs, missingCorpora, prepareCorpus, type CodeSearchQuestion } from "../test/support/code-search.js";
@@ -116,4 +124,59 @@ async function main(): Promise<void> {
   }
 }
 
+/** An embeddings server on 127.0.0.1: each text as a 256-dimension hashed bag of its tokens. */
+async function startHashingServer(): Promise<{ url: string; texts: () => number; close(): Promise<void> }> {
+  let texts = 0;
+  const server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk: Buffer) => (body += chunk.toString()));
+    request.on("end", () => {
+      const { input } = JSON.parse(body) as { input: string[] };
+      texts += input.length;
+      const data = input.map((text, index) => {
+        const embedding = new Array<number>(256).fill(0);
+        for (const token of tokenize(text)) embedding[[...token].reduce((hash, character) => (hash * 31 + character.charCodeAt(0)) % 256, 7)]! += 1;
+        return { index, embedding };
+      });
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ data }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, texts: () => texts, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+async function hybrid(questions: CodeSearchQuestion[]): Promise<void> {
+  const server = await startHashingServer();
+  const embed: Embedder = createHttpEmbedder({ url: server.url, model: "hashing" }, { fetch, env: {} });
+  const rankings = new Map<CodeSearchQuestion, string[]>();
+  const latencies: number[] = [];
+  let buildMs = 0;
+  try {
+    for (const spec of corpusSpecs()) {
+      const corpus = await prepareCorpus(spec);
+      try {
+        const index = await CodeIndex.open(corpus.root, { embed });
+        const start = performance.now();
+        await index.update();
+        buildMs += performance.now() - start;
+        for (const question of questions.filter((entry) => entry.corpus === spec.name)) {
+          rankings.set(question, await timed(async (query) => (await searchIndex(index, query, { limit: 10 })).hits.map((hit) => hit.path), question.query, latencies, []));
+        }
+      } finally {
+        await corpus.remove();
+      }
+    }
+  } finally {
+    await server.close();
+  }
+  const score = await scoreRankings(questions, (query) => rankings.get(questions.find((entry) => entry.query === query)!)!);
+  console.log("\nhybrid ranking (optional, off by default) with a local hashing embeddings server — cost, not semantic quality");
+  printTable([
+    ["MRR@10 / recall@5", cell(score)],
+    ["index build with embedding", `${buildMs.toFixed(0)} ms in all, ${server.texts()} texts embedded`],
+    ["search p50 / p95 (one query embedding each)", `${percentile(latencies, 50).toFixed(2)} / ${percentile(latencies, 95).toFixed(2)} ms`],
+  ]);
+}
+
 await main();
+if (process.argv.includes("--hybrid") && missingCorpora().length === 0) await hybrid(codeSearchQuestions());
