@@ -217,10 +217,10 @@ function matchPart(plan: QueryPlan, part: string): Array<{ bit: number; credit: 
   const direct = plan.forms.get(part);
   if (direct !== undefined) return [direct];
   if (part.length < 6) return [];
-  for (let cut = 2; cut <= part.length - 2; cut++) {
-    const head = plan.forms.get(part.slice(0, cut));
-    if (head === undefined) continue;
-    const rest = part.slice(cut);
+  // Few forms, many parts: try the forms as heads rather than every cut of the part.
+  for (const [form, head] of plan.forms) {
+    if (form.length < 2 || form.length > part.length - 2 || !part.startsWith(form)) continue;
+    const rest = part.slice(form.length);
     const tail = plan.forms.get(rest) ?? plan.forms.get(stem(rest));
     if (tail !== undefined && head.credit + tail.credit > 1.5) return [head, tail];
   }
