@@ -199,30 +199,30 @@ export class Postings {
     // Reuse dense buffers (a board gives them back when released) instead of allocating per query.
     const spare = this.spare !== undefined && this.spare.values.length >= this.refs.length ? this.spare : { values: new Float64Array(this.refs.length), masks: new Uint32Array(this.refs.length) };
     this.spare = undefined;
-    const board = new ScoreBoard(spare.values, spare.masks, (released) => (this.spare = released));
+    const { values, masks: bits } = spare;
+    const touched: number[] = [];
     const averageLength = this.live === 0 ? 1 : this.totalLength / this.live;
     const { offsets, entries } = this.base;
+    const { alive, lengths } = this;
+    // The hot loop of every search: the board's arrays are written here directly.
+    const post = (id: number, count: number, idf: number, mask: number) => {
+      if (alive[id] === 0) return;
+      if (values[id] === 0) touched.push(id);
+      values[id]! += (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * lengths[id]!) / averageLength));
+      bits[id]! |= mask;
+    };
     for (const [term, weight] of terms) {
       const idf = this.idf(term) * weight;
       const mask = masks?.get(term) ?? 0;
       if (term + 1 < offsets.length) {
-        for (let position = 2 * offsets[term]!; position < 2 * offsets[term + 1]!; position += 2) {
-          const id = entries[position]!;
-          if (this.alive[id] === 0) continue;
-          const count = entries[position + 1]!;
-          board.add(id, (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * this.lengths[id]!) / averageLength)), mask);
-        }
+        const end = 2 * offsets[term + 1]!;
+        for (let position = 2 * offsets[term]!; position < end; position += 2) post(entries[position]!, entries[position + 1]!, idf, mask);
       }
       const list = this.lists[term];
       if (list === undefined) continue;
-      for (let position = 0; position < list.length; position += 2) {
-        const id = list[position]!;
-        if (this.alive[id] === 0) continue;
-        const count = list[position + 1]!;
-        board.add(id, (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * this.lengths[id]!) / averageLength)), mask);
-      }
+      for (let position = 0; position < list.length; position += 2) post(list[position]!, list[position + 1]!, idf, mask);
     }
-    return board;
+    return new ScoreBoard(values, bits, touched, (released) => (this.spare = released));
   }
 
   private post(id: number, chunk: StoredChunk, numbers: Uint32Array): void {
@@ -258,11 +258,10 @@ export class Postings {
 
 /** Scores of one query, dense by chunk id, with the list of chunks that have one and the bits of the terms each holds. */
 export class ScoreBoard {
-  private readonly touched: number[] = [];
-
   constructor(
     private readonly values: Float64Array,
     private readonly masks: Uint32Array,
+    private readonly touched: number[],
     private readonly onRelease: (buffers: { values: Float64Array; masks: Uint32Array }) => void,
   ) {}
 
@@ -287,7 +286,7 @@ export class ScoreBoard {
 
   add(id: number, value: number, mask = 0): void {
     if (this.values[id] === 0) this.touched.push(id);
-    this.values[id] += value;
+    this.values[id] = this.values[id]! + value;
     this.masks[id] = (this.masks[id] ?? 0) | mask;
   }
 
