@@ -319,7 +319,8 @@ export class ScoreBoard {
     const values = this.values;
     let threshold = Number.NEGATIVE_INFINITY;
     if (touched.length > count) {
-      const scratch = new Float64Array(touched.length);
+      if (selectionScratch.length < touched.length) selectionScratch = new Float64Array(Math.max(touched.length, 2 * selectionScratch.length));
+      const scratch = selectionScratch.subarray(0, touched.length);
       for (let index = 0; index < touched.length; index++) scratch[index] = values[touched[index]!]!;
       threshold = selectDescending(scratch, count - 1);
     }
@@ -358,6 +359,9 @@ export class ScoreBoard {
     return heap.map((id): [number, number] => [id, this.values[id]!]).sort((left, right) => right[1] - left[1]);
   }
 }
+
+/** Reused by `atLeastBest` across queries (one search runs at a time in a thread). */
+let selectionScratch = new Float64Array(0);
 
 /** The value that would stand at `rank` (0-based) if `values` were sorted from largest down; reorders `values`. */
 function selectDescending(values: Float64Array, rank: number): number {
