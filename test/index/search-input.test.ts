@@ -89,6 +89,8 @@ describe("search on awkward input", () => {
     const { hits, notes } = await searchIndex(index, "retry.*Backoff\\(");
     expect(hits[0]?.path).toBe("src/net/retry.ts");
     expect(notes.join(" ")).toMatch(/not as a regular expression.*rg/);
+    // Words in parentheses are not a pattern.
+    expect((await searchIndex(index, "retry with backoff (attempts)")).notes.join(" ")).not.toContain("regular expression");
   });
 
   it("puts the file first when the query is its path", async () => {

@@ -62,7 +62,8 @@ const SHOWN_NAME_SCORE = 0.3;
 /** Among definitions of one name, types and functions come before constants and variables. */
 const DEFINITION_STRENGTH: Partial<Record<SymbolKind, number>> = { class: 2, interface: 2, struct: 2, trait: 2, enum: 2, type: 2, function: 2, method: 2, module: 1.5 };
 const SYMBOL_QUERY = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$~][\w$]*)*$/;
-const REGEX_LOOK = /[\\^$|()[\]{}]|\.[*+?]/;
+/** Constructs of a regular expression that plain words do not use: `.*`, `\d`, `\(`, `[a-z]`, `(?:`, `a|b`, `^`, `$`. */
+const REGEX_LOOK = /\\[dswbDSWB.()[\]]|\.[*+?]|\[\^?[^\]\s]+\]|\(\?|\S\|\S|^\^|\$$/;
 
 /**
  * Ranks the files that answer `query`, best first: one hit per file, showing its best chunk or
