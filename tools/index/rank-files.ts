@@ -52,9 +52,9 @@ export interface RankedFile {
 }
 
 /** Chunks looked at per query: a file whose best chunk is not among them does not reach the top. */
-const CANDIDATE_CHUNKS = 1000;
+const CANDIDATE_CHUNKS = 500;
 /** Files whose names are compared with the query. */
-const NAMED_CANDIDATES = 40;
+const NAMED_CANDIDATES = 25;
 /** Chunks of one file that add to its evidence. */
 const CHUNKS_PER_FILE = 4;
 
