@@ -7,7 +7,7 @@
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import type { CodeIndex } from "./code-index.js";
 import { decodeText } from "./file-record.js";
 import type { ScoreBoard } from "./postings.js";
@@ -73,7 +73,7 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
   const limit = options.limit ?? 10;
   const trimmed = query.trim();
   if (trimmed === "") {
-    throw new ClioError("invalid_argument", "The search query is empty.", 'Give words or an identifier to look for, e.g. query="parse config file".');
+    throw new ToolError("invalid_argument", "The search query is empty.", 'Give words or an identifier to look for, e.g. query="parse config file".');
   }
   const plan = planQuery({ lookup: (term) => index.dictionary.lookup(term), idf: (id) => index.postings.idf(id) }, trimmed);
   const notes = [...plan.notes];
@@ -81,7 +81,7 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
   const namedFile = index.files.has(trimmed.replace(/^\.\//, "")) ? trimmed.replace(/^\.\//, "") : undefined;
   if (plan.concepts.length === 0 && exact.size === 0 && namedFile === undefined) {
     const why = plan.foreign.length > 0 ? `its words are in a script the index does not hold (${plan.foreign.slice(0, 3).join(" ")})` : "it has only common words (how, the, of, ...) or one-letter words";
-    throw new ClioError(
+    throw new ToolError(
       "invalid_argument",
       `The query "${trimmed.slice(0, 80)}" has no searchable words: ${why}.`,
       'Search with identifiers or distinctive English words as the code writes them, e.g. query="retry backoff" or query="parseConfig".',
