@@ -102,7 +102,7 @@ async function main(): Promise<void> {
   ];
   console.log(`${run.files} files in 3 corpora, ${questions.length} questions; clio index build ${run.buildMs.toFixed(0)} ms in all\n`);
   console.log("MRR@10 / recall@5");
-  const rows: Array<[string, string]> = [["questions", SYSTEMS.map((system) => system.padEnd(15)).join("  ") + "clio ÷ ripgrep (MRR)"]];
+  const rows: Array<[string, string]> = [["questions", `${SYSTEMS.map((system) => system.padEnd(15)).join("  ")}clio ÷ ripgrep (MRR)`]];
   for (const [label, group] of groups) {
     const score = await scores(run, group);
     rows.push([`${label}, ${group.length}`, `${SYSTEMS.map((system) => cell(score[system]).padEnd(15)).join("  ")}${(score.clio.mrrAt10 / Math.max(score.ripgrep.mrrAt10, 1e-9)).toFixed(2)}×`]);

@@ -122,7 +122,7 @@ export function planQuery(vocabulary: Vocabulary, query: string): QueryPlan {
       if (addTerm(bridge.stem, bridge.weight, bit) && !plan.forms.has(bridge.stem)) plan.forms.set(bridge.stem, { bit, credit: bridge.credit });
     }
   }
-  addJoinedNames(plan, words, wholes, addTerm);
+  addJoinedNames(words, wholes, addTerm);
   for (let position = 0; position + 1 < words.length; position++) {
     const [first, second] = [words[position]!, words[position + 1]!];
     const mask = (first.concept?.bit ?? 0) | (second.concept?.bit ?? 0);
@@ -173,7 +173,7 @@ function piecesOf(vocabulary: Vocabulary, word: string): string[] {
  * most one other word between them) are also tried in their other spellings (`define … token`
  * → `createtoken`), at a lower weight.
  */
-function addJoinedNames(plan: QueryPlan, words: QueryWord[], wholes: Array<{ text: string; from: number; to: number }>, addTerm: (term: string, weight: number, mask: number) => boolean): void {
+function addJoinedNames(words: QueryWord[], wholes: Array<{ text: string; from: number; to: number }>, addTerm: (term: string, weight: number, mask: number) => boolean): void {
   const maskOf = (from: number, to: number) => words.slice(from, to).reduce((mask, word) => mask | (word.concept?.bit ?? 0), 0);
   for (const whole of wholes) addTerm(whole.text, 1, maskOf(whole.from, whole.to));
   for (let from = 0; from < words.length; from++) {
