@@ -65,6 +65,12 @@ describe("code search on real code nobody here wrote", () => {
     }
   });
 
+  it("names the package to install when a corpus is missing", () => {
+    const absent = { name: "absent", language: "go", package: "Debian package golang-example-dev", install: "apt-get install golang-example-dev", parts: [{ from: "/nonexistent/clio-corpus", to: "." }] };
+    expect(missingCorpora([absent])).toEqual(["absent: /nonexistent/clio-corpus is missing — install the Debian package golang-example-dev (apt-get install golang-example-dev); .ci/run does this in CI."]);
+    expect(missingCorpora()).toEqual([]);
+  });
+
   it("ranks the definition first for every question that is a symbol or identifier", async () => {
     for (const question of questions.filter((entry) => entry.kind !== "words")) expect(rankings.get(question)?.[0], question.query).toBe(question.relevant[0]);
   });

@@ -45,8 +45,8 @@ function sourceOf(part: { from: string }): string {
 }
 
 /** Corpora whose sources are missing, each with the package to install: empty when all are there. */
-export function missingCorpora(): string[] {
-  return corpusSpecs()
+export function missingCorpora(specs: CorpusSpec[] = corpusSpecs()): string[] {
+  return specs
     .filter((spec) => spec.parts.some((part) => !existsSync(sourceOf(part))))
     .map((spec) => `${spec.name}: ${spec.parts.map(sourceOf).filter((source) => !existsSync(source)).join(", ")} is missing — install the ${spec.package} (${spec.install}); .ci/run does this in CI.`);
 }
