@@ -5,15 +5,17 @@
  * `[ /Result 7f3a]`. Text is passed on as it streams, holding back only a tail that could still
  * become the start of one.
  */
+import { RESULT_ENVELOPE_NAME, RESULT_MARKERS } from "../manager/result.js";
 
-const MARKER = /\[[ \t]*\/?[ \t]*result(?=[\s\]])/i;
-/** A tail that may still grow into a marker: `[`, spaces, `/`, spaces, a prefix of `result` (and the word itself, waiting for what follows). */
-const MARKER_PREFIX = /\[[ \t]*\/?[ \t]*(?:r(?:e(?:s(?:u(?:l(?:t)?)?)?)?)?)?$/i;
+const WORD = RESULT_ENVELOPE_NAME.toLowerCase();
+const MARKER = new RegExp(`\\[[ \\t]*\\/?[ \\t]*${WORD}(?=[\\s\\]])`, "i");
+/** A tail that may still grow into a marker: `[`, spaces, `/`, spaces, a prefix of the word (and the word itself, waiting for what follows). */
+const MARKER_PREFIX = new RegExp(`\\[[ \\t]*\\/?[ \\t]*(?:${[...WORD].map((_, index) => WORD.slice(0, index + 1)).reverse().join("|")})?$`, "i");
 /** Longest tail held back: a few spaces on either side of the slash are enough. */
 const HOLD = 24;
 
 /** Stop sequences to ask the server for, where its API allows them. */
-export const RESULT_STOP_SEQUENCES = ["[RESULT "];
+export const RESULT_STOP_SEQUENCES = [RESULT_MARKERS.opening];
 
 export class FabricationGuard {
   private pending = "";
