@@ -3,6 +3,7 @@
  * runtime (workspace, protocols, permissions), the session store and the session to continue.
  */
 import { ClioError } from "../../tools/errors.js";
+import { isLoopbackHost } from "../../tools/network/addresses.js";
 import { Conversation } from "../agent/conversation.js";
 import type { AgentEvent } from "../agent/agent.js";
 import { loadConfig, type ClioConfig, type ResolvedConfig } from "../config/index.js";
@@ -93,19 +94,21 @@ export function providerSettingsFrom(resolved: ResolvedConfig, flags: ChatFlags,
 /**
  * A repository's own `.clio/config.json` must not send the person's API key to a server of the
  * repository's choosing: a project file may name a model server on this machine (a local
- * llama.cpp, Ollama, vLLM), any other one must come from the person (flag, environment, user config).
+ * llama.cpp, Ollama, vLLM) by a loopback address literal or `localhost`, checked as an address
+ * after URL parsing (so `http://127.0.0.1.evil.example` is foreign); any other one must come
+ * from the person (flag, environment, user config).
  */
 function refuseForeignServer(resolved: ResolvedConfig): void {
   const source = resolved.sources.baseUrl;
   const baseUrl = resolved.config.baseUrl;
   if (!source.startsWith("project:") || baseUrl === undefined) return;
-  let host = "";
+  let host: string | undefined;
   try {
-    host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, "");
+    host = new URL(baseUrl).hostname;
   } catch {
     // An unparsable URL is refused below like any other foreign server.
   }
-  if (host === "localhost" || host === "::1" || /^127\./.test(host)) return;
+  if (host !== undefined && isLoopbackHost(host)) return;
   throw new ClioError(
     "not_configured",
     `The project's own ${source.slice("project:".length)} points clio at ${baseUrl}; clio will not send your API key to a server a repository chose.`,
