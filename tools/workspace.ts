@@ -2,7 +2,7 @@
  * Workspace confinement: every path a protocol touches resolves against the workspace root,
  * and nothing — `..`, absolute paths, `~`, NUL bytes, symlinks whose real target is outside —
  * escapes it. Writes never reach git's internals (`.git` at any depth) or clio's own state
- * (`.clio` at the root), not even through a symlink.
+ * (`.clio` at any depth: a nested project's config is config too), not even through a symlink.
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
@@ -25,8 +25,7 @@ export interface ResolvedPath {
 
 export interface WorkspaceOptions {
   /**
-   * Folders (relative to the root, any depth for `.git`) that FILE_OP never writes:
-   * git internals and clio's own state.
+   * Folder names (at any depth) that FILE_OP never writes: git internals and clio's own state.
    */
   protectedNames?: string[];
 }
@@ -100,9 +99,7 @@ export class Workspace {
 
   /** True if a root-relative path lies in git's internals or clio's state (never written by file commands). */
   isProtected(relative: string): boolean {
-    const segments = relative.split("/").map((segment) => segment.toLowerCase());
-    if (segments[0] !== undefined && this.protectedNames.includes(segments[0])) return true;
-    return segments.includes(".git");
+    return relative.split("/").some((segment) => this.protectedNames.includes(segment.toLowerCase()));
   }
 
   private refuseProtected(input: string, relative: string): void {

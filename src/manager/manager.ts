@@ -6,6 +6,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { Command, SyntaxError as GrammarSyntaxError } from "../../grammar/ast.js";
+import { makeFolder } from "../../tools/clio-folder.js";
 import { ClioError, type ErrorData } from "../../tools/errors.js";
 import type { ActionDefinition, ActionOutput, PermissionClass, ProtocolDefinition, ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
@@ -217,7 +218,7 @@ export class ProtocolManager {
       // Kept only where the folder really lies inside the workspace (.clio may be a symlink):
       // resolving throws for a path that leads outside.
       const { real } = await this.options.environment.workspace.resolve(relative);
-      await fs.mkdir(path.dirname(real), { recursive: true });
+      await makeFolder(path.dirname(real));
       await fs.writeFile(real, result.output, { flag: "wx" });
       await pruneKeptOutputs(path.dirname(real), path.basename(real));
       result.fullOutputPath = relative;

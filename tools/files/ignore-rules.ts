@@ -56,9 +56,9 @@ export class IgnoreRules {
     return this.test(await this.chainFor(path.dirname(absolute)), absolute, isDirectory);
   }
 
-  /** `.git` anywhere and clio's `.clio` at the root are never shown by walks. */
+  /** `.git` and clio's `.clio` (any depth) are never shown by walks. */
   private hidden(directory: string, name: string): boolean {
-    return name === ".git" || (name === ".clio" && directory === this.root);
+    return name === ".git" || name === ".clio";
   }
 
   private below(absolute: string): boolean {

@@ -10,6 +10,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { Low, type Adapter } from "lowdb";
 import { writeAtomically } from "../atomic-file.js";
+import { makeFolder } from "../clio-folder.js";
 import { ClioError } from "../errors.js";
 import { withFileLock, type FileLockOptions } from "../lock-file.js";
 
@@ -150,7 +151,7 @@ export class MemoryFile {
    * returns true when it changed something (nothing is written otherwise).
    */
   async update<Result>(change: (data: MemoryFileData) => { changed: boolean; result: Result }): Promise<Result> {
-    await fs.mkdir(path.dirname(this.file), { recursive: true }).catch((error: unknown) => this.explain(error));
+    await makeFolder(path.dirname(this.file)).catch((error: unknown) => this.explain(error));
     return withFileLock(
       `${this.file}.lock`,
       async () => {
