@@ -26,6 +26,8 @@ export interface ReplayCommandOptions {
   update?: boolean;
   /** Parse, check and show the permission plan; run nothing. */
   dryRun?: boolean;
+  /** Let the project's own config loosen permissions for this run (--trust-project). */
+  trustProject?: boolean;
   /** Copy this fixture folder into a fresh temporary workspace and replay there. */
   freshCopy?: string;
   /** Re-run the commands a session recorded and compare them with its results. */
@@ -87,7 +89,7 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
   try {
     run = await runScript(text, {
       permissionMode: options.permissionMode,
-      ...(await configuredRules()),
+      ...(await configuredRules(options)),
       ...(options.freshCopy ? { freshCopy: options.freshCopy } : options.workspace ? { workspace: options.workspace } : {}),
       ...(interactive ? { asker: terminalAsker(createStyle(process.stderr)) } : {}),
       stopOnError: options.stopOnError ?? false,
@@ -113,9 +115,11 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
  * The person's allow/deny rules and protocol settings (e.g. WEB.allowHosts) from their config
  * files, so a replay runs under the same rules as the chat.
  */
-export async function configuredRules(): Promise<{ rules: { allow: string[]; deny: string[] }; protocolConfig: Record<string, unknown> }> {
-  const { loadConfig } = await import("../config/index.js");
-  const { config } = await loadConfig({ cwd: process.cwd(), env: process.env });
+export async function configuredRules(options: { trustProject?: boolean } = {}): Promise<{ rules: { allow: string[]; deny: string[] }; protocolConfig: Record<string, unknown> }> {
+  const { loadConfig, reportProjectTrust } = await import("../config/index.js");
+  const resolved = await loadConfig({ cwd: process.cwd(), env: process.env, ...(options.trustProject ? { trustProject: true } : {}) });
+  reportProjectTrust(resolved.project, resolved.files.user, (text) => void process.stderr.write(`${text}\n`));
+  const { config } = resolved;
   return { rules: config.permissions, protocolConfig: config.protocols };
 }
 
