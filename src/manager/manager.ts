@@ -130,12 +130,18 @@ export class ProtocolManager {
   }
 
   /** What permission rules match: the first declared parameter's value, and every form of every path parameter. */
-  private async subjectOf(definition: ActionDefinition, invocation: Invocation): Promise<Pick<PermissionRequest, "subject" | "subjectIsPath" | "pathForms">> {
+  private async subjectOf(
+    definition: ActionDefinition,
+    invocation: Invocation,
+    permissionClass: PermissionClass,
+  ): Promise<Pick<PermissionRequest, "subject" | "subjectIsPath" | "pathForms">> {
     const names = Object.keys(definition.parameters);
     const first = names[0];
     const subject = first === undefined ? undefined : invocation.decoded[first];
     const paths = names.filter((name) => definition.parameters[name]!.path === true && typeof invocation.decoded[name] === "string");
-    if (paths.length === 0 || !this.options.permissions.readsValues(invocation.protocol, invocation.action)) return { subject };
+    // A change to a file may be asked about, and "always" then covers that file: its forms are needed.
+    const needed = permissionClass !== "read" || this.options.permissions.readsValues(invocation.protocol, invocation.action);
+    if (paths.length === 0 || !needed) return { subject };
     const forms = new Set<string>();
     for (const name of paths) for (const form of await pathForms(this.options.environment.workspace, invocation.decoded[name] as string)) forms.add(form);
     return { subject, subjectIsPath: definition.parameters[first!]!.path === true, pathForms: [...forms] };
@@ -150,7 +156,7 @@ export class ProtocolManager {
     // A command whose turn was cancelled while it waited is not put to the person.
     if (signal.aborted) return cancelled();
     const verdict = await this.options.permissions
-      .decide({ protocol, action, permissionClass, description, ...(await this.subjectOf(definition, invocation)) })
+      .decide({ protocol, action, permissionClass, description, ...(await this.subjectOf(definition, invocation, permissionClass)) })
       .catch((error: unknown): PermissionVerdict => ({
         allowed: false,
         error: {
