@@ -148,7 +148,9 @@ export function createGitProtocol(seams: GitSeams = {}): ProtocolDefinition<unde
         inRepository(environment, async (repository, tools) => {
           const limit = [args.files, args.path].filter((value): value is string => value !== undefined).join("\n");
           const paths = limit === "" ? undefined : await repositoryPaths(environment, limit);
-          const diffs = await tools.diffRepository(repository, { staged: args.staged, from: args.from, to: args.to, paths });
+          const diffs = (await tools.diffRepository(repository, { staged: args.staged, from: args.from, to: args.to, paths })).map((item) =>
+            environment.workspace.isHidden(item.path) ? { ...item, patch: `diff --git a/${item.path} b/${item.path}\n(${item.status}; content not shown: a deny rule keeps this file from being read)\n` } : item,
+          );
           const data = diffs.map(({ patch: _patch, ...rest }) => rest);
           if (diffs.length === 0) return { output: "No differences.", data: { files: data } };
           let output = diffs.map((item) => item.patch).join("");

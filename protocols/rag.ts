@@ -54,7 +54,7 @@ const contextSize = parameter.integer("How many lines of code to show (search: p
 export function createRagProtocol(options: RagOptions = {}) {
   const indexOptions = (environment: ProtocolEnvironment): CodeIndexOptions => {
     const settings = (environment.config.RAG ?? {}) as { maxFileBytes?: number; maxChunkLines?: number; semanticWeight?: number };
-    return { ...settings, onProgress: options.onProgress, embed: options.embed };
+    return { ...settings, onProgress: options.onProgress, embed: options.embed, hidden: (relative) => environment.workspace.isHidden(relative) };
   };
 
   async function openIndex(state: RagState, environment: ProtocolEnvironment): Promise<CodeIndex> {
@@ -92,7 +92,11 @@ export function createRagProtocol(options: RagOptions = {}) {
   /** The confined path, or undefined for the whole workspace. */
   async function resolveScope(environment: ProtocolEnvironment, input: string | undefined): Promise<ResolvedPath | undefined> {
     if (input === undefined || input.trim() === "" || input.trim() === ".") return undefined;
-    return environment.workspace.resolve(input, "read");
+    const resolved = await environment.workspace.resolve(input, "read");
+    if (environment.workspace.isHidden(resolved.relative) || environment.workspace.isHidden(environment.workspace.relativeOf(resolved.real))) {
+      throw new ClioError("permission_denied", `${resolved.relative} is kept from being read by the person's deny rules, so RAG does not show it.`, "Leave it out; ask the person if you need it.");
+    }
+    return resolved;
   }
   const relativePath = async (environment: ProtocolEnvironment, input: string | undefined) => (await resolveScope(environment, input))?.relative;
 

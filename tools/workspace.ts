@@ -28,6 +28,12 @@ export interface WorkspaceOptions {
    * Folder names (at any depth) that FILE_OP never writes: git internals and clio's own state.
    */
   protectedNames?: string[];
+  /**
+   * Paths (workspace-relative, `/`-separated) the person's deny rules keep from being read. Every
+   * way of reading that lists or shows many files at once (searches, listings, the code index,
+   * diffs) leaves them out; see `isHidden`.
+   */
+  hidden?: (relative: string) => boolean;
 }
 
 const DEFAULT_PROTECTED = [".git", ".clio"];
@@ -44,7 +50,15 @@ export class Workspace {
     private readonly protectedNames: string[],
     /** The root as it was given (before symlinks were expanded), so absolute inputs using it work. */
     private readonly givenRoot: string,
+    private readonly hidden?: (relative: string) => boolean,
   ) {}
+
+  /** True when a deny rule keeps this workspace-relative path (a file, or a folder with or without `/`) from being read. */
+  isHidden(relative: string): boolean {
+    if (this.hidden === undefined) return false;
+    const bare = relative.replace(/\/+$/, "");
+    return bare !== "" && bare !== "." && this.hidden(bare);
+  }
 
   /** Opens a workspace at `root`, which must be an existing directory. */
   static async open(root: string, options: WorkspaceOptions = {}): Promise<Workspace> {
@@ -60,7 +74,7 @@ export class Workspace {
       throw new ClioError("not_a_directory", `Workspace ${root} is not a folder.`, "Pass a folder with --workspace DIR.");
     }
     const protectedNames = (options.protectedNames ?? DEFAULT_PROTECTED).map((name) => name.toLowerCase());
-    return new Workspace(real, protectedNames, given);
+    return new Workspace(real, protectedNames, given, options.hidden);
   }
 
   /**

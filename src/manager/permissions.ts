@@ -71,6 +71,19 @@ export class PermissionPolicy {
     return this.denyRules.some(reads) || this.allowRules.some(reads);
   }
 
+  /**
+   * True when a deny rule with a path glob refuses reading `relative` through one of `readers`
+   * (the actions that read one file, e.g. FILE_OP.read): such a path is then left out of every
+   * other way of reading too (searches, listings, the code index, diffs).
+   */
+  deniesReading(relative: string, readers: readonly { protocol: string; action: string }[]): boolean {
+    return readers.some(({ protocol, action }) =>
+      this.denyRules.some(
+        (rule) => rule.readsValueOf(protocol, action) && rule.matches({ protocol, action, permissionClass: "read", description: "", subject: relative, subjectIsPath: true, pathForms: [relative] }),
+      ),
+    );
+  }
+
   async decide(request: PermissionRequest): Promise<PermissionVerdict> {
     const label = `${request.protocol}.${request.action}`;
     const denying = this.denyRules.find((rule) => rule.matches(request));

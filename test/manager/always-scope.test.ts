@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { PermissionRequest } from "../../src/manager/permissions.js";
+import type { PermissionAnswer, PermissionRequest } from "../../src/manager/permissions.js";
 import { scriptSubmissions } from "../../src/replay/replay.js";
 import { createRuntime } from "../../src/runtime.js";
 import { temporaryFolder } from "../support/workspace.js";
@@ -25,7 +25,7 @@ afterEach(async () => {
 /** Answers "always" to the first question and "no" to every later one, recording what was asked. */
 async function runAll(text: string) {
   const asked: string[] = [];
-  const asker = async (request: PermissionRequest) => (asked.push(`${request.subject} | ${request.alwaysCovers}`), asked.length === 1 ? "always" : "no") as const;
+  const asker = async (request: PermissionRequest): Promise<PermissionAnswer> => (asked.push(`${request.subject} | ${request.alwaysCovers}`), asked.length === 1 ? "always" : "no");
   const runtime = await createRuntime({ workspace: folder.path, permissionMode: "ask", asker, env: { PATH: process.env.PATH }, protocolConfig: { EXEC: { sandbox: false } } });
   try {
     const results = await runtime.manager.runAll(scriptSubmissions(text).submissions);

@@ -38,6 +38,11 @@ export interface CodeIndexOptions {
   workers?: number;
   /** Updates that read fewer bytes than this stay in this thread (default 8 MiB). */
   parallelMinBytes?: number;
+  /**
+   * Root-relative paths the person's deny rules keep from being read: never indexed, and
+   * dropped from a stored index on open, so no search, explanation or overview shows them.
+   */
+  hidden?: (relative: string) => boolean;
 }
 
 export interface IndexReport {
@@ -89,7 +94,7 @@ export class CodeIndex {
     const stored = await index.store.load(index.dictionary);
     if (stored !== undefined) {
       index.manifest = stored.manifest;
-      for (const file of stored.files) index.put(file);
+      for (const file of stored.files) if (!options.hidden?.(file.path)) index.put(file);
       index.postings.finishStaging(index.dictionary.size);
     }
     if (options.embed !== undefined) index.vectors = await index.store.loadVectors();
@@ -246,6 +251,7 @@ export class CodeIndex {
     const queue = new FileQueue();
     const walking = walkFiles(this.root, start, {
       maxFileBytes: this.options.maxFileBytes,
+      ...(this.options.hidden ? { hidden: this.options.hidden } : {}),
       onFiles: (found) => {
         for (const file of found) {
           const binary = knownBinary.get(file.path);
