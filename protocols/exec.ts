@@ -14,8 +14,10 @@
  * only the workspace, the temp folder and `writablePaths` are writable, and nothing they start
  * outlives them (run) or clio (background). Without bwrap, EXEC says so once.
  *
- * Children never see credentials: provider API keys and any variable named like `*_KEY`,
- * `*_TOKEN`, `*_SECRET`, `*_PASSWORD` (see tools/exec/environment.ts) are removed.
+ * Children never see credentials: provider API keys, any variable named like `*_KEY`,
+ * `*_TOKEN`, `*_SECRET`, `*_PASSWORD`, connection strings, webhooks, cookies, agent sockets,
+ * and any value that looks like one (see tools/exec/environment.ts) are removed;
+ * `environment` {include, exclude} adjusts that.
  * Settings (`config.EXEC`): `sandbox` (false turns it off), `writablePaths`, `network`
  * ("allow", default, or "none"), `passEnv` (names to pass anyway), `defaultTimeout` (s, 120),
  * `maxTimeout` (s, 3600), `outputLimit` (bytes kept per stream, 1 MB), `shownLimit`
@@ -49,6 +51,7 @@ interface ExecSettings {
   writablePaths?: unknown;
   network?: unknown;
   passEnv?: string[];
+  environment?: { include?: string[]; exclude?: string[] };
   defaultTimeout?: number;
   maxTimeout?: number;
   outputLimit?: number;
@@ -79,7 +82,8 @@ async function launchFor(environment: ProtocolEnvironment, state: ExecState, fil
   const settings = settingsOf(environment);
   const sandbox = tools.readSandboxSettings(settings);
   const tag = tools.newTag();
-  const env = { ...childEnvironment(environment.env, settings.passEnv), [tools.TAG_VARIABLE]: tag };
+  const filter = { include: [...(settings.passEnv ?? []), ...(settings.environment?.include ?? [])], exclude: settings.environment?.exclude ?? [] };
+  const env = { ...childEnvironment(environment.env, filter), [tools.TAG_VARIABLE]: tag };
   if (!sandbox.enabled) return { file, args, env, tag, notice: "" };
   if (!tools.bubblewrapAvailable()) {
     const notice = state.toldNoSandbox ? "" : NO_SANDBOX_NOTICE;

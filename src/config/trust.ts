@@ -43,6 +43,7 @@ const LOOSENING_SETTINGS: Record<string, { loosens: (value: unknown) => boolean;
   sandbox: { loosens: (value) => value === false, description: "run commands outside the sandbox" },
   writablePaths: { loosens: (value) => Array.isArray(value) && value.length > 0, description: "let sandboxed commands write these paths" },
   network: { loosens: (value) => value === true || value === "allow", description: "let sandboxed commands use the network" },
+  passEnv: { loosens: (value) => Array.isArray(value) && value.length > 0, description: "pass these environment variables (which may hold secrets) to commands" },
   environment: {
     loosens: (value) => typeof value === "object" && value !== null && Array.isArray((value as { include?: unknown }).include) && (value as { include: unknown[] }).include.length > 0,
     description: "pass these environment variables (which may hold secrets) to commands",
