@@ -5,6 +5,7 @@
 import path from "node:path";
 import type { PermissionMode } from "../manager/permissions.js";
 import type { CommandResult } from "../manager/result.js";
+import { Workspace } from "../../tools/workspace.js";
 import { loadBuiltinProtocols } from "../registry.js";
 import type { ExpectationFile } from "../replay/expectations.js";
 import { formatPlan, planScript } from "../replay/plan.js";
@@ -67,7 +68,9 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
   const scriptName = file === undefined || file === "-" ? "-" : path.basename(file);
 
   if (options.dryRun) {
-    const plan = await planScript(text, { registry: await loadBuiltinProtocols(), mode: options.permissionMode, interactive: !options.json && canAsk() });
+    const { rules } = await configuredRules(options);
+    const workspace = await Workspace.open(options.freshCopy ?? options.workspace ?? process.cwd());
+    const plan = await planScript(text, { registry: await loadBuiltinProtocols(), mode: options.permissionMode, rules, workspace, interactive: !options.json && canAsk() });
     if (options.json) for (const command of plan.commands) write(JSON.stringify(command));
     else write(formatPlan(plan));
     return plan.commands.every((command) => command.verdict === "run" || command.verdict === "ask") ? 0 : 1;

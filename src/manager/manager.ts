@@ -11,7 +11,7 @@ import { ClioError, type ErrorData } from "../../tools/errors.js";
 import type { ActionDefinition, ActionOutput, PermissionClass, ProtocolDefinition, ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
-import { pathForms } from "./path-forms.js";
+import { permissionSubject } from "./path-forms.js";
 import type { PermissionPolicy, PermissionRequest, PermissionVerdict } from "./permissions.js";
 import type { CommandResult } from "./result.js";
 import { CommandScheduler } from "./scheduler.js";
@@ -129,24 +129,6 @@ export class ProtocolManager {
     );
   }
 
-  /** What permission rules match: the first declared parameter's value, and every form of every path parameter. */
-  private async subjectOf(
-    definition: ActionDefinition,
-    invocation: Invocation,
-    permissionClass: PermissionClass,
-  ): Promise<Pick<PermissionRequest, "subject" | "subjectIsPath" | "pathForms">> {
-    const names = Object.keys(definition.parameters);
-    const first = names[0];
-    const subject = first === undefined ? undefined : invocation.decoded[first];
-    const paths = names.filter((name) => definition.parameters[name]!.path === true && typeof invocation.decoded[name] === "string");
-    // A change to a file may be asked about, and "always" then covers that file: its forms are needed.
-    const needed = permissionClass !== "read" || this.options.permissions.readsValues(invocation.protocol, invocation.action);
-    if (paths.length === 0 || !needed) return { subject };
-    const forms = new Set<string>();
-    for (const name of paths) for (const form of await pathForms(this.options.environment.workspace, invocation.decoded[name] as string)) forms.add(form);
-    return { subject, subjectIsPath: definition.parameters[first!]!.path === true, pathForms: [...forms] };
-  }
-
   private async run(id: number, invocation: Invocation, permissionClass: PermissionClass, signal: AbortSignal): Promise<CommandResult> {
     const { protocol, action, definition } = invocation;
     const start = invocation.command.span.start;
@@ -156,7 +138,7 @@ export class ProtocolManager {
     // A command whose turn was cancelled while it waited is not put to the person.
     if (signal.aborted) return cancelled();
     const verdict = await this.options.permissions
-      .decide({ protocol, action, permissionClass, description, ...(await this.subjectOf(definition, invocation, permissionClass)) })
+      .decide({ protocol, action, permissionClass, description, ...(await permissionSubject(definition, invocation.decoded, { workspace: this.options.environment.workspace, permissions: this.options.permissions, protocol, action, permissionClass })) })
       .catch((error: unknown): PermissionVerdict => ({
         allowed: false,
         error: {
