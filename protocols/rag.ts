@@ -54,7 +54,7 @@ const contextSize = parameter.integer("How many lines of code to show (search: p
 export function createRagProtocol(options: RagOptions = {}) {
   const indexOptions = (environment: ProtocolEnvironment): CodeIndexOptions => {
     const settings = (environment.config.RAG ?? {}) as { maxFileBytes?: number; maxChunkLines?: number; semanticWeight?: number };
-    return { ...settings, onProgress: options.onProgress, embed: options.embed, hidden: (relative) => environment.workspace.isHidden(relative) };
+    return { ...settings, onProgress: options.onProgress, embed: options.embed, hidden: (relative) => environment.workspace.isHidden(relative), persist: () => environment.workspace.mayKeepState() };
   };
 
   async function openIndex(state: RagState, environment: ProtocolEnvironment): Promise<CodeIndex> {

@@ -46,7 +46,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const registry = options.registry ?? (await loadBuiltinProtocols());
   const permissions = new PermissionPolicy(options.permissionMode, options.rules, options.asker);
   const readers = fileReaders(registry);
-  const workspace = await Workspace.open(options.workspace, { hidden: (relative) => permissions.deniesReading(relative, readers) });
+  const workspace = await Workspace.open(options.workspace, {
+    hidden: (relative) => permissions.deniesReading(relative, readers),
+    // Plan mode writes nothing in the workspace, clio's own state included.
+    mayKeepState: () => permissions.mode !== "plan",
+  });
   const environment: ProtocolEnvironment = {
     workspace,
     config: options.protocolConfig ?? {},

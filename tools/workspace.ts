@@ -34,6 +34,11 @@ export interface WorkspaceOptions {
    * diffs) leaves them out; see `isHidden`.
    */
   hidden?: (relative: string) => boolean;
+  /**
+   * False while clio must not write anything in the workspace, not even its own state in
+   * `.clio` (plan mode): see `mayKeepState`. Default: always true.
+   */
+  mayKeepState?: () => boolean;
 }
 
 const DEFAULT_PROTECTED = [".git", ".clio"];
@@ -51,7 +56,13 @@ export class Workspace {
     /** The root as it was given (before symlinks were expanded), so absolute inputs using it work. */
     private readonly givenRoot: string,
     private readonly hidden?: (relative: string) => boolean,
+    private readonly keepsState?: () => boolean,
   ) {}
+
+  /** True when clio may write its own state (`.clio/index`, kept outputs) in the workspace now. */
+  mayKeepState(): boolean {
+    return this.keepsState?.() ?? true;
+  }
 
   /** True when a deny rule keeps this workspace-relative path (a file, or a folder with or without `/`) from being read. */
   isHidden(relative: string): boolean {
@@ -74,7 +85,7 @@ export class Workspace {
       throw new ClioError("not_a_directory", `Workspace ${root} is not a folder.`, "Pass a folder with --workspace DIR.");
     }
     const protectedNames = (options.protectedNames ?? DEFAULT_PROTECTED).map((name) => name.toLowerCase());
-    return new Workspace(real, protectedNames, given, options.hidden);
+    return new Workspace(real, protectedNames, given, options.hidden, options.mayKeepState);
   }
 
   /**

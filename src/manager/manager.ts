@@ -203,6 +203,7 @@ export class ProtocolManager {
     const relative = path.posix.join(folder, name);
     let note: string;
     try {
+      if (!this.options.environment.workspace.mayKeepState()) throw new Error("plan mode writes nothing in the workspace");
       // Kept only where the folder really lies inside the workspace (.clio may be a symlink):
       // resolving throws for a path that leads outside.
       const { real } = await this.options.environment.workspace.resolve(relative);
