@@ -12,7 +12,7 @@ import type { ActionDefinition, ActionOutput, PermissionClass, ProtocolDefinitio
 import type { ProtocolRegistry } from "../registry.js";
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
 import { permissionSubject } from "./path-forms.js";
-import type { PermissionPolicy, PermissionRequest, PermissionVerdict } from "./permissions.js";
+import type { PermissionPolicy, PermissionVerdict } from "./permissions.js";
 import type { CommandResult } from "./result.js";
 import { CommandScheduler } from "./scheduler.js";
 
