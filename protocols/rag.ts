@@ -8,7 +8,7 @@ import { promises as fs } from "node:fs";
 import { z } from "zod";
 import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "./contract/protocol.js";
 import { loadOnce } from "./contract/load-once.js";
-import { ClioError } from "../tools/errors.js";
+import { ProtocolError } from "./contract/errors.js";
 import type { ResolvedPath } from "../tools/workspace.js";
 import { numberLines } from "../tools/files/text.js";
 import type { Analysis } from "../tools/index/analyze.js";
@@ -94,7 +94,7 @@ export function createRagProtocol(options: RagOptions = {}) {
     if (input === undefined || input.trim() === "" || input.trim() === ".") return undefined;
     const resolved = await environment.workspace.resolve(input, "read");
     if (environment.workspace.isHidden(resolved.relative) || environment.workspace.isHidden(environment.workspace.relativeOf(resolved.real))) {
-      throw new ClioError("permission_denied", `${resolved.relative} is kept from being read by the person's deny rules, so RAG does not show it.`, "Leave it out; ask the person if you need it.");
+      throw new ProtocolError("permission_denied", `${resolved.relative} is kept from being read by the person's deny rules, so RAG does not show it.`, "Leave it out; ask the person if you need it.");
     }
     return resolved;
   }
@@ -157,7 +157,7 @@ export function createRagProtocol(options: RagOptions = {}) {
           const { analyzeIndex } = await loadIndexTools();
           const analysis = analyzeIndex(index, relative);
           if (analysis.files === 0) {
-            throw new ClioError("not_found", `No indexed files under ${relative}.`, "Give a folder inside the workspace that holds source files, or run RAG index after adding files.");
+            throw new ProtocolError("not_found", `No indexed files under ${relative}.`, "Give a folder inside the workspace that holds source files, or run RAG index after adding files.");
           }
           return { output: analysisText(analysis, index.skipped.length), description: `Analysed ${relative === "." ? "the workspace" : relative} (${plural(analysis.files, "file")})`, data: analysis };
         },
@@ -184,7 +184,7 @@ async function assertExists(absolute: string, relative: string): Promise<void> {
   try {
     await fs.lstat(absolute);
   } catch {
-    throw new ClioError("not_found", `${relative} does not exist.`, 'Give an existing folder or file relative to the workspace, or leave path out to index everything.');
+    throw new ProtocolError("not_found", `${relative} does not exist.`, 'Give an existing folder or file relative to the workspace, or leave path out to index everything.');
   }
 }
 

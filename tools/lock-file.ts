@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import os from "node:os";
-import { ClioError } from "./errors.js";
+import { ToolError } from "./errors.js";
 
 /** The file-system calls locks and atomic writes make; tests inject failures (a full disk) here. */
 export type WriteFileSystem = Pick<typeof fs, "open" | "writeFile" | "rename" | "rm" | "readdir">;
@@ -57,7 +57,7 @@ async function acquire(lockFile: string, options: FileLockOptions): Promise<void
     }
     if (Date.now() > deadline) {
       const owner = existing === undefined ? undefined : parseOwner(existing.text);
-      throw new ClioError(
+      throw new ToolError(
         "locked",
         `${lockFile} has been held by ${owner === undefined ? "another process" : `process ${owner.pid} on ${owner.hostname}`} for too long.`,
         `Wait for the other clio to finish; if none is running, delete ${lockFile}.`,

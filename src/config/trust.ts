@@ -16,7 +16,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { writeAtomically } from "../../tools/atomic-file.js";
-import { ClioError } from "../../tools/errors.js";
+import { ApplicationError } from "../errors.js";
 import { parseJsonText } from "./json-text.js";
 import { isSecretKey, type ConfigLayer, type PermissionMode } from "./schema.js";
 
@@ -132,7 +132,7 @@ export async function rememberTrustedFolder(userFile: string, projectRoot: strin
   if (text !== undefined) {
     const parsed = parseJsonText(text.startsWith("\uFEFF") ? text.slice(1) : text);
     if (!parsed.ok || typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) {
-      throw new ClioError("invalid_config", `${userFile} is not a JSON object, so the trusted folder was not added.`, `Fix the file, or add "trustedFolders": ["${projectRoot}"] yourself.`);
+      throw new ApplicationError("invalid_config", `${userFile} is not a JSON object, so the trusted folder was not added.`, `Fix the file, or add "trustedFolders": ["${projectRoot}"] yourself.`);
     }
     values = parsed.value as Record<string, unknown>;
   }

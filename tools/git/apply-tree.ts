@@ -10,7 +10,7 @@ import { lockIndex, readIndex, type Repository } from "./repository.js";
 import { readBlob, type FlatTree, type TreeFile } from "./tree.js";
 import { beneathSymlink, computeStatus, type StatusOptions } from "./status.js";
 import { isInClioFolder } from "../clio-folder.js";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 
 export interface PathChange {
   path: string;
@@ -81,7 +81,7 @@ export async function applyChanges(repository: Repository, changes: readonly Pat
 function refuseClioFolder(changes: readonly PathChange[]): void {
   const touched = changes.filter((change) => isInClioFolder(change.path)).map((change) => change.path);
   if (touched.length === 0) return;
-  throw new ClioError(
+  throw new ToolError(
     "protected_path",
     `This would change clio's own files (${touched.slice(0, 5).join(", ")}${touched.length > 5 ? ", …" : ""}), which GIT actions never write; nothing was changed.`,
     "Ask the person to run this git command themselves in a terminal if they want those files changed.",
@@ -95,7 +95,7 @@ async function assertNoFolderInTheWay(repository: Repository, changes: readonly 
     const absolute = safeJoin(repository.dir, change.path);
     const existing = await fs.lstat(absolute).catch(() => undefined);
     if (existing?.isDirectory() && (await fs.readdir(absolute)).length > 0) {
-      throw new ClioError("already_exists", `A folder with files in it stands where the file ${change.path} should be written; nothing was changed.`, "Move or delete that folder, then retry.");
+      throw new ToolError("already_exists", `A folder with files in it stands where the file ${change.path} should be written; nothing was changed.`, "Move or delete that folder, then retry.");
     }
   }
 }
@@ -109,7 +109,7 @@ async function writeFile(repository: Repository, absolute: string, file: TreeFil
     // Only an empty folder may make way; anything in it is someone's work.
     await fs.rmdir(absolute).catch(() => {
       const relative = path.relative(repository.dir, absolute);
-      throw new ClioError("already_exists", `A folder stands where the file ${relative} should be written; it was left alone.`, "Move or delete that folder, then retry.");
+      throw new ToolError("already_exists", `A folder stands where the file ${relative} should be written; it was left alone.`, "Move or delete that folder, then retry.");
     });
   } else if (existing) await fs.unlink(absolute);
   if (file.mode === 0o120000) {
@@ -123,7 +123,7 @@ async function writeFile(repository: Repository, absolute: string, file: TreeFil
 function safeJoin(root: string, file: string): string {
   const segments = file.split("/");
   if (segments.some((segment) => segment === "" || segment === "." || segment === ".." || segment.toLowerCase() === ".git")) {
-    throw new ClioError("git_error", `The repository holds an unsafe path ${JSON.stringify(file)}; nothing was written for it.`, "Inspect the commit with real git; such trees fail `git fsck`.");
+    throw new ToolError("git_error", `The repository holds an unsafe path ${JSON.stringify(file)}; nothing was written for it.`, "Inspect the commit with real git; such trees fail `git fsck`.");
   }
   return path.join(root, file);
 }
@@ -179,7 +179,7 @@ export async function assertNothingOverwritten(
   const blocked = changes.filter((change) => dirty.has(change.path) || (change.before === undefined && isUntracked(change.path)));
   if (blocked.length === 0) return;
   const names = blocked.map((change) => change.path);
-  throw new ClioError(
+  throw new ToolError(
     "uncommitted_changes",
     `${doing} would overwrite local changes to ${names.length === 1 ? "this file" : `these ${names.length} files`}: ${names.join(", ")}. Nothing was changed.`,
     "Commit them ([GIT:action=commit]), or discard them ([GIT:action=reset:mode=hard] discards all uncommitted changes), then retry.",

@@ -6,7 +6,7 @@
  * followed by hand, re-checked, and lose the Authorization header when the origin changes.
  */
 import type { GitHttpRequest, GitHttpResponse } from "isomorphic-git";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { checkDestination, type Resolver } from "../network/guard.js";
 import type { Transport } from "../network/transport.js";
 
@@ -45,7 +45,7 @@ export async function sendGuarded(network: GitNetwork, request: GitHttpRequest, 
     }
     response.body.resume();
     if (hop >= maxRedirects) {
-      throw new ClioError("network_error", `${url.origin} redirected more than ${maxRedirects} times.`, "Check the remote URL (git remote -v); point it at the final address.");
+      throw new ToolError("network_error", `${url.origin} redirected more than ${maxRedirects} times.`, "Check the remote URL (git remote -v); point it at the final address.");
     }
     const next = new URL(location, url);
     if (next.origin !== url.origin) headers = withoutAuthorization(headers);

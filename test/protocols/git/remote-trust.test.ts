@@ -8,10 +8,10 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createGitProtocol } from "../../protocols/git.js";
-import type { Resolver } from "../../tools/network/guard.js";
-import { createNodeTransport } from "../../tools/network/transport.js";
-import { startGitHttpServer, type GitHttpServer, type GitHttpServerOptions } from "../support/git-http-server.js";
+import { createGitProtocol } from "../../../protocols/git.js";
+import type { Resolver } from "../../../tools/network/guard.js";
+import { createNodeTransport } from "../../../tools/network/transport.js";
+import { startGitHttpServer, type GitHttpServer, type GitHttpServerOptions } from "../../support/git-http-server.js";
 import { callGit, callGitFailing, makeSandbox, type Sandbox } from "./support.js";
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "web");

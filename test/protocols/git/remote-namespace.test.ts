@@ -5,7 +5,7 @@
  */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runInLoopbackNamespace } from "../support/loopback-namespace.js";
+import { runInLoopbackNamespace } from "../../support/loopback-namespace.js";
 
 interface Probe {
   found: Record<string, { code?: string; message?: string }>;

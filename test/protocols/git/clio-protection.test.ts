@@ -6,7 +6,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CLIO_GITIGNORE, makeFolder } from "../../tools/clio-folder.js";
+import { CLIO_GITIGNORE, makeFolder } from "../../../tools/clio-folder.js";
 import { callGit, callGitFailing, gitPorcelain, makeSandbox, type Sandbox } from "./support.js";
 
 const YOLO = JSON.stringify({ permissionMode: "yolo" });

@@ -11,10 +11,10 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { createGitProtocol } from "../../protocols/git.js";
-import type { Resolver } from "../../tools/network/guard.js";
-import { Workspace } from "../../tools/workspace.js";
-import { environmentFor, invoke } from "../protocols/invoke.js";
+import { createGitProtocol } from "../../../protocols/git.js";
+import type { Resolver } from "../../../tools/network/guard.js";
+import { Workspace } from "../../../tools/workspace.js";
+import { environmentFor, invoke } from "../invoke.js";
 
 const run = promisify(execFile);
 const repo = await fs.mkdtemp(path.join(os.tmpdir(), "clio-git-namespace-"));
