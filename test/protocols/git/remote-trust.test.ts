@@ -14,7 +14,7 @@ import { createNodeTransport } from "../../../tools/network/transport.js";
 import { startGitHttpServer, type GitHttpServer, type GitHttpServerOptions } from "../../support/git-http-server.js";
 import { callGit, callGitFailing, makeSandbox, type Sandbox } from "./support.js";
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "web");
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "fixtures", "web");
 const TOKEN = "ghp_person-secret-token-123";
 
 let tls: { key: Buffer; cert: Buffer };
