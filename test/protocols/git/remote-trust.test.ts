@@ -139,7 +139,7 @@ describe("GIT's network has WEB's address guard", () => {
     const target = await serve();
     const redirector = await serve({
       tls,
-      intercept(request, response) {
+      intercept(_request, response) {
         response.writeHead(302, { location: `${target.url}/project.git/info/refs?service=git-upload-pack` });
         response.end();
         return true;
