@@ -64,12 +64,16 @@ export interface ExecState {
   toldNoSandbox?: boolean;
 }
 
-/** How one command is started: the program and arguments (maybe inside bwrap), its environment, its tag, and a one-time notice. */
+/**
+ * How one command is started: the program and arguments (maybe inside bwrap), its environment,
+ * its tag (only outside the sandbox, whose PID namespace already ends everything the command
+ * started), and a one-time notice.
+ */
 interface Launch {
   file: string;
   args: string[];
   env: NodeJS.ProcessEnv;
-  tag: string;
+  tag?: string;
   notice: string;
 }
 
@@ -81,18 +85,21 @@ async function launchFor(environment: ProtocolEnvironment, state: ExecState, fil
   const tools = await loadProcessTools();
   const settings = settingsOf(environment);
   const sandbox = tools.readSandboxSettings(settings);
-  const tag = tools.newTag();
   const filter = { include: [...(settings.passEnv ?? []), ...(settings.environment?.include ?? [])], exclude: settings.environment?.exclude ?? [] };
-  const env = { ...childEnvironment(environment.env, filter), [tools.TAG_VARIABLE]: tag };
-  if (!sandbox.enabled) return { file, args, env, tag, notice: "" };
+  const env = childEnvironment(environment.env, filter);
+  const tagged = () => {
+    const tag = tools.newTag();
+    return { env: { ...env, [tools.TAG_VARIABLE]: tag }, tag };
+  };
+  if (!sandbox.enabled) return { file, args, ...tagged(), notice: "" };
   if (!tools.bubblewrapAvailable()) {
     const notice = state.toldNoSandbox ? "" : NO_SANDBOX_NOTICE;
     state.toldNoSandbox = true;
-    return { file, args, env, tag, notice };
+    return { file, args, ...tagged(), notice };
   }
   // clio's own folder exists before the command starts, so the sandbox can keep it read-only.
   await makeFolder(path.join(environment.workspace.root, ".clio"));
-  return { ...tools.sandboxed(file, args, { workspace: environment.workspace.root, cwd: folder }, sandbox), env, tag, notice: "" };
+  return { ...tools.sandboxed(file, args, { workspace: environment.workspace.root, cwd: folder }, sandbox), env, notice: "" };
 }
 
 const settingsOf = (environment: ProtocolEnvironment): ExecSettings => (environment.config.EXEC ?? {}) as ExecSettings;
@@ -162,7 +169,7 @@ async function execute(environment: ProtocolEnvironment, state: ExecState, signa
     args: launch.args,
     cwd: folder,
     env: launch.env,
-    tag: launch.tag,
+    ...(launch.tag === undefined ? {} : { tag: launch.tag }),
     timeoutMs: limitMs,
     signal,
     outputLimit: settings.outputLimit,
@@ -256,7 +263,7 @@ export function createExecProtocol(options: ExecOptions = {}) {
           const line = shellLine(args.command);
           const folder = await workingFolder(environment, args.cwd);
           const launch = await launchFor(environment, state, "/bin/sh", ["-c", line], folder);
-          const started = state.jobs.start(line, { cwd: folder, env: launch.env, launch, tag: launch.tag });
+          const started = state.jobs.start(line, { cwd: folder, env: launch.env, launch, ...(launch.tag === undefined ? {} : { tag: launch.tag }) });
           // A moment for the first output (or an immediate failure) to show.
           const until = Date.now() + (options.startupWaitMs ?? 300);
           const quiet = () => {
