@@ -3,6 +3,7 @@
  * the results with recorded ones (`--update` records them), with `--dry-run` only show the plan.
  */
 import path from "node:path";
+import { Workspace } from "../../tools/workspace.js";
 import { loadBuiltinProtocols } from "../registry.js";
 import type { ExpectationFile } from "../replay/expectations.js";
 import { formatPlan, planScript } from "../replay/plan.js";
@@ -40,7 +41,9 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
   const scriptName = file === undefined || file === "-" ? "-" : path.basename(file);
 
   if (options.dryRun) {
-    const plan = await planScript(text, { registry: await loadBuiltinProtocols(), mode: options.permissionMode, interactive: !options.json && canAsk() });
+    const { rules } = await configuredRules(options);
+    const workspace = await Workspace.open(options.freshCopy ?? options.workspace ?? process.cwd());
+    const plan = await planScript(text, { registry: await loadBuiltinProtocols(), mode: options.permissionMode, rules, workspace, interactive: !options.json && canAsk() });
     if (options.json) for (const command of plan.commands) write(JSON.stringify(command));
     else write(formatPlan(plan));
     return plan.commands.every((command) => command.verdict === "run" || command.verdict === "ask") ? 0 : 1;
@@ -62,7 +65,7 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
   try {
     run = await runScript(text, {
       permissionMode: options.permissionMode,
-      ...(await configuredRules()),
+      ...(await configuredRules(options)),
       ...(options.freshCopy ? { freshCopy: options.freshCopy } : options.workspace ? { workspace: options.workspace } : {}),
       ...(interactive ? { asker: terminalAsker(createStyle(process.stderr)) } : {}),
       stopOnError: options.stopOnError ?? false,

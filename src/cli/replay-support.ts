@@ -18,6 +18,8 @@ export interface ReplayCommandOptions {
   update?: boolean;
   /** Parse, check and show the permission plan; run nothing. */
   dryRun?: boolean;
+  /** Let the project's own config loosen permissions for this run (--trust-project). */
+  trustProject?: boolean;
   /** Copy this fixture folder into a fresh temporary workspace and replay there. */
   freshCopy?: string;
   /** Re-run the commands a session recorded and compare them with its results. */
@@ -34,9 +36,11 @@ export interface ReplayCommandOptions {
  * The person's allow/deny rules and protocol settings (e.g. WEB.allowHosts) from their config
  * files, so a replay runs under the same rules as the chat.
  */
-export async function configuredRules(): Promise<{ rules: { allow: string[]; deny: string[] }; protocolConfig: Record<string, unknown> }> {
-  const { loadConfig } = await import("../config/index.js");
-  const { config } = await loadConfig({ cwd: process.cwd(), env: process.env });
+export async function configuredRules(options: { trustProject?: boolean } = {}): Promise<{ rules: { allow: string[]; deny: string[] }; protocolConfig: Record<string, unknown> }> {
+  const { loadConfig, reportProjectTrust } = await import("../config/index.js");
+  const resolved = await loadConfig({ cwd: process.cwd(), env: process.env, ...(options.trustProject ? { trustProject: true } : {}) });
+  reportProjectTrust(resolved.project, resolved.files.user, (text) => void process.stderr.write(`${text}\n`));
+  const { config } = resolved;
   return { rules: config.permissions, protocolConfig: config.protocols };
 }
 
