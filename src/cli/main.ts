@@ -50,6 +50,7 @@ program
   .option("--session-dir <dir>", "with --from-session: where sessions are stored (default from clio config)")
   .option("--model-script <file>", "play recorded model replies (JSON, or markdown split by --- reply --- lines) through the real agent loop")
   .option("--prompt <text>", "with --model-script: the person's prompt the replies answer")
+  .option("--git-author <author>", 'the author of the commits the script makes, as "Name <email>" (default "Clio Replay <replay@example.com>")')
   .action(async (file: string | undefined, options) => {
     const { replayCommand } = await import("./replay-command.js");
     process.exitCode = await replayCommand(file, options);

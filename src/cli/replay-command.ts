@@ -6,6 +6,7 @@ import path from "node:path";
 import type { PermissionMode } from "../manager/permissions.js";
 import type { CommandResult } from "../manager/result.js";
 import { loadBuiltinProtocols } from "../registry.js";
+import { parseGitAuthor } from "../replay/deterministic.js";
 import type { ExpectationFile } from "../replay/expectations.js";
 import { formatPlan, planScript } from "../replay/plan.js";
 import { runScript } from "../replay/run-script.js";
@@ -36,6 +37,8 @@ export interface ReplayCommandOptions {
   modelScript?: string;
   /** With `modelScript`: the person's prompt the replies answer. */
   prompt?: string;
+  /** The commits' author as `Name <email>` (default REPLAY_GIT_AUTHOR). */
+  gitAuthor?: string;
 }
 
 type Output = (text: string) => void;
@@ -49,6 +52,9 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
   if (options.update && !options.expect) return fail("--update needs --expect FILE: the expectation file to write.");
   if (options.freshCopy && options.workspace) return fail("give either --workspace DIR or --fresh-copy DIR, not both.");
   if (options.sessionDir && !options.fromSession) return fail("--session-dir goes with --from-session ID: the folder that holds that session.");
+  if (options.gitAuthor !== undefined && parseGitAuthor(options.gitAuthor) === undefined) {
+    return fail(`--git-author ${JSON.stringify(options.gitAuthor)} is not "Name <email>"; write it like --git-author "Team CI <ci@example.com>".`);
+  }
   if (options.modelScript) {
     if (file !== undefined) return fail("give either a script FILE or --model-script FILE, not both.");
     const { replayModelScriptCommand } = await import("./replay-model-script.js");
@@ -91,6 +97,7 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
       ...(options.freshCopy ? { freshCopy: options.freshCopy } : options.workspace ? { workspace: options.workspace } : {}),
       ...(interactive ? { asker: terminalAsker(createStyle(process.stderr)) } : {}),
       stopOnError: options.stopOnError ?? false,
+      ...(options.gitAuthor ? { gitAuthor: parseGitAuthor(options.gitAuthor)! } : {}),
       signal: controller.signal,
       onResult: (result) => write(options.json ? JSON.stringify(jsonResult(result)) : formatResult(result, style)),
     });

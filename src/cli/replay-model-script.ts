@@ -9,6 +9,7 @@ import { ClioError } from "../../tools/errors.js";
 import { Conversation } from "../agent/conversation.js";
 import type { CommandResult } from "../manager/result.js";
 import { loadScript, ScriptedProvider } from "../providers/index.js";
+import { colourlessEnvironment, deterministicProtocolConfig, parseGitAuthor } from "../replay/deterministic.js";
 import { expectedFromResult, type ExpectationFile } from "../replay/expectations.js";
 import { freshWorkspaceCopy } from "../replay/run-script.js";
 import { createRuntime } from "../runtime.js";
@@ -45,10 +46,14 @@ export async function replayModelScriptCommand(options: ModelScriptOptions): Pro
   const results: CommandResult[] = [];
   const interactive = !options.json && canAsk();
   try {
+    const { rules, protocolConfig } = await configuredRules();
+    const author = options.gitAuthor === undefined ? undefined : parseGitAuthor(options.gitAuthor);
     const runtime = await createRuntime({
       workspace,
       permissionMode: options.permissionMode,
-      ...(await configuredRules()),
+      rules,
+      protocolConfig: deterministicProtocolConfig(protocolConfig, author),
+      env: colourlessEnvironment(process.env),
       ...(interactive ? { asker: terminalAsker(createStyle(process.stderr)) } : {}),
       onEvent: (event) => {
         if (event.type === "command-finished") {

@@ -10,6 +10,7 @@ import type { CommandResult } from "../manager/result.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { createRuntime } from "../runtime.js";
 import { compareResults, expectedFromResult, type Difference, type ExpectationFile, type ExpectedResult } from "./expectations.js";
+import { colourlessEnvironment, deterministicProtocolConfig, type GitAuthor } from "./deterministic.js";
 import type { NormaliseContext } from "./normalise.js";
 import { replayScript, type ReplayOutcome } from "./replay.js";
 
@@ -29,6 +30,8 @@ export interface ScriptRunOptions {
   env?: NodeJS.ProcessEnv;
   /** More paths that stand for the workspace in results (a session's original workspace). */
   workspaceAliases?: string[];
+  /** The author of the commits the script makes (default REPLAY_GIT_AUTHOR, whatever the git config says). */
+  gitAuthor?: GitAuthor;
 }
 
 export interface ScriptRun {
@@ -62,8 +65,8 @@ export async function runScript(text: string, options: ScriptRunOptions): Promis
       ...(options.rules ? { rules: options.rules } : {}),
       ...(options.asker ? { asker: options.asker } : {}),
       ...(options.registry ? { registry: options.registry } : {}),
-      ...(options.protocolConfig ? { protocolConfig: options.protocolConfig } : {}),
-      ...(options.env ? { env: options.env } : {}),
+      protocolConfig: deterministicProtocolConfig(options.protocolConfig ?? {}, options.gitAuthor),
+      env: colourlessEnvironment(options.env ?? process.env),
     });
     let outcome: ReplayOutcome;
     try {
