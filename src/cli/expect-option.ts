@@ -5,9 +5,9 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { formatDifferences } from "../replay/difference-report.js";
+import { compareResults } from "../replay/compare.js";
 import {
   buildExpectationFile,
-  compareResults,
   ExpectationFileError,
   parseExpectationFile,
   serialiseExpectationFile,

@@ -9,7 +9,8 @@ import type { PermissionAsker, PermissionMode, PermissionRules } from "../manage
 import type { CommandResult } from "../manager/result.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { createRuntime } from "../runtime.js";
-import { compareResults, expectedFromResult, type Difference, type ExpectationFile, type ExpectedResult } from "./expectations.js";
+import { compareResults, type Difference } from "./compare.js";
+import { expectedFromResult, type ExpectationFile, type ExpectedResult } from "./expectations.js";
 import { colourlessEnvironment, deterministicProtocolConfig, type GitAuthor } from "./deterministic.js";
 import type { NormaliseContext } from "./normalise.js";
 import { replayScript, type ReplayOutcome } from "./replay.js";
@@ -79,7 +80,7 @@ export async function runScript(text: string, options: ScriptRunOptions): Promis
       await runtime.manager.dispose();
     }
     const context: NormaliseContext = { workspaceRoots: [workspace, runtime.environment.workspace.root, ...(options.workspaceAliases ?? [])] };
-    return { outcome, expected: outcome.results.map((result) => expectedFromResult(result, context)), workspace };
+    return { outcome, expected: outcome.results.map((result, index) => expectedFromResult(result, context, outcome.commands[index])), workspace };
   } finally {
     if (options.freshCopy) await rm(workspace, { recursive: true, force: true });
   }

@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import os from "node:os";
 import path from "node:path";
 import { formatDifferences, unifiedDiff } from "../../src/replay/difference-report.js";
+import { compareResults } from "../../src/replay/compare.js";
 import {
   buildExpectationFile,
-  compareResults,
   ExpectationFileError,
   parseExpectationFile,
   serialiseExpectationFile,
@@ -94,11 +94,13 @@ describe("comparing a run with its expectations", () => {
   });
 
   it("reports a script that no longer matches: other commands, fewer or more of them, another file", () => {
-    const expected = buildExpectationFile("a.md", [result(), result({ line: 2 })]);
-    const shorter = compareResults(expected, "a.md", [result()]);
-    expect(formatDifferences(shorter, { script: "a.md", expectations: "a.json" })).toMatch(/a\.json does not match a\.md: the expectations have 2 results but the run gave 1: NOTES\.get at 2:1 did not run/);
-    const moved = compareResults(expected, "a.md", [result(), result({ line: 4, action: "set" })]);
-    expect(formatDifferences(moved, { script: "a.md", expectations: "a.json" })).toContain("command 2 is expected to be NOTES.get at 2:1, but the script has NOTES.set at 4:1");
+    const expected = buildExpectationFile("a.md", [result({ command: "[NOTES:action=get:id=a]" }), result({ line: 2, command: "[NOTES:action=get:id=b]" })]);
+    const shorter = compareResults(expected, "a.md", [result({ command: "[NOTES:action=get:id=a]" })]);
+    expect(formatDifferences(shorter, { script: "a.md", expectations: "a.json" })).toContain('a.json: recorded command 2, "[NOTES:action=get:id=b]" (NOTES.get, then at:2:1), is not in this run');
+    const other = compareResults(expected, "a.md", [result({ command: "[NOTES:action=get:id=a]" }), result({ line: 4, action: "set", command: "[NOTES:action=set:id=b]" })]);
+    const report = formatDifferences(other, { script: "a.md", expectations: "a.json" });
+    expect(report).toContain("a.md:4:1 NOTES.set (command 2) has no recorded result in a.json");
+    expect(report).toContain("recorded command 2");
     const renamed = compareResults(expected, "b.md", [result(), result({ line: 2 })]);
     expect(formatDifferences(renamed, { script: "b.md", expectations: "a.json" })).toContain("a.json was recorded for the script a.md, not b.md");
   });
@@ -109,8 +111,10 @@ describe("comparing a run with its expectations", () => {
     expect(compareResults(marked, "a.md", [result({ ok: false, output: [] })])).toHaveLength(1);
     const rewritten = buildExpectationFile("a.md", [result({ output: ["new"] }), result({ line: 2 })], marked);
     expect(rewritten.results.map((entry) => entry.ignoreOutput)).toEqual([true, undefined]);
-    const moved = buildExpectationFile("a.md", [result({ line: 9 })], marked);
-    expect(moved.results[0]!.ignoreOutput).toBeUndefined();
+    const elsewhere = buildExpectationFile("a.md", [result({ line: 9 })], marked);
+    expect(elsewhere.results[0]!.ignoreOutput).toBe(true);
+    const other = buildExpectationFile("a.md", [result({ action: "set" })], marked);
+    expect(other.results[0]!.ignoreOutput).toBeUndefined();
   });
 
   it("shows the first differences and counts the rest", () => {
@@ -118,10 +122,51 @@ describe("comparing a run with its expectations", () => {
     const actual = [1, 2, 3, 4, 5].map((line) => result({ line, output: ["changed"] }));
     const report = formatDifferences(compareResults(expected, "a.md", actual), { script: "a.md", expectations: "a.json", limit: 2 });
     expect(report.match(/differs from/g)).toHaveLength(2);
-    expect(report).toContain("… and 3 more difference(s) not shown.");
+    expect(report).toContain("… and 3 more difference(s) not shown (--show-all shows them).");
+    expect(formatDifferences(compareResults(expected, "a.md", actual), { script: "a.md", expectations: "a.json", limit: Infinity }).match(/differs from/g)).toHaveLength(5);
   });
 
   it("writes a unified diff with hunk headers", () => {
     expect(unifiedDiff("a\nb\nc\n", "a\nx\nc\n")).toBe("--- expected\n+++ actual\n@@ -1,3 +1,3 @@\n a\n-b\n+x\n c");
+  });
+});
+
+describe("matching results to commands by order and content (issue 21, 2)", () => {
+  const command = (id: string, overrides: Partial<ExpectedResult> = {}) => result({ command: `[NOTES:action=get:id=${id}]`, output: [`note ${id}`], ...overrides });
+
+  it("ignores where commands stand: prose added above every command changes nothing", () => {
+    const expected = buildExpectationFile("a.md", ["a", "b", "c"].map((id, index) => command(id, { line: index + 1 })));
+    const shifted = ["a", "b", "c"].map((id, index) => command(id, { line: index + 10, column: 3 }));
+    expect(compareResults(expected, "a.md", shifted)).toEqual([]);
+  });
+
+  it("reports a moved command once, as moved, and the others as matching", () => {
+    const expected = buildExpectationFile("a.md", ["a", "b", "c", "d", "e"].map((id, index) => command(id, { line: index + 1 })));
+    const actual = ["b", "c", "d", "e", "a"].map((id, index) => command(id, { line: index + 1 }));
+    const differences = compareResults(expected, "a.md", actual);
+    expect(differences).toHaveLength(1);
+    expect(differences[0]).toMatchObject({ kind: "result", index: 4, movedFrom: 0, fields: [] });
+    expect(formatDifferences(differences, { script: "a.md", expectations: "a.json" })).toBe("a.md:5:1 NOTES.get (command 5) moved: it was recorded as command 1.");
+  });
+
+  it("pairs the rest when one command is inserted in the middle", () => {
+    const expected = buildExpectationFile("a.md", ["a", "b", "c"].map((id) => command(id)));
+    const actual = ["a", "x", "b", "c"].map((id) => command(id));
+    const differences = compareResults(expected, "a.md", actual);
+    expect(differences).toEqual([{ kind: "unexpected", index: 1, actual: actual[1] }]);
+  });
+
+  it("shows two long one-line texts that differ late around their first difference, never as two equal cut strings", () => {
+    const long = "x".repeat(200);
+    const expected = buildExpectationFile("a.md", [command("a", { ok: false, output: [], error: { code: "e", message: `${long} one` } })]);
+    const report = formatDifferences(compareResults(expected, "a.md", [command("a", { ok: false, output: [], error: { code: "e", message: `${long} two` } })]), { script: "a.md", expectations: "a.json" });
+    expect(report).toContain("error.message differs from character 202:");
+    expect(report).toMatch(/expected …"x+ one"/);
+    expect(report).toMatch(/got +…"x+ two"/);
+  });
+
+  it("matches by protocol and action alone when a file recorded no command text", () => {
+    const expected = buildExpectationFile("a.md", [result(), result({ action: "set" })]);
+    expect(compareResults(expected, "a.md", [command("a", { output: ["hello"] }), command("b", { action: "set", output: ["hello"] })])).toEqual([]);
   });
 });
