@@ -35,8 +35,9 @@ export async function replayModelScriptCommand(options: ModelScriptOptions): Pro
     throw error;
   }
   let expectations: ExpectationFile | undefined;
-  if (options.expect) {
-    const read = await readExpectations(options.expect, options.update ?? false);
+  const expectFile = typeof options.expect === "string" ? options.expect : undefined;
+  if (expectFile) {
+    const read = await readExpectations(expectFile, options.update ?? false);
     if ("error" in read) return fail(read.error);
     expectations = read.expectations;
   }
@@ -76,8 +77,8 @@ export async function replayModelScriptCommand(options: ModelScriptOptions): Pro
     const context = { workspaceRoots: [workspace, runtime.environment.workspace.root] };
     // Reads run in parallel and finish in any order; the model wrote them in id order.
     const actual = [...results].sort((left, right) => left.id - right.id).map((result) => expectedFromResult(result, context));
-    if (options.expect) {
-      const settled = { file: options.expect, update: options.update ?? false, scriptName: path.basename(options.modelScript), script: options.modelScript, expected: actual, expectations };
+    if (expectFile) {
+      const settled = { file: expectFile, update: options.update ?? false, acceptRefused: options.acceptRefused ?? false, showAll: options.showAll ?? false, scriptName: path.basename(options.modelScript), script: options.modelScript, expected: actual, expectations };
       if (!(await settleExpectations(settled, (text) => void process.stdout.write(`${text}\n`)))) return 1;
     }
     return outcome.reason === "done" ? 0 : 1;

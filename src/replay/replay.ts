@@ -7,8 +7,24 @@ import { parse } from "../../grammar/index.js";
 import type { ProtocolManager, Submission } from "../manager/manager.js";
 import type { CommandResult } from "../manager/result.js";
 
+/** Which commands of a script run (all when absent): given each one's text and where it stands. */
+export type CommandSelector = (source: string, span: Span) => boolean;
+
+/**
+ * `--only LINE|TEXT`: a number selects the command standing on that line (a heredoc command
+ * spans several), any other text the commands whose text contains it.
+ */
+export function selectorFor(only: string): CommandSelector {
+  if (/^\d+$/.test(only)) {
+    const line = Number(only);
+    return (_source, span) => span.start.line <= line && line <= span.end.line;
+  }
+  return (source) => source.includes(only);
+}
+
 export interface ReplayOptions {
   stopOnError?: boolean;
+  select?: CommandSelector;
   signal?: AbortSignal;
   onResult?: (result: CommandResult) => void;
 }
@@ -24,16 +40,19 @@ export interface ReplayOutcome {
 }
 
 /** Every command and syntax error of a script, in source order. */
-export function scriptSubmissions(text: string): { submissions: Submission[]; mentions: Mention[]; sources: string[] } {
+export function scriptSubmissions(text: string, select?: CommandSelector): { submissions: Submission[]; mentions: Mention[]; sources: string[] } {
   const parsed = parse(text);
-  const located = [
+  const all = [
     ...parsed.commands.map((command) => ({ span: command.span, submission: { command } as Submission })),
     ...parsed.errors.map((syntaxError) => ({ span: syntaxError.span, submission: { syntaxError } as Submission })),
-  ].sort((left, right) => left.span.start.offset - right.span.start.offset);
+  ]
+    .sort((left, right) => left.span.start.offset - right.span.start.offset)
+    .map((entry) => ({ ...entry, source: sourceOf(text, entry) }));
+  const located = select ? all.filter((entry) => select(entry.source, entry.span)) : all;
   return {
     submissions: located.map((entry) => entry.submission),
     mentions: parsed.mentions,
-    sources: located.map((entry) => sourceOf(text, entry)),
+    sources: located.map((entry) => entry.source),
   };
 }
 
@@ -56,7 +75,7 @@ const LOOKAHEAD = 32;
  * each command waits for the one before it, so nothing after a failure runs.
  */
 export async function replayScript(text: string, manager: ProtocolManager, options: ReplayOptions = {}): Promise<ReplayOutcome> {
-  const { submissions, mentions, sources } = scriptSubmissions(text);
+  const { submissions, mentions, sources } = scriptSubmissions(text, options.select);
   const results: CommandResult[] = [];
   const lookahead = options.stopOnError ? 1 : LOOKAHEAD;
   const pending: Promise<CommandResult>[] = [];

@@ -13,7 +13,7 @@ import { compareResults, type Difference } from "./compare.js";
 import { expectedFromResult, type ExpectationFile, type ExpectedResult } from "./expectations.js";
 import { colourlessEnvironment, deterministicProtocolConfig, type GitAuthor } from "./deterministic.js";
 import type { NormaliseContext } from "./normalise.js";
-import { replayScript, type ReplayOutcome } from "./replay.js";
+import { replayScript, type CommandSelector, type ReplayOutcome } from "./replay.js";
 
 export interface ScriptRunOptions {
   /** The workspace to run in (default: the current folder). Ignored with `freshCopy`. */
@@ -24,7 +24,11 @@ export interface ScriptRunOptions {
   rules?: PermissionRules;
   asker?: PermissionAsker;
   stopOnError?: boolean;
+  /** Only these commands run (`--only`). */
+  select?: CommandSelector;
   signal?: AbortSignal;
+  /** Told the fresh copy's folder as soon as it exists, so a forced exit can still remove it. */
+  onWorkspace?: (folder: string) => void;
   onResult?: (result: CommandResult) => void;
   registry?: ProtocolRegistry;
   protocolConfig?: Record<string, unknown>;
@@ -59,6 +63,7 @@ export async function freshWorkspaceCopy(fixture: string): Promise<string> {
 /** Runs `text` and gives its results in raw and recorded form. Never leaves a fresh copy behind. */
 export async function runScript(text: string, options: ScriptRunOptions): Promise<ScriptRun> {
   const workspace = options.freshCopy ? await freshWorkspaceCopy(options.freshCopy) : path.resolve(options.workspace ?? process.cwd());
+  if (options.freshCopy) options.onWorkspace?.(workspace);
   try {
     const runtime = await createRuntime({
       workspace,
@@ -73,6 +78,7 @@ export async function runScript(text: string, options: ScriptRunOptions): Promis
     try {
       outcome = await replayScript(text, runtime.manager, {
         stopOnError: options.stopOnError ?? false,
+        ...(options.select ? { select: options.select } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onResult ? { onResult: options.onResult } : {}),
       });
