@@ -10,7 +10,7 @@ import { Conversation } from "../agent/conversation.js";
 import type { CommandResult } from "../manager/result.js";
 import { loadScript, ScriptedProvider } from "../providers/index.js";
 import { colourlessEnvironment, deterministicProtocolConfig, parseGitAuthor } from "../replay/deterministic.js";
-import { expectedFromResult, type ExpectationFile } from "../replay/expectations.js";
+import { expectedFromResult, normalisingOf, type ExpectationFile } from "../replay/expectations.js";
 import { freshWorkspaceCopy } from "../replay/run-script.js";
 import { createRuntime } from "../runtime.js";
 import { canAsk, terminalAsker } from "../ui/prompt.js";
@@ -74,7 +74,7 @@ export async function replayModelScriptCommand(options: ModelScriptOptions): Pro
     await runtime.manager.dispose();
     if (!options.json) process.stdout.write(`${style.dim(`Conversation ended (${outcome.reason}) after ${outcome.turns} of ${replies.length} recorded replies.`)}\n`);
 
-    const context = { workspaceRoots: [workspace, runtime.environment.workspace.root] };
+    const context = { workspaceRoots: [workspace, runtime.environment.workspace.root], ...normalisingOf(expectations, expectFile ?? options.modelScript) };
     // Reads run in parallel and finish in any order; the model wrote them in id order.
     const actual = [...results].sort((left, right) => left.id - right.id).map((result) => expectedFromResult(result, context));
     if (expectFile) {

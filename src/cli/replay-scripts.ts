@@ -6,7 +6,7 @@
 import { writeFile } from "node:fs/promises";
 import type { CommandResult } from "../manager/result.js";
 import { formatDifferences } from "../replay/difference-report.js";
-import type { ExpectationFile } from "../replay/expectations.js";
+import { normalisingOf, type ExpectationFile } from "../replay/expectations.js";
 import { selectorFor } from "../replay/replay.js";
 import { runScript, type ScriptRun } from "../replay/run-script.js";
 import { judgeRun, type ScriptVerdict } from "../replay/verdict.js";
@@ -95,6 +95,7 @@ export async function replayScriptsCommand(patterns: string[], options: ReplayCo
     try {
       outcome.run = await runScript(text, {
         ...shared,
+        normalising: normalisingOf(expectations, entry.expectationFile ?? entry.name),
         ...(options.freshCopy ? { freshCopy: options.freshCopy } : options.workspace ? { workspace: options.workspace } : {}),
         ...(single && !json ? { onResult: (result: CommandResult) => out(formatResult(result, style)) } : {}),
       });

@@ -4,6 +4,7 @@
  */
 import type { ExpectationFile, ExpectedResult } from "./expectations.js";
 import { matchResults } from "./matching.js";
+import { textMatches } from "./patterns.js";
 
 /** One field of one command that differs. */
 export interface FieldDifference {
@@ -22,10 +23,10 @@ export type Difference =
   /** A command whose result differs, or that stands elsewhere among the others (`movedFrom`, from 0); `fields` may then be empty. */
   | { kind: "result"; index: number; expected: ExpectedResult; actual: ExpectedResult; fields: FieldDifference[]; movedFrom?: number };
 
-/** How two texts are compared (equality by default; expectations with wildcards plug in here). */
+/** How an expected text is compared with an actual one (by default with the `[..]` and `...` wildcards). */
 export type TextMatcher = (expected: string, actual: string) => boolean;
 
-const equal: TextMatcher = (expected, actual) => expected === actual;
+const equal: TextMatcher = textMatches;
 
 /** The fields of one pair of results that differ. */
 export function compareFields(wanted: ExpectedResult, got: ExpectedResult, matches: TextMatcher = equal): FieldDifference[] {

@@ -12,7 +12,8 @@ import { z } from "zod";
 import { parseJsonText } from "../config/json-text.js";
 import type { CommandResult } from "../manager/result.js";
 import { matchResults } from "./matching.js";
-import { NORMALISERS, normaliseText, type NormaliseContext } from "./normalise.js";
+import { NORMALISER_NAMES, normaliseText, unknownNormalisers, type NormaliseContext } from "./normalise.js";
+import { compileRedactions, RedactionError, textMatches, type Redaction } from "./patterns.js";
 
 /** The format version this clio writes; older or newer files are refused with a clear error. */
 export const EXPECTATION_FORMAT_VERSION = 1;
@@ -42,8 +43,10 @@ export interface ExpectationFile {
   version: typeof EXPECTATION_FORMAT_VERSION;
   /** The script's file name (without folders). */
   script: string;
-  /** The normalisers applied, in order (informative). */
+  /** The normalisers applied, in their order; remove a name to keep what it would replace. */
   normalisers: string[];
+  /** The file's own rewrites: matches of `pattern` (a regular expression) become `placeholder`. */
+  redactions?: Redaction[];
   results: ExpectedResult[];
 }
 
@@ -67,6 +70,7 @@ const expectationFileSchema = z
     version: z.literal(EXPECTATION_FORMAT_VERSION),
     script: z.string(),
     normalisers: z.array(z.string()),
+    redactions: z.array(z.object({ pattern: z.string(), placeholder: z.string() }).strict()).optional(),
     results: z.array(expectedResultSchema),
   })
   .strict();
@@ -95,19 +99,35 @@ export function expectedFromResult(result: CommandResult, context: NormaliseCont
   return expected;
 }
 
+/** A new result that keeps what the person wrote by hand in its recorded one: the ignoreOutput mark, and wildcards that still match. */
+function carriedOver(result: ExpectedResult, before: ExpectedResult): ExpectedResult {
+  const carried: ExpectedResult = { ...result };
+  if (before.ignoreOutput) carried.ignoreOutput = true;
+  if (textMatches(before.description, result.description)) carried.description = before.description;
+  if (before.error && result.error && before.error.code === result.error.code && textMatches(before.error.message, result.error.message)) carried.error = { ...result.error, message: before.error.message };
+  if (before.ignoreOutput || textMatches(before.output.join("\n"), result.output.join("\n"))) carried.output = before.output;
+  return carried;
+}
+
 /**
  * The file to write for a run whose results are already in recorded form. `previous` (the file
- * being rewritten) passes on `ignoreOutput` marks of the commands it is matched with.
+ * being rewritten) passes on its normalisers and redactions, and for the commands it is matched
+ * with, `ignoreOutput` marks and the wildcards (`[..]`, `...`) that still match.
  */
 export function buildExpectationFile(script: string, results: ExpectedResult[], previous?: ExpectationFile): ExpectationFile {
-  const marked = new Set<number>();
+  const carried = [...results];
   if (previous) {
     for (const pairing of matchResults(previous.results, results)) {
-      if (pairing.expected !== undefined && pairing.actual !== undefined && previous.results[pairing.expected]!.ignoreOutput) marked.add(pairing.actual);
+      if (pairing.expected !== undefined && pairing.actual !== undefined) carried[pairing.actual] = carriedOver(results[pairing.actual]!, previous.results[pairing.expected]!);
     }
   }
-  const carried = results.map((result, index) => (marked.has(index) ? { ...result, ignoreOutput: true } : result));
-  return { version: EXPECTATION_FORMAT_VERSION, script, normalisers: NORMALISERS.map((normaliser) => normaliser.name), results: carried };
+  return {
+    version: EXPECTATION_FORMAT_VERSION,
+    script,
+    normalisers: previous ? [...previous.normalisers] : [...NORMALISER_NAMES],
+    ...(previous?.redactions ? { redactions: previous.redactions } : {}),
+    results: carried,
+  };
 }
 
 export function serialiseExpectationFile(file: ExpectationFile): string {
@@ -137,5 +157,22 @@ export function parseExpectationFile(text: string, name: string): ExpectationFil
     const where = issue.path.length ? issue.path.join(".") : "the document";
     throw new ExpectationFileError(`${name} is not an expectation file: ${where}: ${issue.message}. Rewrite it with --update.`);
   }
-  return checked.data as ExpectationFile;
+  const file = checked.data as ExpectationFile;
+  const unknown = unknownNormalisers(file.normalisers);
+  if (unknown.length) {
+    throw new ExpectationFileError(`${name}: unknown normaliser(s) ${unknown.map((entry) => JSON.stringify(entry)).join(", ")}. Known: ${NORMALISER_NAMES.join(", ")}.`);
+  }
+  try {
+    compileRedactions(file.redactions ?? [], name);
+  } catch (error) {
+    if (error instanceof RedactionError) throw new ExpectationFileError(error.message);
+    throw error;
+  }
+  return file;
+}
+
+/** How a run is normalised to be compared with (or recorded over) `file`: its normalisers and redactions. */
+export function normalisingOf(file: ExpectationFile | undefined, name: string): Pick<NormaliseContext, "names" | "redactions"> {
+  if (file === undefined) return {};
+  return { names: file.normalisers, redactions: compileRedactions(file.redactions ?? [], name) };
 }

@@ -35,6 +35,8 @@ export interface ScriptRunOptions {
   env?: NodeJS.ProcessEnv;
   /** More paths that stand for the workspace in results (a session's original workspace). */
   workspaceAliases?: string[];
+  /** The normalisers and redactions of the expectation file the run is compared with (default: every normaliser). */
+  normalising?: Pick<NormaliseContext, "names" | "redactions">;
   /** The author of the commits the script makes (default REPLAY_GIT_AUTHOR, whatever the git config says). */
   gitAuthor?: GitAuthor;
 }
@@ -85,7 +87,7 @@ export async function runScript(text: string, options: ScriptRunOptions): Promis
     } finally {
       await runtime.manager.dispose();
     }
-    const context: NormaliseContext = { workspaceRoots: [workspace, runtime.environment.workspace.root, ...(options.workspaceAliases ?? [])] };
+    const context: NormaliseContext = { workspaceRoots: [workspace, runtime.environment.workspace.root, ...(options.workspaceAliases ?? [])], ...options.normalising };
     return { outcome, expected: outcome.results.map((result, index) => expectedFromResult(result, context, outcome.commands[index])), workspace };
   } finally {
     if (options.freshCopy) await rm(workspace, { recursive: true, force: true });

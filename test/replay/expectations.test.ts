@@ -6,11 +6,13 @@ import { compareResults } from "../../src/replay/compare.js";
 import {
   buildExpectationFile,
   ExpectationFileError,
+  normalisingOf,
   parseExpectationFile,
   serialiseExpectationFile,
   type ExpectedResult,
 } from "../../src/replay/expectations.js";
 import { normaliseText } from "../../src/replay/normalise.js";
+import { textMatches } from "../../src/replay/patterns.js";
 
 const context = { workspaceRoots: ["/tmp/clio-replay-Ab12Cd"], temporaryFolder: "/tmp" };
 
@@ -168,5 +170,51 @@ describe("matching results to commands by order and content (issue 21, 2)", () =
   it("matches by protocol and action alone when a file recorded no command text", () => {
     const expected = buildExpectationFile("a.md", [result(), result({ action: "set" })]);
     expect(compareResults(expected, "a.md", [command("a", { output: ["hello"] }), command("b", { action: "set", output: ["hello"] })])).toEqual([]);
+  });
+});
+
+describe("expectations that say what varies (issue 21, 3)", () => {
+  it("[..] matches any text up to the next literal part, and a line ... any number of lines", () => {
+    expect(textMatches("Wrote [..] bytes in [..]", "Wrote 12 bytes in 3 ms")).toBe(true);
+    expect(textMatches("Wrote [..] bytes", "Wrote 12 bytes\nmore")).toBe(false);
+    expect(textMatches("a\n...\nz", "a\nb\nc\nz")).toBe(true);
+    expect(textMatches("a\n...\nz", "a\nz")).toBe(true);
+    expect(textMatches("a\n...\nz", "a\nb")).toBe(false);
+    expect(textMatches("...\n[..]end", "x\ny\nthe end")).toBe(true);
+    expect(textMatches("a [..] c", "a b d")).toBe(false);
+    const expected = buildExpectationFile("a.md", [result({ description: "Ran in [..]", output: ["header", "...", "footer [..]"] })]);
+    expect(compareResults(expected, "a.md", [result({ description: "Ran in 5 ms here", output: ["header", "1", "2", "footer 9"] })])).toEqual([]);
+    expect(compareResults(expected, "a.md", [result({ description: "Ran in 5 ms", output: ["header", "1"] })])).toHaveLength(1);
+  });
+
+  it("--update keeps hand-written wildcards that still match, and rewrites those that do not", () => {
+    const previous = buildExpectationFile("a.md", [result({ description: "Ran in [..]", output: ["header", "..."] })]);
+    const kept = buildExpectationFile("a.md", [result({ description: "Ran in 2 s", output: ["header", "x"] })], previous);
+    expect(kept.results[0]).toMatchObject({ description: "Ran in [..]", output: ["header", "..."] });
+    const rewritten = buildExpectationFile("a.md", [result({ description: "Failed", output: ["other"] })], previous);
+    expect(rewritten.results[0]).toMatchObject({ description: "Failed", output: ["other"] });
+  });
+
+  it("applies the file's redactions, and refuses one that does not compile or matches everything", () => {
+    const file = (redactions: unknown) => JSON.stringify({ version: 1, script: "a.md", normalisers: ["workspace"], redactions, results: [] });
+    const parsed = parseExpectationFile(file([{ pattern: "build-\\d+", placeholder: "<build>" }]), "x.json");
+    expect(normaliseText("made build-1234 at 2026-11-22", { workspaceRoots: [], ...normalisingOf(parsed, "x.json") })).toBe("made <build> at 2026-11-22");
+    expect(() => parseExpectationFile(file([{ pattern: "build-(\\d+", placeholder: "<b>" }]), "x.json")).toThrow(/x\.json: redactions\.0\.pattern "build-\(\\\\d\+" is not a valid regular expression/);
+    expect(() => parseExpectationFile(file([{ pattern: ".*", placeholder: "<b>" }]), "x.json")).toThrow(/matches the empty text, so it would redact everywhere/);
+  });
+
+  it("selects normalisers by name; an unknown name or a wildcard key is an error", () => {
+    const text = (normalisers: string[], extra: Record<string, unknown> = {}) => JSON.stringify({ version: 1, script: "a.md", normalisers, results: [{ ...result(), ...extra }] });
+    expect(() => parseExpectationFile(text(["workspace", "uuids"]), "x.json")).toThrow(/x\.json: unknown normaliser\(s\) "uuids"\. Known: workspace, temp, uuid,/);
+    expect(() => parseExpectationFile(text(["workspace"], { "[..]": "x" }), "x.json")).toThrow(/x\.json is not an expectation file: results\.0: Unrecognized key\(s\) in object: '\[\.\.\]'/);
+    expect(normaliseText("at 2026-11-22 in pid 12", { workspaceRoots: [], names: ["pid"] })).toBe("at 2026-11-22 in pid <pid>");
+  });
+
+  it("tightened normalisers: UUIDs, ports and epoch seconds, but never a plain word", () => {
+    expect(normaliseText("id 123e4567-e89b-12d3-a456-426614174000 done", context)).toBe("id <uuid> done");
+    expect(normaliseText("listening on http://127.0.0.1:43121/ and [::1]:5000, port 8080", context)).toBe("listening on http://127.0.0.1:<port>/ and [::1]:<port>, port <port>");
+    expect(normaliseText("created 1764081234, updatedAt 1764081234567;", context)).toBe("created <epoch>, updatedAt <epoch>;");
+    expect(normaliseText("the page was defaced; a facade, deadbeef, cafebabe", context)).toBe("the page was defaced; a facade, deadbeef, cafebabe");
+    expect(normaliseText("size 123456789 and 42", context)).toBe("size 123456789 and 42");
   });
 });
