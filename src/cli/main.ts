@@ -82,6 +82,10 @@ program
   .addOption(new Option("--target <target>", "what to fuzz").choices(["grammar", "protocols", "all"]).default("all"))
   .option("--protocol <name>", "fuzz only this protocol (with --target protocols or all)")
   .option("--allow-internal-errors", "do not count internal_error results (untyped exceptions a handler let escape) as failures")
+  .option("--time <seconds>", "a time budget for the whole run, shared by the properties (runs are then bounded by the clock)", positiveInteger)
+  .option("--corpus <dir>", "a folder of saved failures: checked again first, and every new shrunk case saved there")
+  .option("--junit <file>", "also write a JUnit XML report (one test case per property and corpus case)")
+  .option("--grammar <module>", "check the grammar laws against the grammar this module exports (parse, print, scan) instead of clio's")
   .action(async (options) => {
     const { fuzzCommand } = await import("./fuzz-command.js");
     process.exitCode = await fuzzCommand(options);

@@ -18,6 +18,7 @@ import { PermissionPolicy } from "../manager/permissions.js";
 import type { CommandResult } from "../manager/result.js";
 import type { ParameterDefinition, ProtocolDefinition } from "../../protocols/contract/protocol.js";
 import { ProtocolRegistry } from "../registry.js";
+import { FuzzInterrupted, type LawStatistics } from "./grammar-laws.js";
 import { scriptSubmissions } from "../replay/replay.js";
 import { Workspace } from "../../tools/workspace.js";
 import { isSafeExecValue, LOCAL_URLS, scriptForProtocol } from "./arbitraries.js";
@@ -34,6 +35,12 @@ export interface ProtocolFuzzOptions {
   strict?: boolean;
   /** How long processes may take to exit after dispose before they count as left running (default 3 s). */
   leftoverGraceMs?: number;
+  /** Stop after this long (the runs so far count). */
+  timeLimitMs?: number;
+  /** When aborted, the remaining cases are skipped. */
+  signal?: AbortSignal;
+  /** Told the run's temporary folder, so a forced exit can remove it. */
+  onRunFolder?: (folder: string) => void;
 }
 
 export interface FuzzFailure {
@@ -45,9 +52,11 @@ export interface FuzzFailure {
   path?: string;
   /** The runs asked for: with the seed, a rerun finds the same case. */
   runs: number;
-  /** The shrunk counterexample as a one-line script. */
+  /** The shrunk counterexample as a one-line script (or, for a grammar law, as text to read). */
   script: string;
   problem: string;
+  /** The shrunk value itself (JSON), as a corpus case keeps it to check it again. */
+  value?: unknown;
 }
 
 export interface FuzzOutcome {
@@ -56,6 +65,9 @@ export interface FuzzOutcome {
   /** Commands run through a handler, refused by the gate, and failing their checks — for the report. */
   counts: { handled: number; gated: number; rejected: number };
   failure?: FuzzFailure;
+  /** What a grammar law's cases held. */
+  statistics?: LawStatistics;
+  durationMs?: number;
 }
 
 const LOOKS_LIKE_ADDRESS = /^[a-z][a-z0-9+.-]*:|\.|\/\//i;
@@ -181,6 +193,7 @@ export async function fuzzProtocol(protocol: ProtocolDefinition, options: Protoc
   const counts = { handled: 0, gated: 0, rejected: 0 };
   // Every case runs at the same place, so generated absolute paths aim at this run's sentinel.
   const runFolder = await realpath(await mkdtemp(path.join(os.tmpdir(), "clio-fuzz-")));
+  options.onRunFolder?.(runFolder);
   const location = path.join(runFolder, "case");
   const caseOptions = {
     location,
@@ -192,13 +205,15 @@ export async function fuzzProtocol(protocol: ProtocolDefinition, options: Protoc
   };
   const outsidePaths = outsidePathsFor(location);
   const property = fc.asyncProperty(scriptForProtocol(protocol, { outsidePaths }), async (lines) => {
+    if (options.signal?.aborted) throw new FuzzInterrupted();
     const problems = await runFuzzCase(protocol, lines, caseOptions);
     if (problems.length) throw new Error(problems.join("\n"));
   });
   try {
-    const details = await fc.check(property, { numRuns: options.runs, seed: options.seed });
+    const limit = options.timeLimitMs ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false } : {};
+    const details = await fc.check(property, { numRuns: options.runs, seed: options.seed, ...limit });
     const outcome: FuzzOutcome = { target: protocol.name, runs: details.numRuns, counts };
-    if (details.failed && details.counterexample) {
+    if (details.failed && details.counterexample && !(details.errorInstance instanceof FuzzInterrupted)) {
       const error = details.errorInstance;
       outcome.failure = {
         kind: "protocol",
@@ -206,11 +221,24 @@ export async function fuzzProtocol(protocol: ProtocolDefinition, options: Protoc
         seed: details.seed,
         runs: options.runs,
         script: details.counterexample[0].join(" ").split(location).join(FUZZ_CASE_PLACEHOLDER),
+        value: details.counterexample[0].map((line) => line.split(location).join(FUZZ_CASE_PLACEHOLDER)),
         problem: error instanceof Error ? error.message : String(error),
         ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
       };
     }
     return outcome;
+  } finally {
+    await rm(runFolder, { recursive: true, force: true });
+  }
+}
+
+/** Checks a saved case (its lines, with `<sandbox>` for the sandbox) again; gives the problems, none when the property holds now. */
+export async function recheckProtocolCase(protocol: ProtocolDefinition, lines: string[], options: { strict?: boolean } = {}): Promise<string[]> {
+  const runFolder = await realpath(await mkdtemp(path.join(os.tmpdir(), "clio-fuzz-")));
+  const location = path.join(runFolder, "case");
+  try {
+    const caseOptions = { location, commandTimeoutMs: 10_000, strict: options.strict ?? true, leftoverGraceMs: 3000, baseline: await currentDescendants(), counts: { handled: 0, gated: 0, rejected: 0 } };
+    return await runFuzzCase(protocol, lines.map((line) => line.split(FUZZ_CASE_PLACEHOLDER).join(location)), caseOptions);
   } finally {
     await rm(runFolder, { recursive: true, force: true });
   }
