@@ -134,3 +134,17 @@ describe("clio fuzz in CI (9)", () => {
     expect(rerunLine(failure, { target: "all", allowInternalErrors: true, time: 30 }, 7)).toBe("clio fuzz --target protocols --protocol FILE_OP --seed 7 --time 30 --allow-internal-errors");
   });
 });
+
+describe("arbitraries honour integer bounds (10)", () => {
+  it("draw numbers inside a schema's bounds, on them and just outside", async () => {
+    const { z } = await import("zod");
+    const { valueForParameter } = await import("../../src/fuzz/arbitraries.js");
+    const { parameter } = await import("../../protocols/contract/protocol.js");
+    const values = fc.sample(valueForParameter(parameter.word("a count", z.number().int().min(5).max(9))), { numRuns: 400, seed: 1 }).map(Number).filter(Number.isFinite);
+    const inside = values.filter((value) => value >= 5 && value <= 9);
+    expect(inside.length).toBeGreaterThan(values.length / 2);
+    expect(values).toContain(4);
+    expect(values).toContain(10);
+    expect(values.some((value) => value > 10 && value < 1_000_000)).toBe(false);
+  });
+});
