@@ -26,7 +26,7 @@ export async function readExpectations(file: string, update: boolean): Promise<{
 }
 
 /** The file, written whole or not at all (a temporary file renamed over it). */
-async function writeAtomically(file: string, text: string): Promise<void> {
+export async function writeAtomically(file: string, text: string): Promise<void> {
   await mkdir(path.dirname(path.resolve(file)), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
   await writeFile(temporary, text);

@@ -46,6 +46,8 @@ export interface ReplayCommandOptions {
   showAll?: boolean;
   /** Run only the command on this line, or those whose text contains this text. */
   only?: string;
+  /** After the run, go through the differences and accept or skip each. */
+  review?: boolean;
 }
 
 export async function replayCommand(files: string[], options: ReplayCommandOptions): Promise<number> {
@@ -56,6 +58,8 @@ export async function replayCommand(files: string[], options: ReplayCommandOptio
   };
   if (options.update && !options.expect) return fail("--update needs --expect [FILE]: the expectation file to write.");
   if (options.update && options.only !== undefined) return fail("--update records the whole script; leave out --only.");
+  if (options.review && (!options.expect || options.update || options.json)) return fail("--review goes through the differences with --expect: not with --update or --json.");
+  if (options.review && (files.length === 0 || files.includes("-"))) return fail("--review reads its answers from standard input, so the script must come from a file.");
   if (options.acceptRefused && !options.update) return fail("--accept-refused goes with --update: it lets refused and cancelled commands be recorded.");
   if (options.freshCopy && options.workspace) return fail("give either --workspace DIR or --fresh-copy DIR, not both.");
   if (options.sessionDir && !options.fromSession) return fail("--session-dir goes with --from-session ID: the folder that holds that session.");

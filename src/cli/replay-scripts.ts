@@ -158,6 +158,15 @@ export async function replayScriptsCommand(patterns: string[], options: ReplayCo
   if (json) out(JSON.stringify({ type: "summary", scripts: totals.scripts, commands: totals.commands, interrupted: interrupts.received ?? null, durationMs: Math.round(performance.now() - began) }));
   say(interrupts.received ? `Interrupted by ${interrupts.received}: ${closing}` : closing);
   if (interrupts.received) return INTERRUPT_EXIT_CODES[interrupts.received];
+  if (options.review) {
+    const targets = ordered.flatMap((outcome) => {
+      const recorded = prepared.find((item) => item.entry === outcome.entry)?.expectations;
+      return outcome.run && recorded && outcome.verdict?.differences.length ? [{ script: outcome.entry.name, file: outcome.entry.expectationFile!, expectations: recorded, actual: outcome.run.expected }] : [];
+    });
+    const { reviewDifferences } = await import("./replay-review.js");
+    const left = await reviewDifferences(targets, say);
+    return left === 0 && ordered.every((outcome) => outcome.verdict && (outcome.problem === undefined)) ? 0 : 1;
+  }
   if (!single || options.expect) return totals.scripts.failed ? 1 : 0;
   const only = ordered[0];
   return only?.run && !only.problem && only.run.outcome.results.every((result) => result.ok) && !only.run.outcome.stopped ? 0 : 1;

@@ -100,7 +100,7 @@ export function expectedFromResult(result: CommandResult, context: NormaliseCont
 }
 
 /** A new result that keeps what the person wrote by hand in its recorded one: the ignoreOutput mark, and wildcards that still match. */
-function carriedOver(result: ExpectedResult, before: ExpectedResult): ExpectedResult {
+export function carriedOver(result: ExpectedResult, before: ExpectedResult): ExpectedResult {
   const carried: ExpectedResult = { ...result };
   if (before.ignoreOutput) carried.ignoreOutput = true;
   if (textMatches(before.description, result.description)) carried.description = before.description;

@@ -166,3 +166,29 @@ describe("CI reporting (5)", () => {
     expect(oneFile.stderr).toContain("use --expect without a file");
   });
 });
+
+describe("interactive review (6)", () => {
+  it("accepts one difference, skips another, and writes only the accepted one", async () => {
+    const script = path.join(folder.path, "review.md");
+    await writeFile(script, '[FILE_OP:action=read:path="a.txt"]\n[FILE_OP:action=read:path="b.txt"]\n');
+    const file = path.join(folder.path, "review.expected.json");
+    await clio(["replay", script, ...inFixture, "--expect", file, "--update"]);
+    const recorded = JSON.parse(await readFile(file, "utf8"));
+    recorded.results[0].output = ["1│old alpha"];
+    recorded.results[1].output = ["1│old beta"];
+    await writeFile(file, JSON.stringify(recorded));
+    const child = spawn(process.execPath, [bundledCli, "replay", script, ...inFixture, "--expect", file, "--review"], { cwd: folder.path, env });
+    let stdout = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stdin.end("a\ns\n");
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(stdout).toContain("Accepted 1 of 2 change(s)");
+    expect(code).toBe(1);
+    const after = JSON.parse(await readFile(file, "utf8"));
+    expect(after.results.map((result: { output: string[] }) => result.output)).toEqual([["1│alpha"], ["1│old beta"]]);
+    const all = spawn(process.execPath, [bundledCli, "replay", script, ...inFixture, "--expect", file, "--review"], { cwd: folder.path, env });
+    all.stdin.end("A\n");
+    expect(await new Promise<number | null>((resolve) => all.on("exit", resolve))).toBe(0);
+    expect((await clio(["replay", script, ...inFixture, "--expect", file])).code).toBe(0);
+  });
+});

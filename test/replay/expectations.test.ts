@@ -218,3 +218,23 @@ describe("expectations that say what varies (issue 21, 3)", () => {
     expect(normaliseText("size 123456789 and 42", context)).toBe("size 123456789 and 42");
   });
 });
+
+describe("review (issue 21, 6)", () => {
+  it("takes accepted changes, keeps skipped ones, records new commands and drops gone ones only when accepted", async () => {
+    const { applyReview, reviewItems } = await import("../../src/replay/review.js");
+    const { compareFields } = await import("../../src/replay/compare.js");
+    const command = (id: string, output: string) => result({ command: `[NOTES:action=get:id=${id}]`, output: [output] });
+    const file = buildExpectationFile("a.md", [command("a", "old a"), command("b", "b"), command("gone", "g")]);
+    const actual = [command("a", "new a"), command("b", "b"), command("new", "n")];
+    const items = reviewItems(file, actual, (expected, got) => compareFields(expected, got).length > 0);
+    expect(items.map((item) => [item.expected?.command ?? null, item.actual?.command ?? null])).toEqual([
+      ["[NOTES:action=get:id=a]", "[NOTES:action=get:id=a]"],
+      [null, "[NOTES:action=get:id=new]"],
+      ["[NOTES:action=get:id=gone]", null],
+    ]);
+    const some = applyReview(file, actual, new Set([items[0]!.position]));
+    expect(some.results.map((entry) => entry.output[0])).toEqual(["new a", "b", "g"]);
+    const all = applyReview(file, actual, new Set(items.map((item) => item.position)));
+    expect(all.results.map((entry) => entry.output[0])).toEqual(["new a", "b", "n"]);
+  });
+});
