@@ -104,7 +104,7 @@ export async function fuzzCommand(options: FuzzCommandOptions): Promise<number> 
   const failures = outcomes.flatMap((outcome) => (outcome.failure ? [outcome.failure] : []));
   for (const failure of failures) {
     const saved = options.corpus ? await (await import("../fuzz/corpus.js")).saveCase(options.corpus, failure) : undefined;
-    write(await formatFailure(failure, rerunLine(failure, options, seed), saved));
+    write(await formatFailure(failure, rerunLine(failure, options, seed), saved, !options.allowInternalErrors));
   }
   if (options.junit) await writeFile(options.junit, junitReport(junitSuites(outcomes, corpusResults), "clio fuzz"));
   const stillFailing = corpusResults.filter((result) => result.problem).length;

@@ -35,15 +35,15 @@ export function rerunLine(failure: FuzzFailure, options: FuzzCommandOptions, see
   return parts.join(" ");
 }
 
-export async function formatFailure(failure: FuzzFailure, rerun: string, savedCase?: string): Promise<string> {
+export async function formatFailure(failure: FuzzFailure, rerun: string, savedCase?: string, strict = true): Promise<string> {
   const lines = [``, `✗ ${failure.target} failed (seed ${failure.seed}${failure.path ? `, path ${failure.path}` : ""}):`];
   lines.push(...failure.problem.split("\n").map((line) => `  ${line}`));
   const shown = failure.script.length > LONGEST_SHOWN_SCRIPT ? `${failure.script.slice(0, LONGEST_SHOWN_SCRIPT)}… (${failure.script.length} characters)` : failure.script;
   lines.push(failure.kind === "grammar" ? "  counterexample (shrunk):" : "  counterexample (a one-line script):", ...shown.split("\n").map((line) => `    ${line}`));
   if (failure.kind !== "grammar") {
     const { reproductionFor } = await import("../fuzz/protocol-fuzz.js");
-    const { command } = await reproductionFor(failure);
-    lines.push("  reproduce it in a fresh sandbox (kept for you):", `    ${command}`);
+    const { command } = await reproductionFor(failure, { strict });
+    lines.push("  reproduce it in a fresh sandbox (kept for you; it says whether the property still fails):", `    ${command}`);
   }
   if (savedCase) lines.push(`  saved in the corpus: ${savedCase} (checked first on every run with --corpus; remove it once fixed)`);
   lines.push(`  rerun the property: ${rerun}`);

@@ -50,6 +50,7 @@ program
   .option("--jobs <n>", "scripts run at once (default 1)", positiveInteger)
   .option("--junit <file>", "also write a JUnit XML report (one test case per command, one suite per script)")
   .option("--show-all", "show every difference, not the first three")
+  .option("--fuzz-check [mode]", "replaying a clio fuzz reproduction: check the robustness property again and say whether it still fails (mode: allow-internal-errors)")
   .option("--review", "with --expect: go through the differences after the run and accept (a), accept all (A), skip (s) or quit (q)")
   .option("--only <line|text>", "run only the command standing on this line, or the commands whose text contains this text")
   .option("--dry-run", "parse, check and show which commands would run, ask or be refused; run nothing")

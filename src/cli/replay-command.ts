@@ -48,6 +48,8 @@ export interface ReplayCommandOptions {
   only?: string;
   /** After the run, go through the differences and accept or skip each. */
   review?: boolean;
+  /** Check the fuzz robustness property on this run (a fuzz reproduction): `true`, or "allow-internal-errors". */
+  fuzzCheck?: string | true;
 }
 
 export async function replayCommand(files: string[], options: ReplayCommandOptions): Promise<number> {
@@ -75,6 +77,11 @@ export async function replayCommand(files: string[], options: ReplayCommandOptio
     }
     const { replaySessionCommand } = await import("./replay-session.js");
     return replaySessionCommand(options.fromSession!, options);
+  }
+  if (options.fuzzCheck !== undefined) {
+    if (files.length !== 1 || options.expect || options.freshCopy) return fail("--fuzz-check replays one fuzz reproduction in its sandbox's workspace (--workspace), without --expect or --fresh-copy.");
+    const { replayFuzzCheckCommand } = await import("./replay-fuzz-check.js");
+    return replayFuzzCheckCommand(files[0]!, { ...options, fuzzCheck: options.fuzzCheck });
   }
   if (options.dryRun) {
     if (files.length > 1) return fail("--dry-run shows the plan of one script; give one FILE.");

@@ -101,7 +101,8 @@ function shorten(text: string, limit = 300): string {
   return line.length > limit ? `${line.slice(0, limit)}… (${line.length} characters)` : line;
 }
 
-function structuralProblem(result: CommandResult, strict: boolean): string | undefined {
+/** What is wrong with a result under the robustness property (undefined when nothing is). */
+export function structuralProblem(result: CommandResult, strict: boolean): string | undefined {
   if (typeof result !== "object" || result === null || typeof result.ok !== "boolean") return "the result is not a result object";
   if (result.ok) return typeof result.output === "string" ? undefined : "a successful result has no output text";
   if (!result.error || typeof result.error.code !== "string" || !result.error.message) return "a failed result has no error code and message";
@@ -248,9 +249,10 @@ export async function recheckProtocolCase(protocol: ProtocolDefinition, lines: s
 export const FUZZ_CASE_PLACEHOLDER = "<sandbox>";
 
 /** A kept sandbox holding the failing case as `case.md`, and the command that replays it there. */
-export async function reproductionFor(failure: FuzzFailure): Promise<{ sandbox: FuzzSandbox; command: string }> {
+export async function reproductionFor(failure: FuzzFailure, options: { strict?: boolean } = {}): Promise<{ sandbox: FuzzSandbox; command: string }> {
   const sandbox = await createFuzzSandbox();
   const casePath = path.join(sandbox.base, "case.md");
   await writeFile(casePath, `${failure.script.split(FUZZ_CASE_PLACEHOLDER).join(sandbox.base)}\n`);
-  return { sandbox, command: `HOME=${sandbox.home} CLIO_HOME=${sandbox.home} clio replay ${casePath} --workspace ${sandbox.workspace} --permission-mode yolo` };
+  const check = options.strict === false ? "--fuzz-check allow-internal-errors" : "--fuzz-check";
+  return { sandbox, command: `HOME=${sandbox.home} CLIO_HOME=${sandbox.home} clio replay ${casePath} --workspace ${sandbox.workspace} --permission-mode yolo ${check}` };
 }

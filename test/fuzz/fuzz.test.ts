@@ -104,7 +104,12 @@ describe("protocol fuzzing", () => {
     const { sandbox, command } = await reproductionFor(failure);
     try {
       expect(await readFile(path.join(sandbox.base, "case.md"), "utf8")).toBe(`[FILE_OP:action=read:path="${sandbox.base}/sentinel/secret.txt"]\n`);
-      expect(command).toBe(`HOME=${sandbox.home} CLIO_HOME=${sandbox.home} clio replay ${sandbox.base}/case.md --workspace ${sandbox.workspace} --permission-mode yolo`);
+      expect(command).toBe(`HOME=${sandbox.home} CLIO_HOME=${sandbox.home} clio replay ${sandbox.base}/case.md --workspace ${sandbox.workspace} --permission-mode yolo --fuzz-check`);
+      // The printed command gives a verdict on the property, not only the results.
+      const replayed = await run(process.execPath, [bundledCli, "replay", path.join(sandbox.base, "case.md"), "--workspace", sandbox.workspace, "--permission-mode", "yolo", "--fuzz-check"], {
+        env: { ...process.env, HOME: sandbox.home, CLIO_HOME: sandbox.home, NO_COLOR: "1" },
+      });
+      expect(replayed.stdout).toContain("Fuzz property holds: every result is structured (no internal_error) and nothing outside the workspace changed.");
     } finally {
       await sandbox.remove();
     }
