@@ -48,7 +48,7 @@ export interface FuzzTargets {
 }
 
 /** What the zod schema of a word parameter admits, as far as can be seen from outside. */
-interface SchemaHints {
+export interface SchemaHints {
   values: string[];
   numeric: boolean;
   /** The bounds a number schema sets (z.number().int().min(1).max(500)), when it sets them. */
@@ -56,7 +56,7 @@ interface SchemaHints {
   maximum?: number;
 }
 
-function schemaHints(schema: ZodTypeAny, depth = 0): SchemaHints {
+export function schemaHints(schema: ZodTypeAny, depth = 0): SchemaHints {
   const hints: SchemaHints = { values: [], numeric: false };
   if (depth > 8) return hints;
   const definition = schema._def as Record<string, unknown> & { typeName?: string };
@@ -103,7 +103,7 @@ function schemaHints(schema: ZodTypeAny, depth = 0): SchemaHints {
 const BARE = /^[A-Za-z0-9+/_.,@%~-]+={0,2}$/;
 
 /** A value written as the grammar reads it: bare when it may be, else a JSON string literal. */
-function writeWord(value: string): string {
+export function writeWord(value: string): string {
   return BARE.test(value) ? value : JSON.stringify(value);
 }
 
@@ -122,7 +122,7 @@ function writeText(values: fc.Arbitrary<string>): fc.Arbitrary<string> {
   );
 }
 
-function textValues(permission: PermissionClass | "varies", targets: FuzzTargets): fc.Arbitrary<string> {
+export function textValues(permission: PermissionClass | "varies", targets: FuzzTargets): fc.Arbitrary<string> {
   if (permission === "exec") return fc.constantFrom(...SAFE_COMMANDS, ...EXEC_PATHS);
   if (permission === "network") return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...LOCAL_URLS) }, { weight: 2, arbitrary: fc.constantFrom(...DOTLESS_PATHS) });
   return fc.oneof(
@@ -136,7 +136,7 @@ function textValues(permission: PermissionClass | "varies", targets: FuzzTargets
 }
 
 /** Numbers for a number schema: inside its bounds mostly, on them and just outside them often. */
-function numberValues(hints: SchemaHints): fc.Arbitrary<number> {
+export function numberValues(hints: SchemaHints): fc.Arbitrary<number> {
   const low = hints.minimum ?? -3;
   const high = hints.maximum ?? Math.max(low + 200, 200);
   const edges = [low, high, low - 1, high + 1, 0, 1, 1_000_000].filter((value, index, all) => all.indexOf(value) === index);
@@ -208,7 +208,7 @@ export function isSafeExecValue(definition: ParameterDefinition, value: string):
   }
 }
 
-function isRequired(definition: ParameterDefinition): boolean {
+export function isRequired(definition: ParameterDefinition): boolean {
   return !definition.schema.safeParse(undefined).success;
 }
 

@@ -26,6 +26,7 @@ export {
   type PrintableCommandOptions,
 } from "../../grammar/arbitraries.js";
 export { commandForAction, isSafeExecValue, LOCAL_URLS, malformedCommandFor, SAFE_COMMANDS, SAFE_JSON, SAFE_WORDS, scriptForProtocol, valueForParameter } from "./arbitraries.js";
+export { validCommandForAction, validCommandForProtocol, type GeneratedCommand, type ValidCommandOptions } from "./valid-commands.js";
 export { clioGrammar, fuzzGrammar, type GrammarFuzzOptions } from "./grammar-fuzz.js";
 export { grammarLaws, LawViolation, type GrammarUnderTest, type Law, type LawStatistics } from "./grammar-laws.js";
 export { fuzzProtocol, type FuzzFailure, type FuzzOutcome, type ProtocolFuzzOptions } from "./protocol-fuzz.js";

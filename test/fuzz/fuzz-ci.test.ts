@@ -148,3 +148,31 @@ describe("arbitraries honour integer bounds (10)", () => {
     expect(values.some((value) => value > 10 && value < 1_000_000)).toBe(false);
   });
 });
+
+describe("valid commands as structured values (10)", () => {
+  it("every generated command passes the manager's checks, with its args as generated", async () => {
+    const { validCommandForProtocol } = await import("../../src/fuzz/valid-commands.js");
+    const { ProtocolManager } = await import("../../src/manager/manager.js");
+    const { PermissionPolicy } = await import("../../src/manager/permissions.js");
+    const { ProtocolRegistry, loadBuiltinProtocols } = await import("../../src/registry.js");
+    const { Workspace } = await import("../../tools/workspace.js");
+    const { parse } = await import("../../grammar/index.js");
+    const registry = await loadBuiltinProtocols();
+    for (const name of ["FILE_OP", "GIT", "MEMORY"]) {
+      const protocol = registry.get(name)!;
+      const manager = new ProtocolManager({
+        registry: new ProtocolRegistry([protocol]),
+        environment: { workspace: await Workspace.open(folder.path), config: {}, env: {}, now: Date.now, userAgent: "test" },
+        permissions: new PermissionPolicy("plan"),
+      });
+      for (const { command, text } of fc.sample(validCommandForProtocol(protocol), { numRuns: 60, seed: 2 })) {
+        const parsed = parse(text);
+        expect(parsed.errors, text).toEqual([]);
+        const checked = manager.check(parsed.commands[0]!);
+        expect(checked.ok ? "" : JSON.stringify(checked), text).toBe("");
+        if (checked.ok) for (const [key, value] of Object.entries(command.args)) expect(checked.invocation.decoded[key]).toBe(value);
+      }
+      await manager.dispose();
+    }
+  });
+});
