@@ -6,6 +6,8 @@
 import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
 import fg from "fast-glob";
+import type { ScriptRun } from "../replay/run-script.js";
+import type { ScriptVerdict } from "../replay/verdict.js";
 
 export interface ScriptEntry {
   /** The file to read (`-` for standard input). */
@@ -59,4 +61,16 @@ export async function resolveScripts(patterns: string[], expect: string | boolea
     for (const entry of entries) entry.expectationFile = conventionalExpectationFile(entry.file);
   }
   return { entries };
+}
+
+/** One script's outcome in a run of several. */
+export interface ScriptOutcome {
+  entry: ScriptEntry;
+  run?: ScriptRun;
+  verdict?: ScriptVerdict;
+  /** Why the script could not run, or its expectations could not be written. */
+  problem?: string;
+  /** The text report, printed when the script is done. */
+  lines: string[];
+  durationMs: number;
 }

@@ -11,7 +11,7 @@ import { snapshotChanges, snapshotOutside, type FuzzSandbox } from "../fuzz/sand
 import { runScript } from "../replay/run-script.js";
 import { createStyle } from "../ui/style.js";
 import { readInputOrReport } from "./input.js";
-import { formatResult, type ReplayCommandOptions } from "./replay-command.js";
+import { formatResult, type ReplayCommandOptions } from "./replay-support.js";
 
 export async function replayFuzzCheckCommand(file: string, options: ReplayCommandOptions & { fuzzCheck: string | true }): Promise<number> {
   const say = (text: string) => void process.stdout.write(`${text}\n`);

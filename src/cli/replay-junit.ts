@@ -2,7 +2,7 @@
 import { formatDifferences } from "../replay/difference-report.js";
 import type { Difference } from "../replay/compare.js";
 import type { JunitCase, JunitSuite } from "../replay/junit.js";
-import type { ScriptOutcome } from "./replay-scripts.js";
+import type { ScriptOutcome } from "./replay-files.js";
 
 function caseName(result: { line?: number | null; column?: number | null; protocol: string; action: string | null }, command: string | undefined): string {
   const where = result.line === undefined || result.line === null ? "" : `${result.line}:${result.column ?? "?"} `;

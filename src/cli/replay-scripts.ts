@@ -8,8 +8,8 @@ import type { CommandResult } from "../manager/result.js";
 import { formatDifferences } from "../replay/difference-report.js";
 import { normalisingOf, type ExpectationFile } from "../replay/expectations.js";
 import { selectorFor } from "../replay/replay.js";
-import { runScript, type ScriptRun } from "../replay/run-script.js";
-import { judgeRun, type ScriptVerdict } from "../replay/verdict.js";
+import { runScript } from "../replay/run-script.js";
+import { judgeRun } from "../replay/verdict.js";
 import { junitReport } from "../replay/junit.js";
 import { parseGitAuthor } from "../replay/deterministic.js";
 import { canAsk, terminalAsker } from "../ui/prompt.js";
@@ -17,23 +17,11 @@ import { createStyle } from "../ui/style.js";
 import { readExpectations, recordExpectations } from "./expect-option.js";
 import { readInputOrReport } from "./input.js";
 import { INTERRUPT_EXIT_CODES, watchInterrupts } from "./interrupts.js";
-import { configuredRules, formatResult, jsonResult, summaryLine, type ReplayCommandOptions } from "./replay-command.js";
-import { resolveScripts, type ScriptEntry } from "./replay-files.js";
+import { configuredRules, formatResult, jsonResult, summaryLine, type ReplayCommandOptions } from "./replay-support.js";
+import { resolveScripts, type ScriptEntry, type ScriptOutcome } from "./replay-files.js";
 import { junitSuiteFor } from "./replay-junit.js";
 
 type Output = (text: string) => void;
-
-/** One script's outcome in a run of several. */
-export interface ScriptOutcome {
-  entry: ScriptEntry;
-  run?: ScriptRun;
-  verdict?: ScriptVerdict;
-  /** Why the script could not run, or its expectations could not be written. */
-  problem?: string;
-  /** The text report, printed when the script is done. */
-  lines: string[];
-  durationMs: number;
-}
 
 interface Prepared {
   entry: ScriptEntry;

@@ -19,7 +19,7 @@ export const REPLAY_COMMIT_TIME = { start: "2026-01-01T00:00:00Z", stepSeconds: 
 /** Reads `Name <email>` (as `--git-author` takes it); undefined when it is not in that form. */
 export function parseGitAuthor(text: string): GitAuthor | undefined {
   const match = /^\s*([^<>]*?)\s*<([^<>\s]+@[^<>\s]+)>\s*$/.exec(text);
-  return match && match[1] ? { name: match[1], email: match[2]! } : undefined;
+  return match?.[1] ? { name: match[1], email: match[2]! } : undefined;
 }
 
 /** The protocol settings with GIT's author and commit clock fixed for a replay. */
