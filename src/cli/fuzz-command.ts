@@ -12,24 +12,9 @@ import type { FuzzFailure, FuzzOutcome } from "../fuzz/protocol-fuzz.js";
 import { loadBuiltinProtocols, type ProtocolRegistry } from "../registry.js";
 import { junitReport } from "../replay/junit.js";
 import { INTERRUPT_EXIT_CODES, watchInterrupts } from "./interrupts.js";
-import { formatFailure, formatOutcome, rerunLine } from "./fuzz-report.js";
+import { type FuzzCommandOptions, formatFailure, formatOutcome, rerunLine } from "./fuzz-report.js";
 
-export interface FuzzCommandOptions {
-  runs?: number;
-  seed?: number;
-  target: "grammar" | "protocols" | "all";
-  protocol?: string;
-  /** Do not count internal_error results as failures. */
-  allowInternalErrors?: boolean;
-  /** A time budget in seconds for the whole run, shared by the properties. */
-  time?: number;
-  /** A folder of saved failures: checked first, and new shrunk cases written there. */
-  corpus?: string;
-  /** Write a JUnit XML report here. */
-  junit?: string;
-  /** A module exporting `grammar` (parse, print, scan) to check the grammar laws against instead of clio's. */
-  grammar?: string;
-}
+export type { FuzzCommandOptions };
 
 const DEFAULT_RUNS = 100;
 /** With --time, runs are bounded by the clock; this is only the ceiling. */

@@ -1,8 +1,25 @@
 /** How `clio fuzz` reports a property: its line with statistics, and a failure with its reproduction. */
 import type { FuzzFailure, FuzzOutcome } from "../fuzz/protocol-fuzz.js";
-import type { FuzzCommandOptions } from "./fuzz-command.js";
 
 const LONGEST_SHOWN_SCRIPT = 2_000;
+
+export interface FuzzCommandOptions {
+  runs?: number;
+  seed?: number;
+  target: "grammar" | "protocols" | "all";
+  protocol?: string;
+  /** Do not count internal_error results as failures. */
+  allowInternalErrors?: boolean;
+  /** A time budget in seconds for the whole run, shared by the properties. */
+  time?: number;
+  /** A folder of saved failures: checked first, and new shrunk cases written there. */
+  corpus?: string;
+  /** Write a JUnit XML report here. */
+  junit?: string;
+  /** A module exporting `grammar` (parse, print, scan) to check the grammar laws against instead of clio's. */
+  grammar?: string;
+}
+
 
 /** `ok     FILE_OP  100 runs  (commands: …)  4.1 s`, or for a grammar law its statistics. */
 export function formatOutcome(outcome: FuzzOutcome): string {

@@ -4,7 +4,13 @@
  * and column, so adding prose to a script changes nothing. Commands that changed places are
  * paired as moved; the rest are new or gone.
  */
-import type { ExpectedResult } from "./expectations.js";
+
+/** What matching looks at in a result (an ExpectedResult has all of it). */
+export interface Matchable {
+  command?: string;
+  protocol: string;
+  action: string | null;
+}
 
 /** One pairing of a recorded result (`expected`) and a run's result (`actual`), by index. */
 export interface Pairing {
@@ -17,7 +23,7 @@ export interface Pairing {
 /** Above this many cells the middle part is matched greedily instead of by longest common subsequence. */
 const MAXIMUM_TABLE = 4_000_000;
 
-function keyOf(result: ExpectedResult, byText: boolean): string {
+function keyOf(result: Matchable, byText: boolean): string {
   const name = result.action === null ? result.protocol : `${result.protocol}.${result.action}`;
   return byText ? `${name}\u0000${result.command}` : name;
 }
@@ -61,7 +67,7 @@ function greedyPairs(left: string[], right: string[]): [number, number][] {
  * Pairs recorded results with a run's, in the run's order (recorded ones that are gone come
  * where they stood). Matching uses the command text when both sides recorded it.
  */
-export function matchResults(expected: readonly ExpectedResult[], actual: readonly ExpectedResult[]): Pairing[] {
+export function matchResults(expected: readonly Matchable[], actual: readonly Matchable[]): Pairing[] {
   const byText = expected.every((result) => result.command !== undefined) && actual.every((result) => result.command !== undefined);
   const left = expected.map((result) => keyOf(result, byText));
   const right = actual.map((result) => keyOf(result, byText));
