@@ -216,14 +216,23 @@ export async function fuzzProtocol(protocol: ProtocolDefinition, options: Protoc
     const outcome: FuzzOutcome = { target: protocol.name, runs: details.numRuns, counts };
     if (details.failed && details.counterexample && !(details.errorInstance instanceof FuzzInterrupted)) {
       const error = details.errorInstance;
+      let lines = details.counterexample[0];
+      let problem = error instanceof Error ? error.message : String(error);
+      // Drop whole commands while the case still fails: fast-check's shrinking can leave ones that do not matter.
+      for (let index = 0; index < lines.length && lines.length > 1; ) {
+        const fewer = [...lines.slice(0, index), ...lines.slice(index + 1)];
+        const found = await runFuzzCase(protocol, fewer, { ...caseOptions, counts: { handled: 0, gated: 0, rejected: 0 } });
+        if (found.length === 0) index++;
+        else [lines, problem] = [fewer, found.join("\n")];
+      }
       outcome.failure = {
         kind: "protocol",
         target: protocol.name,
         seed: details.seed,
         runs: options.runs,
-        script: details.counterexample[0].join(" ").split(location).join(FUZZ_CASE_PLACEHOLDER),
-        value: details.counterexample[0].map((line) => line.split(location).join(FUZZ_CASE_PLACEHOLDER)),
-        problem: error instanceof Error ? error.message : String(error),
+        script: lines.join(" ").split(location).join(FUZZ_CASE_PLACEHOLDER),
+        value: lines.map((line) => line.split(location).join(FUZZ_CASE_PLACEHOLDER)),
+        problem,
         ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
       };
     }

@@ -47,7 +47,7 @@ describe("planted bugs are found within 200 runs (7)", () => {
     it(`${name}: "${law}" fails for seeds 1 to 3`, async () => {
       const { grammar } = await import(planted(name));
       for (const seed of [1, 2, 3]) {
-        const failure = (await fuzzGrammar({ runs: 200, seed, grammar })).find((outcome) => outcome.target === law)?.failure;
+        const failure = (await fuzzGrammar({ runs: 200, seed, grammar, laws: [law] })).find((outcome) => outcome.target === law)?.failure;
         expect(failure, `seed ${seed}`).toBeDefined();
         expect(failure!.script).toMatch(counterexample);
       }
@@ -71,7 +71,7 @@ describe("readable counterexamples (8)", () => {
 
   it("shrink a failing chunking to the pieces and boundaries that matter, with expected and actual side by side", async () => {
     const { grammar } = await import(planted("recovery"));
-    const failure = (await fuzzGrammar({ runs: 200, seed: 1, grammar })).find((outcome) => outcome.failure)!.failure!;
+    const failure = (await fuzzGrammar({ runs: 200, seed: 1, grammar, laws: ["grammar: documents with syntax errors scan the same in any chunking"] })).find((outcome) => outcome.failure)!.failure!;
     expect(failure.script.split(" | ")).toHaveLength(2);
     expect(failure.problem).toContain("expected");
     expect(failure.problem).toMatch(/≠ .*│/);
