@@ -5,9 +5,11 @@
  * {token}, with `hosts` (the only hosts they go to, over https; from the person's own config
  * only); `allowHosts` (remotes reachable although on this machine or a private network, as
  * WEB.allowHosts); `lockTimeoutMs` (wait for another git's index.lock, default 3000);
- * `networkTimeoutMs` (idle limit for push/pull/fetch, default 30000). Credentials may also come
- * from CLIO_GIT_USERNAME + CLIO_GIT_PASSWORD, or GIT_TOKEN (still only to `credentials.hosts`);
- * they never appear in results.
+ * `networkTimeoutMs` (idle limit for push/pull/fetch, default 30000); `commitTime` {start (ISO
+ * date-time or epoch seconds), stepSeconds (default 60)}: commits are stamped start, start+step, …
+ * instead of the clock's time (replays use it so hashes and log order never vary). Credentials
+ * may also come from CLIO_GIT_USERNAME + CLIO_GIT_PASSWORD, or GIT_TOKEN (still only to
+ * `credentials.hosts`); they never appear in results.
  * Every index write holds git's `.git/index.lock`, so clio and a running git never interleave.
  * Limits: no clean/smudge filters or core.autocrlf (content is compared as stored), renames
  * are detected only when the content is unchanged, submodules are left alone, no split index.
@@ -36,6 +38,7 @@ interface GitSettings {
   allowHosts?: unknown;
   lockTimeoutMs?: number;
   networkTimeoutMs?: number;
+  commitTime?: unknown;
 }
 
 /** Status lines shown to the model; a bigger change is summarised. */
@@ -89,6 +92,29 @@ async function remoteOptions(environment: ProtocolEnvironment, signal: AbortSign
     allowHosts,
   };
   return { credentials: tools.resolveCredentials(settings.credentials, environment.env), network, signal, idleTimeoutMs: settings.networkTimeoutMs, env: environment.env };
+}
+
+const commitClocks = new WeakMap<ProtocolEnvironment, () => number>();
+
+/**
+ * The clock commits are stamped with: with `GIT.commitTime` set, the n-th commit of this
+ * environment gets start + n × step (milliseconds), whatever the time; otherwise the environment's clock.
+ */
+function commitClock(environment: ProtocolEnvironment): () => number {
+  const setting = settingsOf(environment).commitTime;
+  if (setting === undefined) return environment.now;
+  let clock = commitClocks.get(environment);
+  if (clock === undefined) {
+    const { start, stepSeconds = 60 } = setting as { start?: unknown; stepSeconds?: unknown };
+    const startMs = typeof start === "number" ? start * 1000 : typeof start === "string" ? Date.parse(start) : Number.NaN;
+    if (!Number.isFinite(startMs) || typeof stepSeconds !== "number" || !(stepSeconds > 0)) {
+      throw new ProtocolError("not_configured", `GIT.commitTime must be {start, stepSeconds}: an ISO date-time or epoch seconds and a positive number; got ${JSON.stringify(setting)}.`, 'Write it as GIT.commitTime = {"start": "2026-01-01T00:00:00Z", "stepSeconds": 60}.');
+    }
+    let commits = 0;
+    clock = () => startMs + stepSeconds * 1000 * commits++;
+    commitClocks.set(environment, clock);
+  }
+  return clock;
 }
 
 const authorFor = (repository: Repository, environment: ProtocolEnvironment, tools: GitTools) => () => tools.resolveAuthor(repository, settingsOf(environment).author, environment.env);
@@ -222,7 +248,7 @@ export function createGitProtocol(seams: GitSeams = {}): ProtocolDefinition<unde
           const author = await tools.resolveAuthor(repository, settingsOf(environment).author, environment.env);
           if (args.all) await tools.stagePaths(repository, "all", { env: environment.env });
           else if (args.files !== undefined) await tools.stagePaths(repository, await repositoryPaths(environment, args.files), { env: environment.env });
-          const result = await tools.commitStaged(repository, args.message, author, environment.now);
+          const result = await tools.commitStaged(repository, args.message, author, commitClock(environment));
           const subject = args.message.split("\n")[0]!.trim();
           const output = `[${result.branch} ${shortOid(result.oid)}] ${subject}\n${plural(result.files.length, "file")} committed:\n${result.files.map(porcelainLine).join("\n")}`;
           return { output, data: { ...result, author }, description: `Committed ${plural(result.files.length, "file")}: ${subject}` };
@@ -300,7 +326,7 @@ export function createGitProtocol(seams: GitSeams = {}): ProtocolDefinition<unde
       describe: (args) => `Merging ${args.branch} into the current branch`,
       handler: (args, { environment }) =>
         inRepository(environment, async (repository, tools) =>
-          mergeOutput(await tools.mergeInto(repository, args.branch, authorFor(repository, environment, tools), { message: args.message, now: environment.now, env: environment.env }), args.branch),
+          mergeOutput(await tools.mergeInto(repository, args.branch, authorFor(repository, environment, tools), { message: args.message, now: commitClock(environment), env: environment.env }), args.branch),
         ),
     }),
 
@@ -362,7 +388,7 @@ export function createGitProtocol(seams: GitSeams = {}): ProtocolDefinition<unde
       handler: (args, { environment, signal }) =>
         inRepository(environment, async (repository, tools) => {
           const remoteName = args.remote ?? "origin";
-          const options = { ...(await remoteOptions(environment, signal, tools, seams)), now: environment.now };
+          const options = { ...(await remoteOptions(environment, signal, tools, seams)), now: commitClock(environment) };
           const result = await tools.pullRemote(repository, remoteName, args.branch, authorFor(repository, environment, tools), options);
           return mergeOutput(result, `${remoteName}/${args.branch ?? result.branch}`);
         }),

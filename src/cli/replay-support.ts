@@ -12,10 +12,12 @@ export interface ReplayCommandOptions {
   permissionMode: PermissionMode;
   json?: boolean;
   stopOnError?: boolean;
-  /** An expectation file to compare the results with. */
-  expect?: string;
+  /** An expectation file to compare the results with; `true`: NAME.expected.json beside each script. */
+  expect?: string | boolean;
   /** Write (or rewrite) the expectation file instead of comparing. */
   update?: boolean;
+  /** With `update`: record commands refused for want of permission, or cancelled, as expected. */
+  acceptRefused?: boolean;
   /** Parse, check and show the permission plan; run nothing. */
   dryRun?: boolean;
   /** Let the project's own config loosen permissions for this run (--trust-project). */
@@ -30,6 +32,20 @@ export interface ReplayCommandOptions {
   modelScript?: string;
   /** With `modelScript`: the person's prompt the replies answer. */
   prompt?: string;
+  /** The commits' author as `Name <email>` (default REPLAY_GIT_AUTHOR). */
+  gitAuthor?: string;
+  /** Scripts run at once (default 1). */
+  jobs?: number;
+  /** Write a JUnit XML report here. */
+  junit?: string;
+  /** Show every difference, not the first three. */
+  showAll?: boolean;
+  /** Run only the command on this line, or those whose text contains this text. */
+  only?: string;
+  /** After the run, go through the differences and accept or skip each. */
+  review?: boolean;
+  /** Check the fuzz robustness property on this run (a fuzz reproduction): `true`, or "allow-internal-errors". */
+  fuzzCheck?: string | true;
 }
 
 /**

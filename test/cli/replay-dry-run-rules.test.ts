@@ -28,7 +28,12 @@ async function replay(args: string[]): Promise<Array<Record<string, unknown>>> {
   const { stdout } = await promisify(execFile)(process.execPath, [bundledCli, "replay", "script.md", "--json", ...args], { cwd: project.path, env: isolatedEnv(home.path) }).catch(
     (error: { stdout: string }) => error,
   );
-  return stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  // The run's JSON Lines end with a summary object; the plan's and the run's per-command lines are compared.
+  return stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => entry.type !== "summary");
 }
 
 describe("replay --dry-run under the person's rules", () => {
