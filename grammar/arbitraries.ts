@@ -4,7 +4,7 @@
  * grammar does not import it).
  */
 import fc from "fast-check";
-import type { ValueForm } from "./ast.js";
+import type { Mention, ValueForm } from "./ast.js";
 import { encodeBase64 } from "./base64.js";
 import { print, type PrintableCommand } from "./printer.js";
 
@@ -62,7 +62,7 @@ export function printableCommandArbitrary(options: PrintableCommandOptions = {})
 /** What a generated document must parse to. Offsets are where each `[` is. */
 export interface ExpectedFindings {
   commands: { offset: number; command: PrintableCommand }[];
-  mentions: { offset: number; text: string; context: "fence" | "inline-code" }[];
+  mentions: { offset: number; text: string; context: Mention["context"] }[];
 }
 
 export interface GeneratedDocument {
@@ -79,7 +79,7 @@ export interface DocumentOptions {
 
 /** Prose and markdown that hold no command: brackets that are text, links, escapes, headings. */
 const PROSE = [
-  "I'll look at the config first. ", "Done.\n", "# Plan\n", "- [ ] ship it\n", "- [x] tests\n", "> a quote\n",
+  "I'll look at the config first. ", "Done.\n", "# Plan\n", "- [ ] ship it\n", "- [x] tests\n", "> a quote\n\n",
   "See [docs](http://x) for more. ", "[x] ", "[NOTE] ", "[WARNING: be careful] ", "a: b = c ", "x<<y ", "\\[A:k=1] ",
   "**bold** and _italic_ ", "\n\n", "1. first\n", "[link]: http://example.com\n", "éè 日本語 😀 ", "| a | b |\n", "key=value ",
   "[a]: ", "[Note:] ", "[A:]", "[A: k]", "[A:k]", "\r\n",

@@ -16,7 +16,8 @@ import { TerminalView } from "./terminal-view.js";
 export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
   const style = createStyle(process.stdout);
   const write = (text: string) => void process.stdout.write(text);
-  const view = new TerminalView({ style, output: process.stdout });
+  // CLIO_REASONING=hide keeps what a provider sends as reasoning off the screen (it is still recorded).
+  const view = new TerminalView({ style, output: process.stdout, reasoning: process.env.CLIO_REASONING === "hide" ? "hide" : "show" });
   const readline: Interface = createInterface({ input: process.stdin, output: process.stdout, terminal: true, historySize: 200 });
   let turn: AbortController | undefined;
   /** The permission question on screen, if any: cancelling the turn or leaving withdraws it. */

@@ -13,6 +13,8 @@ import { Spinner } from "./spinner.js";
 export interface TerminalViewOptions {
   style: ChalkInstance;
   output: NodeJS.WriteStream | { isTTY?: boolean; write(text: string): boolean };
+  /** Reasoning a provider sends beside the reply: shown dimmed (default) or hidden. */
+  reasoning?: "show" | "hide";
 }
 
 export class TerminalView {
@@ -22,6 +24,9 @@ export class TerminalView {
   private readonly write: (text: string) => void;
   private readonly pendingResults: string[] = [];
   private replyShown = false;
+  private readonly showReasoning: boolean;
+  /** Whether reasoning is being shown and its block is still open (ends at the first reply text). */
+  private inReasoning = false;
 
   constructor(options: TerminalViewOptions) {
     this.style = options.style;
@@ -30,6 +35,7 @@ export class TerminalView {
       options.output.write(text);
     };
     this.markdown = new MarkdownRenderer(this.style, this.write);
+    this.showReasoning = options.reasoning !== "hide";
   }
 
   /** Stops the spinner, e.g. before a permission question. */
@@ -49,13 +55,22 @@ export class TerminalView {
       case "first-token":
         this.spinner.stop();
         break;
+      case "reasoning-delta":
+        if (!this.showReasoning) break;
+        this.spinner.stop();
+        if (!this.inReasoning) this.write(style.dim("┆ thinking\n┆ "));
+        this.inReasoning = true;
+        this.write(style.dim(event.text.replaceAll("\n", "\n┆ ")));
+        break;
       case "text-delta":
         this.spinner.stop();
+        this.endReasoning();
         this.markdown.push(event.text);
         if (this.markdown.atLineStart) this.flushResults();
         break;
       case "reply-finished":
         this.spinner.stop();
+        this.endReasoning();
         this.markdown.end();
         this.flushResults();
         break;
@@ -91,6 +106,13 @@ export class TerminalView {
     this.spinner.stop();
     this.pendingResults.push(formatResultLine(event.result, this.style));
     if (this.markdown.atLineStart) this.flushResults();
+  }
+
+  /** The reasoning block ends: the reply starts on a line of its own. */
+  private endReasoning(): void {
+    if (!this.inReasoning) return;
+    this.inReasoning = false;
+    this.write("\n\n");
   }
 
   /** Result lines wait for the reply's current line to end, so they never split it. */
