@@ -513,7 +513,7 @@ export class BlockTracker {
         const toTab = 4 - (this.column % 4);
         if (columns) {
           this.partialTab = toTab > count;
-          const advance = toTab > count ? count : toTab;
+          const advance = Math.min(toTab, count);
           this.column += advance;
           if (!this.partialTab) this.offset++;
           count -= advance;

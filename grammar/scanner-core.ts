@@ -230,6 +230,8 @@ export abstract class ScannerCore implements MachineHost {
       case State.HoldPrefix:
       case State.TagHold:
         return this.heldFrom();
+      case State.InertLine:
+        return this.inertSettled();
       default:
         return this.total;
     }
@@ -237,6 +239,9 @@ export abstract class ScannerCore implements MachineHost {
 
   /** Where the code span or tag held open starts. */
   protected abstract heldFrom(): number;
+
+  /** How far an inert line is settled (a reasoning line may still close mid-line). */
+  protected abstract inertSettled(): number;
 
   protected markRegion(offset: number, kind: InertRegionKind | undefined): void {
     if (this.log !== undefined) this.log.mark(offset, kind);

@@ -72,6 +72,10 @@ export abstract class LineScanner extends ScannerCore {
     return this.holdStart;
   }
 
+  protected inertSettled(): number {
+    return this.lineRegion === "reasoning" ? this.lineContent : this.total;
+  }
+
   /** A line feed in live text at absolute `offset`; returns the absolute offset to go on from. */
   protected textLineFeed(offset: number): number {
     this.line++;
@@ -151,7 +155,7 @@ export abstract class LineScanner extends ScannerCore {
       return -1;
     }
     const region = verdict.kind === LineKind.Blank ? undefined : verdict.kind === LineKind.FenceOpen ? "fence" : (verdict.region ?? "quote");
-    if (region !== undefined) this.markRegion(lineStart, region);
+    this.markRegion(lineStart, region);
     this.enterInertLine(region, content, index);
     return index;
   }

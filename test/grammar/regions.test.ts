@@ -51,7 +51,10 @@ describe("the inert region log", () => {
   });
 
   it("answers the same in any chunking, and settledUntil only grows", () => {
-    const text = fc.array(fc.constantFrom("a", "`", "``", "```\n", "~~~\n", "[A:k=1]", "[B:k<<E\nx\nE\n]", "[C:k=1!", "]", "\n", "\r\n", " ", "\\"), { maxLength: 30 });
+    const text = fc.array(
+      fc.constantFrom("a", "`", "``", "```\n", "~~~\n", "[A:k=1]", "[B:k<<E\nx\nE\n]", "[C:k=1!", "]", "\n", "\r\n", " ", "\\", "> ", "- ", "    ", "<div>", "<b t=\"", "<think>", "</think>", "<!--", "-->"),
+      { maxLength: 30 },
+    );
     fc.assert(
       fc.property(text.map((pieces) => pieces.join("")).chain((joined) => fc.tuple(fc.constant(joined), chunkingArbitrary(joined))), ([joined, chunks]) => {
         const whole = kinds([joined]);
@@ -62,6 +65,14 @@ describe("the inert region log", () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("marks indented code, HTML, quotes and reasoning", () => {
+    expect(letters("    [A:k=1]\n\nb")).toBe(`${"N".repeat(13)}.`);
+    expect(letters("> q\n\nb")).toBe("QQQQ..");
+    expect(letters("<div>\n\nb")).toBe("HHHHHH..");
+    expect(letters("a <i> b")).toBe("..HHH..");
+    expect(letters("<think>x</think>b")).toBe(`${"R".repeat(16)}.`);
   });
 
   it("keeps bounded memory when the reader keeps up", () => {
