@@ -43,6 +43,11 @@ export interface ActionOutput {
   data?: unknown;
   /** A better description once the work is done ("Read src/main.c (247 lines)"). */
   description?: string;
+  /**
+   * Lines a person sees under the result in the chat (a checklist that changed, say); the
+   * model reads `output` either way.
+   */
+  display?: string[];
 }
 
 export interface ActionDefinition<Args extends Record<string, unknown> = any, State = any> {
@@ -117,6 +122,14 @@ const jsonText = z.string().transform((text, context) => {
   }
 });
 
+/** A word read as a whole number; a missing value stays missing (never coerced to 0). */
+function wholeNumber(options: { min?: number; max?: number }): z.ZodType<number, z.ZodTypeDef, unknown> {
+  let schema = z.number({ required_error: "is required (a whole number)", invalid_type_error: "expected a whole number" }).int("expected a whole number");
+  if (options.min !== undefined) schema = schema.min(options.min);
+  if (options.max !== undefined) schema = schema.max(options.max);
+  return z.preprocess((value) => (typeof value === "string" && /^\s*[+-]?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value), schema);
+}
+
 /** Builders for parameter definitions, one per kind and common shape. */
 export const parameter = {
   text(description: string): ParameterDefinition<string> {
@@ -139,10 +152,11 @@ export const parameter = {
     return { kind: "word", description, schema: booleanWord.optional() };
   },
   integer(description: string, options: { min?: number; max?: number } = {}): ParameterDefinition<number | undefined> {
-    let schema = z.coerce.number({ invalid_type_error: "expected a whole number" }).int("expected a whole number");
-    if (options.min !== undefined) schema = schema.min(options.min);
-    if (options.max !== undefined) schema = schema.max(options.max);
-    return { kind: "word", description, schema: schema.optional() };
+    return { kind: "word", description, schema: wholeNumber(options).optional() };
+  },
+  /** A whole number the command must give (`id=3`). */
+  requiredInteger(description: string, options: { min?: number; max?: number } = {}): ParameterDefinition<number> {
+    return { kind: "word", description, schema: wholeNumber(options) };
   },
   choice<const Values extends readonly [string, ...string[]]>(
     description: string,

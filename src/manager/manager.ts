@@ -184,6 +184,7 @@ export class ProtocolManager {
         column: start.column,
       };
       if (output.data !== undefined) base.data = output.data;
+      if (Array.isArray(output.display) && output.display.every((line) => typeof line === "string")) base.display = output.display;
       result = await this.limitOutput(base);
     } catch (error) {
       result = this.result(id, protocol, action, permissionClass, toErrorData(error), start, description);
