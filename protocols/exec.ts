@@ -138,6 +138,16 @@ async function execute(environment: ProtocolEnvironment, signal: AbortSignal, sp
   return { output: `exit code 0 after ${seconds(result.durationMs)}\n${shown}`, description: `Ran ${label} (exit 0, ${seconds(result.durationMs)})`, data };
 }
 
+/**
+ * Runs a shell command line in the workspace root exactly as EXEC run does (same environment,
+ * timeouts, output limits and containment), for protocols built on EXEC (shell protocols).
+ * `timeoutSeconds` is checked against EXEC's limit. Throws ClioError like EXEC run.
+ */
+export async function runCommandLine(environment: ProtocolEnvironment, signal: AbortSignal, line: string, options: { label: string; timeoutSeconds?: number; spawn?: Spawn }) {
+  const folder = await workingFolder(environment, undefined);
+  return execute(environment, signal, options.spawn, options.label, "/bin/sh", ["-c", shellLine(line)], folder, timeoutMs(environment, options.timeoutSeconds));
+}
+
 function jobLine(status: JobStatus, now: number): string {
   const state = status.running
     ? `running for ${seconds(now - status.startedAt)}`

@@ -6,6 +6,8 @@ import { Workspace } from "../tools/workspace.js";
 import { ProtocolManager, type ManagerEvent } from "./manager/manager.js";
 import { PermissionPolicy, type PermissionAsker, type PermissionMode, type PermissionRules } from "./manager/permissions.js";
 import type { ProtocolEnvironment } from "../protocols/contract/protocol.js";
+import type { ClioConfig } from "./config/schema.js";
+import { loadProtocols } from "./protocol-sources.js";
 import { loadBuiltinProtocols, type ProtocolRegistry } from "./registry.js";
 import { version } from "./version.js";
 
@@ -19,6 +21,8 @@ export interface RuntimeOptions {
   env?: NodeJS.ProcessEnv;
   now?: () => number;
   registry?: ProtocolRegistry;
+  /** MCP servers and shell protocols from config, added to the built-in protocols (unless `registry` is given). */
+  extensions?: Partial<Pick<ClioConfig, "mcpServers" | "shellProtocols">>;
   outputLimit?: number;
   onEvent?: (event: ManagerEvent) => void;
 }
@@ -31,8 +35,8 @@ export interface Runtime {
 }
 
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
-  const registry = options.registry ?? (await loadBuiltinProtocols());
   const workspace = await Workspace.open(options.workspace);
+  const registry = options.registry ?? (options.extensions ? await loadProtocols({ ...options.extensions, cwd: workspace.root }) : await loadBuiltinProtocols());
   const environment: ProtocolEnvironment = {
     workspace,
     config: options.protocolConfig ?? {},

@@ -81,6 +81,15 @@ export interface ProtocolDefinition<State = any> {
    * for instance), within about `tokenBudget` tokens.
    */
   promptContext?(state: State, prompt: string, tokenBudget: number): Promise<string[]>;
+  /**
+   * For a protocol whose actions come from outside (an MCP server's tools): learns them and
+   * fills `actions`. The registry calls it before the protocol is listed or checked. Resolves
+   * to notes on what was left out (a tool whose schema is invalid); rejects when the protocol
+   * cannot be used at all (its server did not start), and the registry keeps that message.
+   */
+  discover?(): Promise<string[]>;
+  /** Releases what `discover` started (stops a server); a later use may start it again. */
+  close?(): Promise<void>;
 }
 
 /** The world a protocol works in; the seams tests replace. */
@@ -150,6 +159,9 @@ export const parameter = {
   },
   boolean(description: string): ParameterDefinition<boolean | undefined> {
     return { kind: "word", description, schema: booleanWord.optional() };
+  },
+  requiredBoolean(description: string): ParameterDefinition<boolean> {
+    return { kind: "word", description, schema: booleanWord };
   },
   integer(description: string, options: { min?: number; max?: number } = {}): ParameterDefinition<number | undefined> {
     return { kind: "word", description, schema: wholeNumber(options).optional() };

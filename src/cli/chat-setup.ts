@@ -123,10 +123,12 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
     permissionMode: config.config.permissionMode,
     rules: config.config.permissions,
     protocolConfig: config.config.protocols,
+    extensions: { mcpServers: config.config.mcpServers, shellProtocols: config.config.shellProtocols },
     env,
     ...(hooks.asker ? { asker: hooks.asker } : {}),
     ...(hooks.onManagerEvent ? { onEvent: hooks.onManagerEvent } : {}),
   });
+  for (const warning of [...config.warnings, ...runtime.registry.warnings]) process.stderr.write(`clio: ${warning}\n`);
   const store = new SessionStore(config.config.sessionDir);
   let session: Session | undefined;
   if (flags.resume) session = await store.open(flags.resume);

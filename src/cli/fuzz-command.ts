@@ -4,7 +4,7 @@
  * Exit 0 when every property holds, 1 on a counterexample, 2 for a bad option.
  */
 import type { FuzzFailure, FuzzOutcome } from "../fuzz/protocol-fuzz.js";
-import { loadBuiltinProtocols } from "../registry.js";
+import { loadProtocols } from "../protocol-sources.js";
 
 export interface FuzzCommandOptions {
   runs?: number;
@@ -22,7 +22,14 @@ export async function fuzzCommand(options: FuzzCommandOptions): Promise<number> 
   const write = (text: string) => void process.stdout.write(`${text}\n`);
   const runs = options.runs ?? DEFAULT_RUNS;
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const registry = await loadBuiltinProtocols();
+  // The person's MCP servers and shell protocols are fuzzed too, from their declared parameters.
+  const { loadConfig } = await import("../config/index.js");
+  const { config } = await loadConfig({ cwd: process.cwd(), env: process.env });
+  const registry = await loadProtocols({ mcpServers: config.mcpServers, shellProtocols: config.shellProtocols, cwd: config.workspace });
+  await registry.discover(options.protocol ? [options.protocol] : undefined);
+  for (const [name, { failure }] of registry.names().map((name) => [name, registry.notes(name)] as const)) {
+    if (failure !== undefined) process.stderr.write(`clio fuzz: ${name} is unavailable: ${failure.split("\n")[0]}\n`);
+  }
   if (options.protocol && !registry.get(options.protocol)) {
     process.stderr.write(`clio fuzz: no protocol named ${options.protocol}. Known protocols: ${registry.names().join(", ")}.\n`);
     return 2;
@@ -53,6 +60,7 @@ export async function fuzzCommand(options: FuzzCommandOptions): Promise<number> 
   const failures = outcomes.flatMap((outcome) => (outcome.failure ? [outcome.failure] : []));
   for (const failure of failures) write(await formatFailure(failure));
   write(failures.length ? `${failures.length} of ${outcomes.length} properties failed.` : `All ${outcomes.length} properties held.`);
+  await registry.close();
   return failures.length ? 1 : 0;
 }
 

@@ -3,18 +3,28 @@
  * with kinds, and permission classes — read from the definitions, so it is always current.
  */
 import type { ActionDefinition, ProtocolDefinition } from "../../protocols/contract/protocol.js";
-import { loadBuiltinProtocols } from "../registry.js";
+import { loadProtocols } from "../protocol-sources.js";
 import { createStyle } from "../ui/style.js";
 
 export async function protocolsCommand(name: string | undefined, options: { markdown?: boolean }): Promise<number> {
-  const registry = await loadBuiltinProtocols();
-  const protocols = name ? [registry.get(name)].filter((protocol): protocol is ProtocolDefinition => protocol !== undefined) : registry.all();
-  if (name && protocols.length === 0) {
-    process.stderr.write(`clio protocols: no protocol named ${name}; known: ${registry.names().join(", ")}.\n`);
-    return 2;
+  const { loadConfig } = await import("../config/index.js");
+  const { config, warnings } = await loadConfig({ cwd: process.cwd(), env: process.env });
+  const registry = await loadProtocols({ mcpServers: config.mcpServers, shellProtocols: config.shellProtocols, cwd: config.workspace });
+  for (const warning of [...warnings, ...registry.warnings]) process.stderr.write(`clio: ${warning}\n`);
+  try {
+    const protocols = name ? [registry.get(name)].filter((protocol): protocol is ProtocolDefinition => protocol !== undefined) : registry.all();
+    if (name && protocols.length === 0) {
+      process.stderr.write(`clio protocols: no protocol named ${name}; known: ${registry.names().join(", ")}.\n`);
+      return 2;
+    }
+    // Servers start now, in parallel, to list their tools; each failure stays with its protocol.
+    await registry.discover(protocols.map((protocol) => protocol.name));
+    const notes = (protocol: ProtocolDefinition) => registry.notes(protocol.name);
+    process.stdout.write(options.markdown ? markdown(protocols) : plain(protocols, createStyle(process.stdout), notes, name !== undefined));
+    return 0;
+  } finally {
+    await registry.close();
   }
-  process.stdout.write(options.markdown ? markdown(protocols) : plain(protocols, createStyle(process.stdout)));
-  return 0;
 }
 
 interface ParameterRow {
@@ -37,12 +47,22 @@ function permissionOf(action: ActionDefinition): string {
   return typeof action.permission === "function" ? "depends on the arguments" : action.permission;
 }
 
-function plain(protocols: ProtocolDefinition[], style: ReturnType<typeof createStyle>): string {
+function plain(
+  protocols: ProtocolDefinition[],
+  style: ReturnType<typeof createStyle>,
+  notesOf: (protocol: ProtocolDefinition) => { notes: string[]; failure?: string },
+  whole: boolean,
+): string {
   const lines: string[] = [];
   for (const protocol of protocols) {
     lines.push(`${style.bold(protocol.name)} — ${protocol.summary}`);
+    const { notes, failure } = notesOf(protocol);
+    if (failure !== undefined) lines.push(`  ${style.red("unavailable:")} ${failure.replace(/\n/g, "\n    ")}`);
+    for (const note of notes) lines.push(`  ${style.yellow("note:")} ${note}`);
     for (const [name, action] of Object.entries(protocol.actions)) {
-      lines.push(`  ${style.cyan(name)} ${style.dim(`(${permissionOf(action)})`)} ${action.summary}`);
+      // Listing every protocol, a long description (an MCP tool's) shows its first line; NAME shows it whole.
+      const summary = whole ? action.summary.replace(/\n/g, "\n      ") : (action.summary.split("\n")[0] ?? "");
+      lines.push(`  ${style.cyan(name)} ${style.dim(`(${permissionOf(action)})`)} ${summary}`);
       for (const row of parameterRows(action)) {
         lines.push(`      ${row.key}${row.optional ? "?" : ""} ${style.dim(row.kind)}  ${row.description}`);
       }

@@ -5,7 +5,8 @@
 import path from "node:path";
 import type { PermissionMode } from "../manager/permissions.js";
 import type { CommandResult } from "../manager/result.js";
-import { loadBuiltinProtocols } from "../registry.js";
+import type { ClioConfig } from "../config/schema.js";
+import { loadProtocols, protocolsNamedIn } from "../protocol-sources.js";
 import type { ExpectationFile } from "../replay/expectations.js";
 import { formatPlan, planScript } from "../replay/plan.js";
 import { runScript } from "../replay/run-script.js";
@@ -65,7 +66,11 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
   const scriptName = file === undefined || file === "-" ? "-" : path.basename(file);
 
   if (options.dryRun) {
-    const plan = await planScript(text, { registry: await loadBuiltinProtocols(), mode: options.permissionMode, interactive: !options.json && canAsk() });
+    const { extensions } = await configuredRules();
+    const registry = await loadProtocols({ ...extensions, cwd: path.resolve(options.workspace ?? process.cwd()) });
+    await registry.discover(protocolsNamedIn(text));
+    const plan = await planScript(text, { registry, mode: options.permissionMode, interactive: !options.json && canAsk() });
+    await registry.close();
     if (options.json) for (const command of plan.commands) write(JSON.stringify(command));
     else write(formatPlan(plan));
     return plan.commands.every((command) => command.verdict === "run" || command.verdict === "ask") ? 0 : 1;
@@ -113,10 +118,11 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
  * The person's allow/deny rules and protocol settings (e.g. WEB.allowHosts) from their config
  * files, so a replay runs under the same rules as the chat.
  */
-export async function configuredRules(): Promise<{ rules: { allow: string[]; deny: string[] }; protocolConfig: Record<string, unknown> }> {
+export async function configuredRules(): Promise<{ rules: { allow: string[]; deny: string[] }; protocolConfig: Record<string, unknown>; extensions: Pick<ClioConfig, "mcpServers" | "shellProtocols"> }> {
   const { loadConfig } = await import("../config/index.js");
-  const { config } = await loadConfig({ cwd: process.cwd(), env: process.env });
-  return { rules: config.permissions, protocolConfig: config.protocols };
+  const { config, warnings } = await loadConfig({ cwd: process.cwd(), env: process.env });
+  for (const warning of warnings) process.stderr.write(`clio: ${warning}\n`);
+  return { rules: config.permissions, protocolConfig: config.protocols, extensions: { mcpServers: config.mcpServers, shellProtocols: config.shellProtocols } };
 }
 
 /** `3 succeeded, 1 failed, 2 not run`, coloured by outcome. */

@@ -13,6 +13,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ClioError } from "../../tools/errors.js";
+import { mergeExtensions, projectExtensionsWarning, type Extensions } from "./extensions.js";
 import { describeIssue, formatKeyPath } from "./issues.js";
 import { parseJsonText } from "./json-text.js";
 import {
@@ -44,6 +45,8 @@ export interface ResolvedConfig {
   entries: ConfigEntry[];
   /** The files looked at: the user file's path (read if it exists) and the project file found, if any. */
   files: { user: string; userFound: boolean; project?: string };
+  /** Things a person should know that do not stop clio (a project's MCP servers left out). */
+  warnings: string[];
 }
 
 export interface LoadConfigOptions {
@@ -75,10 +78,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   const env = options.env ?? process.env;
   const cwd = path.resolve(options.cwd);
   const homeDir = path.resolve(options.homeDir ?? nonEmpty(env.CLIO_HOME) ?? os.homedir());
-  const userFile = path.join(homeDir, ".clio", "config.json");
+  const userFile = (await configFileIn(path.join(homeDir, ".clio"))) ?? path.join(homeDir, ".clio", "config.json");
   const projectFile = await findProjectFile(cwd, userFile);
 
   const layers: Layer[] = [];
+  const warnings: string[] = [];
   const userValues = await readConfigFile(userFile);
   if (userValues) layers.push({ source: `user:${userFile}`, values: userValues, baseDir: homeDir });
   if (projectFile) {
@@ -86,19 +90,48 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
     if (projectValues) {
       const projectRoot = path.dirname(path.dirname(projectFile));
       if (projectValues.workspace !== undefined) await checkProjectWorkspace(resolvePath(projectValues.workspace, projectRoot, homeDir), projectRoot, projectFile);
-      layers.push({ source: `project:${projectFile}`, values: projectValues, baseDir: projectRoot });
+      const { mcpServers, shellProtocols, ...rest } = projectValues;
+      const warning = projectExtensionsWarning(projectFile, { mcpServers, shellProtocols });
+      if (warning) warnings.push(warning);
+      layers.push({ source: `project:${projectFile}`, values: rest, baseDir: projectRoot });
     }
   }
+  const projectServers = await readProjectMcpFile(projectFile ? path.dirname(path.dirname(projectFile)) : cwd);
+  if (projectServers) warnings.push(projectServers);
   layers.push(...environmentLayers(env, cwd));
   if (options.flags) layers.push({ source: "flag", values: checkFlags(options.flags), baseDir: cwd });
 
-  return merge(layers, { cwd, homeDir, userFile, userFound: userValues !== undefined, projectFile });
+  return { ...merge(layers, { cwd, homeDir, userFile, userFound: userValues !== undefined, projectFile }), warnings };
+}
+
+/** `config.json` or `config.yaml` in `folder`, whichever exists; both at once is an error naming them. */
+async function configFileIn(folder: string): Promise<string | undefined> {
+  const found: string[] = [];
+  for (const name of ["config.json", "config.yaml", "config.yml"]) if (await isFile(path.join(folder, name))) found.push(path.join(folder, name));
+  if (found.length > 1) {
+    throw new ClioError("invalid_config", `Two config files sit side by side: ${found.join(" and ")}; clio would not know which one counts.`, "Keep one of them (the keys are the same in both) and delete or rename the other.");
+  }
+  return found[0];
+}
+
+/**
+ * A project's `.mcp.json` (the file Claude Code reads): its servers would start programs a
+ * repository chose, so they are left out with a warning; a damaged file is only noted.
+ */
+async function readProjectMcpFile(projectRoot: string): Promise<string | undefined> {
+  const file = path.join(projectRoot, ".mcp.json");
+  const text = await fs.readFile(file, "utf8").catch(() => undefined);
+  if (text === undefined) return undefined;
+  const parsed = parseJsonText(text);
+  const servers = parsed.ok && typeof parsed.value === "object" && parsed.value !== null ? (parsed.value as { mcpServers?: unknown }).mcpServers : undefined;
+  if (typeof servers !== "object" || servers === null) return `${file} holds no mcpServers object; it is ignored.`;
+  return projectExtensionsWarning(file, { mcpServers: servers as Record<string, never> });
 }
 
 function merge(
   layers: Layer[],
   context: { cwd: string; homeDir: string; userFile: string; userFound: boolean; projectFile?: string },
-): ResolvedConfig {
+): Omit<ResolvedConfig, "warnings"> {
   const values: Partial<Record<ScalarKey, unknown>> = {
     ...defaultValues,
     workspace: context.cwd,
@@ -109,6 +142,7 @@ function merge(
   const ruleEntries: ConfigEntry[] = [];
   const protocols: Record<string, Record<string, unknown>> = {};
   const protocolSources = new Map<string, ConfigSource>();
+  const extensions: Extensions = { mcpServers: {}, shellProtocols: {} };
 
   for (const layer of layers) {
     for (const key of scalarKeys) {
@@ -124,6 +158,7 @@ function merge(
         ruleEntries.push({ key: `permissions.${list}`, value: rule, source: layer.source });
       }
     }
+    mergeExtensions(extensions, layer.values, layer.source.replace(/^(user|project):/, ""));
     for (const [name, settings] of Object.entries(layer.values.protocols ?? {})) {
       const protocol = name.toUpperCase();
       protocols[protocol] ??= {};
@@ -142,7 +177,10 @@ function merge(
     }
   }
 
-  const config = { ...values, permissions, protocols } as ClioConfig;
+  for (const [key, server] of Object.entries(extensions.mcpServers)) entries.push(...extensionEntries(`mcpServers.${key}`, server.config, server.source));
+  for (const [name, protocol] of Object.entries(extensions.shellProtocols)) entries.push({ key: `shellProtocols.${name}`, value: Object.keys(protocol.config.actions), source: `user:${protocol.source}` });
+
+  const config = { ...values, permissions, protocols, ...extensions } as ClioConfig;
   for (const key of scalarKeys) if (config[key] === undefined) delete config[key];
   return {
     config,
@@ -150,6 +188,17 @@ function merge(
     entries,
     files: { user: context.userFile, userFound: context.userFound, ...(context.projectFile ? { project: context.projectFile } : {}) },
   };
+}
+
+/** One entry per setting of a server; env and headers one entry per name, so secrets are masked by name. */
+function extensionEntries(prefix: string, settings: object, file: string): ConfigEntry[] {
+  const entries: ConfigEntry[] = [];
+  for (const [setting, value] of Object.entries(settings)) {
+    if ((setting === "env" || setting === "headers") && typeof value === "object" && value !== null) {
+      for (const [name, text] of Object.entries(value)) entries.push({ key: `${prefix}.${setting}.${name}`, value: text, source: `user:${file}` });
+    } else entries.push({ key: `${prefix}.${setting}`, value, source: `user:${file}` });
+  }
+  return entries;
 }
 
 /**
@@ -167,11 +216,14 @@ async function checkProjectWorkspace(workspace: string, projectRoot: string, fil
   );
 }
 
-/** The nearest `.clio/config.json` in `cwd` or a parent, never the user's own file. */
+/** The nearest `.clio/config.json` (or `.yaml`) in `cwd` or a parent, never the user's own file. */
 async function findProjectFile(cwd: string, userFile: string): Promise<string | undefined> {
   for (let folder = cwd; ; folder = path.dirname(folder)) {
-    const candidate = path.join(folder, ".clio", "config.json");
-    if (candidate !== userFile && (await isFile(candidate))) return candidate;
+    const clioFolder = path.join(folder, ".clio");
+    if (clioFolder !== path.dirname(userFile)) {
+      const candidate = await configFileIn(clioFolder);
+      if (candidate !== undefined) return candidate;
+    }
     if (path.dirname(folder) === folder) return undefined;
   }
 }
@@ -194,7 +246,9 @@ async function readConfigFile(file: string): Promise<ConfigLayer | undefined> {
     throw new ClioError("invalid_config", `${file}: cannot be read (${(error as Error).message})`, "Make the file readable, or remove it.");
   }
   // Editors on Windows save UTF-8 with a byte order mark; JSON.parse refuses it.
-  const parsed = parseJsonText(text.startsWith("\uFEFF") ? text.slice(1) : text);
+  const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  if (/\.ya?ml$/.test(file)) return checkLayer(await parseYamlConfig(body, file), file, formatKeyPath);
+  const parsed = parseJsonText(body);
   if (!parsed.ok) {
     throw new ClioError(
       "invalid_config",
@@ -206,6 +260,24 @@ async function readConfigFile(file: string): Promise<ConfigLayer | undefined> {
     throw new ClioError("invalid_config", `${file}: must hold a JSON object such as {"model": "..."}`, `Known keys: ${knownKeys.join(", ")}.`);
   }
   return checkLayer(parsed.value, file, formatKeyPath);
+}
+
+/** A YAML config file's mapping; errors name the line and column. */
+async function parseYamlConfig(text: string, file: string): Promise<unknown> {
+  const { parseDocument } = await import("yaml");
+  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  const problem = document.errors[0];
+  if (problem) {
+    const position = problem.linePos?.[0];
+    const where = position ? `${position.line}:${position.col}` : "1:1";
+    throw new ClioError("invalid_config", `${file}:${where}: invalid YAML: ${problem.message.split("\n")[0]}`, `Fix the YAML at line ${where.replace(":", ", column ")} (indent with spaces, "key: value" pairs).`);
+  }
+  const value: unknown = document.toJS();
+  if (value === null || value === undefined) return {};
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new ClioError("invalid_config", `${file}: must hold a mapping of keys such as "model: qwen2.5-coder"`, `Known keys: ${knownKeys.join(", ")}.`);
+  }
+  return value;
 }
 
 function checkLayer(values: unknown, where: string, nameKey: (path: readonly (string | number)[]) => string): ConfigLayer {

@@ -10,11 +10,15 @@
  * Protocol names are case-insensitive and stored upper case; the action is kept as written.
  */
 import { z } from "zod";
+import { extensionKeys, type Extensions } from "./extensions.js";
 
 export const permissionModes = ["plan", "ask", "auto-edit", "yolo"] as const;
 export type PermissionMode = (typeof permissionModes)[number];
 
 export const apiStyles = ["chat", "completions"] as const;
+
+export const logLevels = ["error", "warn", "info", "debug"] as const;
+export type LogLevel = (typeof logLevels)[number];
 export type ApiStyle = (typeof apiStyles)[number];
 
 /** A parsed permission rule. */
@@ -64,6 +68,8 @@ export const configLayerSchema = z
       .partial()
       .strict(),
     protocols: z.record(z.string(), z.record(z.string(), z.unknown(), { invalid_type_error: "must be an object of settings" })),
+    ...extensionKeys,
+    logLevel: z.enum(logLevels),
   })
   .partial()
   .strict();
@@ -89,6 +95,12 @@ export interface ClioConfig {
   permissions: { allow: string[]; deny: string[] };
   /** Per-protocol settings keyed by upper-case protocol name (e.g. `WEB`, `GIT`), merged key by key. */
   protocols: Record<string, Record<string, unknown>>;
+  /** What the log file records (`CLIO_LOG_LEVEL`); unset means no log unless `--debug`. */
+  logLevel?: LogLevel;
+  /** MCP servers by key, each with the file that declared it. */
+  mcpServers: Extensions["mcpServers"];
+  /** Shell protocols by name, each with the file that declared it. */
+  shellProtocols: Extensions["shellProtocols"];
 }
 
 /** The keys of `ClioConfig` that hold one value (everything but permissions and protocols). */
@@ -103,6 +115,7 @@ export const scalarKeys = [
   "maxTurns",
   "contextWindow",
   "sessionDir",
+  "logLevel",
 ] as const satisfies readonly (keyof ClioConfig)[];
 export type ScalarKey = (typeof scalarKeys)[number];
 
@@ -124,6 +137,7 @@ export const environmentNames = {
   CLIO_SESSION_DIR: "sessionDir",
   CLIO_MAX_TURNS: "maxTurns",
   CLIO_CONTEXT_WINDOW: "contextWindow",
+  CLIO_LOG_LEVEL: "logLevel",
 } as const satisfies Record<string, ScalarKey>;
 
 /** Defaults for the keys that have one; `workspace` defaults to the current folder. */

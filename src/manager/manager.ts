@@ -113,19 +113,20 @@ export class ProtocolManager {
     return parts.flat();
   }
 
-  /** Releases every protocol's state (kills background jobs). */
+  /** Releases every protocol's state (kills background jobs) and stops what discovery started (MCP servers). */
   async dispose(): Promise<void> {
     const entries = [...this.states.entries()];
     this.states.clear();
-    await Promise.all(
-      entries.map(async ([definition, state]) => {
+    await Promise.all([
+      this.options.registry.close(),
+      ...entries.map(async ([definition, state]) => {
         try {
           await definition.dispose?.(await state);
         } catch {
           // A protocol that fails to clean up must not keep the others from cleaning up.
         }
       }),
-    );
+    ]);
   }
 
   /** What permission rules match: the first declared parameter's value, and every form of every path parameter. */

@@ -8,7 +8,8 @@ import path from "node:path";
 import type { PermissionAsker, PermissionMode, PermissionRules } from "../manager/permissions.js";
 import type { CommandResult } from "../manager/result.js";
 import type { ProtocolRegistry } from "../registry.js";
-import { createRuntime } from "../runtime.js";
+import { protocolsNamedIn } from "../protocol-sources.js";
+import { createRuntime, type RuntimeOptions } from "../runtime.js";
 import { compareResults, expectedFromResult, type Difference, type ExpectationFile, type ExpectedResult } from "./expectations.js";
 import type { NormaliseContext } from "./normalise.js";
 import { replayScript, type ReplayOutcome } from "./replay.js";
@@ -26,6 +27,8 @@ export interface ScriptRunOptions {
   onResult?: (result: CommandResult) => void;
   registry?: ProtocolRegistry;
   protocolConfig?: Record<string, unknown>;
+  /** MCP servers and shell protocols from config. */
+  extensions?: RuntimeOptions["extensions"];
   env?: NodeJS.ProcessEnv;
   /** More paths that stand for the workspace in results (a session's original workspace). */
   workspaceAliases?: string[];
@@ -63,10 +66,12 @@ export async function runScript(text: string, options: ScriptRunOptions): Promis
       ...(options.asker ? { asker: options.asker } : {}),
       ...(options.registry ? { registry: options.registry } : {}),
       ...(options.protocolConfig ? { protocolConfig: options.protocolConfig } : {}),
+      ...(options.extensions ? { extensions: options.extensions } : {}),
       ...(options.env ? { env: options.env } : {}),
     });
     let outcome: ReplayOutcome;
     try {
+      await runtime.registry.discover(protocolsNamedIn(text));
       outcome = await replayScript(text, runtime.manager, {
         stopOnError: options.stopOnError ?? false,
         ...(options.signal ? { signal: options.signal } : {}),
