@@ -7,6 +7,7 @@ import { ProtocolManager, type ManagerEvent } from "./manager/manager.js";
 import { PermissionPolicy, type PermissionAsker, type PermissionMode, type PermissionRules } from "./manager/permissions.js";
 import type { ProtocolEnvironment } from "../protocols/contract/protocol.js";
 import type { ClioConfig } from "./config/schema.js";
+import { log } from "./log.js";
 import { loadProtocols } from "./protocol-sources.js";
 import { loadBuiltinProtocols, type ProtocolRegistry } from "./registry.js";
 import { version } from "./version.js";
@@ -36,7 +37,7 @@ export interface Runtime {
 
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const workspace = await Workspace.open(options.workspace);
-  const registry = options.registry ?? (options.extensions ? await loadProtocols({ ...options.extensions, cwd: workspace.root }) : await loadBuiltinProtocols());
+  const registry = options.registry ?? (options.extensions ? await loadProtocols({ ...options.extensions, cwd: workspace.root, log: (level, message) => log[level](message) }) : await loadBuiltinProtocols());
   const environment: ProtocolEnvironment = {
     workspace,
     config: options.protocolConfig ?? {},
@@ -50,7 +51,22 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     environment,
     permissions,
     ...(options.outputLimit === undefined ? {} : { outputLimit: options.outputLimit }),
-    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    onEvent: (event) => {
+      logEvent(event);
+      options.onEvent?.(event);
+    },
   });
   return { manager, registry, environment, permissions };
+}
+
+/** Each command's start and outcome in the log (decisions and timings; never file contents). */
+function logEvent(event: ManagerEvent): void {
+  if (event.type === "command-started") {
+    log.debug("command started", { id: event.id, command: `${event.protocol}.${event.action}`, permission: event.permissionClass, description: event.description });
+    return;
+  }
+  const { result } = event;
+  const fields = { id: result.id, command: `${result.protocol}.${result.action ?? ""}`, ok: result.ok, ms: result.durationMs, ...(result.error ? { error: result.error.code, message: result.error.message.split("\n")[0] } : {}) };
+  if (result.ok) log.info("command finished", fields);
+  else log.warn("command failed", fields);
 }

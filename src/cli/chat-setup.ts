@@ -8,7 +8,9 @@ import type { AgentEvent } from "../agent/agent.js";
 import { loadConfig, type ClioConfig, type ResolvedConfig } from "../config/index.js";
 import type { ManagerEvent } from "../manager/manager.js";
 import type { PermissionAsker } from "../manager/permissions.js";
-import { createProvider, resolveProviderSettings, type ProviderSettings } from "../providers/index.js";
+import { log, logFileFor, logs, startLogging } from "../log.js";
+import { createProvider, describeSource, resolveProviderSettings, type ProviderSettings } from "../providers/index.js";
+import { loggedProvider } from "../providers/logged.js";
 import { createRuntime, type Runtime } from "../runtime.js";
 import { SessionStore, type Session } from "../sessions/index.js";
 
@@ -116,8 +118,10 @@ function refuseForeignServer(resolved: ResolvedConfig): void {
 export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): Promise<ChatSetup> {
   const env = hooks.env ?? process.env;
   const config = await loadChatConfig(flags, env, hooks.cwd ?? process.cwd());
+  if (config.config.logLevel !== undefined && !logs("error")) startLogging({ level: config.config.logLevel, file: logFileFor(env) });
   const settings = providerSettingsFrom(config, flags, env);
-  const provider = await createProvider(settings);
+  log.info("settings", { provider: settings.provider, model: settings.model, api: settings.api, baseURL: settings.baseURL, from: Object.fromEntries(Object.entries(settings.sources).map(([key, source]) => [key, describeSource(source)])), files: config.files });
+  const provider = loggedProvider(await createProvider(settings), settings.baseURL);
   const runtime = await createRuntime({
     workspace: config.config.workspace,
     permissionMode: config.config.permissionMode,
@@ -128,7 +132,10 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
     ...(hooks.asker ? { asker: hooks.asker } : {}),
     ...(hooks.onManagerEvent ? { onEvent: hooks.onManagerEvent } : {}),
   });
-  for (const warning of [...config.warnings, ...runtime.registry.warnings]) process.stderr.write(`clio: ${warning}\n`);
+  for (const warning of [...config.warnings, ...runtime.registry.warnings]) {
+    log.warn(warning);
+    process.stderr.write(`clio: ${warning}\n`);
+  }
   const store = new SessionStore(config.config.sessionDir);
   let session: Session | undefined;
   if (flags.resume) session = await store.open(flags.resume);

@@ -264,15 +264,12 @@ async function readConfigFile(file: string): Promise<ConfigLayer | undefined> {
 
 /** A YAML config file's mapping; errors name the line and column. */
 async function parseYamlConfig(text: string, file: string): Promise<unknown> {
-  const { parseDocument } = await import("yaml");
-  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
-  const problem = document.errors[0];
-  if (problem) {
-    const position = problem.linePos?.[0];
-    const where = position ? `${position.line}:${position.col}` : "1:1";
-    throw new ClioError("invalid_config", `${file}:${where}: invalid YAML: ${problem.message.split("\n")[0]}`, `Fix the YAML at line ${where.replace(":", ", column ")} (indent with spaces, "key: value" pairs).`);
+  const { parseYamlText } = await import("./yaml-text.js");
+  const parsed = parseYamlText(text);
+  if (!parsed.ok) {
+    throw new ClioError("invalid_config", `${file}:${parsed.line}:${parsed.column}: invalid YAML: ${parsed.message}`, `Fix the YAML at line ${parsed.line}, column ${parsed.column} (indent with spaces, "key: value" pairs).`);
   }
-  const value: unknown = document.toJS();
+  const { value } = parsed;
   if (value === null || value === undefined) return {};
   if (typeof value !== "object" || Array.isArray(value)) {
     throw new ClioError("invalid_config", `${file}: must hold a mapping of keys such as "model: qwen2.5-coder"`, `Known keys: ${knownKeys.join(", ")}.`);

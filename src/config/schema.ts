@@ -10,6 +10,7 @@
  * Protocol names are case-insensitive and stored upper case; the action is kept as written.
  */
 import { z } from "zod";
+import { logLevels, type LogLevel } from "../log.js";
 import { extensionKeys, type Extensions } from "./extensions.js";
 
 export const permissionModes = ["plan", "ask", "auto-edit", "yolo"] as const;
@@ -17,8 +18,6 @@ export type PermissionMode = (typeof permissionModes)[number];
 
 export const apiStyles = ["chat", "completions"] as const;
 
-export const logLevels = ["error", "warn", "info", "debug"] as const;
-export type LogLevel = (typeof logLevels)[number];
 export type ApiStyle = (typeof apiStyles)[number];
 
 /** A parsed permission rule. */
