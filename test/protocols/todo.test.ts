@@ -30,12 +30,12 @@ describe("TODO protocol", () => {
   });
 
   it("writes, adds, updates and reads a checklist, stored in .clio/todo.json", async () => {
-    expect((await call("read", {})).output).toBe("Todo list:\n(the todo list is empty)\n(0 items: 0 done, 0 in progress, 0 pending)");
+    expect((await call("read", {})).output).toBe("Todo list:\n(the todo list is empty)\n(0 done, 0 in progress, 0 pending)");
     const written = await call("write", { items: '["Read the parser", {"text": "Fix the bug", "status": "in_progress"}]' });
     expect(written.display).toEqual(["[ ] 1. Read the parser", "[~] 2. Fix the bug"]);
     await call("add", { text: "Run the tests" });
     const updated = await call("update", { id: "1", status: "done" });
-    expect(updated.output).toBe("Item 1 is now done:\n[x] 1. Read the parser\n[~] 2. Fix the bug\n[ ] 3. Run the tests\n(3 items: 1 done, 1 in progress, 1 pending)");
+    expect(updated.output).toBe("Item 1 is now done:\n[x] 1. Read the parser\n[~] 2. Fix the bug\n[ ] 3. Run the tests\n(1 done, 1 in progress, 1 pending)");
     await call("update", { id: "3", status: "pending", text: "Run npm test" });
     const stored = JSON.parse(await readFile(todoFile(), "utf8"));
     expect(stored).toEqual({

@@ -148,9 +148,8 @@ export function checklist(list: TodoList): string[] {
   return list.items.map((item) => `${marks[item.status]} ${item.id}. ${item.text.replace(/\s*\n\s*/g, " ")}`);
 }
 
-/** `3 items: 1 done, 1 in progress, 1 pending`. */
+/** `1 done, 1 in progress, 1 pending`. */
 export function tally(list: TodoList): string {
   const count = (status: TodoStatus) => list.items.filter((item) => item.status === status).length;
-  const total = list.items.length;
-  return `${total} item${total === 1 ? "" : "s"}: ${count("done")} done, ${count("in_progress")} in progress, ${count("pending")} pending`;
+  return `${count("done")} done, ${count("in_progress")} in progress, ${count("pending")} pending`;
 }
