@@ -121,7 +121,7 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
   if (config.config.logLevel !== undefined && !logs("error")) startLogging({ level: config.config.logLevel, file: logFileFor(env) });
   const settings = providerSettingsFrom(config, flags, env);
   log.info("settings", { provider: settings.provider, model: settings.model, api: settings.api, baseURL: settings.baseURL, from: Object.fromEntries(Object.entries(settings.sources).map(([key, source]) => [key, describeSource(source)])), files: config.files });
-  const provider = loggedProvider(await createProvider(settings), settings.baseURL);
+  const provider = loggedProvider(await createProvider(settings, { env }), settings.baseURL);
   const runtime = await createRuntime({
     workspace: config.config.workspace,
     permissionMode: config.config.permissionMode,

@@ -163,6 +163,15 @@ program
   });
 
 program
+  .command("login")
+  .description("sign in to a provider that needs it: clio login copilot (GitHub's device flow; the token is kept in ~/.clio/copilot.json, 0600)")
+  .addArgument(new Argument("<provider>", "the provider to sign in to").choices(["copilot"]))
+  .action(async () => {
+    const { loginCommand } = await import("./login-command.js");
+    process.exitCode = await loginCommand();
+  });
+
+program
   .command("config")
   .description("print the settings in force and where each came from")
   .action(async () => {
