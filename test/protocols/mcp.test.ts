@@ -216,3 +216,24 @@ describe("servers that misbehave", () => {
     expect(await gone([Number(first!.output), Number(second!.output)])).toBe(true);
   });
 });
+
+describe("fuzzing", () => {
+  it("covers an MCP server's and a shell protocol's actions from their declared parameters", async () => {
+    const { fuzzProtocol } = await import("../../src/fuzz/protocol-fuzz.js");
+    const registry = await loadProtocols({
+      cwd: folder.path,
+      mcpServers: { test: testServer() },
+      shellProtocols: { WORDS: { config: { summary: "Count words", actions: { count: { summary: "Count", command: "wc -w {path}", parameters: { path: "text" } } } }, source: "test config" } },
+    });
+    await registry.discover(["TEST"]);
+    // Without the tools that hang or kill their server on purpose: those are this file's other tests.
+    const test = registry.get("TEST")!;
+    const calm = { ...test, actions: Object.fromEntries(Object.entries(test.actions).filter(([name]) => name !== "hang" && name !== "crash")) };
+    for (const protocol of [calm, registry.get("WORDS")!]) {
+      const outcome = await fuzzProtocol(protocol, { runs: 15, seed: 17 });
+      expect(outcome.failure, outcome.failure?.problem).toBeUndefined();
+      expect(outcome.counts.handled + outcome.counts.gated).toBeGreaterThan(0);
+    }
+    await registry.close();
+  });
+});
