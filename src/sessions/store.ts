@@ -1,19 +1,21 @@
 /**
- * The folder of sessions: one `<id>.json` per conversation, `<id>.lock` while a clio process
+ * The folder of sessions: one `<id>.jsonl` journal per conversation (`<id>.json` from clio
+ * before session format 2, moved to a journal when opened), `<id>.lock` while a clio process
  * has it open. Ids sort by time: `20261122-0243-a1b2c3` (UTC date and minute, then random).
  */
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { TextFile } from "lowdb/node";
 import { ClioError } from "../../tools/errors.js";
+import { writeAtomically } from "../../tools/atomic-file.js";
 import { parseJsonText } from "../config/json-text.js";
 import { SESSION_FORMAT_VERSION, type SessionData, decodeSession, newerVersionError } from "./format.js";
+import { headerLine, isJournal, journalText, readJournal } from "./journal.js";
 import { type LockOptions, SessionLock } from "./lock.js";
 import { Session, type SessionWriter } from "./session.js";
 
 const ID_PATTERN = /^\d{8}-\d{4}-[0-9a-f]{6}$/;
-const SESSION_FILE_PATTERN = /^(\d{8}-\d{4}-[0-9a-f]{6})\.json$/;
+const SESSION_FILE_PATTERN = /^(\d{8}-\d{4}-[0-9a-f]{6})\.jsonl?$/;
 const LIST_HINT = 'Run "clio sessions" to see the ids; a unique prefix such as "20261122-0243" is enough.';
 
 export interface SessionStoreOptions {
@@ -21,7 +23,7 @@ export interface SessionStoreOptions {
   now?: () => number;
   /** Six lower-case hex digits for a new id; default random. */
   randomSuffix?: () => string;
-  /** Makes the atomic writer for a session file; default lowdb's TextFile (steno: temp file + rename). */
+  /** Makes the appending writer for a session file; default node:fs appends. */
   openWriter?: (file: string) => SessionWriter;
   /** Command outputs longer than this keep their head and tail only; default 32,000 characters. */
   maxOutputChars?: number;
@@ -69,7 +71,7 @@ export class SessionStore {
     this.directory = path.resolve(directory);
     this.now = options.now ?? Date.now;
     this.randomSuffix = options.randomSuffix ?? (() => randomBytes(3).toString("hex"));
-    this.openWriter = options.openWriter ?? ((file) => new TextFile(file));
+    this.openWriter = options.openWriter ?? appendingWriter;
     this.maxOutputChars = options.maxOutputChars ?? 32_000;
   }
 
@@ -102,31 +104,46 @@ export class SessionStore {
         usage: { turns: [], totals: { inputTokens: 0, outputTokens: 0, estimated: false } },
         events: [],
       };
-      const writer = this.openWriter(this.sessionFile(id));
+      const file = this.sessionFile(id);
+      const writer = this.openWriter(file);
+      const header = headerLine(data);
       try {
-        await writer.write(`${JSON.stringify(data, null, 2)}\n`);
+        await writer.append(header);
       } catch (error) {
+        await fs.rm(file, { force: true });
         lock.release();
         throw new ClioError("internal_error", `Could not create a session in ${this.directory}: ${(error as Error).message}`, "Check that the session folder is writable (sessionDir in clio config).");
       }
-      return new Session({ file: this.sessionFile(id), data, writer, lock, now: this.now, maxOutputChars: this.maxOutputChars });
+      return new Session({ file, data, writer, lock, now: this.now, maxOutputChars: this.maxOutputChars, length: Buffer.byteLength(header) });
     }
     throw new ClioError("internal_error", `Could not find a free session id in ${this.directory}.`, "Try again in a moment.");
   }
 
   /**
-   * Opens a session by id or unique prefix and locks it to this process.
+   * Opens a session by id or unique prefix and locks it to this process. A torn last line (a
+   * crash mid-save) is cut off; a file in an older format is rewritten as a journal.
    * Throws `not_found`, `ambiguous_match`, `locked`, `corrupt_file` (the file is moved aside
-   * to `<id>.json.corrupt-<time>`) or `unsupported_version`.
+   * to `<file>.corrupt-<time>`) or `unsupported_version`.
    */
   async open(idOrPrefix: string): Promise<Session> {
     const id = await this.resolveId(idOrPrefix);
-    const file = this.sessionFile(id);
     const lock = await SessionLock.acquire(this.lockFile(id), id, this.lockOptions());
     try {
-      const { data, migratedFrom } = await this.readForOpen(id, file);
-      const parts = { file, data, writer: this.openWriter(file), lock, now: this.now, maxOutputChars: this.maxOutputChars };
-      return new Session(migratedFrom === undefined ? parts : { ...parts, migratedFrom });
+      const file = await this.storedFile(id);
+      const outcome = await this.readForOpen(id, file);
+      const journal = this.sessionFile(id);
+      let length: number;
+      if (outcome.migratedFrom !== undefined) {
+        const text = journalText(outcome.data);
+        await writeAtomically(journal, text);
+        await fs.rm(file, { force: true });
+        length = Buffer.byteLength(text);
+      } else if (outcome.wholeLength !== undefined) {
+        await fs.truncate(journal, outcome.wholeLength);
+        length = outcome.wholeLength;
+      } else length = outcome.length;
+      const parts = { file: journal, data: outcome.data, writer: this.openWriter(journal), lock, now: this.now, maxOutputChars: this.maxOutputChars, length };
+      return new Session(outcome.migratedFrom === undefined ? parts : { ...parts, migratedFrom: outcome.migratedFrom });
     } catch (error) {
       lock.release();
       throw error;
@@ -144,7 +161,7 @@ export class SessionStore {
     const unreadable: UnreadableSession[] = [];
     await Promise.all(
       ids.map(async (id) => {
-        const file = this.sessionFile(id);
+        const file = await this.storedFile(id);
         const outcome = await readSessionFile(file);
         if (outcome.kind === "missing") return;
         if (outcome.kind === "corrupt") unreadable.push({ file, code: "corrupt_file", message: outcome.reason });
@@ -164,7 +181,7 @@ export class SessionStore {
    */
   async read(idOrPrefix: string): Promise<SessionData> {
     const id = await this.resolveId(idOrPrefix);
-    const file = this.sessionFile(id);
+    const file = await this.storedFile(id);
     const { data } = await this.readChecked(id, file, async (reason) => {
       throw new ClioError("corrupt_file", `Session ${id} could not be read (${reason}): ${file}.`, "Open it with clio to move the damaged file aside, or delete it.");
     });
@@ -182,6 +199,7 @@ export class SessionStore {
     const lock = await SessionLock.acquire(this.lockFile(id), id, this.lockOptions());
     try {
       await fs.rm(this.sessionFile(id), { force: true });
+      await fs.rm(this.legacyFile(id), { force: true });
     } finally {
       lock.release();
     }
@@ -206,7 +224,7 @@ export class SessionStore {
     );
   }
 
-  private async readForOpen(id: string, file: string): Promise<{ data: SessionData; migratedFrom?: number }> {
+  private async readForOpen(id: string, file: string): Promise<ReadSession> {
     return this.readChecked(id, file, async (reason) => {
       const aside = `${file}.corrupt-${new Date(this.now()).toISOString().replace(/[:.]/g, "-")}`;
       await fs.rename(file, aside);
@@ -219,11 +237,11 @@ export class SessionStore {
   }
 
   /** Reads and checks a session file; `onCorrupt` decides what happens to a damaged one (it must throw). */
-  private async readChecked(id: string, file: string, onCorrupt: (reason: string) => Promise<never>): Promise<{ data: SessionData; migratedFrom?: number }> {
+  private async readChecked(id: string, file: string, onCorrupt: (reason: string) => Promise<never>): Promise<ReadSession> {
     const outcome = await readSessionFile(file);
     switch (outcome.kind) {
       case "ok":
-        return outcome.migratedFrom === undefined ? { data: outcome.data } : { data: outcome.data, migratedFrom: outcome.migratedFrom };
+        return outcome;
       case "missing":
         throw new ClioError("not_found", `Session ${id} no longer exists in ${this.directory}.`, LIST_HINT);
       case "newer":
@@ -241,11 +259,23 @@ export class SessionStore {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
       throw error;
     }
-    return names.flatMap((name) => SESSION_FILE_PATTERN.exec(name)?.[1] ?? []).sort();
+    return [...new Set(names.flatMap((name) => SESSION_FILE_PATTERN.exec(name)?.[1] ?? []))].sort();
   }
 
+  /** The journal of a session (where it is written). */
   private sessionFile(id: string): string {
+    return path.join(this.directory, `${id}.jsonl`);
+  }
+
+  /** A session's file from clio before session format 2. */
+  private legacyFile(id: string): string {
     return path.join(this.directory, `${id}.json`);
+  }
+
+  /** The file a session is stored in now: its journal, or its older file until that is moved. */
+  private async storedFile(id: string): Promise<string> {
+    const journal = this.sessionFile(id);
+    return (await exists(journal)) ? journal : this.legacyFile(id);
   }
 
   private lockFile(id: string): string {
@@ -265,11 +295,18 @@ export function makeSessionId(epochMs: number, suffix: string): string {
   return id;
 }
 
-type ReadOutcome =
-  | { kind: "ok"; data: SessionData; migratedFrom?: number }
-  | { kind: "missing" }
-  | { kind: "corrupt"; reason: string }
-  | { kind: "newer"; version: number };
+interface ReadSession {
+  kind: "ok";
+  data: SessionData;
+  /** The file's length in bytes. */
+  length: number;
+  /** Set for a file in an older format. */
+  migratedFrom?: number;
+  /** Set when the journal's last line is torn: the bytes of whole lines before it. */
+  wholeLength?: number;
+}
+
+type ReadOutcome = ReadSession | { kind: "missing" } | { kind: "corrupt"; reason: string } | { kind: "newer"; version: number };
 
 async function readSessionFile(file: string): Promise<ReadOutcome> {
   let text: string;
@@ -279,11 +316,25 @@ async function readSessionFile(file: string): Promise<ReadOutcome> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
     throw error;
   }
+  const length = Buffer.byteLength(text);
+  if (isJournal(text)) {
+    const read = readJournal(text);
+    if (!read.ok) return read.kind === "newer" ? { kind: "newer", version: read.version } : { kind: "corrupt", reason: read.reason };
+    return read.wholeLength === undefined ? { kind: "ok", data: read.data, length } : { kind: "ok", data: read.data, length, wholeLength: read.wholeLength };
+  }
   const parsed = parseJsonText(text);
   if (!parsed.ok) return { kind: "corrupt", reason: `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}` };
   const decoded = decodeSession(parsed.value);
-  if (decoded.ok) return decoded.migratedFrom === undefined ? { kind: "ok", data: decoded.data } : { kind: "ok", data: decoded.data, migratedFrom: decoded.migratedFrom };
+  if (decoded.ok) return { kind: "ok", data: decoded.data, length, migratedFrom: decoded.migratedFrom };
   return decoded.failure.kind === "newer" ? { kind: "newer", version: decoded.failure.version } : { kind: "corrupt", reason: decoded.failure.reason };
+}
+
+/** The default writer: appends with node:fs (one write per call, the file opened in append mode). */
+function appendingWriter(file: string): SessionWriter {
+  return {
+    append: (text) => fs.appendFile(file, text, "utf8"),
+    truncate: (length) => fs.truncate(file, length),
+  };
 }
 
 function summarize(data: SessionData, file: string): SessionSummary {

@@ -9,13 +9,15 @@ import git from "isomorphic-git";
 import { ClioError } from "../errors.js";
 import { emptyIndex, parseIndex, type IndexFile } from "./index-file.js";
 import { withIndexLock, type IndexLock, type LockOptions } from "./lock.js";
+import { type GitFileSystem, objectListingFileSystem, sharedObjectCache } from "./object-store.js";
 
 export interface Repository {
   /** The worktree root (the workspace root). */
   dir: string;
   gitdir: string;
-  fs: typeof nodeFs;
-  /** isomorphic-git's object cache, shared by the calls of one action. */
+  /** The file system isomorphic-git is given (object look-ups answered from listings; see object-store.ts). */
+  fs: GitFileSystem;
+  /** isomorphic-git's object cache, shared by the actions of this process while the packs stay the same. */
   cache: object;
   lockOptions: LockOptions;
   /** core.fileMode: false means the executable bit on disk is not trusted (kept as in the index). */
@@ -53,7 +55,14 @@ export async function openRepository(root: string, options: OpenOptions = {}): P
     );
   }
   const fileMode = await git.getConfig({ fs: nodeFs, gitdir, path: "core.fileMode" }).catch(() => undefined);
-  return { dir: root, gitdir, fs: nodeFs, cache: {}, lockOptions: options.lockOptions ?? {}, fileMode: fileMode !== false && fileMode !== "false" };
+  return {
+    dir: root,
+    gitdir,
+    fs: objectListingFileSystem(gitdir),
+    cache: await sharedObjectCache(gitdir),
+    lockOptions: options.lockOptions ?? {},
+    fileMode: fileMode !== false && fileMode !== "false",
+  };
 }
 
 /** The closest folder above `root` that holds a `.git` (folder or file), if any. */
