@@ -44,6 +44,13 @@ function preview(args: Record<string, unknown>): string {
   return text.length <= 80 ? text : `${text.slice(0, 79)}…`;
 }
 
+/** A content item for the result's data, with an image's or audio's base64 payload replaced by its size (sessions keep data). */
+function withoutPayload(item: unknown): unknown {
+  if (typeof item !== "object" || item === null || typeof (item as { data?: unknown }).data !== "string") return item;
+  const { data, ...rest } = item as { data: string };
+  return { ...rest, base64Characters: data.length };
+}
+
 /** The protocol for one configured MCP server; its actions appear once `discover` has run. */
 export function mcpProtocol(options: McpProtocolOptions): ProtocolDefinition<McpConnection> {
   const name = protocolNameFor(options.key);
@@ -70,7 +77,7 @@ export function mcpProtocol(options: McpProtocolOptions): ProtocolDefinition<Mcp
         const result = await (await connect()).call(tool.name, given, signal);
         const text = (await loadContent()).resultText(result);
         if (result.isError === true) throw new ClioError("exec_failed", `${name}.${tool.name} failed: ${text}`);
-        return { output: text, data: { content: result.content, ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }) }, description: `${options.key} ${tool.name} answered (${text.length.toLocaleString("en-US")} characters)` };
+        return { output: text, data: { content: result.content.map(withoutPayload), ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }) }, description: `${options.key} ${tool.name} answered (${text.length.toLocaleString("en-US")} characters)` };
       },
     });
 

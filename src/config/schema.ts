@@ -120,7 +120,7 @@ export type ScalarKey = (typeof scalarKeys)[number];
 
 /** Whether a key (or the last part of a dotted key) names a secret: `apiKey`, `protocols.GIT.token`. */
 export function isSecretKey(key: string): boolean {
-  return /(key|token|secret|password|credential)s?$/i.test(key.split(".").pop() ?? key);
+  return /(key|token|secret|password|credential|authorization)s?$/i.test(key.split(".").pop() ?? key);
 }
 
 /**
