@@ -37,7 +37,7 @@ export interface Runtime {
 
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const workspace = await Workspace.open(options.workspace);
-  const registry = options.registry ?? (options.extensions ? await loadProtocols({ ...options.extensions, cwd: workspace.root, log: (level, message) => log[level](message) }) : await loadBuiltinProtocols());
+  const registry = options.registry ?? (options.extensions ? await loadProtocols({ ...options.extensions, cwd: workspace.root, env: options.env ?? process.env, log: (level, message) => log[level](message) }) : await loadBuiltinProtocols());
   const environment: ProtocolEnvironment = {
     workspace,
     config: options.protocolConfig ?? {},

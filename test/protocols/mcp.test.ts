@@ -237,3 +237,21 @@ describe("fuzzing", () => {
     await registry.close();
   });
 });
+
+describe("variables in a server's declaration", () => {
+  it("expand ${NAME} and ${NAME:-default} from the environment; a server using an unset one is left out with a warning", async () => {
+    const registry = await loadProtocols({
+      cwd: folder.path,
+      env: { FIXTURE: stdioServer },
+      mcpServers: {
+        test: declared({ command: node, args: ["${FIXTURE}", "${MODE:-plain}"], env: { TOKEN: "${FIXTURE}" } }),
+        other: declared({ command: node, args: ["${NOT_SET_ANYWHERE}"] }),
+      },
+    });
+    expect(registry.warnings).toEqual(["test config: the MCP server other uses ${NOT_SET_ANYWHERE}, which is not set; it is left out. Set it, or write ${NAME:-default}."]);
+    expect(registry.get("OTHER")).toBeUndefined();
+    await registry.discover();
+    expect(Object.keys(registry.get("TEST")!.actions)).toContain("add");
+    await registry.close();
+  });
+});
