@@ -45,6 +45,14 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
     });
   }
   const actionNames = Object.keys(protocol.actions);
+  if (actionNames.length === 0) {
+    // A protocol from outside whose server did not start (its summary says why).
+    return failure(protocol.name, command.parameters.find((parameter) => parameter.key === "action")?.text, {
+      code: "unknown_action",
+      message: `${protocol.name} has no actions to run: ${protocol.summary}`,
+      hint: `Nothing ran. Do the work another way; ${protocol.name} cannot be used in this session.`,
+    });
+  }
   const actionParameter = command.parameters.find((parameter) => parameter.key === "action");
   if (!actionParameter) {
     return failure(protocol.name, undefined, {

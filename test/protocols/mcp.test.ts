@@ -193,7 +193,7 @@ describe("servers that misbehave", () => {
       const [noisy, test, broken] = await runtime.manager.runAll(scriptSubmissions("[NOISY:action=add:a=1:b=1] [TEST:action=add:a=2:b=2] [BROKEN:action=add:a=1:b=1]").submissions);
       expect(noisy).toMatchObject({ ok: true, output: "2 (number number)" });
       expect(test).toMatchObject({ ok: true, output: "4 (number number)" });
-      expect(broken).toMatchObject({ ok: false, error: { code: "unknown_action" } });
+      expect(broken).toMatchObject({ ok: false, error: { code: "unknown_action", message: expect.stringMatching(/^BROKEN has no actions to run: Tools of the MCP server broken: unavailable \(The MCP server broken .* could not start/) } });
       await runtime.manager.dispose();
     } finally {
       await registry.close();
