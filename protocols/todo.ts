@@ -3,6 +3,10 @@
  * read it, replace it whole (write), add an item, update an item's status or text. Changes are
  * locked and atomic, so two clio processes lose nothing; the chat shows the checklist whenever
  * it changes, and the model finds the list in its prompt when a session resumes.
+ *
+ * Changing the list touches only clio's own plan, never the person's files, so it asks no
+ * permission and works in plan mode (read class); the changes are exclusive, so they run alone
+ * and in the order written.
  */
 import { z } from "zod";
 import { defineAction, defineProtocol, parameter } from "./contract/protocol.js";
@@ -54,7 +58,8 @@ export const todoProtocol = defineProtocol<TodoStore>({
 
     write: defineAction({
       summary: 'Replace the whole list: items is a JSON list of texts or {"text", "status"} objects; ids start at 1.',
-      permission: "write",
+      permission: "read",
+      exclusive: true,
       parameters: { items: parameter.json('The new list, e.g. ["Read the parser", {"text": "Fix the bug", "status": "in_progress"}]', itemList) },
       describe: (args) => `Writing a todo list of ${args.items.length} item${args.items.length === 1 ? "" : "s"}`,
       async handler(args, { state }) {
@@ -66,7 +71,8 @@ export const todoProtocol = defineProtocol<TodoStore>({
 
     add: defineAction({
       summary: "Add one pending item at the end of the list.",
-      permission: "write",
+      permission: "read",
+      exclusive: true,
       parameters: { text: parameter.text("What is to be done") },
       describe: (args) => `Adding a todo item: ${args.text.slice(0, 60)}`,
       async handler(args, { state }) {
@@ -79,7 +85,8 @@ export const todoProtocol = defineProtocol<TodoStore>({
 
     update: defineAction({
       summary: "Set an item's status (pending, in_progress or done) and optionally its text.",
-      permission: "write",
+      permission: "read",
+      exclusive: true,
       parameters: {
         id: parameter.requiredInteger("The item's id (TODO action=read shows them)", { min: 1 }),
         status: parameter.word("pending, in_progress or done", z.enum(todoStatuses)),

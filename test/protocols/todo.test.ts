@@ -25,8 +25,13 @@ beforeEach(async () => {
 afterEach(() => folder.remove());
 
 describe("TODO protocol", () => {
-  it("classifies read as read and the changes as write", () => {
-    expect(Object.fromEntries(Object.entries(todoProtocol.actions).map(([name, action]) => [name, action.permission]))).toEqual({ read: "read", write: "write", add: "write", update: "write" });
+  it("asks no permission (it changes only clio's own list), and runs changes alone and in order", () => {
+    expect(Object.fromEntries(Object.entries(todoProtocol.actions).map(([name, action]) => [name, [action.permission, action.exclusive === true]]))).toEqual({
+      read: ["read", false],
+      write: ["read", true],
+      add: ["read", true],
+      update: ["read", true],
+    });
   });
 
   it("writes, adds, updates and reads a checklist, stored in .clio/todo.json", async () => {
@@ -88,8 +93,8 @@ describe("TODO protocol", () => {
     expect(new Set(list.items.map((item) => item.id)).size).toBe(30);
   });
 
-  it("requires the integer id through the manager, which says how to add it", async () => {
-    const runtime = await createRuntime({ workspace: folder.path, permissionMode: "yolo", registry: new ProtocolRegistry([todoProtocol]), env: {} });
+  it("requires the integer id through the manager, which says how to add it; works in plan mode", async () => {
+    const runtime = await createRuntime({ workspace: folder.path, permissionMode: "plan", registry: new ProtocolRegistry([todoProtocol]), env: {} });
     const [missing, added, updated] = await runtime.manager.runAll(
       scriptSubmissions('[TODO:action=update:status=done] [TODO:action=add:text="Ship it"] [TODO:action=update:id=1:status=done]').submissions,
     );
