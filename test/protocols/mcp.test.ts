@@ -234,7 +234,12 @@ describe("fuzzing", () => {
       expect(outcome.failure, outcome.failure?.problem).toBeUndefined();
       expect(outcome.counts.handled + outcome.counts.gated).toBeGreaterThan(0);
     }
-    await registry.close();
+    // Each fuzz case stopped the server when its manager was disposed; the next use starts it again.
+    const runtime = await createRuntime({ workspace: folder.path, permissionMode: "yolo", registry });
+    const { scriptSubmissions } = await import("../../src/replay/replay.js");
+    const [after] = await runtime.manager.runAll(scriptSubmissions("[TEST:action=add:a=1:b=1]").submissions);
+    expect(after).toMatchObject({ ok: true, output: "2 (number number)" });
+    await runtime.manager.dispose();
   });
 });
 

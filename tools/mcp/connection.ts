@@ -89,7 +89,6 @@ export class McpConnection {
   private starting: Promise<Live> | undefined;
   private stderrTail: string[] = [];
   private exitNote: string | undefined;
-  private closed = false;
 
   constructor(private readonly options: McpConnectionOptions) {}
 
@@ -134,9 +133,8 @@ export class McpConnection {
     }
   }
 
-  /** Stops the server (stdin closed, then SIGTERM, then SIGKILL) and forgets the connection. */
+  /** Stops the server (stdin closed, then SIGTERM, then SIGKILL); a later use starts it again. */
   async close(): Promise<void> {
-    this.closed = true;
     await this.starting?.catch(() => undefined);
     const live = this.current;
     this.current = undefined;
@@ -152,7 +150,6 @@ export class McpConnection {
   }
 
   private connection(): Promise<Live> {
-    if (this.closed) return Promise.reject(new ClioError("cancelled", `The MCP server ${this.name} was stopped.`));
     if (this.current && !this.current.dead) return Promise.resolve(this.current);
     this.starting ??= this.start()
       .then((live) => {
