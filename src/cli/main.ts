@@ -22,7 +22,7 @@ async function startLoggingFromArguments(argv: string[]): Promise<void> {
   const at = argv.indexOf("--debug");
   const debug = at !== -1 && (end === -1 || at < end);
   if (debug) argv.splice(at, 1);
-  const fromEnvironment = process.env.CLIO_LOG_LEVEL?.trim().toLowerCase();
+  const fromEnvironment = process.env.CLIO_LOG_LEVEL?.trim();
   if (!debug && (fromEnvironment === undefined || fromEnvironment === "")) return;
   const { isLogLevel, log, logFileFor, startLogging } = await import("../log.js");
   if (!debug && !isLogLevel(fromEnvironment)) {
