@@ -19,7 +19,7 @@ function page(paragraphs: number, seed = 7): string {
   let state = seed;
   const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   const words = ["stream", "buffer", "pipe", "error", "signal", "chunk", "reader", "writer", "drain", "close"];
-  const sentence = () => Array.from({ length: 12 }, () => words[Math.floor(random() * words.length)]).join(" ") + ". ";
+  const sentence = () => `${Array.from({ length: 12 }, () => words[Math.floor(random() * words.length)]).join(" ")}. `;
   const body = Array.from({ length: paragraphs }, (_, index) =>
     index % 10 === 0 ? `<h2>Section ${index}</h2><pre><code class="language-js">const x${index} = ${index};</code></pre>` : `<p>${sentence().repeat(4)}<a href="/p/${index}">link ${index}</a></p>`,
   ).join("\n");

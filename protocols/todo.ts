@@ -11,7 +11,7 @@
 import { z } from "zod";
 import { defineAction, defineProtocol, parameter } from "./contract/protocol.js";
 import { loadOnce } from "./contract/load-once.js";
-import { ClioError } from "../tools/errors.js";
+import { ProtocolError } from "./contract/errors.js";
 import { todoStatuses, type TodoList, type TodoStore } from "../tools/todo/store.js";
 
 /** The store, loaded on the first TODO use rather than at start-up. */
@@ -77,7 +77,7 @@ export const todoProtocol = defineProtocol<TodoStore>({
       describe: (args) => `Adding a todo item: ${args.text.slice(0, 60)}`,
       async handler(args, { state }) {
         const text = args.text.trim();
-        if (text === "") throw new ClioError("invalid_argument", "TODO.add: text is empty.", 'Give the item\'s text, e.g. text="Run the tests".');
+        if (text === "") throw new ProtocolError("invalid_argument", "TODO.add: text is empty.", 'Give the item\'s text, e.g. text="Run the tests".');
         const { list, item } = await state.add(text);
         return { ...(await shown(list, `Added item ${item.id}:`)), description: `Added todo item ${item.id}` };
       },

@@ -5,7 +5,6 @@
  */
 import { parse } from "../grammar/index.js";
 import type { ProtocolDefinition } from "../protocols/contract/protocol.js";
-import { ClioError } from "../tools/errors.js";
 import type { ClioConfig } from "./config/schema.js";
 import { loadBuiltinProtocols, type ProtocolRegistry } from "./registry.js";
 
@@ -33,12 +32,9 @@ export async function loadProtocols(sources: ProtocolSources): Promise<ProtocolR
   if (shells.length > 0) {
     const { shellProtocol } = await import("../protocols/external/shell.js");
     for (const [name, declared] of shells) {
-      try {
-        add(shellProtocol(name, declared.config, { source: declared.source }), `the shell protocol ${name}`, declared.source);
-      } catch (error) {
-        if (!ClioError.is(error)) throw error;
-        registry.warnings.push(`${error.message} The shell protocol ${name} is left out.${error.hint ? ` ${error.hint}` : ""}`);
-      }
+      const made = shellProtocol(name, declared.config, { source: declared.source });
+      if (made.ok) add(made.protocol, `the shell protocol ${name}`, declared.source);
+      else registry.warnings.push(`${made.message} The shell protocol ${name} is left out. ${made.hint}`);
     }
   }
   const servers = Object.entries(sources.mcpServers ?? {}).filter(([, declared]) => declared.config.disabled !== true);

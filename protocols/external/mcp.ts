@@ -7,7 +7,7 @@
  * class comes from the tool's annotations: readOnlyHint → read, openWorldHint → network,
  * otherwise exec.
  */
-import { ClioError } from "../../tools/errors.js";
+import { ProtocolError } from "../contract/errors.js";
 import type { McpConnection, McpServerConfig, McpTool } from "../../tools/mcp/connection.js";
 import { loadOnce } from "../contract/load-once.js";
 import { defineAction, type ActionDefinition, type PermissionClass, type ProtocolDefinition } from "../contract/protocol.js";
@@ -72,11 +72,11 @@ export function mcpProtocol(options: McpProtocolOptions): ProtocolDefinition<Mcp
         const given = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
         const checked = validate(given);
         if (!checked.valid) {
-          throw new ClioError("invalid_argument", `${name}.${tool.name}: the arguments do not fit the tool's schema: ${checked.errorMessage ?? "invalid"}.`, `Give the parameters the tool's schema asks for; clio protocols ${name} lists them.`);
+          throw new ProtocolError("invalid_argument", `${name}.${tool.name}: the arguments do not fit the tool's schema: ${checked.errorMessage ?? "invalid"}.`, `Give the parameters the tool's schema asks for; clio protocols ${name} lists them.`);
         }
         const result = await (await connect()).call(tool.name, given, signal);
         const text = (await loadContent()).resultText(result);
-        if (result.isError === true) throw new ClioError("exec_failed", `${name}.${tool.name} failed: ${text}`);
+        if (result.isError === true) throw new ProtocolError("exec_failed", `${name}.${tool.name} failed: ${text}`);
         return { output: text, data: { content: result.content.map(withoutPayload), ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }) }, description: `${options.key} ${tool.name} answered (${text.length.toLocaleString("en-US")} characters)` };
       },
     });

@@ -9,7 +9,6 @@
  * environment, timeouts, output limits and containment, in the workspace root.
  */
 import { z } from "zod";
-import { ClioError } from "../../tools/errors.js";
 import { shellQuote } from "../../tools/exec/environment.js";
 import type { Spawn } from "../../tools/exec/process-group.js";
 import { defineAction, parameter, type ActionDefinition, type ParameterDefinition, type ProtocolDefinition } from "../contract/protocol.js";
@@ -41,7 +40,19 @@ export interface ShellProtocolConfig {
 
 type Piece = { literal: string } | { parameter: string };
 
-/** A template's pieces; throws ClioError naming `where` for an unknown or unclosed `{param}`. */
+/** What is wrong with a declaration, and how to fix it (the caller reports it as a config problem). */
+export class DeclarationProblem extends Error {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+  }
+}
+
+export type ShellProtocolResult = { ok: true; protocol: ProtocolDefinition } | { ok: false; message: string; hint: string };
+
+/** A template's pieces; throws DeclarationProblem naming `where` for an unknown or unclosed `{param}`. */
 export function parseTemplate(template: string, known: readonly string[], where: string): Piece[] {
   const pieces: Piece[] = [];
   let literal = "";
@@ -53,7 +64,7 @@ export function parseTemplate(template: string, known: readonly string[], where:
       index++;
       continue;
     }
-    if (character === "}") throw new ClioError("invalid_config", `${where}: a lone "}" at character ${index + 1} of the command.`, 'Write "}}" for a literal brace.');
+    if (character === "}") throw new DeclarationProblem(`${where}: a lone "}" at character ${index + 1} of the command.`, 'Write "}}" for a literal brace.');
     if (character !== "{") {
       literal += character;
       continue;
@@ -61,10 +72,10 @@ export function parseTemplate(template: string, known: readonly string[], where:
     const close = template.indexOf("}", index);
     const name = close === -1 ? "" : template.slice(index + 1, close);
     if (close === -1 || !/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) {
-      throw new ClioError("invalid_config", `${where}: "{" at character ${index + 1} of the command does not start a {parameter}.`, 'Write {name} for a parameter, or "{{" for a literal brace.');
+      throw new DeclarationProblem(`${where}: "{" at character ${index + 1} of the command does not start a {parameter}.`, 'Write {name} for a parameter, or "{{" for a literal brace.');
     }
     if (!known.includes(name)) {
-      throw new ClioError("invalid_config", `${where}: the command uses {${name}}, which is not one of its parameters (${known.length === 0 ? "it has none" : known.join(", ")}).`, `Declare "${name}" under parameters, or fix the name in the command.`);
+      throw new DeclarationProblem(`${where}: the command uses {${name}}, which is not one of its parameters (${known.length === 0 ? "it has none" : known.join(", ")}).`, `Declare "${name}" under parameters, or fix the name in the command.`);
     }
     if (literal !== "") pieces.push({ literal });
     literal = "";
@@ -107,16 +118,25 @@ function parameterFor(config: ShellParameterKind | ShellParameterConfig): Parame
   }
 }
 
-/** The protocol a shell-protocol config declares; throws ClioError `invalid_config` naming what is wrong. */
-export function shellProtocol(name: string, config: ShellProtocolConfig, options: { source: string; spawn?: Spawn }): ProtocolDefinition {
-  if (!isProtocolName(name)) throw new ClioError("invalid_config", `${options.source}: shellProtocols key ${JSON.stringify(name)} is not a protocol name.`, "Use letters, digits and _, starting with a letter (e.g. WORDS).");
+/** The protocol a shell-protocol config declares, or what is wrong with the declaration. */
+export function shellProtocol(name: string, config: ShellProtocolConfig, options: { source: string; spawn?: Spawn }): ShellProtocolResult {
+  try {
+    return { ok: true, protocol: buildShellProtocol(name, config, options) };
+  } catch (error) {
+    if (error instanceof DeclarationProblem) return { ok: false, message: error.message, hint: error.hint };
+    throw error;
+  }
+}
+
+function buildShellProtocol(name: string, config: ShellProtocolConfig, options: { source: string; spawn?: Spawn }): ProtocolDefinition {
+  if (!isProtocolName(name)) throw new DeclarationProblem(`${options.source}: shellProtocols key ${JSON.stringify(name)} is not a protocol name.`, "Use letters, digits and _, starting with a letter (e.g. WORDS).");
   const actions: Record<string, ActionDefinition> = Object.create(null) as Record<string, ActionDefinition>;
   for (const [actionName, action] of Object.entries(config.actions)) {
     const where = `${options.source}: shellProtocols.${name}.actions.${actionName}`;
-    if (!isActionWord(actionName)) throw new ClioError("invalid_config", `${where}: the action name is not a word.`, "Use letters, digits, _, . and -.");
+    if (!isActionWord(actionName)) throw new DeclarationProblem(`${where}: the action name is not a word.`, "Use letters, digits, _, . and -.");
     const parameters = Object.fromEntries(Object.entries(action.parameters ?? {}).map(([key, kind]) => [key, parameterFor(kind)]));
     for (const key of Object.keys(parameters)) {
-      if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) || key === "action") throw new ClioError("invalid_config", `${where}: parameter ${JSON.stringify(key)} cannot be written as a key.`, 'Use letters, digits, _ and -, not "action".');
+      if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) || key === "action") throw new DeclarationProblem(`${where}: parameter ${JSON.stringify(key)} cannot be written as a key.`, 'Use letters, digits, _ and -, not "action".');
     }
     const pieces = parseTemplate(action.command, Object.keys(parameters), where);
     actions[actionName] = defineAction<Record<string, unknown>>({

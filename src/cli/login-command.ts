@@ -3,7 +3,7 @@
  * the user's clio folder and checked by one Copilot token exchange. CLIO_GITHUB_URL and
  * CLIO_COPILOT_TOKEN_URL point the flow elsewhere (tests use a local server).
  */
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 import { copilotTokenFile, deviceLogin, storeCopilotToken } from "../providers/copilot/login.js";
 import { CopilotTokenSource } from "../providers/copilot/token.js";
 import { version } from "../version.js";
@@ -26,7 +26,7 @@ export async function loginCommand(env: NodeJS.ProcessEnv = process.env): Promis
     process.stdout.write(`Signed in to GitHub Copilot; the token is in ${file} (readable only by you).\nUse it with: clio --provider copilot (or "provider": "copilot" in ~/.clio/config.json).\n`);
     return 0;
   } catch (error) {
-    if (!ClioError.is(error)) throw error;
+    if (!ClioError.isInstance(error)) throw error;
     process.stderr.write(`clio login: ${error.message}${error.hint ? `\n${error.hint}` : ""}\n`);
     return 1;
   } finally {

@@ -6,7 +6,8 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { Command, SyntaxError as GrammarSyntaxError } from "../../grammar/ast.js";
-import { ClioError, type ErrorData } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
+import type { ResultError } from "../errors.js";
 import type { ActionDefinition, ActionOutput, PermissionClass, ProtocolDefinition, ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
@@ -188,6 +189,7 @@ export class ProtocolManager {
       if (Array.isArray(output.display) && output.display.every((line) => typeof line === "string")) base.display = output.display;
       result = await this.limitOutput(base);
     } catch (error) {
+      if (ClioError.isInstance(error)) error.caller ??= `${protocol}.${action}`;
       result = this.result(id, protocol, action, permissionClass, toErrorData(error), start, description);
       result.args = invocation.decoded;
     }
@@ -245,7 +247,7 @@ export class ProtocolManager {
     protocol: string,
     action: string | null,
     permissionClass: PermissionClass | null,
-    error: ErrorData,
+    error: ResultError,
     start: { line: number; column: number },
     description?: string,
   ): CommandResult {
@@ -314,8 +316,9 @@ async function pruneKeptOutputs(folder: string, keep: string): Promise<void> {
 }
 
 /** Any thrown value as error data: typed tool errors keep their code, anything else is internal. */
-export function toErrorData(error: unknown): ErrorData {
-  if (ClioError.is(error)) return error.toData();
+export function toErrorData(error: unknown): ResultError {
+  // Every layer's error class narrows its code to that layer's share of ErrorCode.
+  if (ClioError.isInstance(error)) return error.toData() as ResultError;
   if (error instanceof Error && error.name === "AbortError") return { code: "cancelled", message: "The command was cancelled." };
   const message = error instanceof Error ? error.message : String(error);
   return {

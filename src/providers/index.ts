@@ -6,7 +6,7 @@
  *     const provider = await createProvider(settings);
  *     for await (const event of provider.stream({ messages, stop, signal })) ...
  */
-import { ClioError } from "../../tools/errors.js";
+import { ApplicationError } from "../errors.js";
 import { version } from "../version.js";
 import { OpenAICompatibleProvider } from "./openai-compatible.js";
 import type { ProviderSettings } from "./presets.js";
@@ -73,7 +73,7 @@ async function createCopilotProvider(settings: ProviderSettings, options: Create
   const env = options.env ?? process.env;
   const githubToken = settings.apiKey?.reveal() ?? (await readCopilotToken(copilotTokenFile(env)));
   if (githubToken === undefined) {
-    throw new ClioError("not_configured", "The copilot provider needs a GitHub token, and none was found in GITHUB_COPILOT_TOKEN or from a sign-in.", "Sign in with `clio login copilot`, or export GITHUB_COPILOT_TOKEN=<a GitHub token of an account with Copilot>.");
+    throw new ApplicationError("not_configured", "The copilot provider needs a GitHub token, and none was found in GITHUB_COPILOT_TOKEN or from a sign-in.", "Sign in with `clio login copilot`, or export GITHUB_COPILOT_TOKEN=<a GitHub token of an account with Copilot>.");
   }
   const tokens = new CopilotTokenSource({
     githubToken,

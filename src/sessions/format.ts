@@ -4,7 +4,8 @@
  * older versions are migrated when read; files from a newer clio are refused, never rewritten.
  */
 import { z } from "zod";
-import { ClioError } from "../../tools/errors.js";
+import type { ClioError } from "../../grammar/errors.js";
+import { ApplicationError } from "../errors.js";
 
 /** The format version this clio writes. */
 export const SESSION_FORMAT_VERSION = 2;
@@ -197,7 +198,7 @@ export function decodeSession(document: unknown): { ok: true; data: SessionData;
 
 /** The error for a file written by a newer clio. */
 export function newerVersionError(file: string, version: number): ClioError {
-  return new ClioError(
+  return new ApplicationError(
     "unsupported_version",
     `${file} is in session format ${version}, written by a newer clio; this clio reads formats up to ${SESSION_FORMAT_VERSION}.`,
     "Upgrade clio to open this session; the file was left untouched.",

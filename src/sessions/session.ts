@@ -3,7 +3,7 @@
  * promise resolves, so a crash loses at most the record being written. Saving appends the
  * record's line to the journal (journal.ts), so it costs the same at turn 10 and at turn 1,000.
  */
-import { ClioError } from "../../tools/errors.js";
+import { ApplicationError } from "../errors.js";
 import {
   type CommandArgument,
   type CommandRecord,
@@ -222,7 +222,7 @@ export class Session {
   /** Applies a change in memory at once, then appends its line after the saves before it. */
   private async save<Result>(change: (data: SessionData) => { result: Result; line: string; timestamp: string }): Promise<Result> {
     if (this.isClosed) {
-      throw new ClioError("internal_error", `Session ${this.id} is closed; nothing more can be recorded in it.`, "Open the session again to add to it.");
+      throw new ApplicationError("internal_error", `Session ${this.id} is closed; nothing more can be recorded in it.`, "Open the session again to add to it.");
     }
     const { result, line, timestamp } = change(this.state);
     if (timestamp > this.state.updatedAt) this.state.updatedAt = timestamp;
@@ -231,7 +231,7 @@ export class Session {
     try {
       await write;
     } catch (error) {
-      throw new ClioError(
+      throw new ApplicationError(
         "internal_error",
         `Could not save session ${this.id} to ${this.file}: ${(error as Error).message}`,
         "Check free disk space and the folder's permissions; the record is kept in memory and saved with the next change.",

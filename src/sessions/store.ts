@@ -6,8 +6,9 @@
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 import { writeAtomically } from "../../tools/atomic-file.js";
+import { ApplicationError } from "../errors.js";
 import { parseJsonText } from "../config/json-text.js";
 import { SESSION_FORMAT_VERSION, type SessionData, decodeSession, newerVersionError } from "./format.js";
 import { headerLine, isJournal, journalText, readJournal } from "./journal.js";
@@ -81,7 +82,7 @@ export class SessionStore {
     for (let attempt = 0; attempt < 20; attempt++) {
       const id = makeSessionId(this.now(), this.randomSuffix());
       const lock = await SessionLock.acquire(this.lockFile(id), id, this.lockOptions()).catch((error: unknown) => {
-        if (ClioError.is(error) && error.code === "locked") return undefined; // that id is taken: draw another
+        if (ClioError.isInstance(error) && error.code === "locked") return undefined; // that id is taken: draw another
         throw error;
       });
       if (!lock) continue;
@@ -112,11 +113,11 @@ export class SessionStore {
       } catch (error) {
         await fs.rm(file, { force: true });
         lock.release();
-        throw new ClioError("internal_error", `Could not create a session in ${this.directory}: ${(error as Error).message}`, "Check that the session folder is writable (sessionDir in clio config).");
+        throw new ApplicationError("internal_error", `Could not create a session in ${this.directory}: ${(error as Error).message}`, "Check that the session folder is writable (sessionDir in clio config).");
       }
       return new Session({ file, data, writer, lock, now: this.now, maxOutputChars: this.maxOutputChars, length: Buffer.byteLength(header) });
     }
-    throw new ClioError("internal_error", `Could not find a free session id in ${this.directory}.`, "Try again in a moment.");
+    throw new ApplicationError("internal_error", `Could not find a free session id in ${this.directory}.`, "Try again in a moment.");
   }
 
   /**
@@ -183,7 +184,7 @@ export class SessionStore {
     const id = await this.resolveId(idOrPrefix);
     const file = await this.storedFile(id);
     const { data } = await this.readChecked(id, file, async (reason) => {
-      throw new ClioError("corrupt_file", `Session ${id} could not be read (${reason}): ${file}.`, "Open it with clio to move the damaged file aside, or delete it.");
+      throw new ApplicationError("corrupt_file", `Session ${id} could not be read (${reason}): ${file}.`, "Open it with clio to move the damaged file aside, or delete it.");
     });
     return data;
   }
@@ -209,15 +210,15 @@ export class SessionStore {
   /** The full id for an id or unique prefix. */
   async resolveId(idOrPrefix: string): Promise<string> {
     const prefix = idOrPrefix.trim();
-    if (prefix === "") throw new ClioError("invalid_argument", "No session id was given.", LIST_HINT);
+    if (prefix === "") throw new ApplicationError("invalid_argument", "No session id was given.", LIST_HINT);
     const matches = (await this.sessionIds()).filter((id) => id.startsWith(prefix));
     if (matches.length === 1) return matches[0]!;
     if (matches.length === 0) {
-      throw new ClioError("not_found", `No session matches "${prefix}" in ${this.directory}.`, LIST_HINT);
+      throw new ApplicationError("not_found", `No session matches "${prefix}" in ${this.directory}.`, LIST_HINT);
     }
     const shown = matches.slice(0, 10).join(", ");
     const more = matches.length > 10 ? ` and ${matches.length - 10} more` : "";
-    throw new ClioError(
+    throw new ApplicationError(
       "ambiguous_match",
       `"${prefix}" matches ${matches.length} sessions: ${shown}${more}.`,
       "Give more of the id so that it matches one session.",
@@ -228,7 +229,7 @@ export class SessionStore {
     return this.readChecked(id, file, async (reason) => {
       const aside = `${file}.corrupt-${new Date(this.now()).toISOString().replace(/[:.]/g, "-")}`;
       await fs.rename(file, aside);
-      throw new ClioError(
+      throw new ApplicationError(
         "corrupt_file",
         `Session ${id} could not be read (${reason}); the file was moved aside to ${aside}.`,
         `This session cannot be continued; start a new one. The damaged file is kept at ${aside} for inspection.`,
@@ -243,7 +244,7 @@ export class SessionStore {
       case "ok":
         return outcome;
       case "missing":
-        throw new ClioError("not_found", `Session ${id} no longer exists in ${this.directory}.`, LIST_HINT);
+        throw new ApplicationError("not_found", `Session ${id} no longer exists in ${this.directory}.`, LIST_HINT);
       case "newer":
         throw newerVersionError(file, outcome.version);
       case "corrupt":
@@ -291,7 +292,7 @@ export class SessionStore {
 export function makeSessionId(epochMs: number, suffix: string): string {
   const iso = new Date(epochMs).toISOString(); // 2026-11-22T02:43:10.000Z
   const id = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}-${iso.slice(11, 13)}${iso.slice(14, 16)}-${suffix}`;
-  if (!ID_PATTERN.test(id)) throw new ClioError("internal_error", `Bad session id suffix "${suffix}": expected six lower-case hex digits.`);
+  if (!ID_PATTERN.test(id)) throw new ApplicationError("internal_error", `Bad session id suffix "${suffix}": expected six lower-case hex digits.`);
   return id;
 }
 

@@ -10,10 +10,17 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ClioConfig } from "../../src/config/schema.js";
 import { loadProtocols } from "../../src/protocol-sources.js";
 import { runScript } from "../../src/replay/run-script.js";
-import { fillTemplate, parseTemplate, shellProtocol } from "../../protocols/external/shell.js";
+import { fillTemplate, parseTemplate, shellProtocol as declare, type ShellProtocolConfig } from "../../protocols/external/shell.js";
 import { Workspace } from "../../tools/workspace.js";
 import { environmentFor, invoke } from "./invoke.js";
 import { temporaryFolder } from "../support/workspace.js";
+
+/** A declared shell protocol that must be valid. */
+function shellProtocol(name: string, config: ShellProtocolConfig, options: { source: string }) {
+  const made = declare(name, config, options);
+  if (!made.ok) throw new Error(made.message);
+  return made.protocol;
+}
 
 let folder: { path: string; remove(): Promise<void> };
 beforeEach(async () => {

@@ -4,7 +4,7 @@
  */
 import type { Workspace } from "../workspace.js";
 import { explainFailure, type FileContext } from "./context.js";
-import { nodeFileSystem, type FileSystem } from "./file-system.js";
+import { nodeFileSystem, nodeSyncReads, type FileSystem, type SyncReads } from "./file-system.js";
 import type { ListResult } from "./list.js";
 import { copyPath, movePath, pathInfo, removePath, type InfoResult, type RemoveResult, type TransferResult } from "./manage.js";
 import { readTextFile, type ReadOptions, type ReadResult } from "./read.js";
@@ -12,7 +12,7 @@ import { replaceInFile, type ReplaceResult } from "./replace.js";
 import type { SearchResult } from "./search.js";
 import { writeTextFile, type WriteResult } from "./write.js";
 
-export type { FileSystem } from "./file-system.js";
+export type { FileSystem, SyncReads } from "./file-system.js";
 export type { ListEntry, ListResult } from "./list.js";
 export type { InfoResult, RemoveResult, TransferResult } from "./manage.js";
 export type { ReadOptions, ReadResult } from "./read.js";
@@ -25,9 +25,12 @@ export { formatBytes, numberLines } from "./text.js";
 export class FileTools {
   private readonly context: FileContext;
 
-  /** @param fileSystem the `fs.promises` seam (tests replace single methods) */
-  constructor(workspace: Workspace, fileSystem: FileSystem = nodeFileSystem) {
-    this.context = { workspace, fs: fileSystem };
+  /**
+   * @param fileSystem the `fs.promises` seam (tests replace single methods)
+   * @param syncReads the synchronous calls that read small files whole
+   */
+  constructor(workspace: Workspace, fileSystem: FileSystem = nodeFileSystem, syncReads: SyncReads = nodeSyncReads) {
+    this.context = { workspace, fs: fileSystem, syncReads };
   }
 
   /** A text file's lines (windowed by `offset`/`limit`, capped at 256 KB); binary files are refused. */

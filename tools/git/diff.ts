@@ -172,5 +172,5 @@ function functionHeading(lines: readonly string[], before: number): string | und
 
 /** git's test: a NUL byte in the first 8000 bytes. */
 function isBinary(content: Buffer | undefined): boolean {
-  return content !== undefined && content.subarray(0, 8000).includes(0);
+  return content?.subarray(0, 8000).includes(0) === true;
 }

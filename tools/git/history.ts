@@ -2,7 +2,7 @@
  * History: the log, and how far a branch is ahead of / behind its upstream.
  */
 import git, { type CommitObject } from "isomorphic-git";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { currentBranch, headCommit, resolveCommit, type Repository } from "./repository.js";
 import { entryAt, readCommitObject } from "./tree.js";
 
@@ -23,7 +23,7 @@ export interface LogEntry {
  */
 export async function readLog(repository: Repository, options: { ref?: string; count: number; path?: string }): Promise<LogEntry[]> {
   if (options.ref === undefined && (await headCommit(repository)) === undefined) {
-    throw new ClioError("not_found", "This repository has no commits yet.", "Make the first one with [GIT:action=commit].");
+    throw new ToolError("not_found", "This repository has no commits yet.", "Make the first one with [GIT:action=commit].");
   }
   const start = await resolveCommit(repository, options.ref ?? "HEAD");
   const entries: LogEntry[] = [];

@@ -7,7 +7,7 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 
 /** A server as the config declares it (the shape Claude Code and Claude Desktop use, plus clio's timeouts). */
 export interface McpServerConfig {
@@ -117,19 +117,19 @@ export class McpConnection {
     return tools;
   }
 
-  /** Calls a tool; throws ClioError `timeout`, `cancelled` or `exec_failed` naming the server. */
+  /** Calls a tool; throws ToolError `timeout`, `cancelled` or `exec_failed` naming the server. */
   async call(tool: string, args: Record<string, unknown>, signal: AbortSignal, timeoutMs = this.callTimeoutMs()): Promise<McpCallResult> {
     const live = await this.connection();
     try {
       const result = await live.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: timeoutMs });
       return result as McpCallResult;
     } catch (error) {
-      if (signal.aborted) throw new ClioError("cancelled", `The call to ${tool} on the MCP server ${this.name} was cancelled.`);
+      if (signal.aborted) throw new ToolError("cancelled", `The call to ${tool} on the MCP server ${this.name} was cancelled.`);
       const message = (error as Error).message ?? String(error);
       if (/timed out|RequestTimeout|-32001/i.test(message)) {
-        throw new ClioError("timeout", `The MCP server ${this.name} did not answer ${tool} within ${(timeoutMs / 1000).toFixed(0)} s.`, `The server may be stuck; raise mcpServers.${this.name}.callTimeout in the config if the tool is slow.`);
+        throw new ToolError("timeout", `The MCP server ${this.name} did not answer ${tool} within ${(timeoutMs / 1000).toFixed(0)} s.`, `The server may be stuck; raise mcpServers.${this.name}.callTimeout in the config if the tool is slow.`);
       }
-      throw new ClioError("exec_failed", `The MCP server ${this.name} failed on ${tool}: ${message}${this.exitDetails()}`, "The server is started again on the next call; check its configuration if this repeats.");
+      throw new ToolError("exec_failed", `The MCP server ${this.name} failed on ${tool}: ${message}${this.exitDetails()}`, "The server is started again on the next call; check its configuration if this repeats.");
     }
   }
 
@@ -180,7 +180,7 @@ export class McpConnection {
     client.onerror = (error) => this.options.log?.("debug", `MCP ${this.name}: ${error.message}`);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ClioError("timeout", `The MCP server ${this.name} did not start within ${(this.startTimeoutMs() / 1000).toFixed(0)} s.${this.exitDetails()}`, `Check mcpServers.${this.name} in the config (run the command by hand to see it start), or raise its startTimeout.`)), this.startTimeoutMs());
+      timer = setTimeout(() => reject(new ToolError("timeout", `The MCP server ${this.name} did not start within ${(this.startTimeoutMs() / 1000).toFixed(0)} s.${this.exitDetails()}`, `Check mcpServers.${this.name} in the config (run the command by hand to see it start), or raise its startTimeout.`)), this.startTimeoutMs());
     });
     try {
       await Promise.race([client.connect(transport, { timeout: this.startTimeoutMs() }), timeout]);
@@ -192,7 +192,7 @@ export class McpConnection {
       this.options.log?.("info", `MCP ${this.name}: started${live.pid === undefined ? "" : ` (pid ${live.pid})`}`);
     } catch (error) {
       await this.shutDown(live);
-      if (error instanceof ClioError) throw error;
+      if (error instanceof ToolError) throw error;
       throw this.startFailure(error as Error);
     } finally {
       clearTimeout(timer);
@@ -218,14 +218,14 @@ export class McpConnection {
     return transport;
   }
 
-  private startFailure(error: Error): ClioError {
+  private startFailure(error: Error): ToolError {
     const { config } = this.options;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") {
-      return new ClioError("exec_failed", `The MCP server ${this.name} could not start: the program ${JSON.stringify(config.command)} was not found.`, `Install it, or fix mcpServers.${this.name}.command in the config (a program on PATH or an absolute path).`);
+      return new ToolError("exec_failed", `The MCP server ${this.name} could not start: the program ${JSON.stringify(config.command)} was not found.`, `Install it, or fix mcpServers.${this.name}.command in the config (a program on PATH or an absolute path).`);
     }
     const where = config.url ?? [config.command, ...(config.args ?? [])].join(" ");
-    return new ClioError("exec_failed", `The MCP server ${this.name} (${where}) could not start: ${error.message}${this.exitDetails()}`, `Run the server by hand to see why, then fix mcpServers.${this.name} in the config.`);
+    return new ToolError("exec_failed", `The MCP server ${this.name} (${where}) could not start: ${error.message}${this.exitDetails()}`, `Run the server by hand to see why, then fix mcpServers.${this.name} in the config.`);
   }
 
   /** The server's last stderr lines, for a message. */

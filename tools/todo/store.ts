@@ -7,7 +7,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { writeAtomically } from "../atomic-file.js";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { withFileLock, type FileLockOptions } from "../lock-file.js";
 
 export const todoStatuses = ["pending", "in_progress", "done"] as const;
@@ -49,12 +49,12 @@ export class TodoStore {
   async read(): Promise<TodoList> {
     const text = await fs.readFile(this.file, "utf8").catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return undefined;
-      throw new ClioError("corrupt_file", `${this.file} cannot be read (${error.message}).`, "Make the file readable, or delete it to start a new list.");
+      throw new ToolError("corrupt_file", `${this.file} cannot be read (${error.message}).`, "Make the file readable, or delete it to start a new list.");
     });
     if (text === undefined) return emptyList();
     const parsed = parseTodoList(text);
     if (typeof parsed === "string") {
-      throw new ClioError("corrupt_file", `The todo file ${this.file} is damaged: ${parsed}.`, "Fix the file by hand, or replace the whole list with TODO action=write (the damaged file is kept aside).");
+      throw new ToolError("corrupt_file", `The todo file ${this.file} is damaged: ${parsed}.`, "Fix the file by hand, or replace the whole list with TODO action=write (the damaged file is kept aside).");
     }
     return parsed;
   }
@@ -66,7 +66,7 @@ export class TodoStore {
       try {
         await this.read();
       } catch (error) {
-        if (!(error instanceof ClioError) || error.code !== "corrupt_file") throw error;
+        if (!(error instanceof ToolError) || error.code !== "corrupt_file") throw error;
         keptAside = `${this.file}.corrupt-${Date.now()}`;
         await fs.rename(this.file, keptAside);
       }
@@ -90,7 +90,7 @@ export class TodoStore {
       const before = list.items.find((item) => item.id === id);
       if (before === undefined) {
         const ids = list.items.map((item) => item.id);
-        throw new ClioError("not_found", `The todo list has no item ${id}.`, ids.length === 0 ? "The list is empty: add items with TODO action=add or action=write." : `Its ids are ${ids.join(", ")}; TODO action=read shows them.`);
+        throw new ToolError("not_found", `The todo list has no item ${id}.`, ids.length === 0 ? "The list is empty: add items with TODO action=add or action=write." : `Its ids are ${ids.join(", ")}; TODO action=read shows them.`);
       }
       const item: TodoItem = { ...before, status: change.status, ...(change.text === undefined ? {} : { text: change.text }) };
       const next = { ...list, items: list.items.map((entry) => (entry.id === id ? item : entry)) };

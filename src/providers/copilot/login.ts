@@ -6,7 +6,7 @@
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ClioError } from "../../../tools/errors.js";
+import { ApplicationError } from "../../errors.js";
 
 /** GitHub's own addresses; tests point them at a local server. */
 export const GITHUB_URL = "https://github.com";
@@ -44,15 +44,15 @@ async function postForm(options: DeviceLoginOptions, address: string, form: Reco
       ...(options.signal ? { signal: options.signal } : {}),
     });
   } catch (error) {
-    if (options.signal?.aborted) throw new ClioError("cancelled", "The sign-in was cancelled.");
-    throw new ClioError("network_error", `Could not reach ${address} (${(error as Error).message}).`, "Check the network connection and try again.");
+    if (options.signal?.aborted) throw new ApplicationError("cancelled", "The sign-in was cancelled.");
+    throw new ApplicationError("network_error", `Could not reach ${address} (${(error as Error).message}).`, "Check the network connection and try again.");
   }
   const text = await response.text();
-  if (!response.ok) throw new ClioError("authentication_failed", `${address} answered HTTP ${response.status}: ${text.slice(0, 200)}`, "Try `clio login copilot` again.");
+  if (!response.ok) throw new ApplicationError("authentication_failed", `${address} answered HTTP ${response.status}: ${text.slice(0, 200)}`, "Try `clio login copilot` again.");
   try {
     return JSON.parse(text) as Record<string, unknown>;
   } catch {
-    throw new ClioError("authentication_failed", `${address} answered with something that is not JSON: ${text.slice(0, 120)}`);
+    throw new ApplicationError("authentication_failed", `${address} answered with something that is not JSON: ${text.slice(0, 120)}`);
   }
 }
 
@@ -62,7 +62,7 @@ export async function deviceLogin(options: DeviceLoginOptions): Promise<string> 
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const code = await postForm(options, `${base}/login/device/code`, { client_id: COPILOT_CLIENT_ID, scope: "read:user" });
   if (typeof code.device_code !== "string" || typeof code.user_code !== "string" || typeof code.verification_uri !== "string") {
-    throw new ClioError("authentication_failed", "GitHub's device-code answer lacks the code to show.", "Try `clio login copilot` again.");
+    throw new ApplicationError("authentication_failed", "GitHub's device-code answer lacks the code to show.", "Try `clio login copilot` again.");
   }
   const expiresIn = typeof code.expires_in === "number" ? code.expires_in : 900;
   options.onCode({ userCode: code.user_code, verificationUri: code.verification_uri, expiresInSeconds: expiresIn });
@@ -70,7 +70,7 @@ export async function deviceLogin(options: DeviceLoginOptions): Promise<string> 
   const deadline = Date.now() + expiresIn * 1000;
   while (Date.now() < deadline) {
     await sleep(intervalMs);
-    if (options.signal?.aborted) throw new ClioError("cancelled", "The sign-in was cancelled.");
+    if (options.signal?.aborted) throw new ApplicationError("cancelled", "The sign-in was cancelled.");
     const answer = await postForm(options, `${base}/login/oauth/access_token`, {
       client_id: COPILOT_CLIENT_ID,
       device_code: code.device_code,
@@ -84,14 +84,14 @@ export async function deviceLogin(options: DeviceLoginOptions): Promise<string> 
         intervalMs = (typeof answer.interval === "number" ? answer.interval * 1000 : intervalMs + 5000);
         continue;
       case "expired_token":
-        throw new ClioError("authentication_failed", "The code expired before it was entered.", "Run `clio login copilot` again and enter the code within its time.");
+        throw new ApplicationError("authentication_failed", "The code expired before it was entered.", "Run `clio login copilot` again and enter the code within its time.");
       case "access_denied":
-        throw new ClioError("authentication_failed", "The sign-in was refused on GitHub.", "Run `clio login copilot` again and approve it.");
+        throw new ApplicationError("authentication_failed", "The sign-in was refused on GitHub.", "Run `clio login copilot` again and approve it.");
       default:
-        throw new ClioError("authentication_failed", `GitHub answered: ${String(answer.error_description ?? answer.error ?? "no token")}.`, "Run `clio login copilot` again.");
+        throw new ApplicationError("authentication_failed", `GitHub answered: ${String(answer.error_description ?? answer.error ?? "no token")}.`, "Run `clio login copilot` again.");
     }
   }
-  throw new ClioError("authentication_failed", "The code expired before it was entered.", "Run `clio login copilot` again and enter the code within its time.");
+  throw new ApplicationError("authentication_failed", "The code expired before it was entered.", "Run `clio login copilot` again and enter the code within its time.");
 }
 
 /** Stores the GitHub token readable by its owner only (0600), replacing the file atomically. */
@@ -123,6 +123,6 @@ export async function readCopilotToken(file: string): Promise<string | undefined
     const value = JSON.parse(text) as { githubToken?: unknown };
     return typeof value.githubToken === "string" && value.githubToken !== "" ? value.githubToken : undefined;
   } catch {
-    throw new ClioError("corrupt_file", `${file} is not valid JSON.`, "Delete it and sign in again with `clio login copilot`.");
+    throw new ApplicationError("corrupt_file", `${file} is not valid JSON.`, "Delete it and sign in again with `clio login copilot`.");
   }
 }

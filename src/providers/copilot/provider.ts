@@ -4,7 +4,7 @@
  * refresh time is exchanged again before a request; a request refused with 401 (the token was
  * revoked early) exchanges once more and tries again.
  */
-import { ClioError } from "../../../tools/errors.js";
+import { ApplicationError } from "../../errors.js";
 import { OpenAICompatibleProvider, type OpenAICompatibleOptions } from "../openai-compatible.js";
 import type { ModelEvent, ModelProvider, ModelRequest } from "../types.js";
 import { copilotHeaders, CopilotTokenSource, type CopilotToken } from "./token.js";
@@ -58,5 +58,5 @@ export class CopilotProvider implements ModelProvider {
 }
 
 function isUnauthorized(error: unknown): boolean {
-  return ClioError.is(error) && /\b401\b/.test(error.message);
+  return ApplicationError.isInstance(error) && /\b401\b/.test(error.message);
 }

@@ -4,7 +4,7 @@
  * API address to use. The Copilot token is refreshed a minute before it expires (or when the
  * server's `refresh_in` says so), one exchange at a time.
  */
-import { ClioError } from "../../../tools/errors.js";
+import { ApplicationError } from "../../errors.js";
 
 /** Where the exchange happens; tests point it at a local server. */
 export const COPILOT_TOKEN_URL = "https://api.github.com/copilot_internal/v2/token";
@@ -71,25 +71,25 @@ export class CopilotTokenSource {
         signal: AbortSignal.timeout(30_000),
       });
     } catch (error) {
-      throw new ClioError("provider_error", `Could not reach GitHub to get a Copilot token (${(error as Error).message}).`, "Check the network connection and try again.");
+      throw new ApplicationError("provider_error", `Could not reach GitHub to get a Copilot token (${(error as Error).message}).`, "Check the network connection and try again.");
     }
     const text = await response.text();
     if (response.status === 401 || response.status === 403 || response.status === 404) {
-      throw new ClioError(
+      throw new ApplicationError(
         "not_configured",
         `GitHub refused the Copilot token exchange (HTTP ${response.status}): the GitHub token is not valid or has no Copilot subscription.`,
         "Sign in again with `clio login copilot`, or set GITHUB_COPILOT_TOKEN to a token of an account with Copilot.",
       );
     }
-    if (!response.ok) throw new ClioError("provider_error", `The Copilot token exchange failed with HTTP ${response.status}: ${text.slice(0, 200)}`, "Try again in a moment.");
+    if (!response.ok) throw new ApplicationError("provider_error", `The Copilot token exchange failed with HTTP ${response.status}: ${text.slice(0, 200)}`, "Try again in a moment.");
     let body: { token?: unknown; expires_at?: unknown; refresh_in?: unknown; endpoints?: { api?: unknown } };
     try {
       body = JSON.parse(text) as typeof body;
     } catch {
-      throw new ClioError("provider_error", `The Copilot token exchange answered with something that is not JSON: ${text.slice(0, 120)}`);
+      throw new ApplicationError("provider_error", `The Copilot token exchange answered with something that is not JSON: ${text.slice(0, 120)}`);
     }
     if (typeof body.token !== "string" || typeof body.expires_at !== "number") {
-      throw new ClioError("provider_error", "The Copilot token exchange answered without a token and its expiry.", "Try again; if it repeats, sign in again with `clio login copilot`.");
+      throw new ApplicationError("provider_error", "The Copilot token exchange answered without a token and its expiry.", "Try again; if it repeats, sign in again with `clio login copilot`.");
     }
     this.exchanges++;
     const now = (this.options.now ?? Date.now)();
