@@ -243,17 +243,20 @@ describe("fuzzing", () => {
   });
 });
 
+/** `${NAME}` as a config file holds it (not a template placeholder). */
+const variable = (text: string) => `\${${text}}`;
+
 describe("variables in a server's declaration", () => {
-  it("expand ${NAME} and ${NAME:-default} from the environment; a server using an unset one is left out with a warning", async () => {
+  it("expand NAME and NAME:-default in braces from the environment; a server using an unset one is left out with a warning", async () => {
     const registry = await loadProtocols({
       cwd: folder.path,
       env: { FIXTURE: stdioServer },
       mcpServers: {
-        test: declared({ command: node, args: ["${FIXTURE}", "${MODE:-plain}"], env: { TOKEN: "${FIXTURE}" } }),
-        other: declared({ command: node, args: ["${NOT_SET_ANYWHERE}"] }),
+        test: declared({ command: node, args: [variable("FIXTURE"), variable("MODE:-plain")], env: { TOKEN: variable("FIXTURE") } }),
+        other: declared({ command: node, args: [variable("NOT_SET_ANYWHERE")] }),
       },
     });
-    expect(registry.warnings).toEqual(["test config: the MCP server other uses ${NOT_SET_ANYWHERE}, which is not set; it is left out. Set it, or write ${NAME:-default}."]);
+    expect(registry.warnings).toEqual([`test config: the MCP server other uses ${variable("NOT_SET_ANYWHERE")}, which is not set; it is left out. Set it, or write ${variable("NAME:-default")}.`]);
     expect(registry.get("OTHER")).toBeUndefined();
     await registry.discover();
     expect(Object.keys(registry.get("TEST")!.actions)).toContain("add");

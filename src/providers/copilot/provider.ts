@@ -7,7 +7,7 @@
 import { ApplicationError } from "../../errors.js";
 import { OpenAICompatibleProvider, type OpenAICompatibleOptions } from "../openai-compatible.js";
 import type { ModelEvent, ModelProvider, ModelRequest } from "../types.js";
-import { copilotHeaders, CopilotTokenSource, type CopilotToken } from "./token.js";
+import { type CopilotToken, type CopilotTokenSource, copilotHeaders } from "./token.js";
 
 export interface CopilotProviderOptions extends Omit<OpenAICompatibleOptions, "name" | "api" | "baseURL" | "apiKey" | "apiKeyEnv"> {
   tokens: CopilotTokenSource;
