@@ -7,6 +7,8 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { Command, SyntaxError as GrammarSyntaxError } from "../../grammar/ast.js";
 import { ClioError } from "../../grammar/errors.js";
+import { renderHint } from "../../protocols/contract/hints.js";
+import { ToolError } from "../../tools/errors.js";
 import type { ResultError } from "../errors.js";
 import type { ActionDefinition, ActionOutput, PermissionClass, ProtocolDefinition, ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
@@ -190,7 +192,9 @@ export class ProtocolManager {
       result = await this.limitOutput(base);
     } catch (error) {
       if (ClioError.isInstance(error)) error.caller ??= `${protocol}.${action}`;
-      result = this.result(id, protocol, action, permissionClass, toErrorData(error), start, description);
+      const data = toErrorData(error);
+      if (ToolError.isInstance(error) && error.hintParts) data.hint = renderHint(invocation.protocolDefinition, error.hintParts);
+      result = this.result(id, protocol, action, permissionClass, data, start, description);
       result.args = invocation.decoded;
     }
     result.durationMs = Math.round((performance.now() - began) * 10) / 10;
