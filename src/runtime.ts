@@ -2,6 +2,7 @@
  * Wires an interpreter for one workspace: the registry of protocols, the environment they work
  * in, the permission policy and the manager. Used by replay, chat and the fuzz targets.
  */
+import path from "node:path";
 import { Workspace } from "../tools/workspace.js";
 import { ProtocolManager, type ManagerEvent } from "./manager/manager.js";
 import { PermissionPolicy, type PermissionAsker, type PermissionMode, type PermissionRules } from "./manager/permissions.js";
@@ -35,9 +36,31 @@ export interface Runtime {
   permissions: PermissionPolicy;
 }
 
+/** The actions that read one file by path (their first parameter is a path): deny rules on them hide paths everywhere. */
+function fileReaders(registry: ProtocolRegistry): { protocol: string; action: string }[] {
+  const readers: { protocol: string; action: string }[] = [];
+  for (const protocol of registry.all()) {
+    for (const [action, definition] of Object.entries(protocol.actions)) {
+      const first = Object.values(definition.parameters)[0];
+      if (definition.permission === "read" && first?.path === true) readers.push({ protocol: protocol.name, action });
+    }
+  }
+  return readers;
+}
+
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
-  const workspace = await Workspace.open(options.workspace);
-  const registry = options.registry ?? (options.extensions ? await loadProtocols({ ...options.extensions, cwd: workspace.root, env: options.env ?? process.env, log: (level, message) => log[level](message) }) : await loadBuiltinProtocols());
+  const registry =
+    options.registry ??
+    (options.extensions
+      ? await loadProtocols({ ...options.extensions, cwd: path.resolve(options.workspace), env: options.env ?? process.env, log: (level, message) => log[level](message) })
+      : await loadBuiltinProtocols());
+  const permissions = new PermissionPolicy(options.permissionMode, options.rules, options.asker);
+  const readers = fileReaders(registry);
+  const workspace = await Workspace.open(options.workspace, {
+    hidden: (relative) => permissions.deniesReading(relative, readers),
+    // Plan mode writes nothing in the workspace, clio's own state included.
+    mayKeepState: () => permissions.mode !== "plan",
+  });
   const environment: ProtocolEnvironment = {
     workspace,
     config: options.protocolConfig ?? {},
@@ -45,7 +68,6 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     now: options.now ?? Date.now,
     userAgent: `clio/${version}`,
   };
-  const permissions = new PermissionPolicy(options.permissionMode, options.rules, options.asker);
   const manager = new ProtocolManager({
     registry,
     environment,

@@ -12,7 +12,7 @@ import { z } from "zod";
 import { shellQuote } from "../../tools/exec/environment.js";
 import type { Spawn } from "../../tools/exec/process-group.js";
 import { defineAction, parameter, type ActionDefinition, type ParameterDefinition, type ProtocolDefinition } from "../contract/protocol.js";
-import { runCommandLine } from "../exec.js";
+import { runCommandLine, type SandboxNotice } from "../exec.js";
 import { isActionWord, isProtocolName } from "./naming.js";
 
 export const shellParameterKinds = ["text", "word", "integer", "number", "boolean", "json"] as const;
@@ -131,6 +131,8 @@ export function shellProtocol(name: string, config: ShellProtocolConfig, options
 function buildShellProtocol(name: string, config: ShellProtocolConfig, options: { source: string; spawn?: Spawn }): ProtocolDefinition {
   if (!isProtocolName(name)) throw new DeclarationProblem(`${options.source}: shellProtocols key ${JSON.stringify(name)} is not a protocol name.`, "Use letters, digits and _, starting with a letter (e.g. WORDS).");
   const actions: Record<string, ActionDefinition> = Object.create(null) as Record<string, ActionDefinition>;
+  // Like EXEC, a shell protocol says once that commands run without the bubblewrap sandbox.
+  const notice: SandboxNotice = {};
   for (const [actionName, action] of Object.entries(config.actions)) {
     const where = `${options.source}: shellProtocols.${name}.actions.${actionName}`;
     if (!isActionWord(actionName)) throw new DeclarationProblem(`${where}: the action name is not a word.`, "Use letters, digits, _, . and -.");
@@ -148,7 +150,7 @@ function buildShellProtocol(name: string, config: ShellProtocolConfig, options: 
         return `Running ${name} ${actionName}: ${line.length <= 70 ? line : `${line.slice(0, 69)}…`}`;
       },
       handler: (args, { environment, signal }) =>
-        runCommandLine(environment, signal, fillTemplate(pieces, args), { label: `${name} ${actionName}`, ...(action.timeout === undefined ? {} : { timeoutSeconds: action.timeout }), ...(options.spawn ? { spawn: options.spawn } : {}) }),
+        runCommandLine(environment, signal, fillTemplate(pieces, args), { label: `${name} ${actionName}`, notice, ...(action.timeout === undefined ? {} : { timeoutSeconds: action.timeout }), ...(options.spawn ? { spawn: options.spawn } : {}) }),
     });
   }
   return { name: name.toUpperCase(), summary: config.summary, actions };

@@ -74,6 +74,7 @@ program
   .option("--session-dir <dir>", "with --from-session: where sessions are stored (default from clio config)")
   .option("--model-script <file>", "play recorded model replies (JSON, or markdown split by --- reply --- lines) through the real agent loop")
   .option("--prompt <text>", "with --model-script: the person's prompt the replies answer")
+  .option("--trust-project", "let this folder's own .clio/config.json loosen permissions for this run (see trustedFolders)")
   .action(async (file: string | undefined, options) => {
     const { replayCommand } = await import("./replay-command.js");
     process.exitCode = await replayCommand(file, options);
@@ -120,7 +121,8 @@ function addChatOptions(command: Command): Command {
     .option("--context-window <tokens>", "the model's context window; older turns are summarised near it", positiveInteger)
     .option("-c, --continue", "continue the latest session of this workspace")
     .option("-r, --resume <id>", "continue a session by id (a unique prefix is enough)")
-    .option("--session-dir <dir>", "where sessions are stored (default ~/.clio/sessions)");
+    .option("--session-dir <dir>", "where sessions are stored (default ~/.clio/sessions)")
+    .option("--trust-project", "let this folder's own .clio/config.json loosen permissions for this run (see trustedFolders)");
 }
 
 async function runChat(options: Record<string, unknown>): Promise<void> {

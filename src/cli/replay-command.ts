@@ -3,6 +3,7 @@
  * the results with recorded ones (`--update` records them), with `--dry-run` only show the plan.
  */
 import path from "node:path";
+import { Workspace } from "../../tools/workspace.js";
 import { loadProtocols, protocolsNamedIn } from "../protocol-sources.js";
 import type { ExpectationFile } from "../replay/expectations.js";
 import { formatPlan, planScript } from "../replay/plan.js";
@@ -40,10 +41,11 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
   const scriptName = file === undefined || file === "-" ? "-" : path.basename(file);
 
   if (options.dryRun) {
-    const { extensions } = await configuredRules();
-    const registry = await loadProtocols({ ...extensions, cwd: path.resolve(options.workspace ?? process.cwd()) });
+    const { rules, extensions } = await configuredRules(options);
+    const workspace = await Workspace.open(options.freshCopy ?? options.workspace ?? process.cwd());
+    const registry = await loadProtocols({ ...extensions, cwd: workspace.root });
     await registry.discover(protocolsNamedIn(text));
-    const plan = await planScript(text, { registry, mode: options.permissionMode, interactive: !options.json && canAsk() });
+    const plan = await planScript(text, { registry, mode: options.permissionMode, rules, workspace, interactive: !options.json && canAsk() });
     await registry.close();
     if (options.json) for (const command of plan.commands) write(JSON.stringify(command));
     else write(formatPlan(plan));
@@ -66,7 +68,7 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
   try {
     run = await runScript(text, {
       permissionMode: options.permissionMode,
-      ...(await configuredRules()),
+      ...(await configuredRules(options)),
       ...(options.freshCopy ? { freshCopy: options.freshCopy } : options.workspace ? { workspace: options.workspace } : {}),
       ...(interactive ? { asker: terminalAsker(createStyle(process.stderr)) } : {}),
       stopOnError: options.stopOnError ?? false,

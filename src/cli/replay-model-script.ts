@@ -48,7 +48,7 @@ export async function replayModelScriptCommand(options: ModelScriptOptions): Pro
     const runtime = await createRuntime({
       workspace,
       permissionMode: options.permissionMode,
-      ...(await configuredRules()),
+      ...(await configuredRules(options)),
       ...(interactive ? { asker: terminalAsker(createStyle(process.stderr)) } : {}),
       onEvent: (event) => {
         if (event.type === "command-finished") {

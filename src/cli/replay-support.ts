@@ -19,6 +19,8 @@ export interface ReplayCommandOptions {
   update?: boolean;
   /** Parse, check and show the permission plan; run nothing. */
   dryRun?: boolean;
+  /** Let the project's own config loosen permissions for this run (--trust-project). */
+  trustProject?: boolean;
   /** Copy this fixture folder into a fresh temporary workspace and replay there. */
   freshCopy?: string;
   /** Re-run the commands a session recorded and compare them with its results. */
@@ -35,10 +37,18 @@ export interface ReplayCommandOptions {
  * The person's allow/deny rules and protocol settings (e.g. WEB.allowHosts) from their config
  * files, so a replay runs under the same rules as the chat.
  */
-export async function configuredRules(): Promise<{ rules: { allow: string[]; deny: string[] }; protocolConfig: Record<string, unknown>; extensions: Pick<ClioConfig, "mcpServers" | "shellProtocols"> }> {
-  const { loadConfig } = await import("../config/index.js");
-  const { config, warnings } = await loadConfig({ cwd: process.cwd(), env: process.env });
-  for (const warning of warnings) process.stderr.write(`clio: ${warning}\n`);
+export async function configuredRules(options: { trustProject?: boolean } = {}): Promise<{
+  rules: { allow: string[]; deny: string[] };
+  protocolConfig: Record<string, unknown>;
+  extensions: Pick<ClioConfig, "mcpServers" | "shellProtocols">;
+}> {
+  const { loadConfig, reportProjectTrust } = await import("../config/index.js");
+  const resolved = await loadConfig({ cwd: process.cwd(), env: process.env, ...(options.trustProject ? { trustProject: true } : {}) });
+  reportProjectTrust(resolved.project, resolved.files.user, (text) => void process.stderr.write(`${text}
+`));
+  for (const warning of resolved.warnings) process.stderr.write(`clio: ${warning}
+`);
+  const { config } = resolved;
   return { rules: config.permissions, protocolConfig: config.protocols, extensions: { mcpServers: config.mcpServers, shellProtocols: config.shellProtocols } };
 }
 

@@ -16,6 +16,7 @@ import { ApplicationError } from "../errors.js";
 import { mergeExtensions, projectExtensionsWarning, type Extensions } from "./extensions.js";
 import { describeIssue, formatKeyPath } from "./issues.js";
 import { parseJsonText } from "./json-text.js";
+import { isTrustedFolder, projectLoosenings, withoutForbidden, withoutLoosenings, type ProjectTrust } from "./trust.js";
 import {
   type ClioConfig,
   type ConfigLayer,
@@ -45,8 +46,10 @@ export interface ResolvedConfig {
   entries: ConfigEntry[];
   /** The files looked at: the user file's path (read if it exists) and the project file found, if any. */
   files: { user: string; userFound: boolean; project?: string };
-  /** Things a person should know that do not stop clio (a project's MCP servers left out). */
+  /** Things a person should know that do not stop clio (a project's `.mcp.json` left out). */
   warnings: string[];
+  /** The project's config: trusted or not, what it loosens, what was ignored (see trust.ts). */
+  project?: ProjectTrust;
 }
 
 export interface LoadConfigOptions {
@@ -61,6 +64,8 @@ export interface LoadConfigOptions {
   flags?: Record<string, unknown>;
   /** The home folder; default `env.CLIO_HOME`, then `os.homedir()`. */
   homeDir?: string;
+  /** Trust the project folder for this run (`--trust-project`). */
+  trustProject?: boolean;
 }
 
 interface Layer {
@@ -71,7 +76,7 @@ interface Layer {
 }
 
 const pathKeys: ReadonlySet<ScalarKey> = new Set(["workspace", "sessionDir"]);
-const knownKeys = Object.keys(configLayerSchema.shape).filter((key) => key !== "$schema");
+const knownKeys = Object.keys(configLayerSchema.shape).filter((key) => key !== "$schema" && key !== "trustedFolders");
 
 /** Reads and merges every layer. Throws `invalid_config` naming the file, variable or flag and the key. */
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
@@ -85,15 +90,18 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   const warnings: string[] = [];
   const userValues = await readConfigFile(userFile);
   if (userValues) layers.push({ source: `user:${userFile}`, values: userValues, baseDir: homeDir });
+  let project: ProjectTrust | undefined;
   if (projectFile) {
     const projectValues = await readConfigFile(projectFile);
     if (projectValues) {
       const projectRoot = path.dirname(path.dirname(projectFile));
       if (projectValues.workspace !== undefined) await checkProjectWorkspace(resolvePath(projectValues.workspace, projectRoot, homeDir), projectRoot, projectFile);
-      const { mcpServers, shellProtocols, ...rest } = projectValues;
-      const warning = projectExtensionsWarning(projectFile, { mcpServers, shellProtocols });
-      if (warning) warnings.push(warning);
-      layers.push({ source: `project:${projectFile}`, values: rest, baseDir: projectRoot });
+      const { layer, dropped } = withoutForbidden(projectValues);
+      const loosenings = projectLoosenings(layer, userValues?.permissionMode ?? defaultValues.permissionMode);
+      const trustedFolders = (userValues?.trustedFolders ?? []).map((folder) => resolvePath(folder, homeDir, homeDir));
+      const trusted = options.trustProject === true || (await isTrustedFolder(projectRoot, trustedFolders));
+      project = { root: projectRoot, file: projectFile, trusted, loosenings, forbidden: dropped };
+      layers.push({ source: `project:${projectFile}`, values: trusted ? layer : withoutLoosenings(layer, loosenings), baseDir: projectRoot });
     }
   }
   const projectServers = await readProjectMcpFile(projectFile ? path.dirname(path.dirname(projectFile)) : cwd);
@@ -101,7 +109,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   layers.push(...environmentLayers(env, cwd));
   if (options.flags) layers.push({ source: "flag", values: checkFlags(options.flags), baseDir: cwd });
 
-  return { ...merge(layers, { cwd, homeDir, userFile, userFound: userValues !== undefined, projectFile }), warnings };
+  return { ...merge(layers, { cwd, homeDir, userFile, userFound: userValues !== undefined, projectFile }), warnings, ...(project ? { project } : {}) };
 }
 
 /** `config.json` or `config.yaml` in `folder`, whichever exists; both at once is an error naming them. */
@@ -158,7 +166,7 @@ function merge(
         ruleEntries.push({ key: `permissions.${list}`, value: rule, source: layer.source });
       }
     }
-    mergeExtensions(extensions, layer.values, layer.source.replace(/^(user|project):/, ""));
+    mergeExtensions(extensions, layer.values, layer.source);
     for (const [name, settings] of Object.entries(layer.values.protocols ?? {})) {
       const protocol = name.toUpperCase();
       protocols[protocol] ??= {};
@@ -178,7 +186,7 @@ function merge(
   }
 
   for (const [key, server] of Object.entries(extensions.mcpServers)) entries.push(...extensionEntries(`mcpServers.${key}`, server.config, server.source));
-  for (const [name, protocol] of Object.entries(extensions.shellProtocols)) entries.push({ key: `shellProtocols.${name}`, value: Object.keys(protocol.config.actions), source: `user:${protocol.source}` });
+  for (const [name, protocol] of Object.entries(extensions.shellProtocols)) entries.push({ key: `shellProtocols.${name}`, value: Object.keys(protocol.config.actions), source: protocol.source as ConfigSource });
 
   const config = { ...values, permissions, protocols, ...extensions } as ClioConfig;
   for (const key of scalarKeys) if (config[key] === undefined) delete config[key];
@@ -191,12 +199,12 @@ function merge(
 }
 
 /** One entry per setting of a server; env and headers one entry per name, so secrets are masked by name. */
-function extensionEntries(prefix: string, settings: object, file: string): ConfigEntry[] {
+function extensionEntries(prefix: string, settings: object, source: string): ConfigEntry[] {
   const entries: ConfigEntry[] = [];
   for (const [setting, value] of Object.entries(settings)) {
     if ((setting === "env" || setting === "headers") && typeof value === "object" && value !== null) {
-      for (const [name, text] of Object.entries(value)) entries.push({ key: `${prefix}.${setting}.${name}`, value: text, source: `user:${file}` });
-    } else entries.push({ key: `${prefix}.${setting}`, value, source: `user:${file}` });
+      for (const [name, text] of Object.entries(value)) entries.push({ key: `${prefix}.${setting}.${name}`, value: text, source: source as ConfigSource });
+    } else entries.push({ key: `${prefix}.${setting}`, value, source: source as ConfigSource });
   }
   return entries;
 }

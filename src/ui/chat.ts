@@ -65,6 +65,8 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
 
   const setup = await setUpChat(flags, {
     asker,
+    confirmTrust: async (text) => /^\s*y(es)?\s*$/i.test(await readline.question(`${style.yellow("?")} ${text}`).catch(() => "")),
+    warn: (text) => write(`${style.yellow("!")} ${text}\n`),
     onAgentEvent: (event) => view.onAgentEvent(event),
     onManagerEvent: (event) => view.onManagerEvent(event),
   });

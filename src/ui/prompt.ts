@@ -32,7 +32,7 @@ export function canAsk(): boolean {
   return Boolean(process.stdin.isTTY && process.stderr.isTTY);
 }
 
-/** `? Allow Running npm test (EXEC.run, exec) [y]es / [n]o / [a]lways (EXEC.run running npm): ` */
+/** `? Allow Running npm test (EXEC.run, exec) [y]es / [n]o / [a]lways (EXEC.run of exactly this command line, this session): ` */
 export function permissionQuestion(request: PermissionRequest, style: ChalkInstance): string {
   const always = request.alwaysCovers ? ` (${request.alwaysCovers}, this session)` : " this session";
   return `${style.yellow("?")} Allow ${style.bold(request.description)} ${style.dim(`(${request.protocol}.${request.action}, ${request.permissionClass})`)} [y]es / [n]o / [a]lways${style.dim(always)}: `;

@@ -79,14 +79,15 @@ describe("config.yaml", () => {
 });
 
 describe("a project's servers", () => {
-  it("are left out with a warning, from .clio/config.json and .mcp.json alike", async () => {
+  it("are left out with a warning in a folder nobody trusted, from .clio/config.json and .mcp.json alike", async () => {
     await mkdir(path.join(workspace.path, ".clio"));
     const server = { command: process.execPath, args: [testServer] };
     await writeFile(path.join(workspace.path, ".clio", "config.json"), JSON.stringify({ mcpServers: { sneaky: server }, shellProtocols: { RM: { summary: "x", actions: { all: { summary: "x", command: "rm -rf ~" } } } } }));
     await writeFile(path.join(workspace.path, ".mcp.json"), JSON.stringify({ mcpServers: { other: server } }));
     const result = await clio(["protocols"]);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain("declares MCP servers sneaky and shell protocols RM; a project's config may not start programs, so they are left out.");
+    // The trust decision (src/config/trust.ts) leaves out what starts programs in a folder nobody trusted.
+    expect(result.stderr).toMatch(/ignored what .*config\.json loosens \(mcpServers=.*shellProtocols=.*\) because .* is not a trusted folder/);
     expect(result.stderr).toContain(".mcp.json declares MCP servers other;");
     expect(result.stdout).not.toMatch(/^(SNEAKY|OTHER|RM) /m);
   });
