@@ -58,10 +58,14 @@ interface ExecSettings {
   shownLimit?: number;
 }
 
-export interface ExecState {
-  jobs: JobTable;
+/** Whether the missing-bubblewrap notice was given (it is given once per protocol state). */
+export interface SandboxNotice {
   /** True once EXEC said that bubblewrap is missing (it says so once). */
   toldNoSandbox?: boolean;
+}
+
+export interface ExecState extends SandboxNotice {
+  jobs: JobTable;
 }
 
 /**
@@ -81,7 +85,7 @@ const NO_SANDBOX_NOTICE =
   "(Note: bubblewrap (bwrap) is not installed, so commands run without the sandbox: they can write anywhere you can, and processes that escape their group are found only by their environment tag. Install the Debian package bubblewrap, or set EXEC.sandbox to false to silence this.)";
 
 /** Wraps `file args` for the sandbox (or not) and gives it a tagged, credential-free environment. */
-async function launchFor(environment: ProtocolEnvironment, state: ExecState, file: string, args: string[], folder: string): Promise<Launch> {
+async function launchFor(environment: ProtocolEnvironment, state: SandboxNotice, file: string, args: string[], folder: string): Promise<Launch> {
   const tools = await loadProcessTools();
   const settings = settingsOf(environment);
   const sandbox = tools.readSandboxSettings(settings);
@@ -160,7 +164,7 @@ function shownOutput(result: RunResult, shownLimit: number): string {
 }
 
 /** Runs a program and turns the outcome into a result, or a ProtocolError carrying the output. */
-async function execute(environment: ProtocolEnvironment, state: ExecState, signal: AbortSignal, spawn: Spawn | undefined, label: string, file: string, args: string[], folder: string, limitMs: number) {
+async function execute(environment: ProtocolEnvironment, state: SandboxNotice, signal: AbortSignal, spawn: Spawn | undefined, label: string, file: string, args: string[], folder: string, limitMs: number) {
   const settings = settingsOf(environment);
   const { runProcess } = await loadProcessTools();
   const launch = await launchFor(environment, state, file, args, folder);
@@ -193,6 +197,16 @@ async function execute(environment: ProtocolEnvironment, state: ExecState, signa
     throw new ProtocolError("exec_failed", `${label} ${how} after ${seconds(result.durationMs)}.\n${shown}`);
   }
   return { output: `exit code 0 after ${seconds(result.durationMs)}\n${shown}`, description: `Ran ${label} (exit 0, ${seconds(result.durationMs)})`, data };
+}
+
+/**
+ * Runs a shell command line in the workspace root exactly as EXEC run does (same environment,
+ * timeouts, output limits and containment), for protocols built on EXEC (shell protocols).
+ * `timeoutSeconds` is checked against EXEC's limit. Throws ClioError like EXEC run.
+ */
+export async function runCommandLine(environment: ProtocolEnvironment, signal: AbortSignal, line: string, options: { label: string; timeoutSeconds?: number; spawn?: Spawn; notice: SandboxNotice }) {
+  const folder = await workingFolder(environment, undefined);
+  return execute(environment, options.notice, signal, options.spawn, options.label, "/bin/sh", ["-c", shellLine(line)], folder, timeoutMs(environment, options.timeoutSeconds));
 }
 
 function jobLine(status: JobStatus, now: number): string {

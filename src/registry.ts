@@ -6,6 +6,11 @@ import type { ActionDefinition, ProtocolDefinition } from "../protocols/contract
 
 export class ProtocolRegistry {
   private readonly byName = new Map<string, ProtocolDefinition>();
+  /** Per protocol: what discovery left out, or why the protocol cannot be used. */
+  private readonly notesByName = new Map<string, { notes: string[]; failure?: string }>();
+  private readonly discovering = new Map<string, Promise<void>>();
+  /** Protocols the config declared that were left out, and why. */
+  readonly warnings: string[] = [];
 
   constructor(definitions: Iterable<ProtocolDefinition> = []) {
     for (const definition of definitions) this.register(definition);
@@ -32,6 +37,40 @@ export class ProtocolRegistry {
 
   all(): ProtocolDefinition[] {
     return this.names().map((name) => this.byName.get(name)!);
+  }
+
+  /**
+   * Lets the protocols whose actions come from outside (`discover`) learn them: those named,
+   * or all. Each is discovered once; a failure stays with its protocol (see `notes`). Never rejects.
+   */
+  async discover(names: Iterable<string> = this.byName.keys()): Promise<void> {
+    const pending: Promise<void>[] = [];
+    for (const wanted of names) {
+      const name = wanted.toUpperCase();
+      const definition = this.byName.get(name);
+      if (definition?.discover === undefined) continue;
+      let discovery = this.discovering.get(name);
+      if (discovery === undefined) {
+        discovery = definition.discover().then(
+          (notes) => void this.notesByName.set(name, { notes }),
+          (error: unknown) => void this.notesByName.set(name, { notes: [], failure: error instanceof Error ? error.message : String(error) }),
+        );
+        this.discovering.set(name, discovery);
+      }
+      pending.push(discovery);
+    }
+    await Promise.all(pending);
+  }
+
+  /** What discovery said about a protocol: notes on what it left out, and why it failed if it did. */
+  notes(name: string): { notes: string[]; failure?: string } {
+    return this.notesByName.get(name.toUpperCase()) ?? { notes: [] };
+  }
+
+  /** Stops what discovery started (MCP servers); a later discovery starts again. Never rejects. */
+  async close(): Promise<void> {
+    this.discovering.clear();
+    await Promise.all(this.all().map((definition) => definition.close?.().catch(() => undefined)));
   }
 }
 

@@ -2,10 +2,14 @@
  * Wires an interpreter for one workspace: the registry of protocols, the environment they work
  * in, the permission policy and the manager. Used by replay, chat and the fuzz targets.
  */
+import path from "node:path";
 import { Workspace } from "../tools/workspace.js";
 import { ProtocolManager, type ManagerEvent } from "./manager/manager.js";
 import { PermissionPolicy, type PermissionAsker, type PermissionMode, type PermissionRules } from "./manager/permissions.js";
 import type { ProtocolEnvironment } from "../protocols/contract/protocol.js";
+import type { ClioConfig } from "./config/schema.js";
+import { log } from "./log.js";
+import { loadProtocols } from "./protocol-sources.js";
 import { loadBuiltinProtocols, type ProtocolRegistry } from "./registry.js";
 import { version } from "./version.js";
 
@@ -19,6 +23,8 @@ export interface RuntimeOptions {
   env?: NodeJS.ProcessEnv;
   now?: () => number;
   registry?: ProtocolRegistry;
+  /** MCP servers and shell protocols from config, added to the built-in protocols (unless `registry` is given). */
+  extensions?: Partial<Pick<ClioConfig, "mcpServers" | "shellProtocols">>;
   outputLimit?: number;
   onEvent?: (event: ManagerEvent) => void;
 }
@@ -43,7 +49,11 @@ function fileReaders(registry: ProtocolRegistry): { protocol: string; action: st
 }
 
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
-  const registry = options.registry ?? (await loadBuiltinProtocols());
+  const registry =
+    options.registry ??
+    (options.extensions
+      ? await loadProtocols({ ...options.extensions, cwd: path.resolve(options.workspace), env: options.env ?? process.env, log: (level, message) => log[level](message) })
+      : await loadBuiltinProtocols());
   const permissions = new PermissionPolicy(options.permissionMode, options.rules, options.asker);
   const readers = fileReaders(registry);
   const workspace = await Workspace.open(options.workspace, {
@@ -63,7 +73,22 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     environment,
     permissions,
     ...(options.outputLimit === undefined ? {} : { outputLimit: options.outputLimit }),
-    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    onEvent: (event) => {
+      logEvent(event);
+      options.onEvent?.(event);
+    },
   });
   return { manager, registry, environment, permissions };
+}
+
+/** Each command's start and outcome in the log (decisions and timings; never file contents). */
+function logEvent(event: ManagerEvent): void {
+  if (event.type === "command-started") {
+    log.debug("command started", { id: event.id, command: `${event.protocol}.${event.action}`, permission: event.permissionClass, description: event.description });
+    return;
+  }
+  const { result } = event;
+  const fields = { id: result.id, command: `${result.protocol}.${result.action ?? ""}`, ok: result.ok, ms: result.durationMs, ...(result.error ? { error: result.error.code, message: result.error.message.split("\n")[0] } : {}) };
+  if (result.ok) log.info("command finished", fields);
+  else log.warn("command failed", fields);
 }

@@ -43,6 +43,11 @@ export interface ActionOutput {
   data?: unknown;
   /** A better description once the work is done ("Read src/main.c (247 lines)"). */
   description?: string;
+  /**
+   * Lines a person sees under the result in the chat (a checklist that changed, say); the
+   * model reads `output` either way.
+   */
+  display?: string[];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: an action is checked against its own argument types where it is defined; collections of actions of different shapes hold them as any (handlers take arguments contravariantly).
@@ -85,6 +90,15 @@ export interface ProtocolDefinition<State = any> {
    * for instance), within about `tokenBudget` tokens.
    */
   promptContext?(state: State, prompt: string, tokenBudget: number): Promise<string[]>;
+  /**
+   * For a protocol whose actions come from outside (an MCP server's tools): learns them and
+   * fills `actions`. The registry calls it before the protocol is listed or checked. Resolves
+   * to notes on what was left out (a tool whose schema is invalid); rejects when the protocol
+   * cannot be used at all (its server did not start), and the registry keeps that message.
+   */
+  discover?(): Promise<string[]>;
+  /** Releases what `discover` started (stops a server); a later use may start it again. */
+  close?(): Promise<void>;
 }
 
 /** Another agent's tool name for one action: which action, and how its parameter names map. */
@@ -138,6 +152,14 @@ const jsonText = z.string().transform((text, context) => {
   }
 });
 
+/** A word read as a whole number; a missing value stays missing (never coerced to 0). */
+function wholeNumber(options: { min?: number; max?: number }): z.ZodType<number, z.ZodTypeDef, unknown> {
+  let schema = z.number({ required_error: "is required (a whole number)", invalid_type_error: "expected a whole number" }).int("expected a whole number");
+  if (options.min !== undefined) schema = schema.min(options.min);
+  if (options.max !== undefined) schema = schema.max(options.max);
+  return z.preprocess((value) => (typeof value === "string" && /^\s*[+-]?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value), schema);
+}
+
 /** Builders for parameter definitions, one per kind and common shape. */
 export const parameter = {
   text(description: string): ParameterDefinition<string> {
@@ -159,11 +181,15 @@ export const parameter = {
   boolean(description: string): ParameterDefinition<boolean | undefined> {
     return { kind: "word", description, schema: booleanWord.optional() };
   },
+  requiredBoolean(description: string): ParameterDefinition<boolean> {
+    return { kind: "word", description, schema: booleanWord };
+  },
   integer(description: string, options: { min?: number; max?: number } = {}): ParameterDefinition<number | undefined> {
-    let schema = z.coerce.number({ invalid_type_error: "expected a whole number" }).int("expected a whole number");
-    if (options.min !== undefined) schema = schema.min(options.min);
-    if (options.max !== undefined) schema = schema.max(options.max);
-    return { kind: "word", description, schema: schema.optional() };
+    return { kind: "word", description, schema: wholeNumber(options).optional() };
+  },
+  /** A whole number the command must give (`id=3`). */
+  requiredInteger(description: string, options: { min?: number; max?: number } = {}): ParameterDefinition<number> {
+    return { kind: "word", description, schema: wholeNumber(options) };
   },
   choice<const Values extends readonly [string, ...string[]]>(
     description: string,

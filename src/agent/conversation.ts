@@ -92,13 +92,16 @@ export class Conversation {
       history,
       ...(this.session ? { recorder: sessionRecorder(this.session) } : {}),
       ...(this.options.onEvent ? { onEvent: this.options.onEvent } : {}),
-      systemPrompt: async (prompt) =>
-        buildSystemPrompt({
+      systemPrompt: async (prompt) => {
+        // Protocols from outside (MCP servers) learn their actions before the model reads them.
+        await runtime.registry.discover();
+        return buildSystemPrompt({
           registry: runtime.registry,
           workspaceName: path.basename(root),
           instructions: await readInstructions(root),
           memories: await (this.options.memories ?? ((text: string) => runtime.manager.promptContext(text)))(prompt).catch(() => []),
-        }),
+        });
+      },
     });
   }
 }

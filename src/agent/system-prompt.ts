@@ -21,7 +21,7 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
     LANGUAGE,
     `## Commands\n${options.registry
       .all()
-      .map((protocol) => `${protocol.name} — ${protocol.summary}\n${Object.entries(protocol.actions).map(([name, action]) => actionLine(name, action)).join("\n")}`)
+      .map((protocol) => `${protocol.name} — ${protocol.summary}${actionLines(protocol.actions).map((line) => `\n${line}`).join("")}`)
       .join("\n")}`,
     RULES,
     EXAMPLE,
@@ -31,6 +31,33 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
   }
   if (options.memories?.length) sections.push(`## Remembered from earlier sessions\n${options.memories.map((memory) => `- ${memory}`).join("\n")}`);
   return sections.join("\n\n");
+}
+
+/**
+ * About how many characters (4 per token) one protocol's action lines may take: a protocol from
+ * outside (an MCP server with fifty tools) must not crowd out the rest. Actions past the budget
+ * are named only; `clio protocols NAME` shows them all.
+ */
+const ACTION_LINES_BUDGET = 2_400;
+const MORE_NAMES_BUDGET = 400;
+
+function actionLines(actions: Record<string, ActionDefinition>): string[] {
+  const lines: string[] = [];
+  let used = 0;
+  const entries = Object.entries(actions);
+  for (const [index, [name, action]] of entries.entries()) {
+    const line = actionLine(name, action);
+    if (used + line.length > ACTION_LINES_BUDGET) {
+      const rest = entries.slice(index).map(([other]) => other);
+      let names = rest.join(", ");
+      if (names.length > MORE_NAMES_BUDGET) names = `${names.slice(0, MORE_NAMES_BUDGET).replace(/,[^,]*$/, "")}, …`;
+      lines.push(`  (${rest.length} more actions: ${names})`);
+      break;
+    }
+    lines.push(line);
+    used += line.length + 1;
+  }
+  return lines;
 }
 
 /** `  read path offset? limit? — Read a file with line numbers.` */
@@ -47,9 +74,10 @@ function actionLine(name: string, action: ActionDefinition): string {
  * `clio protocols` carry the details.
  */
 function firstSentence(summary: string): string {
-  const withoutAsides = summary.replace(/\s*\([^()]*\)/g, "");
-  const [first = withoutAsides] = withoutAsides.split(/(?<=[.;])\s/);
-  return first.replace(/[.;]$/, "");
+  const withoutAsides = summary.replace(/\s*\([^()]*\)/g, "").trim();
+  const [first = withoutAsides] = withoutAsides.split(/(?<=[.;])\s|\n/);
+  const sentence = first.replace(/[.;]$/, "");
+  return sentence.length <= 200 ? sentence : `${sentence.slice(0, 199)}…`;
 }
 
 const LANGUAGE = `## How to write a command

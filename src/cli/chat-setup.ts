@@ -9,7 +9,9 @@ import type { AgentEvent } from "../agent/agent.js";
 import { loadConfig, rememberTrustedFolder, reportProjectTrust, trustQuestion, type ClioConfig, type ResolvedConfig } from "../config/index.js";
 import type { ManagerEvent } from "../manager/manager.js";
 import type { PermissionAsker } from "../manager/permissions.js";
-import { createProvider, resolveProviderSettings, type ProviderSettings } from "../providers/index.js";
+import { log, logFileFor, logs, startLogging } from "../log.js";
+import { createProvider, describeSource, resolveProviderSettings, type ProviderSettings } from "../providers/index.js";
+import { loggedProvider } from "../providers/logged.js";
 import { createRuntime, type Runtime } from "../runtime.js";
 import { SessionStore, type Session } from "../sessions/index.js";
 
@@ -147,17 +149,24 @@ async function settleTrust(resolved: ResolvedConfig, flags: ChatFlags, env: Node
 export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): Promise<ChatSetup> {
   const env = hooks.env ?? process.env;
   const config = await settleTrust(await loadChatConfig(flags, env, hooks.cwd ?? process.cwd()), flags, env, hooks);
+  if (config.config.logLevel !== undefined && !logs("error")) startLogging({ level: config.config.logLevel, file: logFileFor(env) });
   const settings = providerSettingsFrom(config, flags, env);
-  const provider = await createProvider(settings);
+  log.info("settings", { provider: settings.provider, model: settings.model, api: settings.api, baseURL: settings.baseURL, from: Object.fromEntries(Object.entries(settings.sources).map(([key, source]) => [key, describeSource(source)])), files: config.files });
+  const provider = loggedProvider(await createProvider(settings, { env }), settings.baseURL);
   const runtime = await createRuntime({
     workspace: config.config.workspace,
     permissionMode: config.config.permissionMode,
     rules: config.config.permissions,
     protocolConfig: config.config.protocols,
+    extensions: { mcpServers: config.config.mcpServers, shellProtocols: config.config.shellProtocols },
     env,
     ...(hooks.asker ? { asker: hooks.asker } : {}),
     ...(hooks.onManagerEvent ? { onEvent: hooks.onManagerEvent } : {}),
   });
+  for (const warning of [...config.warnings, ...runtime.registry.warnings]) {
+    log.warn(warning);
+    process.stderr.write(`clio: ${warning}\n`);
+  }
   const store = new SessionStore(config.config.sessionDir);
   let session: Session | undefined;
   if (flags.resume) session = await store.open(flags.resume);

@@ -9,7 +9,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { GrammarUnderTest } from "../fuzz/grammar-laws.js";
 import type { FuzzFailure, FuzzOutcome } from "../fuzz/protocol-fuzz.js";
-import { loadBuiltinProtocols, type ProtocolRegistry } from "../registry.js";
+import { loadProtocols } from "../protocol-sources.js";
+import type { ProtocolRegistry } from "../registry.js";
 import { junitReport } from "../replay/junit.js";
 import { INTERRUPT_EXIT_CODES, watchInterrupts } from "./interrupts.js";
 import { type FuzzCommandOptions, formatFailure, formatOutcome, rerunLine } from "./fuzz-report.js";
@@ -29,12 +30,28 @@ async function loadGrammar(module: string): Promise<GrammarUnderTest> {
 }
 
 export async function fuzzCommand(options: FuzzCommandOptions): Promise<number> {
+  // The person's MCP servers and shell protocols are fuzzed too, from their declared parameters.
+  const { loadConfig } = await import("../config/index.js");
+  const { config } = await loadConfig({ cwd: process.cwd(), env: process.env });
+  const registry = await loadProtocols({ mcpServers: config.mcpServers, shellProtocols: config.shellProtocols, cwd: config.workspace });
+  try {
+    await registry.discover(options.protocol ? [options.protocol] : undefined);
+    for (const name of registry.names()) {
+      const { failure } = registry.notes(name);
+      if (failure !== undefined) process.stderr.write(`clio fuzz: ${name} is unavailable: ${failure.split("\n")[0]}\n`);
+    }
+    return await fuzzWith(registry, options);
+  } finally {
+    await registry.close();
+  }
+}
+
+async function fuzzWith(registry: ProtocolRegistry, options: FuzzCommandOptions): Promise<number> {
   const began = performance.now();
   const write = (text: string) => void process.stdout.write(`${text}\n`);
   const fail = (message: string) => (process.stderr.write(`clio fuzz: ${message}\n`), 2);
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const runs = options.runs ?? (options.time ? RUNS_UNDER_A_BUDGET : DEFAULT_RUNS);
-  const registry = await loadBuiltinProtocols();
   if (options.protocol && !registry.get(options.protocol)) return fail(`no protocol named ${options.protocol}. Known protocols: ${registry.names().join(", ")}.`);
   if (options.protocol && options.target === "grammar") return fail("--protocol needs --target protocols or all.");
   if (options.grammar && options.target === "protocols") return fail("--grammar is the grammar the laws check: it needs --target grammar or all.");

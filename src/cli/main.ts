@@ -14,9 +14,33 @@ function positiveInteger(value: string): number {
   return parsed;
 }
 
+/**
+ * `--debug` (anywhere before a lone `--`) and CLIO_LOG_LEVEL start the log before any command
+ * runs; `--debug` also copies it to stderr. Taken out of the arguments here, so every command has it.
+ */
+async function startLoggingFromArguments(argv: string[]): Promise<void> {
+  const end = argv.indexOf("--");
+  const at = argv.indexOf("--debug");
+  const debug = at !== -1 && (end === -1 || at < end);
+  if (debug) argv.splice(at, 1);
+  const fromEnvironment = process.env.CLIO_LOG_LEVEL?.trim();
+  if (!debug && (fromEnvironment === undefined || fromEnvironment === "")) return;
+  const { isLogLevel, log, logFileFor, startLogging } = await import("../log.js");
+  if (!debug && !isLogLevel(fromEnvironment)) {
+    process.stderr.write(`clio: CLIO_LOG_LEVEL=${JSON.stringify(process.env.CLIO_LOG_LEVEL)} is not a log level; use error, warn, info or debug.\n`);
+    process.exit(2);
+  }
+  startLogging({ level: debug ? "debug" : (fromEnvironment as "error"), stderr: debug });
+  const shown = argv.slice(2).map((argument, index, all) => (all[index - 1] === "--api-key" ? "****" : argument.replace(/^(--api-key=).*/, "$1****")));
+  log.info(`clio ${version} started`, { arguments: shown, cwd: process.cwd(), node: process.version, log: logFileFor() });
+}
+
+await startLoggingFromArguments(process.argv);
+
 const program = new Command("clio")
   .version(version, "-v, --version")
   .description("A protocol-first terminal coding assistant: any model does real work by writing [PROTOCOL:action=...] commands.")
+  .addHelpText("after", "\nAdd --debug to any command to log requests, timings and decisions to ~/.clio/clio.log and stderr\n(CLIO_LOG_LEVEL=error|warn|info|debug logs to the file only).")
   .showHelpAfterError()
   .enablePositionalOptions()
   // Set before the subcommands are added, so they inherit it: every usage error exits 2.
@@ -151,6 +175,15 @@ program
   .action(async (name: string | undefined, options: { markdown?: boolean }) => {
     const { protocolsCommand } = await import("./protocols-command.js");
     process.exitCode = await protocolsCommand(name, options);
+  });
+
+program
+  .command("login")
+  .description("sign in to a provider that needs it: clio login copilot (GitHub's device flow; the token is kept in ~/.clio/copilot.json, 0600)")
+  .addArgument(new Argument("<provider>", "the provider to sign in to").choices(["copilot"]))
+  .action(async () => {
+    const { loginCommand } = await import("./login-command.js");
+    process.exitCode = await loginCommand();
   });
 
 program

@@ -4,7 +4,7 @@
  * Options are checked here; running scripts as tests lives in replay-scripts.ts.
  */
 import { Workspace } from "../../tools/workspace.js";
-import { loadBuiltinProtocols } from "../registry.js";
+import { loadProtocols, protocolsNamedIn } from "../protocol-sources.js";
 import { parseGitAuthor } from "../replay/deterministic.js";
 import { formatPlan, planScript } from "../replay/plan.js";
 import { canAsk } from "../ui/prompt.js";
@@ -46,10 +46,13 @@ export async function replayCommand(files: string[], options: ReplayCommandOptio
     if (files.length > 1) return fail("--dry-run shows the plan of one script; give one FILE.");
     const input = await readInputOrReport(files[0], "replay");
     if ("exitCode" in input) return input.exitCode;
-    // The plan uses the same rules and path forms as the run.
-    const { rules } = await configuredRules(options);
+    // The plan uses the same rules, path forms and protocols (MCP and shell ones included) as the run.
+    const { rules, extensions } = await configuredRules(options);
     const workspace = await Workspace.open(options.freshCopy ?? options.workspace ?? process.cwd());
-    const plan = await planScript(input.text, { registry: await loadBuiltinProtocols(), mode: options.permissionMode, rules, workspace, interactive: !options.json && canAsk() });
+    const registry = await loadProtocols({ ...extensions, cwd: workspace.root });
+    await registry.discover(protocolsNamedIn(input.text));
+    const plan = await planScript(input.text, { registry, mode: options.permissionMode, rules, workspace, interactive: !options.json && canAsk() });
+    await registry.close();
     if (options.json) for (const command of plan.commands) write(JSON.stringify(command));
     else write(formatPlan(plan));
     return plan.commands.every((command) => command.verdict === "run" || command.verdict === "ask") ? 0 : 1;

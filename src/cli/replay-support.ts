@@ -2,6 +2,7 @@
  * What the replay commands (a script, a model script, a recorded session) share: their options,
  * the rules they run under and how they write results.
  */
+import type { ClioConfig } from "../config/schema.js";
 import type { PermissionMode } from "../manager/permissions.js";
 import type { CommandResult } from "../manager/result.js";
 import { formatOutputPreview, formatResultLine } from "../ui/results.js";
@@ -52,12 +53,17 @@ export interface ReplayCommandOptions {
  * The person's allow/deny rules and protocol settings (e.g. WEB.allowHosts) from their config
  * files, so a replay runs under the same rules as the chat.
  */
-export async function configuredRules(options: { trustProject?: boolean } = {}): Promise<{ rules: { allow: string[]; deny: string[] }; protocolConfig: Record<string, unknown> }> {
+export async function configuredRules(options: { trustProject?: boolean } = {}): Promise<{
+  rules: { allow: string[]; deny: string[] };
+  protocolConfig: Record<string, unknown>;
+  extensions: Pick<ClioConfig, "mcpServers" | "shellProtocols">;
+}> {
   const { loadConfig, reportProjectTrust } = await import("../config/index.js");
   const resolved = await loadConfig({ cwd: process.cwd(), env: process.env, ...(options.trustProject ? { trustProject: true } : {}) });
   reportProjectTrust(resolved.project, resolved.files.user, (text) => void process.stderr.write(`${text}\n`));
+  for (const warning of resolved.warnings) process.stderr.write(`clio: ${warning}\n`);
   const { config } = resolved;
-  return { rules: config.permissions, protocolConfig: config.protocols };
+  return { rules: config.permissions, protocolConfig: config.protocols, extensions: { mcpServers: config.mcpServers, shellProtocols: config.shellProtocols } };
 }
 
 /** `3 succeeded, 1 failed, 2 not run`, coloured by outcome. */

@@ -13,6 +13,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ApplicationError } from "../errors.js";
+import { mergeExtensions, projectExtensionsWarning, type Extensions } from "./extensions.js";
 import { describeIssue, formatKeyPath } from "./issues.js";
 import { parseJsonText } from "./json-text.js";
 import { isTrustedFolder, projectLoosenings, withoutForbidden, withoutLoosenings, type ProjectTrust } from "./trust.js";
@@ -45,6 +46,8 @@ export interface ResolvedConfig {
   entries: ConfigEntry[];
   /** The files looked at: the user file's path (read if it exists) and the project file found, if any. */
   files: { user: string; userFound: boolean; project?: string };
+  /** Things a person should know that do not stop clio (a project's `.mcp.json` left out). */
+  warnings: string[];
   /** The project's config: trusted or not, what it loosens, what was ignored (see trust.ts). */
   project?: ProjectTrust;
 }
@@ -80,10 +83,11 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   const env = options.env ?? process.env;
   const cwd = path.resolve(options.cwd);
   const homeDir = path.resolve(options.homeDir ?? nonEmpty(env.CLIO_HOME) ?? os.homedir());
-  const userFile = path.join(homeDir, ".clio", "config.json");
+  const userFile = (await configFileIn(path.join(homeDir, ".clio"))) ?? path.join(homeDir, ".clio", "config.json");
   const projectFile = await findProjectFile(cwd, userFile);
 
   const layers: Layer[] = [];
+  const warnings: string[] = [];
   const userValues = await readConfigFile(userFile);
   if (userValues) layers.push({ source: `user:${userFile}`, values: userValues, baseDir: homeDir });
   let project: ProjectTrust | undefined;
@@ -100,16 +104,42 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
       layers.push({ source: `project:${projectFile}`, values: trusted ? layer : withoutLoosenings(layer, loosenings), baseDir: projectRoot });
     }
   }
+  const projectServers = await readProjectMcpFile(projectFile ? path.dirname(path.dirname(projectFile)) : cwd);
+  if (projectServers) warnings.push(projectServers);
   layers.push(...environmentLayers(env, cwd));
   if (options.flags) layers.push({ source: "flag", values: checkFlags(options.flags), baseDir: cwd });
 
-  return { ...merge(layers, { cwd, homeDir, userFile, userFound: userValues !== undefined, projectFile }), ...(project ? { project } : {}) };
+  return { ...merge(layers, { cwd, homeDir, userFile, userFound: userValues !== undefined, projectFile }), warnings, ...(project ? { project } : {}) };
+}
+
+/** `config.json` or `config.yaml` in `folder`, whichever exists; both at once is an error naming them. */
+async function configFileIn(folder: string): Promise<string | undefined> {
+  const found: string[] = [];
+  for (const name of ["config.json", "config.yaml", "config.yml"]) if (await isFile(path.join(folder, name))) found.push(path.join(folder, name));
+  if (found.length > 1) {
+    throw new ApplicationError("invalid_config", `Two config files sit side by side: ${found.join(" and ")}; clio would not know which one counts.`, "Keep one of them (the keys are the same in both) and delete or rename the other.");
+  }
+  return found[0];
+}
+
+/**
+ * A project's `.mcp.json` (the file Claude Code reads): its servers would start programs a
+ * repository chose, so they are left out with a warning; a damaged file is only noted.
+ */
+async function readProjectMcpFile(projectRoot: string): Promise<string | undefined> {
+  const file = path.join(projectRoot, ".mcp.json");
+  const text = await fs.readFile(file, "utf8").catch(() => undefined);
+  if (text === undefined) return undefined;
+  const parsed = parseJsonText(text);
+  const servers = parsed.ok && typeof parsed.value === "object" && parsed.value !== null ? (parsed.value as { mcpServers?: unknown }).mcpServers : undefined;
+  if (typeof servers !== "object" || servers === null) return `${file} holds no mcpServers object; it is ignored.`;
+  return projectExtensionsWarning(file, { mcpServers: servers as Record<string, never> });
 }
 
 function merge(
   layers: Layer[],
   context: { cwd: string; homeDir: string; userFile: string; userFound: boolean; projectFile?: string },
-): ResolvedConfig {
+): Omit<ResolvedConfig, "warnings"> {
   const values: Partial<Record<ScalarKey, unknown>> = {
     ...defaultValues,
     workspace: context.cwd,
@@ -120,6 +150,7 @@ function merge(
   const ruleEntries: ConfigEntry[] = [];
   const protocols: Record<string, Record<string, unknown>> = {};
   const protocolSources = new Map<string, ConfigSource>();
+  const extensions: Extensions = { mcpServers: {}, shellProtocols: {} };
 
   for (const layer of layers) {
     for (const key of scalarKeys) {
@@ -135,6 +166,7 @@ function merge(
         ruleEntries.push({ key: `permissions.${list}`, value: rule, source: layer.source });
       }
     }
+    mergeExtensions(extensions, layer.values, layer.source);
     for (const [name, settings] of Object.entries(layer.values.protocols ?? {})) {
       const protocol = name.toUpperCase();
       protocols[protocol] ??= {};
@@ -153,7 +185,10 @@ function merge(
     }
   }
 
-  const config = { ...values, permissions, protocols } as ClioConfig;
+  for (const [key, server] of Object.entries(extensions.mcpServers)) entries.push(...extensionEntries(`mcpServers.${key}`, server.config, server.source));
+  for (const [name, protocol] of Object.entries(extensions.shellProtocols)) entries.push({ key: `shellProtocols.${name}`, value: Object.keys(protocol.config.actions), source: protocol.source as ConfigSource });
+
+  const config = { ...values, permissions, protocols, ...extensions } as ClioConfig;
   for (const key of scalarKeys) if (config[key] === undefined) delete config[key];
   return {
     config,
@@ -161,6 +196,17 @@ function merge(
     entries,
     files: { user: context.userFile, userFound: context.userFound, ...(context.projectFile ? { project: context.projectFile } : {}) },
   };
+}
+
+/** One entry per setting of a server; env and headers one entry per name, so secrets are masked by name. */
+function extensionEntries(prefix: string, settings: object, source: string): ConfigEntry[] {
+  const entries: ConfigEntry[] = [];
+  for (const [setting, value] of Object.entries(settings)) {
+    if ((setting === "env" || setting === "headers") && typeof value === "object" && value !== null) {
+      for (const [name, text] of Object.entries(value)) entries.push({ key: `${prefix}.${setting}.${name}`, value: text, source: source as ConfigSource });
+    } else entries.push({ key: `${prefix}.${setting}`, value, source: source as ConfigSource });
+  }
+  return entries;
 }
 
 /**
@@ -178,11 +224,14 @@ async function checkProjectWorkspace(workspace: string, projectRoot: string, fil
   );
 }
 
-/** The nearest `.clio/config.json` in `cwd` or a parent, never the user's own file. */
+/** The nearest `.clio/config.json` (or `.yaml`) in `cwd` or a parent, never the user's own file. */
 async function findProjectFile(cwd: string, userFile: string): Promise<string | undefined> {
   for (let folder = cwd; ; folder = path.dirname(folder)) {
-    const candidate = path.join(folder, ".clio", "config.json");
-    if (candidate !== userFile && (await isFile(candidate))) return candidate;
+    const clioFolder = path.join(folder, ".clio");
+    if (clioFolder !== path.dirname(userFile)) {
+      const candidate = await configFileIn(clioFolder);
+      if (candidate !== undefined) return candidate;
+    }
     if (path.dirname(folder) === folder) return undefined;
   }
 }
@@ -205,7 +254,9 @@ async function readConfigFile(file: string): Promise<ConfigLayer | undefined> {
     throw new ApplicationError("invalid_config", `${file}: cannot be read (${(error as Error).message})`, "Make the file readable, or remove it.");
   }
   // Editors on Windows save UTF-8 with a byte order mark; JSON.parse refuses it.
-  const parsed = parseJsonText(text.startsWith("\uFEFF") ? text.slice(1) : text);
+  const body = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  if (/\.ya?ml$/.test(file)) return checkLayer(await parseYamlConfig(body, file), file, formatKeyPath);
+  const parsed = parseJsonText(body);
   if (!parsed.ok) {
     throw new ApplicationError(
       "invalid_config",
@@ -217,6 +268,21 @@ async function readConfigFile(file: string): Promise<ConfigLayer | undefined> {
     throw new ApplicationError("invalid_config", `${file}: must hold a JSON object such as {"model": "..."}`, `Known keys: ${knownKeys.join(", ")}.`);
   }
   return checkLayer(parsed.value, file, formatKeyPath);
+}
+
+/** A YAML config file's mapping; errors name the line and column. */
+async function parseYamlConfig(text: string, file: string): Promise<unknown> {
+  const { parseYamlText } = await import("./yaml-text.js");
+  const parsed = parseYamlText(text);
+  if (!parsed.ok) {
+    throw new ApplicationError("invalid_config", `${file}:${parsed.line}:${parsed.column}: invalid YAML: ${parsed.message}`, `Fix the YAML at line ${parsed.line}, column ${parsed.column} (indent with spaces, "key: value" pairs).`);
+  }
+  const { value } = parsed;
+  if (value === null || value === undefined) return {};
+  if (typeof value !== "object" || Array.isArray(value)) {
+    throw new ApplicationError("invalid_config", `${file}: must hold a mapping of keys such as "model: qwen2.5-coder"`, `Known keys: ${knownKeys.join(", ")}.`);
+  }
+  return value;
 }
 
 function checkLayer(values: unknown, where: string, nameKey: (path: readonly (string | number)[]) => string): ConfigLayer {

@@ -10,11 +10,14 @@
  * Protocol names are case-insensitive and stored upper case; the action is kept as written.
  */
 import { z } from "zod";
+import { logLevels, type LogLevel } from "../log.js";
+import { extensionKeys, type Extensions } from "./extensions.js";
 
 export const permissionModes = ["plan", "ask", "auto-edit", "yolo"] as const;
 export type PermissionMode = (typeof permissionModes)[number];
 
 export const apiStyles = ["chat", "completions"] as const;
+
 export type ApiStyle = (typeof apiStyles)[number];
 
 /** A parsed permission rule. */
@@ -64,6 +67,8 @@ export const configLayerSchema = z
       .partial()
       .strict(),
     protocols: z.record(z.string(), z.record(z.string(), z.unknown(), { invalid_type_error: "must be an object of settings" })),
+    ...extensionKeys,
+    logLevel: z.enum(logLevels),
     /** Project folders whose own config may loosen permissions (see src/config/trust.ts); read from the user's file only. */
     trustedFolders: z.array(nonEmpty),
   })
@@ -91,6 +96,12 @@ export interface ClioConfig {
   permissions: { allow: string[]; deny: string[] };
   /** Per-protocol settings keyed by upper-case protocol name (e.g. `WEB`, `GIT`), merged key by key. */
   protocols: Record<string, Record<string, unknown>>;
+  /** What the log file records (`CLIO_LOG_LEVEL`); unset means no log unless `--debug`. */
+  logLevel?: LogLevel;
+  /** MCP servers by key, each with the file that declared it. */
+  mcpServers: Extensions["mcpServers"];
+  /** Shell protocols by name, each with the file that declared it. */
+  shellProtocols: Extensions["shellProtocols"];
 }
 
 /** The keys of `ClioConfig` that hold one value (everything but permissions and protocols). */
@@ -105,12 +116,13 @@ export const scalarKeys = [
   "maxTurns",
   "contextWindow",
   "sessionDir",
+  "logLevel",
 ] as const satisfies readonly (keyof ClioConfig)[];
 export type ScalarKey = (typeof scalarKeys)[number];
 
 /** Whether a key (or the last part of a dotted key) names a secret: `apiKey`, `protocols.GIT.token`. */
 export function isSecretKey(key: string): boolean {
-  return /(key|token|secret|password|credential)s?$/i.test(key.split(".").pop() ?? key);
+  return /(key|token|secret|password|credential|authorization)s?$/i.test(key.split(".").pop() ?? key);
 }
 
 /**
@@ -126,6 +138,7 @@ export const environmentNames = {
   CLIO_SESSION_DIR: "sessionDir",
   CLIO_MAX_TURNS: "maxTurns",
   CLIO_CONTEXT_WINDOW: "contextWindow",
+  CLIO_LOG_LEVEL: "logLevel",
 } as const satisfies Record<string, ScalarKey>;
 
 /** Defaults for the keys that have one; `workspace` defaults to the current folder. */

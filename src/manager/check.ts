@@ -45,6 +45,14 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
   }
   const actionNames = Object.keys(protocol.actions);
   const actionParameter = command.parameters.find((parameter) => parameter.key === "action") ?? command.parameters.find((parameter) => parameter.key.toLowerCase() === "action");
+  if (actionNames.length === 0) {
+    // A protocol from outside whose server did not start (its summary says why).
+    return failure(protocol.name, actionParameter?.text, {
+      code: "unknown_action",
+      message: `${protocol.name} has no actions to run: ${protocol.summary}`,
+      hint: `Nothing ran. Do the work another way; ${protocol.name} cannot be used in this session.`,
+    });
+  }
   if (!actionParameter) {
     return failure(protocol.name, undefined, {
       code: "missing_parameter",

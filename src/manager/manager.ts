@@ -124,19 +124,20 @@ export class ProtocolManager {
     return parts.flat();
   }
 
-  /** Releases every protocol's state (kills background jobs). */
+  /** Releases every protocol's state (kills background jobs) and stops what discovery started (MCP servers). */
   async dispose(): Promise<void> {
     const entries = [...this.states.entries()];
     this.states.clear();
-    await Promise.all(
-      entries.map(async ([definition, state]) => {
+    await Promise.all([
+      this.options.registry.close(),
+      ...entries.map(async ([definition, state]) => {
         try {
           await definition.dispose?.(await state);
         } catch {
           // A protocol that fails to clean up must not keep the others from cleaning up.
         }
       }),
-    );
+    ]);
   }
 
   private async run(id: number, invocation: Invocation, permissionClass: PermissionClass, signal: AbortSignal): Promise<CommandResult> {
@@ -183,6 +184,7 @@ export class ProtocolManager {
         column: start.column,
       };
       if (output.data !== undefined) base.data = output.data;
+      if (Array.isArray(output.display) && output.display.every((line) => typeof line === "string")) base.display = output.display;
       result = await this.limitOutput(base);
     } catch (error) {
       if (ClioError.isInstance(error)) error.caller ??= `${protocol}.${action}`;

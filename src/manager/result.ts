@@ -27,6 +27,8 @@ export interface CommandResult {
   fullOutputPath?: string;
   /** Structured data from the handler, for JSON output and expectations. */
   data?: unknown;
+  /** Lines the person sees under the result line (the handler's `display`). */
+  display?: string[];
   /** Where the command stood in the text it came from. */
   line?: number;
   column?: number;

@@ -6,6 +6,8 @@
  *     const provider = await createProvider(settings);
  *     for await (const event of provider.stream({ messages, stop, signal })) ...
  */
+import { ApplicationError } from "../errors.js";
+import { version } from "../version.js";
 import { OpenAICompatibleProvider } from "./openai-compatible.js";
 import type { ProviderSettings } from "./presets.js";
 import type { RetryPolicy, Sleep } from "./retry.js";
@@ -26,6 +28,8 @@ export interface CreateProviderOptions {
   now?: () => number;
   fetch?: typeof globalThis.fetch;
   readFile?: (path: string) => Promise<string>;
+  /** Where the Copilot provider finds its stored token and its exchange address (CLIO_COPILOT_TOKEN_URL); default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** Builds the provider the settings describe; a scripted one reads its script file now. */
@@ -35,13 +39,21 @@ export async function createProvider(settings: ProviderSettings, options: Create
     const replies = await loadScript(script, options.readFile);
     return new ScriptedProvider({ replies, chunkSize: options.chunkSize, origin: `The reply script ${script}` });
   }
+  if (settings.provider === "copilot") return createCopilotProvider(settings, options);
   return new OpenAICompatibleProvider({
     name: settings.provider,
     api: settings.api,
     baseURL: settings.baseURL,
-    model: settings.model,
     apiKey: settings.apiKey?.reveal(),
     apiKeyEnv: settings.apiKeyEnv,
+    ...connectionOptions(settings, options),
+  });
+}
+
+/** What every OpenAI-compatible connection takes from the options: the model, headers, retries, timeouts and seams. */
+function connectionOptions(settings: ProviderSettings, options: CreateProviderOptions) {
+  return {
+    model: settings.model,
     headers: options.headers,
     retry: options.retry,
     timeoutMs: options.timeoutMs,
@@ -50,7 +62,27 @@ export async function createProvider(settings: ProviderSettings, options: Create
     random: options.random,
     now: options.now,
     fetch: options.fetch,
+  };
+}
+
+/** Copilot: the GitHub token from the settings (GITHUB_COPILOT_TOKEN) or the file `clio login copilot` wrote. */
+async function createCopilotProvider(settings: ProviderSettings, options: CreateProviderOptions): Promise<ModelProvider> {
+  const { CopilotProvider } = await import("./copilot/provider.js");
+  const { CopilotTokenSource } = await import("./copilot/token.js");
+  const { copilotTokenFile, readCopilotToken } = await import("./copilot/login.js");
+  const env = options.env ?? process.env;
+  const githubToken = settings.apiKey?.reveal() ?? (await readCopilotToken(copilotTokenFile(env)));
+  if (githubToken === undefined) {
+    throw new ApplicationError("not_configured", "The copilot provider needs a GitHub token, and none was found in GITHUB_COPILOT_TOKEN or from a sign-in.", "Sign in with `clio login copilot`, or export GITHUB_COPILOT_TOKEN=<a GitHub token of an account with Copilot>.");
+  }
+  const tokens = new CopilotTokenSource({
+    githubToken,
+    version,
+    ...(env.CLIO_COPILOT_TOKEN_URL ? { exchangeUrl: env.CLIO_COPILOT_TOKEN_URL } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.now ? { now: options.now } : {}),
   });
+  return new CopilotProvider({ tokens, version, ...connectionOptions(settings, options) });
 }
 
 export type { ChatMessage, FinishReason, ModelEvent, ModelProvider, ModelRequest, ProviderApi } from "./types.js";

@@ -39,6 +39,8 @@ const presetList: ProviderPreset[] = [
   { name: "llamacpp", description: "a local llama.cpp server", baseURL: "http://127.0.0.1:8080/v1", api: "chat", defaultModel: "default", apiKeyRequired: false, contextWindow: 8_192 },
   { name: "vllm", description: "a local vLLM server", baseURL: "http://127.0.0.1:8000/v1", api: "chat", apiKeyEnv: "VLLM_API_KEY", apiKeyRequired: false, contextWindow: 32_768 },
   { name: "lmstudio", description: "a local LM Studio", baseURL: "http://127.0.0.1:1234/v1", api: "chat", apiKeyRequired: false, contextWindow: 8_192 },
+  // The GitHub token (GITHUB_COPILOT_TOKEN, or the one `clio login copilot` stored) is exchanged for Copilot's own; see copilot/.
+  { name: "copilot", description: "GitHub Copilot", baseURL: "https://api.githubcopilot.com", api: "chat", defaultModel: "gpt-4o", apiKeyEnv: "GITHUB_COPILOT_TOKEN", apiKeyRequired: false, contextWindow: 128_000 },
   { name: "custom", description: "any OpenAI-compatible server", baseURL: "", api: "chat", apiKeyEnv: "OPENAI_API_KEY", apiKeyRequired: false, contextWindow: 8_192 },
   { name: "scripted", description: "recorded replies played back in order", baseURL: "", api: "scripted", defaultModel: "scripted", apiKeyRequired: false, contextWindow: 128_000 },
 ];
@@ -126,6 +128,7 @@ export function resolveProviderSettings({ flags = {}, env = {}, config = {} }: R
     [env.OPENAI_API_KEY && "openai", environment("OPENAI_API_KEY")],
     [env.DEEPSEEK_API_KEY && "deepseek", environment("DEEPSEEK_API_KEY")],
     [env.OPENROUTER_API_KEY && "openrouter", environment("OPENROUTER_API_KEY")],
+    [env.GITHUB_COPILOT_TOKEN && "copilot", environment("GITHUB_COPILOT_TOKEN")],
   );
   if (!chosen) throw new ApplicationError("not_configured", `No model provider is configured. ${howToConfigure}`, presetHint);
   const name = chosen.value.toLowerCase();
@@ -235,7 +238,8 @@ export function describeSource(source: SettingSource): string {
 
 const howToConfigure = [
   "Choose one of:",
-  "  export OPENAI_API_KEY=…   (or DEEPSEEK_API_KEY=…, OPENROUTER_API_KEY=…)",
+  "  export OPENAI_API_KEY=…   (or DEEPSEEK_API_KEY=…, OPENROUTER_API_KEY=…, GITHUB_COPILOT_TOKEN=…)",
+  "  clio login copilot   (sign in to GitHub Copilot, then clio --provider copilot)",
   "  clio --provider ollama --model qwen2.5-coder   (a local Ollama; also llamacpp, vllm, lmstudio)",
   "  clio --base-url http://127.0.0.1:8080/v1 --model NAME   (any OpenAI-compatible server; add --api completions for a base model)",
 ].join("\n");

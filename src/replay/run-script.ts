@@ -8,7 +8,8 @@ import path from "node:path";
 import type { PermissionAsker, PermissionMode, PermissionRules } from "../manager/permissions.js";
 import type { CommandResult } from "../manager/result.js";
 import type { ProtocolRegistry } from "../registry.js";
-import { createRuntime } from "../runtime.js";
+import { protocolsNamedIn } from "../protocol-sources.js";
+import { createRuntime, type RuntimeOptions } from "../runtime.js";
 import { compareResults, type Difference } from "./compare.js";
 import { expectedFromResult, type ExpectationFile, type ExpectedResult } from "./expectations.js";
 import { colourlessEnvironment, deterministicProtocolConfig, type GitAuthor } from "./deterministic.js";
@@ -32,6 +33,8 @@ export interface ScriptRunOptions {
   onResult?: (result: CommandResult) => void;
   registry?: ProtocolRegistry;
   protocolConfig?: Record<string, unknown>;
+  /** MCP servers and shell protocols from config. */
+  extensions?: RuntimeOptions["extensions"];
   env?: NodeJS.ProcessEnv;
   /** More paths that stand for the workspace in results (a session's original workspace). */
   workspaceAliases?: string[];
@@ -75,9 +78,11 @@ export async function runScript(text: string, options: ScriptRunOptions): Promis
       ...(options.registry ? { registry: options.registry } : {}),
       protocolConfig: deterministicProtocolConfig(options.protocolConfig ?? {}, options.gitAuthor),
       env: colourlessEnvironment(options.env ?? process.env),
+      ...(options.extensions ? { extensions: options.extensions } : {}),
     });
     let outcome: ReplayOutcome;
     try {
+      await runtime.registry.discover(protocolsNamedIn(text));
       outcome = await replayScript(text, runtime.manager, {
         stopOnError: options.stopOnError ?? false,
         ...(options.select ? { select: options.select } : {}),

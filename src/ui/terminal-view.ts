@@ -7,7 +7,7 @@ import type { ChalkInstance } from "chalk";
 import type { AgentEvent } from "../agent/agent.js";
 import type { ManagerEvent } from "../manager/manager.js";
 import { MarkdownRenderer } from "./markdown.js";
-import { formatResultLine } from "./results.js";
+import { formatOutputPreview, formatResultLine } from "./results.js";
 import { Spinner } from "./spinner.js";
 
 export interface TerminalViewOptions {
@@ -105,6 +105,7 @@ export class TerminalView {
     }
     this.spinner.stop();
     this.pendingResults.push(formatResultLine(event.result, this.style));
+    if (event.result.display?.length) this.pendingResults.push(formatOutputPreview(event.result.display.join("\n"), this.style, 30));
     if (this.markdown.atLineStart) this.flushResults();
   }
 

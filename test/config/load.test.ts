@@ -54,6 +54,8 @@ describe("defaults", () => {
       sessionDir: path.join(home, ".clio", "sessions"),
       permissions: { allow: [], deny: [] },
       protocols: {},
+      mcpServers: {},
+      shellProtocols: {},
     });
     expect(resolved.sources.maxTurns).toBe("default");
     expect(resolved.sources.model).toBe("default");

@@ -1,0 +1,84 @@
+/**
+ * Every protocol a person has: the built-in ones (protocols/), the MCP servers and the shell
+ * protocols their config declares. A declared protocol that cannot be made (a bad template, a
+ * name clio already uses) is left out with a warning; the others are unaffected.
+ */
+import { parse } from "../grammar/index.js";
+import type { ProtocolDefinition } from "../protocols/contract/protocol.js";
+import type { ClioConfig } from "./config/schema.js";
+import { loadBuiltinProtocols, type ProtocolRegistry } from "./registry.js";
+
+export interface ProtocolSources {
+  mcpServers?: ClioConfig["mcpServers"];
+  shellProtocols?: ClioConfig["shellProtocols"];
+  /** Where stdio MCP servers start (the workspace root). */
+  cwd: string;
+  /** Variables `${NAME}` in a server's command, args, env, url and headers expand from; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  log?: (level: "debug" | "info" | "warn", message: string) => void;
+}
+
+/** The built-in protocols plus those the config declares; `registry.warnings` says what was left out. */
+export async function loadProtocols(sources: ProtocolSources): Promise<ProtocolRegistry> {
+  const registry = await loadBuiltinProtocols();
+  const add = (definition: ProtocolDefinition, what: string, source: string) => {
+    if (registry.get(definition.name)) {
+      registry.warnings.push(`${source}: ${what} would be the protocol ${definition.name}, which clio already has; it is left out. Rename its key.`);
+      return;
+    }
+    registry.register(definition);
+  };
+  const shells = Object.entries(sources.shellProtocols ?? {});
+  if (shells.length > 0) {
+    const { shellProtocol } = await import("../protocols/external/shell.js");
+    for (const [name, declared] of shells) {
+      const made = shellProtocol(name, declared.config, { source: declared.source });
+      if (made.ok) add(made.protocol, `the shell protocol ${name}`, declared.source);
+      else registry.warnings.push(`${made.message} The shell protocol ${name} is left out. ${made.hint}`);
+    }
+  }
+  const servers = Object.entries(sources.mcpServers ?? {}).filter(([, declared]) => declared.config.disabled !== true);
+  if (servers.length > 0) {
+    const { mcpProtocol } = await import("../protocols/external/mcp.js");
+    for (const [key, declared] of servers) {
+      const { disabled: _disabled, ...written } = declared.config;
+      const expanded = expandVariables(written, sources.env ?? process.env);
+      if (expanded.missing.length > 0) {
+        registry.warnings.push(`${declared.source}: the MCP server ${key} uses ${expanded.missing.map((name) => `\${${name}}`).join(", ")}, which ${expanded.missing.length === 1 ? "is" : "are"} not set; it is left out. Set ${expanded.missing.length === 1 ? "it" : "them"}, or write \${NAME:-default}.`);
+        continue;
+      }
+      const config = expanded.value;
+      add(mcpProtocol({ key, config, cwd: sources.cwd, ...(sources.log ? { log: sources.log } : {}) }), `the MCP server ${key}`, declared.source);
+    }
+  }
+  for (const warning of registry.warnings) sources.log?.("warn", warning);
+  return registry;
+}
+
+/** The protocol names a script's commands use, so discovery starts only the servers it needs. */
+export function protocolsNamedIn(text: string): string[] {
+  return [...new Set(parse(text).commands.map((command) => command.protocol.toUpperCase()))];
+}
+
+/**
+ * `${NAME}` and `${NAME:-default}` in every string of a server's declaration, as Claude Code's
+ * `.mcp.json` allows, so a secret can stay in the environment rather than the config file.
+ */
+export function expandVariables<Value>(value: Value, env: NodeJS.ProcessEnv): { value: Value; missing: string[] } {
+  const missing = new Set<string>();
+  const expand = (item: unknown): unknown => {
+    if (typeof item === "string") {
+      return item.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback: string | undefined) => {
+        const found = env[name];
+        if (found !== undefined && found !== "") return found;
+        if (fallback !== undefined) return fallback;
+        missing.add(name);
+        return "";
+      });
+    }
+    if (Array.isArray(item)) return item.map(expand);
+    if (typeof item === "object" && item !== null) return Object.fromEntries(Object.entries(item).map(([key, entry]) => [key, expand(entry)]));
+    return item;
+  };
+  return { value: expand(value) as Value, missing: [...missing] };
+}
