@@ -5,9 +5,9 @@
  * gutter, then the line exactly); copy text after the gutter when writing `old` for replace.
  * Settings (`config.FILE_OP`): `readLimit` (bytes one read shows, default 16,000).
  */
-import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "./contract/protocol.js";
+import { defineAction, defineProtocol, parameter, type PlannedChange, type ProtocolEnvironment } from "./contract/protocol.js";
 import { loadOnce } from "./contract/load-once.js";
-import type { FileSystem, ListEntry, SearchResult, WriteResult } from "../tools/files/index.js";
+import type { FileSystem, FileTools, ListEntry, SearchResult, WriteResult } from "../tools/files/index.js";
 import { formatBytes, numberLines } from "../tools/files/text.js";
 import { plural } from "../tools/format.js";
 
@@ -64,6 +64,9 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
     return new FileTools(environment.workspace, options.fileSystem);
   };
 
+  const plan = async (action: "write" | "replace" | "delete" | "move" | "copy", args: Parameters<FileTools["plan"]>[1], environment: ProtocolEnvironment): Promise<PlannedChange[]> =>
+    (await tools(environment)).plan(action, args);
+
   return defineProtocol<undefined>({
     name: "FILE_OP",
     summary: "Read, write, edit, list, search, delete, move, copy and inspect files in the workspace.",
@@ -94,6 +97,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         permission: "write",
         parameters: { path, content: parameter.text("The file's complete new content") },
         describe: (args) => `Writing ${args.path}`,
+        preview: (args, { environment }) => plan("write", args, environment),
         async handler(args, { environment }) {
           const result = await (await tools(environment)).write(args.path, args.content);
           const output = result.created
@@ -113,6 +117,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
           all: parameter.boolean("Replace every match (default false: old must match exactly once)"),
         },
         describe: (args) => `Editing ${args.path}`,
+        preview: (args, { environment }) => plan("replace", args, environment),
         async handler(args, { environment }) {
           const result = await (await tools(environment)).replace(args.path, args.old, args.new, args.all ?? false);
           const where = result.matchLines.length === 1 ? `at line ${result.matchLines[0]}` : `at lines ${result.matchLines.join(", ")}`;
@@ -162,6 +167,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         permission: "write",
         parameters: { path, recursive },
         describe: (args) => `Deleting ${args.path}`,
+        preview: (args, { environment }) => plan("delete", args, environment),
         async handler(args, { environment }) {
           const result = await (await tools(environment)).remove(args.path, args.recursive ?? false);
           const what = result.kind === "directory" ? `folder with ${plural(result.files, "file")}` : result.kind;
@@ -174,6 +180,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         permission: "write",
         parameters: { path, to: target, overwrite },
         describe: (args) => `Moving ${args.path} to ${args.to}`,
+        preview: (args, { environment }) => plan("move", args, environment),
         async handler(args, { environment }) {
           const result = await (await tools(environment)).move(args.path, args.to, args.overwrite ?? false);
           const replaced = result.overwritten ? ` (replacing the old ${result.to})` : "";
@@ -186,6 +193,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         permission: "write",
         parameters: { path, to: target, recursive, overwrite },
         describe: (args) => `Copying ${args.path} to ${args.to}`,
+        preview: (args, { environment }) => plan("copy", args, environment),
         async handler(args, { environment }) {
           const result = await (await tools(environment)).copy(args.path, args.to, { recursive: args.recursive ?? false, overwrite: args.overwrite ?? false });
           const replaced = result.overwritten ? ` (replacing the old ${result.to})` : "";

@@ -58,7 +58,26 @@ export interface ActionDefinition<Args extends Record<string, unknown> = any, St
   parameters: { [Key in keyof Args]-?: ParameterDefinition<Args[Key]> };
   /** The line a person reads before it runs: "Reading src/main.c", "Running npm test (timeout 120 s)". */
   describe(args: Args): string;
+  /**
+   * The files the action would change, worked out without changing anything: the person sees
+   * them as a diff before approving, and clio keeps the old text to undo the change. A preview
+   * that throws means none; the handler reports the problem when it runs.
+   */
+  preview?(args: Args, context: ActionContext<State>): Promise<PlannedChange[]>;
   handler(args: Args, context: ActionContext<State>): Promise<ActionOutput>;
+}
+
+/**
+ * One file an action is about to change. `before`/`after` are the whole text, `null` for a file
+ * that is absent (created, or removed); `unknown` when the text cannot be shown (binary, too large).
+ */
+export interface PlannedChange {
+  /** Workspace-relative path. */
+  path: string;
+  before: string | null;
+  after: string | null;
+  /** Why the text is not given: "binary" or "too large"; then before/after are null. */
+  unknown?: string;
 }
 
 export interface ProtocolDefinition<State = any> {

@@ -7,7 +7,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { Command, SyntaxError as GrammarSyntaxError } from "../../grammar/ast.js";
 import { ClioError, type ErrorData } from "../../tools/errors.js";
-import type { ActionDefinition, ActionOutput, PermissionClass, ProtocolDefinition, ProtocolEnvironment } from "../../protocols/contract/protocol.js";
+import type { ActionDefinition, ActionOutput, PermissionClass, PlannedChange, ProtocolDefinition, ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
 import { pathForms } from "./path-forms.js";
@@ -17,6 +17,8 @@ import { CommandScheduler } from "./scheduler.js";
 
 export type ManagerEvent =
   | { type: "command-started"; id: number; protocol: string; action: string; permissionClass: PermissionClass; description: string }
+  /** Just before an action that changes files runs: their text now and after, for checkpoints. */
+  | { type: "files-changing"; id: number; protocol: string; action: string; changes: PlannedChange[] }
   | { type: "command-finished"; id: number; result: CommandResult };
 
 export interface ManagerOptions {
@@ -148,8 +150,11 @@ export class ProtocolManager {
       this.failed(id, protocol, action, permissionClass, { code: "cancelled", message: `${protocol}.${action} was cancelled before it started.` }, start, description);
     // A command whose turn was cancelled while it waited is not put to the person.
     if (signal.aborted) return cancelled();
+    const preview = await this.previewOf(invocation, signal);
+    // An action that cannot work (a replace whose text is not there) fails without a question.
+    if (preview && "error" in preview) return { ...this.failed(id, protocol, action, permissionClass, preview.error, start, description), args: invocation.decoded };
     const verdict = await this.options.permissions
-      .decide({ protocol, action, permissionClass, description, ...(await this.subjectOf(definition, invocation)) })
+      .decide({ protocol, action, permissionClass, description, ...(await this.subjectOf(definition, invocation)), ...(preview ? { changes: preview.changes } : {}) })
       .catch((error: unknown): PermissionVerdict => ({
         allowed: false,
         error: {
@@ -160,6 +165,10 @@ export class ProtocolManager {
       }));
     if (!verdict.allowed) return { ...this.failed(id, protocol, action, permissionClass, verdict.error, start, description), args: invocation.decoded };
     if (signal.aborted) return cancelled();
+    // A question may have stood for minutes: the files are looked at again just before the change.
+    const again = verdict.asked ? await this.previewOf(invocation, signal) : preview;
+    const changes = again && "changes" in again ? again.changes : undefined;
+    if (changes?.length) this.emit({ type: "files-changing", id, protocol, action, changes });
     this.emit({ type: "command-started", id, protocol, action, permissionClass, description });
     const began = performance.now();
     let result: CommandResult;
@@ -192,6 +201,21 @@ export class ProtocolManager {
     result.durationMs = Math.round((performance.now() - began) * 10) / 10;
     this.emit({ type: "command-finished", id, result });
     return result;
+  }
+
+  /**
+   * What the action would change; the error when the preview found the action cannot work;
+   * undefined when it declares no preview or the preview itself broke (the handler decides then).
+   */
+  private async previewOf(invocation: Invocation, signal: AbortSignal): Promise<{ changes: PlannedChange[] } | { error: ErrorData } | undefined> {
+    const preview = invocation.definition.preview;
+    if (!preview) return undefined;
+    try {
+      const state = await this.stateOf(invocation.protocolDefinition);
+      return { changes: await preview(invocation.args, { state, environment: this.options.environment, signal }) };
+    } catch (error) {
+      return ClioError.is(error) && error.code !== "internal_error" ? { error: error.toData() } : undefined;
+    }
   }
 
   private stateOf(definition: ProtocolDefinition): Promise<unknown> {

@@ -4,7 +4,7 @@
  * anything that would ask is refused (fail closed).
  */
 import type { ErrorData } from "../../tools/errors.js";
-import type { PermissionClass } from "../../protocols/contract/protocol.js";
+import type { PermissionClass, PlannedChange } from "../../protocols/contract/protocol.js";
 
 export const PERMISSION_MODES = ["plan", "ask", "auto-edit", "yolo"] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -34,6 +34,8 @@ export interface PermissionRequest {
   pathForms?: string[];
   /** What answering "always" allows for the rest of the session, for the question's wording. */
   alwaysCovers?: string;
+  /** The files the action would change, old and new text, for the question to show as a diff. */
+  changes?: PlannedChange[];
 }
 
 export type PermissionAnswer = "yes" | "no" | "always";

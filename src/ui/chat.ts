@@ -8,7 +8,7 @@ import { setUpChat, type ChatFlags, type ChatSetup } from "../cli/chat-setup.js"
 import type { PermissionAnswer, PermissionRequest } from "../manager/permissions.js";
 import { scriptSubmissions } from "../replay/replay.js";
 import { startsWithCommand } from "../../grammar/command-start.js";
-import { parsePermissionAnswer, permissionQuestion } from "./prompt.js";
+import { isShowAll, parsePermissionAnswer, permissionPreview, permissionQuestion } from "./prompt.js";
 import { runSlashCommand } from "./slash-commands.js";
 import { createStyle } from "./style.js";
 import { TerminalView } from "./terminal-view.js";
@@ -23,6 +23,9 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
   let question: AbortController | undefined;
   let interrupts = 0;
   let closed = false;
+  /** Lines typed while clio was busy: each becomes the next prompt, in order, instead of being lost. */
+  const typedAhead: string[] = [];
+  readline.on("line", (line) => typedAhead.push(line));
   readline.on("close", () => {
     closed = true;
     turn?.abort();
@@ -46,13 +49,18 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
   });
 
   const asker = async (request: PermissionRequest): Promise<PermissionAnswer> => {
-    view.pause();
+    // The reply that holds the command is drawn whole before anything is asked about it.
+    view.beforeQuestion();
+    const preview = permissionPreview(request, style);
+    write(preview.text);
     for (;;) {
       if (closed || turn?.signal.aborted) return "no";
       question = new AbortController();
       let answer: PermissionAnswer | undefined;
       try {
-        answer = parsePermissionAnswer(await readline.question(permissionQuestion(request, style), { signal: question.signal }));
+        const reply = await readline.question(permissionQuestion(request, style, preview.hidden), { signal: question.signal });
+        if (preview.hidden && isShowAll(reply)) write(permissionPreview(request, style, Number.POSITIVE_INFINITY).text);
+        answer = parsePermissionAnswer(reply);
       } catch {
         // Withdrawn (Ctrl-C, Ctrl-D, the terminal closed): nothing is allowed.
         return "no";
@@ -84,12 +92,12 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
     while (!closed) {
       let line: string;
       try {
-        line = await readline.question(`${style.cyan("›")} `);
+        line = typedAhead.shift() ?? (await readline.question(`${style.cyan("›")} `));
       } catch {
         break;
       }
       interrupts = 0;
-      while (line.endsWith("\\") && !closed) line = `${line.slice(0, -1)}\n${await readline.question(`${style.dim("…")} `)}`;
+      while (line.endsWith("\\") && !closed) line = `${line.slice(0, -1)}\n${typedAhead.shift() ?? (await readline.question(`${style.dim("…")} `))}`;
       const text = line.trim();
       if (!text) continue;
       try {

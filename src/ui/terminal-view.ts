@@ -32,9 +32,20 @@ export class TerminalView {
     this.markdown = new MarkdownRenderer(this.style, this.write);
   }
 
-  /** Stops the spinner, e.g. before a permission question. */
+  /** Stops the spinner, e.g. before an error message. */
   pause(): void {
     this.spinner.stop();
+  }
+
+  /**
+   * Before a permission question: the reply so far is drawn whole (questions come only after a
+   * reply has streamed) and the results waiting for it are shown, so the command's text is
+   * never drawn after the question about it.
+   */
+  beforeQuestion(): void {
+    this.spinner.stop();
+    this.markdown.end();
+    this.flushResults();
   }
 
   onAgentEvent(event: AgentEvent): void {
@@ -84,6 +95,7 @@ export class TerminalView {
   }
 
   onManagerEvent(event: ManagerEvent): void {
+    if (event.type === "files-changing") return;
     if (event.type === "command-started") {
       if (this.markdown.atLineStart) this.spinner.start(event.description);
       return;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile, readdir } from "node:fs/promises";
+import { readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { startOpenAIServer, testModelName, type OpenAITestServer } from "../support/openai-server.js";
 import { temporaryFolder } from "../support/workspace.js";
@@ -45,7 +45,7 @@ function startChat(pane: string): void {
     `cd ${JSON.stringify(workspace.path)} &&`,
     `env NO_COLOR=1 CLIO_HOME=${JSON.stringify(home.path)} HOME=${JSON.stringify(home.path)}`,
     `node ${JSON.stringify(path.join(root, "dist/clio.js"))}`,
-    `--base-url ${server.baseURL} --model ${testModelName} --api-key test-key`,
+    `--base-url ${server.baseURL} --model ${testModelName} --api-key test-key --context-window 1000000`,
     `--session-dir ${JSON.stringify(path.join(home.path, "sessions"))} --permission-mode ask;`,
     "echo CLIO-EXITED-$?; sleep 30",
   ].join(" ");
@@ -152,3 +152,41 @@ async function waitForCondition(condition: () => boolean, timeoutMs: number): Pr
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+describe("seeing before approving", () => {
+  it("shows the reply, then the diff of an edit, then the question; a long diff is cut with a count and d shows it all", async () => {
+    startChat("review");
+    await waitFor("Type a request", 15_000, "review");
+    await writeFile(path.join(workspace.path, "greeting.txt"), "line one\nhello world\nline three\n");
+    server.enqueue(
+      { reply: 'Changing the greeting.\n[FILE_OP:action=replace:path="greeting.txt":old="hello world":new="hello there"]\n' },
+      { reply: "Done." },
+    );
+    type("change the greeting", "review");
+    const asked = await waitFor(/Allow .*greeting\.txt/, 15_000, "review");
+    const order = ["Changing the greeting.", "-hello world", "+hello there", "Allow Editing greeting.txt"].map((text) => asked.indexOf(text));
+    expect(order.every((index) => index >= 0)).toBe(true);
+    expect([...order].sort((left, right) => left - right)).toEqual(order);
+    type("y", "review");
+    await waitFor("Done.", 15_000, "review");
+    expect(await readFile(path.join(workspace.path, "greeting.txt"), "utf8")).toBe("line one\nhello there\nline three\n");
+
+    const big = Array.from({ length: 50_000 }, (_, index) => `row ${index}`).join("\n");
+    server.enqueue({ reply: `[FILE_OP:action=write:path="big.txt":content<<EOF\n${big}\nEOF\n]\n` }, { reply: "Left it." });
+    type("write a big file", "review");
+    await waitFor(/49,9\d\d more lines of diff .*answer d/, 20_000, "review");
+    type("d", "review");
+    await waitFor("+row 49999", 20_000, "review");
+    type("n", "review");
+    await waitFor("Left it.", 15_000, "review");
+    expect(existsSync(path.join(workspace.path, "big.txt"))).toBe(false);
+
+    server.enqueue({ reply: '[EXEC:action=run:command="echo first && echo second-part-of-a-long-command"]\n' }, { reply: "Not run." });
+    type("run it", "review");
+    await waitFor(/\$ echo first && echo second-part-of-a-long-command\n.*Allow/, 15_000, "review");
+    type("n", "review");
+    await waitFor("Not run.", 15_000, "review");
+    type("/exit", "review");
+    await waitFor("CLIO-EXITED-0", 15_000, "review");
+  });
+});

@@ -7,6 +7,7 @@ import { explainFailure, type FileContext } from "./context.js";
 import { nodeFileSystem, type FileSystem } from "./file-system.js";
 import type { ListResult } from "./list.js";
 import { copyPath, movePath, pathInfo, removePath, type InfoResult, type RemoveResult, type TransferResult } from "./manage.js";
+import { planMove, planRemove, planReplace, planWrite, type FileChangePlan } from "./plan.js";
 import { readTextFile, type ReadOptions, type ReadResult } from "./read.js";
 import { replaceInFile, type ReplaceResult } from "./replace.js";
 import type { SearchResult } from "./search.js";
@@ -15,6 +16,7 @@ import { writeTextFile, type WriteResult } from "./write.js";
 export type { FileSystem } from "./file-system.js";
 export type { ListEntry, ListResult } from "./list.js";
 export type { InfoResult, RemoveResult, TransferResult } from "./manage.js";
+export type { FileChangePlan } from "./plan.js";
 export type { ReadOptions, ReadResult } from "./read.js";
 export type { ReplaceResult } from "./replace.js";
 export type { SearchHit, SearchResult } from "./search.js";
@@ -69,6 +71,20 @@ export class FileTools {
   /** Copies a file, or a folder with `recursive`; an existing target file is replaced only with `overwrite`. */
   copy(path: string, to: string, options: { recursive?: boolean; overwrite?: boolean } = {}): Promise<TransferResult> {
     return explainFailure(path, copyPath(this.context, path, to, options));
+  }
+
+  /** What write, replace, delete, move or copy would change, changing nothing (for previews and undo). */
+  plan(action: "write" | "replace" | "delete" | "move" | "copy", args: { path: string; content?: string; old?: string; new?: string; all?: boolean; to?: string }): Promise<FileChangePlan[]> {
+    const context = this.context;
+    const planned =
+      action === "write"
+        ? planWrite(context, args.path, args.content ?? "")
+        : action === "replace"
+          ? planReplace(context, args.path, args.old ?? "", args.new ?? "", args.all ?? false)
+          : action === "delete"
+            ? planRemove(context, args.path)
+            : planMove(context, args.path, args.to ?? "", action === "copy");
+    return explainFailure(args.path, planned);
   }
 
   /** Size, type, modification time, mode and (for text) line count of a path. */
