@@ -6,7 +6,7 @@
 import { ClioError } from "../../tools/errors.js";
 import type { ProtocolManager } from "../manager/manager.js";
 import { formatResultsForModel, type CommandResult } from "../manager/result.js";
-import type { ChatMessage, ModelProvider } from "../providers/types.js";
+import type { ChatMessage, ModelProvider, ModelRequest } from "../providers/types.js";
 import { RESULT_STOP_SEQUENCES } from "./fabrication-guard.js";
 import { streamReply, type ReplyOutcome } from "./reply.js";
 import { needsSummary, summarize } from "./summary.js";
@@ -31,6 +31,14 @@ export interface ConversationRecorder {
   usage(turn: number, usage: { inputTokens: number; outputTokens: number; estimated: boolean }): void | Promise<void>;
 }
 
+/** Request settings sent with every model call; `stop` adds to clio's own stop strings. */
+export interface Sampling {
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  stop?: string[];
+}
+
 export interface AgentOptions {
   provider: ModelProvider;
   manager: ProtocolManager;
@@ -42,6 +50,7 @@ export interface AgentOptions {
   contextWindow?: number;
   /** Messages of a resumed conversation. */
   history?: ChatMessage[];
+  sampling?: Sampling;
   recorder?: ConversationRecorder;
   onEvent?: (event: AgentEvent) => void;
 }
@@ -110,13 +119,41 @@ export class Agent {
       await this.append({ role: "user", content: parts.join("\n\n") }, turn);
 
       if (malformedInRow >= MALFORMED_LIMIT) {
-        return this.finish("malformed", call, finalText, `Stopped: ${MALFORMED_LIMIT} replies in a row had no command that could run. Try rephrasing, or a model that follows instructions better.`);
+        const answer = await this.answerWithoutCommands(system, signal, `${MALFORMED_LIMIT} of your replies in a row had no command that could run.`);
+        return this.finish("malformed", call, answer ?? finalText, `Stopped: ${MALFORMED_LIMIT} replies in a row had no command that could run. Try rephrasing, or a model that follows instructions better.`);
       }
       if (signature && repeats >= REPEAT_LIMIT) {
-        return this.finish("repeated", call, finalText, `Stopped: the model sent the same command ${REPEAT_LIMIT} times in a row.`);
+        const answer = await this.answerWithoutCommands(system, signal, `you sent the same command ${REPEAT_LIMIT} times in a row.`);
+        return this.finish("repeated", call, answer ?? finalText, `Stopped: the model sent the same command ${REPEAT_LIMIT} times in a row.`);
       }
     }
-    return this.finish("max-turns", maxTurns, finalText, `Stopped after ${maxTurns} model calls (--max-turns). Say "continue" to let it go on.`);
+    const answer = await this.answerWithoutCommands(system, signal, `this request has used all ${maxTurns} model calls it may take.`);
+    return this.finish("max-turns", maxTurns, answer ?? finalText, `Stopped after ${maxTurns} model calls (--max-turns). Say "continue" to let it go on.`);
+  }
+
+  /**
+   * At a limit, one more call asks the model for a plain answer, so the turn ends on words the
+   * person can use rather than on a raw command; commands in that reply do not run.
+   */
+  private async answerWithoutCommands(system: string, signal: AbortSignal, why: string): Promise<string | undefined> {
+    if (signal.aborted) return undefined;
+    const turn = ++this.turnNumber;
+    await this.append({ role: "user", content: `Note: clio stopped running commands: ${why} Do not write any more commands. Answer the person now in plain text: what you found or did, and what is left to do.` }, turn);
+    this.emit({ type: "model-started", turn });
+    let text = "";
+    try {
+      for await (const event of this.options.provider.stream({ ...this.request(system), signal })) {
+        if (event.type !== "text-delta" || !event.text) continue;
+        if (!text) this.emit({ type: "first-token", turn });
+        text += event.text;
+        this.emit({ type: "text-delta", text: event.text });
+      }
+    } catch {
+      return undefined;
+    }
+    this.emit({ type: "reply-finished", turn, outcome: { text, results: [], mentions: [], finishReason: "stop", fabricated: false, dispatchDelays: [] } });
+    await this.append({ role: "assistant", content: text }, turn);
+    return text;
   }
 
   private async reply(system: string, turn: number, signal: AbortSignal): Promise<ReplyOutcome> {
@@ -124,7 +161,7 @@ export class Agent {
       try {
         const outcome = await streamReply(
           this.options.provider,
-          { messages: [{ role: "system", content: system }, ...alternating(this.history)], stop: RESULT_STOP_SEQUENCES },
+          this.request(system),
           this.options.manager,
           signal,
           {
@@ -148,6 +185,11 @@ export class Agent {
         this.emit({ type: "notice", level: "warning", message: `The reply broke off (${(error as Error).message}); asking again.` });
       }
     }
+  }
+
+  private request(system: string): ModelRequest {
+    const { stop = [], ...sampling } = this.options.sampling ?? {};
+    return { messages: [{ role: "system", content: system }, ...alternating(this.history)], stop: [...RESULT_STOP_SEQUENCES, ...stop], ...sampling };
   }
 
   private async summarizeIfNeeded(system: string, signal: AbortSignal): Promise<void> {

@@ -7,7 +7,7 @@ import path from "node:path";
 import type { ModelProvider } from "../providers/types.js";
 import type { Runtime } from "../runtime.js";
 import type { Session, SessionStore } from "../sessions/index.js";
-import { Agent, type AgentEvent, type PromptOutcome } from "./agent.js";
+import { Agent, type AgentEvent, type PromptOutcome, type Sampling } from "./agent.js";
 import { readInstructions } from "./context-files.js";
 import { sessionHistory, sessionRecorder } from "./session-recorder.js";
 import { buildSystemPrompt } from "./system-prompt.js";
@@ -20,6 +20,7 @@ export interface ConversationOptions {
   session?: Session;
   maxTurns: number;
   contextWindow?: number;
+  sampling?: Sampling;
   /** Lines relevant to a prompt for the system prompt; default: what the protocols contribute (memories). */
   memories?: (prompt: string) => Promise<string[]>;
   onEvent?: (event: AgentEvent) => void;
@@ -45,15 +46,19 @@ export class Conversation {
   }
 
   async prompt(text: string, signal?: AbortSignal): Promise<PromptOutcome> {
-    if (!this.session && this.options.store) {
-      this.session = await this.options.store.create({
-        workspace: this.options.runtime.environment.workspace.root,
-        provider: this.provider.name,
-        model: this.provider.model,
-      });
-      this.agent = this.makeAgent();
-    }
+    await this.start();
     return this.agent.prompt(text, signal);
+  }
+
+  /** Makes the session now (it is otherwise made at the first prompt), so its id can be told. */
+  async start(): Promise<void> {
+    if (this.session || !this.options.store) return;
+    this.session = await this.options.store.create({
+      workspace: this.options.runtime.environment.workspace.root,
+      provider: this.provider.name,
+      model: this.provider.model,
+    });
+    this.agent = this.makeAgent();
   }
 
   /** Uses another model from now on (the history stays). */
@@ -88,6 +93,7 @@ export class Conversation {
       provider: this.provider,
       manager: runtime.manager,
       maxTurns: this.options.maxTurns,
+      ...(this.options.sampling ? { sampling: this.options.sampling } : {}),
       ...(this.options.contextWindow ? { contextWindow: this.options.contextWindow } : {}),
       history,
       ...(this.session ? { recorder: sessionRecorder(this.session) } : {}),

@@ -4,11 +4,11 @@
  */
 import { ClioError } from "../../tools/errors.js";
 import { Conversation } from "../agent/conversation.js";
-import type { AgentEvent } from "../agent/agent.js";
+import type { AgentEvent, Sampling } from "../agent/agent.js";
 import { loadConfig, type ClioConfig, type ResolvedConfig } from "../config/index.js";
 import type { ManagerEvent } from "../manager/manager.js";
 import type { PermissionAsker } from "../manager/permissions.js";
-import { createProvider, resolveProviderSettings, type ProviderSettings } from "../providers/index.js";
+import { createProvider, resolveProviderSettings, type CreateProviderOptions, type ProviderSettings } from "../providers/index.js";
 import { createRuntime, type Runtime } from "../runtime.js";
 import { SessionStore, type Session } from "../sessions/index.js";
 
@@ -23,6 +23,13 @@ export interface ChatFlags {
   workspace?: string;
   maxTurns?: number;
   contextWindow?: number;
+  /** Seconds to wait for the server's first byte, and for each next chunk. */
+  requestTimeout?: number;
+  idleTimeout?: number;
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  stop?: string[];
   continue?: boolean;
   resume?: string;
   sessionDir?: string;
@@ -33,6 +40,8 @@ export interface ChatFlags {
 export interface ChatSetup {
   config: ResolvedConfig;
   settings: ProviderSettings;
+  /** Timeouts every provider of this chat is made with (also after /model). */
+  providerOptions: CreateProviderOptions;
   conversation: Conversation;
   runtime: Runtime;
   store: SessionStore;
@@ -60,6 +69,12 @@ export async function loadChatConfig(flags: ChatFlags, env: NodeJS.ProcessEnv, c
       workspace: flags.workspace,
       maxTurns: flags.maxTurns,
       contextWindow: flags.contextWindow,
+      requestTimeout: flags.requestTimeout,
+      idleTimeout: flags.idleTimeout,
+      temperature: flags.temperature,
+      topP: flags.topP,
+      maxTokens: flags.maxTokens,
+      stop: flags.stop,
       sessionDir: flags.sessionDir,
     },
   });
@@ -117,7 +132,8 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
   const env = hooks.env ?? process.env;
   const config = await loadChatConfig(flags, env, hooks.cwd ?? process.cwd());
   const settings = providerSettingsFrom(config, flags, env);
-  const provider = await createProvider(settings);
+  const providerOptions = providerOptionsFrom(config.config);
+  const provider = await createProvider(settings, providerOptions);
   const runtime = await createRuntime({
     workspace: config.config.workspace,
     permissionMode: config.config.permissionMode,
@@ -144,7 +160,23 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
     ...(session ? { session } : {}),
     maxTurns: config.config.maxTurns,
     contextWindow: config.config.contextWindow ?? settings.contextWindow,
+    sampling: samplingFrom(config.config),
     ...(hooks.onAgentEvent ? { onEvent: hooks.onAgentEvent } : {}),
   });
-  return { config, settings, conversation, runtime, store };
+  return { config, settings, providerOptions, conversation, runtime, store };
+}
+
+/** The timeouts, from seconds in config to the provider's milliseconds. */
+export function providerOptionsFrom(config: ClioConfig): CreateProviderOptions {
+  return { timeoutMs: Math.round(config.requestTimeout * 1000), idleTimeoutMs: Math.round(config.idleTimeout * 1000) };
+}
+
+/** The sampling settings a request carries, those that are set. */
+function samplingFrom(config: ClioConfig): Sampling {
+  return {
+    ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+    ...(config.topP !== undefined ? { topP: config.topP } : {}),
+    ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+    ...(config.stop?.length ? { stop: config.stop } : {}),
+  };
 }

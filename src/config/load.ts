@@ -221,7 +221,7 @@ function environmentLayers(env: Record<string, string | undefined>, cwd: string)
   for (const [name, key] of Object.entries(environmentNames)) {
     const text = nonEmpty(env[name]);
     if (text === undefined) continue;
-    const value = key === "maxTurns" || key === "contextWindow" ? toNumber(text) : text;
+    const value = NUMERIC_KEYS.has(key) ? toNumber(text) : text;
     layers.push({ source: `env:${name}`, values: checkLayer({ [key]: value }, `${name}=${JSON.stringify(text)}`, () => "the value"), baseDir: cwd });
   }
   return layers;
@@ -234,6 +234,8 @@ function checkFlags(flags: Record<string, unknown>): ConfigLayer {
     return rest.length === 0 ? flag : `${flag} ${formatKeyPath(rest)}`;
   });
 }
+
+const NUMERIC_KEYS = new Set<string>(["maxTurns", "contextWindow", "requestTimeout", "idleTimeout", "temperature", "topP", "maxTokens"]);
 
 function toNumber(text: string): number | string {
   return /^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text;

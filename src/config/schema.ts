@@ -44,6 +44,7 @@ const permissionRule = z.string().refine((text) => parsePermissionRule(text) !==
 
 const positiveWhole = z.number({ invalid_type_error: "must be a whole number" }).int("must be a whole number").positive("must be above 0");
 const nonEmpty = z.string({ invalid_type_error: "must be a string" }).min(1, "must not be empty");
+const seconds = z.number({ invalid_type_error: "must be a number of seconds" }).positive("must be above 0");
 
 /** One layer of configuration as written in a config file. Every key is optional. */
 export const configLayerSchema = z
@@ -58,6 +59,12 @@ export const configLayerSchema = z
     workspace: nonEmpty,
     maxTurns: positiveWhole,
     contextWindow: positiveWhole,
+    requestTimeout: seconds,
+    idleTimeout: seconds,
+    temperature: z.number({ invalid_type_error: "must be a number" }).min(0, "must be 0 or more").max(2, "must be 2 or less"),
+    topP: z.number({ invalid_type_error: "must be a number" }).gt(0, "must be above 0").max(1, "must be 1 or less"),
+    maxTokens: positiveWhole,
+    stop: z.array(nonEmpty, { invalid_type_error: "must be a list of strings" }),
     sessionDir: nonEmpty,
     permissions: z
       .object({ allow: z.array(permissionRule), deny: z.array(permissionRule) })
@@ -83,6 +90,16 @@ export interface ClioConfig {
   workspace: string;
   maxTurns: number;
   contextWindow?: number;
+  /** Seconds to wait for the model server's first byte. */
+  requestTimeout: number;
+  /** Seconds a reply may go silent between chunks. */
+  idleTimeout: number;
+  /** Sampling settings sent with every request when set. */
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  /** Extra stop strings, sent beside clio's own. */
+  stop?: string[];
   /** Absolute path of the folder sessions are stored in. */
   sessionDir: string;
   /** Rules from every layer, lowest layer first, without repeats. */
@@ -102,6 +119,12 @@ export const scalarKeys = [
   "workspace",
   "maxTurns",
   "contextWindow",
+  "requestTimeout",
+  "idleTimeout",
+  "temperature",
+  "topP",
+  "maxTokens",
+  "stop",
   "sessionDir",
 ] as const satisfies readonly (keyof ClioConfig)[];
 export type ScalarKey = (typeof scalarKeys)[number];
@@ -124,6 +147,11 @@ export const environmentNames = {
   CLIO_SESSION_DIR: "sessionDir",
   CLIO_MAX_TURNS: "maxTurns",
   CLIO_CONTEXT_WINDOW: "contextWindow",
+  CLIO_REQUEST_TIMEOUT: "requestTimeout",
+  CLIO_IDLE_TIMEOUT: "idleTimeout",
+  CLIO_TEMPERATURE: "temperature",
+  CLIO_TOP_P: "topP",
+  CLIO_MAX_TOKENS: "maxTokens",
 } as const satisfies Record<string, ScalarKey>;
 
 /** Defaults for the keys that have one; `workspace` defaults to the current folder. */
@@ -131,6 +159,8 @@ export const defaultValues = {
   api: "chat",
   permissionMode: "ask",
   maxTurns: 25,
+  requestTimeout: 600,
+  idleTimeout: 120,
 } as const satisfies Partial<ClioConfig>;
 
 /** `sk-abcdef123456` → `sk-a…3456`; short secrets become `****`. */

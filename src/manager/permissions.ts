@@ -92,10 +92,7 @@ export class PermissionPolicy {
     const grantKey = `${request.protocol}.${request.action}\u0000${scope.program ?? ""}`;
     if (this.grantedForSession.has(grantKey)) return { allowed: true, asked: false };
     if (!this.asker) {
-      return refuse(
-        `${label} needs the person's permission (${request.permissionClass}) and there is no terminal to ask, so it was refused.`,
-        "Run with --permission-mode auto-edit or yolo, or add an allow rule (e.g. \"EXEC:run:npm test*\") to the config.",
-      );
+      return refuse(`${label} needs the person's permission (${request.permissionClass}) and there is no terminal to ask, so it was refused.`, unattendedHint(request));
     }
     const answer = await this.asker({ ...request, alwaysCovers: scope.description });
     if (answer === "always") this.grantedForSession.add(grantKey);
@@ -115,6 +112,19 @@ function alwaysScope(request: PermissionRequest): { program?: string; descriptio
   return program
     ? { program, description: `${request.protocol}.${request.action} running ${program}` }
     : { description: `every ${request.protocol}.${request.action}` };
+}
+
+/**
+ * How the person could let this very action run without a terminal: the mode that runs its class,
+ * or the allow rule that names it (a command exactly as written; other actions as a whole), for
+ * the config's `permissions.allow`.
+ */
+export function unattendedHint(request: PermissionRequest): string {
+  const mode = request.permissionClass === "write" ? "auto-edit" : "yolo";
+  const command = request.permissionClass === "exec" ? request.subject : undefined;
+  const exact = command !== undefined && !/[\r\n*]/.test(command) && command.length <= 200;
+  const rule = exact ? `${request.protocol}:${request.action}:${command}` : `${request.protocol}:${request.action}`;
+  return `Nothing ran. To allow it, run with --permission-mode ${mode} (or CLIO_PERMISSION_MODE=${mode}), or add ${JSON.stringify(rule)} to permissions.allow in .clio/config.json.`;
 }
 
 function refuse(message: string, hint: string): PermissionVerdict {

@@ -17,6 +17,7 @@ export interface ModelRequest {
   stop?: string[];
   maxTokens?: number;
   temperature?: number;
+  topP?: number;
   /** Aborting it ends the stream promptly with a `cancelled` ClioError. */
   signal?: AbortSignal;
 }

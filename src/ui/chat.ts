@@ -76,7 +76,7 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
     onAgentEvent: (event) => view.onAgentEvent(event),
     onManagerEvent: (event) => view.onManagerEvent(event),
   });
-  const { conversation, runtime, store, settings } = setup;
+  const { conversation, runtime, store, settings, providerOptions } = setup;
   // A command the person typed is a turn of its own: Ctrl-C cancels it like a prompt.
   const runDirect = async (text: string) => {
     turn = new AbortController();
@@ -102,7 +102,7 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
       if (!text) continue;
       try {
         if (text.startsWith("/")) {
-          if ((await runSlashCommand(text, { conversation, runtime, store, settings, style, write, runDirect })) === "exit") break;
+          if ((await runSlashCommand(text, { conversation, runtime, store, settings, providerOptions, style, write, runDirect })) === "exit") break;
           continue;
         }
         if (isDirectCommand(text)) {

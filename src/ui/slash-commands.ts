@@ -2,7 +2,7 @@
 import type { ChalkInstance } from "chalk";
 import type { Conversation } from "../agent/conversation.js";
 import { PERMISSION_MODES, type PermissionMode } from "../manager/permissions.js";
-import { createProvider, type ProviderSettings } from "../providers/index.js";
+import { createProvider, type CreateProviderOptions, type ProviderSettings } from "../providers/index.js";
 import type { Runtime } from "../runtime.js";
 import type { SessionStore } from "../sessions/index.js";
 
@@ -11,6 +11,7 @@ export interface SlashContext {
   runtime: Runtime;
   store: SessionStore;
   settings: ProviderSettings;
+  providerOptions: CreateProviderOptions;
   style: ChalkInstance;
   write(text: string): void;
   /** Runs a line of protocol commands directly, as if the person typed it. */
@@ -47,7 +48,7 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
         write(`Model ${style.bold(conversation.provider.model)} via ${conversation.provider.name} (${conversation.provider.api}).\n`);
         return "continue";
       }
-      const provider = await createProvider({ ...context.settings, model: argument });
+      const provider = await createProvider({ ...context.settings, model: argument }, context.providerOptions);
       await conversation.switchProvider(provider);
       write(`Now using ${style.bold(argument)}.\n`);
       return "continue";
