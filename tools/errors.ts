@@ -24,6 +24,7 @@ export type ErrorCode =
   | "binary_file"
   | "too_large"
   | "no_match"
+  | "stale_file"
   | "ambiguous_match"
   | "directory_not_empty"
   // processes

@@ -4,6 +4,7 @@
  */
 import type { Workspace } from "../workspace.js";
 import { explainFailure, type FileContext } from "./context.js";
+import { FileLedger } from "./freshness.js";
 import { nodeFileSystem, type FileSystem } from "./file-system.js";
 import type { ListResult } from "./list.js";
 import { copyPath, movePath, pathInfo, removePath, type InfoResult, type RemoveResult, type TransferResult } from "./manage.js";
@@ -17,6 +18,7 @@ export type { FileSystem } from "./file-system.js";
 export type { ListEntry, ListResult } from "./list.js";
 export type { InfoResult, RemoveResult, TransferResult } from "./manage.js";
 export type { FileChangePlan } from "./plan.js";
+export { FileLedger } from "./freshness.js";
 export type { ReadOptions, ReadResult } from "./read.js";
 export type { ReplaceResult } from "./replace.js";
 export type { SearchHit, SearchResult } from "./search.js";
@@ -27,24 +29,40 @@ export { formatBytes, numberLines } from "./text.js";
 export class FileTools {
   private readonly context: FileContext;
 
-  /** @param fileSystem the `fs.promises` seam (tests replace single methods) */
-  constructor(workspace: Workspace, fileSystem: FileSystem = nodeFileSystem) {
+  /**
+   * @param fileSystem the `fs.promises` seam (tests replace single methods)
+   * @param ledger what the model last saw of each file; writes to files changed since then fail
+   */
+  constructor(
+    workspace: Workspace,
+    fileSystem: FileSystem = nodeFileSystem,
+    private readonly ledger: FileLedger = new FileLedger(),
+  ) {
     this.context = { workspace, fs: fileSystem };
   }
 
   /** A text file's lines (windowed by `offset`/`limit`, capped at 256 KB); binary files are refused. */
   read(path: string, options: ReadOptions = {}): Promise<ReadResult> {
-    return explainFailure(path, readTextFile(this.context, path, options));
+    return explainFailure(path, this.seeing(path, () => readTextFile(this.context, path, options)));
   }
 
-  /** Writes a whole file atomically, creating folders and keeping an existing file's mode. */
+  /** Writes a whole file atomically, creating folders and keeping an existing file's mode; refuses a file changed since the model saw it. */
   write(path: string, content: string): Promise<WriteResult> {
-    return explainFailure(path, writeTextFile(this.context, path, content));
+    return explainFailure(path, this.seeing(path, () => writeTextFile(this.context, path, content), true));
   }
 
-  /** Replaces the exact text `old` with `replacement`: one match, or all of them with `all`. */
+  /** Replaces the exact text `old` with `replacement`: one match, or all of them with `all`; refuses a file changed since the model saw it. */
   replace(path: string, old: string, replacement: string, all = false): Promise<ReplaceResult> {
-    return explainFailure(path, replaceInFile(this.context, path, old, replacement, all));
+    return explainFailure(path, this.seeing(path, () => replaceInFile(this.context, path, old, replacement, all), true));
+  }
+
+  /** Runs a read or (with `changes`) a change of `path`, checking and noting what the model sees of it. */
+  private async seeing<Value>(path: string, operation: () => Promise<Value>, changes = false): Promise<Value> {
+    const { real, relative } = await this.context.workspace.resolve(path, changes ? "write" : "read");
+    if (changes) await this.ledger.check(this.context, real, relative);
+    const value = await operation();
+    await this.ledger.remember(this.context, real);
+    return value;
   }
 
   /** A folder's entries (or its tree with `recursive`), .gitignore respected, `.git` hidden. */
@@ -74,8 +92,12 @@ export class FileTools {
   }
 
   /** What write, replace, delete, move or copy would change, changing nothing (for previews and undo). */
-  plan(action: "write" | "replace" | "delete" | "move" | "copy", args: { path: string; content?: string; old?: string; new?: string; all?: boolean; to?: string }): Promise<FileChangePlan[]> {
+  async plan(action: "write" | "replace" | "delete" | "move" | "copy", args: { path: string; content?: string; old?: string; new?: string; all?: boolean; to?: string }): Promise<FileChangePlan[]> {
     const context = this.context;
+    if (action === "write" || action === "replace") {
+      const { real, relative } = await context.workspace.resolve(args.path, "write");
+      await explainFailure(args.path, this.ledger.check(context, real, relative));
+    }
     const planned =
       action === "write"
         ? planWrite(context, args.path, args.content ?? "")
