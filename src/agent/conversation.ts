@@ -7,7 +7,9 @@ import path from "node:path";
 import type { ModelProvider } from "../providers/types.js";
 import type { Runtime } from "../runtime.js";
 import type { Session, SessionStore } from "../sessions/index.js";
+import type { ManagerEvent } from "../manager/manager.js";
 import { Agent, type AgentEvent, type PromptOutcome, type Sampling } from "./agent.js";
+import { Checkpoints } from "./checkpoints.js";
 import { readInstructions } from "./context-files.js";
 import { sessionHistory, sessionRecorder } from "./session-recorder.js";
 import { buildSystemPrompt } from "./system-prompt.js";
@@ -29,6 +31,8 @@ export interface ConversationOptions {
 export class Conversation {
   provider: ModelProvider;
   session: Session | undefined;
+  /** Undo for the files this session changed; opened with the session. */
+  checkpoints: Checkpoints | undefined;
   private agent: Agent;
 
   constructor(private readonly options: ConversationOptions) {
@@ -46,8 +50,29 @@ export class Conversation {
   }
 
   async prompt(text: string, signal?: AbortSignal): Promise<PromptOutcome> {
+    await this.beginCheckpoint(text);
+    try {
+      return await this.agent.prompt(text, signal);
+    } finally {
+      await this.checkpoints?.flush();
+    }
+  }
+
+  /** Starts a checkpoint for what comes next (a prompt, or a command the person typed). */
+  async beginCheckpoint(label: string): Promise<void> {
     await this.start();
-    return this.agent.prompt(text, signal);
+    (await this.openCheckpoints())?.begin(label);
+  }
+
+  /** The session's checkpoints (read from beside the session file on first use); none before a session exists. */
+  async openCheckpoints(): Promise<Checkpoints | undefined> {
+    if (!this.checkpoints && this.session) this.checkpoints = await Checkpoints.open(this.session.file, this.options.runtime.environment.workspace);
+    return this.checkpoints;
+  }
+
+  /** The manager's events, for the checkpoints. */
+  observe(event: ManagerEvent): void {
+    this.checkpoints?.observe(event);
   }
 
   /** Makes the session now (it is otherwise made at the first prompt), so its id can be told. */
@@ -72,6 +97,7 @@ export class Conversation {
   async clear(): Promise<void> {
     await this.session?.close();
     this.session = undefined;
+    this.checkpoints = undefined;
     this.agent = this.makeAgent([]);
   }
 
@@ -79,6 +105,7 @@ export class Conversation {
   async resume(session: Session): Promise<void> {
     await this.session?.close();
     this.session = session;
+    this.checkpoints = undefined;
     this.agent = this.makeAgent();
   }
 

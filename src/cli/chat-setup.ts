@@ -134,6 +134,7 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
   const settings = providerSettingsFrom(config, flags, env);
   const providerOptions = providerOptionsFrom(config.config);
   const provider = await createProvider(settings, providerOptions);
+  let conversation: Conversation | undefined;
   const runtime = await createRuntime({
     workspace: config.config.workspace,
     permissionMode: config.config.permissionMode,
@@ -141,7 +142,11 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
     protocolConfig: config.config.protocols,
     env,
     ...(hooks.asker ? { asker: hooks.asker } : {}),
-    ...(hooks.onManagerEvent ? { onEvent: hooks.onManagerEvent } : {}),
+    // Every change to files is checkpointed for undo, whoever else listens.
+    onEvent: (event) => {
+      conversation?.observe(event);
+      hooks.onManagerEvent?.(event);
+    },
   });
   const store = new SessionStore(config.config.sessionDir);
   let session: Session | undefined;
@@ -153,7 +158,7 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
     }
     session = await store.open(latest.id);
   }
-  const conversation = new Conversation({
+  conversation = new Conversation({
     provider,
     runtime,
     store,

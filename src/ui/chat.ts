@@ -80,7 +80,9 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
   // A command the person typed is a turn of its own: Ctrl-C cancels it like a prompt.
   const runDirect = async (text: string) => {
     turn = new AbortController();
+    await conversation.beginCheckpoint(text);
     await runtime.manager.runAll(scriptSubmissions(text).submissions, turn.signal);
+    await conversation.checkpoints?.flush();
   };
   write(
     `${style.bold("clio")} ${style.dim("·")} ${conversation.provider.model} via ${conversation.provider.name} ${style.dim("·")} ${path.basename(runtime.environment.workspace.root)} ${style.dim("·")} mode ${runtime.permissions.mode}\n${style.dim("Type a request, /help for commands, Ctrl-C to cancel.")}\n`,

@@ -1,10 +1,11 @@
-/** The chat's slash commands: /help, /model, /mode, /sessions, /resume, /clear, /cost, /memory, /exit. */
+/** The chat's slash commands: /help, /model, /mode, /sessions, /resume, /undo, /rewind, /diff, /clear, /cost, /memory, /exit. */
 import type { ChalkInstance } from "chalk";
 import type { Conversation } from "../agent/conversation.js";
 import { PERMISSION_MODES, type PermissionMode } from "../manager/permissions.js";
 import { createProvider, type CreateProviderOptions, type ProviderSettings } from "../providers/index.js";
 import type { Runtime } from "../runtime.js";
 import type { SessionStore } from "../sessions/index.js";
+import { diffCommand, rewindCommand, undoCommand } from "./undo-commands.js";
 
 export interface SlashContext {
   conversation: Conversation;
@@ -26,6 +27,9 @@ const HELP = [
   ["/mode [plan|ask|auto-edit|yolo]", "show or change the permission mode"],
   ["/sessions", "list the sessions of this workspace"],
   ["/resume ID", "continue a recorded session (a unique prefix of its id is enough)"],
+  ["/undo", "restore the files the last prompt changed"],
+  ["/rewind [N]", "list the checkpoints, or undo checkpoint N and every later one"],
+  ["/diff", "show what this session changed in files"],
   ["/clear", "start afresh in a new session"],
   ["/cost", "tokens used in this conversation"],
   ["/memory", "list what is remembered"],
@@ -87,6 +91,15 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
       if (last) write(style.dim(`Last reply: ${last.content.slice(0, 300)}${last.content.length > 300 ? "…" : ""}\n`));
       return "continue";
     }
+    case "/undo":
+      await undoCommand(context);
+      return "continue";
+    case "/rewind":
+      await rewindCommand(argument, context);
+      return "continue";
+    case "/diff":
+      await diffCommand(context);
+      return "continue";
     case "/clear":
       await conversation.clear();
       write("Started afresh.\n");

@@ -170,6 +170,13 @@ describe("seeing before approving", () => {
     type("y", "review");
     await waitFor("Done.", 15_000, "review");
     expect(await readFile(path.join(workspace.path, "greeting.txt"), "utf8")).toBe("line one\nhello there\nline three\n");
+    type("/diff", "review");
+    await waitFor(/─── greeting\.txt[\s\S]*-hello world\n\s*\+hello there/, 15_000, "review");
+    type("/undo", "review");
+    await waitFor("restored greeting.txt", 15_000, "review");
+    expect(await readFile(path.join(workspace.path, "greeting.txt"), "utf8")).toBe("line one\nhello world\nline three\n");
+    type("/undo", "review");
+    await waitFor("Nothing to undo", 15_000, "review");
 
     const big = Array.from({ length: 50_000 }, (_, index) => `row ${index}`).join("\n");
     server.enqueue({ reply: `[FILE_OP:action=write:path="big.txt":content<<EOF\n${big}\nEOF\n]\n` }, { reply: "Left it." });
