@@ -108,7 +108,8 @@ function shownOutput(result: RunResult, shownLimit: number): string {
 }
 
 /** Runs a program and turns the outcome into a result, or a ClioError carrying the output. */
-async function execute(environment: ProtocolEnvironment, signal: AbortSignal, spawn: Spawn | undefined, label: string, file: string, args: string[], folder: string, limitMs: number) {
+async function execute(context: { environment: ProtocolEnvironment; signal: AbortSignal; progress?: (text: string) => void }, spawn: Spawn | undefined, label: string, file: string, args: string[], folder: string, limitMs: number) {
+  const { environment, signal } = context;
   const settings = settingsOf(environment);
   const { runProcess } = await loadProcessTools();
   const result = await runProcess({
@@ -121,6 +122,7 @@ async function execute(environment: ProtocolEnvironment, signal: AbortSignal, sp
     outputLimit: settings.outputLimit,
     spawn,
     now: environment.now,
+    ...(context.progress ? { onOutput: context.progress } : {}),
   });
   const shown = shownOutput(result, shownLimitOf(environment));
   const data = { exitCode: result.exitCode, signal: result.signal, durationMs: result.durationMs, stdout: result.stdout, stderr: result.stderr, leftoversStopped: result.leftoversStopped };
@@ -165,10 +167,10 @@ export function createExecProtocol(options: ExecOptions = {}) {
         permission: "exec",
         parameters: { command, args: argumentList, timeout, cwd },
         describe: (args) => `Running ${firstLine(commandLine(args.command, args.args))} (timeout ${args.timeout ?? 120} s)`,
-        async handler(args, { environment, signal }) {
+        async handler(args, context) {
           const line = shellLine(args.command, args.args);
-          const folder = await workingFolder(environment, args.cwd);
-          return execute(environment, signal, options.spawn, firstLine(line), "/bin/sh", ["-c", line], folder, timeoutMs(environment, args.timeout));
+          const folder = await workingFolder(context.environment, args.cwd);
+          return execute(context, options.spawn, firstLine(line), "/bin/sh", ["-c", line], folder, timeoutMs(context.environment, args.timeout));
         },
       }),
 
@@ -182,7 +184,8 @@ export function createExecProtocol(options: ExecOptions = {}) {
           cwd,
         },
         describe: (args) => `Running a ${args.interpreter ?? "sh"} script (${args.content.split("\n").length} lines, timeout ${args.timeout ?? 120} s)`,
-        async handler(args, { environment, signal }) {
+        async handler(args, context) {
+          const { environment } = context;
           const folder = await workingFolder(environment, args.cwd);
           const limitMs = timeoutMs(environment, args.timeout);
           const interpreter = args.interpreter ?? "sh";
@@ -190,7 +193,7 @@ export function createExecProtocol(options: ExecOptions = {}) {
           try {
             const file = path.join(scratch, "script");
             await fs.writeFile(file, args.content, { mode: 0o700 });
-            return await execute(environment, signal, options.spawn, `${interpreter} script`, interpreter, [file], folder, limitMs);
+            return await execute(context, options.spawn, `${interpreter} script`, interpreter, [file], folder, limitMs);
           } finally {
             await fs.rm(scratch, { recursive: true, force: true });
           }

@@ -33,6 +33,8 @@ export interface ActionContext<State = unknown> {
   environment: ProtocolEnvironment;
   /** Aborted when the person cancels the turn or clio exits. */
   signal: AbortSignal;
+  /** Output as the action produces it (a command's lines), for the person to watch; the model reads only the result. */
+  progress?: (text: string) => void;
 }
 
 /** What a handler returns. The manager wraps it into a result. */

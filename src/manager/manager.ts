@@ -19,6 +19,8 @@ export type ManagerEvent =
   | { type: "command-started"; id: number; protocol: string; action: string; permissionClass: PermissionClass; description: string }
   /** Just before an action that changes files runs: their text now and after, for checkpoints. */
   | { type: "files-changing"; id: number; protocol: string; action: string; changes: PlannedChange[] }
+  /** Output of a running command as it comes, for a person watching. */
+  | { type: "command-output"; id: number; text: string }
   | { type: "command-finished"; id: number; result: CommandResult };
 
 export interface ManagerOptions {
@@ -174,7 +176,8 @@ export class ProtocolManager {
     let result: CommandResult;
     try {
       const state = await this.stateOf(invocation.protocolDefinition);
-      const output: unknown = await definition.handler(invocation.args, { state, environment: this.options.environment, signal });
+      const progress = (text: string) => this.emit({ type: "command-output", id, text });
+      const output: unknown = await definition.handler(invocation.args, { state, environment: this.options.environment, signal, progress });
       if (!isActionOutput(output)) {
         throw new Error(`${protocol}.${action} returned ${describeValue(output)} instead of { output: text } (a fault in the protocol)`);
       }

@@ -11,23 +11,31 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)/;
 
 export class MarkdownRenderer {
   private partial = "";
+  /** Characters of the unfinished line already drawn raw (live), to be redrawn rendered. */
+  private drawnRaw = 0;
   private fence: { marker: string; highlighter: LineHighlighter } | undefined;
   private heredocTag: string | undefined;
 
+  /**
+   * @param liveWidth on a terminal, its width: an unfinished line is drawn as it comes while it
+   *   fits on one row, and redrawn rendered when it ends
+   */
   constructor(
     private readonly style: ChalkInstance,
     private readonly write: (text: string) => void,
+    private readonly liveWidth?: number,
   ) {}
 
-  /** Takes a chunk of the reply; writes every line it completes. */
+  /** Takes a chunk of the reply; writes every line it completes, and the rest live when it can. */
   push(text: string): void {
     this.partial += text;
     let newline = this.partial.indexOf("\n");
     while (newline !== -1) {
-      this.write(`${this.renderLine(this.partial.slice(0, newline))}\n`);
+      this.writeLine(this.partial.slice(0, newline));
       this.partial = this.partial.slice(newline + 1);
       newline = this.partial.indexOf("\n");
     }
+    this.drawLive();
   }
 
   /** True when no unfinished line is waiting for its line break. */
@@ -37,10 +45,31 @@ export class MarkdownRenderer {
 
   /** Writes what is left of the reply. */
   end(): void {
-    if (this.partial) this.write(`${this.renderLine(this.partial)}\n`);
+    if (this.partial) this.writeLine(this.partial);
     this.partial = "";
     this.fence = undefined;
     this.heredocTag = undefined;
+  }
+
+  private writeLine(line: string): void {
+    const redraw = this.drawnRaw > 0 ? "\r\x1b[K" : "";
+    this.drawnRaw = 0;
+    this.write(`${redraw}${this.renderLine(line)}\n`);
+  }
+
+  /** Draws the unfinished line's new characters while the whole line fits on one row. */
+  private drawLive(): void {
+    if (this.liveWidth === undefined) return;
+    // Wide characters (CJK, emoji) take two columns: counted as two to stay on one row.
+    const columns = Array.from(this.partial).reduce((sum, character) => sum + (character.codePointAt(0)! > 0x2e7f ? 2 : 1), 0);
+    if (columns >= this.liveWidth || /[\x00-\x1f\x7f]/.test(this.partial)) {
+      // Too long (it would wrap) or holding control characters: it waits for its line break.
+      if (this.drawnRaw > 0) this.write("\r\x1b[K");
+      this.drawnRaw = 0;
+      return;
+    }
+    this.write(this.partial.slice(this.drawnRaw));
+    this.drawnRaw = this.partial.length;
   }
 
   private renderLine(line: string): string {

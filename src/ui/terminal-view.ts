@@ -12,7 +12,7 @@ import { Spinner } from "./spinner.js";
 
 export interface TerminalViewOptions {
   style: ChalkInstance;
-  output: NodeJS.WriteStream | { isTTY?: boolean; write(text: string): boolean };
+  output: NodeJS.WriteStream | { isTTY?: boolean; columns?: number; write(text: string): boolean };
 }
 
 export class TerminalView {
@@ -22,14 +22,16 @@ export class TerminalView {
   private readonly write: (text: string) => void;
   private readonly pendingResults: string[] = [];
   private replyShown = false;
+  private readonly liveWidth: number | undefined;
 
   constructor(options: TerminalViewOptions) {
     this.style = options.style;
-    this.spinner = new Spinner(options.output);
+    this.spinner = new Spinner(options.output, (text) => this.style.dim(text));
     this.write = (text) => {
       options.output.write(text);
     };
-    this.markdown = new MarkdownRenderer(this.style, this.write);
+    this.liveWidth = options.output.isTTY ? Math.max(20, (options.output.columns ?? 80) - 1) : undefined;
+    this.markdown = new MarkdownRenderer(this.style, this.write, this.liveWidth);
   }
 
   /** Stops the spinner, e.g. before an error message. */
@@ -54,7 +56,7 @@ export class TerminalView {
       case "model-started":
         if (this.replyShown) this.write("\n");
         this.replyShown = true;
-        this.markdown = new MarkdownRenderer(style, this.write);
+        this.markdown = new MarkdownRenderer(style, this.write, this.liveWidth);
         this.spinner.start("Thinking…");
         break;
       case "first-token":
@@ -96,6 +98,7 @@ export class TerminalView {
 
   onManagerEvent(event: ManagerEvent): void {
     if (event.type === "files-changing") return;
+    if (event.type === "command-output") return this.spinner.output(event.text);
     if (event.type === "command-started") {
       if (this.markdown.atLineStart) this.spinner.start(event.description);
       return;

@@ -197,3 +197,28 @@ describe("seeing before approving", () => {
     await waitFor("CLIO-EXITED-0", 15_000, "review");
   });
 });
+
+describe("watching it work", () => {
+  it("draws a reply as it comes before its line ends, and a slow command's output while it runs, then a summary with the exit code", async () => {
+    startChat("watch");
+    await waitFor("Type a request", 15_000, "watch");
+    server.enqueue({ reply: "Counting slowly now, then the command.\n", chunkSizes: 8, chunkDelayMs: 400 });
+    type("count", "watch");
+    // Part of the line is on screen long before its line break arrives.
+    await waitFor(/Counting slo(?!.*now, then)/, 15_000, "watch");
+    await waitFor(/Counting slowly now, then the command\.\n› /, 20_000, "watch");
+
+    server.enqueue({ reply: '[EXEC:action=run:command="for i in 1 2 3 4 5; do echo tick-$i; sleep 0.6; done; exit 3"]\n' }, { reply: "It failed with 3." });
+    type("run the counter", "watch");
+    await waitFor(/Allow .*tick/, 15_000, "watch");
+    type("y", "watch");
+    const running = await waitFor(/│ tick-2/, 15_000, "watch");
+    expect(running).toMatch(/Running for i in .*\d+\.\ds/);
+    expect(running).not.toContain("exec_failed");
+    const finished = await waitFor("It failed with 3.", 20_000, "watch");
+    expect(finished).toMatch(/✗ EXEC\.run exec_failed: .*exited with code 3/);
+    expect(finished).not.toMatch(/│ tick-5/);
+    type("/exit", "watch");
+    await waitFor("CLIO-EXITED-0", 15_000, "watch");
+  });
+});
