@@ -63,6 +63,12 @@ export interface PromptOutcome {
   message?: string;
 }
 
+/** What the history says where the person cancelled a turn, or where no reply came. */
+const INTERRUPTED = "[interrupted by the person]";
+const NO_REPLY = "[no reply: the model call failed]";
+/** True for a history message clio wrote to mark an interruption, not a reply of the model. */
+export const isHistoryMarker = (content: string): boolean => content === INTERRUPTED || content === NO_REPLY;
+
 const MALFORMED_LIMIT = 3;
 const REPEAT_LIMIT = 3;
 const STREAM_CUT_RETRIES = 2;
@@ -98,12 +104,18 @@ export class Agent {
       } catch (error) {
         const cancelled = signal.aborted || (ClioError.is(error) && error.code === "cancelled");
         const message = cancelled ? "Cancelled." : `The model call failed: ${(error as Error).message}`;
+        // Marked in the history, so the person's next prompt is a message of its own, not glued to this one.
+        await this.append({ role: "assistant", content: cancelled ? INTERRUPTED : NO_REPLY }, turn);
         return this.finish(cancelled ? "cancelled" : "error", call, finalText, message);
       }
       finalText = outcome.text;
       await this.append({ role: "assistant", content: outcome.text }, turn);
       for (const result of outcome.results) await this.options.recorder?.command(result, turn);
-      if (outcome.finishReason === "cancelled") return this.finish("cancelled", call, finalText, "Cancelled.");
+      if (outcome.finishReason === "cancelled") {
+        await this.append({ role: "user", content: outcome.results.length ? `${formatResultsForModel(outcome.results)}\n\n${INTERRUPTED}` : INTERRUPTED }, turn);
+        await this.append({ role: "assistant", content: INTERRUPTED }, turn);
+        return this.finish("cancelled", call, finalText, "Cancelled.");
+      }
 
       const notes = replyNotes(outcome);
       if (outcome.results.length === 0 && notes.length === 0) return this.finish("done", call, finalText);
@@ -201,6 +213,11 @@ export class Agent {
     } catch (error) {
       this.emit({ type: "notice", level: "warning", message: `Could not summarise older turns: ${(error as Error).message}` });
     }
+  }
+
+  /** Adds something the person did themselves (a shell command's output) to the conversation. */
+  async addContext(content: string): Promise<void> {
+    await this.append({ role: "user", content });
   }
 
   private async append(message: ChatMessage, turn = this.turnNumber): Promise<void> {

@@ -58,6 +58,12 @@ export class Conversation {
     }
   }
 
+  /** Adds what the person did themselves (a `!command` and its output) to the conversation. */
+  async addContext(content: string): Promise<void> {
+    await this.start();
+    await this.agent.addContext(content);
+  }
+
   /** Starts a checkpoint for what comes next (a prompt, or a command the person typed). */
   async beginCheckpoint(label: string): Promise<void> {
     await this.start();

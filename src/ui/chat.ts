@@ -9,7 +9,12 @@ import type { PermissionAnswer, PermissionRequest } from "../manager/permissions
 import { scriptSubmissions } from "../replay/replay.js";
 import { startsWithCommand } from "../../grammar/command-start.js";
 import { isShowAll, parsePermissionAnswer, permissionPreview, permissionQuestion } from "./prompt.js";
-import { runSlashCommand } from "./slash-commands.js";
+import { attachMentionedFiles } from "../agent/attachments.js";
+import type { Conversation } from "../agent/conversation.js";
+import { runPersonCommand } from "../agent/person-command.js";
+import { chatCompleter } from "./completion.js";
+import { BRACKETED_PASTE, PasteCollector } from "./paste.js";
+import { runSlashCommand, SLASH_COMMAND_NAMES } from "./slash-commands.js";
 import { createStyle } from "./style.js";
 import { TerminalView } from "./terminal-view.js";
 
@@ -17,7 +22,19 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
   const style = createStyle(process.stdout);
   const write = (text: string) => void process.stdout.write(text);
   const view = new TerminalView({ style, output: process.stdout });
-  const readline: Interface = createInterface({ input: process.stdin, output: process.stdout, terminal: true, historySize: 200 });
+  // Pastes arrive whole (bracketed paste); the terminal itself goes raw, as readline would set it.
+  const input = new PasteCollector();
+  process.stdin.setRawMode?.(true);
+  process.stdin.pipe(input);
+  write(BRACKETED_PASTE.on);
+  let workspaceRoot = process.cwd();
+  const readline: Interface = createInterface({
+    input,
+    output: process.stdout,
+    terminal: true,
+    historySize: 200,
+    completer: (line: string) => chatCompleter(workspaceRoot, SLASH_COMMAND_NAMES)(line),
+  });
   let turn: AbortController | undefined;
   /** The permission question on screen, if any: cancelling the turn or leaving withdraws it. */
   let question: AbortController | undefined;
@@ -25,6 +42,8 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
   let closed = false;
   /** Lines typed while clio was busy: each becomes the next prompt, in order, instead of being lost. */
   const typedAhead: string[] = [];
+  /** A prompt that could not be sent, put back on the input line to be fixed. */
+  let typedAheadEdit: string | undefined;
   readline.on("line", (line) => typedAhead.push(line));
   readline.on("close", () => {
     closed = true;
@@ -77,6 +96,7 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
     onManagerEvent: (event) => view.onManagerEvent(event),
   });
   const { conversation, runtime, store, settings, providerOptions } = setup;
+  workspaceRoot = runtime.environment.workspace.root;
   // A command the person typed is a turn of its own: Ctrl-C cancels it like a prompt.
   const runDirect = async (text: string) => {
     turn = new AbortController();
@@ -94,15 +114,23 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
     while (!closed) {
       let line: string;
       try {
+        const editing = typedAheadEdit;
+        typedAheadEdit = undefined;
+        if (editing !== undefined && !typedAhead.length) setImmediate(() => readline.write(editing));
         line = typedAhead.shift() ?? (await readline.question(`${style.cyan("›")} `));
       } catch {
         break;
       }
       interrupts = 0;
       while (line.endsWith("\\") && !closed) line = `${line.slice(0, -1)}\n${typedAhead.shift() ?? (await readline.question(`${style.dim("…")} `))}`;
-      const text = line.trim();
+      const text = input.expand(line).trim();
       if (!text) continue;
       try {
+        if (text.startsWith("!")) {
+          turn = new AbortController();
+          await runOwnCommand(text.slice(1).trim(), { conversation, workspaceRoot, style, write, signal: turn.signal });
+          continue;
+        }
         if (text.startsWith("/")) {
           if ((await runSlashCommand(text, { conversation, runtime, store, settings, providerOptions, style, write, runDirect })) === "exit") break;
           continue;
@@ -111,8 +139,16 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
           await runDirect(text);
           continue;
         }
+        const attached = await attachMentionedFiles(text, runtime.environment.workspace);
+        if ("error" in attached) {
+          // Nothing is sent; the prompt comes back to the input line to be fixed.
+          write(`${style.red("✗")} ${attached.error}\n`);
+          typedAheadEdit = line;
+          continue;
+        }
+        if (attached.attached.length) write(style.dim(`· attached ${attached.attached.join(", ")}\n`));
         turn = new AbortController();
-        await conversation.prompt(text, turn.signal);
+        await conversation.prompt(attached.prompt, turn.signal);
       } catch (error) {
         view.pause();
         write(`${style.red("✗")} ${(error as Error).message}\n`);
@@ -123,11 +159,34 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
     }
   } finally {
     readline.close();
+    write(BRACKETED_PASTE.off);
+    process.stdin.unpipe(input);
+    process.stdin.setRawMode?.(false);
+    process.stdin.pause();
     await conversation.close();
     await runtime.manager.dispose();
   }
   return 0;
 }
+
+/** `!command`: runs it as the person, shows its output as it comes, and adds it to the conversation. */
+async function runOwnCommand(
+  command: string,
+  context: { conversation: Conversation; workspaceRoot: string; style: ChatStyle; write(text: string): void; signal: AbortSignal },
+): Promise<void> {
+  const { style, write } = context;
+  if (!command) return write(`${style.red("✗")} Give a shell command after !, e.g. !git status. Standard input is closed: interactive programs end at once.\n`);
+  let lastCharacter = "\n";
+  const result = await runPersonCommand(command, context.workspaceRoot, context.signal, (text) => {
+    write(style.dim(text));
+    lastCharacter = text.at(-1) ?? lastCharacter;
+  });
+  if (lastCharacter !== "\n") write("\n");
+  write(`${result.exitCode === 0 ? style.green("✓") : style.red("✗")} ${result.summary} ${style.dim("(added to the conversation)")}\n`);
+  await context.conversation.addContext(result.context);
+}
+
+type ChatStyle = ReturnType<typeof createStyle>;
 
 /**
  * A project's own config file can loosen permissions; a person who opens a cloned repository

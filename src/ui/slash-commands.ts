@@ -1,5 +1,6 @@
 /** The chat's slash commands: /help, /model, /mode, /sessions, /resume, /undo, /rewind, /diff, /clear, /cost, /memory, /exit. */
 import type { ChalkInstance } from "chalk";
+import { isHistoryMarker } from "../agent/agent.js";
 import type { Conversation } from "../agent/conversation.js";
 import { PERMISSION_MODES, type PermissionMode } from "../manager/permissions.js";
 import { createProvider, type CreateProviderOptions, type ProviderSettings } from "../providers/index.js";
@@ -20,6 +21,9 @@ export interface SlashContext {
 }
 
 export type SlashOutcome = "continue" | "exit";
+
+/** The names the chat completes with Tab. */
+export const SLASH_COMMAND_NAMES = ["/help", "/model", "/mode", "/sessions", "/resume", "/undo", "/rewind", "/diff", "/clear", "/cost", "/memory", "/exit"];
 
 const HELP = [
   ["/help", "this list"],
@@ -87,7 +91,7 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
       const session = await context.store.open(argument);
       await conversation.resume(session);
       write(`Resumed ${style.cyan(session.id)}: ${session.title || "(untitled)"} — ${session.data.messages.length} messages.\n`);
-      const last = [...session.data.messages].reverse().find((message) => message.role === "assistant");
+      const last = [...session.data.messages].reverse().find((message) => message.role === "assistant" && !isHistoryMarker(message.content));
       if (last) write(style.dim(`Last reply: ${last.content.slice(0, 300)}${last.content.length > 300 ? "…" : ""}\n`));
       return "continue";
     }

@@ -96,7 +96,7 @@ describe("the agent against an OpenAI-compatible server", () => {
     harness.server.enqueue({ reply: "Back again." });
     const again = await harness.conversation.prompt("Hi again");
     expect(again).toMatchObject({ reason: "done", finalText: "Back again." });
-    expect(harness.conversation.session!.data.messages.map((message) => message.content)).toEqual(["Hi", "Hi again", "Back again."]);
+    expect(harness.conversation.session!.data.messages.map((message) => message.content)).toEqual(["Hi", "[no reply: the model call failed]", "Hi again", "Back again."]);
   });
 
   it("runs nothing from a stream cut mid-command, asks again, and keeps the session intact", async () => {

@@ -222,3 +222,45 @@ describe("watching it work", () => {
     await waitFor("CLIO-EXITED-0", 15_000, "watch");
   });
 });
+
+describe("input as people type and paste", () => {
+  it("takes a paste as one message, attaches @files with Tab completion, runs !commands, and refuses a bad @ without sending", async () => {
+    await writeFile(path.join(workspace.path, "notes-for-input.txt"), "first\nsecond\nthird\n");
+    startChat("input");
+    await waitFor("Type a request", 15_000, "input");
+    const sent = () => (server.requests.at(-1)!.body.messages as { content: string }[]).at(-1)!.content;
+
+    server.enqueue({ reply: "Got the paste." });
+    tmux("send-keys", "-t", "input", "-l", "look: ");
+    tmux("set-buffer", "line one\nline two\nline three");
+    tmux("paste-buffer", "-p", "-t", "input");
+    await waitFor("[Pasted text #1, 3 lines]", 15_000, "input");
+    tmux("send-keys", "-t", "input", "Enter");
+    await waitFor("Got the paste.", 15_000, "input");
+    expect(sent()).toBe("look: line one\nline two\nline three");
+
+    const before = server.requests.length;
+    type("explain @missing-file.txt", "input");
+    await waitFor("@missing-file.txt: there is no such file in the workspace", 15_000, "input");
+    expect(server.requests.length).toBe(before);
+    tmux("send-keys", "-t", "input", "C-u");
+
+    server.enqueue({ reply: "It says second." });
+    tmux("send-keys", "-t", "input", "-l", "what is in @notes-for-in");
+    tmux("send-keys", "-t", "input", "Tab");
+    await waitFor("@notes-for-input.txt", 15_000, "input");
+    tmux("send-keys", "-t", "input", "-l", ":2-2 ?");
+    tmux("send-keys", "-t", "input", "Enter");
+    await waitFor("It says second.", 15_000, "input");
+    expect(sent()).toContain('<attached file="notes-for-input.txt" lines="2-2">\nsecond\n</attached>');
+
+    type("!echo shell-said-$((6*7)); cat", "input");
+    await waitFor(/shell-said-42[\s\S]*exited with code 0 .*added to the conversation/, 15_000, "input");
+    server.enqueue({ reply: "Noted." });
+    type("what did the shell say?", "input");
+    await waitFor("Noted.", 15_000, "input");
+    expect(JSON.stringify(server.requests.at(-1)!.body.messages)).toContain("shell-said-42");
+    type("/exit", "input");
+    await waitFor("CLIO-EXITED-0", 15_000, "input");
+  });
+});

@@ -221,13 +221,15 @@ describe("what the model is sent", () => {
     expect(sent[5]!.content).toBe("continue");
   });
 
-  it("never two user messages in a row after a model call that failed", async () => {
+  it("never glues a prompt to one whose model call failed: the failure is marked in the history", async () => {
     const { agent, provider } = await agentWith([[{ fail: new ClioError("provider_error", "down") }], ["Back."]]);
     expect((await agent.prompt("first")).reason).toBe("error");
     expect((await agent.prompt("second")).reason).toBe("done");
     expect(provider.requests[1]!.messages).toEqual([
       { role: "system", content: "system" },
-      { role: "user", content: "first\n\nsecond" },
+      { role: "user", content: "first" },
+      { role: "assistant", content: "[no reply: the model call failed]" },
+      { role: "user", content: "second" },
     ]);
   });
 });
