@@ -21,7 +21,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { defineAction, defineProtocol, parameter, type ParameterDefinition, type ProtocolEnvironment } from "./contract/protocol.js";
+import { defineAction, defineProtocol, parameter, withWholeOutput, type ParameterDefinition, type ProtocolEnvironment } from "./contract/protocol.js";
 import { loadOnce } from "./contract/load-once.js";
 import { ClioError } from "../tools/errors.js";
 import { childEnvironment, commandLine } from "../tools/exec/environment.js";
@@ -97,14 +97,22 @@ function timeoutMs(environment: ProtocolEnvironment, requested: number | undefin
   return (requested ?? settings.defaultTimeout ?? 120) * 1000;
 }
 
-/** The captured output as the model reads it: stdout, then stderr, each trimmed in the middle. */
-function shownOutput(result: RunResult, shownLimit: number): string {
-  const sections: string[] = [];
-  if (result.stdout.text !== "") sections.push(`--- stdout ---\n${trimMiddle(result.stdout.text, shownLimit).replace(/\n$/, "")}`);
-  if (result.stderr.text !== "") sections.push(`--- stderr ---\n${trimMiddle(result.stderr.text, shownLimit).replace(/\n$/, "")}`);
-  if (sections.length === 0) sections.push("(no output)");
-  if (result.leftoversStopped) sections.push("(The command left processes running; they were stopped. Use EXEC action=background for servers and watchers.)");
-  return sections.join("\n");
+/**
+ * The captured output as the model reads it: stdout, then stderr, each trimmed in the middle;
+ * and the whole text when anything was trimmed, for the manager to keep.
+ */
+function shownOutput(result: RunResult, shownLimit: number): { shown: string; whole?: string } {
+  const sections = (limit: number) => {
+    const parts: string[] = [];
+    if (result.stdout.text !== "") parts.push(`--- stdout ---\n${trimMiddle(result.stdout.text, limit).replace(/\n$/, "")}`);
+    if (result.stderr.text !== "") parts.push(`--- stderr ---\n${trimMiddle(result.stderr.text, limit).replace(/\n$/, "")}`);
+    if (parts.length === 0) parts.push("(no output)");
+    if (result.leftoversStopped) parts.push("(The command left processes running; they were stopped. Use EXEC action=background for servers and watchers.)");
+    return parts.join("\n");
+  };
+  const shown = sections(shownLimit);
+  const trimmed = result.stdout.text.length > shownLimit || result.stderr.text.length > shownLimit;
+  return trimmed ? { shown, whole: sections(Number.POSITIVE_INFINITY) } : { shown };
 }
 
 /** Runs a program and turns the outcome into a result, or a ClioError carrying the output. */
@@ -124,20 +132,22 @@ async function execute(context: { environment: ProtocolEnvironment; signal: Abor
     now: environment.now,
     ...(context.progress ? { onOutput: context.progress } : {}),
   });
-  const shown = shownOutput(result, shownLimitOf(environment));
+  const { shown, whole } = shownOutput(result, shownLimitOf(environment));
+  const failure = (error: ClioError) => (whole === undefined ? error : withWholeOutput(error, whole));
   const data = { exitCode: result.exitCode, signal: result.signal, durationMs: result.durationMs, stdout: result.stdout, stderr: result.stderr, leftoversStopped: result.leftoversStopped };
   if (result.startError !== undefined) {
     throw new ClioError("exec_failed", `${label} could not start: ${result.startError}.`, "Check that the program is installed and on PATH.");
   }
   if (result.timedOut) {
-    throw new ClioError("timeout", `${label} timed out after ${seconds(limitMs)}; its whole process group was stopped.\n${shown}`, "Give a longer timeout=SECONDS, or start servers and watchers with EXEC action=background.");
+    throw failure(new ClioError("timeout", `${label} timed out after ${seconds(limitMs)}; its whole process group was stopped.\n${shown}`, "Give a longer timeout=SECONDS, or start servers and watchers with EXEC action=background."));
   }
-  if (result.cancelled) throw new ClioError("cancelled", `${label} was cancelled after ${seconds(result.durationMs)}; its process group was stopped.\n${shown}`);
+  if (result.cancelled) throw failure(new ClioError("cancelled", `${label} was cancelled after ${seconds(result.durationMs)}; its process group was stopped.\n${shown}`));
   if (result.exitCode !== 0) {
     const how = result.exitCode === null ? `was killed by ${result.signal}` : `exited with code ${result.exitCode}`;
-    throw new ClioError("exec_failed", `${label} ${how} after ${seconds(result.durationMs)}.\n${shown}`);
+    throw failure(new ClioError("exec_failed", `${label} ${how} after ${seconds(result.durationMs)}.\n${shown}`));
   }
-  return { output: `exit code 0 after ${seconds(result.durationMs)}\n${shown}`, description: `Ran ${label} (exit 0, ${seconds(result.durationMs)})`, data };
+  const output = `exit code 0 after ${seconds(result.durationMs)}\n${shown}`;
+  return { output, description: `Ran ${label} (exit 0, ${seconds(result.durationMs)})`, data, ...(whole === undefined ? {} : { wholeOutput: `exit code 0 after ${seconds(result.durationMs)}\n${whole}` }) };
 }
 
 function jobLine(status: JobStatus, now: number): string {

@@ -45,6 +45,24 @@ export interface ActionOutput {
   data?: unknown;
   /** A better description once the work is done ("Read src/main.c (247 lines)"). */
   description?: string;
+  /**
+   * The whole text when `output` was shortened by the action itself (a command's output cut in
+   * the middle): the manager keeps it under `.clio/outputs` and tells the model where.
+   */
+  wholeOutput?: string;
+}
+
+const WHOLE_OUTPUT = Symbol("wholeOutput");
+
+/** Marks a thrown error whose message holds a shortened output with the whole text (kept like `ActionOutput.wholeOutput`). */
+export function withWholeOutput<Thrown extends Error>(error: Thrown, whole: string): Thrown {
+  return Object.assign(error, { [WHOLE_OUTPUT]: whole });
+}
+
+/** The whole output a thrown error carries, if any. */
+export function wholeOutputOf(error: unknown): string | undefined {
+  const whole = typeof error === "object" && error !== null ? (error as { [WHOLE_OUTPUT]?: unknown })[WHOLE_OUTPUT] : undefined;
+  return typeof whole === "string" ? whole : undefined;
 }
 
 export interface ActionDefinition<Args extends Record<string, unknown> = any, State = any> {

@@ -7,7 +7,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { Command, SyntaxError as GrammarSyntaxError } from "../../grammar/ast.js";
 import { ClioError, type ErrorData } from "../../tools/errors.js";
-import type { ActionDefinition, ActionOutput, PermissionClass, PlannedChange, ProtocolDefinition, ProtocolEnvironment } from "../../protocols/contract/protocol.js";
+import { wholeOutputOf, type ActionDefinition, type ActionOutput, type PermissionClass, type PlannedChange, type ProtocolDefinition, type ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
 import { pathForms } from "./path-forms.js";
@@ -196,10 +196,16 @@ export class ProtocolManager {
         column: start.column,
       };
       if (output.data !== undefined) base.data = output.data;
-      result = await this.limitOutput(base);
+      result = await this.limitOutput(base, output.wholeOutput);
     } catch (error) {
       result = this.result(id, protocol, action, permissionClass, toErrorData(error), start, description);
       result.args = invocation.decoded;
+      const whole = wholeOutputOf(error);
+      if (whole !== undefined && result.error) {
+        const kept = await this.keepWhole(result.id, whole);
+        if (kept) result.fullOutputPath = kept;
+        result.error = { ...result.error, message: `${result.error.message}\n${shortenedNote(whole.length, kept, this.options.outputFolder)}` };
+      }
     }
     result.durationMs = Math.round((performance.now() - began) * 10) / 10;
     this.emit({ type: "command-finished", id, result });
@@ -232,31 +238,49 @@ export class ProtocolManager {
     return state;
   }
 
-  /** Cuts an output past the limit; the whole text is kept in a file the model can read in pieces. */
-  private async limitOutput(result: CommandResult): Promise<CommandResult> {
+  /**
+   * Cuts an output past the limit; the whole text (or the `whole` the action shortened itself)
+   * is kept in a file the model can read in pieces.
+   */
+  private async limitOutput(result: CommandResult, whole?: string): Promise<CommandResult> {
     const limit = this.options.outputLimit ?? 20_000;
-    if (result.output.length <= limit) return result;
-    const folder = this.options.outputFolder ?? ".clio/outputs";
-    const name = `${new Date(this.options.environment.now()).toISOString().replace(/[:.]/g, "-")}-${result.id}.txt`;
-    const relative = path.posix.join(folder, name);
-    let note: string;
-    try {
-      // Kept only where the folder really lies inside the workspace (.clio may be a symlink):
-      // resolving throws for a path that leads outside.
-      const { real } = await this.options.environment.workspace.resolve(relative);
-      await fs.mkdir(path.dirname(real), { recursive: true });
-      await fs.writeFile(real, result.output, { flag: "wx" });
-      await pruneKeptOutputs(path.dirname(real), path.basename(real));
-      result.fullOutputPath = relative;
-      note = `[output cut at ${limit.toLocaleString("en-US")} of ${result.output.length.toLocaleString("en-US")} characters; the whole output is in ${relative} — read it in pieces with a line offset and limit]`;
-    } catch {
-      note = `[output cut at ${limit.toLocaleString("en-US")} of ${result.output.length.toLocaleString("en-US")} characters; the rest could not be kept in ${folder} — ask for a smaller part (a line range, a narrower search)]`;
+    if (result.output.length <= limit) {
+      if (whole === undefined || whole.length <= result.output.length) return result;
+      const kept = await this.keepWhole(result.id, whole);
+      if (kept) result.fullOutputPath = kept;
+      result.output = `${result.output}\n${shortenedNote(whole.length, kept, this.options.outputFolder)}`;
+      result.truncated = true;
+      return result;
     }
+    const text = whole !== undefined && whole.length > result.output.length ? whole : result.output;
+    const kept = await this.keepWhole(result.id, text);
+    if (kept) result.fullOutputPath = kept;
+    const note = kept
+      ? `[output cut at ${limit.toLocaleString("en-US")} of ${text.length.toLocaleString("en-US")} characters; the whole output is in ${kept} — read it in pieces with a line offset and limit]`
+      : `[output cut at ${limit.toLocaleString("en-US")} of ${text.length.toLocaleString("en-US")} characters; the rest could not be kept in ${this.options.outputFolder ?? ".clio/outputs"} — ask for a smaller part (a line range, a narrower search)]`;
     // Never cut between the two halves of a surrogate pair (an emoji): a lone half is not valid text.
     const end = /[\uD800-\uDBFF]/.test(result.output[limit - 1] ?? "") ? limit - 1 : limit;
     result.output = `${result.output.slice(0, end)}\n${note}`;
     result.truncated = true;
     return result;
+  }
+
+  /** Keeps a whole output under the outputs folder; its workspace-relative path, or undefined when it cannot be kept. */
+  private async keepWhole(id: number, text: string): Promise<string | undefined> {
+    const folder = this.options.outputFolder ?? ".clio/outputs";
+    const name = `${new Date(this.options.environment.now()).toISOString().replace(/[:.]/g, "-")}-${id}.txt`;
+    const relative = path.posix.join(folder, name);
+    try {
+      // Kept only where the folder really lies inside the workspace (.clio may be a symlink):
+      // resolving throws for a path that leads outside.
+      const { real } = await this.options.environment.workspace.resolve(relative);
+      await fs.mkdir(path.dirname(real), { recursive: true });
+      await fs.writeFile(real, text, { flag: "wx" });
+      await pruneKeptOutputs(path.dirname(real), path.basename(real));
+      return relative;
+    } catch {
+      return undefined;
+    }
   }
 
   private failed(...details: Parameters<ProtocolManager["result"]>): CommandResult {
@@ -315,6 +339,13 @@ function describeValue(value: unknown): string {
   if (value === null || typeof value !== "object") return String(value);
   const output = (value as { output?: unknown }).output;
   return output === undefined ? "an object without output" : `an output of type ${typeof output}`;
+}
+
+/** The note under an output the action shortened in the middle. */
+function shortenedNote(length: number, kept: string | undefined, folder = ".clio/outputs"): string {
+  return kept
+    ? `[the output above is shortened; the whole output (${length.toLocaleString("en-US")} characters) is in ${kept} — read it with FILE_OP action=read and a line offset and limit]`
+    : `[the output above is shortened; the whole output could not be kept in ${folder}]`;
 }
 
 /** Whole outputs kept beside the cut ones; older ones are removed as new ones come. */
