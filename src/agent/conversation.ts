@@ -135,6 +135,7 @@ export class Conversation {
         buildSystemPrompt({
           registry: runtime.registry,
           workspaceName: path.basename(root),
+          offers: (protocol, action) => !runtime.permissions.refusesAll(protocol, action),
           instructions: await readInstructions(root),
           memories: await (this.options.memories ?? ((text: string) => runtime.manager.promptContext(text)))(prompt).catch(() => []),
         }),

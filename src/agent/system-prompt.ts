@@ -13,6 +13,8 @@ export interface SystemPromptOptions {
   memories?: string[];
   /** What the person sees as the workspace (its folder name). */
   workspaceName?: string;
+  /** False for an action the model cannot use (a deny rule refuses it always): it is left out. */
+  offers?: (protocol: string, action: string) => boolean;
 }
 
 export function buildSystemPrompt(options: SystemPromptOptions): string {
@@ -21,7 +23,9 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
     LANGUAGE,
     `## Commands\n${options.registry
       .all()
-      .map((protocol) => `${protocol.name} — ${protocol.summary}\n${Object.entries(protocol.actions).map(([name, action]) => actionLine(name, action)).join("\n")}`)
+      .map((protocol) => ({ protocol, actions: Object.entries(protocol.actions).filter(([name]) => options.offers?.(protocol.name, name) ?? true) }))
+      .filter(({ actions }) => actions.length > 0)
+      .map(({ protocol, actions }) => `${protocol.name} — ${protocol.summary}\n${actions.map(([name, action]) => actionLine(name, action)).join("\n")}`)
       .join("\n")}`,
     RULES,
     EXAMPLE,
@@ -70,7 +74,7 @@ const RULES = `## Rules
 
 const EXAMPLE = `## Example
 User: What does add() return for 2 and 3?
-You: Let me look.
+Assistant: Let me look.
 [FILE_OP:action=read:path="src/calc.js"]
 (clio sends the file back in a [RESULT …] block)
-You: add(2, 3) returns 5: it sums its arguments.`;
+Assistant: add(2, 3) returns 5: it sums its arguments.`;

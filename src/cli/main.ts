@@ -138,7 +138,7 @@ program
 program
   .command("sessions")
   .description("list, show, delete or export recorded sessions")
-  .addArgument(new Argument("<verb>", "what to do").choices(["list", "show", "delete", "export"]))
+  .addArgument(new Argument("[verb]", "what to do (default list)").choices(["list", "show", "delete", "export"]).default("list"))
   .argument("[id]", "the session id (a unique prefix is enough)")
   .option("--format <format>", "for export: markdown | script | replies", "markdown")
   .option("--all", "for list: every workspace's sessions")

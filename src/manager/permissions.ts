@@ -73,6 +73,11 @@ export class PermissionPolicy {
     return this.denyRules.some(reads) || this.allowRules.some(reads);
   }
 
+  /** True when a deny rule refuses this action whatever its arguments: the model need not be told of it. */
+  refusesAll(protocol: string, action: string): boolean {
+    return this.denyRules.some((rule) => !rule.readsValueOf(protocol, action) && rule.matches({ protocol, action, permissionClass: "read", description: "" }));
+  }
+
   async decide(request: PermissionRequest): Promise<PermissionVerdict> {
     const label = `${request.protocol}.${request.action}`;
     const denying = this.denyRules.find((rule) => rule.matches(request));

@@ -243,6 +243,14 @@ export class OpenAICompatibleProvider implements ModelProvider {
     };
   }
 
+  /** The model ids the server lists at `GET /models`. */
+  async listModels(): Promise<string[]> {
+    const { client } = await this.load();
+    const ids: string[] = [];
+    for await (const model of client.models.list()) ids.push(model.id);
+    return ids.sort();
+  }
+
   /** The key-free description used in logs. */
   toString(): string {
     return redactKey(`${this.name} ${this.api} ${this.model} at ${this.#options.baseURL}`, this.#options.apiKey);

@@ -54,4 +54,6 @@ export interface ModelProvider {
   readonly model: string;
   readonly api: ProviderApi;
   stream(request: ModelRequest): AsyncIterable<ModelEvent>;
+  /** The models the server offers (`GET /models`), when it can tell. */
+  listModels?(): Promise<string[]>;
 }

@@ -163,6 +163,7 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
     process.stdin.unpipe(input);
     process.stdin.setRawMode?.(false);
     process.stdin.pause();
+    if (conversation.session) write(style.dim(`Resume this conversation with: clio -r ${conversation.session.id}\n`));
     await conversation.close();
     await runtime.manager.dispose();
   }

@@ -27,14 +27,14 @@ export const SLASH_COMMAND_NAMES = ["/help", "/model", "/mode", "/sessions", "/r
 
 const HELP = [
   ["/help", "this list"],
-  ["/model [name]", "show the model, or switch to another one of the same provider"],
+  ["/model [name]", "show the model and the server's models, or switch to another one"],
   ["/mode [plan|ask|auto-edit|yolo]", "show or change the permission mode"],
   ["/sessions", "list the sessions of this workspace"],
   ["/resume ID", "continue a recorded session (a unique prefix of its id is enough)"],
   ["/undo", "restore the files the last prompt changed"],
   ["/rewind [N]", "list the checkpoints, or undo checkpoint N and every later one"],
   ["/diff", "show what this session changed in files"],
-  ["/clear", "start afresh in a new session"],
+  ["/clear", "start afresh in a new session (clears the screen)"],
   ["/cost", "tokens used in this conversation"],
   ["/memory", "list what is remembered"],
   ["/exit", "leave (Ctrl-C twice does too)"],
@@ -54,6 +54,11 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
     case "/model": {
       if (!argument) {
         write(`Model ${style.bold(conversation.provider.model)} via ${conversation.provider.name} (${conversation.provider.api}).\n`);
+        const models = await conversation.provider.listModels?.().catch((error: Error) => {
+          write(`${style.yellow("!")} The server did not list its models: ${error.message}\n`);
+          return undefined;
+        });
+        if (models?.length) write(`The server offers: ${models.map((model) => (model === conversation.provider.model ? style.bold(model) : model)).join(", ")}. Switch with /model NAME.\n`);
         return "continue";
       }
       const provider = await createProvider({ ...context.settings, model: argument }, context.providerOptions);
@@ -106,7 +111,8 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
       return "continue";
     case "/clear":
       await conversation.clear();
-      write("Started afresh.\n");
+      // The screen is cleared too (and its scrollback), like a new chat.
+      write(`${style.level > 0 || process.stdout.isTTY ? "\x1b[2J\x1b[3J\x1b[H" : ""}Started afresh.\n`);
       return "continue";
     case "/cost": {
       const usage = conversation.session?.data.usage.totals ?? { ...conversation.usage, estimated: false };

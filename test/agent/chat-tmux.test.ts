@@ -94,9 +94,12 @@ describe("the chat in a terminal", () => {
     type(`/resume ${sessionId.slice(0, 15)}`);
     await waitFor(`Resumed ${sessionId}`);
     await waitFor("Last reply: The note is written.");
+    type("/model");
+    await waitFor("The server offers: test-model");
 
     type("/exit");
     const final = await waitFor("CLIO-EXITED-0");
+    expect(final).toContain(`Resume this conversation with: clio -r ${sessionId}`);
     expect(final).not.toMatch(/Error|at .*\.js:\d+/);
     expect(existsSync(path.join(workspace.path, "note.txt"))).toBe(true);
   });

@@ -176,6 +176,7 @@ describe("clio -p", () => {
     const listed = await clio(["sessions", "list"]);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain(id);
+    expect((await clio(["sessions"])).stdout).toBe(listed.stdout);
     expect(listed.stdout).not.toContain("\u001b[");
     const shown = await clio(["sessions", "show", id.slice(0, 15)]);
     expect(shown.code).toBe(0);

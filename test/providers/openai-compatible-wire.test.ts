@@ -25,7 +25,7 @@ describe("the completions API", () => {
     const { body, path } = server.requests[0];
     expect(path).toBe("/v1/completions");
     expect(body.prompt).toBe("System: You are clio.\n\nUser: Say hello.\n\nAssistant:");
-    expect(body.stop).toEqual(["\nUser:", "\nSystem:", "[END]"]);
+    expect(body.stop).toEqual(["\nUser:", "\nSystem:", "\nAssistant:", "[END]"]);
     expect(body).not.toHaveProperty("messages");
   });
 
