@@ -10,6 +10,7 @@ import type { ChatMessage, ModelProvider, ModelRequest } from "../providers/type
 import { RESULT_STOP_SEQUENCES } from "./fabrication-guard.js";
 import { streamReply, type ReplyOutcome } from "./reply.js";
 import { needsSummary, summarize } from "./summary.js";
+import type { CheckRunner } from "./checks.js";
 
 export type StopReason = "done" | "max-turns" | "malformed" | "repeated" | "cancelled" | "error";
 
@@ -22,6 +23,7 @@ export type AgentEvent =
   | { type: "usage"; turn: number; inputTokens: number; outputTokens: number; estimated: boolean; totalInput: number; totalOutput: number }
   | { type: "notice"; level: "info" | "warning" | "error"; message: string }
   | { type: "summarized"; replacedMessages: number }
+  | { type: "check-finished"; command: string; ok: boolean; summary: string }
   | { type: "prompt-finished"; reason: StopReason; turns: number; message?: string };
 
 /** Where a conversation is written as it happens (a session file, or nothing). */
@@ -51,6 +53,8 @@ export interface AgentOptions {
   /** Messages of a resumed conversation. */
   history?: ChatMessage[];
   sampling?: Sampling;
+  /** Commands to run after the model changes files, whose failures it must address. */
+  checks?: CheckRunner;
   recorder?: ConversationRecorder;
   onEvent?: (event: AgentEvent) => void;
 }
@@ -70,6 +74,8 @@ const NO_REPLY = "[no reply: the model call failed]";
 export const isHistoryMarker = (content: string): boolean => content === INTERRUPTED || content === NO_REPLY;
 
 const MALFORMED_LIMIT = 3;
+/** Times a prompt's end-of-turn checks may send the model back to fix things. */
+const CHECK_ROUNDS = 3;
 const REPEAT_LIMIT = 3;
 const STREAM_CUT_RETRIES = 2;
 const LANGUAGE_ERRORS = new Set(["syntax_error", "unknown_protocol", "unknown_action", "missing_parameter", "unknown_parameter", "invalid_argument", "fabricated_result"]);
@@ -94,6 +100,8 @@ export class Agent {
     let lastSignature = "";
     let repeats = 0;
     let finalText = "";
+    let changedFiles = false;
+    let checkRounds = 0;
     for (let call = 1; call <= maxTurns; call++) {
       await this.summarizeIfNeeded(system, signal);
       const turn = ++this.turnNumber;
@@ -118,7 +126,16 @@ export class Agent {
       }
 
       const notes = replyNotes(outcome);
-      if (outcome.results.length === 0 && notes.length === 0) return this.finish("done", call, finalText);
+      const edited = outcome.results.some((result) => result.ok && result.permissionClass === "write");
+      changedFiles ||= edited;
+      if (outcome.results.length === 0 && notes.length === 0) {
+        const failed = changedFiles && checkRounds < CHECK_ROUNDS ? await this.runChecks(this.options.checks?.afterTurn ?? [], signal) : [];
+        if (failed.length === 0) return this.finish("done", call, finalText);
+        checkRounds++;
+        await this.append({ role: "user", content: `${failed.join("\n\n")}\n\nFix what the checks report, then answer.` }, turn);
+        continue;
+      }
+      if (edited) notes.push(...(await this.runChecks(this.options.checks?.afterEdit ?? [], signal)));
 
       const malformed = outcome.results.length === 0 || outcome.results.every((result) => !result.ok && LANGUAGE_ERRORS.has(result.error?.code ?? ""));
       malformedInRow = malformed ? malformedInRow + 1 : 0;
@@ -213,6 +230,18 @@ export class Agent {
     } catch (error) {
       this.emit({ type: "notice", level: "warning", message: `Could not summarise older turns: ${(error as Error).message}` });
     }
+  }
+
+  /** Runs checks; the reports of those that failed. */
+  private async runChecks(commands: readonly string[], signal: AbortSignal): Promise<string[]> {
+    const failed: string[] = [];
+    for (const command of commands) {
+      if (signal.aborted || !this.options.checks) break;
+      const outcome = await this.options.checks.run(command, signal);
+      this.emit({ type: "check-finished", command, ok: outcome.ok, summary: outcome.summary });
+      if (!outcome.ok) failed.push(outcome.report);
+    }
+    return failed;
   }
 
   /** Adds something the person did themselves (a shell command's output) to the conversation. */

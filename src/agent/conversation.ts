@@ -10,6 +10,7 @@ import type { Session, SessionStore } from "../sessions/index.js";
 import type { ManagerEvent } from "../manager/manager.js";
 import { Agent, type AgentEvent, type PromptOutcome, type Sampling } from "./agent.js";
 import { Checkpoints } from "./checkpoints.js";
+import type { CheckRunner } from "./checks.js";
 import { readInstructions } from "./context-files.js";
 import { sessionHistory, sessionRecorder } from "./session-recorder.js";
 import { buildSystemPrompt } from "./system-prompt.js";
@@ -23,6 +24,8 @@ export interface ConversationOptions {
   maxTurns: number;
   contextWindow?: number;
   sampling?: Sampling;
+  /** Checks run after the model changes files. */
+  checks?: CheckRunner;
   /** Lines relevant to a prompt for the system prompt; default: what the protocols contribute (memories). */
   memories?: (prompt: string) => Promise<string[]>;
   onEvent?: (event: AgentEvent) => void;
@@ -39,6 +42,11 @@ export class Conversation {
     this.provider = options.provider;
     this.session = options.session;
     this.agent = this.makeAgent();
+  }
+
+  /** The configured checks, if any. */
+  get checks(): CheckRunner | undefined {
+    return this.options.checks;
   }
 
   get history() {
@@ -127,6 +135,7 @@ export class Conversation {
       manager: runtime.manager,
       maxTurns: this.options.maxTurns,
       ...(this.options.sampling ? { sampling: this.options.sampling } : {}),
+      ...(this.options.checks ? { checks: this.options.checks } : {}),
       ...(this.options.contextWindow ? { contextWindow: this.options.contextWindow } : {}),
       history,
       ...(this.session ? { recorder: sessionRecorder(this.session) } : {}),

@@ -5,6 +5,7 @@
 import { ClioError } from "../../tools/errors.js";
 import { Conversation } from "../agent/conversation.js";
 import type { AgentEvent, Sampling } from "../agent/agent.js";
+import { checkRunner, type CheckRunner } from "../agent/checks.js";
 import { loadConfig, type ClioConfig, type ResolvedConfig } from "../config/index.js";
 import type { ManagerEvent } from "../manager/manager.js";
 import type { PermissionAsker } from "../manager/permissions.js";
@@ -166,9 +167,14 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
     maxTurns: config.config.maxTurns,
     contextWindow: config.config.contextWindow ?? settings.contextWindow,
     sampling: samplingFrom(config.config),
+    ...withChecks(checkRunner(config.config.checks, runtime.permissions, runtime.environment.workspace.root)),
     ...(hooks.onAgentEvent ? { onEvent: hooks.onAgentEvent } : {}),
   });
   return { config, settings, providerOptions, conversation, runtime, store };
+}
+
+function withChecks(checks: CheckRunner | undefined): { checks?: CheckRunner } {
+  return checks ? { checks } : {};
 }
 
 /** The timeouts, from seconds in config to the provider's milliseconds. */

@@ -59,6 +59,7 @@ export async function runPrintMode(prompts: AsyncIterable<PromptInput>, flags: C
     if (format === "stream-json") return emit(streamEvent(event));
     if (verbose && event.type === "text-delta") stderr(event.text);
     if (verbose && event.type === "reply-finished" && !event.outcome.text.endsWith("\n")) stderr("\n");
+    if (verbose && event.type === "check-finished") stderr(`${event.ok ? "✓" : "✗"} ${event.summary}\n`);
     if (format !== "text") return;
     if (event.type === "notice") stderr(`clio: ${event.message}\n`);
     if (event.type === "retry") stderr(`clio: ${event.reason}; waiting ${(event.delayMs / 1000).toFixed(1)} s before trying again (retry ${event.attempt}).\n`);

@@ -65,6 +65,10 @@ export const configLayerSchema = z
     topP: z.number({ invalid_type_error: "must be a number" }).gt(0, "must be above 0").max(1, "must be 1 or less"),
     maxTokens: positiveWhole,
     stop: z.array(nonEmpty, { invalid_type_error: "must be a list of strings" }),
+    checks: z
+      .object({ afterEdit: z.array(nonEmpty), afterTurn: z.array(nonEmpty) })
+      .partial()
+      .strict(),
     sessionDir: nonEmpty,
     permissions: z
       .object({ allow: z.array(permissionRule), deny: z.array(permissionRule) })
@@ -100,6 +104,8 @@ export interface ClioConfig {
   maxTokens?: number;
   /** Extra stop strings, sent beside clio's own. */
   stop?: string[];
+  /** Commands run after the model changes files (`afterEdit`) and when it finishes a prompt that changed files (`afterTurn`). */
+  checks?: { afterEdit?: string[]; afterTurn?: string[] };
   /** Absolute path of the folder sessions are stored in. */
   sessionDir: string;
   /** Rules from every layer, lowest layer first, without repeats. */
@@ -125,6 +131,7 @@ export const scalarKeys = [
   "topP",
   "maxTokens",
   "stop",
+  "checks",
   "sessionDir",
 ] as const satisfies readonly (keyof ClioConfig)[];
 export type ScalarKey = (typeof scalarKeys)[number];

@@ -23,7 +23,7 @@ export interface SlashContext {
 export type SlashOutcome = "continue" | "exit";
 
 /** The names the chat completes with Tab. */
-export const SLASH_COMMAND_NAMES = ["/help", "/model", "/mode", "/sessions", "/resume", "/undo", "/rewind", "/diff", "/clear", "/cost", "/memory", "/exit"];
+export const SLASH_COMMAND_NAMES = ["/help", "/model", "/mode", "/sessions", "/resume", "/undo", "/rewind", "/diff", "/checks", "/clear", "/cost", "/memory", "/exit"];
 
 const HELP = [
   ["/help", "this list"],
@@ -34,6 +34,7 @@ const HELP = [
   ["/undo", "restore the files the last prompt changed"],
   ["/rewind [N]", "list the checkpoints, or undo checkpoint N and every later one"],
   ["/diff", "show what this session changed in files"],
+  ["/checks", "show the checks that run after the model changes files"],
   ["/clear", "start afresh in a new session (clears the screen)"],
   ["/cost", "tokens used in this conversation"],
   ["/memory", "list what is remembered"],
@@ -109,6 +110,12 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
     case "/diff":
       await diffCommand(context);
       return "continue";
+    case "/checks": {
+      const checks = conversation.checks;
+      if (!checks) write('No checks are configured. Add them to .clio/config.json: {"checks": {"afterEdit": ["npm run lint"], "afterTurn": ["npm test"]}}.\n');
+      else write(`After each change: ${checks.afterEdit.join(", ") || style.dim("none")}\nAt the end of a prompt that changed files: ${checks.afterTurn.join(", ") || style.dim("none")}\n`);
+      return "continue";
+    }
     case "/clear":
       await conversation.clear();
       // The screen is cleared too (and its scrollback), like a new chat.

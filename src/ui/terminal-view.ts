@@ -91,6 +91,10 @@ export class TerminalView {
           this.write(`${event.reason === "cancelled" ? style.yellow(event.message) : style.red(event.message)}\n`);
         }
         break;
+      case "check-finished":
+        this.spinner.stop();
+        this.write(`${event.ok ? style.green("✓") : style.red("✗")} ${event.summary}\n`);
+        break;
       case "usage":
         break;
     }

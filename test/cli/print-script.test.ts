@@ -45,6 +45,37 @@ describe("exit statuses and hints", () => {
   });
 });
 
+describe("checks after edits", () => {
+  it("runs the configured checks after the model changes files; a failure goes back to the model until it is fixed", async () => {
+    await mkdir(path.join(fixture.workspace.path, ".clio"), { recursive: true });
+    await writeFile(path.join(fixture.workspace.path, ".clio", "config.json"), JSON.stringify({ checks: { afterEdit: ["test -s a.js"], afterTurn: ["grep -q fixed a.js"] } }));
+    fixture.server.enqueue(
+      { reply: '[FILE_OP:action=write:path="a.js":content="broken"]\n' },
+      { reply: "Done." },
+      { reply: '[FILE_OP:action=write:path="a.js":content="fixed"]\n' },
+      { reply: "Fixed and done." },
+    );
+    const result = await clio(["-p", "write a.js", "--permission-mode", "yolo", "--verbose", ...model()]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("Fixed and done.\n");
+    expect(result.stderr).toContain("✓ check test -s a.js exited with code 0");
+    expect(result.stderr).toContain("✗ check grep -q fixed a.js exited with code 1");
+    const sentAfterDone = (fixture.server.requests[2]!.body.messages as { content: string }[]).at(-1)!.content;
+    expect(sentAfterDone).toContain("The check `grep -q fixed a.js` exited with code 1 after your changes");
+    expect(fixture.server.requests).toHaveLength(4);
+  });
+
+  it("asks before running a check, so without a terminal a project's checks do not run", async () => {
+    await mkdir(path.join(fixture.workspace.path, ".clio"), { recursive: true });
+    await writeFile(path.join(fixture.workspace.path, ".clio", "config.json"), JSON.stringify({ checks: { afterTurn: ["touch check-ran"] } }));
+    fixture.server.enqueue({ reply: '[FILE_OP:action=write:path="b.txt":content="b"]\n' }, { reply: "Done." });
+    const result = await clio(["-p", "write b.txt", "--permission-mode", "auto-edit", "--verbose", ...model()]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("check touch check-ran not run");
+    expect(existsSync(path.join(fixture.workspace.path, "check-ran"))).toBe(false);
+  });
+});
+
 describe("model settings", () => {
   it("sends temperature, top_p, max_tokens and extra stop strings from the flags; refuses bad values", async () => {
     fixture.server.enqueue({ reply: "Tuned." });
