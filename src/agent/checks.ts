@@ -5,7 +5,8 @@
  * permission like any command (`CHECK:run:COMMAND` in allow rules), since a project's config
  * may name them.
  */
-import { runProcess, trimMiddle } from "../../tools/exec/index.js";
+import { trimMiddle } from "../../tools/exec/index.js";
+import { runShell } from "./person-command.js";
 import type { PermissionPolicy } from "../manager/permissions.js";
 
 const CHECK_TIMEOUT_MS = 600_000;
@@ -34,14 +35,12 @@ export function checkRunner(checks: { afterEdit?: string[]; afterTurn?: string[]
     async run(command, signal) {
       const verdict = await permissions.decide({ protocol: "CHECK", action: "run", permissionClass: "exec", description: `Running the check ${command}`, subject: command });
       if (!verdict.allowed) return { command, ok: true, summary: `check ${command} not run: ${verdict.error.message}`, report: "" };
-      const result = await runProcess({ file: "/bin/sh", args: ["-c", command], cwd, env: process.env, timeoutMs: CHECK_TIMEOUT_MS, signal });
-      const ok = result.exitCode === 0;
-      const ended = result.exitCode === null ? (result.timedOut ? "timed out" : "was stopped") : `exited with code ${result.exitCode}`;
-      const output = [result.stdout.text, result.stderr.text].filter(Boolean).join("\n").trim();
+      const { exitCode, ended, output, seconds } = await runShell(command, cwd, signal, CHECK_TIMEOUT_MS);
+      const ok = exitCode === 0;
       return {
         command,
         ok,
-        summary: `check ${command} ${ended} (${(result.durationMs / 1000).toFixed(1)} s)`,
+        summary: `check ${command} ${ended} (${seconds})`,
         report: ok ? "" : `The check \`${command}\` ${ended} after your changes:\n${trimMiddle(output || "(no output)", REPORT_LIMIT)}`,
       };
     },

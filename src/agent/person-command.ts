@@ -18,21 +18,35 @@ export interface PersonCommandResult {
   summary: string;
 }
 
-export async function runPersonCommand(command: string, cwd: string, signal: AbortSignal, onOutput: (text: string) => void): Promise<PersonCommandResult> {
-  const result = await runProcess({ file: "/bin/sh", args: ["-c", command], cwd, env: process.env, timeoutMs: PERSON_COMMAND_TIMEOUT_MS, signal, onOutput });
-  const output = [result.stdout.text, result.stderr.text].filter(Boolean).join("\n").replace(/\n$/, "");
+/** A shell command's end in words (`exited with code 1`), its output (both streams) and time. */
+export interface ShellOutcome {
+  exitCode: number | null;
+  ended: string;
+  output: string;
+  seconds: string;
+}
+
+/** Runs `/bin/sh -c command` in `cwd` with standard input closed. */
+export async function runShell(command: string, cwd: string, signal: AbortSignal, timeoutMs: number, onOutput?: (text: string) => void): Promise<ShellOutcome> {
+  const result = await runProcess({ file: "/bin/sh", args: ["-c", command], cwd, env: process.env, timeoutMs, signal, ...(onOutput ? { onOutput } : {}) });
   const ended = result.startError
     ? `could not start (${result.startError})`
     : result.timedOut
-      ? `was stopped after ${PERSON_COMMAND_TIMEOUT_MS / 1000} s`
+      ? `was stopped after ${timeoutMs / 1000} s`
       : result.cancelled
         ? "was cancelled"
         : result.exitCode === null
           ? `was killed by ${result.signal}`
           : `exited with code ${result.exitCode}`;
+  const output = [result.stdout.text, result.stderr.text].filter(Boolean).join("\n").replace(/\n$/, "");
+  return { exitCode: result.exitCode, ended, output, seconds: `${(result.durationMs / 1000).toFixed(1)} s` };
+}
+
+export async function runPersonCommand(command: string, cwd: string, signal: AbortSignal, onOutput: (text: string) => void): Promise<PersonCommandResult> {
+  const { exitCode, ended, output, seconds } = await runShell(command, cwd, signal, PERSON_COMMAND_TIMEOUT_MS, onOutput);
   return {
-    exitCode: result.exitCode,
-    summary: `${command} ${ended} after ${(result.durationMs / 1000).toFixed(1)} s`,
+    exitCode,
+    summary: `${command} ${ended} after ${seconds}`,
     context: `I ran this shell command myself in the workspace: \`${command}\` — it ${ended}.\n${output ? trimMiddle(output, CONTEXT_LIMIT) : "(no output)"}`,
   };
 }
