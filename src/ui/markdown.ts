@@ -8,6 +8,21 @@ import { startsWithCommand } from "../../grammar/command-start.js";
 import { LineHighlighter } from "./highlight.js";
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)/;
+const TABLE_ROW = /^\s*\|.*\|\s*$/;
+const TABLE_RULE = /^\s*\|(\s*:?-{3,}:?\s*\|)+\s*$/;
+
+/** Rows of a markdown table as aligned columns; the rule under the header becomes a line. */
+function renderTable(rows: string[], style: ChalkInstance, inline: (text: string) => string): string {
+  const cells = rows.filter((row) => !TABLE_RULE.test(row)).map((row) => row.trim().slice(1, -1).split("|").map((cell) => inline(cell.trim())));
+  const hasHeader = rows.length > 1 && TABLE_RULE.test(rows[1]!);
+  const visible = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, "").length;
+  const widths: number[] = [];
+  for (const row of cells) row.forEach((cell, index) => (widths[index] = Math.max(widths[index] ?? 0, visible(cell))));
+  const line = (row: string[]) => row.map((cell, index) => cell + " ".repeat((widths[index] ?? 0) - visible(cell))).join(style.dim(" │ "));
+  const out = cells.map((row, index) => (hasHeader && index === 0 ? style.bold(line(row)) : line(row)));
+  if (hasHeader) out.splice(1, 0, style.dim(widths.map((width) => "─".repeat(width)).join("─┼─")));
+  return `${out.join("\n")}\n`;
+}
 
 export class MarkdownRenderer {
   private partial = "";
@@ -15,6 +30,7 @@ export class MarkdownRenderer {
   private drawnRaw = 0;
   private fence: { marker: string; highlighter: LineHighlighter } | undefined;
   private heredocTag: string | undefined;
+  private table: string[] = [];
 
   /**
    * @param liveWidth on a terminal, its width: an unfinished line is drawn as it comes while it
@@ -38,14 +54,15 @@ export class MarkdownRenderer {
     this.drawLive();
   }
 
-  /** True when no unfinished line is waiting for its line break. */
+  /** True when no unfinished line (or table) is waiting to be drawn. */
   get atLineStart(): boolean {
-    return this.partial === "";
+    return this.partial === "" && this.table.length === 0;
   }
 
   /** Writes what is left of the reply. */
   end(): void {
     if (this.partial) this.writeLine(this.partial);
+    this.flushTable();
     this.partial = "";
     this.fence = undefined;
     this.heredocTag = undefined;
@@ -54,7 +71,20 @@ export class MarkdownRenderer {
   private writeLine(line: string): void {
     const redraw = this.drawnRaw > 0 ? "\r\x1b[K" : "";
     this.drawnRaw = 0;
+    // Table rows wait for the table's end, so their columns can be lined up.
+    if (!this.fence && this.heredocTag === undefined && TABLE_ROW.test(line)) {
+      if (redraw) this.write(redraw);
+      this.table.push(line);
+      return;
+    }
+    this.flushTable();
     this.write(`${redraw}${this.renderLine(line)}\n`);
+  }
+
+  private flushTable(): void {
+    if (!this.table.length) return;
+    this.write(renderTable(this.table, this.style, (text) => this.inline(text)));
+    this.table = [];
   }
 
   /** Draws the unfinished line's new characters while the whole line fits on one row. */
@@ -109,9 +139,9 @@ export class MarkdownRenderer {
 
   private inline(text: string): string {
     const style = this.style;
-    if (style.level === 0) return text;
+    // Without colour the emphasis markers still go: the words show plain, never as **word**.
     return text
-      .replace(/`([^`]+)`/g, (_, code: string) => style.cyan(code))
+      .replace(/`([^`]+)`/g, (quoted, code: string) => (style.level === 0 ? quoted : style.cyan(code)))
       .replace(/\*\*([^*]+)\*\*/g, (_, bold: string) => style.bold(bold))
       .replace(/(^|[^*\w])\*([^*\s][^*]*)\*/g, (_, before: string, emphasis: string) => `${before}${style.italic(emphasis)}`)
       .replace(/(^|\W)_([^_\s][^_]*)_(?=\W|$)/g, (_, before: string, emphasis: string) => `${before}${style.italic(emphasis)}`)
