@@ -232,6 +232,14 @@ export class Agent {
     }
   }
 
+  /** Summarises the older turns now (`/compact`); how many messages were replaced. */
+  async compact(signal: AbortSignal): Promise<number> {
+    const replaced = await summarize(this.options.provider, await this.options.systemPrompt(""), this.history, signal);
+    this.lastContextTokens = 0;
+    if (replaced) this.emit({ type: "summarized", replacedMessages: replaced });
+    return replaced;
+  }
+
   /** Runs checks; the reports of those that failed. */
   private async runChecks(commands: readonly string[], signal: AbortSignal): Promise<string[]> {
     const failed: string[] = [];

@@ -66,6 +66,11 @@ export class Conversation {
     }
   }
 
+  /** Summarises the older turns into one message now; how many messages it replaced. */
+  compact(signal: AbortSignal): Promise<number> {
+    return this.agent.compact(signal);
+  }
+
   /** Adds what the person did themselves (a `!command` and its output) to the conversation. */
   async addContext(content: string): Promise<void> {
     await this.start();

@@ -98,6 +98,10 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
   const { conversation, runtime, store, settings, providerOptions } = setup;
   workspaceRoot = runtime.environment.workspace.root;
   // A command the person typed is a turn of its own: Ctrl-C cancels it like a prompt.
+  const promptModel = async (text: string) => {
+    turn = new AbortController();
+    await conversation.prompt(text, turn.signal);
+  };
   const runDirect = async (text: string) => {
     turn = new AbortController();
     await conversation.beginCheckpoint(text);
@@ -132,7 +136,7 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
           continue;
         }
         if (text.startsWith("/")) {
-          if ((await runSlashCommand(text, { conversation, runtime, store, settings, providerOptions, style, write, runDirect })) === "exit") break;
+          if ((await runSlashCommand(text, { conversation, runtime, store, settings, providerOptions, style, write, runDirect, prompt: promptModel, signal: (turn = new AbortController()).signal })) === "exit") break;
           continue;
         }
         if (isDirectCommand(text)) {

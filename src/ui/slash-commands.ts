@@ -18,12 +18,19 @@ export interface SlashContext {
   write(text: string): void;
   /** Runs a line of protocol commands directly, as if the person typed it. */
   runDirect(text: string): Promise<void>;
+  /** Sends a prompt to the model as if the person typed it. */
+  prompt(text: string): Promise<void>;
+  /** Aborted by Ctrl-C while the command works. */
+  signal: AbortSignal;
 }
 
 export type SlashOutcome = "continue" | "exit";
 
+/** What /init asks of the model. */
+const INIT_PROMPT = `Study this project so that a future session can work in it well: analyse its code (its languages, layout, entry points, how it is built and tested), read its README and build files (package.json scripts, Makefile, pyproject and the like). Then write CLIO.md at the workspace root: a short guide for an assistant — what the project is, where things are, the commands to build, test and lint, conventions to follow. If CLIO.md exists, read it first and improve it rather than starting over. Finally, suggest "checks" for .clio/config.json from the project's own lint and test commands (for example {"checks": {"afterEdit": ["npm run lint"], "afterTurn": ["npm test"]}}), but do not write that file.`;
+
 /** The names the chat completes with Tab. */
-export const SLASH_COMMAND_NAMES = ["/help", "/model", "/mode", "/sessions", "/resume", "/undo", "/rewind", "/diff", "/checks", "/clear", "/cost", "/memory", "/exit"];
+export const SLASH_COMMAND_NAMES = ["/help", "/model", "/mode", "/sessions", "/resume", "/init", "/compact", "/undo", "/rewind", "/diff", "/checks", "/clear", "/cost", "/memory", "/exit"];
 
 const HELP = [
   ["/help", "this list"],
@@ -31,6 +38,8 @@ const HELP = [
   ["/mode [plan|ask|auto-edit|yolo]", "show or change the permission mode"],
   ["/sessions", "list the sessions of this workspace"],
   ["/resume ID", "continue a recorded session (a unique prefix of its id is enough)"],
+  ["/init", "let the model study the project and draft CLIO.md (and suggest checks)"],
+  ["/compact", "summarise the older turns now, to free the context window"],
   ["/undo", "restore the files the last prompt changed"],
   ["/rewind [N]", "list the checkpoints, or undo checkpoint N and every later one"],
   ["/diff", "show what this session changed in files"],
@@ -99,6 +108,14 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
       write(`Resumed ${style.cyan(session.id)}: ${session.title || "(untitled)"} — ${session.data.messages.length} messages.\n`);
       const last = [...session.data.messages].reverse().find((message) => message.role === "assistant" && !isHistoryMarker(message.content));
       if (last) write(style.dim(`Last reply: ${last.content.slice(0, 300)}${last.content.length > 300 ? "…" : ""}\n`));
+      return "continue";
+    }
+    case "/init":
+      await context.prompt(INIT_PROMPT);
+      return "continue";
+    case "/compact": {
+      const replaced = await conversation.compact(context.signal);
+      write(replaced ? "" : "Nothing to compact yet: the conversation is short.\n");
       return "continue";
     }
     case "/undo":

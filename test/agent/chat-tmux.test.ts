@@ -267,3 +267,27 @@ describe("input as people type and paste", () => {
     await waitFor("CLIO-EXITED-0", 15_000, "input");
   });
 });
+
+describe("commands people know", () => {
+  it("/init asks the model to draft CLIO.md, /compact summarises older turns, /checks says how to add checks", async () => {
+    startChat("known");
+    await waitFor("Type a request", 15_000, "known");
+    server.enqueue({ reply: '[FILE_OP:action=write:path="CLIO.md":content="# Guide\\n"]\n' }, { reply: "Drafted CLIO.md." });
+    type("/init", "known");
+    await waitFor(/Allow .*CLIO\.md/, 15_000, "known");
+    expect((server.requests.at(-1)!.body.messages as { content: string }[]).at(-1)!.content).toContain("write CLIO.md at the workspace root");
+    type("y", "known");
+    await waitFor("Drafted CLIO.md.", 15_000, "known");
+    server.enqueue({ reply: "One." }, { reply: "Two." }, { reply: "The summary." });
+    type("one", "known");
+    await waitFor("One.", 15_000, "known");
+    type("two", "known");
+    await waitFor("Two.", 15_000, "known");
+    type("/compact", "known");
+    await waitFor(/Older turns \(\d+ messages\) were summarised/, 15_000, "known");
+    type("/checks", "known");
+    await waitFor("No checks are configured", 15_000, "known");
+    type("/exit", "known");
+    await waitFor("CLIO-EXITED-0", 15_000, "known");
+  });
+});
