@@ -159,12 +159,12 @@ program
   });
 
 program
-  .command("config")
-  .description("print the settings in force and where each came from")
-  .action(async () => {
+addChatOptions(program.command("config").description("print the settings in force and where each came from (chat flags given here count too)")).action(
+  async (options: Record<string, unknown>) => {
     const { configCommand } = await import("./config-command.js");
-    process.exitCode = await configCommand();
-  });
+    process.exitCode = await configCommand(options);
+  },
+);
 
 // A reader that stops early (clio parse … | head) closes the pipe: stop quietly, as other
 // command-line tools do, rather than crash with an unhandled EPIPE.

@@ -76,6 +76,16 @@ describe("checks after edits", () => {
   });
 });
 
+describe("clio config", () => {
+  it("shows values given as flags, named as from the flags", async () => {
+    const result = await clio(["config", "--max-turns", "7", "--request-timeout", "2.5", ...model()]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/maxTurns = 7 +\(flag\)/);
+    expect(result.stdout).toMatch(/requestTimeout = 2\.5 +\(flag\)/);
+    expect(result.stdout).toMatch(/model = test-model +\(flag\)/);
+  });
+});
+
 describe("model settings", () => {
   it("sends temperature, top_p, max_tokens and extra stop strings from the flags; refuses bad values", async () => {
     fixture.server.enqueue({ reply: "Tuned." });
