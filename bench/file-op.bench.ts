@@ -75,7 +75,7 @@ async function main(): Promise<void> {
     rows.push({ task: "list recursive (capped at 1,000)", ours: listing, baseline: plainGlob, baselineName: "fast-glob, no ignore" });
 
     // Writes: atomic (temp + datasync + rename) against a plain writeFile.
-    const text = "x".repeat(100) + "\n";
+    const text = `${"x".repeat(100)}\n`;
     const atomic = await timeMedian(30, () => files.write("out/atomic.txt", text.repeat(100)));
     const plain = await timeMedian(30, () => fs.writeFile(path.join(root, "out", "plain.txt"), text.repeat(100)));
     rows.push({ task: "write 10 KB file", ours: atomic, baseline: plain, baselineName: "fs.writeFile" });

@@ -77,13 +77,14 @@ function corpus(bytes: number, seed: number): string {
  * Runs every measure once per round, interleaved, and keeps each one's best time: on a shared,
  * noisy machine the minimum over rounds is the figure least disturbed by other processes.
  */
-function bestTimes(rounds: number, measures: Record<string, () => void>): Record<string, number> {
-  const best: Record<string, number> = {};
+function bestTimes<Name extends string>(rounds: number, measures: Record<Name, () => void>): Record<Name, number> {
+  const names = Object.keys(measures) as Name[];
+  const best = Object.fromEntries(names.map((name) => [name, Infinity])) as Record<Name, number>;
   for (let round = 0; round < rounds; round++) {
-    for (const [name, run] of Object.entries(measures)) {
+    for (const name of names) {
       const start = performance.now();
-      run();
-      best[name] = Math.min(best[name] ?? Infinity, performance.now() - start);
+      measures[name]();
+      best[name] = Math.min(best[name], performance.now() - start);
     }
   }
   return best;
@@ -146,8 +147,8 @@ try {
     oneShotHundred: () => parse(hundredKb),
     streamHundred: () => streamed(hundredKb, 4),
   });
-  const { regex, oneShot, oneShotOne, streamOne, harnessOne, streamTwo, oneShotHundred, streamHundred } = times as Record<string, number>;
-  const naiveHundred = bestTimes(1, { naive: () => naive(hundredKb, 4) }).naive!;
+  const { regex, oneShot, oneShotOne, streamOne, harnessOne, streamTwo, oneShotHundred, streamHundred } = times;
+  const naiveHundred = bestTimes(1, { naive: () => naive(hundredKb, 4) }).naive;
 
   const rate = (bytes: number, ms: number) => `${((bytes / MB) / (ms / 1000)).toFixed(1)} MB/s`;
   const rows: [string, string, string, string][] = [

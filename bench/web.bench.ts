@@ -19,7 +19,7 @@ function page(paragraphs: number, seed = 7): string {
   let state = seed;
   const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
   const words = ["stream", "buffer", "pipe", "error", "signal", "chunk", "reader", "writer", "drain", "close"];
-  const sentence = () => Array.from({ length: 12 }, () => words[Math.floor(random() * words.length)]).join(" ") + ". ";
+  const sentence = () => `${Array.from({ length: 12 }, () => words[Math.floor(random() * words.length)]).join(" ")}. `;
   const body = Array.from({ length: paragraphs }, (_, index) =>
     index % 10 === 0 ? `<h2>Section ${index}</h2><pre><code class="language-js">const x${index} = ${index};</code></pre>` : `<p>${sentence().repeat(4)}<a href="/p/${index}">link ${index}</a></p>`,
   ).join("\n");
@@ -59,12 +59,25 @@ rows.push([`GET ${Math.round(html.length / 1024)} KB page: raw http.get`, `${raw
 rows.push(["  same page through WEB.fetch (guard + markdown)", `${full.toFixed(2)} ms`, `${(full / raw).toFixed(2)}×`]);
 server.close();
 
-let base = 0;
-for (const paragraphs of [30, 300, 3000]) {
-  const text = page(paragraphs);
-  const milliseconds = await time(paragraphs > 1000 ? 3 : 20, () => htmlToMarkdown(text, new URL("https://example.com/")));
-  if (base === 0) base = milliseconds / text.length;
-  rows.push([`htmlToMarkdown, ${Math.round(text.length / 1024)} KB page`, `${milliseconds.toFixed(1)} ms`, `${(milliseconds / text.length / base).toFixed(2)}× per byte`]);
+/** A reference page: a long list of links with inline code, and a table (the shape of API docs). */
+function listPage(items: number): string {
+  const rows = Array.from({ length: items }, (_, index) => `<li><a href="/api/${index}">method${index}</a> returns the <code>value${index}</code> of the thing</li>`);
+  const table = Array.from({ length: Math.ceil(items / 4) }, (_, index) => `<tr><td>${index}</td><td>name ${index}</td><td>row ${index}</td></tr>`);
+  return `<html><head><title>API</title></head><body><main><h1>API</h1><p>Reference.</p><ul>${rows.join("\n")}</ul><table>${table.join("")}</table></main></body></html>`;
+}
+
+// Linearity (target: a 1 MB page costs at most 1.5x per byte what a 10 KB page costs), for two shapes.
+for (const [shape, make, small, large] of [
+  ["article", page, 33, 3300],
+  ["reference list", listPage, 100, 10000],
+] as const) {
+  let base = 0;
+  for (const size of [small, large]) {
+    const text = make(size);
+    const milliseconds = await time(size === small ? 40 : 3, () => htmlToMarkdown(text, new URL("https://example.com/")));
+    if (base === 0) base = milliseconds / text.length;
+    rows.push([`htmlToMarkdown, ${shape}, ${Math.round(text.length / 1024)} KB`, `${milliseconds.toFixed(1)} ms`, `${(milliseconds / text.length / base).toFixed(2)}× per byte`]);
+  }
 }
 
 const bomb = zlib.gzipSync(Buffer.alloc(256 * 1024 * 1024, "a"));

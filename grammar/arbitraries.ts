@@ -122,7 +122,7 @@ export function documentArbitrary(options: DocumentOptions = {}): fc.Arbitrary<G
       const printed = print(piece.command);
       if (piece.kind === "live") {
         expected.commands.push({ offset: text.length, command: piece.command });
-        text += printed + " ";
+        text += `${printed} `;
       } else if (piece.kind === "inline" && !printed.includes("\n")) {
         const ticks = "`".repeat(longestRun(printed, "`") + 1);
         text += `${ticks} `;

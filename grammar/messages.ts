@@ -42,7 +42,7 @@ export function missingValue(name: string, key: string, found: number): string {
 }
 
 export function rawControlInQuoted(name: string, key: string, found: number): string {
-  const how = found === 0x0a ? "write it as \\n inside the quotes, or use a heredoc (" + key + "<<EOF)" : "write it as a JSON escape (\\t, \\r, \\uXXXX)";
+  const how = found === 0x0a ? `write it as \\n inside the quotes, or use a heredoc (${key}<<EOF)` : "write it as a JSON escape (\\t, \\r, \\uXXXX)";
   return `[${name}: the quoted value of ${key} holds ${describeCharacter(found)} as a raw character; ${how}`;
 }
 

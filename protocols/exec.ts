@@ -23,7 +23,7 @@ import path from "node:path";
 import { z } from "zod";
 import { defineAction, defineProtocol, parameter, withWholeOutput, type ParameterDefinition, type ProtocolEnvironment } from "./contract/protocol.js";
 import { loadOnce } from "./contract/load-once.js";
-import { ClioError } from "../tools/errors.js";
+import { ProtocolError } from "./contract/errors.js";
 import { childEnvironment, commandLine } from "../tools/exec/environment.js";
 import type { JobStatus, JobTable, RunResult, Spawn } from "../tools/exec/index.js";
 import { trimMiddle } from "../tools/exec/output.js";
@@ -74,8 +74,8 @@ const argumentList: ParameterDefinition<string[] | undefined> = {
 async function workingFolder(environment: ProtocolEnvironment, input: string | undefined): Promise<string> {
   const { real, relative } = await environment.workspace.resolve(input ?? ".", "read");
   const stat = await fs.stat(real).catch(() => undefined);
-  if (stat === undefined) throw new ClioError("not_found", `The folder ${relative} does not exist.`, "Give cwd as an existing folder relative to the workspace root.");
-  if (!stat.isDirectory()) throw new ClioError("not_a_directory", `${relative} is a file, not a folder.`, "Give cwd as a folder.");
+  if (stat === undefined) throw new ProtocolError("not_found", `The folder ${relative} does not exist.`, "Give cwd as an existing folder relative to the workspace root.");
+  if (!stat.isDirectory()) throw new ProtocolError("not_a_directory", `${relative} is a file, not a folder.`, "Give cwd as a folder.");
   return real;
 }
 
@@ -83,7 +83,7 @@ async function workingFolder(environment: ProtocolEnvironment, input: string | u
 function shellLine(commandText: string, args?: string[]): string {
   const line = commandLine(commandText, args);
   if (line.includes("\0")) {
-    throw new ClioError("invalid_argument", "The command contains a NUL byte, which no command line can hold.", "Remove the \\u0000 from command and args; to produce NUL bytes, use printf '\\0' in the command.");
+    throw new ProtocolError("invalid_argument", "The command contains a NUL byte, which no command line can hold.", "Remove the \\u0000 from command and args; to produce NUL bytes, use printf '\\0' in the command.");
   }
   return line;
 }
@@ -92,7 +92,7 @@ function timeoutMs(environment: ProtocolEnvironment, requested: number | undefin
   const settings = settingsOf(environment);
   const limit = settings.maxTimeout ?? 3600;
   if (requested !== undefined && requested > limit) {
-    throw new ClioError("invalid_argument", `timeout ${requested} s is over the limit of ${limit} s.`, `Use timeout up to ${limit}, or start long work with EXEC action=background.`);
+    throw new ProtocolError("invalid_argument", `timeout ${requested} s is over the limit of ${limit} s.`, `Use timeout up to ${limit}, or start long work with EXEC action=background.`);
   }
   return (requested ?? settings.defaultTimeout ?? 120) * 1000;
 }
@@ -115,7 +115,7 @@ function shownOutput(result: RunResult, shownLimit: number): { shown: string; wh
   return trimmed ? { shown, whole: sections(Number.POSITIVE_INFINITY) } : { shown };
 }
 
-/** Runs a program and turns the outcome into a result, or a ClioError carrying the output. */
+/** Runs a program and turns the outcome into a result, or a ProtocolError carrying the output. */
 async function execute(context: { environment: ProtocolEnvironment; signal: AbortSignal; progress?: (text: string) => void }, spawn: Spawn | undefined, label: string, file: string, args: string[], folder: string, limitMs: number) {
   const { environment, signal } = context;
   const settings = settingsOf(environment);
@@ -133,18 +133,18 @@ async function execute(context: { environment: ProtocolEnvironment; signal: Abor
     ...(context.progress ? { onOutput: context.progress } : {}),
   });
   const { shown, whole } = shownOutput(result, shownLimitOf(environment));
-  const failure = (error: ClioError) => (whole === undefined ? error : withWholeOutput(error, whole));
+  const failure = (error: ProtocolError) => (whole === undefined ? error : withWholeOutput(error, whole));
   const data = { exitCode: result.exitCode, signal: result.signal, durationMs: result.durationMs, stdout: result.stdout, stderr: result.stderr, leftoversStopped: result.leftoversStopped };
   if (result.startError !== undefined) {
-    throw new ClioError("exec_failed", `${label} could not start: ${result.startError}.`, "Check that the program is installed and on PATH.");
+    throw new ProtocolError("exec_failed", `${label} could not start: ${result.startError}.`, "Check that the program is installed and on PATH.");
   }
   if (result.timedOut) {
-    throw failure(new ClioError("timeout", `${label} timed out after ${seconds(limitMs)}; its whole process group was stopped.\n${shown}`, "Give a longer timeout=SECONDS, or start servers and watchers with EXEC action=background."));
+    throw failure(new ProtocolError("timeout", `${label} timed out after ${seconds(limitMs)}; its whole process group was stopped.\n${shown}`, "Give a longer timeout=SECONDS, or start servers and watchers with EXEC action=background."));
   }
-  if (result.cancelled) throw failure(new ClioError("cancelled", `${label} was cancelled after ${seconds(result.durationMs)}; its process group was stopped.\n${shown}`));
+  if (result.cancelled) throw failure(new ProtocolError("cancelled", `${label} was cancelled after ${seconds(result.durationMs)}; its process group was stopped.\n${shown}`));
   if (result.exitCode !== 0) {
     const how = result.exitCode === null ? `was killed by ${result.signal}` : `exited with code ${result.exitCode}`;
-    throw failure(new ClioError("exec_failed", `${label} ${how} after ${seconds(result.durationMs)}.\n${shown}`));
+    throw failure(new ProtocolError("exec_failed", `${label} ${how} after ${seconds(result.durationMs)}.\n${shown}`));
   }
   const output = `exit code 0 after ${seconds(result.durationMs)}\n${shown}`;
   return { output, description: `Ran ${label} (exit 0, ${seconds(result.durationMs)})`, data, ...(whole === undefined ? {} : { wholeOutput: `exit code 0 after ${seconds(result.durationMs)}\n${whole}` }) };
@@ -189,7 +189,7 @@ export function createExecProtocol(options: ExecOptions = {}) {
         permission: "exec",
         parameters: {
           content: parameter.text("The script's text"),
-          interpreter: parameter.word("The program that runs the script (default sh)", z.string().regex(/^[A-Za-z0-9_.+\/-]+$/, "expected a program name such as python3").optional()),
+          interpreter: parameter.word("The program that runs the script (default sh)", z.string().regex(/^[A-Za-z0-9_.+/-]+$/, "expected a program name such as python3").optional()),
           timeout,
           cwd,
         },

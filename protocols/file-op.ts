@@ -61,7 +61,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
   // The file tools load on the first FILE_OP command, not at start-up.
   const tools = async (environment: ProtocolEnvironment, ledger?: FileLedger) => {
     const { FileTools } = await loadFileTools();
-    return new FileTools(environment.workspace, options.fileSystem, ledger);
+    return new FileTools(environment.workspace, options.fileSystem, undefined, ledger);
   };
 
   const plan = async (action: "write" | "replace" | "delete" | "move" | "copy", args: Parameters<FileTools["plan"]>[1], environment: ProtocolEnvironment, ledger: FileLedger): Promise<PlannedChange[]> =>

@@ -13,7 +13,8 @@ import * as nodeFs from "node:fs";
 import { z } from "zod";
 import { defineAction, defineProtocol, parameter, type ActionOutput, type ProtocolEnvironment } from "./contract/protocol.js";
 import { loadOnce } from "./contract/load-once.js";
-import { ClioError } from "../tools/errors.js";
+import { ClioError } from "../grammar/errors.js";
+import { ProtocolError } from "./contract/errors.js";
 import { groupStatus, parseFileList, pathFilter, plural, porcelainLine, shortOid } from "../tools/git/format.js";
 import type { MergeResult } from "../tools/git/merge-reset.js";
 import type { RemoteOptions } from "../tools/git/remote.js";
@@ -36,7 +37,7 @@ const MAX_STATUS_LINES = 400;
 
 const settingsOf = (environment: ProtocolEnvironment): GitSettings => (environment.config.GIT ?? {}) as GitSettings;
 
-/** Opens the workspace's repository and turns stray library errors into ClioErrors. */
+/** Opens the workspace's repository and turns stray library errors into ProtocolErrors. */
 async function inRepository(environment: ProtocolEnvironment, work: (repository: Repository, tools: GitTools) => Promise<ActionOutput>): Promise<ActionOutput> {
   const settings = settingsOf(environment);
   const tools = await loadGitTools();
@@ -44,12 +45,12 @@ async function inRepository(environment: ProtocolEnvironment, work: (repository:
   try {
     return await work(repository, tools);
   } catch (error) {
-    if (ClioError.is(error)) throw error;
+    if (ClioError.isInstance(error)) throw error;
     const { code, message } = error as { code?: string; message?: string };
     const text = tools.scrubSecrets(message ?? String(error));
-    if (code === "NotFoundError") throw new ClioError("not_found", text, "Check the name with [GIT:action=branch] or [GIT:action=log].");
-    if (code === "InvalidRefNameError") throw new ClioError("invalid_argument", text, "Use a valid ref name, e.g. feature/parser.");
-    throw new ClioError("git_error", text);
+    if (code === "NotFoundError") throw new ProtocolError("not_found", text, "Check the name with [GIT:action=branch] or [GIT:action=log].");
+    if (code === "InvalidRefNameError") throw new ProtocolError("invalid_argument", text, "Use a valid ref name, e.g. feature/parser.");
+    throw new ProtocolError("git_error", text);
   }
 }
 
@@ -167,7 +168,7 @@ export const gitProtocol = defineProtocol<undefined>({
       handler: (args, { environment }) =>
         inRepository(environment, async (repository, tools) => {
           if (!args.all && args.files === undefined) {
-            throw new ClioError("missing_parameter", "GIT.add needs files=... or all=true.", 'e.g. [GIT:action=add:files="src/a.ts"] or [GIT:action=add:all=true].');
+            throw new ProtocolError("missing_parameter", "GIT.add needs files=... or all=true.", 'e.g. [GIT:action=add:files="src/a.ts"] or [GIT:action=add:all=true].');
           }
           const paths = args.all ? "all" : await repositoryPaths(environment, args.files!);
           const staged = await tools.stagePaths(repository, paths, { env: environment.env });
@@ -191,7 +192,7 @@ export const gitProtocol = defineProtocol<undefined>({
       handler: (args, { environment }) =>
         inRepository(environment, async (repository, tools) => {
           if (args.message.trim() === "") {
-            throw new ClioError("invalid_argument", "The commit message is empty; nothing was committed.", 'Say what the change does: message="Fix the parser\'s handling of empty input".');
+            throw new ProtocolError("invalid_argument", "The commit message is empty; nothing was committed.", 'Say what the change does: message="Fix the parser\'s handling of empty input".');
           }
           const author = await tools.resolveAuthor(repository, settingsOf(environment).author, environment.env);
           if (args.all) await tools.stagePaths(repository, "all", { env: environment.env });
@@ -258,7 +259,7 @@ export const gitProtocol = defineProtocol<undefined>({
           }
           const target = args.branch ?? (args.create ? undefined : args.ref);
           if (target === undefined) {
-            throw new ClioError("missing_parameter", "GIT.checkout needs branch=NAME (or ref=COMMIT to look at a commit).", "e.g. [GIT:action=checkout:branch=main] or [GIT:action=checkout:branch=fix:create=true].");
+            throw new ProtocolError("missing_parameter", "GIT.checkout needs branch=NAME (or ref=COMMIT to look at a commit).", "e.g. [GIT:action=checkout:branch=main] or [GIT:action=checkout:branch=fix:create=true].");
           }
           const result = await tools.checkout(repository, target, { create: args.create, startPoint: args.create ? args.ref : undefined, env: environment.env });
           const where = result.branch === undefined ? `HEAD is now detached at ${shortOid(result.oid)}` : `Switched to ${result.created ? "a new " : ""}branch ${result.branch}`;
@@ -298,7 +299,7 @@ export const gitProtocol = defineProtocol<undefined>({
           const mode = args.mode ?? "mixed";
           if (args.files !== undefined) {
             if (mode !== "mixed") {
-              throw new ClioError("invalid_argument", `reset with files only unstages (mixed); mode=${mode} cannot be combined with files.`, 'Drop mode, or use [GIT:action=checkout:files="..."] to discard a file\'s changes.');
+              throw new ProtocolError("invalid_argument", `reset with files only unstages (mixed); mode=${mode} cannot be combined with files.`, 'Drop mode, or use [GIT:action=checkout:files="..."] to discard a file\'s changes.');
             }
             const unstaged = await tools.unstagePaths(repository, await repositoryPaths(environment, args.files), args.ref ?? "HEAD");
             return { output: unstaged.length > 0 ? `Unstaged: ${unstaged.join(", ")}. Files unchanged.` : "Nothing staged there; nothing changed.", data: { mode, unstaged } };

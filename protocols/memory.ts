@@ -9,7 +9,7 @@ import path from "node:path";
 import { z } from "zod";
 import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "./contract/protocol.js";
 import { loadOnce } from "./contract/load-once.js";
-import { ClioError } from "../tools/errors.js";
+import { ProtocolError } from "./contract/errors.js";
 import type { MemoryEntry, MemoryStore } from "../tools/memory/store.js";
 import { plural } from "../tools/format.js";
 
@@ -83,7 +83,7 @@ export const memoryProtocol = defineProtocol<MemoryStore>({
         const entry = await state.retrieve(args.key, args.scope);
         if (entry === undefined) {
           const close = (await state.search(args.key, { limit: 5 }).catch(() => [])).map((hit) => hit.entry.key);
-          throw new ClioError(
+          throw new ProtocolError(
             "not_found",
             `No memory is stored under ${args.key}${args.scope === undefined ? "" : ` in the ${args.scope} scope`}.`,
             close.length === 0 ? "Use MEMORY list to see the stored keys." : `Close keys: ${close.join(", ")}.`,
@@ -121,7 +121,7 @@ export const memoryProtocol = defineProtocol<MemoryStore>({
       describe: (args) => `Forgetting ${args.key}`,
       async handler(args, { state }) {
         const result = await state.forget(args.key, args.scope);
-        if (!result.removed) throw new ClioError("not_found", `No memory is stored under ${args.key}, so nothing was forgotten.`, "Use MEMORY list to see the stored keys.");
+        if (!result.removed) throw new ProtocolError("not_found", `No memory is stored under ${args.key}, so nothing was forgotten.`, "Use MEMORY list to see the stored keys.");
         return { output: `Forgot ${args.key} (${result.scope}).`, description: `Forgot ${args.key}`, data: result };
       },
     }),

@@ -8,7 +8,7 @@ import { promises as fs } from "node:fs";
 import { z } from "zod";
 import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "./contract/protocol.js";
 import { loadOnce } from "./contract/load-once.js";
-import { ClioError } from "../tools/errors.js";
+import { ProtocolError } from "./contract/errors.js";
 import type { ResolvedPath } from "../tools/workspace.js";
 import { numberLines } from "../tools/files/text.js";
 import type { Analysis } from "../tools/index/analyze.js";
@@ -153,7 +153,7 @@ export function createRagProtocol(options: RagOptions = {}) {
           const { analyzeIndex } = await loadIndexTools();
           const analysis = analyzeIndex(index, relative);
           if (analysis.files === 0) {
-            throw new ClioError("not_found", `No indexed files under ${relative}.`, "Give a folder inside the workspace that holds source files, or run RAG index after adding files.");
+            throw new ProtocolError("not_found", `No indexed files under ${relative}.`, "Give a folder inside the workspace that holds source files, or run RAG index after adding files.");
           }
           return { output: analysisText(analysis, index.skipped.length), description: `Analysed ${relative === "." ? "the workspace" : relative} (${plural(analysis.files, "file")})`, data: analysis };
         },
@@ -180,7 +180,7 @@ async function assertExists(absolute: string, relative: string): Promise<void> {
   try {
     await fs.lstat(absolute);
   } catch {
-    throw new ClioError("not_found", `${relative} does not exist.`, 'Give an existing folder or file relative to the workspace, or leave path out to index everything.');
+    throw new ProtocolError("not_found", `${relative} does not exist.`, 'Give an existing folder or file relative to the workspace, or leave path out to index everything.');
   }
 }
 

@@ -1,6 +1,7 @@
 // Bundles the CLI so start-up does not pay for loading hundreds of modules: the entry holds only
 // the command line; each subcommand's code is a chunk loaded when that subcommand runs.
-import { existsSync, renameSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { cachedScripts, writeCachedScripts } from "./cached-scripts.mjs";
@@ -51,6 +52,12 @@ await build({
 });
 
 await writeCachedScripts(`${fresh}/chunks`, `${dist}/chunks`);
+
+// docs/protocols.md is the registry's own account of the protocols (test/cli/protocols-command.test.ts
+// fails when the file and the registry differ); rewritten only when it changed.
+const reference = fileURLToPath(new URL("../docs/protocols.md", import.meta.url));
+const markdown = execFileSync(process.execPath, [`${fresh}/clio.js`, "protocols", "--markdown"], { encoding: "utf8" });
+if (!existsSync(reference) || readFileSync(reference, "utf8") !== markdown) writeFileSync(reference, markdown);
 
 if (existsSync(dist)) renameSync(dist, old);
 renameSync(fresh, dist);

@@ -5,7 +5,7 @@
 import type { ParseResult, Position } from "../grammar/ast.js";
 import { parse, StreamingScanner } from "../grammar/index.js";
 import { collectEvents } from "../grammar/parse.js";
-import type { ErrorCode } from "../tools/errors.js";
+import type { ErrorCode } from "./errors.js";
 import { checkCommand } from "./manager/check.js";
 import type { ProtocolRegistry } from "./registry.js";
 

@@ -1,17 +1,11 @@
 /**
- * Errors the tool layer throws and the protocol manager turns into result data.
- * Every message says what was wrong; every hint says how to do it right.
+ * The codes the tool layer owns, and the error it throws with them; the protocol manager turns
+ * it into result data. Every message says what was wrong; every hint says how to do it right.
  */
+import { ClioError, hasErrorMarker } from "../grammar/errors.js";
 
-export type ErrorCode =
-  // language and checking
-  | "syntax_error"
-  | "unknown_protocol"
-  | "unknown_action"
-  | "missing_parameter"
-  | "unknown_parameter"
+export type ToolErrorCode =
   | "invalid_argument"
-  | "fabricated_result"
   // permission and confinement
   | "permission_denied"
   | "outside_workspace"
@@ -51,41 +45,19 @@ export type ErrorCode =
   | "corrupt_file"
   | "locked"
   | "unsupported_version"
-  // configuration
-  | "invalid_config"
-  // providers
+  // a setting the person has to make first (git user.name, a WEB key)
   | "not_configured"
-  | "provider_error"
-  | "rate_limited"
   // anything else
   | "limit_reached"
   | "internal_error";
 
-export interface ErrorData {
-  code: ErrorCode;
-  message: string;
-  hint?: string;
-}
+const toolErrorMarker = Symbol.for("clio.error.tool");
 
 /** A typed error a tool may throw. The manager is the one place that catches it. */
-export class ClioError extends Error {
-  readonly code: ErrorCode;
-  readonly hint?: string;
+export class ToolError extends ClioError<ToolErrorCode> {
+  readonly [toolErrorMarker] = true;
 
-  constructor(code: ErrorCode, message: string, hint?: string) {
-    super(message);
-    this.name = "ClioError";
-    this.code = code;
-    this.hint = hint;
-  }
-
-  toData(): ErrorData {
-    return this.hint === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, hint: this.hint };
-  }
-
-  static is(value: unknown): value is ClioError {
-    return value instanceof ClioError;
+  static override isInstance(value: unknown): value is ToolError {
+    return hasErrorMarker(value, toolErrorMarker);
   }
 }

@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import os from "node:os";
-import { ClioError } from "./errors.js";
+import { ToolError } from "./errors.js";
 
 export interface FileLockOptions {
   /** A lock held longer than this is taken over (default 30 s; holders keep it for milliseconds). */
@@ -52,7 +52,7 @@ async function acquire(lockFile: string, options: FileLockOptions): Promise<void
     }
     if (Date.now() > deadline) {
       const owner = existing === undefined ? undefined : parseOwner(existing.text);
-      throw new ClioError(
+      throw new ToolError(
         "locked",
         `${lockFile} has been held by ${owner === undefined ? "another process" : `process ${owner.pid} on ${owner.hostname}`} for too long.`,
         `Wait for the other clio to finish; if none is running, delete ${lockFile}.`,

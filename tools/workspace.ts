@@ -4,9 +4,9 @@
  * escapes it. Writes never reach git's internals (`.git` at any depth) or clio's own state
  * (`.clio` at the root), not even through a symlink.
  */
-import { promises as fs } from "node:fs";
+import { promises as fs, realpathSync } from "node:fs";
 import path from "node:path";
-import { ClioError } from "./errors.js";
+import { ToolError } from "./errors.js";
 
 export type PathIntent = "read" | "write";
 
@@ -54,11 +54,11 @@ export class Workspace {
     try {
       real = await fs.realpath(given);
     } catch {
-      throw new ClioError("not_found", `Workspace folder ${root} does not exist.`, "Pass an existing folder with --workspace DIR.");
+      throw new ToolError("not_found", `Workspace folder ${root} does not exist.`, "Pass an existing folder with --workspace DIR.");
     }
     const stat = await fs.stat(real);
     if (!stat.isDirectory()) {
-      throw new ClioError("not_a_directory", `Workspace ${root} is not a folder.`, "Pass a folder with --workspace DIR.");
+      throw new ToolError("not_a_directory", `Workspace ${root} is not a folder.`, "Pass a folder with --workspace DIR.");
     }
     const protectedNames = (options.protectedNames ?? DEFAULT_PROTECTED).map((name) => name.toLowerCase());
     return new Workspace(real, protectedNames, given);
@@ -76,7 +76,7 @@ export class Workspace {
     const relative = this.relativeOf(absolute);
     if (intent === "write" && input.includes("\\")) {
       // On Linux `\` is part of a name: `src\main.ts` would create one odd file at the root.
-      throw new ClioError("invalid_argument", `The path ${input} contains \\, which is not a folder separator here.`, 'Separate folders with /, e.g. path="src/main.ts".');
+      throw new ToolError("invalid_argument", `The path ${input} contains \\, which is not a folder separator here.`, 'Separate folders with /, e.g. path="src/main.ts".');
     }
     if (intent === "write") this.refuseProtected(input, relative);
     const real = await this.realLocation(input, absolute);
@@ -109,7 +109,7 @@ export class Workspace {
     if (!this.isProtected(relative)) return;
     const segments = relative.toLowerCase().split("/");
     const what = segments.includes(".git") ? "git's internals" : "clio's own state";
-    throw new ClioError(
+    throw new ToolError(
       "protected_path",
       `${input} is inside ${what} (${relative}) and is never written by file commands.`,
       "Use GIT commands for version control; clio manages its own .clio folder.",
@@ -118,30 +118,30 @@ export class Workspace {
 
   private lexicalResolve(input: string): string {
     if (input.includes("\0")) {
-      throw new ClioError("invalid_argument", "The path contains a NUL byte.", "Write the path without control characters.");
+      throw new ToolError("invalid_argument", "The path contains a NUL byte.", "Write the path without control characters.");
     }
     // A line break or tab in a path is almost always a slip (`a.txt\n`), and makes files no one can type.
     const control = /[\u0001-\u001f\u007f]/.exec(input);
     if (control) {
       const shown = JSON.stringify(control[0]);
-      throw new ClioError("invalid_argument", `The path ${JSON.stringify(input)} contains the control character ${shown}.`, "Write the path without line breaks, tabs or other control characters.");
+      throw new ToolError("invalid_argument", `The path ${JSON.stringify(input)} contains the control character ${shown}.`, "Write the path without line breaks, tabs or other control characters.");
     }
     if (input.trim() === "") {
-      throw new ClioError("invalid_argument", "The path is empty.", 'Give a path relative to the workspace, e.g. path="src/main.ts".');
+      throw new ToolError("invalid_argument", "The path is empty.", 'Give a path relative to the workspace, e.g. path="src/main.ts".');
     }
     const longName = input.split(/[\\/]/).find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES);
     if (longName !== undefined) {
-      throw new ClioError(
+      throw new ToolError(
         "invalid_argument",
         `The path has a name of ${Buffer.byteLength(longName)} bytes ("${longName.slice(0, 24)}…"); file systems allow at most ${MAX_NAME_BYTES} bytes per name.`,
         "Use shorter file and folder names.",
       );
     }
     if (Buffer.byteLength(input) > MAX_PATH_BYTES) {
-      throw new ClioError("invalid_argument", `The path is ${Buffer.byteLength(input)} bytes long; at most ${MAX_PATH_BYTES} are allowed.`, "Use a shorter path.");
+      throw new ToolError("invalid_argument", `The path is ${Buffer.byteLength(input)} bytes long; at most ${MAX_PATH_BYTES} are allowed.`, "Use a shorter path.");
     }
     if (input.startsWith("~")) {
-      throw new ClioError(
+      throw new ToolError(
         "outside_workspace",
         `${input} refers to a home folder, which is outside the workspace ${this.root}.`,
         "Use a path relative to the workspace root.",
@@ -155,14 +155,14 @@ export class Workspace {
       }
     }
     if (!this.contains(absolute)) {
-      throw new ClioError(
+      throw new ToolError(
         "outside_workspace",
         `${input} is outside the workspace ${this.root}.`,
         "Use a path relative to the workspace root, without `..` that leaves it.",
       );
     }
     if (Buffer.byteLength(absolute) > MAX_PATH_BYTES) {
-      throw new ClioError(
+      throw new ToolError(
         "invalid_argument",
         `The path ${input.slice(0, 40)}… is ${Buffer.byteLength(absolute)} bytes long with the workspace folder in front; at most ${MAX_PATH_BYTES} are allowed.`,
         "Use a shorter path.",
@@ -176,11 +176,12 @@ export class Workspace {
    * where they point, and returns the real location of `absolute`. Throws if it is outside.
    */
   private async realLocation(input: string, absolute: string): Promise<string> {
-    // An existing path: one realpath call resolves every link on the way.
+    // An existing path: one realpath call resolves every link on the way (synchronous: here one
+    // such call costs a fraction of the promise one, and commands resolve paths all the time).
     try {
-      return this.checked(input, await fs.realpath(absolute));
+      return this.checked(input, realpathSync.native(absolute));
     } catch (error) {
-      if (ClioError.is(error)) throw error;
+      if (ToolError.isInstance(error)) throw error;
     }
     let current = absolute;
     const rest: string[] = [];
@@ -210,7 +211,7 @@ export class Workspace {
       }
       return this.checked(input, path.join(real, ...rest));
     }
-    throw new ClioError("outside_workspace", `${input} goes through too many symbolic links.`, "Use a path without a symlink loop.");
+    throw new ToolError("outside_workspace", `${input} goes through too many symbolic links.`, "Use a path without a symlink loop.");
   }
 
   private checked(input: string, real: string): string {
@@ -218,8 +219,8 @@ export class Workspace {
     return real;
   }
 
-  private symlinkEscape(input: string, target: string): ClioError {
-    return new ClioError(
+  private symlinkEscape(input: string, target: string): ToolError {
+    return new ToolError(
       "outside_workspace",
       `${input} leads through a symbolic link to ${target}, which is outside the workspace ${this.root}.`,
       "Only paths whose real location is inside the workspace can be used.",

@@ -65,6 +65,7 @@ export function wholeOutputOf(error: unknown): string | undefined {
   return typeof whole === "string" ? whole : undefined;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: an action is checked against its own argument types where it is defined; collections of actions of different shapes hold them as any (handlers take arguments contravariantly).
 export interface ActionDefinition<Args extends Record<string, unknown> = any, State = any> {
   /** One line for the system prompt. */
   summary: string;
@@ -100,11 +101,13 @@ export interface PlannedChange {
   unknown?: string;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a protocol's state type is its own; the registry holds protocols of every state.
 export interface ProtocolDefinition<State = any> {
   /** Canonical upper-case name, e.g. `FILE_OP`. */
   name: string;
   /** One line: what the protocol is for. */
   summary: string;
+  // biome-ignore lint/suspicious/noExplicitAny: each action has its own argument type.
   actions: Record<string, ActionDefinition<any, State>>;
   /** Makes the protocol's state once per manager (job tables, open indexes). */
   setup?(environment: ProtocolEnvironment): State | Promise<State>;
@@ -135,6 +138,7 @@ export function defineProtocol<State>(definition: ProtocolDefinition<State>): Pr
   return definition;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: an action that does not name its state fits any protocol.
 export function defineAction<Args extends Record<string, unknown>, State = any>(
   definition: ActionDefinition<Args, State>,
 ): ActionDefinition<Args, State> {

@@ -3,9 +3,10 @@
  * results go back in nonce envelopes; until the model answers without commands or a limit ends
  * the turn. Everything but waiting for the model happens here.
  */
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 import type { ProtocolManager } from "../manager/manager.js";
 import { formatResultsForModel, type CommandResult } from "../manager/result.js";
+import { StreamCutError } from "../providers/failures.js";
 import type { ChatMessage, ModelProvider, ModelRequest } from "../providers/types.js";
 import { RESULT_STOP_SEQUENCES } from "./fabrication-guard.js";
 import { streamReply, type ReplyOutcome } from "./reply.js";
@@ -110,7 +111,7 @@ export class Agent {
       try {
         outcome = await this.reply(system, turn, signal);
       } catch (error) {
-        const cancelled = signal.aborted || (ClioError.is(error) && error.code === "cancelled");
+        const cancelled = signal.aborted || (ClioError.isInstance(error) && error.code === "cancelled");
         const message = cancelled ? "Cancelled." : `The model call failed: ${(error as Error).message}`;
         // Marked in the history, so the person's next prompt is a message of its own, not glued to this one.
         await this.append({ role: "assistant", content: cancelled ? INTERRUPTED : NO_REPLY }, turn);
@@ -209,7 +210,7 @@ export class Agent {
         }
         return outcome;
       } catch (error) {
-        const cut = ClioError.is(error) && error.name === "StreamCutError";
+        const cut = StreamCutError.isInstance(error);
         if (!cut || attempt >= STREAM_CUT_RETRIES || signal.aborted) throw error;
         this.emit({ type: "notice", level: "warning", message: `The reply broke off (${(error as Error).message}); asking again.` });
       }

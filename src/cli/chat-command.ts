@@ -1,5 +1,5 @@
 /** `clio`, `clio chat`, `clio -p "prompt"`: chat with a model, or one prompt for scripts. */
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 import type { ChatFlags } from "./chat-setup.js";
 import { DEFAULT_STDIN_WAIT_MS, readPipedInput } from "./input.js";
 import type { InputFormat, OutputFormat } from "./print-mode.js";
@@ -63,7 +63,7 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
     const { runInteractiveChat } = await import("../ui/chat.js");
     return await runInteractiveChat(options);
   } catch (error) {
-    if (ClioError.is(error)) {
+    if (ClioError.isInstance(error)) {
       process.stderr.write(`clio: ${error.message}${error.hint ? `\n${error.hint}` : ""}\n`);
       return USAGE_ERRORS.has(error.code) ? EXIT_USAGE : 1;
     }

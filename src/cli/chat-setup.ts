@@ -2,7 +2,7 @@
  * Turning flags, environment and config files into a ready conversation: the provider, the
  * runtime (workspace, protocols, permissions), the session store and the session to continue.
  */
-import { ClioError } from "../../tools/errors.js";
+import { ApplicationError } from "../errors.js";
 import { Conversation } from "../agent/conversation.js";
 import type { AgentEvent, Sampling } from "../agent/agent.js";
 import { checkRunner, type CheckRunner } from "../agent/checks.js";
@@ -122,7 +122,7 @@ function refuseForeignServer(resolved: ResolvedConfig): void {
     // An unparsable URL is refused below like any other foreign server.
   }
   if (host === "localhost" || host === "::1" || /^127\./.test(host)) return;
-  throw new ClioError(
+  throw new ApplicationError(
     "not_configured",
     `The project's own ${source.slice("project:".length)} points clio at ${baseUrl}; clio will not send your API key to a server a repository chose.`,
     `If you trust it, pass --base-url ${baseUrl} yourself (or set CLIO_BASE_URL, or put it in ~/.clio/config.json).`,
@@ -155,7 +155,7 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
   else if (flags.continue) {
     const latest = await store.latest(runtime.environment.workspace.root);
     if (!latest) {
-      throw new ClioError("not_found", `There is no earlier session for ${runtime.environment.workspace.root} to continue.`, "Start a new one without --continue, or list sessions with `clio sessions list`.");
+      throw new ApplicationError("not_found", `There is no earlier session for ${runtime.environment.workspace.root} to continue.`, "Start a new one without --continue, or list sessions with `clio sessions list`.");
     }
     session = await store.open(latest.id);
   }

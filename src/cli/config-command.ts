@@ -1,5 +1,5 @@
 /** `clio config`: the settings in force and where each came from (secrets masked). */
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 import { formatConfigReport } from "../config/index.js";
 import { describeSource } from "../providers/index.js";
 import { loadChatConfig, providerSettingsFrom, type ChatFlags } from "./chat-setup.js";
@@ -22,13 +22,13 @@ export async function configCommand(flags: ChatFlags = {}): Promise<number> {
       ];
       for (const [key, value, source] of rows) lines.push(`  ${`${key} = ${value}`.padEnd(48)}(${source})`);
     } catch (error) {
-      if (!ClioError.is(error)) throw error;
+      if (!ClioError.isInstance(error)) throw error;
       lines.push(`  ${error.message}`);
     }
     process.stdout.write(`${lines.join("\n")}\n`);
     return 0;
   } catch (error) {
-    if (!ClioError.is(error)) throw error;
+    if (!ClioError.isInstance(error)) throw error;
     process.stderr.write(`clio config: ${error.message}${error.hint ? `\n${error.hint}` : ""}\n`);
     return 2;
   }

@@ -10,7 +10,7 @@ import type { CommandResult } from "../manager/result.js";
 import { formatResultLine } from "../ui/results.js";
 import { createStyle } from "../ui/style.js";
 import { setUpChat, type ChatFlags } from "./chat-setup.js";
-import { jsonResult } from "./replay-command.js";
+import { jsonResult } from "./replay-support.js";
 
 export type OutputFormat = "text" | "json" | "stream-json";
 export type InputFormat = "text" | "stream-json";

@@ -3,40 +3,15 @@
  * the results with recorded ones (`--update` records them), with `--dry-run` only show the plan.
  */
 import path from "node:path";
-import type { PermissionMode } from "../manager/permissions.js";
-import type { CommandResult } from "../manager/result.js";
 import { loadBuiltinProtocols } from "../registry.js";
 import type { ExpectationFile } from "../replay/expectations.js";
 import { formatPlan, planScript } from "../replay/plan.js";
 import { runScript } from "../replay/run-script.js";
 import { canAsk, terminalAsker } from "../ui/prompt.js";
-import { formatOutputPreview, formatResultLine } from "../ui/results.js";
 import { createStyle } from "../ui/style.js";
 import { readExpectations, settleExpectations } from "./expect-option.js";
 import { EXIT_UNREADABLE, readInputOrReport } from "./input.js";
-
-export interface ReplayCommandOptions {
-  workspace?: string;
-  permissionMode: PermissionMode;
-  json?: boolean;
-  stopOnError?: boolean;
-  /** An expectation file to compare the results with. */
-  expect?: string;
-  /** Write (or rewrite) the expectation file instead of comparing. */
-  update?: boolean;
-  /** Parse, check and show the permission plan; run nothing. */
-  dryRun?: boolean;
-  /** Copy this fixture folder into a fresh temporary workspace and replay there. */
-  freshCopy?: string;
-  /** Re-run the commands a session recorded and compare them with its results. */
-  fromSession?: string;
-  /** With `fromSession`: the session folder (default: sessionDir from config). */
-  sessionDir?: string;
-  /** Play these recorded model replies through the real agent loop instead of running a script. */
-  modelScript?: string;
-  /** With `modelScript`: the person's prompt the replies answer. */
-  prompt?: string;
-}
+import { configuredRules, formatResult, jsonResult, type ReplayCommandOptions, summaryLine } from "./replay-support.js";
 
 type Output = (text: string) => void;
 
@@ -107,33 +82,4 @@ export async function replayCommand(file: string | undefined, options: ReplayCom
     return (await settleExpectations(settled, write)) ? 0 : 1;
   }
   return outcome.results.every((result) => result.ok) && !outcome.stopped ? 0 : 1;
-}
-
-/**
- * The person's allow/deny rules and protocol settings (e.g. WEB.allowHosts) from their config
- * files, so a replay runs under the same rules as the chat.
- */
-export async function configuredRules(): Promise<{ rules: { allow: string[]; deny: string[] }; protocolConfig: Record<string, unknown> }> {
-  const { loadConfig } = await import("../config/index.js");
-  const { config } = await loadConfig({ cwd: process.cwd(), env: process.env });
-  return { rules: config.permissions, protocolConfig: config.protocols };
-}
-
-/** `3 succeeded, 1 failed, 2 not run`, coloured by outcome. */
-export function summaryLine(results: CommandResult[], total: number, style: ReturnType<typeof createStyle>): string {
-  const failed = results.filter((result) => !result.ok).length;
-  const skipped = total - results.length;
-  const summary = `${results.length - failed} succeeded, ${failed} failed${skipped ? `, ${skipped} not run` : ""}`;
-  return failed ? style.red(summary) : style.green(summary);
-}
-
-export function formatResult(result: CommandResult, style: ReturnType<typeof createStyle>): string {
-  const preview = result.ok ? formatOutputPreview(result.output, style) : "";
-  return preview ? `${formatResultLine(result, style, { showPosition: true })}\n${preview}` : formatResultLine(result, style, { showPosition: true });
-}
-
-/** One line of `--json` output: the result without the fields only a terminal needs. */
-export function jsonResult(result: CommandResult): Record<string, unknown> {
-  const { id: _id, ...rest } = result;
-  return rest;
 }

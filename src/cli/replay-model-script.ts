@@ -5,7 +5,7 @@
  */
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 import { Conversation } from "../agent/conversation.js";
 import type { CommandResult } from "../manager/result.js";
 import { loadScript, ScriptedProvider } from "../providers/index.js";
@@ -16,7 +16,7 @@ import { canAsk, terminalAsker } from "../ui/prompt.js";
 import { createStyle } from "../ui/style.js";
 import { TerminalView } from "../ui/terminal-view.js";
 import { readExpectations, settleExpectations } from "./expect-option.js";
-import { configuredRules, jsonResult, type ReplayCommandOptions } from "./replay-command.js";
+import { configuredRules, jsonResult, type ReplayCommandOptions } from "./replay-support.js";
 
 export interface ModelScriptOptions extends ReplayCommandOptions {
   modelScript: string;
@@ -30,7 +30,7 @@ export async function replayModelScriptCommand(options: ModelScriptOptions): Pro
   try {
     replies = await loadScript(options.modelScript);
   } catch (error) {
-    if (ClioError.is(error)) return fail(error.message);
+    if (ClioError.isInstance(error)) return fail(error.message);
     throw error;
   }
   let expectations: ExpectationFile | undefined;

@@ -2,7 +2,7 @@
  * `clio replay --from-session ID`: re-run the commands a session recorded, in the workspace
  * given (or a fresh copy of a fixture), and compare each result with the one the session kept.
  */
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 import { loadConfig } from "../config/index.js";
 import { formatDifferences } from "../replay/difference-report.js";
 import { compareResults } from "../replay/expectations.js";
@@ -11,7 +11,7 @@ import { sessionCheck, sessionScriptName, withShortenedOutputsIgnored } from "..
 import { SessionStore, type SessionData } from "../sessions/index.js";
 import { createStyle } from "../ui/style.js";
 import { EXIT_UNREADABLE } from "./input.js";
-import { formatResult, jsonResult, summaryLine, type ReplayCommandOptions } from "./replay-command.js";
+import { formatResult, jsonResult, summaryLine, type ReplayCommandOptions } from "./replay-support.js";
 
 /** Reads a session's data by id or unique prefix without locking it: a clio that has it open keeps it. */
 export async function readSession(directory: string, idOrPrefix: string): Promise<Readonly<SessionData>> {
@@ -30,7 +30,7 @@ export async function replaySessionCommand(idOrPrefix: string, options: ReplayCo
     const { config } = await loadConfig({ cwd: process.cwd(), ...(options.sessionDir ? { flags: { sessionDir: options.sessionDir } } : {}) });
     data = await readSession(config.sessionDir, idOrPrefix);
   } catch (error) {
-    if (ClioError.is(error)) return fail(error.hint ? `${error.message} ${error.hint}` : error.message);
+    if (ClioError.isInstance(error)) return fail(error.hint ? `${error.message} ${error.hint}` : error.message);
     throw error;
   }
   const check = sessionCheck(data);

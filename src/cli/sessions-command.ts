@@ -1,5 +1,5 @@
 /** `clio sessions list|show|delete|export`. */
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 import { exportFormats, exportSession, SessionStore, type ExportFormat } from "../sessions/index.js";
 import { createStyle } from "../ui/style.js";
 import { loadChatConfig } from "./chat-setup.js";
@@ -43,7 +43,7 @@ export async function sessionsCommand(verb: string, id: string | undefined, opti
     process.stdout.write(exportSession(await store.read(id), format));
     return 0;
   } catch (error) {
-    if (!ClioError.is(error)) throw error;
+    if (!ClioError.isInstance(error)) throw error;
     process.stderr.write(`clio sessions: ${error.message}${error.hint ? `\n${error.hint}` : ""}\n`);
     return error.code === "not_found" ? 1 : 2;
   }

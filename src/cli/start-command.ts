@@ -2,7 +2,7 @@
  * `npm start`: the main job. With a model configured and a terminal, the chat; otherwise the
  * offline demo, which plays a recorded conversation through the real loop.
  */
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 import { loadChatConfig, providerSettingsFrom } from "./chat-setup.js";
 
 export async function startCommand(): Promise<number> {
@@ -12,7 +12,7 @@ export async function startCommand(): Promise<number> {
     providerSettingsFrom(await loadChatConfig({}, process.env, process.cwd()), {}, process.env);
     configured = true;
   } catch (error) {
-    if (!ClioError.is(error)) throw error;
+    if (!ClioError.isInstance(error)) throw error;
     reason = error.message;
   }
   const interactive = Boolean(process.stdin.isTTY && process.stdout.isTTY);

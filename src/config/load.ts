@@ -12,7 +12,7 @@
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ClioError } from "../../tools/errors.js";
+import { ApplicationError } from "../errors.js";
 import { describeIssue, formatKeyPath } from "./issues.js";
 import { parseJsonText } from "./json-text.js";
 import {
@@ -160,7 +160,7 @@ async function checkProjectWorkspace(workspace: string, projectRoot: string, fil
   const real = async (folder: string) => fs.realpath(folder).catch(() => folder);
   const inside = path.relative(await real(projectRoot), await real(workspace));
   if (inside === "" || (inside !== ".." && !inside.startsWith(`..${path.sep}`) && !path.isAbsolute(inside))) return;
-  throw new ClioError(
+  throw new ApplicationError(
     "invalid_config",
     `${file}: workspace ${workspace} is outside the project ${projectRoot}; a project's own config may only name the project folder or a folder inside it.`,
     "Remove workspace from that file, or choose the folder yourself: --workspace DIR, or workspace in your own ~/.clio/config.json.",
@@ -191,19 +191,19 @@ async function readConfigFile(file: string): Promise<ConfigLayer | undefined> {
     text = await fs.readFile(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new ClioError("invalid_config", `${file}: cannot be read (${(error as Error).message})`, "Make the file readable, or remove it.");
+    throw new ApplicationError("invalid_config", `${file}: cannot be read (${(error as Error).message})`, "Make the file readable, or remove it.");
   }
   // Editors on Windows save UTF-8 with a byte order mark; JSON.parse refuses it.
   const parsed = parseJsonText(text.startsWith("\uFEFF") ? text.slice(1) : text);
   if (!parsed.ok) {
-    throw new ClioError(
+    throw new ApplicationError(
       "invalid_config",
       `${file}:${parsed.line}:${parsed.column}: invalid JSON: ${parsed.message}`,
       `Fix the JSON at line ${parsed.line}, column ${parsed.column} (keys and strings in double quotes, no trailing commas).`,
     );
   }
   if (typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) {
-    throw new ClioError("invalid_config", `${file}: must hold a JSON object such as {"model": "..."}`, `Known keys: ${knownKeys.join(", ")}.`);
+    throw new ApplicationError("invalid_config", `${file}: must hold a JSON object such as {"model": "..."}`, `Known keys: ${knownKeys.join(", ")}.`);
   }
   return checkLayer(parsed.value, file, formatKeyPath);
 }
@@ -212,7 +212,7 @@ function checkLayer(values: unknown, where: string, nameKey: (path: readonly (st
   const result = configLayerSchema.safeParse(values);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => describeIssue(issue, knownKeys, nameKey));
-  throw new ClioError("invalid_config", `${where}: ${problems.join("; ")}`, `Fix or remove the value in ${where}; see "clio config" for every key and its current value.`);
+  throw new ApplicationError("invalid_config", `${where}: ${problems.join("; ")}`, `Fix or remove the value in ${where}; see "clio config" for every key and its current value.`);
 }
 
 /** One layer per CLIO_* variable that is set, so each value names its own variable. */

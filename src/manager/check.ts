@@ -5,7 +5,7 @@
 import type { ZodError } from "zod";
 import type { Command } from "../../grammar/ast.js";
 import { decodeParameter, formatArgumentError } from "../../grammar/kinds.js";
-import type { ErrorData } from "../../tools/errors.js";
+import type { ResultError } from "../errors.js";
 import type { ActionDefinition, ProtocolDefinition } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 
@@ -22,7 +22,7 @@ export interface Invocation {
   command: Command;
 }
 
-export type CheckResult = { ok: true; invocation: Invocation } | { ok: false; protocol: string; action?: string; error: ErrorData };
+export type CheckResult = { ok: true; invocation: Invocation } | { ok: false; protocol: string; action?: string; error: ResultError };
 
 /** The name the interpreter keeps for its own result envelopes. */
 export const RESERVED_RESULT_NAME = "RESULT";
@@ -114,7 +114,7 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
   };
 }
 
-function failure(protocol: string, action: string | undefined, error: ErrorData): CheckResult {
+function failure(protocol: string, action: string | undefined, error: ResultError): CheckResult {
   return action === undefined ? { ok: false, protocol, error } : { ok: false, protocol, action, error };
 }
 

@@ -6,7 +6,8 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { Command, SyntaxError as GrammarSyntaxError } from "../../grammar/ast.js";
-import { ClioError, type ErrorData } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
+import type { ResultError } from "../errors.js";
 import { wholeOutputOf, type ActionDefinition, type ActionOutput, type PermissionClass, type PlannedChange, type ProtocolDefinition, type ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
@@ -198,6 +199,7 @@ export class ProtocolManager {
       if (output.data !== undefined) base.data = output.data;
       result = await this.limitOutput(base, output.wholeOutput);
     } catch (error) {
+      if (ClioError.isInstance(error)) error.caller ??= `${protocol}.${action}`;
       result = this.result(id, protocol, action, permissionClass, toErrorData(error), start, description);
       result.args = invocation.decoded;
       const whole = wholeOutputOf(error);
@@ -216,14 +218,14 @@ export class ProtocolManager {
    * What the action would change; the error when the preview found the action cannot work;
    * undefined when it declares no preview or the preview itself broke (the handler decides then).
    */
-  private async previewOf(invocation: Invocation, signal: AbortSignal): Promise<{ changes: PlannedChange[] } | { error: ErrorData } | undefined> {
+  private async previewOf(invocation: Invocation, signal: AbortSignal): Promise<{ changes: PlannedChange[] } | { error: ResultError } | undefined> {
     const preview = invocation.definition.preview;
     if (!preview) return undefined;
     try {
       const state = await this.stateOf(invocation.protocolDefinition);
       return { changes: await preview(invocation.args, { state, environment: this.options.environment, signal }) };
     } catch (error) {
-      return ClioError.is(error) && error.code !== "internal_error" ? { error: error.toData() } : undefined;
+      return ClioError.isInstance(error) && error.code !== "internal_error" ? { error: toErrorData(error) } : undefined;
     }
   }
 
@@ -294,7 +296,7 @@ export class ProtocolManager {
     protocol: string,
     action: string | null,
     permissionClass: PermissionClass | null,
-    error: ErrorData,
+    error: ResultError,
     start: { line: number; column: number },
     description?: string,
   ): CommandResult {
@@ -370,8 +372,9 @@ async function pruneKeptOutputs(folder: string, keep: string): Promise<void> {
 }
 
 /** Any thrown value as error data: typed tool errors keep their code, anything else is internal. */
-export function toErrorData(error: unknown): ErrorData {
-  if (ClioError.is(error)) return error.toData();
+export function toErrorData(error: unknown): ResultError {
+  // Every layer's error class narrows its code to that layer's share of ErrorCode.
+  if (ClioError.isInstance(error)) return error.toData() as ResultError;
   if (error instanceof Error && error.name === "AbortError") return { code: "cancelled", message: "The command was cancelled." };
   const message = error instanceof Error ? error.message : String(error);
   return {

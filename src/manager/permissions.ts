@@ -3,7 +3,7 @@
  * allow/deny rules decide whether it runs, is refused, or asks first. Without anyone to ask,
  * anything that would ask is refused (fail closed).
  */
-import type { ErrorData } from "../../tools/errors.js";
+import type { ResultError } from "../errors.js";
 import type { PermissionClass, PlannedChange } from "../../protocols/contract/protocol.js";
 
 export const PERMISSION_MODES = ["plan", "ask", "auto-edit", "yolo"] as const;
@@ -43,7 +43,7 @@ export type PermissionAnswer = "yes" | "no" | "always";
 /** Asks the person; absent when there is no terminal. */
 export type PermissionAsker = (request: PermissionRequest) => Promise<PermissionAnswer>;
 
-export type PermissionVerdict = { allowed: true; asked: boolean } | { allowed: false; error: ErrorData };
+export type PermissionVerdict = { allowed: true; asked: boolean } | { allowed: false; error: ResultError };
 
 /** Which classes ask, per mode; classes not listed run. */
 const ASKING: Record<PermissionMode, PermissionClass[]> = {

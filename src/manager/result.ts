@@ -3,7 +3,7 @@
  * (../shared/protocol-language.md §6) that no content can close early.
  */
 import { randomBytes } from "node:crypto";
-import type { ErrorData } from "../../tools/errors.js";
+import type { ResultError } from "../errors.js";
 import type { PermissionClass } from "../../protocols/contract/protocol.js";
 
 export interface CommandResult {
@@ -20,7 +20,7 @@ export interface CommandResult {
   description: string;
   /** The text the model reads (cut at the output limit when `truncated`). */
   output: string;
-  error?: ErrorData;
+  error?: ResultError;
   durationMs: number;
   truncated: boolean;
   /** Where the whole output was kept when it was cut (relative to the workspace). */

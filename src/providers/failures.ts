@@ -5,7 +5,8 @@
  */
 import { STATUS_CODES } from "node:http";
 import type * as OpenAISdk from "openai";
-import { ClioError } from "../../tools/errors.js";
+import { hasErrorMarker } from "../../grammar/errors.js";
+import { ApplicationError } from "../errors.js";
 
 /** Who clio was talking to, for messages. */
 export interface ServerContext {
@@ -18,8 +19,11 @@ export interface ServerContext {
   apiKeyEnv?: string;
 }
 
+const streamCutMarker = Symbol.for("clio.error.stream-cut");
+
 /** The connection broke after part of the reply had already been yielded to the caller. */
-export class StreamCutError extends ClioError {
+export class StreamCutError extends ApplicationError {
+  readonly [streamCutMarker] = true;
   /** How many characters of the reply were yielded before the cut. */
   readonly receivedCharacters: number;
 
@@ -29,8 +33,11 @@ export class StreamCutError extends ClioError {
       `The stream from ${describeServer(server)} was cut after ${receivedCharacters} characters of the reply (${cause}).`,
       "The partial reply is incomplete: keep it out of the conversation and send the request again.",
     );
-    this.name = "StreamCutError";
     this.receivedCharacters = receivedCharacters;
+  }
+
+  static override isInstance(value: unknown): value is StreamCutError {
+    return hasErrorMarker(value, streamCutMarker);
   }
 }
 
@@ -51,7 +58,7 @@ export interface AttemptFailure {
   /** Response headers, for Retry-After. */
   headers?: { get(name: string): string | null };
   /** The error to throw when no further attempt is made. */
-  finalError(attempts: number): ClioError;
+  finalError(attempts: number): ApplicationError;
 }
 
 export function describeServer(server: ServerContext): string {
@@ -76,12 +83,12 @@ export function classifyFailure(
       reason: detail,
       finalError: (attempts) =>
         refused
-          ? new ClioError(
+          ? new ApplicationError(
               "provider_error",
               `Could not connect to ${where}: ${detail}.`,
               "Start the model server (e.g. `ollama serve`), or point clio at a running one with --base-url URL.",
             )
-          : new ClioError(
+          : new ApplicationError(
               "provider_error",
               `Could not reach ${where} after ${plural(attempts, "attempt")}: ${detail}.`,
               "Check the network and the --base-url, then try again.",
@@ -110,7 +117,7 @@ export function classifyFailure(
       retryable: false,
       reason: "error event in the stream",
       finalError: () =>
-        new ClioError(
+        new ApplicationError(
           "provider_error",
           `${where} reported an error in the middle of the reply: ${serverMessage}`,
           "Send the request again; if it keeps failing, try another --model.",
@@ -124,7 +131,7 @@ export function classifyFailure(
     streamCut: phase === "stream",
     reason: phase === "stream" ? `stream cut (${detail})` : detail,
     finalError: (attempts) =>
-      new ClioError(
+      new ApplicationError(
         "provider_error",
         phase === "stream"
           ? `The stream from ${where} was cut before any reply text, ${plural(attempts, "time")} in a row (${detail}).`
@@ -134,11 +141,11 @@ export function classifyFailure(
   });
 }
 
-function statusError(server: ServerContext, status: number, statusLine: string, serverMessage: string, attempts: number): ClioError {
+function statusError(server: ServerContext, status: number, statusLine: string, serverMessage: string, attempts: number): ApplicationError {
   const where = describeServer(server);
   const answered = `${where} answered ${statusLine}`;
   if (status === 429) {
-    return new ClioError(
+    return new ApplicationError(
       "rate_limited",
       `${answered} (rate limited) ${plural(attempts, "time")} in a row: ${serverMessage}`,
       "Wait a minute and try again, or check the account's rate limits and credit with the provider.",
@@ -146,7 +153,7 @@ function statusError(server: ServerContext, status: number, statusLine: string, 
   }
   if (status === 401 || status === 403) {
     const variable = server.apiKeyEnv ?? "the provider's API key variable";
-    return new ClioError(
+    return new ApplicationError(
       "provider_error",
       `${answered}: the API key was refused. ${serverMessage}`,
       server.apiKey
@@ -155,7 +162,7 @@ function statusError(server: ServerContext, status: number, statusLine: string, 
     );
   }
   if (status === 404) {
-    return new ClioError(
+    return new ApplicationError(
       "provider_error",
       `${answered}: no model "${server.model}" or no ${server.api} endpoint there. ${serverMessage}`,
       `Pass --model with a model the server serves (GET ${server.baseURL}/models lists them)` +
@@ -163,13 +170,13 @@ function statusError(server: ServerContext, status: number, statusLine: string, 
     );
   }
   if (status >= 500 || status === 408 || status === 409) {
-    return new ClioError(
+    return new ApplicationError(
       "provider_error",
       `${answered} ${plural(attempts, "time")} in a row: ${serverMessage}`,
       "The server may be overloaded or down: try again later, or choose another --model or --provider.",
     );
   }
-  return new ClioError(
+  return new ApplicationError(
     "provider_error",
     `${answered}, rejecting the request: ${serverMessage}`,
     "The message is the server's own; check --model, --api and --max-tokens against what the server accepts.",

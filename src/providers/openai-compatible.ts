@@ -20,8 +20,8 @@
  * ends with a StreamCutError, so the caller can drop the partial reply and ask again.
  * An optional idle timeout treats a stream that goes silent as cut.
  */
+import { ClioError } from "../../grammar/errors.js";
 import type * as OpenAISdk from "openai";
-import { ClioError } from "../../tools/errors.js";
 import { classifyFailure, redactKey, StreamCutError, type RefusableParameter, type ServerContext } from "./failures.js";
 import { backoffDelay, cancelledError, defaultRetryPolicy, retryAfterDelay, sleep as realSleep, type RetryPolicy, type Sleep } from "./retry.js";
 import { StopSequenceCutter } from "./stop.js";
@@ -120,7 +120,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
         if (signal?.aborted) throw cancelledError();
         const error = watchdog.stalled ? watchdog.stallError() : caught;
         if (error instanceof sdk.APIUserAbortError) throw cancelledError();
-        if (error instanceof ClioError) throw error;
+        if (ClioError.isInstance(error)) throw error;
         const failure = classifyFailure(error, watchdog.stalled ? "stream" : progress.phase, this.#server, sdk);
         if (failure.streamCut && progress.yielded > 0) throw new StreamCutError(this.#server, progress.yielded, failure.reason);
         const refused = failure.refusedParameter;

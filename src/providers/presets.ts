@@ -12,7 +12,7 @@
  * config names no provider or the same provider that was chosen. API keys are read from the
  * preset's environment variable (or `--api-key`, or the config) and never appear in messages.
  */
-import { ClioError } from "../../tools/errors.js";
+import { ApplicationError } from "../errors.js";
 import { Secret } from "./secret.js";
 import type { ProviderApi } from "./types.js";
 
@@ -127,11 +127,11 @@ export function resolveProviderSettings({ flags = {}, env = {}, config = {} }: R
     [env.DEEPSEEK_API_KEY && "deepseek", environment("DEEPSEEK_API_KEY")],
     [env.OPENROUTER_API_KEY && "openrouter", environment("OPENROUTER_API_KEY")],
   );
-  if (!chosen) throw new ClioError("not_configured", `No model provider is configured. ${howToConfigure}`, presetHint);
+  if (!chosen) throw new ApplicationError("not_configured", `No model provider is configured. ${howToConfigure}`, presetHint);
   const name = chosen.value.toLowerCase();
   const presetFound = providerPresets.get(name);
   if (!presetFound) {
-    throw new ClioError(
+    throw new ApplicationError(
       "not_configured",
       `Unknown provider "${chosen.value}" (from ${describeSource(chosen.source)}).`,
       `${presetHint} For any other OpenAI-compatible server pass --base-url URL --model NAME.`,
@@ -148,7 +148,7 @@ export function resolveProviderSettings({ flags = {}, env = {}, config = {} }: R
     [presetFound.baseURL, preset(label)],
   ) ?? { value: "", source: preset(label) };
   if (name === "custom" && !baseURL.value) {
-    throw new ClioError(
+    throw new ApplicationError(
       "not_configured",
       "The custom provider needs the address of an OpenAI-compatible server.",
       "Pass --base-url http://HOST:PORT/v1 (or export OPENAI_BASE_URL=...) and --model NAME.",
@@ -162,7 +162,7 @@ export function resolveProviderSettings({ flags = {}, env = {}, config = {} }: R
   ) ?? { value: presetFound.api, source: preset(label) };
   const apiValue = name === "scripted" ? "scripted" : api.value;
   if (apiValue !== "chat" && apiValue !== "completions" && apiValue !== "scripted") {
-    throw new ClioError(
+    throw new ApplicationError(
       "not_configured",
       `Unknown API form "${api.value}" (from ${describeSource(api.source)}).`,
       "Use --api chat for chat models or --api completions for completion-only (base) models.",
@@ -176,7 +176,7 @@ export function resolveProviderSettings({ flags = {}, env = {}, config = {} }: R
     [presetFound.defaultModel, preset(label)],
   );
   if (!model) {
-    throw new ClioError(
+    throw new ApplicationError(
       "not_configured",
       `The ${label} provider needs a model name: it has no default.`,
       `Pass --model NAME (or export CLIO_MODEL=NAME) with a model the server serves; GET ${baseURL.value || "<base-url>"}/models lists them.`,
@@ -190,7 +190,7 @@ export function resolveProviderSettings({ flags = {}, env = {}, config = {} }: R
     [fromConfig.apiKey, configured("apiKey")],
   );
   if (presetFound.apiKeyRequired && !apiKey) {
-    throw new ClioError(
+    throw new ApplicationError(
       "not_configured",
       `The ${label} provider needs an API key and none was found in ${apiKeyEnv}.`,
       `export ${apiKeyEnv}=<your key>, or choose a local server: clio --provider ollama --model qwen2.5-coder.`,
@@ -199,7 +199,7 @@ export function resolveProviderSettings({ flags = {}, env = {}, config = {} }: R
 
   const script = first<string>([flags.script, flag("--script")], [fromConfig.script, configured("script")]);
   if (name === "scripted" && !script) {
-    throw new ClioError("not_configured", "The scripted provider needs a reply script.", "Pass --script FILE (a JSON file { \"version\": 1, \"replies\": [...] }).");
+    throw new ApplicationError("not_configured", "The scripted provider needs a reply script.", "Pass --script FILE (a JSON file { \"version\": 1, \"replies\": [...] }).");
   }
 
   const contextWindow = first<number>(

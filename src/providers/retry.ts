@@ -2,7 +2,7 @@
  * When and how long to wait before trying a model request again: exponential backoff with
  * jitter, or the server's own Retry-After, capped so a server cannot stall clio for long.
  */
-import { ClioError } from "../../tools/errors.js";
+import { ApplicationError } from "../errors.js";
 
 export interface RetryPolicy {
   /** Attempts after the first one. */
@@ -25,7 +25,7 @@ export const defaultRetryPolicy: RetryPolicy = {
 /** The waiting seam: tests pass one that records the delay and returns at once. */
 export type Sleep = (milliseconds: number, signal?: AbortSignal) => Promise<void>;
 
-/** Waits, or rejects with a `cancelled` ClioError as soon as the signal aborts. */
+/** Waits, or rejects with a `cancelled` ApplicationError as soon as the signal aborts. */
 export const sleep: Sleep = (milliseconds, signal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(cancelledError());
@@ -40,8 +40,8 @@ export const sleep: Sleep = (milliseconds, signal) =>
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 
-export function cancelledError(): ClioError {
-  return new ClioError("cancelled", "The model request was cancelled.");
+export function cancelledError(): ApplicationError {
+  return new ApplicationError("cancelled", "The model request was cancelled.");
 }
 
 /** The backoff before retry number `attempt` (1 for the first retry): half fixed, half random. */

@@ -12,7 +12,7 @@
  * reply; the line break that ends a reply's last line is not part of it).
  */
 import { readFile as fsReadFile } from "node:fs/promises";
-import { ClioError } from "../../tools/errors.js";
+import { ApplicationError } from "../errors.js";
 import { cancelledError } from "./retry.js";
 import { cutAtStop } from "./stop.js";
 import { estimateMessageTokens, estimateTokens } from "./tokens.js";
@@ -52,14 +52,16 @@ export class ScriptedProvider implements ModelProvider {
   async *stream(request: ModelRequest): AsyncGenerator<ModelEvent> {
     const { signal } = request;
     if (signal?.aborted) throw cancelledError();
-    if (this.played >= this.replies.length) {
-      throw new ClioError(
+    const reply = this.replies[this.played];
+    if (reply === undefined) {
+      throw new ApplicationError(
         "provider_error",
         `${this.origin} has no reply left: all ${this.replies.length} recorded replies were played and the model was asked for one more.`,
         "Add a reply to the script for this turn, or end the session where the script ends.",
       );
     }
-    const { text } = cutAtStop(this.replies[this.played++], request.stop);
+    this.played++;
+    const { text } = cutAtStop(reply, request.stop);
     const characters = Array.from(text);
     for (let start = 0; start < characters.length; start += this.chunkSize) {
       if (signal?.aborted) throw cancelledError();
@@ -84,9 +86,9 @@ export async function loadScript(
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") {
-      throw new ClioError("not_found", `The reply script ${path} does not exist.`, "Pass --script with the path of an existing script file.");
+      throw new ApplicationError("not_found", `The reply script ${path} does not exist.`, "Pass --script with the path of an existing script file.");
     }
-    throw new ClioError("provider_error", `Could not read the reply script ${path}: ${(error as Error).message}.`);
+    throw new ApplicationError("provider_error", `Could not read the reply script ${path}: ${(error as Error).message}.`);
   }
   return /\.(md|txt)$/i.test(path) ? parseTextScript(text) : parseJsonScript(text, path);
 }
@@ -105,14 +107,14 @@ function parseJsonScript(text: string, path: string): string[] {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ClioError("corrupt_file", `The reply script ${path} is not valid JSON: ${(error as Error).message}.`, format);
+    throw new ApplicationError("corrupt_file", `The reply script ${path} is not valid JSON: ${(error as Error).message}.`, format);
   }
   const script = value as { version?: unknown; replies?: unknown };
   if (script?.version !== 1) {
-    throw new ClioError("corrupt_file", `The reply script ${path} has version ${JSON.stringify(script?.version)}; clio reads version 1.`, format);
+    throw new ApplicationError("corrupt_file", `The reply script ${path} has version ${JSON.stringify(script?.version)}; clio reads version 1.`, format);
   }
   if (!Array.isArray(script.replies) || !script.replies.every((reply) => typeof reply === "string")) {
-    throw new ClioError("corrupt_file", `The reply script ${path} needs "replies": an array of strings.`, format);
+    throw new ApplicationError("corrupt_file", `The reply script ${path} needs "replies": an array of strings.`, format);
   }
   return script.replies;
 }

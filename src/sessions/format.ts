@@ -1,12 +1,17 @@
 /**
- * The session file: one JSON document per conversation, with a format version. Files from
+ * A session's records and format versions. Format 2 is a journal of JSON lines (journal.ts);
+ * format 1 was one JSON document per conversation (format 0 its unversioned draft). Files from
  * older versions are migrated when read; files from a newer clio are refused, never rewritten.
  */
 import { z } from "zod";
-import { ClioError } from "../../tools/errors.js";
+import type { ClioError } from "../../grammar/errors.js";
+import { ApplicationError } from "../errors.js";
 
 /** The format version this clio writes. */
-export const SESSION_FORMAT_VERSION = 1;
+export const SESSION_FORMAT_VERSION = 2;
+
+/** The last format that stored a session as one JSON document. */
+const DOCUMENT_FORMAT_VERSION = 1;
 
 export type MessageRole = "system" | "user" | "assistant" | "tool";
 
@@ -96,9 +101,28 @@ const timestamp = z.string().min(1);
 const commandArgument = z.union([z.string(), z.number(), z.boolean(), z.null(), z.object({ base64: z.string() }).strict()]);
 const usageCounts = { inputTokens: count, outputTokens: count, estimated: z.boolean() };
 
-/** The current format, checked on every read. */
-export const sessionSchema: z.ZodType<SessionData, z.ZodTypeDef, unknown> = z.object({
-  version: z.literal(SESSION_FORMAT_VERSION),
+export const messageRecordSchema = z.object({ sequence: count, role: z.enum(["system", "user", "assistant", "tool"]), content: z.string(), timestamp, turn: count });
+
+export const commandRecordSchema = z.object({
+  sequence: count,
+  protocol: z.string(),
+  action: z.string(),
+  args: z.record(z.string(), commandArgument),
+  description: z.string(),
+  ok: z.boolean(),
+  output: z.string(),
+  outputLength: count.optional(),
+  error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional() }).optional(),
+  durationMs: z.number().nonnegative(),
+  turn: count,
+  timestamp,
+});
+
+export const sessionEventSchema = z.object({ sequence: count, type: z.string(), timestamp, turn: count.optional(), data: z.unknown().optional() });
+
+/** Format 1, one JSON document, checked when an older file is read. */
+const documentSchema = z.object({
+  version: z.literal(DOCUMENT_FORMAT_VERSION),
   id: z.string().min(1),
   createdAt: timestamp,
   updatedAt: timestamp,
@@ -106,27 +130,10 @@ export const sessionSchema: z.ZodType<SessionData, z.ZodTypeDef, unknown> = z.ob
   provider: z.string(),
   model: z.string(),
   title: z.string(),
-  messages: z.array(
-    z.object({ sequence: count, role: z.enum(["system", "user", "assistant", "tool"]), content: z.string(), timestamp, turn: count }),
-  ),
-  commands: z.array(
-    z.object({
-      sequence: count,
-      protocol: z.string(),
-      action: z.string(),
-      args: z.record(z.string(), commandArgument),
-      description: z.string(),
-      ok: z.boolean(),
-      output: z.string(),
-      outputLength: count.optional(),
-      error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional() }).optional(),
-      durationMs: z.number().nonnegative(),
-      turn: count,
-      timestamp,
-    }),
-  ),
+  messages: z.array(messageRecordSchema),
+  commands: z.array(commandRecordSchema),
   usage: z.object({ turns: z.array(z.object({ turn: count, ...usageCounts })), totals: z.object(usageCounts) }),
-  events: z.array(z.object({ sequence: count, type: z.string(), timestamp, turn: count.optional(), data: z.unknown().optional() })),
+  events: z.array(sessionEventSchema),
 });
 
 /**
@@ -165,8 +172,11 @@ const migrations: Array<(data: Record<string, unknown>) => Record<string, unknow
 /** The reasons a stored document cannot be used. */
 export type DecodeFailure = { kind: "corrupt"; reason: string } | { kind: "newer"; version: number };
 
-/** Checks a parsed document, migrating older versions. */
-export function decodeSession(document: unknown): { ok: true; data: SessionData; migratedFrom?: number } | { ok: false; failure: DecodeFailure } {
+/**
+ * Checks a parsed format-0 or format-1 document and brings it to the current shape (format 2
+ * holds the same records; only the way they are stored changed).
+ */
+export function decodeSession(document: unknown): { ok: true; data: SessionData; migratedFrom: number } | { ok: false; failure: DecodeFailure } {
   if (typeof document !== "object" || document === null || Array.isArray(document)) {
     return { ok: false, failure: { kind: "corrupt", reason: "the file does not hold a JSON object" } };
   }
@@ -176,18 +186,19 @@ export function decodeSession(document: unknown): { ok: true; data: SessionData;
     return { ok: false, failure: { kind: "corrupt", reason: `the format version ${JSON.stringify(original)} is not a version number` } };
   }
   if (original > SESSION_FORMAT_VERSION) return { ok: false, failure: { kind: "newer", version: original } };
-  for (let version = original; version < SESSION_FORMAT_VERSION; version++) data = migrations[version]!(data);
-  const checked = sessionSchema.safeParse(data);
+  if (original > DOCUMENT_FORMAT_VERSION) return { ok: false, failure: { kind: "corrupt", reason: `format ${original} is stored as JSON lines, not as one document` } };
+  for (let version = original; version < DOCUMENT_FORMAT_VERSION; version++) data = migrations[version]!(data);
+  const checked = documentSchema.safeParse(data);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
     return { ok: false, failure: { kind: "corrupt", reason: `${issue.path.join(".") || "the document"}: ${issue.message}` } };
   }
-  return original === SESSION_FORMAT_VERSION ? { ok: true, data: checked.data } : { ok: true, data: checked.data, migratedFrom: original };
+  return { ok: true, data: { ...checked.data, version: SESSION_FORMAT_VERSION }, migratedFrom: original };
 }
 
 /** The error for a file written by a newer clio. */
 export function newerVersionError(file: string, version: number): ClioError {
-  return new ClioError(
+  return new ApplicationError(
     "unsupported_version",
     `${file} is in session format ${version}, written by a newer clio; this clio reads formats up to ${SESSION_FORMAT_VERSION}.`,
     "Upgrade clio to open this session; the file was left untouched.",

@@ -9,7 +9,8 @@
  */
 import { unlinkSync } from "node:fs";
 import os from "node:os";
-import { ClioError } from "../../tools/errors.js";
+import type { ClioError } from "../../grammar/errors.js";
+import { ApplicationError } from "../errors.js";
 import { createExclusive, isProcessAlive, parseLockOwner, readLock, takeOverStaleLock } from "../../tools/lock-file.js";
 
 export { isProcessAlive };
@@ -66,7 +67,7 @@ export class SessionLock {
       if (live) throw lockedError(sessionId, file, owner, { pid, hostname });
       await takeOverStaleLock(file, existing.text);
     }
-    throw new ClioError(
+    throw new ApplicationError(
       "locked",
       `Session ${sessionId} could not be locked: other processes kept taking ${file}.`,
       "Make sure only one clio opens this session, then try again.",
@@ -89,13 +90,13 @@ function parseOwner(text: string): LockOwner | undefined {
 
 function lockedError(sessionId: string, file: string, owner: LockOwner | undefined, self: { pid: number; hostname: string }): ClioError {
   if (owner === undefined) {
-    return new ClioError("locked", `Session ${sessionId} is being opened by another clio process right now (${file}).`, "Wait a moment and try again.");
+    return new ApplicationError("locked", `Session ${sessionId} is being opened by another clio process right now (${file}).`, "Wait a moment and try again.");
   }
   if (owner.pid === self.pid && owner.hostname === self.hostname) {
-    return new ClioError("locked", `Session ${sessionId} is already open in this process (pid ${owner.pid}).`, "Use the open session, or close it before opening it again.");
+    return new ApplicationError("locked", `Session ${sessionId} is already open in this process (pid ${owner.pid}).`, "Use the open session, or close it before opening it again.");
   }
   const where = owner.hostname === self.hostname ? `pid ${owner.pid}` : `pid ${owner.pid} on host ${owner.hostname}`;
-  return new ClioError(
+  return new ApplicationError(
     "locked",
     `Session ${sessionId} is open in another clio process (${where}, since ${owner.since}).`,
     `Finish or quit that clio first, or start a new session. If that process is not clio or no longer runs, delete ${file} and try again.`,

@@ -1,10 +1,9 @@
 /**
- * An open session: the handle the agent loop writes to. Every append is saved before its
- * promise resolves, so a crash loses at most the item being written. Saving replaces the
- * whole file atomically (lowdb over steno: write a temp file, then rename it over the old).
+ * An open session: the handle the agent loop writes to. Every record is saved before its
+ * promise resolves, so a crash loses at most the record being written. Saving appends the
+ * record's line to the journal (journal.ts), so it costs the same at turn 10 and at turn 1,000.
  */
-import { Low } from "lowdb";
-import { ClioError } from "../../tools/errors.js";
+import { ApplicationError } from "../errors.js";
 import {
   type CommandArgument,
   type CommandRecord,
@@ -15,11 +14,15 @@ import {
   type UsageTotals,
   makeTitle,
 } from "./format.js";
+import { MODEL_CHANGED, commandLine, eventLine, messageLine, usageLine } from "./journal.js";
 import type { SessionLock } from "./lock.js";
 
-/** Writes a whole file's new text atomically. The default is lowdb's TextFile (steno). */
+/** Writes to the end of a session file; the default appends with node:fs. */
 export interface SessionWriter {
-  write(text: string): Promise<void>;
+  /** Adds `text` (whole lines) at the end of the file. */
+  append(text: string): Promise<void>;
+  /** Cuts the file back to `length` bytes (dropping what a failed append may have left). */
+  truncate(length: number): Promise<void>;
 }
 
 export interface MessageInput {
@@ -67,22 +70,26 @@ export interface SessionParts {
   lock: SessionLock;
   now: () => number;
   maxOutputChars: number;
-  /** Set when the file was in an older format (it is rewritten in the current one on the next save). */
+  /** The file's length in bytes when opened: appends go after it. */
+  length: number;
+  /** Set when the file was in an older format (it was rewritten in the current one when opened). */
   migratedFrom?: number;
 }
 
 export class Session {
-  private readonly database: Low<SessionData>;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly state: SessionData;
+  /** The chain of saves: each waits for the one before, so lines land in the order they were made. */
+  private saving: Promise<void> = Promise.resolve();
+  /** Lines made but not yet on disk (after a failed append), written before the next line. */
+  private unsaved = "";
+  /** Bytes of the file known to be whole lines. */
+  private savedLength: number;
   private isClosed = false;
   private nextSequence: number;
 
   constructor(private readonly parts: SessionParts) {
-    const writer = parts.writer;
-    this.database = new Low<SessionData>(
-      { read: async () => null, write: async (data) => writer.write(`${JSON.stringify(data, null, 2)}\n`) },
-      parts.data,
-    );
+    this.state = parts.data;
+    this.savedLength = parts.length;
     const data = parts.data;
     this.nextSequence = 1 + highest<{ sequence: number }>([data.messages, data.commands, data.events], (record) => record.sequence);
   }
@@ -98,16 +105,16 @@ export class Session {
 
   /** The session as stored. Read it; change it only through the methods. */
   get data(): Readonly<SessionData> {
-    return this.database.data;
+    return this.state;
   }
 
   get title(): string {
-    return this.database.data.title;
+    return this.state.title;
   }
 
   /** The highest turn number recorded so far (0 for a new session): a continued session goes on at `lastTurn + 1`. */
   get lastTurn(): number {
-    const data = this.database.data;
+    const data = this.state;
     return highest<{ turn: number }>([data.messages, data.commands, data.usage.turns], (record) => record.turn);
   }
 
@@ -131,7 +138,7 @@ export class Session {
       };
       data.messages.push(record);
       if (data.title === "" && input.role === "user") data.title = makeTitle(input.content);
-      return record;
+      return { result: record, line: messageLine(record), timestamp: record.timestamp };
     });
   }
 
@@ -155,7 +162,7 @@ export class Session {
         if (input.error.hint !== undefined) record.error.hint = input.error.hint;
       }
       data.commands.push(record);
-      return record;
+      return { result: record, line: commandLine(record), timestamp: record.timestamp };
     });
   }
 
@@ -175,7 +182,9 @@ export class Session {
       totals.inputTokens += input.inputTokens;
       totals.outputTokens += input.outputTokens;
       totals.estimated ||= estimated;
-      return { ...totals };
+      const timestamp = this.timestamp();
+      const line = usageLine({ turn: input.turn, inputTokens: input.inputTokens, outputTokens: input.outputTokens, estimated, timestamp });
+      return { result: { ...totals }, line, timestamp };
     });
   }
 
@@ -186,7 +195,7 @@ export class Session {
       if (input.turn !== undefined) event.turn = input.turn;
       if (input.data !== undefined) event.data = input.data;
       data.events.push(event);
-      return event;
+      return { result: event, line: eventLine(event), timestamp: event.timestamp };
     });
   }
 
@@ -196,7 +205,9 @@ export class Session {
       const from = { provider: data.provider, model: data.model };
       data.provider = provider;
       data.model = model;
-      data.events.push({ sequence: this.nextSequence++, type: "model-changed", timestamp: this.timestamp(), data: { from, to: { provider, model } } });
+      const event: SessionEvent = { sequence: this.nextSequence++, type: MODEL_CHANGED, timestamp: this.timestamp(), data: { from, to: { provider, model } } };
+      data.events.push(event);
+      return { result: undefined, line: eventLine(event), timestamp: event.timestamp };
     });
   }
 
@@ -204,32 +215,44 @@ export class Session {
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
-    await Promise.allSettled([...this.inFlight]);
+    await this.saving.catch(() => undefined);
     this.parts.lock.release();
   }
 
-  private async save<Result>(change: (data: SessionData) => Result): Promise<Result> {
+  /** Applies a change in memory at once, then appends its line after the saves before it. */
+  private async save<Result>(change: (data: SessionData) => { result: Result; line: string; timestamp: string }): Promise<Result> {
     if (this.isClosed) {
-      throw new ClioError("internal_error", `Session ${this.id} is closed; nothing more can be recorded in it.`, "Open the session again to add to it.");
+      throw new ApplicationError("internal_error", `Session ${this.id} is closed; nothing more can be recorded in it.`, "Open the session again to add to it.");
     }
-    let result!: Result;
-    const write = this.database.update((data) => {
-      result = change(data);
-      data.updatedAt = this.timestamp();
-    });
-    this.inFlight.add(write);
+    const { result, line, timestamp } = change(this.state);
+    if (timestamp > this.state.updatedAt) this.state.updatedAt = timestamp;
+    const write = this.saving.catch(() => undefined).then(() => this.appendLine(line));
+    this.saving = write;
     try {
       await write;
     } catch (error) {
-      throw new ClioError(
+      throw new ApplicationError(
         "internal_error",
         `Could not save session ${this.id} to ${this.file}: ${(error as Error).message}`,
         "Check free disk space and the folder's permissions; the record is kept in memory and saved with the next change.",
       );
-    } finally {
-      this.inFlight.delete(write);
     }
     return result;
+  }
+
+  private async appendLine(line: string): Promise<void> {
+    const writer = this.parts.writer;
+    const text = this.unsaved + line;
+    this.unsaved = text;
+    try {
+      await writer.append(text);
+    } catch (error) {
+      // A failed append may have written part of its text: cut it off so the journal stays whole lines.
+      await writer.truncate(this.savedLength).catch(() => undefined);
+      throw error;
+    }
+    this.unsaved = "";
+    this.savedLength += Buffer.byteLength(text);
   }
 
   private timestamp(): string {

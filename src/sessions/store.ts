@@ -1,19 +1,22 @@
 /**
- * The folder of sessions: one `<id>.json` per conversation, `<id>.lock` while a clio process
+ * The folder of sessions: one `<id>.jsonl` journal per conversation (`<id>.json` from clio
+ * before session format 2, moved to a journal when opened), `<id>.lock` while a clio process
  * has it open. Ids sort by time: `20261122-0243-a1b2c3` (UTC date and minute, then random).
  */
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { TextFile } from "lowdb/node";
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
+import { writeAtomically } from "../../tools/atomic-file.js";
+import { ApplicationError } from "../errors.js";
 import { parseJsonText } from "../config/json-text.js";
 import { SESSION_FORMAT_VERSION, type SessionData, decodeSession, newerVersionError } from "./format.js";
+import { headerLine, isJournal, journalText, readJournal } from "./journal.js";
 import { type LockOptions, SessionLock } from "./lock.js";
 import { Session, type SessionWriter } from "./session.js";
 
 const ID_PATTERN = /^\d{8}-\d{4}-[0-9a-f]{6}$/;
-const SESSION_FILE_PATTERN = /^(\d{8}-\d{4}-[0-9a-f]{6})\.json$/;
+const SESSION_FILE_PATTERN = /^(\d{8}-\d{4}-[0-9a-f]{6})\.jsonl?$/;
 const LIST_HINT = 'Run "clio sessions" to see the ids; a unique prefix such as "20261122-0243" is enough.';
 
 export interface SessionStoreOptions {
@@ -21,7 +24,7 @@ export interface SessionStoreOptions {
   now?: () => number;
   /** Six lower-case hex digits for a new id; default random. */
   randomSuffix?: () => string;
-  /** Makes the atomic writer for a session file; default lowdb's TextFile (steno: temp file + rename). */
+  /** Makes the appending writer for a session file; default node:fs appends. */
   openWriter?: (file: string) => SessionWriter;
   /** Command outputs longer than this keep their head and tail only; default 32,000 characters. */
   maxOutputChars?: number;
@@ -69,7 +72,7 @@ export class SessionStore {
     this.directory = path.resolve(directory);
     this.now = options.now ?? Date.now;
     this.randomSuffix = options.randomSuffix ?? (() => randomBytes(3).toString("hex"));
-    this.openWriter = options.openWriter ?? ((file) => new TextFile(file));
+    this.openWriter = options.openWriter ?? appendingWriter;
     this.maxOutputChars = options.maxOutputChars ?? 32_000;
   }
 
@@ -79,7 +82,7 @@ export class SessionStore {
     for (let attempt = 0; attempt < 20; attempt++) {
       const id = makeSessionId(this.now(), this.randomSuffix());
       const lock = await SessionLock.acquire(this.lockFile(id), id, this.lockOptions()).catch((error: unknown) => {
-        if (ClioError.is(error) && error.code === "locked") return undefined; // that id is taken: draw another
+        if (ClioError.isInstance(error) && error.code === "locked") return undefined; // that id is taken: draw another
         throw error;
       });
       if (!lock) continue;
@@ -102,31 +105,46 @@ export class SessionStore {
         usage: { turns: [], totals: { inputTokens: 0, outputTokens: 0, estimated: false } },
         events: [],
       };
-      const writer = this.openWriter(this.sessionFile(id));
+      const file = this.sessionFile(id);
+      const writer = this.openWriter(file);
+      const header = headerLine(data);
       try {
-        await writer.write(`${JSON.stringify(data, null, 2)}\n`);
+        await writer.append(header);
       } catch (error) {
+        await fs.rm(file, { force: true });
         lock.release();
-        throw new ClioError("internal_error", `Could not create a session in ${this.directory}: ${(error as Error).message}`, "Check that the session folder is writable (sessionDir in clio config).");
+        throw new ApplicationError("internal_error", `Could not create a session in ${this.directory}: ${(error as Error).message}`, "Check that the session folder is writable (sessionDir in clio config).");
       }
-      return new Session({ file: this.sessionFile(id), data, writer, lock, now: this.now, maxOutputChars: this.maxOutputChars });
+      return new Session({ file, data, writer, lock, now: this.now, maxOutputChars: this.maxOutputChars, length: Buffer.byteLength(header) });
     }
-    throw new ClioError("internal_error", `Could not find a free session id in ${this.directory}.`, "Try again in a moment.");
+    throw new ApplicationError("internal_error", `Could not find a free session id in ${this.directory}.`, "Try again in a moment.");
   }
 
   /**
-   * Opens a session by id or unique prefix and locks it to this process.
+   * Opens a session by id or unique prefix and locks it to this process. A torn last line (a
+   * crash mid-save) is cut off; a file in an older format is rewritten as a journal.
    * Throws `not_found`, `ambiguous_match`, `locked`, `corrupt_file` (the file is moved aside
-   * to `<id>.json.corrupt-<time>`) or `unsupported_version`.
+   * to `<file>.corrupt-<time>`) or `unsupported_version`.
    */
   async open(idOrPrefix: string): Promise<Session> {
     const id = await this.resolveId(idOrPrefix);
-    const file = this.sessionFile(id);
     const lock = await SessionLock.acquire(this.lockFile(id), id, this.lockOptions());
     try {
-      const { data, migratedFrom } = await this.readForOpen(id, file);
-      const parts = { file, data, writer: this.openWriter(file), lock, now: this.now, maxOutputChars: this.maxOutputChars };
-      return new Session(migratedFrom === undefined ? parts : { ...parts, migratedFrom });
+      const file = await this.storedFile(id);
+      const outcome = await this.readForOpen(id, file);
+      const journal = this.sessionFile(id);
+      let length: number;
+      if (outcome.migratedFrom !== undefined) {
+        const text = journalText(outcome.data);
+        await writeAtomically(journal, text);
+        await fs.rm(file, { force: true });
+        length = Buffer.byteLength(text);
+      } else if (outcome.wholeLength !== undefined) {
+        await fs.truncate(journal, outcome.wholeLength);
+        length = outcome.wholeLength;
+      } else length = outcome.length;
+      const parts = { file: journal, data: outcome.data, writer: this.openWriter(journal), lock, now: this.now, maxOutputChars: this.maxOutputChars, length };
+      return new Session(outcome.migratedFrom === undefined ? parts : { ...parts, migratedFrom: outcome.migratedFrom });
     } catch (error) {
       lock.release();
       throw error;
@@ -144,7 +162,7 @@ export class SessionStore {
     const unreadable: UnreadableSession[] = [];
     await Promise.all(
       ids.map(async (id) => {
-        const file = this.sessionFile(id);
+        const file = await this.storedFile(id);
         const outcome = await readSessionFile(file);
         if (outcome.kind === "missing") return;
         if (outcome.kind === "corrupt") unreadable.push({ file, code: "corrupt_file", message: outcome.reason });
@@ -164,9 +182,9 @@ export class SessionStore {
    */
   async read(idOrPrefix: string): Promise<SessionData> {
     const id = await this.resolveId(idOrPrefix);
-    const file = this.sessionFile(id);
+    const file = await this.storedFile(id);
     const { data } = await this.readChecked(id, file, async (reason) => {
-      throw new ClioError("corrupt_file", `Session ${id} could not be read (${reason}): ${file}.`, "Open it with clio to move the damaged file aside, or delete it.");
+      throw new ApplicationError("corrupt_file", `Session ${id} could not be read (${reason}): ${file}.`, "Open it with clio to move the damaged file aside, or delete it.");
     });
     return data;
   }
@@ -182,6 +200,7 @@ export class SessionStore {
     const lock = await SessionLock.acquire(this.lockFile(id), id, this.lockOptions());
     try {
       await fs.rm(this.sessionFile(id), { force: true });
+      await fs.rm(this.legacyFile(id), { force: true });
     } finally {
       lock.release();
     }
@@ -191,26 +210,26 @@ export class SessionStore {
   /** The full id for an id or unique prefix. */
   async resolveId(idOrPrefix: string): Promise<string> {
     const prefix = idOrPrefix.trim();
-    if (prefix === "") throw new ClioError("invalid_argument", "No session id was given.", LIST_HINT);
+    if (prefix === "") throw new ApplicationError("invalid_argument", "No session id was given.", LIST_HINT);
     const matches = (await this.sessionIds()).filter((id) => id.startsWith(prefix));
     if (matches.length === 1) return matches[0]!;
     if (matches.length === 0) {
-      throw new ClioError("not_found", `No session matches "${prefix}" in ${this.directory}.`, LIST_HINT);
+      throw new ApplicationError("not_found", `No session matches "${prefix}" in ${this.directory}.`, LIST_HINT);
     }
     const shown = matches.slice(0, 10).join(", ");
     const more = matches.length > 10 ? ` and ${matches.length - 10} more` : "";
-    throw new ClioError(
+    throw new ApplicationError(
       "ambiguous_match",
       `"${prefix}" matches ${matches.length} sessions: ${shown}${more}.`,
       "Give more of the id so that it matches one session.",
     );
   }
 
-  private async readForOpen(id: string, file: string): Promise<{ data: SessionData; migratedFrom?: number }> {
+  private async readForOpen(id: string, file: string): Promise<ReadSession> {
     return this.readChecked(id, file, async (reason) => {
       const aside = `${file}.corrupt-${new Date(this.now()).toISOString().replace(/[:.]/g, "-")}`;
       await fs.rename(file, aside);
-      throw new ClioError(
+      throw new ApplicationError(
         "corrupt_file",
         `Session ${id} could not be read (${reason}); the file was moved aside to ${aside}.`,
         `This session cannot be continued; start a new one. The damaged file is kept at ${aside} for inspection.`,
@@ -219,13 +238,13 @@ export class SessionStore {
   }
 
   /** Reads and checks a session file; `onCorrupt` decides what happens to a damaged one (it must throw). */
-  private async readChecked(id: string, file: string, onCorrupt: (reason: string) => Promise<never>): Promise<{ data: SessionData; migratedFrom?: number }> {
+  private async readChecked(id: string, file: string, onCorrupt: (reason: string) => Promise<never>): Promise<ReadSession> {
     const outcome = await readSessionFile(file);
     switch (outcome.kind) {
       case "ok":
-        return outcome.migratedFrom === undefined ? { data: outcome.data } : { data: outcome.data, migratedFrom: outcome.migratedFrom };
+        return outcome;
       case "missing":
-        throw new ClioError("not_found", `Session ${id} no longer exists in ${this.directory}.`, LIST_HINT);
+        throw new ApplicationError("not_found", `Session ${id} no longer exists in ${this.directory}.`, LIST_HINT);
       case "newer":
         throw newerVersionError(file, outcome.version);
       case "corrupt":
@@ -241,11 +260,23 @@ export class SessionStore {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
       throw error;
     }
-    return names.flatMap((name) => SESSION_FILE_PATTERN.exec(name)?.[1] ?? []).sort();
+    return [...new Set(names.flatMap((name) => SESSION_FILE_PATTERN.exec(name)?.[1] ?? []))].sort();
   }
 
+  /** The journal of a session (where it is written). */
   private sessionFile(id: string): string {
+    return path.join(this.directory, `${id}.jsonl`);
+  }
+
+  /** A session's file from clio before session format 2. */
+  private legacyFile(id: string): string {
     return path.join(this.directory, `${id}.json`);
+  }
+
+  /** The file a session is stored in now: its journal, or its older file until that is moved. */
+  private async storedFile(id: string): Promise<string> {
+    const journal = this.sessionFile(id);
+    return (await exists(journal)) ? journal : this.legacyFile(id);
   }
 
   private lockFile(id: string): string {
@@ -261,15 +292,22 @@ export class SessionStore {
 export function makeSessionId(epochMs: number, suffix: string): string {
   const iso = new Date(epochMs).toISOString(); // 2026-11-22T02:43:10.000Z
   const id = `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}-${iso.slice(11, 13)}${iso.slice(14, 16)}-${suffix}`;
-  if (!ID_PATTERN.test(id)) throw new ClioError("internal_error", `Bad session id suffix "${suffix}": expected six lower-case hex digits.`);
+  if (!ID_PATTERN.test(id)) throw new ApplicationError("internal_error", `Bad session id suffix "${suffix}": expected six lower-case hex digits.`);
   return id;
 }
 
-type ReadOutcome =
-  | { kind: "ok"; data: SessionData; migratedFrom?: number }
-  | { kind: "missing" }
-  | { kind: "corrupt"; reason: string }
-  | { kind: "newer"; version: number };
+interface ReadSession {
+  kind: "ok";
+  data: SessionData;
+  /** The file's length in bytes. */
+  length: number;
+  /** Set for a file in an older format. */
+  migratedFrom?: number;
+  /** Set when the journal's last line is torn: the bytes of whole lines before it. */
+  wholeLength?: number;
+}
+
+type ReadOutcome = ReadSession | { kind: "missing" } | { kind: "corrupt"; reason: string } | { kind: "newer"; version: number };
 
 async function readSessionFile(file: string): Promise<ReadOutcome> {
   let text: string;
@@ -279,11 +317,25 @@ async function readSessionFile(file: string): Promise<ReadOutcome> {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
     throw error;
   }
+  const length = Buffer.byteLength(text);
+  if (isJournal(text)) {
+    const read = readJournal(text);
+    if (!read.ok) return read.kind === "newer" ? { kind: "newer", version: read.version } : { kind: "corrupt", reason: read.reason };
+    return read.wholeLength === undefined ? { kind: "ok", data: read.data, length } : { kind: "ok", data: read.data, length, wholeLength: read.wholeLength };
+  }
   const parsed = parseJsonText(text);
   if (!parsed.ok) return { kind: "corrupt", reason: `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}` };
   const decoded = decodeSession(parsed.value);
-  if (decoded.ok) return decoded.migratedFrom === undefined ? { kind: "ok", data: decoded.data } : { kind: "ok", data: decoded.data, migratedFrom: decoded.migratedFrom };
+  if (decoded.ok) return { kind: "ok", data: decoded.data, length, migratedFrom: decoded.migratedFrom };
   return decoded.failure.kind === "newer" ? { kind: "newer", version: decoded.failure.version } : { kind: "corrupt", reason: decoded.failure.reason };
+}
+
+/** The default writer: appends with node:fs (one write per call, the file opened in append mode). */
+function appendingWriter(file: string): SessionWriter {
+  return {
+    append: (text) => fs.appendFile(file, text, "utf8"),
+    truncate: (length) => fs.truncate(file, length),
+  };
 }
 
 function summarize(data: SessionData, file: string): SessionSummary {

@@ -87,8 +87,8 @@ describe("the chat in a terminal", () => {
     tmux("send-keys", "-t", "chat", "C-c");
     await waitFor("Cancelled.");
 
-    const [sessionFile] = (await readdir(path.join(home.path, "sessions"))).filter((name) => name.endsWith(".json"));
-    const sessionId = sessionFile!.replace(/\.json$/, "");
+    const [sessionFile] = (await readdir(path.join(home.path, "sessions"))).filter((name) => name.endsWith(".jsonl"));
+    const sessionId = sessionFile!.replace(/\.jsonl$/, "");
     type("/clear");
     await waitFor("Started afresh.");
     type(`/resume ${sessionId.slice(0, 15)}`);

@@ -12,7 +12,7 @@ import type { FinishReason, ModelEvent, ModelProvider, ModelRequest } from "../.
 import { defineAction, defineProtocol } from "../../protocols/contract/protocol.js";
 import { loadBuiltinProtocols, ProtocolRegistry } from "../../src/registry.js";
 import { createRuntime, type Runtime } from "../../src/runtime.js";
-import { ClioError } from "../../tools/errors.js";
+import { ApplicationError } from "../../src/errors.js";
 import { temporaryFolder } from "../support/workspace.js";
 
 /** One step of a scripted reply: text, a wait for the test, or a failure. */
@@ -28,16 +28,16 @@ class DrivenProvider implements ModelProvider {
   async *stream(request: ModelRequest): AsyncGenerator<ModelEvent> {
     this.requests.push(request);
     const steps = this.replies.shift();
-    if (!steps) throw new ClioError("provider_error", "no reply left");
+    if (!steps) throw new ApplicationError("provider_error", "no reply left");
     let finish: FinishReason = "stop";
     for (const step of steps) {
-      if (request.signal?.aborted) throw new ClioError("cancelled", "cancelled");
+      if (request.signal?.aborted) throw new ApplicationError("cancelled", "cancelled");
       if (typeof step === "string") yield { type: "text-delta", text: step };
       else if ("wait" in step) await step.wait;
       else if ("fail" in step) throw step.fail;
       else finish = step.finish;
     }
-    if (request.signal?.aborted) throw new ClioError("cancelled", "cancelled");
+    if (request.signal?.aborted) throw new ApplicationError("cancelled", "cancelled");
     yield { type: "usage", inputTokens: 10, outputTokens: 10, estimated: true };
     yield { type: "finish", reason: finish };
   }
@@ -113,7 +113,7 @@ describe("a stream that fails", () => {
   it("lets reads that started finish, never runs held writes, and ends the prompt with the error", async () => {
     await writeFile(path.join(folder.path, "a.txt"), "a\n");
     const { agent } = await agentWith([
-      ['[FILE_OP:action=read:path="a.txt"]\n', '[FILE_OP:action=write:path="w.txt":content="x"]\n', { fail: new ClioError("provider_error", "server went away") }],
+      ['[FILE_OP:action=read:path="a.txt"]\n', '[FILE_OP:action=write:path="w.txt":content="x"]\n', { fail: new ApplicationError("provider_error", "server went away") }],
     ]);
     const outcome = await agent.prompt("go");
     expect(outcome).toMatchObject({ reason: "error" });
@@ -222,7 +222,7 @@ describe("what the model is sent", () => {
   });
 
   it("never glues a prompt to one whose model call failed: the failure is marked in the history", async () => {
-    const { agent, provider } = await agentWith([[{ fail: new ClioError("provider_error", "down") }], ["Back."]]);
+    const { agent, provider } = await agentWith([[{ fail: new ApplicationError("provider_error", "down") }], ["Back."]]);
     expect((await agent.prompt("first")).reason).toBe("error");
     expect((await agent.prompt("second")).reason).toBe("done");
     expect(provider.requests[1]!.messages).toEqual([

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
+import { protocolsMarkdown } from "../../src/cli/protocols-command.js";
 import { loadBuiltinProtocols } from "../../src/registry.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -24,6 +26,12 @@ describe("clio protocols", () => {
     const markdown = clio("protocols", "--markdown");
     for (const protocol of registry.all()) expect(markdown).toContain(`## ${protocol.name}\n`);
     expect(markdown).toContain("| `path` | text | yes |");
+  });
+
+  it("docs/protocols.md says what the registry says (npm run build rewrites it)", async () => {
+    const registry = await loadBuiltinProtocols();
+    const written = readFileSync(path.join(root, "docs/protocols.md"), "utf8");
+    expect(written, "docs/protocols.md is out of date: run npm run build").toBe(protocolsMarkdown(registry.all()));
   });
 
   it("refuses an unknown protocol name, listing the known ones", () => {

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/index.js";
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 
 let root: string;
 let home: string;
@@ -39,7 +39,7 @@ async function loadError(options: { env?: Record<string, string>; flags?: Record
     () => undefined,
     (thrown: unknown) => thrown,
   );
-  expect(ClioError.is(error)).toBe(true);
+  expect(ClioError.isInstance(error)).toBe(true);
   return error as ClioError;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -148,10 +148,18 @@ describe("clio fuzz", () => {
 
 describe("clean-up", () => {
   it("leaves no sandbox in the temp folder after a failing run", async () => {
-    const sandboxes = async () => new Set((await readdir(os.tmpdir())).filter((name) => name.startsWith("clio-fuzz-")));
-    const before = await sandboxes();
-    const outcome = await fuzzProtocol(escapingProtocol, { runs: 1, seed: 4 });
-    expect(outcome.failure).toBeDefined();
-    expect([...(await sandboxes())].filter((name) => !before.has(name))).toEqual([]);
+    // A temp folder of its own: other tests (and other processes) make fuzz sandboxes in the shared one.
+    const temp = await mkdtemp(path.join(os.tmpdir(), "clio-fuzz-test-"));
+    const previous = process.env.TMPDIR;
+    process.env.TMPDIR = temp;
+    try {
+      const outcome = await fuzzProtocol(escapingProtocol, { runs: 1, seed: 4 });
+      expect(outcome.failure).toBeDefined();
+      expect(await readdir(temp)).toEqual([]);
+    } finally {
+      if (previous === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = previous;
+      await rm(temp, { recursive: true, force: true });
+    }
   });
 });

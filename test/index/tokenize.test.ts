@@ -34,7 +34,7 @@ describe("splitIdentifier", () => {
   /** The rule as regular expressions: the reference the hand-written splitter must agree with. */
   const reference = (identifier: string) =>
     identifier
-      .split(/[_$\-]+/)
+      .split(/[_$-]+/)
       .flatMap((piece) => piece.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g) ?? [])
       .map((word) => word.toLowerCase());
 

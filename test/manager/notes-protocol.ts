@@ -1,6 +1,6 @@
 /** A small protocol used to test the manager without any real tool behind it. */
 import { z } from "zod";
-import { ClioError } from "../../tools/errors.js";
+import { ProtocolError } from "../../protocols/contract/errors.js";
 import { defineAction, defineProtocol, parameter } from "../../protocols/contract/protocol.js";
 
 export interface NotesState {
@@ -27,7 +27,7 @@ export const notesProtocol = defineProtocol<NotesState>({
         if (args.delay) await new Promise((resolve) => setTimeout(resolve, args.delay));
         state.log.push(`end get ${args.key}`);
         const value = state.notes.get(args.key);
-        if (value === undefined) throw new ClioError("not_found", `No note named ${args.key}.`, "Save it first with action=set.");
+        if (value === undefined) throw new ProtocolError("not_found", `No note named ${args.key}.`, "Save it first with action=set.");
         return { output: value };
       },
     }),

@@ -32,6 +32,7 @@ describe("encodeMemoryFile", () => {
     expect(encodeMemoryFile(data).toString("utf8")).toBe(JSON.stringify(data));
     delete data.entries.a;
     data.entries.b = shared;
+    // biome-ignore lint/suspicious/noProto: the test writes a "__proto__" key on purpose, as a hostile memory file would.
     data.entries.__proto__ = memory("__proto__", "replaced");
     expect(encodeMemoryFile(data).toString("utf8")).toBe(JSON.stringify(data));
     expect(encodeMemoryFile(dataOf([])).toString("utf8")).toBe(JSON.stringify(dataOf([])));

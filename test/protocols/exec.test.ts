@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createExecProtocol, execProtocol, type ExecState } from "../../protocols/exec.js";
 import type { ProtocolEnvironment } from "../../protocols/contract/protocol.js";
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 import { groupAlive, type JobStatus, type Spawn } from "../../tools/exec/index.js";
 import { eventually } from "../tools/eventually.js";
 import { makeTempWorkspace, type TempWorkspace } from "../tools/temp.js";
@@ -31,7 +31,7 @@ async function failure(action: string, raw: Record<string, string>, signal?: Abo
     () => undefined,
     (caught: unknown) => caught,
   );
-  if (!ClioError.is(error)) throw new Error(`expected a ClioError, got ${String(error)}`);
+  if (!ClioError.isInstance(error)) throw new Error(`expected a ClioError, got ${String(error)}`);
   return error;
 }
 

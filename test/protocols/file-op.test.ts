@@ -47,7 +47,7 @@ describe("FILE_OP definition", () => {
 
 describe("FILE_OP actions", () => {
   it("read shows numbered lines and describes what it read", async () => {
-    await temp.write("src/main.c", Array.from({ length: 12 }, (_, index) => `line ${index + 1}`).join("\n") + "\n");
+    await temp.write("src/main.c", `${Array.from({ length: 12 }, (_, index) => `line ${index + 1}`).join("\n")}\n`);
     const result = await run("read", { path: "src/main.c" });
     expect(result.before).toBe("Reading src/main.c");
     expect(result.description).toBe("Read src/main.c (12 lines)");

@@ -3,7 +3,7 @@
  * parameter's zod schema, then describe, then the handler with the protocol's state.
  */
 import type { ActionOutput, ProtocolDefinition, ProtocolEnvironment } from "../../protocols/contract/protocol.js";
-import { ClioError } from "../../tools/errors.js";
+import { ProtocolError } from "../../protocols/contract/errors.js";
 import type { Workspace } from "../../tools/workspace.js";
 
 export interface Invocation extends ActionOutput {
@@ -15,17 +15,17 @@ export function environmentFor(workspace: Workspace, env: NodeJS.ProcessEnv = pr
   return { workspace, config, env, now: Date.now, userAgent: "clio-test" };
 }
 
-/** Checks raw values against an action's schemas; throws ClioError("invalid_argument") like the manager. */
+/** Checks raw values against an action's schemas; throws ProtocolError("invalid_argument") like the manager. */
 export function checkArguments(protocol: ProtocolDefinition, action: string, raw: Record<string, string>): Record<string, unknown> {
   const definition = protocol.actions[action];
-  if (definition === undefined) throw new ClioError("unknown_action", `${protocol.name} has no action ${action}`);
+  if (definition === undefined) throw new ProtocolError("unknown_action", `${protocol.name} has no action ${action}`);
   for (const key of Object.keys(raw)) {
-    if (!(key in definition.parameters)) throw new ClioError("unknown_parameter", `${protocol.name}.${action} has no parameter ${key}`);
+    if (!(key in definition.parameters)) throw new ProtocolError("unknown_parameter", `${protocol.name}.${action} has no parameter ${key}`);
   }
   const args: Record<string, unknown> = {};
   for (const [name, parameter] of Object.entries(definition.parameters)) {
     const parsed = parameter.schema.safeParse(raw[name]);
-    if (!parsed.success) throw new ClioError("invalid_argument", `${protocol.name}.${action}: ${name} ${parsed.error.issues[0]?.message}`);
+    if (!parsed.success) throw new ProtocolError("invalid_argument", `${protocol.name}.${action}: ${name} ${parsed.error.issues[0]?.message}`);
     args[name] = parsed.data;
   }
   return args;

@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ClioError } from "../../tools/errors.js";
+import type { ClioError } from "../../grammar/errors.js";
 import { createProvider, StreamCutError } from "../../src/providers/index.js";
 import { resolveProviderSettings } from "../../src/providers/presets.js";
 import { sleep } from "../../src/providers/retry.js";
@@ -22,7 +22,9 @@ describe("the completions API", () => {
 
     await collect(provider.stream({ messages: conversation, stop: ["[END]"] }));
 
-    const { body, path } = server.requests[0];
+    const [first] = server.requests;
+    if (first === undefined) throw new Error("the server received no request");
+    const { body, path } = first;
     expect(path).toBe("/v1/completions");
     expect(body.prompt).toBe("System: You are clio.\n\nUser: Say hello.\n\nAssistant:");
     expect(body.stop).toEqual(["\nUser:", "\nSystem:", "\nAssistant:", "[END]"]);
@@ -52,7 +54,7 @@ describe("the completions API", () => {
 
     const events = await collect(provider.stream({ messages: [...conversation, { role: "assistant", content: "Hello" }] }));
 
-    expect(server.requests[0].body.prompt).toBe("System: You are clio.\n\nUser: Say hello.\n\nAssistant: Hello");
+    expect(server.requests[0]?.body.prompt).toBe("System: You are clio.\n\nUser: Say hello.\n\nAssistant: Hello");
     expect(replyText(events)).toBe(" world");
   });
 });
@@ -64,9 +66,9 @@ describe("the chat API", () => {
 
     await collect(provider.stream({ messages: conversation }));
 
-    expect(server.requests[0].path).toBe("/v1/chat/completions");
-    expect(server.requests[0].body.messages).toEqual(conversation);
-    expect(server.requests[0].body).not.toHaveProperty("stop");
+    expect(server.requests[0]?.path).toBe("/v1/chat/completions");
+    expect(server.requests[0]?.body.messages).toEqual(conversation);
+    expect(server.requests[0]?.body).not.toHaveProperty("stop");
   });
 
   it("drops stream_options for good when the server rejects it, and estimates usage", async () => {
@@ -80,7 +82,7 @@ describe("the chat API", () => {
     expect(server.requests.map((request) => "stream_options" in request.body)).toEqual([true, false, false]);
     expect(eventsOfType(first, "retry")).toEqual([]);
     expect(delays).toEqual([]);
-    expect(eventsOfType(first, "usage")[0].estimated).toBe(true);
+    expect(eventsOfType(first, "usage")[0]?.estimated).toBe(true);
   });
 
   it("learns that a model wants max_completion_tokens and no temperature", async () => {
@@ -93,7 +95,7 @@ describe("the chat API", () => {
 
     expect(replyText(await collect(provider.stream({ messages: conversation, maxTokens: 50, temperature: 0.2 })))).toBe("ok");
 
-    const last = server.requests[2].body;
+    const last = server.requests[2]?.body;
     expect(last).toMatchObject({ max_completion_tokens: 50 });
     expect(last).not.toHaveProperty("max_tokens");
     expect(last).not.toHaveProperty("temperature");
@@ -132,7 +134,7 @@ describe("failures", () => {
 
     await collect(provider.stream({ messages: conversation }));
 
-    expect(server.requests[0].headers.authorization).toBe(`Bearer ${testApiKey}`);
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${testApiKey}`);
     for (const shown of [JSON.stringify(provider), inspect(provider, { depth: 5 }), String(provider)]) expect(shown).not.toContain(testApiKey);
   });
 
@@ -222,6 +224,6 @@ describe("createProvider", () => {
 
     expect([provider.name, provider.api, provider.model]).toEqual(["custom", "completions", "test-model"]);
     expect(replyText(events)).toBe("end to end");
-    expect(server.requests[0].headers.authorization).toBe("Bearer not-needed");
+    expect(server.requests[0]?.headers.authorization).toBe("Bearer not-needed");
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 import { StreamCutError } from "../../src/providers/failures.js";
 import { startOpenAIServer, type OpenAITestServer } from "../support/openai-server.js";
 import { collect, collectUntilError, conversation, eventsOfType, providerFor, replyText } from "./helpers.js";
@@ -35,7 +35,7 @@ describe.each(["chat", "completions"] as const)("the %s API through the openai c
     const events = await collect(provider.stream({ messages: conversation, maxTokens: 3 }));
 
     expect(events.at(-1)).toEqual({ type: "finish", reason: "length" });
-    expect(server.requests[0].body.max_tokens).toBe(3);
+    expect(server.requests[0]?.body.max_tokens).toBe(3);
   });
 
   it("estimates usage when the server sends none", async () => {
@@ -45,9 +45,9 @@ describe.each(["chat", "completions"] as const)("the %s API through the openai c
     const usage = eventsOfType(await collect(provider.stream({ messages: conversation })), "usage");
 
     expect(usage).toHaveLength(1);
-    expect(usage[0].estimated).toBe(true);
-    expect(usage[0].inputTokens).toBeGreaterThan(0);
-    expect(usage[0].outputTokens).toBeGreaterThan(0);
+    expect(usage[0]?.estimated).toBe(true);
+    expect(usage[0]?.inputTokens).toBeGreaterThan(0);
+    expect(usage[0]?.outputTokens).toBeGreaterThan(0);
   });
 
   it("never sends a tools parameter", async () => {
@@ -56,7 +56,8 @@ describe.each(["chat", "completions"] as const)("the %s API through the openai c
 
     await collect(provider.stream({ messages: conversation, stop: ["[END]"], temperature: 0.2 }));
 
-    const body = server.requests[0].body;
+    const body = server.requests[0]?.body;
+    if (body === undefined) throw new Error("the server received no request");
     for (const key of ["tools", "tool_choice", "functions", "function_call"]) expect(body).not.toHaveProperty(key);
     expect(body).toMatchObject({ model: "test-model", stream: true, stream_options: { include_usage: true }, temperature: 0.2 });
     expect(body.stop).toContain("[END]");
@@ -162,8 +163,8 @@ describe.each(["chat", "completions"] as const)("the %s API through the openai c
 
     const events = await collect(provider.stream({ messages: conversation, stop: stops }));
 
-    expect(server.requests[0].body.stop).toHaveLength(4);
-    expect(server.requests[0].body.stop).not.toContain("<<5>>");
+    expect(server.requests[0]?.body.stop).toHaveLength(4);
+    expect(server.requests[0]?.body.stop).not.toContain("<<5>>");
     expect(replyText(events)).toBe("keep this");
     expect(events.at(-1)).toEqual({ type: "finish", reason: "stop" });
   });

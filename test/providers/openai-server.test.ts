@@ -91,7 +91,7 @@ describe("the OpenAI-compatible test server", () => {
 
     const chat = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "ping" }] });
 
-    expect(chat.choices[0].message.content).toBe("echo: ping");
+    expect(chat.choices[0]?.message.content).toBe("echo: ping");
   });
 
   it("lists its model", async () => {

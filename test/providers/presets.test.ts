@@ -1,6 +1,6 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 import { describeSource, providerPresets, resolveProviderSettings, type ResolveInput } from "../../src/providers/presets.js";
 
 const secret = "sk-secret-never-print-me-42";

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ClioError } from "../../tools/errors.js";
+import type { ClioError } from "../../grammar/errors.js";
 import { createProvider } from "../../src/providers/index.js";
 import { resolveProviderSettings } from "../../src/providers/presets.js";
 import { loadScript, parseTextScript, ScriptedProvider } from "../../src/providers/scripted.js";
@@ -18,7 +18,7 @@ describe("the scripted provider", () => {
     expect(eventsOfType(first, "text-delta").map((event) => event.text)).toEqual(["first", " repl", "y her", "e"]);
     expect(replyText(second)).toBe("second");
     expect(first.slice(-2).map((event) => event.type)).toEqual(["usage", "finish"]);
-    expect(eventsOfType(first, "usage")[0].estimated).toBe(true);
+    expect(eventsOfType(first, "usage")[0]?.estimated).toBe(true);
     expect(provider.remaining).toBe(0);
   });
 

@@ -25,10 +25,11 @@ async function makeSession(): Promise<{ id: string; file: string; text: string }
 
 describe("a corrupt session file", () => {
   it.each([
-    ["truncated mid-write", (text: string) => text.slice(0, Math.floor(text.length / 2)), /invalid JSON at line \d+, column \d+: the JSON ends too early/],
+    ["a header cut short", (text: string) => text.slice(0, 30), /the header line is cut short/],
     ["garbage", () => "{ not json", /invalid JSON at line 1, column 3/],
     ["empty", () => "", /the file is empty/],
-    ["valid JSON of the wrong shape", (text: string) => text.replace('"messages": [', '"messages": 7, "x": ['), /messages: Expected array, received number/],
+    ["a bad record before the last line", (text: string) => text.replace('"role":"user"', '"role":7'), /line 2: message: role: expected one of system, user, assistant, tool, got number/],
+    ["a record of an unknown kind", (text: string) => text.replace('"kind":"message"', '"kind":"gossip"'), /line 2: unknown record kind "gossip"/],
   ])("(%s) is moved aside, named in a corrupt_file error, and never overwritten", async (_name, damage, reason) => {
     const { id, file, text } = await makeSession();
     const damaged = damage(text);
@@ -43,6 +44,23 @@ describe("a corrupt session file", () => {
     expect(await fs.readFile(aside, "utf8")).toBe(damaged);
     expect((await fs.readdir(directory)).sort()).toEqual([path.basename(aside)]);
     expect((await rejection(store().open(id))).code).toBe("not_found");
+  });
+
+  it("with a torn last line (a crash mid-save) loses only that line: read drops it, open cuts it off", async () => {
+    const { id, file, text } = await makeSession();
+    const torn = `${text}{"kind":"message","sequence":2,"role":"assis`;
+    await fs.writeFile(file, torn);
+    expect((await store().read(id)).messages.map((message) => message.content)).toEqual(["hello"]);
+    expect(await fs.readFile(file, "utf8")).toBe(torn);
+
+    const session = await store().open(id);
+    expect(await fs.readFile(file, "utf8")).toBe(text);
+    await session.appendMessage({ role: "assistant", content: "again", turn: 1 });
+    await session.close();
+    expect((await store().read(id)).messages.map((message) => [message.sequence, message.content])).toEqual([
+      [1, "hello"],
+      [2, "again"],
+    ]);
   });
 
   it("is reported by read, which leaves it where it is", async () => {
@@ -60,7 +78,7 @@ describe("a corrupt session file", () => {
     await fs.writeFile(bad.file, bad.text.slice(0, 40));
     const listing = await store().list();
     expect(listing.sessions.map((summary) => summary.id)).toEqual([good.id]);
-    expect(listing.unreadable).toEqual([{ file: bad.file, code: "corrupt_file", message: expect.stringMatching(/^invalid JSON at line/) }]);
+    expect(listing.unreadable).toEqual([{ file: bad.file, code: "corrupt_file", message: expect.stringMatching(/^the header line is cut short/) }]);
     expect(await fs.readFile(bad.file, "utf8")).toBe(bad.text.slice(0, 40));
   });
 
@@ -72,7 +90,7 @@ describe("a corrupt session file", () => {
 });
 
 describe("format versions", () => {
-  it("migrates the unversioned draft shape (version 0) and rewrites it in the current format on the next save", async () => {
+  it("migrates the unversioned draft shape (version 0) to a journal when opened", async () => {
     const id = "20261101-1200-00aa11";
     const file = path.join(directory, `${id}.json`);
     const draft = {
@@ -88,6 +106,8 @@ describe("format versions", () => {
       ],
     };
     await fs.writeFile(file, JSON.stringify(draft));
+    expect((await store().read(id)).title).toBe("first question");
+    expect(await fs.readFile(file, "utf8")).toBe(JSON.stringify(draft));
 
     const session = await store().open(id);
     expect(session.migratedFrom).toBe(0);
@@ -100,18 +120,46 @@ describe("format versions", () => {
       title: "first question",
     });
     expect(session.data.messages.map((message) => [message.sequence, message.turn])).toEqual([[1, 1], [2, 1], [3, 2]]);
-    expect(await fs.readFile(file, "utf8")).toBe(JSON.stringify(draft));
+    expect(session.file).toBe(path.join(directory, `${id}.jsonl`));
+    expect(await fs.readdir(directory)).toEqual([`${id}.jsonl`, `${id}.lock`]);
 
     await session.appendMessage({ role: "assistant", content: "more", turn: 2 });
     await session.close();
-    const rewritten = JSON.parse(await fs.readFile(file, "utf8"));
-    expect(rewritten.version).toBe(SESSION_FORMAT_VERSION);
-    expect(rewritten.messages.at(-1)).toMatchObject({ sequence: 4, content: "more" });
+    const reopened = await store().read(id);
+    expect(reopened.messages.at(-1)).toMatchObject({ sequence: 4, content: "more" });
+    expect(reopened.title).toBe("first question");
+  });
+
+  it("opens a format-1 document (one JSON file) with everything in it, as a journal from then on", async () => {
+    const id = "20261120-0900-0f0f0f";
+    const document = {
+      version: 1,
+      id,
+      createdAt: "2026-11-20T09:00:00.000Z",
+      updatedAt: "2026-11-20T09:10:00.000Z",
+      workspace: "/w",
+      provider: "openai",
+      model: "second",
+      title: "fix it",
+      messages: [
+        { sequence: 1, role: "user", content: "fix it", timestamp: "2026-11-20T09:00:01.000Z", turn: 1 },
+        { sequence: 4, role: "assistant", content: "done", timestamp: "2026-11-20T09:05:00.000Z", turn: 1 },
+      ],
+      commands: [{ sequence: 2, protocol: "FILE_OP", action: "read", args: { path: "a" }, description: "Reading a", ok: true, output: "x", durationMs: 1, turn: 1, timestamp: "2026-11-20T09:00:02.000Z" }],
+      usage: { turns: [{ turn: 1, inputTokens: 10, outputTokens: 2, estimated: false }], totals: { inputTokens: 10, outputTokens: 2, estimated: false } },
+      events: [{ sequence: 3, type: "model-changed", timestamp: "2026-11-20T09:01:00.000Z", data: { from: { provider: "openai", model: "first" }, to: { provider: "openai", model: "second" } } }],
+    };
+    await fs.writeFile(path.join(directory, `${id}.json`), JSON.stringify(document, null, 2));
+    const session = await store().open(id);
+    expect(session.migratedFrom).toBe(1);
+    await session.close();
+    const { version: _version, ...rest } = document;
+    expect(await store().read(id)).toEqual({ ...rest, version: SESSION_FORMAT_VERSION });
   });
 
   it("refuses a file from a newer clio clearly and leaves it untouched", async () => {
     const { id, file, text } = await makeSession();
-    const newer = text.replace(`"version": ${SESSION_FORMAT_VERSION}`, '"version": 99');
+    const newer = text.replace(`"version":${SESSION_FORMAT_VERSION}`, '"version":99');
     await fs.writeFile(file, newer);
     const error = await rejection(store().open(id));
     expect(error.code).toBe("unsupported_version");

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect } from "vitest";
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 
 const childScript = fileURLToPath(new URL("./fixtures/session-child.ts", import.meta.url));
 
@@ -19,7 +19,7 @@ export async function rejection(promise: Promise<unknown>): Promise<ClioError> {
     () => undefined,
     (thrown: unknown) => thrown,
   );
-  expect(ClioError.is(error), `expected a ClioError, got ${String(error)}`).toBe(true);
+  expect(ClioError.isInstance(error), `expected a ClioError, got ${String(error)}`).toBe(true);
   return error as ClioError;
 }
 

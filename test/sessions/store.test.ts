@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Session, SessionStore, makeSessionId } from "../../src/sessions/index.js";
+import { readJournal } from "../../src/sessions/journal.js";
 import { makeTempDir, rejection } from "./helpers.js";
 
 let directory: string;
@@ -23,8 +24,11 @@ async function track(session: Promise<Session>): Promise<Session> {
   return result;
 }
 
+/** The session as the file on disk holds it now. */
 async function readStored(session: Session): Promise<Record<string, any>> {
-  return JSON.parse(await fs.readFile(session.file, "utf8"));
+  const read = readJournal(await fs.readFile(session.file, "utf8"));
+  if (!read.ok || read.wholeLength !== undefined) throw new Error(`not a whole journal: ${JSON.stringify(read)}`);
+  return read.data;
 }
 
 beforeEach(async () => {
@@ -55,9 +59,9 @@ describe("ids", () => {
 describe("create and record", () => {
   it("saves a new session at once, with its workspace, provider and model", async () => {
     const session = await track(makeStore().create({ workspace: "/work/app", provider: "openai", model: "gpt-x" }));
-    expect(session.file).toBe(path.join(directory, "20261122-0243-a1b2c3.json"));
+    expect(session.file).toBe(path.join(directory, "20261122-0243-a1b2c3.jsonl"));
     expect(await readStored(session)).toMatchObject({
-      version: 1,
+      version: 2,
       id: "20261122-0243-a1b2c3",
       createdAt: "2026-11-22T02:43:10.000Z",
       workspace: "/work/app",

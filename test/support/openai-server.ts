@@ -107,7 +107,7 @@ export async function startOpenAIServer(): Promise<OpenAITestServer> {
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const body = await readJson(request);
-    const path = (request.url ?? "/").split("?")[0];
+    const path = (request.url ?? "/").split("?")[0] ?? "/";
     if (request.method === "GET" && path === "/v1/models") {
       return sendJson(response, 200, { object: "list", data: [{ id: testModelName, object: "model", created: 0, owned_by: "test" }] });
     }
@@ -191,7 +191,7 @@ function splitIntoChunks(text: string, sizes: number | number[]): string[] {
   const sizeList = Array.isArray(sizes) ? sizes : [sizes];
   const chunks: string[] = [];
   for (let start = 0, index = 0; start < characters.length; index++) {
-    const size = Math.max(1, sizeList[Math.min(index, sizeList.length - 1)]);
+    const size = Math.max(1, sizeList[Math.min(index, sizeList.length - 1)] ?? 1);
     chunks.push(characters.slice(start, start + size).join(""));
     start += size;
   }

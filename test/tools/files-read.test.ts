@@ -25,6 +25,38 @@ async function writeBig(relative: string, bytes: number, line: string): Promise<
 }
 
 describe("FileTools.read", () => {
+  it("reads a file the same whether it is small enough to read whole or read in windows", async () => {
+    const line = "const value = 12345; // a line of code\n";
+    const below = Math.floor((1024 * 1024) / line.length);
+    await temp.write("whole.ts", line.repeat(below));
+    await temp.write("windows.ts", line.repeat(below + 200));
+    for (const options of [{}, { offset: 1000, limit: 5 }, { offset: below - 2, limit: 2 }]) {
+      const whole = await files.read("whole.ts", options);
+      const windowed = await files.read("windows.ts", options);
+      expect({ ...windowed, relative: "whole.ts", totalLines: whole.totalLines, note: whole.note, size: whole.size, complete: whole.complete }).toEqual(whole);
+      expect(windowed.totalLines).toBe(below + 200);
+    }
+  });
+
+  it("closes the file and reports the failure when the whole-file read fails", async () => {
+    await temp.write("a.txt", "text\n");
+    const closed: number[] = [];
+    const { closeSync, fstatSync, openSync } = await import("node:fs");
+    const failing = new FileTools(temp.workspace, undefined, {
+      openSync,
+      fstatSync,
+      readSync: () => {
+        throw Object.assign(new Error("EIO: i/o error, read"), { code: "EIO" });
+      },
+      closeSync: (descriptor: number) => {
+        closed.push(descriptor);
+        closeSync(descriptor);
+      },
+    });
+    await expect(failing.read("a.txt")).rejects.toThrow(/i\/o error/);
+    expect(closed).toHaveLength(1);
+  });
+
   it("returns every line of a small text file, with its total", async () => {
     await temp.write("src/main.c", "int main() {\r\n  return 0;\r\n}\n");
     const result = await files.read("src/main.c");

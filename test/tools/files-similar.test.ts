@@ -8,7 +8,7 @@ describe("closestLines", () => {
   });
 
   it("compares fewer lines of the text in a large file, so a failed replace never stalls clio for long", () => {
-    const line = (seed: number) => `${seed}:` + Array.from({ length: 400 }, (_, index) => String.fromCharCode(33 + ((seed * 31 + index * 7) % 90))).join("");
+    const line = (seed: number) => `${seed}:${Array.from({ length: 400 }, (_, index) => String.fromCharCode(33 + ((seed * 31 + index * 7) % 90))).join("")}`;
     const text = Array.from({ length: 19_000 }, (_, index) => line(index)).join("\n");
     const needle = Array.from({ length: 40 }, (_, index) => line(index + 500)).join("\n");
     const closest = closestLines(text, needle)!;

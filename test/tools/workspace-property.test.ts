@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 import { FileTools } from "../../tools/files/index.js";
 import { makeTempWorkspace, type TempWorkspace } from "./temp.js";
 
@@ -37,7 +37,7 @@ describe("workspace confinement (property)", () => {
           expect(resolved.real.startsWith(path.join(temp.base, "outside"))).toBe(false);
           expect(temp.workspace.isProtected(temp.workspace.relativeOf(resolved.real))).toBe(false);
         } catch (error) {
-          if (!ClioError.is(error)) throw error;
+          if (!ClioError.isInstance(error)) throw error;
           expect(["outside_workspace", "protected_path", "invalid_argument"]).toContain(error.code);
         }
       }),
@@ -50,7 +50,7 @@ describe("workspace confinement (property)", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 5 }), fc.constantFrom("", "/", `${temp.root}/`, `${temp.base}/`), async (segments, prefix) => {
         await files.write(prefix + segments.join("/"), "written").catch((error: unknown) => {
-          if (!ClioError.is(error)) throw error;
+          if (!ClioError.isInstance(error)) throw error;
         });
       }),
       { numRuns: 200 },

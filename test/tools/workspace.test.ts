@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ClioError } from "../../tools/errors.js";
+import { ClioError } from "../../grammar/errors.js";
 import { Workspace } from "../../tools/workspace.js";
 import { makeTempWorkspace, type TempWorkspace } from "./temp.js";
 
@@ -17,7 +17,7 @@ async function refusal(input: string, intent: "read" | "write" = "write"): Promi
   try {
     await temp.workspace.resolve(input, intent);
   } catch (error) {
-    if (ClioError.is(error)) return error;
+    if (ClioError.isInstance(error)) return error;
     throw error;
   }
   throw new Error(`${input} was accepted`);

@@ -4,7 +4,7 @@
  * when the table is disposed, or when clio exits.
  */
 import { spawn as nodeSpawn, type ChildProcess } from "node:child_process";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { UnreadOutput } from "./output.js";
 import { groupAlive, stopGroup, trackGroup, untrackGroup, type Spawn } from "./process-group.js";
 
@@ -75,7 +75,7 @@ export class JobTable {
     const running = [...this.jobs.values()].filter((job) => job.running).length;
     const maxJobs = this.options.maxJobs ?? 16;
     if (running >= maxJobs) {
-      throw new ClioError("limit_reached", `${running} background jobs are already running (at most ${maxJobs}).`, "Kill a job you no longer need with EXEC action=kill id=job-N.");
+      throw new ToolError("limit_reached", `${running} background jobs are already running (at most ${maxJobs}).`, "Kill a job you no longer need with EXEC action=kill id=job-N.");
     }
     this.forgetOldFinished();
     const id = `job-${++this.counter}`;
@@ -159,7 +159,7 @@ export class JobTable {
     const job = this.jobs.get(id);
     if (job === undefined) {
       const known = [...this.jobs.keys()];
-      throw new ClioError("job_not_found", `There is no background job ${id}.`, known.length === 0 ? "No jobs have been started; start one with EXEC action=background." : `Known jobs: ${known.join(", ")}.`);
+      throw new ToolError("job_not_found", `There is no background job ${id}.`, known.length === 0 ? "No jobs have been started; start one with EXEC action=background." : `Known jobs: ${known.join(", ")}.`);
     }
     return job;
   }

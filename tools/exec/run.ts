@@ -109,7 +109,10 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
       resolve({ pid, exitCode, signal: exitSignal, stdout: captured(stdout), stderr: captured(stderr), timedOut, cancelled, leftoversStopped, startError, durationMs: now() - started });
     };
     const terminate = (): void => {
-      if (pid === undefined) return finish();
+      if (pid === undefined) {
+        finish();
+        return;
+      }
       signalGroup(pid, "SIGTERM");
       later(graceMs, () => {
         signalGroup(pid, "SIGKILL");

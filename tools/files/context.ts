@@ -4,13 +4,14 @@
 import { constants } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import type { Stats } from "node:fs";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import type { Workspace } from "../workspace.js";
-import { errorCode, type FileSystem } from "./file-system.js";
+import { errorCode, type FileSystem, type SyncReads } from "./file-system.js";
 
 export interface FileContext {
   workspace: Workspace;
   fs: FileSystem;
+  syncReads: SyncReads;
 }
 
 /** What kind of thing a stat describes, in words a model reads. */
@@ -26,16 +27,16 @@ export function kindOf(stat: Stats): string {
 }
 
 /** The error for a path that is not a regular file. */
-export function notAFile(relative: string, stat: Stats): ClioError {
+export function notAFile(relative: string, stat: Stats): ToolError {
   if (stat.isDirectory()) {
-    return new ClioError("not_a_file", `${relative} is a directory, not a file.`, `Use FILE_OP action=list path="${relative}" to see what it holds.`);
+    return new ToolError("not_a_file", `${relative} is a directory, not a file.`, `Use FILE_OP action=list path="${relative}" to see what it holds.`);
   }
-  return new ClioError("not_a_file", `${relative} is a ${kindOf(stat)}, not a regular file; file commands only read and write regular files.`, "Choose a regular file.");
+  return new ToolError("not_a_file", `${relative} is a ${kindOf(stat)}, not a regular file; file commands only read and write regular files.`, "Choose a regular file.");
 }
 
 /** The error for a path that does not exist. */
-export function notFound(relative: string): ClioError {
-  return new ClioError("not_found", `${relative} does not exist.`, 'Check the path with FILE_OP action=list or action=search pattern="NAME".');
+export function notFound(relative: string): ToolError {
+  return new ToolError("not_found", `${relative} does not exist.`, 'Check the path with FILE_OP action=list or action=search pattern="NAME".');
 }
 
 /**
@@ -47,10 +48,7 @@ export async function openRegularFile(context: FileContext, absolute: string, re
   try {
     handle = await context.fs.open(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (error) {
-    const code = errorCode(error);
-    if (code === "ENOENT" || code === "ENOTDIR") throw notFound(relative);
-    if (code === "EACCES" || code === "EPERM") throw new ClioError("permission_denied", `${relative} cannot be read: permission denied.`);
-    throw error;
+    throw openFailure(error, relative);
   }
   const stat = await handle.stat();
   if (!stat.isFile()) {
@@ -58,6 +56,44 @@ export async function openRegularFile(context: FileContext, absolute: string, re
     throw notAFile(relative, stat);
   }
   return { handle, stat };
+}
+
+/**
+ * Reads a regular file whole with synchronous calls when it holds at most `limit` bytes (the
+ * same non-blocking open and descriptor check as `openRegularFile`); undefined for a larger file,
+ * which is then read in windows.
+ */
+export function readSmallRegularFile(context: FileContext, absolute: string, relative: string, limit: number): { content: Buffer; stat: Stats } | undefined {
+  const sync = context.syncReads;
+  let descriptor: number;
+  try {
+    descriptor = sync.openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (error) {
+    throw openFailure(error, relative);
+  }
+  try {
+    const stat = sync.fstatSync(descriptor);
+    if (!stat.isFile()) throw notAFile(relative, stat);
+    if (stat.size > limit) return undefined;
+    const content = Buffer.allocUnsafe(stat.size);
+    let filled = 0;
+    while (filled < content.length) {
+      const bytesRead = sync.readSync(descriptor, content, filled, content.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return { content: content.subarray(0, filled), stat };
+  } finally {
+    sync.closeSync(descriptor);
+  }
+}
+
+/** A failed open as an error a model can act on. */
+function openFailure(error: unknown, relative: string): unknown {
+  const code = errorCode(error);
+  if (code === "ENOENT" || code === "ENOTDIR") return notFound(relative);
+  if (code === "EACCES" || code === "EPERM") return new ToolError("permission_denied", `${relative} cannot be read: permission denied.`);
+  return error;
 }
 
 /** lstat that yields undefined for a missing path. */
@@ -71,34 +107,34 @@ export async function lstatOrNothing(context: FileContext, absolute: string): Pr
 }
 
 /**
- * Turns a stray system error from `operation` into a ClioError a model can act on
+ * Turns a stray system error from `operation` into a ToolError a model can act on
  * (missing path, permission, full disk ...). ClioErrors pass through unchanged.
  */
 export async function explainFailure<Value>(input: string, operation: Promise<Value>): Promise<Value> {
   try {
     return await operation;
   } catch (error) {
-    if (ClioError.is(error)) throw error;
+    if (ToolError.isInstance(error)) throw error;
     const reason = (error as Error).message ?? String(error);
     switch (errorCode(error)) {
       case "ENOENT":
       case "ENOTDIR":
-        throw new ClioError("not_found", `${input}: a path involved does not exist (${reason}).`, "Check the paths with FILE_OP action=list.");
+        throw new ToolError("not_found", `${input}: a path involved does not exist (${reason}).`, "Check the paths with FILE_OP action=list.");
       case "EACCES":
       case "EPERM":
       case "EROFS":
-        throw new ClioError("permission_denied", `${input}: the file system refused access (${reason}).`, "Choose a path you may write, or fix its permissions with EXEC.");
+        throw new ToolError("permission_denied", `${input}: the file system refused access (${reason}).`, "Choose a path you may write, or fix its permissions with EXEC.");
       case "EEXIST":
-        throw new ClioError("already_exists", `${input}: the target already exists (${reason}).`, "Choose another target, or pass overwrite=true where offered.");
+        throw new ToolError("already_exists", `${input}: the target already exists (${reason}).`, "Choose another target, or pass overwrite=true where offered.");
       case "ENOTEMPTY":
-        throw new ClioError("directory_not_empty", `${input}: the folder is not empty (${reason}).`);
+        throw new ToolError("directory_not_empty", `${input}: the folder is not empty (${reason}).`);
       case "EISDIR":
-        throw new ClioError("not_a_file", `${input} is a directory (${reason}).`);
+        throw new ToolError("not_a_file", `${input} is a directory (${reason}).`);
       case "ENOSPC":
       case "EDQUOT":
-        throw new ClioError("limit_reached", `${input}: the disk is full (${reason}); nothing was changed.`);
+        throw new ToolError("limit_reached", `${input}: the disk is full (${reason}); nothing was changed.`);
       default:
-        throw new ClioError("internal_error", `${input}: ${reason}`);
+        throw new ToolError("internal_error", `${input}: ${reason}`);
     }
   }
 }

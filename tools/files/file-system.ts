@@ -1,12 +1,24 @@
 /**
- * The file-system seam of the file tools: the promise API of `node:fs`. Tests pass a copy with
- * one method replaced (a rename that fails) to check what a failure leaves behind.
+ * The file-system seams of the file tools: the promise API of `node:fs`, and the few synchronous
+ * calls that read a small file whole (on this kind of machine one synchronous read costs a
+ * fraction of the four promise calls it replaces). Tests pass a copy with one method replaced (a
+ * rename that fails) to check what a failure leaves behind.
  */
-import { promises } from "node:fs";
+import { closeSync, fstatSync, openSync, promises, readSync } from "node:fs";
 
 export type FileSystem = typeof promises;
 
 export const nodeFileSystem: FileSystem = promises;
+
+/** The synchronous calls that read a small file whole. */
+export interface SyncReads {
+  openSync: typeof openSync;
+  fstatSync: typeof fstatSync;
+  readSync: typeof readSync;
+  closeSync: typeof closeSync;
+}
+
+export const nodeSyncReads: SyncReads = { openSync, fstatSync, readSync, closeSync };
 
 /** The `code` of a Node system error (`ENOENT`, `EXDEV`, ...), or undefined. */
 export function errorCode(error: unknown): string | undefined {

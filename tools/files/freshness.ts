@@ -3,7 +3,7 @@
  * write or replace of a file that changed on disk since — the person edited it, a formatter ran —
  * fails and asks the model to read it again instead of overwriting the change unseen.
  */
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import type { FileContext } from "./context.js";
 import { lstatOrNothing } from "./context.js";
 
@@ -26,7 +26,7 @@ export class FileLedger {
     if (now === known) return;
     // Told once that the file is gone, the model may then create it afresh.
     if (now === undefined) this.seen.delete(real);
-    throw new ClioError(
+    throw new ToolError(
       "stale_file",
       now === undefined ? `${relative} was deleted since you last read it.` : `${relative} changed on disk since you last read it (someone or something else edited it); nothing was written.`,
       `Read it again with [FILE_OP:action=read:path=${JSON.stringify(relative)}] and make your change on what it holds now.`,

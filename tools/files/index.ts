@@ -5,7 +5,7 @@
 import type { Workspace } from "../workspace.js";
 import { explainFailure, type FileContext } from "./context.js";
 import { FileLedger } from "./freshness.js";
-import { nodeFileSystem, type FileSystem } from "./file-system.js";
+import { nodeFileSystem, nodeSyncReads, type FileSystem, type SyncReads } from "./file-system.js";
 import type { ListResult } from "./list.js";
 import { copyPath, movePath, pathInfo, removePath, type InfoResult, type RemoveResult, type TransferResult } from "./manage.js";
 import { planMove, planRemove, planReplace, planWrite, type FileChangePlan } from "./plan.js";
@@ -14,7 +14,7 @@ import { replaceInFile, type ReplaceResult } from "./replace.js";
 import type { SearchResult } from "./search.js";
 import { writeTextFile, type WriteResult } from "./write.js";
 
-export type { FileSystem } from "./file-system.js";
+export type { FileSystem, SyncReads } from "./file-system.js";
 export type { ListEntry, ListResult } from "./list.js";
 export type { InfoResult, RemoveResult, TransferResult } from "./manage.js";
 export type { FileChangePlan } from "./plan.js";
@@ -31,14 +31,16 @@ export class FileTools {
 
   /**
    * @param fileSystem the `fs.promises` seam (tests replace single methods)
+   * @param syncReads the synchronous calls that read small files whole
    * @param ledger what the model last saw of each file; writes to files changed since then fail
    */
   constructor(
     workspace: Workspace,
     fileSystem: FileSystem = nodeFileSystem,
+    syncReads: SyncReads = nodeSyncReads,
     private readonly ledger: FileLedger = new FileLedger(),
   ) {
-    this.context = { workspace, fs: fileSystem };
+    this.context = { workspace, fs: fileSystem, syncReads };
   }
 
   /** A text file's lines (windowed by `offset`/`limit`, capped at 256 KB); binary files are refused. */

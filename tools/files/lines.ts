@@ -38,9 +38,12 @@ export interface LineWindow {
   cutLines: number;
 }
 
-/** Reads a window of lines (see {@link LineWindowOptions}). Line breaks are `\n`; a `\r` before one is dropped. */
-export async function readLineWindow(handle: FileHandle, options: LineWindowOptions): Promise<LineWindow> {
-  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+/**
+ * Reads a window of lines (see {@link LineWindowOptions}). Line breaks are `\n`; a `\r` before one
+ * is dropped. Without a handle, `initial` must hold the whole file.
+ */
+export async function readLineWindow(handle: FileHandle | undefined, options: LineWindowOptions): Promise<LineWindow> {
+  let chunk: Buffer | undefined;
   const lines: string[] = [];
   let lineNumber = 1;
   let lineHasBytes = false;
@@ -94,7 +97,8 @@ export async function readLineWindow(handle: FileHandle, options: LineWindowOpti
       data = initial;
       initial = undefined;
     } else {
-      if (options.size !== undefined && position >= options.size) break;
+      if (handle === undefined || (options.size !== undefined && position >= options.size)) break;
+      chunk ??= Buffer.allocUnsafe(CHUNK_BYTES);
       const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position);
       if (bytesRead === 0) break;
       data = chunk.subarray(0, bytesRead);

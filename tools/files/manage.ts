@@ -5,7 +5,7 @@
 import path from "node:path";
 import { constants } from "node:fs";
 import type { Stats } from "node:fs";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { kindOf, lstatOrNothing, notFound, openRegularFile, type FileContext } from "./context.js";
 import { errorCode } from "./file-system.js";
 import { countLines } from "./lines.js";
@@ -53,7 +53,7 @@ async function surveyTree(context: FileContext, absolute: string): Promise<numbe
     for (const entry of await context.fs.readdir(directory, { withFileTypes: true })) {
       const child = path.join(directory, entry.name);
       if (context.workspace.isProtected(context.workspace.relativeOf(child))) {
-        throw new ClioError(
+        throw new ToolError(
           "protected_path",
           `${context.workspace.relativeOf(absolute)} contains ${context.workspace.relativeOf(child)}, which file commands never delete or move.`,
           "Leave repositories and clio's state alone, or use EXEC if you really mean it.",
@@ -80,7 +80,7 @@ async function refuseSpecialFiles(context: FileContext, absolute: string): Promi
       if (entry.isDirectory()) pending.push(child);
       else if (!entry.isFile() && !entry.isSymbolicLink()) {
         const what = kindOf(await context.fs.lstat(child));
-        throw new ClioError(
+        throw new ToolError(
           "not_a_file",
           `${context.workspace.relativeOf(absolute)} contains ${context.workspace.relativeOf(child)}, a ${what}; only folders of files, folders and links can be copied.`,
           "Copy the files you need one by one, or use EXEC if you really mean to copy it.",
@@ -91,7 +91,7 @@ async function refuseSpecialFiles(context: FileContext, absolute: string): Promi
 }
 
 function refuseRoot(relative: string, what: string): void {
-  if (relative === ".") throw new ClioError("invalid_argument", `The workspace root itself cannot be ${what}.`, "Name a file or folder inside it.");
+  if (relative === ".") throw new ToolError("invalid_argument", `The workspace root itself cannot be ${what}.`, "Name a file or folder inside it.");
 }
 
 async function existing(context: FileContext, absolute: string, relative: string): Promise<Stats> {
@@ -109,7 +109,7 @@ export async function removePath(context: FileContext, input: string, recursive 
     return { relative, kind: kindOf(stat), files: 1 };
   }
   if (!recursive) {
-    throw new ClioError("not_a_file", `${relative} is a directory; deleting it takes recursive=true.`, `Write FILE_OP action=delete path="${relative}" recursive=true to delete it with everything inside.`);
+    throw new ToolError("not_a_file", `${relative} is a directory; deleting it takes recursive=true.`, `Write FILE_OP action=delete path="${relative}" recursive=true to delete it with everything inside.`);
   }
   const files = await surveyTree(context, absolute);
   await context.fs.rm(absolute, { recursive: true });
@@ -123,13 +123,13 @@ async function prepareTransfer(context: FileContext, input: string, to: string, 
   const sourceStat = await existing(context, source.absolute, source.relative);
   const target = await context.workspace.resolve(to, "write");
   refuseRoot(target.relative, "overwritten");
-  if (source.real === target.real) throw new ClioError("invalid_argument", `${source.relative} and ${target.relative} are the same path.`, "Give a different target in to.");
+  if (source.real === target.real) throw new ToolError("invalid_argument", `${source.relative} and ${target.relative} are the same path.`, "Give a different target in to.");
   if (sourceStat.isDirectory() && (target.real + path.sep).startsWith(source.real + path.sep)) {
-    throw new ClioError("invalid_argument", `${target.relative} is inside ${source.relative}; a folder cannot be ${verb} into itself.`, "Choose a target outside the folder.");
+    throw new ToolError("invalid_argument", `${target.relative} is inside ${source.relative}; a folder cannot be ${verb} into itself.`, "Choose a target outside the folder.");
   }
   const targetStat = await lstatOrNothing(context, target.absolute);
   if (targetStat !== undefined && (!overwrite || targetStat.isDirectory())) {
-    throw new ClioError(
+    throw new ToolError(
       "already_exists",
       `${target.relative} already exists (${kindOf(targetStat)}).`,
       targetStat.isDirectory() ? `Give the full new path, e.g. to="${target.relative}/${path.basename(source.relative)}".` : "Pass overwrite=true to replace it, or choose another target.",
@@ -138,7 +138,7 @@ async function prepareTransfer(context: FileContext, input: string, to: string, 
   // overwrite replaces files only: opening a FIFO to copy onto it would block forever.
   const realTargetStat = targetStat === undefined ? undefined : await lstatOrNothing(context, target.real);
   if (realTargetStat !== undefined && !realTargetStat.isFile() && !realTargetStat.isSymbolicLink()) {
-    throw new ClioError("not_a_file", `${target.relative} is a ${kindOf(realTargetStat)}; overwrite=true replaces files only.`, "Choose another target, or delete it first.");
+    throw new ToolError("not_a_file", `${target.relative} is a ${kindOf(realTargetStat)}; overwrite=true replaces files only.`, "Choose another target, or delete it first.");
   }
   await makeParents(context, target.absolute, target.relative);
   return { source, sourceStat, target, overwritten: targetStat !== undefined };
@@ -162,7 +162,7 @@ export async function copyPath(context: FileContext, input: string, to: string, 
   const { source, sourceStat, target, overwritten } = await prepareTransfer(context, input, to, overwrite, "copied");
   if (sourceStat.isDirectory()) {
     if (!options.recursive) {
-      throw new ClioError("not_a_file", `${source.relative} is a directory; copying it takes recursive=true.`, `Write FILE_OP action=copy path="${source.relative}" to="${target.relative}" recursive=true.`);
+      throw new ToolError("not_a_file", `${source.relative} is a directory; copying it takes recursive=true.`, `Write FILE_OP action=copy path="${source.relative}" to="${target.relative}" recursive=true.`);
     }
     await refuseSpecialFiles(context, source.absolute);
     await context.fs.cp(source.absolute, target.absolute, {
@@ -178,7 +178,7 @@ export async function copyPath(context: FileContext, input: string, to: string, 
     await handle.close();
     await context.fs.copyFile(source.real, target.real, overwrite ? 0 : constants.COPYFILE_EXCL);
   } else {
-    throw new ClioError("not_a_file", `${source.relative} is a ${kindOf(sourceStat)}; only files and folders can be copied.`);
+    throw new ToolError("not_a_file", `${source.relative} is a ${kindOf(sourceStat)}; only files and folders can be copied.`);
   }
   return { from: source.relative, to: target.relative, kind: kindOf(sourceStat), overwritten };
 }

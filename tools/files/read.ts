@@ -1,8 +1,10 @@
 /**
  * Reading text files as numbered lines, in windows, with caps; binary files are refused.
  */
-import { ClioError } from "../errors.js";
-import { openRegularFile, type FileContext } from "./context.js";
+import { ToolError } from "../errors.js";
+import type { Stats } from "node:fs";
+import type { FileHandle } from "node:fs/promises";
+import { openRegularFile, readSmallRegularFile, type FileContext } from "./context.js";
 import { readLineWindow } from "./lines.js";
 import { binaryType, formatBytes, formatCount, SNIFF_BYTES } from "./text.js";
 
@@ -37,48 +39,53 @@ export interface ReadResult {
   note?: string;
 }
 
+/** Files up to this size are read whole with synchronous calls; larger ones in windows. */
+const WHOLE_READ_BYTES = 1024 * 1024;
+
 export async function readTextFile(context: FileContext, input: string, options: ReadOptions = {}): Promise<ReadResult> {
   const { absolute, relative } = await context.workspace.resolve(input, "read");
+  const small = readSmallRegularFile(context, absolute, relative, WHOLE_READ_BYTES);
+  if (small !== undefined) return windowOf(relative, small.stat, small.content, undefined, options);
   const { handle, stat } = await openRegularFile(context, absolute, relative);
   try {
     const sniffed = Buffer.alloc(Math.min(SNIFF_BYTES, stat.size));
     const { bytesRead } = await handle.read(sniffed, 0, sniffed.length, 0);
-    const head = sniffed.subarray(0, bytesRead);
-    const type = binaryType(head);
-    if (type !== undefined) {
-      throw new ClioError(
-        "binary_file",
-        `${relative} looks binary (${type}, ${formatBytes(stat.size)}); only text files can be read.`,
-        `Use FILE_OP action=info path="${relative}" for its size and type, or EXEC to inspect it with a suitable tool.`,
-      );
-    }
-    const firstLine = options.offset ?? 1;
-    const budget = options.maxBytes ?? READ_MAX_BYTES;
-    const maxLines = options.limit ?? Number.POSITIVE_INFINITY;
-    const window = await readLineWindow(handle, {
-      firstLine,
-      maxLines,
-      maxBytes: budget,
-      lineOverheadBytes: GUTTER_BYTES,
-      maxLineBytes: Math.min(READ_MAX_LINE_BYTES, budget),
-      countUpToBytes: COUNT_LINES_UP_TO_BYTES,
-      initial: head,
-      size: stat.size,
-    });
-    const { totalLines } = window;
-    if (totalLines !== undefined && firstLine > Math.max(totalLines, 1)) {
-      throw new ClioError(
-        "invalid_argument",
-        `${relative} has ${totalLines} lines; offset ${firstLine} is past its end.`,
-        `Use an offset from 1 to ${Math.max(totalLines, 1)}.`,
-      );
-    }
-    const lastLine = firstLine + window.lines.length - 1;
-    const complete = firstLine === 1 && totalLines !== undefined && lastLine >= totalLines;
-    return { relative, size: stat.size, lines: window.lines, firstLine, totalLines, complete, note: windowNote(window.stoppedForBytes, lastLine, totalLines, stat.size, budget) };
+    return await windowOf(relative, stat, sniffed.subarray(0, bytesRead), handle, options);
   } finally {
     await handle.close();
   }
+}
+
+/** The window of lines a read shows, from the file's first bytes (`head`) and, past them, the handle. */
+async function windowOf(relative: string, stat: Stats, head: Buffer, handle: FileHandle | undefined, options: ReadOptions): Promise<ReadResult> {
+  const type = binaryType(head.subarray(0, SNIFF_BYTES));
+  if (type !== undefined) {
+    throw new ToolError(
+      "binary_file",
+      `${relative} looks binary (${type}, ${formatBytes(stat.size)}); only text files can be read.`,
+      `Use FILE_OP action=info path="${relative}" for its size and type, or EXEC to inspect it with a suitable tool.`,
+    );
+  }
+  const firstLine = options.offset ?? 1;
+  const budget = options.maxBytes ?? READ_MAX_BYTES;
+  const maxLines = options.limit ?? Number.POSITIVE_INFINITY;
+  const window = await readLineWindow(handle, {
+    firstLine,
+    maxLines,
+    maxBytes: budget,
+    lineOverheadBytes: GUTTER_BYTES,
+    maxLineBytes: Math.min(READ_MAX_LINE_BYTES, budget),
+    countUpToBytes: COUNT_LINES_UP_TO_BYTES,
+    initial: head,
+    size: stat.size,
+  });
+  const { totalLines } = window;
+  if (totalLines !== undefined && firstLine > Math.max(totalLines, 1)) {
+    throw new ToolError("invalid_argument", `${relative} has ${totalLines} lines; offset ${firstLine} is past its end.`, `Use an offset from 1 to ${Math.max(totalLines, 1)}.`);
+  }
+  const lastLine = firstLine + window.lines.length - 1;
+  const complete = firstLine === 1 && totalLines !== undefined && lastLine >= totalLines;
+  return { relative, size: stat.size, lines: window.lines, firstLine, totalLines, complete, note: windowNote(window.stoppedForBytes, lastLine, totalLines, stat.size, budget) };
 }
 
 function windowNote(stoppedForBytes: boolean, lastLine: number, totalLines: number | undefined, size: number, budget: number): string | undefined {

@@ -2,7 +2,7 @@
  * Exact text replacement in a file: one match (or every match with `all`), written atomically.
  * A miss shows the closest lines; several matches list their line numbers.
  */
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { lstatOrNothing, notAFile, notFound, type FileContext } from "./context.js";
 import { closestLines } from "./similar.js";
 import { binaryType, formatBytes, looksLineNumbered, numberLines, SNIFF_BYTES, splitLines } from "./text.js";
@@ -32,17 +32,17 @@ export interface PlannedReplacement {
 
 /** Finds `old` in a file and works out the new text, changing nothing (errors as replace gives them). */
 export async function planReplacement(context: FileContext, input: string, old: string, replacement: string, all = false): Promise<PlannedReplacement> {
-  if (old === "") throw new ClioError("invalid_argument", "old is empty; replace needs the exact text to find.", "Give old as text copied from the file, or use action=write for a whole file.");
+  if (old === "") throw new ToolError("invalid_argument", "old is empty; replace needs the exact text to find.", "Give old as text copied from the file, or use action=write for a whole file.");
   const { relative, real } = await context.workspace.resolve(input, "write");
   const stat = await lstatOrNothing(context, real);
   if (stat === undefined) throw notFound(relative);
   if (!stat.isFile()) throw notAFile(relative, stat);
   if (stat.size > REPLACE_MAX_BYTES) {
-    throw new ClioError("too_large", `${relative} is ${formatBytes(stat.size)}; replace edits files up to ${formatBytes(REPLACE_MAX_BYTES)}.`, "Edit it with EXEC (sed, a script) instead.");
+    throw new ToolError("too_large", `${relative} is ${formatBytes(stat.size)}; replace edits files up to ${formatBytes(REPLACE_MAX_BYTES)}.`, "Edit it with EXEC (sed, a script) instead.");
   }
   const text = await readWhole(context, real, relative);
   const type = binaryType(Buffer.from(text.slice(0, SNIFF_BYTES)));
-  if (type !== undefined) throw new ClioError("binary_file", `${relative} looks binary (${type}); replace edits text files only.`);
+  if (type !== undefined) throw new ToolError("binary_file", `${relative} looks binary (${type}); replace edits text files only.`);
 
   let [find, put] = [old, replacement];
   let offsets = matchOffsets(text, find);
@@ -55,7 +55,7 @@ export async function planReplacement(context: FileContext, input: string, old: 
   const matchLines = lineNumbersOf(text, offsets);
   if (offsets.length > 1 && !all) {
     const listed = matchLines.slice(0, LISTED_MATCHES).join(", ") + (matchLines.length > LISTED_MATCHES ? ", …" : "");
-    throw new ClioError(
+    throw new ToolError(
       "ambiguous_match",
       `old matches ${offsets.length} places in ${relative}, at lines ${listed}.`,
       "Add surrounding lines to old so it matches exactly one place, or pass all=true to replace every match.",
@@ -108,7 +108,7 @@ function lineNumbersOf(text: string, offsets: number[]): number[] {
   return numbers;
 }
 
-function noMatch(relative: string, text: string, old: string): ClioError {
+function noMatch(relative: string, text: string, old: string): ToolError {
   const closest = closestLines(text, old);
   let message = `old was not found in ${relative}.`;
   if (closest !== undefined && closest.similarity > 0.3) {
@@ -120,5 +120,5 @@ function noMatch(relative: string, text: string, old: string): ClioError {
   const hint = looksLineNumbered(old)
     ? "old seems to include line numbers copied from a read (like `12│`); give the file's text only."
     : "Copy old exactly from the file (spaces, indentation and line breaks count), or read the file again first.";
-  return new ClioError("no_match", message, hint);
+  return new ToolError("no_match", message, hint);
 }

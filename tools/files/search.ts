@@ -5,7 +5,7 @@
 import path from "node:path";
 import vm from "node:vm";
 import fastGlob from "fast-glob";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import type { FileContext } from "./context.js";
 import { joinRelative, openFolder } from "./list.js";
 import { binaryType, SNIFF_BYTES } from "./text.js";
@@ -44,7 +44,7 @@ export function compileContentPattern(source: string): RegExp {
   try {
     return new RegExp(body, insensitive ? "i" : "");
   } catch (error) {
-    throw new ClioError(
+    throw new ToolError(
       "invalid_argument",
       `content is not a valid regular expression: ${(error as Error).message}.`,
       'Write a JavaScript regular expression, e.g. content="function\\s+main"; escape ( [ . * with a backslash to match them literally.',
@@ -64,7 +64,7 @@ const GLOB_ALTERNATIVES_MAX = 256;
 
 /** fast-glob's tasks for a glob (one per brace alternative with its own base), refusing floods: `{a,b}` twenty times is a million walks. */
 function braceExpansion(glob: string): fastGlob.Task[] {
-  const tooMany = new ClioError(
+  const tooMany = new ToolError(
     "invalid_argument",
     `pattern ${glob.slice(0, 80)} expands to too many alternatives (at most ${GLOB_ALTERNATIVES_MAX}).`,
     'Use fewer braces, or one wider glob such as pattern="**/*.{ts,tsx}".',
@@ -86,10 +86,10 @@ function braceExpansion(glob: string): fastGlob.Task[] {
  */
 export function normalizeGlob(pattern: string): string {
   const trimmed = pattern.trim();
-  if (trimmed === "") throw new ClioError("invalid_argument", "pattern is empty.", 'Give a glob such as pattern="**/*.ts" or pattern="*.md".');
+  if (trimmed === "") throw new ToolError("invalid_argument", "pattern is empty.", 'Give a glob such as pattern="**/*.ts" or pattern="*.md".');
   const expanded = braceExpansion(trimmed).flatMap((task) => [task.base, ...task.patterns]);
   if ([trimmed, ...expanded].some(leavesFolder)) {
-    throw new ClioError("outside_workspace", `pattern ${trimmed} reaches outside the search folder.`, 'Use a relative glob and the path parameter for the folder, e.g. path="src" pattern="*.ts".');
+    throw new ToolError("outside_workspace", `pattern ${trimmed} reaches outside the search folder.`, 'Use a relative glob and the path parameter for the folder, e.g. path="src" pattern="*.ts".');
   }
   const relative = trimmed.replace(/^(\.\/)+/, "");
   return relative.includes("/") ? relative : `**/${relative}`;
@@ -171,7 +171,7 @@ function matchingLines(matcher: RegExp, files: string[][], limit: number, relati
   } catch (error) {
     if ((error as { code?: string }).code !== "ERR_SCRIPT_EXECUTION_TIMEOUT") throw error;
     const where = relatives.length === 1 ? relatives[0] : `one of ${relatives.join(", ")}`;
-    throw new ClioError(
+    throw new ToolError(
       "invalid_argument",
       `content ${matcher.source} took over ${MATCH_TIMEOUT_MS / 1000} s on ${where}: the regular expression backtracks catastrophically.`,
       "Simplify it: avoid nested or overlapping repetition such as (a+)+ or (.*)*; anchor it or use plain text.",

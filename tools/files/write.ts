@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { diffLines } from "diff";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { lstatOrNothing, notAFile, openRegularFile, type FileContext } from "./context.js";
 import { errorCode } from "./file-system.js";
 import { countLines } from "./lines.js";
@@ -59,7 +59,7 @@ export async function atomicWrite(context: FileContext, target: string, data: st
 /** Checks a write target and returns where to write (symlinks inside followed) and its old state. */
 export async function prepareWrite(context: FileContext, input: string): Promise<{ relative: string; target: string; oldMode?: number; oldSize?: number }> {
   const { relative, real } = await context.workspace.resolve(input, "write");
-  if (relative === ".") throw new ClioError("not_a_file", "The workspace root is a directory, not a file.", 'Give a file path, e.g. path="notes.md".');
+  if (relative === ".") throw new ToolError("not_a_file", "The workspace root is a directory, not a file.", 'Give a file path, e.g. path="notes.md".');
   const stat = await lstatOrNothing(context, real);
   if (stat !== undefined && !stat.isFile()) throw notAFile(relative, stat);
   await makeParents(context, real, relative);
@@ -72,7 +72,7 @@ export async function makeParents(context: FileContext, target: string, relative
     await context.fs.mkdir(path.dirname(target), { recursive: true });
   } catch (error) {
     if (errorCode(error) === "EEXIST" || errorCode(error) === "ENOTDIR") {
-      throw new ClioError("not_a_directory", `A parent of ${relative} is a file, so ${relative} cannot be created.`, "Choose a path whose folders are folders.");
+      throw new ToolError("not_a_directory", `A parent of ${relative} is a file, so ${relative} cannot be created.`, "Choose a path whose folders are folders.");
     }
     throw error;
   }
@@ -82,7 +82,7 @@ export async function makeParents(context: FileContext, target: string, relative
 export async function writeTextFile(context: FileContext, input: string, content: string): Promise<WriteResult> {
   const bytes = Buffer.byteLength(content);
   if (bytes > WRITE_MAX_BYTES) {
-    throw new ClioError("too_large", `The content is ${formatBytes(bytes)}; one write takes at most ${formatBytes(WRITE_MAX_BYTES)}.`, "Write the file in smaller pieces or generate it with EXEC.");
+    throw new ToolError("too_large", `The content is ${formatBytes(bytes)}; one write takes at most ${formatBytes(WRITE_MAX_BYTES)}.`, "Write the file in smaller pieces or generate it with EXEC.");
   }
   const { relative, target, oldMode, oldSize } = await prepareWrite(context, input);
   const lines = splitLines(content).length;

@@ -9,7 +9,7 @@ import { entryFromStat, serializeIndex, type IndexEntry } from "./index-file.js"
 import { lockIndex, readIndex, type Repository } from "./repository.js";
 import { readBlob, type FlatTree, type TreeFile } from "./tree.js";
 import { beneathSymlink, computeStatus, type StatusOptions } from "./status.js";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 
 export interface PathChange {
   path: string;
@@ -79,7 +79,7 @@ async function assertNoFolderInTheWay(repository: Repository, changes: readonly 
     const absolute = safeJoin(repository.dir, change.path);
     const existing = await fs.lstat(absolute).catch(() => undefined);
     if (existing?.isDirectory() && (await fs.readdir(absolute)).length > 0) {
-      throw new ClioError("already_exists", `A folder with files in it stands where the file ${change.path} should be written; nothing was changed.`, "Move or delete that folder, then retry.");
+      throw new ToolError("already_exists", `A folder with files in it stands where the file ${change.path} should be written; nothing was changed.`, "Move or delete that folder, then retry.");
     }
   }
 }
@@ -93,7 +93,7 @@ async function writeFile(repository: Repository, absolute: string, file: TreeFil
     // Only an empty folder may make way; anything in it is someone's work.
     await fs.rmdir(absolute).catch(() => {
       const relative = path.relative(repository.dir, absolute);
-      throw new ClioError("already_exists", `A folder stands where the file ${relative} should be written; it was left alone.`, "Move or delete that folder, then retry.");
+      throw new ToolError("already_exists", `A folder stands where the file ${relative} should be written; it was left alone.`, "Move or delete that folder, then retry.");
     });
   } else if (existing) await fs.unlink(absolute);
   if (file.mode === 0o120000) {
@@ -107,7 +107,7 @@ async function writeFile(repository: Repository, absolute: string, file: TreeFil
 function safeJoin(root: string, file: string): string {
   const segments = file.split("/");
   if (segments.some((segment) => segment === "" || segment === "." || segment === ".." || segment.toLowerCase() === ".git")) {
-    throw new ClioError("git_error", `The repository holds an unsafe path ${JSON.stringify(file)}; nothing was written for it.`, "Inspect the commit with real git; such trees fail `git fsck`.");
+    throw new ToolError("git_error", `The repository holds an unsafe path ${JSON.stringify(file)}; nothing was written for it.`, "Inspect the commit with real git; such trees fail `git fsck`.");
   }
   return path.join(root, file);
 }
@@ -163,7 +163,7 @@ export async function assertNothingOverwritten(
   const blocked = changes.filter((change) => dirty.has(change.path) || (change.before === undefined && isUntracked(change.path)));
   if (blocked.length === 0) return;
   const names = blocked.map((change) => change.path);
-  throw new ClioError(
+  throw new ToolError(
     "uncommitted_changes",
     `${doing} would overwrite local changes to ${names.length === 1 ? "this file" : `these ${names.length} files`}: ${names.join(", ")}. Nothing was changed.`,
     "Commit them ([GIT:action=commit]), or discard them ([GIT:action=reset:mode=hard] discards all uncommitted changes), then retry.",

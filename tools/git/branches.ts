@@ -3,7 +3,7 @@
  * ever overwriting local changes.
  */
 import git from "isomorphic-git";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { applyChanges, assertNothingOverwritten, diffTrees } from "./apply-tree.js";
 import { assertNoMergeInProgress, currentBranch, headCommit, resolveCommit, type Repository } from "./repository.js";
 import type { StatusOptions } from "./status.js";
@@ -39,10 +39,10 @@ async function branchExists(repository: Repository, name: string): Promise<boole
 /** Creates branch `name` at `startPoint` (default HEAD) without checking it out. */
 export async function createBranch(repository: Repository, name: string, startPoint?: string): Promise<string> {
   if (await branchExists(repository, name)) {
-    throw new ClioError("already_exists", `A branch named ${name} already exists; nothing was changed.`, `Check it out with [GIT:action=checkout:branch=${name}], or pick another name.`);
+    throw new ToolError("already_exists", `A branch named ${name} already exists; nothing was changed.`, `Check it out with [GIT:action=checkout:branch=${name}], or pick another name.`);
   }
   if (startPoint === undefined && (await headCommit(repository)) === undefined) {
-    throw new ClioError("not_found", "This repository has no commits yet, so there is nothing to branch from.", "Make the first commit, then create the branch.");
+    throw new ToolError("not_found", "This repository has no commits yet, so there is nothing to branch from.", "Make the first commit, then create the branch.");
   }
   const oid = await resolveCommit(repository, startPoint ?? "HEAD");
   await writeBranch(repository, name, oid);
@@ -52,7 +52,7 @@ export async function createBranch(repository: Repository, name: string, startPo
 /** Creates refs/heads/`name` at `oid`, refusing the names git refuses (leading "-", "HEAD", "a..b", "x.lock", …). */
 async function writeBranch(repository: Repository, name: string, oid: string): Promise<void> {
   const invalid = () =>
-    new ClioError("invalid_argument", `${JSON.stringify(name)} is not a valid branch name; nothing was changed.`, "Use letters, digits, '-', '_', '.' and '/', not starting with '-', e.g. name=fix/parser.");
+    new ToolError("invalid_argument", `${JSON.stringify(name)} is not a valid branch name; nothing was changed.`, "Use letters, digits, '-', '_', '.' and '/', not starting with '-', e.g. name=fix/parser.");
   if (name.startsWith("-") || name === "HEAD") throw invalid();
   try {
     await git.branch({ fs: repository.fs, gitdir: repository.gitdir, ref: name, object: oid, checkout: false });
@@ -67,16 +67,16 @@ export async function deleteBranch(repository: Repository, name: string, force =
   const { fs, gitdir, cache } = repository;
   if (!(await branchExists(repository, name))) {
     const known = await git.listBranches({ fs, gitdir });
-    throw new ClioError("not_found", `There is no branch named ${name}. Branches here: ${known.join(", ") || "none"}.`, "Name an existing branch.");
+    throw new ToolError("not_found", `There is no branch named ${name}. Branches here: ${known.join(", ") || "none"}.`, "Name an existing branch.");
   }
   if ((await currentBranch(repository)) === name) {
-    throw new ClioError("invalid_argument", `${name} is the checked-out branch and cannot be deleted; nothing was changed.`, "Check out another branch first.");
+    throw new ToolError("invalid_argument", `${name} is the checked-out branch and cannot be deleted; nothing was changed.`, "Check out another branch first.");
   }
   const oid = await git.resolveRef({ fs, gitdir, ref: `refs/heads/${name}` });
   const head = await headCommit(repository);
   const merged = head !== undefined && (oid === head || (await git.isDescendent({ fs, gitdir, oid: head, ancestor: oid, depth: -1, cache })));
   if (!merged && !force) {
-    throw new ClioError(
+    throw new ToolError(
       "uncommitted_changes",
       `Branch ${name} has commits that are not merged into HEAD; deleting it would lose them. Nothing was changed.`,
       `Merge it first, or delete it anyway with [GIT:action=branch:name=${name}:delete=true:force=true].`,
@@ -112,7 +112,7 @@ export async function checkout(
   let create: { from: string; tracking?: { remote: string } } | undefined;
   if (options.create) {
     if (await branchExists(repository, target)) {
-      throw new ClioError("already_exists", `A branch named ${target} already exists; nothing was changed.`, `Check it out without create: [GIT:action=checkout:branch=${target}].`);
+      throw new ToolError("already_exists", `A branch named ${target} already exists; nothing was changed.`, `Check it out without create: [GIT:action=checkout:branch=${target}].`);
     }
     branch = target;
     oid = await resolveCommit(repository, options.startPoint ?? "HEAD");

@@ -3,7 +3,7 @@
  * like git 2.x) and `git commit` with the checks git makes first.
  */
 import git from "isomorphic-git";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { endMerge, headCommit, lockIndex, readIndex, readMergeHeads, requireBranch, type Repository } from "./repository.js";
 import { compareIndexWithHead, computeStatus, embeddedRepositories, ignoreRulesOf, type StatusEntry, type StatusOptions } from "./status.js";
 import { pathFilter } from "./format.js";
@@ -45,7 +45,7 @@ export async function stagePaths(
     for (const root of wanted ?? []) {
       if (root === "." || root === "") continue;
       if (root.split("/").includes(".git")) {
-        throw new ClioError("invalid_argument", `${root} is inside git's own folder and cannot be staged; nothing was changed.`, "Stage worktree files only.");
+        throw new ToolError("invalid_argument", `${root} is inside git's own folder and cannot be staged; nothing was changed.`, "Stage worktree files only.");
       }
       const inside = pathFilter([root]);
       const matchesTracked = tracked.some(inside);
@@ -56,8 +56,8 @@ export async function stagePaths(
       if (matchesTracked || matchesUntracked) continue;
       const onDisk = await repository.fs.promises.lstat(`${repository.dir}/${root}`).then(() => true, () => false);
       throw onDisk
-        ? new ClioError("invalid_argument", `${root} is ignored by .gitignore, so it was not staged; nothing was changed.`, "Remove it from .gitignore to track it, or leave it out.")
-        : new ClioError("not_found", `${root} matches no file in the worktree or the index; nothing was changed.`, "Check the path with [GIT:action=status]; paths are relative to the repository root.");
+        ? new ToolError("invalid_argument", `${root} is ignored by .gitignore, so it was not staged; nothing was changed.`, "Remove it from .gitignore to track it, or leave it out.")
+        : new ToolError("not_found", `${root} matches no file in the worktree or the index; nothing was changed.`, "Check the path with [GIT:action=status]; paths are relative to the repository root.");
     }
     if (selected.length === 0) return [];
     // An untracked folder holding its own .git is another repository: git would record a gitlink,
@@ -67,7 +67,7 @@ export async function stagePaths(
       const rules = await ignoreRulesOf(repository, options);
       const embedded = untrackedFolders.flatMap((entry) => embeddedRepositories(repository.dir, entry.path.replace(/\/$/, ""), rules));
       if (embedded.length > 0) {
-        throw new ClioError(
+        throw new ToolError(
           "invalid_argument",
           `${embedded.join(", ")} ${embedded.length === 1 ? "is a separate git repository" : "are separate git repositories"} (with ${embedded.length === 1 ? "its" : "their"} own .git), which clio does not stage; nothing was staged.`,
           `Stage other paths by name, or add ${embedded.map((folder) => `${folder}/`).join(" ")} to .gitignore. To track it as a submodule, run \`git submodule add\` yourself.`,
@@ -113,17 +113,17 @@ export async function commitStaged(
   now: () => number = Date.now,
 ): Promise<CommitResult> {
   if (message.trim() === "") {
-    throw new ClioError("invalid_argument", "The commit message is empty; nothing was committed.", 'Say what the change does: message="Fix the parser\'s handling of empty input".');
+    throw new ToolError("invalid_argument", "The commit message is empty; nothing was committed.", 'Say what the change does: message="Fix the parser\'s handling of empty input".');
   }
   const branch = await requireBranch(repository, "commit");
   return lockIndex(repository, async () => {
     const index = await readIndex(repository);
     if (index.entries.some((entry) => entry.stage !== 0)) {
-      throw new ClioError("merge_conflict", "The index has unresolved conflicts; nothing was committed.", "Resolve the conflicted files and stage them first.");
+      throw new ToolError("merge_conflict", "The index has unresolved conflicts; nothing was committed.", "Resolve the conflicted files and stage them first.");
     }
     const { changes } = await compareIndexWithHead(repository, index.entries, index.cachedTrees);
     if (changes.size === 0) {
-      throw new ClioError(
+      throw new ToolError(
         "nothing_to_commit",
         "Nothing is staged, so there is nothing to commit.",
         'Stage changes first with [GIT:action=add:files="path"] (or all=true), or pass files= to commit.',

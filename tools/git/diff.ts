@@ -7,7 +7,7 @@ import path from "node:path";
 import { structuredPatch } from "diff";
 import { headCommit, readIndex, resolveCommit, type Repository } from "./repository.js";
 import { compareWorktreeWithIndex } from "./status.js";
-import { commitFiles, hashBlob, readBlob, type FlatTree } from "./tree.js";
+import { changedFiles, commitFiles, commitTree, hashBlob, readBlob, type FlatTree } from "./tree.js";
 import { cQuote, pathFilter } from "./format.js";
 
 /** One side of a diff: which files it has, and how to read one. */
@@ -37,12 +37,16 @@ export interface FileDiff {
 export async function diffRepository(repository: Repository, request: DiffRequest): Promise<FileDiff[]> {
   let before: Side;
   let after: Side;
-  if (request.from !== undefined) {
+  if (request.to !== undefined) {
+    // Between two commits only the folders that differ are read.
+    const from = request.from === undefined ? await headCommit(repository) : await resolveCommit(repository, request.from);
+    const to = await resolveCommit(repository, request.to);
+    const changed = await changedFiles(repository, from === undefined ? undefined : await commitTree(repository, from), await commitTree(repository, to));
+    before = treeSide(repository, changed.before);
+    after = treeSide(repository, changed.after);
+  } else if (request.from !== undefined) {
     before = treeSide(repository, await commitFiles(repository, await resolveCommit(repository, request.from)));
-    after = request.to === undefined ? await worktreeSide(repository) : treeSide(repository, await commitFiles(repository, await resolveCommit(repository, request.to)));
-  } else if (request.to !== undefined) {
-    before = treeSide(repository, await commitFiles(repository, await headCommit(repository)));
-    after = treeSide(repository, await commitFiles(repository, await resolveCommit(repository, request.to)));
+    after = await worktreeSide(repository);
   } else if (request.staged) {
     before = treeSide(repository, await commitFiles(repository, await headCommit(repository)));
     after = await indexSide(repository);
@@ -168,5 +172,5 @@ function functionHeading(lines: readonly string[], before: number): string | und
 
 /** git's test: a NUL byte in the first 8000 bytes. */
 function isBinary(content: Buffer | undefined): boolean {
-  return content !== undefined && content.subarray(0, 8000).includes(0);
+  return content?.subarray(0, 8000).includes(0) === true;
 }

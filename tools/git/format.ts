@@ -1,7 +1,7 @@
 /**
  * Text the model reads for git results, and parsing of the `files` parameter.
  */
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import type { StatusEntry } from "./status.js";
 
 /** A path as git's porcelain shows it: C-quoted when it holds spaces, quotes, backslashes or control characters. */
@@ -48,10 +48,10 @@ export function parseFileList(text: string): string[] {
     try {
       parsed = JSON.parse(trimmed);
     } catch {
-      throw new ClioError("invalid_argument", "files starts with [ but is not a valid JSON list.", 'Write files="a.txt" (one path per line) or files="[\\"a.txt\\", \\"b c.txt\\"]".');
+      throw new ToolError("invalid_argument", "files starts with [ but is not a valid JSON list.", 'Write files="a.txt" (one path per line) or files="[\\"a.txt\\", \\"b c.txt\\"]".');
     }
     if (!Array.isArray(parsed) || !parsed.every((item) => typeof item === "string")) {
-      throw new ClioError("invalid_argument", "files as JSON must be a list of path strings.", 'e.g. files="[\\"src/a.ts\\", \\"README.md\\"]".');
+      throw new ToolError("invalid_argument", "files as JSON must be a list of path strings.", 'e.g. files="[\\"src/a.ts\\", \\"README.md\\"]".');
     }
     files = parsed;
   } else {
@@ -59,7 +59,7 @@ export function parseFileList(text: string): string[] {
   }
   files = files.filter((file) => file !== "");
   if (files.length === 0) {
-    throw new ClioError("invalid_argument", "files names no path.", 'Give one or more paths, one per line: files="src/a.ts".');
+    throw new ToolError("invalid_argument", "files names no path.", 'Give one or more paths, one per line: files="src/a.ts".');
   }
   return files;
 }

@@ -1,9 +1,10 @@
 /**
  * History: the log, and how far a branch is ahead of / behind its upstream.
  */
-import git from "isomorphic-git";
-import { ClioError } from "../errors.js";
+import git, { type CommitObject } from "isomorphic-git";
+import { ToolError } from "../errors.js";
 import { currentBranch, headCommit, resolveCommit, type Repository } from "./repository.js";
+import { entryAt, readCommitObject } from "./tree.js";
 
 export interface LogEntry {
   oid: string;
@@ -14,31 +15,63 @@ export interface LogEntry {
   message: string;
 }
 
-/** The newest `count` commits reachable from `ref` (default HEAD), optionally only those touching `path`. */
+/**
+ * The newest `count` commits reachable from `ref` (default HEAD), newest first by commit time
+ * as git walks them; with `path`, only commits that change what is at that path (a file or a
+ * folder), simplified as git does by default: a merge that kept one parent's version is not
+ * shown, and only that parent's side is followed.
+ */
 export async function readLog(repository: Repository, options: { ref?: string; count: number; path?: string }): Promise<LogEntry[]> {
   if (options.ref === undefined && (await headCommit(repository)) === undefined) {
-    throw new ClioError("not_found", "This repository has no commits yet.", "Make the first one with [GIT:action=commit].");
+    throw new ToolError("not_found", "This repository has no commits yet.", "Make the first one with [GIT:action=commit].");
   }
-  const oid = await resolveCommit(repository, options.ref ?? "HEAD");
-  const commits = await git.log({
-    fs: repository.fs,
-    gitdir: repository.gitdir,
-    ref: oid,
-    depth: options.count,
-    filepath: options.path,
-    cache: repository.cache,
-  }).catch((error: unknown) => {
-    // isomorphic-git reports a path with no history as NotFoundError.
-    if (options.path !== undefined && (error as { code?: string }).code === "NotFoundError") return [];
-    throw error;
-  });
-  return commits.slice(0, options.count).map(({ oid: commitOid, commit }) => ({
-    oid: commitOid,
+  const start = await resolveCommit(repository, options.ref ?? "HEAD");
+  const entries: LogEntry[] = [];
+  const queue: Array<{ oid: string; commit: CommitObject }> = [{ oid: start, commit: await readCommitObject(repository, start) }];
+  const queued = new Set([start]);
+  while (queue.length > 0 && entries.length < options.count) {
+    const { oid, commit } = queue.shift()!;
+    let parents = commit.parent;
+    let shown = true;
+    if (options.path !== undefined) {
+      const sameParent = await parentWithSameEntry(repository, commit, options.path);
+      if (sameParent !== undefined) {
+        parents = [sameParent];
+        shown = false;
+      } else if (commit.parent.length === 0) shown = (await entryAt(repository, commit.tree, options.path)) !== undefined;
+    }
+    if (shown) entries.push(logEntry(oid, commit));
+    for (const parent of parents) {
+      if (queued.has(parent)) continue;
+      queued.add(parent);
+      const parentCommit = await readCommitObject(repository, parent);
+      const time = parentCommit.committer.timestamp;
+      const at = queue.findIndex((item) => item.commit.committer.timestamp < time);
+      queue.splice(at === -1 ? queue.length : at, 0, { oid: parent, commit: parentCommit });
+    }
+  }
+  return entries;
+}
+
+/** The first parent whose tree has the same thing at `path` as the commit's (git's TREESAME), if any. */
+async function parentWithSameEntry(repository: Repository, commit: CommitObject, path: string): Promise<string | undefined> {
+  if (commit.parent.length === 0) return undefined;
+  const mine = await entryAt(repository, commit.tree, path);
+  for (const parent of commit.parent) {
+    const theirs = await entryAt(repository, (await readCommitObject(repository, parent)).tree, path);
+    if (mine?.oid === theirs?.oid) return parent;
+  }
+  return undefined;
+}
+
+function logEntry(oid: string, commit: CommitObject): LogEntry {
+  return {
+    oid,
     author: commit.author.name,
     email: commit.author.email,
     date: new Date(commit.author.timestamp * 1000).toISOString().replace(".000Z", "Z"),
     message: commit.message.replace(/\n+$/, ""),
-  }));
+  };
 }
 
 export interface BranchState {
@@ -91,7 +124,7 @@ export async function aheadBehind(
     marks.set(oid, had | flag);
     let fact = facts.get(oid);
     if (!fact) {
-      const { commit } = await git.readCommit({ fs: repository.fs, gitdir: repository.gitdir, oid, cache: repository.cache });
+      const commit = await readCommitObject(repository, oid);
       facts.set(oid, (fact = { time: commit.committer.timestamp, parents: commit.parent }));
     }
     if (queue.includes(oid)) return;

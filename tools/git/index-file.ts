@@ -5,7 +5,7 @@
  * Format: https://git-scm.com/docs/index-format
  */
 import { createHash } from "node:crypto";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 
 export interface IndexEntry {
   path: string;
@@ -113,7 +113,7 @@ export function parseIndex(buffer: Buffer): IndexFile {
     const data = buffer.subarray(offset + 8, offset + 8 + size);
     if (signature === "TREE") readCacheTree(data, cachedTrees);
     else if (signature === "link") {
-      throw new ClioError(
+      throw new ToolError(
         "git_error",
         "This repository uses a split index (core.splitIndex), which clio cannot read.",
         "Run `git update-index --no-split-index` once, then retry.",
@@ -206,8 +206,8 @@ export function entryFromStat(
   };
 }
 
-function corrupt(reason: string): ClioError {
-  return new ClioError(
+function corrupt(reason: string): ToolError {
+  return new ToolError(
     "corrupt_file",
     `The repository's index (.git/index) cannot be read: ${reason}.`,
     "Check it with `git status`; `rm .git/index && git reset` rebuilds it from HEAD.",

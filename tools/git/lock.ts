@@ -6,7 +6,7 @@
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 
 export interface LockOptions {
   /** How long to wait for another process's lock before refusing (default 3000 ms). */
@@ -63,9 +63,9 @@ async function acquire(lockPath: string, options: LockOptions): Promise<fs.FileH
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
-    if (options.signal?.aborted) throw new ClioError("cancelled", "Cancelled while waiting for the git index lock.");
+    if (options.signal?.aborted) throw new ToolError("cancelled", "Cancelled while waiting for the git index lock.");
     if (Date.now() >= deadline) {
-      throw new ClioError(
+      throw new ToolError(
         "locked",
         `Another git process holds ${lockPath} (waited ${timeoutMs} ms); nothing was changed.`,
         "Retry when the other git command has finished. If no git process is running, the lock is stale: delete .git/index.lock.",

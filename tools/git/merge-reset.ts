@@ -3,7 +3,7 @@
  * and resetting (soft, mixed, hard).
  */
 import git from "isomorphic-git";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { applyChanges, assertNothingOverwritten, diffTrees, indexAsTree, type PathChange } from "./apply-tree.js";
 import { assertNoMergeInProgress, currentBranch, endMerge, headCommit, lockIndex, readIndex, requireBranch, resolveCommit, type Repository } from "./repository.js";
 import { computeStatus, type StatusOptions } from "./status.js";
@@ -32,7 +32,7 @@ export async function mergeInto(
   await assertNoMergeInProgress(repository, `merge ${theirs}`);
   const ours = await headCommit(repository);
   if (ours === undefined) {
-    throw new ClioError("not_found", "The current branch has no commits yet, so there is nothing to merge into.", "Make a first commit, or check out the other branch instead.");
+    throw new ToolError("not_found", "The current branch has no commits yet, so there is nothing to merge into.", "Make a first commit, or check out the other branch instead.");
   }
   const theirOid = await resolveCommit(repository, theirs);
   let result: Awaited<ReturnType<typeof git.merge>>;
@@ -53,14 +53,14 @@ export async function mergeInto(
     const code = (error as { code?: string }).code;
     if (code === "MergeConflictError") {
       const files = ((error as { data: { filepaths: string[] } }).data.filepaths ?? []).slice().sort();
-      throw new ClioError(
+      throw new ToolError(
         "merge_conflict",
         `Merging ${theirs} into ${branch} conflicts in ${plural(files.length, "file")}: ${files.join(", ")}. Nothing was changed: the branch, index and worktree are as they were.`,
         "Resolve by hand: edit the files so they hold both changes, commit, then merge again; or merge in smaller steps.",
       );
     }
     if (code === "MergeNotSupportedError") {
-      throw new ClioError("git_error", `${theirs} and ${branch} have no single common ancestor, which clio's merge does not handle. Nothing was changed.`, "Run `git merge` in a terminal for this one.");
+      throw new ToolError("git_error", `${theirs} and ${branch} have no single common ancestor, which clio's merge does not handle. Nothing was changed.`, "Run `git merge` in a terminal for this one.");
     }
     throw error;
   }
@@ -153,7 +153,7 @@ export async function restorePaths(repository: Repository, paths: readonly strin
   const wanted = pathFilter(paths);
   for (const root of paths) {
     if (![...source.keys()].some(pathFilter([root]))) {
-      throw new ClioError("not_found", `${root} is not in ${ref ?? "the index"}, so there is nothing to restore it from; nothing was changed.`, "Name tracked files (see [GIT:action=status]).");
+      throw new ToolError("not_found", `${root} is not in ${ref ?? "the index"}, so there is nothing to restore it from; nothing was changed.`, "Name tracked files (see [GIT:action=status]).");
     }
   }
   const changes: PathChange[] = [...source].filter(([file]) => wanted(file)).map(([file, entry]) => ({ path: file, after: entry }));

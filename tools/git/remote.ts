@@ -5,7 +5,7 @@
  */
 import git from "isomorphic-git";
 import nodeHttp from "isomorphic-git/http/node";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { requireBranch, type Repository } from "./repository.js";
 import { mergeInto, type MergeResult } from "./merge-reset.js";
 import { branchState, type BranchState } from "./history.js";
@@ -60,20 +60,20 @@ function guardedHttp(options: RemoteOptions): HttpClient {
   const idle = options.idleTimeoutMs ?? 30_000;
   return {
     async request(request) {
-      if (options.signal?.aborted) throw new ClioError("cancelled", "The transfer was cancelled.");
+      if (options.signal?.aborted) throw new ToolError("cancelled", "The transfer was cancelled.");
       const connection = new AbortController();
-      let failure: ClioError | undefined;
-      const stop = (reason: ClioError) => {
+      let failure: ToolError | undefined;
+      const stop = (reason: ToolError) => {
         failure ??= reason;
         connection.abort();
       };
-      const onCancel = () => stop(new ClioError("cancelled", "The transfer was cancelled."));
+      const onCancel = () => stop(new ToolError("cancelled", "The transfer was cancelled."));
       options.signal?.addEventListener("abort", onCancel, { once: true });
       const release = () => options.signal?.removeEventListener("abort", onCancel);
       /** Waits for one step of the exchange, at most `idle` ms. */
       const guard = <Value>(step: Promise<Value>): Promise<Value> =>
         new Promise<Value>((resolve, reject) => {
-          const timer = setTimeout(() => stop(new ClioError("network_error", `The server did not answer for ${idle / 1000} s.`, "Check that the remote is reachable, then retry.")), idle);
+          const timer = setTimeout(() => stop(new ToolError("network_error", `The server did not answer for ${idle / 1000} s.`, "Check that the remote is reachable, then retry.")), idle);
           const onStop = () => reject(failure);
           connection.signal.addEventListener("abort", onStop, { once: true });
           step.then(resolve, (error: unknown) => reject(failure ?? error)).finally(() => {
@@ -123,7 +123,7 @@ async function remoteUrl(repository: Repository, remote: string): Promise<string
   const url = await git.getConfig({ fs, gitdir, path: `remote.${remote}.url` }).catch(() => undefined);
   if (typeof url === "string") return url;
   const known = (await git.listRemotes({ fs, gitdir })).map((item) => item.remote);
-  throw new ClioError(
+  throw new ToolError(
     "not_found",
     `There is no remote named ${remote}.${known.length > 0 ? ` Remotes here: ${known.join(", ")}.` : " This repository has no remotes."}`,
     "Name a configured remote (remote=origin), or add one with `git remote add NAME URL`.",
@@ -140,13 +140,13 @@ async function talk<Result>(repository: Repository, remote: string, options: Rem
   }
 }
 
-function translateNetworkError(error: unknown, remote: string, where: string, credentials?: Credentials): ClioError {
+function translateNetworkError(error: unknown, remote: string, where: string, credentials?: Credentials): ToolError {
   const scrub = (text: string) => scrubSecrets(text, credentials);
-  if (ClioError.is(error)) return new ClioError(error.code, scrub(`${remote} (${where}): ${error.message}`), error.hint);
+  if (ToolError.isInstance(error)) return new ToolError(error.code, scrub(`${remote} (${where}): ${error.message}`), error.hint);
   const { code, data, message } = error as { code?: string; data?: { statusCode?: number; reason?: string }; message?: string };
   const detail = scrub(message ?? String(error));
   if (code === "HttpError" && (data?.statusCode === 401 || data?.statusCode === 403)) {
-    return new ClioError(
+    return new ToolError(
       "authentication_failed",
       `${remote} (${where}) refused the credentials (HTTP ${data.statusCode}); nothing was transferred.`,
       credentials
@@ -155,20 +155,20 @@ function translateNetworkError(error: unknown, remote: string, where: string, cr
     );
   }
   if (code === "PushRejectedError" || code === "CommitNotFetchedError" || code === "GitPushError") {
-    return new ClioError(
+    return new ToolError(
       "push_rejected",
       `${remote} rejected the push: the remote branch has commits this one does not (not a fast-forward). Nothing was changed on ${remote}.`,
       "Pull first ([GIT:action=pull]) to merge the remote commits, then push again.",
     );
   }
   if (code === "HttpError" || code === "SmartHttpError" || code === "EmptyServerResponseError") {
-    return new ClioError("network_error", `${remote} (${where}) answered with an error: ${detail}`, "Check the remote URL and that the server is a git smart-HTTP server.");
+    return new ToolError("network_error", `${remote} (${where}) answered with an error: ${detail}`, "Check the remote URL and that the server is a git smart-HTTP server.");
   }
   const system = (error as NodeJS.ErrnoException).code;
   if (system && /^E[A-Z]+$/.test(system)) {
-    return new ClioError("network_error", `Could not talk to ${remote} (${where}): ${detail}`, "Check that the remote is reachable, then retry.");
+    return new ToolError("network_error", `Could not talk to ${remote} (${where}): ${detail}`, "Check that the remote is reachable, then retry.");
   }
-  return new ClioError("git_error", `${remote} (${where}): ${detail}`);
+  return new ToolError("git_error", `${remote} (${where}): ${detail}`);
 }
 
 export interface FetchResult {
@@ -219,7 +219,7 @@ export async function pushRemote(repository: Repository, remote: string, branch:
   const { fs, dir, gitdir, cache } = repository;
   const local = branch ?? (await requireBranch(repository, "push"));
   const oid = await git.resolveRef({ fs, gitdir, ref: `refs/heads/${local}` }).catch(() => {
-    throw new ClioError("not_found", `There is no local branch named ${local} to push.`, "Name an existing branch (see [GIT:action=branch]).");
+    throw new ToolError("not_found", `There is no local branch named ${local} to push.`, "Name an existing branch (see [GIT:action=branch]).");
   });
   const result = await talk(repository, remote, options, (http) =>
     git.push({ fs, http, dir, gitdir, cache, remote, ref: local, remoteRef: local, onAuth: () => options.credentials ?? {}, signal: options.signal }),
@@ -228,7 +228,7 @@ export async function pushRemote(repository: Repository, remote: string, branch:
   if (!result.ok || (status && !status.ok)) {
     const reason = scrubSecrets(status?.error ?? result.error ?? "unknown reason", options.credentials);
     if (/fast-forward|fetch first|non-fast/i.test(reason)) throw translateNetworkError({ code: "PushRejectedError" }, remote, "", options.credentials);
-    throw new ClioError("push_rejected", `${remote} rejected the push of ${local}: ${reason}. Nothing was changed on ${remote}.`, "Read the reason, fix it locally, then push again.");
+    throw new ToolError("push_rejected", `${remote} rejected the push of ${local}: ${reason}. Nothing was changed on ${remote}.`, "Read the reason, fix it locally, then push again.");
   }
   const hasUpstream = await git.getConfig({ fs, gitdir, path: `branch.${local}.remote` }).catch(() => undefined);
   if (hasUpstream === undefined) {

@@ -6,16 +6,18 @@
 import * as nodeFs from "node:fs";
 import path from "node:path";
 import git from "isomorphic-git";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { emptyIndex, parseIndex, type IndexFile } from "./index-file.js";
 import { withIndexLock, type IndexLock, type LockOptions } from "./lock.js";
+import { type GitFileSystem, objectListingFileSystem, sharedObjectCache } from "./object-store.js";
 
 export interface Repository {
   /** The worktree root (the workspace root). */
   dir: string;
   gitdir: string;
-  fs: typeof nodeFs;
-  /** isomorphic-git's object cache, shared by the calls of one action. */
+  /** The file system isomorphic-git is given (object look-ups answered from listings; see object-store.ts). */
+  fs: GitFileSystem;
+  /** isomorphic-git's object cache, shared by the actions of this process while the packs stay the same. */
   cache: object;
   lockOptions: LockOptions;
   /** core.fileMode: false means the executable bit on disk is not trusted (kept as in the index). */
@@ -31,7 +33,7 @@ export async function openRepository(root: string, options: OpenOptions = {}): P
   const gitdir = path.join(root, ".git");
   const stat = await nodeFs.promises.stat(gitdir).catch(() => undefined);
   if (stat?.isFile()) {
-    throw new ClioError(
+    throw new ToolError(
       "not_a_repository",
       `${root}/.git is a file, not a folder: this is a linked worktree (git worktree) or a submodule, which clio's GIT does not support.`,
       "Use git in a terminal here, or start clio with --workspace set to the main repository's folder.",
@@ -40,20 +42,27 @@ export async function openRepository(root: string, options: OpenOptions = {}): P
   if (!stat?.isDirectory() || !(await exists(path.join(gitdir, "HEAD")))) {
     const enclosing = await enclosingRepository(root);
     if (enclosing !== undefined) {
-      throw new ClioError(
+      throw new ToolError(
         "not_a_repository",
         `The workspace ${root} is inside the git repository at ${enclosing}; clio's GIT works only at a repository's top folder.`,
         `To use that repository, start clio with --workspace ${enclosing}. Only if a separate repository nested in it is really wanted: [GIT:action=init].`,
       );
     }
-    throw new ClioError(
+    throw new ToolError(
       "not_a_repository",
       `${root} is not a git repository (there is no .git folder at the workspace root).`,
       "Create one with [GIT:action=init], or start clio with --workspace set to the repository's top folder.",
     );
   }
   const fileMode = await git.getConfig({ fs: nodeFs, gitdir, path: "core.fileMode" }).catch(() => undefined);
-  return { dir: root, gitdir, fs: nodeFs, cache: {}, lockOptions: options.lockOptions ?? {}, fileMode: fileMode !== false && fileMode !== "false" };
+  return {
+    dir: root,
+    gitdir,
+    fs: objectListingFileSystem(gitdir),
+    cache: await sharedObjectCache(gitdir),
+    lockOptions: options.lockOptions ?? {},
+    fileMode: fileMode !== false && fileMode !== "false",
+  };
 }
 
 /** The closest folder above `root` that holds a `.git` (folder or file), if any. */
@@ -102,7 +111,7 @@ export async function assertNoMergeInProgress(repository: Repository, doing: str
   const conflicted = [...new Set(index.entries.filter((entry) => entry.stage !== 0).map((entry) => entry.path))];
   if (conflicted.length === 0 && (await readMergeHeads(repository)).length === 0) return;
   const files = conflicted.length > 0 ? ` Unresolved conflicts: ${conflicted.join(", ")}.` : " All conflicts are resolved but the merge is not committed.";
-  throw new ClioError(
+  throw new ToolError(
     "merge_conflict",
     `A merge is in progress, so clio will not ${doing}; nothing was changed.${files}`,
     "Finish it: edit the conflicted files, stage them ([GIT:action=add:files=...]) and [GIT:action=commit]; or abandon it with [GIT:action=reset:mode=hard] (discards the merge and all uncommitted changes).",
@@ -124,7 +133,7 @@ export async function currentBranch(repository: Repository): Promise<string | un
 export async function requireBranch(repository: Repository, doing: string): Promise<string> {
   const branch = await currentBranch(repository);
   if (branch === undefined) {
-    throw new ClioError(
+    throw new ToolError(
       "git_error",
       `HEAD is detached (not on a branch), so clio will not ${doing}.`,
       "Check out a branch first: [GIT:action=checkout:branch=main], or make one here with [GIT:action=checkout:branch=NAME:create=true].",
@@ -166,7 +175,7 @@ export async function resolveCommit(repository: Repository, ref: string): Promis
       const { commit } = await git.readCommit({ fs, gitdir, oid, cache });
       const parent = commit.parent[0];
       if (parent === undefined) {
-        throw new ClioError("not_found", `${ref} goes back further than the first commit.`, "Use a smaller ~N; see the history with [GIT:action=log].");
+        throw new ToolError("not_found", `${ref} goes back further than the first commit.`, "Use a smaller ~N; see the history with [GIT:action=log].");
       }
       oid = parent;
     }
@@ -182,13 +191,13 @@ async function peelToCommit(repository: Repository, oid: string, ref: string): P
     if (object.type !== "tag") break;
     oid = (object.object as { object: string }).object;
   }
-  throw new ClioError("invalid_argument", `${ref} does not name a commit.`, "Give a branch, a tag or a commit id.");
+  throw new ToolError("invalid_argument", `${ref} does not name a commit.`, "Give a branch, a tag or a commit id.");
 }
 
-async function unknownRef(repository: Repository, ref: string): Promise<ClioError> {
+async function unknownRef(repository: Repository, ref: string): Promise<ToolError> {
   const branches = await git.listBranches({ fs: repository.fs, gitdir: repository.gitdir }).catch(() => [] as string[]);
   const known = branches.length > 0 ? ` Branches here: ${branches.join(", ")}.` : " This repository has no commits yet.";
-  return new ClioError(
+  return new ToolError(
     "not_found",
     `No branch, tag or commit is called ${JSON.stringify(ref)}.${known}`,
     "Name an existing branch, tag or commit id (see [GIT:action=branch] and [GIT:action=log]).",
@@ -215,7 +224,7 @@ export async function resolveAuthor(
   const name = await read("name");
   const email = await read("email");
   if (!name || !email) {
-    throw new ClioError(
+    throw new ToolError(
       "not_configured",
       "No commit author is set: neither clio's config (GIT.author) nor git's config (user.name, user.email) names one.",
       'Set it in clio\'s config as GIT.author = {"name": "...", "email": "..."}, or run `git config user.name "Your Name"` and `git config user.email you@example.com` in the repository.',

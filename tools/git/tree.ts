@@ -1,11 +1,47 @@
 /**
  * Trees as flat maps (path → oid and mode), and git's blob hashing. Reading a commit's tree
  * costs one object read per folder; folders whose oid the index's cache-tree already vouches
- * for can be skipped entirely.
+ * for can be skipped entirely. Commits and trees are named by their content's hash, so once
+ * read they are kept for the process (a bounded number of them) and never read again.
  */
 import { createHash } from "node:crypto";
-import git from "isomorphic-git";
+import git, { type CommitObject, type TreeEntry } from "isomorphic-git";
 import type { Repository } from "./repository.js";
+
+/** How many commits and trees the process keeps once read (the least recently read go first). */
+const KEPT_OBJECTS = 20_000;
+const keptObjects = new Map<string, CommitObject | TreeEntry[]>();
+
+function keep<Value extends CommitObject | TreeEntry[]>(oid: string, value: Value): Value {
+  keptObjects.set(oid, value);
+  if (keptObjects.size > KEPT_OBJECTS) keptObjects.delete(keptObjects.keys().next().value!);
+  return value;
+}
+
+function kept(oid: string): CommitObject | TreeEntry[] | undefined {
+  const value = keptObjects.get(oid);
+  if (value !== undefined) {
+    keptObjects.delete(oid);
+    keptObjects.set(oid, value);
+  }
+  return value;
+}
+
+/** A commit, parsed (kept for the process once read). */
+export async function readCommitObject(repository: Repository, oid: string): Promise<CommitObject> {
+  const known = kept(oid);
+  if (known !== undefined && !Array.isArray(known)) return known;
+  const { commit } = await git.readCommit({ fs: repository.fs, gitdir: repository.gitdir, oid, cache: repository.cache });
+  return keep(oid, commit);
+}
+
+/** A tree's entries (kept for the process once read). */
+export async function readTreeEntries(repository: Repository, oid: string): Promise<TreeEntry[]> {
+  const known = kept(oid);
+  if (Array.isArray(known)) return known;
+  const { tree } = await git.readTree({ fs: repository.fs, gitdir: repository.gitdir, oid, cache: repository.cache });
+  return keep(oid, tree);
+}
 
 export interface TreeFile {
   oid: string;
@@ -21,8 +57,7 @@ export function hashBlob(content: Buffer): string {
 
 /** The root tree oid of a commit. */
 export async function commitTree(repository: Repository, commitOid: string): Promise<string> {
-  const { commit } = await git.readCommit({ fs: repository.fs, gitdir: repository.gitdir, oid: commitOid, cache: repository.cache });
-  return commit.tree;
+  return (await readCommitObject(repository, commitOid)).tree;
 }
 
 /**
@@ -41,7 +76,7 @@ export async function flattenTree(
       skipped.add(prefix);
       return;
     }
-    const { tree } = await git.readTree({ fs: repository.fs, gitdir: repository.gitdir, oid, cache: repository.cache });
+    const tree = await readTreeEntries(repository, oid);
     const folders: Promise<void>[] = [];
     for (const entry of tree) {
       const full = prefix === "" ? entry.path : `${prefix}/${entry.path}`;
@@ -60,8 +95,81 @@ export async function commitFiles(repository: Repository, commitOid: string | un
   return (await flattenTree(repository, await commitTree(repository, commitOid))).files;
 }
 
-/** Reads a blob's bytes. */
+/**
+ * The files that differ between two trees, with their old and new entries: folders whose oid
+ * is the same on both sides are not read, so a small change between large trees costs little.
+ */
+export async function changedFiles(repository: Repository, oldTree: string | undefined, newTree: string | undefined): Promise<{ before: FlatTree; after: FlatTree }> {
+  const before: FlatTree = new Map();
+  const after: FlatTree = new Map();
+  const collect = async (oid: string | undefined, prefix: string, into: FlatTree): Promise<void> => {
+    if (oid === undefined) return;
+    for (const [name, entry] of (await flattenTree(repository, oid)).files) into.set(prefix === "" ? name : `${prefix}/${name}`, entry);
+  };
+  const compare = async (oldOid: string | undefined, newOid: string | undefined, prefix: string): Promise<void> => {
+    if (oldOid === newOid) return;
+    if (oldOid === undefined || newOid === undefined) {
+      await Promise.all([collect(oldOid, prefix, before), collect(newOid, prefix, after)]);
+      return;
+    }
+    const [oldEntries, newEntries] = await Promise.all([readTreeEntries(repository, oldOid), readTreeEntries(repository, newOid)]);
+    const byName = new Map<string, { old?: TreeEntry; next?: TreeEntry }>();
+    for (const entry of oldEntries) byName.set(entry.path, { old: entry });
+    for (const entry of newEntries) byName.set(entry.path, { ...byName.get(entry.path), next: entry });
+    const folders: Promise<void>[] = [];
+    for (const [name, { old, next }] of byName) {
+      if (old !== undefined && next !== undefined && old.oid === next.oid && old.mode === next.mode) continue;
+      const full = prefix === "" ? name : `${prefix}/${name}`;
+      const oldFolder = old?.type === "tree" ? old.oid : undefined;
+      const newFolder = next?.type === "tree" ? next.oid : undefined;
+      if (oldFolder !== undefined || newFolder !== undefined) folders.push(compare(oldFolder, newFolder, full));
+      if (old !== undefined && old.type !== "tree") before.set(full, { oid: old.oid, mode: parseInt(old.mode, 8) });
+      if (next !== undefined && next.type !== "tree") after.set(full, { oid: next.oid, mode: parseInt(next.mode, 8) });
+    }
+    await Promise.all(folders);
+  };
+  await compare(oldTree, newTree, "");
+  return { before, after };
+}
+
+/** The oid and mode at `path` in a tree, or undefined when nothing is there. */
+export async function entryAt(repository: Repository, treeOid: string, path: string): Promise<{ oid: string; type: string } | undefined> {
+  let oid = treeOid;
+  let type = "tree";
+  for (const segment of path.split("/")) {
+    if (type !== "tree") return undefined;
+    const entry = (await readTreeEntries(repository, oid)).find((candidate) => candidate.path === segment);
+    if (entry === undefined) return undefined;
+    ({ oid, type } = entry);
+  }
+  return { oid, type };
+}
+
+/** How many bytes of blobs the process keeps once read (the least recently read go first). */
+const KEPT_BLOB_BYTES = 64 * 1024 * 1024;
+/** Larger blobs are not kept: one would push out many small ones. */
+const KEPT_BLOB_LARGEST = 1024 * 1024;
+const keptBlobs = new Map<string, Buffer>();
+let keptBlobBytes = 0;
+
+/** Reads a blob's bytes (small blobs are kept for the process once read). Do not modify the buffer. */
 export async function readBlob(repository: Repository, oid: string): Promise<Buffer> {
+  const known = keptBlobs.get(oid);
+  if (known !== undefined) {
+    keptBlobs.delete(oid);
+    keptBlobs.set(oid, known);
+    return known;
+  }
   const { blob } = await git.readBlob({ fs: repository.fs, gitdir: repository.gitdir, oid, cache: repository.cache });
-  return Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
+  const content = Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
+  if (content.length <= KEPT_BLOB_LARGEST) {
+    keptBlobs.set(oid, content);
+    keptBlobBytes += content.length;
+    for (const [oldest, buffer] of keptBlobs) {
+      if (keptBlobBytes <= KEPT_BLOB_BYTES) break;
+      keptBlobs.delete(oldest);
+      keptBlobBytes -= buffer.length;
+    }
+  }
+  return content;
 }

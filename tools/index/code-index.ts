@@ -5,7 +5,7 @@
  */
 import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { decodeText, type FileOutcome } from "./file-record.js";
 import { analyseFiles, FileQueue } from "./parallel.js";
 import { Postings } from "./postings.js";
@@ -148,7 +148,7 @@ export class CodeIndex {
     progress?.({ phase: "scanning", done: 0, total: 0 });
     const excluded = await exclusionOf(this.root, start);
     if (excluded !== undefined) {
-      throw new ClioError(
+      throw new ToolError(
         "invalid_argument",
         `${path.relative(this.root, start).split(path.sep).join("/")} is not indexed: ${excluded}.`,
         "Index the workspace or a folder of source files; the index always leaves out .git, .clio, node_modules and what .gitignore ignores.",
@@ -304,12 +304,12 @@ export class CodeIndex {
     }
     const results: number[][] = [];
     for (let start = 0; start < pending.length; start += EMBED_BATCH) {
-      if (signal?.aborted) throw new ClioError("cancelled", "Embedding was cancelled.", "Run the index action again to finish it.");
+      if (signal?.aborted) throw new ToolError("cancelled", "Embedding was cancelled.", "Run the index action again to finish it.");
       this.options.onProgress?.({ phase: "embedding", done: start, total: pending.length });
       const batch = pending.slice(start, start + EMBED_BATCH);
       const vectors = await embed(batch.map((entry) => entry.text));
       if (vectors.length !== batch.length) {
-        throw new ClioError("internal_error", `The embedder returned ${vectors.length} vectors for ${batch.length} texts.`, "An embedder must return one vector per text.");
+        throw new ToolError("internal_error", `The embedder returned ${vectors.length} vectors for ${batch.length} texts.`, "An embedder must return one vector per text.");
       }
       results.push(...vectors);
     }

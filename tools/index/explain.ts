@@ -5,7 +5,7 @@
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import type { CodeIndex, SymbolLocation } from "./code-index.js";
 import { decodeText } from "./file-record.js";
 import { ImportResolver } from "./imports.js";
@@ -57,7 +57,7 @@ export async function explainInIndex(index: CodeIndex, options: ExplainOptions):
   const scope = options.path?.replace(/^\.\//, "").replace(/\/+$/, "");
   if (query === "") {
     if (scope === undefined || scope === "") {
-      throw new ClioError("invalid_argument", "explain needs a symbol, a query or a path.", 'Write query="ClassName.method" or path="src/main.ts".');
+      throw new ToolError("invalid_argument", "explain needs a symbol, a query or a path.", 'Write query="ClassName.method" or path="src/main.ts".');
     }
     return explainFile(index, scope, budget);
   }
@@ -76,7 +76,7 @@ export async function explainInIndex(index: CodeIndex, options: ExplainOptions):
     const { hits } = await searchIndex(index, query, { limit: 1, path: scope });
     const hit = hits[0];
     if (hit === undefined) {
-      throw new ClioError("no_match", `Nothing in the index matches "${query.slice(0, 80)}".`, "Try another name or words, or run RAG index first if files were added.");
+      throw new ToolError("no_match", `Nothing in the index matches "${query.slice(0, 80)}".`, "Try another name or words, or run RAG index first if files were added.");
     }
     const file = index.files.get(hit.path)!;
     const symbol = file.symbols.find((candidate) => candidate.line >= hit.startLine && candidate.line <= hit.endLine);
@@ -108,7 +108,7 @@ export async function explainInIndex(index: CodeIndex, options: ExplainOptions):
 async function explainFile(index: CodeIndex, filePath: string, budget: { lines: number }): Promise<Explanation> {
   const file = index.files.get(filePath);
   if (file === undefined) {
-    throw new ClioError("not_found", `${filePath} is not in the index.`, "Give a file path relative to the workspace; use RAG analyze for a folder, or RAG index if the file is new.");
+    throw new ToolError("not_found", `${filePath} is not in the index.`, "Give a file path relative to the workspace; use RAG analyze for a folder, or RAG index if the file is new.");
   }
   const excerpt = await excerptOf(index, filePath, 1, file.lines, budget);
   return {

@@ -2,45 +2,8 @@
  * Languages the index knows: detection by file name, definition patterns (careful line-based
  * regular expressions), and import patterns. Block ends and parents are worked out in symbols.ts.
  */
+import type { LanguageSpec, RawSymbol, SymbolKind } from "./language-spec.js";
 import { byPatterns, collect, lineFilter, linesContaining } from "./line-patterns.js";
-
-export type SymbolKind =
-  | "function"
-  | "method"
-  | "class"
-  | "interface"
-  | "type"
-  | "enum"
-  | "struct"
-  | "trait"
-  | "constant"
-  | "variable"
-  | "module"
-  | "macro";
-
-/** A definition as a pattern found it, before its block end and parent are known. */
-export interface RawSymbol {
-  name: string;
-  kind: SymbolKind;
-  /** 0-based line. */
-  line: number;
-  /** Set when the pattern knows the container (Go receivers, C++ `Class::method`). */
-  parent?: string;
-  /** Only a definition inside a class-like container (methods found by shape alone). */
-  memberOnly?: boolean;
-  /** A container that is not itself a definition (Rust `impl`). */
-  containerOnly?: boolean;
-  /** The definition ends on this line (no block). */
-  singleLine?: boolean;
-}
-
-export interface LanguageSpec {
-  name: string;
-  blocks: "brace" | "indent";
-  /** `lines` is `text.split("\n")`. */
-  definitions(lines: string[], text: string): RawSymbol[];
-  imports(lines: string[], text: string): string[];
-}
 
 const C_COMMENT = /^\s*(\/\/|\/\*|\*)/;
 const ID = "[A-Za-z_$][\\w$]*";
@@ -225,10 +188,10 @@ const cPatternDefinitions = byPatterns(
     [/^(typedef\s+)?enum\s+(class\s+)?(?<name>\w+)\s*(:\s*\w+\s*)?\{?\s*$/, "enum"],
     [/^namespace\s+(?<name>\w+)/, "module"],
     [/^typedef\s+[^{}]*?\(?\*?\s*(?<name>\w+)\)?\s*(\([^)]*\))?\s*;\s*$/, "type", { singleLine: true }],
-    [/^(static\s+)?(const\s+)?[\w\s\*]+\s+\*?(?<name>[A-Z][A-Z0-9_]{2,})\s*(\[[^\]]*\])?\s*=/, "constant", { singleLine: true }, undefined, "="],
-    [/^(?!\s)(template\s*<.*>\s*)?[A-Za-z_][\w\s\*&:<>,]*?[\s\*&]\**(?<parent>\w+)::(?<name>~?\w+)\s*\([^;]*$/, "method", {}, "shape", "::"],
-    [/^(?!\s)[A-Za-z_][\w\s\*&:<>,]*?[\s\*&]\**(?<name>\w+)\s*\([^;]*$/, "function", {}, "shape"],
-    [/^\s+(virtual\s+|static\s+|inline\s+|explicit\s+)*([A-Za-z_][\w\s\*&:<>,]*?[\s\*&]\**)?(?<name>~?\w+)\s*\([^;=]*\)\s*(const\s*)?(override\s*)?(noexcept\s*)?\{/, "method", { memberOnly: true }, "shape", "{"],
+    [/^(static\s+)?(const\s+)?[\w\s*]+\s+\*?(?<name>[A-Z][A-Z0-9_]{2,})\s*(\[[^\]]*\])?\s*=/, "constant", { singleLine: true }, undefined, "="],
+    [/^(?!\s)(template\s*<.*>\s*)?[A-Za-z_][\w\s*&:<>,]*?[\s*&]\**(?<parent>\w+)::(?<name>~?\w+)\s*\([^;]*$/, "method", {}, "shape", "::"],
+    [/^(?!\s)[A-Za-z_][\w\s*&:<>,]*?[\s*&]\**(?<name>\w+)\s*\([^;]*$/, "function", {}, "shape"],
+    [/^\s+(virtual\s+|static\s+|inline\s+|explicit\s+)*([A-Za-z_][\w\s*&:<>,]*?[\s*&]\**)?(?<name>~?\w+)\s*\([^;=]*\)\s*(const\s*)?(override\s*)?(noexcept\s*)?\{/, "method", { memberOnly: true }, "shape", "{"],
   ],
   /^\s*(\/\/|\/\*|\*)/,
   /^\s*#\s*define|^\s*(typedef|struct|union|enum|class|namespace|template)\b|^[A-Za-z_]|\)\s*(const\s*)?(override\s*)?(noexcept\s*)?\{\s*$/,

@@ -3,7 +3,7 @@
  * definition patterns compiled once (named groups made numbered), and import collection from the
  * lines that can hold one.
  */
-import type { LanguageSpec, RawSymbol, SymbolKind } from "./languages.js";
+import type { LanguageSpec, RawSymbol, SymbolKind } from "./language-spec.js";
 
 /** Words that look like a call or definition by shape but are control flow. */
 const KEYWORDS = new Set(

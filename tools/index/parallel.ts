@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { readAndAnalyse, type FileOutcome, type FileToAnalyse } from "./file-record.js";
 import { fileFromParts, type FileParts, type IndexedFile, type TermDictionary } from "./store.js";
 import type { TermCounter } from "./term-counter.js";
@@ -124,7 +124,7 @@ export async function* analyseFiles(queue: FileQueue, context: AnalysisContext):
 }
 
 function throwIfCancelled(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw new ClioError("cancelled", "Indexing was cancelled.", "Run the index action again to finish it.");
+  if (signal?.aborted) throw new ToolError("cancelled", "Indexing was cancelled.", "Run the index action again to finish it.");
 }
 
 /**

@@ -275,7 +275,7 @@ export class ScoreBoard {
 
   add(id: number, value: number): void {
     if (this.values[id] === 0) this.touched.push(id);
-    this.values[id] += value;
+    this.values[id] = (this.values[id] ?? 0) + value;
   }
 
   get(id: number): number {

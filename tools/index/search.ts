@@ -5,7 +5,7 @@
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import type { CodeIndex } from "./code-index.js";
 import { decodeText } from "./file-record.js";
 import type { ScoreBoard } from "./postings.js";
@@ -52,7 +52,7 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
   const notes: string[] = [];
   const trimmed = query.trim();
   if (trimmed === "") {
-    throw new ClioError("invalid_argument", "The search query is empty.", 'Give words or an identifier to look for, e.g. query="parse config file".');
+    throw new ToolError("invalid_argument", "The search query is empty.", 'Give words or an identifier to look for, e.g. query="parse config file".');
   }
   const terms = queryTerms(index, trimmed, notes);
   const scores = index.postings.score(terms);
@@ -100,7 +100,7 @@ function queryTerms(index: CodeIndex, query: string, notes: string[]): Map<numbe
     if (id !== undefined) terms.set(id, Math.min(3, (terms.get(id) ?? 0) + 1));
   }
   if (tokens.length === 0) {
-    throw new ClioError("invalid_argument", `The query "${query.slice(0, 80)}" has no searchable words.`, "Use identifiers or words of two or more letters.");
+    throw new ToolError("invalid_argument", `The query "${query.slice(0, 80)}" has no searchable words.`, "Use identifiers or words of two or more letters.");
   }
   if (terms.size > MAX_QUERY_TERMS) {
     const kept = [...terms].sort((left, right) => index.postings.idf(right[0]) - index.postings.idf(left[0])).slice(0, MAX_QUERY_TERMS);

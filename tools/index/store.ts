@@ -10,7 +10,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { writeAtomically } from "../atomic-file.js";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { withFileLock } from "../lock-file.js";
 import type { SymbolDefinition } from "./symbols.js";
 import type { SkippedFile } from "./walk.js";
@@ -297,7 +297,7 @@ export class IndexStore {
   async save(files: ReadonlyMap<string, IndexedFile>, dirty: ReadonlySet<number>, manifest: IndexManifest, dictionary: TermDictionary): Promise<void> {
     await fs.mkdir(path.join(this.directory, "shards"), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "ENOTDIR" && error.code !== "EEXIST") throw error;
-      throw new ClioError(
+      throw new ToolError(
         "corrupt_file",
         `The code index cannot be saved: something that is not a folder stands in the way of ${this.directory} (${error.code}).`,
         `Move away the file at ${this.directory} or at ${path.dirname(this.directory)} (the index is a cache and is rebuilt), then index again.`,

@@ -3,9 +3,10 @@
  * modules the file imports.
  */
 import { braceBlockEnds, braceDefinitionEnd, indentDefinitionEnd } from "./blocks.js";
-import { languageSpecOf, type RawSymbol, type SymbolKind } from "./languages.js";
+import type { RawSymbol, SymbolKind } from "./language-spec.js";
+import { languageSpecOf } from "./languages.js";
 
-export type { SymbolKind } from "./languages.js";
+export type { SymbolKind } from "./language-spec.js";
 
 export interface SymbolDefinition {
   name: string;

@@ -80,7 +80,7 @@ export class TermCounter {
     // Any character outside ASCII separates identifiers, as any byte of 0x80 or more does.
     for (let index = 0; index < text.length; index++) {
       const code = text.charCodeAt(index);
-      bytes[index] = code < 128 ? code : 128;
+      bytes[index] = Math.min(code, 128);
     }
     this.add(bytes, 0, text.length, weight);
   }

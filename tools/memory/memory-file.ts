@@ -10,7 +10,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { Low, type Adapter } from "lowdb";
 import { writeAtomically } from "../atomic-file.js";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { withFileLock, type FileLockOptions } from "../lock-file.js";
 
 export const MEMORY_FORMAT_VERSION = 1;
@@ -46,7 +46,7 @@ function parseMemoryFile(text: string): MemoryFileData {
   }
   if (typeof data.version !== "number") throw new DamagedFile("it has no format version");
   if (data.version > MEMORY_FORMAT_VERSION) {
-    throw new ClioError("corrupt_file", `The memory file has format version ${String(data.version)}, newer than this clio understands (${MEMORY_FORMAT_VERSION}).`, "Update clio to use this memory file.");
+    throw new ToolError("corrupt_file", `The memory file has format version ${String(data.version)}, newer than this clio understands (${MEMORY_FORMAT_VERSION}).`, "Update clio to use this memory file.");
   }
   for (const [key, entry] of Object.entries(data.entries)) {
     if (!isStoredMemory(entry)) throw new DamagedFile(`entry ${JSON.stringify(key).slice(0, 80)} is not a memory (key, value, tags, metadata, createdAt, updatedAt)`);
@@ -170,11 +170,11 @@ export class MemoryFile {
   private explain(error: unknown): never {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EISDIR") {
-      throw new ClioError("not_a_file", `The memory file ${this.file} is a folder.`, `Move that folder away; clio keeps its memories in a file there.`);
+      throw new ToolError("not_a_file", `The memory file ${this.file} is a folder.`, `Move that folder away; clio keeps its memories in a file there.`);
     }
     if (code === "ENOTDIR" || code === "EEXIST") {
       const folder = path.dirname(this.file);
-      throw new ClioError("not_a_directory", `The memory folder ${folder} (or a folder above it) is a file.`, `Move that file away; clio keeps its memories in ${this.file}.`);
+      throw new ToolError("not_a_directory", `The memory folder ${folder} (or a folder above it) is a file.`, `Move that file away; clio keeps its memories in ${this.file}.`);
     }
     throw error;
   }
@@ -202,13 +202,13 @@ export class MemoryFile {
     this.onReload?.(this.db.data);
   }
 
-  private async moveAside(reason: string): Promise<ClioError> {
+  private async moveAside(reason: string): Promise<ToolError> {
     const aside = `${this.file}.corrupt-${new Date().toISOString().replace(/[:.]/g, "-")}`;
     await fs.rename(this.file, aside);
     this.db.data = emptyData();
     this.stamp = undefined;
     this.loaded = false;
-    return new ClioError(
+    return new ToolError(
       "corrupt_file",
       `The memory file ${this.file} was damaged (${reason}); it was moved to ${aside} and nothing was written over it.`,
       `Retry the command to start a fresh memory file; recover entries by hand from ${aside} if they matter.`,

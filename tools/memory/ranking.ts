@@ -96,7 +96,7 @@ export class MemoryRanking {
     const touched: number[] = [];
     const add = (slot: number, value: number) => {
       if (scores[slot] === 0) touched.push(slot);
-      scores[slot] += value;
+      scores[slot] = (scores[slot] ?? 0) + value;
     };
     for (const term of queryTerms) {
       const holders = this.postings.get(term);

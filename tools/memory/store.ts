@@ -5,7 +5,7 @@
  * token budget for the agent's prompt.
  */
 import path from "node:path";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import type { FileLockOptions } from "../lock-file.js";
 import { MemoryFile, type MemoryFileData, type StoredMemory } from "./memory-file.js";
 import { MemoryRanking } from "./ranking.js";
@@ -74,9 +74,9 @@ export class MemoryStore {
   /** Stores (or replaces) a memory; `created` tells which. */
   async store(input: StoreInput): Promise<{ entry: MemoryEntry; created: boolean }> {
     const key = checkKey(input.key);
-    if (input.value.trim() === "") throw new ClioError("invalid_argument", `The value for ${key} is empty.`, "Give the text to remember in value; use forget to remove a memory.");
+    if (input.value.trim() === "") throw new ToolError("invalid_argument", `The value for ${key} is empty.`, "Give the text to remember in value; use forget to remove a memory.");
     if (input.value.length > LIMITS.valueLength) {
-      throw new ClioError("too_large", `The value is ${input.value.length} characters; a memory holds at most ${LIMITS.valueLength}.`, "Store a summary, or split it over several keys.");
+      throw new ToolError("too_large", `The value is ${input.value.length} characters; a memory holds at most ${LIMITS.valueLength}.`, "Store a summary, or split it over several keys.");
     }
     const tags = parseTags(input.tags);
     const metadata = checkMetadata(input.metadata);
@@ -137,7 +137,7 @@ export class MemoryStore {
 
   /** Memories ranked for `query` by key, tags and value. */
   async search(query: string, options: { scope?: MemoryScope; tag?: string; limit?: number } = {}): Promise<MemoryHit[]> {
-    if (query.trim() === "") throw new ClioError("invalid_argument", "The memory search query is empty.", 'Give words to look for, e.g. query="test command".');
+    if (query.trim() === "") throw new ToolError("invalid_argument", "The memory search query is empty.", 'Give words to look for, e.g. query="test command".');
     const tag = options.tag?.trim().toLowerCase();
     const limit = options.limit ?? 10;
     const hits: MemoryHit[] = [];
@@ -200,11 +200,11 @@ export async function relevantMemories(store: MemoryStore, text: string, tokenBu
 }
 
 function checkKey(key: string): string {
-  if (key.length === 0 || key.trim() === "") throw new ClioError("invalid_argument", "The memory key is empty.", 'Name the memory, e.g. key="test-command".');
+  if (key.length === 0 || key.trim() === "") throw new ToolError("invalid_argument", "The memory key is empty.", 'Name the memory, e.g. key="test-command".');
   if (key.length > LIMITS.keyLength) {
-    throw new ClioError("invalid_argument", `The memory key is ${key.length} characters long; keys hold at most ${LIMITS.keyLength}.`, "Use a short name as the key and put the details in value.");
+    throw new ToolError("invalid_argument", `The memory key is ${key.length} characters long; keys hold at most ${LIMITS.keyLength}.`, "Use a short name as the key and put the details in value.");
   }
-  if (/[\u0000-\u001f\u007f]/.test(key)) throw new ClioError("invalid_argument", "The memory key contains a line break or control character.", "Use a single-line key such as project/test-command.");
+  if (/[\u0000-\u001f\u007f]/.test(key)) throw new ToolError("invalid_argument", "The memory key contains a line break or control character.", "Use a single-line key such as project/test-command.");
   return key.trim();
 }
 
@@ -212,19 +212,19 @@ function checkKey(key: string): string {
 export function parseTags(tags: string[] | string | undefined): string[] {
   const list = (typeof tags === "string" ? tags.split(",") : (tags ?? [])).map((tag) => tag.trim().toLowerCase()).filter((tag) => tag !== "");
   const unique = [...new Set(list)];
-  if (unique.length > LIMITS.tags) throw new ClioError("invalid_argument", `${unique.length} tags given; a memory has at most ${LIMITS.tags}.`, "Keep a few tags that you will search by.");
+  if (unique.length > LIMITS.tags) throw new ToolError("invalid_argument", `${unique.length} tags given; a memory has at most ${LIMITS.tags}.`, "Keep a few tags that you will search by.");
   const long = unique.find((tag) => tag.length > LIMITS.tagLength);
-  if (long !== undefined) throw new ClioError("invalid_argument", `The tag "${long.slice(0, 60)}…" is over ${LIMITS.tagLength} characters.`, "Tags are short labels, e.g. tags=\"build,ci\".");
+  if (long !== undefined) throw new ToolError("invalid_argument", `The tag "${long.slice(0, 60)}…" is over ${LIMITS.tagLength} characters.`, "Tags are short labels, e.g. tags=\"build,ci\".");
   return unique;
 }
 
 function checkMetadata(metadata: Record<string, unknown> | undefined): Record<string, unknown> {
   if (metadata === undefined) return {};
   if (typeof metadata !== "object" || metadata === null || Array.isArray(metadata)) {
-    throw new ClioError("invalid_argument", "metadata must be a JSON object.", 'Write metadata as an object, e.g. metadata={"source":"README"}.');
+    throw new ToolError("invalid_argument", "metadata must be a JSON object.", 'Write metadata as an object, e.g. metadata={"source":"README"}.');
   }
   if (JSON.stringify(metadata).length > LIMITS.metadataLength) {
-    throw new ClioError("too_large", `metadata is over ${LIMITS.metadataLength} characters of JSON.`, "Keep metadata to a few small fields.");
+    throw new ToolError("too_large", `metadata is over ${LIMITS.metadataLength} characters of JSON.`, "Keep metadata to a few small fields.");
   }
   return metadata;
 }

@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { pipeline, type Readable } from "node:stream";
 import { TextDecoder } from "node:util";
 import zlib from "node:zlib";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { formatBytes } from "./settings.js";
 
 /** The body with its Content-Encoding removed. Unknown encodings are refused. */
@@ -21,7 +21,7 @@ export function decodedBody(body: Readable, headers: IncomingHttpHeaders): Reada
     const decoder = decoderFor(encoding);
     if (decoder === undefined) {
       body.destroy();
-      throw new ClioError("unsupported_content", `The response uses the content encoding "${encoding}", which WEB cannot decode.`, "Ask for the resource without that encoding.");
+      throw new ToolError("unsupported_content", `The response uses the content encoding "${encoding}", which WEB cannot decode.`, "Ask for the resource without that encoding.");
     }
     stream = pipeline(stream, decoder, () => {});
   }
@@ -36,7 +36,7 @@ function decoderFor(encoding: string): zlib.Gunzip | zlib.Inflate | zlib.BrotliD
 }
 
 /** Called when the decoded size passes the cap; returns the error to throw. */
-export type SizeLimitError = (limit: number) => ClioError;
+export type SizeLimitError = (limit: number) => ToolError;
 
 /**
  * Yields the decoded chunks, stopping (and destroying the streams) as soon as their total
@@ -58,11 +58,11 @@ export async function* cappedChunks(body: Readable, headers: IncomingHttpHeaders
       yield buffer;
     }
   } catch (error) {
-    if (ClioError.is(error)) throw error;
+    if (ToolError.isInstance(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? "";
     // zlib errors carry Z_* codes; brotli's are ERR__ERROR_* (its own names, prefixed).
     if (code.startsWith("Z_") || code.startsWith("ERR__ERROR")) {
-      throw new ClioError("network_error", `The response body could not be decoded (${code}).`, "The server sent a corrupt compressed body; try again later.");
+      throw new ToolError("network_error", `The response body could not be decoded (${code}).`, "The server sent a corrupt compressed body; try again later.");
     }
     throw error;
   } finally {
@@ -81,7 +81,7 @@ export async function readCapped(body: Readable, headers: IncomingHttpHeaders, m
 /** The standard size-cap error: says which limit, and how to raise it. */
 export function sizeLimitError(what: string, setting: string): SizeLimitError {
   return (limit) =>
-    new ClioError(
+    new ToolError(
       "too_large",
       `${what} is larger than the ${formatBytes(limit)} limit (counted after decompression); reading stopped there.`,
       `Fetch a smaller resource, or raise WEB.${setting} in the config.`,

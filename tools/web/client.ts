@@ -5,7 +5,7 @@
  * cancel signal.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { checkDestination, type Resolver } from "./guard.js";
 import { formatDuration, type WebSettings } from "./settings.js";
 import type { Transport, TransportResponse } from "./transport.js";
@@ -61,7 +61,7 @@ export async function send(client: WebClient, request: OutgoingRequest): Promise
     const next = redirectTarget(url, location);
     if (redirects.length > client.settings.maxRedirects) {
       const chain = [...redirects, next].map((hop) => hop.href).join(" → ");
-      throw new ClioError(
+      throw new ToolError(
         "too_many_redirects",
         `Stopped after ${client.settings.maxRedirects} redirects without reaching a page: ${chain}.`,
         "The address redirects in a loop or too often; fetch the final address directly, or raise WEB.maxRedirects in the config.",
@@ -84,8 +84,8 @@ async function checkHop(client: WebClient, url: URL, redirects: URL[]) {
     return await checkDestination(url, client.resolve, client.settings.allowHosts);
   } catch (error) {
     const previous = redirects[redirects.length - 1];
-    if (previous === undefined || !ClioError.is(error)) throw error;
-    throw new ClioError(error.code, `The redirect from ${previous.href} to ${url.href} was refused. ${error.message}`, error.hint);
+    if (previous === undefined || !ToolError.isInstance(error)) throw error;
+    throw new ToolError(error.code, `The redirect from ${previous.href} to ${url.href} was refused. ${error.message}`, error.hint);
   }
 }
 
@@ -93,7 +93,7 @@ function redirectTarget(from: URL, location: string): URL {
   try {
     return new URL(location, from);
   } catch {
-    throw new ClioError("network_error", `${from.href} redirected to an invalid address ${JSON.stringify(location)}.`, "The server is misconfigured; try another URL.");
+    throw new ToolError("network_error", `${from.href} redirected to an invalid address ${JSON.stringify(location)}.`, "The server is misconfigured; try another URL.");
   }
 }
 
@@ -108,7 +108,7 @@ export async function withDeadline<Value>(
   what: string,
   work: (signal: AbortSignal) => Promise<Value>,
 ): Promise<Value> {
-  const cancelled = () => new ClioError("cancelled", `${what} was cancelled.`, "Run the command again when you want it.");
+  const cancelled = () => new ToolError("cancelled", `${what} was cancelled.`, "Run the command again when you want it.");
   if (signal.aborted) throw cancelled();
   const controller = new AbortController();
   const onCancel = () => controller.abort(cancelled());
@@ -116,7 +116,7 @@ export async function withDeadline<Value>(
   const timer = setTimeout(
     () =>
       controller.abort(
-        new ClioError(
+        new ToolError(
           "timeout",
           `${what} did not finish within ${formatDuration(milliseconds)} and was stopped.`,
           "The server is slow or the response is long; try again later, or raise WEB.timeoutMs (WEB.downloadTimeoutMs for downloads) in the config.",

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 
 export interface WrittenFile {
   bytes: number;
@@ -20,11 +20,11 @@ export async function checkDownloadTarget(absolute: string, shown: string): Prom
   try {
     const stat = await fs.stat(absolute);
     if (!stat.isFile()) {
-      throw new ClioError("not_a_file", `${shown} is a folder, not a file.`, 'Give the file name to save to, e.g. path="downloads/archive.zip".');
+      throw new ToolError("not_a_file", `${shown} is a folder, not a file.`, 'Give the file name to save to, e.g. path="downloads/archive.zip".');
     }
     return true;
   } catch (error) {
-    if (ClioError.is(error)) throw error;
+    if (ToolError.isInstance(error)) throw error;
     return false;
   }
 }

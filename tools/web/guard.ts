@@ -7,7 +7,7 @@
  */
 import { promises as dns } from "node:dns";
 import { isIP } from "node:net";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { classifyAddress } from "./addresses.js";
 
 export interface ResolvedAddress {
@@ -35,7 +35,7 @@ export function parseWebUrl(text: string): URL {
   try {
     url = new URL(text.trim());
   } catch {
-    throw new ClioError(
+    throw new ToolError(
       "invalid_argument",
       `${JSON.stringify(text)} is not an absolute URL.`,
       'Write the full address with its scheme, e.g. url="https://example.com/docs".',
@@ -47,14 +47,14 @@ export function parseWebUrl(text: string): URL {
 /** Refuses non-HTTP(S) schemes and URLs carrying credentials. */
 export function checkScheme(url: URL): URL {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ClioError(
+    throw new ToolError(
       "unsupported_scheme",
       `${url.protocol.replace(/:$/, "")}: URLs are not fetched; WEB only speaks http and https.`,
       url.protocol === "file:" ? "Read local files with FILE_OP.read instead." : "Use an http:// or https:// URL.",
     );
   }
   if (url.username !== "" || url.password !== "") {
-    throw new ClioError(
+    throw new ToolError(
       "invalid_argument",
       "URLs with a user name or password in them are not sent.",
       'Pass credentials as a header with WEB.api, e.g. headers={"Authorization":"Basic ..."}.',
@@ -80,7 +80,7 @@ export async function checkDestination(url: URL, resolve: Resolver, allowHosts: 
   const addresses: ResolvedAddress[] = literalFamily !== 0 ? [{ address: host, family: literalFamily === 6 ? 6 : 4 }] : await resolveName(host, resolve);
   const first = addresses[0];
   if (first === undefined) {
-    throw new ClioError("network_error", `${host} has no addresses.`, "Check the host name in the URL.");
+    throw new ToolError("network_error", `${host} has no addresses.`, "Check the host name in the URL.");
   }
   const allowed = allowHosts.some((entry) => hostKey(entry) === host);
   if (!allowed) {
@@ -88,7 +88,7 @@ export async function checkDestination(url: URL, resolve: Resolver, allowHosts: 
       const verdict = classifyAddress(candidate.address);
       if (verdict.blocked) {
         const resolved = literalFamily !== 0 ? "" : ` resolves to ${candidate.address}, which`;
-        throw new ClioError(
+        throw new ToolError(
           "blocked_address",
           `${url.origin} was not contacted: ${host}${resolved} is ${verdict.reason}. WEB does not reach this machine, local networks or metadata services.`,
           "Use a public address. If this host is meant to be reachable, add it to the WEB.allowHosts setting.",
@@ -104,7 +104,7 @@ async function resolveName(host: string, resolve: Resolver): Promise<ResolvedAdd
     return await resolve(host);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ClioError(
+    throw new ToolError(
       "network_error",
       `${host} could not be resolved${code === undefined ? "" : ` (${code})`}.`,
       "Check the spelling of the host name; the network may also be unavailable.",

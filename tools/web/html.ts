@@ -122,10 +122,15 @@ function domToMarkdown(html: string, pageUrl: URL): PageMarkdown {
 }
 
 interface TreeNode {
-  children: ArrayLike<TreeNode>;
+  firstElementChild: TreeNode | null;
+  nextElementSibling: TreeNode | null;
 }
 
-/** How deep elements nest under `root`, counted without recursion; stops at `limit` + 1. */
+/**
+ * How deep elements nest under `root`, counted without recursion; stops at `limit` + 1. Walks
+ * sibling links: linkedom builds a fresh `children` list on every read, so indexing it per
+ * child would be quadratic in a node's number of children.
+ */
 function nestingDepth(root: TreeNode | null, limit: number): number {
   let deepest = 0;
   const stack: Array<[TreeNode, number]> = root === null ? [] : [[root, 0]];
@@ -133,7 +138,7 @@ function nestingDepth(root: TreeNode | null, limit: number): number {
     const [node, depth] = stack.pop()!;
     deepest = Math.max(deepest, depth);
     if (depth > limit) return depth;
-    for (let index = 0; index < node.children.length; index++) stack.push([node.children[index]!, depth + 1]);
+    for (let child = node.firstElementChild; child !== null; child = child.nextElementSibling) stack.push([child, depth + 1]);
   }
   return deepest;
 }

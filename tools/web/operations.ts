@@ -2,7 +2,7 @@
  * The three things WEB does — read a page, call an API, download a file — over the safe
  * client. Results are data; the protocol file turns them into text.
  */
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import { cappedChunks, decodeText, readCapped, sizeLimitError } from "./body.js";
 import { send, withDeadline, type WebClient, type WebResponse } from "./client.js";
 import { mediaKind, mediaType, prettyJson, type MediaKind } from "./content.js";
@@ -40,7 +40,7 @@ export async function fetchPage(client: WebClient, urlText: string, signal: Abor
     const response = await send(client, { method: "GET", url, headers: baseHeaders(client, PAGE_ACCEPT), followRedirects: true, signal: inner });
     if (response.status >= 300) {
       response.body.destroy();
-      throw new ClioError(
+      throw new ToolError(
         "http_error",
         `GET ${response.url.href} answered ${statusLine(response)}${response.status < 400 ? " without a usable Location" : ""}.`,
         response.status >= 500
@@ -127,7 +127,7 @@ export async function downloadFile(client: WebClient, urlText: string, absolute:
     const response = await send(client, { method: "GET", url, headers, followRedirects: true, signal: inner });
     if (response.status >= 300) {
       response.body.destroy();
-      throw new ClioError("http_error", `GET ${response.url.href} answered ${statusLine(response)}; nothing was saved.`, "Check the URL; nothing was written to the workspace.");
+      throw new ToolError("http_error", `GET ${response.url.href} answered ${statusLine(response)}; nothing was saved.`, "Check the URL; nothing was written to the workspace.");
     }
     const tooLarge = sizeLimitError(`The download from ${response.url.href}`, "downloadMaxBytes");
     const written = await writeAtomically(absolute, cappedChunks(response.body, response.headers, client.settings.downloadMaxBytes, tooLarge));
@@ -144,13 +144,13 @@ function checkHeaders(headers: Record<string, string>): Record<string, string> {
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     if (!HEADER_NAME.test(name)) {
-      throw new ClioError("invalid_argument", `${JSON.stringify(name)} is not a valid header name.`, 'Header names are single words like "Authorization" or "X-Api-Key".');
+      throw new ToolError("invalid_argument", `${JSON.stringify(name)} is not a valid header name.`, 'Header names are single words like "Authorization" or "X-Api-Key".');
     }
     if (REFUSED_HEADERS.has(lower)) {
-      throw new ClioError("invalid_argument", `The ${name} header is set by WEB itself and cannot be given.`, `Leave ${name} out of headers.`);
+      throw new ToolError("invalid_argument", `The ${name} header is set by WEB itself and cannot be given.`, `Leave ${name} out of headers.`);
     }
     if (/[\r\n\0]/.test(value)) {
-      throw new ClioError("invalid_argument", `The value of the ${name} header contains a line break or NUL.`, "Header values are single lines.");
+      throw new ToolError("invalid_argument", `The value of the ${name} header contains a line break or NUL.`, "Header values are single lines.");
     }
     checked[lower] = value;
   }
@@ -196,15 +196,15 @@ async function measure(client: WebClient, response: WebResponse): Promise<string
   try {
     for await (const chunk of cappedChunks(response.body, response.headers, client.settings.maxBytes, sizeLimitError("", "maxBytes"))) total += chunk.length;
   } catch (error) {
-    if (ClioError.is(error) && error.code === "too_large") return `more than ${formatBytes(client.settings.maxBytes)}`;
+    if (ToolError.isInstance(error) && error.code === "too_large") return `more than ${formatBytes(client.settings.maxBytes)}`;
     throw error;
   }
   return formatBytes(total);
 }
 
-function binaryRefusal(response: WebResponse, size: string): ClioError {
+function binaryRefusal(response: WebResponse, size: string): ToolError {
   const type = firstValue(response.headers["content-type"]) || "an unknown type";
-  return new ClioError(
+  return new ToolError(
     "unsupported_content",
     `${response.url.href} is ${type} (${size}), not text, so it was not read as a page.`,
     `To save it as a file, use WEB.download with url="${response.url.href}" and a path in the workspace.`,

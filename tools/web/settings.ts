@@ -13,7 +13,7 @@
  */
 import { isIP } from "node:net";
 import { z } from "zod";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 
 const MEGABYTE = 1024 * 1024;
 
@@ -44,7 +44,7 @@ export function readWebSettings(section: unknown): WebSettings {
   const parsed = webSettingsSchema.safeParse(section ?? {});
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((issue) => `${issue.path.join(".") || "WEB"}: ${issue.message}`).join("; ");
-  throw new ClioError(
+  throw new ToolError(
     "not_configured",
     `The WEB settings are invalid (${problems}).`,
     "Fix the WEB section of the config: allowHosts is a list of host names or addresses; maxBytes, downloadMaxBytes, timeoutMs, downloadTimeoutMs and maxRedirects are whole numbers.",

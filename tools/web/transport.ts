@@ -9,7 +9,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
-import { ClioError } from "../errors.js";
+import { ToolError } from "../errors.js";
 import type { ResolvedAddress } from "./guard.js";
 
 export interface TransportRequest extends ResolvedAddress {
@@ -85,16 +85,16 @@ function pinnedLookup(target: ResolvedAddress): LookupFunction {
   };
 }
 
-function connectionError(url: URL, error: Error): ClioError {
+function connectionError(url: URL, error: Error): ToolError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code !== undefined && /CERT|TLS|SSL/.test(code)) {
-    return new ClioError(
+    return new ToolError(
       "network_error",
       `The certificate of ${url.origin} was not accepted (${code}: ${error.message}).`,
       "The server's TLS certificate is invalid for this host or not trusted; WEB does not skip certificate checks.",
     );
   }
-  return new ClioError(
+  return new ToolError(
     "network_error",
     `The request to ${url.origin} failed: ${code ?? error.message}.`,
     code === "ECONNREFUSED" ? "Nothing is listening at that address and port; check the URL." : "Check the URL and try again; the server or network may be down.",

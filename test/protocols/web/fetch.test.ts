@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { webProtocol } from "../../protocols/web.js";
+import { webProtocol } from "../../../protocols/web.js";
 import { environmentFor, run, useFixtures } from "./support.js";
 
 const fixtures = useFixtures();

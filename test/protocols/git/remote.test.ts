@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startGitHttpServer, type GitHttpServer, type GitHttpServerOptions } from "../support/git-http-server.js";
+import { startGitHttpServer, type GitHttpServer, type GitHttpServerOptions } from "../../support/git-http-server.js";
 import { callGit, callGitFailing, fsckClean, gitPorcelain, makeSandbox, type Sandbox } from "./support.js";
 
 const PASSWORD = "s3cret-Pa55word";

@@ -6,7 +6,7 @@ import { createRagProtocol } from "../../protocols/rag.js";
 import type { ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import type { IndexProgress } from "../../tools/index/code-index.js";
 import { Workspace } from "../../tools/workspace.js";
-import { environmentFor, invoke } from "../protocols/invoke.js";
+import { environmentFor, invoke } from "./invoke.js";
 import { temporaryFolder } from "../support/workspace.js";
 
 const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/retrieval/repo");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { webProtocol } from "../../protocols/web.js";
+import { webProtocol } from "../../../protocols/web.js";
 import { environmentFor, run, useFixtures } from "./support.js";
 
 const fixtures = useFixtures();
@@ -9,7 +9,7 @@ const api = (raw: Record<string, string | undefined>) =>
 const echoed = async (raw: Record<string, string | undefined>) => {
   const { result, error } = await api({ url: `${fixtures.server.origin}/echo`, ...raw });
   expect(error).toBeUndefined();
-  return (result?.data as { body: string }).body;
+  return (result?.data as { body: string } | undefined)?.body ?? "";
 };
 
 describe("WEB.api", () => {
@@ -23,6 +23,10 @@ describe("WEB.api", () => {
     expect(result?.output).toContain("Status: 200 OK");
     expect(result?.output).toContain('"method": "POST",\n  "contentType": "application/json",');
     expect(result?.output).toContain('"body": "{\\"name\\":\\"clio\\"}"');
+  });
+
+  it("sends the user agent its environment gives", async () => {
+    expect(JSON.parse(await echoed({})).userAgent).toBe("clio/test");
   });
 
   it("sends other bodies as text/plain, and keeps a Content-Type the headers give", async () => {
@@ -76,10 +80,11 @@ describe("WEB.api", () => {
   });
 
   it("rejects a method that is not a word, and headers that are not a JSON object", () => {
-    const action = webProtocol.actions.api!;
-    expect(action.parameters.method.schema.safeParse("GET /x").success).toBe(false);
-    expect(action.parameters.method.schema.safeParse("TRACE").success).toBe(false);
-    expect(action.parameters.headers.schema.safeParse('["a"]').success).toBe(false);
-    expect(action.parameters.headers.schema.safeParse(undefined).success).toBe(true);
+    const { method, headers } = webProtocol.actions.api?.parameters ?? {};
+    if (method === undefined || headers === undefined) throw new Error("WEB.api lost its method or headers parameter");
+    expect(method.schema.safeParse("GET /x").success).toBe(false);
+    expect(method.schema.safeParse("TRACE").success).toBe(false);
+    expect(headers.schema.safeParse('["a"]').success).toBe(false);
+    expect(headers.schema.safeParse(undefined).success).toBe(true);
   });
 });

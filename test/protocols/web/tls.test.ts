@@ -4,12 +4,12 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWebProtocol } from "../../protocols/web.js";
-import type { Resolver } from "../../tools/web/guard.js";
-import { createNodeTransport } from "../../tools/web/transport.js";
+import { createWebProtocol } from "../../../protocols/web.js";
+import type { Resolver } from "../../../tools/web/guard.js";
+import { createNodeTransport } from "../../../tools/web/transport.js";
 import { environmentFor, makeWorkspace, run, type TestWorkspace } from "./support.js";
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "web");
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "fixtures", "web");
 
 let server: https.Server;
 let port: number;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { parse } from "../../grammar/index.js";
-import { formatResultsForModel } from "../../src/manager/result.js";
-import { createRuntime } from "../../src/runtime.js";
+import { parse } from "../../../grammar/index.js";
+import { formatResultsForModel } from "../../../src/manager/result.js";
+import { createRuntime } from "../../../src/runtime.js";
+import { version } from "../../../src/version.js";
 import { useFixtures } from "./support.js";
 
 const fixtures = useFixtures();
@@ -42,5 +43,17 @@ describe("WEB through the interpreter", () => {
     expect(result.ok).toBe(false);
     expect(result.error?.code).toBe("outside_workspace");
     expect(fixtures.server.requests.length).toBe(before);
+  });
+
+  it("names itself to servers with the user agent the application injects (clio/<version>), unless WEB.userAgent says otherwise", async () => {
+    const sentBy = async (web: Record<string, unknown>) => {
+      const runtime = await createRuntime({ workspace: fixtures.workspace.root, permissionMode: "yolo", protocolConfig: { WEB: { allowHosts: ["127.0.0.1"], ...web } }, env: {} });
+      const [command] = parse(`[WEB:action=api:url="${fixtures.server.origin}/echo"]`).commands;
+      const result = await runtime.manager.submit({ command: command! });
+      expect(result.ok).toBe(true);
+      return (JSON.parse((result.data as { body: string }).body) as { userAgent: string }).userAgent;
+    };
+    expect(await sentBy({})).toBe(`clio/${version}`);
+    expect(await sentBy({ userAgent: "my-bot/2" })).toBe("my-bot/2");
   });
 });

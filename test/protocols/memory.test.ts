@@ -5,7 +5,7 @@ import { memoryProtocol } from "../../protocols/memory.js";
 import type { ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import type { MemoryStore } from "../../tools/memory/store.js";
 import { Workspace } from "../../tools/workspace.js";
-import { environmentFor, invoke } from "../protocols/invoke.js";
+import { environmentFor, invoke } from "./invoke.js";
 import { temporaryFolder } from "../support/workspace.js";
 
 let folder: { path: string; remove(): Promise<void> };

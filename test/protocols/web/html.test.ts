@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { htmlToMarkdown } from "../../tools/web/html.js";
+import { htmlToMarkdown } from "../../../tools/web/html.js";
 
 const LONG = "A paragraph long enough for Readability to take this as the article, with commas, words, and more words, so that it scores.";
 

@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { webProtocol } from "../../protocols/web.js";
+import { webProtocol } from "../../../protocols/web.js";
 import { environmentFor, makeWorkspace, run, startServer, type TestServer, type TestWorkspace } from "./support.js";
 
 let server: TestServer;

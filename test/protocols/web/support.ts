@@ -11,11 +11,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import zlib from "node:zlib";
 import { afterAll, beforeAll } from "vitest";
-import type { ActionOutput, ProtocolDefinition, ProtocolEnvironment } from "../../protocols/contract/protocol.js";
-import { ClioError } from "../../tools/errors.js";
-import { Workspace } from "../../tools/workspace.js";
+import type { ActionOutput, ProtocolDefinition, ProtocolEnvironment } from "../../../protocols/contract/protocol.js";
+import { ClioError } from "../../../grammar/errors.js";
+import { Workspace } from "../../../tools/workspace.js";
 
-const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "fixtures", "web");
+const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "fixtures", "web");
 
 type Route = (request: http.IncomingMessage, response: http.ServerResponse, body: Buffer) => void;
 
@@ -92,7 +92,7 @@ export async function startServer(extraRoutes: Record<string, Route> = {}): Prom
     "/to-metadata": redirect("http://169.254.169.254/latest/meta-data/"),
     "/to-file": redirect("file:///etc/passwd"),
     "/echo": (request, response, body) => {
-      const payload = JSON.stringify({ method: request.method, contentType: request.headers["content-type"] ?? null, apiKey: request.headers["x-api-key"] ?? null, authorization: request.headers.authorization ?? null, cookie: request.headers.cookie ?? null, body: body.toString("utf8") });
+      const payload = JSON.stringify({ method: request.method, contentType: request.headers["content-type"] ?? null, apiKey: request.headers["x-api-key"] ?? null, authorization: request.headers.authorization ?? null, cookie: request.headers.cookie ?? null, body: body.toString("utf8"), userAgent: request.headers["user-agent"] ?? null });
       response.writeHead(200, { "content-type": "application/json", "x-ratelimit-remaining": "41", "set-cookie": "session=secret" });
       response.end(payload);
     },
@@ -192,7 +192,7 @@ export async function run(
   try {
     return { result: await action.handler(args, { state: undefined, environment, signal }), description };
   } catch (error) {
-    if (ClioError.is(error)) return { error, description };
+    if (ClioError.isInstance(error)) return { error, description };
     throw error;
   }
 }

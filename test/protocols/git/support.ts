@@ -8,11 +8,11 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { gitProtocol } from "../../protocols/git.js";
-import type { ActionOutput, ProtocolEnvironment } from "../../protocols/contract/protocol.js";
-import { ClioError } from "../../tools/errors.js";
-import { checkArguments, invoke } from "../protocols/invoke.js";
-import { Workspace } from "../../tools/workspace.js";
+import { gitProtocol } from "../../../protocols/git.js";
+import type { ActionOutput, ProtocolEnvironment } from "../../../protocols/contract/protocol.js";
+import { ClioError } from "../../../grammar/errors.js";
+import { checkArguments, invoke } from "../invoke.js";
+import { Workspace } from "../../../tools/workspace.js";
 
 const run = promisify(execFile);
 
@@ -117,7 +117,7 @@ export async function callGitFailing(sandbox: Sandbox, action: string, raw: Reco
   try {
     await callGit(sandbox, action, raw, options);
   } catch (error) {
-    if (ClioError.is(error)) return error;
+    if (ClioError.isInstance(error)) return error;
     throw error;
   }
   throw new Error(`GIT.${action} was expected to fail`);

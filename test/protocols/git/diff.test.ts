@@ -5,7 +5,7 @@ import { callGit, makeSandbox, type Sandbox } from "./support.js";
 
 let sandbox: Sandbox;
 const numbered = (count: number, change: (line: number) => string | undefined = () => undefined) =>
-  Array.from({ length: count }, (_unused, index) => change(index + 1) ?? `    line ${index + 1}`).join("\n") + "\n";
+  `${Array.from({ length: count }, (_unused, index) => change(index + 1) ?? `    line ${index + 1}`).join("\n")}\n`;
 
 beforeEach(async () => {
   sandbox = await makeSandbox();

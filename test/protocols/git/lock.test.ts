@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { withIndexLock } from "../../tools/git/lock.js";
+import { withIndexLock } from "../../../tools/git/lock.js";
 import { callGit, callGitFailing, fsckClean, gitPorcelain, makeSandbox, repositoryState, type Sandbox } from "./support.js";
 
 let sandbox: Sandbox;
