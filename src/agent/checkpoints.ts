@@ -48,7 +48,7 @@ export class Checkpoints {
 
   /** The checkpoints kept beside `sessionFile`; an unreadable index is moved aside and named. */
   static async open(sessionFile: string, workspace: Workspace): Promise<Checkpoints> {
-    const checkpoints = new Checkpoints(sessionFile.replace(/\.json$/, ".checkpoints"), workspace);
+    const checkpoints = new Checkpoints(`${sessionFile.replace(/\.jsonl?$/, "")}.checkpoints`, workspace);
     await checkpoints.load();
     return checkpoints;
   }
@@ -71,7 +71,13 @@ export class Checkpoints {
     if (event.type !== "command-finished") return;
     const changes = this.pending.get(event.id);
     this.pending.delete(event.id);
-    if (changes && event.result.ok) this.saving = this.saving.then(() => this.keep(changes)).catch(() => undefined);
+    if (changes && event.result.ok) {
+      this.saving = this.saving
+        .then(() => this.keep(changes))
+        .catch((error: Error) => {
+          this.problem = `A change could not be kept for undo (${error.message}); /undo may not restore it.`;
+        });
+    }
   }
 
   /** Waits until every kept change is on disk. */

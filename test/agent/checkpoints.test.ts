@@ -17,7 +17,7 @@ let sessionFile: string;
 beforeEach(async () => {
   workspace = await temporaryFolder();
   sessions = await temporaryFolder();
-  sessionFile = path.join(sessions.path, "20261125-1200-test.json");
+  sessionFile = path.join(sessions.path, "20261125-1200-abcdef.jsonl");
   runtime = await createRuntime({ workspace: workspace.path, permissionMode: "yolo", onEvent: (event) => checkpoints?.observe(event) });
   checkpoints = await Checkpoints.open(sessionFile, runtime.environment.workspace);
 });
@@ -86,7 +86,7 @@ describe("checkpoints", () => {
   it("moves a corrupt index aside and names it; a damaged blob skips only its file", async () => {
     await writeFile(file("f.txt"), "f\n");
     await prompt("one", '[FILE_OP:action=write:path="f.txt":content="f2"]');
-    const folder = sessionFile.replace(/\.json$/, ".checkpoints");
+    const folder = sessionFile.replace(/\.jsonl$/, ".checkpoints");
     const index = JSON.parse(await readFile(path.join(folder, "index.json"), "utf8"));
     await rm(path.join(folder, "blobs", index.checkpoints[0].files[0].before));
     expect((await checkpoints.undo()).skipped).toEqual([{ path: "f.txt", reason: "its checkpoint is missing or damaged" }]);
