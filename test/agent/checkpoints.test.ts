@@ -36,6 +36,21 @@ async function prompt(label: string, commands: string): Promise<void> {
 }
 
 describe("checkpoints", () => {
+  it("go with their session when it is deleted", async () => {
+    const { SessionStore } = await import("../../src/sessions/index.js");
+    const store = new SessionStore(sessions.path);
+    const session = await store.create({ workspace: workspace.path, provider: "test", model: "test" });
+    const own = await Checkpoints.open(session.file, runtime.environment.workspace);
+    checkpoints = own;
+    await writeFile(file("g.txt"), "g\n");
+    await prompt("one", '[FILE_OP:action=write:path="g.txt":content="g2"]');
+    const folder = `${session.file.replace(/\.jsonl?$/, "")}.checkpoints`;
+    expect(existsSync(folder)).toBe(true);
+    await session.close();
+    await store.delete(session.id);
+    expect(existsSync(folder)).toBe(false);
+  });
+
   it("undoes the last prompt's changes: an edited file goes back, a created one goes away", async () => {
     await writeFile(file("keep.txt"), "original\n");
     await prompt("edit", '[FILE_OP:action=replace:path="keep.txt":old="original":new="edited"]\n[FILE_OP:action=write:path="new.txt":content="new"]\n[FILE_OP:action=replace:path="keep.txt":old="edited":new="edited twice"]');
