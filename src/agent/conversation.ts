@@ -3,7 +3,9 @@
  * the terminal's slash commands need (switch model or mode, clear, resume). Both the chat and
  * the one-shot `-p` mode drive it.
  */
+import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { ApplicationError } from "../errors.js";
 import type { ModelProvider } from "../providers/types.js";
 import type { Runtime } from "../runtime.js";
 import type { Session, SessionStore } from "../sessions/index.js";
@@ -26,6 +28,8 @@ export interface ConversationOptions {
   sampling?: Sampling;
   /** Checks run after the model changes files. */
   checks?: CheckRunner;
+  /** The person's own system prompt: read at every prompt, it extends or replaces the built-in one. */
+  systemPromptFile?: { path: string; mode: "extend" | "replace" };
   /** Lines relevant to a prompt for the system prompt; default: what the protocols contribute (memories). */
   memories?: (prompt: string) => Promise<string[]>;
   onEvent?: (event: AgentEvent) => void;
@@ -145,14 +149,28 @@ export class Conversation {
       history,
       ...(this.session ? { recorder: sessionRecorder(this.session) } : {}),
       ...(this.options.onEvent ? { onEvent: this.options.onEvent } : {}),
-      systemPrompt: async (prompt) =>
-        buildSystemPrompt({
+      systemPrompt: async (prompt) => {
+        const own = this.options.systemPromptFile;
+        const ownText = own ? await readSystemPromptFile(own.path) : undefined;
+        if (own?.mode === "replace" && ownText !== undefined) return ownText;
+        const built = buildSystemPrompt({
           registry: runtime.registry,
           workspaceName: path.basename(root),
           offers: (protocol, action) => !runtime.permissions.refusesAll(protocol, action),
           instructions: await readInstructions(root),
           memories: await (this.options.memories ?? ((text: string) => runtime.manager.promptContext(text)))(prompt).catch(() => []),
-        }),
+        });
+        return ownText === undefined ? built : `${built}\n\n## The person's own instructions\n${ownText.trim()}`;
+      },
     });
+  }
+}
+
+/** The person's system prompt file; a file that cannot be read is a clear error, not a silent default. */
+export async function readSystemPromptFile(file: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (error) {
+    throw new ApplicationError("not_found", `The system prompt file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`, "Fix systemPromptFile (or --system-prompt-file), or remove it to use the built-in prompt.");
   }
 }

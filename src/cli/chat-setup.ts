@@ -3,7 +3,7 @@
  * runtime (workspace, protocols, permissions), the session store and the session to continue.
  */
 import { ApplicationError } from "../errors.js";
-import { Conversation } from "../agent/conversation.js";
+import { Conversation, readSystemPromptFile } from "../agent/conversation.js";
 import type { AgentEvent, Sampling } from "../agent/agent.js";
 import { checkRunner, type CheckRunner } from "../agent/checks.js";
 import { loadConfig, type ClioConfig, type ResolvedConfig } from "../config/index.js";
@@ -31,6 +31,8 @@ export interface ChatFlags {
   topP?: number;
   maxTokens?: number;
   stop?: string[];
+  systemPromptFile?: string;
+  systemPromptMode?: "extend" | "replace";
   continue?: boolean;
   resume?: string;
   sessionDir?: string;
@@ -76,6 +78,8 @@ export async function loadChatConfig(flags: ChatFlags, env: NodeJS.ProcessEnv, c
       topP: flags.topP,
       maxTokens: flags.maxTokens,
       stop: flags.stop,
+      systemPromptFile: flags.systemPromptFile,
+      systemPromptMode: flags.systemPromptMode,
       sessionDir: flags.sessionDir,
     },
   });
@@ -149,6 +153,8 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
       hooks.onManagerEvent?.(event);
     },
   });
+  // A system prompt file that cannot be read is a usage error now, not a failure at the first prompt.
+  if (config.config.systemPromptFile) await readSystemPromptFile(config.config.systemPromptFile);
   const store = new SessionStore(config.config.sessionDir);
   let session: Session | undefined;
   if (flags.resume) session = await store.open(flags.resume);
@@ -167,6 +173,7 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
     maxTurns: config.config.maxTurns,
     contextWindow: config.config.contextWindow ?? settings.contextWindow,
     sampling: samplingFrom(config.config),
+    ...(config.config.systemPromptFile ? { systemPromptFile: { path: config.config.systemPromptFile, mode: config.config.systemPromptMode ?? "extend" } } : {}),
     ...withChecks(checkRunner(config.config.checks, runtime.permissions, runtime.environment.workspace.root)),
     ...(hooks.onAgentEvent ? { onEvent: hooks.onAgentEvent } : {}),
   });

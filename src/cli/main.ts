@@ -114,6 +114,8 @@ function addChatOptions(command: Command): Command {
     .option("--top-p <p>", "nucleus sampling top_p sent with every request (above 0, at most 1)", sampleNumber)
     .option("--max-tokens <n>", "most tokens one reply may have", positiveInteger)
     .option("--stop <text>", "an extra stop string (repeat for more)", (value: string, previous: string[] = []) => [...previous, value])
+    .option("--system-prompt-file <file>", "a file whose text extends the built-in system prompt (or replaces it with --system-prompt-mode replace)")
+    .addOption(new Option("--system-prompt-mode <mode>", "extend (default) or replace the built-in system prompt with the file").choices(["extend", "replace"]))
     .option("-c, --continue", "continue the latest session of this workspace")
     .option("-r, --resume <id>", "continue a session by id (a unique prefix is enough)")
     .option("--session-dir <dir>", "where sessions are stored (default ~/.clio/sessions)");

@@ -67,7 +67,7 @@ interface Layer {
   baseDir: string;
 }
 
-const pathKeys: ReadonlySet<ScalarKey> = new Set(["workspace", "sessionDir"]);
+const pathKeys: ReadonlySet<ScalarKey> = new Set(["workspace", "sessionDir", "systemPromptFile"]);
 const knownKeys = Object.keys(configLayerSchema.shape).filter((key) => key !== "$schema");
 
 /** Reads and merges every layer. Throws `invalid_config` naming the file, variable or flag and the key. */

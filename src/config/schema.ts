@@ -65,6 +65,8 @@ export const configLayerSchema = z
     topP: z.number({ invalid_type_error: "must be a number" }).gt(0, "must be above 0").max(1, "must be 1 or less"),
     maxTokens: positiveWhole,
     stop: z.array(nonEmpty, { invalid_type_error: "must be a list of strings" }),
+    systemPromptFile: nonEmpty,
+    systemPromptMode: z.enum(["extend", "replace"]),
     checks: z
       .object({ afterEdit: z.array(nonEmpty), afterTurn: z.array(nonEmpty) })
       .partial()
@@ -104,6 +106,9 @@ export interface ClioConfig {
   maxTokens?: number;
   /** Extra stop strings, sent beside clio's own. */
   stop?: string[];
+  /** A file whose text extends (or, with systemPromptMode "replace", replaces) the built-in system prompt. */
+  systemPromptFile?: string;
+  systemPromptMode?: "extend" | "replace";
   /** Commands run after the model changes files (`afterEdit`) and when it finishes a prompt that changed files (`afterTurn`). */
   checks?: { afterEdit?: string[]; afterTurn?: string[] };
   /** Absolute path of the folder sessions are stored in. */
@@ -132,6 +137,8 @@ export const scalarKeys = [
   "maxTokens",
   "stop",
   "checks",
+  "systemPromptFile",
+  "systemPromptMode",
   "sessionDir",
 ] as const satisfies readonly (keyof ClioConfig)[];
 export type ScalarKey = (typeof scalarKeys)[number];

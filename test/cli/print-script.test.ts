@@ -76,6 +76,23 @@ describe("checks after edits", () => {
   });
 });
 
+describe("the person's system prompt", () => {
+  it("extends or replaces the built-in one; a file that cannot be read is a usage error", async () => {
+    await writeFile(path.join(fixture.workspace.path, "prompt.md"), "Always answer in French.\n");
+    fixture.server.enqueue({ reply: "Oui." }, { reply: "Oui." });
+    expect((await clio(["-p", "hi", "--system-prompt-file", "prompt.md", ...model()])).code).toBe(0);
+    const extended = (fixture.server.requests[0]!.body.messages as { content: string }[])[0]!.content;
+    expect(extended).toContain("## Commands");
+    expect(extended).toMatch(/## The person's own instructions\nAlways answer in French\.$/);
+    expect((await clio(["-p", "hi", "--system-prompt-file", "prompt.md", "--system-prompt-mode", "replace", ...model()])).code).toBe(0);
+    expect((fixture.server.requests[1]!.body.messages as { content: string }[])[0]!.content).toBe("Always answer in French.\n");
+    const missing = await clio(["-p", "hi", "--system-prompt-file", "nope.md", ...model()]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("nope.md cannot be read (ENOENT)");
+    expect(fixture.server.requests).toHaveLength(2);
+  });
+});
+
 describe("clio config", () => {
   it("shows values given as flags, named as from the flags", async () => {
     const result = await clio(["config", "--max-turns", "7", "--request-timeout", "2.5", ...model()]);
