@@ -102,7 +102,10 @@ export class TerminalView {
 
   onManagerEvent(event: ManagerEvent): void {
     if (event.type === "files-changing") return;
-    if (event.type === "command-output") return this.spinner.output(event.text);
+    if (event.type === "command-output") {
+      this.spinner.output(event.text);
+      return;
+    }
     if (event.type === "command-started") {
       if (this.markdown.atLineStart) this.spinner.start(event.description);
       return;
