@@ -126,7 +126,13 @@ async function main(): Promise<void> {
     const load = await time(() => CodeIndex.open(root));
     const queries = Array.from({ length: 100 }, (_, position) => (position % 4 === 0 ? camel(3) : `${camel(1)} ${camel(1)} ${camel(2)}`.replace(/([A-Z])/g, " $1").toLowerCase()));
     const latencies: number[] = [];
-    for (const query of queries) latencies.push((await time(() => searchIndex(index, query, { limit: 10 }))).ms);
+    const cpu: number[] = [];
+    for (const query of queries) {
+      const used = process.cpuUsage();
+      latencies.push((await time(() => searchIndex(index, query, { limit: 10 }))).ms);
+      const spent = process.cpuUsage(used);
+      cpu.push((spent.user + spent.system) / 1000);
+    }
 
     const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), "../test/fixtures/retrieval");
     const fixtureRoot = await mkdtemp(path.join(os.tmpdir(), "clio-rag-fixture-"));
@@ -148,6 +154,7 @@ async function main(): Promise<void> {
       ["load the stored index", `${format(load.ms)}  ${(load.ms / build.ms).toFixed(2)}× the build`],
       ["search p50 (100 queries)", format(percentile(latencies, 50))],
       ["search p95 (100 queries)", `${format(percentile(latencies, 95))}  target ≤ 20 ms`],
+      ["search CPU p50 / p95 (steadier on a busy machine)", `${format(percentile(cpu, 50))} / ${format(percentile(cpu, 95))}`],
       ["fixture MRR@10", `${quality.mrrAt10.toFixed(3)}  ${retrievalQueries.length} queries`],
       ["fixture recall@5", quality.recallAt5.toFixed(3)],
     ];

@@ -124,12 +124,14 @@ export function parseCommandText(text: string, start: Position): CommandTextResu
   const instance = commandParser();
   instance.input = lexed.tokens;
   const raw = lexed.errors.length === 0 ? instance.command() : undefined;
-  if (!raw || instance.errors.length > 0) {
+  // The text-mode lexer skips text around a command; the span given must be the command exactly.
+  const exact = raw !== undefined && raw.open.startOffset === 0 && raw.close.startOffset === text.length - 1;
+  if (!raw || !exact || instance.errors.length > 0) {
     return {
       ok: false,
       error: {
         code: "unexpected_character",
-        message: `internal: the command at ${messages.at(start.line, start.column)} could not be read (${lexed.errors[0]?.message ?? instance.errors[0]?.message ?? "unknown"}); please report this`,
+        message: `internal: the command at ${messages.at(start.line, start.column)} could not be read (${lexed.errors[0]?.message ?? instance.errors[0]?.message ?? "text around the command"}); please report this`,
         span: { start, end: positions.at(text.length) },
       },
     };

@@ -14,26 +14,29 @@ import { numberLines } from "../tools/files/text.js";
 import type { Analysis } from "../tools/index/analyze.js";
 import type { CodeIndex, CodeIndexOptions, Embedder, IndexProgress, IndexReport } from "../tools/index/code-index.js";
 import type { Explanation } from "../tools/index/explain.js";
-import type { SearchResult } from "../tools/index/search.js";
+import type { SearchHit, SearchResult } from "../tools/index/search.js";
 import { plural } from "../tools/format.js";
 import { summarizeSkipped } from "../tools/index/skipped.js";
 
 /** The code index, loaded on the first RAG command rather than at start-up. */
 const loadIndexTools = loadOnce(async () => {
-  const [{ CodeIndex }, { analyzeIndex }, { explainInIndex }, { searchIndex }] = await Promise.all([
+  const [{ CodeIndex }, { analyzeIndex }, { explainInIndex }, { searchIndex }, { createHttpEmbedder, embeddingsSettingsOf }] = await Promise.all([
     import("../tools/index/code-index.js"),
     import("../tools/index/analyze.js"),
     import("../tools/index/explain.js"),
     import("../tools/index/search.js"),
+    import("../tools/index/embeddings.js"),
   ]);
-  return { CodeIndex, analyzeIndex, explainInIndex, searchIndex };
+  return { CodeIndex, analyzeIndex, explainInIndex, searchIndex, createHttpEmbedder, embeddingsSettingsOf };
 });
 
 export interface RagOptions {
   /** Shows indexing progress (the terminal passes its status line). */
   onProgress?: (progress: IndexProgress) => void;
-  /** Turns on hybrid ranking with these vectors (off by default). */
+  /** Turns on hybrid ranking with these vectors (off by default; `RAG.embeddings` in config turns it on with an HTTP endpoint). */
   embed?: Embedder;
+  /** The fetch an embeddings endpoint is called with (default the global one). */
+  fetch?: typeof fetch;
   /** How long a refreshed index is trusted before search/analyze/explain look for changed files again (default 2 s). */
   refreshIntervalMs?: number;
 }
@@ -52,13 +55,15 @@ const contextSize = parameter.integer("How many lines of code to show (search: p
 
 /** Makes the RAG protocol; `options` are the seams the terminal and tests pass. */
 export function createRagProtocol(options: RagOptions = {}) {
-  const indexOptions = (environment: ProtocolEnvironment): CodeIndexOptions => {
-    const settings = (environment.config.RAG ?? {}) as { maxFileBytes?: number; maxChunkLines?: number; semanticWeight?: number };
-    return { ...settings, onProgress: options.onProgress, embed: options.embed };
+  const indexOptions = (environment: ProtocolEnvironment, tools: Awaited<ReturnType<typeof loadIndexTools>>): CodeIndexOptions => {
+    const { embeddings, ...settings } = (environment.config.RAG ?? {}) as { maxFileBytes?: number; maxChunkLines?: number; semanticWeight?: number; embeddings?: unknown };
+    const configured = tools.embeddingsSettingsOf(embeddings, environment.env);
+    const embed = options.embed ?? (configured === undefined ? undefined : tools.createHttpEmbedder(configured, { fetch: options.fetch ?? fetch, env: environment.env }));
+    return { ...settings, onProgress: options.onProgress, embed };
   };
 
   async function openIndex(state: RagState, environment: ProtocolEnvironment): Promise<CodeIndex> {
-    state.index ??= loadIndexTools().then(({ CodeIndex }) => CodeIndex.open(environment.workspace.root, indexOptions(environment))).catch((error: unknown) => {
+    state.index ??= loadIndexTools().then((tools) => tools.CodeIndex.open(environment.workspace.root, indexOptions(environment, tools))).catch((error: unknown) => {
       state.index = undefined;
       throw error;
     });
@@ -118,7 +123,7 @@ export function createRagProtocol(options: RagOptions = {}) {
       }),
 
       search: defineAction({
-        summary: "Ranked code search: hits as file:line-line with the matching symbol and a snippet; an exact symbol name ranks its definition first.",
+        summary: "Ranked code search, one hit per file: file:line-line with the matching symbol, a snippet, and why it ranked (the name that reads as the query, words found and not found, other matching lines); an exact symbol name ranks its definition first.",
         permission: "read",
         parameters: {
           query,
@@ -203,9 +208,20 @@ function searchText(result: SearchResult, query: string): string {
   }
   result.hits.forEach((hit, position) => {
     lines.push(`${position + 1}. ${hit.path}:${hit.startLine}-${hit.endLine}${hit.symbol === undefined ? "" : `  ${hit.symbol}`}  (${hit.language}, score ${hit.score})`);
+    lines.push(`   why: ${whyText(hit)}`);
     if (hit.snippet !== "") lines.push(numberLines(hit.snippet.split("\n"), hit.snippetStartLine));
   });
   return lines.join("\n");
+}
+
+/** Why a hit ranked, in words a model can act on: the name that reads as the query, the words found and not found, the file's other matches. */
+function whyText(hit: SearchHit): string {
+  const parts: string[] = [];
+  if (hit.nameMatch !== undefined) parts.push(`name ${hit.nameMatch}`);
+  parts.push(hit.matched.length === 0 ? "no query word in the text" : `matched ${hit.matched.join(", ")}`);
+  if (hit.missing.length > 0) parts.push(`not found: ${hit.missing.join(", ")}`);
+  if (hit.also.length > 0) parts.push(`also ${hit.also.map((other) => `${other.startLine}-${other.endLine}${other.symbol === undefined ? "" : ` ${other.symbol}`}`).join(", ")}`);
+  return parts.join("; ");
 }
 
 function analysisText(analysis: Analysis, skipped: number): string {

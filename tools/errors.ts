@@ -51,11 +51,38 @@ export type ToolErrorCode =
   | "limit_reached"
   | "internal_error";
 
+/**
+ * A command a hint suggests: one of the calling protocol's actions and its arguments. Tools never
+ * write command syntax; the protocol layer writes the suggestion in the language
+ * (protocols/contract/hints.ts), each value in the form its parameter's kind needs.
+ */
+export interface SuggestedCommand {
+  action: string;
+  arguments?: Record<string, string>;
+}
+
+/** A hint as text and suggested commands, in reading order. */
+export type HintPart = string | SuggestedCommand;
+
+/** The hint's words with each suggestion as `action=NAME:key=value` (what a reader sees without the protocol). */
+export function plainHint(parts: HintPart[]): string {
+  return parts
+    .map((part) => (typeof part === "string" ? part : [`action=${part.action}`, ...Object.entries(part.arguments ?? {}).map(([key, value]) => `${key}=${value}`)].join(":")))
+    .join("");
+}
+
 const toolErrorMarker = Symbol.for("clio.error.tool");
 
 /** A typed error a tool may throw. The manager is the one place that catches it. */
 export class ToolError extends ClioError<ToolErrorCode> {
   readonly [toolErrorMarker] = true;
+  /** The hint with its suggested commands kept apart, when it suggests any. */
+  readonly hintParts?: HintPart[];
+
+  constructor(code: ToolErrorCode, message: string, hint?: string | HintPart[], options: { caller?: string; cause?: unknown } = {}) {
+    super(code, message, typeof hint === "object" ? plainHint(hint) : hint, options);
+    if (typeof hint === "object") this.hintParts = hint;
+  }
 
   static override isInstance(value: unknown): value is ToolError {
     return hasErrorMarker(value, toolErrorMarker);

@@ -7,7 +7,9 @@ import { ClioError, hasErrorMarker } from "../../grammar/errors.js";
 import type { ToolErrorCode } from "../../tools/errors.js";
 
 /** Errors in how a command was written: the model can fix them by writing it again. */
-export type LanguageErrorCode = "syntax_error" | "unknown_protocol" | "unknown_action" | "missing_parameter" | "unknown_parameter";
+export const LANGUAGE_ERROR_CODES = ["syntax_error", "unknown_protocol", "unknown_action", "missing_parameter", "unknown_parameter"] as const;
+
+export type LanguageErrorCode = (typeof LANGUAGE_ERROR_CODES)[number];
 
 export type ProtocolErrorCode = LanguageErrorCode | ToolErrorCode;
 

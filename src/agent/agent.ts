@@ -4,6 +4,8 @@
  * the turn. Everything but waiting for the model happens here.
  */
 import { ClioError } from "../../grammar/errors.js";
+import { LANGUAGE_ERROR_CODES } from "../../protocols/contract/errors.js";
+import type { ErrorCode } from "../errors.js";
 import type { ProtocolManager } from "../manager/manager.js";
 import { formatResultsForModel, type CommandResult } from "../manager/result.js";
 import { StreamCutError } from "../providers/failures.js";
@@ -79,7 +81,8 @@ const MALFORMED_LIMIT = 3;
 const CHECK_ROUNDS = 3;
 const REPEAT_LIMIT = 3;
 const STREAM_CUT_RETRIES = 2;
-const LANGUAGE_ERRORS = new Set(["syntax_error", "unknown_protocol", "unknown_action", "missing_parameter", "unknown_parameter", "invalid_argument", "fabricated_result"]);
+/** Results that say the command was written wrong (a bad value, a fabricated envelope included). */
+const LANGUAGE_ERRORS = new Set<string>([...LANGUAGE_ERROR_CODES, "invalid_argument", "fabricated_result"] satisfies ErrorCode[]);
 
 export class Agent {
   readonly history: ChatMessage[];

@@ -3,12 +3,13 @@
  * only from the interpreter. Text is passed on as it streams, holding back only a tail that
  * could still become the start of an envelope.
  */
+import { RESULT_MARKERS } from "../manager/result.js";
 
-const MARKERS = ["[RESULT ", "[/RESULT "];
+const MARKERS = [RESULT_MARKERS.opening, RESULT_MARKERS.closing];
 const HOLD = Math.max(...MARKERS.map((marker) => marker.length)) - 1;
 
 /** Stop sequences to ask the server for, where its API allows them. */
-export const RESULT_STOP_SEQUENCES = ["[RESULT "];
+export const RESULT_STOP_SEQUENCES = [RESULT_MARKERS.opening];
 
 export class FabricationGuard {
   private pending = "";

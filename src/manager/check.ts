@@ -8,6 +8,7 @@ import { decodeParameter, formatArgumentError } from "../../grammar/kinds.js";
 import type { ResultError } from "../errors.js";
 import type { ActionDefinition, ProtocolDefinition } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
+import { RESULT_ENVELOPE_NAME } from "./result.js";
 
 /** A command that passed every check and can run. */
 export interface Invocation {
@@ -24,15 +25,12 @@ export interface Invocation {
 
 export type CheckResult = { ok: true; invocation: Invocation } | { ok: false; protocol: string; action?: string; error: ResultError };
 
-/** The name the interpreter keeps for its own result envelopes. */
-export const RESERVED_RESULT_NAME = "RESULT";
-
 export function checkCommand(command: Command, registry: ProtocolRegistry): CheckResult {
   const protocolName = command.protocol;
-  if (protocolName === RESERVED_RESULT_NAME) {
+  if (protocolName === RESULT_ENVELOPE_NAME) {
     return failure(protocolName, undefined, {
       code: "fabricated_result",
-      message: "RESULT is reserved for the interpreter's own result envelopes; a command cannot write one.",
+      message: `${RESULT_ENVELOPE_NAME} is reserved for the interpreter's own result envelopes; a command cannot write one.`,
       hint: "Write the command you want to run and wait: its result comes back to you.",
     });
   }

@@ -7,6 +7,8 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { Command, SyntaxError as GrammarSyntaxError } from "../../grammar/ast.js";
 import { ClioError } from "../../grammar/errors.js";
+import { renderHint } from "../../protocols/contract/hints.js";
+import { ToolError } from "../../tools/errors.js";
 import type { ResultError } from "../errors.js";
 import { wholeOutputOf, type ActionDefinition, type ActionOutput, type PermissionClass, type PlannedChange, type ProtocolDefinition, type ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
@@ -200,7 +202,9 @@ export class ProtocolManager {
       result = await this.limitOutput(base, output.wholeOutput);
     } catch (error) {
       if (ClioError.isInstance(error)) error.caller ??= `${protocol}.${action}`;
-      result = this.result(id, protocol, action, permissionClass, toErrorData(error), start, description);
+      const data = toErrorData(error);
+      if (ToolError.isInstance(error) && error.hintParts) data.hint = renderHint(invocation.protocolDefinition, error.hintParts);
+      result = this.result(id, protocol, action, permissionClass, data, start, description);
       result.args = invocation.decoded;
       const whole = wholeOutputOf(error);
       if (whole !== undefined && result.error) {

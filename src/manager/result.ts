@@ -54,6 +54,16 @@ export function resultBody(result: CommandResult): string {
   return lines.join("\n");
 }
 
+/**
+ * The one place the result envelope is spelled: the writer below, the fabrication guard that cuts
+ * a reply where a model starts writing one, the stop sequence asked of servers, and the checker
+ * that refuses a command named RESULT all take it from here.
+ */
+export const RESULT_ENVELOPE_NAME = "RESULT";
+
+/** The text that opens and the text that closes an envelope, up to the nonce. */
+export const RESULT_MARKERS = { opening: `[${RESULT_ENVELOPE_NAME} `, closing: `[/${RESULT_ENVELOPE_NAME} ` } as const;
+
 /** Writes results in envelopes sharing one nonce that occurs in none of their bodies. */
 export function formatResultsForModel(results: CommandResult[]): string {
   const bodies = results.map(resultBody);
@@ -61,7 +71,7 @@ export function formatResultsForModel(results: CommandResult[]): string {
   return results
     .map((result, index) => {
       const status = result.ok ? "ok" : `error ${result.error?.code ?? "internal_error"}`;
-      return `[RESULT ${nonce} ${resultLabel(result)} ${status}]\n${bodies[index]}\n[/RESULT ${nonce}]`;
+      return `${RESULT_MARKERS.opening}${nonce} ${resultLabel(result)} ${status}]\n${bodies[index]}\n${RESULT_MARKERS.closing}${nonce}]`;
     })
     .join("\n\n");
 }

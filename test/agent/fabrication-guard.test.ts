@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { FabricationGuard } from "../../src/agent/fabrication-guard.js";
+import { parse } from "../../grammar/index.js";
+import { FabricationGuard, RESULT_STOP_SEQUENCES } from "../../src/agent/fabrication-guard.js";
+import { checkCommand } from "../../src/manager/check.js";
+import { formatResultsForModel, type CommandResult } from "../../src/manager/result.js";
+import { ProtocolRegistry } from "../../src/registry.js";
 
 function run(chunks: string[]): { text: string; cut: boolean } {
   const guard = new FabricationGuard();
@@ -37,5 +41,16 @@ describe("the fabricated-result guard", () => {
         expect(run(chunks)).toEqual(run([text]));
       }),
     );
+  });
+
+  it("guards exactly the envelope the interpreter writes: cut by the guard, stopped by the server, refused by the checker", () => {
+    const result: CommandResult = { id: 1, ok: true, protocol: "FILE_OP", action: "read", args: {}, permissionClass: "read", description: "Reading a", output: "hello", durationMs: 1, truncated: false, line: 1, column: 1 };
+    const envelope = formatResultsForModel([result]);
+    expect(run([`Done.\n${envelope}`])).toEqual({ text: "Done.\n", cut: true });
+    expect(RESULT_STOP_SEQUENCES.some((stop) => envelope.startsWith(stop))).toBe(true);
+    const closing = envelope.slice(envelope.lastIndexOf("\n") + 1);
+    expect(run([`x ${closing}`])).toEqual({ text: "x ", cut: true });
+    const [written] = parse("[RESULT:action=read:path=eA==]").commands;
+    expect(written && checkCommand(written, new ProtocolRegistry())).toMatchObject({ ok: false, error: { code: "fabricated_result" } });
   });
 });

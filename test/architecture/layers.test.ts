@@ -2,7 +2,7 @@
  * The house is one-way: text → grammar/ → src/ (manager) → protocols/ → tools/. These tests read
  * the sources and fail on an import that points the wrong way or closes a circle.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -44,6 +44,14 @@ describe("the layers", () => {
 
   it("has no import circles", () => {
     expect(importCycles(graph)).toEqual([]);
+  });
+});
+
+describe("the tools", () => {
+  it("write no command syntax: their hints name actions, and the protocol layer writes the commands", () => {
+    const commandLike = /\[[A-Z][A-Z0-9_]*:action=|\b[A-Z][A-Z0-9_]+ action=[a-z]/;
+    const writers = [...graph.keys()].filter((file) => layerOf(file) === "tools" && commandLike.test(readFileSync(path.join(root, file), "utf8")));
+    expect(writers).toEqual([]);
   });
 });
 

@@ -29,14 +29,14 @@ export function kindOf(stat: Stats): string {
 /** The error for a path that is not a regular file. */
 export function notAFile(relative: string, stat: Stats): ToolError {
   if (stat.isDirectory()) {
-    return new ToolError("not_a_file", `${relative} is a directory, not a file.`, `Use FILE_OP action=list path="${relative}" to see what it holds.`);
+    return new ToolError("not_a_file", `${relative} is a directory, not a file.`, ["Use ", { action: "list", arguments: { path: relative } }, " to see what it holds."]);
   }
   return new ToolError("not_a_file", `${relative} is a ${kindOf(stat)}, not a regular file; file commands only read and write regular files.`, "Choose a regular file.");
 }
 
 /** The error for a path that does not exist. */
 export function notFound(relative: string): ToolError {
-  return new ToolError("not_found", `${relative} does not exist.`, 'Check the path with FILE_OP action=list or action=search pattern="NAME".');
+  return new ToolError("not_found", `${relative} does not exist.`, ["Check the path with ", { action: "list" }, " or ", { action: "search", arguments: { pattern: "NAME" } }, "."]);
 }
 
 /**
@@ -119,7 +119,7 @@ export async function explainFailure<Value>(input: string, operation: Promise<Va
     switch (errorCode(error)) {
       case "ENOENT":
       case "ENOTDIR":
-        throw new ToolError("not_found", `${input}: a path involved does not exist (${reason}).`, "Check the paths with FILE_OP action=list.");
+        throw new ToolError("not_found", `${input}: a path involved does not exist (${reason}).`, ["Check the paths with ", { action: "list" }, "."]);
       case "EACCES":
       case "EPERM":
       case "EROFS":

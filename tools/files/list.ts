@@ -37,12 +37,12 @@ export async function openFolder(context: FileContext, input: string): Promise<{
     stat = await context.fs.stat(absolute);
   } catch (error) {
     if (errorCode(error) === "ENOENT" || errorCode(error) === "ENOTDIR") {
-      throw new ToolError("not_found", `${relative} does not exist.`, 'List the workspace root with FILE_OP action=list path="." to see what is there.');
+      throw new ToolError("not_found", `${relative} does not exist.`, ["List the workspace root with ", { action: "list", arguments: { path: "." } }, " to see what is there."]);
     }
     throw error;
   }
   if (!stat.isDirectory()) {
-    throw new ToolError("not_a_directory", `${relative} is a file, not a folder.`, `Use FILE_OP action=read path="${relative}" or action=info.`);
+    throw new ToolError("not_a_directory", `${relative} is a file, not a folder.`, ["Use ", { action: "read", arguments: { path: relative } }, " or ", { action: "info", arguments: { path: relative } }, "."]);
   }
   const root = context.workspace.root;
   const ignoredFolder = relative !== "." && (await new IgnoreRules(root, context.fs).isIgnored(absolute, true));

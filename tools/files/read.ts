@@ -63,7 +63,7 @@ async function windowOf(relative: string, stat: Stats, head: Buffer, handle: Fil
     throw new ToolError(
       "binary_file",
       `${relative} looks binary (${type}, ${formatBytes(stat.size)}); only text files can be read.`,
-      `Use FILE_OP action=info path="${relative}" for its size and type, or EXEC to inspect it with a suitable tool.`,
+      ["Use ", { action: "info", arguments: { path: relative } }, " for its size and type, or a shell command to inspect it with a suitable tool."],
     );
   }
   const firstLine = options.offset ?? 1;

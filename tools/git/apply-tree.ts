@@ -166,6 +166,6 @@ export async function assertNothingOverwritten(
   throw new ToolError(
     "uncommitted_changes",
     `${doing} would overwrite local changes to ${names.length === 1 ? "this file" : `these ${names.length} files`}: ${names.join(", ")}. Nothing was changed.`,
-    "Commit them ([GIT:action=commit]), or discard them ([GIT:action=reset:mode=hard] discards all uncommitted changes), then retry.",
+    ["Commit them (", { action: "commit" }, "), or discard them (", { action: "reset", arguments: { mode: "hard" } }, " discards all uncommitted changes), then retry."],
   );
 }

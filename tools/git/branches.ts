@@ -39,7 +39,7 @@ async function branchExists(repository: Repository, name: string): Promise<boole
 /** Creates branch `name` at `startPoint` (default HEAD) without checking it out. */
 export async function createBranch(repository: Repository, name: string, startPoint?: string): Promise<string> {
   if (await branchExists(repository, name)) {
-    throw new ToolError("already_exists", `A branch named ${name} already exists; nothing was changed.`, `Check it out with [GIT:action=checkout:branch=${name}], or pick another name.`);
+    throw new ToolError("already_exists", `A branch named ${name} already exists; nothing was changed.`, ["Check it out with ", { action: "checkout", arguments: { branch: name } }, ", or pick another name."]);
   }
   if (startPoint === undefined && (await headCommit(repository)) === undefined) {
     throw new ToolError("not_found", "This repository has no commits yet, so there is nothing to branch from.", "Make the first commit, then create the branch.");
@@ -79,7 +79,7 @@ export async function deleteBranch(repository: Repository, name: string, force =
     throw new ToolError(
       "uncommitted_changes",
       `Branch ${name} has commits that are not merged into HEAD; deleting it would lose them. Nothing was changed.`,
-      `Merge it first, or delete it anyway with [GIT:action=branch:name=${name}:delete=true:force=true].`,
+      ["Merge it first, or delete it anyway with ", { action: "branch", arguments: { name, delete: "true", force: "true" } }, "."],
     );
   }
   await git.deleteBranch({ fs, gitdir, ref: name });
@@ -112,7 +112,7 @@ export async function checkout(
   let create: { from: string; tracking?: { remote: string } } | undefined;
   if (options.create) {
     if (await branchExists(repository, target)) {
-      throw new ToolError("already_exists", `A branch named ${target} already exists; nothing was changed.`, `Check it out without create: [GIT:action=checkout:branch=${target}].`);
+      throw new ToolError("already_exists", `A branch named ${target} already exists; nothing was changed.`, ["Check it out without create: ", { action: "checkout", arguments: { branch: target } }, "."]);
     }
     branch = target;
     oid = await resolveCommit(repository, options.startPoint ?? "HEAD");

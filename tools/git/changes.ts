@@ -57,7 +57,7 @@ export async function stagePaths(
       const onDisk = await repository.fs.promises.lstat(`${repository.dir}/${root}`).then(() => true, () => false);
       throw onDisk
         ? new ToolError("invalid_argument", `${root} is ignored by .gitignore, so it was not staged; nothing was changed.`, "Remove it from .gitignore to track it, or leave it out.")
-        : new ToolError("not_found", `${root} matches no file in the worktree or the index; nothing was changed.`, "Check the path with [GIT:action=status]; paths are relative to the repository root.");
+        : new ToolError("not_found", `${root} matches no file in the worktree or the index; nothing was changed.`, ["Check the path with ", { action: "status" }, "; paths are relative to the repository root."]);
     }
     if (selected.length === 0) return [];
     // An untracked folder holding its own .git is another repository: git would record a gitlink,
@@ -126,7 +126,7 @@ export async function commitStaged(
       throw new ToolError(
         "nothing_to_commit",
         "Nothing is staged, so there is nothing to commit.",
-        'Stage changes first with [GIT:action=add:files="path"] (or all=true), or pass files= to commit.',
+        ["Stage changes first with ", { action: "add", arguments: { files: "path" } }, " (or all=true), or pass files= to commit."],
       );
     }
     const signature = { ...author, timestamp: Math.floor(now() / 1000) };

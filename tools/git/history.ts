@@ -23,7 +23,7 @@ export interface LogEntry {
  */
 export async function readLog(repository: Repository, options: { ref?: string; count: number; path?: string }): Promise<LogEntry[]> {
   if (options.ref === undefined && (await headCommit(repository)) === undefined) {
-    throw new ToolError("not_found", "This repository has no commits yet.", "Make the first one with [GIT:action=commit].");
+    throw new ToolError("not_found", "This repository has no commits yet.", ["Make the first one with ", { action: "commit" }, "."]);
   }
   const start = await resolveCommit(repository, options.ref ?? "HEAD");
   const entries: LogEntry[] = [];

@@ -153,7 +153,7 @@ export async function restorePaths(repository: Repository, paths: readonly strin
   const wanted = pathFilter(paths);
   for (const root of paths) {
     if (![...source.keys()].some(pathFilter([root]))) {
-      throw new ToolError("not_found", `${root} is not in ${ref ?? "the index"}, so there is nothing to restore it from; nothing was changed.`, "Name tracked files (see [GIT:action=status]).");
+      throw new ToolError("not_found", `${root} is not in ${ref ?? "the index"}, so there is nothing to restore it from; nothing was changed.`, ["Name tracked files (see ", { action: "status" }, ")."]);
     }
   }
   const changes: PathChange[] = [...source].filter(([file]) => wanted(file)).map(([file, entry]) => ({ path: file, after: entry }));

@@ -158,7 +158,7 @@ function translateNetworkError(error: unknown, remote: string, where: string, cr
     return new ToolError(
       "push_rejected",
       `${remote} rejected the push: the remote branch has commits this one does not (not a fast-forward). Nothing was changed on ${remote}.`,
-      "Pull first ([GIT:action=pull]) to merge the remote commits, then push again.",
+      ["Pull first (", { action: "pull" }, ") to merge the remote commits, then push again."],
     );
   }
   if (code === "HttpError" || code === "SmartHttpError" || code === "EmptyServerResponseError") {
@@ -219,7 +219,7 @@ export async function pushRemote(repository: Repository, remote: string, branch:
   const { fs, dir, gitdir, cache } = repository;
   const local = branch ?? (await requireBranch(repository, "push"));
   const oid = await git.resolveRef({ fs, gitdir, ref: `refs/heads/${local}` }).catch(() => {
-    throw new ToolError("not_found", `There is no local branch named ${local} to push.`, "Name an existing branch (see [GIT:action=branch]).");
+    throw new ToolError("not_found", `There is no local branch named ${local} to push.`, ["Name an existing branch (see ", { action: "branch" }, ")."]);
   });
   const result = await talk(repository, remote, options, (http) =>
     git.push({ fs, http, dir, gitdir, cache, remote, ref: local, remoteRef: local, onAuth: () => options.credentials ?? {}, signal: options.signal }),

@@ -45,13 +45,13 @@ export async function openRepository(root: string, options: OpenOptions = {}): P
       throw new ToolError(
         "not_a_repository",
         `The workspace ${root} is inside the git repository at ${enclosing}; clio's GIT works only at a repository's top folder.`,
-        `To use that repository, start clio with --workspace ${enclosing}. Only if a separate repository nested in it is really wanted: [GIT:action=init].`,
+        [`To use that repository, start clio with --workspace ${enclosing}. Only if a separate repository nested in it is really wanted: `, { action: "init" }, "."],
       );
     }
     throw new ToolError(
       "not_a_repository",
       `${root} is not a git repository (there is no .git folder at the workspace root).`,
-      "Create one with [GIT:action=init], or start clio with --workspace set to the repository's top folder.",
+      ["Create one with ", { action: "init" }, ", or start clio with --workspace set to the repository's top folder."],
     );
   }
   const fileMode = await git.getConfig({ fs: nodeFs, gitdir, path: "core.fileMode" }).catch(() => undefined);
@@ -114,7 +114,15 @@ export async function assertNoMergeInProgress(repository: Repository, doing: str
   throw new ToolError(
     "merge_conflict",
     `A merge is in progress, so clio will not ${doing}; nothing was changed.${files}`,
-    "Finish it: edit the conflicted files, stage them ([GIT:action=add:files=...]) and [GIT:action=commit]; or abandon it with [GIT:action=reset:mode=hard] (discards the merge and all uncommitted changes).",
+    [
+      "Finish it: edit the conflicted files, stage them (",
+      { action: "add", arguments: { files: "..." } },
+      ") and ",
+      { action: "commit" },
+      "; or abandon it with ",
+      { action: "reset", arguments: { mode: "hard" } },
+      " (discards the merge and all uncommitted changes).",
+    ],
   );
 }
 
@@ -136,7 +144,7 @@ export async function requireBranch(repository: Repository, doing: string): Prom
     throw new ToolError(
       "git_error",
       `HEAD is detached (not on a branch), so clio will not ${doing}.`,
-      "Check out a branch first: [GIT:action=checkout:branch=main], or make one here with [GIT:action=checkout:branch=NAME:create=true].",
+      ["Check out a branch first: ", { action: "checkout", arguments: { branch: "main" } }, ", or make one here with ", { action: "checkout", arguments: { branch: "NAME", create: "true" } }, "."],
     );
   }
   return branch;
@@ -175,7 +183,7 @@ export async function resolveCommit(repository: Repository, ref: string): Promis
       const { commit } = await git.readCommit({ fs, gitdir, oid, cache });
       const parent = commit.parent[0];
       if (parent === undefined) {
-        throw new ToolError("not_found", `${ref} goes back further than the first commit.`, "Use a smaller ~N; see the history with [GIT:action=log].");
+        throw new ToolError("not_found", `${ref} goes back further than the first commit.`, ["Use a smaller ~N; see the history with ", { action: "log" }, "."]);
       }
       oid = parent;
     }
@@ -200,7 +208,7 @@ async function unknownRef(repository: Repository, ref: string): Promise<ToolErro
   return new ToolError(
     "not_found",
     `No branch, tag or commit is called ${JSON.stringify(ref)}.${known}`,
-    "Name an existing branch, tag or commit id (see [GIT:action=branch] and [GIT:action=log]).",
+    ["Name an existing branch, tag or commit id (see ", { action: "branch" }, " and ", { action: "log" }, ")."],
   );
 }
 

@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import type { CodeIndex } from "./code-index.js";
+import { TEST_FILE, TEST_FOLDER } from "./file-kinds.js";
 import { ImportResolver } from "./imports.js";
 import type { IndexedFile } from "./store.js";
 import type { SymbolKind } from "./symbols.js";
@@ -37,8 +38,6 @@ export interface AnalyzeOptions {
 }
 
 const TOP_LEVEL_KINDS: ReadonlySet<SymbolKind> = new Set(["class", "interface", "struct", "trait", "enum", "function", "type", "module"]);
-const TEST_FOLDER = /(^|\/)(tests?|__tests__|specs?|testing)(\/|$)/;
-const TEST_FILE = /(\.(test|spec)\.[cm]?[jt]sx?$|_test\.(go|py)$|(^|\/)test_[^/]*\.py$|Tests?\.java$|_test\.(c|cc|cpp)$)/;
 const ENTRY_NAMES = /(^|\/)(main|index|cli|app|server|__main__)\.[a-z]+$/;
 
 /** Analyses the indexed files under `scope` (workspace-relative; "." for all). */

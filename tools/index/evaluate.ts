@@ -1,7 +1,7 @@
 /**
  * Retrieval quality against a set of queries with known answers: mean reciprocal rank of the
  * first relevant file in the top 10, and recall of the relevant files in the top 5. Used by the
- * retrieval test and the benchmark.
+ * retrieval tests and the benchmarks, for clio and for the baselines it is compared with.
  */
 import type { CodeIndex } from "./code-index.js";
 import { searchIndex } from "./search.js";
@@ -21,18 +21,31 @@ export interface RetrievalScore {
   misses: Array<{ query: string; rank: number | undefined; top: string[] }>;
 }
 
-export async function evaluateRetrieval(index: CodeIndex, queries: RetrievalQuery[]): Promise<RetrievalScore> {
+/** Ranks files for one query, best first (duplicates are ignored after their first place). */
+export type FileRanker = (query: string) => Promise<string[]> | string[];
+
+/** Scores any ranker: clio's search, a ripgrep count, a full-text library. */
+export async function scoreRankings(queries: RetrievalQuery[], rank: FileRanker): Promise<RetrievalScore> {
   let reciprocal = 0;
   let recall = 0;
   const misses: RetrievalScore["misses"] = [];
   for (const { query, relevant } of queries) {
-    const { hits } = await searchIndex(index, query, { limit: 10 });
-    const files = [...new Set(hits.map((hit) => hit.path))];
-    const rank = files.findIndex((file) => relevant.includes(file));
-    if (rank >= 0 && rank < 10) reciprocal += 1 / (rank + 1);
+    const files = [...new Set(await rank(query))];
+    const position = files.findIndex((file) => relevant.includes(file));
+    if (position >= 0 && position < 10) reciprocal += 1 / (position + 1);
     const top = files.slice(0, 5);
     recall += relevant.filter((file) => top.includes(file)).length / relevant.length;
-    if (rank !== 0) misses.push({ query, rank: rank < 0 ? undefined : rank + 1, top: files.slice(0, 3) });
+    if (position !== 0) misses.push({ query, rank: position < 0 || position >= 10 ? undefined : position + 1, top: files.slice(0, 3) });
   }
-  return { mrrAt10: reciprocal / queries.length, recallAt5: recall / queries.length, misses };
+  const count = Math.max(1, queries.length);
+  return { mrrAt10: reciprocal / count, recallAt5: recall / count, misses };
+}
+
+/** The files of clio's top 10 hits, in order. */
+export function clioRanker(index: CodeIndex): FileRanker {
+  return async (query) => (await searchIndex(index, query, { limit: 10 })).hits.map((hit) => hit.path);
+}
+
+export async function evaluateRetrieval(index: CodeIndex, queries: RetrievalQuery[]): Promise<RetrievalScore> {
+  return scoreRankings(queries, clioRanker(index));
 }

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { chunkLines, type ChunkOptions } from "./chunks.js";
+import { commentLines } from "./comments.js";
 import { languageOf } from "./languages.js";
 import { contentJsonOf, type IndexedFile, type StoredChunk } from "./store.js";
 import { extractSymbols } from "./symbols.js";
@@ -15,6 +16,8 @@ const lenientUtf8 = new TextDecoder("utf-8");
 
 /** Symbol names count this much more than body text. */
 const SYMBOL_WEIGHT = 3;
+/** Comment and docstring lines count this much on top of their count as text: they say in plain words what the code does. */
+const COMMENT_EXTRA_WEIGHT = 1;
 
 function hashBytes(bytes: Uint8Array): string {
   return createHash("sha1").update(bytes).digest("hex");
@@ -85,9 +88,14 @@ export function buildFileRecord(
   const lineStarts = byteLineStarts(lines, text.length === bytes.length ? undefined : bytes);
   const { symbols, imports } = extractSymbols(file.path, text, lines);
   const pathText = file.path.replace(/\.[^./]+$/, "");
+  const language = languageOf(file.path);
+  const comments = commentLines(lines, language);
   const places = chunkLines(lines, symbols, options).map((range) => {
     counter.addText(pathText);
     counter.add(bytes, lineStarts[range.startLine - 1]!, Math.min(bytes.length, lineStarts[range.endLine]!));
+    for (let line = range.startLine - 1; line < range.endLine; line++) {
+      if (comments[line] === 1) counter.add(bytes, lineStarts[line]!, Math.min(bytes.length, lineStarts[line + 1]!), COMMENT_EXTRA_WEIGHT);
+    }
     for (const symbol of symbols) {
       if (symbol.line >= range.startLine && symbol.line <= range.endLine) counter.addText(symbol.name, SYMBOL_WEIGHT);
     }
@@ -105,7 +113,7 @@ export function buildFileRecord(
     size: file.size,
     mtimeMs: file.mtimeMs,
     hash,
-    language: languageOf(file.path),
+    language,
     lines: text.endsWith("\n") ? lines.length - 1 : lines.length,
     symbols,
     imports,

@@ -45,7 +45,7 @@ export class Postings {
   private live = 0;
   private dead = 0;
   private totalLength = 0;
-  private spare: Float64Array | undefined;
+  private spare: { values: Float64Array; masks: Uint32Array } | undefined;
   /** Files staged for a bulk layout, the id of each one's first chunk, and their postings per term id. */
   private staging: { files: PostedFile[]; firstIds: number[]; counts: Int32Array } | undefined;
 
@@ -191,34 +191,38 @@ export class Postings {
     return Math.log(1 + (this.live - frequency + 0.5) / (frequency + 0.5));
   }
 
-  /** BM25 scores of the chunks that hold any of the terms (id → query weight). */
-  score(terms: ReadonlyMap<number, number>): ScoreBoard {
-    // Reuse one dense buffer (a board gives it back when released) instead of allocating per query.
-    const buffer = this.spare !== undefined && this.spare.length >= this.refs.length ? this.spare : new Float64Array(this.refs.length);
+  /**
+   * BM25 scores of the chunks that hold any of the terms (id → query weight); with `masks`
+   * (id → bits), each chunk also gets the OR of the bits of the terms it holds.
+   */
+  score(terms: ReadonlyMap<number, number>, masks?: ReadonlyMap<number, number>): ScoreBoard {
+    // Reuse dense buffers (a board gives them back when released) instead of allocating per query.
+    const spare = this.spare !== undefined && this.spare.values.length >= this.refs.length ? this.spare : { values: new Float64Array(this.refs.length), masks: new Uint32Array(this.refs.length) };
     this.spare = undefined;
-    const board = new ScoreBoard(buffer, (released) => (this.spare = released));
+    const { values, masks: bits } = spare;
+    const touched: number[] = [];
     const averageLength = this.live === 0 ? 1 : this.totalLength / this.live;
     const { offsets, entries } = this.base;
+    const { alive, lengths } = this;
+    // The hot loop of every search: the board's arrays are written here directly.
+    const post = (id: number, count: number, idf: number, mask: number) => {
+      if (alive[id] === 0) return;
+      if (values[id] === 0) touched.push(id);
+      values[id]! += (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * lengths[id]!) / averageLength));
+      bits[id]! |= mask;
+    };
     for (const [term, weight] of terms) {
       const idf = this.idf(term) * weight;
+      const mask = masks?.get(term) ?? 0;
       if (term + 1 < offsets.length) {
-        for (let position = 2 * offsets[term]!; position < 2 * offsets[term + 1]!; position += 2) {
-          const id = entries[position]!;
-          if (this.alive[id] === 0) continue;
-          const count = entries[position + 1]!;
-          board.add(id, (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * this.lengths[id]!) / averageLength)));
-        }
+        const end = 2 * offsets[term + 1]!;
+        for (let position = 2 * offsets[term]!; position < end; position += 2) post(entries[position]!, entries[position + 1]!, idf, mask);
       }
       const list = this.lists[term];
       if (list === undefined) continue;
-      for (let position = 0; position < list.length; position += 2) {
-        const id = list[position]!;
-        if (this.alive[id] === 0) continue;
-        const count = list[position + 1]!;
-        board.add(id, (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * this.lengths[id]!) / averageLength)));
-      }
+      for (let position = 0; position < list.length; position += 2) post(list[position]!, list[position + 1]!, idf, mask);
     }
-    return board;
+    return new ScoreBoard(values, bits, touched, (released) => (this.spare = released));
   }
 
   private post(id: number, chunk: StoredChunk, numbers: Uint32Array): void {
@@ -252,30 +256,43 @@ export class Postings {
   }
 }
 
-/** Scores of one query, dense by chunk id, with the list of chunks that have one. */
+/** Scores of one query, dense by chunk id, with the list of chunks that have one and the bits of the terms each holds. */
 export class ScoreBoard {
-  private readonly touched: number[] = [];
-
   constructor(
     private readonly values: Float64Array,
-    private readonly onRelease: (values: Float64Array) => void,
+    private readonly masks: Uint32Array,
+    private readonly touched: number[],
+    private readonly onRelease: (buffers: { values: Float64Array; masks: Uint32Array }) => void,
   ) {}
 
-  /** Clears the scores and hands the buffer back for the next query; the board is unusable after. */
+  /** Clears the scores and hands the buffers back for the next query; the board is unusable after. */
   release(): void {
-    if (this.touched.length > this.values.length / 16) this.values.fill(0);
-    else for (const id of this.touched) this.values[id] = 0;
+    if (this.touched.length > this.values.length / 16) {
+      this.values.fill(0);
+      this.masks.fill(0);
+    } else {
+      for (const id of this.touched) {
+        this.values[id] = 0;
+        this.masks[id] = 0;
+      }
+    }
     this.touched.length = 0;
-    this.onRelease(this.values);
+    this.onRelease({ values: this.values, masks: this.masks });
   }
 
   get size(): number {
     return this.touched.length;
   }
 
-  add(id: number, value: number): void {
+  add(id: number, value: number, mask = 0): void {
     if (this.values[id] === 0) this.touched.push(id);
-    this.values[id] = (this.values[id] ?? 0) + value;
+    this.values[id] = this.values[id]! + value;
+    this.masks[id] = (this.masks[id] ?? 0) | mask;
+  }
+
+  /** The OR of the bits of the terms chunk `id` holds. */
+  mask(id: number): number {
+    return this.masks[id]!;
   }
 
   get(id: number): number {
@@ -291,6 +308,25 @@ export class ScoreBoard {
   /** Every scored chunk as [id, score], unordered. */
   entries(): Array<[number, number]> {
     return this.touched.map((id) => [id, this.values[id]!]);
+  }
+
+  /**
+   * At least the `count` best as [id, score], in no order (all when fewer are scored): the
+   * `count`-th best score is found by selection, then every score at or above it is kept.
+   */
+  atLeastBest(count: number): Array<[number, number]> {
+    const touched = this.touched;
+    const values = this.values;
+    let threshold = Number.NEGATIVE_INFINITY;
+    if (touched.length > count) {
+      if (selectionScratch.length < touched.length) selectionScratch = new Float64Array(Math.max(touched.length, 2 * selectionScratch.length));
+      const scratch = selectionScratch.subarray(0, touched.length);
+      for (let index = 0; index < touched.length; index++) scratch[index] = values[touched[index]!]!;
+      threshold = selectDescending(scratch, count - 1);
+    }
+    const found: Array<[number, number]> = [];
+    for (const id of touched) if (values[id]! >= threshold) found.push([id, values[id]!]);
+    return found;
   }
 
   /** The `count` best as [id, score], best first (a bounded min-heap, not a full sort). */
@@ -322,4 +358,33 @@ export class ScoreBoard {
     }
     return heap.map((id): [number, number] => [id, this.values[id]!]).sort((left, right) => right[1] - left[1]);
   }
+}
+
+/** Reused by `atLeastBest` across queries (one search runs at a time in a thread). */
+let selectionScratch = new Float64Array(0);
+
+/** The value that would stand at `rank` (0-based) if `values` were sorted from largest down; reorders `values`. */
+function selectDescending(values: Float64Array, rank: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  while (low < high) {
+    const pivot = values[(low + high) >>> 1]!;
+    let left = low;
+    let right = high;
+    while (left <= right) {
+      while (values[left]! > pivot) left++;
+      while (values[right]! < pivot) right--;
+      if (left <= right) {
+        const swap = values[left]!;
+        values[left] = values[right]!;
+        values[right] = swap;
+        left++;
+        right--;
+      }
+    }
+    if (rank <= right) high = right;
+    else if (rank >= left) low = left;
+    else return values[rank]!;
+  }
+  return values[rank]!;
 }

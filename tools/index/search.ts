@@ -1,7 +1,9 @@
 /**
- * Ranked search over a CodeIndex: BM25 over code-aware tokens, definitions of symbols named in
- * the query lifted (an exact symbol name ranks its definition first), optional hybrid ranking
- * with vectors, and snippets read from the files at the lines that match best.
+ * Ranked search over a CodeIndex: BM25 over code-aware tokens for the query's words, names
+ * written as one word, pieces and synonyms (query-plan.ts); files ranked on their evidence
+ * together (rank-files.ts), with an exact symbol name putting its definitions first; optional
+ * hybrid ranking with vectors; and snippets read from the files at the lines that match best,
+ * with the reasons a file ranked.
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
@@ -9,7 +11,10 @@ import { ToolError } from "../errors.js";
 import type { CodeIndex } from "./code-index.js";
 import { decodeText } from "./file-record.js";
 import type { ScoreBoard } from "./postings.js";
+import { nameSpellings, planQuery, type QueryPlan } from "./query-plan.js";
+import { rankFiles, type RankedFile, type RankingView } from "./rank-files.js";
 import type { IndexedFile } from "./store.js";
+import type { SymbolDefinition, SymbolKind } from "./symbols.js";
 import { tokenize } from "./tokenize.js";
 
 export interface SearchOptions {
@@ -34,6 +39,13 @@ export interface SearchHit {
   /** The lines shown, from `snippetStartLine`. */
   snippet: string;
   snippetStartLine: number;
+  /** Why the file ranked: the query words it holds (a synonym counts for its word) and those it lacks. */
+  matched: string[];
+  missing: string[];
+  /** The definition or file name that reads as the query, when one does. */
+  nameMatch?: string;
+  /** Other chunks of the same file that match, best first. */
+  also: Array<{ startLine: number; endLine: number; symbol?: string }>;
 }
 
 export interface SearchResult {
@@ -42,97 +54,97 @@ export interface SearchResult {
   notes: string[];
 }
 
-export const MAX_QUERY_TERMS = 32;
-const HITS_PER_FILE = 2;
-const EXACT_QUERY_BOOST = 1_000_000;
-const GENERATED_PATH = /(^|\/)(dist|build|out|target|vendor|third_party|node_modules|generated)\//;
+export { MAX_QUERY_TERMS } from "./query-plan.js";
+/** Other matching chunks listed per hit. */
+const ALSO_PER_HIT = 3;
+/** A name must read this well as the query to be given as the reason and to choose the snippet. */
+const SHOWN_NAME_SCORE = 0.3;
+/** Among definitions of one name, types and functions come before constants and variables. */
+const DEFINITION_STRENGTH: Partial<Record<SymbolKind, number>> = { class: 2, interface: 2, struct: 2, trait: 2, enum: 2, type: 2, function: 2, method: 2, module: 1.5 };
+const SYMBOL_QUERY = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$~][\w$]*)*$/;
+/** Constructs of a regular expression that plain words do not use: `.*`, `\d`, `\(`, `[a-z]`, `(?:`, `a|b`, `^`, `$`. */
+const REGEX_LOOK = /\\[dswbDSWB.()[\]]|\.[*+?]|\[\^?[^\]\s]+\]|\(\?|\S\|\S|^\^|\$$/;
 
+/**
+ * Ranks the files that answer `query`, best first: one hit per file, showing its best chunk or
+ * the definition whose name reads as the query, and listing its other matching chunks.
+ */
 export async function searchIndex(index: CodeIndex, query: string, options: SearchOptions = {}): Promise<SearchResult> {
   const limit = options.limit ?? 10;
-  const notes: string[] = [];
   const trimmed = query.trim();
   if (trimmed === "") {
     throw new ToolError("invalid_argument", "The search query is empty.", 'Give words or an identifier to look for, e.g. query="parse config file".');
   }
-  const terms = queryTerms(index, trimmed, notes);
-  const scores = index.postings.score(terms);
-  if (index.options.embed !== undefined) await blendSemantic(index, trimmed, scores);
-  boostDefinitions(index, trimmed, scores);
+  const plan = planQuery({ lookup: (term) => index.dictionary.lookup(term), idf: (id) => index.postings.idf(id) }, trimmed);
+  const notes = [...plan.notes];
+  const exact = exactDefinitions(index, trimmed);
+  const namedFile = index.files.has(trimmed.replace(/^\.\//, "")) ? trimmed.replace(/^\.\//, "") : undefined;
+  if (plan.concepts.length === 0 && exact.size === 0 && namedFile === undefined) {
+    const why = plan.foreign.length > 0 ? `its words are in a script the index does not hold (${plan.foreign.slice(0, 3).join(" ")})` : "it has only common words (how, the, of, ...) or one-letter words";
+    throw new ToolError(
+      "invalid_argument",
+      `The query "${trimmed.slice(0, 80)}" has no searchable words: ${why}.`,
+      'Search with identifiers or distinctive English words as the code writes them, e.g. query="retry backoff" or query="parseConfig".',
+    );
+  }
+  if (exact.size > 1) notes.push(`${[...exact.values()][0]!.name} is defined in ${exact.size} files; narrow with path= or write Parent.name.`);
+  if (REGEX_LOOK.test(trimmed)) notes.push("The query was read as words, not as a regular expression; to search for a pattern, use EXEC with rg.");
+  const scores = index.postings.score(plan.weights, plan.masks);
   const accept = fileFilter(options);
-  const chosen: Array<[number, number]> = [];
-  const perFile = new Map<string, number>();
-  // Most hits come from the best few; rank the rest only if filters need more.
-  const best = scores.best(Math.max(100, limit * HITS_PER_FILE * 8));
-  function* ranked(): Generator<[number, number]> {
-    yield* best;
-    if (best.length === scores.size) return;
-    const seen = new Set(best.map(([id]) => id));
-    yield* scores
-      .entries()
-      .filter(([id]) => !seen.has(id))
-      .sort((left, right) => right[1] - left[1]);
+  let ranked: RankedFile[];
+  try {
+    if (index.options.embed !== undefined) {
+      // Semantic ranking is optional: when the endpoint fails, the lexical ranking still answers.
+      await blendSemantic(index, trimmed, scores).catch((error: unknown) => notes.push(`Semantic ranking was skipped: ${(error as Error).message}`));
+    }
+    const first = new Map([...exact].map(([filePath, symbol]) => [filePath, DEFINITION_STRENGTH[symbol.kind] ?? 1]));
+    // A query that is a file's path puts that file first.
+    if (namedFile !== undefined) first.set(namedFile, 3);
+    ranked = rankFiles(rankingView(index, scores, accept), plan, limit, first);
+  } finally {
+    scores.release();
   }
-  for (const entry of ranked()) {
-    const ref = index.postings.ref(entry[0]);
-    const file = index.files.get(ref.path);
-    if (file === undefined || !accept(file)) continue;
-    const count = perFile.get(ref.path) ?? 0;
-    if (count >= HITS_PER_FILE) continue;
-    perFile.set(ref.path, count + 1);
-    chosen.push(entry);
-    if (chosen.length >= limit) break;
-  }
-  scores.release();
-  if (chosen.length === 0 && (options.path !== undefined || options.language !== undefined)) {
+  if (ranked.length === 0 && (options.path !== undefined || options.language !== undefined)) {
     notes.push("No indexed file matched the path or language filter.");
   }
   const queryTokens = new Set(tokenize(trimmed));
-  const hits = await Promise.all(chosen.map(([id, score]) => makeHit(index, id, score, queryTokens, options.contextLines ?? 12)));
+  const hits = await Promise.all(ranked.map((file) => makeHit(index, plan, file, exact.get(file.path), queryTokens, options.contextLines ?? 12)));
   return { hits, notes };
 }
 
-/** The query's distinct known terms (by id) with weights; a long query keeps its most distinctive terms. */
-function queryTerms(index: CodeIndex, query: string, notes: string[]): Map<number, number> {
-  const tokens = tokenize(query);
-  const terms = new Map<number, number>();
-  for (const token of tokens) {
-    const id = index.dictionary.lookup(token);
-    if (id !== undefined) terms.set(id, Math.min(3, (terms.get(id) ?? 0) + 1));
-  }
-  if (tokens.length === 0) {
-    throw new ToolError("invalid_argument", `The query "${query.slice(0, 80)}" has no searchable words.`, "Use identifiers or words of two or more letters.");
-  }
-  if (terms.size > MAX_QUERY_TERMS) {
-    const kept = [...terms].sort((left, right) => index.postings.idf(right[0]) - index.postings.idf(left[0])).slice(0, MAX_QUERY_TERMS);
-    notes.push(`The query had ${new Set(tokens).size} distinct terms (${query.length} characters); the ${MAX_QUERY_TERMS} most distinctive were used.`);
-    return new Map(kept);
-  }
-  return terms;
+function rankingView(index: CodeIndex, scores: ScoreBoard, accept: (file: IndexedFile) => boolean): RankingView {
+  return {
+    bestChunks: (count) => scores.atLeastBest(count),
+    maskOf: (id) => scores.mask(id),
+    pathOf: (id) => index.postings.ref(id).path,
+    linesOf: (id) => index.postings.ref(id).chunk,
+    symbolsOf: (filePath) => index.files.get(filePath)?.symbols ?? [],
+    accepts: (filePath) => {
+      const file = index.files.get(filePath);
+      return file !== undefined && accept(file);
+    },
+  };
 }
 
-/** Lifts the chunks that define identifiers named in the query; a query that is one symbol puts its definition first. */
-function boostDefinitions(index: CodeIndex, query: string, scores: ScoreBoard): void {
-  const single = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$~][\w$]*)*$/.test(query);
-  const top = scores.max();
-  const identifiers = new Set(query.match(/[A-Za-z_$][\w$]*/g) ?? []);
-  for (const identifier of identifiers) {
-    if (identifier.length < 3) continue;
-    const definitions = index.definitions(identifier);
-    const parent = single && /(\.|::|#)/.test(query) ? query.split(/\.|::|#/).slice(-2, -1)[0] : undefined;
-    for (const { path: filePath, symbol } of definitions) {
-      const exact = symbol.name === identifier;
-      const isLast = single && query.endsWith(identifier);
-      let boost: number;
-      if (isLast && (parent === undefined || symbol.parent === parent)) {
-        boost = exact ? EXACT_QUERY_BOOST : EXACT_QUERY_BOOST / 2;
-        // Among equal definitions, the source wins over build output and vendored copies.
-        if (GENERATED_PATH.test(filePath)) boost /= 4;
-      }
-      else boost = (exact ? 0.6 : 0.3) * Math.max(top, 1);
-      const id = chunkAt(index, filePath, symbol.line);
-      if (id !== undefined) scores.add(id, boost);
-    }
+/** When the query is one symbol name (`parse`, `Server.listen`, `Parser::parse`), its definitions by file. */
+function exactDefinitions(index: CodeIndex, query: string): Map<string, SymbolDefinition> {
+  const found = new Map<string, SymbolDefinition>();
+  if (!SYMBOL_QUERY.test(query)) {
+    // A few words that spell one name in order (`cookie jar from dict`) name it as well.
+    for (const spelling of nameSpellings(query)) for (const { path: filePath, symbol } of index.definitions(spelling)) if (!found.has(filePath)) found.set(filePath, symbol);
+    return found;
   }
+  const parts = query.split(/\.|::|#/);
+  const name = parts[parts.length - 1]!;
+  const parent = parts.length > 1 ? parts[parts.length - 2] : undefined;
+  const definitions = index.definitions(name).filter((entry) => parent === undefined || entry.symbol.parent === parent);
+  // Other cases count only when no definition has the query's case.
+  const sameCase = definitions.filter((entry) => entry.symbol.name === name);
+  for (const { path: filePath, symbol } of sameCase.length > 0 ? sameCase : definitions) {
+    const known = found.get(filePath);
+    if (known === undefined || (DEFINITION_STRENGTH[symbol.kind] ?? 1) > (DEFINITION_STRENGTH[known.kind] ?? 1)) found.set(filePath, symbol);
+  }
+  return found;
 }
 
 function chunkAt(index: CodeIndex, filePath: string, line: number): number | undefined {
@@ -141,6 +153,50 @@ function chunkAt(index: CodeIndex, filePath: string, line: number): number | und
     if (chunk.startLine <= line && chunk.endLine >= line) return id;
   }
   return undefined;
+}
+
+function qualifiedName(symbol: SymbolDefinition): string {
+  return symbol.parent === undefined ? symbol.name : `${symbol.parent}.${symbol.name}`;
+}
+
+async function makeHit(index: CodeIndex, plan: QueryPlan, ranked: RankedFile, exact: SymbolDefinition | undefined, queryTokens: Set<string>, contextLines: number): Promise<SearchHit> {
+  const file = index.files.get(ranked.path)!;
+  const named = ranked.name !== undefined && ranked.name.score >= SHOWN_NAME_SCORE ? ranked.name : undefined;
+  const focusLine = exact?.line ?? named?.line;
+  const focus = focusLine === undefined ? undefined : chunkAt(index, ranked.path, focusLine);
+  const chosen = focus ?? ranked.chunks[0]?.id ?? index.postings.idsOf(ranked.path)[0];
+  const chunk = chosen === undefined ? { startLine: 1, endLine: Math.max(1, file.lines) } : index.postings.ref(chosen).chunk;
+  let lines: string[] = [];
+  try {
+    lines = decodeText(await fs.readFile(path.join(index.root, ranked.path))).text.split("\n");
+  } catch {
+    // The file went away since it was indexed; the hit still names it.
+  }
+  const window = bestWindow(lines, chunk.startLine, chunk.endLine, queryTokens, Math.max(1, contextLines));
+  const mask = exact === undefined ? ranked.mask : ~0;
+  const hit: SearchHit = {
+    path: ranked.path,
+    startLine: chunk.startLine,
+    endLine: chunk.endLine,
+    score: Math.round(ranked.score * 1000) / 1000,
+    language: file.language,
+    snippet: lines.slice(window.start - 1, window.end).join("\n"),
+    snippetStartLine: window.start,
+    matched: plan.concepts.filter((concept) => (mask & (concept.bit | concept.relatedBit)) !== 0).map((concept) => concept.word),
+    missing: plan.concepts.filter((concept) => (mask & (concept.bit | concept.relatedBit)) === 0).map((concept) => concept.word),
+    also: ranked.chunks
+      .filter((entry) => entry.id !== chosen)
+      .slice(0, ALSO_PER_HIT)
+      .map(({ id }) => {
+        const other = index.postings.ref(id).chunk;
+        return other.symbol === undefined ? { startLine: other.startLine, endLine: other.endLine } : { startLine: other.startLine, endLine: other.endLine, symbol: other.symbol };
+      }),
+  };
+  const symbol = exact !== undefined ? qualifiedName(exact) : named?.line !== undefined ? named.text : symbolInChunk(file, chunk.startLine, chunk.endLine, queryTokens) ?? ("symbol" in chunk ? chunk.symbol : undefined);
+  if (symbol !== undefined) hit.symbol = symbol;
+  if (named !== undefined) hit.nameMatch = named.text;
+  else if (exact !== undefined) hit.nameMatch = qualifiedName(exact);
+  return hit;
 }
 
 /** Hybrid ranking: adds the cosine similarity of chunk and query vectors to the normalized BM25 score. */
@@ -202,30 +258,6 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-async function makeHit(index: CodeIndex, id: number, score: number, queryTokens: Set<string>, contextLines: number): Promise<SearchHit> {
-  const { path: filePath, chunk } = index.postings.ref(id);
-  const file = index.files.get(filePath)!;
-  let lines: string[] = [];
-  try {
-    lines = decodeText(await fs.readFile(path.join(index.root, filePath))).text.split("\n");
-  } catch {
-    // The file went away since it was indexed; the hit still names it.
-  }
-  const window = bestWindow(lines, chunk.startLine, chunk.endLine, queryTokens, Math.max(1, contextLines));
-  const hit: SearchHit = {
-    path: filePath,
-    startLine: chunk.startLine,
-    endLine: chunk.endLine,
-    score: Math.round(score * 1000) / 1000,
-    language: file.language,
-    snippet: lines.slice(window.start - 1, window.end).join("\n"),
-    snippetStartLine: window.start,
-  };
-  const symbol = matchingSymbol(file, chunk.startLine, chunk.endLine, queryTokens) ?? chunk.symbol;
-  if (symbol !== undefined) hit.symbol = symbol;
-  return hit;
-}
-
 /** The `size`-line window of the chunk holding the most query-term matches. */
 function bestWindow(lines: string[], start: number, end: number, queryTokens: Set<string>, size: number): { start: number; end: number } {
   if (end - start + 1 <= size) return { start, end };
@@ -245,7 +277,9 @@ function bestWindow(lines: string[], start: number, end: number, queryTokens: Se
   return { start: start + best, end: start + best + size - 1 };
 }
 
-function matchingSymbol(file: IndexedFile, start: number, end: number, queryTokens: Set<string>): string | undefined {
+
+/** The definition in lines start..end whose name shares the most words with the query. */
+function symbolInChunk(file: IndexedFile, start: number, end: number, queryTokens: Set<string>): string | undefined {
   let best: string | undefined;
   let bestOverlap = 0;
   for (const symbol of file.symbols) {
@@ -253,7 +287,7 @@ function matchingSymbol(file: IndexedFile, start: number, end: number, queryToke
     const overlap = tokenize(symbol.name).filter((token) => queryTokens.has(token)).length;
     if (overlap > bestOverlap) {
       bestOverlap = overlap;
-      best = symbol.parent === undefined ? symbol.name : `${symbol.parent}.${symbol.name}`;
+      best = qualifiedName(symbol);
     }
   }
   return best;

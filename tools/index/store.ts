@@ -15,7 +15,8 @@ import { withFileLock } from "../lock-file.js";
 import type { SymbolDefinition } from "./symbols.js";
 import type { SkippedFile } from "./walk.js";
 
-export const INDEX_FORMAT_VERSION = 4;
+/** 5: comment and docstring lines count twice in chunk terms. */
+export const INDEX_FORMAT_VERSION = 5;
 export const SHARD_COUNT = 64;
 
 /**

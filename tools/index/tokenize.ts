@@ -15,6 +15,11 @@ const STOPWORDS = new Set(
   ).split(" "),
 );
 
+/** A word too common in questions and code to tell chunks apart (lower-case). */
+export function isStopword(word: string): boolean {
+  return STOPWORDS.has(word);
+}
+
 const UPPER = 1;
 const LOWER = 2;
 const DIGIT = 3;

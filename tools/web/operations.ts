@@ -45,7 +45,7 @@ export async function fetchPage(client: WebClient, urlText: string, signal: Abor
         `GET ${response.url.href} answered ${statusLine(response)}${response.status < 400 ? " without a usable Location" : ""}.`,
         response.status >= 500
           ? "The server failed; try again later."
-          : "Check the URL. To see an error response's body and headers, use WEB.api with method=GET.",
+          : ["Check the URL. To see an error response's body and headers, use ", { action: "api", arguments: { method: "GET", url: response.url.href } }, "."],
       );
     }
     const contentType = firstValue(response.headers["content-type"]);
@@ -207,6 +207,6 @@ function binaryRefusal(response: WebResponse, size: string): ToolError {
   return new ToolError(
     "unsupported_content",
     `${response.url.href} is ${type} (${size}), not text, so it was not read as a page.`,
-    `To save it as a file, use WEB.download with url="${response.url.href}" and a path in the workspace.`,
+    ["To save it as a file, use ", { action: "download", arguments: { url: response.url.href, path: "PATH" } }, " with a path in the workspace."],
   );
 }

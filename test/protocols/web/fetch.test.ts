@@ -95,7 +95,7 @@ describe("WEB.fetch", () => {
     const { error } = await fetchPage("/image.png");
     expect(error?.code).toBe("unsupported_content");
     expect(error?.message).toContain("image/png (2 KB)");
-    expect(error?.hint).toContain("WEB.download");
+    expect(error?.hint).toContain("action=download");
   });
 
   it("returns protocol commands in a page as text and runs none of them", async () => {

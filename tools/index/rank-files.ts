@@ -1,0 +1,228 @@
+/**
+ * File-level ranking from chunk scores: a file's evidence is its best chunks together (several
+ * matching chunks count, with diminishing weight), how much of the query it covers (each word
+ * weighted by rarity), and how well one of its definitions or its file name reads as the
+ * query (the words of the name, their order, and how much of the name they make up). Tests,
+ * fixtures, examples and generated files go below other code unless the query asks for tests.
+ * Knows nothing of storage: it reads chunk scores, chunk places and symbols through a view.
+ */
+import { isSupportPath } from "./file-kinds.js";
+import type { QueryPlan } from "./query-plan.js";
+import type { SymbolDefinition } from "./symbols.js";
+import { isStopword, splitIdentifier, stem } from "./tokenize.js";
+
+/** What ranking needs of an index and of one query's chunk scores. */
+export interface RankingView {
+  /** At least the `count` best-scored chunks (all when fewer are scored), as [id, score] in any order. */
+  bestChunks(count: number): Array<[number, number]>;
+  /** The OR of the concept bits of the terms a chunk holds. */
+  maskOf(chunkId: number): number;
+  pathOf(chunkId: number): string;
+  /** The 1-based lines of a chunk. */
+  linesOf(chunkId: number): { startLine: number; endLine: number };
+  symbolsOf(path: string): readonly SymbolDefinition[];
+  /** Whether the caller's filters keep the file. */
+  accepts(path: string): boolean;
+}
+
+export interface NameMatch {
+  /** `Parent.name` of the definition, or the file name. */
+  text: string;
+  /** The definition's first line (undefined for the file name). */
+  line?: number;
+  /** 0..1: how well the name reads as the query. */
+  score: number;
+}
+
+
+export interface RankedFile {
+  path: string;
+  score: number;
+  /** Its scored chunks, best first. */
+  chunks: Array<{ id: number; score: number }>;
+  /** The concepts the file matched (bits). */
+  mask: number;
+  /** The largest share of the query one chunk of the file covers. */
+  best: number;
+  name?: NameMatch;
+  /** How well the file's name reads as the query (0..1). */
+  fileName: number;
+  /** A test, fixture, example or generated file. */
+  support: boolean;
+}
+
+/** Chunks looked at per query: a file whose best chunk is not among them does not reach the top. */
+const CANDIDATE_CHUNKS = 500;
+/** Files whose names are compared with the query. */
+const NAMED_CANDIDATES = 25;
+/** Chunks of one file that add to its evidence. */
+const CHUNKS_PER_FILE = 4;
+
+/** The weights of ranking, in one place (bench/code-search.bench.ts measures their effect). */
+export const RANKING_WEIGHTS = {
+  /** Share of a chunk's score that depends on how much of the query it covers (words found together). */
+  proximity: 0.3,
+  /** Each further chunk of a file adds this share of the one before's weight. */
+  chunkDecay: 0.5,
+  /** The least share of its evidence a file keeps however little of the query it covers. */
+  coverageFloor: 0.6,
+  /** Share of file coverage taken from the file as a whole (the rest from its best chunk). */
+  wholeFileCoverage: 0.5,
+  /** How much a definition whose name reads as the query multiplies the file's score (at a perfect match). */
+  name: 1.5,
+  /** How much a file name that reads as the query multiplies the file's score (at a perfect match). */
+  fileName: 3,
+  /** Share of a name's score that depends on how much of the name the query words make up. */
+  namePrecision: 0.6,
+  /** Recall of the query by a name is raised to this power: below 1, a name made of some of the query's words still counts. */
+  nameRecallExponent: 0.7,
+  /** Factor for a name whose query words come in another order than the query's. */
+  nameOutOfOrder: 0.75,
+  /** Factor for tests, fixtures, examples and generated files when the query does not ask for them. */
+  support: 0.3,
+};
+
+/**
+ * The `limit` best files. `exactFiles` define the symbol the query names exactly (file → how
+ * strongly: a class or function counts more than a constant): they come first.
+ */
+export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exactFiles: ReadonlyMap<string, number> = new Map()): RankedFile[] {
+  const weights = RANKING_WEIGHTS;
+  // Masks repeat across chunks: each one's coverage is worked out once.
+  const coverages = new Map<number, number>();
+  const coverage = (mask: number) => {
+    let covered = coverages.get(mask);
+    if (covered === undefined) coverages.set(mask, (covered = plan.totalWeight === 0 ? 1 : weightOf(plan, mask) / plan.totalWeight));
+    return covered;
+  };
+  const byFile = new Map<string, RankedFile>();
+  const refused = new Set<string>();
+  for (const [id, raw] of view.bestChunks(CANDIDATE_CHUNKS)) {
+    const filePath = view.pathOf(id);
+    let file = byFile.get(filePath);
+    if (file === undefined) {
+      if (refused.has(filePath)) continue;
+      if (!view.accepts(filePath)) {
+        refused.add(filePath);
+        continue;
+      }
+      byFile.set(filePath, (file = { path: filePath, score: 0, chunks: [], mask: 0, fileName: 0, best: 0, support: isSupportPath(filePath) }));
+    }
+    const mask = view.maskOf(id);
+    const covered = coverage(mask);
+    // Words found together in one chunk are near each other: a proximity signal.
+    file.chunks.push({ id, score: raw * (1 - weights.proximity + weights.proximity * covered) });
+    file.mask |= mask;
+    if (covered > file.best) file.best = covered;
+  }
+  for (const exact of exactFiles.keys()) {
+    if (!byFile.has(exact) && view.accepts(exact)) byFile.set(exact, { path: exact, score: 0, chunks: [], mask: 0, fileName: 0, best: 0, support: isSupportPath(exact) });
+  }
+  const files = [...byFile.values()];
+  for (const file of files) {
+    file.chunks.sort((left, right) => right.score - left.score);
+    const evidence = file.chunks.slice(0, CHUNKS_PER_FILE).reduce((sum, chunk, position) => sum + chunk.score * weights.chunkDecay ** position, 0);
+    // Words spread over a large file count less than words found together.
+    const covered = weights.wholeFileCoverage * coverage(file.mask) + (1 - weights.wholeFileCoverage) * file.best;
+    file.score = evidence * (weights.coverageFloor + (1 - weights.coverageFloor) * covered * covered);
+    if (file.support !== plan.asksForTests) file.score *= weights.support;
+  }
+  files.sort((left, right) => right.score - left.score);
+  const top = files[0]?.score ?? 0;
+  for (const file of files.slice(0, NAMED_CANDIDATES)) {
+    file.fileName = nameScore(plan, file.path.slice(file.path.lastIndexOf("/") + 1).replace(/\.[^.]+$/, ""));
+    file.score *= 1 + weights.fileName * file.fileName;
+    const name = bestDefinition(plan, view.symbolsOf(file.path));
+    if (name === undefined) continue;
+    file.name = name;
+    file.score *= 1 + weights.name * name.score;
+  }
+  // A query that is exactly a symbol's name puts the files that define it first.
+  for (const file of files) file.score += 10 * (top + 1) * (exactFiles.get(file.path) ?? 0);
+  return files.sort((left, right) => right.score - left.score || left.path.localeCompare(right.path)).slice(0, limit);
+}
+
+/** The query weight a mask covers: a word in full, a related word for half. */
+function weightOf(plan: QueryPlan, mask: number): number {
+  let weight = 0;
+  for (const concept of plan.concepts) {
+    if ((mask & concept.bit) !== 0) weight += concept.weight;
+    else if ((mask & concept.relatedBit) !== 0) weight += concept.weight / 2;
+  }
+  return weight;
+}
+
+/** The definition of a file whose name reads best as the query, if any matches. */
+function bestDefinition(plan: QueryPlan, symbols: readonly SymbolDefinition[]): NameMatch | undefined {
+  let best: NameMatch | undefined;
+  for (const symbol of symbols) {
+    const score = nameScore(plan, symbol.name);
+    if (score > 0 && (best === undefined || score > best.score)) best = { text: symbol.parent === undefined ? symbol.name : `${symbol.parent}.${symbol.name}`, line: symbol.line, score };
+  }
+  return best;
+}
+
+const partsMemo = new Map<string, string[]>();
+
+/** The stemmed parts of a name, without stopwords or one-letter parts. */
+function nameParts(name: string): string[] {
+  let parts = partsMemo.get(name);
+  if (parts === undefined) {
+    parts = splitIdentifier(name)
+      .filter((part) => part.length >= 2 && !isStopword(part))
+      .map((part) => stem(part));
+    if (partsMemo.size > 200_000) partsMemo.clear();
+    partsMemo.set(name, parts);
+  }
+  return parts;
+}
+
+/**
+ * 0..1: the share of the query's weight the name covers, times how much of the name the query
+ * words make up, less when they come in another order than the query's. A joined lower-case
+ * part (`cookiejar`) is split against the query's words.
+ */
+export function nameScore(plan: QueryPlan, name: string): number {
+  const parts = nameParts(name);
+  if (parts.length === 0 || plan.totalWeight === 0) return 0;
+  let matchedParts = 0;
+  const found: Array<{ bit: number; credit: number }> = [];
+  for (const part of parts) {
+    const matches = matchPart(plan, part);
+    if (matches.length === 0) continue;
+    matchedParts++;
+    found.push(...matches);
+  }
+  if (matchedParts === 0) return 0;
+  let covered = 0;
+  for (const concept of plan.concepts) {
+    let credit = 0;
+    for (const match of found) if ((match.bit & (concept.bit | concept.relatedBit)) !== 0 && match.credit > credit) credit = match.credit;
+    covered += concept.weight * credit;
+  }
+  // Bits follow the query's word order (a related word's bit sits 16 places up): the name has the words in that order when they rise.
+  const order = found.map((match) => {
+    const lowest = (match.bit & -match.bit) >>> 0;
+    return lowest >= 1 << 16 ? lowest / (1 << 16) : lowest;
+  });
+  const recall = covered / plan.totalWeight;
+  const precision = matchedParts / parts.length;
+  const inOrder = order.every((bit, position) => position === 0 || bit >= order[position - 1]!);
+  const weights = RANKING_WEIGHTS;
+  return recall ** weights.nameRecallExponent * (1 - weights.namePrecision + weights.namePrecision * precision) * (inOrder ? 1 : weights.nameOutOfOrder);
+}
+
+/** The concepts a name part stands for: itself, or the query words it is made of. */
+function matchPart(plan: QueryPlan, part: string): Array<{ bit: number; credit: number }> {
+  const direct = plan.forms.get(part);
+  if (direct !== undefined) return [direct];
+  if (part.length < 6) return [];
+  // Few forms, many parts: try the forms as heads rather than every cut of the part.
+  for (const [form, head] of plan.forms) {
+    if (form.length < 2 || form.length > part.length - 2 || !part.startsWith(form)) continue;
+    const rest = part.slice(form.length);
+    const tail = plan.forms.get(rest) ?? plan.forms.get(stem(rest));
+    if (tail !== undefined && head.credit + tail.credit > 1.5) return [head, tail];
+  }
+  return [];
+}
