@@ -201,10 +201,7 @@ export class ProtocolManager {
       if (output.data !== undefined) base.data = output.data;
       result = await this.limitOutput(base, output.wholeOutput);
     } catch (error) {
-      if (ClioError.isInstance(error)) error.caller ??= `${protocol}.${action}`;
-      const data = toErrorData(error);
-      if (ToolError.isInstance(error) && error.hintParts) data.hint = renderHint(invocation.protocolDefinition, error.hintParts);
-      result = this.result(id, protocol, action, permissionClass, data, start, description);
+      result = this.result(id, protocol, action, permissionClass, actionErrorData(error, invocation), start, description);
       result.args = invocation.decoded;
       const whole = wholeOutputOf(error);
       if (whole !== undefined && result.error) {
@@ -229,7 +226,7 @@ export class ProtocolManager {
       const state = await this.stateOf(invocation.protocolDefinition);
       return { changes: await preview(invocation.args, { state, environment: this.options.environment, signal }) };
     } catch (error) {
-      return ClioError.isInstance(error) && error.code !== "internal_error" ? { error: toErrorData(error) } : undefined;
+      return ClioError.isInstance(error) && error.code !== "internal_error" ? { error: actionErrorData(error, invocation) } : undefined;
     }
   }
 
@@ -373,6 +370,14 @@ async function pruneKeptOutputs(folder: string, keep: string): Promise<void> {
   } catch {
     // Pruning is housekeeping: a folder that cannot be listed keeps its files.
   }
+}
+
+/** What an action threw, as error data: its hint written in the language of the protocol that ran. */
+function actionErrorData(error: unknown, invocation: Invocation): ResultError {
+  if (ClioError.isInstance(error)) error.caller ??= `${invocation.protocol}.${invocation.action}`;
+  const data = toErrorData(error);
+  if (ToolError.isInstance(error) && error.hintParts) data.hint = renderHint(invocation.protocolDefinition, error.hintParts);
+  return data;
 }
 
 /** Any thrown value as error data: typed tool errors keep their code, anything else is internal. */

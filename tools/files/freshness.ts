@@ -29,7 +29,7 @@ export class FileLedger {
     throw new ToolError(
       "stale_file",
       now === undefined ? `${relative} was deleted since you last read it.` : `${relative} changed on disk since you last read it (someone or something else edited it); nothing was written.`,
-      `Read it again with [FILE_OP:action=read:path=${JSON.stringify(relative)}] and make your change on what it holds now.`,
+      ["Read it again with ", { action: "read", arguments: { path: relative } }, " and make your change on what it holds now."],
     );
   }
 }
