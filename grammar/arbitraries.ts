@@ -4,7 +4,7 @@
  * grammar does not import it).
  */
 import fc from "fast-check";
-import type { ValueForm } from "./ast.js";
+import type { Mention, ValueForm } from "./ast.js";
 import { encodeBase64 } from "./base64.js";
 import { print, type PrintableCommand } from "./printer.js";
 
@@ -62,7 +62,7 @@ export function printableCommandArbitrary(options: PrintableCommandOptions = {})
 /** What a generated document must parse to. Offsets are where each `[` is. */
 export interface ExpectedFindings {
   commands: { offset: number; command: PrintableCommand }[];
-  mentions: { offset: number; text: string; context: "fence" | "inline-code" }[];
+  mentions: { offset: number; text: string; context: Mention["context"] }[];
 }
 
 export interface GeneratedDocument {
@@ -73,11 +73,13 @@ export interface GeneratedDocument {
 export interface DocumentOptions {
   /** Most pieces (prose, markdown, commands) in the document (default 12). */
   maxPieces?: number;
+  /** Fewest pieces (default 1: an empty document is one case, not one in ten). */
+  minPieces?: number;
 }
 
 /** Prose and markdown that hold no command: brackets that are text, links, escapes, headings. */
 const PROSE = [
-  "I'll look at the config first. ", "Done.\n", "# Plan\n", "- [ ] ship it\n", "- [x] tests\n", "> a quote\n",
+  "I'll look at the config first. ", "Done.\n", "# Plan\n", "- [ ] ship it\n", "- [x] tests\n", "> a quote\n\n",
   "See [docs](http://x) for more. ", "[x] ", "[NOTE] ", "[WARNING: be careful] ", "a: b = c ", "x<<y ", "\\[A:k=1] ",
   "**bold** and _italic_ ", "\n\n", "1. first\n", "[link]: http://example.com\n", "éè 日本語 😀 ", "| a | b |\n", "key=value ",
   "[a]: ", "[Note:] ", "[A:]", "[A: k]", "[A:k]", "\r\n",
@@ -108,7 +110,7 @@ const pieceArbitrary: fc.Arbitrary<Piece> = fc.oneof(
  * inert inside fences and inline code (found as mentions), with what parsing it must give.
  */
 export function documentArbitrary(options: DocumentOptions = {}): fc.Arbitrary<GeneratedDocument> {
-  return fc.array(pieceArbitrary, { maxLength: options.maxPieces ?? 12 }).map((pieces) => {
+  return fc.array(pieceArbitrary, { minLength: options.minPieces ?? 1, maxLength: options.maxPieces ?? 12 }).map((pieces) => {
     let text = "";
     const expected: ExpectedFindings = { commands: [], mentions: [] };
     const startLine = () => {
@@ -141,6 +143,19 @@ export function documentArbitrary(options: DocumentOptions = {}): fc.Arbitrary<G
   });
 }
 
+/** `text` cut at these offsets (in any order; repeated ones and those at the ends are ignored). */
+export function splitAt(text: string, offsets: readonly number[]): string[] {
+  const points = [...new Set(offsets.filter((offset) => offset > 0 && offset < text.length))].sort((a, b) => a - b);
+  const chunks: string[] = [];
+  let from = 0;
+  for (const point of points) {
+    chunks.push(text.slice(from, point));
+    from = point;
+  }
+  chunks.push(text.slice(from));
+  return chunks;
+}
+
 /**
  * Ways to cut `text` into chunks: single characters, or random split points, sometimes with
  * empty chunks between them (streams send empty deltas). Joined, the chunks are always `text`.
@@ -148,17 +163,86 @@ export function documentArbitrary(options: DocumentOptions = {}): fc.Arbitrary<G
 export function chunkingArbitrary(text: string): fc.Arbitrary<string[]> {
   const singles = fc.constant([...Array(text.length).keys()].map((i) => text[i]!));
   if (text.length < 2) return fc.constant(text.length === 0 ? [] : [text]);
-  const cuts = fc.uniqueArray(fc.integer({ min: 1, max: text.length - 1 }), { maxLength: Math.min(20, text.length - 1) }).map((points) => {
-    const sorted = [...points].sort((a, b) => a - b);
-    const chunks: string[] = [];
-    let from = 0;
-    for (const point of sorted) {
-      chunks.push(text.slice(from, point));
-      from = point;
-    }
-    chunks.push(text.slice(from));
-    return chunks;
-  });
+  const cuts = fc.uniqueArray(fc.integer({ min: 1, max: text.length - 1 }), { maxLength: Math.min(20, text.length - 1) }).map((points) => splitAt(text, points));
   const withEmpty = cuts.map((chunks) => chunks.flatMap((chunk) => ["", chunk]));
   return fc.oneof(singles, cuts, withEmpty);
+}
+
+/**
+ * Commands as a model breaks them: cut short anywhere, an unterminated quote, a bad escape, a
+ * missing `]`, a key without a value, a heredoc never closed. Each is live text (not in code).
+ */
+export function brokenCommandArbitrary(): fc.Arbitrary<string> {
+  const printed = printableCommandArbitrary().map((command) => print(command));
+  return fc.oneof(
+    printed.chain((text) => fc.integer({ min: 1, max: Math.max(1, text.length - 1) }).map((cut) => text.slice(0, cut))),
+    printed.map((text) => `${text.slice(0, -1)} trailing words]`),
+    fc.constantFrom(
+      '[FILE_OP:action=read:path="unterminated]\n',
+      '[FILE_OP:action=read:path="bad \\x escape"]',
+      '[FILE_OP:action=read:path="\\u12"]',
+      "[FILE_OP:action=read:path=]",
+      "[FILE_OP:action=read:path",
+      "[FILE_OP:action=write:content<<EOF\nnever closed\n",
+      "[FILE_OP:action=read::path=x]",
+      "[FILE_OP:action=read:action=write]",
+      "[FILE_OP:=x]",
+      "[FILE_OP:action=read path=x]",
+    ),
+  );
+}
+
+/**
+ * A document as its pieces (prose, live, fenced and inline commands, and with `withErrors`
+ * broken commands), for properties that shrink by dropping whole pieces. Joined, they are the text.
+ */
+export function documentPiecesArbitrary(options: DocumentOptions & { withErrors?: boolean } = {}): fc.Arbitrary<string[]> {
+  const rendered = pieceArbitrary.map((piece): string => {
+    if (piece.kind === "prose") return piece.text;
+    const printed = print(piece.command);
+    if (piece.kind === "live") return `${printed} `;
+    if (piece.kind === "inline" && !printed.includes("\n")) {
+      const ticks = "`".repeat(longestRun(printed, "`") + 1);
+      return `${ticks} ${printed} ${ticks} `;
+    }
+    const character = piece.kind === "tilde" ? "~" : "`";
+    const fence = character.repeat(Math.max(3, longestRun(printed, character) + 1));
+    return `\n${fence}\n${printed}\n${fence}\n`;
+  });
+  const piece = options.withErrors ? fc.oneof({ weight: 3, arbitrary: rendered }, { weight: 1, arbitrary: brokenCommandArbitrary() }) : rendered;
+  return fc.array(piece, { minLength: options.minPieces ?? 1, maxLength: options.maxPieces ?? 12 });
+}
+
+/** A heredoc terminator line's trailing spaces and tabs (the contract allows them). */
+export const trailingBlanksArbitrary: fc.Arbitrary<string> = fc.array(fc.constantFrom(" ", "\t"), { minLength: 1, maxLength: 4 }).map((blanks) => blanks.join(""));
+
+const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', "\\": "\\\\", "/": "\\/", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * A text and a JSON string literal for it that uses the whole escape table: short escapes
+ * (`\\n`, `\\/`, `\\"` …), `\\uXXXX` in either case (surrogate pairs included), and characters
+ * written as themselves where JSON allows.
+ */
+export function escapedTextArbitrary(): fc.Arbitrary<{ text: string; literal: string }> {
+  const unit = fc.oneof(fc.constantFrom(...Object.keys(SHORT_ESCAPES), "a", "é", "😀", "]", ":", "\u0000", "\u001f", "\u2028"), fc.string({ unit: "binary", maxLength: 2 }));
+  return fc.array(fc.tuple(unit, fc.constantFrom("raw", "short", "upper", "lower")), { maxLength: 12 }).map((units) => {
+    let text = "";
+    let literal = "";
+    for (const [piece, style] of units) {
+      text += piece;
+      for (const character of piece) {
+        const code = character.codePointAt(0)!;
+        const mustEscape = code < 0x20 || character === '"' || character === "\\";
+        const hex = (value: number) => `\\u${value.toString(16).padStart(4, "0")}`;
+        const escaped = [...character].length && character.length === 2
+          ? [...Array(2).keys()].map((index) => hex(character.charCodeAt(index))).join("")
+          : hex(code);
+        if (style === "short" && SHORT_ESCAPES[character]) literal += SHORT_ESCAPES[character];
+        else if (style === "upper") literal += escaped.toUpperCase().replace(/\\U/g, "\\u");
+        else if (style === "lower" || mustEscape) literal += escaped;
+        else literal += character;
+      }
+    }
+    return { text, literal: `"${literal}"` };
+  });
 }

@@ -45,10 +45,16 @@ export interface Command {
   span: Span;
 }
 
-/** Command-shaped text inside a fenced code block or an inline code span: inert, but reported. */
+/**
+ * The inert region a mention was found in (contract §4): a fenced code block, an indented code
+ * block, a code span, raw HTML (a block or an inline tag), a block quote, or reasoning.
+ */
+export type MentionContext = "fence" | "indented-code" | "inline-code" | "html" | "quote" | "reasoning";
+
+/** Command-shaped text inside an inert region: not run, but reported. */
 export interface Mention {
   text: string;
-  context: "fence" | "inline-code";
+  context: MentionContext;
   span: Span;
 }
 

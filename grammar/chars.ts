@@ -95,14 +95,17 @@ export const Stops = {
   space: 512,
   lineStart: 1024,
   nameFirst: 2048,
+  /** Characters that end a line's beginning (anything but markers, indentation and fence runs). */
+  prefix: 4096,
 } as const;
 
 function buildStops(): Uint16Array {
   const table = new Uint16Array(65536);
-  table.fill(Stops.bare | Stops.name | Stops.key | Stops.space | Stops.nameFirst, 128);
+  table.fill(Stops.bare | Stops.name | Stops.key | Stops.space | Stops.nameFirst | Stops.prefix, 128);
   for (let code = 0; code < 128; code++) {
     let mask = 0;
-    if (code === OPEN_BRACKET || code === BACKSLASH || code === BACKTICK || code === LINE_FEED) mask |= Stops.text;
+    if (code === OPEN_BRACKET || code === BACKSLASH || code === BACKTICK || code === LINE_FEED || code === LESS_THAN) mask |= Stops.text;
+    if (!" \t\r>-+*_=#.)`~0123456789".includes(String.fromCharCode(code))) mask |= Stops.prefix;
     if (code === OPEN_BRACKET || code === BACKSLASH || code === LINE_FEED) mask |= Stops.fence;
     if (code === CLOSE_BRACKET || code === LINE_FEED || code === LESS_THAN) mask |= Stops.recover;
     if (code === LINE_FEED) mask |= Stops.lineFeed;

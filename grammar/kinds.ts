@@ -54,9 +54,29 @@ function checkJson(key: string, text: string, form: Parameter["form"]): DecodeRe
   }
 }
 
+/** Half of a UTF-16 surrogate pair without its partner: not a character, so no UTF-8 can hold it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** A quoted `"\uD83D"` would otherwise be written as U+FFFD without a word: refuse it, naming where. */
+function loneSurrogate(key: string, text: string): DecodeResult | undefined {
+  const found = LONE_SURROGATE.exec(text);
+  if (found === null) return undefined;
+  const code = found[0].charCodeAt(0).toString(16).toUpperCase();
+  return {
+    ok: false,
+    expected: `text with whole characters only (character ${found.index + 1} is \\u${code}, half of a surrogate pair without its other half)`,
+    received: preview(text),
+    fix: `write the character itself, or both halves of the pair (e.g. \\uD83D\\uDE00 for 😀), in ${key}`,
+  };
+}
+
 /** Decodes one parameter by its declared kind. Never throws. */
 export function decodeParameter(parameter: Parameter, kind: ParameterKind): DecodeResult {
   const { key, form, text } = parameter;
+  if (form !== "bare") {
+    const broken = loneSurrogate(key, text);
+    if (broken !== undefined) return broken;
+  }
   if (kind === "word") return { ok: true, value: text };
   if (form !== "bare") {
     if (kind === "text") return { ok: true, value: text };

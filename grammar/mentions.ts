@@ -2,7 +2,7 @@
  * Command-shaped text inside inline code spans, and position helpers shared with the scanner.
  * A span's content is known in full when it is searched, so this runs over a finished string.
  */
-import type { Mention, Position } from "./ast.js";
+import type { Mention, MentionContext, Position } from "./ast.js";
 import { CommandMachine, Outcome, type MachineHost } from "./command-machine.js";
 
 /** The position just after `text`, which starts at `start`. */
@@ -14,6 +14,20 @@ export function endPosition(start: Position, text: string): Position {
   return { offset: start.offset + text.length, line: start.line + lines, column: text.length - lastLineFeed };
 }
 
+const WHERE: Record<MentionContext, string> = {
+  fence: "inside a code fence",
+  "indented-code": "inside an indented code block (4 or more spaces of indentation)",
+  "inline-code": "inside inline code (backticks)",
+  html: "inside raw HTML",
+  quote: "inside a block quote (a line starting with >)",
+  reasoning: "inside reasoning (a <think> block)",
+};
+
+/** Where a mention was, in words for a person or a model: "inside a block quote (…)". */
+export function describeMentionContext(context: MentionContext): string {
+  return WHERE[context];
+}
+
 /** The first line of `text`, without its line break. */
 export function firstLine(text: string): string {
   const lineFeed = text.indexOf("\n");
@@ -21,13 +35,18 @@ export function firstLine(text: string): string {
   return text.slice(0, text.charCodeAt(lineFeed - 1) === 0x0d ? lineFeed - 1 : lineFeed);
 }
 
-/** Finds mentions in one line's stretch: an inline code span's content, or a fence opener's info string. */
+/**
+ * Finds mentions in a finished stretch of inert text: a code span's content (which may run over
+ * lines), a fence opener's info string, an inert line, a tag.
+ */
 export class MentionFinder implements MachineHost {
   line = 1;
   lineStart = 0;
   private readonly machine = new CommandMachine(this);
 
-  newline(): boolean {
+  newline(offset: number): boolean {
+    this.line++;
+    this.lineStart = offset + 1;
     return false;
   }
 
@@ -37,9 +56,15 @@ export class MentionFinder implements MachineHost {
     this.lineStart = lineStart;
     const found: Mention[] = [];
     let i = 0;
+    let counted = 0;
     while (i < content.length) {
       const bracket = content.indexOf("[", i);
       if (bracket < 0) break;
+      // Line feeds before the bracket that the machine did not consume.
+      for (let lineFeed = content.indexOf("\n", Math.max(counted, i)); lineFeed >= 0 && lineFeed < bracket; lineFeed = content.indexOf("\n", lineFeed + 1)) {
+        this.newline(offset + lineFeed);
+      }
+      counted = bracket;
       if (bracket > i && content.charCodeAt(bracket - 1) === 0x5c) {
         i = bracket + 1;
         continue;
@@ -53,10 +78,11 @@ export class MentionFinder implements MachineHost {
       }
       if (outcome === Outcome.Running && !machine.confirmed) break;
       const text = outcome === Outcome.Complete ? content.slice(bracket, machine.stop) : content.slice(bracket);
-      const start = { offset: offset + bracket, line, column: offset + bracket - lineStart + 1 };
+      const start = { offset: offset + bracket, line: this.machine.startLine, column: this.machine.startColumn };
       found.push({ text, context, span: { start, end: endPosition(start, text) } });
       if (outcome !== Outcome.Complete) break;
       i = machine.stop;
+      counted = i;
     }
     return found;
   }

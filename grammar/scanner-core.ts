@@ -21,6 +21,8 @@ import {
 import { CommandMachine, Outcome, type MachineHost } from "./command-machine.js";
 import { parseCommandText } from "./parser.js";
 import { MentionFinder, endPosition, firstLine } from "./mentions.js";
+import { RegionRecorder } from "./region-log.js";
+import type { InertRegionKind, InertRegionLog } from "./regions.js";
 
 /** One finding, in source order. */
 export type ParseEvent =
@@ -56,6 +58,16 @@ export const enum State {
   RecoverBodyLine,
   FenceContent,
   FenceSkipLine,
+  /** At a line's beginning: container markers and indentation, up to what decides the line. */
+  Prefix,
+  /** The rest of a line of inert content (code, HTML, quoted material, reasoning), read at its end. */
+  InertLine,
+  /** Holding a code span or tag open: the next line's beginning, to learn if the paragraph goes on. */
+  HoldPrefix,
+  /** Holding text after a `<` that may open inline raw HTML. */
+  TagHold,
+  /** After a complete tag that began a line: only whitespace to the line's end makes it an HTML block. */
+  AfterLineTag,
 }
 
 /** What the fast path still has to do for a chunk it let through. */
@@ -79,7 +91,7 @@ function specials(characters: number[]): Uint8Array {
   return table;
 }
 
-export const TEXT_SPECIAL = specials([OPEN_BRACKET, BACKSLASH, BACKTICK, LINE_FEED]);
+export const TEXT_SPECIAL = specials([OPEN_BRACKET, BACKSLASH, BACKTICK, LINE_FEED, LESS_THAN]);
 export const FENCE_SPECIAL = specials([OPEN_BRACKET, BACKSLASH, LINE_FEED]);
 export const RECOVER_SPECIAL = specials([CLOSE_BRACKET, LINE_FEED, LESS_THAN]);
 export const HOLD_SPECIAL = specials([BACKTICK, LINE_FEED]);
@@ -104,24 +116,35 @@ export interface Pending {
   base: number;
 }
 
-/** For each backtick run in `held` (a line's rest), the absolute offset of its closing run, or -1. */
-function closingRuns(held: string, base: number): Map<number, number> {
-  const runs: [number, number][] = [];
-  for (let i = held.indexOf("`"); i >= 0; i = held.indexOf("`", i)) {
-    let j = i;
-    while (j < held.length && held.charCodeAt(j) === BACKTICK) j++;
-    runs.push([i, j - i]);
-    i = j;
+/** The backtick runs of a held stretch, to find where a run opened there closes (CommonMark's rule). */
+export class BacktickRuns {
+  /** Per run length, the absolute offsets of the runs of exactly that length, in order. */
+  private readonly byLength = new Map<number, number[]>();
+
+  constructor(held: string, base: number) {
+    for (let i = held.indexOf("`"); i >= 0; i = held.indexOf("`", i)) {
+      let j = i;
+      while (j < held.length && held.charCodeAt(j) === BACKTICK) j++;
+      let starts = this.byLength.get(j - i);
+      if (starts === undefined) this.byLength.set(j - i, (starts = []));
+      starts.push(base + i);
+      i = j;
+    }
   }
-  const closers = new Map<number, number>();
-  const nextByLength = new Map<number, number>();
-  for (let k = runs.length - 1; k >= 0; k--) {
-    const [start, length] = runs[k]!;
-    const next = nextByLength.get(length);
-    closers.set(base + start, next === undefined ? -1 : base + next);
-    nextByLength.set(length, start);
+
+  /** The offset of the first run of exactly `length` backticks after `start`, or -1. */
+  closerOf(start: number, length: number): number {
+    const starts = this.byLength.get(length);
+    if (starts === undefined) return -1;
+    let low = 0;
+    let high = starts.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (starts[middle]! <= start) low = middle + 1;
+      else high = middle;
+    }
+    return low < starts.length ? starts[low]! : -1;
   }
-  return closers;
 }
 
 /**
@@ -160,7 +183,7 @@ export abstract class ScannerCore implements MachineHost {
   protected maybeFence = false;
   protected holdRunLength = 0;
   protected holdRunStart = 0;
-  protected codeMap: Map<number, number> | undefined;
+  protected codeMap: BacktickRuns | undefined;
   protected codeMapEnd = -1;
   protected fenceCharacter = 0;
   protected fenceLength = 0;
@@ -177,6 +200,52 @@ export abstract class ScannerCore implements MachineHost {
   protected recoverMatched = 0;
   protected readonly machine = new CommandMachine(this);
   protected readonly mentions = new MentionFinder();
+  protected log: RegionRecorder | undefined;
+
+  /**
+   * The inert regions of the text read so far (regions.ts), for layers that look for other ways
+   * of writing a call. Recording starts on first access: read it before the first `push`.
+   */
+  get regions(): InertRegionLog {
+    this.log ??= new RegionRecorder(this, this.total);
+    return this.log;
+  }
+
+  /** Every offset below this one is decided: nothing before it can still change kind. */
+  settledOffset(): number {
+    if (this.ended) return this.total;
+    switch (this.state) {
+      case State.Machine:
+        return this.region === Region.Fence ? this.total : this.machine.startOffset;
+      case State.Ticks:
+        return this.runStart;
+      case State.CodeHold:
+      case State.CodeHoldRun:
+        return this.codeStart;
+      case State.LineStart:
+      case State.FenceRun:
+      case State.RecoverFenceCandidate:
+      case State.Prefix:
+        return this.lineStart;
+      case State.HoldPrefix:
+      case State.TagHold:
+        return this.heldFrom();
+      case State.InertLine:
+        return this.inertSettled();
+      default:
+        return this.total;
+    }
+  }
+
+  /** Where the code span or tag held open starts. */
+  protected abstract heldFrom(): number;
+
+  /** How far an inert line is settled (a reasoning line may still close mid-line). */
+  protected abstract inertSettled(): number;
+
+  protected markRegion(offset: number, kind: InertRegionKind | undefined): void {
+    if (this.log !== undefined) this.log.mark(offset, kind);
+  }
 
   protected emit(event: ParseEvent): void {
     if (this.events === NO_EVENTS) this.events = [];
@@ -226,8 +295,13 @@ export abstract class ScannerCore implements MachineHost {
 
   /** A backslash right before a `[` makes it text, however many backslashes stand there (contract §1). */
   protected noteBackslash(offset: number): void {
-    this.backslashOdd = true;
+    this.backslashOdd = this.backslashEnd === offset ? !this.backslashOdd : true;
     this.backslashEnd = offset + 1;
+  }
+
+  /** Whether the character at `offset` is escaped by an odd run of backslashes (CommonMark). */
+  protected escaped(offset: number): boolean {
+    return this.backslashOdd && this.backslashEnd === offset;
   }
 
   protected position(offset: number): Position {
@@ -240,7 +314,8 @@ export abstract class ScannerCore implements MachineHost {
     this.state = State.Machine;
   }
 
-  protected settleMachine(outcome: Outcome, index: number): void {
+  /** Returns true when the start of the current line was scheduled to be scanned again. */
+  protected settleMachine(outcome: Outcome, index: number): boolean {
     const machine = this.machine;
     const inFence = this.region === Region.Fence;
     if (outcome === Outcome.Complete) {
@@ -250,18 +325,20 @@ export abstract class ScannerCore implements MachineHost {
       if (inFence) {
         this.emitMention(text, start, "fence");
         this.state = State.FenceContent;
-        return;
+        return false;
       }
       this.recovering = false;
       this.state = State.Text;
+      this.markRegion(start.offset, "command");
+      this.markRegion(start.offset + text.length, undefined);
       this.emitCommand(text, start);
-      return;
+      return false;
     }
     if (outcome === Outcome.Aborted) {
       if (machine.confirmed) this.emitMention(firstLine(this.captured(index)), this.machineStart(), "fence");
       this.stopCapture();
       this.closeFence();
-      return;
+      return false;
     }
     if (outcome === Outcome.Failed && inFence) {
       if (machine.startLine === this.line) this.mentionPending = true;
@@ -270,14 +347,16 @@ export abstract class ScannerCore implements MachineHost {
         this.stopCapture();
       }
       this.state = State.FenceSkipLine;
-      return;
+      return false;
     }
+    const lineBeginning = machine.lineBlank && outcome !== Outcome.Failed ? this.captured(index).slice(this.lineStart - machine.startOffset) : undefined;
     this.stopCapture();
     if (inFence) {
       this.state = State.FenceContent;
-      return;
+      return false;
     }
     if (outcome === Outcome.Failed) {
+      this.markRegion(machine.startOffset, "command");
       this.emit({ type: "error", error: machine.error! });
       this.recovering = true;
       const header = machine.brokenHeredocHeader();
@@ -285,14 +364,21 @@ export abstract class ScannerCore implements MachineHost {
         this.recoverTag = header.tag;
         this.recoverLoose = true;
         this.state = header.open ? State.RecoverTag : State.RecoverHeader;
-        return;
+        return false;
       }
+    }
+    if (lineBeginning !== undefined) {
+      // The candidate ran into a line of its own: that line's beginning is read again, by the block structure.
+      this.enterLineStart();
+      this.stack.push({ input: this.input, index, base: this.base }, { input: lineBeginning, index: 0, base: this.lineStart });
+      return true;
     }
     if (machine.lineBlank) {
       this.enterLineStart();
       if (machine.indent < 0) this.indentTab = true;
       else this.indentSpaces = machine.indent;
     } else this.state = this.recovering ? State.Recover : State.Text;
+    return false;
   }
 
   protected machineStart(): Position {
@@ -359,16 +445,26 @@ export abstract class ScannerCore implements MachineHost {
     }
     this.stopCapture();
     this.state = State.Text;
-    const closer = this.codeMap.get(this.runStart) ?? -1;
+    const closer = this.codeMap.closerOf(this.runStart, this.runLength);
     if (closer < 0) return index;
     const closerIndex = closer - base;
-    this.findSpanMentions(input.slice(index, closerIndex), base + index);
+    this.markRegion(this.runStart, "inline-code");
+    this.markRegion(closer + this.runLength, undefined);
+    const content = input.slice(index, closerIndex);
+    this.findSpanMentions(content, base + index);
+    // A span that ran over lines: the line count moves on past them.
+    for (let lineFeed = content.indexOf("\n"); lineFeed >= 0; lineFeed = content.indexOf("\n", lineFeed + 1)) {
+      this.line++;
+      this.lineStart = base + index + lineFeed + 1;
+    }
     return closerIndex + this.runLength;
   }
 
   protected closeHeldCode(index: number): void {
     const held = this.captured(index);
     this.stopCapture();
+    this.markRegion(this.codeStart, "inline-code");
+    this.markRegion(this.holdRunStart + this.holdRunLength, undefined);
     this.findSpanMentions(held.slice(this.codeLength, this.holdRunStart - this.codeStart), this.codeStart + this.codeLength);
     this.state = State.Text;
   }
@@ -385,7 +481,7 @@ export abstract class ScannerCore implements MachineHost {
     }
     const held = this.captured(index);
     this.stopCapture();
-    this.codeMap = closingRuns(held, this.codeStart);
+    this.codeMap = new BacktickRuns(held, this.codeStart);
     this.codeMapEnd = this.codeStart + held.length;
     this.state = State.Text;
     this.stack.push({ input, index, base }, { input: held, index: 0, base: this.codeStart });
@@ -400,6 +496,7 @@ export abstract class ScannerCore implements MachineHost {
   /** Opens a fence; the opener line is captured from its run up to `infoStart` and goes on to the line's end. */
   protected openFence(character: number, length: number, infoStart: number): void {
     this.recovering = false;
+    this.markRegion(infoStart - length, "fence");
     this.fenceCharacter = character;
     this.fenceLength = length;
     this.fenceInfoStart = infoStart;
@@ -416,6 +513,7 @@ export abstract class ScannerCore implements MachineHost {
   }
 
   protected closeFence(): void {
+    this.markRegion(this.lineStart, undefined);
     this.region = Region.Text;
     this.closer = Closer.Off;
     this.recovering = false;

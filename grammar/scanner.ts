@@ -8,7 +8,8 @@
  * already scanned is scanned again except that held stretch, once, and the few characters of a
  * fence-line candidate: the total work is linear in the length of the text.
  */
-import { BACKSLASH, BACKTICK, CLOSE_BRACKET, LINE_FEED, OPEN_BRACKET, SPACE, Stops, STOPS, TAB, TILDE } from "./chars.js";
+import { BACKSLASH, BACKTICK, CLOSE_BRACKET, LESS_THAN, LINE_FEED, OPEN_BRACKET, SPACE, Stops, STOPS, TAB, TILDE } from "./chars.js";
+import { Need } from "./blocks.js";
 import { Outcome } from "./command-machine.js";
 import { firstLine } from "./mentions.js";
 import {
@@ -19,12 +20,12 @@ import {
   NO_EVENTS,
   RECOVER_SPECIAL,
   Region,
-  ScannerCore,
   skipTo,
   State,
   TEXT_SPECIAL,
   type ParseEvent,
 } from "./scanner-core.js";
+import { LineScanner, prefixEnd } from "./scanner-lines.js";
 
 export type { ParseEvent } from "./scanner-core.js";
 
@@ -35,7 +36,7 @@ const FAST_PATH_LIMIT = 64;
  * Feed text with `push(chunk)`, then call `end()`. Each call returns the findings completed
  * by that piece of text. Concatenated, they equal `parse(wholeText)` in any chunking.
  */
-export class StreamingScanner extends ScannerCore {
+export class StreamingScanner extends LineScanner {
   /**
    * Scans the next piece of text; returns what it completed, in source order. When nothing
    * completed, the returned array is a shared frozen empty one: read it, don't modify it.
@@ -88,8 +89,8 @@ export class StreamingScanner extends ScannerCore {
     this.events = NO_EVENTS;
     this.fastMask = 0;
     if (this.ended) return NO_EVENTS;
+    this.settleAtEnd();
     this.ended = true;
-    this.settleHeldCode();
     this.finishState();
     this.stopCapture();
     return this.events;
@@ -99,16 +100,12 @@ export class StreamingScanner extends ScannerCore {
   /** A chunk that is one line feed, in prose or fence content: the common slow case, kept short. */
   private lineFeedAlone(): boolean {
     const state = this.state;
-    if (state !== State.Text && state !== State.LineStart && state !== State.FenceContent) return false;
+    if (state !== State.Text && state !== State.FenceContent) return false;
     const offset = this.total++;
     if (state === State.FenceContent) {
       if (this.closer !== Closer.Off) this.peekCloser("\n", 0);
       if (this.newline(offset, "", 0)) this.closeFence();
-    } else {
-      this.line++;
-      this.lineStart = offset + 1;
-      this.enterLineStart();
-    }
+    } else this.textLineFeed(offset);
     this.chooseFastPath();
     return true;
   }
@@ -147,7 +144,14 @@ export class StreamingScanner extends ScannerCore {
           mask = Stops.text;
           break;
         case State.LineStart:
-          mask = Stops.lineStart;
+          mask = this.recovering ? Stops.lineStart : 0;
+          break;
+        case State.Prefix:
+        case State.HoldPrefix:
+          mask = this.prefixNeed === Need.Decider ? Stops.prefix : this.prefixNeed === Need.LineOrBacktick ? Stops.codeHold : Stops.lineFeed;
+          break;
+        case State.InertLine:
+          mask = Stops.lineFeed;
           break;
         case State.FenceContent:
           mask = Stops.fence;
@@ -185,22 +189,68 @@ export class StreamingScanner extends ScannerCore {
           if (i === end) break;
           const code = input.charCodeAt(i);
           if (code === LINE_FEED) {
-            this.newline(base + i, input, i + 1);
-            this.enterLineStart();
+            i = this.textLineFeed(base + i) - base;
+            continue;
           } else if (code === BACKSLASH) this.noteBackslash(base + i);
           else if (code === BACKTICK) {
+            if (this.escaped(base + i)) {
+              i++;
+              continue;
+            }
             this.state = State.Ticks;
             this.runStart = base + i;
             this.runLength = 0;
             this.startCapture(i);
             continue;
-          } else if (!(this.backslashOdd && this.backslashEnd === base + i)) {
+          } else if (code === LESS_THAN) {
+            if (!this.escaped(base + i)) this.beginTag(i, base);
+          } else if (this.backslashEnd !== base + i) {
             this.startMachine(i, base);
           }
           i++;
           continue;
         }
+        case State.Prefix: {
+          i = prefixEnd(input, i, this.prefixNeed);
+          if (i === end) break;
+          i = this.classifyLine(input, i, base, false);
+          if (i < 0) return;
+          continue;
+        }
+        case State.HoldPrefix: {
+          i = prefixEnd(input, i, this.prefixNeed);
+          if (i === end) break;
+          i = this.classifyHeldLine(input, i, base, false);
+          if (i < 0) return;
+          continue;
+        }
+        case State.InertLine: {
+          const lineFeed = input.indexOf("\n", i);
+          if (lineFeed < 0) {
+            i = end;
+            break;
+          }
+          i = this.endInertLine(input, lineFeed, base, false);
+          if (i < 0) return;
+          continue;
+        }
+        case State.TagHold:
+          i = this.feedTag(input, i, base);
+          if (i < 0) return;
+          continue;
+        case State.AfterLineTag:
+          if (!this.afterLineTag(input.charCodeAt(i))) i++;
+          continue;
         case State.LineStart: {
+          if (!this.recovering) {
+            const first = input.charCodeAt(i);
+            if (this.tracker.plainLine(first)) this.plainLine();
+            else if (first === LINE_FEED && this.tracker.blankAtTop()) {
+              i = this.textLineFeed(base + i) - base;
+              continue;
+            } else this.beginLine(i);
+            continue;
+          }
           const code = input.charCodeAt(i);
           if (code === SPACE) this.indentSpaces++;
           else if (code === TAB) this.indentTab = true;
@@ -242,7 +292,12 @@ export class StreamingScanner extends ScannerCore {
             this.holdRunLength = 0;
             continue;
           }
-          if (this.resolveHeldCode(input, i, base)) return;
+          if (this.maybeFence || this.lineHeading) {
+            if (this.resolveHeldCode(input, i, base)) return;
+            continue;
+          }
+          this.holdLineFeed(i, base);
+          i++;
           continue;
         case State.CodeHoldRun:
           if (input.charCodeAt(i) === BACKTICK) {
@@ -274,7 +329,7 @@ export class StreamingScanner extends ScannerCore {
         case State.Machine: {
           const outcome = this.machine.feed(input, i, base);
           i = this.machine.stop;
-          if (outcome !== Outcome.Running) this.settleMachine(outcome, i);
+          if (outcome !== Outcome.Running && this.settleMachine(outcome, i)) return;
           continue;
         }
         case State.Recover: {
@@ -283,6 +338,7 @@ export class StreamingScanner extends ScannerCore {
           const code = input.charCodeAt(i);
           if (code === CLOSE_BRACKET) {
             this.recovering = false;
+            this.markRegion(base + i + 1, undefined);
             this.state = State.Text;
           } else if (code === LINE_FEED) {
             this.newline(base + i, input, i + 1);
@@ -316,6 +372,7 @@ export class StreamingScanner extends ScannerCore {
             continue;
           }
           this.recovering = false;
+          this.markRegion(this.runStart + bracket + 1, undefined);
           this.state = State.Text;
           this.stack.push({ input, index: i, base }, { input: held.slice(bracket + 1), index: 0, base: this.runStart + bracket + 1 });
           return;
@@ -327,7 +384,7 @@ export class StreamingScanner extends ScannerCore {
           if (code === LINE_FEED) {
             if (this.newline(base + i, input, i + 1)) this.closeFence();
           } else if (code === BACKSLASH) this.noteBackslash(base + i);
-          else if (!(this.backslashOdd && this.backslashEnd === base + i)) this.startMachine(i, base);
+          else if (this.backslashEnd !== base + i) this.startMachine(i, base);
           i++;
           continue;
         }
@@ -352,15 +409,48 @@ export class StreamingScanner extends ScannerCore {
     }
   }
 
-  /** At the end of the text: code held back is decided (it has no closer now) and replayed. */
-  private settleHeldCode(): void {
+  /** At the end of the text: what was held or half-read is decided (nothing more can come) and replayed. */
+  private settleAtEnd(): void {
     for (;;) {
-      if (this.state === State.CodeHoldRun && this.holdRunLength === this.codeLength) {
-        this.closeHeldCode(this.input.length);
-        return;
+      const input = this.input;
+      const at = input.length;
+      let next = at;
+      switch (this.state) {
+        case State.CodeHoldRun:
+          if (this.holdRunLength === this.codeLength) {
+            this.closeHeldCode(at);
+            continue;
+          }
+          if (!this.resolveHeldCode(input, at, this.base)) return;
+          break;
+        case State.CodeHold:
+          if (!this.resolveHeldCode(input, at, this.base)) return;
+          break;
+        case State.Prefix:
+          next = this.classifyLine(input, at, this.base, true);
+          break;
+        case State.HoldPrefix:
+          next = this.classifyHeldLine(input, at, this.base, true);
+          break;
+        case State.TagHold: {
+          this.tag.noteParagraphEnd(this.base + at);
+          const text = this.captured(at);
+          this.stopCapture();
+          this.replayHeld(text);
+          next = -1;
+          break;
+        }
+        case State.InertLine:
+          if (this.endInertLine(input, at, this.base, true) >= 0) return;
+          next = -1;
+          break;
+        default:
+          return;
       }
-      if (this.state !== State.CodeHold && this.state !== State.CodeHoldRun) return;
-      if (!this.resolveHeldCode(this.input, this.input.length, this.base)) return;
+      if (next >= 0 && this.stack.length === 0) {
+        if (this.state === State.Prefix || this.state === State.HoldPrefix) return;
+        continue;
+      }
       this.drain();
     }
   }
@@ -379,6 +469,7 @@ export class StreamingScanner extends ScannerCore {
     const end = this.position(this.total);
     const outcome = this.machine.finish(end.offset, end.line, end.column);
     if (outcome !== Outcome.Failed) return;
+    this.markRegion(this.machine.startOffset, this.region === Region.Fence ? "fence" : "command");
     if (this.region === Region.Fence) this.emitMention(firstLine(this.captured(this.input.length)), this.machineStart(), "fence");
     else this.emit({ type: "error", error: this.machine.error! });
   }

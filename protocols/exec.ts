@@ -10,9 +10,16 @@
  * exit hook, and on SIGTERM or SIGHUP). A command that exits non-zero is a failed result (`exec_failed`) carrying its
  * exit code and output.
  *
- * Children never see credentials: provider API keys and any variable named like `*_KEY`,
- * `*_TOKEN`, `*_SECRET`, `*_PASSWORD` (see tools/exec/environment.ts) are removed.
- * Settings (`config.EXEC`): `passEnv` (names to pass anyway), `defaultTimeout` (s, 120),
+ * Commands and jobs run in a bubblewrap sandbox when `bwrap` is installed (tools/exec/sandbox.ts):
+ * only the workspace, the temp folder and `writablePaths` are writable, and nothing they start
+ * outlives them (run) or clio (background). Without bwrap, EXEC says so once.
+ *
+ * Children never see credentials: provider API keys, any variable named like `*_KEY`,
+ * `*_TOKEN`, `*_SECRET`, `*_PASSWORD`, connection strings, webhooks, cookies, agent sockets,
+ * and any value that looks like one (see tools/exec/environment.ts) are removed;
+ * `environment` {include, exclude} adjusts that.
+ * Settings (`config.EXEC`): `sandbox` (false turns it off), `writablePaths`, `network`
+ * ("allow", default, or "none"), `passEnv` (names to pass anyway), `defaultTimeout` (s, 120),
  * `maxTimeout` (s, 3600), `outputLimit` (bytes kept per stream, 1 MB), `shownLimit`
  * (characters of each stream shown to the model, head and tail, 8000; the capture itself is in
  * the result's data).
@@ -24,6 +31,7 @@ import { z } from "zod";
 import { defineAction, defineProtocol, parameter, withWholeOutput, type ParameterDefinition, type ProtocolEnvironment } from "./contract/protocol.js";
 import { loadOnce } from "./contract/load-once.js";
 import { ProtocolError } from "./contract/errors.js";
+import { makeFolder } from "../tools/clio-folder.js";
 import { childEnvironment, commandLine } from "../tools/exec/environment.js";
 import type { JobStatus, JobTable, RunResult, Spawn } from "../tools/exec/index.js";
 import { trimMiddle } from "../tools/exec/output.js";
@@ -39,7 +47,11 @@ export interface ExecOptions {
 }
 
 interface ExecSettings {
+  sandbox?: unknown;
+  writablePaths?: unknown;
+  network?: unknown;
   passEnv?: string[];
+  environment?: { include?: string[]; exclude?: string[] };
   defaultTimeout?: number;
   maxTimeout?: number;
   outputLimit?: number;
@@ -48,6 +60,46 @@ interface ExecSettings {
 
 export interface ExecState {
   jobs: JobTable;
+  /** True once EXEC said that bubblewrap is missing (it says so once). */
+  toldNoSandbox?: boolean;
+}
+
+/**
+ * How one command is started: the program and arguments (maybe inside bwrap), its environment,
+ * its tag (only outside the sandbox, whose PID namespace already ends everything the command
+ * started), and a one-time notice.
+ */
+interface Launch {
+  file: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  tag?: string;
+  notice: string;
+}
+
+const NO_SANDBOX_NOTICE =
+  "(Note: bubblewrap (bwrap) is not installed, so commands run without the sandbox: they can write anywhere you can, and processes that escape their group are found only by their environment tag. Install the Debian package bubblewrap, or set EXEC.sandbox to false to silence this.)";
+
+/** Wraps `file args` for the sandbox (or not) and gives it a tagged, credential-free environment. */
+async function launchFor(environment: ProtocolEnvironment, state: ExecState, file: string, args: string[], folder: string): Promise<Launch> {
+  const tools = await loadProcessTools();
+  const settings = settingsOf(environment);
+  const sandbox = tools.readSandboxSettings(settings);
+  const filter = { include: [...(settings.passEnv ?? []), ...(settings.environment?.include ?? [])], exclude: settings.environment?.exclude ?? [] };
+  const env = childEnvironment(environment.env, filter);
+  const tagged = () => {
+    const tag = tools.newTag();
+    return { env: { ...env, [tools.TAG_VARIABLE]: tag }, tag };
+  };
+  if (!sandbox.enabled) return { file, args, ...tagged(), notice: "" };
+  if (!tools.bubblewrapAvailable()) {
+    const notice = state.toldNoSandbox ? "" : NO_SANDBOX_NOTICE;
+    state.toldNoSandbox = true;
+    return { file, args, ...tagged(), notice };
+  }
+  // clio's own folder exists before the command starts, so the sandbox can keep it read-only.
+  await makeFolder(path.join(environment.workspace.root, ".clio"));
+  return { ...tools.sandboxed(file, args, { workspace: environment.workspace.root, cwd: folder }, sandbox), env, notice: "" };
 }
 
 const settingsOf = (environment: ProtocolEnvironment): ExecSettings => (environment.config.EXEC ?? {}) as ExecSettings;
@@ -116,15 +168,17 @@ function shownOutput(result: RunResult, shownLimit: number): { shown: string; wh
 }
 
 /** Runs a program and turns the outcome into a result, or a ProtocolError carrying the output. */
-async function execute(context: { environment: ProtocolEnvironment; signal: AbortSignal; progress?: (text: string) => void }, spawn: Spawn | undefined, label: string, file: string, args: string[], folder: string, limitMs: number) {
-  const { environment, signal } = context;
+async function execute(context: { environment: ProtocolEnvironment; state: ExecState; signal: AbortSignal; progress?: (text: string) => void }, spawn: Spawn | undefined, label: string, file: string, args: string[], folder: string, limitMs: number) {
+  const { environment, state, signal } = context;
   const settings = settingsOf(environment);
   const { runProcess } = await loadProcessTools();
+  const launch = await launchFor(environment, state, file, args, folder);
   const result = await runProcess({
-    file,
-    args,
+    file: launch.file,
+    args: launch.args,
     cwd: folder,
-    env: childEnvironment(environment.env, settings.passEnv),
+    env: launch.env,
+    ...(launch.tag === undefined ? {} : { tag: launch.tag }),
     timeoutMs: limitMs,
     signal,
     outputLimit: settings.outputLimit,
@@ -132,11 +186,16 @@ async function execute(context: { environment: ProtocolEnvironment; signal: Abor
     now: environment.now,
     ...(context.progress ? { onOutput: context.progress } : {}),
   });
-  const { shown, whole } = shownOutput(result, shownLimitOf(environment));
+  const captured = shownOutput(result, shownLimitOf(environment));
+  const shown = `${captured.shown}${launch.notice ? `\n${launch.notice}` : ""}`;
+  const whole = captured.whole === undefined ? undefined : `${captured.whole}${launch.notice ? `\n${launch.notice}` : ""}`;
   const failure = (error: ProtocolError) => (whole === undefined ? error : withWholeOutput(error, whole));
   const data = { exitCode: result.exitCode, signal: result.signal, durationMs: result.durationMs, stdout: result.stdout, stderr: result.stderr, leftoversStopped: result.leftoversStopped };
-  if (result.startError !== undefined) {
-    throw new ProtocolError("exec_failed", `${label} could not start: ${result.startError}.`, "Check that the program is installed and on PATH.");
+  // Inside the sandbox a missing program is bwrap's failure to exec it.
+  const sandboxStartError = launch.file === "bwrap" && result.exitCode === 1 ? /^bwrap: execvp (.*)$/m.exec(result.stderr.text)?.[1] : undefined;
+  const startError = result.startError ?? sandboxStartError;
+  if (startError !== undefined) {
+    throw new ProtocolError("exec_failed", `${label} could not start: ${startError}.`, "Check that the program is installed and on PATH.");
   }
   if (result.timedOut) {
     throw failure(new ProtocolError("timeout", `${label} timed out after ${seconds(limitMs)}; its whole process group was stopped.\n${shown}`, "Give a longer timeout=SECONDS, or start servers and watchers with EXEC action=background."));
@@ -218,7 +277,8 @@ export function createExecProtocol(options: ExecOptions = {}) {
         async handler(args, { environment, state }) {
           const line = shellLine(args.command);
           const folder = await workingFolder(environment, args.cwd);
-          const started = state.jobs.start(line, { cwd: folder, env: childEnvironment(environment.env, settingsOf(environment).passEnv) });
+          const launch = await launchFor(environment, state, "/bin/sh", ["-c", line], folder);
+          const started = state.jobs.start(line, { cwd: folder, env: launch.env, launch, ...(launch.tag === undefined ? {} : { tag: launch.tag }) });
           // A moment for the first output (or an immediate failure) to show.
           const until = Date.now() + (options.startupWaitMs ?? 300);
           const quiet = () => {
@@ -228,7 +288,7 @@ export function createExecProtocol(options: ExecOptions = {}) {
           while (Date.now() < until && quiet()) await new Promise((resolve) => setTimeout(resolve, 20));
           const { status, text } = state.jobs.read(started.id);
           const first = text === "" ? "(no output yet)" : trimMiddle(text, shownLimitOf(environment));
-          const output = `${jobLine(status, environment.now())}\n${first}\nRead new output with EXEC action=output id=${status.id}; stop it with action=kill id=${status.id}.`;
+          const output = `${jobLine(status, environment.now())}\n${first}\nRead new output with EXEC action=output id=${status.id}; stop it with action=kill id=${status.id}.${launch.notice ? `\n${launch.notice}` : ""}`;
           return { output, description: `Started ${status.id}: ${firstLine(args.command)}`, data: status };
         },
       }),

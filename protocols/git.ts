@@ -2,22 +2,29 @@
  * GIT — version control of the workspace's repository (the workspace root is the repository
  * root): status, diff, log, add, commit, branch, checkout, merge, reset, fetch, pull, push, init.
  * Settings (`config.GIT`): `author` {name, email}; `credentials` {username, password} or
- * {token}; `lockTimeoutMs` (wait for another git's index.lock, default 3000);
- * `networkTimeoutMs` (idle limit for push/pull/fetch, default 30000). Credentials may also come
- * from CLIO_GIT_USERNAME + CLIO_GIT_PASSWORD, or GIT_TOKEN; they never appear in results.
+ * {token}, with `hosts` (the only hosts they go to, over https; from the person's own config
+ * only); `allowHosts` (remotes reachable although on this machine or a private network, as
+ * WEB.allowHosts); `lockTimeoutMs` (wait for another git's index.lock, default 3000);
+ * `networkTimeoutMs` (idle limit for push/pull/fetch, default 30000); `commitTime` {start (ISO
+ * date-time or epoch seconds), stepSeconds (default 60)}: commits are stamped start, start+step, …
+ * instead of the clock's time (replays use it so hashes and log order never vary). Credentials
+ * may also come from CLIO_GIT_USERNAME + CLIO_GIT_PASSWORD, or GIT_TOKEN (still only to
+ * `credentials.hosts`); they never appear in results.
  * Every index write holds git's `.git/index.lock`, so clio and a running git never interleave.
  * Limits: no clean/smudge filters or core.autocrlf (content is compared as stored), renames
  * are detected only when the content is unchanged, submodules are left alone, no split index.
  */
 import * as nodeFs from "node:fs";
 import { z } from "zod";
-import { defineAction, defineProtocol, parameter, type ActionOutput, type ProtocolEnvironment } from "./contract/protocol.js";
+import { defineAction, defineProtocol, parameter, type ActionOutput, type ProtocolDefinition, type ProtocolEnvironment } from "./contract/protocol.js";
 import { loadOnce } from "./contract/load-once.js";
 import { ClioError } from "../grammar/errors.js";
 import { ProtocolError } from "./contract/errors.js";
 import { groupStatus, parseFileList, pathFilter, plural, porcelainLine, shortOid } from "../tools/git/format.js";
 import type { MergeResult } from "../tools/git/merge-reset.js";
 import type { RemoteOptions } from "../tools/git/remote.js";
+import type { Resolver } from "../tools/network/guard.js";
+import type { Transport } from "../tools/network/transport.js";
 import type { Repository } from "../tools/git/repository.js";
 
 type GitTools = typeof import("../tools/git/api.js");
@@ -28,8 +35,10 @@ const loadGitTools = loadOnce((): Promise<GitTools> => import("../tools/git/api.
 interface GitSettings {
   author?: unknown;
   credentials?: unknown;
+  allowHosts?: unknown;
   lockTimeoutMs?: number;
   networkTimeoutMs?: number;
+  commitTime?: unknown;
 }
 
 /** Status lines shown to the model; a bigger change is summarised. */
@@ -65,9 +74,47 @@ const files = parameter.optionalText('Paths relative to the repository root: one
 const remote = ref("The remote's name (default origin)");
 const remoteBranch = ref("The branch (default: the current branch)");
 
-function remoteOptions(environment: ProtocolEnvironment, signal: AbortSignal, tools: GitTools): RemoteOptions {
+/** The network I/O GIT stands on; tests pass their own resolver or a transport trusting a test CA. */
+export interface GitSeams {
+  resolve?: Resolver;
+  transport?: Transport;
+}
+
+const loadGuard = loadOnce(() => import("../tools/network/guard.js"));
+const loadTransport = loadOnce(() => import("../tools/network/transport.js"));
+
+async function remoteOptions(environment: ProtocolEnvironment, signal: AbortSignal, tools: GitTools, seams: GitSeams): Promise<RemoteOptions> {
   const settings = settingsOf(environment);
-  return { credentials: tools.resolveCredentials(settings.credentials, environment.env), signal, idleTimeoutMs: settings.networkTimeoutMs, env: environment.env };
+  const allowHosts = Array.isArray(settings.allowHosts) ? settings.allowHosts.filter((host): host is string => typeof host === "string") : [];
+  const network = {
+    resolve: seams.resolve ?? (await loadGuard()).systemResolver,
+    transport: seams.transport ?? (await loadTransport()).nodeTransport,
+    allowHosts,
+  };
+  return { credentials: tools.resolveCredentials(settings.credentials, environment.env), network, signal, idleTimeoutMs: settings.networkTimeoutMs, env: environment.env };
+}
+
+const commitClocks = new WeakMap<ProtocolEnvironment, () => number>();
+
+/**
+ * The clock commits are stamped with: with `GIT.commitTime` set, the n-th commit of this
+ * environment gets start + n × step (milliseconds), whatever the time; otherwise the environment's clock.
+ */
+function commitClock(environment: ProtocolEnvironment): () => number {
+  const setting = settingsOf(environment).commitTime;
+  if (setting === undefined) return environment.now;
+  let clock = commitClocks.get(environment);
+  if (clock === undefined) {
+    const { start, stepSeconds = 60 } = setting as { start?: unknown; stepSeconds?: unknown };
+    const startMs = typeof start === "number" ? start * 1000 : typeof start === "string" ? Date.parse(start) : Number.NaN;
+    if (!Number.isFinite(startMs) || typeof stepSeconds !== "number" || !(stepSeconds > 0)) {
+      throw new ProtocolError("not_configured", `GIT.commitTime must be {start, stepSeconds}: an ISO date-time or epoch seconds and a positive number; got ${JSON.stringify(setting)}.`, 'Write it as GIT.commitTime = {"start": "2026-01-01T00:00:00Z", "stepSeconds": 60}.');
+    }
+    let commits = 0;
+    clock = () => startMs + stepSeconds * 1000 * commits++;
+    commitClocks.set(environment, clock);
+  }
+  return clock;
 }
 
 const authorFor = (repository: Repository, environment: ProtocolEnvironment, tools: GitTools) => () => tools.resolveAuthor(repository, settingsOf(environment).author, environment.env);
@@ -83,7 +130,9 @@ function mergeOutput(result: MergeResult, theirs: string): ActionOutput {
   return { output, data: result };
 }
 
-export const gitProtocol = defineProtocol<undefined>({
+/** Builds the GIT protocol over the given network seams (the real resolver and transport by default). */
+export function createGitProtocol(seams: GitSeams = {}): ProtocolDefinition<undefined> {
+  return defineProtocol<undefined>({
   name: "GIT",
   summary: "Version control of the workspace repository: status, diff, log, add, commit, branch, checkout, merge, reset, fetch, pull, push, init.",
   actions: {
@@ -126,7 +175,9 @@ export const gitProtocol = defineProtocol<undefined>({
         inRepository(environment, async (repository, tools) => {
           const limit = [args.files, args.path].filter((value): value is string => value !== undefined).join("\n");
           const paths = limit === "" ? undefined : await repositoryPaths(environment, limit);
-          const diffs = await tools.diffRepository(repository, { staged: args.staged, from: args.from, to: args.to, paths });
+          const diffs = (await tools.diffRepository(repository, { staged: args.staged, from: args.from, to: args.to, paths })).map((item) =>
+            environment.workspace.isHidden(item.path) ? { ...item, patch: `diff --git a/${item.path} b/${item.path}\n(${item.status}; content not shown: a deny rule keeps this file from being read)\n` } : item,
+          );
           const data = diffs.map(({ patch: _patch, ...rest }) => rest);
           if (diffs.length === 0) return { output: "No differences.", data: { files: data } };
           let output = diffs.map((item) => item.patch).join("");
@@ -197,7 +248,7 @@ export const gitProtocol = defineProtocol<undefined>({
           const author = await tools.resolveAuthor(repository, settingsOf(environment).author, environment.env);
           if (args.all) await tools.stagePaths(repository, "all", { env: environment.env });
           else if (args.files !== undefined) await tools.stagePaths(repository, await repositoryPaths(environment, args.files), { env: environment.env });
-          const result = await tools.commitStaged(repository, args.message, author, environment.now);
+          const result = await tools.commitStaged(repository, args.message, author, commitClock(environment));
           const subject = args.message.split("\n")[0]!.trim();
           const output = `[${result.branch} ${shortOid(result.oid)}] ${subject}\n${plural(result.files.length, "file")} committed:\n${result.files.map(porcelainLine).join("\n")}`;
           return { output, data: { ...result, author }, description: `Committed ${plural(result.files.length, "file")}: ${subject}` };
@@ -275,7 +326,7 @@ export const gitProtocol = defineProtocol<undefined>({
       describe: (args) => `Merging ${args.branch} into the current branch`,
       handler: (args, { environment }) =>
         inRepository(environment, async (repository, tools) =>
-          mergeOutput(await tools.mergeInto(repository, args.branch, authorFor(repository, environment, tools), { message: args.message, now: environment.now, env: environment.env }), args.branch),
+          mergeOutput(await tools.mergeInto(repository, args.branch, authorFor(repository, environment, tools), { message: args.message, now: commitClock(environment), env: environment.env }), args.branch),
         ),
     }),
 
@@ -323,7 +374,7 @@ export const gitProtocol = defineProtocol<undefined>({
       describe: (args) => `Fetching ${args.branch ? `${args.branch} ` : ""}from ${args.remote ?? "origin"}`,
       handler: (args, { environment, signal }) =>
         inRepository(environment, async (repository, tools) => {
-          const result = await tools.fetchRemote(repository, args.remote ?? "origin", args.branch, remoteOptions(environment, signal, tools));
+          const result = await tools.fetchRemote(repository, args.remote ?? "origin", args.branch, await remoteOptions(environment, signal, tools, seams));
           const fetched = `Fetched ${result.remote}${result.branch ? `/${result.branch}` : ""}${result.oid ? ` (${shortOid(result.oid)})` : ""}.`;
           return { output: `${fetched}\n${tools.formatBranchHeader(result.state)}`, data: result };
         }),
@@ -337,7 +388,7 @@ export const gitProtocol = defineProtocol<undefined>({
       handler: (args, { environment, signal }) =>
         inRepository(environment, async (repository, tools) => {
           const remoteName = args.remote ?? "origin";
-          const options = { ...remoteOptions(environment, signal, tools), now: environment.now };
+          const options = { ...(await remoteOptions(environment, signal, tools, seams)), now: commitClock(environment) };
           const result = await tools.pullRemote(repository, remoteName, args.branch, authorFor(repository, environment, tools), options);
           return mergeOutput(result, `${remoteName}/${args.branch ?? result.branch}`);
         }),
@@ -350,7 +401,7 @@ export const gitProtocol = defineProtocol<undefined>({
       describe: (args) => `Pushing ${args.branch ?? "the current branch"} to ${args.remote ?? "origin"}`,
       handler: (args, { environment, signal }) =>
         inRepository(environment, async (repository, tools) => {
-          const result = await tools.pushRemote(repository, args.remote ?? "origin", args.branch, remoteOptions(environment, signal, tools));
+          const result = await tools.pushRemote(repository, args.remote ?? "origin", args.branch, await remoteOptions(environment, signal, tools, seams));
           return { output: `Pushed ${result.branch} to ${result.remote} (${shortOid(result.oid)}).`, data: result, description: `Pushed ${result.branch} to ${result.remote}` };
         }),
     }),
@@ -372,7 +423,10 @@ export const gitProtocol = defineProtocol<undefined>({
       },
     }),
   },
-});
+  });
+}
+
+export const gitProtocol = createGitProtocol();
 
 /** The paths of a `files` value for a description line (never throws: describe runs before checks). */
 function filesForDescription(text: string): string[] {

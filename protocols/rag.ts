@@ -59,7 +59,13 @@ export function createRagProtocol(options: RagOptions = {}) {
     const { embeddings, ...settings } = (environment.config.RAG ?? {}) as { maxFileBytes?: number; maxChunkLines?: number; semanticWeight?: number; embeddings?: unknown };
     const configured = tools.embeddingsSettingsOf(embeddings, environment.env);
     const embed = options.embed ?? (configured === undefined ? undefined : tools.createHttpEmbedder(configured, { fetch: options.fetch ?? fetch, env: environment.env }));
-    return { ...settings, onProgress: options.onProgress, embed };
+    return {
+      ...settings,
+      onProgress: options.onProgress,
+      embed,
+      hidden: (relative) => environment.workspace.isHidden(relative),
+      persist: () => environment.workspace.mayKeepState(),
+    };
   };
 
   async function openIndex(state: RagState, environment: ProtocolEnvironment): Promise<CodeIndex> {
@@ -97,7 +103,11 @@ export function createRagProtocol(options: RagOptions = {}) {
   /** The confined path, or undefined for the whole workspace. */
   async function resolveScope(environment: ProtocolEnvironment, input: string | undefined): Promise<ResolvedPath | undefined> {
     if (input === undefined || input.trim() === "" || input.trim() === ".") return undefined;
-    return environment.workspace.resolve(input, "read");
+    const resolved = await environment.workspace.resolve(input, "read");
+    if (environment.workspace.isHidden(resolved.relative) || environment.workspace.isHidden(environment.workspace.relativeOf(resolved.real))) {
+      throw new ProtocolError("permission_denied", `${resolved.relative} is kept from being read by the person's deny rules, so RAG does not show it.`, "Leave it out; ask the person if you need it.");
+    }
+    return resolved;
   }
   const relativePath = async (environment: ProtocolEnvironment, input: string | undefined) => (await resolveScope(environment, input))?.relative;
 

@@ -9,15 +9,15 @@ import { z } from "zod";
 import { defineAction, defineProtocol, parameter, type ProtocolDefinition, type ProtocolEnvironment } from "./contract/protocol.js";
 import { loadOnce } from "./contract/load-once.js";
 import type { WebClient } from "../tools/web/client.js";
-import type { Resolver } from "../tools/web/guard.js";
+import type { Resolver } from "../tools/network/guard.js";
 import type { ResponseFacts } from "../tools/web/operations.js";
 import { formatBytes, readWebSettings } from "../tools/web/settings.js";
-import type { Transport } from "../tools/web/transport.js";
+import type { Transport } from "../tools/network/transport.js";
 
 /** The network side (DNS guard, HTTP transport, operations), loaded on the first WEB command rather than at start-up. */
 const loadOperations = loadOnce(() => import("../tools/web/operations.js"));
-const loadGuard = loadOnce(() => import("../tools/web/guard.js"));
-const loadTransport = loadOnce(() => import("../tools/web/transport.js"));
+const loadGuard = loadOnce(() => import("../tools/network/guard.js"));
+const loadTransport = loadOnce(() => import("../tools/network/transport.js"));
 
 /** The I/O WEB stands on; tests pass their own resolver or a wrapped transport. */
 export interface WebSeams {

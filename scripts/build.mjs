@@ -51,6 +51,22 @@ await build({
   logLevel: "warning",
 });
 
+// `clio/fuzz` (package.json "exports"): the arbitraries and fuzz laws as one module; fast-check
+// stays external so a test's own `fc` and these arbitraries are the same library.
+await build({
+  entryPoints: ["src/fuzz/index.ts"],
+  outfile: `${fresh}/fuzz.js`,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  sourcemap: "linked",
+  legalComments: "none",
+  logLevel: "warning",
+  external: ["fast-check"],
+  banner: { js: "import { createRequire as __clioCreateRequire } from 'node:module';\nconst require = __clioCreateRequire(import.meta.url);" },
+});
+
 await writeCachedScripts(`${fresh}/chunks`, `${dist}/chunks`);
 
 // docs/protocols.md is the registry's own account of the protocols (test/cli/protocols-command.test.ts

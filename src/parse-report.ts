@@ -2,7 +2,7 @@
  * What `clio parse` reports: the commands that would run (decoded by their kinds), the inert
  * mentions, and every error — syntax errors and commands that would not run — in source order.
  */
-import type { ParseResult, Position } from "../grammar/ast.js";
+import type { MentionContext, ParseResult, Position } from "../grammar/ast.js";
 import { parse, StreamingScanner } from "../grammar/index.js";
 import { collectEvents } from "../grammar/parse.js";
 import type { ErrorCode } from "./errors.js";
@@ -22,7 +22,7 @@ export interface ReportCommand {
 export interface ReportMention {
   line: number;
   column: number;
-  context: "fence" | "inline-code";
+  context: MentionContext;
   text: string;
 }
 

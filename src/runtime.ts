@@ -30,9 +30,27 @@ export interface Runtime {
   permissions: PermissionPolicy;
 }
 
+/** The actions that read one file by path (their first parameter is a path): deny rules on them hide paths everywhere. */
+function fileReaders(registry: ProtocolRegistry): { protocol: string; action: string }[] {
+  const readers: { protocol: string; action: string }[] = [];
+  for (const protocol of registry.all()) {
+    for (const [action, definition] of Object.entries(protocol.actions)) {
+      const first = Object.values(definition.parameters)[0];
+      if (definition.permission === "read" && first?.path === true) readers.push({ protocol: protocol.name, action });
+    }
+  }
+  return readers;
+}
+
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const registry = options.registry ?? (await loadBuiltinProtocols());
-  const workspace = await Workspace.open(options.workspace);
+  const permissions = new PermissionPolicy(options.permissionMode, options.rules, options.asker);
+  const readers = fileReaders(registry);
+  const workspace = await Workspace.open(options.workspace, {
+    hidden: (relative) => permissions.deniesReading(relative, readers),
+    // Plan mode writes nothing in the workspace, clio's own state included.
+    mayKeepState: () => permissions.mode !== "plan",
+  });
   const environment: ProtocolEnvironment = {
     workspace,
     config: options.protocolConfig ?? {},
@@ -40,7 +58,6 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     now: options.now ?? Date.now,
     userAgent: `clio/${version}`,
   };
-  const permissions = new PermissionPolicy(options.permissionMode, options.rules, options.asker);
   const manager = new ProtocolManager({
     registry,
     environment,

@@ -13,11 +13,16 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import { ToolError } from "./errors.js";
 
+/** The file-system calls locks and atomic writes make; tests inject failures (a full disk) here. */
+export type WriteFileSystem = Pick<typeof fs, "open" | "writeFile" | "rename" | "rm" | "readdir">;
+
 export interface FileLockOptions {
   /** A lock held longer than this is taken over (default 30 s; holders keep it for milliseconds). */
   staleMs?: number;
   /** How long to wait for the lock before giving up with `locked` (default 15 s). */
   timeoutMs?: number;
+  /** The file-system calls used (tests inject a full disk); node's by default. */
+  fileSystem?: WriteFileSystem;
 }
 
 interface Owner {
@@ -34,7 +39,7 @@ export async function withFileLock<Result>(lockFile: string, work: () => Promise
   try {
     return await work();
   } finally {
-    await fs.rm(lockFile, { force: true });
+    await (options.fileSystem ?? fs).rm(lockFile, { force: true });
   }
 }
 
@@ -44,7 +49,7 @@ async function acquire(lockFile: string, options: FileLockOptions): Promise<void
   let wait = 1;
   for (;;) {
     const content = JSON.stringify({ pid: process.pid, hostname, since: Date.now() } satisfies Owner);
-    if (await createExclusive(lockFile, content)) return;
+    if (await createExclusive(lockFile, content, options.fileSystem)) return;
     const existing = await readLock(lockFile);
     if (existing !== undefined && isStale(existing, staleMs)) {
       await takeOverStaleLock(lockFile, existing.text);
@@ -80,20 +85,27 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-/** Creates `file` with `content` unless it exists; false when it does. */
-export async function createExclusive(file: string, content: string): Promise<boolean> {
+/**
+ * Creates `file` with `content` unless it exists; false when it does. When the content cannot
+ * be written (a full disk), the file is removed again: an empty lock nobody owns would make
+ * every other process wait until it counts as stale.
+ */
+export async function createExclusive(file: string, content: string, fileSystem: Pick<typeof fs, "open" | "rm"> = fs): Promise<boolean> {
   let handle: fs.FileHandle;
   try {
-    handle = await fs.open(file, "wx");
+    handle = await fileSystem.open(file, "wx");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw error;
   }
   try {
     await handle.writeFile(content, "utf8");
-  } finally {
-    await handle.close();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await fileSystem.rm(file, { force: true }).catch(() => undefined);
+    throw error;
   }
+  await handle.close();
   return true;
 }
 

@@ -2,7 +2,7 @@
  * Workspace confinement: every path a protocol touches resolves against the workspace root,
  * and nothing — `..`, absolute paths, `~`, NUL bytes, symlinks whose real target is outside —
  * escapes it. Writes never reach git's internals (`.git` at any depth) or clio's own state
- * (`.clio` at the root), not even through a symlink.
+ * (`.clio` at any depth: a nested project's config is config too), not even through a symlink.
  */
 import { promises as fs, realpathSync } from "node:fs";
 import path from "node:path";
@@ -25,10 +25,20 @@ export interface ResolvedPath {
 
 export interface WorkspaceOptions {
   /**
-   * Folders (relative to the root, any depth for `.git`) that FILE_OP never writes:
-   * git internals and clio's own state.
+   * Folder names (at any depth) that FILE_OP never writes: git internals and clio's own state.
    */
   protectedNames?: string[];
+  /**
+   * Paths (workspace-relative, `/`-separated) the person's deny rules keep from being read. Every
+   * way of reading that lists or shows many files at once (searches, listings, the code index,
+   * diffs) leaves them out; see `isHidden`.
+   */
+  hidden?: (relative: string) => boolean;
+  /**
+   * False while clio must not write anything in the workspace, not even its own state in
+   * `.clio` (plan mode): see `mayKeepState`. Default: always true.
+   */
+  mayKeepState?: () => boolean;
 }
 
 const DEFAULT_PROTECTED = [".git", ".clio"];
@@ -45,7 +55,21 @@ export class Workspace {
     private readonly protectedNames: string[],
     /** The root as it was given (before symlinks were expanded), so absolute inputs using it work. */
     private readonly givenRoot: string,
+    private readonly hidden?: (relative: string) => boolean,
+    private readonly keepsState?: () => boolean,
   ) {}
+
+  /** True when clio may write its own state (`.clio/index`, kept outputs) in the workspace now. */
+  mayKeepState(): boolean {
+    return this.keepsState?.() ?? true;
+  }
+
+  /** True when a deny rule keeps this workspace-relative path (a file, or a folder with or without `/`) from being read. */
+  isHidden(relative: string): boolean {
+    if (this.hidden === undefined) return false;
+    const bare = relative.replace(/\/+$/, "");
+    return bare !== "" && bare !== "." && this.hidden(bare);
+  }
 
   /** Opens a workspace at `root`, which must be an existing directory. */
   static async open(root: string, options: WorkspaceOptions = {}): Promise<Workspace> {
@@ -61,7 +85,7 @@ export class Workspace {
       throw new ToolError("not_a_directory", `Workspace ${root} is not a folder.`, "Pass a folder with --workspace DIR.");
     }
     const protectedNames = (options.protectedNames ?? DEFAULT_PROTECTED).map((name) => name.toLowerCase());
-    return new Workspace(real, protectedNames, given);
+    return new Workspace(real, protectedNames, given, options.hidden, options.mayKeepState);
   }
 
   /**
@@ -100,9 +124,7 @@ export class Workspace {
 
   /** True if a root-relative path lies in git's internals or clio's state (never written by file commands). */
   isProtected(relative: string): boolean {
-    const segments = relative.split("/").map((segment) => segment.toLowerCase());
-    if (segments[0] !== undefined && this.protectedNames.includes(segments[0])) return true;
-    return segments.includes(".git");
+    return relative.split("/").some((segment) => this.protectedNames.includes(segment.toLowerCase()));
   }
 
   private refuseProtected(input: string, relative: string): void {

@@ -4,6 +4,7 @@
  * the turn. Everything but waiting for the model happens here.
  */
 import { ClioError } from "../../grammar/errors.js";
+import { describeMentionContext } from "../../grammar/index.js";
 import { LANGUAGE_ERROR_CODES } from "../../protocols/contract/errors.js";
 import type { ErrorCode } from "../errors.js";
 import type { ProtocolManager } from "../manager/manager.js";
@@ -21,6 +22,7 @@ export type AgentEvent =
   | { type: "model-started"; turn: number }
   | { type: "first-token"; turn: number }
   | { type: "text-delta"; text: string }
+  | { type: "reasoning-delta"; text: string }
   | { type: "retry"; attempt: number; delayMs: number; reason: string }
   | { type: "reply-finished"; turn: number; outcome: ReplyOutcome }
   | { type: "usage"; turn: number; inputTokens: number; outputTokens: number; estimated: boolean; totalInput: number; totalOutput: number }
@@ -31,7 +33,8 @@ export type AgentEvent =
 
 /** Where a conversation is written as it happens (a session file, or nothing). */
 export interface ConversationRecorder {
-  message(message: ChatMessage, turn: number): void | Promise<void>;
+  /** `reasoning`: what the provider sent as reasoning beside an assistant message (kept in the record only). */
+  message(message: ChatMessage, turn: number, reasoning?: string): void | Promise<void>;
   command(result: CommandResult, turn: number): void | Promise<void>;
   usage(turn: number, usage: { inputTokens: number; outputTokens: number; estimated: boolean }): void | Promise<void>;
 }
@@ -121,7 +124,8 @@ export class Agent {
         return this.finish(cancelled ? "cancelled" : "error", call, finalText, message);
       }
       finalText = outcome.text;
-      await this.append({ role: "assistant", content: outcome.text }, turn);
+      // The history sent back holds the content only: providers reject their reasoning there (DeepSeek).
+      await this.append({ role: "assistant", content: outcome.text }, turn, outcome.reasoning);
       for (const result of outcome.results) await this.options.recorder?.command(result, turn);
       if (outcome.finishReason === "cancelled") {
         await this.append({ role: "user", content: outcome.results.length ? `${formatResultsForModel(outcome.results)}\n\n${INTERRUPTED}` : INTERRUPTED }, turn);
@@ -184,7 +188,7 @@ export class Agent {
     } catch {
       return undefined;
     }
-    this.emit({ type: "reply-finished", turn, outcome: { text, results: [], mentions: [], finishReason: "stop", fabricated: false, dispatchDelays: [] } });
+    this.emit({ type: "reply-finished", turn, outcome: { text, reasoning: "", results: [], mentions: [], finishReason: "stop", fabricated: false, dispatchDelays: [] } });
     await this.append({ role: "assistant", content: text }, turn);
     return text;
   }
@@ -199,6 +203,7 @@ export class Agent {
           signal,
           {
             onText: (text) => this.emit({ type: "text-delta", text }),
+            onReasoning: (text) => this.emit({ type: "reasoning-delta", text }),
             onFirstText: () => this.emit({ type: "first-token", turn }),
             onRetry: (retryAttempt, delayMs, reason) => this.emit({ type: "retry", attempt: retryAttempt, delayMs, reason }),
           },
@@ -261,9 +266,10 @@ export class Agent {
     await this.append({ role: "user", content });
   }
 
-  private async append(message: ChatMessage, turn = this.turnNumber): Promise<void> {
+  private async append(message: ChatMessage, turn = this.turnNumber, reasoning = ""): Promise<void> {
     this.history.push(message);
-    await this.options.recorder?.message(message, turn);
+    if (reasoning) await this.options.recorder?.message(message, turn, reasoning);
+    else await this.options.recorder?.message(message, turn);
   }
 
   private finish(reason: StopReason, turns: number, finalText: string, message?: string): PromptOutcome {
@@ -293,9 +299,11 @@ function alternating(history: ChatMessage[]): ChatMessage[] {
 /** Notes the model needs beside its results: fenced commands, a fabricated result, a cut reply. */
 function replyNotes(outcome: ReplyOutcome): string[] {
   const notes: string[] = [];
-  if (outcome.mentions.length && outcome.results.length === 0) {
-    const where = outcome.mentions.map((mention) => `line ${mention.span.start.line}`).join(", ");
-    notes.push(`Note: the command-shaped text at ${where} was inside a code fence or inline code, so it did not run. To run a command, write it on its own line outside any code block.`);
+  // Drafts in reasoning are meant not to run: they get no note.
+  const mentions = outcome.mentions.filter((mention) => mention.context !== "reasoning");
+  if (mentions.length && outcome.results.length === 0) {
+    const where = mentions.map((mention) => `line ${mention.span.start.line} (${describeMentionContext(mention.context)})`).join(", ");
+    notes.push(`Note: the command-shaped text at ${where} did not run. To run a command, write it on its own line, outside code, quotes and HTML.`);
   }
   if (outcome.fabricated) {
     notes.push("Note: your reply was cut where you began writing a [RESULT …] block. Results come only from clio, after your commands run; stop after your commands and wait.");

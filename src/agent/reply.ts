@@ -13,6 +13,8 @@ import { FabricationGuard } from "./fabrication-guard.js";
 
 export interface ReplyEvents {
   onText?(text: string): void;
+  /** Reasoning the provider sent beside the content: for showing, never parsed. */
+  onReasoning?(text: string): void;
   onRetry?(attempt: number, delayMs: number, reason: string): void;
   /** The moment the first token arrived (for the time-to-first-token spinner). */
   onFirstText?(): void;
@@ -21,6 +23,8 @@ export interface ReplyEvents {
 export interface ReplyOutcome {
   /** The reply as kept: fabricated result text removed. */
   text: string;
+  /** What the provider sent as reasoning beside the content ("" when none): recorded, not sent back. */
+  reasoning: string;
   results: CommandResult[];
   mentions: Mention[];
   finishReason: FinishReason | "cancelled";
@@ -49,6 +53,7 @@ export async function streamReply(
   const dispatchDelays: number[] = [];
   let holding = false;
   let text = "";
+  let reasoning = "";
   let finishReason: ReplyOutcome["finishReason"] = "other";
   let usage: ReplyOutcome["usage"];
   let sawText = false;
@@ -91,6 +96,9 @@ export async function streamReply(
         }
         accept(guard.push(event.text));
         if (guard.cut) break;
+      } else if (event.type === "reasoning-delta") {
+        reasoning += event.text;
+        events.onReasoning?.(event.text);
       } else if (event.type === "usage") usage = { inputTokens: event.inputTokens, outputTokens: event.outputTokens, estimated: event.estimated };
       else if (event.type === "retry") events.onRetry?.(event.attempt, event.delayMs, event.reason);
       else if (event.type === "finish") finishReason = event.reason;
@@ -109,7 +117,7 @@ export async function streamReply(
     for (const submission of held) dispatch(submission);
   }
   const results = await Promise.all(running);
-  const outcome: ReplyOutcome = { text, results, mentions, finishReason, fabricated: guard.cut, dispatchDelays };
+  const outcome: ReplyOutcome = { text, reasoning, results, mentions, finishReason, fabricated: guard.cut, dispatchDelays };
   if (usage) outcome.usage = usage;
   return outcome;
 }

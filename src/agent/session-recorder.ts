@@ -6,8 +6,8 @@ import type { ConversationRecorder } from "./agent.js";
 
 export function sessionRecorder(session: Session): ConversationRecorder {
   return {
-    async message(message: ChatMessage, turn: number) {
-      await session.appendMessage({ role: message.role, content: message.content, turn });
+    async message(message: ChatMessage, turn: number, reasoning?: string) {
+      await session.appendMessage({ role: message.role, content: message.content, turn, ...(reasoning ? { reasoning } : {}) });
     },
     async command(result: CommandResult, turn: number) {
       await session.appendCommand({

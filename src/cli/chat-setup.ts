@@ -3,10 +3,11 @@
  * runtime (workspace, protocols, permissions), the session store and the session to continue.
  */
 import { ApplicationError } from "../errors.js";
+import { isLoopbackHost } from "../../tools/network/addresses.js";
 import { Conversation, readSystemPromptFile } from "../agent/conversation.js";
 import type { AgentEvent, Sampling } from "../agent/agent.js";
 import { checkRunner, type CheckRunner } from "../agent/checks.js";
-import { loadConfig, type ClioConfig, type ResolvedConfig } from "../config/index.js";
+import { loadConfig, rememberTrustedFolder, reportProjectTrust, trustQuestion, type ClioConfig, type ResolvedConfig } from "../config/index.js";
 import type { ManagerEvent } from "../manager/manager.js";
 import type { PermissionAsker } from "../manager/permissions.js";
 import { createProvider, resolveProviderSettings, type CreateProviderOptions, type ProviderSettings } from "../providers/index.js";
@@ -38,6 +39,8 @@ export interface ChatFlags {
   sessionDir?: string;
   /** A reply script for the scripted provider. */
   script?: string;
+  /** Trust the project folder for this run (--trust-project). */
+  trustProject?: boolean;
 }
 
 export interface ChatSetup {
@@ -56,12 +59,20 @@ export interface ChatSetupHooks {
   onManagerEvent?: (event: ManagerEvent) => void;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /**
+   * Asks the person (once per folder) whether a project's config may loosen permissions;
+   * absent without a terminal, when the loosenings are ignored with a warning.
+   */
+  confirmTrust?: (question: string) => Promise<boolean>;
+  /** Where warnings go (default stderr). */
+  warn?: (text: string) => void;
 }
 
 export async function loadChatConfig(flags: ChatFlags, env: NodeJS.ProcessEnv, cwd: string): Promise<ResolvedConfig> {
   return loadConfig({
     cwd,
     env,
+    ...(flags.trustProject ? { trustProject: true } : {}),
     flags: {
       provider: flags.provider,
       baseUrl: flags.baseUrl,
@@ -113,19 +124,21 @@ export function providerSettingsFrom(resolved: ResolvedConfig, flags: ChatFlags,
 /**
  * A repository's own `.clio/config.json` must not send the person's API key to a server of the
  * repository's choosing: a project file may name a model server on this machine (a local
- * llama.cpp, Ollama, vLLM), any other one must come from the person (flag, environment, user config).
+ * llama.cpp, Ollama, vLLM) by a loopback address literal or `localhost`, checked as an address
+ * after URL parsing (so `http://127.0.0.1.evil.example` is foreign); any other one must come
+ * from the person (flag, environment, user config).
  */
 function refuseForeignServer(resolved: ResolvedConfig): void {
   const source = resolved.sources.baseUrl;
   const baseUrl = resolved.config.baseUrl;
   if (!source.startsWith("project:") || baseUrl === undefined) return;
-  let host = "";
+  let host: string | undefined;
   try {
-    host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, "");
+    host = new URL(baseUrl).hostname;
   } catch {
     // An unparsable URL is refused below like any other foreign server.
   }
-  if (host === "localhost" || host === "::1" || /^127\./.test(host)) return;
+  if (host !== undefined && isLoopbackHost(host)) return;
   throw new ApplicationError(
     "not_configured",
     `The project's own ${source.slice("project:".length)} points clio at ${baseUrl}; clio will not send your API key to a server a repository chose.`,
@@ -133,9 +146,27 @@ function refuseForeignServer(resolved: ResolvedConfig): void {
   );
 }
 
+/**
+ * An untrusted folder whose config loosens permissions: the chat asks once (a yes is remembered
+ * in the person's config and the config is read again); otherwise the loosenings stay ignored
+ * and a warning says how to trust the folder.
+ */
+async function settleTrust(resolved: ResolvedConfig, flags: ChatFlags, env: NodeJS.ProcessEnv, hooks: ChatSetupHooks): Promise<ResolvedConfig> {
+  const warn = hooks.warn ?? ((text: string) => void process.stderr.write(`${text}\n`));
+  const project = resolved.project;
+  if (project && !project.trusted && project.loosenings.length > 0 && hooks.confirmTrust && (await hooks.confirmTrust(trustQuestion(project)))) {
+    await rememberTrustedFolder(resolved.files.user, project.root);
+    const again = await loadChatConfig(flags, env, hooks.cwd ?? process.cwd());
+    reportProjectTrust(again.project, again.files.user, warn);
+    return again;
+  }
+  reportProjectTrust(project, resolved.files.user, warn);
+  return resolved;
+}
+
 export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): Promise<ChatSetup> {
   const env = hooks.env ?? process.env;
-  const config = await loadChatConfig(flags, env, hooks.cwd ?? process.cwd());
+  const config = await settleTrust(await loadChatConfig(flags, env, hooks.cwd ?? process.cwd()), flags, env, hooks);
   const settings = providerSettingsFrom(config, flags, env);
   const providerOptions = providerOptionsFrom(config.config);
   const provider = await createProvider(settings, providerOptions);

@@ -4,6 +4,7 @@
  */
 import { Argument, Command, InvalidArgumentError, Option } from "commander";
 import { version } from "../version.js";
+import { signalsClaimed } from "./interrupts.js";
 
 const PERMISSION_MODES = ["plan", "ask", "auto-edit", "yolo"];
 
@@ -49,22 +50,31 @@ program
 program
   .command("replay")
   .description("run every command of a protocol script, in order, against the workspace")
-  .argument("[file]", "the script (any text in the protocol language, markdown included; - for standard input)")
+  .argument("[files...]", "the scripts (any text in the protocol language, markdown included), or globs clio expands; - for standard input")
   .option("-w, --workspace <dir>", "the workspace root (default: the current folder)")
   .option("--fresh-copy <dir>", "copy this fixture folder into a new temporary workspace, replay there, then remove it")
   .addOption(new Option("--permission-mode <mode>", "plan | ask | auto-edit | yolo (ask refuses without a terminal)").choices(PERMISSION_MODES).default("ask"))
   .option("--json", "print one JSON object per command result, one per line")
   .option("--stop-on-error", "stop at the first command that fails")
-  .option("--expect <file>", "compare every result with this expectation file; exit 1 on any difference")
+  .option("--expect [file]", "compare every result with this expectation file (without FILE: NAME.expected.json beside each script); exit 1 on any difference")
   .option("--update", "with --expect: write (or rewrite) the expectation file from this run")
+  .option("--accept-refused", "with --update: record commands refused for want of permission, or cancelled, instead of refusing to write")
+  .option("--jobs <n>", "scripts run at once (default 1)", positiveInteger)
+  .option("--junit <file>", "also write a JUnit XML report (one test case per command, one suite per script)")
+  .option("--show-all", "show every difference, not the first three")
+  .option("--fuzz-check [mode]", "replaying a clio fuzz reproduction: check the robustness property again and say whether it still fails (mode: allow-internal-errors)")
+  .option("--review", "with --expect: go through the differences after the run and accept (a), accept all (A), skip (s) or quit (q)")
+  .option("--only <line|text>", "run only the command standing on this line, or the commands whose text contains this text")
   .option("--dry-run", "parse, check and show which commands would run, ask or be refused; run nothing")
   .option("--from-session <id>", "re-run the commands a session recorded and compare with its results")
   .option("--session-dir <dir>", "with --from-session: where sessions are stored (default from clio config)")
   .option("--model-script <file>", "play recorded model replies (JSON, or markdown split by --- reply --- lines) through the real agent loop")
   .option("--prompt <text>", "with --model-script: the person's prompt the replies answer")
-  .action(async (file: string | undefined, options) => {
+  .option("--trust-project", "let this folder's own .clio/config.json loosen permissions for this run (see trustedFolders)")
+  .option("--git-author <author>", 'the author of the commits the script makes, as "Name <email>" (default "Clio Replay <replay@example.com>")')
+  .action(async (files: string[], options) => {
     const { replayCommand } = await import("./replay-command.js");
-    process.exitCode = await replayCommand(file, options);
+    process.exitCode = await replayCommand(files, options);
   });
 
 program
@@ -87,6 +97,10 @@ program
   .addOption(new Option("--target <target>", "what to fuzz").choices(["grammar", "protocols", "all"]).default("all"))
   .option("--protocol <name>", "fuzz only this protocol (with --target protocols or all)")
   .option("--allow-internal-errors", "do not count internal_error results (untyped exceptions a handler let escape) as failures")
+  .option("--time <seconds>", "a time budget for the whole run, shared by the properties (runs are then bounded by the clock)", positiveInteger)
+  .option("--corpus <dir>", "a folder of saved failures: checked again first, and every new shrunk case saved there")
+  .option("--junit <file>", "also write a JUnit XML report (one test case per property and corpus case)")
+  .option("--grammar <module>", "check the grammar laws against the grammar this module exports (parse, print, scan) instead of clio's")
   .action(async (options) => {
     const { fuzzCommand } = await import("./fuzz-command.js");
     process.exitCode = await fuzzCommand(options);
@@ -118,7 +132,8 @@ function addChatOptions(command: Command): Command {
     .addOption(new Option("--system-prompt-mode <mode>", "extend (default) or replace the built-in system prompt with the file").choices(["extend", "replace"]))
     .option("-c, --continue", "continue the latest session of this workspace")
     .option("-r, --resume <id>", "continue a session by id (a unique prefix is enough)")
-    .option("--session-dir <dir>", "where sessions are stored (default ~/.clio/sessions)");
+    .option("--session-dir <dir>", "where sessions are stored (default ~/.clio/sessions)")
+    .option("--trust-project", "let this folder's own .clio/config.json loosen permissions for this run (see trustedFolders)");
 }
 
 async function runChat(options: Record<string, unknown>): Promise<void> {
@@ -178,7 +193,12 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 // Exit through process.exit on termination signals, so exit hooks run: session locks are
-// released and background jobs' process groups are killed.
-for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) process.once(signal, () => process.exit(code));
+// released and background jobs' process groups are killed. A command that watches for
+// interruptions itself (src/cli/interrupts.ts) cancels its work and exits on its own.
+for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+  process.on(signal, () => {
+    if (!signalsClaimed()) process.exit(code);
+  });
+}
 
 await program.parseAsync(process.argv);

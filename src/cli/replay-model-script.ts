@@ -9,7 +9,8 @@ import { ClioError } from "../../grammar/errors.js";
 import { Conversation } from "../agent/conversation.js";
 import type { CommandResult } from "../manager/result.js";
 import { loadScript, ScriptedProvider } from "../providers/index.js";
-import { expectedFromResult, type ExpectationFile } from "../replay/expectations.js";
+import { colourlessEnvironment, deterministicProtocolConfig, parseGitAuthor } from "../replay/deterministic.js";
+import { expectedFromResult, normalisingOf, type ExpectationFile } from "../replay/expectations.js";
 import { freshWorkspaceCopy } from "../replay/run-script.js";
 import { createRuntime } from "../runtime.js";
 import { canAsk, terminalAsker } from "../ui/prompt.js";
@@ -34,8 +35,9 @@ export async function replayModelScriptCommand(options: ModelScriptOptions): Pro
     throw error;
   }
   let expectations: ExpectationFile | undefined;
-  if (options.expect) {
-    const read = await readExpectations(options.expect, options.update ?? false);
+  const expectFile = typeof options.expect === "string" ? options.expect : undefined;
+  if (expectFile) {
+    const read = await readExpectations(expectFile, options.update ?? false);
     if ("error" in read) return fail(read.error);
     expectations = read.expectations;
   }
@@ -45,10 +47,14 @@ export async function replayModelScriptCommand(options: ModelScriptOptions): Pro
   const results: CommandResult[] = [];
   const interactive = !options.json && canAsk();
   try {
+    const { rules, protocolConfig } = await configuredRules(options);
+    const author = options.gitAuthor === undefined ? undefined : parseGitAuthor(options.gitAuthor);
     const runtime = await createRuntime({
       workspace,
       permissionMode: options.permissionMode,
-      ...(await configuredRules()),
+      rules,
+      protocolConfig: deterministicProtocolConfig(protocolConfig, author),
+      env: colourlessEnvironment(process.env),
       ...(interactive ? { asker: terminalAsker(createStyle(process.stderr)) } : {}),
       onEvent: (event) => {
         if (event.type === "command-finished") {
@@ -68,11 +74,11 @@ export async function replayModelScriptCommand(options: ModelScriptOptions): Pro
     await runtime.manager.dispose();
     if (!options.json) process.stdout.write(`${style.dim(`Conversation ended (${outcome.reason}) after ${outcome.turns} of ${replies.length} recorded replies.`)}\n`);
 
-    const context = { workspaceRoots: [workspace, runtime.environment.workspace.root] };
+    const context = { workspaceRoots: [workspace, runtime.environment.workspace.root], ...normalisingOf(expectations, expectFile ?? options.modelScript) };
     // Reads run in parallel and finish in any order; the model wrote them in id order.
     const actual = [...results].sort((left, right) => left.id - right.id).map((result) => expectedFromResult(result, context));
-    if (options.expect) {
-      const settled = { file: options.expect, update: options.update ?? false, scriptName: path.basename(options.modelScript), script: options.modelScript, expected: actual, expectations };
+    if (expectFile) {
+      const settled = { file: expectFile, update: options.update ?? false, acceptRefused: options.acceptRefused ?? false, showAll: options.showAll ?? false, scriptName: path.basename(options.modelScript), script: options.modelScript, expected: actual, expectations };
       if (!(await settleExpectations(settled, (text) => void process.stdout.write(`${text}\n`)))) return 1;
     }
     return outcome.reason === "done" ? 0 : 1;

@@ -5,7 +5,7 @@
 import { ClioError } from "../../grammar/errors.js";
 import { loadConfig } from "../config/index.js";
 import { formatDifferences } from "../replay/difference-report.js";
-import { compareResults } from "../replay/expectations.js";
+import { compareResults } from "../replay/compare.js";
 import { runScript } from "../replay/run-script.js";
 import { sessionCheck, sessionScriptName, withShortenedOutputsIgnored } from "../replay/session-replay.js";
 import { SessionStore, type SessionData } from "../sessions/index.js";

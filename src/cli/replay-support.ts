@@ -12,12 +12,16 @@ export interface ReplayCommandOptions {
   permissionMode: PermissionMode;
   json?: boolean;
   stopOnError?: boolean;
-  /** An expectation file to compare the results with. */
-  expect?: string;
+  /** An expectation file to compare the results with; `true`: NAME.expected.json beside each script. */
+  expect?: string | boolean;
   /** Write (or rewrite) the expectation file instead of comparing. */
   update?: boolean;
+  /** With `update`: record commands refused for want of permission, or cancelled, as expected. */
+  acceptRefused?: boolean;
   /** Parse, check and show the permission plan; run nothing. */
   dryRun?: boolean;
+  /** Let the project's own config loosen permissions for this run (--trust-project). */
+  trustProject?: boolean;
   /** Copy this fixture folder into a fresh temporary workspace and replay there. */
   freshCopy?: string;
   /** Re-run the commands a session recorded and compare them with its results. */
@@ -28,15 +32,31 @@ export interface ReplayCommandOptions {
   modelScript?: string;
   /** With `modelScript`: the person's prompt the replies answer. */
   prompt?: string;
+  /** The commits' author as `Name <email>` (default REPLAY_GIT_AUTHOR). */
+  gitAuthor?: string;
+  /** Scripts run at once (default 1). */
+  jobs?: number;
+  /** Write a JUnit XML report here. */
+  junit?: string;
+  /** Show every difference, not the first three. */
+  showAll?: boolean;
+  /** Run only the command on this line, or those whose text contains this text. */
+  only?: string;
+  /** After the run, go through the differences and accept or skip each. */
+  review?: boolean;
+  /** Check the fuzz robustness property on this run (a fuzz reproduction): `true`, or "allow-internal-errors". */
+  fuzzCheck?: string | true;
 }
 
 /**
  * The person's allow/deny rules and protocol settings (e.g. WEB.allowHosts) from their config
  * files, so a replay runs under the same rules as the chat.
  */
-export async function configuredRules(): Promise<{ rules: { allow: string[]; deny: string[] }; protocolConfig: Record<string, unknown> }> {
-  const { loadConfig } = await import("../config/index.js");
-  const { config } = await loadConfig({ cwd: process.cwd(), env: process.env });
+export async function configuredRules(options: { trustProject?: boolean } = {}): Promise<{ rules: { allow: string[]; deny: string[] }; protocolConfig: Record<string, unknown> }> {
+  const { loadConfig, reportProjectTrust } = await import("../config/index.js");
+  const resolved = await loadConfig({ cwd: process.cwd(), env: process.env, ...(options.trustProject ? { trustProject: true } : {}) });
+  reportProjectTrust(resolved.project, resolved.files.user, (text) => void process.stderr.write(`${text}\n`));
+  const { config } = resolved;
   return { rules: config.permissions, protocolConfig: config.protocols };
 }
 

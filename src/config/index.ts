@@ -17,3 +17,12 @@ export {
   type PermissionRule,
 } from "./schema.js";
 export { parseJsonText, lineAndColumn, type JsonParseResult } from "./json-text.js";
+export {
+  PROGRAM_STARTING_KEYS,
+  projectLoosenings,
+  rememberTrustedFolder,
+  reportProjectTrust,
+  trustQuestion,
+  type Loosening,
+  type ProjectTrust,
+} from "./trust.js";

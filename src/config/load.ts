@@ -15,6 +15,7 @@ import path from "node:path";
 import { ApplicationError } from "../errors.js";
 import { describeIssue, formatKeyPath } from "./issues.js";
 import { parseJsonText } from "./json-text.js";
+import { isTrustedFolder, projectLoosenings, withoutForbidden, withoutLoosenings, type ProjectTrust } from "./trust.js";
 import {
   type ClioConfig,
   type ConfigLayer,
@@ -44,6 +45,8 @@ export interface ResolvedConfig {
   entries: ConfigEntry[];
   /** The files looked at: the user file's path (read if it exists) and the project file found, if any. */
   files: { user: string; userFound: boolean; project?: string };
+  /** The project's config: trusted or not, what it loosens, what was ignored (see trust.ts). */
+  project?: ProjectTrust;
 }
 
 export interface LoadConfigOptions {
@@ -58,6 +61,8 @@ export interface LoadConfigOptions {
   flags?: Record<string, unknown>;
   /** The home folder; default `env.CLIO_HOME`, then `os.homedir()`. */
   homeDir?: string;
+  /** Trust the project folder for this run (`--trust-project`). */
+  trustProject?: boolean;
 }
 
 interface Layer {
@@ -68,7 +73,7 @@ interface Layer {
 }
 
 const pathKeys: ReadonlySet<ScalarKey> = new Set(["workspace", "sessionDir", "systemPromptFile"]);
-const knownKeys = Object.keys(configLayerSchema.shape).filter((key) => key !== "$schema");
+const knownKeys = Object.keys(configLayerSchema.shape).filter((key) => key !== "$schema" && key !== "trustedFolders");
 
 /** Reads and merges every layer. Throws `invalid_config` naming the file, variable or flag and the key. */
 export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedConfig> {
@@ -81,18 +86,24 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   const layers: Layer[] = [];
   const userValues = await readConfigFile(userFile);
   if (userValues) layers.push({ source: `user:${userFile}`, values: userValues, baseDir: homeDir });
+  let project: ProjectTrust | undefined;
   if (projectFile) {
     const projectValues = await readConfigFile(projectFile);
     if (projectValues) {
       const projectRoot = path.dirname(path.dirname(projectFile));
       if (projectValues.workspace !== undefined) await checkProjectWorkspace(resolvePath(projectValues.workspace, projectRoot, homeDir), projectRoot, projectFile);
-      layers.push({ source: `project:${projectFile}`, values: projectValues, baseDir: projectRoot });
+      const { layer, dropped } = withoutForbidden(projectValues);
+      const loosenings = projectLoosenings(layer, userValues?.permissionMode ?? defaultValues.permissionMode);
+      const trustedFolders = (userValues?.trustedFolders ?? []).map((folder) => resolvePath(folder, homeDir, homeDir));
+      const trusted = options.trustProject === true || (await isTrustedFolder(projectRoot, trustedFolders));
+      project = { root: projectRoot, file: projectFile, trusted, loosenings, forbidden: dropped };
+      layers.push({ source: `project:${projectFile}`, values: trusted ? layer : withoutLoosenings(layer, loosenings), baseDir: projectRoot });
     }
   }
   layers.push(...environmentLayers(env, cwd));
   if (options.flags) layers.push({ source: "flag", values: checkFlags(options.flags), baseDir: cwd });
 
-  return merge(layers, { cwd, homeDir, userFile, userFound: userValues !== undefined, projectFile });
+  return { ...merge(layers, { cwd, homeDir, userFile, userFound: userValues !== undefined, projectFile }), ...(project ? { project } : {}) };
 }
 
 function merge(

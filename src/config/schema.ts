@@ -77,6 +77,8 @@ export const configLayerSchema = z
       .partial()
       .strict(),
     protocols: z.record(z.string(), z.record(z.string(), z.unknown(), { invalid_type_error: "must be an object of settings" })),
+    /** Project folders whose own config may loosen permissions (see src/config/trust.ts); read from the user's file only. */
+    trustedFolders: z.array(nonEmpty),
   })
   .partial()
   .strict();

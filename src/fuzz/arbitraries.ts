@@ -48,12 +48,15 @@ export interface FuzzTargets {
 }
 
 /** What the zod schema of a word parameter admits, as far as can be seen from outside. */
-interface SchemaHints {
+export interface SchemaHints {
   values: string[];
   numeric: boolean;
+  /** The bounds a number schema sets (z.number().int().min(1).max(500)), when it sets them. */
+  minimum?: number;
+  maximum?: number;
 }
 
-function schemaHints(schema: ZodTypeAny, depth = 0): SchemaHints {
+export function schemaHints(schema: ZodTypeAny, depth = 0): SchemaHints {
   const hints: SchemaHints = { values: [], numeric: false };
   if (depth > 8) return hints;
   const definition = schema._def as Record<string, unknown> & { typeName?: string };
@@ -61,6 +64,8 @@ function schemaHints(schema: ZodTypeAny, depth = 0): SchemaHints {
     const found = schemaHints(value as ZodTypeAny, depth + 1);
     hints.values.push(...found.values);
     hints.numeric ||= found.numeric;
+    hints.minimum ??= found.minimum;
+    hints.maximum ??= found.maximum;
   };
   switch (definition.typeName) {
     case "ZodEnum":
@@ -71,6 +76,10 @@ function schemaHints(schema: ZodTypeAny, depth = 0): SchemaHints {
       break;
     case "ZodNumber":
       hints.numeric = true;
+      for (const check of (definition.checks as { kind: string; value?: number; inclusive?: boolean }[] | undefined) ?? []) {
+        if (check.kind === "min" && check.value !== undefined) hints.minimum = check.inclusive === false ? Math.floor(check.value) + 1 : Math.ceil(check.value);
+        if (check.kind === "max" && check.value !== undefined) hints.maximum = check.inclusive === false ? Math.ceil(check.value) - 1 : Math.floor(check.value);
+      }
       break;
     case "ZodOptional":
     case "ZodNullable":
@@ -94,7 +103,7 @@ function schemaHints(schema: ZodTypeAny, depth = 0): SchemaHints {
 const BARE = /^[A-Za-z0-9+/_.,@%~-]+={0,2}$/;
 
 /** A value written as the grammar reads it: bare when it may be, else a JSON string literal. */
-function writeWord(value: string): string {
+export function writeWord(value: string): string {
   return BARE.test(value) ? value : JSON.stringify(value);
 }
 
@@ -113,7 +122,7 @@ function writeText(values: fc.Arbitrary<string>): fc.Arbitrary<string> {
   );
 }
 
-function textValues(permission: PermissionClass | "varies", targets: FuzzTargets): fc.Arbitrary<string> {
+export function textValues(permission: PermissionClass | "varies", targets: FuzzTargets): fc.Arbitrary<string> {
   if (permission === "exec") return fc.constantFrom(...SAFE_COMMANDS, ...EXEC_PATHS);
   if (permission === "network") return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...LOCAL_URLS) }, { weight: 2, arbitrary: fc.constantFrom(...DOTLESS_PATHS) });
   return fc.oneof(
@@ -126,6 +135,14 @@ function textValues(permission: PermissionClass | "varies", targets: FuzzTargets
   );
 }
 
+/** Numbers for a number schema: inside its bounds mostly, on them and just outside them often. */
+export function numberValues(hints: SchemaHints): fc.Arbitrary<number> {
+  const low = hints.minimum ?? -3;
+  const high = hints.maximum ?? Math.max(low + 200, 200);
+  const edges = [low, high, low - 1, high + 1, 0, 1, 1_000_000].filter((value, index, all) => all.indexOf(value) === index);
+  return fc.oneof({ weight: 3, arbitrary: fc.integer({ min: Math.min(low, high), max: Math.max(low, high) }) }, { weight: 2, arbitrary: fc.constantFrom(...edges) });
+}
+
 function wordValues(definition: ParameterDefinition, permission: PermissionClass | "varies"): fc.Arbitrary<string> {
   const hints = schemaHints(definition.schema as ZodTypeAny);
   const junk =
@@ -134,7 +151,7 @@ function wordValues(definition: ParameterDefinition, permission: PermissionClass
       : fc.oneof(fc.stringMatching(/^[A-Za-z0-9_.-]{1,12}$/), fc.constantFrom("", "-1", "0", "true", "yes", "NaN", "1e309", "9007199254740993"));
   const choices: fc.WeightedArbitrary<string>[] = [{ weight: 1, arbitrary: junk }];
   if (hints.values.length) choices.push({ weight: 5, arbitrary: fc.constantFrom(...hints.values) });
-  if (hints.numeric) choices.push({ weight: 5, arbitrary: fc.oneof(fc.integer({ min: -3, max: 200 }), fc.constantFrom(0, 1, 1_000_000)).map(String) });
+  if (hints.numeric) choices.push({ weight: 5, arbitrary: numberValues(hints).map(String) });
   return fc.oneof(...choices);
 }
 
@@ -191,7 +208,7 @@ export function isSafeExecValue(definition: ParameterDefinition, value: string):
   }
 }
 
-function isRequired(definition: ParameterDefinition): boolean {
+export function isRequired(definition: ParameterDefinition): boolean {
   return !definition.schema.safeParse(undefined).success;
 }
 

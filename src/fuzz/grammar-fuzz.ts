@@ -1,130 +1,115 @@
 /**
- * The grammar laws (shared contract §5) as fast-check properties, over the grammar's own
- * arbitraries (grammar/arbitraries.ts):
- * - the parser never throws and never reports an internal failure, for any text;
- * - round trip: `parse(print(c))` gives back `c` (protocol, keys, forms, values);
- * - chunking: the streaming scanner fed any chunking finds exactly what one `parse` finds;
- * - embedding: commands placed in prose and markdown are found where live, and reported as
- *   mentions where inert (fences, inline code).
+ * Checking the grammar laws (grammar-laws.ts) with fast-check: a number of runs or a time budget
+ * per law, statistics of what the cases held, and a counterexample shrunk by fast-check and then
+ * by dropping whole pieces and chunk boundaries, shown compactly with expected and actual side by side.
  */
 import fc from "fast-check";
-import { chunkingArbitrary, documentArbitrary, printableCommandArbitrary, type GeneratedDocument } from "../../grammar/arbitraries.js";
-import { parse, print, StreamingScanner, type Command, type ParseResult, type PrintableCommand } from "../../grammar/index.js";
+import { parse, print, StreamingScanner, type ParseResult } from "../../grammar/index.js";
 import { collectEvents } from "../../grammar/parse.js";
+import { describeViolation, emptyStatistics, FuzzInterrupted, grammarLaws, type GrammarUnderTest, type Law, type LawStatistics } from "./grammar-laws.js";
 import type { FuzzFailure, FuzzOutcome } from "./protocol-fuzz.js";
 
 export interface GrammarFuzzOptions {
   runs: number;
   seed: number;
+  /** Stop each law after this long (its runs so far count); `runs` is then an upper bound. */
+  timeLimitMs?: number;
+  /** The grammar under test (default: clio's own). */
+  grammar?: GrammarUnderTest;
+  /** Stop between laws (and inside one, at the next case) when aborted. */
+  signal?: AbortSignal;
+  /** Called with each law's outcome as soon as it is known. */
+  onOutcome?: (outcome: FuzzOutcome) => void;
+  /** Only the laws with these names (default: all). */
+  laws?: readonly string[];
 }
 
-interface Law<Value> {
-  name: string;
-  arbitrary: fc.Arbitrary<Value>;
-  /** Throws when the law does not hold for `value`. */
-  check(value: Value): void;
-  /** The counterexample as text a person can paste. */
-  show(value: Value): string;
-}
+/** clio's own grammar. */
+export const clioGrammar: GrammarUnderTest = {
+  parse,
+  print,
+  scan(chunks) {
+    const scanner = new StreamingScanner();
+    const result: ParseResult = { commands: [], mentions: [], errors: [] };
+    for (const chunk of chunks) collectEvents(scanner.push(chunk), result);
+    return collectEvents(scanner.end(), result);
+  },
+};
 
-const FRAGMENTS = [
-  "[", "]", "FILE_OP", "X", ":", "action", "=", "read", "path", '"', '\\"', "<<", "EOF", "\n", "  ", "\t",
-  "```", "~~~", "`", "\\[", "[x]", "[NOTE]", "[A:b=c]", "abc", "===", "\r", "é", "😀", "[RESULT:x=1]", "{", "}",
-];
-
-/** Random concatenations of command fragments: mostly broken commands, fences and code spans. */
-const soupArbitrary = fc.array(fc.constantFrom(...FRAGMENTS), { maxLength: 40 }).map((parts) => parts.join(""));
-
-const anyText = fc.oneof(
-  fc.string({ unit: "binary", maxLength: 120 }),
-  soupArbitrary,
-  documentArbitrary().map((document) => document.text),
-);
-
-function essence(command: Command): PrintableCommand {
-  return { protocol: command.protocol, parameters: command.parameters.map(({ key, form, text }) => ({ key, form, text })) };
-}
-
-function parseChunks(chunks: string[]): ParseResult {
-  const scanner = new StreamingScanner();
-  const result: ParseResult = { commands: [], mentions: [], errors: [] };
-  for (const chunk of chunks) collectEvents(scanner.push(chunk), result);
-  return collectEvents(scanner.end(), result);
-}
-
-function same(left: unknown, right: unknown): boolean {
-  return JSON.stringify(left) === JSON.stringify(right);
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: each law draws its own kind of value; the list holds them all.
-const laws = (): Law<any>[] => [
-  {
-    name: "grammar: parse never throws",
-    arbitrary: anyText,
-    check(text: string) {
-      const result = parse(text);
-      const internal = result.errors.find((error) => error.message.startsWith("internal"));
-      if (internal) throw new Error(internal.message);
-      const spans = [...result.commands, ...result.mentions, ...result.errors].map((found) => found.span);
-      if (spans.some((span) => span.start.offset < 0 || span.end.offset > text.length || span.end.offset < span.start.offset)) {
-        throw new Error("a span lies outside the text");
+/** Tries smaller values while the law still fails; gives the smallest found. */
+export function reduceCounterexample<Value>(law: Law<Value>, value: Value, grammar: GrammarUnderTest, budget = 2000): Value {
+  if (!law.reduce) return value;
+  const fails = (candidate: Value) => {
+    try {
+      law.check(candidate, grammar, emptyStatistics());
+      return false;
+    } catch {
+      return true;
+    }
+  };
+  let current = value;
+  for (let changed = true, steps = 0; changed && steps < budget; ) {
+    changed = false;
+    for (const candidate of law.reduce(current)) {
+      if (++steps > budget) break;
+      if (fails(candidate)) {
+        current = candidate;
+        changed = true;
+        break;
       }
-    },
-    show: (text: string) => JSON.stringify(text),
-  } satisfies Law<string>,
-  {
-    name: "grammar: parse(print(c)) equals c",
-    arbitrary: printableCommandArbitrary(),
-    check(command: PrintableCommand) {
-      const result = parse(print(command));
-      if (result.errors.length || !same(result.commands.map(essence), [command])) {
-        throw new Error(`parsed as ${JSON.stringify(result.commands.map(essence))} with ${result.errors.length} error(s)`);
-      }
-    },
-    show: (command: PrintableCommand) => print(command),
-  } satisfies Law<PrintableCommand>,
-  {
-    name: "grammar: chunked scanning equals one parse",
-    arbitrary: anyText.chain((text) => chunkingArbitrary(text)),
-    check(chunks: string[]) {
-      if (!same(parseChunks(chunks), parse(chunks.join("")))) throw new Error("the chunked scan found something else than one parse");
-    },
-    show: (chunks: string[]) => `chunks ${JSON.stringify(chunks)}`,
-  } satisfies Law<string[]>,
-  {
-    name: "grammar: commands in prose are found, inert ones are mentions",
-    arbitrary: documentArbitrary(),
-    check({ text, expected }: GeneratedDocument) {
-      const result = parse(text);
-      const commands = result.commands.map((command) => ({ offset: command.span.start.offset, command: essence(command) }));
-      const mentions = result.mentions.map((mention) => ({ offset: mention.span.start.offset, text: mention.text, context: mention.context }));
-      if (result.errors.length) throw new Error(`unexpected syntax error: ${result.errors[0]!.message}`);
-      if (!same(commands, expected.commands)) throw new Error(`commands ${JSON.stringify(commands)}, expected ${JSON.stringify(expected.commands)}`);
-      if (!same(mentions, expected.mentions)) throw new Error(`mentions ${JSON.stringify(mentions)}, expected ${JSON.stringify(expected.mentions)}`);
-    },
-    show: (document: GeneratedDocument) => JSON.stringify(document.text),
-  } satisfies Law<GeneratedDocument>,
-];
+    }
+  }
+  return current;
+}
 
-/** Checks every grammar law; each outcome names its law. */
+/** A law's failure for one value: the problem (with expected and actual side by side) and the value shown. */
+export function lawFailure<Value>(law: Law<Value>, value: Value, grammar: GrammarUnderTest): string | undefined {
+  try {
+    law.check(value, grammar, emptyStatistics());
+    return undefined;
+  } catch (error) {
+    return describeViolation(error);
+  }
+}
+
+/** Checks every grammar law; each outcome names its law and says what its cases held. */
 export async function fuzzGrammar(options: GrammarFuzzOptions): Promise<FuzzOutcome[]> {
+  const grammar = options.grammar ?? clioGrammar;
   const outcomes: FuzzOutcome[] = [];
-  for (const law of laws()) {
-    const details = fc.check(fc.property(law.arbitrary, (value) => law.check(value)), { numRuns: options.runs, seed: options.seed });
-    const outcome: FuzzOutcome = { target: law.name, runs: details.numRuns, counts: { handled: 0, gated: 0, rejected: 0 } };
-    if (details.failed && details.counterexample) {
+  for (const law of grammarLaws()) {
+    if (options.signal?.aborted) break;
+    if (options.laws && !options.laws.includes(law.name)) continue;
+    const statistics: LawStatistics = emptyStatistics();
+    const began = performance.now();
+    const property = fc.property(law.arbitrary, (value) => {
+      if (options.signal?.aborted) throw new FuzzInterrupted();
+      statistics.cases++;
+      law.check(value, grammar, statistics);
+    });
+    const details = fc.check(property, {
+      numRuns: options.runs,
+      seed: options.seed,
+      ...(options.timeLimitMs ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false } : {}),
+    });
+    const outcome: FuzzOutcome = { target: law.name, runs: statistics.cases, counts: { handled: 0, gated: 0, rejected: 0 }, statistics, durationMs: performance.now() - began };
+    if (details.failed && details.counterexample && !(details.errorInstance instanceof FuzzInterrupted)) {
+      const value = reduceCounterexample(law, details.counterexample[0], grammar);
       const failure: FuzzFailure = {
         kind: "grammar",
         target: law.name,
         seed: details.seed,
         runs: options.runs,
-        script: law.show(details.counterexample[0]),
-        problem: details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance),
+        script: law.show(value),
+        problem: lawFailure(law, value, grammar) ?? describeViolation(details.errorInstance),
+        value,
       };
       if (details.counterexamplePath) failure.path = details.counterexamplePath;
       outcome.failure = failure;
     }
     outcomes.push(outcome);
+    options.onOutcome?.(outcome);
+    // Let a pending Ctrl-C through between laws.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   return outcomes;
 }

@@ -18,6 +18,7 @@ import { PermissionPolicy } from "../manager/permissions.js";
 import type { CommandResult } from "../manager/result.js";
 import type { ParameterDefinition, ProtocolDefinition } from "../../protocols/contract/protocol.js";
 import { ProtocolRegistry } from "../registry.js";
+import { FuzzInterrupted, type LawStatistics } from "./grammar-laws.js";
 import { scriptSubmissions } from "../replay/replay.js";
 import { Workspace } from "../../tools/workspace.js";
 import { isSafeExecValue, LOCAL_URLS, scriptForProtocol } from "./arbitraries.js";
@@ -34,6 +35,12 @@ export interface ProtocolFuzzOptions {
   strict?: boolean;
   /** How long processes may take to exit after dispose before they count as left running (default 3 s). */
   leftoverGraceMs?: number;
+  /** Stop after this long (the runs so far count). */
+  timeLimitMs?: number;
+  /** When aborted, the remaining cases are skipped. */
+  signal?: AbortSignal;
+  /** Told the run's temporary folder, so a forced exit can remove it. */
+  onRunFolder?: (folder: string) => void;
 }
 
 export interface FuzzFailure {
@@ -45,9 +52,11 @@ export interface FuzzFailure {
   path?: string;
   /** The runs asked for: with the seed, a rerun finds the same case. */
   runs: number;
-  /** The shrunk counterexample as a one-line script. */
+  /** The shrunk counterexample as a one-line script (or, for a grammar law, as text to read). */
   script: string;
   problem: string;
+  /** The shrunk value itself (JSON), as a corpus case keeps it to check it again. */
+  value?: unknown;
 }
 
 export interface FuzzOutcome {
@@ -56,6 +65,9 @@ export interface FuzzOutcome {
   /** Commands run through a handler, refused by the gate, and failing their checks — for the report. */
   counts: { handled: number; gated: number; rejected: number };
   failure?: FuzzFailure;
+  /** What a grammar law's cases held. */
+  statistics?: LawStatistics;
+  durationMs?: number;
 }
 
 const LOOKS_LIKE_ADDRESS = /^[a-z][a-z0-9+.-]*:|\.|\/\//i;
@@ -89,7 +101,8 @@ function shorten(text: string, limit = 300): string {
   return line.length > limit ? `${line.slice(0, limit)}… (${line.length} characters)` : line;
 }
 
-function structuralProblem(result: CommandResult, strict: boolean): string | undefined {
+/** What is wrong with a result under the robustness property (undefined when nothing is). */
+export function structuralProblem(result: CommandResult, strict: boolean): string | undefined {
   if (typeof result !== "object" || result === null || typeof result.ok !== "boolean") return "the result is not a result object";
   if (result.ok) return typeof result.output === "string" ? undefined : "a successful result has no output text";
   if (!result.error || typeof result.error.code !== "string" || !result.error.message) return "a failed result has no error code and message";
@@ -181,6 +194,7 @@ export async function fuzzProtocol(protocol: ProtocolDefinition, options: Protoc
   const counts = { handled: 0, gated: 0, rejected: 0 };
   // Every case runs at the same place, so generated absolute paths aim at this run's sentinel.
   const runFolder = await realpath(await mkdtemp(path.join(os.tmpdir(), "clio-fuzz-")));
+  options.onRunFolder?.(runFolder);
   const location = path.join(runFolder, "case");
   const caseOptions = {
     location,
@@ -192,21 +206,33 @@ export async function fuzzProtocol(protocol: ProtocolDefinition, options: Protoc
   };
   const outsidePaths = outsidePathsFor(location);
   const property = fc.asyncProperty(scriptForProtocol(protocol, { outsidePaths }), async (lines) => {
+    if (options.signal?.aborted) throw new FuzzInterrupted();
     const problems = await runFuzzCase(protocol, lines, caseOptions);
     if (problems.length) throw new Error(problems.join("\n"));
   });
   try {
-    const details = await fc.check(property, { numRuns: options.runs, seed: options.seed });
+    const limit = options.timeLimitMs ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false } : {};
+    const details = await fc.check(property, { numRuns: options.runs, seed: options.seed, ...limit });
     const outcome: FuzzOutcome = { target: protocol.name, runs: details.numRuns, counts };
-    if (details.failed && details.counterexample) {
+    if (details.failed && details.counterexample && !(details.errorInstance instanceof FuzzInterrupted)) {
       const error = details.errorInstance;
+      let lines = details.counterexample[0];
+      let problem = error instanceof Error ? error.message : String(error);
+      // Drop whole commands while the case still fails: fast-check's shrinking can leave ones that do not matter.
+      for (let index = 0; index < lines.length && lines.length > 1; ) {
+        const fewer = [...lines.slice(0, index), ...lines.slice(index + 1)];
+        const found = await runFuzzCase(protocol, fewer, { ...caseOptions, counts: { handled: 0, gated: 0, rejected: 0 } });
+        if (found.length === 0) index++;
+        else [lines, problem] = [fewer, found.join("\n")];
+      }
       outcome.failure = {
         kind: "protocol",
         target: protocol.name,
         seed: details.seed,
         runs: options.runs,
-        script: details.counterexample[0].join(" ").split(location).join(FUZZ_CASE_PLACEHOLDER),
-        problem: error instanceof Error ? error.message : String(error),
+        script: lines.join(" ").split(location).join(FUZZ_CASE_PLACEHOLDER),
+        value: lines.map((line) => line.split(location).join(FUZZ_CASE_PLACEHOLDER)),
+        problem,
         ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
       };
     }
@@ -216,13 +242,26 @@ export async function fuzzProtocol(protocol: ProtocolDefinition, options: Protoc
   }
 }
 
+/** Checks a saved case (its lines, with `<sandbox>` for the sandbox) again; gives the problems, none when the property holds now. */
+export async function recheckProtocolCase(protocol: ProtocolDefinition, lines: string[], options: { strict?: boolean } = {}): Promise<string[]> {
+  const runFolder = await realpath(await mkdtemp(path.join(os.tmpdir(), "clio-fuzz-")));
+  const location = path.join(runFolder, "case");
+  try {
+    const caseOptions = { location, commandTimeoutMs: 10_000, strict: options.strict ?? true, leftoverGraceMs: 3000, baseline: await currentDescendants(), counts: { handled: 0, gated: 0, rejected: 0 } };
+    return await runFuzzCase(protocol, lines.map((line) => line.split(FUZZ_CASE_PLACEHOLDER).join(location)), caseOptions);
+  } finally {
+    await rm(runFolder, { recursive: true, force: true });
+  }
+}
+
 /** Stands for the sandbox folder in a reported counterexample (its paths change from run to run). */
 export const FUZZ_CASE_PLACEHOLDER = "<sandbox>";
 
 /** A kept sandbox holding the failing case as `case.md`, and the command that replays it there. */
-export async function reproductionFor(failure: FuzzFailure): Promise<{ sandbox: FuzzSandbox; command: string }> {
+export async function reproductionFor(failure: FuzzFailure, options: { strict?: boolean } = {}): Promise<{ sandbox: FuzzSandbox; command: string }> {
   const sandbox = await createFuzzSandbox();
   const casePath = path.join(sandbox.base, "case.md");
   await writeFile(casePath, `${failure.script.split(FUZZ_CASE_PLACEHOLDER).join(sandbox.base)}\n`);
-  return { sandbox, command: `HOME=${sandbox.home} CLIO_HOME=${sandbox.home} clio replay ${casePath} --workspace ${sandbox.workspace} --permission-mode yolo` };
+  const check = options.strict === false ? "--fuzz-check allow-internal-errors" : "--fuzz-check";
+  return { sandbox, command: `HOME=${sandbox.home} CLIO_HOME=${sandbox.home} clio replay ${casePath} --workspace ${sandbox.workspace} --permission-mode yolo ${check}` };
 }

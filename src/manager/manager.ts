@@ -10,11 +10,12 @@ import { ClioError } from "../../grammar/errors.js";
 import { renderHint } from "../../protocols/contract/hints.js";
 import { ToolError } from "../../tools/errors.js";
 import type { ResultError } from "../errors.js";
+import { makeFolder } from "../../tools/clio-folder.js";
 import { wholeOutputOf, type ActionDefinition, type ActionOutput, type PermissionClass, type PlannedChange, type ProtocolDefinition, type ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
-import { pathForms } from "./path-forms.js";
-import type { PermissionPolicy, PermissionRequest, PermissionVerdict } from "./permissions.js";
+import { permissionSubject } from "./path-forms.js";
+import type { PermissionPolicy, PermissionVerdict } from "./permissions.js";
 import type { CommandResult } from "./result.js";
 import { CommandScheduler } from "./scheduler.js";
 
@@ -135,18 +136,6 @@ export class ProtocolManager {
     );
   }
 
-  /** What permission rules match: the first declared parameter's value, and every form of every path parameter. */
-  private async subjectOf(definition: ActionDefinition, invocation: Invocation): Promise<Pick<PermissionRequest, "subject" | "subjectIsPath" | "pathForms">> {
-    const names = Object.keys(definition.parameters);
-    const first = names[0];
-    const subject = first === undefined ? undefined : invocation.decoded[first];
-    const paths = names.filter((name) => definition.parameters[name]!.path === true && typeof invocation.decoded[name] === "string");
-    if (paths.length === 0 || !this.options.permissions.readsValues(invocation.protocol, invocation.action)) return { subject };
-    const forms = new Set<string>();
-    for (const name of paths) for (const form of await pathForms(this.options.environment.workspace, invocation.decoded[name] as string)) forms.add(form);
-    return { subject, subjectIsPath: definition.parameters[first!]!.path === true, pathForms: [...forms] };
-  }
-
   private async run(id: number, invocation: Invocation, permissionClass: PermissionClass, signal: AbortSignal): Promise<CommandResult> {
     const { protocol, action, definition } = invocation;
     const start = invocation.command.span.start;
@@ -159,7 +148,14 @@ export class ProtocolManager {
     // An action that cannot work (a replace whose text is not there) fails without a question.
     if (preview && "error" in preview) return { ...this.failed(id, protocol, action, permissionClass, preview.error, start, description), args: invocation.decoded };
     const verdict = await this.options.permissions
-      .decide({ protocol, action, permissionClass, description, ...(await this.subjectOf(definition, invocation)), ...(preview ? { changes: preview.changes } : {}) })
+      .decide({
+        protocol,
+        action,
+        permissionClass,
+        description,
+        ...(await permissionSubject(definition, invocation.decoded, { workspace: this.options.environment.workspace, permissions: this.options.permissions, protocol, action, permissionClass })),
+        ...(preview ? { changes: preview.changes } : {}),
+      })
       .catch((error: unknown): PermissionVerdict => ({
         allowed: false,
         error: {
@@ -274,10 +270,11 @@ export class ProtocolManager {
     const name = `${new Date(this.options.environment.now()).toISOString().replace(/[:.]/g, "-")}-${id}.txt`;
     const relative = path.posix.join(folder, name);
     try {
+      if (!this.options.environment.workspace.mayKeepState()) throw new Error("plan mode writes nothing in the workspace");
       // Kept only where the folder really lies inside the workspace (.clio may be a symlink):
       // resolving throws for a path that leads outside.
       const { real } = await this.options.environment.workspace.resolve(relative);
-      await fs.mkdir(path.dirname(real), { recursive: true });
+      await makeFolder(path.dirname(real));
       await fs.writeFile(real, text, { flag: "wx" });
       await pruneKeptOutputs(path.dirname(real), path.basename(real));
       return relative;

@@ -4,7 +4,31 @@
  * or as resolved), a symbolic link, or `\` that a careless rule writer reads as `/`.
  */
 import path from "node:path";
+import type { ActionDefinition, PermissionClass } from "../../protocols/contract/protocol.js";
 import type { Workspace } from "../../tools/workspace.js";
+import type { PermissionPolicy, PermissionRequest } from "./permissions.js";
+
+/**
+ * What permission rules match for one command: the first declared parameter's decoded value,
+ * and every form of every path parameter (when a rule reads values, or the action changes
+ * something and "always" then covers that file). The real run and the dry run both ask here.
+ */
+export async function permissionSubject(
+  definition: ActionDefinition,
+  decoded: Record<string, unknown>,
+  context: { workspace: Workspace; permissions: PermissionPolicy; protocol: string; action: string; permissionClass: PermissionClass },
+): Promise<Pick<PermissionRequest, "subject" | "subjectIsPath" | "pathForms">> {
+  const names = Object.keys(definition.parameters);
+  const first = names[0];
+  const subject = first === undefined ? undefined : decoded[first];
+  const paths = names.filter((name) => definition.parameters[name]!.path === true && typeof decoded[name] === "string");
+  const needed = context.permissionClass !== "read" || context.permissions.readsValues(context.protocol, context.action);
+  const shown = typeof subject === "string" ? { subject } : {};
+  if (paths.length === 0 || !needed) return shown;
+  const forms = new Set<string>();
+  for (const name of paths) for (const form of await pathForms(context.workspace, decoded[name] as string)) forms.add(form);
+  return { ...shown, subjectIsPath: definition.parameters[first!]!.path === true, pathForms: [...forms] };
+}
 
 /**
  * Where `value` lands in the workspace as written (workspace-relative, `.` and `..` resolved as

@@ -78,6 +78,19 @@ export class PermissionPolicy {
     return this.denyRules.some((rule) => !rule.readsValueOf(protocol, action) && rule.matches({ protocol, action, permissionClass: "read", description: "" }));
   }
 
+  /**
+   * True when a deny rule with a path glob refuses reading `relative` through one of `readers`
+   * (the actions that read one file, e.g. FILE_OP.read): such a path is then left out of every
+   * other way of reading too (searches, listings, the code index, diffs).
+   */
+  deniesReading(relative: string, readers: readonly { protocol: string; action: string }[]): boolean {
+    return readers.some(({ protocol, action }) =>
+      this.denyRules.some(
+        (rule) => rule.readsValueOf(protocol, action) && rule.matches({ protocol, action, permissionClass: "read", description: "", subject: relative, subjectIsPath: true, pathForms: [relative] }),
+      ),
+    );
+  }
+
   async decide(request: PermissionRequest): Promise<PermissionVerdict> {
     const label = `${request.protocol}.${request.action}`;
     const denying = this.denyRules.find((rule) => rule.matches(request));
@@ -94,13 +107,12 @@ export class PermissionPolicy {
     if (!ASKING[this.mode].includes(request.permissionClass)) return { allowed: true, asked: false };
     if (this.allowRules.some((rule) => rule.matches(request))) return { allowed: true, asked: false };
     const scope = alwaysScope(request);
-    const grantKey = `${request.protocol}.${request.action}\u0000${scope.program ?? ""}`;
-    if (this.grantedForSession.has(grantKey)) return { allowed: true, asked: false };
+    if (scope.key !== undefined && this.grantedForSession.has(scope.key)) return { allowed: true, asked: false };
     if (!this.asker) {
       return refuse(`${label} needs the person's permission (${request.permissionClass}) and there is no terminal to ask, so it was refused.`, unattendedHint(request));
     }
     const answer = await this.asker({ ...request, alwaysCovers: scope.description });
-    if (answer === "always") this.grantedForSession.add(grantKey);
+    if (answer === "always" && scope.key !== undefined) this.grantedForSession.add(scope.key);
     if (answer === "no") {
       return refuse(`The person declined ${label} (${request.description}).`, "Ask what they would like instead, or try another approach.");
     }
@@ -109,14 +121,22 @@ export class PermissionPolicy {
 }
 
 /**
- * What "always" grants for the rest of the session: for a command that runs a program, only
- * that program (saying always to `npm test` allows `npm run build`, not `rm`); otherwise the action.
+ * What "always" grants for the rest of the session, as a key of what was approved and the
+ * words the question shows: for a command, exactly that command line (`python3 notes/hello.py`
+ * allows neither `python3 --version` nor the same line with `; touch x` after it), and nothing
+ * for a chain of commands, which is approved once each time; for an action on a file, that
+ * file; otherwise every use of the action.
  */
-function alwaysScope(request: PermissionRequest): { program?: string; description: string } {
-  const program = request.permissionClass === "exec" ? /^\s*([^\s;&|`$()<>]+)/.exec(request.subject ?? "")?.[1] : undefined;
-  return program
-    ? { program, description: `${request.protocol}.${request.action} running ${program}` }
-    : { description: `every ${request.protocol}.${request.action}` };
+function alwaysScope(request: PermissionRequest): { key?: string; description: string } {
+  const label = `${request.protocol}.${request.action}`;
+  if (request.permissionClass === "exec") {
+    const line = (request.subject ?? "").trim();
+    if (line === "" || SHELL_SEPARATOR.test(line)) return { description: `"always" is not offered for chained commands: it allows this once` };
+    return { key: `${label}\u0000${line}`, description: `${label} of exactly this command line` };
+  }
+  const forms = [...(request.subjectIsPath ? (request.pathForms ?? []) : [])].sort();
+  if (forms.length > 0) return { key: `${label}\u0000${forms.join("\u0000")}`, description: `${label} of ${forms[0]} only` };
+  return { key: label, description: `every ${label}` };
 }
 
 /**

@@ -64,8 +64,23 @@ const maxServerStops = 4;
 /** One streamed chunk, whichever endpoint it came from. */
 interface WireChunk {
   text: string;
+  /** Reasoning sent beside the content, if any. */
+  reasoning?: string;
   finishReason: string | null | undefined;
   usage: { prompt_tokens: number; completion_tokens: number } | null | undefined;
+}
+
+/**
+ * The reasoning in a chat delta: DeepSeek's `reasoning_content`, vLLM's reasoning parsers and
+ * OpenRouter's `reasoning`, Ollama's `thinking` — fields the client's types do not know.
+ */
+function reasoningOf(delta: object | undefined): string | undefined {
+  if (delta === undefined) return undefined;
+  const fields = delta as { reasoning_content?: unknown; reasoning?: unknown; thinking?: unknown };
+  for (const value of [fields.reasoning_content, fields.reasoning, fields.thinking]) {
+    if (typeof value === "string" && value !== "") return value;
+  }
+  return undefined;
 }
 
 interface PreparedRequest {
@@ -155,6 +170,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
     let usage: WireChunk["usage"];
     for await (const chunk of chunks) {
       watchdog.touch();
+      if (chunk.reasoning && !reply.stopped) yield { type: "reasoning-delta", text: chunk.reasoning };
       const text = reply.push(chunk.text);
       if (text) {
         progress.yielded += text.length;
@@ -218,6 +234,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
           const stream = await client.chat.completions.create(body, { signal });
           return mapChunks(stream, (chunk) => ({
             text: chunk.choices[0]?.delta?.content ?? "",
+            reasoning: reasoningOf(chunk.choices[0]?.delta),
             finishReason: chunk.choices[0]?.finish_reason,
             usage: chunk.usage,
           }));

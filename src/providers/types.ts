@@ -24,10 +24,16 @@ export interface ModelRequest {
 
 /**
  * What a stream yields, in this order: any `retry` events (only before the first text),
- * `text-delta` events, then exactly one `usage` and one `finish`, which is always last.
+ * `text-delta` events (with `reasoning-delta` events among them), then exactly one `usage` and
+ * one `finish`, which is always last.
  */
 export type ModelEvent =
   | { type: "text-delta"; text: string }
+  /**
+   * Reasoning a model streams beside its content (`reasoning_content`, `reasoning` or
+   * `thinking`): shown and recorded, never parsed for commands, never sent back to the model.
+   */
+  | { type: "reasoning-delta"; text: string }
   /** Token counts; `estimated` is true when the server sent none and clio counted them. */
   | { type: "usage"; inputTokens: number; outputTokens: number; estimated: boolean }
   /** A failed attempt that will be tried again after `delayMs`. */

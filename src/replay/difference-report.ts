@@ -1,26 +1,24 @@
 /**
  * The readable report of a replay that does not match its expectations: where each differing
  * command stands (file:line:column), which fields differ, expected against actual, and a
- * unified diff of the outputs.
+ * unified diff of the outputs (and of any long or multi-line text).
  */
 import { structuredPatch } from "diff";
-import type { Difference, FieldDifference } from "./expectations.js";
+import type { Difference, FieldDifference } from "./compare.js";
+import type { ExpectedResult } from "./expectations.js";
 
 export interface DifferenceReportOptions {
   /** The script as the person named it. */
   script: string;
   /** The expectation file as the person named it. */
   expectations: string;
-  /** Commands shown in full before the rest are only counted (default 3). */
+  /** Commands shown in full before the rest are only counted (default 3; Infinity shows all). */
   limit?: number;
 }
 
 const SHORT_FIELD = 120;
-
-function quoteShort(text: string): string {
-  const shown = text.length > SHORT_FIELD ? `${text.slice(0, SHORT_FIELD - 1)}…` : text;
-  return JSON.stringify(shown);
-}
+/** Characters shown before the first difference of a long one-line text. */
+const LEAD = 40;
 
 /** A unified diff of two texts, hunk headers included, without file headers. */
 export function unifiedDiff(expected: string, actual: string, context = 2): string {
@@ -33,12 +31,61 @@ export function unifiedDiff(expected: string, actual: string, context = 2): stri
   return lines.join("\n");
 }
 
+function firstDifference(left: string, right: string): number {
+  let index = 0;
+  while (index < left.length && index < right.length && left[index] === right[index]) index++;
+  return index;
+}
+
+/** A long one-line text cut around `from`, so two long texts that differ late never look the same. */
+function window(text: string, from: number): string {
+  const start = Math.max(0, from - LEAD);
+  const end = start + SHORT_FIELD;
+  return `${start > 0 ? "…" : ""}${JSON.stringify(text.slice(start, end))}${end < text.length ? `… (${text.length} characters)` : ""}`;
+}
+
 function formatField(difference: FieldDifference): string[] {
-  if (difference.field !== "output") {
-    return [`  ${difference.field}: expected ${quoteShort(difference.expected)}, got ${quoteShort(difference.actual)}`];
+  const { field, expected, actual } = difference;
+  const multiLine = field === "output" || expected.includes("\n") || actual.includes("\n");
+  if (multiLine) {
+    const diff = unifiedDiff(expected ? `${expected}\n` : "", actual ? `${actual}\n` : "");
+    return [`  ${field} differs:`, ...diff.split("\n").map((line) => `    ${line}`)];
   }
-  const diff = unifiedDiff(difference.expected ? `${difference.expected}\n` : "", difference.actual ? `${difference.actual}\n` : "");
-  return ["  output differs:", ...diff.split("\n").map((line) => `    ${line}`)];
+  if (expected.length <= SHORT_FIELD && actual.length <= SHORT_FIELD) return [`  ${field}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`];
+  const from = firstDifference(expected, actual);
+  return [`  ${field} differs from character ${from + 1}:`, `    expected ${window(expected, from)}`, `    got      ${window(actual, from)}`];
+}
+
+function label(result: Pick<ExpectedResult, "protocol" | "action">): string {
+  return result.action ? `${result.protocol}.${result.action}` : result.protocol;
+}
+
+function position(result: Pick<ExpectedResult, "line" | "column">): string {
+  return result.line === null ? "" : `:${result.line}:${result.column ?? "?"}`;
+}
+
+function written(result: ExpectedResult): string {
+  return result.command === undefined ? label(result) : JSON.stringify(result.command.length > SHORT_FIELD ? `${result.command.slice(0, SHORT_FIELD)}…` : result.command);
+}
+
+function formatDifference(difference: Exclude<Difference, { kind: "script" }>, options: DifferenceReportOptions): string[] {
+  if (difference.kind === "missing") {
+    const { expected } = difference;
+    return [`${options.expectations}: recorded command ${difference.expectedIndex + 1}, ${written(expected)} (${label(expected)}, then at${position(expected) || " ?"}), is not in this run: removed or edited in ${options.script}, or not run. Rewrite the file with --update if that is meant.`];
+  }
+  if (difference.kind === "unexpected") {
+    const { actual } = difference;
+    return [`${options.script}${position(actual)} ${label(actual)} (command ${difference.index + 1}) has no recorded result in ${options.expectations}: a new or edited command, ${written(actual)}. Record it with --update.`];
+  }
+  const { actual } = difference;
+  const lines: string[] = [];
+  if (difference.movedFrom !== undefined) {
+    lines.push(`${options.script}${position(actual)} ${label(actual)} (command ${difference.index + 1}) moved: it was recorded as command ${difference.movedFrom + 1}${difference.fields.length ? ", and its result differs:" : "."}`);
+  } else {
+    lines.push(`${options.script}${position(actual)} ${label(actual)} (command ${difference.index + 1}) differs from ${options.expectations}:`);
+  }
+  for (const field of difference.fields) lines.push(...formatField(field));
+  return lines;
 }
 
 /** The report, or an empty string when there is no difference. */
@@ -56,17 +103,9 @@ export function formatDifferences(differences: Difference[], options: Difference
     }
     if (shown === limit) break;
     shown++;
-    if (difference.kind === "shape") {
-      lines.push(`${options.expectations} does not match ${options.script}: ${difference.message}. Rewrite it with --update if the script changed.`);
-      continue;
-    }
-    const { expected } = difference;
-    const position = expected.line === null ? "" : `:${expected.line}:${expected.column}`;
-    const name = expected.action ? `${expected.protocol}.${expected.action}` : expected.protocol;
-    lines.push(`${options.script}${position} ${name} (command ${difference.index + 1}) differs from ${options.expectations}:`);
-    for (const field of difference.fields) lines.push(...formatField(field));
+    lines.push(...formatDifference(difference, options));
   }
   const counted = differences.filter((difference) => difference.kind !== "script");
-  if (counted.length > shown) lines.push(`… and ${counted.length - shown} more difference(s) not shown.`);
+  if (counted.length > shown) lines.push(`… and ${counted.length - shown} more difference(s) not shown (--show-all shows them).`);
   return lines.join("\n");
 }

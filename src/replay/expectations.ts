@@ -11,12 +11,17 @@
 import { z } from "zod";
 import { parseJsonText } from "../config/json-text.js";
 import type { CommandResult } from "../manager/result.js";
-import { NORMALISERS, normaliseText, type NormaliseContext } from "./normalise.js";
+import { matchResults } from "./matching.js";
+import { NORMALISER_NAMES, normaliseText, unknownNormalisers, type NormaliseContext } from "./normalise.js";
+import { compileRedactions, RedactionError, textMatches, type Redaction } from "./patterns.js";
 
 /** The format version this clio writes; older or newer files are refused with a clear error. */
 export const EXPECTATION_FORMAT_VERSION = 1;
 
 export interface ExpectedResult {
+  /** The command as the script writes it: with protocol and action, what results are matched by. */
+  command?: string;
+  /** Where the command stood when recorded (informative: results are matched by order and content). */
   line: number | null;
   column: number | null;
   protocol: string;
@@ -38,13 +43,16 @@ export interface ExpectationFile {
   version: typeof EXPECTATION_FORMAT_VERSION;
   /** The script's file name (without folders). */
   script: string;
-  /** The normalisers applied, in order (informative). */
+  /** The normalisers applied, in their order; remove a name to keep what it would replace. */
   normalisers: string[];
+  /** The file's own rewrites: matches of `pattern` (a regular expression) become `placeholder`. */
+  redactions?: Redaction[];
   results: ExpectedResult[];
 }
 
 const expectedResultSchema = z
   .object({
+    command: z.string().optional(),
     line: z.number().int().positive().nullable(),
     column: z.number().int().positive().nullable(),
     protocol: z.string(),
@@ -62,6 +70,7 @@ const expectationFileSchema = z
     version: z.literal(EXPECTATION_FORMAT_VERSION),
     script: z.string(),
     normalisers: z.array(z.string()),
+    redactions: z.array(z.object({ pattern: z.string(), placeholder: z.string() }).strict()).optional(),
     results: z.array(expectedResultSchema),
   })
   .strict();
@@ -74,9 +83,10 @@ function splitLines(text: string): string[] {
 }
 
 /** A result as it is recorded: volatile parts normalised, run-specific fields (id, duration) left out. */
-export function expectedFromResult(result: CommandResult, context: NormaliseContext): ExpectedResult {
+export function expectedFromResult(result: CommandResult, context: NormaliseContext, command?: string): ExpectedResult {
   const normalise = (text: string) => normaliseText(text, context);
   const expected: ExpectedResult = {
+    ...(command === undefined ? {} : { command }),
     line: result.line ?? null,
     column: result.column ?? null,
     protocol: result.protocol,
@@ -89,17 +99,35 @@ export function expectedFromResult(result: CommandResult, context: NormaliseCont
   return expected;
 }
 
+/** A new result that keeps what the person wrote by hand in its recorded one: the ignoreOutput mark, and wildcards that still match. */
+export function carriedOver(result: ExpectedResult, before: ExpectedResult): ExpectedResult {
+  const carried: ExpectedResult = { ...result };
+  if (before.ignoreOutput) carried.ignoreOutput = true;
+  if (textMatches(before.description, result.description)) carried.description = before.description;
+  if (before.error && result.error && before.error.code === result.error.code && textMatches(before.error.message, result.error.message)) carried.error = { ...result.error, message: before.error.message };
+  if (before.ignoreOutput || textMatches(before.output.join("\n"), result.output.join("\n"))) carried.output = before.output;
+  return carried;
+}
+
 /**
  * The file to write for a run whose results are already in recorded form. `previous` (the file
- * being rewritten) passes on `ignoreOutput` marks of commands that still stand at the same place.
+ * being rewritten) passes on its normalisers and redactions, and for the commands it is matched
+ * with, `ignoreOutput` marks and the wildcards (`[..]`, `...`) that still match.
  */
 export function buildExpectationFile(script: string, results: ExpectedResult[], previous?: ExpectationFile): ExpectationFile {
-  const carried = results.map((result, index) => {
-    const before = previous?.results[index];
-    const same = before && before.protocol === result.protocol && before.action === result.action && before.line === result.line;
-    return same && before.ignoreOutput ? { ...result, ignoreOutput: true } : result;
-  });
-  return { version: EXPECTATION_FORMAT_VERSION, script, normalisers: NORMALISERS.map((normaliser) => normaliser.name), results: carried };
+  const carried = [...results];
+  if (previous) {
+    for (const pairing of matchResults(previous.results, results)) {
+      if (pairing.expected !== undefined && pairing.actual !== undefined) carried[pairing.actual] = carriedOver(results[pairing.actual]!, previous.results[pairing.expected]!);
+    }
+  }
+  return {
+    version: EXPECTATION_FORMAT_VERSION,
+    script,
+    normalisers: previous ? [...previous.normalisers] : [...NORMALISER_NAMES],
+    ...(previous?.redactions ? { redactions: previous.redactions } : {}),
+    results: carried,
+  };
 }
 
 export function serialiseExpectationFile(file: ExpectationFile): string {
@@ -129,67 +157,22 @@ export function parseExpectationFile(text: string, name: string): ExpectationFil
     const where = issue.path.length ? issue.path.join(".") : "the document";
     throw new ExpectationFileError(`${name} is not an expectation file: ${where}: ${issue.message}. Rewrite it with --update.`);
   }
-  return checked.data as ExpectationFile;
-}
-
-/** One field of one command that differs. */
-export interface FieldDifference {
-  field: "ok" | "error.code" | "error.message" | "description" | "output";
-  expected: string;
-  actual: string;
-}
-
-export type Difference =
-  /** The recorded file names another script. */
-  | { kind: "script"; expected: string; actual: string }
-  /** The script and the expectations do not have the same commands (count, or which command stands where). */
-  | { kind: "shape"; index: number; message: string }
-  /** A command whose result differs. */
-  | { kind: "result"; index: number; expected: ExpectedResult; fields: FieldDifference[] };
-
-function label(result: Pick<ExpectedResult, "protocol" | "action">): string {
-  return result.action ? `${result.protocol}.${result.action}` : result.protocol;
-}
-
-function where(result: Pick<ExpectedResult, "line" | "column">): string {
-  return result.line === null ? "?" : `${result.line}:${result.column ?? "?"}`;
-}
-
-/** Compares a run (already turned into expected form) with the recorded expectations, command by command. */
-export function compareResults(expected: ExpectationFile, script: string, actual: ExpectedResult[]): Difference[] {
-  const differences: Difference[] = [];
-  if (expected.script !== script) differences.push({ kind: "script", expected: expected.script, actual: script });
-  const count = Math.max(expected.results.length, actual.length);
-  for (let index = 0; index < count; index++) {
-    const wanted = expected.results[index];
-    const got = actual[index];
-    if (!wanted || !got) {
-      const message = wanted
-        ? `the expectations have ${expected.results.length} results but the run gave ${actual.length}: ${label(wanted)} at ${where(wanted)} did not run`
-        : `the run gave ${actual.length} results but the expectations have ${expected.results.length}: ${label(got!)} at ${where(got!)} is not expected`;
-      differences.push({ kind: "shape", index, message });
-      break;
-    }
-    if (wanted.protocol !== got.protocol || wanted.action !== got.action || wanted.line !== got.line || wanted.column !== got.column) {
-      differences.push({
-        kind: "shape",
-        index,
-        message: `command ${index + 1} is expected to be ${label(wanted)} at ${where(wanted)}, but the script has ${label(got)} at ${where(got)}`,
-      });
-      continue;
-    }
-    const fields: FieldDifference[] = [];
-    const compare = (field: FieldDifference["field"], left: string, right: string) => {
-      if (left !== right) fields.push({ field, expected: left, actual: right });
-    };
-    compare("ok", String(wanted.ok), String(got.ok));
-    compare("error.code", wanted.error?.code ?? "(none)", got.error?.code ?? "(none)");
-    // A machine-dependent output often shows in a failure's message too: then only its first line counts.
-    const message = (result: ExpectedResult) => (wanted.ignoreOutput ? result.error?.message.split("\n")[0] : result.error?.message) ?? "(none)";
-    compare("error.message", message(wanted), message(got));
-    compare("description", wanted.description, got.description);
-    if (!wanted.ignoreOutput) compare("output", wanted.output.join("\n"), got.output.join("\n"));
-    if (fields.length) differences.push({ kind: "result", index, expected: wanted, fields });
+  const file = checked.data as ExpectationFile;
+  const unknown = unknownNormalisers(file.normalisers);
+  if (unknown.length) {
+    throw new ExpectationFileError(`${name}: unknown normaliser(s) ${unknown.map((entry) => JSON.stringify(entry)).join(", ")}. Known: ${NORMALISER_NAMES.join(", ")}.`);
   }
-  return differences;
+  try {
+    compileRedactions(file.redactions ?? [], name);
+  } catch (error) {
+    if (error instanceof RedactionError) throw new ExpectationFileError(error.message);
+    throw error;
+  }
+  return file;
+}
+
+/** How a run is normalised to be compared with (or recorded over) `file`: its normalisers and redactions. */
+export function normalisingOf(file: ExpectationFile | undefined, name: string): Pick<NormaliseContext, "names" | "redactions"> {
+  if (file === undefined) return {};
+  return { names: file.normalisers, redactions: compileRedactions(file.redactions ?? [], name) };
 }

@@ -6,6 +6,7 @@
  */
 import os from "node:os";
 import path from "node:path";
+import { applyRedactions, type CompiledRedaction } from "./patterns.js";
 
 /** Where the replay ran: paths that differ from one run to the next. */
 export interface NormaliseContext {
@@ -13,6 +14,10 @@ export interface NormaliseContext {
   workspaceRoots: string[];
   /** The system temp folder (default os.tmpdir()). */
   temporaryFolder?: string;
+  /** The normalisers to apply, by name (default: all); see `checkNormaliserNames`. */
+  names?: readonly string[];
+  /** The expectation file's own redactions, applied after the normalisers. */
+  redactions?: readonly CompiledRedaction[];
 }
 
 export interface Normaliser {
@@ -62,6 +67,7 @@ export const NORMALISERS: readonly Normaliser[] = [
       return result;
     },
   },
+  regexRewrite("uuid", "UUIDs (123e4567-e89b-12d3-a456-426614174000) → <uuid>", /\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g, "<uuid>"),
   regexRewrite(
     "timestamp",
     "ISO 8601 date-times, also the file-name form with - for : (2026-11-22T02:48:20.123Z) → <time>",
@@ -92,15 +98,37 @@ export const NORMALISERS: readonly Normaliser[] = [
     "$1$2<duration>",
   ),
   regexRewrite(
+    "port",
+    "port numbers after a loopback or any-address host (127.0.0.1:43121, localhost:8080, [::1]:5000) or the word port (port 43121) → <port>",
+    /(\b(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0)|\[::1?\])(:)\d{2,5}\b|\b(port)([ =:#]\s?)\d{2,5}\b/gi,
+    "$1$3$2$4<port>",
+  ),
+  regexRewrite(
+    "epoch",
+    "seconds (10 digits) and milliseconds (13 digits) since 1970 between the years 2001 and 2040 (1764081234) → <epoch>",
+    /(?<![\w.])(?:1\d{9}|2[01]\d{8}|1\d{12}|2[01]\d{11})(?![\w.])/g,
+    "<epoch>",
+  ),
+  regexRewrite(
     "commit",
-    "hexadecimal ids of 7 to 40 digits with a letter a–f in them, or of exactly 7 or 40 digits without (commit ids, hashes) → <commit>; other numbers stay",
-    /\b(?:(?=[0-9]*[a-f])[0-9a-f]{7,40}|[0-9]{7}|[0-9]{40})\b(?!\.\d)/g,
+    "hexadecimal ids of 7 to 40 characters with both a digit and a letter a–f in them, or of exactly 7 or 40 digits (commit ids, hashes) → <commit>; words (defaced, facade) and other numbers stay",
+    /\b(?:(?=[0-9]*[a-f])(?=[a-f]*[0-9])[0-9a-f]{7,40}|[0-9]{7}|[0-9]{40})\b(?!\.\d)/g,
     "<commit>",
   ),
   regexRewrite("pid", 'process ids after "pid" or "PID" (pid 4242) → pid <pid>', /\b(pid|PID)([ =:#]\s?)\d+\b/g, "$1$2<pid>"),
 ];
 
-/** Applies every normaliser, in order. */
+/** The names of every normaliser, in the order they apply. */
+export const NORMALISER_NAMES: readonly string[] = NORMALISERS.map((normaliser) => normaliser.name);
+
+/** The unknown names in a selection of normalisers (empty when all are known). */
+export function unknownNormalisers(names: readonly string[]): string[] {
+  return names.filter((name) => !NORMALISER_NAMES.includes(name));
+}
+
+/** Applies the selected normalisers (all by default) in their order, then the redactions. */
 export function normaliseText(text: string, context: NormaliseContext): string {
-  return NORMALISERS.reduce((current, normaliser) => normaliser.apply(current, context), text);
+  const selected = context.names === undefined ? NORMALISERS : NORMALISERS.filter((normaliser) => context.names!.includes(normaliser.name));
+  const normalised = selected.reduce((current, normaliser) => normaliser.apply(current, context), text);
+  return context.redactions?.length ? applyRedactions(normalised, context.redactions) : normalised;
 }

@@ -5,7 +5,9 @@
  */
 import type { Mention } from "../../grammar/ast.js";
 import { checkCommand } from "../manager/check.js";
+import { permissionSubject } from "../manager/path-forms.js";
 import { PermissionPolicy, type PermissionMode, type PermissionRules } from "../manager/permissions.js";
+import type { Workspace } from "../../tools/workspace.js";
 import type { PermissionClass } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { scriptSubmissions } from "./replay.js";
@@ -39,7 +41,10 @@ export interface PlannedCommand {
 export interface PlanOptions {
   registry: ProtocolRegistry;
   mode: PermissionMode;
+  /** The person's allow and deny rules: the same the real run applies. */
   rules?: PermissionRules;
+  /** The workspace the run would use: path rules match where paths really land, as in the run. */
+  workspace: Workspace;
   /** Whether someone could answer a question; without, asking commands are refused. */
   interactive?: boolean;
 }
@@ -110,14 +115,9 @@ export async function planScript(text: string, options: PlanOptions): Promise<Sc
           }
         : undefined,
     );
-    const firstParameter = Object.keys(invocation.definition.parameters)[0];
-    const verdict = await policy.decide({
-      protocol: invocation.protocol,
-      action: invocation.action,
-      permissionClass,
-      description,
-      ...(firstParameter !== undefined && invocation.decoded[firstParameter] !== undefined ? { subject: invocation.decoded[firstParameter] } : {}),
-    });
+    const { protocol, action } = invocation;
+    const subject = await permissionSubject(invocation.definition, invocation.decoded, { workspace: options.workspace, permissions: policy, protocol, action, permissionClass });
+    const verdict = await policy.decide({ protocol, action, permissionClass, description, ...subject });
     if (!verdict.allowed) {
       commands.push({ ...base, permissionClass, description, verdict: "refuse", reason: verdict.error.message, errorCode: verdict.error.code });
     } else {

@@ -2,13 +2,29 @@
  * Replaying a protocol script: any text in the language (a markdown file with commands is a
  * runnable script) runs command by command, in order, against the workspace.
  */
-import type { Mention } from "../../grammar/ast.js";
+import type { Mention, Span } from "../../grammar/ast.js";
 import { parse } from "../../grammar/index.js";
 import type { ProtocolManager, Submission } from "../manager/manager.js";
 import type { CommandResult } from "../manager/result.js";
 
+/** Which commands of a script run (all when absent): given each one's text and where it stands. */
+export type CommandSelector = (source: string, span: Span) => boolean;
+
+/**
+ * `--only LINE|TEXT`: a number selects the command standing on that line (a heredoc command
+ * spans several), any other text the commands whose text contains it.
+ */
+export function selectorFor(only: string): CommandSelector {
+  if (/^\d+$/.test(only)) {
+    const line = Number(only);
+    return (_source, span) => span.start.line <= line && line <= span.end.line;
+  }
+  return (source) => source.includes(only);
+}
+
 export interface ReplayOptions {
   stopOnError?: boolean;
+  select?: CommandSelector;
   signal?: AbortSignal;
   onResult?: (result: CommandResult) => void;
 }
@@ -18,17 +34,36 @@ export interface ReplayOutcome {
   mentions: Mention[];
   /** Commands (and syntax errors) in the script; more than `results` when a stop cut it short. */
   total: number;
+  /** Each command (or syntax error) as the script writes it, in order: `commands[i]` gave `results[i]`. */
+  commands: string[];
   stopped: boolean;
 }
 
 /** Every command and syntax error of a script, in source order. */
-export function scriptSubmissions(text: string): { submissions: Submission[]; mentions: Mention[] } {
+export function scriptSubmissions(text: string, select?: CommandSelector): { submissions: Submission[]; mentions: Mention[]; sources: string[] } {
   const parsed = parse(text);
-  const located = [
-    ...parsed.commands.map((command) => ({ offset: command.span.start.offset, submission: { command } as Submission })),
-    ...parsed.errors.map((syntaxError) => ({ offset: syntaxError.span.start.offset, submission: { syntaxError } as Submission })),
-  ].sort((left, right) => left.offset - right.offset);
-  return { submissions: located.map((entry) => entry.submission), mentions: parsed.mentions };
+  const all = [
+    ...parsed.commands.map((command) => ({ span: command.span, submission: { command } as Submission })),
+    ...parsed.errors.map((syntaxError) => ({ span: syntaxError.span, submission: { syntaxError } as Submission })),
+  ]
+    .sort((left, right) => left.span.start.offset - right.span.start.offset)
+    .map((entry) => ({ ...entry, source: sourceOf(text, entry) }));
+  const located = select ? all.filter((entry) => select(entry.source, entry.span)) : all;
+  return {
+    submissions: located.map((entry) => entry.submission),
+    mentions: parsed.mentions,
+    sources: located.map((entry) => entry.source),
+  };
+}
+
+/** A command's text; for a syntax error, from its command's `[` (or its line's start) to the end of the error. */
+function sourceOf(text: string, entry: { span: Span; submission: Submission }): string {
+  const { start, end } = entry.span;
+  if (!("syntaxError" in entry.submission)) return text.slice(start.offset, end.offset);
+  const { protocol } = entry.submission.syntaxError;
+  const lineStart = text.lastIndexOf("\n", start.offset - 1) + 1;
+  const opening = protocol === undefined ? -1 : text.lastIndexOf(`[${protocol}`, start.offset);
+  return text.slice(opening >= 0 ? opening : lineStart, Math.max(end.offset, start.offset + 1));
 }
 
 /** Commands handed to the manager ahead of the one being reported, so reads overlap. */
@@ -40,7 +75,7 @@ const LOOKAHEAD = 32;
  * each command waits for the one before it, so nothing after a failure runs.
  */
 export async function replayScript(text: string, manager: ProtocolManager, options: ReplayOptions = {}): Promise<ReplayOutcome> {
-  const { submissions, mentions } = scriptSubmissions(text);
+  const { submissions, mentions, sources } = scriptSubmissions(text, options.select);
   const results: CommandResult[] = [];
   const lookahead = options.stopOnError ? 1 : LOOKAHEAD;
   const pending: Promise<CommandResult>[] = [];
@@ -58,5 +93,5 @@ export async function replayScript(text: string, manager: ProtocolManager, optio
     if (!result.ok && options.stopOnError) break;
   }
   stopped = results.length < submissions.length;
-  return { results, mentions, total: submissions.length, stopped };
+  return { results, mentions, total: submissions.length, stopped, commands: sources.slice(0, results.length) };
 }

@@ -9,9 +9,11 @@ import type { PermissionAsker, PermissionMode, PermissionRules } from "../manage
 import type { CommandResult } from "../manager/result.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { createRuntime } from "../runtime.js";
-import { compareResults, expectedFromResult, type Difference, type ExpectationFile, type ExpectedResult } from "./expectations.js";
+import { compareResults, type Difference } from "./compare.js";
+import { expectedFromResult, type ExpectationFile, type ExpectedResult } from "./expectations.js";
+import { colourlessEnvironment, deterministicProtocolConfig, type GitAuthor } from "./deterministic.js";
 import type { NormaliseContext } from "./normalise.js";
-import { replayScript, type ReplayOutcome } from "./replay.js";
+import { replayScript, type CommandSelector, type ReplayOutcome } from "./replay.js";
 
 export interface ScriptRunOptions {
   /** The workspace to run in (default: the current folder). Ignored with `freshCopy`. */
@@ -22,13 +24,21 @@ export interface ScriptRunOptions {
   rules?: PermissionRules;
   asker?: PermissionAsker;
   stopOnError?: boolean;
+  /** Only these commands run (`--only`). */
+  select?: CommandSelector;
   signal?: AbortSignal;
+  /** Told the fresh copy's folder as soon as it exists, so a forced exit can still remove it. */
+  onWorkspace?: (folder: string) => void;
   onResult?: (result: CommandResult) => void;
   registry?: ProtocolRegistry;
   protocolConfig?: Record<string, unknown>;
   env?: NodeJS.ProcessEnv;
   /** More paths that stand for the workspace in results (a session's original workspace). */
   workspaceAliases?: string[];
+  /** The normalisers and redactions of the expectation file the run is compared with (default: every normaliser). */
+  normalising?: Pick<NormaliseContext, "names" | "redactions">;
+  /** The author of the commits the script makes (default REPLAY_GIT_AUTHOR, whatever the git config says). */
+  gitAuthor?: GitAuthor;
 }
 
 export interface ScriptRun {
@@ -55,6 +65,7 @@ export async function freshWorkspaceCopy(fixture: string): Promise<string> {
 /** Runs `text` and gives its results in raw and recorded form. Never leaves a fresh copy behind. */
 export async function runScript(text: string, options: ScriptRunOptions): Promise<ScriptRun> {
   const workspace = options.freshCopy ? await freshWorkspaceCopy(options.freshCopy) : path.resolve(options.workspace ?? process.cwd());
+  if (options.freshCopy) options.onWorkspace?.(workspace);
   try {
     const runtime = await createRuntime({
       workspace,
@@ -62,21 +73,22 @@ export async function runScript(text: string, options: ScriptRunOptions): Promis
       ...(options.rules ? { rules: options.rules } : {}),
       ...(options.asker ? { asker: options.asker } : {}),
       ...(options.registry ? { registry: options.registry } : {}),
-      ...(options.protocolConfig ? { protocolConfig: options.protocolConfig } : {}),
-      ...(options.env ? { env: options.env } : {}),
+      protocolConfig: deterministicProtocolConfig(options.protocolConfig ?? {}, options.gitAuthor),
+      env: colourlessEnvironment(options.env ?? process.env),
     });
     let outcome: ReplayOutcome;
     try {
       outcome = await replayScript(text, runtime.manager, {
         stopOnError: options.stopOnError ?? false,
+        ...(options.select ? { select: options.select } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onResult ? { onResult: options.onResult } : {}),
       });
     } finally {
       await runtime.manager.dispose();
     }
-    const context: NormaliseContext = { workspaceRoots: [workspace, runtime.environment.workspace.root, ...(options.workspaceAliases ?? [])] };
-    return { outcome, expected: outcome.results.map((result) => expectedFromResult(result, context)), workspace };
+    const context: NormaliseContext = { workspaceRoots: [workspace, runtime.environment.workspace.root, ...(options.workspaceAliases ?? [])], ...options.normalising };
+    return { outcome, expected: outcome.results.map((result, index) => expectedFromResult(result, context, outcome.commands[index])), workspace };
   } finally {
     if (options.freshCopy) await rm(workspace, { recursive: true, force: true });
   }

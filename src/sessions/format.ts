@@ -20,6 +20,8 @@ export interface MessageRecord {
   sequence: number;
   role: MessageRole;
   content: string;
+  /** What the provider sent as reasoning beside an assistant message; never sent back to a model. */
+  reasoning?: string;
   /** ISO 8601. */
   timestamp: string;
   turn: number;
@@ -101,7 +103,14 @@ const timestamp = z.string().min(1);
 const commandArgument = z.union([z.string(), z.number(), z.boolean(), z.null(), z.object({ base64: z.string() }).strict()]);
 const usageCounts = { inputTokens: count, outputTokens: count, estimated: z.boolean() };
 
-export const messageRecordSchema = z.object({ sequence: count, role: z.enum(["system", "user", "assistant", "tool"]), content: z.string(), timestamp, turn: count });
+export const messageRecordSchema = z.object({
+  sequence: count,
+  role: z.enum(["system", "user", "assistant", "tool"]),
+  content: z.string(),
+  reasoning: z.string().optional(),
+  timestamp,
+  turn: count,
+});
 
 export const commandRecordSchema = z.object({
   sequence: count,

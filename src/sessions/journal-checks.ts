@@ -55,7 +55,7 @@ function describe(value: unknown): string {
 }
 
 const HEADER = { kind: oneOf("session"), version: count, id: nonEmptyText, createdAt: nonEmptyText, workspace: text, provider: text, model: text };
-const MESSAGE = { sequence: count, role: oneOf("system", "user", "assistant", "tool"), content: text, timestamp: nonEmptyText, turn: count };
+const MESSAGE = { sequence: count, role: oneOf("system", "user", "assistant", "tool"), content: text, reasoning: optional(text), timestamp: nonEmptyText, turn: count };
 const COMMAND = {
   sequence: count,
   protocol: text,

@@ -28,6 +28,8 @@ export interface SessionWriter {
 export interface MessageInput {
   role: MessageRole;
   content: string;
+  /** Reasoning beside an assistant message (recorded, never sent back). */
+  reasoning?: string;
   turn: number;
   /** ISO 8601; default now. */
   timestamp?: string;
@@ -133,6 +135,7 @@ export class Session {
         sequence: this.nextSequence++,
         role: input.role,
         content: input.content,
+        ...(input.reasoning ? { reasoning: input.reasoning } : {}),
         timestamp: input.timestamp ?? this.timestamp(),
         turn: input.turn,
       };

@@ -21,7 +21,8 @@ import { TerminalView } from "./terminal-view.js";
 export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
   const style = createStyle(process.stdout);
   const write = (text: string) => void process.stdout.write(text);
-  const view = new TerminalView({ style, output: process.stdout });
+  // CLIO_REASONING=hide keeps what a provider sends as reasoning off the screen (it is still recorded).
+  const view = new TerminalView({ style, output: process.stdout, reasoning: process.env.CLIO_REASONING === "hide" ? "hide" : "show" });
   // Pastes arrive whole (bracketed paste); the terminal itself goes raw, as readline would set it.
   const input = new PasteCollector();
   process.stdin.setRawMode?.(true);
@@ -92,6 +93,8 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
 
   const setup = await setUpChat(flags, {
     asker,
+    confirmTrust: async (text) => /^\s*y(es)?\s*$/i.test(await readline.question(`${style.yellow("?")} ${text}`).catch(() => "")),
+    warn: (text) => write(`${style.yellow("!")} ${text}\n`),
     onAgentEvent: (event) => view.onAgentEvent(event),
     onManagerEvent: (event) => view.onManagerEvent(event),
   });

@@ -1,5 +1,6 @@
 /** The readable form of `clio parse`. */
 import type { ChalkInstance } from "chalk";
+import { describeMentionContext } from "../../grammar/index.js";
 import type { ParseReport } from "../parse-report.js";
 
 export function formatParseReport(report: ParseReport, style: ChalkInstance): string {
@@ -12,9 +13,9 @@ export function formatParseReport(report: ParseReport, style: ChalkInstance): st
       lines.push(`      ${key} = ${preview(value)}`);
     }
   }
-  lines.push(style.bold(`Mentions (${report.mentions.length})`) + style.dim("  inert: inside code, never run"));
+  lines.push(style.bold(`Mentions (${report.mentions.length})`) + style.dim("  inert: inside code, HTML, quotes or reasoning, never run"));
   for (const mention of report.mentions) {
-    const where = mention.context === "fence" ? "in a code fence" : "in inline code";
+    const where = describeMentionContext(mention.context);
     lines.push(`  ${style.dim(`${mention.line}:${mention.column}`)}  ${preview(mention.text)} ${style.dim(where)}`);
   }
   lines.push(style.bold(`Errors (${report.errors.length})`));

@@ -13,6 +13,8 @@ import { Spinner } from "./spinner.js";
 export interface TerminalViewOptions {
   style: ChalkInstance;
   output: NodeJS.WriteStream | { isTTY?: boolean; columns?: number; write(text: string): boolean };
+  /** Reasoning a provider sends beside the reply: shown dimmed (default) or hidden. */
+  reasoning?: "show" | "hide";
 }
 
 export class TerminalView {
@@ -23,6 +25,9 @@ export class TerminalView {
   private readonly pendingResults: string[] = [];
   private replyShown = false;
   private readonly liveWidth: number | undefined;
+  private readonly showReasoning: boolean;
+  /** Whether reasoning is being shown and its block is still open (ends at the first reply text). */
+  private inReasoning = false;
 
   constructor(options: TerminalViewOptions) {
     this.style = options.style;
@@ -32,6 +37,7 @@ export class TerminalView {
     };
     this.liveWidth = options.output.isTTY ? Math.max(20, (options.output.columns ?? 80) - 1) : undefined;
     this.markdown = new MarkdownRenderer(this.style, this.write, this.liveWidth);
+    this.showReasoning = options.reasoning !== "hide";
   }
 
   /** Stops the spinner, e.g. before an error message. */
@@ -62,13 +68,22 @@ export class TerminalView {
       case "first-token":
         this.spinner.stop();
         break;
+      case "reasoning-delta":
+        if (!this.showReasoning) break;
+        this.spinner.stop();
+        if (!this.inReasoning) this.write(style.dim("┆ thinking\n┆ "));
+        this.inReasoning = true;
+        this.write(style.dim(event.text.replaceAll("\n", "\n┆ ")));
+        break;
       case "text-delta":
         this.spinner.stop();
+        this.endReasoning();
         this.markdown.push(event.text);
         if (this.markdown.atLineStart) this.flushResults();
         break;
       case "reply-finished":
         this.spinner.stop();
+        this.endReasoning();
         this.markdown.end();
         this.flushResults();
         break;
@@ -113,6 +128,13 @@ export class TerminalView {
     this.spinner.stop();
     this.pendingResults.push(formatResultLine(event.result, this.style));
     if (this.markdown.atLineStart) this.flushResults();
+  }
+
+  /** The reasoning block ends: the reply starts on a line of its own. */
+  private endReasoning(): void {
+    if (!this.inReasoning) return;
+    this.inReasoning = false;
+    this.write("\n\n");
   }
 
   /** Result lines wait for the reply's current line to end, so they never split it. */

@@ -23,7 +23,7 @@ describe("clio replay under the person's config", () => {
         env: { ...process.env, CLIO_HOME: home.path, HOME: home.path },
       }).catch((error: { code: number; stdout: string }) => error);
       expect("code" in failed && failed.code).toBe(1);
-      expect(JSON.parse(failed.stdout.trim()).error).toMatchObject({ code: "permission_denied", message: expect.stringContaining('deny rule "FILE_OP:delete"') });
+      expect(JSON.parse(failed.stdout.trim().split("\n")[0]!).error).toMatchObject({ code: "permission_denied", message: expect.stringContaining('deny rule "FILE_OP:delete"') });
       expect(existsSync(path.join(project.path, "keep.txt"))).toBe(true);
     } finally {
       await home.remove();

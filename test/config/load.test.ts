@@ -30,8 +30,8 @@ async function writeConfig(folder: string, values: unknown): Promise<string> {
   return file;
 }
 
-async function load(options: { env?: Record<string, string>; flags?: Record<string, unknown> } = {}) {
-  return loadConfig({ cwd, homeDir: home, env: options.env ?? {}, flags: options.flags });
+async function load(options: { env?: Record<string, string>; flags?: Record<string, unknown>; trustProject?: boolean } = {}) {
+  return loadConfig({ cwd, homeDir: home, env: options.env ?? {}, flags: options.flags, trustProject: options.trustProject });
 }
 
 async function loadError(options: { env?: Record<string, string>; flags?: Record<string, unknown> } = {}): Promise<ClioError> {
@@ -188,10 +188,10 @@ describe("a project's own config cannot move the workspace out of the project", 
 });
 
 describe("permissions and protocol settings", () => {
-  it("collects permission rules from every layer without repeats, each with its source", async () => {
+  it("collects permission rules from every layer without repeats, each with its source (in a trusted project)", async () => {
     const userFile = await writeConfig(home, { permissions: { allow: ["FILE_OP:read"], deny: ["EXEC:run:rm *"] } });
     const projectFile = await writeConfig(project, { permissions: { allow: ["EXEC:run:npm test*", "FILE_OP:read"] } });
-    const resolved = await load({ flags: { permissions: { allow: ["WEB"] } } });
+    const resolved = await load({ flags: { permissions: { allow: ["WEB"] } }, trustProject: true });
     expect(resolved.config.permissions).toEqual({ allow: ["FILE_OP:read", "EXEC:run:npm test*", "WEB"], deny: ["EXEC:run:rm *"] });
     expect(resolved.entries.filter((entry) => entry.key.startsWith("permissions."))).toEqual([
       { key: "permissions.allow", value: "FILE_OP:read", source: `user:${userFile}` },

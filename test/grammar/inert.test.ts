@@ -96,10 +96,13 @@ describe("inline code spans", () => {
     expect(result.commands.map((command) => command.protocol)).toEqual(["B"]);
   });
 
-  it("do not span lines: an unmatched run is literal text", () => {
-    const result = parse("a `stray [A:k=1]\nb` [B:j=2]");
-    expect(result.commands.map((command) => command.protocol)).toEqual(["A", "B"]);
-    expect(result.mentions).toEqual([]);
+  it("run over the lines of one paragraph, and end with it: an unmatched run is literal text", () => {
+    const spanning = parse("a `stray [A:k=1]\nb` [B:j=2]");
+    expect(spanning.commands.map((command) => command.protocol)).toEqual(["B"]);
+    expect(spanning.mentions.map((mention) => [mention.context, mention.text, mention.span.start.line])).toEqual([["inline-code", "[A:k=1]", 1]]);
+    const ended = parse("a `stray [A:k=1]\n\nb` [B:j=2]");
+    expect(ended.commands.map((command) => command.protocol)).toEqual(["A", "B"]);
+    expect(ended.mentions).toEqual([]);
   });
 
   it("leave a command that runs past the line live when the opening run is unmatched", () => {

@@ -50,8 +50,24 @@ describe("pathological input", () => {
     expect(parse(text).commands).toHaveLength(1);
   });
 
-  it("many lines with an unmatched backtick and a command each", () => {
-    expect(parse("`a [A:k=1] b\n".repeat(20_000)).commands).toHaveLength(20_000);
+  it("many paragraphs with an unmatched backtick and a command each", () => {
+    expect(parse("`a [A:k=1] b\n\n".repeat(20_000)).commands).toHaveLength(20_000);
+  });
+
+  it("a paragraph of 20,000 lines after an unmatched backtick is held once, then read as prose", () => {
+    expect(parse(`\`x\n${"a [A:k=1] b\n".repeat(20_000)}`).commands).toHaveLength(20_000);
+  });
+
+  it("50,000 unclosed comments, instructions or quoted attributes in one paragraph are each given up at once", () => {
+    for (const unit of ["<!-- x ", "<? x ", '<b t="x ', "<![CDATA[ x ", "<!X x "]) {
+      expect(parse(`a ${unit.repeat(50_000)}[A:k=1]`).commands.map((command) => command.protocol)).toEqual(["A"]);
+    }
+  });
+
+  it("100,000 backtick runs in one paragraph pair up over lines", () => {
+    const result = parse("`a [A:k=1]\n".repeat(100_000));
+    expect(result.mentions).toHaveLength(50_000);
+    expect(result.commands).toHaveLength(50_000);
   });
 
   it("a long unterminated heredoc is one error", () => {

@@ -24,13 +24,20 @@ describe("streaming", () => {
     expect(parseChunks(["a\r", "\n[A:k=1]"]).commands[0]!.span.start).toEqual({ offset: 3, line: 2, column: 1 });
   });
 
-  it("holds text after an unmatched backtick run until the end of its line (it may still close)", () => {
+  it("holds text after an unmatched backtick run until it closes or its paragraph ends", () => {
     const scanner = new StreamingScanner();
     expect(scanner.push("a `b [A:k=1] c")).toEqual([]);
+    expect(scanner.push("\n")).toEqual([]);
     expect(scanner.push("\n").map((event) => event.type)).toEqual(["command"]);
     const closed = new StreamingScanner();
     closed.push("a `b [A:k=1] c");
     expect(closed.push("` d").map((event) => event.type)).toEqual(["mention"]);
+    const nextLine = new StreamingScanner();
+    nextLine.push("a `b [A:k=1] c\nmore");
+    expect(nextLine.push("` d").map((event) => event.type)).toEqual(["mention"]);
+    const newBlock = new StreamingScanner();
+    newBlock.push("a `b [A:k=1] c\n");
+    expect(newBlock.push("- item").map((event) => event.type)).toEqual(["command"]);
   });
 
   it("reports what never finished only at end()", () => {

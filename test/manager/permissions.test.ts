@@ -88,8 +88,8 @@ describe("always", () => {
     const asked: string[] = [];
     const policy = new PermissionPolicy("ask", {}, async (question) => (asked.push(question.action), "always"));
     await policy.decide(request("exec", "ls", "EXEC", "run"));
-    await policy.decide(request("exec", "ls -la", "EXEC", "run"));
-    await policy.decide(request("exec", "x", "EXEC", "background"));
+    await policy.decide(request("exec", "ls", "EXEC", "run"));
+    await policy.decide(request("exec", "ls", "EXEC", "background"));
     expect(asked).toEqual(["run", "background"]);
   });
 
@@ -102,26 +102,44 @@ describe("always", () => {
 });
 
 describe("answering always", () => {
-  it("for a command, allows that program for the rest of the session, and asks again for another one", async () => {
+  it("for a command, allows exactly that command line: not the program with other arguments, never a chain", async () => {
     const asked: string[] = [];
     const policy = new PermissionPolicy("ask", {}, async (request) => {
       asked.push(`${request.subject} | ${request.alwaysCovers}`);
-      return "always";
+      return request.subject === "python3 notes/hello.py" ? "always" : "no";
     });
     const run = (subject: string) => policy.decide({ protocol: "EXEC", action: "run", permissionClass: "exec", description: `Running ${subject}`, subject });
-    expect((await run("npm test")).allowed).toBe(true);
-    expect((await run("npm run build")).allowed).toBe(true);
-    expect((await run("rm -rf build")).allowed).toBe(true);
-    expect(asked).toEqual(["npm test | EXEC.run running npm", "rm -rf build | EXEC.run running rm"]);
+    expect((await run("python3 notes/hello.py")).allowed).toBe(true);
+    expect((await run("  python3 notes/hello.py ")).allowed).toBe(true);
+    expect((await run("python3 --version; touch /outside/file")).allowed).toBe(false);
+    expect((await run("python3 notes/hello.py; touch /outside/file")).allowed).toBe(false);
+    expect((await run("python3 other.py")).allowed).toBe(false);
+    expect(asked).toEqual([
+      "python3 notes/hello.py | EXEC.run of exactly this command line",
+      'python3 --version; touch /outside/file | "always" is not offered for chained commands: it allows this once',
+      'python3 notes/hello.py; touch /outside/file | "always" is not offered for chained commands: it allows this once',
+      "python3 other.py | EXEC.run of exactly this command line",
+    ]);
   });
 
-  it("for a file change, allows that action for the rest of the session", async () => {
+  it("for a chain, allows it this once only", async () => {
     let questions = 0;
     const policy = new PermissionPolicy("ask", {}, async () => (questions++, "always"));
-    const write = (subject: string) => policy.decide({ protocol: "FILE_OP", action: "write", permissionClass: "write", description: `Writing ${subject}`, subject });
+    const run = () => policy.decide({ protocol: "EXEC", action: "run", permissionClass: "exec", description: "Running", subject: "make && make install" });
+    await run();
+    await run();
+    expect(questions).toBe(2);
+  });
+
+  it("for a file change, allows changes to that file only", async () => {
+    const asked: string[] = [];
+    const policy = new PermissionPolicy("ask", {}, async (request) => (asked.push(`${request.subject} | ${request.alwaysCovers}`), "always"));
+    const write = (subject: string) =>
+      policy.decide({ protocol: "FILE_OP", action: "write", permissionClass: "write", description: `Writing ${subject}`, subject, subjectIsPath: true, pathForms: [subject.replace(/^\.\//, "")] });
     await write("a.txt");
+    await write("./a.txt");
     await write("b.txt");
-    expect(questions).toBe(1);
+    expect(asked).toEqual(["a.txt | FILE_OP.write of a.txt only", "b.txt | FILE_OP.write of b.txt only"]);
   });
 });
 

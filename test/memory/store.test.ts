@@ -90,7 +90,7 @@ describe("MemoryStore", () => {
     await store.store({ key: "b", value: "2" });
     const second = await stat(file);
     expect(second.ino).not.toBe(first.ino);
-    expect((await readdir(path.dirname(file))).sort()).toEqual(["memory.json"]);
+    expect((await readdir(path.dirname(file))).sort()).toEqual([".gitignore", "memory.json"]);
   });
 
   it("loses nothing when two processes store 200 memories each at the same time", async () => {

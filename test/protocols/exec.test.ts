@@ -137,6 +137,25 @@ describe("EXEC and NUL bytes", () => {
   });
 });
 
+describe("EXEC's child environment", () => {
+  it("holds none of the credentials the attack listed, by name or by value", async () => {
+    const leaky = {
+      ...process.env,
+      DATABASE_URL: "postgres://app:hunter2@db/main",
+      SENTRY_DSN: "https://abc@o1.ingest.sentry.io/1",
+      SLACK_WEBHOOK: "https://hooks.slack.com/services/T/B/leak",
+      COOKIE: "session=leak; csrf=leak",
+      SSH_AUTH_SOCK: "/tmp/ssh-leak/agent.1",
+      KUBECONFIG: "/root/.kube/leak",
+      INNOCENT_NAME: "redis://default:leakpass@cache:6379",
+    };
+    const own = environmentFor(temp.workspace, leaky);
+    const result = await invoke(protocol, "run", { command: "env" }, { environment: own, state });
+    expect(result.output).toContain("PATH=");
+    expect(result.output).not.toMatch(/leak|hunter2|sentry|DATABASE_URL/);
+  });
+});
+
 describe("EXEC seams", () => {
   it("spawns through the injected spawn: detached, stdin ignored, credentials removed", async () => {
     const calls: Array<{ file: string; args: readonly string[]; options: SpawnOptions }> = [];
@@ -152,9 +171,10 @@ describe("EXEC seams", () => {
     } finally {
       await seamed.dispose!(own);
     }
-    expect(calls.map((call) => [call.file, call.args])).toEqual([
-      ["/bin/sh", ["-c", "true"]],
-      ["/bin/sh", ["-c", "true"]],
+    // Inside the bubblewrap sandbox: bwrap runs the same shell line.
+    expect(calls.map((call) => [call.file, call.args.slice(-4)])).toEqual([
+      ["bwrap", ["--", "/bin/sh", "-c", "true"]],
+      ["bwrap", ["--", "/bin/sh", "-c", "true"]],
     ]);
     for (const { options } of calls) {
       expect(options).toMatchObject({ detached: true, stdio: ["ignore", "pipe", "pipe"], cwd: temp.root });

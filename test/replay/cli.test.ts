@@ -78,7 +78,7 @@ describe("clio replay --expect", () => {
     const other = await replayFileOp("--expect", path.join(scriptsFolder, "web.expected.json"));
     expect(other.code).toBe(1);
     expect(other.stdout).toContain("was recorded for the script web.md, not file-op.md");
-    expect(other.stdout).toContain("does not match");
+    expect(other.stdout).toContain("has no recorded result in");
   });
 });
 

@@ -3,11 +3,13 @@ import { readFile, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { defineAction, defineProtocol, parameter } from "../../protocols/contract/protocol.js";
 import { ProtocolRegistry } from "../../src/registry.js";
-import { compareResults, buildExpectationFile } from "../../src/replay/expectations.js";
+import { compareResults } from "../../src/replay/compare.js";
+import { buildExpectationFile } from "../../src/replay/expectations.js";
 import { formatPlan, planScript } from "../../src/replay/plan.js";
 import { runScript } from "../../src/replay/run-script.js";
 import { notesProtocol } from "../manager/notes-protocol.js";
 import { temporaryFolder } from "../support/workspace.js";
+import { Workspace } from "../../tools/workspace.js";
 
 let folder: Awaited<ReturnType<typeof temporaryFolder>>;
 beforeEach(async () => {
@@ -53,7 +55,7 @@ describe("dry runs", () => {
 
   it("call no handler and no setup, and say what would run, ask, be refused or fail", async () => {
     const calls: string[] = [];
-    const plan = await planScript(script, { registry: new ProtocolRegistry([tripwireProtocol(calls)]), mode: "auto-edit", interactive: true });
+    const plan = await planScript(script, { registry: new ProtocolRegistry([tripwireProtocol(calls)]), mode: "auto-edit", interactive: true, workspace: await Workspace.open(folder.path) });
     expect(calls).toEqual([]);
     expect(plan.commands.map((command) => [command.line, command.action, command.verdict])).toEqual([
       [2, "look", "run"],
@@ -68,12 +70,13 @@ describe("dry runs", () => {
 
   it("follow the mode and the rules: plan refuses changes, no terminal refuses questions, deny rules refuse", async () => {
     const registry = new ProtocolRegistry([tripwireProtocol([])]);
-    const inPlan = await planScript(script, { registry, mode: "plan" });
+    const workspace = await Workspace.open(folder.path);
+    const inPlan = await planScript(script, { registry, mode: "plan", workspace });
     expect(inPlan.commands.slice(0, 3).map((command) => command.verdict)).toEqual(["run", "refuse", "refuse"]);
     expect(inPlan.commands[1]!.reason).toContain("plan mode is read-only");
-    const noTerminal = await planScript(script, { registry, mode: "ask" });
+    const noTerminal = await planScript(script, { registry, mode: "ask", workspace });
     expect(noTerminal.commands[1]).toMatchObject({ verdict: "refuse", errorCode: "permission_denied" });
-    const denied = await planScript(script, { registry, mode: "yolo", rules: { deny: ["TRIP:look"] } });
+    const denied = await planScript(script, { registry, mode: "yolo", rules: { deny: ["TRIP:look"] }, workspace });
     expect(denied.commands.slice(0, 3).map((command) => command.verdict)).toEqual(["refuse", "run", "run"]);
   });
 });

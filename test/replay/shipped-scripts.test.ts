@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { loadBuiltinProtocols, type ProtocolRegistry } from "../../src/registry.js";
 import { formatDifferences } from "../../src/replay/difference-report.js";
-import { parseExpectationFile } from "../../src/replay/expectations.js";
+import { normalisingOf, parseExpectationFile } from "../../src/replay/expectations.js";
 import { checkRun, runScript } from "../../src/replay/run-script.js";
 import { temporaryFolder } from "../support/workspace.js";
 import { scriptNameFor, scriptsFolder, scriptsHome, shippedScripts } from "./shipped-scripts.js";
@@ -32,7 +32,7 @@ describe("shipped scripts", () => {
     it(`${script.name} replays in a fresh copy of its fixture exactly as recorded`, async () => {
       const text = await readFile(script.script, "utf8");
       const expectations = parseExpectationFile(await readFile(script.expectations, "utf8"), script.expectations);
-      const run = await runScript(text, { freshCopy: script.fixture, permissionMode: "yolo", registry, env });
+      const run = await runScript(text, { freshCopy: script.fixture, permissionMode: "yolo", registry, env, normalising: normalisingOf(expectations, script.expectations) });
       const differences = checkRun(run, expectations, path.basename(script.script));
       expect(formatDifferences(differences, { script: script.script, expectations: script.expectations })).toBe("");
       expect(run.expected.length).toBeGreaterThan(0);

@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
 
 export interface GitHttpServerOptions {
@@ -16,6 +17,8 @@ export interface GitHttpServerOptions {
   env?: NodeJS.ProcessEnv;
   /** Called first for every request; return true when it has handled (or sabotaged) it. */
   intercept?: (request: IncomingMessage, response: ServerResponse) => boolean;
+  /** Serve https with this key and certificate (the url then starts with https://). */
+  tls?: { key: Buffer; cert: Buffer };
 }
 
 export interface GitHttpServer {
@@ -28,7 +31,7 @@ export interface GitHttpServer {
 
 export async function startGitHttpServer(options: GitHttpServerOptions): Promise<GitHttpServer> {
   const requests: string[] = [];
-  const server = http.createServer((request, response) => {
+  const handle = (request: IncomingMessage, response: ServerResponse) => {
     requests.push(`${request.method} ${request.url}`);
     if (options.intercept?.(request, response)) return;
     let user: string | undefined;
@@ -41,11 +44,12 @@ export async function startGitHttpServer(options: GitHttpServerOptions): Promise
       }
     }
     runBackend(request, response, options, user);
-  });
+  };
+  const server = options.tls ? https.createServer(options.tls, handle) : http.createServer(handle);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? "https" : "http"}://127.0.0.1:${port}`,
     requests,
     close: () =>
       new Promise<void>((resolve) => {

@@ -44,6 +44,8 @@ export interface ReplyBehaviour {
   endAfterChunks?: number;
   /** Accept the request and never answer (no headers, no data) until the client goes away. */
   hang?: boolean;
+  /** Reasoning streamed before the content (chat only), in the delta field a vendor uses, 5 characters a chunk. */
+  reasoning?: { field: "reasoning_content" | "reasoning" | "thinking"; text: string };
 }
 
 /** Answer with an HTTP error and an OpenAI-style error body. */
@@ -238,6 +240,10 @@ async function streamReply(response: ServerResponse, reply: PlannedReply, behavi
   await delay(behaviour.firstTokenDelayMs);
   if (closed) return;
   if (reply.endpoint === "chat") await send(chunk({ delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }));
+  const reasoning = reply.endpoint === "chat" ? behaviour.reasoning : undefined;
+  for (let at = 0; reasoning && at < reasoning.text.length; at += 5) {
+    await send(chunk({ delta: { [reasoning.field]: reasoning.text.slice(at, at + 5) }, logprobs: null, finish_reason: null }));
+  }
   for (const [index, text] of reply.chunks.entries()) {
     if (index > 0) await delay(behaviour.chunkDelayMs);
     if (closed) return;

@@ -108,9 +108,37 @@ describe("child environment", () => {
     for (const name of ["PGPASSWORD", "NPM_CONFIG__AUTHTOKEN", "npm_config_//registry.npmjs.org/:_authToken", "NPM_CONFIG__AUTH", "GITHUB_PAT", "AZURE_DEVOPS_EXT_PAT", "MYSQL_PWD", "SLACK_BOTTOKEN"]) {
       expect(isSecretName(name), name).toBe(true);
     }
-    for (const name of ["PWD", "OLDPWD", "PATH", "PATCH_LEVEL", "KEYBOARD", "TOKENIZERS_PARALLELISM", "XAUTHORITY", "SSH_AUTH_SOCK"]) {
+    for (const name of ["PWD", "OLDPWD", "PATH", "PATCH_LEVEL", "KEYBOARD", "TOKENIZERS_PARALLELISM", "XAUTHORITY", "HTTP_PROXY_HOST"]) {
       expect(isSecretName(name), name).toBe(false);
     }
+  });
+
+  it("drops connection strings, webhooks, cookies, agent sockets and kubeconfigs, by name", () => {
+    for (const name of ["DATABASE_URL", "SENTRY_DSN", "SLACK_WEBHOOK", "SLACK_WEBHOOK_URL", "COOKIE", "SESSION_COOKIES", "SSH_AUTH_SOCK", "KUBECONFIG", "GPG_AGENT_INFO", "DOCKER_AUTH_CONFIG"]) {
+      expect(isSecretName(name), name).toBe(true);
+    }
+  });
+
+  it("drops values that carry credentials whatever the name", () => {
+    const env = childEnvironment({
+      PATH: "/bin",
+      UPSTREAM: "postgres://app:hunter2@db.internal:5432/main",
+      MIRROR: "https://user:pa%40ss@mirror.example/repo",
+      NOTIFY: "https://hooks.slack.com/services/T000/B000/XXXX",
+      CHAT: "https://discord.com/api/webhooks/1/abc",
+      HEADERS: "session=abc123; csrftoken=xyz",
+      GH: "ghp_abcdefghijklmnopqrstuvwxyz0123",
+      AWS_ID: "AKIAABCDEFGHIJKLMNOP",
+      JWT: "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NSJ9.signature_part",
+      HOMEPAGE: "https://example.com/docs?a=b",
+      EMAIL_LIKE: "https://git@example.com/repo.git",
+    });
+    expect(env).toEqual({ PATH: "/bin", HOMEPAGE: "https://example.com/docs?a=b", EMAIL_LIKE: "https://git@example.com/repo.git" });
+  });
+
+  it("passes names in include whatever they hold, and never names in exclude", () => {
+    const env = { DATABASE_URL: "postgres://a:b@h/d", AWS_PROFILE: "dev", AWS_REGION: "eu", LANG: "C" };
+    expect(childEnvironment(env, { include: ["database_url"], exclude: ["AWS_*"] })).toEqual({ DATABASE_URL: "postgres://a:b@h/d", LANG: "C" });
   });
 
   it("passes names listed to keep", () => {

@@ -102,11 +102,11 @@ describe("Workspace.resolve", () => {
   it("never writes git internals or clio's state, even through a symlink or other casing", async () => {
     await fs.mkdir(path.join(temp.root, ".git"));
     await fs.symlink(".git", path.join(temp.root, "gitdir"));
-    for (const input of [".git", ".git/config", "sub/.git/HEAD", ".GIT/config", ".clio/sessions/x.json", "gitdir/config"]) {
+    for (const input of [".git", ".git/config", "sub/.git/HEAD", ".GIT/config", ".clio/sessions/x.json", "gitdir/config", "sub/.clio/config.json", "pkg/deep/.CLIO/config.json"]) {
       expect((await refusal(input)).code, input).toBe("protected_path");
     }
     expect((await temp.workspace.resolve(".git/config", "read")).relative).toBe(".git/config");
-    expect((await temp.workspace.resolve("sub/.clio/ok.txt", "write")).relative).toBe("sub/.clio/ok.txt");
+    expect((await temp.workspace.resolve("sub/.clio-notes/ok.txt", "write")).relative).toBe("sub/.clio-notes/ok.txt");
     expect((await temp.workspace.resolve(".gitignore", "write")).relative).toBe(".gitignore");
   });
 

@@ -6,7 +6,7 @@
 import { spawn as nodeSpawn, type ChildProcess } from "node:child_process";
 import { ToolError } from "../errors.js";
 import { UnreadOutput } from "./output.js";
-import { groupAlive, stopGroup, trackGroup, untrackGroup, type Spawn } from "./process-group.js";
+import { groupAlive, releaseTag, stopGroup, trackGroup, untrackGroup, type Spawn } from "./process-group.js";
 
 /** After a job's shell exits, how long its output may take to close before it counts as ended. */
 const OUTPUT_DRAIN_MS = 250;
@@ -57,6 +57,8 @@ interface Job {
    * the system to hand out again, so it is never signalled afterwards.
    */
   groupGone: boolean;
+  /** The environment tag its processes carry, swept when it is killed. */
+  tag?: string;
 }
 
 export class JobTable {
@@ -70,8 +72,11 @@ export class JobTable {
     this.now = options.now ?? Date.now;
   }
 
-  /** Starts `/bin/sh -c command` in the background and returns its status (id `job-N`). */
-  start(command: string, options: { cwd: string; env: NodeJS.ProcessEnv }): JobStatus {
+  /**
+   * Starts `/bin/sh -c command` (or `launch`, e.g. the same inside the sandbox) in the background
+   * and returns its status (id `job-N`). `tag` marks its processes (see process-group.ts).
+   */
+  start(command: string, options: { cwd: string; env: NodeJS.ProcessEnv; launch?: { file: string; args: string[] }; tag?: string }): JobStatus {
     const running = [...this.jobs.values()].filter((job) => job.running).length;
     const maxJobs = this.options.maxJobs ?? 16;
     if (running >= maxJobs) {
@@ -79,10 +84,23 @@ export class JobTable {
     }
     this.forgetOldFinished();
     const id = `job-${++this.counter}`;
-    const child = this.spawn("/bin/sh", ["-c", command], { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const launch = options.launch ?? { file: "/bin/sh", args: ["-c", command] };
+    const child = this.spawn(launch.file, launch.args, { cwd: options.cwd, env: options.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     const output = new UnreadOutput(this.options.bufferLimit ?? 1024 * 1024);
     let markExited: () => void = () => undefined;
-    const job: Job = { id, command, child, output, running: true, exitCode: null, signal: null, startedAt: this.now(), exited: new Promise((resolve) => (markExited = resolve)), groupGone: child.pid === undefined };
+    const job: Job = {
+      id,
+      command,
+      child,
+      output,
+      running: true,
+      exitCode: null,
+      signal: null,
+      startedAt: this.now(),
+      exited: new Promise((resolve) => (markExited = resolve)),
+      groupGone: child.pid === undefined,
+      ...(options.tag === undefined ? {} : { tag: options.tag }),
+    };
     if (child.pid !== undefined) trackGroup(child.pid);
     child.stdout?.on("data", (chunk: Buffer) => output.push(chunk));
     child.stderr?.on("data", (chunk: Buffer) => output.push(chunk));
@@ -137,6 +155,7 @@ export class JobTable {
       await stopGroup(job.child.pid, this.options.graceMs ?? 1000);
       if (!groupAlive(job.child.pid)) job.groupGone = true;
     }
+    if (job.tag !== undefined) releaseTag(job.tag);
     if (job.running) await Promise.race([job.exited, new Promise((resolve) => setTimeout(resolve, 1000))]);
     return this.status(job);
   }
@@ -150,9 +169,16 @@ export class JobTable {
     return [...this.jobs.values()].map((job) => this.status(job));
   }
 
-  /** Kills every job's process group. */
+  /**
+   * Kills every job's processes and closes their output pipes, so a process that escaped
+   * everything and still holds a pipe cannot keep clio from exiting.
+   */
   async dispose(): Promise<void> {
     await Promise.all([...this.jobs.keys()].map((id) => this.kill(id)));
+    for (const job of this.jobs.values()) {
+      job.child.stdout?.destroy();
+      job.child.stderr?.destroy();
+    }
   }
 
   private get(id: string): Job {

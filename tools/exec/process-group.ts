@@ -2,15 +2,67 @@
  * Process groups: every command runs as the leader of its own group (spawned detached), so
  * the group — grandchildren included — can be signalled at once. Groups still alive when clio
  * exits are killed by a process 'exit' hook (and on SIGTERM and SIGHUP, which skip it).
+ *
+ * A process that leaves the group (`setsid`, a double fork) is still found by its environment:
+ * every command gets `CLIO_EXEC_TAG=<tag>`, and `killTagged` kills whatever carries the tag
+ * (a process that wipes its environment escapes this; the bubblewrap sandbox does not let it).
  */
 import type { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 
 /** The spawn seam (node:child_process spawn). */
 export type Spawn = typeof spawn;
 
 const liveGroups = new Set<number>();
+const liveTags = new Set<string>();
 let exitHookInstalled = false;
+
+/** The variable that marks a command's processes. */
+export const TAG_VARIABLE = "CLIO_EXEC_TAG";
+
+/** A new tag for one command or job, remembered so it is swept when clio exits. */
+export function newTag(): string {
+  const tag = randomBytes(8).toString("hex");
+  liveTags.add(tag);
+  installExitHook();
+  return tag;
+}
+
+/** Kills (SIGKILL) every process whose environment carries `tag`; returns how many. */
+export function killTagged(tag: string): number {
+  const marker = `${TAG_VARIABLE}=${tag}`;
+  let killed = 0;
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return 0;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    let environ: string;
+    try {
+      environ = readFileSync(`/proc/${entry}/environ`, "latin1");
+    } catch {
+      continue;
+    }
+    if (!environ.split("\0").includes(marker)) continue;
+    try {
+      process.kill(Number(entry), "SIGKILL");
+      killed++;
+    } catch {
+      // Gone already.
+    }
+  }
+  return killed;
+}
+
+/** Sweeps the tag and forgets it. */
+export function releaseTag(tag: string): number {
+  liveTags.delete(tag);
+  return killTagged(tag);
+}
 
 /** Sends `signal` to every process in the group led by `pid`. False if none is left. */
 export function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
@@ -51,6 +103,7 @@ export function groupAlive(pid: number): boolean {
 
 function killLiveGroups(): void {
   for (const group of liveGroups) signalGroup(group, "SIGKILL");
+  for (const tag of liveTags) killTagged(tag);
 }
 
 /**
@@ -69,6 +122,10 @@ function onEndingSignal(signal: NodeJS.Signals): void {
 /** Remembers a group so it is killed if clio exits (or is killed by SIGTERM or SIGHUP) first. */
 export function trackGroup(pid: number): void {
   liveGroups.add(pid);
+  installExitHook();
+}
+
+function installExitHook(): void {
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.on("exit", killLiveGroups);

@@ -6,7 +6,7 @@
  */
 import { spawn as nodeSpawn } from "node:child_process";
 import { CappedOutput } from "./output.js";
-import { groupAlive, signalGroup, stopGroup, trackGroup, untrackGroup, type Spawn } from "./process-group.js";
+import { groupAlive, releaseTag, signalGroup, stopGroup, trackGroup, untrackGroup, type Spawn } from "./process-group.js";
 
 export const DEFAULT_OUTPUT_LIMIT = 1024 * 1024;
 const DEFAULT_GRACE_MS = 1000;
@@ -30,6 +30,8 @@ export interface RunOptions {
   onOutput?: (text: string) => void;
   spawn?: Spawn;
   now?: () => number;
+  /** The command's environment tag (see process-group.ts): processes carrying it are killed when it ends. */
+  tag?: string;
 }
 
 export interface CapturedStream {
@@ -106,6 +108,8 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
           untrackGroup(pid);
         }
       }
+      // Processes that left the group (setsid, double forks) still carry the tag.
+      if (options.tag !== undefined && releaseTag(options.tag) > 0 && !timedOut && !cancelled) leftoversStopped = true;
       resolve({ pid, exitCode, signal: exitSignal, stdout: captured(stdout), stderr: captured(stderr), timedOut, cancelled, leftoversStopped, startError, durationMs: now() - started });
     };
     const terminate = (): void => {

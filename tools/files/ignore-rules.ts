@@ -51,14 +51,14 @@ export class IgnoreRules {
 
   /** True if `absolute` (a path below the root) is ignored by a .gitignore between the root and it. */
   async isIgnored(absolute: string, isDirectory: boolean): Promise<boolean> {
-    if (this.hidden(path.dirname(absolute), path.basename(absolute))) return true;
+    if (this.hidden(path.basename(absolute))) return true;
     if (!this.enabled || !this.below(absolute)) return false;
     return this.test(await this.chainFor(path.dirname(absolute)), absolute, isDirectory);
   }
 
-  /** `.git` anywhere and clio's `.clio` at the root are never shown by walks. */
-  private hidden(directory: string, name: string): boolean {
-    return name === ".git" || (name === ".clio" && directory === this.root);
+  /** `.git` and clio's `.clio` (any depth) are never shown by walks. */
+  private hidden(name: string): boolean {
+    return name === ".git" || name === ".clio";
   }
 
   private below(absolute: string): boolean {
@@ -95,7 +95,7 @@ export class IgnoreRules {
       const callback = rest[rest.length - 1] as ReaddirCallback;
       Promise.all([this.fs.readdir(directory, { withFileTypes: true }), this.enabled ? this.chainFor(directory) : []])
         .then(([entries, chain]) => {
-          const kept = entries.filter((entry) => !this.hidden(directory, entry.name) && !this.test(chain, path.join(directory, entry.name), entry.isDirectory()));
+          const kept = entries.filter((entry) => !this.hidden(entry.name) && !this.test(chain, path.join(directory, entry.name), entry.isDirectory()));
           callback(null, kept);
         })
         .catch((error: NodeJS.ErrnoException) => callback(error, []));

@@ -70,6 +70,7 @@ export async function listFolder(context: FileContext, input = ".", options: { r
     fs: folder.rules.fastGlobAdapter(),
   });
   for await (const entry of stream as AsyncIterable<{ path: string; dirent: Dirent }>) {
+    if (context.workspace.isHidden(joinRelative(folder.relative, entry.path))) continue;
     if (found.length >= limit) {
       truncated = true;
       break;

@@ -113,6 +113,7 @@ export async function searchFiles(context: FileContext, pattern: string, options
   for await (const entry of stream as AsyncIterable<string>) {
     // Defence in depth: whatever the walk yields must lie below the folder.
     if (path.isAbsolute(entry) || entry.split("/").includes("..")) continue;
+    if (context.workspace.isHidden(joinRelative(folder.relative, entry))) continue;
     if (files.length >= fileLimit) {
       truncated = true;
       break;

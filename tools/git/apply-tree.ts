@@ -9,6 +9,7 @@ import { entryFromStat, serializeIndex, type IndexEntry } from "./index-file.js"
 import { lockIndex, readIndex, type Repository } from "./repository.js";
 import { readBlob, type FlatTree, type TreeFile } from "./tree.js";
 import { beneathSymlink, computeStatus, type StatusOptions } from "./status.js";
+import { isInClioFolder } from "../clio-folder.js";
 import { ToolError } from "../errors.js";
 
 export interface PathChange {
@@ -50,6 +51,7 @@ export interface ApplyOptions {
 export async function applyChanges(repository: Repository, changes: readonly PathChange[], options: ApplyOptions): Promise<void> {
   await lockIndex(repository, async (lock) => {
     await options.check?.();
+    if (options.worktree) refuseClioFolder(changes);
     if (options.worktree) await assertNoFolderInTheWay(repository, changes);
     const index = await readIndex(repository);
     const changed = new Set(changes.map((change) => change.path));
@@ -70,6 +72,20 @@ export async function applyChanges(repository: Repository, changes: readonly Pat
     await lock.commit(serializeIndex(entries));
     await options.afterIndex?.();
   });
+}
+
+/**
+ * clio's own folder (config, memory, index) is never written by a model's git action, at any
+ * depth: a branch carrying `.clio/config.json` could otherwise set the next run's permissions.
+ */
+function refuseClioFolder(changes: readonly PathChange[]): void {
+  const touched = changes.filter((change) => isInClioFolder(change.path)).map((change) => change.path);
+  if (touched.length === 0) return;
+  throw new ToolError(
+    "protected_path",
+    `This would change clio's own files (${touched.slice(0, 5).join(", ")}${touched.length > 5 ? ", …" : ""}), which GIT actions never write; nothing was changed.`,
+    "Ask the person to run this git command themselves in a terminal if they want those files changed.",
+  );
 }
 
 /** Refuses, before anything is written, when a folder holding files stands where a file must go. */

@@ -2,8 +2,11 @@
  * Staging and committing: `git add` (new, modified and deleted files under the given paths,
  * like git 2.x) and `git commit` with the checks git makes first.
  */
+import { promises as nodeFs } from "node:fs";
+import path from "node:path";
 import git from "isomorphic-git";
 import { ToolError } from "../errors.js";
+import { isInClioFolder } from "../clio-folder.js";
 import { endMerge, headCommit, lockIndex, readIndex, readMergeHeads, requireBranch, type Repository } from "./repository.js";
 import { compareIndexWithHead, computeStatus, embeddedRepositories, ignoreRulesOf, type StatusEntry, type StatusOptions } from "./status.js";
 import { pathFilter } from "./format.js";
@@ -35,6 +38,7 @@ export async function stagePaths(
     for (const entry of entries) {
       if (entry.worktree === " ") continue;
       const file = entry.path.replace(/\/$/, "");
+      if (isInClioFolder(file)) continue;
       if (covers(file)) selected.push(entry);
       else if (entry.worktree === "?" && entry.path.endsWith("/")) {
         // A named path inside an untracked folder: stage just that path.
@@ -46,6 +50,9 @@ export async function stagePaths(
       if (root === "." || root === "") continue;
       if (root.split("/").includes(".git")) {
         throw new ToolError("invalid_argument", `${root} is inside git's own folder and cannot be staged; nothing was changed.`, "Stage worktree files only.");
+      }
+      if (isInClioFolder(root)) {
+        throw new ToolError("protected_path", `${root} is clio's own state and is never staged; nothing was changed.`, "Stage project files only; the person commits .clio files themselves if they mean to.");
       }
       const inside = pathFilter([root]);
       const matchesTracked = tracked.some(inside);
@@ -85,12 +92,25 @@ export async function stagePaths(
         staged.push({ path: entry.path, change: "deleted" });
       } else {
         const filepath = entry.path.replace(/\/$/, "");
-        await git.add({ fs, dir, gitdir, filepath, cache });
+        await git.add({ fs, dir, gitdir, filepath: entry.path.endsWith("/") ? await withoutClioFolders(dir, filepath) : filepath, cache });
         staged.push({ path: entry.path, change: entry.worktree === "?" ? "added" : "modified" });
       }
     }
     return staged;
   });
+}
+
+/**
+ * An untracked folder to stage, or, when a `.clio` folder lies somewhere inside it, the
+ * folder's files outside every `.clio` (git.add honours .gitignore either way).
+ */
+async function withoutClioFolders(dir: string, folder: string): Promise<string | string[]> {
+  const inside = await nodeFs.readdir(path.join(dir, folder), { recursive: true, withFileTypes: true }).catch(() => []);
+  if (!inside.some((entry) => entry.name.toLowerCase() === ".clio")) return folder;
+  return inside
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath ?? entry.path, entry.name)).split(path.sep).join("/"))
+    .filter((file) => !isInClioFolder(file));
 }
 
 /** The staged paths as porcelain lines ("A  path"). */

@@ -1,11 +1,14 @@
 /**
- * fetch, pull and push over smart HTTP with isomorphic-git's node client, guarded by an idle
- * timeout and the turn's abort signal. Credentials come from clio's config or the environment
- * and never appear in results or errors: every message is scrubbed of them and of URL userinfo.
+ * fetch, pull and push over smart HTTP through GIT's guarded client (http-client.ts: WEB's
+ * address guard, pinned connections, re-checked redirects), with an idle timeout and the
+ * turn's abort signal. Credentials come from the person's config or the environment, go only
+ * over https to the hosts the person named for them, and never appear in results or errors:
+ * every message is scrubbed of them and of URL userinfo.
  */
-import git from "isomorphic-git";
-import nodeHttp from "isomorphic-git/http/node";
+import git, { type HttpClient } from "isomorphic-git";
 import { ToolError } from "../errors.js";
+import { hostKey } from "../network/guard.js";
+import { sendGuarded, type GitNetwork } from "./http-client.js";
 import { requireBranch, type Repository } from "./repository.js";
 import { mergeInto, type MergeResult } from "./merge-reset.js";
 import { branchState, type BranchState } from "./history.js";
@@ -14,21 +17,53 @@ import type { StatusOptions } from "./status.js";
 export interface Credentials {
   username: string;
   password: string;
+  /** The only hosts they are sent to, over https (GIT.credentials.hosts in the person's config). */
+  hosts: readonly string[];
 }
 
 /**
  * Credentials for HTTP remotes: clio config `GIT.credentials` ({username, password} or
- * {token}), else the environment: CLIO_GIT_USERNAME + CLIO_GIT_PASSWORD, or GIT_TOKEN
- * (sent as password with username CLIO_GIT_USERNAME or "x-access-token").
+ * {token}, and `hosts`), else the environment: CLIO_GIT_USERNAME + CLIO_GIT_PASSWORD, or
+ * GIT_TOKEN (sent as password with username CLIO_GIT_USERNAME or "x-access-token"). Either
+ * way they go only to `GIT.credentials.hosts`; with no host named they go nowhere.
  */
 export function resolveCredentials(configured: unknown, env: NodeJS.ProcessEnv): Credentials | undefined {
-  const fromConfig = (configured ?? {}) as { username?: unknown; password?: unknown; token?: unknown };
+  const fromConfig = (configured ?? {}) as { username?: unknown; password?: unknown; token?: unknown; hosts?: unknown };
   const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : undefined);
+  const hosts = Array.isArray(fromConfig.hosts) ? fromConfig.hosts.filter((host): host is string => typeof host === "string").map(hostKey) : [];
   const configPassword = text(fromConfig.password) ?? text(fromConfig.token);
-  if (configPassword) return { username: text(fromConfig.username) ?? "x-access-token", password: configPassword };
+  if (configPassword) return { username: text(fromConfig.username) ?? "x-access-token", password: configPassword, hosts };
   const envPassword = text(env.CLIO_GIT_PASSWORD) ?? text(env.GIT_TOKEN);
-  if (envPassword) return { username: text(env.CLIO_GIT_USERNAME) ?? "x-access-token", password: envPassword };
+  if (envPassword) return { username: text(env.CLIO_GIT_USERNAME) ?? "x-access-token", password: envPassword, hosts };
   return undefined;
+}
+
+const NAME_THE_HOST = (host: string) =>
+  `To send them, name the host in your own ~/.clio/config.json: {"protocols": {"GIT": {"credentials": {"hosts": ["${host}"]}}}} (a project's .clio/config.json cannot do this).`;
+
+/**
+ * What isomorphic-git's onAuth gets: the credentials when the remote is https and its host is
+ * one the person named; otherwise a ToolError saying why none were sent and how to allow it.
+ */
+export function credentialsFor(url: string, credentials: Credentials | undefined): { username: string; password: string } | Record<string, never> {
+  if (credentials === undefined) return {};
+  const target = new URL(url);
+  const host = hostKey(target.hostname);
+  if (!credentials.hosts.includes(host)) {
+    throw new ToolError(
+      "authentication_failed",
+      `${target.origin} asked for credentials; none were sent because ${host} is not one of the hosts you named for git credentials${credentials.hosts.length ? ` (${credentials.hosts.join(", ")})` : " (none are named)"}.`,
+      NAME_THE_HOST(host),
+    );
+  }
+  if (target.protocol !== "https:") {
+    throw new ToolError(
+      "authentication_failed",
+      `${target.origin} asked for credentials over plain http; clio sends git credentials only over https.`,
+      "Use the https:// URL of the remote (git remote set-url origin https://...).",
+    );
+  }
+  return { username: credentials.username, password: credentials.password };
 }
 
 /** Removes URL userinfo and every form of the secrets from a message. */
@@ -45,15 +80,15 @@ export function scrubSecrets(text: string, credentials?: Credentials): string {
 
 export interface RemoteOptions extends StatusOptions {
   credentials?: Credentials;
+  /** The guard and transport every request goes through. */
+  network: GitNetwork;
   signal?: AbortSignal;
   /** Longest wait for the server to answer or send more (default 30000 ms). */
   idleTimeoutMs?: number;
 }
 
-type HttpClient = typeof nodeHttp;
-
 /**
- * isomorphic-git's node client, failing with `network_error` when the server is silent for
+ * The guarded client, failing with `network_error` when the server is silent for
  * the idle limit and `cancelled` when the turn is aborted; either way the socket is destroyed.
  */
 function guardedHttp(options: RemoteOptions): HttpClient {
@@ -83,7 +118,7 @@ function guardedHttp(options: RemoteOptions): HttpClient {
         });
       let response;
       try {
-        response = await guard(nodeHttp.request({ ...request, signal: connection.signal } as typeof request));
+        response = await guard(sendGuarded(options.network, request, connection.signal));
       } catch (error) {
         release();
         throw error;
@@ -151,7 +186,7 @@ function translateNetworkError(error: unknown, remote: string, where: string, cr
       `${remote} (${where}) refused the credentials (HTTP ${data.statusCode}); nothing was transferred.`,
       credentials
         ? "Check the username and password/token in GIT.credentials or CLIO_GIT_USERNAME / CLIO_GIT_PASSWORD / GIT_TOKEN."
-        : "Give credentials: clio config GIT.credentials, or the environment variables CLIO_GIT_USERNAME and CLIO_GIT_PASSWORD (or GIT_TOKEN).",
+        : "Give credentials in your own ~/.clio/config.json: GIT.credentials {username, token, hosts: [\"HOST\"]}, or the environment variables CLIO_GIT_USERNAME and CLIO_GIT_PASSWORD (or GIT_TOKEN) plus GIT.credentials.hosts naming the host.",
     );
   }
   if (code === "PushRejectedError" || code === "CommitNotFetchedError" || code === "GitPushError") {
@@ -186,7 +221,7 @@ export async function fetchRemote(repository: Repository, remote: string, branch
       ref: branch,
       singleBranch: branch !== undefined,
       tags: false,
-      onAuth: () => options.credentials ?? {},
+      onAuth: (url) => credentialsFor(url, options.credentials),
     }),
   );
   return { remote, branch, oid: result.fetchHead ?? undefined, state: await branchState(repository) };
@@ -222,7 +257,7 @@ export async function pushRemote(repository: Repository, remote: string, branch:
     throw new ToolError("not_found", `There is no local branch named ${local} to push.`, ["Name an existing branch (see ", { action: "branch" }, ")."]);
   });
   const result = await talk(repository, remote, options, (http) =>
-    git.push({ fs, http, dir, gitdir, cache, remote, ref: local, remoteRef: local, onAuth: () => options.credentials ?? {}, signal: options.signal }),
+    git.push({ fs, http, dir, gitdir, cache, remote, ref: local, remoteRef: local, onAuth: (url) => credentialsFor(url, options.credentials), signal: options.signal }),
   );
   const status = result.refs[`refs/heads/${local}`];
   if (!result.ok || (status && !status.ok)) {

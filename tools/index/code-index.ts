@@ -38,6 +38,16 @@ export interface CodeIndexOptions {
   workers?: number;
   /** Updates that read fewer bytes than this stay in this thread (default 8 MiB). */
   parallelMinBytes?: number;
+  /**
+   * Root-relative paths the person's deny rules keep from being read: never indexed, and
+   * dropped from a stored index on open, so no search, explanation or overview shows them.
+   */
+  hidden?: (relative: string) => boolean;
+  /**
+   * False while nothing may be written in the workspace (plan mode): the index is then built
+   * and kept in memory only, and written at the first update after it turns true again.
+   */
+  persist?: () => boolean;
 }
 
 export interface IndexReport {
@@ -74,6 +84,8 @@ export class CodeIndex {
   private vectors = new Map<string, VectorRecord>();
   private manifest: IndexManifest = { version: INDEX_FORMAT_VERSION, updatedAt: 0, files: 0, skipped: [] };
   private readonly store: IndexStore;
+  /** Shards changed while the index could not be written (plan mode), written at the next chance. */
+  private readonly unsaved = new Set<number>();
 
   private constructor(
     /** The workspace root (absolute). */
@@ -89,7 +101,7 @@ export class CodeIndex {
     const stored = await index.store.load(index.dictionary);
     if (stored !== undefined) {
       index.manifest = stored.manifest;
-      for (const file of stored.files) index.put(file);
+      for (const file of stored.files) if (!options.hidden?.(file.path)) index.put(file);
       index.postings.finishStaging(index.dictionary.size);
     }
     if (options.embed !== undefined) index.vectors = await index.store.loadVectors();
@@ -214,8 +226,14 @@ export class CodeIndex {
       files: this.files.size,
       skipped: [...this.manifest.skipped.filter((entry) => !inScope(entry.path)), ...skipped],
     };
-    progress?.({ phase: "writing", done: 0, total: dirty.size });
-    await this.store.save(this.files, dirty, this.manifest, this.dictionary);
+    if (this.options.persist?.() === false) {
+      for (const shard of dirty) this.unsaved.add(shard);
+    } else {
+      for (const shard of this.unsaved) dirty.add(shard);
+      this.unsaved.clear();
+      progress?.({ phase: "writing", done: 0, total: dirty.size });
+      await this.store.save(this.files, dirty, this.manifest, this.dictionary);
+    }
     let chunks = 0;
     let symbols = 0;
     for (const file of this.files.values()) {
@@ -246,6 +264,7 @@ export class CodeIndex {
     const queue = new FileQueue();
     const walking = walkFiles(this.root, start, {
       maxFileBytes: this.options.maxFileBytes,
+      ...(this.options.hidden ? { hidden: this.options.hidden } : {}),
       onFiles: (found) => {
         for (const file of found) {
           const binary = knownBinary.get(file.path);
@@ -318,6 +337,6 @@ export class CodeIndex {
       this.vectors.set(file.path, { hash: file.hash, vectors: results.slice(position, position + file.chunks.length) });
       position += file.chunks.length;
     }
-    await this.store.saveVectors(this.vectors);
+    if (this.options.persist?.() !== false) await this.store.saveVectors(this.vectors);
   }
 }

@@ -4,6 +4,7 @@
  * when `RAG.embeddings` names a url and a model.
  */
 import { ToolError } from "../errors.js";
+import { isLoopbackHost } from "../network/addresses.js";
 import type { Embedder } from "./code-index.js";
 
 export interface EmbeddingsSettings {
@@ -16,7 +17,14 @@ export interface EmbeddingsSettings {
   timeoutMs?: number;
 }
 
-const LOOPBACK_URL = /^https?:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\])(:\d+)?(\/|$)/i;
+/** True when the URL parses and its host is this machine by address (see isLoopbackHost). */
+function isLoopbackUrl(text: string): boolean {
+  try {
+    return isLoopbackHost(new URL(text).hostname);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Reads `RAG.embeddings` from config; undefined when it is absent (the default: lexical ranking
@@ -30,7 +38,7 @@ export function embeddingsSettingsOf(config: unknown, env: NodeJS.ProcessEnv): E
   const fromEnvironment = env.CLIO_EMBEDDINGS_URL;
   const example = 'Write e.g. RAG: { embeddings: { url: "http://127.0.0.1:11434/v1", model: "nomic-embed-text", apiKeyEnv: "EMBEDDINGS_KEY" } }, or leave it out for lexical ranking only.';
   if (fromEnvironment !== undefined && fromEnvironment !== "") settings.url = fromEnvironment;
-  else if (typeof settings.url === "string" && !LOOPBACK_URL.test(settings.url)) {
+  else if (typeof settings.url === "string" && !isLoopbackUrl(settings.url)) {
     throw new ToolError("not_configured", `RAG.embeddings.url ${settings.url} is not on this machine; config may name only a local embeddings server.`, "Set CLIO_EMBEDDINGS_URL in your environment to use a remote endpoint, or run one on 127.0.0.1.");
   }
   if (typeof settings.url !== "string" || !/^https?:\/\//.test(settings.url) || typeof settings.model !== "string" || settings.model === "") {

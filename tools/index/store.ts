@@ -10,6 +10,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { writeAtomically } from "../atomic-file.js";
+import { makeFolder } from "../clio-folder.js";
 import { ToolError } from "../errors.js";
 import { withFileLock } from "../lock-file.js";
 import type { SymbolDefinition } from "./symbols.js";
@@ -296,7 +297,7 @@ export class IndexStore {
    * since), the dictionary if it grew, then the manifest — last, so a crash leaves the old one.
    */
   async save(files: ReadonlyMap<string, IndexedFile>, dirty: ReadonlySet<number>, manifest: IndexManifest, dictionary: TermDictionary): Promise<void> {
-    await fs.mkdir(path.join(this.directory, "shards"), { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    await makeFolder(path.join(this.directory, "shards")).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "ENOTDIR" && error.code !== "EEXIST") throw error;
       throw new ToolError(
         "corrupt_file",
@@ -335,7 +336,7 @@ export class IndexStore {
   }
 
   async saveVectors(vectors: ReadonlyMap<string, VectorRecord>): Promise<void> {
-    await fs.mkdir(this.directory, { recursive: true });
+    await makeFolder(this.directory);
     await writeAtomically(path.join(this.directory, "vectors.json"), JSON.stringify(Object.fromEntries(vectors)));
   }
 }

@@ -36,6 +36,8 @@ export interface WalkOptions {
    * system answers in.
    */
   onFiles?: (files: WalkedFile[]) => void;
+  /** Root-relative paths (files and folders) left out as if they did not exist: what the person's deny rules keep from being read. */
+  hidden?: (relative: string) => boolean;
 }
 
 /** Folders never indexed, whether or not a .gitignore names them. */
@@ -94,6 +96,7 @@ export async function walkFiles(
       const entry = entries[index]!;
       const relative = relativeDirectory === "." ? entry.name : `${relativeDirectory}/${entry.name}`;
       const absolute = path.join(directory, entry.name);
+      if (options.hidden?.(relative)) continue;
       if (entry.isDirectory()) {
         if (!ALWAYS_SKIPPED.has(entry.name) && !isIgnored(active, relative, true)) subfolders.push(absolute);
       } else if (entry.isSymbolicLink()) {

@@ -9,7 +9,8 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { Low, type Adapter } from "lowdb";
-import { writeAtomically } from "../atomic-file.js";
+import { removeStaleTemporaries, writeAtomically, type WriteFileSystem } from "../atomic-file.js";
+import { makeFolder } from "../clio-folder.js";
 import { ToolError } from "../errors.js";
 import { withFileLock, type FileLockOptions } from "../lock-file.js";
 
@@ -101,7 +102,10 @@ export function encodeMemoryFile(data: MemoryFileData): Buffer {
 
 /** lowdb's storage for a memory file: parsed and checked on read, written whole and atomically. */
 class MemoryFileAdapter implements Adapter<MemoryFileData> {
-  constructor(private readonly file: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly fileSystem?: WriteFileSystem,
+  ) {}
 
   async read(): Promise<MemoryFileData | null> {
     let text: string;
@@ -115,7 +119,7 @@ class MemoryFileAdapter implements Adapter<MemoryFileData> {
   }
 
   write(data: MemoryFileData): Promise<void> {
-    return writeAtomically(this.file, encodeMemoryFile(data));
+    return writeAtomically(this.file, encodeMemoryFile(data), this.fileSystem);
   }
 }
 
@@ -129,6 +133,7 @@ export class MemoryFile {
   private readonly db: Low<MemoryFileData>;
   private stamp: Stamp | undefined;
   private loaded = false;
+  private swept = false;
   /** Called with the new data whenever it was (re-)read or changed, so callers can keep indexes. */
   onReload?: (data: MemoryFileData) => void;
 
@@ -136,7 +141,7 @@ export class MemoryFile {
     readonly file: string,
     private readonly lockOptions: FileLockOptions = {},
   ) {
-    this.db = new Low<MemoryFileData>(new MemoryFileAdapter(file), emptyData());
+    this.db = new Low<MemoryFileData>(new MemoryFileAdapter(file, lockOptions.fileSystem), emptyData());
   }
 
   /** The current data, re-read only if another process changed the file. */
@@ -150,10 +155,15 @@ export class MemoryFile {
    * returns true when it changed something (nothing is written otherwise).
    */
   async update<Result>(change: (data: MemoryFileData) => { changed: boolean; result: Result }): Promise<Result> {
-    await fs.mkdir(path.dirname(this.file), { recursive: true }).catch((error: unknown) => this.explain(error));
+    await makeFolder(path.dirname(this.file)).catch((error: unknown) => this.explain(error));
     return withFileLock(
       `${this.file}.lock`,
       async () => {
+        if (!this.swept) {
+          // Temporaries of a process that died mid-write (a full disk, a kill) go at the first write.
+          this.swept = true;
+          await removeStaleTemporaries(this.file, this.lockOptions.fileSystem);
+        }
         await this.refresh(true);
         const { changed, result } = change(this.db.data);
         if (changed) {

@@ -6,9 +6,9 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { ToolError } from "../errors.js";
-import { checkDestination, type Resolver } from "./guard.js";
+import { checkDestination, type Resolver } from "../network/guard.js";
 import { formatDuration, type WebSettings } from "./settings.js";
-import type { Transport, TransportResponse } from "./transport.js";
+import type { Transport, TransportResponse } from "../network/transport.js";
 
 /** What the web tools need: the seams and the settings. */
 export interface WebClient {

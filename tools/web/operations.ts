@@ -7,7 +7,7 @@ import { cappedChunks, decodeText, readCapped, sizeLimitError } from "./body.js"
 import { send, withDeadline, type WebClient, type WebResponse } from "./client.js";
 import { mediaKind, mediaType, prettyJson, type MediaKind } from "./content.js";
 import { checkDownloadTarget, writeAtomically } from "./download.js";
-import { parseWebUrl } from "./guard.js";
+import { parseWebUrl } from "../network/guard.js";
 import { formatBytes } from "./settings.js";
 
 /** Facts every result carries. */

@@ -85,6 +85,8 @@ export async function makeSandbox(options: { init?: boolean } = {}): Promise<San
 
 export interface CallOptions {
   config?: Record<string, unknown>;
+  /** The GIT protocol to call (default the built-in one); tests of the network pass their own seams. */
+  protocol?: typeof gitProtocol;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
   root?: string;
@@ -98,8 +100,9 @@ export interface CallResult extends ActionOutput {
 
 /** Runs GIT.<action> with raw string arguments, as the manager would. */
 export async function callGit(sandbox: Sandbox, action: string, raw: Record<string, string> = {}, options: CallOptions = {}): Promise<CallResult> {
-  const args = checkArguments(gitProtocol, action, raw);
-  const definition = gitProtocol.actions[action]!;
+  const protocol = options.protocol ?? gitProtocol;
+  const args = checkArguments(protocol, action, raw);
+  const definition = protocol.actions[action]!;
   const environment: ProtocolEnvironment = {
     workspace: await Workspace.open(options.root ?? sandbox.repo),
     config: options.config ?? {},
@@ -108,7 +111,7 @@ export async function callGit(sandbox: Sandbox, action: string, raw: Record<stri
     userAgent: "clio-test",
   };
   const permission = typeof definition.permission === "function" ? definition.permission(args) : definition.permission;
-  const { before, ...output } = await invoke(gitProtocol, action, raw, { environment, signal: options.signal });
+  const { before, ...output } = await invoke(protocol, action, raw, { environment, signal: options.signal });
   return { ...output, described: before, permission };
 }
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { classifyAddress, isBlockedAddress } from "../../../tools/web/addresses.js";
+import { classifyAddress, isBlockedAddress } from "../../../tools/network/addresses.js";
 
 describe("the address classifier", () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createWebProtocol } from "../../../protocols/web.js";
-import type { Resolver } from "../../../tools/web/guard.js";
-import { nodeTransport, type Transport } from "../../../tools/web/transport.js";
+import type { Resolver } from "../../../tools/network/guard.js";
+import { nodeTransport, type Transport } from "../../../tools/network/transport.js";
 import { environmentFor, run, startServer, useFixtures } from "./support.js";
 
 const fixtures = useFixtures();

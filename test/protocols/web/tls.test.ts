@@ -5,8 +5,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebProtocol } from "../../../protocols/web.js";
-import type { Resolver } from "../../../tools/web/guard.js";
-import { createNodeTransport } from "../../../tools/web/transport.js";
+import type { Resolver } from "../../../tools/network/guard.js";
+import { createNodeTransport } from "../../../tools/network/transport.js";
 import { environmentFor, makeWorkspace, run, type TestWorkspace } from "./support.js";
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "fixtures", "web");

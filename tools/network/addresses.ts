@@ -60,6 +60,20 @@ export function classifyAddress(address: string): AddressVerdict {
   return { blocked: true, reason: "not an IP address" };
 }
 
+/**
+ * True when `host` is this machine by address, not by spelling: an IPv4 literal in
+ * 127.0.0.0/8, the IPv6 literal ::1 (brackets allowed), or exactly the name `localhost`.
+ * `127.0.0.1.example.com`, `localhost.example` and `::ffff:127.0.0.1` are not.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+  if (bare.toLowerCase() === "localhost") return true;
+  if (isIPv4(bare)) return inIpv4Range(ipv4(bare), ipv4("127.0.0.0"), 8);
+  if (!isIPv6(bare)) return false;
+  const groups = ipv6Groups(bare);
+  return groups.slice(0, 7).every((group) => group === 0) && groups[7] === 1;
+}
+
 /** True when `address` is blocked; see `classifyAddress` for the reason. */
 export function isBlockedAddress(address: string): boolean {
   return classifyAddress(address).blocked;

@@ -1,6 +1,6 @@
 /**
- * Where WEB may go: http and https URLs whose host resolves only to allowed addresses
- * (see addresses.ts), or whose host is listed in `allowHosts`. The check runs after DNS
+ * Where WEB and GIT may go: http and https URLs whose host resolves only to allowed addresses
+ * (see addresses.ts), or whose host is listed in the protocol's `allowHosts`. The check runs after DNS
  * resolution and again on every redirect; the transport then connects to exactly the
  * address checked here, so a DNS answer that changes between check and connect
  * (rebinding) cannot reach a blocked address.
@@ -73,7 +73,7 @@ export function hostKey(host: string): string {
  * Resolves the URL's host and checks every address. Throws `blocked_address` naming the
  * address and what it is, or `network_error` when the name does not resolve.
  */
-export async function checkDestination(url: URL, resolve: Resolver, allowHosts: readonly string[]): Promise<Destination> {
+export async function checkDestination(url: URL, resolve: Resolver, allowHosts: readonly string[], protocol = "WEB"): Promise<Destination> {
   checkScheme(url);
   const host = hostKey(url.hostname);
   const literalFamily = isIP(host);
@@ -90,8 +90,8 @@ export async function checkDestination(url: URL, resolve: Resolver, allowHosts: 
         const resolved = literalFamily !== 0 ? "" : ` resolves to ${candidate.address}, which`;
         throw new ToolError(
           "blocked_address",
-          `${url.origin} was not contacted: ${host}${resolved} is ${verdict.reason}. WEB does not reach this machine, local networks or metadata services.`,
-          "Use a public address. If this host is meant to be reachable, add it to the WEB.allowHosts setting.",
+          `${url.origin} was not contacted: ${host}${resolved} is ${verdict.reason}. ${protocol} does not reach this machine, local networks or metadata services.`,
+          `Use a public address. If this host is meant to be reachable, add it to the ${protocol}.allowHosts setting in your own config (~/.clio/config.json).`,
         );
       }
     }

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { specExamples, variations, withMarkerEverywhere, type Disagreement } from "./commonmark/oracle.js";
+
+/**
+ * The differential check against commonmark.js (contract §4): a marker command at every offset
+ * of every CommonMark 0.31.2 example, and of variations of them (nested in lists, after a
+ * paragraph, tabs, CRLF, cut short). clio must never run what CommonMark reads as code or raw
+ * HTML; the only prose it leaves inert is quoted material (block quotes, documented).
+ */
+function check(markdown: string, step: number, runs: Disagreement[], inert: Disagreement[]): number {
+  let cases = 0;
+  for (const found of withMarkerEverywhere(markdown, step)) {
+    cases++;
+    if ((found.reference === "code" || found.reference === "html") && found.clio === "command") runs.push(found);
+    if (found.reference === "prose" && found.clio.startsWith("mention") && found.clio !== "mention:quote") inert.push(found);
+  }
+  return cases;
+}
+
+describe("CommonMark differential", () => {
+  it("never runs a marker that commonmark.js reads as code or HTML, in any spec example", () => {
+    const runs: Disagreement[] = [];
+    const inert: Disagreement[] = [];
+    let cases = 0;
+    for (const example of specExamples()) cases += check(example.markdown, 1, runs, inert);
+    expect(cases).toBeGreaterThan(15_000);
+    expect(runs.slice(0, 5)).toEqual([]);
+    expect(inert.slice(0, 5)).toEqual([]);
+  });
+
+  it("nor in variations: nested in lists, after a paragraph, tabs, CRLF, cut short", () => {
+    const runs: Disagreement[] = [];
+    const inert: Disagreement[] = [];
+    let cases = 0;
+    for (const example of specExamples()) {
+      for (const variant of variations(example.markdown)) cases += check(variant.markdown, 3, runs, inert);
+    }
+    expect(cases).toBeGreaterThan(40_000);
+    expect(runs.slice(0, 5)).toEqual([]);
+    expect(inert.slice(0, 5)).toEqual([]);
+  });
+});

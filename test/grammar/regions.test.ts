@@ -1,0 +1,89 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { chunkingArbitrary } from "../../grammar/arbitraries.js";
+import type { InertRegionKind } from "../../grammar/regions.js";
+import { StreamingScanner } from "../../grammar/scanner.js";
+
+/** Feeds `chunks` and, after each push, asks the log about every newly settled offset. */
+function kinds(chunks: string[]): { kinds: (InertRegionKind | undefined)[]; settledAfterPush: number[] } {
+  const scanner = new StreamingScanner();
+  const log = scanner.regions;
+  const found: (InertRegionKind | undefined)[] = [];
+  const settledAfterPush: number[] = [];
+  const drain = () => {
+    const settled = log.settledUntil;
+    settledAfterPush.push(settled);
+    while (found.length < settled) found.push(log.kindAt(found.length));
+  };
+  for (const chunk of chunks) {
+    scanner.push(chunk);
+    drain();
+  }
+  scanner.end();
+  drain();
+  return { kinds: found, settledAfterPush };
+}
+
+/** One letter per offset: . live, F fence, I inline code, C command. */
+function letters(text: string): string {
+  const code: Record<string, string> = { fence: "F", "inline-code": "I", command: "C", "indented-code": "N", html: "H", quote: "Q", reasoning: "R" };
+  return kinds([text])
+    .kinds.map((kind) => (kind === undefined ? "." : code[kind]))
+    .join("");
+}
+
+describe("the inert region log", () => {
+  it("marks fences from their run to the end of the closing line", () => {
+    expect(letters("a\n```\n[A:k=1]\n```\nb")).toBe("..FFFFFFFFFFFFFFFF.");
+  });
+
+  it("marks code spans and commands", () => {
+    expect(letters("x `[A:k=1]` y [B:j=2] z")).toBe("..IIIIIIIII...CCCCCCC..");
+  });
+
+  it("marks a broken command through its recovery", () => {
+    expect(letters("[A:k=1!] x")).toBe("CCCCCCCC..");
+  });
+
+  it("settles text after an unmatched backtick only when its paragraph ends", () => {
+    const { settledAfterPush } = kinds(["ab `c [A:k=1]", " d\n", "\n", "e"]);
+    expect(settledAfterPush).toEqual([3, 3, 17, 18, 18]);
+  });
+
+  it("answers the same in any chunking, and settledUntil only grows", () => {
+    const text = fc.array(
+      fc.constantFrom("a", "`", "``", "```\n", "~~~\n", "[A:k=1]", "[B:k<<E\nx\nE\n]", "[C:k=1!", "]", "\n", "\r\n", " ", "\\", "> ", "- ", "    ", "<div>", "<b t=\"", "<think>", "</think>", "<!--", "-->"),
+      { maxLength: 30 },
+    );
+    fc.assert(
+      fc.property(text.map((pieces) => pieces.join("")).chain((joined) => fc.tuple(fc.constant(joined), chunkingArbitrary(joined))), ([joined, chunks]) => {
+        const whole = kinds([joined]);
+        const streamed = kinds(chunks);
+        expect(streamed.kinds).toEqual(whole.kinds);
+        expect(whole.kinds).toHaveLength(joined.length);
+        for (let i = 1; i < streamed.settledAfterPush.length; i++) expect(streamed.settledAfterPush[i]).toBeGreaterThanOrEqual(streamed.settledAfterPush[i - 1]!);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("marks indented code, HTML, quotes and reasoning", () => {
+    expect(letters("    [A:k=1]\n\nb")).toBe(`${"N".repeat(13)}.`);
+    expect(letters("> q\n\nb")).toBe("QQQQ..");
+    expect(letters("<div>\n\nb")).toBe("HHHHHH..");
+    expect(letters("a <i> b")).toBe("..HHH..");
+    expect(letters("<think>x</think>b")).toBe(`${"R".repeat(16)}.`);
+  });
+
+  it("keeps bounded memory when the reader keeps up", () => {
+    const scanner = new StreamingScanner();
+    const log = scanner.regions;
+    let asked = 0;
+    for (let i = 0; i < 20_000; i++) {
+      scanner.push("x `a` y\n");
+      while (asked < log.settledUntil) log.kindAt(asked++);
+    }
+    const kept = (log as unknown as { offsets: number[] }).offsets.length;
+    expect(kept).toBeLessThan(2_100);
+  });
+});
