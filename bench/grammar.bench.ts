@@ -14,7 +14,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { encodeBase64, parse, StreamingScanner } from "../grammar/index.js";
+import { CallScanner, encodeBase64, parse, StreamingScanner, type CallVocabulary } from "../grammar/index.js";
+import { DialectRecognizer } from "../grammar/dialects/recognizer.js";
+import { callVocabularyOf } from "../src/call-vocabulary.js";
+import { loadBuiltinProtocols } from "../src/registry.js";
 
 function random(seed: number): () => number {
   let state = seed;
@@ -29,7 +32,19 @@ const WORDS = (
   "should first then run read write change update module import export return build check result line path"
 ).split(" ");
 
-function corpus(bytes: number, seed: number): string {
+/** Calls in the other dialects and near-misses, for the mixed corpus. */
+const DIALECT_CALLS = [
+  '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/a.ts"}}\n</tool_call>\n',
+  '{"name": "execute_command", "arguments": {"command": "npm test"}}\n',
+  "<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/a.ts\n</parameter>\n</function>\n</tool_call>\n",
+  "<read_file>\n<path>src/a.ts</path>\n</read_file>\n",
+  'FILE_OP.read(path="src/a.ts")\n',
+  '[FILE_OP action=read path="src/a.ts"]\n',
+  '[FILE_OP:{"action": "read", "path": "src/a.ts"}]\n',
+  '［FILE_OP：action=read：path="src/a.ts"］\n',
+];
+
+function corpus(bytes: number, seed: number, dialects = false): string {
   const next = random(seed);
   const pick = <T>(items: T[]): T => items[Math.floor(next() * items.length)]!;
   const sentence = () => {
@@ -62,7 +77,7 @@ function corpus(bytes: number, seed: number): string {
     const roll = next();
     let part: string;
     if (sinceCommand > 2_000) {
-      part = command();
+      part = dialects && next() < 0.5 ? pick(DIALECT_CALLS) : command();
       sinceCommand = 0;
     } else if (roll < 0.6) part = paragraph();
     else if (roll < 0.75) part = fence();
@@ -138,8 +153,8 @@ function bestTimes<Name extends string>(rounds: number, measures: Record<Name, (
   return best;
 }
 
-function streamed(text: string, size: number): number {
-  const scanner = new StreamingScanner();
+function streamed(text: string, size: number, vocabulary?: CallVocabulary): number {
+  const scanner = vocabulary ? new CallScanner(vocabulary) : new StreamingScanner();
   let found = 0;
   for (let i = 0; i < text.length; i += size) found += scanner.push(text.slice(i, i + size)).length;
   return found + scanner.end().length;
@@ -153,6 +168,18 @@ class NullScanner {
     this.total += chunk.length;
     return NOTHING;
   }
+}
+
+/** The dialect layer's own work: its recognizer fed the text, without the scanner. */
+function recognizerOnly(text: string, size: number, vocabulary: CallVocabulary): number {
+  const recognizer = new DialectRecognizer(vocabulary);
+  for (let i = 0; i < text.length; i += size) {
+    const chunk = text.slice(i, i + size);
+    if (size === 1 && recognizer.quiet(chunk.charCodeAt(0))) recognizer.skipOne();
+    else recognizer.feed(chunk);
+  }
+  recognizer.finish();
+  return recognizer.found.length;
 }
 
 function harnessOnly(text: string, size: number): number {
@@ -172,6 +199,9 @@ const MB = 1_000_000;
 const folder = mkdtempSync(join(tmpdir(), "clio-grammar-bench-"));
 try {
   const text = corpus(10 * MB, 7);
+  const vocabulary = callVocabularyOf(await loadBuiltinProtocols());
+  const mixed = corpus(10 * MB, 11, true);
+  const mixedOne = mixed.slice(0, MB);
   writeFileSync(join(folder, "corpus.txt"), text);
   const summary = parse(text);
   const chat = chatCorpus(10 * MB, 11);
@@ -198,11 +228,24 @@ try {
     streamTwo: () => streamed(twoMb, 1),
     oneShotHundred: () => parse(hundredKb),
     streamHundred: () => streamed(hundredKb, 4),
+    dialectOneShot: () => parse(text, vocabulary),
+    dialectStreamOne: () => streamed(oneMb, 1, vocabulary),
+    mixedOneShotPlain: () => parse(mixed),
+    mixedOneShot: () => parse(mixed, vocabulary),
+    mixedStreamPlain: () => streamed(mixedOne, 1),
+    mixedStreamOne: () => streamed(mixedOne, 1, vocabulary),
+    layerOneShot: () => recognizerOnly(text, text.length, vocabulary),
+    layerStreamOne: () => recognizerOnly(oneMb, 1, vocabulary),
+    layerMixedOneShot: () => recognizerOnly(mixed, mixed.length, vocabulary),
     chatOneShot: () => parse(chat),
     chatOneShotOne: () => parse(chatOneMb),
     chatStreamOne: () => streamed(chatOneMb, 1),
+    chatDialectOneShot: () => parse(chat, vocabulary),
+    chatDialectStreamOne: () => streamed(chatOneMb, 1, vocabulary),
   });
   const { regex, oneShot, oneShotOne, streamOne, harnessOne, streamTwo, oneShotHundred, streamHundred, chatOneShot, chatOneShotOne, chatStreamOne } = times;
+  const { chatDialectOneShot, chatDialectStreamOne, dialectOneShot, dialectStreamOne, mixedOneShotPlain, mixedOneShot, mixedStreamPlain, mixedStreamOne } = times;
+  const { layerOneShot, layerStreamOne, layerMixedOneShot } = times;
   const naiveHundred = bestTimes(1, { naive: () => naive(hundredKb, 4) }).naive;
 
   const rate = (bytes: number, ms: number) => `${((bytes / MB) / (ms / 1000)).toFixed(1)} MB/s`;
@@ -216,10 +259,21 @@ try {
     ["  of which slicing + push calls alone", `${harnessOne.toFixed(1)} ms`, rate(MB, harnessOne), `${(harnessOne / oneShotOne).toFixed(2)} × one-shot`, cpu("harnessOne", MB)],
     ["streaming, 1-char chunks, 2 MB", `${streamTwo.toFixed(1)} ms`, rate(2 * MB, streamTwo), `${(streamTwo / streamOne).toFixed(2)} × 1 MB`, cpu("streamTwo", 2 * MB)],
     ["streaming, 4-byte chunks, 100 KB", `${streamHundred.toFixed(1)} ms`, rate(100_000, streamHundred), `${(streamHundred / oneShotHundred).toFixed(2)} × one-shot`, cpu("streamHundred", 100_000)],
+    ["one-shot parse with dialects, 10 MB", `${dialectOneShot.toFixed(1)} ms`, rate(text.length, dialectOneShot), `${(dialectOneShot / oneShot).toFixed(2)} × without`, cpu("dialectOneShot", text.length)],
+    ["streaming with dialects, 1-char chunks, 1 MB", `${dialectStreamOne.toFixed(1)} ms`, rate(MB, dialectStreamOne), `${(dialectStreamOne / streamOne).toFixed(2)} × without`, cpu("dialectStreamOne", MB)],
+    ["mixed-dialect corpus, one-shot, scanner alone, 10 MB", `${mixedOneShotPlain.toFixed(1)} ms`, rate(mixed.length, mixedOneShotPlain), "1.00", cpu("mixedOneShotPlain", mixed.length)],
+    ["mixed-dialect corpus, one-shot with dialects", `${mixedOneShot.toFixed(1)} ms`, rate(mixed.length, mixedOneShot), `${(mixedOneShot / mixedOneShotPlain).toFixed(2)} × without`, cpu("mixedOneShot", mixed.length)],
+    ["mixed-dialect corpus, 1-char streaming, scanner alone, 1 MB", `${mixedStreamPlain.toFixed(1)} ms`, rate(MB, mixedStreamPlain), "1.00", cpu("mixedStreamPlain", MB)],
+    ["mixed-dialect corpus, 1-char streaming with dialects", `${mixedStreamOne.toFixed(1)} ms`, rate(MB, mixedStreamOne), `${(mixedStreamOne / mixedStreamPlain).toFixed(2)} × without`, cpu("mixedStreamOne", MB)],
+    ["dialect layer alone (recognizer), one-shot, 10 MB", `${layerOneShot.toFixed(1)} ms`, rate(text.length, layerOneShot), `${(layerOneShot / oneShot).toFixed(3)} × scanner one-shot`, cpu("layerOneShot", text.length)],
+    ["dialect layer alone, 1-char chunks, 1 MB", `${layerStreamOne.toFixed(1)} ms`, rate(MB, layerStreamOne), `${(layerStreamOne / streamOne).toFixed(3)} × scanner streaming`, cpu("layerStreamOne", MB)],
+    ["dialect layer alone, mixed corpus, one-shot, 10 MB", `${layerMixedOneShot.toFixed(1)} ms`, rate(mixed.length, layerMixedOneShot), `${(layerMixedOneShot / mixedOneShotPlain).toFixed(3)} × scanner one-shot`, cpu("layerMixedOneShot", mixed.length)],
     ["naive re-parse per 4-byte chunk, 100 KB", `${naiveHundred.toFixed(0)} ms`, rate(100_000, naiveHundred), `${(naiveHundred / streamHundred).toFixed(0)} × streaming`, ""],
     ["chat corpus: one-shot parse, 10 MB", `${chatOneShot.toFixed(1)} ms`, rate(chat.length, chatOneShot), "1.00", cpu("chatOneShot", chat.length)],
     ["chat corpus: one-shot parse, 1 MB", `${chatOneShotOne.toFixed(1)} ms`, rate(MB, chatOneShotOne), "1.00", cpu("chatOneShotOne", MB)],
     ["chat corpus: streaming, 1-char chunks, 1 MB", `${chatStreamOne.toFixed(1)} ms`, rate(MB, chatStreamOne), `${(chatStreamOne / chatOneShotOne).toFixed(2)} × one-shot`, cpu("chatStreamOne", MB)],
+    ["chat corpus: one-shot with dialects, 10 MB", `${chatDialectOneShot.toFixed(1)} ms`, rate(chat.length, chatDialectOneShot), `${(chatDialectOneShot / chatOneShot).toFixed(2)} × without`, cpu("chatDialectOneShot", chat.length)],
+    ["chat corpus: streaming with dialects, 1-char chunks, 1 MB", `${chatDialectStreamOne.toFixed(1)} ms`, rate(MB, chatDialectStreamOne), `${(chatDialectStreamOne / chatStreamOne).toFixed(2)} × without`, cpu("chatDialectStreamOne", MB)],
   ];
   console.log(
     `corpus: ${(text.length / MB).toFixed(1)} MB, ${summary.commands.length} commands, ${summary.mentions.length} mentions, ${summary.errors.length} errors (seeded, ${folder})`,

@@ -35,14 +35,22 @@ export interface Parameter {
   span: Span;
 }
 
+/**
+ * How a command was written: `clio` (this language), `clio-variant` (a near-miss of it, such as
+ * `[FILE_OP action=read path="a"]`), or another format models are trained on (§4a).
+ */
+export type Dialect = "clio" | "clio-variant" | "hermes" | "json" | "qwen-xml" | "xml" | "function";
+
 export interface Command {
   /** The protocol name in canonical upper case (`file_op` is `FILE_OP`). */
   protocol: string;
   /** The name as written in the source. */
   name: string;
   parameters: Parameter[];
-  /** From `[` to just after `]`. */
+  /** From `[` to just after `]` (for another dialect: the whole call). */
   span: Span;
+  /** How it was written; absent means `clio`. */
+  dialect?: Dialect;
 }
 
 /**
@@ -56,6 +64,8 @@ export interface Mention {
   text: string;
   context: MentionContext;
   span: Span;
+  /** For a call in another dialect: the equivalent command in this language. */
+  hint?: string;
 }
 
 export type SyntaxErrorCode =
@@ -65,7 +75,9 @@ export type SyntaxErrorCode =
   | "invalid_quoted"
   | "unterminated_heredoc"
   | "duplicate_key"
-  | "missing_value";
+  | "missing_value"
+  /** A call in another dialect (or a near-miss of this one) that cannot be mapped onto one command. */
+  | "unmapped_call";
 
 export interface SyntaxError {
   code: SyntaxErrorCode;
@@ -73,6 +85,8 @@ export interface SyntaxError {
   message: string;
   /** The protocol name as written, when the error is inside a command. */
   protocol?: string;
+  /** The corrected command (or what to write instead), when one can be told. */
+  hint?: string;
   span: Span;
 }
 

@@ -97,6 +97,8 @@ export const Stops = {
   nameFirst: 2048,
   /** Characters that end a line's beginning (anything but markers, indentation and fence runs). */
   prefix: 4096,
+  /** The rest of a broken quoted value (command-machine.ts): quotes, escapes, brackets and line breaks. */
+  broken: 8192,
 } as const;
 
 function buildStops(): Uint16Array {
@@ -117,6 +119,7 @@ function buildStops(): Uint16Array {
     if (code !== SPACE) mask |= Stops.space;
     if (mask & Stops.text || code === SPACE || code === TAB || code === TILDE || code === CLOSE_BRACKET || code === LESS_THAN) mask |= Stops.lineStart;
     if (NAME_FIRST[code] !== 1) mask |= Stops.nameFirst;
+    if (code === QUOTE || code === BACKSLASH || code === OPEN_BRACKET || code === CLOSE_BRACKET || code === LINE_FEED) mask |= Stops.broken;
     table[code] = mask;
   }
   return table;

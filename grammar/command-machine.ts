@@ -21,6 +21,7 @@ import {
   LESS_THAN,
   LINE_FEED,
   NAME_FIRST,
+  OPEN_BRACKET,
   NAME_REST,
   QUOTE,
   SPACE,
@@ -141,6 +142,9 @@ export class CommandMachine extends MachineBase {
           if (code === LINE_FEED) {
             if (this.host.newline(base + i, input, i + 1)) return this.abort(i + 1);
             this.enterSpace(State.AfterValue, base + i + 1);
+            this.lastForm = this.brokenBody ? 0 : 2;
+            this.brokenBody = false;
+            this.heredocClosedLine = this.host.line - 1;
             i++;
             continue;
           }
@@ -173,7 +177,10 @@ export class CommandMachine extends MachineBase {
           this.enterSpace(State.BareSpace, base + i);
           continue;
         case State.Padding:
-          if (code === EQUALS) i++;
+          if (code === EQUALS) {
+            i++;
+            continue;
+          }
           this.enterSpace(State.AfterValue, base + i);
           continue;
         case State.Quoted:
@@ -184,6 +191,10 @@ export class CommandMachine extends MachineBase {
           if (i === end) break;
           if (code === QUOTE) {
             this.enterSpace(State.AfterValue, base + i + 1);
+            this.lastForm = 1;
+            this.quoteOffset = base + i;
+            this.quoteLine = this.host.line;
+            this.quoteColumn = base + i - this.host.lineStart + 1;
             i++;
             continue;
           }
@@ -193,6 +204,21 @@ export class CommandMachine extends MachineBase {
             continue;
           }
           return this.fail(input, i, base, "invalid_quoted", messages.rawControlInQuoted(this.name, this.key, code));
+        case State.StrayKey:
+        case State.StrayKeySpace: {
+          const next = this.strayKeyStep(input, i, base, code);
+          if (next < 0) return this.outcome;
+          i = next;
+          continue;
+        }
+        case State.Broken:
+        case State.BrokenQuote:
+        case State.BrokenClose: {
+          const next = this.brokenValue(input, i, base, code);
+          if (next < 0) return this.outcome;
+          i = next;
+          continue;
+        }
         case State.QuotedEscape:
           if (code === 0x75 /* u */) {
             this.state = State.QuotedUnicode;
@@ -222,6 +248,99 @@ export class CommandMachine extends MachineBase {
     this.outcome = Outcome.Running;
     this.stop = end;
     return Outcome.Running;
+  }
+
+  /**
+   * One step through the rest of a broken quoted value, which is data up to a `"` that is followed
+   * (after spaces) by `]`: recovery resumes there and never inside the value. Returns the next
+   * index, or -1 at an outcome.
+   */
+  private brokenValue(input: string, i: number, base: number, code: number): number {
+    if (code === LINE_FEED) {
+      if (this.state === State.BrokenClose) {
+        // `"]` ended its line: the broken value ends here, and scanning goes on after it.
+        this.recovered = true;
+        return this.failDeferred(i, base), -1;
+      }
+      if (this.host.newline(base + i, input, i + 1)) return this.abort(i + 1), -1;
+      this.brokenEscape = false;
+      this.state = State.Broken;
+      return i + 1;
+    }
+    if (this.state === State.BrokenClose) {
+      if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) return i + 1;
+      this.state = State.Broken;
+      if (code !== OPEN_BRACKET) return i;
+      this.recovered = true;
+      return this.failDeferred(i, base), -1;
+    }
+    if (this.state === State.BrokenQuote) {
+      if (code === CLOSE_BRACKET && this.brokenDepth > 0) {
+        this.brokenDepth--;
+        this.state = State.Broken;
+        return i + 1;
+      }
+      if (code === CLOSE_BRACKET) {
+        this.state = State.BrokenClose;
+        return i + 1;
+      }
+      if (code === SPACE || code === TAB || code === CARRIAGE_RETURN || code === QUOTE) return i + 1;
+      this.state = State.Broken;
+      return i;
+    }
+    if (this.brokenEscape) {
+      this.brokenEscape = false;
+      return i + 1;
+    }
+    // Brackets of command-shaped text inside the value pair up: its `"]` does not end the value.
+    if (code === BACKSLASH) this.brokenEscape = true;
+    else if (code === QUOTE) {
+      this.state = State.BrokenQuote;
+      this.brokenQuoteSeen = true;
+    } else if (code === OPEN_BRACKET) this.brokenDepth++;
+    else if (code === CLOSE_BRACKET && this.brokenDepth === 0 && !this.brokenQuoteSeen && this.repair?.strayAt !== undefined) {
+      // `"v" junk]`: no stray quote after all, only text after the value; recovery takes it from this `]`.
+      this.defer(this.junkOffset, this.junkLine, this.junkColumn, "unexpected_character", this.unexpected(messages.expectations.afterValue(this.key), this.junkCode));
+      this.repair = undefined;
+      return this.failDeferred(i, base), -1;
+    }
+    else if (code === CLOSE_BRACKET && this.brokenDepth > 0) this.brokenDepth--;
+    return i + 1;
+  }
+
+  /** A word after a quoted value and spaces: the next key (with `=` or `<<` after it) or the value's text. */
+  private strayKeyStep(input: string, i: number, base: number, code: number): number {
+    if (this.state === State.StrayKey && code < 128 && KEY_REST[code]) {
+      this.strayKey += input[i];
+      return i + 1;
+    }
+    if (code === SPACE || code === TAB) {
+      this.state = State.StrayKeySpace;
+      return i + 1;
+    }
+    if (code !== EQUALS && code !== LESS_THAN) {
+      this.deferStray();
+      return i;
+    }
+    this.missingColonAt(this.quoteOffset + 1, messages.missingColon(this.name, this.key, this.quoteLine, this.quoteColumn));
+    this.key = this.strayKey;
+    this.state = State.AfterKey;
+    return i;
+  }
+
+  /** Nothing is broken yet but missing colons, which the machine reads past. */
+  private colonsOnly(): boolean {
+    return this.pending === undefined || this.repair?.kind === "colon";
+  }
+
+  /** A `:` is missing at absolute `offset`: noted (the first one is the error), and parsing goes on. */
+  private missingColonAt(offset: number, message: string): void {
+    if (this.pending === undefined) {
+      const column = offset - this.host.lineStart + 1;
+      this.defer(offset, this.host.line, column, "unexpected_character", message);
+      this.repair = { kind: "colon", key: this.key, valueAt: 0, colons: [] };
+    }
+    this.repair!.colons!.push(offset - this.startOffset);
   }
 
   /** Skips whitespace; returns the index of the first other character, `end`, or -1 on abort. */
@@ -276,6 +395,8 @@ export class CommandMachine extends MachineBase {
         if (!this.confirmed) return this.notCommand(i, base), -1;
         return this.fail(input, i, base, "unexpected_character", this.unexpected(messages.expectations.assignAfterKey(this.key), code)), -1;
       case State.ValueStart:
+        this.lastForm = 0;
+        this.bareGap = -1;
         if (code < 128 && BARE[code]) {
           this.state = State.Bare;
           return i + 1;
@@ -294,16 +415,50 @@ export class CommandMachine extends MachineBase {
       default:
         if (this.state === State.BareSpace && code < 128 && BARE[code]) {
           this.state = State.Bare;
+          this.bareGap = this.spaceRunStart;
           return i + 1;
+        }
+        if (this.state === State.AfterValue && this.lastForm === 0 && this.bareGap >= 0 && this.colonsOnly() && (code === QUOTE || (code < 128 && BARE[code]))) {
+          // `action=read path="a"`: the space inside the bare value was a missing `:`, and `path=` its key.
+          this.missingColonAt(this.bareGap, messages.missingColon(this.name, "the value before it", this.host.line, this.bareGap - this.host.lineStart + 1));
+          this.state = State.ValueStart;
+          return i;
         }
         if (code === COLON) {
           this.enterSpace(State.KeyStart, base + i + 1);
           return i + 1;
         }
         if (code === CLOSE_BRACKET) {
+          if (this.pending !== undefined) return this.failDeferred(i, base), -1;
           this.outcome = Outcome.Complete;
           this.stop = i + 1;
           return -1;
+        }
+        if (this.state === State.AfterValue && this.lastForm === 1 && this.colonsOnly()) {
+          // The quoted value ended early (a stray `"` inside it), or the next parameter lacks its `:`.
+          this.junkOffset = base + i;
+          this.junkCode = code;
+          this.junkLine = this.host.line;
+          this.junkColumn = base + i - this.host.lineStart + 1;
+          if (base + i > this.quoteOffset + 1 && code < 128 && KEY_FIRST[code]) {
+            this.state = State.StrayKey;
+            this.strayKey = "";
+            this.keyOffset = base + i;
+            this.keyLine = this.host.line;
+            this.keyColumn = base + i - this.host.lineStart + 1;
+            return i;
+          }
+          this.deferStray();
+          return i;
+        }
+        if (this.state === State.AfterValue && this.lastForm === 2 && this.pending === undefined) {
+          // A body line equal to the tag closed the heredoc early: the rest up to the next such line is still body.
+          const message = messages.heredocClosedEarly(this.name, this.key, this.tag, this.heredocClosedLine);
+          this.defer(base + i, this.host.line, base + i - this.host.lineStart + 1, "unexpected_character", message);
+          this.repair = { kind: "heredoc-early", key: this.key, valueAt: this.valueOffset - this.startOffset, tag: this.tag };
+          this.brokenBody = true;
+          this.state = State.BodyLine;
+          return i;
         }
         return this.fail(
           input,

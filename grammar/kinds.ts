@@ -15,7 +15,7 @@ export type ParameterKind = "word" | "text" | "json" | "bytes";
 /** A decoded value, or what was wrong with it and how to write it right. */
 export type DecodeResult =
   | { ok: true; value: string | Buffer }
-  | { ok: false; expected: string; received: string; fix: string };
+  | { ok: false; expected: string; received: string; fix: string; literal?: string };
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const PREVIEW = 40;
@@ -54,6 +54,32 @@ function checkJson(key: string, text: string, form: Parameter["form"]): DecodeRe
   }
 }
 
+/** A short run of word characters, `/`, `-`: plausible as a value written as is (a path, a name). */
+function looksLiteral(text: string): boolean {
+  return /^[A-Za-z0-9_/-]{1,24}$/.test(text);
+}
+
+/** Text without control characters (tabs and line breaks aside) or replacement characters. */
+function printable(text: string): boolean {
+  return !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]/.test(text);
+}
+
+/** Mostly letters, digits, spaces and path punctuation, as a short value's decoding should be. */
+function plausible(text: string): boolean {
+  if (text.length === 0) return false;
+  const ordinary = text.match(/[\p{L}\p{N} ._/:,-]/gu)?.length ?? 0;
+  return ordinary / [...text].length >= 0.75;
+}
+
+/** What base64 with bad padding, or one character too many, most likely meant: readable text, or undefined. */
+function repairedBase64(text: string): string | undefined {
+  let compact = text.replace(/[\s=]+/g, "");
+  if (!/^[A-Za-z0-9+/_-]+$/.test(compact)) return undefined;
+  if (compact.length % 4 === 1) compact = compact.slice(0, -1);
+  const decoded = decodeUtf8(Buffer.from(compact.replace(/-/g, "+").replace(/_/g, "/"), "base64"));
+  return decoded !== undefined && decoded.length > 0 && printable(decoded) && plausible(decoded) ? decoded : undefined;
+}
+
 /** Half of a UTF-16 surrogate pair without its partner: not a character, so no UTF-8 can hold it. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -87,10 +113,30 @@ export function decodeParameter(parameter: Parameter, kind: ParameterKind): Deco
   }
   const bytes = decodeBase64(text);
   if (bytes === undefined) {
-    return { ok: false, expected: "valid base64", received: preview(text), fix: spellings(key, text) };
+    const guess = kind === "bytes" || (looksLiteral(text) && text.length < 12) ? undefined : repairedBase64(text);
+    if (guess !== undefined) {
+      return {
+        ok: false,
+        expected: "valid base64 (the padding is wrong or a character is missing or extra)",
+        received: preview(text),
+        fix: `it reads as ${JSON.stringify(preview(guess))}; if that is what you meant, ${spellings(key, guess)}`,
+        literal: guess,
+      };
+    }
+    return { ok: false, expected: "valid base64", received: preview(text), fix: spellings(key, text), literal: text };
   }
   if (kind === "bytes") return { ok: true, value: bytes };
   const decoded = decodeUtf8(bytes);
+  if (decoded !== undefined && (!printable(decoded) || (looksLiteral(text) && !plausible(decoded)))) {
+    // `path=dist` is valid base64 of "v+-": the bare text itself is what was meant.
+    return {
+      ok: false,
+      expected: "base64 of readable text",
+      received: preview(text),
+      fix: `it decodes to ${JSON.stringify(preview(decoded))}; if you meant the text itself, write ${key}=${JSON.stringify(text)}`,
+      literal: text,
+    };
+  }
   if (decoded === undefined) {
     return {
       ok: false,
@@ -101,6 +147,7 @@ export function decodeParameter(parameter: Parameter, kind: ParameterKind): Deco
         text.length > PREVIEW
           ? `encode the text's UTF-8 bytes, or write it literally: ${key}="…" or ${key}<<EOF`
           : `encode the text's UTF-8 bytes, or if you meant the text itself, ${spellings(key, text)}`,
+      literal: text,
     };
   }
   if (kind === "json") return checkJson(key, decoded, form);

@@ -26,7 +26,7 @@ function isSpace(code: number): boolean {
   return code === SPACE || code === TAB || code === CARRIAGE_RETURN || code === LINE_FEED;
 }
 
-/** `B+ (ws+ B+)* ("=" | "==")?` */
+/** `B+ (ws+ B+)* "="*` */
 function matchBare(text: string, offset: number): CustomPatternMatcherReturn | null {
   let i = offset;
   const end = text.length;
@@ -45,10 +45,8 @@ function matchBare(text: string, offset: number): CustomPatternMatcherReturn | n
     } else break;
   }
   i = last;
-  if (text.charCodeAt(i) === 0x3d) {
-    i++;
-    if (text.charCodeAt(i) === 0x3d) i++;
-  }
+  // Any run of padding: more than two is a base64 near-miss the value's kind reports, not a syntax error.
+  while (text.charCodeAt(i) === 0x3d) i++;
   return match(text.slice(offset, i));
 }
 

@@ -6,6 +6,7 @@
 import type { SyntaxError, SyntaxErrorCode } from "./ast.js";
 import { LINE_FEED, Stops } from "./chars.js";
 import * as messages from "./messages.js";
+import { repairHint, type RepairNote } from "./repair.js";
 
 /** What the surrounding scanner provides: the line count, and what a line feed means there. */
 export interface MachineHost {
@@ -50,7 +51,17 @@ export const enum State {
   Quoted,
   QuotedEscape,
   QuotedUnicode,
+  /** The rest of a quoted value that broke (a stray `"`, a raw control character, a bad escape), up to `"` ws* `]`. */
+  Broken,
+  /** In a broken value, after a `"`: `]` may end it. */
+  BrokenQuote,
+  /** In a broken value, after `"]`: a line end or a `[` ends it; anything else is still the value. */
+  BrokenClose,
+  /** After a quoted value and spaces, a word: a key (a missing `:`) if `=` or `<<` follows, else the value's text. */
+  StrayKey,
+  StrayKeySpace,
 }
+
 
 export function isHexDigit(code: number): boolean {
   return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
@@ -92,6 +103,32 @@ export abstract class MachineBase {
   protected valueOffset = 0;
   protected valueLine = 0;
   protected valueColumn = 0;
+  /** The closing quote of the last quoted value: where a stray quote would be. */
+  protected quoteOffset = 0;
+  protected quoteLine = 0;
+  protected quoteColumn = 0;
+  /** How the last value was written: 0 bare (or none yet), 1 quoted, 2 heredoc. */
+  protected lastForm = 0;
+  /** A failure found inside a value: reported once the broken value ends, so recovery never resumes inside it. */
+  protected pending: SyntaxError | undefined;
+  protected brokenEscape = false;
+  protected brokenDepth = 0;
+  /** Whether a `"` came since the stray one: with none, a `]` means junk after the value, not a stray quote. */
+  protected brokenQuoteSeen = false;
+  protected junkOffset = 0;
+  /** Where the last whitespace inside the current bare value began (-1: none). */
+  protected bareGap = -1;
+  protected junkCode = 0;
+  protected junkLine = 0;
+  protected junkColumn = 0;
+  /** Inside the rest of a heredoc body that a body line equal to its tag closed early. */
+  protected brokenBody = false;
+  protected heredocClosedLine = 0;
+  /** What the failure's hint is made from, when it can be repaired. */
+  repair: RepairNote | undefined;
+  /** At a Failed stop: the broken value ended cleanly there, so the scanner need not recover further. */
+  recovered = false;
+  protected strayKey = "";
 
   constructor(protected readonly host: MachineHost) {}
 
@@ -107,6 +144,13 @@ export abstract class MachineBase {
     this.tag = "";
     this.sawTagWith = undefined;
     this.dirtyIndentAt = -1;
+    this.lastForm = 0;
+    this.pending = undefined;
+    this.brokenEscape = false;
+    this.brokenDepth = 0;
+    this.brokenBody = false;
+    this.repair = undefined;
+    this.recovered = false;
     this.startOffset = offset;
     this.startLine = this.host.line;
     this.startColumn = offset - this.host.lineStart + 1;
@@ -127,6 +171,8 @@ export abstract class MachineBase {
         return Stops.bare;
       case State.Quoted:
         return Stops.quoted;
+      case State.Broken:
+        return this.brokenEscape ? 0 : Stops.broken;
       case State.Name:
       case State.Tag:
         return Stops.name;
@@ -177,6 +223,14 @@ export abstract class MachineBase {
       this.outcome = Outcome.NotCommand;
       return this.outcome;
     }
+    if (this.state === State.StrayKey || this.state === State.StrayKeySpace) this.deferStray();
+    if (this.pending !== undefined) {
+      const open = this.state === State.Broken || this.state === State.BrokenQuote;
+      // A broken value that never found its `"]` took the rest of the text: say so, since commands after it did not run.
+      this.error = open ? { ...this.pending, message: `${this.pending.message}; no closing \`"]\` came, so the rest of the text was taken as that value — close it and send again the commands that came after it` } : this.pending;
+      this.outcome = Outcome.Failed;
+      return this.outcome;
+    }
     const start = { offset: this.startOffset, line: this.startLine, column: this.startColumn };
     const end = { offset: endOffset, line: endLine, column: endColumn };
     let code: SyntaxErrorCode = "unterminated_command";
@@ -186,6 +240,7 @@ export abstract class MachineBase {
     if (this.state >= State.HeaderEnd && this.state <= State.BodyLine && !heredocClosedAtEnd) {
       code = "unterminated_heredoc";
       message = messages.unterminatedHeredoc(this.name, this.key, this.tag, this.valueLine, this.valueColumn, this.sawTagWith);
+      this.repair = { kind: "heredoc-open", key: this.key, valueAt: this.valueOffset - this.startOffset, tag: this.tag };
       start.offset = this.valueOffset;
       start.line = this.valueLine;
       start.column = this.valueColumn;
@@ -197,6 +252,44 @@ export abstract class MachineBase {
       start.column = this.valueColumn;
     }
     this.error = { code, message, protocol: this.name, span: { start, end } };
+    this.outcome = Outcome.Failed;
+    return this.outcome;
+  }
+
+  /**
+   * The failure with its hint, given the command's text from its `[` up to where it stopped
+   * (the scanner has it): the corrected command, where one can be told.
+   */
+  failureWithHint(text: string): SyntaxError {
+    const error = this.error!;
+    if (this.repair === undefined || error.hint !== undefined) return error;
+    const { hint, message } = repairHint(text, this.repair);
+    const repaired = message === undefined ? { ...error } : { ...error, message };
+    if (hint !== undefined) repaired.hint = hint;
+    return repaired;
+  }
+
+  /** Records a failure inside a value; the machine goes on through the broken value and reports it at its end. */
+  protected defer(offset: number, line: number, column: number, code: SyntaxErrorCode, message: string, lineFeed = false): void {
+    const end = lineFeed ? { offset: offset + 1, line: line + 1, column: 1 } : { offset: offset + 1, line, column: column + 1 };
+    this.pending = { code, message, protocol: this.name, span: { start: { offset, line, column }, end } };
+  }
+
+  /** The quoted value just closed had a stray `"`: the rest up to `"]` is its text. */
+  protected deferStray(): void {
+    this.brokenQuoteSeen = false;
+    const message = messages.strayQuote(this.name, this.key, this.quoteLine, this.quoteColumn);
+    this.defer(this.quoteOffset, this.quoteLine, this.quoteColumn, "invalid_quoted", message);
+    this.repair = { kind: "quoted", key: this.key, valueAt: this.valueOffset - this.startOffset, strayAt: this.quoteOffset - this.startOffset };
+    this.state = State.Broken;
+    this.brokenEscape = false;
+  }
+
+  /** Fails with the deferred error at `i` (not consumed: the scanner's recovery takes the `]` there). */
+  protected failDeferred(i: number, base: number): Outcome {
+    this.noteLineBlank(base + i);
+    this.error = this.pending;
+    this.stop = i;
     this.outcome = Outcome.Failed;
     return this.outcome;
   }

@@ -75,3 +75,16 @@ export function unterminatedCommand(name: string, line: number, column: number):
 export function duplicateKey(name: string, key: string, firstLine: number, firstColumn: number): string {
   return `[${name}: the key ${key} appears twice (first at ${at(firstLine, firstColumn)}); a key may appear once per command — keep one`;
 }
+
+export function strayQuote(name: string, key: string, line: number, column: number): string {
+  return `[${name}: the quoted value of ${key} ends at the \`"\` at ${at(line, column)}, but the text goes on — a \`"\` inside a quoted value is written \\" (or write the value as a heredoc, ${key}<<EOF); the text up to the next \`"]\` was taken as the rest of that value and nothing in it ran`;
+}
+
+export function missingColon(name: string, key: string, line: number, column: number): string {
+  const after = key.startsWith("the ") ? key : `the quoted value of ${key}`;
+  return `[${name}: after ${after} (at ${at(line, column)}) the next parameter needs a \`:\` before it — parameters are separated by \`:\`, not spaces`;
+}
+
+export function heredocClosedEarly(name: string, key: string, tag: string, line: number): string {
+  return `[${name}: the heredoc ${key}<<${tag} was closed by the line ${tag} at line ${line}, but more text follows before \`]\` — if that line belongs to the text, pick a tag that is no line of it (${key}<<${tag}2 … ${tag}2); the text up to the next line ${tag} was taken as body and nothing in it ran`;
+}

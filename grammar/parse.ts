@@ -3,7 +3,9 @@
  * results cannot disagree. Never throws.
  */
 import type { ParseResult } from "./ast.js";
-import { StreamingScanner, type ParseEvent } from "./scanner.js";
+import { CallScanner } from "./dialects/call-scanner.js";
+import type { CallVocabulary } from "./dialects/vocabulary.js";
+import type { ParseEvent } from "./scanner.js";
 
 /** Sorts scanner events into the three lists of a ParseResult (each stays in source order). */
 export function collectEvents(events: ParseEvent[], into: ParseResult = { commands: [], mentions: [], errors: [] }): ParseResult {
@@ -15,11 +17,14 @@ export function collectEvents(events: ParseEvent[], into: ParseResult = { comman
   return into;
 }
 
-/** Finds every command, mention and syntax error in `text`. */
-export function parse(text: string): ParseResult {
+/**
+ * Finds every command, mention and syntax error in `text`; with a vocabulary, also the calls
+ * written in other dialects that name what it holds (§4a).
+ */
+export function parse(text: string, vocabulary?: CallVocabulary): ParseResult {
   const result: ParseResult = { commands: [], mentions: [], errors: [] };
   try {
-    const scanner = new StreamingScanner();
+    const scanner = new CallScanner(vocabulary);
     collectEvents(scanner.push(text), result);
     collectEvents(scanner.end(), result);
   } catch (caught) {

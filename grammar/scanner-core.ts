@@ -349,6 +349,7 @@ export abstract class ScannerCore implements MachineHost {
       this.state = State.FenceSkipLine;
       return false;
     }
+    const failedText = outcome === Outcome.Failed && !inFence ? this.captured(index) : "";
     const lineBeginning = machine.lineBlank && outcome !== Outcome.Failed ? this.captured(index).slice(this.lineStart - machine.startOffset) : undefined;
     this.stopCapture();
     if (inFence) {
@@ -357,8 +358,8 @@ export abstract class ScannerCore implements MachineHost {
     }
     if (outcome === Outcome.Failed) {
       this.markRegion(machine.startOffset, "command");
-      this.emit({ type: "error", error: machine.error! });
-      this.recovering = true;
+      this.emit({ type: "error", error: machine.failureWithHint(failedText) });
+      this.recovering = !machine.recovered;
       const header = machine.brokenHeredocHeader();
       if (header) {
         this.recoverTag = header.tag;

@@ -471,6 +471,6 @@ export class StreamingScanner extends LineScanner {
     if (outcome !== Outcome.Failed) return;
     this.markRegion(this.machine.startOffset, this.region === Region.Fence ? "fence" : "command");
     if (this.region === Region.Fence) this.emitMention(firstLine(this.captured(this.input.length)), this.machineStart(), "fence");
-    else this.emit({ type: "error", error: this.machine.error! });
+    else this.emit({ type: "error", error: this.machine.failureWithHint(this.captured(this.input.length)) });
   }
 }

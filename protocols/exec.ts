@@ -225,6 +225,14 @@ export function createExecProtocol(options: ExecOptions = {}) {
   return defineProtocol<ExecState>({
     name: "EXEC",
     summary: "Run shell commands and scripts in the workspace (to completion, or as background jobs).",
+    aliases: {
+      execute_command: { action: "run", parameters: { cmd: "command" }, ignore: ["requires_approval", "task_progress"] },
+      run_command: { action: "run", parameters: { cmd: "command", CommandLine: "command" } },
+      run_terminal_cmd: { action: "run", parameters: { cmd: "command" } },
+      run_shell_command: { action: "run", parameters: { cmd: "command" } },
+      bash: { action: "run", parameters: { cmd: "command" } },
+      shell: { action: "run", parameters: { cmd: "command" } },
+    },
     setup: async (environment) => {
       const { JobTable } = await loadProcessTools();
       return { jobs: new JobTable({ spawn: options.spawn, now: environment.now }) };

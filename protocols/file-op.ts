@@ -72,6 +72,21 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
     summary: "Read, write, edit, list, search, delete, move, copy and inspect files in the workspace.",
     // What the model last saw of each file, so a write never overwrites a change it has not read.
     setup: async () => new (await loadFileTools()).FileLedger(),
+    aliases: {
+      read_file: { action: "read", parameters: { file_path: "path", filename: "path", start_line: "offset", line_count: "limit" } },
+      view: { action: "read", parameters: { file_path: "path" } },
+      write_to_file: { action: "write", parameters: { file_path: "path", contents: "content", file_text: "content", text: "content" }, ignore: ["line_count"] },
+      write_file: { action: "write", parameters: { file_path: "path", contents: "content", file_text: "content", text: "content" } },
+      create_file: { action: "write", parameters: { file_path: "path", contents: "content", file_text: "content", text: "content" } },
+      edit_file: { action: "replace", parameters: { file_path: "path", old_string: "old", new_string: "new", old_str: "old", new_str: "new", replace_all: "all" } },
+      str_replace: { action: "replace", parameters: { file_path: "path", old_str: "old", new_str: "new" } },
+      list_files: { action: "list", parameters: { dir_path: "path", directory: "path" } },
+      list_dir: { action: "list", parameters: { dir_path: "path", directory: "path", relative_workspace_path: "path" } },
+      list_directory: { action: "list", parameters: { dir_path: "path", directory: "path" } },
+      search_files: { action: "search", parameters: { regex: "content", file_pattern: "pattern", directory: "path" }, fixed: { pattern: "*" } },
+      grep_search: { action: "search", parameters: { query: "content", regex: "content", include_pattern: "pattern" }, fixed: { pattern: "*" } },
+      delete_file: { action: "delete", parameters: { file_path: "path", target_file: "path" } },
+    },
     actions: {
       read: defineAction({
         summary: "Show a text file with line numbers (`  12│text`); offset and limit pick a window of lines; about 16 KB per read, with a note on how to read on.",

@@ -135,6 +135,12 @@ export function createGitProtocol(seams: GitSeams = {}): ProtocolDefinition<unde
   return defineProtocol<undefined>({
   name: "GIT",
   summary: "Version control of the workspace repository: status, diff, log, add, commit, branch, checkout, merge, reset, fetch, pull, push, init.",
+  aliases: {
+    git_status: { action: "status" },
+    git_diff: { action: "diff" },
+    git_log: { action: "log", parameters: { max_count: "count" } },
+    git_commit: { action: "commit" },
+  },
   actions: {
     status: defineAction<{ files: string | undefined }>({
       summary:

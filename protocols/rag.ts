@@ -114,6 +114,10 @@ export function createRagProtocol(options: RagOptions = {}) {
   return defineProtocol<RagState>({
     name: "RAG",
     summary: "Search and understand the workspace's code: a persistent index ranked by code-aware BM25 with a symbol table.",
+    aliases: {
+      codebase_search: { action: "search", parameters: { target_directories: "path" } },
+      search_code: { action: "search" },
+    },
     setup: () => ({ refreshedAt: Number.NEGATIVE_INFINITY }),
     actions: {
       index: defineAction({

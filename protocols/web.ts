@@ -61,6 +61,11 @@ export function createWebProtocol(seams: WebSeams = {}): ProtocolDefinition<unde
   return defineProtocol<undefined>({
     name: "WEB",
     summary: "Read web pages as markdown, call HTTP APIs, and download files into the workspace.",
+    aliases: {
+      web_fetch: { action: "fetch" },
+      fetch_url: { action: "fetch" },
+      read_url: { action: "fetch" },
+    },
     actions: {
       fetch: defineAction<{ url: string }>({
         summary: "GET a page and return its main content as markdown (JSON pretty-printed, text as is).",

@@ -8,6 +8,8 @@ import type { ProtocolErrorCode } from "../protocols/contract/errors.js";
 export type ApplicationErrorCode =
   // a model wrote a result envelope itself
   | "fabricated_result"
+  // a command that changes things, written inside a question or a conditional (agent/described.ts)
+  | "described_only"
   // configuration
   | "invalid_config"
   // providers

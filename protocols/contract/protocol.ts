@@ -109,6 +109,12 @@ export interface ProtocolDefinition<State = any> {
   summary: string;
   // biome-ignore lint/suspicious/noExplicitAny: each action has its own argument type.
   actions: Record<string, ActionDefinition<any, State>>;
+  /**
+   * The tool names other agents' models are trained on (`read_file`, `execute_command`) that
+   * mean one of this protocol's actions: a call written in another dialect with that name runs
+   * as the action (docs/protocol.md, "Other dialects").
+   */
+  aliases?: Record<string, ToolAlias>;
   /** Makes the protocol's state once per manager (job tables, open indexes). */
   setup?(environment: ProtocolEnvironment): State | Promise<State>;
   /** Releases what `setup` made (kills background jobs, closes files). */
@@ -118,6 +124,17 @@ export interface ProtocolDefinition<State = any> {
    * for instance), within about `tokenBudget` tokens.
    */
   promptContext?(state: State, prompt: string, tokenBudget: number): Promise<string[]>;
+}
+
+/** Another agent's tool name for one action: which action, and how its parameter names map. */
+export interface ToolAlias {
+  action: string;
+  /** Their parameter name → this action's; names not listed map to themselves. */
+  parameters?: Record<string, string>;
+  /** Arguments the call implies (a recursive listing tool: `{ recursive: "true" }`). */
+  fixed?: Record<string, string>;
+  /** Their parameters that mean nothing here and are dropped (`requires_approval`: clio asks by its own rules). */
+  ignore?: string[];
 }
 
 /** The world a protocol works in; the seams tests replace. */

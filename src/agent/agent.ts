@@ -188,7 +188,7 @@ export class Agent {
     } catch {
       return undefined;
     }
-    this.emit({ type: "reply-finished", turn, outcome: { text, reasoning: "", results: [], mentions: [], finishReason: "stop", fabricated: false, dispatchDelays: [] } });
+    this.emit({ type: "reply-finished", turn, outcome: { text, reasoning: "", results: [], mentions: [], dialectCalls: [], finishReason: "stop", fabricated: false, dispatchDelays: [] } });
     await this.append({ role: "assistant", content: text }, turn);
     return text;
   }
@@ -296,14 +296,28 @@ function alternating(history: ChatMessage[]): ChatMessage[] {
   return joined;
 }
 
-/** Notes the model needs beside its results: fenced commands, a fabricated result, a cut reply. */
-function replyNotes(outcome: ReplyOutcome): string[] {
+/**
+ * Notes the model needs beside its results: command-shaped text that did not run (mentions),
+ * calls it wrote in another format, a fabricated result, a cut reply. Never silent: these go
+ * back also when other commands of the same reply ran.
+ */
+export function replyNotes(outcome: Pick<ReplyOutcome, "mentions" | "dialectCalls" | "fabricated" | "finishReason">): string[] {
   const notes: string[] = [];
   // Drafts in reasoning are meant not to run: they get no note.
   const mentions = outcome.mentions.filter((mention) => mention.context !== "reasoning");
-  if (mentions.length && outcome.results.length === 0) {
-    const where = mentions.map((mention) => `line ${mention.span.start.line} (${describeMentionContext(mention.context)})`).join(", ");
-    notes.push(`Note: the command-shaped text at ${where} did not run. To run a command, write it on its own line, outside code, quotes and HTML.`);
+  if (mentions.length) {
+    const lines = mentions.slice(0, 5).map((mention) => {
+      const hint = mention.hint ? `; as a command: ${mention.hint}` : "";
+      return `- line ${mention.span.start.line} (${describeMentionContext(mention.context)})${hint}`;
+    });
+    if (mentions.length > 5) lines.push(`- and ${mentions.length - 5} more`);
+    notes.push(
+      `Note: this command-shaped text did not run, because it was inside code, a quote or the like:\n${lines.join("\n")}\nIf you meant to run it, write the command on a line of its own outside any code block or quote; if you only showed it, carry on.`,
+    );
+  }
+  if (outcome.dialectCalls.length) {
+    const lines = outcome.dialectCalls.slice(0, 5).map((call) => `- line ${call.line}: ${call.equivalent}`);
+    notes.push(`Note: you wrote tool calls in another format; clio read them as these commands (results above). Write them this way from now on:\n${lines.join("\n")}`);
   }
   if (outcome.fabricated) {
     notes.push("Note: your reply was cut where you began writing a [RESULT …] block. Results come only from clio, after your commands run; stop after your commands and wait.");
@@ -313,6 +327,7 @@ function replyNotes(outcome: ReplyOutcome): string[] {
   }
   return notes;
 }
+
 
 /**
  * What makes two commands the same: protocol, action and arguments as written — not the

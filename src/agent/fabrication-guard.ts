@@ -1,12 +1,18 @@
 /**
  * Cuts a model's reply the moment it starts writing a result envelope itself: results come
- * only from the interpreter. Text is passed on as it streams, holding back only a tail that
- * could still become the start of an envelope.
+ * only from the interpreter. An envelope is `[` then `RESULT` or `/RESULT` in any case, spaces
+ * allowed around the slash, followed by a space or `]`: `[RESULT 7f3a …]`, `[result]`,
+ * `[ /Result 7f3a]`. Text is passed on as it streams, holding back only a tail that could still
+ * become the start of one.
  */
-import { RESULT_MARKERS } from "../manager/result.js";
+import { RESULT_ENVELOPE_NAME, RESULT_MARKERS } from "../manager/result.js";
 
-const MARKERS = [RESULT_MARKERS.opening, RESULT_MARKERS.closing];
-const HOLD = Math.max(...MARKERS.map((marker) => marker.length)) - 1;
+const WORD = RESULT_ENVELOPE_NAME.toLowerCase();
+const MARKER = new RegExp(`\\[[ \\t]*\\/?[ \\t]*${WORD}(?=[\\s\\]])`, "i");
+/** A tail that may still grow into a marker: `[`, spaces, `/`, spaces, a prefix of the word (and the word itself, waiting for what follows). */
+const MARKER_PREFIX = new RegExp(`\\[[ \\t]*\\/?[ \\t]*(?:${[...WORD].map((_, index) => WORD.slice(0, index + 1)).reverse().join("|")})?$`, "i");
+/** Longest tail held back: a few spaces on either side of the slash are enough. */
+const HOLD = 24;
 
 /** Stop sequences to ask the server for, where its API allows them. */
 export const RESULT_STOP_SEQUENCES = [RESULT_MARKERS.opening];
@@ -30,15 +36,15 @@ export class FabricationGuard {
   push(chunk: string): string {
     if (this.cut) return "";
     this.pending += chunk;
-    const found = firstMarker(this.pending);
-    if (found !== -1) {
-      this.cutAt = this.passed + found;
-      const safe = this.pending.slice(0, found);
+    const found = this.pending.indexOf("[") < 0 ? null : MARKER.exec(this.pending);
+    if (found) {
+      this.cutAt = this.passed + found.index;
+      const safe = this.pending.slice(0, found.index);
       this.pending = "";
       this.passed += safe.length;
       return safe;
     }
-    const keep = longestMarkerPrefixSuffix(this.pending);
+    const keep = heldTail(this.pending);
     const safe = this.pending.slice(0, this.pending.length - keep);
     this.pending = this.pending.slice(this.pending.length - keep);
     this.passed += safe.length;
@@ -54,20 +60,9 @@ export class FabricationGuard {
   }
 }
 
-function firstMarker(text: string): number {
-  let first = -1;
-  for (const marker of MARKERS) {
-    const index = text.indexOf(marker);
-    if (index !== -1 && (first === -1 || index < first)) first = index;
-  }
-  return first;
-}
-
 /** How many characters at the end of `text` could begin a marker. */
-function longestMarkerPrefixSuffix(text: string): number {
-  for (let length = Math.min(HOLD, text.length); length > 0; length--) {
-    const tail = text.slice(text.length - length);
-    if (MARKERS.some((marker) => marker.startsWith(tail))) return length;
-  }
-  return 0;
+function heldTail(text: string): number {
+  const bracket = text.lastIndexOf("[");
+  if (bracket < 0 || text.length - bracket > HOLD) return 0;
+  return MARKER_PREFIX.test(text.slice(bracket)) ? text.length - bracket : 0;
 }

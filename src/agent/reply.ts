@@ -3,9 +3,11 @@
  * for commands; read-only commands start the moment their `]` arrives, everything from the first
  * state-changing command on waits for the reply to end and then runs in order.
  */
-import type { Mention } from "../../grammar/ast.js";
-import { StreamingScanner, type ParseEvent } from "../../grammar/index.js";
+import type { Dialect, Mention } from "../../grammar/ast.js";
+import { CallScanner, print, type ParseEvent } from "../../grammar/index.js";
+import { callVocabularyOf } from "../call-vocabulary.js";
 import type { CheckResult } from "../manager/check.js";
+import { describedOnly } from "../parse-report.js";
 import type { ProtocolManager, Submission } from "../manager/manager.js";
 import type { CommandResult } from "../manager/result.js";
 import type { FinishReason, ModelProvider, ModelRequest } from "../providers/types.js";
@@ -27,6 +29,8 @@ export interface ReplyOutcome {
   reasoning: string;
   results: CommandResult[];
   mentions: Mention[];
+  /** Commands written in another dialect (or a near-miss of clio's), with their clio form. */
+  dialectCalls: { line: number; dialect: Dialect; equivalent: string }[];
   finishReason: FinishReason | "cancelled";
   fabricated: boolean;
   usage?: { inputTokens: number; outputTokens: number; estimated: boolean };
@@ -46,10 +50,11 @@ export async function streamReply(
   events: ReplyEvents = {},
 ): Promise<ReplyOutcome> {
   const guard = new FabricationGuard();
-  const scanner = new StreamingScanner();
+  const scanner = new CallScanner(callVocabularyOf(manager.registry));
   const running: Promise<CommandResult>[] = [];
   const held: Submission[] = [];
   const mentions: Mention[] = [];
+  const dialectCalls: ReplyOutcome["dialectCalls"] = [];
   const dispatchDelays: number[] = [];
   let holding = false;
   let text = "";
@@ -71,6 +76,8 @@ export async function streamReply(
       }
       let submission: Submission;
       if (event.type === "command") {
+        const { dialect } = event.command;
+        if (dialect !== undefined && dialect !== "clio") dialectCalls.push({ line: event.command.span.start.line, dialect, equivalent: print(event.command) });
         // Checked once: the result decides whether to hold it, and the manager reuses it.
         const checked = holding ? undefined : manager.check(event.command);
         submission = checked ? { command: event.command, checked } : { command: event.command };
@@ -114,10 +121,10 @@ export async function streamReply(
   if (signal.aborted) {
     finishReason = "cancelled";
   } else {
-    for (const submission of held) dispatch(submission);
+    for (const submission of held) dispatch(unlessDescribed(manager, submission, text));
   }
   const results = await Promise.all(running);
-  const outcome: ReplyOutcome = { text, reasoning, results, mentions, finishReason, fabricated: guard.cut, dispatchDelays };
+  const outcome: ReplyOutcome = { text, reasoning, results, mentions, dialectCalls, finishReason, fabricated: guard.cut, dispatchDelays };
   if (usage) outcome.usage = usage;
   return outcome;
 }
@@ -133,4 +140,17 @@ function mayOverlap(manager: ProtocolManager, checked: CheckResult): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A held command that changes things and stands in a question or conditional sentence of the
+ * finished reply does not run: it becomes a failure saying how to write it to run.
+ */
+function unlessDescribed(manager: ProtocolManager, submission: Submission, text: string): Submission {
+  if (!("command" in submission)) return submission;
+  const checked = submission.checked ?? manager.check(submission.command);
+  if (!checked.ok) return { command: submission.command, checked };
+  const refused = describedOnly(text, submission.command, checked.invocation);
+  if (!refused) return { command: submission.command, checked };
+  return { command: submission.command, checked: { ok: false, protocol: checked.invocation.protocol, action: checked.invocation.action, error: refused } };
 }

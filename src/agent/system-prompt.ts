@@ -63,10 +63,12 @@ Text values in JSON quotes (path="src/main.ts", command="npm test"); numbers and
 any text, written as is
 EOF
 ]
-Parameters marked ? are optional.`;
+Parameters marked ? are optional. Separate parameters with : (never spaces or commas). Inside quotes write \\" for a quote and \\n for a line break, or use a heredoc; a heredoc ends at a line that is exactly its tag, so pick a tag that is no line of the text.`;
 
 const RULES = `## Rules
-- Write commands outside code fences and inline code: commands inside \`\`\` or \` are examples and never run.
+- Only this bracket form runs: not XML, JSON or function calls (<tool_call>, {"name": …}, read_file(…)).
+- Write commands outside code fences, inline code and quotes: commands inside \`\`\` or \` are examples and never run.
+- Put a command that changes something on a line of its own; inside a question or an "if" sentence it does not run. To ask first, describe it in words.
 - After your commands, stop and wait: results come back in [RESULT …] blocks. Never write a [RESULT …] block yourself.
 - Read before you edit. Prefer FILE_OP replace for small edits.
 - If a command fails, its error says how to fix it.

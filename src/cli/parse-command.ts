@@ -14,7 +14,8 @@ export async function parseCommand(file: string | undefined, options: ParseComma
   const input = await readInputOrReport(file, "parse");
   if ("exitCode" in input) return input.exitCode;
   const { text } = input;
-  const report = buildParseReport(parseText(text, options.chunk), await loadBuiltinProtocols());
+  const registry = await loadBuiltinProtocols();
+  const report = buildParseReport(parseText(text, options.chunk, registry), registry, text);
   const output = options.json ? JSON.stringify(report) : formatParseReport(report, createStyle(process.stdout));
   process.stdout.write(`${output}\n`);
   return 0;

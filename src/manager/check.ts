@@ -3,8 +3,9 @@
  * or an error that tells the model how to write it right.
  */
 import type { ZodError } from "zod";
-import type { Command } from "../../grammar/ast.js";
+import type { Command, Parameter } from "../../grammar/ast.js";
 import { decodeParameter, formatArgumentError } from "../../grammar/kinds.js";
+import { print, type PrintableCommand } from "../../grammar/printer.js";
 import type { ResultError } from "../errors.js";
 import type { ActionDefinition, ProtocolDefinition } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
@@ -43,7 +44,7 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
     });
   }
   const actionNames = Object.keys(protocol.actions);
-  const actionParameter = command.parameters.find((parameter) => parameter.key === "action");
+  const actionParameter = command.parameters.find((parameter) => parameter.key === "action") ?? command.parameters.find((parameter) => parameter.key.toLowerCase() === "action");
   if (!actionParameter) {
     return failure(protocol.name, undefined, {
       code: "missing_parameter",
@@ -64,8 +65,10 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
   const parameterNames = Object.keys(action.parameters);
   const raw: Record<string, unknown> = {};
   const decoded: Record<string, string> = { action: actionName };
-  for (const parameter of command.parameters) {
-    if (parameter.key === "action") continue;
+  for (const written of command.parameters) {
+    if (written === actionParameter) continue;
+    // A key in another case (PATH=) means the declared one, when only one matches.
+    const parameter = Object.hasOwn(action.parameters, written.key) ? written : { ...written, key: foldedKey(written.key, parameterNames) };
     const definition = Object.hasOwn(action.parameters, parameter.key) ? action.parameters[parameter.key] : undefined;
     if (!definition) {
       return failure(protocol.name, actionName, {
@@ -76,10 +79,11 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
     }
     const result = decodeParameter(parameter, definition.kind);
     if (!result.ok) {
+      const corrected = result.literal === undefined ? undefined : print(withLiteral(command, written, result.literal));
       return failure(protocol.name, actionName, {
         code: "invalid_argument",
         message: formatArgumentError(label, parameter.key, result),
-        hint: result.fix,
+        hint: corrected === undefined ? result.fix : `${result.fix} — the whole command: ${corrected}`,
       });
     }
     raw[parameter.key] = result.value;
@@ -109,6 +113,19 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
   return {
     ok: true,
     invocation: { protocol: protocol.name, action: actionName, definition: action, protocolDefinition: protocol, args, decoded, command },
+  };
+}
+
+function foldedKey(key: string, declared: string[]): string {
+  const matches = declared.filter((name) => name.toLowerCase() === key.toLowerCase());
+  return matches.length === 1 ? matches[0]! : key;
+}
+
+/** `command` with `parameter` written as the quoted `literal`. */
+function withLiteral(command: Command, parameter: Parameter, literal: string): PrintableCommand {
+  return {
+    protocol: command.protocol,
+    parameters: command.parameters.map((each) => (each === parameter ? { key: each.key, form: "quoted" as const, text: literal } : { key: each.key, form: each.form, text: each.text })),
   };
 }
 

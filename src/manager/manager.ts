@@ -83,7 +83,14 @@ export class ProtocolManager {
     if ("syntaxError" in submission) {
       const { syntaxError } = submission;
       return Promise.resolve(
-        this.failed(id, syntaxError.protocol?.toUpperCase() ?? "SYNTAX", null, null, { code: "syntax_error", message: syntaxError.message }, syntaxError.span.start),
+        this.failed(
+          id,
+          syntaxError.protocol?.toUpperCase() ?? "SYNTAX",
+          null,
+          null,
+          syntaxError.hint === undefined ? { code: "syntax_error", message: syntaxError.message } : { code: "syntax_error", message: syntaxError.message, hint: syntaxError.hint },
+          syntaxError.span.start,
+        ),
       );
     }
     const checked = submission.checked ?? this.check(submission.command);

@@ -7,7 +7,8 @@ export function formatParseReport(report: ParseReport, style: ChalkInstance): st
   const lines: string[] = [];
   lines.push(style.bold(`Commands (${report.commands.length})`));
   for (const command of report.commands) {
-    lines.push(`  ${style.dim(`${command.line}:${command.column}`)}  ${style.cyan(`${command.protocol}.${command.action}`)}`);
+    const written = command.equivalent ? style.dim(`  written as ${command.dialect}; in clio: ${command.equivalent}`) : "";
+    lines.push(`  ${style.dim(`${command.line}:${command.column}`)}  ${style.cyan(`${command.protocol}.${command.action}`)}${written}`);
     for (const [key, value] of Object.entries(command.args)) {
       if (key === "action") continue;
       lines.push(`      ${key} = ${preview(value)}`);
@@ -17,6 +18,7 @@ export function formatParseReport(report: ParseReport, style: ChalkInstance): st
   for (const mention of report.mentions) {
     const where = describeMentionContext(mention.context);
     lines.push(`  ${style.dim(`${mention.line}:${mention.column}`)}  ${preview(mention.text)} ${style.dim(where)}`);
+    if (mention.hint) lines.push(`      ${style.dim("as a command:")} ${mention.hint}`);
   }
   lines.push(style.bold(`Errors (${report.errors.length})`));
   for (const error of report.errors) {

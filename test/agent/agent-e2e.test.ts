@@ -64,7 +64,7 @@ describe("the agent against an OpenAI-compatible server", () => {
     const outcome = await harness.conversation.prompt("Delete a.txt");
     expect(outcome.reason).toBe("done");
     expect(existsSync(path.join(harness.workspace, "a.txt"))).toBe(true);
-    expect(lastUserMessage(harness, 1)).toMatch(/inside a code fence.*did not run/);
+    expect(lastUserMessage(harness, 1)).toContain("did not run, because it was inside code");
   });
 
   it("sends an argument error back with its fix, and the corrected command runs", async () => {

@@ -54,3 +54,14 @@ describe("the fabricated-result guard", () => {
     expect(written && checkCommand(written, new ProtocolRegistry())).toMatchObject({ ok: false, error: { code: "fabricated_result" } });
   });
 });
+
+describe("the fabricated-result guard, in any case and spacing", () => {
+  it.each(["[result 1a2b FILE_OP.read ok]", "[RESULT]", "[Result]\nfake", "[ RESULT 1a2b]", "[/result 1a2b]", "[ / RESULT 1a2b]", "[RESULT\n1a2b]"])("cuts %j", (envelope) => {
+    expect(run(["Done.\n", envelope, " more"])).toEqual({ text: "Done.\n", cut: true });
+    expect(run([...`Done.\n${envelope} more`])).toEqual({ text: "Done.\n", cut: true });
+  });
+
+  it.each(["[results](http://x)", "[Result: the tests pass]", "[RESULTS are in]", "[resu", "see [ result-set ]"])("passes %j through", (text) => {
+    expect(run([...text])).toEqual({ text, cut: false });
+  });
+});

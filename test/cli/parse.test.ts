@@ -42,8 +42,8 @@ describe("clio parse", () => {
     const report = JSON.parse(result.stdout);
     expect(Object.keys(report)).toEqual(["commands", "mentions", "errors"]);
     expect(report.commands).toEqual([
-      { protocol: "FILE_OP", action: "read", args: { action: "read", path: "src/😀 main.ts", offset: "2" }, line: 2, column: 1, endLine: 2, endColumn: 53 },
-      { protocol: "MEMORY", action: "store", args: { action: "store", key: "k", value: "line one" }, line: 8, column: 1, endLine: 11, endColumn: 2 },
+      { protocol: "FILE_OP", action: "read", args: { action: "read", path: "src/😀 main.ts", offset: "2" }, dialect: "clio", line: 2, column: 1, endLine: 2, endColumn: 53 },
+      { protocol: "MEMORY", action: "store", args: { action: "store", key: "k", value: "line one" }, dialect: "clio", line: 8, column: 1, endLine: 11, endColumn: 2 },
     ]);
     expect(report.mentions).toEqual([
       { line: 3, column: 7, context: "inline-code", text: '[FILE_OP:action=delete:path="x"]' },

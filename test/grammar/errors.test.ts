@@ -25,7 +25,6 @@ describe("syntax errors", () => {
     ["[A:k<<1\n]", "a heredoc tag right after `<<`", 6],
     ["[A:k<<EOF x\n]", "a line break after `k<<EOF`", 10],
     ["[A:k=!]", "a value after k=", 5],
-    ['[A:k="v"x]', "`:` or `]` after the value of k", 8],
     ["[A:k=YQ==x]", "`:` or `]` after the value of k", 9],
   ])("unexpected_character in %s says it expected %s", (text, expected, offset) => {
     const error = firstError(text);
@@ -133,6 +132,12 @@ describe("recovery", () => {
     const result = parse('[A:k="one\n[B:j=2] two"]');
     expect(result.commands.map((command) => command.protocol)).toEqual(["B"]);
     expect(result.errors.map((error) => error.code)).toEqual(["invalid_quoted"]);
+  });
+
+  it("after a stray quote, the rest of the value stays data: recovery resumes after its closing \"]", () => {
+    const result = parse('[A:k="say "hi"\n[B:j=2]\nbye"]\n[C:k=3]');
+    expect(result.commands.map((command) => command.protocol)).toEqual(["C"]);
+    expect(result.errors).toMatchObject([{ code: "invalid_quoted", hint: '[A:k="say \\"hi\\"\\n[B:j=2]\\nbye"]' }]);
   });
 
   it("does not resume inside the heredoc body of a broken command: command-shaped lines in it stay data", () => {

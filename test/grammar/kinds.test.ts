@@ -16,7 +16,7 @@ describe("decoding by kind", () => {
   it("text: bare is base64 of UTF-8 (either alphabet, any padding, whitespace ignored); quoted and heredoc are literal", () => {
     expect(decodeParameter(parameter("[A:path=c3JjL21haW4udHM=]"), "text")).toEqual({ ok: true, value: "src/main.ts" });
     expect(decodeParameter(parameter("[A:path=c3JjL21haW4udHM]"), "text")).toEqual({ ok: true, value: "src/main.ts" });
-    expect(decodeParameter(parameter("[A:t=Pz8_]"), "text")).toEqual({ ok: true, value: "???" });
+    expect(decodeParameter(parameter("[A:t=d2hpY2g_]"), "text")).toEqual({ ok: true, value: "which?" });
     const wrapped = encodeBase64("✓ à la mode").replace(/(.{8})/g, "$1\n  ");
     expect(decodeParameter(parameter(`[A:t=${wrapped}]`), "text")).toEqual({ ok: true, value: "✓ à la mode" });
     expect(decodeParameter(parameter('[A:path="src/main.ts"]'), "text")).toEqual({ ok: true, value: "src/main.ts" });
@@ -25,7 +25,7 @@ describe("decoding by kind", () => {
 
   it("text: bare that is not base64 fails, saying how to write it", () => {
     const result = decodeParameter(parameter("[FILE_OP:path=src/main.ts]"), "text");
-    expect(result).toEqual({ ok: false, expected: "valid base64", received: "src/main.ts", fix: 'write path="src/main.ts" or path=c3JjL21haW4udHM=' });
+    expect(result).toEqual({ ok: false, expected: "valid base64", received: "src/main.ts", fix: 'write path="src/main.ts" or path=c3JjL21haW4udHM=', literal: "src/main.ts" });
     expect(formatArgumentError("FILE_OP.read", "path", result as Extract<typeof result, { ok: false }>)).toBe(
       'FILE_OP.read: path is not valid base64 — write path="src/main.ts" or path=c3JjL21haW4udHM=',
     );

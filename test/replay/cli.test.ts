@@ -105,7 +105,7 @@ describe("clio replay --dry-run and bad scripts", () => {
     await writeFile(script, '[FILE_OP:action=write:path="one.txt":content="1"]\nthen [FILE_OP:action=write:path="two.txt" content="2"]\n[FILE_OP:action=write:path="three.txt":content="3"]\n');
     const result = await clio("replay", script, "--workspace", workspace, "--permission-mode", "yolo", "--stop-on-error");
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/2:43 ✗ FILE_OP syntax_error: In \[FILE_OP: \(started at 2:6\), expected `:` or `\]` after the value of path/);
+    expect(result.stdout).toMatch(/2:42 ✗ FILE_OP syntax_error: \[FILE_OP: after the quoted value of path \(at 2:41\) the next parameter needs a `:` before it/);
     expect(result.stdout).toContain("1 succeeded, 1 failed, 1 not run");
     expect(existsSync(path.join(workspace, "one.txt"))).toBe(true);
     expect(existsSync(path.join(workspace, "three.txt"))).toBe(false);

@@ -1,0 +1,140 @@
+/**
+ * Turning a call written in another dialect into a Command of this language — or, when the
+ * mapping onto one protocol, action and parameters is not plain, into an error whose hint is
+ * the equivalent command written in this language.
+ */
+import type { Command, Dialect, Parameter, Span, SyntaxError } from "../ast.js";
+import { decodeParameter, type ParameterKind } from "../kinds.js";
+import { isBareSafe, print } from "../printer.js";
+import type { CallVocabulary, VocabularyProtocol } from "./vocabulary.js";
+
+/** A call as read from its dialect, before it is mapped. */
+export interface RawCall {
+  dialect: Exclude<Dialect, "clio">;
+  /** The tool or protocol name as written. */
+  name: string;
+  /** An action the form itself names (`FILE_OP.read(…)`). */
+  action?: string;
+  /** Arguments in order: key and value (a JSON value, or text). */
+  args: [string, unknown][];
+  /** Keys whose values were written bare (near-misses of this language): kept bare when they decode. */
+  bare?: Set<string>;
+  span: Span;
+}
+
+export type MappedCall =
+  | { type: "command"; command: Command; equivalent: string }
+  | { type: "error"; error: SyntaxError }
+  /** It names nothing registered: plain text. */
+  | { type: "text" };
+
+interface Resolved {
+  protocol: VocabularyProtocol;
+  action: string | undefined;
+  rename: Record<string, string>;
+  fixed: Record<string, string>;
+  ignore?: string[];
+}
+
+const DIALECT_NAMES: Record<RawCall["dialect"], string> = {
+  "clio-variant": "a near-miss of clio's command form",
+  hermes: "a <tool_call> block",
+  json: "a JSON tool call",
+  "qwen-xml": "a <function=…> call",
+  xml: "an XML tool call",
+  function: "a function-call",
+};
+
+/** How the dialect is named in messages to the model. */
+export function describeDialect(dialect: RawCall["dialect"]): string {
+  return DIALECT_NAMES[dialect];
+}
+
+/**
+ * Maps `call`. `unknownIsError`: a name that is nothing registered is an error (a `<tool_call>`
+ * is plainly meant as a call) rather than plain text.
+ */
+export function mapCall(call: RawCall, vocabulary: CallVocabulary, unknownIsError: boolean): MappedCall {
+  const resolved = resolve(call, vocabulary);
+  if (resolved === undefined) {
+    if (!unknownIsError) return { type: "text" };
+    const known = vocabulary.names();
+    return fail(call, `${describeDialect(call.dialect)} names "${call.name}", which is no clio command. clio's commands: ${known.join(", ")}.`, `Write a clio command, e.g. [${known[0] ?? "PROTOCOL"}:action=…:key="value"]`);
+  }
+  if (typeof resolved === "string") return fail(call, resolved, undefined);
+  const { protocol, rename, fixed } = resolved;
+  let action = resolved.action;
+  const values: [string, unknown][] = [];
+  for (const [key, value] of call.args) {
+    if (resolved.ignore?.includes(key)) continue;
+    if (key.toLowerCase() === "action" && action === undefined && typeof value === "string") action = value;
+    else if (key.toLowerCase() !== "action") values.push([rename[key] ?? rename[key.toLowerCase()] ?? key, value]);
+  }
+  for (const [key, value] of Object.entries(fixed)) if (!values.some(([existing]) => existing === key)) values.push([key, value]);
+  const actions = Object.keys(protocol.actions);
+  const draft = (shownAction: string) => print({ protocol: protocol.name, parameters: [{ key: "action", form: "bare", text: shownAction }, ...values.map(([key, value]) => ({ key, form: "quoted" as const, text: asText(value) }))] });
+  if (action === undefined) {
+    return fail(call, `${describeDialect(call.dialect)} names ${protocol.name} but no action (one of: ${actions.join(", ")}).`, draft(actions[0] ?? "ACTION"), protocol.name);
+  }
+  const definition = Object.hasOwn(protocol.actions, action) ? protocol.actions[action] : protocol.actions[action.toLowerCase()];
+  if (!definition) {
+    return fail(call, `${protocol.name} has no action "${action}" (its actions: ${actions.join(", ")}).`, draft(actions[0] ?? "ACTION"), protocol.name);
+  }
+  action = action.toLowerCase();
+  const parameters: Parameter[] = [parameter("action", "bare", action, call.span)];
+  for (const [writtenKey, value] of values) {
+    if (value === null || value === undefined) continue;
+    const key = Object.hasOwn(definition.parameters, writtenKey) ? writtenKey : (Object.keys(definition.parameters).find((name) => name.toLowerCase() === writtenKey.toLowerCase()) ?? writtenKey);
+    const kind: ParameterKind = definition.parameters[key] ?? "text";
+    const made = valueParameter(key, kind, value, call.bare?.has(writtenKey) === true, call.span);
+    if (typeof made === "string") return fail(call, `${protocol.name}.${action}: ${made}.`, draft(action), protocol.name);
+    if (parameters.some((existing) => existing.key === key)) return fail(call, `${protocol.name}.${action}: ${key} is given twice.`, draft(action), protocol.name);
+    parameters.push(made);
+  }
+  const command: Command = { protocol: protocol.name, name: call.name, parameters, span: call.span, dialect: call.dialect };
+  return { type: "command", command, equivalent: print(command) };
+}
+
+function resolve(call: RawCall, vocabulary: CallVocabulary): Resolved | string | undefined {
+  const target = vocabulary.resolve(call.name, call.dialect === "xml" || call.dialect === "hermes" || call.dialect === "json");
+  if (!target) return undefined;
+  switch (target.type) {
+    case "protocol":
+      return { protocol: target.protocol, action: target.action ?? call.action, rename: {}, fixed: {} };
+    case "alias":
+      return { protocol: target.protocol, action: target.alias.action, rename: target.alias.parameters ?? {}, fixed: target.alias.fixed ?? {}, ignore: target.alias.ignore ?? [] };
+    case "action":
+      return { protocol: target.protocol, action: target.action, rename: {}, fixed: {} };
+    case "ambiguous-action": {
+      const owners = target.protocols.map((protocol) => `[${protocol.name}:action=${target.action}:…]`);
+      return `"${call.name}" is an action of ${target.protocols.map((protocol) => protocol.name).join(", ")}; write the command with its protocol: ${owners.join(" or ")}`;
+    }
+  }
+}
+
+function valueParameter(key: string, kind: ParameterKind, value: unknown, writtenBare: boolean, span: Span): Parameter | string {
+  const structured = typeof value === "object";
+  if (structured && kind !== "json") return `${key} must be ${kind === "word" ? "a single word or number" : "text"}, not a JSON ${Array.isArray(value) ? "array" : "object"}`;
+  const text = asText(value);
+  if (kind === "bytes") return isBareSafe(text) ? parameter(key, "bare", text, span) : `${key} must be base64 bytes`;
+  if (kind === "word") return parameter(key, isBareSafe(text) ? "bare" : "quoted", text, span);
+  if (writtenBare && isBareSafe(text) && decodeParameter(parameter(key, "bare", text, span), kind).ok) return parameter(key, "bare", text, span);
+  return parameter(key, "quoted", text, span);
+}
+
+function asText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (typeof value === "object" && value !== null) return JSON.stringify(value);
+  return String(value);
+}
+
+function parameter(key: string, form: Parameter["form"], text: string, span: Span): Parameter {
+  return { key, form, raw: form === "quoted" ? JSON.stringify(text) : text, text, span };
+}
+
+function fail(call: RawCall, message: string, hint: string | undefined, protocol?: string): MappedCall {
+  const error: SyntaxError = { code: "unmapped_call", message, span: call.span };
+  if (hint !== undefined) error.hint = hint;
+  if (protocol !== undefined) error.protocol = protocol;
+  return { type: "error", error };
+}

@@ -1,0 +1,103 @@
+/**
+ * What the dialect layer may recognise: the registered protocols, their actions and parameter
+ * kinds, and the tool names of other agents that map onto them. The grammar names no protocol:
+ * the application builds this from its registry and passes it in.
+ */
+import type { ParameterKind } from "../kinds.js";
+
+/** One action of a protocol: its parameters and their kinds. */
+export interface VocabularyAction {
+  parameters: Record<string, ParameterKind>;
+}
+
+export interface VocabularyProtocol {
+  /** Canonical upper-case name. */
+  name: string;
+  actions: Record<string, VocabularyAction>;
+}
+
+/** Another agent's tool name and how a call of it maps onto one action. */
+export interface VocabularyAlias {
+  protocol: string;
+  action: string;
+  /** Their parameter name → the action's parameter name; names not listed map to themselves. */
+  parameters?: Record<string, string>;
+  /** Arguments the mapping adds (`recursive: "true"` for a recursive listing tool). */
+  fixed?: Record<string, string>;
+  /** Their parameters that are dropped. */
+  ignore?: string[];
+}
+
+export interface CallVocabularyData {
+  protocols: VocabularyProtocol[];
+  /** Keyed by the tool name as other agents write it (matched case-insensitively). */
+  aliases: Record<string, VocabularyAlias>;
+}
+
+/** Where a name written in a call points. */
+export type NameTarget =
+  | { type: "protocol"; protocol: VocabularyProtocol; action?: string }
+  | { type: "alias"; protocol: VocabularyProtocol; alias: VocabularyAlias }
+  | { type: "action"; protocol: VocabularyProtocol; action: string }
+  | { type: "ambiguous-action"; action: string; protocols: VocabularyProtocol[] };
+
+/** Look-ups over the vocabulary, built once. */
+export class CallVocabulary {
+  private readonly protocols = new Map<string, VocabularyProtocol>();
+  private readonly aliases = new Map<string, VocabularyAlias>();
+  private readonly actionOwners = new Map<string, VocabularyProtocol[]>();
+  /** The longest name worth reading when looking for one. */
+  readonly longestName: number;
+
+  constructor(data: CallVocabularyData) {
+    let longest = 0;
+    for (const protocol of data.protocols) {
+      this.protocols.set(protocol.name.toUpperCase(), protocol);
+      longest = Math.max(longest, protocol.name.length + 1 + Math.max(0, ...Object.keys(protocol.actions).map((action) => action.length)));
+      for (const action of Object.keys(protocol.actions)) {
+        const owners = this.actionOwners.get(action) ?? [];
+        owners.push(protocol);
+        this.actionOwners.set(action, owners);
+      }
+    }
+    for (const [name, alias] of Object.entries(data.aliases)) {
+      if (!this.protocols.get(alias.protocol.toUpperCase())?.actions[alias.action]) continue;
+      this.aliases.set(name.toLowerCase(), alias);
+      longest = Math.max(longest, name.length);
+    }
+    this.longestName = longest;
+  }
+
+  /** The registered protocol names, sorted. */
+  names(): string[] {
+    return [...this.protocols.values()].map((protocol) => protocol.name).sort();
+  }
+
+  protocol(name: string): VocabularyProtocol | undefined {
+    return this.protocols.get(name.toUpperCase());
+  }
+
+  /**
+   * What `name` names: a protocol (`FILE_OP`, any case), a protocol and action (`FILE_OP.read`,
+   * `FILE_OP_read`), another agent's tool (`read_file`), or (with `actions`) an action of one
+   * protocol (`commit`). Undefined when it names nothing registered.
+   */
+  resolve(name: string, actions = false): NameTarget | undefined {
+    const protocol = this.protocols.get(name.toUpperCase());
+    if (protocol) return { type: "protocol", protocol };
+    const alias = this.aliases.get(name.toLowerCase());
+    if (alias) return { type: "alias", protocol: this.protocols.get(alias.protocol.toUpperCase())!, alias };
+    const dot = name.search(/[._](?=[^._]*$)/);
+    if (dot > 0) {
+      const owner = this.protocols.get(name.slice(0, dot).toUpperCase());
+      const action = name.slice(dot + 1);
+      if (owner && Object.hasOwn(owner.actions, action.toLowerCase())) return { type: "protocol", protocol: owner, action: action.toLowerCase() };
+      if (owner && name[dot] === ".") return { type: "protocol", protocol: owner, action };
+    }
+    if (!actions) return undefined;
+    const owners = this.actionOwners.get(name.toLowerCase());
+    if (!owners) return undefined;
+    if (owners.length === 1) return { type: "action", protocol: owners[0]!, action: name.toLowerCase() };
+    return { type: "ambiguous-action", action: name.toLowerCase(), protocols: owners };
+  }
+}

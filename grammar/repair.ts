@@ -1,0 +1,112 @@
+/**
+ * The corrected command for a broken one, for the error's hint: a model applies it literally.
+ * Given the command's text from its `[` up to where it stopped and what the machine noted.
+ */
+
+/** What a failure can be repaired with, for its hint (repair.ts). */
+export interface RepairNote {
+  kind: "quoted" | "heredoc-early" | "heredoc-open" | "colon";
+  key: string;
+  /** Offset of the value's start (its opening quote, or its key for a heredoc), relative to the `[`. */
+  valueAt: number;
+  /** Offset of the stray quote, relative to the `[` (quoted values); for `colon`, where the `:` goes. */
+  strayAt?: number;
+  tag?: string;
+  /** For `colon`: where each missing `:` goes (the start of the whitespace standing in its place), relative to the `[`. */
+  colons?: number[];
+}
+
+/** Hints longer than this are left out: the message says how to fix it in words. */
+const HINT_LIMIT = 4000;
+const JSON_ESCAPES = new Set(['"', "\\", "/", "b", "f", "n", "r", "t", "u"]);
+
+/** `text` as the inside of a JSON string: stray quotes and raw control characters escaped, good escapes kept. */
+function escapeInner(text: string): string {
+  let out = "";
+  for (let i = 0; i < text.length; i++) {
+    const character = text[i]!;
+    if (character === "\\") {
+      const next = text[i + 1];
+      if (next !== undefined && JSON_ESCAPES.has(next) && (next !== "u" || /^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6)))) {
+        out += character + next;
+        i++;
+      } else out += "\\\\";
+    } else if (character === '"') out += '\\"';
+    else if (character === "\n") out += "\\n";
+    else if (character === "\r") out += "\\r";
+    else if (character === "\t") out += "\\t";
+    else if (character < " ") out += `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`;
+    else out += character;
+  }
+  return out;
+}
+
+function quotedRepair(whole: string, note: RepairNote): { hint?: string; message?: string } {
+  let text = whole.trimEnd();
+  if (text.endsWith("]")) text = text.slice(0, -1);
+  const trimmed = text.trimEnd();
+  const closes = trimmed.endsWith('"') && trimmed.length - 1 > note.valueAt;
+  const closeAt = closes ? trimmed.length - 1 : text.length;
+  const inner = escapeInner(text.slice(note.valueAt + 1, closeAt));
+  return { hint: `${text.slice(0, note.valueAt + 1)}${inner}"${closes ? text.slice(closeAt + 1).trimEnd() : ""}]` };
+}
+
+function freshTag(lines: string[], tag: string): string {
+  const taken = new Set(lines.map((line) => line.trim()));
+  let fresh = `${tag}2`;
+  for (let n = 3; taken.has(fresh); n++) fresh = `${tag}${n}`;
+  return fresh;
+}
+
+function heredocRepair(text: string, note: RepairNote): string | undefined {
+  const tag = note.tag ?? "EOF";
+  const header = text.indexOf("\n", note.valueAt);
+  if (header < 0) return undefined;
+  const head = text.slice(0, header + 1);
+  const lines = text.slice(header + 1).split("\n");
+  if (note.kind === "heredoc-early") {
+    const fresh = freshTag(lines, tag);
+    let last = -1;
+    lines.forEach((line, index) => {
+      if (line.trimEnd() === tag) last = index;
+    });
+    if (last < 0) return undefined;
+    lines[last] = fresh;
+    const newHead = head.replace(new RegExp(`<<\\s*${tag}`), `<<${fresh}`);
+    return `${newHead}${lines.join("\n").trimEnd()}\n]`;
+  }
+  const indented = lines.findIndex((line) => line.trim() === tag && line !== line.trimStart());
+  if (indented >= 0) {
+    lines[indented] = tag;
+    const rest = lines.slice(indented + 1).join("\n");
+    return `${head}${lines.slice(0, indented + 1).join("\n")}\n${rest.includes("]") ? rest.trimStart() : "]"}`;
+  }
+  const glued = lines.findIndex((line) => line.startsWith(tag) && /^[\]:]/.test(line.slice(tag.length).trim()));
+  if (glued >= 0) {
+    lines[glued] = `${tag}\n${lines[glued]!.slice(tag.length).trim()}`;
+    return `${head}${lines.slice(0, glued + 1).join("\n")}`;
+  }
+  return `${text.replace(/\n?$/, "\n")}${tag}\n]`;
+}
+
+/** The hint (and, where the diagnosis changes with the whole text, a better message). */
+/** Missing `:` between parameters: each put in place of the whitespace there, up to the `]` the machine stopped at. */
+function colonRepair(text: string, note: RepairNote): string {
+  let out = "";
+  let from = 0;
+  for (const at of note.colons ?? []) {
+    out += `${text.slice(from, at)}:`;
+    from = at;
+    while (from < text.length && /\s/.test(text[from]!)) from++;
+  }
+  return `${out}${text.slice(from).replace(/\]?\s*$/, "")}]`;
+}
+
+export function repairHint(text: string, note: RepairNote): { hint?: string; message?: string } {
+  let repaired: { hint?: string; message?: string };
+  if (note.kind === "quoted") repaired = quotedRepair(text, note);
+  else if (note.kind === "colon") repaired = { hint: colonRepair(text, note) };
+  else repaired = { hint: heredocRepair(text, note) };
+  if (repaired.hint !== undefined && repaired.hint.length > HINT_LIMIT) return repaired.message === undefined ? {} : { message: repaired.message };
+  return repaired;
+}

@@ -1,0 +1,212 @@
+/**
+ * The dialect layer (§4a): calls written in other formats, and near-misses of this language,
+ * found beside the scanner, decided by the region log, in the same stream of findings.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { ParseResult } from "../../grammar/ast.js";
+import { CallScanner, CallVocabulary, parse } from "../../grammar/index.js";
+import { collectEvents } from "../../grammar/parse.js";
+
+/** A vocabulary as an application would pass it in (the grammar itself names no protocol). */
+const vocabulary = new CallVocabulary({
+  protocols: [
+    { name: "FILE_OP", actions: { read: { parameters: { path: "text", limit: "word" } }, write: { parameters: { path: "text", content: "text" } }, list: { parameters: { path: "text", recursive: "word" } } } },
+    { name: "EXEC", actions: { run: { parameters: { command: "text", timeout: "word" } } } },
+    { name: "MEMORY", actions: { store: { parameters: { key: "word", value: "text", metadata: "json" } } } },
+  ],
+  aliases: {
+    read_file: { protocol: "FILE_OP", action: "read" },
+    write_to_file: { protocol: "FILE_OP", action: "write" },
+    execute_command: { protocol: "EXEC", action: "run", ignore: ["requires_approval"] },
+    list_files: { protocol: "FILE_OP", action: "list" },
+  },
+});
+
+function chunked(chunks: string[]): ParseResult {
+  const scanner = new CallScanner(vocabulary);
+  const result: ParseResult = { commands: [], mentions: [], errors: [] };
+  for (const chunk of chunks) collectEvents(scanner.push(chunk), result);
+  return collectEvents(scanner.end(), result);
+}
+
+function calls(text: string): [string, string | undefined, Record<string, string>][] {
+  return parse(text, vocabulary).commands.map((command) => [
+    command.protocol,
+    command.dialect,
+    Object.fromEntries(command.parameters.map((parameter) => [parameter.key, parameter.text])),
+  ]);
+}
+
+const READ = { action: "read", path: "a.ts" };
+
+const FORMS: Record<string, string> = {
+  hermes: '<tool_call>\n{"name": "read_file", "arguments": {"path": "a.ts"}}\n</tool_call>',
+  "hermes, protocol name": '<tool_call>{"name": "FILE_OP", "arguments": {"action": "read", "path": "a.ts"}}</tool_call>',
+  "hermes, OpenAI shape with string arguments": '<tool_call>{"type": "function", "function": {"name": "read_file", "arguments": "{\\"path\\": \\"a.ts\\"}"}}</tool_call>',
+  "hermes, unclosed with a whole JSON call": '<tool_call>\n{"name": "read_file", "arguments": {"path": "a.ts"}}',
+  json: 'Reading it.\n{"name": "read_file", "parameters": {"path": "a.ts"}}\nDone.',
+  "json over lines": '{\n  "name": "FILE_OP",\n  "arguments": {"action": "read", "path": "a.ts"}\n}',
+  "qwen-xml": "<tool_call>\n<function=read_file>\n<parameter=path>\na.ts\n</parameter>\n</function>\n</tool_call>",
+  "qwen-xml, bare function": "<function=FILE_OP>\n<parameter=action>\nread\n</parameter>\n<parameter=path>\na.ts\n</parameter>\n</function>",
+  "xml, tool element": "<read_file>\n<path>a.ts</path>\n</read_file>",
+  "xml, protocol element": "<FILE_OP><action>read</action><path>a.ts</path></FILE_OP>",
+  function: 'FILE_OP(action="read", path="a.ts")',
+  "function, dotted": "FILE_OP.read(path='a.ts')",
+  "function, tool name": 'read_file(path="a.ts")',
+  "near-miss, space after [": '[ FILE_OP:action=read:path="a.ts"]',
+  "near-miss, space before :": '[FILE_OP :action=read:path="a.ts"]',
+  "near-miss, space in the name": '[FILE OP:action=read:path="a.ts"]',
+  "near-miss, spaces between parameters": '[FILE_OP action=read path="a.ts"]',
+  "near-miss, commas": '[FILE_OP, action=read, path="a.ts"]',
+  "near-miss, bars": '[FILE_OP|action=read|path="a.ts"]',
+  "near-miss, JSON": '[FILE_OP:{"action": "read", "path": "a.ts"}]',
+  "near-miss, dotted action": '[FILE_OP.read:path="a.ts"]',
+  "near-miss, line break before :": '[FILE_OP\n:action=read:path="a.ts"]',
+  "near-miss, fullwidth": "［FILE_OP：action=read：path=\"a.ts\"］",
+  "near-miss, function in brackets": '[FILE_OP(action="read", path="a.ts")]',
+};
+
+describe("other dialects and near-misses", () => {
+  it.each(Object.entries(FORMS))("%s runs as the equivalent command", (_name, text) => {
+    const [call] = calls(text);
+    expect(call?.[0]).toBe("FILE_OP");
+    expect(call?.[1]).not.toBe("clio");
+    expect(call?.[2]).toEqual(READ);
+    expect(parse(text, vocabulary).errors).toEqual([]);
+  });
+
+  it("names the dialect each was written in; clio's own form has none", () => {
+    expect(calls(FORMS.hermes!)[0]![1]).toBe("hermes");
+    expect(calls(FORMS["qwen-xml"]!)[0]![1]).toBe("qwen-xml");
+    expect(calls(FORMS["xml, tool element"]!)[0]![1]).toBe("xml");
+    expect(calls(FORMS.function!)[0]![1]).toBe("function");
+    expect(calls(FORMS["near-miss, bars"]!)[0]![1]).toBe("clio-variant");
+    expect(calls('[FILE_OP:action=read:path="a.ts"]')[0]![1]).toBeUndefined();
+  });
+
+  it("maps other agents' parameter names and drops the ones declared meaningless", () => {
+    expect(calls("<execute_command>\n<command>npm test</command>\n<requires_approval>true</requires_approval>\n</execute_command>")).toEqual([["EXEC", "xml", { action: "run", command: "npm test" }]]);
+  });
+
+  it("is inert where the scanner's region log says so: a mention with the equivalent command as its hint", () => {
+    const fenced = parse('```json\n{"name": "read_file", "arguments": {"path": "a.ts"}}\n```', vocabulary);
+    expect(fenced.commands).toEqual([]);
+    expect(fenced.mentions).toMatchObject([{ context: "fence", hint: '[FILE_OP:action=read:path="a.ts"]' }]);
+    const inline = parse('Use `<tool_call>{"name": "read_file", "arguments": {"path": "a.ts"}}</tool_call>` like so.', vocabulary);
+    expect(inline.mentions).toMatchObject([{ context: "inline-code" }]);
+    expect(parse('> <read_file><path>a.ts</path></read_file>', vocabulary).mentions).toMatchObject([{ context: "quote" }]);
+    expect(parse('<think>maybe <tool_call>{"name": "read_file", "arguments": {"path": "x"}}</tool_call></think>\nNo.', vocabulary).commands).toEqual([]);
+  });
+
+  it("inside a command's quoted value or heredoc a call is data: neither a command nor a mention", () => {
+    const result = parse('[FILE_OP:action=write:path="x":content<<EOF\n<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>\nFILE_OP(action="read", path="b")\nEOF\n]', vocabulary);
+    expect(result.commands.map((command) => command.dialect ?? "clio")).toEqual(["clio"]);
+    expect(result.mentions).toEqual([]);
+  });
+
+  it("a clio command inside a live call's text is that call's data", () => {
+    const result = parse('<tool_call>{"name": "write_to_file", "arguments": {"path": "n.md", "content": "see [EXEC:action=run:command=bHM=]"}}</tool_call>', vocabulary);
+    expect(result.commands).toHaveLength(1);
+    expect(result.commands[0]!.dialect).toBe("hermes");
+    expect(result.errors).toEqual([]);
+  });
+
+  it("leaves prose alone: links, task lists, notes, JSON data, code calls, HTML, names in passing", () => {
+    for (const text of [
+      "See [the docs](http://x), [x], [NOTE] and [WARNING: be careful].",
+      "- [ ] ship\n- [x] test",
+      'The config:\n{"name": "app", "port": 8080}\nis enough.',
+      "print(read_file)\nresult = compute(3)",
+      '<div class="x">hello</div>',
+      "FILE_OP and EXEC are protocols; [FILE_OP] handles files, and [EXEC history] is long.",
+      "I used read_file in the old code.",
+    ]) {
+      expect(parse(text, vocabulary), text).toEqual({ commands: [], mentions: [], errors: [] });
+    }
+  });
+
+  it("answers what cannot be mapped with an error whose hint is the clio command", () => {
+    const unknown = parse('<tool_call>{"name": "browser_open", "arguments": {"url": "x"}}</tool_call>', vocabulary).errors;
+    expect(unknown).toMatchObject([{ code: "unmapped_call" }]);
+    expect(unknown[0]!.message).toContain("EXEC, FILE_OP, MEMORY");
+    const noAction = parse('<tool_call>{"name": "FILE_OP", "arguments": {"path": "a.ts"}}</tool_call>', vocabulary).errors;
+    expect(noAction).toMatchObject([{ code: "unmapped_call", hint: '[FILE_OP:action=read:path="a.ts"]' }]);
+    const wrongType = parse('<tool_call>{"name": "read_file", "arguments": {"path": ["a", "b"]}}</tool_call>', vocabulary).errors;
+    expect(wrongType[0]!.message).toContain("path must be text, not a JSON array");
+    const notObject = parse('<tool_call>{"name": "read_file", "arguments": 7}</tool_call>', vocabulary).errors;
+    expect(notObject[0]!.message).toContain("must be a JSON object");
+    const positional = parse('read_file("a.ts")', vocabulary).errors;
+    expect(positional[0]!.message).toContain("must be named");
+  });
+
+  it("takes a JSON object value for a json parameter and numbers and booleans as words", () => {
+    expect(calls('<tool_call>{"name": "MEMORY", "arguments": {"action": "store", "key": "k", "value": "v", "metadata": {"a": 1}}}</tool_call>')[0]![2]).toEqual({ action: "store", key: "k", value: "v", metadata: '{"a":1}' });
+    expect(calls('<tool_call>{"name": "list_files", "arguments": {"path": ".", "recursive": true}}</tool_call>')[0]![2]).toEqual({ action: "list", path: ".", recursive: "true" });
+  });
+});
+
+describe("bad input", () => {
+  it("a 10 MB JSON object on its own line is read once and is plain text", () => {
+    const big = `{"name": "data", "payload": "${"x".repeat(10_000_000)}"}`;
+    expect(parse(`Here:\n${big}\n[FILE_OP:action=read:path="a"]`, vocabulary).commands).toHaveLength(1);
+  });
+
+  it("deeply nested JSON is given up past a depth, and the rest is scanned", () => {
+    const deep = `{"a": ${"[".repeat(200_000)}`;
+    expect(parse(`${deep}\n\n[FILE_OP:action=read:path="a"]`, vocabulary).commands).toHaveLength(1);
+    const deepCall = `<tool_call>{"name": "read_file", "arguments": {"path": ${"[".repeat(100_000)}${"]".repeat(100_000)}}}</tool_call>`;
+    expect(parse(deepCall, vocabulary).errors).toMatchObject([{ code: "unmapped_call" }]);
+  });
+
+  it("an XML tag that never closes is plain text, and what follows it still runs", () => {
+    const result = parse('<read_file>\n<path>a.ts</path>\nand then I stopped.\n[FILE_OP:action=read:path="b"]', vocabulary);
+    expect(result.commands.map((command) => command.dialect ?? "clio")).toEqual(["clio"]);
+    expect(result.errors).toEqual([]);
+  });
+
+  it("100,000 <tool_call> openers are one plain stretch of text", () => {
+    expect(parse(`${"<tool_call>".repeat(100_000)}{"name": "x"}`, vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
+  });
+
+  it("100,000 near-miss and function-call starts are text", () => {
+    expect(parse("[FILE_OP ".repeat(100_000), vocabulary).commands).toEqual([]);
+    expect(parse("FILE_OP(\n".repeat(100_000), vocabulary).commands).toEqual([]);
+    expect(parse("<FILE_OP>".repeat(20_000), vocabulary).commands).toEqual([]);
+  });
+});
+
+const PIECES = [...Object.values(FORMS), '[FILE_OP:action=read:path="b"]', "```json\n", "```\n", "`", "> ", "\n", "\n\n", " prose ", "<think>", "</think>", '{"name": 1}', "<tool_call>", "</tool_call>", "[", "]", '"', "(", ")", "<", ">", "FILE_OP", "：", "［"];
+
+describe("laws", () => {
+  it("any chunking of a text mixing every dialect gives exactly the one-shot result", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 25 }), fc.array(fc.nat(), { maxLength: 20 }), (pieces, cuts) => {
+        const text = pieces.join("");
+        const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((left, right) => left - right);
+        const chunks: string[] = [];
+        let last = 0;
+        for (const point of points) {
+          chunks.push(text.slice(last, point));
+          last = point;
+        }
+        chunks.push(text.slice(last));
+        const whole = parse(text, vocabulary);
+        expect(chunked(chunks)).toEqual(whole);
+        expect(chunked([...text])).toEqual(whole);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("never throws, and reports findings in source order", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...PIECES, "a", "=", ":", ",", "|", "{", "}", "'", "\\") , maxLength: 60 }), (text) => {
+        const result = parse(text, vocabulary);
+        const starts = [...result.commands.map((command) => command.span.start.offset)];
+        expect([...starts].sort((left, right) => left - right)).toEqual(starts);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
