@@ -28,7 +28,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { defineAction, defineProtocol, parameter, type ParameterDefinition, type ProtocolEnvironment } from "./contract/protocol.js";
+import { defineAction, defineProtocol, parameter, withWholeOutput, type ParameterDefinition, type ProtocolEnvironment } from "./contract/protocol.js";
 import { loadOnce } from "./contract/load-once.js";
 import { ProtocolError } from "./contract/errors.js";
 import { makeFolder } from "../tools/clio-folder.js";
@@ -153,18 +153,27 @@ function timeoutMs(environment: ProtocolEnvironment, requested: number | undefin
   return (requested ?? settings.defaultTimeout ?? 120) * 1000;
 }
 
-/** The captured output as the model reads it: stdout, then stderr, each trimmed in the middle. */
-function shownOutput(result: RunResult, shownLimit: number): string {
-  const sections: string[] = [];
-  if (result.stdout.text !== "") sections.push(`--- stdout ---\n${trimMiddle(result.stdout.text, shownLimit).replace(/\n$/, "")}`);
-  if (result.stderr.text !== "") sections.push(`--- stderr ---\n${trimMiddle(result.stderr.text, shownLimit).replace(/\n$/, "")}`);
-  if (sections.length === 0) sections.push("(no output)");
-  if (result.leftoversStopped) sections.push("(The command left processes running; they were stopped. Use EXEC action=background for servers and watchers.)");
-  return sections.join("\n");
+/**
+ * The captured output as the model reads it: stdout, then stderr, each trimmed in the middle;
+ * and the whole text when anything was trimmed, for the manager to keep.
+ */
+function shownOutput(result: RunResult, shownLimit: number): { shown: string; whole?: string } {
+  const sections = (limit: number) => {
+    const parts: string[] = [];
+    if (result.stdout.text !== "") parts.push(`--- stdout ---\n${trimMiddle(result.stdout.text, limit).replace(/\n$/, "")}`);
+    if (result.stderr.text !== "") parts.push(`--- stderr ---\n${trimMiddle(result.stderr.text, limit).replace(/\n$/, "")}`);
+    if (parts.length === 0) parts.push("(no output)");
+    if (result.leftoversStopped) parts.push("(The command left processes running; they were stopped. Use EXEC action=background for servers and watchers.)");
+    return parts.join("\n");
+  };
+  const shown = sections(shownLimit);
+  const trimmed = result.stdout.text.length > shownLimit || result.stderr.text.length > shownLimit;
+  return trimmed ? { shown, whole: sections(Number.POSITIVE_INFINITY) } : { shown };
 }
 
 /** Runs a program and turns the outcome into a result, or a ProtocolError carrying the output. */
-async function execute(environment: ProtocolEnvironment, state: SandboxNotice, signal: AbortSignal, spawn: Spawn | undefined, label: string, file: string, args: string[], folder: string, limitMs: number) {
+async function execute(context: { environment: ProtocolEnvironment; state: SandboxNotice; signal: AbortSignal; progress?: (text: string) => void }, spawn: Spawn | undefined, label: string, file: string, args: string[], folder: string, limitMs: number) {
+  const { environment, state, signal } = context;
   const settings = settingsOf(environment);
   const { runProcess } = await loadProcessTools();
   const launch = await launchFor(environment, state, file, args, folder);
@@ -179,8 +188,12 @@ async function execute(environment: ProtocolEnvironment, state: SandboxNotice, s
     outputLimit: settings.outputLimit,
     spawn,
     now: environment.now,
+    ...(context.progress ? { onOutput: context.progress } : {}),
   });
-  const shown = `${shownOutput(result, shownLimitOf(environment))}${launch.notice ? `\n${launch.notice}` : ""}`;
+  const captured = shownOutput(result, shownLimitOf(environment));
+  const shown = `${captured.shown}${launch.notice ? `\n${launch.notice}` : ""}`;
+  const whole = captured.whole === undefined ? undefined : `${captured.whole}${launch.notice ? `\n${launch.notice}` : ""}`;
+  const failure = (error: ProtocolError) => (whole === undefined ? error : withWholeOutput(error, whole));
   const data = { exitCode: result.exitCode, signal: result.signal, durationMs: result.durationMs, stdout: result.stdout, stderr: result.stderr, leftoversStopped: result.leftoversStopped };
   // Inside the sandbox a missing program is bwrap's failure to exec it.
   const sandboxStartError = launch.file === "bwrap" && result.exitCode === 1 ? /^bwrap: execvp (.*)$/m.exec(result.stderr.text)?.[1] : undefined;
@@ -189,14 +202,15 @@ async function execute(environment: ProtocolEnvironment, state: SandboxNotice, s
     throw new ProtocolError("exec_failed", `${label} could not start: ${startError}.`, "Check that the program is installed and on PATH.");
   }
   if (result.timedOut) {
-    throw new ProtocolError("timeout", `${label} timed out after ${seconds(limitMs)}; its whole process group was stopped.\n${shown}`, "Give a longer timeout=SECONDS, or start servers and watchers with EXEC action=background.");
+    throw failure(new ProtocolError("timeout", `${label} timed out after ${seconds(limitMs)}; its whole process group was stopped.\n${shown}`, "Give a longer timeout=SECONDS, or start servers and watchers with EXEC action=background."));
   }
-  if (result.cancelled) throw new ProtocolError("cancelled", `${label} was cancelled after ${seconds(result.durationMs)}; its process group was stopped.\n${shown}`);
+  if (result.cancelled) throw failure(new ProtocolError("cancelled", `${label} was cancelled after ${seconds(result.durationMs)}; its process group was stopped.\n${shown}`));
   if (result.exitCode !== 0) {
     const how = result.exitCode === null ? `was killed by ${result.signal}` : `exited with code ${result.exitCode}`;
-    throw new ProtocolError("exec_failed", `${label} ${how} after ${seconds(result.durationMs)}.\n${shown}`);
+    throw failure(new ProtocolError("exec_failed", `${label} ${how} after ${seconds(result.durationMs)}.\n${shown}`));
   }
-  return { output: `exit code 0 after ${seconds(result.durationMs)}\n${shown}`, description: `Ran ${label} (exit 0, ${seconds(result.durationMs)})`, data };
+  const output = `exit code 0 after ${seconds(result.durationMs)}\n${shown}`;
+  return { output, description: `Ran ${label} (exit 0, ${seconds(result.durationMs)})`, data, ...(whole === undefined ? {} : { wholeOutput: `exit code 0 after ${seconds(result.durationMs)}\n${whole}` }) };
 }
 
 /**
@@ -206,7 +220,7 @@ async function execute(environment: ProtocolEnvironment, state: SandboxNotice, s
  */
 export async function runCommandLine(environment: ProtocolEnvironment, signal: AbortSignal, line: string, options: { label: string; timeoutSeconds?: number; spawn?: Spawn; notice: SandboxNotice }) {
   const folder = await workingFolder(environment, undefined);
-  return execute(environment, options.notice, signal, options.spawn, options.label, "/bin/sh", ["-c", shellLine(line)], folder, timeoutMs(environment, options.timeoutSeconds));
+  return execute({ environment, state: options.notice, signal }, options.spawn, options.label, "/bin/sh", ["-c", shellLine(line)], folder, timeoutMs(environment, options.timeoutSeconds));
 }
 
 function jobLine(status: JobStatus, now: number): string {
@@ -244,10 +258,10 @@ export function createExecProtocol(options: ExecOptions = {}) {
         permission: "exec",
         parameters: { command, args: argumentList, timeout, cwd },
         describe: (args) => `Running ${firstLine(commandLine(args.command, args.args))} (timeout ${args.timeout ?? 120} s)`,
-        async handler(args, { environment, signal, state }) {
+        async handler(args, context) {
           const line = shellLine(args.command, args.args);
-          const folder = await workingFolder(environment, args.cwd);
-          return execute(environment, state, signal, options.spawn, firstLine(line), "/bin/sh", ["-c", line], folder, timeoutMs(environment, args.timeout));
+          const folder = await workingFolder(context.environment, args.cwd);
+          return execute(context, options.spawn, firstLine(line), "/bin/sh", ["-c", line], folder, timeoutMs(context.environment, args.timeout));
         },
       }),
 
@@ -261,7 +275,8 @@ export function createExecProtocol(options: ExecOptions = {}) {
           cwd,
         },
         describe: (args) => `Running a ${args.interpreter ?? "sh"} script (${args.content.split("\n").length} lines, timeout ${args.timeout ?? 120} s)`,
-        async handler(args, { environment, signal, state }) {
+        async handler(args, context) {
+          const { environment } = context;
           const folder = await workingFolder(environment, args.cwd);
           const limitMs = timeoutMs(environment, args.timeout);
           const interpreter = args.interpreter ?? "sh";
@@ -269,7 +284,7 @@ export function createExecProtocol(options: ExecOptions = {}) {
           try {
             const file = path.join(scratch, "script");
             await fs.writeFile(file, args.content, { mode: 0o700 });
-            return await execute(environment, state, signal, options.spawn, `${interpreter} script`, interpreter, [file], folder, limitMs);
+            return await execute(context, options.spawn, `${interpreter} script`, interpreter, [file], folder, limitMs);
           } finally {
             await fs.rm(scratch, { recursive: true, force: true });
           }

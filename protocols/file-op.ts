@@ -5,9 +5,9 @@
  * gutter, then the line exactly); copy text after the gutter when writing `old` for replace.
  * Settings (`config.FILE_OP`): `readLimit` (bytes one read shows, default 16,000).
  */
-import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "./contract/protocol.js";
+import { defineAction, defineProtocol, parameter, type PlannedChange, type ProtocolEnvironment } from "./contract/protocol.js";
 import { loadOnce } from "./contract/load-once.js";
-import type { FileSystem, ListEntry, SearchResult, WriteResult } from "../tools/files/index.js";
+import type { FileLedger, FileSystem, FileTools, ListEntry, SearchResult, WriteResult } from "../tools/files/index.js";
 import { formatBytes, numberLines } from "../tools/files/text.js";
 import { plural } from "../tools/format.js";
 
@@ -59,14 +59,19 @@ const loadFileTools = loadOnce(() => import("../tools/files/index.js"));
 /** Makes the FILE_OP protocol over the given file-system seam. */
 export function createFileOpProtocol(options: FileOpOptions = {}) {
   // The file tools load on the first FILE_OP command, not at start-up.
-  const tools = async (environment: ProtocolEnvironment) => {
+  const tools = async (environment: ProtocolEnvironment, ledger?: FileLedger) => {
     const { FileTools } = await loadFileTools();
-    return new FileTools(environment.workspace, options.fileSystem);
+    return new FileTools(environment.workspace, options.fileSystem, undefined, ledger);
   };
 
-  return defineProtocol<undefined>({
+  const plan = async (action: "write" | "replace" | "delete" | "move" | "copy", args: Parameters<FileTools["plan"]>[1], environment: ProtocolEnvironment, ledger: FileLedger): Promise<PlannedChange[]> =>
+    (await tools(environment, ledger)).plan(action, args);
+
+  return defineProtocol<FileLedger>({
     name: "FILE_OP",
     summary: "Read, write, edit, list, search, delete, move, copy and inspect files in the workspace.",
+    // What the model last saw of each file, so a write never overwrites a change it has not read.
+    setup: async () => new (await loadFileTools()).FileLedger(),
     aliases: {
       read_file: { action: "read", parameters: { file_path: "path", filename: "path", start_line: "offset", line_count: "limit" } },
       view: { action: "read", parameters: { file_path: "path" } },
@@ -92,8 +97,8 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
           limit: parameter.integer("How many lines to show (default: all that fit one read)", { min: 1 }),
         },
         describe: (args) => `Reading ${args.path}${args.offset === undefined ? "" : ` from line ${args.offset}`}`,
-        async handler(args, { environment }) {
-          const result = await (await tools(environment)).read(args.path, { offset: args.offset, limit: args.limit, maxBytes: readLimit(environment) });
+        async handler(args, { environment, state }) {
+          const result = await (await tools(environment, state)).read(args.path, { offset: args.offset, limit: args.limit, maxBytes: readLimit(environment) });
           const shown = result.lines.length === 0 ? "(empty file)" : numberLines(result.lines, result.firstLine);
           const lastLine = result.firstLine + result.lines.length - 1;
           const of = result.totalLines === undefined ? formatBytes(result.size) : `${plural(result.totalLines, "line")}`;
@@ -109,8 +114,9 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         permission: "write",
         parameters: { path, content: parameter.text("The file's complete new content") },
         describe: (args) => `Writing ${args.path}`,
-        async handler(args, { environment }) {
-          const result = await (await tools(environment)).write(args.path, args.content);
+        preview: (args, { environment, state }) => plan("write", args, environment, state),
+        async handler(args, { environment, state }) {
+          const result = await (await tools(environment, state)).write(args.path, args.content);
           const output = result.created
             ? `Created ${result.relative} (${plural(result.lines, "line")}, ${formatBytes(result.bytes)}).`
             : `Wrote ${result.relative}: +${result.added} −${result.removed} lines (now ${plural(result.lines, "line")}, ${formatBytes(result.bytes)}).`;
@@ -128,8 +134,9 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
           all: parameter.boolean("Replace every match (default false: old must match exactly once)"),
         },
         describe: (args) => `Editing ${args.path}`,
-        async handler(args, { environment }) {
-          const result = await (await tools(environment)).replace(args.path, args.old, args.new, args.all ?? false);
+        preview: (args, { environment, state }) => plan("replace", args, environment, state),
+        async handler(args, { environment, state }) {
+          const result = await (await tools(environment, state)).replace(args.path, args.old, args.new, args.all ?? false);
           const where = result.matchLines.length === 1 ? `at line ${result.matchLines[0]}` : `at lines ${result.matchLines.join(", ")}`;
           return {
             output: `Replaced ${plural(result.replacements, "match", "matches")} in ${result.relative} ${where}: +${result.added} −${result.removed} lines.`,
@@ -177,6 +184,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         permission: "write",
         parameters: { path, recursive },
         describe: (args) => `Deleting ${args.path}`,
+        preview: (args, { environment, state }) => plan("delete", args, environment, state),
         async handler(args, { environment }) {
           const result = await (await tools(environment)).remove(args.path, args.recursive ?? false);
           const what = result.kind === "directory" ? `folder with ${plural(result.files, "file")}` : result.kind;
@@ -189,6 +197,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         permission: "write",
         parameters: { path, to: target, overwrite },
         describe: (args) => `Moving ${args.path} to ${args.to}`,
+        preview: (args, { environment, state }) => plan("move", args, environment, state),
         async handler(args, { environment }) {
           const result = await (await tools(environment)).move(args.path, args.to, args.overwrite ?? false);
           const replaced = result.overwritten ? ` (replacing the old ${result.to})` : "";
@@ -201,6 +210,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         permission: "write",
         parameters: { path, to: target, recursive, overwrite },
         describe: (args) => `Copying ${args.path} to ${args.to}`,
+        preview: (args, { environment, state }) => plan("copy", args, environment, state),
         async handler(args, { environment }) {
           const result = await (await tools(environment)).copy(args.path, args.to, { recursive: args.recursive ?? false, overwrite: args.overwrite ?? false });
           const replaced = result.overwritten ? ` (replacing the old ${result.to})` : "";

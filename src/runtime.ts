@@ -87,6 +87,7 @@ function logEvent(event: ManagerEvent): void {
     log.debug("command started", { id: event.id, command: `${event.protocol}.${event.action}`, permission: event.permissionClass, description: event.description });
     return;
   }
+  if (event.type !== "command-finished") return;
   const { result } = event;
   const fields = { id: result.id, command: `${result.protocol}.${result.action ?? ""}`, ok: result.ok, ms: result.durationMs, ...(result.error ? { error: result.error.code, message: result.error.message.split("\n")[0] } : {}) };
   if (result.ok) log.info("command finished", fields);

@@ -18,6 +18,7 @@ export type ToolErrorCode =
   | "binary_file"
   | "too_large"
   | "no_match"
+  | "stale_file"
   | "ambiguous_match"
   | "directory_not_empty"
   // processes

@@ -33,6 +33,8 @@ export interface ActionContext<State = unknown> {
   environment: ProtocolEnvironment;
   /** Aborted when the person cancels the turn or clio exits. */
   signal: AbortSignal;
+  /** Output as the action produces it (a command's lines), for the person to watch; the model reads only the result. */
+  progress?: (text: string) => void;
 }
 
 /** What a handler returns. The manager wraps it into a result. */
@@ -48,6 +50,24 @@ export interface ActionOutput {
    * model reads `output` either way.
    */
   display?: string[];
+  /**
+   * The whole text when `output` was shortened by the action itself (a command's output cut in
+   * the middle): the manager keeps it under `.clio/outputs` and tells the model where.
+   */
+  wholeOutput?: string;
+}
+
+const WHOLE_OUTPUT = Symbol("wholeOutput");
+
+/** Marks a thrown error whose message holds a shortened output with the whole text (kept like `ActionOutput.wholeOutput`). */
+export function withWholeOutput<Thrown extends Error>(error: Thrown, whole: string): Thrown {
+  return Object.assign(error, { [WHOLE_OUTPUT]: whole });
+}
+
+/** The whole output a thrown error carries, if any. */
+export function wholeOutputOf(error: unknown): string | undefined {
+  const whole = typeof error === "object" && error !== null ? (error as { [WHOLE_OUTPUT]?: unknown })[WHOLE_OUTPUT] : undefined;
+  return typeof whole === "string" ? whole : undefined;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: an action is checked against its own argument types where it is defined; collections of actions of different shapes hold them as any (handlers take arguments contravariantly).
@@ -64,7 +84,26 @@ export interface ActionDefinition<Args extends Record<string, unknown> = any, St
   parameters: { [Key in keyof Args]-?: ParameterDefinition<Args[Key]> };
   /** The line a person reads before it runs: "Reading src/main.c", "Running npm test (timeout 120 s)". */
   describe(args: Args): string;
+  /**
+   * The files the action would change, worked out without changing anything: the person sees
+   * them as a diff before approving, and clio keeps the old text to undo the change. A preview
+   * that throws means none; the handler reports the problem when it runs.
+   */
+  preview?(args: Args, context: ActionContext<State>): Promise<PlannedChange[]>;
   handler(args: Args, context: ActionContext<State>): Promise<ActionOutput>;
+}
+
+/**
+ * One file an action is about to change. `before`/`after` are the whole text, `null` for a file
+ * that is absent (created, or removed); `unknown` when the text cannot be shown (binary, too large).
+ */
+export interface PlannedChange {
+  /** Workspace-relative path. */
+  path: string;
+  before: string | null;
+  after: string | null;
+  /** Why the text is not given: "binary" or "too large"; then before/after are null. */
+  unknown?: string;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a protocol's state type is its own; the registry holds protocols of every state.

@@ -10,10 +10,11 @@ import type { ErrorCode } from "../errors.js";
 import type { ProtocolManager } from "../manager/manager.js";
 import { formatResultsForModel, type CommandResult } from "../manager/result.js";
 import { StreamCutError } from "../providers/failures.js";
-import type { ChatMessage, ModelProvider } from "../providers/types.js";
+import type { ChatMessage, ModelProvider, ModelRequest } from "../providers/types.js";
 import { RESULT_STOP_SEQUENCES } from "./fabrication-guard.js";
 import { streamReply, type ReplyOutcome } from "./reply.js";
 import { needsSummary, summarize } from "./summary.js";
+import type { CheckRunner } from "./checks.js";
 
 export type StopReason = "done" | "max-turns" | "malformed" | "repeated" | "cancelled" | "error";
 
@@ -27,6 +28,7 @@ export type AgentEvent =
   | { type: "usage"; turn: number; inputTokens: number; outputTokens: number; estimated: boolean; totalInput: number; totalOutput: number }
   | { type: "notice"; level: "info" | "warning" | "error"; message: string }
   | { type: "summarized"; replacedMessages: number }
+  | { type: "check-finished"; command: string; ok: boolean; summary: string }
   | { type: "prompt-finished"; reason: StopReason; turns: number; message?: string };
 
 /** Where a conversation is written as it happens (a session file, or nothing). */
@@ -35,6 +37,14 @@ export interface ConversationRecorder {
   message(message: ChatMessage, turn: number, reasoning?: string): void | Promise<void>;
   command(result: CommandResult, turn: number): void | Promise<void>;
   usage(turn: number, usage: { inputTokens: number; outputTokens: number; estimated: boolean }): void | Promise<void>;
+}
+
+/** Request settings sent with every model call; `stop` adds to clio's own stop strings. */
+export interface Sampling {
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  stop?: string[];
 }
 
 export interface AgentOptions {
@@ -48,6 +58,9 @@ export interface AgentOptions {
   contextWindow?: number;
   /** Messages of a resumed conversation. */
   history?: ChatMessage[];
+  sampling?: Sampling;
+  /** Commands to run after the model changes files, whose failures it must address. */
+  checks?: CheckRunner;
   recorder?: ConversationRecorder;
   onEvent?: (event: AgentEvent) => void;
 }
@@ -60,7 +73,15 @@ export interface PromptOutcome {
   message?: string;
 }
 
+/** What the history says where the person cancelled a turn, or where no reply came. */
+const INTERRUPTED = "[interrupted by the person]";
+const NO_REPLY = "[no reply: the model call failed]";
+/** True for a history message clio wrote to mark an interruption, not a reply of the model. */
+export const isHistoryMarker = (content: string): boolean => content === INTERRUPTED || content === NO_REPLY;
+
 const MALFORMED_LIMIT = 3;
+/** Times a prompt's end-of-turn checks may send the model back to fix things. */
+const CHECK_ROUNDS = 3;
 const REPEAT_LIMIT = 3;
 const STREAM_CUT_RETRIES = 2;
 /** Results that say the command was written wrong (a bad value, a fabricated envelope included). */
@@ -86,6 +107,8 @@ export class Agent {
     let lastSignature = "";
     let repeats = 0;
     let finalText = "";
+    let changedFiles = false;
+    let checkRounds = 0;
     for (let call = 1; call <= maxTurns; call++) {
       await this.summarizeIfNeeded(system, signal);
       const turn = ++this.turnNumber;
@@ -96,16 +119,31 @@ export class Agent {
       } catch (error) {
         const cancelled = signal.aborted || (ClioError.isInstance(error) && error.code === "cancelled");
         const message = cancelled ? "Cancelled." : `The model call failed: ${(error as Error).message}`;
+        // Marked in the history, so the person's next prompt is a message of its own, not glued to this one.
+        await this.append({ role: "assistant", content: cancelled ? INTERRUPTED : NO_REPLY }, turn);
         return this.finish(cancelled ? "cancelled" : "error", call, finalText, message);
       }
       finalText = outcome.text;
       // The history sent back holds the content only: providers reject their reasoning there (DeepSeek).
       await this.append({ role: "assistant", content: outcome.text }, turn, outcome.reasoning);
       for (const result of outcome.results) await this.options.recorder?.command(result, turn);
-      if (outcome.finishReason === "cancelled") return this.finish("cancelled", call, finalText, "Cancelled.");
+      if (outcome.finishReason === "cancelled") {
+        await this.append({ role: "user", content: outcome.results.length ? `${formatResultsForModel(outcome.results)}\n\n${INTERRUPTED}` : INTERRUPTED }, turn);
+        await this.append({ role: "assistant", content: INTERRUPTED }, turn);
+        return this.finish("cancelled", call, finalText, "Cancelled.");
+      }
 
       const notes = replyNotes(outcome);
-      if (outcome.results.length === 0 && notes.length === 0) return this.finish("done", call, finalText);
+      const edited = outcome.results.some((result) => result.ok && result.permissionClass === "write");
+      changedFiles ||= edited;
+      if (outcome.results.length === 0 && notes.length === 0) {
+        const failed = changedFiles && checkRounds < CHECK_ROUNDS ? await this.runChecks(this.options.checks?.afterTurn ?? [], signal) : [];
+        if (failed.length === 0) return this.finish("done", call, finalText);
+        checkRounds++;
+        await this.append({ role: "user", content: `${failed.join("\n\n")}\n\nFix what the checks report, then answer.` }, turn);
+        continue;
+      }
+      if (edited) notes.push(...(await this.runChecks(this.options.checks?.afterEdit ?? [], signal)));
 
       const malformed = outcome.results.length === 0 || outcome.results.every((result) => !result.ok && LANGUAGE_ERRORS.has(result.error?.code ?? ""));
       malformedInRow = malformed ? malformedInRow + 1 : 0;
@@ -118,13 +156,41 @@ export class Agent {
       await this.append({ role: "user", content: parts.join("\n\n") }, turn);
 
       if (malformedInRow >= MALFORMED_LIMIT) {
-        return this.finish("malformed", call, finalText, `Stopped: ${MALFORMED_LIMIT} replies in a row had no command that could run. Try rephrasing, or a model that follows instructions better.`);
+        const answer = await this.answerWithoutCommands(system, signal, `${MALFORMED_LIMIT} of your replies in a row had no command that could run.`);
+        return this.finish("malformed", call, answer ?? finalText, `Stopped: ${MALFORMED_LIMIT} replies in a row had no command that could run. Try rephrasing, or a model that follows instructions better.`);
       }
       if (signature && repeats >= REPEAT_LIMIT) {
-        return this.finish("repeated", call, finalText, `Stopped: the model sent the same command ${REPEAT_LIMIT} times in a row.`);
+        const answer = await this.answerWithoutCommands(system, signal, `you sent the same command ${REPEAT_LIMIT} times in a row.`);
+        return this.finish("repeated", call, answer ?? finalText, `Stopped: the model sent the same command ${REPEAT_LIMIT} times in a row.`);
       }
     }
-    return this.finish("max-turns", maxTurns, finalText, `Stopped after ${maxTurns} model calls (--max-turns). Say "continue" to let it go on.`);
+    const answer = await this.answerWithoutCommands(system, signal, `this request has used all ${maxTurns} model calls it may take.`);
+    return this.finish("max-turns", maxTurns, answer ?? finalText, `Stopped after ${maxTurns} model calls (--max-turns). Say "continue" to let it go on.`);
+  }
+
+  /**
+   * At a limit, one more call asks the model for a plain answer, so the turn ends on words the
+   * person can use rather than on a raw command; commands in that reply do not run.
+   */
+  private async answerWithoutCommands(system: string, signal: AbortSignal, why: string): Promise<string | undefined> {
+    if (signal.aborted) return undefined;
+    const turn = ++this.turnNumber;
+    await this.append({ role: "user", content: `Note: clio stopped running commands: ${why} Do not write any more commands. Answer the person now in plain text: what you found or did, and what is left to do.` }, turn);
+    this.emit({ type: "model-started", turn });
+    let text = "";
+    try {
+      for await (const event of this.options.provider.stream({ ...this.request(system), signal })) {
+        if (event.type !== "text-delta" || !event.text) continue;
+        if (!text) this.emit({ type: "first-token", turn });
+        text += event.text;
+        this.emit({ type: "text-delta", text: event.text });
+      }
+    } catch {
+      return undefined;
+    }
+    this.emit({ type: "reply-finished", turn, outcome: { text, reasoning: "", results: [], mentions: [], dialectCalls: [], finishReason: "stop", fabricated: false, dispatchDelays: [] } });
+    await this.append({ role: "assistant", content: text }, turn);
+    return text;
   }
 
   private async reply(system: string, turn: number, signal: AbortSignal): Promise<ReplyOutcome> {
@@ -132,7 +198,7 @@ export class Agent {
       try {
         const outcome = await streamReply(
           this.options.provider,
-          { messages: [{ role: "system", content: system }, ...alternating(this.history)], stop: RESULT_STOP_SEQUENCES },
+          this.request(system),
           this.options.manager,
           signal,
           {
@@ -159,6 +225,11 @@ export class Agent {
     }
   }
 
+  private request(system: string): ModelRequest {
+    const { stop = [], ...sampling } = this.options.sampling ?? {};
+    return { messages: [{ role: "system", content: system }, ...alternating(this.history)], stop: [...RESULT_STOP_SEQUENCES, ...stop], ...sampling };
+  }
+
   private async summarizeIfNeeded(system: string, signal: AbortSignal): Promise<void> {
     if (!needsSummary(this.lastContextTokens, this.options.contextWindow, this.history.length)) return;
     try {
@@ -168,6 +239,31 @@ export class Agent {
     } catch (error) {
       this.emit({ type: "notice", level: "warning", message: `Could not summarise older turns: ${(error as Error).message}` });
     }
+  }
+
+  /** Summarises the older turns now (`/compact`); how many messages were replaced. */
+  async compact(signal: AbortSignal): Promise<number> {
+    const replaced = await summarize(this.options.provider, await this.options.systemPrompt(""), this.history, signal);
+    this.lastContextTokens = 0;
+    if (replaced) this.emit({ type: "summarized", replacedMessages: replaced });
+    return replaced;
+  }
+
+  /** Runs checks; the reports of those that failed. */
+  private async runChecks(commands: readonly string[], signal: AbortSignal): Promise<string[]> {
+    const failed: string[] = [];
+    for (const command of commands) {
+      if (signal.aborted || !this.options.checks) break;
+      const outcome = await this.options.checks.run(command, signal);
+      this.emit({ type: "check-finished", command, ok: outcome.ok, summary: outcome.summary });
+      if (!outcome.ok) failed.push(outcome.report);
+    }
+    return failed;
+  }
+
+  /** Adds something the person did themselves (a shell command's output) to the conversation. */
+  async addContext(content: string): Promise<void> {
+    await this.append({ role: "user", content });
   }
 
   private async append(message: ChatMessage, turn = this.turnNumber, reasoning = ""): Promise<void> {

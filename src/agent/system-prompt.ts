@@ -13,6 +13,8 @@ export interface SystemPromptOptions {
   memories?: string[];
   /** What the person sees as the workspace (its folder name). */
   workspaceName?: string;
+  /** False for an action the model cannot use (a deny rule refuses it always): it is left out. */
+  offers?: (protocol: string, action: string) => boolean;
 }
 
 export function buildSystemPrompt(options: SystemPromptOptions): string {
@@ -21,7 +23,9 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
     LANGUAGE,
     `## Commands\n${options.registry
       .all()
-      .map((protocol) => `${protocol.name} — ${protocol.summary}${actionLines(protocol.actions).map((line) => `\n${line}`).join("")}`)
+      .map((protocol) => ({ protocol, actions: Object.entries(protocol.actions).filter(([name]) => options.offers?.(protocol.name, name) ?? true) }))
+      .filter(({ protocol, actions }) => actions.length > 0 || Object.keys(protocol.actions).length === 0)
+      .map(({ protocol, actions }) => `${protocol.name} — ${protocol.summary}${actionLines(actions).map((line) => `\n${line}`).join("")}`)
       .join("\n")}`,
     RULES,
     EXAMPLE,
@@ -41,10 +45,9 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
 const ACTION_LINES_BUDGET = 2_400;
 const MORE_NAMES_BUDGET = 400;
 
-function actionLines(actions: Record<string, ActionDefinition>): string[] {
+function actionLines(entries: Array<[string, ActionDefinition]>): string[] {
   const lines: string[] = [];
   let used = 0;
-  const entries = Object.entries(actions);
   for (const [index, [name, action]] of entries.entries()) {
     const line = actionLine(name, action);
     if (used + line.length > ACTION_LINES_BUDGET) {
@@ -100,7 +103,7 @@ const RULES = `## Rules
 
 const EXAMPLE = `## Example
 User: What does add() return for 2 and 3?
-You: Let me look.
+Assistant: Let me look.
 [FILE_OP:action=read:path="src/calc.js"]
 (clio sends the file back in a [RESULT …] block)
-You: add(2, 3) returns 5: it sums its arguments.`;
+Assistant: add(2, 3) returns 5: it sums its arguments.`;

@@ -2,11 +2,13 @@
 import { ClioError } from "../../grammar/errors.js";
 import type { ChatFlags } from "./chat-setup.js";
 import { DEFAULT_STDIN_WAIT_MS, readPipedInput } from "./input.js";
-import type { OutputFormat } from "./print-mode.js";
+import type { InputFormat, OutputFormat } from "./print-mode.js";
 
 export interface ChatCommandOptions extends ChatFlags {
   print?: string | boolean;
   outputFormat?: OutputFormat;
+  inputFormat?: InputFormat;
+  verbose?: boolean;
 }
 
 /** Exit status for a usage or configuration error. */
@@ -32,6 +34,11 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
   try {
     if (options.print !== undefined) {
       let prompt = typeof options.print === "string" ? options.print : "";
+      const printOptions = { format: options.outputFormat ?? "text", verbose: options.verbose === true } as const;
+      if (options.inputFormat === "stream-json") {
+        const [{ runPrintMode }, { jsonLinePrompts }] = await Promise.all([import("./print-mode.js"), import("./prompt-input.js")]);
+        return await runPrintMode(jsonLinePrompts(process.stdin, prompt), options, printOptions);
+      }
       if (!process.stdin.isTTY) {
         // With a prompt given, an open pipe that stays silent is not waited for forever.
         const waitMs = prompt.trim() ? stdinWaitMs() : undefined;
@@ -46,8 +53,8 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
         process.stderr.write('clio: -p needs a prompt: clio -p "what does this project do?" (standard input is appended when piped).\n');
         return EXIT_USAGE;
       }
-      const { runPrintMode } = await import("./print-mode.js");
-      return await runPrintMode(prompt, options, options.outputFormat ?? "text");
+      const [{ runPrintMode }, { singlePrompt }] = await Promise.all([import("./print-mode.js"), import("./prompt-input.js")]);
+      return await runPrintMode(singlePrompt(prompt), options, printOptions);
     }
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       process.stderr.write('clio: the chat needs a terminal. For scripts use clio -p "prompt" [--output-format json].\n');

@@ -4,13 +4,14 @@
  */
 import { ApplicationError } from "../errors.js";
 import { isLoopbackHost } from "../../tools/network/addresses.js";
-import { Conversation } from "../agent/conversation.js";
-import type { AgentEvent } from "../agent/agent.js";
+import { Conversation, readSystemPromptFile } from "../agent/conversation.js";
+import type { AgentEvent, Sampling } from "../agent/agent.js";
+import { checkRunner, type CheckRunner } from "../agent/checks.js";
 import { loadConfig, rememberTrustedFolder, reportProjectTrust, trustQuestion, type ClioConfig, type ResolvedConfig } from "../config/index.js";
 import type { ManagerEvent } from "../manager/manager.js";
 import type { PermissionAsker } from "../manager/permissions.js";
 import { log, logFileFor, logs, startLogging } from "../log.js";
-import { createProvider, describeSource, resolveProviderSettings, type ProviderSettings } from "../providers/index.js";
+import { createProvider, describeSource, resolveProviderSettings, type CreateProviderOptions, type ProviderSettings } from "../providers/index.js";
 import { loggedProvider } from "../providers/logged.js";
 import { createRuntime, type Runtime } from "../runtime.js";
 import { SessionStore, type Session } from "../sessions/index.js";
@@ -26,6 +27,15 @@ export interface ChatFlags {
   workspace?: string;
   maxTurns?: number;
   contextWindow?: number;
+  /** Seconds to wait for the server's first byte, and for each next chunk. */
+  requestTimeout?: number;
+  idleTimeout?: number;
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  stop?: string[];
+  systemPromptFile?: string;
+  systemPromptMode?: "extend" | "replace";
   continue?: boolean;
   resume?: string;
   sessionDir?: string;
@@ -38,6 +48,8 @@ export interface ChatFlags {
 export interface ChatSetup {
   config: ResolvedConfig;
   settings: ProviderSettings;
+  /** Timeouts every provider of this chat is made with (also after /model). */
+  providerOptions: CreateProviderOptions;
   conversation: Conversation;
   runtime: Runtime;
   store: SessionStore;
@@ -73,6 +85,14 @@ export async function loadChatConfig(flags: ChatFlags, env: NodeJS.ProcessEnv, c
       workspace: flags.workspace,
       maxTurns: flags.maxTurns,
       contextWindow: flags.contextWindow,
+      requestTimeout: flags.requestTimeout,
+      idleTimeout: flags.idleTimeout,
+      temperature: flags.temperature,
+      topP: flags.topP,
+      maxTokens: flags.maxTokens,
+      stop: flags.stop,
+      systemPromptFile: flags.systemPromptFile,
+      systemPromptMode: flags.systemPromptMode,
       sessionDir: flags.sessionDir,
     },
   });
@@ -152,7 +172,9 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
   if (config.config.logLevel !== undefined && !logs("error")) startLogging({ level: config.config.logLevel, file: logFileFor(env) });
   const settings = providerSettingsFrom(config, flags, env);
   log.info("settings", { provider: settings.provider, model: settings.model, api: settings.api, baseURL: settings.baseURL, from: Object.fromEntries(Object.entries(settings.sources).map(([key, source]) => [key, describeSource(source)])), files: config.files });
-  const provider = loggedProvider(await createProvider(settings, { env }), settings.baseURL);
+  const providerOptions = providerOptionsFrom(config.config);
+  const provider = loggedProvider(await createProvider(settings, { ...providerOptions, env }), settings.baseURL);
+  let conversation: Conversation | undefined;
   const runtime = await createRuntime({
     workspace: config.config.workspace,
     permissionMode: config.config.permissionMode,
@@ -161,12 +183,18 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
     extensions: { mcpServers: config.config.mcpServers, shellProtocols: config.config.shellProtocols },
     env,
     ...(hooks.asker ? { asker: hooks.asker } : {}),
-    ...(hooks.onManagerEvent ? { onEvent: hooks.onManagerEvent } : {}),
+    // Every change to files is checkpointed for undo, whoever else listens.
+    onEvent: (event) => {
+      conversation?.observe(event);
+      hooks.onManagerEvent?.(event);
+    },
   });
   for (const warning of [...config.warnings, ...runtime.registry.warnings]) {
     log.warn(warning);
     process.stderr.write(`clio: ${warning}\n`);
   }
+  // A system prompt file that cannot be read is a usage error now, not a failure at the first prompt.
+  if (config.config.systemPromptFile) await readSystemPromptFile(config.config.systemPromptFile);
   const store = new SessionStore(config.config.sessionDir);
   let session: Session | undefined;
   if (flags.resume) session = await store.open(flags.resume);
@@ -177,14 +205,36 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
     }
     session = await store.open(latest.id);
   }
-  const conversation = new Conversation({
+  conversation = new Conversation({
     provider,
     runtime,
     store,
     ...(session ? { session } : {}),
     maxTurns: config.config.maxTurns,
     contextWindow: config.config.contextWindow ?? settings.contextWindow,
+    sampling: samplingFrom(config.config),
+    ...(config.config.systemPromptFile ? { systemPromptFile: { path: config.config.systemPromptFile, mode: config.config.systemPromptMode ?? "extend" } } : {}),
+    ...withChecks(checkRunner(config.config.checks, runtime.permissions, runtime.environment.workspace.root)),
     ...(hooks.onAgentEvent ? { onEvent: hooks.onAgentEvent } : {}),
   });
-  return { config, settings, conversation, runtime, store };
+  return { config, settings, providerOptions, conversation, runtime, store };
+}
+
+function withChecks(checks: CheckRunner | undefined): { checks?: CheckRunner } {
+  return checks ? { checks } : {};
+}
+
+/** The timeouts, from seconds in config to the provider's milliseconds. */
+export function providerOptionsFrom(config: ClioConfig): CreateProviderOptions {
+  return { timeoutMs: Math.round(config.requestTimeout * 1000), idleTimeoutMs: Math.round(config.idleTimeout * 1000) };
+}
+
+/** The sampling settings a request carries, those that are set. */
+function samplingFrom(config: ClioConfig): Sampling {
+  return {
+    ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
+    ...(config.topP !== undefined ? { topP: config.topP } : {}),
+    ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+    ...(config.stop?.length ? { stop: config.stop } : {}),
+  };
 }

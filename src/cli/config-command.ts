@@ -2,15 +2,16 @@
 import { ClioError } from "../../grammar/errors.js";
 import { formatConfigReport } from "../config/index.js";
 import { describeSource } from "../providers/index.js";
-import { loadChatConfig, providerSettingsFrom } from "./chat-setup.js";
+import { loadChatConfig, providerSettingsFrom, type ChatFlags } from "./chat-setup.js";
 
-export async function configCommand(): Promise<number> {
+/** @param flags chat flags given to `clio config`: the values they set are shown as from the flags. */
+export async function configCommand(flags: ChatFlags = {}): Promise<number> {
   try {
-    const resolved = await loadChatConfig({}, process.env, process.cwd());
+    const resolved = await loadChatConfig(flags, process.env, process.cwd());
     const lines = formatConfigReport(resolved);
     lines.push("", "Model provider:");
     try {
-      const settings = providerSettingsFrom(resolved, {}, process.env);
+      const settings = providerSettingsFrom(resolved, flags, process.env);
       const rows: [string, string, string][] = [
         ["provider", settings.provider, describeSource(settings.sources.provider)],
         ["api", settings.api, describeSource(settings.sources.api)],

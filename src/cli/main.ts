@@ -37,6 +37,18 @@ async function startLoggingFromArguments(argv: string[]): Promise<void> {
 
 await startLoggingFromArguments(process.argv);
 
+function positiveNumber(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError("expected a number above 0, e.g. 30 or 0.5.");
+  return parsed;
+}
+
+function sampleNumber(value: string): number {
+  const parsed = Number(value);
+  if (value.trim() === "" || !Number.isFinite(parsed)) throw new InvalidArgumentError("expected a number, e.g. 0.2.");
+  return parsed;
+}
+
 const program = new Command("clio")
   .version(version, "-v, --version")
   .description("A protocol-first terminal coding assistant: any model does real work by writing [PROTOCOL:action=...] commands.")
@@ -122,6 +134,8 @@ function addChatOptions(command: Command): Command {
   return command
     .option("-p, --print [prompt]", "run one prompt without a chat (standard input is appended when piped), print the answer and exit")
     .addOption(new Option("--output-format <format>", "with -p: text | json | stream-json").choices(["text", "json", "stream-json"]).default("text"))
+    .addOption(new Option("--input-format <format>", "with -p: text, or stream-json (prompts as JSON lines on standard input)").choices(["text", "stream-json"]).default("text"))
+    .option("--verbose", "with -p and text output: the transcript (replies, command results) on stderr")
     .option("--provider <name>", "openai, deepseek, openrouter, ollama, llamacpp, vllm, lmstudio, or custom with --base-url")
     .option("--base-url <url>", "any OpenAI-compatible server, e.g. http://127.0.0.1:8080/v1")
     .option("--api-key <key>", "the API key (better: the provider's environment variable)")
@@ -132,6 +146,14 @@ function addChatOptions(command: Command): Command {
     .option("-w, --workspace <dir>", "the workspace root (default: the current folder)")
     .option("--max-turns <n>", "model calls per prompt (default 25)", positiveInteger)
     .option("--context-window <tokens>", "the model's context window; older turns are summarised near it", positiveInteger)
+    .option("--request-timeout <seconds>", "how long to wait for the model server's first byte before trying again (default 600)", positiveNumber)
+    .option("--idle-timeout <seconds>", "how long a reply may go silent between chunks before it is taken as broken (default 120)", positiveNumber)
+    .option("--temperature <t>", "sampling temperature sent with every request (0 to 2)", sampleNumber)
+    .option("--top-p <p>", "nucleus sampling top_p sent with every request (above 0, at most 1)", sampleNumber)
+    .option("--max-tokens <n>", "most tokens one reply may have", positiveInteger)
+    .option("--stop <text>", "an extra stop string (repeat for more)", (value: string, previous: string[] = []) => [...previous, value])
+    .option("--system-prompt-file <file>", "a file whose text extends the built-in system prompt (or replaces it with --system-prompt-mode replace)")
+    .addOption(new Option("--system-prompt-mode <mode>", "extend (default) or replace the built-in system prompt with the file").choices(["extend", "replace"]))
     .option("-c, --continue", "continue the latest session of this workspace")
     .option("-r, --resume <id>", "continue a session by id (a unique prefix is enough)")
     .option("--session-dir <dir>", "where sessions are stored (default ~/.clio/sessions)")
@@ -157,7 +179,7 @@ program
 program
   .command("sessions")
   .description("list, show, delete or export recorded sessions")
-  .addArgument(new Argument("<verb>", "what to do").choices(["list", "show", "delete", "export"]))
+  .addArgument(new Argument("[verb]", "what to do (default list)").choices(["list", "show", "delete", "export"]).default("list"))
   .argument("[id]", "the session id (a unique prefix is enough)")
   .option("--format <format>", "for export: markdown | script | replies", "markdown")
   .option("--all", "for list: every workspace's sessions")
@@ -186,13 +208,12 @@ program
     process.exitCode = await loginCommand();
   });
 
-program
-  .command("config")
-  .description("print the settings in force and where each came from")
-  .action(async () => {
+addChatOptions(program.command("config").description("print the settings in force and where each came from (chat flags given here count too)")).action(
+  async (options: Record<string, unknown>) => {
     const { configCommand } = await import("./config-command.js");
-    process.exitCode = await configCommand();
-  });
+    process.exitCode = await configCommand(options);
+  },
+);
 
 // A reader that stops early (clio parse … | head) closes the pipe: stop quietly, as other
 // command-line tools do, rather than crash with an unhandled EPIPE.

@@ -75,7 +75,7 @@ interface Layer {
   baseDir: string;
 }
 
-const pathKeys: ReadonlySet<ScalarKey> = new Set(["workspace", "sessionDir"]);
+const pathKeys: ReadonlySet<ScalarKey> = new Set(["workspace", "sessionDir", "systemPromptFile"]);
 const knownKeys = Object.keys(configLayerSchema.shape).filter((key) => key !== "$schema" && key !== "trustedFolders");
 
 /** Reads and merges every layer. Throws `invalid_config` naming the file, variable or flag and the key. */
@@ -298,7 +298,7 @@ function environmentLayers(env: Record<string, string | undefined>, cwd: string)
   for (const [name, key] of Object.entries(environmentNames)) {
     const text = nonEmpty(env[name]);
     if (text === undefined) continue;
-    const value = key === "maxTurns" || key === "contextWindow" ? toNumber(text) : text;
+    const value = NUMERIC_KEYS.has(key) ? toNumber(text) : text;
     layers.push({ source: `env:${name}`, values: checkLayer({ [key]: value }, `${name}=${JSON.stringify(text)}`, () => "the value"), baseDir: cwd });
   }
   return layers;
@@ -311,6 +311,8 @@ function checkFlags(flags: Record<string, unknown>): ConfigLayer {
     return rest.length === 0 ? flag : `${flag} ${formatKeyPath(rest)}`;
   });
 }
+
+const NUMERIC_KEYS = new Set<string>(["maxTurns", "contextWindow", "requestTimeout", "idleTimeout", "temperature", "topP", "maxTokens"]);
 
 function toNumber(text: string): number | string {
   return /^\s*-?\d+(\.\d+)?\s*$/.test(text) ? Number(text) : text;

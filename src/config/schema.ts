@@ -47,6 +47,7 @@ const permissionRule = z.string().refine((text) => parsePermissionRule(text) !==
 
 const positiveWhole = z.number({ invalid_type_error: "must be a whole number" }).int("must be a whole number").positive("must be above 0");
 const nonEmpty = z.string({ invalid_type_error: "must be a string" }).min(1, "must not be empty");
+const seconds = z.number({ invalid_type_error: "must be a number of seconds" }).positive("must be above 0");
 
 /** One layer of configuration as written in a config file. Every key is optional. */
 export const configLayerSchema = z
@@ -61,6 +62,18 @@ export const configLayerSchema = z
     workspace: nonEmpty,
     maxTurns: positiveWhole,
     contextWindow: positiveWhole,
+    requestTimeout: seconds,
+    idleTimeout: seconds,
+    temperature: z.number({ invalid_type_error: "must be a number" }).min(0, "must be 0 or more").max(2, "must be 2 or less"),
+    topP: z.number({ invalid_type_error: "must be a number" }).gt(0, "must be above 0").max(1, "must be 1 or less"),
+    maxTokens: positiveWhole,
+    stop: z.array(nonEmpty, { invalid_type_error: "must be a list of strings" }),
+    systemPromptFile: nonEmpty,
+    systemPromptMode: z.enum(["extend", "replace"]),
+    checks: z
+      .object({ afterEdit: z.array(nonEmpty), afterTurn: z.array(nonEmpty) })
+      .partial()
+      .strict(),
     sessionDir: nonEmpty,
     permissions: z
       .object({ allow: z.array(permissionRule), deny: z.array(permissionRule) })
@@ -90,6 +103,21 @@ export interface ClioConfig {
   workspace: string;
   maxTurns: number;
   contextWindow?: number;
+  /** Seconds to wait for the model server's first byte. */
+  requestTimeout: number;
+  /** Seconds a reply may go silent between chunks. */
+  idleTimeout: number;
+  /** Sampling settings sent with every request when set. */
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  /** Extra stop strings, sent beside clio's own. */
+  stop?: string[];
+  /** A file whose text extends (or, with systemPromptMode "replace", replaces) the built-in system prompt. */
+  systemPromptFile?: string;
+  systemPromptMode?: "extend" | "replace";
+  /** Commands run after the model changes files (`afterEdit`) and when it finishes a prompt that changed files (`afterTurn`). */
+  checks?: { afterEdit?: string[]; afterTurn?: string[] };
   /** Absolute path of the folder sessions are stored in. */
   sessionDir: string;
   /** Rules from every layer, lowest layer first, without repeats. */
@@ -115,6 +143,15 @@ export const scalarKeys = [
   "workspace",
   "maxTurns",
   "contextWindow",
+  "requestTimeout",
+  "idleTimeout",
+  "temperature",
+  "topP",
+  "maxTokens",
+  "stop",
+  "checks",
+  "systemPromptFile",
+  "systemPromptMode",
   "sessionDir",
   "logLevel",
 ] as const satisfies readonly (keyof ClioConfig)[];
@@ -139,6 +176,11 @@ export const environmentNames = {
   CLIO_MAX_TURNS: "maxTurns",
   CLIO_CONTEXT_WINDOW: "contextWindow",
   CLIO_LOG_LEVEL: "logLevel",
+  CLIO_REQUEST_TIMEOUT: "requestTimeout",
+  CLIO_IDLE_TIMEOUT: "idleTimeout",
+  CLIO_TEMPERATURE: "temperature",
+  CLIO_TOP_P: "topP",
+  CLIO_MAX_TOKENS: "maxTokens",
 } as const satisfies Record<string, ScalarKey>;
 
 /** Defaults for the keys that have one; `workspace` defaults to the current folder. */
@@ -146,6 +188,8 @@ export const defaultValues = {
   api: "chat",
   permissionMode: "ask",
   maxTurns: 25,
+  requestTimeout: 600,
+  idleTimeout: 120,
 } as const satisfies Partial<ClioConfig>;
 
 /** `sk-abcdef123456` → `sk-a…3456`; short secrets become `****`. */

@@ -11,7 +11,7 @@ import { renderHint } from "../../protocols/contract/hints.js";
 import { ToolError } from "../../tools/errors.js";
 import type { ResultError } from "../errors.js";
 import { makeFolder } from "../../tools/clio-folder.js";
-import type { ActionDefinition, ActionOutput, PermissionClass, ProtocolDefinition, ProtocolEnvironment } from "../../protocols/contract/protocol.js";
+import { wholeOutputOf, type ActionDefinition, type ActionOutput, type PermissionClass, type PlannedChange, type ProtocolDefinition, type ProtocolEnvironment } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
 import { permissionSubject } from "./path-forms.js";
@@ -21,6 +21,10 @@ import { CommandScheduler } from "./scheduler.js";
 
 export type ManagerEvent =
   | { type: "command-started"; id: number; protocol: string; action: string; permissionClass: PermissionClass; description: string }
+  /** Just before an action that changes files runs: their text now and after, for checkpoints. */
+  | { type: "files-changing"; id: number; protocol: string; action: string; changes: PlannedChange[] }
+  /** Output of a running command as it comes, for a person watching. */
+  | { type: "command-output"; id: number; text: string }
   | { type: "command-finished"; id: number; result: CommandResult };
 
 export interface ManagerOptions {
@@ -148,8 +152,18 @@ export class ProtocolManager {
       this.failed(id, protocol, action, permissionClass, { code: "cancelled", message: `${protocol}.${action} was cancelled before it started.` }, start, description);
     // A command whose turn was cancelled while it waited is not put to the person.
     if (signal.aborted) return cancelled();
+    const preview = await this.previewOf(invocation, signal);
+    // An action that cannot work (a replace whose text is not there) fails without a question.
+    if (preview && "error" in preview) return { ...this.failed(id, protocol, action, permissionClass, preview.error, start, description), args: invocation.decoded };
     const verdict = await this.options.permissions
-      .decide({ protocol, action, permissionClass, description, ...(await permissionSubject(definition, invocation.decoded, { workspace: this.options.environment.workspace, permissions: this.options.permissions, protocol, action, permissionClass })) })
+      .decide({
+        protocol,
+        action,
+        permissionClass,
+        description,
+        ...(await permissionSubject(definition, invocation.decoded, { workspace: this.options.environment.workspace, permissions: this.options.permissions, protocol, action, permissionClass })),
+        ...(preview ? { changes: preview.changes } : {}),
+      })
       .catch((error: unknown): PermissionVerdict => ({
         allowed: false,
         error: {
@@ -160,12 +174,17 @@ export class ProtocolManager {
       }));
     if (!verdict.allowed) return { ...this.failed(id, protocol, action, permissionClass, verdict.error, start, description), args: invocation.decoded };
     if (signal.aborted) return cancelled();
+    // A question may have stood for minutes: the files are looked at again just before the change.
+    const again = verdict.asked ? await this.previewOf(invocation, signal) : preview;
+    const changes = again && "changes" in again ? again.changes : undefined;
+    if (changes?.length) this.emit({ type: "files-changing", id, protocol, action, changes });
     this.emit({ type: "command-started", id, protocol, action, permissionClass, description });
     const began = performance.now();
     let result: CommandResult;
     try {
       const state = await this.stateOf(invocation.protocolDefinition);
-      const output: unknown = await definition.handler(invocation.args, { state, environment: this.options.environment, signal });
+      const progress = (text: string) => this.emit({ type: "command-output", id, text });
+      const output: unknown = await definition.handler(invocation.args, { state, environment: this.options.environment, signal, progress });
       if (!isActionOutput(output)) {
         throw new Error(`${protocol}.${action} returned ${describeValue(output)} instead of { output: text } (a fault in the protocol)`);
       }
@@ -185,17 +204,35 @@ export class ProtocolManager {
       };
       if (output.data !== undefined) base.data = output.data;
       if (Array.isArray(output.display) && output.display.every((line) => typeof line === "string")) base.display = output.display;
-      result = await this.limitOutput(base);
+      result = await this.limitOutput(base, output.wholeOutput);
     } catch (error) {
-      if (ClioError.isInstance(error)) error.caller ??= `${protocol}.${action}`;
-      const data = toErrorData(error);
-      if (ToolError.isInstance(error) && error.hintParts) data.hint = renderHint(invocation.protocolDefinition, error.hintParts);
-      result = this.result(id, protocol, action, permissionClass, data, start, description);
+      result = this.result(id, protocol, action, permissionClass, actionErrorData(error, invocation), start, description);
       result.args = invocation.decoded;
+      const whole = wholeOutputOf(error);
+      if (whole !== undefined && result.error) {
+        const kept = await this.keepWhole(result.id, whole);
+        if (kept) result.fullOutputPath = kept;
+        result.error = { ...result.error, message: `${result.error.message}\n${shortenedNote(whole.length, kept, this.options.outputFolder)}` };
+      }
     }
     result.durationMs = Math.round((performance.now() - began) * 10) / 10;
     this.emit({ type: "command-finished", id, result });
     return result;
+  }
+
+  /**
+   * What the action would change; the error when the preview found the action cannot work;
+   * undefined when it declares no preview or the preview itself broke (the handler decides then).
+   */
+  private async previewOf(invocation: Invocation, signal: AbortSignal): Promise<{ changes: PlannedChange[] } | { error: ResultError } | undefined> {
+    const preview = invocation.definition.preview;
+    if (!preview) return undefined;
+    try {
+      const state = await this.stateOf(invocation.protocolDefinition);
+      return { changes: await preview(invocation.args, { state, environment: this.options.environment, signal }) };
+    } catch (error) {
+      return ClioError.isInstance(error) && error.code !== "internal_error" ? { error: actionErrorData(error, invocation) } : undefined;
+    }
   }
 
   private stateOf(definition: ProtocolDefinition): Promise<unknown> {
@@ -209,32 +246,50 @@ export class ProtocolManager {
     return state;
   }
 
-  /** Cuts an output past the limit; the whole text is kept in a file the model can read in pieces. */
-  private async limitOutput(result: CommandResult): Promise<CommandResult> {
+  /**
+   * Cuts an output past the limit; the whole text (or the `whole` the action shortened itself)
+   * is kept in a file the model can read in pieces.
+   */
+  private async limitOutput(result: CommandResult, whole?: string): Promise<CommandResult> {
     const limit = this.options.outputLimit ?? 20_000;
-    if (result.output.length <= limit) return result;
+    if (result.output.length <= limit) {
+      if (whole === undefined || whole.length <= result.output.length) return result;
+      const kept = await this.keepWhole(result.id, whole);
+      if (kept) result.fullOutputPath = kept;
+      result.output = `${result.output}\n${shortenedNote(whole.length, kept, this.options.outputFolder)}`;
+      result.truncated = true;
+      return result;
+    }
+    const text = whole !== undefined && whole.length > result.output.length ? whole : result.output;
+    const kept = await this.keepWhole(result.id, text);
+    if (kept) result.fullOutputPath = kept;
+    const note = kept
+      ? `[output cut at ${limit.toLocaleString("en-US")} of ${text.length.toLocaleString("en-US")} characters; the whole output is in ${kept} — read it in pieces with a line offset and limit]`
+      : `[output cut at ${limit.toLocaleString("en-US")} of ${text.length.toLocaleString("en-US")} characters; the rest could not be kept in ${this.options.outputFolder ?? ".clio/outputs"} — ask for a smaller part (a line range, a narrower search)]`;
+    // Never cut between the two halves of a surrogate pair (an emoji): a lone half is not valid text.
+    const end = /[\uD800-\uDBFF]/.test(result.output[limit - 1] ?? "") ? limit - 1 : limit;
+    result.output = `${result.output.slice(0, end)}\n${note}`;
+    result.truncated = true;
+    return result;
+  }
+
+  /** Keeps a whole output under the outputs folder; its workspace-relative path, or undefined when it cannot be kept. */
+  private async keepWhole(id: number, text: string): Promise<string | undefined> {
     const folder = this.options.outputFolder ?? ".clio/outputs";
-    const name = `${new Date(this.options.environment.now()).toISOString().replace(/[:.]/g, "-")}-${result.id}.txt`;
+    const name = `${new Date(this.options.environment.now()).toISOString().replace(/[:.]/g, "-")}-${id}.txt`;
     const relative = path.posix.join(folder, name);
-    let note: string;
     try {
       if (!this.options.environment.workspace.mayKeepState()) throw new Error("plan mode writes nothing in the workspace");
       // Kept only where the folder really lies inside the workspace (.clio may be a symlink):
       // resolving throws for a path that leads outside.
       const { real } = await this.options.environment.workspace.resolve(relative);
       await makeFolder(path.dirname(real));
-      await fs.writeFile(real, result.output, { flag: "wx" });
+      await fs.writeFile(real, text, { flag: "wx" });
       await pruneKeptOutputs(path.dirname(real), path.basename(real));
-      result.fullOutputPath = relative;
-      note = `[output cut at ${limit.toLocaleString("en-US")} of ${result.output.length.toLocaleString("en-US")} characters; the whole output is in ${relative} — read it in pieces with a line offset and limit]`;
+      return relative;
     } catch {
-      note = `[output cut at ${limit.toLocaleString("en-US")} of ${result.output.length.toLocaleString("en-US")} characters; the rest could not be kept in ${folder} — ask for a smaller part (a line range, a narrower search)]`;
+      return undefined;
     }
-    // Never cut between the two halves of a surrogate pair (an emoji): a lone half is not valid text.
-    const end = /[\uD800-\uDBFF]/.test(result.output[limit - 1] ?? "") ? limit - 1 : limit;
-    result.output = `${result.output.slice(0, end)}\n${note}`;
-    result.truncated = true;
-    return result;
   }
 
   private failed(...details: Parameters<ProtocolManager["result"]>): CommandResult {
@@ -295,6 +350,13 @@ function describeValue(value: unknown): string {
   return output === undefined ? "an object without output" : `an output of type ${typeof output}`;
 }
 
+/** The note under an output the action shortened in the middle. */
+function shortenedNote(length: number, kept: string | undefined, folder = ".clio/outputs"): string {
+  return kept
+    ? `[the output above is shortened; the whole output (${length.toLocaleString("en-US")} characters) is in ${kept} — read it with FILE_OP action=read and a line offset and limit]`
+    : `[the output above is shortened; the whole output could not be kept in ${folder}]`;
+}
+
 /** Whole outputs kept beside the cut ones; older ones are removed as new ones come. */
 export const KEPT_OUTPUTS = 100;
 const KEPT_OUTPUT_NAME = /^(\d{4}-\d{2}-\d{2}T[\d-]+Z)-(\d+)\.txt$/;
@@ -314,6 +376,14 @@ async function pruneKeptOutputs(folder: string, keep: string): Promise<void> {
   } catch {
     // Pruning is housekeeping: a folder that cannot be listed keeps its files.
   }
+}
+
+/** What an action threw, as error data: its hint written in the language of the protocol that ran. */
+function actionErrorData(error: unknown, invocation: Invocation): ResultError {
+  if (ClioError.isInstance(error)) error.caller ??= `${invocation.protocol}.${invocation.action}`;
+  const data = toErrorData(error);
+  if (ToolError.isInstance(error) && error.hintParts) data.hint = renderHint(invocation.protocolDefinition, error.hintParts);
+  return data;
 }
 
 /** Any thrown value as error data: typed tool errors keep their code, anything else is internal. */

@@ -4,7 +4,7 @@
  * anything that would ask is refused (fail closed).
  */
 import type { ResultError } from "../errors.js";
-import type { PermissionClass } from "../../protocols/contract/protocol.js";
+import type { PermissionClass, PlannedChange } from "../../protocols/contract/protocol.js";
 
 export const PERMISSION_MODES = ["plan", "ask", "auto-edit", "yolo"] as const;
 export type PermissionMode = (typeof PERMISSION_MODES)[number];
@@ -34,6 +34,8 @@ export interface PermissionRequest {
   pathForms?: string[];
   /** What answering "always" allows for the rest of the session, for the question's wording. */
   alwaysCovers?: string;
+  /** The files the action would change, old and new text, for the question to show as a diff. */
+  changes?: PlannedChange[];
 }
 
 export type PermissionAnswer = "yes" | "no" | "always";
@@ -71,6 +73,11 @@ export class PermissionPolicy {
     return this.denyRules.some(reads) || this.allowRules.some(reads);
   }
 
+  /** True when a deny rule refuses this action whatever its arguments: the model need not be told of it. */
+  refusesAll(protocol: string, action: string): boolean {
+    return this.denyRules.some((rule) => !rule.readsValueOf(protocol, action) && rule.matches({ protocol, action, permissionClass: "read", description: "" }));
+  }
+
   /**
    * True when a deny rule with a path glob refuses reading `relative` through one of `readers`
    * (the actions that read one file, e.g. FILE_OP.read): such a path is then left out of every
@@ -102,10 +109,7 @@ export class PermissionPolicy {
     const scope = alwaysScope(request);
     if (scope.key !== undefined && this.grantedForSession.has(scope.key)) return { allowed: true, asked: false };
     if (!this.asker) {
-      return refuse(
-        `${label} needs the person's permission (${request.permissionClass}) and there is no terminal to ask, so it was refused.`,
-        "Run with --permission-mode auto-edit or yolo, or add an allow rule (e.g. \"EXEC:run:npm test*\") to the config.",
-      );
+      return refuse(`${label} needs the person's permission (${request.permissionClass}) and there is no terminal to ask, so it was refused.`, unattendedHint(request));
     }
     const answer = await this.asker({ ...request, alwaysCovers: scope.description });
     if (answer === "always" && scope.key !== undefined) this.grantedForSession.add(scope.key);
@@ -133,6 +137,19 @@ function alwaysScope(request: PermissionRequest): { key?: string; description: s
   const forms = [...(request.subjectIsPath ? (request.pathForms ?? []) : [])].sort();
   if (forms.length > 0) return { key: `${label}\u0000${forms.join("\u0000")}`, description: `${label} of ${forms[0]} only` };
   return { key: label, description: `every ${label}` };
+}
+
+/**
+ * How the person could let this very action run without a terminal: the mode that runs its class,
+ * or the allow rule that names it (a command exactly as written; other actions as a whole), for
+ * the config's `permissions.allow`.
+ */
+export function unattendedHint(request: PermissionRequest): string {
+  const mode = request.permissionClass === "write" ? "auto-edit" : "yolo";
+  const command = request.permissionClass === "exec" ? request.subject : undefined;
+  const exact = command !== undefined && !/[\r\n*]/.test(command) && command.length <= 200;
+  const rule = exact ? `${request.protocol}:${request.action}:${command}` : `${request.protocol}:${request.action}`;
+  return `Nothing ran. To allow it, run with --permission-mode ${mode} (or CLIO_PERMISSION_MODE=${mode}), or add ${JSON.stringify(rule)} to permissions.allow in .clio/config.json.`;
 }
 
 function refuse(message: string, hint: string): PermissionVerdict {

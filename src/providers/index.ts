@@ -16,8 +16,9 @@ import type { ModelProvider } from "./types.js";
 
 export interface CreateProviderOptions {
   retry?: Partial<RetryPolicy>;
+  /** Give up on an attempt the server has not answered for this long (retried). */
   timeoutMs?: number;
-  /** Treat a stream silent for this long as cut; off by default. */
+  /** Treat a stream silent for this long between chunks as cut (retried). */
   idleTimeoutMs?: number;
   headers?: Record<string, string>;
   /** Characters per chunk for the scripted provider. */

@@ -41,12 +41,14 @@ export interface OpenAICompatibleOptions {
   /** Extra headers sent with every request. */
   headers?: Record<string, string>;
   retry?: Partial<RetryPolicy>;
-  /** Per-request time limit until the response starts; the client's default otherwise. */
+  /**
+   * Give up on an attempt when the server sends nothing for this long after the request (no
+   * headers, no first chunk): a server that accepts and never answers. Retried like a cut stream.
+   */
   timeoutMs?: number;
   /**
-   * Give up on an attempt when no data arrives for this long, first token included, and
-   * treat it as a cut stream (retried when no text was yielded yet). Off by default: local
-   * servers can think for minutes before the first token.
+   * Give up on an attempt when no data arrives for this long between chunks, and treat it as
+   * a cut stream (retried; a reply that already had text is dropped and asked for again).
    */
   idleTimeoutMs?: number;
   /** Seams for tests: waiting, jitter, the clock (for Retry-After dates) and HTTP. */
@@ -124,7 +126,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw cancelledError();
       const progress: AttemptProgress = { phase: "request", yielded: 0 };
-      const watchdog = new IdleWatchdog(signal, this.#options.idleTimeoutMs);
+      const watchdog = new IdleWatchdog(signal, this.#options.timeoutMs, this.#options.idleTimeoutMs);
       try {
         yield* this.attempt(prepared, client, watchdog, progress, signal);
         return;
@@ -181,6 +183,8 @@ export class OpenAICompatibleProvider implements ModelProvider {
     // The client ends a stream quietly when it is aborted.
     if (signal?.aborted) throw cancelledError();
     if (watchdog.stalled) throw watchdog.stallError();
+    // A reply whose stream ended without saying why it finished was cut off: never taken as whole.
+    if (!reply.stopped && !finishReason) throw new Error("the stream ended without a finish_reason");
     const rest = reply.flush();
     if (rest) yield { type: "text-delta", text: rest };
     yield usage && !reply.stopped
@@ -198,7 +202,6 @@ export class OpenAICompatibleProvider implements ModelProvider {
         // Local servers want no key, but the client insists on one.
         apiKey: this.#options.apiKey || "not-needed",
         maxRetries: 0,
-        timeout: this.#options.timeoutMs,
         defaultHeaders: this.#options.headers,
         fetch: this.#options.fetch,
       }),
@@ -214,6 +217,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
       stream: true as const,
       ...(this.refused.has("stream_options") ? {} : { stream_options: { include_usage: true } }),
       ...(request.temperature !== undefined && !this.refused.has("temperature") ? { temperature: request.temperature } : {}),
+      ...(request.topP !== undefined ? { top_p: request.topP } : {}),
     });
     const maxTokens = (name: "max_tokens" | "max_completion_tokens") => (request.maxTokens !== undefined ? { [name]: request.maxTokens } : {});
 
@@ -254,6 +258,14 @@ export class OpenAICompatibleProvider implements ModelProvider {
         }));
       },
     };
+  }
+
+  /** The model ids the server lists at `GET /models`. */
+  async listModels(): Promise<string[]> {
+    const { client } = await this.load();
+    const ids: string[] = [];
+    for await (const model of client.models.list()) ids.push(model.id);
+    return ids.sort();
   }
 
   /** The key-free description used in logs. */
@@ -304,20 +316,27 @@ class ReplyText {
   }
 }
 
-/** One attempt's abort signal: aborted by the caller's signal, or when no data comes for too long. */
+/**
+ * One attempt's abort signal: aborted by the caller's signal, when the server sends nothing for
+ * `firstMs` after the request, or nothing for `idleMs` between chunks.
+ */
 class IdleWatchdog {
   private readonly controller = new AbortController();
   private readonly outer: AbortSignal | undefined;
-  private readonly idleMs: number | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly onOuterAbort = () => this.controller.abort();
+  private waitedMs: number | undefined;
+  private started = false;
   stalled = false;
 
-  constructor(outer: AbortSignal | undefined, idleMs: number | undefined) {
+  constructor(
+    outer: AbortSignal | undefined,
+    firstMs: number | undefined,
+    private readonly idleMs: number | undefined,
+  ) {
     this.outer = outer;
-    this.idleMs = idleMs;
     outer?.addEventListener("abort", this.onOuterAbort, { once: true });
-    this.touch();
+    this.arm(firstMs);
   }
 
   get signal(): AbortSignal {
@@ -326,21 +345,28 @@ class IdleWatchdog {
 
   /** Data arrived: the idle time starts again. */
   touch(): void {
-    if (this.idleMs === undefined) return;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.stalled = true;
-      this.controller.abort();
-    }, this.idleMs);
+    this.started = true;
+    this.arm(this.idleMs);
   }
 
   stallError(): Error {
-    return new Error(`no data for ${this.idleMs} ms`);
+    const seconds = `${((this.waitedMs ?? 0) / 1000).toLocaleString("en-US")} s`;
+    return new Error(this.started ? `no data for ${seconds} in the middle of the reply (idleTimeout)` : `no answer from the server within ${seconds} (requestTimeout)`);
   }
 
   dispose(): void {
     clearTimeout(this.timer);
     this.outer?.removeEventListener("abort", this.onOuterAbort);
+  }
+
+  private arm(milliseconds: number | undefined): void {
+    clearTimeout(this.timer);
+    if (milliseconds === undefined) return;
+    this.waitedMs = milliseconds;
+    this.timer = setTimeout(() => {
+      this.stalled = true;
+      this.controller.abort();
+    }, milliseconds);
   }
 }
 

@@ -8,7 +8,8 @@
  *     Assistant:
  *
  * ending with `Assistant:` for the model to continue. Its turn ends where it starts a new
- * `User:` or `System:` line, so those are the transcript's stop strings. When the last
+ * `User:`, `System:` or `Assistant:` line, so every role marker is a stop string (the system
+ * prompt's example uses the same names). When the last
  * message is the assistant's own, the prompt ends with that text so the model continues it.
  */
 import type { ChatMessage } from "./types.js";
@@ -20,7 +21,7 @@ const roleLabels: Record<ChatMessage["role"], string> = {
 };
 
 /** The stop strings that end the model's turn in a transcript. */
-export const transcriptStops: readonly string[] = ["\nUser:", "\nSystem:"];
+export const transcriptStops: readonly string[] = ["\nUser:", "\nSystem:", "\nAssistant:"];
 
 export interface Transcript {
   prompt: string;

@@ -17,6 +17,7 @@ export interface ModelRequest {
   stop?: string[];
   maxTokens?: number;
   temperature?: number;
+  topP?: number;
   /** Aborting it ends the stream promptly with a `cancelled` ClioError. */
   signal?: AbortSignal;
 }
@@ -59,4 +60,6 @@ export interface ModelProvider {
   readonly model: string;
   readonly api: ProviderApi;
   stream(request: ModelRequest): AsyncIterable<ModelEvent>;
+  /** The models the server offers (`GET /models`), when it can tell. */
+  listModels?(): Promise<string[]>;
 }

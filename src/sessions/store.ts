@@ -201,6 +201,8 @@ export class SessionStore {
     try {
       await fs.rm(this.sessionFile(id), { force: true });
       await fs.rm(this.legacyFile(id), { force: true });
+      // The session's undo checkpoints go with it.
+      await fs.rm(path.join(this.directory, `${id}.checkpoints`), { recursive: true, force: true });
     } finally {
       lock.release();
     }

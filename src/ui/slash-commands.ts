@@ -1,31 +1,50 @@
-/** The chat's slash commands: /help, /model, /mode, /sessions, /resume, /clear, /cost, /memory, /exit. */
+/** The chat's slash commands: /help, /model, /mode, /sessions, /resume, /undo, /rewind, /diff, /clear, /cost, /memory, /exit. */
 import type { ChalkInstance } from "chalk";
+import { isHistoryMarker } from "../agent/agent.js";
 import type { Conversation } from "../agent/conversation.js";
 import { PERMISSION_MODES, type PermissionMode } from "../manager/permissions.js";
-import { createProvider, type ProviderSettings } from "../providers/index.js";
+import { createProvider, type CreateProviderOptions, type ProviderSettings } from "../providers/index.js";
 import type { Runtime } from "../runtime.js";
 import type { SessionStore } from "../sessions/index.js";
+import { diffCommand, rewindCommand, undoCommand } from "./undo-commands.js";
 
 export interface SlashContext {
   conversation: Conversation;
   runtime: Runtime;
   store: SessionStore;
   settings: ProviderSettings;
+  providerOptions: CreateProviderOptions;
   style: ChalkInstance;
   write(text: string): void;
   /** Runs a line of protocol commands directly, as if the person typed it. */
   runDirect(text: string): Promise<void>;
+  /** Sends a prompt to the model as if the person typed it. */
+  prompt(text: string): Promise<void>;
+  /** Aborted by Ctrl-C while the command works. */
+  signal: AbortSignal;
 }
 
 export type SlashOutcome = "continue" | "exit";
 
+/** What /init asks of the model. */
+const INIT_PROMPT = `Study this project so that a future session can work in it well: analyse its code (its languages, layout, entry points, how it is built and tested), read its README and build files (package.json scripts, Makefile, pyproject and the like). Then write CLIO.md at the workspace root: a short guide for an assistant — what the project is, where things are, the commands to build, test and lint, conventions to follow. If CLIO.md exists, read it first and improve it rather than starting over. Finally, suggest "checks" for .clio/config.json from the project's own lint and test commands (for example {"checks": {"afterEdit": ["npm run lint"], "afterTurn": ["npm test"]}}), but do not write that file.`;
+
+/** The names the chat completes with Tab. */
+export const SLASH_COMMAND_NAMES = ["/help", "/model", "/mode", "/sessions", "/resume", "/init", "/compact", "/undo", "/rewind", "/diff", "/checks", "/clear", "/cost", "/memory", "/exit"];
+
 const HELP = [
   ["/help", "this list"],
-  ["/model [name]", "show the model, or switch to another one of the same provider"],
+  ["/model [name]", "show the model and the server's models, or switch to another one"],
   ["/mode [plan|ask|auto-edit|yolo]", "show or change the permission mode"],
   ["/sessions", "list the sessions of this workspace"],
   ["/resume ID", "continue a recorded session (a unique prefix of its id is enough)"],
-  ["/clear", "start afresh in a new session"],
+  ["/init", "let the model study the project and draft CLIO.md (and suggest checks)"],
+  ["/compact", "summarise the older turns now, to free the context window"],
+  ["/undo", "restore the files the last prompt changed"],
+  ["/rewind [N]", "list the checkpoints, or undo checkpoint N and every later one"],
+  ["/diff", "show what this session changed in files"],
+  ["/checks", "show the checks that run after the model changes files"],
+  ["/clear", "start afresh in a new session (clears the screen)"],
   ["/cost", "tokens used in this conversation"],
   ["/memory", "list what is remembered"],
   ["/exit", "leave (Ctrl-C twice does too)"],
@@ -45,9 +64,14 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
     case "/model": {
       if (!argument) {
         write(`Model ${style.bold(conversation.provider.model)} via ${conversation.provider.name} (${conversation.provider.api}).\n`);
+        const models = await conversation.provider.listModels?.().catch((error: Error) => {
+          write(`${style.yellow("!")} The server did not list its models: ${error.message}\n`);
+          return undefined;
+        });
+        if (models?.length) write(`The server offers: ${models.map((model) => (model === conversation.provider.model ? style.bold(model) : model)).join(", ")}. Switch with /model NAME.\n`);
         return "continue";
       }
-      const provider = await createProvider({ ...context.settings, model: argument });
+      const provider = await createProvider({ ...context.settings, model: argument }, context.providerOptions);
       await conversation.switchProvider(provider);
       write(`Now using ${style.bold(argument)}.\n`);
       return "continue";
@@ -82,13 +106,37 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
       const session = await context.store.open(argument);
       await conversation.resume(session);
       write(`Resumed ${style.cyan(session.id)}: ${session.title || "(untitled)"} — ${session.data.messages.length} messages.\n`);
-      const last = [...session.data.messages].reverse().find((message) => message.role === "assistant");
+      const last = [...session.data.messages].reverse().find((message) => message.role === "assistant" && !isHistoryMarker(message.content));
       if (last) write(style.dim(`Last reply: ${last.content.slice(0, 300)}${last.content.length > 300 ? "…" : ""}\n`));
+      return "continue";
+    }
+    case "/init":
+      await context.prompt(INIT_PROMPT);
+      return "continue";
+    case "/compact": {
+      const replaced = await conversation.compact(context.signal);
+      write(replaced ? "" : "Nothing to compact yet: the conversation is short.\n");
+      return "continue";
+    }
+    case "/undo":
+      await undoCommand(context);
+      return "continue";
+    case "/rewind":
+      await rewindCommand(argument, context);
+      return "continue";
+    case "/diff":
+      await diffCommand(context);
+      return "continue";
+    case "/checks": {
+      const checks = conversation.checks;
+      if (!checks) write('No checks are configured. Add them to .clio/config.json: {"checks": {"afterEdit": ["npm run lint"], "afterTurn": ["npm test"]}}.\n');
+      else write(`After each change: ${checks.afterEdit.join(", ") || style.dim("none")}\nAt the end of a prompt that changed files: ${checks.afterTurn.join(", ") || style.dim("none")}\n`);
       return "continue";
     }
     case "/clear":
       await conversation.clear();
-      write("Started afresh.\n");
+      // The screen is cleared too (and its scrollback), like a new chat.
+      write(`${style.level > 0 || process.stdout.isTTY ? "\x1b[2J\x1b[3J\x1b[H" : ""}Started afresh.\n`);
       return "continue";
     case "/cost": {
       const usage = conversation.session?.data.usage.totals ?? { ...conversation.usage, estimated: false };

@@ -12,7 +12,7 @@ import { Spinner } from "./spinner.js";
 
 export interface TerminalViewOptions {
   style: ChalkInstance;
-  output: NodeJS.WriteStream | { isTTY?: boolean; write(text: string): boolean };
+  output: NodeJS.WriteStream | { isTTY?: boolean; columns?: number; write(text: string): boolean };
   /** Reasoning a provider sends beside the reply: shown dimmed (default) or hidden. */
   reasoning?: "show" | "hide";
 }
@@ -24,23 +24,36 @@ export class TerminalView {
   private readonly write: (text: string) => void;
   private readonly pendingResults: string[] = [];
   private replyShown = false;
+  private readonly liveWidth: number | undefined;
   private readonly showReasoning: boolean;
   /** Whether reasoning is being shown and its block is still open (ends at the first reply text). */
   private inReasoning = false;
 
   constructor(options: TerminalViewOptions) {
     this.style = options.style;
-    this.spinner = new Spinner(options.output);
+    this.spinner = new Spinner(options.output, (text) => this.style.dim(text));
     this.write = (text) => {
       options.output.write(text);
     };
-    this.markdown = new MarkdownRenderer(this.style, this.write);
+    this.liveWidth = options.output.isTTY ? Math.max(20, (options.output.columns ?? 80) - 1) : undefined;
+    this.markdown = new MarkdownRenderer(this.style, this.write, this.liveWidth);
     this.showReasoning = options.reasoning !== "hide";
   }
 
-  /** Stops the spinner, e.g. before a permission question. */
+  /** Stops the spinner, e.g. before an error message. */
   pause(): void {
     this.spinner.stop();
+  }
+
+  /**
+   * Before a permission question: the reply so far is drawn whole (questions come only after a
+   * reply has streamed) and the results waiting for it are shown, so the command's text is
+   * never drawn after the question about it.
+   */
+  beforeQuestion(): void {
+    this.spinner.stop();
+    this.markdown.end();
+    this.flushResults();
   }
 
   onAgentEvent(event: AgentEvent): void {
@@ -49,7 +62,7 @@ export class TerminalView {
       case "model-started":
         if (this.replyShown) this.write("\n");
         this.replyShown = true;
-        this.markdown = new MarkdownRenderer(style, this.write);
+        this.markdown = new MarkdownRenderer(style, this.write, this.liveWidth);
         this.spinner.start("Thinking…");
         break;
       case "first-token":
@@ -93,12 +106,21 @@ export class TerminalView {
           this.write(`${event.reason === "cancelled" ? style.yellow(event.message) : style.red(event.message)}\n`);
         }
         break;
+      case "check-finished":
+        this.spinner.stop();
+        this.write(`${event.ok ? style.green("✓") : style.red("✗")} ${event.summary}\n`);
+        break;
       case "usage":
         break;
     }
   }
 
   onManagerEvent(event: ManagerEvent): void {
+    if (event.type === "files-changing") return;
+    if (event.type === "command-output") {
+      this.spinner.output(event.text);
+      return;
+    }
     if (event.type === "command-started") {
       if (this.markdown.atLineStart) this.spinner.start(event.description);
       return;

@@ -96,7 +96,7 @@ describe("the agent against an OpenAI-compatible server", () => {
     harness.server.enqueue({ reply: "Back again." });
     const again = await harness.conversation.prompt("Hi again");
     expect(again).toMatchObject({ reason: "done", finalText: "Back again." });
-    expect(harness.conversation.session!.data.messages.map((message) => message.content)).toEqual(["Hi", "Hi again", "Back again."]);
+    expect(harness.conversation.session!.data.messages.map((message) => message.content)).toEqual(["Hi", "[no reply: the model call failed]", "Hi again", "Back again."]);
   });
 
   it("runs nothing from a stream cut mid-command, asks again, and keeps the session intact", async () => {
@@ -145,18 +145,21 @@ describe("the agent against an OpenAI-compatible server", () => {
 describe("limits", () => {
   it("stops after three malformed replies in a row", async () => {
     harness = await startHarness();
-    harness.server.enqueue(...Array.from({ length: 3 }, () => ({ reply: "[FILE_OP:action=explode:path=\"a\"]" })));
+    harness.server.enqueue(...Array.from({ length: 3 }, () => ({ reply: "[FILE_OP:action=explode:path=\"a\"]" })), { reply: "I could not find a working command." });
     const outcome = await harness.conversation.prompt("Do it");
     expect(outcome.reason).toBe("malformed");
-    expect(harness.server.requests).toHaveLength(3);
+    expect(outcome.finalText).toBe("I could not find a working command.");
+    expect(harness.server.requests).toHaveLength(4);
   });
 
   it("stops when the same command comes three times in a row", async () => {
     harness = await startHarness({ files: { "a.txt": "x\n" } });
-    harness.server.enqueue(...Array.from({ length: 5 }, () => ({ reply: '[FILE_OP:action=read:path="a.txt"]' })));
+    harness.server.enqueue(...Array.from({ length: 3 }, () => ({ reply: '[FILE_OP:action=read:path="a.txt"]' })), { reply: '[FILE_OP:action=read:path="a.txt"]\nIt holds x.' });
     const outcome = await harness.conversation.prompt("Loop");
     expect(outcome.reason).toBe("repeated");
-    expect(harness.server.requests).toHaveLength(3);
+    expect(harness.server.requests).toHaveLength(4);
+    // The answer asked for at the limit is shown, but a command in it never runs.
+    expect(harness.managerEvents.filter((event) => event.type === "command-finished")).toHaveLength(3);
   });
 
   it("stops at --max-turns model calls", async () => {

@@ -1,7 +1,7 @@
 /** The project's instruction files (CLIO.md, AGENTS.md) that go into the system prompt. */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
-import { symlink, writeFile } from "node:fs/promises";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { readInstructions } from "../../src/agent/context-files.js";
 import { temporaryFolder } from "../support/workspace.js";
@@ -44,5 +44,28 @@ describe("instruction files", () => {
     const [instructions] = await readInstructions(workspace.path);
     expect(instructions!.text.length).toBeLessThan(8_100);
     expect(instructions!.text).toContain("[… cut at 8000 characters]");
+  });
+});
+
+describe("instruction files up to the repository root", () => {
+  it("reads every known name from the repository root down to the workspace, nearest last, within a budget", async () => {
+    const nested = path.join(workspace.path, "packages", "app");
+    await mkdir(path.join(workspace.path, ".git"), { recursive: true });
+    await mkdir(nested, { recursive: true });
+    await writeFile(path.join(workspace.path, "CLAUDE.md"), "Root rules.\n");
+    await writeFile(path.join(workspace.path, "packages", "GEMINI.md"), "Package rules.\n");
+    await writeFile(path.join(nested, "AGENTS.md"), "App rules.\n");
+    expect(await readInstructions(nested)).toEqual([
+      { file: "CLAUDE.md", text: "Root rules.\n" },
+      { file: "packages/GEMINI.md", text: "Package rules.\n" },
+      { file: "packages/app/AGENTS.md", text: "App rules.\n" },
+    ]);
+    await writeFile(path.join(workspace.path, "CLIO.md"), "r".repeat(7_900));
+    await writeFile(path.join(workspace.path, "packages", "CLIO.md"), "p".repeat(7_900));
+    await writeFile(path.join(nested, "CLIO.md"), "a".repeat(7_900));
+    await writeFile(path.join(nested, "GEMINI.md"), "g".repeat(7_900));
+    const files = (await readInstructions(nested)).map((entry) => entry.file);
+    expect(files.at(-1)).toBe("packages/app/GEMINI.md");
+    expect(files).not.toContain("CLIO.md");
   });
 });

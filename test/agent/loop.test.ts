@@ -173,7 +173,8 @@ describe("limits", () => {
     const { agent, provider } = await agentWith([[command], [command], [command], [command], [command]]);
     const outcome = await agent.prompt("loop");
     expect(outcome.reason).toBe("repeated");
-    expect(provider.requests).toHaveLength(3);
+    expect(provider.requests).toHaveLength(4);
+    expect(provider.requests[3]!.messages.at(-1)!.content).toContain("Do not write any more commands");
   });
 
   it("does not count the same command with different arguments as a repeat", async () => {
@@ -194,7 +195,8 @@ describe("limits", () => {
     const { agent, provider } = await agentWith([bad, bad, ['[FILE_OP:action=read:path="a.txt"]'], bad, bad, bad, ["never"]]);
     const outcome = await agent.prompt("go");
     expect(outcome.reason).toBe("malformed");
-    expect(provider.requests).toHaveLength(6);
+    expect(outcome.finalText).toBe("never");
+    expect(provider.requests).toHaveLength(7);
   });
 
   it("makes at most --max-turns model calls and says so", async () => {
@@ -203,28 +205,31 @@ describe("limits", () => {
     const { agent, provider } = await agentWith(replies, { maxTurns: 2 });
     const outcome = await agent.prompt("go");
     expect(outcome).toMatchObject({ reason: "max-turns", turns: 2 });
-    expect(provider.requests).toHaveLength(2);
+    expect(provider.requests).toHaveLength(3);
   });
 });
 
 describe("what the model is sent", () => {
   it("never two messages of the same role in a row, even when a prompt follows a turn a limit ended", async () => {
     await writeFile(path.join(folder.path, "a.txt"), "a\n");
-    const { agent, provider } = await agentWith([['[FILE_OP:action=read:path="a.txt"]'], ["Going on."]], { maxTurns: 1 });
+    const { agent, provider } = await agentWith([['[FILE_OP:action=read:path="a.txt"]'], ["It holds a."], ["Going on."]], { maxTurns: 1 });
     expect((await agent.prompt("read a.txt")).reason).toBe("max-turns");
     expect((await agent.prompt("continue")).reason).toBe("done");
-    const sent = provider.requests[1]!.messages;
-    expect(sent.map((message) => message.role)).toEqual(["system", "user", "assistant", "user"]);
-    expect(sent[3]!.content).toMatch(/FILE_OP\.read ok[\s\S]*\n\ncontinue$/);
+    const sent = provider.requests[2]!.messages;
+    expect(sent.map((message) => message.role)).toEqual(["system", "user", "assistant", "user", "assistant", "user"]);
+    expect(sent[3]!.content).toMatch(/FILE_OP\.read ok[\s\S]*Do not write any more commands/);
+    expect(sent[5]!.content).toBe("continue");
   });
 
-  it("never two user messages in a row after a model call that failed", async () => {
+  it("never glues a prompt to one whose model call failed: the failure is marked in the history", async () => {
     const { agent, provider } = await agentWith([[{ fail: new ApplicationError("provider_error", "down") }], ["Back."]]);
     expect((await agent.prompt("first")).reason).toBe("error");
     expect((await agent.prompt("second")).reason).toBe("done");
     expect(provider.requests[1]!.messages).toEqual([
       { role: "system", content: "system" },
-      { role: "user", content: "first\n\nsecond" },
+      { role: "user", content: "first" },
+      { role: "assistant", content: "[no reply: the model call failed]" },
+      { role: "user", content: "second" },
     ]);
   });
 });

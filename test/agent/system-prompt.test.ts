@@ -1,9 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { encode } from "gpt-tokenizer";
 import { buildSystemPrompt } from "../../src/agent/system-prompt.js";
+import { PermissionPolicy } from "../../src/manager/permissions.js";
 import { loadBuiltinProtocols } from "../../src/registry.js";
 
 describe("the system prompt", () => {
+  it("leaves out protocols and actions a deny rule always refuses, and uses the transcript's role names", async () => {
+    const registry = await loadBuiltinProtocols();
+    const policy = new PermissionPolicy("ask", { deny: ["WEB", "FILE_OP:delete", "EXEC:run:rm *"] });
+    const prompt = buildSystemPrompt({ registry, offers: (protocol, action) => !policy.refusesAll(protocol, action) });
+    expect(prompt).not.toContain("WEB — ");
+    expect(prompt).toContain("FILE_OP — ");
+    expect(prompt).not.toMatch(/^ {2}delete /m);
+    expect(prompt).toMatch(/^ {2}run command/m);
+    expect(prompt).toContain("Assistant: Let me look.");
+    expect(prompt).not.toContain("You:");
+  });
+
   it("names every registered action with its parameters, optional ones marked", async () => {
     const registry = await loadBuiltinProtocols();
     const prompt = buildSystemPrompt({ registry, workspaceName: "project" });

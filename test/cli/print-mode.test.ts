@@ -65,14 +65,20 @@ describe("clio -p", () => {
     expect(lastUserMessage(0)).toBe("summarise this\n\nline one\nline two\n");
   });
 
-  it("prints the reply on stdout and command results on stderr, plain, and exits 0", async () => {
+  it("prints the final answer alone on stdout; with --verbose the transcript goes to stderr, plain; exits 0", async () => {
     server.enqueue({ reply: 'Reading.\n[FILE_OP:action=read:path="a.txt"]\n' }, { reply: "It says alpha." });
-    const result = await clio(["-p", "What does a.txt say?", ...model()]);
+    const quiet = await clio(["-p", "What does a.txt say?", ...model()]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stdout).toBe("It says alpha.\n");
+    expect(quiet.stderr).toBe("");
+    server.enqueue({ reply: 'Reading.\n[FILE_OP:action=read:path="a.txt"]\n' }, { reply: "It says alpha." });
+    const result = await clio(["-p", "What does a.txt say?", "--verbose", ...model()]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('Reading.\n[FILE_OP:action=read:path="a.txt"]\nIt says alpha.\n');
+    expect(result.stdout).toBe("It says alpha.\n");
+    expect(result.stderr).toContain('Reading.\n[FILE_OP:action=read:path="a.txt"]\n');
     expect(result.stderr).toMatch(/✓ Read a\.txt/);
     expect(result.stdout + result.stderr).not.toContain("\u001b[");
-    expect(lastUserMessage(1)).toContain("1│alpha");
+    expect(lastUserMessage(3)).toContain("1│alpha");
   });
 
   it("stays plain with NO_COLOR even when colour is forced", async () => {
@@ -125,7 +131,7 @@ describe("clio -p", () => {
   it("refuses a write without a terminal to ask (ask mode fails closed), and the model is told how to allow it", async () => {
     server.enqueue({ reply: '[FILE_OP:action=write:path="b.txt":content="x"]' }, { reply: "I could not write it." });
     const result = await clio(["-p", "write b.txt", "--output-format", "json", ...model()]);
-    expect(result.code).toBe(0);
+    expect(result.code).toBe(3);
     expect(existsSync(path.join(workspace.path, "b.txt"))).toBe(false);
     expect(JSON.parse(result.stdout).commands[0].error.code).toBe("permission_denied");
     expect(lastUserMessage(1)).toContain("--permission-mode");
@@ -138,11 +144,13 @@ describe("clio -p", () => {
     expect(result.stderr).toContain("does not exist");
   });
 
-  it("exits 1 with the json outcome when a limit ends the turn", async () => {
-    server.enqueue({ reply: '[FILE_OP:action=read:path="a.txt"]' }, { reply: '[FILE_OP:action=read:path="a.txt":offset=1]' });
+  it("exits 3 when a limit ends the turn, after asking the model once for a plain answer", async () => {
+    server.enqueue({ reply: '[FILE_OP:action=read:path="a.txt"]' }, { reply: '[FILE_OP:action=read:path="a.txt":offset=1]' }, { reply: "a.txt holds alpha; I did not finish." });
     const result = await clio(["-p", "loop", "--max-turns", "2", "--output-format", "json", ...model()]);
-    expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)).toMatchObject({ reason: "max-turns", ok: false, turns: 2 });
+    expect(result.code).toBe(3);
+    expect(JSON.parse(result.stdout)).toMatchObject({ reason: "max-turns", ok: false, exitCode: 3, turns: 2, result: "a.txt holds alpha; I did not finish." });
+    expect(lastUserMessage(2)).toContain("Do not write any more commands");
+    expect(server.requests).toHaveLength(3);
   });
 
   it("exits 2 for usage errors: no prompt, a bad flag, a workspace, session or script that does not exist, no model configured", async () => {
@@ -168,6 +176,7 @@ describe("clio -p", () => {
     const listed = await clio(["sessions", "list"]);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toContain(id);
+    expect((await clio(["sessions"])).stdout).toBe(listed.stdout);
     expect(listed.stdout).not.toContain("\u001b[");
     const shown = await clio(["sessions", "show", id.slice(0, 15)]);
     expect(shown.code).toBe(0);

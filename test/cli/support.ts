@@ -6,6 +6,11 @@ import { execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
+import { afterEach, beforeAll, beforeEach } from "vitest";
+import { startOpenAIServer, type OpenAITestServer } from "../support/openai-server.js";
+import { temporaryFolder } from "../support/workspace.js";
+
+type TemporaryFolder = Awaited<ReturnType<typeof temporaryFolder>>;
 
 export const repositoryRoot = path.resolve(import.meta.dirname, "../..");
 export const bundledCli = path.join(repositoryRoot, "dist", "clio.js");
@@ -39,4 +44,25 @@ export function runCli(args: string[], options: { cwd: string; env: NodeJS.Proce
     if (options.keepStdinOpen) child.on("exit", () => child.stdin.destroy());
     else child.stdin.end(options.input ?? "");
   });
+}
+
+/**
+ * A model test server, a home folder and a workspace made fresh for every test of the file that
+ * calls this (and removed after it); read them from the returned object inside tests.
+ */
+export function freshCliFixture(prepare?: (workspace: string) => Promise<void>): { server: OpenAITestServer; home: TemporaryFolder; workspace: TemporaryFolder } {
+  const fixture = {} as { server: OpenAITestServer; home: TemporaryFolder; workspace: TemporaryFolder };
+  beforeAll(ensureBuilt);
+  beforeEach(async () => {
+    fixture.server = await startOpenAIServer();
+    fixture.home = await temporaryFolder("clio-cli-home-");
+    fixture.workspace = await temporaryFolder("clio-cli-workspace-");
+    await prepare?.(fixture.workspace.path);
+  });
+  afterEach(async () => {
+    await fixture.server.close();
+    await fixture.home.remove();
+    await fixture.workspace.remove();
+  });
+  return fixture;
 }

@@ -50,6 +50,8 @@ describe("defaults", () => {
       api: "chat",
       permissionMode: "ask",
       maxTurns: 25,
+      requestTimeout: 600,
+      idleTimeout: 120,
       workspace: cwd,
       sessionDir: path.join(home, ".clio", "sessions"),
       permissions: { allow: [], deny: [] },
@@ -250,6 +252,15 @@ describe("invalid configuration is refused with the file and the key", () => {
     await writeConfig(project, { permissions: { allow: ["EXEC:run:npm test", "not a rule!"] } });
     const error = await loadError();
     expect(error.message).toContain("permissions.allow[1] is not a permission rule");
+  });
+
+  it("reads timeouts and model settings from the environment, and names a bad one", async () => {
+    const resolved = await load({ env: { CLIO_REQUEST_TIMEOUT: "2.5", CLIO_IDLE_TIMEOUT: "30", CLIO_TEMPERATURE: "0.2", CLIO_TOP_P: "0.9", CLIO_MAX_TOKENS: "512" } });
+    expect(resolved.config).toMatchObject({ requestTimeout: 2.5, idleTimeout: 30, temperature: 0.2, topP: 0.9, maxTokens: 512 });
+    expect(resolved.sources.requestTimeout).toBe("env:CLIO_REQUEST_TIMEOUT");
+    expect((await loadError({ env: { CLIO_REQUEST_TIMEOUT: "soon" } })).message).toContain("CLIO_REQUEST_TIMEOUT=\"soon\": the value must be a number of seconds");
+    expect((await loadError({ env: { CLIO_TEMPERATURE: "9" } })).message).toContain("must be 2 or less");
+    expect((await loadError({ flags: { stop: [""] } })).message).toContain("must not be empty");
   });
 
   it("names the environment variable with a bad value", async () => {

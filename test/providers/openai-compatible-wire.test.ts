@@ -27,7 +27,7 @@ describe("the completions API", () => {
     const { body, path } = first;
     expect(path).toBe("/v1/completions");
     expect(body.prompt).toBe("System: You are clio.\n\nUser: Say hello.\n\nAssistant:");
-    expect(body.stop).toEqual(["\nUser:", "\nSystem:", "[END]"]);
+    expect(body.stop).toEqual(["\nUser:", "\nSystem:", "\nAssistant:", "[END]"]);
     expect(body).not.toHaveProperty("messages");
   });
 
@@ -187,14 +187,15 @@ describe("failures", () => {
     expect((error as ClioError).code).toBe("cancelled");
   });
 
-  it("treats a silent stream as cut when an idle timeout is set", async () => {
+  it("treats a server silent before its first byte, or between chunks, as a cut stream", async () => {
     server.enqueue({ reply: "stalls", firstTokenDelayMs: 60_000 }, { reply: "abc", chunkSizes: 1, chunkDelayMs: 60_000 }, { reply: "prompt" });
-    const { provider } = providerFor(server, "chat", { idleTimeoutMs: 200 });
+    const { provider } = providerFor(server, "chat", { timeoutMs: 200, idleTimeoutMs: 200 });
 
     const { events, error } = await collectUntilError(provider.stream({ messages: conversation }));
     const retried = await collect(provider.stream({ messages: conversation }));
 
-    expect(events[0]).toMatchObject({ type: "retry", attempt: 1, reason: "stream cut (no data for 200 ms)" });
+    expect(events[0]).toMatchObject({ type: "retry", attempt: 1, reason: "stream cut (no answer from the server within 0.2 s (requestTimeout))" });
+    expect((error as StreamCutError).message).toContain("no data for 0.2 s in the middle of the reply (idleTimeout)");
     expect(error).toBeInstanceOf(StreamCutError);
     expect((error as StreamCutError).receivedCharacters).toBe(1);
     expect(replyText(retried)).toBe("prompt");

@@ -40,6 +40,10 @@ export interface ReplyBehaviour {
   chunkDelayMs?: number;
   /** Destroy the connection after this many content chunks, as a dropped network would. */
   cutAfterChunks?: number;
+  /** End the response cleanly after this many content chunks, without a finish_reason or [DONE]. */
+  endAfterChunks?: number;
+  /** Accept the request and never answer (no headers, no data) until the client goes away. */
+  hang?: boolean;
   /** Reasoning streamed before the content (chat only), in the delta field a vendor uses, 5 characters a chunk. */
   reasoning?: { field: "reasoning_content" | "reasoning" | "thinking"; text: string };
 }
@@ -121,6 +125,7 @@ export async function startOpenAIServer(): Promise<OpenAITestServer> {
       return sendError(response, { status: 500, message: "The test server has no behaviour queued for this request." });
     }
     if ("status" in behaviour) return sendError(response, behaviour);
+    if (behaviour.hang) return new Promise<void>((resolve) => response.on("close", () => resolve()));
     const reply = planReply(behaviour, body, endpoint);
     if (body.stream === true) await streamReply(response, reply, behaviour, body);
     else sendJson(response, 200, wholeReply(reply));
@@ -244,6 +249,10 @@ async function streamReply(response: ServerResponse, reply: PlannedReply, behavi
     if (closed) return;
     if (behaviour.cutAfterChunks !== undefined && index >= behaviour.cutAfterChunks) {
       response.socket?.destroy();
+      return;
+    }
+    if (behaviour.endAfterChunks !== undefined && index >= behaviour.endAfterChunks) {
+      response.end();
       return;
     }
     await send(content(text));

@@ -26,6 +26,8 @@ export interface RunOptions {
   /** Between SIGTERM and SIGKILL, default 1 s. */
   graceMs?: number;
   drainMs?: number;
+  /** Output as it arrives (both streams), for a person watching; the captured text is unaffected. */
+  onOutput?: (text: string) => void;
   spawn?: Spawn;
   now?: () => number;
   /** The command's environment tag (see process-group.ts): processes carrying it are killed when it ends. */
@@ -128,8 +130,15 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
       terminate();
     };
 
-    child.stdout?.on("data", (chunk: Buffer) => stdout.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk));
+    const watch = options.onOutput;
+    child.stdout?.on("data", (chunk: Buffer) => {
+      stdout.push(chunk);
+      watch?.(chunk.toString("utf8"));
+    });
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr.push(chunk);
+      watch?.(chunk.toString("utf8"));
+    });
     child.on("error", (error) => {
       startError = error.message;
       finish();

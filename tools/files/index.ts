@@ -4,9 +4,11 @@
  */
 import type { Workspace } from "../workspace.js";
 import { explainFailure, type FileContext } from "./context.js";
+import { FileLedger } from "./freshness.js";
 import { nodeFileSystem, nodeSyncReads, type FileSystem, type SyncReads } from "./file-system.js";
 import type { ListResult } from "./list.js";
 import { copyPath, movePath, pathInfo, removePath, type InfoResult, type RemoveResult, type TransferResult } from "./manage.js";
+import { planMove, planRemove, planReplace, planWrite, type FileChangePlan } from "./plan.js";
 import { readTextFile, type ReadOptions, type ReadResult } from "./read.js";
 import { replaceInFile, type ReplaceResult } from "./replace.js";
 import type { SearchResult } from "./search.js";
@@ -15,6 +17,8 @@ import { writeTextFile, type WriteResult } from "./write.js";
 export type { FileSystem, SyncReads } from "./file-system.js";
 export type { ListEntry, ListResult } from "./list.js";
 export type { InfoResult, RemoveResult, TransferResult } from "./manage.js";
+export type { FileChangePlan } from "./plan.js";
+export { FileLedger } from "./freshness.js";
 export type { ReadOptions, ReadResult } from "./read.js";
 export type { ReplaceResult } from "./replace.js";
 export type { SearchHit, SearchResult } from "./search.js";
@@ -28,24 +32,39 @@ export class FileTools {
   /**
    * @param fileSystem the `fs.promises` seam (tests replace single methods)
    * @param syncReads the synchronous calls that read small files whole
+   * @param ledger what the model last saw of each file; writes to files changed since then fail
    */
-  constructor(workspace: Workspace, fileSystem: FileSystem = nodeFileSystem, syncReads: SyncReads = nodeSyncReads) {
+  constructor(
+    workspace: Workspace,
+    fileSystem: FileSystem = nodeFileSystem,
+    syncReads: SyncReads = nodeSyncReads,
+    private readonly ledger: FileLedger = new FileLedger(),
+  ) {
     this.context = { workspace, fs: fileSystem, syncReads };
   }
 
   /** A text file's lines (windowed by `offset`/`limit`, capped at 256 KB); binary files are refused. */
   read(path: string, options: ReadOptions = {}): Promise<ReadResult> {
-    return explainFailure(path, readTextFile(this.context, path, options));
+    return explainFailure(path, this.seeing(path, () => readTextFile(this.context, path, options)));
   }
 
-  /** Writes a whole file atomically, creating folders and keeping an existing file's mode. */
+  /** Writes a whole file atomically, creating folders and keeping an existing file's mode; refuses a file changed since the model saw it. */
   write(path: string, content: string): Promise<WriteResult> {
-    return explainFailure(path, writeTextFile(this.context, path, content));
+    return explainFailure(path, this.seeing(path, () => writeTextFile(this.context, path, content), true));
   }
 
-  /** Replaces the exact text `old` with `replacement`: one match, or all of them with `all`. */
+  /** Replaces the exact text `old` with `replacement`: one match, or all of them with `all`; refuses a file changed since the model saw it. */
   replace(path: string, old: string, replacement: string, all = false): Promise<ReplaceResult> {
-    return explainFailure(path, replaceInFile(this.context, path, old, replacement, all));
+    return explainFailure(path, this.seeing(path, () => replaceInFile(this.context, path, old, replacement, all), true));
+  }
+
+  /** Runs a read or (with `changes`) a change of `path`, checking and noting what the model sees of it. */
+  private async seeing<Value>(path: string, operation: () => Promise<Value>, changes = false): Promise<Value> {
+    const { real, relative } = await this.context.workspace.resolve(path, changes ? "write" : "read");
+    if (changes) await this.ledger.check(this.context, real, relative);
+    const value = await operation();
+    await this.ledger.remember(this.context, real);
+    return value;
   }
 
   /** A folder's entries (or its tree with `recursive`), .gitignore respected, `.git` hidden. */
@@ -72,6 +91,24 @@ export class FileTools {
   /** Copies a file, or a folder with `recursive`; an existing target file is replaced only with `overwrite`. */
   copy(path: string, to: string, options: { recursive?: boolean; overwrite?: boolean } = {}): Promise<TransferResult> {
     return explainFailure(path, copyPath(this.context, path, to, options));
+  }
+
+  /** What write, replace, delete, move or copy would change, changing nothing (for previews and undo). */
+  async plan(action: "write" | "replace" | "delete" | "move" | "copy", args: { path: string; content?: string; old?: string; new?: string; all?: boolean; to?: string }): Promise<FileChangePlan[]> {
+    const context = this.context;
+    if (action === "write" || action === "replace") {
+      const { real, relative } = await context.workspace.resolve(args.path, "write");
+      await explainFailure(args.path, this.ledger.check(context, real, relative));
+    }
+    const planned =
+      action === "write"
+        ? planWrite(context, args.path, args.content ?? "")
+        : action === "replace"
+          ? planReplace(context, args.path, args.old ?? "", args.new ?? "", args.all ?? false)
+          : action === "delete"
+            ? planRemove(context, args.path)
+            : planMove(context, args.path, args.to ?? "", action === "copy");
+    return explainFailure(args.path, planned);
   }
 
   /** Size, type, modification time, mode and (for text) line count of a path. */

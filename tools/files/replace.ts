@@ -19,7 +19,19 @@ export interface ReplaceResult extends WriteResult {
   matchLines: number[];
 }
 
-export async function replaceInFile(context: FileContext, input: string, old: string, replacement: string, all = false): Promise<ReplaceResult> {
+/** A replacement worked out but not written: the old text and the new. */
+export interface PlannedReplacement {
+  relative: string;
+  real: string;
+  mode: number;
+  text: string;
+  updated: string;
+  replacements: number;
+  matchLines: number[];
+}
+
+/** Finds `old` in a file and works out the new text, changing nothing (errors as replace gives them). */
+export async function planReplacement(context: FileContext, input: string, old: string, replacement: string, all = false): Promise<PlannedReplacement> {
   if (old === "") throw new ToolError("invalid_argument", "old is empty; replace needs the exact text to find.", "Give old as text copied from the file, or use action=write for a whole file.");
   const { relative, real } = await context.workspace.resolve(input, "write");
   const stat = await lstatOrNothing(context, real);
@@ -56,8 +68,12 @@ export async function replaceInFile(context: FileContext, input: string, old: st
     from = offset + find.length;
   }
   pieces.push(text.slice(from));
-  const updated = pieces.join("");
-  await atomicWrite(context, real, updated, stat.mode & 0o7777);
+  return { relative, real, mode: stat.mode & 0o7777, text, updated: pieces.join(""), replacements: offsets.length, matchLines };
+}
+
+export async function replaceInFile(context: FileContext, input: string, old: string, replacement: string, all = false): Promise<ReplaceResult> {
+  const { relative, real, mode, text, updated, replacements, matchLines } = await planReplacement(context, input, old, replacement, all);
+  await atomicWrite(context, real, updated, mode);
   const { added, removed } = countChanges(text, updated);
   return {
     relative,
@@ -66,7 +82,7 @@ export async function replaceInFile(context: FileContext, input: string, old: st
     removed,
     lines: splitLines(updated).length,
     bytes: Buffer.byteLength(updated),
-    replacements: offsets.length,
+    replacements,
     matchLines,
   };
 }

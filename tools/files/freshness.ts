@@ -1,0 +1,40 @@
+/**
+ * Stale files: what the model last saw of each file (read or written through FILE_OP), so a
+ * write or replace of a file that changed on disk since — the person edited it, a formatter ran —
+ * fails and asks the model to read it again instead of overwriting the change unseen.
+ */
+import { ToolError } from "../errors.js";
+import type { FileContext } from "./context.js";
+import { lstatOrNothing } from "./context.js";
+
+export class FileLedger {
+  /** Real path → the file's stamp (size, modification time, inode) when the model last saw it. */
+  private readonly seen = new Map<string, string>();
+
+  /** Notes the file as the model now knows it. */
+  async remember(context: FileContext, real: string): Promise<void> {
+    const stamp = await stampOf(context, real);
+    if (stamp === undefined) this.seen.delete(real);
+    else this.seen.set(real, stamp);
+  }
+
+  /** Throws `stale_file` when the file changed since the model last read or wrote it. */
+  async check(context: FileContext, real: string, relative: string): Promise<void> {
+    const known = this.seen.get(real);
+    if (known === undefined) return;
+    const now = await stampOf(context, real);
+    if (now === known) return;
+    // Told once that the file is gone, the model may then create it afresh.
+    if (now === undefined) this.seen.delete(real);
+    throw new ToolError(
+      "stale_file",
+      now === undefined ? `${relative} was deleted since you last read it.` : `${relative} changed on disk since you last read it (someone or something else edited it); nothing was written.`,
+      ["Read it again with ", { action: "read", arguments: { path: relative } }, " and make your change on what it holds now."],
+    );
+  }
+}
+
+async function stampOf(context: FileContext, real: string): Promise<string | undefined> {
+  const stat = await lstatOrNothing(context, real);
+  return stat === undefined ? undefined : `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+}
