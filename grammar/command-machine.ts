@@ -322,7 +322,7 @@ export class CommandMachine extends MachineBase {
       this.deferStray();
       return i;
     }
-    this.missingColonAt(this.quoteOffset + 1, messages.missingColon(this.name, this.key, this.quoteLine, this.quoteColumn));
+    this.missingColonAt(this.quoteOffset + 1, this.quoteLine, this.quoteColumn + 1, messages.missingColon(this.name, this.key, this.quoteLine, this.quoteColumn));
     this.key = this.strayKey;
     this.state = State.AfterKey;
     return i;
@@ -333,11 +333,13 @@ export class CommandMachine extends MachineBase {
     return this.pending === undefined || this.repair?.kind === "colon";
   }
 
-  /** A `:` is missing at absolute `offset`: noted (the first one is the error), and parsing goes on. */
-  private missingColonAt(offset: number, message: string): void {
+  /**
+   * A `:` is missing at absolute `offset` (at `line` and `column`, which the caller noted: a line
+   * break may have come since): noted (the first one is the error), and parsing goes on.
+   */
+  private missingColonAt(offset: number, line: number, column: number, message: string): void {
     if (this.pending === undefined) {
-      const column = offset - this.host.lineStart + 1;
-      this.defer(offset, this.host.line, column, "unexpected_character", message);
+      this.defer(offset, line, column, "unexpected_character", message);
       this.repair = { kind: "colon", key: this.key, valueAt: 0, colons: [] };
     }
     this.repair!.colons!.push(offset - this.startOffset);
@@ -416,11 +418,13 @@ export class CommandMachine extends MachineBase {
         if (this.state === State.BareSpace && code < 128 && BARE[code]) {
           this.state = State.Bare;
           this.bareGap = this.spaceRunStart;
+          this.bareGapLine = this.spaceRunLine;
+          this.bareGapColumn = this.spaceRunColumn;
           return i + 1;
         }
         if (this.state === State.AfterValue && this.lastForm === 0 && this.bareGap >= 0 && this.colonsOnly() && (code === QUOTE || (code < 128 && BARE[code]))) {
           // `action=read path="a"`: the space inside the bare value was a missing `:`, and `path=` its key.
-          this.missingColonAt(this.bareGap, messages.missingColon(this.name, "the value before it", this.host.line, this.bareGap - this.host.lineStart + 1));
+          this.missingColonAt(this.bareGap, this.bareGapLine, this.bareGapColumn, messages.missingColon(this.name, "the value before it", this.bareGapLine, this.bareGapColumn));
           this.state = State.ValueStart;
           return i;
         }

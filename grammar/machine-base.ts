@@ -96,6 +96,9 @@ export abstract class MachineBase {
   protected sawTagWith: string | undefined;
   protected unicodeDigits = 0;
   protected spaceRunStart = 0;
+  /** Where the space run starts, as line and column (a line break may follow before it ends). */
+  protected spaceRunLine = 0;
+  protected spaceRunColumn = 0;
   protected dirtyIndentAt = -1;
   protected keyOffset = 0;
   protected keyLine = 0;
@@ -118,6 +121,8 @@ export abstract class MachineBase {
   protected junkOffset = 0;
   /** Where the last whitespace inside the current bare value began (-1: none). */
   protected bareGap = -1;
+  protected bareGapLine = 0;
+  protected bareGapColumn = 0;
   protected junkCode = 0;
   protected junkLine = 0;
   protected junkColumn = 0;
@@ -297,6 +302,8 @@ export abstract class MachineBase {
   protected enterSpace(state: State, offset: number): void {
     this.state = state;
     this.spaceRunStart = offset;
+    this.spaceRunLine = this.host.line;
+    this.spaceRunColumn = offset - this.host.lineStart + 1;
   }
 
   protected unexpected(expected: string, code: number): string {

@@ -187,3 +187,16 @@ describe("line breaks", () => {
     expect(command!.span.start).toEqual({ offset: 4, line: 1, column: 5 });
   });
 });
+
+describe("a missing : before a parameter on the next line", () => {
+  it("is reported where the : belongs, on the line before the break (found by the position law)", () => {
+    for (const [text, offset] of [
+      ['[B:j="x]"\r\nk=1', 9],
+      ['[B:j="x"\nk=1]', 8],
+      ["[B:a=b\n c=1]", 6],
+    ] as const) {
+      const [error] = parse(text).errors;
+      expect(error?.span.start, text).toEqual({ offset, line: 1, column: offset + 1 });
+    }
+  });
+});
