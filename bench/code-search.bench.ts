@@ -105,7 +105,10 @@ async function main(): Promise<void> {
   const rows: Array<[string, string]> = [["questions", `${SYSTEMS.map((system) => system.padEnd(15)).join("  ")}clio ÷ ripgrep (MRR)`]];
   for (const [label, group] of groups) {
     const score = await scores(run, group);
-    rows.push([`${label}, ${group.length}`, `${SYSTEMS.map((system) => cell(score[system]).padEnd(15)).join("  ")}${(score.clio.mrrAt10 / Math.max(score.ripgrep.mrrAt10, 1e-9)).toFixed(2)}×`]);
+    rows.push([
+      `${label}, ${group.length}`,
+      `${SYSTEMS.map((system) => cell(score[system]).padEnd(15)).join("  ")}${(score.clio.mrrAt10 / Math.max(score.ripgrep.mrrAt10, 1e-9)).toFixed(2)}×`,
+    ]);
   }
   printTable(rows);
   console.log("\nsearch latency per query, p50 / p95 (wall; CPU of this process)");

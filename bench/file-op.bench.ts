@@ -48,7 +48,13 @@ async function main(): Promise<void> {
     const windowed = await timeMedian(5, () => files.read("big.log"));
     const heapAfter = process.memoryUsage().heapUsed;
     const whole = await timeMedian(5, async () => (await fs.readFile(path.join(root, "big.log"), "utf8")).split("\n").length);
-    rows.push({ task: "read 50 MB log (first window + line count)", ours: windowed, baseline: whole, baselineName: "readFile+split", note: `heap growth ${((heapAfter - heapBefore) / 1e6).toFixed(1)} MB` });
+    rows.push({
+      task: "read 50 MB log (first window + line count)",
+      ours: windowed,
+      baseline: whole,
+      baselineName: "readFile+split",
+      note: `heap growth ${((heapAfter - heapBefore) / 1e6).toFixed(1)} MB`,
+    });
     const late = await timeMedian(5, () => files.read("big.log", { offset: 600_000, limit: 50 }));
     rows.push({ task: "read 50 lines at line 600,000", ours: late, baseline: whole, baselineName: "readFile+split" });
 
@@ -69,7 +75,8 @@ async function main(): Promise<void> {
     rows.push({ task: "search *.ts (2k files, 10k ignored)", ours: glob, baseline: plainGlob, baselineName: "fast-glob, no ignore" });
     const content = await timeMedian(3, () => files.search("*.ts", { content: "TODO" }));
     const { stdout } = await promisify(execFile)("sh", ["-c", "command -v grep"]).catch(() => ({ stdout: "" }));
-    const grep = stdout.trim() === "" ? Number.NaN : await timeMedian(3, () => promisify(execFile)("grep", ["-rn", "--include=*.ts", "TODO", "src"], { cwd: root }).catch(() => undefined));
+    const grep =
+      stdout.trim() === "" ? Number.NaN : await timeMedian(3, () => promisify(execFile)("grep", ["-rn", "--include=*.ts", "TODO", "src"], { cwd: root }).catch(() => undefined));
     rows.push({ task: "search content TODO in 2k files", ours: content, baseline: grep, baselineName: "grep -rn" });
     const listing = await timeMedian(5, () => files.list(".", { recursive: true }));
     rows.push({ task: "list recursive (capped at 1,000)", ours: listing, baseline: plainGlob, baselineName: "fast-glob, no ignore" });

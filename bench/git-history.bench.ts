@@ -37,7 +37,9 @@ function history(random: () => number): { stream: string; files: string[] } {
     const touched = commit === 0 ? files : Array.from({ length: 3 + Math.floor(random() * 5) }, () => files[Math.floor(random() * files.length)]!);
     for (const file of new Set(touched)) {
       const lines = contents.get(file)!;
-      if (commit > 0) for (let edit = 0; edit < 1 + Math.floor(random() * 2); edit++) lines[Math.floor(random() * lines.length)] = `export const edited${commit} = ${Math.floor(random() * 1e6)};`;
+      if (commit > 0)
+        for (let edit = 0; edit < 1 + Math.floor(random() * 2); edit++)
+          lines[Math.floor(random() * lines.length)] = `export const edited${commit} = ${Math.floor(random() * 1e6)};`;
       parts.push(`M 100644 inline ${file}\n${blob(`${lines.join("\n")}\n`)}`);
     }
     parts.push("\n");
@@ -66,9 +68,22 @@ async function main(): Promise<void> {
   const base = keep ?? (await fs.mkdtemp(path.join(os.tmpdir(), "clio-git-history-bench-")));
   const root = path.join(base, "repo");
   await fs.mkdir(root, { recursive: true });
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: base, GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "Bench", GIT_AUTHOR_EMAIL: "bench@example.com", GIT_COMMITTER_NAME: "Bench", GIT_COMMITTER_EMAIL: "bench@example.com" };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: base,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_AUTHOR_NAME: "Bench",
+    GIT_AUTHOR_EMAIL: "bench@example.com",
+    GIT_COMMITTER_NAME: "Bench",
+    GIT_COMMITTER_EMAIL: "bench@example.com",
+  };
   try {
-    const reuse = keep !== undefined && (await fs.stat(path.join(root, ".git")).then(() => true, () => false));
+    const reuse =
+      keep !== undefined &&
+      (await fs.stat(path.join(root, ".git")).then(
+        () => true,
+        () => false,
+      ));
     const built = reuse ? 0 : await time(() => buildRepository(root, env));
     const files = (await run("git", ["ls-files"], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 })).stdout.split("\n");
     const someFile = files[1234]!;
@@ -108,16 +123,40 @@ async function main(): Promise<void> {
     }
     // Whole processes: the read commands as one `clio replay` against the same commands as git processes.
     const cliScript = path.join(base, "script.sh");
-    const gitCommands = ["status --porcelain", "log -10", "log -100", `log -10 -- ${someFile}`, "diff HEAD~50 HEAD", "diff HEAD~1 HEAD", "diff", "diff --cached", "diff HEAD~5", "branch"];
+    const gitCommands = [
+      "status --porcelain",
+      "log -10",
+      "log -100",
+      `log -10 -- ${someFile}`,
+      "diff HEAD~50 HEAD",
+      "diff HEAD~1 HEAD",
+      "diff",
+      "diff --cached",
+      "diff HEAD~5",
+      "branch",
+    ];
     await fs.writeFile(cliScript, `${gitCommands.map((command) => `git ${command} > /dev/null`).join("\n")}\n`);
     const clioScript = path.join(base, "script.md");
-    const clioCommands = ["status", "log", "log:count=100", `log:count=10:path="${someFile}"`, 'diff:from="HEAD~50":to="HEAD"', 'diff:from="HEAD~1":to="HEAD"', "diff", "diff:staged=true", 'diff:from="HEAD~5"', "branch"];
+    const clioCommands = [
+      "status",
+      "log",
+      "log:count=100",
+      `log:count=10:path="${someFile}"`,
+      'diff:from="HEAD~50":to="HEAD"',
+      'diff:from="HEAD~1":to="HEAD"',
+      "diff",
+      "diff:staged=true",
+      'diff:from="HEAD~5"',
+      "branch",
+    ];
     await fs.writeFile(clioScript, `${clioCommands.map((command) => `[GIT:action=${command}]`).join("\n")}\n`);
     const clioBinary = fileURLToPath(new URL("../dist/clio.js", import.meta.url));
     const processRows: number[][] = [[], []];
     for (let round = 0; round < 4; round++) {
       processRows[0]!.push(await time(() => run("sh", [cliScript], { cwd: root, env, maxBuffer: 256 * 1024 * 1024 })));
-      processRows[1]!.push(await time(() => run(process.execPath, [clioBinary, "replay", clioScript, "-w", root, "--permission-mode", "plan"], { cwd: root, env, maxBuffer: 256 * 1024 * 1024 })));
+      processRows[1]!.push(
+        await time(() => run(process.execPath, [clioBinary, "replay", clioScript, "-w", root, "--permission-mode", "plan"], { cwd: root, env, maxBuffer: 256 * 1024 * 1024 })),
+      );
     }
     const rows: [string, string][] = script.map(([name], index) => {
       const ours = median(clioTimes[index]!.slice(1));

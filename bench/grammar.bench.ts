@@ -248,7 +248,7 @@ try {
   const { layerOneShot, layerStreamOne, layerMixedOneShot } = times;
   const naiveHundred = bestTimes(1, { naive: () => naive(hundredKb, 4) }).naive;
 
-  const rate = (bytes: number, ms: number) => `${((bytes / MB) / (ms / 1000)).toFixed(1)} MB/s`;
+  const rate = (bytes: number, ms: number) => `${(bytes / MB / (ms / 1000)).toFixed(1)} MB/s`;
   const cpu = (name: string, bytes: number) => rate(bytes, bestCpu[name]!);
   const rows: [string, string, string, string, string][] = [
     ["measure", "time", "rate", "ratio", "rate in CPU time"],
@@ -258,27 +258,101 @@ try {
     ["streaming, 1-char chunks, 1 MB", `${streamOne.toFixed(1)} ms`, rate(MB, streamOne), `${(streamOne / oneShotOne).toFixed(2)} × one-shot`, cpu("streamOne", MB)],
     ["  of which slicing + push calls alone", `${harnessOne.toFixed(1)} ms`, rate(MB, harnessOne), `${(harnessOne / oneShotOne).toFixed(2)} × one-shot`, cpu("harnessOne", MB)],
     ["streaming, 1-char chunks, 2 MB", `${streamTwo.toFixed(1)} ms`, rate(2 * MB, streamTwo), `${(streamTwo / streamOne).toFixed(2)} × 1 MB`, cpu("streamTwo", 2 * MB)],
-    ["streaming, 4-byte chunks, 100 KB", `${streamHundred.toFixed(1)} ms`, rate(100_000, streamHundred), `${(streamHundred / oneShotHundred).toFixed(2)} × one-shot`, cpu("streamHundred", 100_000)],
-    ["one-shot parse with dialects, 10 MB", `${dialectOneShot.toFixed(1)} ms`, rate(text.length, dialectOneShot), `${(dialectOneShot / oneShot).toFixed(2)} × without`, cpu("dialectOneShot", text.length)],
-    ["streaming with dialects, 1-char chunks, 1 MB", `${dialectStreamOne.toFixed(1)} ms`, rate(MB, dialectStreamOne), `${(dialectStreamOne / streamOne).toFixed(2)} × without`, cpu("dialectStreamOne", MB)],
-    ["mixed-dialect corpus, one-shot, scanner alone, 10 MB", `${mixedOneShotPlain.toFixed(1)} ms`, rate(mixed.length, mixedOneShotPlain), "1.00", cpu("mixedOneShotPlain", mixed.length)],
-    ["mixed-dialect corpus, one-shot with dialects", `${mixedOneShot.toFixed(1)} ms`, rate(mixed.length, mixedOneShot), `${(mixedOneShot / mixedOneShotPlain).toFixed(2)} × without`, cpu("mixedOneShot", mixed.length)],
+    [
+      "streaming, 4-byte chunks, 100 KB",
+      `${streamHundred.toFixed(1)} ms`,
+      rate(100_000, streamHundred),
+      `${(streamHundred / oneShotHundred).toFixed(2)} × one-shot`,
+      cpu("streamHundred", 100_000),
+    ],
+    [
+      "one-shot parse with dialects, 10 MB",
+      `${dialectOneShot.toFixed(1)} ms`,
+      rate(text.length, dialectOneShot),
+      `${(dialectOneShot / oneShot).toFixed(2)} × without`,
+      cpu("dialectOneShot", text.length),
+    ],
+    [
+      "streaming with dialects, 1-char chunks, 1 MB",
+      `${dialectStreamOne.toFixed(1)} ms`,
+      rate(MB, dialectStreamOne),
+      `${(dialectStreamOne / streamOne).toFixed(2)} × without`,
+      cpu("dialectStreamOne", MB),
+    ],
+    [
+      "mixed-dialect corpus, one-shot, scanner alone, 10 MB",
+      `${mixedOneShotPlain.toFixed(1)} ms`,
+      rate(mixed.length, mixedOneShotPlain),
+      "1.00",
+      cpu("mixedOneShotPlain", mixed.length),
+    ],
+    [
+      "mixed-dialect corpus, one-shot with dialects",
+      `${mixedOneShot.toFixed(1)} ms`,
+      rate(mixed.length, mixedOneShot),
+      `${(mixedOneShot / mixedOneShotPlain).toFixed(2)} × without`,
+      cpu("mixedOneShot", mixed.length),
+    ],
     ["mixed-dialect corpus, 1-char streaming, scanner alone, 1 MB", `${mixedStreamPlain.toFixed(1)} ms`, rate(MB, mixedStreamPlain), "1.00", cpu("mixedStreamPlain", MB)],
-    ["mixed-dialect corpus, 1-char streaming with dialects", `${mixedStreamOne.toFixed(1)} ms`, rate(MB, mixedStreamOne), `${(mixedStreamOne / mixedStreamPlain).toFixed(2)} × without`, cpu("mixedStreamOne", MB)],
-    ["dialect layer alone (recognizer), one-shot, 10 MB", `${layerOneShot.toFixed(1)} ms`, rate(text.length, layerOneShot), `${(layerOneShot / oneShot).toFixed(3)} × scanner one-shot`, cpu("layerOneShot", text.length)],
-    ["dialect layer alone, 1-char chunks, 1 MB", `${layerStreamOne.toFixed(1)} ms`, rate(MB, layerStreamOne), `${(layerStreamOne / streamOne).toFixed(3)} × scanner streaming`, cpu("layerStreamOne", MB)],
-    ["dialect layer alone, mixed corpus, one-shot, 10 MB", `${layerMixedOneShot.toFixed(1)} ms`, rate(mixed.length, layerMixedOneShot), `${(layerMixedOneShot / mixedOneShotPlain).toFixed(3)} × scanner one-shot`, cpu("layerMixedOneShot", mixed.length)],
+    [
+      "mixed-dialect corpus, 1-char streaming with dialects",
+      `${mixedStreamOne.toFixed(1)} ms`,
+      rate(MB, mixedStreamOne),
+      `${(mixedStreamOne / mixedStreamPlain).toFixed(2)} × without`,
+      cpu("mixedStreamOne", MB),
+    ],
+    [
+      "dialect layer alone (recognizer), one-shot, 10 MB",
+      `${layerOneShot.toFixed(1)} ms`,
+      rate(text.length, layerOneShot),
+      `${(layerOneShot / oneShot).toFixed(3)} × scanner one-shot`,
+      cpu("layerOneShot", text.length),
+    ],
+    [
+      "dialect layer alone, 1-char chunks, 1 MB",
+      `${layerStreamOne.toFixed(1)} ms`,
+      rate(MB, layerStreamOne),
+      `${(layerStreamOne / streamOne).toFixed(3)} × scanner streaming`,
+      cpu("layerStreamOne", MB),
+    ],
+    [
+      "dialect layer alone, mixed corpus, one-shot, 10 MB",
+      `${layerMixedOneShot.toFixed(1)} ms`,
+      rate(mixed.length, layerMixedOneShot),
+      `${(layerMixedOneShot / mixedOneShotPlain).toFixed(3)} × scanner one-shot`,
+      cpu("layerMixedOneShot", mixed.length),
+    ],
     ["naive re-parse per 4-byte chunk, 100 KB", `${naiveHundred.toFixed(0)} ms`, rate(100_000, naiveHundred), `${(naiveHundred / streamHundred).toFixed(0)} × streaming`, ""],
     ["chat corpus: one-shot parse, 10 MB", `${chatOneShot.toFixed(1)} ms`, rate(chat.length, chatOneShot), "1.00", cpu("chatOneShot", chat.length)],
     ["chat corpus: one-shot parse, 1 MB", `${chatOneShotOne.toFixed(1)} ms`, rate(MB, chatOneShotOne), "1.00", cpu("chatOneShotOne", MB)],
-    ["chat corpus: streaming, 1-char chunks, 1 MB", `${chatStreamOne.toFixed(1)} ms`, rate(MB, chatStreamOne), `${(chatStreamOne / chatOneShotOne).toFixed(2)} × one-shot`, cpu("chatStreamOne", MB)],
-    ["chat corpus: one-shot with dialects, 10 MB", `${chatDialectOneShot.toFixed(1)} ms`, rate(chat.length, chatDialectOneShot), `${(chatDialectOneShot / chatOneShot).toFixed(2)} × without`, cpu("chatDialectOneShot", chat.length)],
-    ["chat corpus: streaming with dialects, 1-char chunks, 1 MB", `${chatDialectStreamOne.toFixed(1)} ms`, rate(MB, chatDialectStreamOne), `${(chatDialectStreamOne / chatStreamOne).toFixed(2)} × without`, cpu("chatDialectStreamOne", MB)],
+    [
+      "chat corpus: streaming, 1-char chunks, 1 MB",
+      `${chatStreamOne.toFixed(1)} ms`,
+      rate(MB, chatStreamOne),
+      `${(chatStreamOne / chatOneShotOne).toFixed(2)} × one-shot`,
+      cpu("chatStreamOne", MB),
+    ],
+    [
+      "chat corpus: one-shot with dialects, 10 MB",
+      `${chatDialectOneShot.toFixed(1)} ms`,
+      rate(chat.length, chatDialectOneShot),
+      `${(chatDialectOneShot / chatOneShot).toFixed(2)} × without`,
+      cpu("chatDialectOneShot", chat.length),
+    ],
+    [
+      "chat corpus: streaming with dialects, 1-char chunks, 1 MB",
+      `${chatDialectStreamOne.toFixed(1)} ms`,
+      rate(MB, chatDialectStreamOne),
+      `${(chatDialectStreamOne / chatStreamOne).toFixed(2)} × without`,
+      cpu("chatDialectStreamOne", MB),
+    ],
   ];
   console.log(
     `corpus: ${(text.length / MB).toFixed(1)} MB, ${summary.commands.length} commands, ${summary.mentions.length} mentions, ${summary.errors.length} errors (seeded, ${folder})`,
   );
-  console.log(`chat corpus: ${(chat.length / MB).toFixed(1)} MB, ${chatSummary.commands.length} commands, ${chatSummary.mentions.length} mentions, ${chatSummary.errors.length} errors\n`);
+  console.log(
+    `chat corpus: ${(chat.length / MB).toFixed(1)} MB, ${chatSummary.commands.length} commands, ${chatSummary.mentions.length} mentions, ${chatSummary.errors.length} errors\n`,
+  );
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   for (const row of rows) console.log(row.map((cell, column) => cell.padEnd(widths[column]!)).join("  "));
   console.log(

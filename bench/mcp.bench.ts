@@ -24,7 +24,11 @@ const workspace = path.join(folder, "workspace");
 mkdirSync(workspace);
 
 // 1. One call.
-const runtime = await createRuntime({ workspace, permissionMode: "yolo", extensions: { mcpServers: { test: { config: { command: process.execPath, args: [testServer] }, source: "bench" } } } });
+const runtime = await createRuntime({
+  workspace,
+  permissionMode: "yolo",
+  extensions: { mcpServers: { test: { config: { command: process.execPath, args: [testServer] }, source: "bench" } } },
+});
 await runtime.registry.discover();
 const client = new Client({ name: "bench", version: "1" }, { capabilities: {} });
 await client.connect(new StdioClientTransport({ command: process.execPath, args: [testServer] }));

@@ -15,7 +15,10 @@ import { MemoryStore, relevantMemories } from "../tools/memory/store.js";
 import { format, percentile, printTable, seededRandom } from "./support.js";
 
 const ENTRIES = 10_000;
-const WORDS = "build test deploy config database port server client cache token user session style naming lint format review branch release docs api schema migration queue worker retry timeout error log metric trace".split(" ");
+const WORDS =
+  "build test deploy config database port server client cache token user session style naming lint format review branch release docs api schema migration queue worker retry timeout error log metric trace".split(
+    " ",
+  );
 
 async function main(): Promise<void> {
   const root = await mkdtemp(path.join(os.tmpdir(), "clio-memory-bench-"));

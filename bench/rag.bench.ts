@@ -22,7 +22,10 @@ const filesFlag = process.argv.indexOf("--files");
 const FILES = filesFlag === -1 ? 5000 : Number(process.argv[filesFlag + 1]);
 const TARGET_BYTES = 10_000;
 
-const WORDS = "user order cart price tax invoice payment token session cache queue buffer parser lexer node tree graph edge route request response header body stream chunk file path config option value key index record batch job worker task event handler listener timer retry backoff limit rate bucket pool connection socket client server proxy upstream metric counter gauge histogram log level message error status code result entry table column row schema migration".split(" ");
+const WORDS =
+  "user order cart price tax invoice payment token session cache queue buffer parser lexer node tree graph edge route request response header body stream chunk file path config option value key index record batch job worker task event handler listener timer retry backoff limit rate bucket pool connection socket client server proxy upstream metric counter gauge histogram log level message error status code result entry table column row schema migration".split(
+    " ",
+  );
 
 function generator(seed: number) {
   const next = seededRandom(seed);
@@ -32,8 +35,10 @@ function generator(seed: number) {
   const statement = () => `${camel(2)} = ${camel(1)}(${camel(2)}, ${Math.floor(next() * 1000)}); // ${pick(WORDS)} ${pick(WORDS)} ${pick(WORDS)}`;
   const body = (indent: string, lines: number) => Array.from({ length: lines }, () => `${indent}${statement()}`).join("\n");
   const languages = {
-    ts: () => `export function ${camel(3)}(${camel(1)}: number, ${camel(1)}: string): number {\n${body("  ", 8)}\n  return 0;\n}\n\nexport class ${camel(2).replace(/^./, (c) => c.toUpperCase())} {\n  ${camel(2)}(): void {\n${body("    ", 6)}\n  }\n}\n`,
-    py: () => `def ${snake(3)}(${snake(1)}, ${snake(1)}):\n${body("    ", 8).replace(/;/g, "").replace(/\/\//g, "#")}\n    return None\n\n\nclass ${camel(2).replace(/^./, (c) => c.toUpperCase())}:\n    def ${snake(2)}(self):\n${body("        ", 6).replace(/;/g, "").replace(/\/\//g, "#")}\n`,
+    ts: () =>
+      `export function ${camel(3)}(${camel(1)}: number, ${camel(1)}: string): number {\n${body("  ", 8)}\n  return 0;\n}\n\nexport class ${camel(2).replace(/^./, (c) => c.toUpperCase())} {\n  ${camel(2)}(): void {\n${body("    ", 6)}\n  }\n}\n`,
+    py: () =>
+      `def ${snake(3)}(${snake(1)}, ${snake(1)}):\n${body("    ", 8).replace(/;/g, "").replace(/\/\//g, "#")}\n    return None\n\n\nclass ${camel(2).replace(/^./, (c) => c.toUpperCase())}:\n    def ${snake(2)}(self):\n${body("        ", 6).replace(/;/g, "").replace(/\/\//g, "#")}\n`,
     go: () => `func ${camel(3).replace(/^./, (c) => c.toUpperCase())}(${camel(1)} int, ${camel(1)} string) error {\n${body("\t", 8).replace(/;/g, "")}\n\treturn nil\n}\n\n`,
     rs: () => `pub fn ${snake(3)}(${snake(1)}: u32, ${snake(1)}: &str) -> u32 {\n${body("    ", 8).replace(/^(\s+)/gm, "$1let ")}\n    0\n}\n\n`,
     java: () => `    public int ${camel(3)}(int ${camel(1)}, String ${camel(1)}) {\n${body("        ", 8)}\n        return 0;\n    }\n\n`,
@@ -147,7 +152,10 @@ async function main(): Promise<void> {
       ["read every file plainly: readFileSync", format(plain.sync)],
       ["read every file plainly: readFile ×16", format(plain.async)],
       ["the floor (the faster of the two)", format(floor)],
-      ["full index build", `${format(build.ms)}  ${(build.ms / floor).toFixed(2)}× the floor (target ≤ 3×), ${build.result.workers + 1} threads (${build.result.workers} worker${build.result.workers === 1 ? "" : "s"} and the main thread)`],
+      [
+        "full index build",
+        `${format(build.ms)}  ${(build.ms / floor).toFixed(2)}× the floor (target ≤ 3×), ${build.result.workers + 1} threads (${build.result.workers} worker${build.result.workers === 1 ? "" : "s"} and the main thread)`,
+      ],
       ["full index build, one thread", `${format(oneThread)}  ${(oneThread / floor).toFixed(2)}× the floor`],
       ["re-index after changing 10 files", `${format(reindex.ms)}  ${reindex.result.indexed} re-read (target ≤ 0.5 s)`],
       ["re-index with nothing changed", `${format(unchanged.ms)}  ${(unchanged.ms / floor).toFixed(2)}× the floor`],

@@ -67,16 +67,21 @@ for (let round = 0; round < 3; round++) {
   );
 }
 const samples = fc.sample(documentArbitrary(), { numRuns: runs, seed: 42 });
-const parseFloor = median([0, 1, 2].map(() => {
-  const start = performance.now();
-  for (const sample of samples) parse(sample.text);
-  return performance.now() - start;
-}));
+const parseFloor = median(
+  [0, 1, 2].map(() => {
+    const start = performance.now();
+    for (const sample of samples) parse(sample.text);
+    return performance.now() - start;
+  }),
+);
 const grammar = median(lawTimes);
 printTable([
   ["replay of 10,000 reads, no comparison (floor)", `${format(floor)} ms  (${format((commands / floor) * 1000, 0)} commands/s)`],
   ["replay as a test: run, normalise, compare", `${format(test)} ms  (${format((commands / test) * 1000, 0)} commands/s, ${format(test / floor, 2)}× the floor)`],
-  [`grammar laws (${laws}), ${runs} runs each`, `${format(grammar)} ms  (${format((laws * runs * 1000) / grammar, 0)} runs/s over all laws, ${format((runs * 1000) / (grammar / laws), 0)} runs/s per law on average)`],
+  [
+    `grammar laws (${laws}), ${runs} runs each`,
+    `${format(grammar)} ms  (${format((laws * runs * 1000) / grammar, 0)} runs/s over all laws, ${format((runs * 1000) / (grammar / laws), 0)} runs/s per law on average)`,
+  ],
   [`plain parse of ${runs} generated documents (floor)`, `${format(parseFloor)} ms  (${format((runs / parseFloor) * 1000, 0)} parses/s)`],
   ...[...perLaw].map(([law, times]): [string, string] => [`  ${law}`, `${format((runs * 1000) / median(times), 0)} runs/s`]),
 ]);

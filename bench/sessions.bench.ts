@@ -30,7 +30,16 @@ async function appendTurn(session: Session, turn: number): Promise<number[]> {
   for (let index = 0; index < 2; index++) {
     times.push(
       await time(() =>
-        session.appendCommand({ protocol: "FILE_OP", action: "read", args: { path: `src/file${index}.ts` }, description: "Reading", ok: true, output: sentence(2000), durationMs: 3, turn }),
+        session.appendCommand({
+          protocol: "FILE_OP",
+          action: "read",
+          args: { path: `src/file${index}.ts` },
+          description: "Reading",
+          ok: true,
+          output: sentence(2000),
+          durationMs: 3,
+          turn,
+        }),
       ),
     );
   }

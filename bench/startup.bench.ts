@@ -12,18 +12,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const cli = path.join(root, "dist", "clio.js");
 const folder = mkdtempSync(path.join(os.tmpdir(), "clio-startup-"));
 const sample = path.join(folder, "reply.md");
-writeFileSync(sample, "Let me read it.\n[FILE_OP:action=read:path=c3JjL21haW4uYw==]\n`[EXEC:action=run:command=\"ls\"]`\n");
+writeFileSync(sample, 'Let me read it.\n[FILE_OP:action=read:path=c3JjL21haW4uYw==]\n`[EXEC:action=run:command="ls"]`\n');
 
 const rounds = 30;
 const bare: number[] = [];
 const versionRuns: number[] = [];
 const parseRuns: number[] = [];
 for (let round = 0; round < rounds + 3; round++) {
-  const timings = [
-    timeProcess(process.execPath, ["-e", "0"]),
-    timeProcess(process.execPath, [cli, "--version"]),
-    timeProcess(process.execPath, [cli, "parse", sample]),
-  ];
+  const timings = [timeProcess(process.execPath, ["-e", "0"]), timeProcess(process.execPath, [cli, "--version"]), timeProcess(process.execPath, [cli, "parse", sample])];
   if (round < 3) continue; // warm the file cache first
   bare.push(timings[0]!);
   versionRuns.push(timings[1]!);

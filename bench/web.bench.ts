@@ -17,11 +17,13 @@ import { Workspace } from "../tools/workspace.js";
 
 function page(paragraphs: number, seed = 7): string {
   let state = seed;
-  const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const words = ["stream", "buffer", "pipe", "error", "signal", "chunk", "reader", "writer", "drain", "close"];
   const sentence = () => `${Array.from({ length: 12 }, () => words[Math.floor(random() * words.length)]).join(" ")}. `;
   const body = Array.from({ length: paragraphs }, (_, index) =>
-    index % 10 === 0 ? `<h2>Section ${index}</h2><pre><code class="language-js">const x${index} = ${index};</code></pre>` : `<p>${sentence().repeat(4)}<a href="/p/${index}">link ${index}</a></p>`,
+    index % 10 === 0
+      ? `<h2>Section ${index}</h2><pre><code class="language-js">const x${index} = ${index};</code></pre>`
+      : `<p>${sentence().repeat(4)}<a href="/p/${index}">link ${index}</a></p>`,
   ).join("\n");
   return `<!doctype html><html><head><title>Bench</title><script>var a=1</script></head><body><nav><a href="/">Home</a></nav><article><h1>Bench</h1>${body}</article><footer>f</footer></body></html>`;
 }
@@ -47,10 +49,12 @@ const signal = new AbortController().signal;
 
 const rawGet = () =>
   new Promise<void>((resolve, reject) => {
-    http.get(url, { agent: false }, (response) => {
-      response.on("data", () => {});
-      response.on("end", resolve);
-    }).on("error", reject);
+    http
+      .get(url, { agent: false }, (response) => {
+        response.on("data", () => {});
+        response.on("end", resolve);
+      })
+      .on("error", reject);
   });
 const rows: [string, string, string][] = [];
 const raw = await time(100, rawGet);
@@ -82,9 +86,7 @@ for (const [shape, make, small, large] of [
 
 const bomb = zlib.gzipSync(Buffer.alloc(256 * 1024 * 1024, "a"));
 const cap = 5 * 1024 * 1024;
-const capped = await time(5, () =>
-  readCapped(Readable.from([bomb]), { "content-encoding": "gzip" }, cap, sizeLimitError("bomb", "maxBytes")).catch(() => undefined),
-);
+const capped = await time(5, () => readCapped(Readable.from([bomb]), { "content-encoding": "gzip" }, cap, sizeLimitError("bomb", "maxBytes")).catch(() => undefined));
 const inflated = await time(2, () => zlib.gunzipSync(bomb).length);
 rows.push([`gzip bomb (${Math.round(bomb.length / 1024)} KB → 256 MB): inflate in full`, `${inflated.toFixed(1)} ms`, "1.00×"]);
 rows.push(["  read through the 5 MB decoded cap", `${capped.toFixed(1)} ms`, `${(capped / inflated).toFixed(3)}×`]);

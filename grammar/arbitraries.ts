@@ -15,8 +15,32 @@ export const protocolNameArbitrary: fc.Arbitrary<string> = fc.stringMatching(/^[
 export const keyArbitrary: fc.Arbitrary<string> = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_-]{0,9}$/);
 
 const TRICKY_PIECES = [
-  "]", "[", ":", "=", "<<", '"', "'", "\\", "\\n", "\n", "\r\n", "\t", " ", "`", "```", "~~~", "EOF", "EOF1",
-  "[FILE_OP:action=read:path=eA==]", "[A:k=1]", "[docs](http://x)", "é", "日本", "😀", "\u2028", "\u0000",
+  "]",
+  "[",
+  ":",
+  "=",
+  "<<",
+  '"',
+  "'",
+  "\\",
+  "\\n",
+  "\n",
+  "\r\n",
+  "\t",
+  " ",
+  "`",
+  "```",
+  "~~~",
+  "EOF",
+  "EOF1",
+  "[FILE_OP:action=read:path=eA==]",
+  "[A:k=1]",
+  "[docs](http://x)",
+  "é",
+  "日本",
+  "😀",
+  "\u2028",
+  "\u0000",
 ];
 
 /**
@@ -54,9 +78,9 @@ function parameterArbitrary(key: string, forms: ValueForm[]): fc.Arbitrary<Print
 export function printableCommandArbitrary(options: PrintableCommandOptions = {}): fc.Arbitrary<PrintableCommand> {
   const forms = options.forms ?? ["bare", "quoted", "heredoc"];
   const keys = fc.uniqueArray(keyArbitrary, { minLength: 1, maxLength: options.maxParameters ?? 4 });
-  return fc.record({ protocol: protocolNameArbitrary.map((name) => name.toUpperCase()), keys }).chain(({ protocol, keys }) =>
-    fc.tuple(...keys.map((key) => parameterArbitrary(key, forms))).map((parameters) => ({ protocol, parameters })),
-  );
+  return fc
+    .record({ protocol: protocolNameArbitrary.map((name) => name.toUpperCase()), keys })
+    .chain(({ protocol, keys }) => fc.tuple(...keys.map((key) => parameterArbitrary(key, forms))).map((parameters) => ({ protocol, parameters })));
 }
 
 /** What a generated document must parse to. Offsets are where each `[` is. */
@@ -79,10 +103,32 @@ export interface DocumentOptions {
 
 /** Prose and markdown that hold no command: brackets that are text, links, escapes, headings. */
 const PROSE = [
-  "I'll look at the config first. ", "Done.\n", "# Plan\n", "- [ ] ship it\n", "- [x] tests\n", "> a quote\n\n",
-  "See [docs](http://x) for more. ", "[x] ", "[NOTE] ", "[WARNING: be careful] ", "a: b = c ", "x<<y ", "\\[A:k=1] ",
-  "**bold** and _italic_ ", "\n\n", "1. first\n", "[link]: http://example.com\n", "éè 日本語 😀 ", "| a | b |\n", "key=value ",
-  "[a]: ", "[Note:] ", "[A:]", "[A: k]", "[A:k]", "\r\n",
+  "I'll look at the config first. ",
+  "Done.\n",
+  "# Plan\n",
+  "- [ ] ship it\n",
+  "- [x] tests\n",
+  "> a quote\n\n",
+  "See [docs](http://x) for more. ",
+  "[x] ",
+  "[NOTE] ",
+  "[WARNING: be careful] ",
+  "a: b = c ",
+  "x<<y ",
+  "\\[A:k=1] ",
+  "**bold** and _italic_ ",
+  "\n\n",
+  "1. first\n",
+  "[link]: http://example.com\n",
+  "éè 日本語 😀 ",
+  "| a | b |\n",
+  "key=value ",
+  "[a]: ",
+  "[Note:] ",
+  "[A:]",
+  "[A: k]",
+  "[A:k]",
+  "\r\n",
 ];
 
 type Piece = { kind: "prose"; text: string } | { kind: "live" | "fence" | "inline" | "tilde"; command: PrintableCommand };
@@ -234,9 +280,7 @@ export function escapedTextArbitrary(): fc.Arbitrary<{ text: string; literal: st
         const code = character.codePointAt(0)!;
         const mustEscape = code < 0x20 || character === '"' || character === "\\";
         const hex = (value: number) => `\\u${value.toString(16).padStart(4, "0")}`;
-        const escaped = [...character].length && character.length === 2
-          ? [...Array(2).keys()].map((index) => hex(character.charCodeAt(index))).join("")
-          : hex(code);
+        const escaped = [...character].length && character.length === 2 ? [...Array(2).keys()].map((index) => hex(character.charCodeAt(index))).join("") : hex(code);
         if (style === "short" && SHORT_ESCAPES[character]) literal += SHORT_ESCAPES[character];
         else if (style === "upper") literal += escaped.toUpperCase().replace(/\\U/g, "\\u");
         else if (style === "lower" || mustEscape) literal += escaped;

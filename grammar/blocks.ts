@@ -81,7 +81,17 @@ function isSpaceOrTab(code: number): boolean {
 /** Characters that may begin a block other than a paragraph (CommonMark's "maybe special"). */
 function maybeSpecial(code: number): boolean {
   return (
-    code === 0x23 || code === 0x60 || code === 0x7e || code === 0x2a || code === 0x2b || code === 0x5f || code === 0x3d || code === 0x3c || code === 0x3e || code === 0x2d || (code >= 0x30 && code <= 0x39)
+    code === 0x23 ||
+    code === 0x60 ||
+    code === 0x7e ||
+    code === 0x2a ||
+    code === 0x2b ||
+    code === 0x5f ||
+    code === 0x3d ||
+    code === 0x3c ||
+    code === 0x3e ||
+    code === 0x2d ||
+    (code >= 0x30 && code <= 0x39)
   );
 }
 

@@ -206,7 +206,7 @@ export class CommandMachine extends MachineBase {
           return this.fail(input, i, base, "invalid_quoted", messages.rawControlInQuoted(this.name, this.key, code));
         case State.StrayKey:
         case State.StrayKeySpace: {
-          const next = this.strayKeyStep(input, i, base, code);
+          const next = this.strayKeyStep(input, i, code);
           if (next < 0) return this.outcome;
           i = next;
           continue;
@@ -260,9 +260,9 @@ export class CommandMachine extends MachineBase {
       if (this.state === State.BrokenClose) {
         // `"]` ended its line: the broken value ends here, and scanning goes on after it.
         this.recovered = true;
-        return this.failDeferred(i, base), -1;
+        return (this.failDeferred(i, base), -1);
       }
-      if (this.host.newline(base + i, input, i + 1)) return this.abort(i + 1), -1;
+      if (this.host.newline(base + i, input, i + 1)) return (this.abort(i + 1), -1);
       this.brokenEscape = false;
       this.state = State.Broken;
       return i + 1;
@@ -272,7 +272,7 @@ export class CommandMachine extends MachineBase {
       this.state = State.Broken;
       if (code !== OPEN_BRACKET) return i;
       this.recovered = true;
-      return this.failDeferred(i, base), -1;
+      return (this.failDeferred(i, base), -1);
     }
     if (this.state === State.BrokenQuote) {
       if (code === CLOSE_BRACKET && this.brokenDepth > 0) {
@@ -302,14 +302,13 @@ export class CommandMachine extends MachineBase {
       // `"v" junk]`: no stray quote after all, only text after the value; recovery takes it from this `]`.
       this.defer(this.junkOffset, this.junkLine, this.junkColumn, "unexpected_character", this.unexpected(messages.expectations.afterValue(this.key), this.junkCode));
       this.repair = undefined;
-      return this.failDeferred(i, base), -1;
-    }
-    else if (code === CLOSE_BRACKET && this.brokenDepth > 0) this.brokenDepth--;
+      return (this.failDeferred(i, base), -1);
+    } else if (code === CLOSE_BRACKET && this.brokenDepth > 0) this.brokenDepth--;
     return i + 1;
   }
 
   /** A word after a quoted value and spaces: the next key (with `=` or `<<` after it) or the value's text. */
-  private strayKeyStep(input: string, i: number, base: number, code: number): number {
+  private strayKeyStep(input: string, i: number, code: number): number {
     if (this.state === State.StrayKey && code < 128 && KEY_REST[code]) {
       this.strayKey += input[i];
       return i + 1;
@@ -379,8 +378,8 @@ export class CommandMachine extends MachineBase {
           this.keyColumn = base + i - this.host.lineStart + 1;
           return i + 1;
         }
-        if (!this.confirmed) return this.notCommand(i, base), -1;
-        return this.fail(input, i, base, "unexpected_character", this.unexpected(messages.expectations.keyAfterColon(), code)), -1;
+        if (!this.confirmed) return (this.notCommand(i, base), -1);
+        return (this.fail(input, i, base, "unexpected_character", this.unexpected(messages.expectations.keyAfterColon(), code)), -1);
       case State.AfterKey:
         if (code === EQUALS) {
           this.confirmed = true;
@@ -394,8 +393,8 @@ export class CommandMachine extends MachineBase {
           this.valueColumn = this.keyColumn;
           return i + 1;
         }
-        if (!this.confirmed) return this.notCommand(i, base), -1;
-        return this.fail(input, i, base, "unexpected_character", this.unexpected(messages.expectations.assignAfterKey(this.key), code)), -1;
+        if (!this.confirmed) return (this.notCommand(i, base), -1);
+        return (this.fail(input, i, base, "unexpected_character", this.unexpected(messages.expectations.assignAfterKey(this.key), code)), -1);
       case State.ValueStart:
         this.lastForm = 0;
         this.bareGap = -1;
@@ -411,9 +410,9 @@ export class CommandMachine extends MachineBase {
           return i + 1;
         }
         if (code === CLOSE_BRACKET || code === COLON) {
-          return this.fail(input, i, base, "missing_value", messages.missingValue(this.name, this.key, code)), -1;
+          return (this.fail(input, i, base, "missing_value", messages.missingValue(this.name, this.key, code)), -1);
         }
-        return this.fail(input, i, base, "unexpected_character", this.unexpected(messages.expectations.value(this.key), code)), -1;
+        return (this.fail(input, i, base, "unexpected_character", this.unexpected(messages.expectations.value(this.key), code)), -1);
       default:
         if (this.state === State.BareSpace && code < 128 && BARE[code]) {
           this.state = State.Bare;
@@ -433,7 +432,7 @@ export class CommandMachine extends MachineBase {
           return i + 1;
         }
         if (code === CLOSE_BRACKET) {
-          if (this.pending !== undefined) return this.failDeferred(i, base), -1;
+          if (this.pending !== undefined) return (this.failDeferred(i, base), -1);
           this.outcome = Outcome.Complete;
           this.stop = i + 1;
           return -1;
@@ -464,13 +463,16 @@ export class CommandMachine extends MachineBase {
           this.state = State.BodyLine;
           return i;
         }
-        return this.fail(
-          input,
-          i,
-          base,
-          "unexpected_character",
-          this.unexpected((this.state === State.BareSpace ? messages.expectations.afterBare : messages.expectations.afterValue)(this.key), code),
-        ), -1;
+        return (
+          this.fail(
+            input,
+            i,
+            base,
+            "unexpected_character",
+            this.unexpected((this.state === State.BareSpace ? messages.expectations.afterBare : messages.expectations.afterValue)(this.key), code),
+          ),
+          -1
+        );
     }
   }
 }

@@ -13,9 +13,7 @@ import { decodeBase64, encodeBase64 } from "./base64.js";
 export type ParameterKind = "word" | "text" | "json" | "bytes";
 
 /** A decoded value, or what was wrong with it and how to write it right. */
-export type DecodeResult =
-  | { ok: true; value: string | Buffer }
-  | { ok: false; expected: string; received: string; fix: string; literal?: string };
+export type DecodeResult = { ok: true; value: string | Buffer } | { ok: false; expected: string; received: string; fix: string; literal?: string };
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const PREVIEW = 40;

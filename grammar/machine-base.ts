@@ -62,7 +62,6 @@ export const enum State {
   StrayKeySpace,
 }
 
-
 export function isHexDigit(code: number): boolean {
   return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x46) || (code >= 0x61 && code <= 0x66);
 }
@@ -232,7 +231,12 @@ export abstract class MachineBase {
     if (this.pending !== undefined) {
       const open = this.state === State.Broken || this.state === State.BrokenQuote;
       // A broken value that never found its `"]` took the rest of the text: say so, since commands after it did not run.
-      this.error = open ? { ...this.pending, message: `${this.pending.message}; no closing \`"]\` came, so the rest of the text was taken as that value — close it and send again the commands that came after it` } : this.pending;
+      this.error = open
+        ? {
+            ...this.pending,
+            message: `${this.pending.message}; no closing \`"]\` came, so the rest of the text was taken as that value — close it and send again the commands that came after it`,
+          }
+        : this.pending;
       this.outcome = Outcome.Failed;
       return this.outcome;
     }
@@ -240,8 +244,7 @@ export abstract class MachineBase {
     const end = { offset: endOffset, line: endLine, column: endColumn };
     let code: SyntaxErrorCode = "unterminated_command";
     let message = messages.unterminatedCommand(this.name, this.startLine, this.startColumn);
-    const heredocClosedAtEnd =
-      (this.state === State.BodyLineStart && this.tagMatched === this.tag.length) || this.state === State.BodyTagTrail;
+    const heredocClosedAtEnd = (this.state === State.BodyLineStart && this.tagMatched === this.tag.length) || this.state === State.BodyTagTrail;
     if (this.state >= State.HeaderEnd && this.state <= State.BodyLine && !heredocClosedAtEnd) {
       code = "unterminated_heredoc";
       message = messages.unterminatedHeredoc(this.name, this.key, this.tag, this.valueLine, this.valueColumn, this.sawTagWith);
@@ -312,11 +315,7 @@ export abstract class MachineBase {
 
   protected noteLineBlank(offset: number): void {
     const inSpace =
-      this.state === State.KeyStart ||
-      this.state === State.AfterKey ||
-      this.state === State.ValueStart ||
-      this.state === State.BareSpace ||
-      this.state === State.AfterValue;
+      this.state === State.KeyStart || this.state === State.AfterKey || this.state === State.ValueStart || this.state === State.BareSpace || this.state === State.AfterValue;
     const blank = inSpace && this.host.lineStart >= this.spaceRunStart && this.host.lineStart > this.startOffset;
     this.lineBlank = blank;
     this.indent = blank && this.dirtyIndentAt < this.host.lineStart ? offset - this.host.lineStart : -1;

@@ -16,24 +16,15 @@ export const expectations = {
   keyAfterColon: () => "a key after `:` (letters, digits, `_`, `-`; no `:` right before `]`)",
   assignAfterKey: (key: string) => `\`=\` or \`<<\` after the key ${key}`,
   secondLessThan: (key: string) => `\`<<TAG\` after ${key} (two \`<\`, e.g. ${key}<<EOF)`,
-  tagAfterHeredoc: (key: string) =>
-    `a heredoc tag right after \`<<\` (letters, digits, \`_\`; e.g. ${key}<<EOF)`,
+  tagAfterHeredoc: (key: string) => `a heredoc tag right after \`<<\` (letters, digits, \`_\`; e.g. ${key}<<EOF)`,
   lineBreakAfterTag: (key: string, tag: string) =>
     `a line break after \`${key}<<${tag}\` (the heredoc header ends its line; the body starts on the next line; a tag holds only letters, digits and \`_\`)`,
-  value: (key: string) =>
-    `a value after ${key}=: base64 (${key}=aGVsbG8=), a quoted string (${key}="hello") or a heredoc (${key}<<EOF)`,
+  value: (key: string) => `a value after ${key}=: base64 (${key}=aGVsbG8=), a quoted string (${key}="hello") or a heredoc (${key}<<EOF)`,
   afterValue: (key: string) => `\`:\` or \`]\` after the value of ${key}`,
-  afterBare: (key: string) =>
-    `\`:\` or \`]\` after the value of ${key} (a bare value holds only ${BARE_CHARACTERS} and may end in = or ==; write ${key}="..." for anything else)`,
+  afterBare: (key: string) => `\`:\` or \`]\` after the value of ${key} (a bare value holds only ${BARE_CHARACTERS} and may end in = or ==; write ${key}="..." for anything else)`,
 };
 
-export function unexpectedCharacter(
-  name: string,
-  expected: string,
-  found: number | undefined,
-  startLine: number,
-  startColumn: number,
-): string {
+export function unexpectedCharacter(name: string, expected: string, found: number | undefined, startLine: number, startColumn: number): string {
   return `In [${name}: (started at ${at(startLine, startColumn)}), expected ${expected}, found ${describeCharacter(found)}`;
 }
 
@@ -54,17 +45,8 @@ export function unterminatedQuoted(name: string, key: string, line: number, colu
   return `[${name}: the quoted value of ${key} opened at ${at(line, column)} is never closed — end it with \`"\` and close the command with \`]\``;
 }
 
-export function unterminatedHeredoc(
-  name: string,
-  key: string,
-  tag: string,
-  line: number,
-  column: number,
-  sawTagWith: string | undefined,
-): string {
-  const note = sawTagWith
-    ? ` (a line \`${tag}${sawTagWith}\` does not close it: put \`${tag}\` alone on its line and \`${sawTagWith}\` on the next)`
-    : "";
+export function unterminatedHeredoc(name: string, key: string, tag: string, line: number, column: number, sawTagWith: string | undefined): string {
+  const note = sawTagWith ? ` (a line \`${tag}${sawTagWith}\` does not close it: put \`${tag}\` alone on its line and \`${sawTagWith}\` on the next)` : "";
   return `[${name}: the heredoc ${key}<<${tag} opened at ${at(line, column)} is never closed — end it with a line that is exactly ${tag}, then \`]\`${note}`;
 }
 

@@ -4,20 +4,7 @@
  * closing lines. The hot scanning loop and the small-chunk fast path are in scanner.ts.
  */
 import type { Command, Mention, Position, SyntaxError } from "./ast.js";
-import {
-  BACKSLASH,
-  BACKTICK,
-  CARRIAGE_RETURN,
-  CLOSE_BRACKET,
-  LINE_FEED,
-  OPEN_BRACKET,
-  SPACE,
-  KEY_FIRST,
-  LESS_THAN,
-  TAB,
-  TAG_REST,
-  TILDE,
-} from "./chars.js";
+import { BACKSLASH, BACKTICK, CARRIAGE_RETURN, CLOSE_BRACKET, LINE_FEED, OPEN_BRACKET, SPACE, KEY_FIRST, LESS_THAN, TAB, TAG_REST, TILDE } from "./chars.js";
 import { CommandMachine, Outcome, type MachineHost } from "./command-machine.js";
 import { parseCommandText } from "./parser.js";
 import { MentionFinder, endPosition, firstLine } from "./mentions.js";
@@ -25,10 +12,7 @@ import { RegionRecorder } from "./region-log.js";
 import type { InertRegionKind, InertRegionLog } from "./regions.js";
 
 /** One finding, in source order. */
-export type ParseEvent =
-  | { type: "command"; command: Command }
-  | { type: "mention"; mention: Mention }
-  | { type: "error"; error: SyntaxError };
+export type ParseEvent = { type: "command"; command: Command } | { type: "mention"; mention: Mention } | { type: "error"; error: SyntaxError };
 
 export const enum Region {
   Text,

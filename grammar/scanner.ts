@@ -12,19 +12,7 @@ import { BACKSLASH, BACKTICK, CLOSE_BRACKET, LESS_THAN, LINE_FEED, OPEN_BRACKET,
 import { Need } from "./blocks.js";
 import { Outcome } from "./command-machine.js";
 import { firstLine } from "./mentions.js";
-import {
-  Closer,
-  FENCE_SPECIAL,
-  FollowUp,
-  HOLD_SPECIAL,
-  NO_EVENTS,
-  RECOVER_SPECIAL,
-  Region,
-  skipTo,
-  State,
-  TEXT_SPECIAL,
-  type ParseEvent,
-} from "./scanner-core.js";
+import { Closer, FENCE_SPECIAL, FollowUp, HOLD_SPECIAL, NO_EVENTS, RECOVER_SPECIAL, Region, skipTo, State, TEXT_SPECIAL, type ParseEvent } from "./scanner-core.js";
 import { LineScanner, prefixEnd } from "./scanner-lines.js";
 
 export type { ParseEvent } from "./scanner-core.js";

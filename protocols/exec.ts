@@ -139,7 +139,11 @@ async function workingFolder(environment: ProtocolEnvironment, input: string | u
 function shellLine(commandText: string, args?: string[]): string {
   const line = commandLine(commandText, args);
   if (line.includes("\0")) {
-    throw new ProtocolError("invalid_argument", "The command contains a NUL byte, which no command line can hold.", "Remove the \\u0000 from command and args; to produce NUL bytes, use printf '\\0' in the command.");
+    throw new ProtocolError(
+      "invalid_argument",
+      "The command contains a NUL byte, which no command line can hold.",
+      "Remove the \\u0000 from command and args; to produce NUL bytes, use printf '\\0' in the command.",
+    );
   }
   return line;
 }
@@ -148,7 +152,11 @@ function timeoutMs(environment: ProtocolEnvironment, requested: number | undefin
   const settings = settingsOf(environment);
   const limit = settings.maxTimeout ?? 3600;
   if (requested !== undefined && requested > limit) {
-    throw new ProtocolError("invalid_argument", `timeout ${requested} s is over the limit of ${limit} s.`, `Use timeout up to ${limit}, or start long work with EXEC action=background.`);
+    throw new ProtocolError(
+      "invalid_argument",
+      `timeout ${requested} s is over the limit of ${limit} s.`,
+      `Use timeout up to ${limit}, or start long work with EXEC action=background.`,
+    );
   }
   return (requested ?? settings.defaultTimeout ?? 120) * 1000;
 }
@@ -172,7 +180,15 @@ function shownOutput(result: RunResult, shownLimit: number): { shown: string; wh
 }
 
 /** Runs a program and turns the outcome into a result, or a ProtocolError carrying the output. */
-async function execute(context: { environment: ProtocolEnvironment; state: SandboxNotice; signal: AbortSignal; progress?: (text: string) => void }, spawn: Spawn | undefined, label: string, file: string, args: string[], folder: string, limitMs: number) {
+async function execute(
+  context: { environment: ProtocolEnvironment; state: SandboxNotice; signal: AbortSignal; progress?: (text: string) => void },
+  spawn: Spawn | undefined,
+  label: string,
+  file: string,
+  args: string[],
+  folder: string,
+  limitMs: number,
+) {
   const { environment, state, signal } = context;
   const settings = settingsOf(environment);
   const { runProcess } = await loadProcessTools();
@@ -194,7 +210,14 @@ async function execute(context: { environment: ProtocolEnvironment; state: Sandb
   const shown = `${captured.shown}${launch.notice ? `\n${launch.notice}` : ""}`;
   const whole = captured.whole === undefined ? undefined : `${captured.whole}${launch.notice ? `\n${launch.notice}` : ""}`;
   const failure = (error: ProtocolError) => (whole === undefined ? error : withWholeOutput(error, whole));
-  const data = { exitCode: result.exitCode, signal: result.signal, durationMs: result.durationMs, stdout: result.stdout, stderr: result.stderr, leftoversStopped: result.leftoversStopped };
+  const data = {
+    exitCode: result.exitCode,
+    signal: result.signal,
+    durationMs: result.durationMs,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    leftoversStopped: result.leftoversStopped,
+  };
   // Inside the sandbox a missing program is bwrap's failure to exec it.
   const sandboxStartError = launch.file === "bwrap" && result.exitCode === 1 ? /^bwrap: execvp (.*)$/m.exec(result.stderr.text)?.[1] : undefined;
   const startError = result.startError ?? sandboxStartError;
@@ -202,7 +225,13 @@ async function execute(context: { environment: ProtocolEnvironment; state: Sandb
     throw new ProtocolError("exec_failed", `${label} could not start: ${startError}.`, "Check that the program is installed and on PATH.");
   }
   if (result.timedOut) {
-    throw failure(new ProtocolError("timeout", `${label} timed out after ${seconds(limitMs)}; its whole process group was stopped.\n${shown}`, "Give a longer timeout=SECONDS, or start servers and watchers with EXEC action=background."));
+    throw failure(
+      new ProtocolError(
+        "timeout",
+        `${label} timed out after ${seconds(limitMs)}; its whole process group was stopped.\n${shown}`,
+        "Give a longer timeout=SECONDS, or start servers and watchers with EXEC action=background.",
+      ),
+    );
   }
   if (result.cancelled) throw failure(new ProtocolError("cancelled", `${label} was cancelled after ${seconds(result.durationMs)}; its process group was stopped.\n${shown}`));
   if (result.exitCode !== 0) {
@@ -210,7 +239,12 @@ async function execute(context: { environment: ProtocolEnvironment; state: Sandb
     throw failure(new ProtocolError("exec_failed", `${label} ${how} after ${seconds(result.durationMs)}.\n${shown}`));
   }
   const output = `exit code 0 after ${seconds(result.durationMs)}\n${shown}`;
-  return { output, description: `Ran ${label} (exit 0, ${seconds(result.durationMs)})`, data, ...(whole === undefined ? {} : { wholeOutput: `exit code 0 after ${seconds(result.durationMs)}\n${whole}` }) };
+  return {
+    output,
+    description: `Ran ${label} (exit 0, ${seconds(result.durationMs)})`,
+    data,
+    ...(whole === undefined ? {} : { wholeOutput: `exit code 0 after ${seconds(result.durationMs)}\n${whole}` }),
+  };
 }
 
 /**
@@ -218,9 +252,22 @@ async function execute(context: { environment: ProtocolEnvironment; state: Sandb
  * timeouts, output limits and containment), for protocols built on EXEC (shell protocols).
  * `timeoutSeconds` is checked against EXEC's limit. Throws ClioError like EXEC run.
  */
-export async function runCommandLine(environment: ProtocolEnvironment, signal: AbortSignal, line: string, options: { label: string; timeoutSeconds?: number; spawn?: Spawn; notice: SandboxNotice }) {
+export async function runCommandLine(
+  environment: ProtocolEnvironment,
+  signal: AbortSignal,
+  line: string,
+  options: { label: string; timeoutSeconds?: number; spawn?: Spawn; notice: SandboxNotice },
+) {
   const folder = await workingFolder(environment, undefined);
-  return execute({ environment, state: options.notice, signal }, options.spawn, options.label, "/bin/sh", ["-c", shellLine(line)], folder, timeoutMs(environment, options.timeoutSeconds));
+  return execute(
+    { environment, state: options.notice, signal },
+    options.spawn,
+    options.label,
+    "/bin/sh",
+    ["-c", shellLine(line)],
+    folder,
+    timeoutMs(environment, options.timeoutSeconds),
+  );
 }
 
 function jobLine(status: JobStatus, now: number): string {
@@ -270,7 +317,13 @@ export function createExecProtocol(options: ExecOptions = {}) {
         permission: "exec",
         parameters: {
           content: parameter.text("The script's text"),
-          interpreter: parameter.word("The program that runs the script (default sh)", z.string().regex(/^[A-Za-z0-9_.+/-]+$/, "expected a program name such as python3").optional()),
+          interpreter: parameter.word(
+            "The program that runs the script (default sh)",
+            z
+              .string()
+              .regex(/^[A-Za-z0-9_.+/-]+$/, "expected a program name such as python3")
+              .optional(),
+          ),
           timeout,
           cwd,
         },

@@ -28,8 +28,7 @@ const recursive = parameter.boolean("Include folders and everything in them (def
  * in view instead of the text being cut mid-way.
  */
 export const DEFAULT_READ_LIMIT = 16_000;
-const readLimit = (environment: ProtocolEnvironment): number =>
-  ((environment.config.FILE_OP ?? {}) as { readLimit?: number }).readLimit ?? DEFAULT_READ_LIMIT;
+const readLimit = (environment: ProtocolEnvironment): number => ((environment.config.FILE_OP ?? {}) as { readLimit?: number }).readLimit ?? DEFAULT_READ_LIMIT;
 
 const changeSummary = (result: WriteResult) => (result.created ? `+${result.added}` : `+${result.added} −${result.removed}`);
 
@@ -64,8 +63,12 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
     return new FileTools(environment.workspace, options.fileSystem, undefined, ledger);
   };
 
-  const plan = async (action: "write" | "replace" | "delete" | "move" | "copy", args: Parameters<FileTools["plan"]>[1], environment: ProtocolEnvironment, ledger: FileLedger): Promise<PlannedChange[]> =>
-    (await tools(environment, ledger)).plan(action, args);
+  const plan = async (
+    action: "write" | "replace" | "delete" | "move" | "copy",
+    args: Parameters<FileTools["plan"]>[1],
+    environment: ProtocolEnvironment,
+    ledger: FileLedger,
+  ): Promise<PlannedChange[]> => (await tools(environment, ledger)).plan(action, args);
 
   return defineProtocol<FileLedger>({
     name: "FILE_OP",
@@ -156,19 +159,25 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
           const lines = result.entries.length === 0 ? ["(empty folder)"] : result.entries.map(listLine);
           if (result.ignoredFolder) lines.push(`(${result.relative} is ignored by .gitignore; its contents are listed anyway.)`);
           if (result.truncated) lines.push(`(Stopped at ${plural(result.entries.length, "entry", "entries")}; list a subfolder for more.)`);
-          return { output: lines.join("\n"), description: `Listed ${result.relative} (${plural(result.entries.length, "entry", "entries")}${result.truncated ? ", truncated" : ""})`, data: result };
+          return {
+            output: lines.join("\n"),
+            description: `Listed ${result.relative} (${plural(result.entries.length, "entry", "entries")}${result.truncated ? ", truncated" : ""})`,
+            data: result,
+          };
         },
       }),
 
       search: defineAction({
-        summary: "Find files by glob pattern (without / it matches at any depth) under path; with content (a regular expression, (?i) for any case) list matching lines as file:line: text.",
+        summary:
+          "Find files by glob pattern (without / it matches at any depth) under path; with content (a regular expression, (?i) for any case) list matching lines as file:line: text.",
         permission: "read",
         parameters: {
           pattern: parameter.text('A glob of file names, e.g. "*.ts" or "src/**/*.test.ts"'),
           path: folder,
           content: parameter.optionalText("A regular expression to find in the files' lines (JavaScript syntax)"),
         },
-        describe: (args) => (args.content === undefined ? `Searching for ${args.pattern} in ${args.path ?? "."}` : `Searching ${args.pattern} in ${args.path ?? "."} for ${args.content}`),
+        describe: (args) =>
+          args.content === undefined ? `Searching for ${args.pattern} in ${args.path ?? "."}` : `Searching ${args.pattern} in ${args.path ?? "."} for ${args.content}`,
         async handler(args, { environment }) {
           const result = await (await tools(environment)).search(args.pattern, { folder: args.path, content: args.content });
           const description =

@@ -50,7 +50,10 @@ export const memoryProtocol = defineProtocol<MemoryStore>({
   async promptContext(store, prompt, tokenBudget) {
     const { relevantMemories } = await loadMemoryTools();
     const { text } = await relevantMemories(store, prompt, tokenBudget);
-    return text.split("\n").filter((line) => line.trim() !== "").map((line) => line.replace(/^- /, ""));
+    return text
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => line.replace(/^- /, ""));
   },
   actions: {
     store: defineAction({
@@ -134,7 +137,8 @@ export const memoryProtocol = defineProtocol<MemoryStore>({
       async handler(args, { state }) {
         const entries = await state.list({ scope: args.scope, tag: args.tag });
         const shown = entries.slice(0, LIST_LIMIT).map((entry) => `${headline(entry)}: ${preview(entry.value, 100)}`);
-        if (entries.length > LIST_LIMIT) shown.push(`(… ${plural(entries.length - LIST_LIMIT, "more memory", "more memories")}; narrow the list with tag or scope, or use search.)`);
+        if (entries.length > LIST_LIMIT)
+          shown.push(`(… ${plural(entries.length - LIST_LIMIT, "more memory", "more memories")}; narrow the list with tag or scope, or use search.)`);
         const output = entries.length === 0 ? "No memories stored yet." : shown.join("\n");
         return { output, description: `Listed ${plural(entries.length, "memory", "memories")}`, data: entries };
       },

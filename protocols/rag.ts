@@ -50,7 +50,7 @@ interface RagState {
 }
 
 const query = parameter.text("Words or an identifier to look for");
-const optionalPath = parameter.optionalPath('A folder or file relative to the workspace (default: the whole workspace)');
+const optionalPath = parameter.optionalPath("A folder or file relative to the workspace (default: the whole workspace)");
 const contextSize = parameter.integer("How many lines of code to show (search: per hit, default 12; explain: in all, default 80)", { min: 1, max: 500 });
 
 /** Makes the RAG protocol; `options` are the seams the terminal and tests pass. */
@@ -69,10 +69,12 @@ export function createRagProtocol(options: RagOptions = {}) {
   };
 
   async function openIndex(state: RagState, environment: ProtocolEnvironment): Promise<CodeIndex> {
-    state.index ??= loadIndexTools().then((tools) => tools.CodeIndex.open(environment.workspace.root, indexOptions(environment, tools))).catch((error: unknown) => {
-      state.index = undefined;
-      throw error;
-    });
+    state.index ??= loadIndexTools()
+      .then((tools) => tools.CodeIndex.open(environment.workspace.root, indexOptions(environment, tools)))
+      .catch((error: unknown) => {
+        state.index = undefined;
+        throw error;
+      });
     return state.index;
   }
 
@@ -105,7 +107,11 @@ export function createRagProtocol(options: RagOptions = {}) {
     if (input === undefined || input.trim() === "" || input.trim() === ".") return undefined;
     const resolved = await environment.workspace.resolve(input, "read");
     if (environment.workspace.isHidden(resolved.relative) || environment.workspace.isHidden(environment.workspace.relativeOf(resolved.real))) {
-      throw new ProtocolError("permission_denied", `${resolved.relative} is kept from being read by the person's deny rules, so RAG does not show it.`, "Leave it out; ask the person if you need it.");
+      throw new ProtocolError(
+        "permission_denied",
+        `${resolved.relative} is kept from being read by the person's deny rules, so RAG does not show it.`,
+        "Leave it out; ask the person if you need it.",
+      );
     }
     return resolved;
   }
@@ -132,12 +138,17 @@ export function createRagProtocol(options: RagOptions = {}) {
           if (scope !== undefined) await assertExists(scope.absolute, scope.relative);
           const relative = scope?.relative;
           const report = await update(state, environment, scope?.absolute, signal);
-          return { output: reportText(report, relative), description: `Indexed ${relative ?? "the workspace"} (${plural(report.indexed, "file")} read, ${plural(report.files, "file")} in all)`, data: report };
+          return {
+            output: reportText(report, relative),
+            description: `Indexed ${relative ?? "the workspace"} (${plural(report.indexed, "file")} read, ${plural(report.files, "file")} in all)`,
+            data: report,
+          };
         },
       }),
 
       search: defineAction({
-        summary: "Ranked code search, one hit per file: file:line-line with the matching symbol, a snippet, and why it ranked (the name that reads as the query, words found and not found, other matching lines); an exact symbol name ranks its definition first.",
+        summary:
+          "Ranked code search, one hit per file: file:line-line with the matching symbol, a snippet, and why it ranked (the name that reads as the query, words found and not found, other matching lines); an exact symbol name ranks its definition first.",
         permission: "read",
         parameters: {
           query,
@@ -172,14 +183,23 @@ export function createRagProtocol(options: RagOptions = {}) {
           const { analyzeIndex } = await loadIndexTools();
           const analysis = analyzeIndex(index, relative);
           if (analysis.files === 0) {
-            throw new ProtocolError("not_found", `No indexed files under ${relative}.`, "Give a folder inside the workspace that holds source files, or run RAG index after adding files.");
+            throw new ProtocolError(
+              "not_found",
+              `No indexed files under ${relative}.`,
+              "Give a folder inside the workspace that holds source files, or run RAG index after adding files.",
+            );
           }
-          return { output: analysisText(analysis, index.skipped.length), description: `Analysed ${relative === "." ? "the workspace" : relative} (${plural(analysis.files, "file")})`, data: analysis };
+          return {
+            output: analysisText(analysis, index.skipped.length),
+            description: `Analysed ${relative === "." ? "the workspace" : relative} (${plural(analysis.files, "file")})`,
+            data: analysis,
+          };
         },
       }),
 
       explain: defineAction({
-        summary: "Explain a symbol (query=\"Server.listen\"), the best match for words, or a file (path): definition, usages (file:line), imports, importers and code, within context_size lines.",
+        summary:
+          'Explain a symbol (query="Server.listen"), the best match for words, or a file (path): definition, usages (file:line), imports, importers and code, within context_size lines.',
         permission: "read",
         parameters: { query: parameter.optionalText("A symbol name (Class.method, Type::fn) or words"), path: optionalPath, context_size: contextSize },
         describe: (args) => `Explaining ${args.query ?? args.path ?? "?"}`,
@@ -199,7 +219,7 @@ async function assertExists(absolute: string, relative: string): Promise<void> {
   try {
     await fs.lstat(absolute);
   } catch {
-    throw new ProtocolError("not_found", `${relative} does not exist.`, 'Give an existing folder or file relative to the workspace, or leave path out to index everything.');
+    throw new ProtocolError("not_found", `${relative} does not exist.`, "Give an existing folder or file relative to the workspace, or leave path out to index everything.");
   }
 }
 
@@ -239,13 +259,29 @@ function whyText(hit: SearchHit): string {
 }
 
 function analysisText(analysis: Analysis, skipped: number): string {
-  const lines = [`${analysis.scope === "." ? "Workspace" : analysis.scope}: ${plural(analysis.files, "file")}, ${plural(analysis.lines, "line")}${skipped > 0 ? ` (${skipped} skipped by the index)` : ""}.`, "", "Languages:"];
+  const lines = [
+    `${analysis.scope === "." ? "Workspace" : analysis.scope}: ${plural(analysis.files, "file")}, ${plural(analysis.lines, "line")}${skipped > 0 ? ` (${skipped} skipped by the index)` : ""}.`,
+    "",
+    "Languages:",
+  ];
   for (const language of analysis.languages) lines.push(`  ${language.language}: ${plural(language.files, "file")}, ${plural(language.lines, "line")}`);
   lines.push("", "Largest files:", ...analysis.largestFiles.map((file) => `  ${file.path} (${plural(file.lines, "line")})`));
   lines.push("", "Entry points:", ...(analysis.entryPoints.length === 0 ? ["  (none found)"] : analysis.entryPoints.map((entry) => `  ${entry.path} — ${entry.reason}`)));
-  lines.push("", "Test folders:", ...(analysis.testFolders.length === 0 ? ["  (none found)"] : analysis.testFolders.map((entry) => `  ${entry.folder} (${plural(entry.testFiles, "test file")})`)));
-  lines.push("", "Folder dependencies (imports):", ...(analysis.folderDependencies.length === 0 ? ["  (none resolved)"] : analysis.folderDependencies.map((edge) => `  ${edge.from} → ${edge.to} (${edge.imports})`)));
-  lines.push("", "External dependencies:", ...(analysis.externalDependencies.length === 0 ? ["  (none)"] : analysis.externalDependencies.map((entry) => `  ${entry.module} (${plural(entry.files, "file")})`)));
+  lines.push(
+    "",
+    "Test folders:",
+    ...(analysis.testFolders.length === 0 ? ["  (none found)"] : analysis.testFolders.map((entry) => `  ${entry.folder} (${plural(entry.testFiles, "test file")})`)),
+  );
+  lines.push(
+    "",
+    "Folder dependencies (imports):",
+    ...(analysis.folderDependencies.length === 0 ? ["  (none resolved)"] : analysis.folderDependencies.map((edge) => `  ${edge.from} → ${edge.to} (${edge.imports})`)),
+  );
+  lines.push(
+    "",
+    "External dependencies:",
+    ...(analysis.externalDependencies.length === 0 ? ["  (none)"] : analysis.externalDependencies.map((entry) => `  ${entry.module} (${plural(entry.files, "file")})`)),
+  );
   lines.push("", "Top-level symbols:", ...analysis.topLevelSymbols.map((symbol) => `  ${symbol.path}:${symbol.line} ${symbol.kind} ${symbol.name}`));
   return lines.join("\n");
 }
@@ -253,17 +289,29 @@ function analysisText(analysis: Analysis, skipped: number): string {
 function explanationText(explanation: Explanation): string {
   const lines: string[] = [];
   for (const { path, symbol, excerpt } of explanation.definitions) {
-    const title = explanation.kind === "file" ? `File ${path}` : `${symbol.kind} ${symbol.parent === undefined ? "" : `${symbol.parent}.`}${symbol.name} — ${path}:${symbol.line}-${symbol.endLine}`;
+    const title =
+      explanation.kind === "file"
+        ? `File ${path}`
+        : `${symbol.kind} ${symbol.parent === undefined ? "" : `${symbol.parent}.`}${symbol.name} — ${path}:${symbol.line}-${symbol.endLine}`;
     lines.push(title, numberLines(excerpt.code.split("\n"), excerpt.startLine));
     if (excerpt.omittedLines > 0) lines.push(`  … ${plural(excerpt.omittedLines, "more line")} (raise context_size or read ${path} from line ${excerpt.endLine + 1})`);
     lines.push("");
   }
-  if (explanation.otherDefinitions > 0) lines.push(`(${plural(explanation.otherDefinitions, "other definition")} with this name not shown; qualify it as Parent.name or give path.)`, "");
+  if (explanation.otherDefinitions > 0)
+    lines.push(`(${plural(explanation.otherDefinitions, "other definition")} with this name not shown; qualify it as Parent.name or give path.)`, "");
   if (explanation.outline.length > 0) {
-    lines.push("Definitions:", ...explanation.outline.map((symbol) => `  ${symbol.line}: ${symbol.kind} ${symbol.parent === undefined ? "" : `${symbol.parent}.`}${symbol.name}`), "");
+    lines.push(
+      "Definitions:",
+      ...explanation.outline.map((symbol) => `  ${symbol.line}: ${symbol.kind} ${symbol.parent === undefined ? "" : `${symbol.parent}.`}${symbol.name}`),
+      "",
+    );
   }
   if (explanation.kind !== "file") {
-    lines.push(explanation.usages.length === 0 ? "Used: nowhere else in the index." : "Used at:", ...explanation.usages.map((usage) => `  ${usage.path}:${usage.line}: ${usage.text}`), "");
+    lines.push(
+      explanation.usages.length === 0 ? "Used: nowhere else in the index." : "Used at:",
+      ...explanation.usages.map((usage) => `  ${usage.path}:${usage.line}: ${usage.text}`),
+      "",
+    );
   }
   lines.push(`Imports: ${explanation.imports.length === 0 ? "(none)" : explanation.imports.join(", ")}`);
   lines.push(`Imported by: ${explanation.importedBy.length === 0 ? "(no indexed file)" : explanation.importedBy.join(", ")}`);

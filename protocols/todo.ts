@@ -21,7 +21,9 @@ const newItem = z.union([
   z.string().trim().min(1, "an item's text must not be empty"),
   z.object({ text: z.string().trim().min(1, "an item's text must not be empty"), status: z.enum(todoStatuses).optional() }).strict(),
 ]);
-const itemList = z.array(newItem, { invalid_type_error: 'expected a JSON list such as ["Read the parser", {"text": "Fix the bug", "status": "in_progress"}]' }).max(200, "at most 200 items");
+const itemList = z
+  .array(newItem, { invalid_type_error: 'expected a JSON list such as ["Read the parser", {"text": "Fix the bug", "status": "in_progress"}]' })
+  .max(200, "at most 200 items");
 
 async function shown(list: TodoList, headline: string) {
   const { checklist, tally } = await loadTodoTools();

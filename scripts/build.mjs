@@ -30,11 +30,7 @@ await build({
   logLevel: "warning",
   plugins: [cachedScripts()],
   banner: {
-    js: [
-      "#!/usr/bin/env node",
-      "import { createRequire as __clioCreateRequire } from 'node:module';",
-      "const require = __clioCreateRequire(import.meta.url);",
-    ].join("\n"),
+    js: ["#!/usr/bin/env node", "import { createRequire as __clioCreateRequire } from 'node:module';", "const require = __clioCreateRequire(import.meta.url);"].join("\n"),
   },
 });
 

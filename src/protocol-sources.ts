@@ -44,7 +44,9 @@ export async function loadProtocols(sources: ProtocolSources): Promise<ProtocolR
       const { disabled: _disabled, ...written } = declared.config;
       const expanded = expandVariables(written, sources.env ?? process.env);
       if (expanded.missing.length > 0) {
-        registry.warnings.push(`${declared.source}: the MCP server ${key} uses ${expanded.missing.map((name) => `\${${name}}`).join(", ")}, which ${expanded.missing.length === 1 ? "is" : "are"} not set; it is left out. Set ${expanded.missing.length === 1 ? "it" : "them"}, or write \${NAME:-default}.`);
+        registry.warnings.push(
+          `${declared.source}: the MCP server ${key} uses ${expanded.missing.map((name) => `\${${name}}`).join(", ")}, which ${expanded.missing.length === 1 ? "is" : "are"} not set; it is left out. Set ${expanded.missing.length === 1 ? "it" : "them"}, or write \${NAME:-default}.`,
+        );
         continue;
       }
       const config = expanded.value;

@@ -89,7 +89,13 @@ function logEvent(event: ManagerEvent): void {
   }
   if (event.type !== "command-finished") return;
   const { result } = event;
-  const fields = { id: result.id, command: `${result.protocol}.${result.action ?? ""}`, ok: result.ok, ms: result.durationMs, ...(result.error ? { error: result.error.code, message: result.error.message.split("\n")[0] } : {}) };
+  const fields = {
+    id: result.id,
+    command: `${result.protocol}.${result.action ?? ""}`,
+    ok: result.ok,
+    ms: result.durationMs,
+    ...(result.error ? { error: result.error.code, message: result.error.message.split("\n")[0] } : {}),
+  };
   if (result.ok) log.info("command finished", fields);
   else log.warn("command failed", fields);
 }

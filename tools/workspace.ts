@@ -146,7 +146,11 @@ export class Workspace {
     const control = /[\u0001-\u001f\u007f]/.exec(input);
     if (control) {
       const shown = JSON.stringify(control[0]);
-      throw new ToolError("invalid_argument", `The path ${JSON.stringify(input)} contains the control character ${shown}.`, "Write the path without line breaks, tabs or other control characters.");
+      throw new ToolError(
+        "invalid_argument",
+        `The path ${JSON.stringify(input)} contains the control character ${shown}.`,
+        "Write the path without line breaks, tabs or other control characters.",
+      );
     }
     if (input.trim() === "") {
       throw new ToolError("invalid_argument", "The path is empty.", 'Give a path relative to the workspace, e.g. path="src/main.ts".');
@@ -163,11 +167,7 @@ export class Workspace {
       throw new ToolError("invalid_argument", `The path is ${Buffer.byteLength(input)} bytes long; at most ${MAX_PATH_BYTES} are allowed.`, "Use a shorter path.");
     }
     if (input.startsWith("~")) {
-      throw new ToolError(
-        "outside_workspace",
-        `${input} refers to a home folder, which is outside the workspace ${this.root}.`,
-        "Use a path relative to the workspace root.",
-      );
+      throw new ToolError("outside_workspace", `${input} refers to a home folder, which is outside the workspace ${this.root}.`, "Use a path relative to the workspace root.");
     }
     let absolute = path.resolve(this.root, input);
     if (path.isAbsolute(input) && !this.contains(absolute) && this.givenRoot !== this.root) {
@@ -177,11 +177,7 @@ export class Workspace {
       }
     }
     if (!this.contains(absolute)) {
-      throw new ToolError(
-        "outside_workspace",
-        `${input} is outside the workspace ${this.root}.`,
-        "Use a path relative to the workspace root, without `..` that leaves it.",
-      );
+      throw new ToolError("outside_workspace", `${input} is outside the workspace ${this.root}.`, "Use a path relative to the workspace root, without `..` that leaves it.");
     }
     if (Buffer.byteLength(absolute) > MAX_PATH_BYTES) {
       throw new ToolError(

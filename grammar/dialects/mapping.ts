@@ -59,7 +59,11 @@ export function mapCall(call: RawCall, vocabulary: CallVocabulary, unknownIsErro
   if (resolved === undefined) {
     if (!unknownIsError) return { type: "text" };
     const known = vocabulary.names();
-    return fail(call, `${describeDialect(call.dialect)} names "${call.name}", which is no clio command. clio's commands: ${known.join(", ")}.`, `Write a clio command, e.g. [${known[0] ?? "PROTOCOL"}:action=…:key="value"]`);
+    return fail(
+      call,
+      `${describeDialect(call.dialect)} names "${call.name}", which is no clio command. clio's commands: ${known.join(", ")}.`,
+      `Write a clio command, e.g. [${known[0] ?? "PROTOCOL"}:action=…:key="value"]`,
+    );
   }
   if (typeof resolved === "string") return fail(call, resolved, undefined);
   const { protocol, rename, fixed } = resolved;
@@ -72,7 +76,11 @@ export function mapCall(call: RawCall, vocabulary: CallVocabulary, unknownIsErro
   }
   for (const [key, value] of Object.entries(fixed)) if (!values.some(([existing]) => existing === key)) values.push([key, value]);
   const actions = Object.keys(protocol.actions);
-  const draft = (shownAction: string) => print({ protocol: protocol.name, parameters: [{ key: "action", form: "bare", text: shownAction }, ...values.map(([key, value]) => ({ key, form: "quoted" as const, text: asText(value) }))] });
+  const draft = (shownAction: string) =>
+    print({
+      protocol: protocol.name,
+      parameters: [{ key: "action", form: "bare", text: shownAction }, ...values.map(([key, value]) => ({ key, form: "quoted" as const, text: asText(value) }))],
+    });
   if (action === undefined) {
     return fail(call, `${describeDialect(call.dialect)} names ${protocol.name} but no action (one of: ${actions.join(", ")}).`, draft(actions[0] ?? "ACTION"), protocol.name);
   }
@@ -84,7 +92,9 @@ export function mapCall(call: RawCall, vocabulary: CallVocabulary, unknownIsErro
   const parameters: Parameter[] = [parameter("action", "bare", action, call.span)];
   for (const [writtenKey, value] of values) {
     if (value === null || value === undefined) continue;
-    const key = Object.hasOwn(definition.parameters, writtenKey) ? writtenKey : (Object.keys(definition.parameters).find((name) => name.toLowerCase() === writtenKey.toLowerCase()) ?? writtenKey);
+    const key = Object.hasOwn(definition.parameters, writtenKey)
+      ? writtenKey
+      : (Object.keys(definition.parameters).find((name) => name.toLowerCase() === writtenKey.toLowerCase()) ?? writtenKey);
     const kind: ParameterKind = definition.parameters[key] ?? "text";
     const made = valueParameter(key, kind, value, call.bare?.has(writtenKey) === true, call.span);
     if (typeof made === "string") return fail(call, `${protocol.name}.${action}: ${made}.`, draft(action), protocol.name);

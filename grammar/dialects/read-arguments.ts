@@ -33,7 +33,11 @@ function stringValue(literal: string): string {
     const parsed = parseJson(literal);
     if (typeof parsed === "string") return parsed;
   }
-  return literal.slice(1, -1).replace(/\\(["'\\])/g, "$1").replace(/\\n/g, "\n").replace(/\\t/g, "\t");
+  return literal
+    .slice(1, -1)
+    .replace(/\\(["'\\])/g, "$1")
+    .replace(/\\n/g, "\n")
+    .replace(/\\t/g, "\t");
 }
 
 /** Index just after the balanced `{…}` or `[…]` opening at `start`, or -1. */

@@ -146,7 +146,7 @@ export class DialectRecognizer {
           if (found === LINE_FEED) {
             this.newline(base + i);
             this.mode = Mode.LineStart;
-          } else this.begin(found === LESS ? Mode.Less : Mode.NearName, input, i, base);
+          } else this.begin(found === LESS ? Mode.Less : Mode.NearName, i, base);
           i++;
           continue;
         }
@@ -156,7 +156,7 @@ export class DialectRecognizer {
             continue;
           }
           if (code === 0x7b /* { */) {
-            this.begin(Mode.JsonObject, input, i, base);
+            this.begin(Mode.JsonObject, i, base);
             this.shape = Shape.Json;
             this.depth = 1;
             this.inString = 0;
@@ -177,7 +177,7 @@ export class DialectRecognizer {
               i = j;
               continue;
             }
-            this.begin(Mode.LineName, input, i, base);
+            this.begin(Mode.LineName, i, base);
             continue;
           }
           this.mode = Mode.Idle;
@@ -208,7 +208,7 @@ export class DialectRecognizer {
   /** In a tag's body: the next line feed at or after where the search stands in this chunk (-1: none). */
   private nextFeed = -2;
 
-  private begin(mode: Mode, input: string, i: number, base: number): void {
+  private begin(mode: Mode, i: number, base: number): void {
     this.mode = mode;
     this.startOffset = base + i;
     this.startLine = this.line;
@@ -441,7 +441,11 @@ export class DialectRecognizer {
     const preview = (lineFeed < 0 ? text : text.slice(0, lineFeed)).slice(0, 200);
     let mapped: MappedCall;
     if ("problem" in read) {
-      const error = { code: "unmapped_call" as const, message: `This looks like ${dialect === "hermes" ? "a <tool_call> block" : "a tool call"} but ${read.problem}; write it as a clio command, [PROTOCOL:action=…:key="value"].`, span };
+      const error = {
+        code: "unmapped_call" as const,
+        message: `This looks like ${dialect === "hermes" ? "a <tool_call> block" : "a tool call"} but ${read.problem}; write it as a clio command, [PROTOCOL:action=…:key="value"].`,
+        span,
+      };
       mapped = { type: "error", error };
     } else {
       const call: RawCall = { dialect, name: read.name, args: read.args, span };

@@ -170,9 +170,7 @@ export function defineProtocol<State>(definition: ProtocolDefinition<State>): Pr
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: an action that does not name its state fits any protocol.
-export function defineAction<Args extends Record<string, unknown>, State = any>(
-  definition: ActionDefinition<Args, State>,
-): ActionDefinition<Args, State> {
+export function defineAction<Args extends Record<string, unknown>, State = any>(definition: ActionDefinition<Args, State>): ActionDefinition<Args, State> {
   return definition;
 }
 
@@ -230,10 +228,7 @@ export const parameter = {
   requiredInteger(description: string, options: { min?: number; max?: number } = {}): ParameterDefinition<number> {
     return { kind: "word", description, schema: wholeNumber(options) };
   },
-  choice<const Values extends readonly [string, ...string[]]>(
-    description: string,
-    values: Values,
-  ): ParameterDefinition<Values[number] | undefined> {
+  choice<const Values extends readonly [string, ...string[]]>(description: string, values: Values): ParameterDefinition<Values[number] | undefined> {
     return { kind: "word", description, schema: z.enum(values).optional() };
   },
   /** A JSON value: the decoded JSON text is parsed, then `schema` checks the parsed value. */

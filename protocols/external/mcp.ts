@@ -72,12 +72,20 @@ export function mcpProtocol(options: McpProtocolOptions): ProtocolDefinition<Mcp
         const given = Object.fromEntries(Object.entries(args).filter(([, value]) => value !== undefined));
         const checked = validate(given);
         if (!checked.valid) {
-          throw new ProtocolError("invalid_argument", `${name}.${tool.name}: the arguments do not fit the tool's schema: ${checked.errorMessage ?? "invalid"}.`, `Give the parameters the tool's schema asks for; clio protocols ${name} lists them.`);
+          throw new ProtocolError(
+            "invalid_argument",
+            `${name}.${tool.name}: the arguments do not fit the tool's schema: ${checked.errorMessage ?? "invalid"}.`,
+            `Give the parameters the tool's schema asks for; clio protocols ${name} lists them.`,
+          );
         }
         const result = await (await connect()).call(tool.name, given, signal);
         const text = (await loadContent()).resultText(result);
         if (result.isError === true) throw new ProtocolError("exec_failed", `${name}.${tool.name} failed: ${text}`);
-        return { output: text, data: { content: result.content.map(withoutPayload), ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }) }, description: `${options.key} ${tool.name} answered (${text.length.toLocaleString("en-US")} characters)` };
+        return {
+          output: text,
+          data: { content: result.content.map(withoutPayload), ...(result.structuredContent === undefined ? {} : { structuredContent: result.structuredContent }) },
+          description: `${options.key} ${tool.name} answered (${text.length.toLocaleString("en-US")} characters)`,
+        };
       },
     });
 

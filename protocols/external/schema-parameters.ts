@@ -66,7 +66,8 @@ function definitionFor(property: PropertySchema, required: boolean): ParameterDe
 export function parametersFromSchema(schema: unknown): SchemaResult {
   if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return { ok: false, reason: "its input schema is not an object" };
   const size = JSON.stringify(schema).length;
-  if (size > MAX_SCHEMA_CHARACTERS) return { ok: false, reason: `its input schema is too large (${size.toLocaleString("en-US")} characters; at most ${MAX_SCHEMA_CHARACTERS.toLocaleString("en-US")})` };
+  if (size > MAX_SCHEMA_CHARACTERS)
+    return { ok: false, reason: `its input schema is too large (${size.toLocaleString("en-US")} characters; at most ${MAX_SCHEMA_CHARACTERS.toLocaleString("en-US")})` };
   const { type, properties = {}, required = [] } = schema as { type?: unknown; properties?: unknown; required?: unknown };
   if (type !== "object") return { ok: false, reason: `its input schema has type ${JSON.stringify(type)}, not "object"` };
   if (typeof properties !== "object" || properties === null || Array.isArray(properties)) return { ok: false, reason: "its input schema's properties are not an object" };
@@ -75,7 +76,8 @@ export function parametersFromSchema(schema: unknown): SchemaResult {
   if (entries.length > MAX_PROPERTIES) return { ok: false, reason: `it has ${entries.length} parameters (at most ${MAX_PROPERTIES})` };
   const parameters: Record<string, ParameterDefinition> = {};
   for (const [name, property] of entries) {
-    if (!PARAMETER_KEY.test(name) || name === "action") return { ok: false, reason: `its parameter ${JSON.stringify(name)} cannot be written as a key (letters, digits, _ and -, not "action")` };
+    if (!PARAMETER_KEY.test(name) || name === "action")
+      return { ok: false, reason: `its parameter ${JSON.stringify(name)} cannot be written as a key (letters, digits, _ and -, not "action")` };
     if (typeof property !== "object" || property === null) return { ok: false, reason: `its parameter ${name} has no schema object` };
     parameters[name] = definitionFor(property as PropertySchema, required.includes(name));
   }

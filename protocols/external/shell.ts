@@ -72,10 +72,16 @@ export function parseTemplate(template: string, known: readonly string[], where:
     const close = template.indexOf("}", index);
     const name = close === -1 ? "" : template.slice(index + 1, close);
     if (close === -1 || !/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) {
-      throw new DeclarationProblem(`${where}: "{" at character ${index + 1} of the command does not start a {parameter}.`, 'Write {name} for a parameter, or "{{" for a literal brace.');
+      throw new DeclarationProblem(
+        `${where}: "{" at character ${index + 1} of the command does not start a {parameter}.`,
+        'Write {name} for a parameter, or "{{" for a literal brace.',
+      );
     }
     if (!known.includes(name)) {
-      throw new DeclarationProblem(`${where}: the command uses {${name}}, which is not one of its parameters (${known.length === 0 ? "it has none" : known.join(", ")}).`, `Declare "${name}" under parameters, or fix the name in the command.`);
+      throw new DeclarationProblem(
+        `${where}: the command uses {${name}}, which is not one of its parameters (${known.length === 0 ? "it has none" : known.join(", ")}).`,
+        `Declare "${name}" under parameters, or fix the name in the command.`,
+      );
     }
     if (literal !== "") pieces.push({ literal });
     literal = "";
@@ -112,7 +118,12 @@ function parameterFor(config: ShellParameterKind | ShellParameterConfig): Parame
     case "boolean":
       return optional ? parameter.boolean(text) : parameter.requiredBoolean(text);
     case "number":
-      return required(parameter.word(text, z.preprocess((value) => (typeof value === "string" && value.trim() !== "" ? Number(value) : value), z.number({ invalid_type_error: "expected a number" }).finite())));
+      return required(
+        parameter.word(
+          text,
+          z.preprocess((value) => (typeof value === "string" && value.trim() !== "" ? Number(value) : value), z.number({ invalid_type_error: "expected a number" }).finite()),
+        ),
+      );
     case "json":
       return required(parameter.json(text, z.unknown()));
   }
@@ -129,7 +140,11 @@ export function shellProtocol(name: string, config: ShellProtocolConfig, options
 }
 
 function buildShellProtocol(name: string, config: ShellProtocolConfig, options: { source: string; spawn?: Spawn }): ProtocolDefinition {
-  if (!isProtocolName(name)) throw new DeclarationProblem(`${options.source}: shellProtocols key ${JSON.stringify(name)} is not a protocol name.`, "Use letters, digits and _, starting with a letter (e.g. WORDS).");
+  if (!isProtocolName(name))
+    throw new DeclarationProblem(
+      `${options.source}: shellProtocols key ${JSON.stringify(name)} is not a protocol name.`,
+      "Use letters, digits and _, starting with a letter (e.g. WORDS).",
+    );
   const actions: Record<string, ActionDefinition> = Object.create(null) as Record<string, ActionDefinition>;
   // Like EXEC, a shell protocol says once that commands run without the bubblewrap sandbox.
   const notice: SandboxNotice = {};
@@ -138,7 +153,8 @@ function buildShellProtocol(name: string, config: ShellProtocolConfig, options: 
     if (!isActionWord(actionName)) throw new DeclarationProblem(`${where}: the action name is not a word.`, "Use letters, digits, _, . and -.");
     const parameters = Object.fromEntries(Object.entries(action.parameters ?? {}).map(([key, kind]) => [key, parameterFor(kind)]));
     for (const key of Object.keys(parameters)) {
-      if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) || key === "action") throw new DeclarationProblem(`${where}: parameter ${JSON.stringify(key)} cannot be written as a key.`, 'Use letters, digits, _ and -, not "action".');
+      if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) || key === "action")
+        throw new DeclarationProblem(`${where}: parameter ${JSON.stringify(key)} cannot be written as a key.`, 'Use letters, digits, _ and -, not "action".');
     }
     const pieces = parseTemplate(action.command, Object.keys(parameters), where);
     actions[actionName] = defineAction<Record<string, unknown>>({
@@ -150,7 +166,12 @@ function buildShellProtocol(name: string, config: ShellProtocolConfig, options: 
         return `Running ${name} ${actionName}: ${line.length <= 70 ? line : `${line.slice(0, 69)}…`}`;
       },
       handler: (args, { environment, signal }) =>
-        runCommandLine(environment, signal, fillTemplate(pieces, args), { label: `${name} ${actionName}`, notice, ...(action.timeout === undefined ? {} : { timeoutSeconds: action.timeout }), ...(options.spawn ? { spawn: options.spawn } : {}) }),
+        runCommandLine(environment, signal, fillTemplate(pieces, args), {
+          label: `${name} ${actionName}`,
+          notice,
+          ...(action.timeout === undefined ? {} : { timeoutSeconds: action.timeout }),
+          ...(options.spawn ? { spawn: options.spawn } : {}),
+        }),
     });
   }
   return { name: name.toUpperCase(), summary: config.summary, actions };

@@ -157,7 +157,12 @@ export class Agent {
 
       if (malformedInRow >= MALFORMED_LIMIT) {
         const answer = await this.answerWithoutCommands(system, signal, `${MALFORMED_LIMIT} of your replies in a row had no command that could run.`);
-        return this.finish("malformed", call, answer ?? finalText, `Stopped: ${MALFORMED_LIMIT} replies in a row had no command that could run. Try rephrasing, or a model that follows instructions better.`);
+        return this.finish(
+          "malformed",
+          call,
+          answer ?? finalText,
+          `Stopped: ${MALFORMED_LIMIT} replies in a row had no command that could run. Try rephrasing, or a model that follows instructions better.`,
+        );
       }
       if (signature && repeats >= REPEAT_LIMIT) {
         const answer = await this.answerWithoutCommands(system, signal, `you sent the same command ${REPEAT_LIMIT} times in a row.`);
@@ -175,7 +180,13 @@ export class Agent {
   private async answerWithoutCommands(system: string, signal: AbortSignal, why: string): Promise<string | undefined> {
     if (signal.aborted) return undefined;
     const turn = ++this.turnNumber;
-    await this.append({ role: "user", content: `Note: clio stopped running commands: ${why} Do not write any more commands. Answer the person now in plain text: what you found or did, and what is left to do.` }, turn);
+    await this.append(
+      {
+        role: "user",
+        content: `Note: clio stopped running commands: ${why} Do not write any more commands. Answer the person now in plain text: what you found or did, and what is left to do.`,
+      },
+      turn,
+    );
     this.emit({ type: "model-started", turn });
     let text = "";
     try {
@@ -188,7 +199,11 @@ export class Agent {
     } catch {
       return undefined;
     }
-    this.emit({ type: "reply-finished", turn, outcome: { text, reasoning: "", results: [], mentions: [], dialectCalls: [], finishReason: "stop", fabricated: false, dispatchDelays: [] } });
+    this.emit({
+      type: "reply-finished",
+      turn,
+      outcome: { text, reasoning: "", results: [], mentions: [], dialectCalls: [], finishReason: "stop", fabricated: false, dispatchDelays: [] },
+    });
     await this.append({ role: "assistant", content: text }, turn);
     return text;
   }
@@ -196,18 +211,12 @@ export class Agent {
   private async reply(system: string, turn: number, signal: AbortSignal): Promise<ReplyOutcome> {
     for (let attempt = 0; ; attempt++) {
       try {
-        const outcome = await streamReply(
-          this.options.provider,
-          this.request(system),
-          this.options.manager,
-          signal,
-          {
-            onText: (text) => this.emit({ type: "text-delta", text }),
-            onReasoning: (text) => this.emit({ type: "reasoning-delta", text }),
-            onFirstText: () => this.emit({ type: "first-token", turn }),
-            onRetry: (retryAttempt, delayMs, reason) => this.emit({ type: "retry", attempt: retryAttempt, delayMs, reason }),
-          },
-        );
+        const outcome = await streamReply(this.options.provider, this.request(system), this.options.manager, signal, {
+          onText: (text) => this.emit({ type: "text-delta", text }),
+          onReasoning: (text) => this.emit({ type: "reasoning-delta", text }),
+          onFirstText: () => this.emit({ type: "first-token", turn }),
+          onRetry: (retryAttempt, delayMs, reason) => this.emit({ type: "retry", attempt: retryAttempt, delayMs, reason }),
+        });
         this.emit({ type: "reply-finished", turn, outcome });
         if (outcome.usage) {
           this.totalInputTokens += outcome.usage.inputTokens;
@@ -327,7 +336,6 @@ export function replyNotes(outcome: Pick<ReplyOutcome, "mentions" | "dialectCall
   }
   return notes;
 }
-
 
 /**
  * What makes two commands the same: protocol, action and arguments as written — not the

@@ -46,7 +46,8 @@ async function attachOne(workspace: Workspace, written: string, from: number | u
   if (binary !== undefined) return { error: `@${written} looks binary (${binary}); only text files can be attached.` };
   const lines = bytes.toString("utf8").split("\n");
   if (from === undefined || to === undefined) return { text: `<attached file="${relative}">\n${bytes.toString("utf8").replace(/\n$/, "")}\n</attached>`, label: relative };
-  if (from < 1 || to < from || from > lines.length) return { error: `@${written}:${from}-${to}: ${relative} has ${lines.length} lines; give a range like ${relative}:1-${Math.min(lines.length, 40)}.` };
+  if (from < 1 || to < from || from > lines.length)
+    return { error: `@${written}:${from}-${to}: ${relative} has ${lines.length} lines; give a range like ${relative}:1-${Math.min(lines.length, 40)}.` };
   const range = `${from}-${Math.min(to, lines.length)}`;
   return { text: `<attached file="${relative}" lines="${range}">\n${lines.slice(from - 1, to).join("\n")}\n</attached>`, label: `${relative}:${range}` };
 }

@@ -99,7 +99,11 @@ export class Checkpoints {
     for (const checkpoint of undone) {
       for (const file of checkpoint.files) {
         const known = files.get(file.path);
-        files.set(file.path, { before: file.before, after: known ? known.after : file.after, ...((file.unknown ?? known?.unknown) ? { unknown: file.unknown ?? known?.unknown } : {}) });
+        files.set(file.path, {
+          before: file.before,
+          after: known ? known.after : file.after,
+          ...((file.unknown ?? known?.unknown) ? { unknown: file.unknown ?? known?.unknown } : {}),
+        });
       }
     }
     for (const [relative, file] of files) await this.restore(relative, file, report);
@@ -226,6 +230,8 @@ function isCheckpoint(value: unknown): value is Checkpoint {
     checkpoint !== null &&
     typeof checkpoint.label === "string" &&
     Array.isArray(checkpoint.files) &&
-    checkpoint.files.every((file) => typeof file?.path === "string" && (file.before === null || typeof file.before === "string") && (file.after === null || typeof file.after === "string"))
+    checkpoint.files.every(
+      (file) => typeof file?.path === "string" && (file.before === null || typeof file.before === "string") && (file.after === null || typeof file.after === "string"),
+    )
   );
 }

@@ -47,7 +47,13 @@ export async function readInstructions(workspaceRoot: string): Promise<{ file: s
 /** The nearest folder at or above `start` that holds `.git`; `start` itself when there is none. */
 async function repositoryRoot(start: string): Promise<string> {
   for (let folder = start; ; folder = path.dirname(folder)) {
-    if (await stat(path.join(folder, ".git")).then(() => true, () => false)) return folder;
+    if (
+      await stat(path.join(folder, ".git")).then(
+        () => true,
+        () => false,
+      )
+    )
+      return folder;
     if (path.dirname(folder) === folder) return start;
   }
 }

@@ -136,7 +136,7 @@ export class Conversation {
     await this.session?.close();
   }
 
-  private makeAgent(history = this.session ? sessionHistory(this.session) : this.agent?.history ?? []): Agent {
+  private makeAgent(history = this.session ? sessionHistory(this.session) : (this.agent?.history ?? [])): Agent {
     const { runtime } = this.options;
     const root = runtime.environment.workspace.root;
     return new Agent({
@@ -173,6 +173,10 @@ export async function readSystemPromptFile(file: string): Promise<string> {
   try {
     return await readFile(file, "utf8");
   } catch (error) {
-    throw new ApplicationError("not_found", `The system prompt file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`, "Fix systemPromptFile (or --system-prompt-file), or remove it to use the built-in prompt.");
+    throw new ApplicationError(
+      "not_found",
+      `The system prompt file ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+      "Fix systemPromptFile (or --system-prompt-file), or remove it to use the built-in prompt.",
+    );
   }
 }

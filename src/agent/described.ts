@@ -7,7 +7,8 @@
 import type { Span } from "../../grammar/ast.js";
 import type { ResultError } from "../errors.js";
 
-const CONDITIONAL = /\b(?:if|unless|would|could|might|shall I|should I|may I|can I|want me to|do you want|would you like|once you|after you|when you (?:confirm|agree|approve|say)|let me know|with your (?:ok|okay|permission|approval)|otherwise)\b/i;
+const CONDITIONAL =
+  /\b(?:if|unless|would|could|might|shall I|should I|may I|can I|want me to|do you want|would you like|once you|after you|when you (?:confirm|agree|approve|say)|let me know|with your (?:ok|okay|permission|approval)|otherwise)\b/i;
 const SENTENCE_END = /[.!?](?=\s|$)/;
 
 /**

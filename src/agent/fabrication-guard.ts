@@ -10,7 +10,13 @@ import { RESULT_ENVELOPE_NAME, RESULT_MARKERS } from "../manager/result.js";
 const WORD = RESULT_ENVELOPE_NAME.toLowerCase();
 const MARKER = new RegExp(`\\[[ \\t]*\\/?[ \\t]*${WORD}(?=[\\s\\]])`, "i");
 /** A tail that may still grow into a marker: `[`, spaces, `/`, spaces, a prefix of the word (and the word itself, waiting for what follows). */
-const MARKER_PREFIX = new RegExp(`\\[[ \\t]*\\/?[ \\t]*(?:${[...WORD].map((_, index) => WORD.slice(0, index + 1)).reverse().join("|")})?$`, "i");
+const MARKER_PREFIX = new RegExp(
+  `\\[[ \\t]*\\/?[ \\t]*(?:${[...WORD]
+    .map((_, index) => WORD.slice(0, index + 1))
+    .reverse()
+    .join("|")})?$`,
+  "i",
+);
 /** Longest tail held back: a few spaces on either side of the slash are enough. */
 const HOLD = 24;
 

@@ -42,13 +42,7 @@ export interface ReplyOutcome {
  * Streams one reply from `provider` and runs its commands through `manager`.
  * Provider errors propagate (the caller decides about retries); commands already started finish.
  */
-export async function streamReply(
-  provider: ModelProvider,
-  request: ModelRequest,
-  manager: ProtocolManager,
-  signal: AbortSignal,
-  events: ReplyEvents = {},
-): Promise<ReplyOutcome> {
+export async function streamReply(provider: ModelProvider, request: ModelRequest, manager: ProtocolManager, signal: AbortSignal, events: ReplyEvents = {}): Promise<ReplyOutcome> {
   const guard = new FabricationGuard();
   const scanner = new CallScanner(callVocabularyOf(manager.registry));
   const running: Promise<CommandResult>[] = [];

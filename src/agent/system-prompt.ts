@@ -25,7 +25,12 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
       .all()
       .map((protocol) => ({ protocol, actions: Object.entries(protocol.actions).filter(([name]) => options.offers?.(protocol.name, name) ?? true) }))
       .filter(({ protocol, actions }) => actions.length > 0 || Object.keys(protocol.actions).length === 0)
-      .map(({ protocol, actions }) => `${protocol.name} — ${protocol.summary}${actionLines(actions).map((line) => `\n${line}`).join("")}`)
+      .map(
+        ({ protocol, actions }) =>
+          `${protocol.name} — ${protocol.summary}${actionLines(actions)
+            .map((line) => `\n${line}`)
+            .join("")}`,
+      )
       .join("\n")}`,
     RULES,
     EXAMPLE,

@@ -44,7 +44,9 @@ export async function chatCommand(options: ChatCommandOptions): Promise<number> 
         const waitMs = prompt.trim() ? stdinWaitMs() : undefined;
         const piped = await readPipedInput(waitMs);
         if (piped === undefined) {
-          process.stderr.write(`clio: nothing arrived on standard input within ${waitMs} ms; going on with the prompt alone (run with < /dev/null to skip the wait, or set CLIO_STDIN_WAIT_MS to wait longer).\n`);
+          process.stderr.write(
+            `clio: nothing arrived on standard input within ${waitMs} ms; going on with the prompt alone (run with < /dev/null to skip the wait, or set CLIO_STDIN_WAIT_MS to wait longer).\n`,
+          );
         } else if (piped.trim()) {
           prompt = prompt ? `${prompt}\n\n${piped}` : piped;
         }

@@ -171,7 +171,14 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
   const config = await settleTrust(await loadChatConfig(flags, env, hooks.cwd ?? process.cwd()), flags, env, hooks);
   if (config.config.logLevel !== undefined && !logs("error")) startLogging({ level: config.config.logLevel, file: logFileFor(env) });
   const settings = providerSettingsFrom(config, flags, env);
-  log.info("settings", { provider: settings.provider, model: settings.model, api: settings.api, baseURL: settings.baseURL, from: Object.fromEntries(Object.entries(settings.sources).map(([key, source]) => [key, describeSource(source)])), files: config.files });
+  log.info("settings", {
+    provider: settings.provider,
+    model: settings.model,
+    api: settings.api,
+    baseURL: settings.baseURL,
+    from: Object.fromEntries(Object.entries(settings.sources).map(([key, source]) => [key, describeSource(source)])),
+    files: config.files,
+  });
   const providerOptions = providerOptionsFrom(config.config);
   const provider = loggedProvider(await createProvider(settings, { ...providerOptions, env }), settings.baseURL);
   let conversation: Conversation | undefined;
@@ -201,7 +208,11 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
   else if (flags.continue) {
     const latest = await store.latest(runtime.environment.workspace.root);
     if (!latest) {
-      throw new ApplicationError("not_found", `There is no earlier session for ${runtime.environment.workspace.root} to continue.`, "Start a new one without --continue, or list sessions with `clio sessions list`.");
+      throw new ApplicationError(
+        "not_found",
+        `There is no earlier session for ${runtime.environment.workspace.root} to continue.`,
+        "Start a new one without --continue, or list sessions with `clio sessions list`.",
+      );
     }
     session = await store.open(latest.id);
   }

@@ -18,7 +18,8 @@ export async function readExpectations(file: string, update: boolean): Promise<{
   try {
     return { expectations: parseExpectationFile(await readFile(file, "utf8"), file) };
   } catch (error) {
-    if (error instanceof ExpectationFileError) return { error: update ? `${error.message} (--update keeps what the file sets by hand, so it must be readable: fix it or remove it first.)` : error.message };
+    if (error instanceof ExpectationFileError)
+      return { error: update ? `${error.message} (--update keeps what the file sets by hand, so it must be readable: fix it or remove it first.)` : error.message };
     const code = (error as NodeJS.ErrnoException).code;
     if (update && code === "ENOENT") return {};
     return { error: `Cannot read the expectation file ${file}: ${code === "ENOENT" ? "no such file (write it with --update)" : (error as Error).message}.` };

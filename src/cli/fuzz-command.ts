@@ -73,7 +73,9 @@ async function fuzzWith(registry: ProtocolRegistry, options: FuzzCommandOptions)
   const { grammarLaws } = await import("../fuzz/grammar-laws.js");
   const properties = (options.target === "protocols" ? 0 : grammarLaws().length) + protocols.length;
   const budgetMs = options.time ? (options.time * 1000) / Math.max(1, properties) : undefined;
-  write(`clio fuzz: ${options.time ? `${options.time} s in all (${(budgetMs! / 1000).toFixed(1)} s per property)` : `${runs} runs per property`}, seed ${seed} (rerun with --seed ${seed})`);
+  write(
+    `clio fuzz: ${options.time ? `${options.time} s in all (${(budgetMs! / 1000).toFixed(1)} s per property)` : `${runs} runs per property`}, seed ${seed} (rerun with --seed ${seed})`,
+  );
 
   const interrupts = watchInterrupts((signal) => write(`Interrupted (${signal}): finishing the current case, then the summary.`));
   const outcomes: FuzzOutcome[] = [];
@@ -122,7 +124,12 @@ async function fuzzWith(registry: ProtocolRegistry, options: FuzzCommandOptions)
 }
 
 /** Checks a saved case again: its problem if it still fails, undefined when the property holds now. */
-async function recheck(saved: { kind: string; target: string; value: unknown; file: string }, registry: ProtocolRegistry, grammar: GrammarUnderTest | undefined, options: FuzzCommandOptions): Promise<string | undefined> {
+async function recheck(
+  saved: { kind: string; target: string; value: unknown; file: string },
+  registry: ProtocolRegistry,
+  grammar: GrammarUnderTest | undefined,
+  options: FuzzCommandOptions,
+): Promise<string | undefined> {
   if (saved.kind === "grammar") {
     const { grammarLaws } = await import("../fuzz/grammar-laws.js");
     const { clioGrammar, lawFailure } = await import("../fuzz/grammar-fuzz.js");
@@ -145,7 +152,14 @@ function junitSuites(outcomes: FuzzOutcome[], corpus: { file: string; target: st
     ...(outcome.failure ? { failure: { message: outcome.failure.problem.split("\n")[0]!, text: `${outcome.failure.problem}\n${outcome.failure.script}` } } : {}),
   });
   const suites = [{ name: "properties", cases: outcomes.map(property) }];
-  if (corpus.length) suites.push({ name: "corpus", cases: corpus.map((entry) => ({ name: `${entry.target}: ${entry.file}`, ...(entry.problem ? { failure: { message: entry.problem.split("\n")[0]!, text: entry.problem } } : {}) })) });
+  if (corpus.length)
+    suites.push({
+      name: "corpus",
+      cases: corpus.map((entry) => ({
+        name: `${entry.target}: ${entry.file}`,
+        ...(entry.problem ? { failure: { message: entry.problem.split("\n")[0]!, text: entry.problem } } : {}),
+      })),
+    });
   return suites;
 }
 

@@ -20,7 +20,6 @@ export interface FuzzCommandOptions {
   grammar?: string;
 }
 
-
 /** `ok     FILE_OP  100 runs  (commands: …)  4.1 s`, or for a grammar law its statistics. */
 export function formatOutcome(outcome: FuzzOutcome): string {
   const status = outcome.failure ? "FAILED" : "ok";

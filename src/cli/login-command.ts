@@ -23,7 +23,9 @@ export async function loginCommand(env: NodeJS.ProcessEnv = process.env): Promis
     await new CopilotTokenSource({ githubToken: token, version, ...(env.CLIO_COPILOT_TOKEN_URL ? { exchangeUrl: env.CLIO_COPILOT_TOKEN_URL } : {}) }).token();
     const file = copilotTokenFile(env);
     await storeCopilotToken(file, token);
-    process.stdout.write(`Signed in to GitHub Copilot; the token is in ${file} (readable only by you).\nUse it with: clio --provider copilot (or "provider": "copilot" in ~/.clio/config.json).\n`);
+    process.stdout.write(
+      `Signed in to GitHub Copilot; the token is in ${file} (readable only by you).\nUse it with: clio --provider copilot (or "provider": "copilot" in ~/.clio/config.json).\n`,
+    );
     return 0;
   } catch (error) {
     if (!ClioError.isInstance(error)) throw error;

@@ -52,7 +52,10 @@ function sampleNumber(value: string): number {
 const program = new Command("clio")
   .version(version, "-v, --version")
   .description("A protocol-first terminal coding assistant: any model does real work by writing [PROTOCOL:action=...] commands.")
-  .addHelpText("after", "\nAdd --debug to any command to log requests, timings and decisions to ~/.clio/clio.log and stderr\n(CLIO_LOG_LEVEL=error|warn|info|debug logs to the file only).")
+  .addHelpText(
+    "after",
+    "\nAdd --debug to any command to log requests, timings and decisions to ~/.clio/clio.log and stderr\n(CLIO_LOG_LEVEL=error|warn|info|debug logs to the file only).",
+  )
   .showHelpAfterError()
   .enablePositionalOptions()
   // Set before the subcommands are added, so they inherit it: every usage error exits 2.
@@ -227,7 +230,10 @@ for (const stream of [process.stdout, process.stderr]) {
 // Exit through process.exit on termination signals, so exit hooks run: session locks are
 // released and background jobs' process groups are killed. A command that watches for
 // interruptions itself (src/cli/interrupts.ts) cancels its work and exits on its own.
-for (const [signal, code] of [["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+for (const [signal, code] of [
+  ["SIGTERM", 143],
+  ["SIGHUP", 129],
+] as const) {
   process.on(signal, () => {
     if (!signalsClaimed()) process.exit(code);
   });

@@ -69,7 +69,8 @@ export async function runPrintMode(prompts: AsyncIterable<PromptInput>, flags: C
     if (verbose && event.type === "command-finished") stderr(`${formatResultLine(event.result, errorStyle)}\n`);
     if (format !== "stream-json") return;
     if (event.type === "command-finished") emit({ type: event.type, result: jsonResult(event.result) });
-    else if (event.type === "files-changing") emit({ type: event.type, id: event.id, protocol: event.protocol, action: event.action, files: event.changes.map((change) => change.path) });
+    else if (event.type === "files-changing")
+      emit({ type: event.type, id: event.id, protocol: event.protocol, action: event.action, files: event.changes.map((change) => change.path) });
     else emit({ ...event });
   };
   const setup = await setUpChat(flags, { onAgentEvent, onManagerEvent });

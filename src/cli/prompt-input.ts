@@ -44,7 +44,9 @@ export function promptFromJsonLine(line: string): string | { reason: string } {
   const content = record.message.content;
   if (typeof content === "string") return nonEmpty(content);
   if (Array.isArray(content)) {
-    const texts = content.filter((part): part is { type: "text"; text: string } => typeof part === "object" && part !== null && part.type === "text" && typeof part.text === "string");
+    const texts = content.filter(
+      (part): part is { type: "text"; text: string } => typeof part === "object" && part !== null && part.type === "text" && typeof part.text === "string",
+    );
     if (texts.length) return nonEmpty(texts.map((part) => part.text).join("\n"));
   }
   return { reason: "the message has no text content" };

@@ -38,7 +38,8 @@ export async function replayCommand(files: string[], options: ReplayCommandOptio
     return replaySessionCommand(options.fromSession!, options);
   }
   if (options.fuzzCheck !== undefined) {
-    if (files.length !== 1 || options.expect || options.freshCopy) return fail("--fuzz-check replays one fuzz reproduction in its sandbox's workspace (--workspace), without --expect or --fresh-copy.");
+    if (files.length !== 1 || options.expect || options.freshCopy)
+      return fail("--fuzz-check replays one fuzz reproduction in its sandbox's workspace (--workspace), without --expect or --fresh-copy.");
     const { replayFuzzCheckCommand } = await import("./replay-fuzz-check.js");
     return replayFuzzCheckCommand(files[0]!, { ...options, fuzzCheck: options.fuzzCheck });
   }

@@ -54,7 +54,10 @@ export async function resolveScripts(patterns: string[], expect: string | boolea
     entries.push({ file, name: file, recordedName });
   }
   if (typeof expect === "string") {
-    if (entries.length > 1) return { error: `--expect ${expect} names one expectation file, but ${entries.length} scripts were given: use --expect without a file to take NAME.expected.json beside each script.` };
+    if (entries.length > 1)
+      return {
+        error: `--expect ${expect} names one expectation file, but ${entries.length} scripts were given: use --expect without a file to take NAME.expected.json beside each script.`,
+      };
     entries[0]!.expectationFile = expect;
   } else if (expect === true) {
     if (entries.some((entry) => entry.file === "-")) return { error: "a script from standard input has no file to find its expectations beside: give --expect FILE." };

@@ -25,11 +25,13 @@ export function junitSuiteFor(outcome: ScriptOutcome): JunitSuite {
     const entry: JunitCase = { name: caseName(result, run.outcome.commands[index]), time: result.durationMs / 1000 };
     const own = verdict.differences.filter((difference) => (difference.kind === "result" || difference.kind === "unexpected") && difference.index === index);
     if (own.length) entry.failure = { message: `${entry.name} differs from ${expectations}`, text: report(own) };
-    else if (verdict.matches[index] === null && !result.ok) entry.failure = { message: `${result.error?.code ?? "failed"}: ${result.error?.message ?? result.description}`, text: result.output || (result.error?.message ?? "") };
+    else if (verdict.matches[index] === null && !result.ok)
+      entry.failure = { message: `${result.error?.code ?? "failed"}: ${result.error?.message ?? result.description}`, text: result.output || (result.error?.message ?? "") };
     suite.cases.push(entry);
   });
   for (const difference of verdict.differences) {
-    if (difference.kind === "missing") suite.cases.push({ name: caseName(difference.expected, difference.expected.command), failure: { message: "recorded but not run", text: report([difference]) } });
+    if (difference.kind === "missing")
+      suite.cases.push({ name: caseName(difference.expected, difference.expected.command), failure: { message: "recorded but not run", text: report([difference]) } });
     if (difference.kind === "script") suite.cases.push({ name: "expectation file", failure: { message: "recorded for another script", text: report([difference]) } });
   }
   if (outcome.problem) suite.cases.push({ name: "expectations", failure: { message: outcome.problem, text: outcome.lines.join("\n") } });

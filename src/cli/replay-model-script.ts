@@ -78,7 +78,16 @@ export async function replayModelScriptCommand(options: ModelScriptOptions): Pro
     // Reads run in parallel and finish in any order; the model wrote them in id order.
     const actual = [...results].sort((left, right) => left.id - right.id).map((result) => expectedFromResult(result, context));
     if (expectFile) {
-      const settled = { file: expectFile, update: options.update ?? false, acceptRefused: options.acceptRefused ?? false, showAll: options.showAll ?? false, scriptName: path.basename(options.modelScript), script: options.modelScript, expected: actual, expectations };
+      const settled = {
+        file: expectFile,
+        update: options.update ?? false,
+        acceptRefused: options.acceptRefused ?? false,
+        showAll: options.showAll ?? false,
+        scriptName: path.basename(options.modelScript),
+        script: options.modelScript,
+        expected: actual,
+        expectations,
+      };
       if (!(await settleExpectations(settled, (text) => void process.stdout.write(`${text}\n`)))) return 1;
     }
     return outcome.reason === "done" ? 0 : 1;

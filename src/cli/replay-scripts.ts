@@ -99,7 +99,9 @@ export async function replayScriptsCommand(patterns: string[], options: ReplayCo
       ? { matches: expected.map(() => null), differences: [], commands: { passed: expected.length, failed: notRun }, passed: true }
       : judgeRun(expected, { scriptName: entry.recordedName, ...(expectations ? { expectations } : {}), partial: options.only !== undefined, notRun });
     if (json) {
-      replayed.results.forEach((result, index) => out(JSON.stringify({ type: "result", script: entry.name, ...jsonResult(result), match: outcome.verdict!.matches[index] ?? null })));
+      replayed.results.forEach((result, index) =>
+        out(JSON.stringify({ type: "result", script: entry.name, ...jsonResult(result), match: outcome.verdict!.matches[index] ?? null })),
+      );
       for (const difference of outcome.verdict.differences) {
         if (difference.kind === "missing") out(JSON.stringify({ type: "missing", script: entry.name, expected: difference.expected, match: false }));
       }
@@ -110,7 +112,13 @@ export async function replayScriptsCommand(patterns: string[], options: ReplayCo
         outcome.problem = `interrupted: ${entry.expectationFile} was not written.`;
         note(`Not written: interrupted, so ${entry.expectationFile} is unchanged.`);
       } else {
-        const recorded = await recordExpectations({ file: entry.expectationFile, scriptName: entry.recordedName, expected, ...(expectations ? { previous: expectations } : {}), acceptRefused: options.acceptRefused ?? false });
+        const recorded = await recordExpectations({
+          file: entry.expectationFile,
+          scriptName: entry.recordedName,
+          expected,
+          ...(expectations ? { previous: expectations } : {}),
+          acceptRefused: options.acceptRefused ?? false,
+        });
         note(recorded.message);
         if (!recorded.written) outcome.problem = "its expectations were not written";
       }
@@ -143,17 +151,28 @@ export async function replayScriptsCommand(patterns: string[], options: ReplayCo
   if (options.junit) await writeFile(options.junit, junitReport(ordered.map(junitSuiteFor), "clio replay"));
   const totals = closingTotals(ordered, prepared.length);
   const closing = `${totals.scripts.passed} passed, ${totals.scripts.failed} failed (scripts); ${totals.commands.passed} passed, ${totals.commands.failed} failed (commands); ${((performance.now() - began) / 1000).toFixed(1)} s`;
-  if (json) out(JSON.stringify({ type: "summary", scripts: totals.scripts, commands: totals.commands, interrupted: interrupts.received ?? null, durationMs: Math.round(performance.now() - began) }));
+  if (json)
+    out(
+      JSON.stringify({
+        type: "summary",
+        scripts: totals.scripts,
+        commands: totals.commands,
+        interrupted: interrupts.received ?? null,
+        durationMs: Math.round(performance.now() - began),
+      }),
+    );
   say(interrupts.received ? `Interrupted by ${interrupts.received}: ${closing}` : closing);
   if (interrupts.received) return INTERRUPT_EXIT_CODES[interrupts.received];
   if (options.review) {
     const targets = ordered.flatMap((outcome) => {
       const recorded = prepared.find((item) => item.entry === outcome.entry)?.expectations;
-      return outcome.run && recorded && outcome.verdict?.differences.length ? [{ script: outcome.entry.name, file: outcome.entry.expectationFile!, expectations: recorded, actual: outcome.run.expected }] : [];
+      return outcome.run && recorded && outcome.verdict?.differences.length
+        ? [{ script: outcome.entry.name, file: outcome.entry.expectationFile!, expectations: recorded, actual: outcome.run.expected }]
+        : [];
     });
     const { reviewDifferences } = await import("./replay-review.js");
     const left = await reviewDifferences(targets, say);
-    return left === 0 && ordered.every((outcome) => outcome.verdict && (outcome.problem === undefined)) ? 0 : 1;
+    return left === 0 && ordered.every((outcome) => outcome.verdict && outcome.problem === undefined) ? 0 : 1;
   }
   if (!single || options.expect) return totals.scripts.failed ? 1 : 0;
   const only = ordered[0];

@@ -19,10 +19,15 @@ export async function sessionsCommand(verb: string, id: string | undefined, opti
       const listing = await store.list(options.all ? {} : { workspace: resolved.config.workspace });
       if (!listing.sessions.length) process.stdout.write(`No sessions${options.all ? "" : " for this workspace (--all lists every one)"}.\n`);
       for (const session of listing.sessions) {
-        process.stdout.write(`${style.cyan(session.id)}  ${session.updatedAt.slice(0, 16).replace("T", " ")}  ${session.model}  ${session.messageCount} messages  ${session.title}\n`);
+        process.stdout.write(
+          `${style.cyan(session.id)}  ${session.updatedAt.slice(0, 16).replace("T", " ")}  ${session.model}  ${session.messageCount} messages  ${session.title}\n`,
+        );
       }
       for (const unreadable of listing.unreadable) {
-        const text = unreadable.code === "corrupt_file" ? `${unreadable.file} could not be read (${unreadable.message}); delete it, or open it with clio -r to move it aside.` : unreadable.message;
+        const text =
+          unreadable.code === "corrupt_file"
+            ? `${unreadable.file} could not be read (${unreadable.message}); delete it, or open it with clio -r to move it aside.`
+            : unreadable.message;
         process.stderr.write(`${style.yellow("!")} ${text}\n`);
       }
       return 0;
@@ -35,7 +40,7 @@ export async function sessionsCommand(verb: string, id: string | undefined, opti
       process.stdout.write(`Deleted ${await store.delete(id)}.\n`);
       return 0;
     }
-    const format = (verb === "show" ? "markdown" : options.format ?? "markdown") as ExportFormat;
+    const format = (verb === "show" ? "markdown" : (options.format ?? "markdown")) as ExportFormat;
     if (!exportFormats.includes(format)) {
       process.stderr.write(`clio sessions export: --format is one of ${exportFormats.join(", ")}.\n`);
       return 2;

@@ -26,7 +26,9 @@ export const mcpServerSchema = z
     disabled: z.boolean().optional(),
   })
   .strict()
-  .refine((server) => (server.command === undefined) !== (server.url === undefined), { message: "needs either command (a program to start) or url (a streamable-HTTP server), not both" });
+  .refine((server) => (server.command === undefined) !== (server.url === undefined), {
+    message: "needs either command (a program to start) or url (a streamable-HTTP server), not both",
+  });
 
 /** The kinds a shell protocol's parameter may have (the list shell.ts reads). */
 const shellParameterKinds = ["text", "word", "integer", "number", "boolean", "json"] as const satisfies readonly ShellParameterKind[];

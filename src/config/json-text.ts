@@ -4,9 +4,7 @@
  * offset is turned into a line and column a person can jump to.
  */
 
-export type JsonParseResult =
-  | { ok: true; value: unknown }
-  | { ok: false; message: string; offset: number; line: number; column: number };
+export type JsonParseResult = { ok: true; value: unknown } | { ok: false; message: string; offset: number; line: number; column: number };
 
 /** Parses JSON text; on failure returns the reason and where (line and column start at 1). */
 export function parseJsonText(text: string): JsonParseResult {

@@ -17,15 +17,7 @@ import { mergeExtensions, projectExtensionsWarning, type Extensions } from "./ex
 import { describeIssue, formatKeyPath } from "./issues.js";
 import { parseJsonText } from "./json-text.js";
 import { isTrustedFolder, projectLoosenings, withoutForbidden, withoutLoosenings, type ProjectTrust } from "./trust.js";
-import {
-  type ClioConfig,
-  type ConfigLayer,
-  type ScalarKey,
-  configLayerSchema,
-  defaultValues,
-  environmentNames,
-  scalarKeys,
-} from "./schema.js";
+import { type ClioConfig, type ConfigLayer, type ScalarKey, configLayerSchema, defaultValues, environmentNames, scalarKeys } from "./schema.js";
 
 /** Where a value came from. */
 export type ConfigSource = "flag" | "default" | `env:${string}` | `project:${string}` | `user:${string}`;
@@ -117,7 +109,11 @@ async function configFileIn(folder: string): Promise<string | undefined> {
   const found: string[] = [];
   for (const name of ["config.json", "config.yaml", "config.yml"]) if (await isFile(path.join(folder, name))) found.push(path.join(folder, name));
   if (found.length > 1) {
-    throw new ApplicationError("invalid_config", `Two config files sit side by side: ${found.join(" and ")}; clio would not know which one counts.`, "Keep one of them (the keys are the same in both) and delete or rename the other.");
+    throw new ApplicationError(
+      "invalid_config",
+      `Two config files sit side by side: ${found.join(" and ")}; clio would not know which one counts.`,
+      "Keep one of them (the keys are the same in both) and delete or rename the other.",
+    );
   }
   return found[0];
 }
@@ -136,10 +132,7 @@ async function readProjectMcpFile(projectRoot: string): Promise<string | undefin
   return projectExtensionsWarning(file, { mcpServers: servers as Record<string, never> });
 }
 
-function merge(
-  layers: Layer[],
-  context: { cwd: string; homeDir: string; userFile: string; userFound: boolean; projectFile?: string },
-): Omit<ResolvedConfig, "warnings"> {
+function merge(layers: Layer[], context: { cwd: string; homeDir: string; userFile: string; userFound: boolean; projectFile?: string }): Omit<ResolvedConfig, "warnings"> {
   const values: Partial<Record<ScalarKey, unknown>> = {
     ...defaultValues,
     workspace: context.cwd,
@@ -186,7 +179,8 @@ function merge(
   }
 
   for (const [key, server] of Object.entries(extensions.mcpServers)) entries.push(...extensionEntries(`mcpServers.${key}`, server.config, server.source));
-  for (const [name, protocol] of Object.entries(extensions.shellProtocols)) entries.push({ key: `shellProtocols.${name}`, value: Object.keys(protocol.config.actions), source: protocol.source as ConfigSource });
+  for (const [name, protocol] of Object.entries(extensions.shellProtocols))
+    entries.push({ key: `shellProtocols.${name}`, value: Object.keys(protocol.config.actions), source: protocol.source as ConfigSource });
 
   const config = { ...values, permissions, protocols, ...extensions } as ClioConfig;
   for (const key of scalarKeys) if (config[key] === undefined) delete config[key];
@@ -275,7 +269,11 @@ async function parseYamlConfig(text: string, file: string): Promise<unknown> {
   const { parseYamlText } = await import("./yaml-text.js");
   const parsed = parseYamlText(text);
   if (!parsed.ok) {
-    throw new ApplicationError("invalid_config", `${file}:${parsed.line}:${parsed.column}: invalid YAML: ${parsed.message}`, `Fix the YAML at line ${parsed.line}, column ${parsed.column} (indent with spaces, "key: value" pairs).`);
+    throw new ApplicationError(
+      "invalid_config",
+      `${file}:${parsed.line}:${parsed.column}: invalid YAML: ${parsed.message}`,
+      `Fix the YAML at line ${parsed.line}, column ${parsed.column} (indent with spaces, "key: value" pairs).`,
+    );
   }
   const { value } = parsed;
   if (value === null || value === undefined) return {};

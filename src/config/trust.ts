@@ -45,7 +45,8 @@ const LOOSENING_SETTINGS: Record<string, { loosens: (value: unknown) => boolean;
   network: { loosens: (value) => value === true || value === "allow", description: "let sandboxed commands use the network" },
   passEnv: { loosens: (value) => Array.isArray(value) && value.length > 0, description: "pass these environment variables (which may hold secrets) to commands" },
   environment: {
-    loosens: (value) => typeof value === "object" && value !== null && Array.isArray((value as { include?: unknown }).include) && (value as { include: unknown[] }).include.length > 0,
+    loosens: (value) =>
+      typeof value === "object" && value !== null && Array.isArray((value as { include?: unknown }).include) && (value as { include: unknown[] }).include.length > 0,
     description: "pass these environment variables (which may hold secrets) to commands",
   },
 };
@@ -132,7 +133,11 @@ export async function rememberTrustedFolder(userFile: string, projectRoot: strin
   if (text !== undefined) {
     const parsed = parseJsonText(text.startsWith("\uFEFF") ? text.slice(1) : text);
     if (!parsed.ok || typeof parsed.value !== "object" || parsed.value === null || Array.isArray(parsed.value)) {
-      throw new ApplicationError("invalid_config", `${userFile} is not a JSON object, so the trusted folder was not added.`, `Fix the file, or add "trustedFolders": ["${projectRoot}"] yourself.`);
+      throw new ApplicationError(
+        "invalid_config",
+        `${userFile} is not a JSON object, so the trusted folder was not added.`,
+        `Fix the file, or add "trustedFolders": ["${projectRoot}"] yourself.`,
+      );
     }
     values = parsed.value as Record<string, unknown>;
   }

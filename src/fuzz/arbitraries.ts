@@ -39,8 +39,36 @@ export const LOCAL_URLS: readonly string[] = [
 ];
 
 /** Path-like values: inside, escaping, absolute, through the sandbox's symlinks, protected. No dots, so network-class gates accept them. */
-const DOTLESS_PATHS = ["src", "sub/dir", "new/folder/file", "link-out", "link-out/secret", "link-file", "../outside", "../../etc/passwd", "/etc/passwd", "sub/../..", "~/x", "a\u0000b", " ", ""];
-const DOTTED_PATHS = [".", "..", "README.md", "notes.txt", "src/main.ts", "data.json", ".git/config", ".clio/state.json", "link-out/secret.txt", "sub/dir/file.txt", "new.txt", "ünïcödé/файл.txt"];
+const DOTLESS_PATHS = [
+  "src",
+  "sub/dir",
+  "new/folder/file",
+  "link-out",
+  "link-out/secret",
+  "link-file",
+  "../outside",
+  "../../etc/passwd",
+  "/etc/passwd",
+  "sub/../..",
+  "~/x",
+  "a\u0000b",
+  " ",
+  "",
+];
+const DOTTED_PATHS = [
+  ".",
+  "..",
+  "README.md",
+  "notes.txt",
+  "src/main.ts",
+  "data.json",
+  ".git/config",
+  ".clio/state.json",
+  "link-out/secret.txt",
+  "sub/dir/file.txt",
+  "new.txt",
+  "ünïcödé/файл.txt",
+];
 
 /** Absolute paths outside the workspace that a run should never touch (the sandbox's sentinel). */
 export interface FuzzTargets {
@@ -224,10 +252,7 @@ export function commandForAction(protocol: string, actionName: string, definitio
       .tuple(fc.double({ min: 0, max: 1, noNaN: true }), valueForParameter(parameter, permission, targets))
       .map(([chance, value]) => (chance < (isRequired(parameter) ? 0.92 : 0.45) ? `${key}=${value}` : undefined)),
   );
-  const extra = fc.oneof(
-    { weight: 12, arbitrary: fc.constant(undefined) },
-    { weight: 1, arbitrary: fc.constantFrom("colour=red", "force=1", 'path2="x"') },
-  );
+  const extra = fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom("colour=red", "force=1", 'path2="x"') });
   return fc.tuple(fc.tuple(...parameters), extra).map(([values, unknown]) => {
     const written = [`action=${writeWord(actionName)}`, ...values.filter((value): value is string => value !== undefined)];
     if (unknown) written.push(unknown);

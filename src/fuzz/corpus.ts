@@ -70,9 +70,24 @@ export async function loadCorpus(folder: string): Promise<CorpusCase[]> {
 
 /** Saves a failure's shrunk case (once: the name comes from its content); gives the file. */
 export async function saveCase(folder: string, failure: FuzzFailure): Promise<string> {
-  const document = { version: CORPUS_FORMAT_VERSION, kind: failure.kind, target: failure.target, seed: failure.seed, runs: failure.runs, problem: failure.problem, value: failure.value ?? failure.script };
-  const digest = createHash("sha256").update(JSON.stringify([failure.target, document.value])).digest("hex").slice(0, 12);
-  const slug = failure.target.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40);
+  const document = {
+    version: CORPUS_FORMAT_VERSION,
+    kind: failure.kind,
+    target: failure.target,
+    seed: failure.seed,
+    runs: failure.runs,
+    problem: failure.problem,
+    value: failure.value ?? failure.script,
+  };
+  const digest = createHash("sha256")
+    .update(JSON.stringify([failure.target, document.value]))
+    .digest("hex")
+    .slice(0, 12);
+  const slug = failure.target
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 40);
   await mkdir(folder, { recursive: true });
   const file = path.join(folder, `${slug}-${digest}.json`);
   await writeFile(file, `${JSON.stringify(document, null, 2)}\n`);

@@ -96,8 +96,37 @@ function findings(result: ParseResult): unknown {
 const same = (left: unknown, right: unknown) => JSON.stringify(left) === JSON.stringify(right);
 
 const FRAGMENTS = [
-  "[", "]", "FILE_OP", "X", ":", "action", "=", "read", "path", '"', '\\"', "<<", "EOF", "\n", "  ", "\t",
-  "```", "~~~", "`", "\\[", "[x]", "[NOTE]", "[A:b=c]", "abc", "===", "\r", "é", "😀", "[RESULT:x=1]", "{", "}",
+  "[",
+  "]",
+  "FILE_OP",
+  "X",
+  ":",
+  "action",
+  "=",
+  "read",
+  "path",
+  '"',
+  '\\"',
+  "<<",
+  "EOF",
+  "\n",
+  "  ",
+  "\t",
+  "```",
+  "~~~",
+  "`",
+  "\\[",
+  "[x]",
+  "[NOTE]",
+  "[A:b=c]",
+  "abc",
+  "===",
+  "\r",
+  "é",
+  "😀",
+  "[RESULT:x=1]",
+  "{",
+  "}",
 ];
 
 /** Text as pieces (so shrinking drops whole pieces): random strings, a soup of command fragments, or a document. */
@@ -118,7 +147,10 @@ export interface ChunkedText {
 export function chunksOf(value: ChunkedText): string[] {
   const text = value.pieces.join("");
   if (value.everyCharacter) return [...Array(text.length).keys()].map((index) => text[index]!);
-  return splitAt(text, value.cuts.map((cut) => Math.floor(cut * text.length)));
+  return splitAt(
+    text,
+    value.cuts.map((cut) => Math.floor(cut * text.length)),
+  );
 }
 
 function chunkedArbitrary(pieces: fc.Arbitrary<string[]>): fc.Arbitrary<ChunkedText> {
@@ -134,7 +166,8 @@ function* withoutOne<T>(items: readonly T[]): Generator<T[]> {
 }
 
 function* reduceChunked(value: ChunkedText): Generator<ChunkedText> {
-  if (value.everyCharacter) yield { ...value, everyCharacter: false, cuts: [...Array(Math.min(20, value.pieces.join("").length)).keys()].map((index, _, all) => index / all.length) };
+  if (value.everyCharacter)
+    yield { ...value, everyCharacter: false, cuts: [...Array(Math.min(20, value.pieces.join("").length)).keys()].map((index, _, all) => index / all.length) };
   for (const pieces of withoutOne(value.pieces)) yield { ...value, pieces };
   for (const cuts of withoutOne(value.cuts)) yield { ...value, cuts };
 }
@@ -168,7 +201,8 @@ export function grammarLaws(): Law<any>[] {
         const internal = result.errors.find((error) => error.message.startsWith("internal"));
         if (internal) throw new LawViolation(internal.message);
         const spans = [...result.commands, ...result.mentions, ...result.errors].map((found) => found.span);
-        if (spans.some((span) => span.start.offset < 0 || span.end.offset > text.length || span.end.offset < span.start.offset)) throw new LawViolation("a span lies outside the text");
+        if (spans.some((span) => span.start.offset < 0 || span.end.offset > text.length || span.end.offset < span.start.offset))
+          throw new LawViolation("a span lies outside the text");
       },
       show: (text: string) => compactString(text),
     } satisfies Law<string>,
@@ -191,7 +225,8 @@ export function grammarLaws(): Law<any>[] {
         const result = grammar.parse(`[A:k=${literal}]`);
         count(result, statistics);
         const read = result.commands[0]?.parameters[0]?.text;
-        if (result.errors.length || read !== text) throw new LawViolation(`the quoted value ${literal} did not read as its text`, text, read ?? result.errors.map((error) => error.message));
+        if (result.errors.length || read !== text)
+          throw new LawViolation(`the quoted value ${literal} did not read as its text`, text, read ?? result.errors.map((error) => error.message));
       },
       show: ({ literal }) => `[A:k=${literal}]`,
     } satisfies Law<{ text: string; literal: string }>,

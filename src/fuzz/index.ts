@@ -53,5 +53,12 @@ export async function assertProtocolHolds(protocol: ProtocolDefinition, options:
 export async function assertGrammarHolds(options: GrammarFuzzOptions): Promise<void> {
   const failures = (await fuzzGrammar(options)).flatMap((outcome) => (outcome.failure ? [outcome.failure] : []));
   if (failures.length === 0) return;
-  throw new FuzzLawError(failures.map((failure) => `${failure.target} failed (seed ${failure.seed}):\n${failure.problem}\ncounterexample: ${failure.script}\nrerun: clio fuzz --target grammar --seed ${failure.seed} --runs ${failure.runs}`).join("\n\n"));
+  throw new FuzzLawError(
+    failures
+      .map(
+        (failure) =>
+          `${failure.target} failed (seed ${failure.seed}):\n${failure.problem}\ncounterexample: ${failure.script}\nrerun: clio fuzz --target grammar --seed ${failure.seed} --runs ${failure.runs}`,
+      )
+      .join("\n\n"),
+  );
 }

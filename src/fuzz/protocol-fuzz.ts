@@ -247,8 +247,19 @@ export async function recheckProtocolCase(protocol: ProtocolDefinition, lines: s
   const runFolder = await realpath(await mkdtemp(path.join(os.tmpdir(), "clio-fuzz-")));
   const location = path.join(runFolder, "case");
   try {
-    const caseOptions = { location, commandTimeoutMs: 10_000, strict: options.strict ?? true, leftoverGraceMs: 3000, baseline: await currentDescendants(), counts: { handled: 0, gated: 0, rejected: 0 } };
-    return await runFuzzCase(protocol, lines.map((line) => line.split(FUZZ_CASE_PLACEHOLDER).join(location)), caseOptions);
+    const caseOptions = {
+      location,
+      commandTimeoutMs: 10_000,
+      strict: options.strict ?? true,
+      leftoverGraceMs: 3000,
+      baseline: await currentDescendants(),
+      counts: { handled: 0, gated: 0, rejected: 0 },
+    };
+    return await runFuzzCase(
+      protocol,
+      lines.map((line) => line.split(FUZZ_CASE_PLACEHOLDER).join(location)),
+      caseOptions,
+    );
   } finally {
     await rm(runFolder, { recursive: true, force: true });
   }

@@ -25,7 +25,7 @@ const WORKSPACE_FILES: Record<string, string> = {
   "README.md": "# Fuzz workspace\n\nA small project for property checks.\n",
   "notes.txt": "first line\nsecond line\nthird line\n",
   "data.json": '{ "name": "fuzz", "items": [1, 2, 3] }\n',
-  "src/main.ts": 'export function add(left: number, right: number): number {\n  return left + right;\n}\n',
+  "src/main.ts": "export function add(left: number, right: number): number {\n  return left + right;\n}\n",
   "sub/dir/file.txt": "deep file\n",
 };
 
@@ -93,7 +93,10 @@ async function describeTree(root: string, label: string, into: SandboxSnapshot):
     } else if (entry.isSymbolicLink()) {
       into.set(key, `link -> ${await fs.readlink(absolute)}`);
     } else {
-      const hash = createHash("sha256").update(await fs.readFile(absolute)).digest("hex").slice(0, 16);
+      const hash = createHash("sha256")
+        .update(await fs.readFile(absolute))
+        .digest("hex")
+        .slice(0, 16);
       into.set(key, `file size=${stat.size} mode=${stat.mode.toString(8)} sha=${hash}`);
     }
   }

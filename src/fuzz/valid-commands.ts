@@ -63,7 +63,9 @@ export function validCommandForAction(protocol: string, actionName: string, defi
   const entries = Object.entries(definition.parameters as Record<string, ParameterDefinition>);
   const chance = options.optionalChance ?? 0.5;
   const parameters = entries.map(([key, parameter]) =>
-    fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), validValues(parameter, definition, options)).map(([roll, value]) => (isRequired(parameter) || roll < chance ? ([key, value] as const) : undefined)),
+    fc
+      .tuple(fc.double({ min: 0, max: 1, noNaN: true }), validValues(parameter, definition, options))
+      .map(([roll, value]) => (isRequired(parameter) || roll < chance ? ([key, value] as const) : undefined)),
   );
   return fc.tuple(...parameters).map((chosen) => {
     const given = chosen.filter((entry): entry is readonly [string, string] => entry !== undefined);

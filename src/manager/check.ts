@@ -133,7 +133,9 @@ function foldedKey(key: string, declared: string[]): string {
 function withLiteral(command: Command, parameter: Parameter, literal: string): PrintableCommand {
   return {
     protocol: command.protocol,
-    parameters: command.parameters.map((each) => (each === parameter ? { key: each.key, form: "quoted" as const, text: literal } : { key: each.key, form: each.form, text: each.text })),
+    parameters: command.parameters.map((each) =>
+      each === parameter ? { key: each.key, form: "quoted" as const, text: literal } : { key: each.key, form: each.form, text: each.text },
+    ),
   };
 }
 

@@ -11,7 +11,15 @@ import { renderHint } from "../../protocols/contract/hints.js";
 import { ToolError } from "../../tools/errors.js";
 import type { ResultError } from "../errors.js";
 import { makeFolder } from "../../tools/clio-folder.js";
-import { wholeOutputOf, type ActionDefinition, type ActionOutput, type PermissionClass, type PlannedChange, type ProtocolDefinition, type ProtocolEnvironment } from "../../protocols/contract/protocol.js";
+import {
+  wholeOutputOf,
+  type ActionDefinition,
+  type ActionOutput,
+  type PermissionClass,
+  type PlannedChange,
+  type ProtocolDefinition,
+  type ProtocolEnvironment,
+} from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
 import { permissionSubject } from "./path-forms.js";
@@ -161,17 +169,25 @@ export class ProtocolManager {
         action,
         permissionClass,
         description,
-        ...(await permissionSubject(definition, invocation.decoded, { workspace: this.options.environment.workspace, permissions: this.options.permissions, protocol, action, permissionClass })),
+        ...(await permissionSubject(definition, invocation.decoded, {
+          workspace: this.options.environment.workspace,
+          permissions: this.options.permissions,
+          protocol,
+          action,
+          permissionClass,
+        })),
         ...(preview ? { changes: preview.changes } : {}),
       })
-      .catch((error: unknown): PermissionVerdict => ({
-        allowed: false,
-        error: {
-          code: "permission_denied",
-          message: `${protocol}.${action} was refused: asking for permission failed (${error instanceof Error ? error.message : String(error)}).`,
-          hint: "Nothing ran. Try again, or ask the person to allow it in their permission rules.",
-        },
-      }));
+      .catch(
+        (error: unknown): PermissionVerdict => ({
+          allowed: false,
+          error: {
+            code: "permission_denied",
+            message: `${protocol}.${action} was refused: asking for permission failed (${error instanceof Error ? error.message : String(error)}).`,
+            hint: "Nothing ran. Try again, or ask the person to allow it in their permission rules.",
+          },
+        }),
+      );
     if (!verdict.allowed) return { ...this.failed(id, protocol, action, permissionClass, verdict.error, start, description), args: invocation.decoded };
     if (signal.aborted) return cancelled();
     // A question may have stood for minutes: the files are looked at again just before the change.

@@ -51,6 +51,9 @@ export async function pathForms(workspace: Workspace, value: string): Promise<st
 
 /** `value` with `\` read as `/`, normalised: no `.` or `..` segments, no leading `./` or trailing `/`. */
 function slashed(value: string): string {
-  const normal = path.posix.normalize(value.replace(/\\/g, "/")).replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+  const normal = path.posix
+    .normalize(value.replace(/\\/g, "/"))
+    .replace(/^(\.\/)+/, "")
+    .replace(/\/+$/, "");
   return normal === "" ? "." : normal;
 }

@@ -86,7 +86,9 @@ export class PermissionPolicy {
   deniesReading(relative: string, readers: readonly { protocol: string; action: string }[]): boolean {
     return readers.some(({ protocol, action }) =>
       this.denyRules.some(
-        (rule) => rule.readsValueOf(protocol, action) && rule.matches({ protocol, action, permissionClass: "read", description: "", subject: relative, subjectIsPath: true, pathForms: [relative] }),
+        (rule) =>
+          rule.readsValueOf(protocol, action) &&
+          rule.matches({ protocol, action, permissionClass: "read", description: "", subject: relative, subjectIsPath: true, pathForms: [relative] }),
       ),
     );
   }
@@ -174,8 +176,7 @@ export function parseRule(text: string, kind: "allow" | "deny" = "allow"): Rule 
   const [protocol = "", action, ...rest] = text.split(":");
   const glob = rest.length ? rest.join(":") : undefined;
   const pattern = glob === undefined ? undefined : globToRegExp(glob, kind === "allow" ? "[^;&|`$()<>\\r\\n]*" : "[\\s\\S]*");
-  const subjectMatches = (subject: string) =>
-    kind === "allow" ? pattern!.test(subject) : [subject, ...subject.split(SHELL_SEPARATOR)].some((part) => pattern!.test(part.trim()));
+  const subjectMatches = (subject: string) => (kind === "allow" ? pattern!.test(subject) : [subject, ...subject.split(SHELL_SEPARATOR)].some((part) => pattern!.test(part.trim())));
   const names = (requestProtocol: string, requestAction: string) =>
     (protocol === "*" || protocol.toUpperCase() === requestProtocol.toUpperCase()) && (action === undefined || action === "*" || action === requestAction);
   return {

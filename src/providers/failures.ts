@@ -66,12 +66,7 @@ export function describeServer(server: ServerContext): string {
 }
 
 /** Classifies an error thrown while sending a request (`request`) or reading its stream (`stream`). */
-export function classifyFailure(
-  error: unknown,
-  phase: "request" | "stream",
-  server: ServerContext,
-  sdk: typeof OpenAISdk,
-): AttemptFailure {
+export function classifyFailure(error: unknown, phase: "request" | "stream", server: ServerContext, sdk: typeof OpenAISdk): AttemptFailure {
   const where = describeServer(server);
   const redact = (text: string) => redactKey(text, server.apiKey);
 
@@ -156,9 +151,7 @@ function statusError(server: ServerContext, status: number, statusLine: string, 
     return new ApplicationError(
       "provider_error",
       `${answered}: the API key was refused. ${serverMessage}`,
-      server.apiKey
-        ? `Check the key in ${variable}: export ${variable}=<a valid key>.`
-        : `This server needs an API key: export ${variable}=<your key>.`,
+      server.apiKey ? `Check the key in ${variable}: export ${variable}=<a valid key>.` : `This server needs an API key: export ${variable}=<your key>.`,
     );
   }
   if (status === 404) {

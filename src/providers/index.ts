@@ -74,7 +74,11 @@ async function createCopilotProvider(settings: ProviderSettings, options: Create
   const env = options.env ?? process.env;
   const githubToken = settings.apiKey?.reveal() ?? (await readCopilotToken(copilotTokenFile(env)));
   if (githubToken === undefined) {
-    throw new ApplicationError("not_configured", "The copilot provider needs a GitHub token, and none was found in GITHUB_COPILOT_TOKEN or from a sign-in.", "Sign in with `clio login copilot`, or export GITHUB_COPILOT_TOKEN=<a GitHub token of an account with Copilot>.");
+    throw new ApplicationError(
+      "not_configured",
+      "The copilot provider needs a GitHub token, and none was found in GITHUB_COPILOT_TOKEN or from a sign-in.",
+      "Sign in with `clio login copilot`, or export GITHUB_COPILOT_TOKEN=<a GitHub token of an account with Copilot>.",
+    );
   }
   const tokens = new CopilotTokenSource({
     githubToken,

@@ -31,16 +31,60 @@ export interface ProviderPreset {
 }
 
 const presetList: ProviderPreset[] = [
-  { name: "openai", description: "OpenAI", baseURL: "https://api.openai.com/v1", api: "chat", defaultModel: "gpt-4o-mini", apiKeyEnv: "OPENAI_API_KEY", apiKeyRequired: true, contextWindow: 128_000 },
-  { name: "deepseek", description: "DeepSeek", baseURL: "https://api.deepseek.com/v1", api: "chat", defaultModel: "deepseek-chat", apiKeyEnv: "DEEPSEEK_API_KEY", apiKeyRequired: true, contextWindow: 64_000 },
-  { name: "openrouter", description: "OpenRouter", baseURL: "https://openrouter.ai/api/v1", api: "chat", defaultModel: "openai/gpt-4o-mini", apiKeyEnv: "OPENROUTER_API_KEY", apiKeyRequired: true, contextWindow: 128_000 },
+  {
+    name: "openai",
+    description: "OpenAI",
+    baseURL: "https://api.openai.com/v1",
+    api: "chat",
+    defaultModel: "gpt-4o-mini",
+    apiKeyEnv: "OPENAI_API_KEY",
+    apiKeyRequired: true,
+    contextWindow: 128_000,
+  },
+  {
+    name: "deepseek",
+    description: "DeepSeek",
+    baseURL: "https://api.deepseek.com/v1",
+    api: "chat",
+    defaultModel: "deepseek-chat",
+    apiKeyEnv: "DEEPSEEK_API_KEY",
+    apiKeyRequired: true,
+    contextWindow: 64_000,
+  },
+  {
+    name: "openrouter",
+    description: "OpenRouter",
+    baseURL: "https://openrouter.ai/api/v1",
+    api: "chat",
+    defaultModel: "openai/gpt-4o-mini",
+    apiKeyEnv: "OPENROUTER_API_KEY",
+    apiKeyRequired: true,
+    contextWindow: 128_000,
+  },
   { name: "ollama", description: "a local Ollama", baseURL: "http://127.0.0.1:11434/v1", api: "chat", defaultModel: "qwen2.5-coder", apiKeyRequired: false, contextWindow: 8_192 },
   // llama-server answers with whatever model it loaded, whatever the request names.
-  { name: "llamacpp", description: "a local llama.cpp server", baseURL: "http://127.0.0.1:8080/v1", api: "chat", defaultModel: "default", apiKeyRequired: false, contextWindow: 8_192 },
+  {
+    name: "llamacpp",
+    description: "a local llama.cpp server",
+    baseURL: "http://127.0.0.1:8080/v1",
+    api: "chat",
+    defaultModel: "default",
+    apiKeyRequired: false,
+    contextWindow: 8_192,
+  },
   { name: "vllm", description: "a local vLLM server", baseURL: "http://127.0.0.1:8000/v1", api: "chat", apiKeyEnv: "VLLM_API_KEY", apiKeyRequired: false, contextWindow: 32_768 },
   { name: "lmstudio", description: "a local LM Studio", baseURL: "http://127.0.0.1:1234/v1", api: "chat", apiKeyRequired: false, contextWindow: 8_192 },
   // The GitHub token (GITHUB_COPILOT_TOKEN, or the one `clio login copilot` stored) is exchanged for Copilot's own; see copilot/.
-  { name: "copilot", description: "GitHub Copilot", baseURL: "https://api.githubcopilot.com", api: "chat", defaultModel: "gpt-4o", apiKeyEnv: "GITHUB_COPILOT_TOKEN", apiKeyRequired: false, contextWindow: 128_000 },
+  {
+    name: "copilot",
+    description: "GitHub Copilot",
+    baseURL: "https://api.githubcopilot.com",
+    api: "chat",
+    defaultModel: "gpt-4o",
+    apiKeyEnv: "GITHUB_COPILOT_TOKEN",
+    apiKeyRequired: false,
+    contextWindow: 128_000,
+  },
   { name: "custom", description: "any OpenAI-compatible server", baseURL: "", api: "chat", apiKeyEnv: "OPENAI_API_KEY", apiKeyRequired: false, contextWindow: 8_192 },
   { name: "scripted", description: "recorded replies played back in order", baseURL: "", api: "scripted", defaultModel: "scripted", apiKeyRequired: false, contextWindow: 128_000 },
 ];
@@ -158,11 +202,10 @@ export function resolveProviderSettings({ flags = {}, env = {}, config = {} }: R
     );
   }
 
-  const api = first<string>(
-    [flags.api, flag("--api")],
-    [env.CLIO_API, environment("CLIO_API")],
-    [fromConfig.api, configured("api")],
-  ) ?? { value: presetFound.api, source: preset(label) };
+  const api = first<string>([flags.api, flag("--api")], [env.CLIO_API, environment("CLIO_API")], [fromConfig.api, configured("api")]) ?? {
+    value: presetFound.api,
+    source: preset(label),
+  };
   const apiValue = name === "scripted" ? "scripted" : api.value;
   if (apiValue !== "chat" && apiValue !== "completions" && apiValue !== "scripted") {
     throw new ApplicationError(
@@ -202,13 +245,13 @@ export function resolveProviderSettings({ flags = {}, env = {}, config = {} }: R
 
   const script = first<string>([flags.script, flag("--script")], [fromConfig.script, configured("script")]);
   if (name === "scripted" && !script) {
-    throw new ApplicationError("not_configured", "The scripted provider needs a reply script.", "Pass --script FILE (a JSON file { \"version\": 1, \"replies\": [...] }).");
+    throw new ApplicationError("not_configured", "The scripted provider needs a reply script.", 'Pass --script FILE (a JSON file { "version": 1, "replies": [...] }).');
   }
 
-  const contextWindow = first<number>(
-    [flags.contextWindow, flag("--context-window")],
-    [fromConfig.contextWindow, configured("contextWindow")],
-  ) ?? { value: presetFound.contextWindow, source: preset(label) };
+  const contextWindow = first<number>([flags.contextWindow, flag("--context-window")], [fromConfig.contextWindow, configured("contextWindow")]) ?? {
+    value: presetFound.contextWindow,
+    source: preset(label),
+  };
 
   return {
     provider: name,

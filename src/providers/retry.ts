@@ -54,11 +54,7 @@ export function backoffDelay(attempt: number, policy: RetryPolicy, random: () =>
  * The wait a response asks for in `retry-after-ms` or `Retry-After` (seconds or an HTTP
  * date), capped at the policy's maximum; undefined when it asks for none.
  */
-export function retryAfterDelay(
-  headers: { get(name: string): string | null } | undefined,
-  policy: RetryPolicy,
-  now: number = Date.now(),
-): number | undefined {
+export function retryAfterDelay(headers: { get(name: string): string | null } | undefined, policy: RetryPolicy, now: number = Date.now()): number | undefined {
   const milliseconds = parseRetryAfter(headers, now);
   return milliseconds === undefined ? undefined : Math.min(milliseconds, policy.maxRetryAfterMs);
 }

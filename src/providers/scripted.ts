@@ -76,10 +76,7 @@ export class ScriptedProvider implements ModelProvider {
 export const replySeparator = "--- reply ---";
 
 /** Reads a script file's replies (see the file comment for the formats). */
-export async function loadScript(
-  path: string,
-  readFile: (path: string) => Promise<string> = (file) => fsReadFile(file, "utf8"),
-): Promise<string[]> {
+export async function loadScript(path: string, readFile: (path: string) => Promise<string> = (file) => fsReadFile(file, "utf8")): Promise<string[]> {
   let text: string;
   try {
     text = await readFile(path);

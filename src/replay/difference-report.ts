@@ -71,16 +71,22 @@ function written(result: ExpectedResult): string {
 function formatDifference(difference: Exclude<Difference, { kind: "script" }>, options: DifferenceReportOptions): string[] {
   if (difference.kind === "missing") {
     const { expected } = difference;
-    return [`${options.expectations}: recorded command ${difference.expectedIndex + 1}, ${written(expected)} (${label(expected)}, then at${position(expected) || " ?"}), is not in this run: removed or edited in ${options.script}, or not run. Rewrite the file with --update if that is meant.`];
+    return [
+      `${options.expectations}: recorded command ${difference.expectedIndex + 1}, ${written(expected)} (${label(expected)}, then at${position(expected) || " ?"}), is not in this run: removed or edited in ${options.script}, or not run. Rewrite the file with --update if that is meant.`,
+    ];
   }
   if (difference.kind === "unexpected") {
     const { actual } = difference;
-    return [`${options.script}${position(actual)} ${label(actual)} (command ${difference.index + 1}) has no recorded result in ${options.expectations}: a new or edited command, ${written(actual)}. Record it with --update.`];
+    return [
+      `${options.script}${position(actual)} ${label(actual)} (command ${difference.index + 1}) has no recorded result in ${options.expectations}: a new or edited command, ${written(actual)}. Record it with --update.`,
+    ];
   }
   const { actual } = difference;
   const lines: string[] = [];
   if (difference.movedFrom !== undefined) {
-    lines.push(`${options.script}${position(actual)} ${label(actual)} (command ${difference.index + 1}) moved: it was recorded as command ${difference.movedFrom + 1}${difference.fields.length ? ", and its result differs:" : "."}`);
+    lines.push(
+      `${options.script}${position(actual)} ${label(actual)} (command ${difference.index + 1}) moved: it was recorded as command ${difference.movedFrom + 1}${difference.fields.length ? ", and its result differs:" : "."}`,
+    );
   } else {
     lines.push(`${options.script}${position(actual)} ${label(actual)} (command ${difference.index + 1}) differs from ${options.expectations}:`);
   }
@@ -96,9 +102,7 @@ export function formatDifferences(differences: Difference[], options: Difference
   let shown = 0;
   for (const difference of differences) {
     if (difference.kind === "script") {
-      lines.push(
-        `${options.expectations} was recorded for the script ${difference.expected}, not ${difference.actual}; pass the matching file or rewrite it with --update.`,
-      );
+      lines.push(`${options.expectations} was recorded for the script ${difference.expected}, not ${difference.actual}; pass the matching file or rewrite it with --update.`);
       continue;
     }
     if (shown === limit) break;

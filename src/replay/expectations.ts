@@ -104,7 +104,8 @@ export function carriedOver(result: ExpectedResult, before: ExpectedResult): Exp
   const carried: ExpectedResult = { ...result };
   if (before.ignoreOutput) carried.ignoreOutput = true;
   if (textMatches(before.description, result.description)) carried.description = before.description;
-  if (before.error && result.error && before.error.code === result.error.code && textMatches(before.error.message, result.error.message)) carried.error = { ...result.error, message: before.error.message };
+  if (before.error && result.error && before.error.code === result.error.code && textMatches(before.error.message, result.error.message))
+    carried.error = { ...result.error, message: before.error.message };
   if (before.ignoreOutput || textMatches(before.output.join("\n"), result.output.join("\n"))) carried.output = before.output;
   return carried;
 }
@@ -138,7 +139,9 @@ export function serialiseExpectationFile(file: ExpectationFile): string {
 export function parseExpectationFile(text: string, name: string): ExpectationFile {
   const parsed = parseJsonText(text);
   if (!parsed.ok) {
-    throw new ExpectationFileError(`${name}:${parsed.line}:${parsed.column}: invalid JSON: ${parsed.message} (${name} is not valid JSON). Fix it there, or rewrite it with --update.`);
+    throw new ExpectationFileError(
+      `${name}:${parsed.line}:${parsed.column}: invalid JSON: ${parsed.message} (${name} is not valid JSON). Fix it there, or rewrite it with --update.`,
+    );
   }
   const document = parsed.value;
   if (typeof document !== "object" || document === null || Array.isArray(document)) {

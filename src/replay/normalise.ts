@@ -77,23 +77,15 @@ export const NORMALISERS: readonly Normaliser[] = [
   regexRewrite(
     "date-text",
     "dates written out (Sun Nov 22 02:48:20 2026 +0000, 22 Nov 2026 …) → <time>",
-    new RegExp(
-      `\\b(?:${WEEKDAY},? )?(?:${MONTH} \\d{1,2}|\\d{1,2} ${MONTH})(?: \\d{4})?(?: \\d{2}:\\d{2}(?::\\d{2})?)?(?: \\d{4})?(?: (?:[+-]\\d{4}|GMT|UTC))?`,
-      "g",
-    ),
+    new RegExp(`\\b(?:${WEEKDAY},? )?(?:${MONTH} \\d{1,2}|\\d{1,2} ${MONTH})(?: \\d{4})?(?: \\d{2}:\\d{2}(?::\\d{2})?)?(?: \\d{4})?(?: (?:[+-]\\d{4}|GMT|UTC))?`, "g"),
     "<time>",
   ),
   regexRewrite("date", "plain dates (2026-11-22) → <date>", /\b\d{4}-\d{2}-\d{2}\b/g, "<date>"),
   regexRewrite("clock", "times of day (02:48:20, 02:48:20.123) → <clock>", /\b\d{2}:\d{2}:\d{2}(?:\.\d+)?\b/g, "<clock>"),
-  regexRewrite(
-    "duration",
-    "durations (12 ms, 1.5 s, 3 seconds, 250ms) → <duration>",
-    /\b\d+(?:\.\d+)?\s?(?:ms|milliseconds?|s|secs?|seconds?)\b/g,
-    "<duration>",
-  ),
+  regexRewrite("duration", "durations (12 ms, 1.5 s, 3 seconds, 250ms) → <duration>", /\b\d+(?:\.\d+)?\s?(?:ms|milliseconds?|s|secs?|seconds?)\b/g, "<duration>"),
   regexRewrite(
     "duration-field",
-    "numbers in fields named for durations (duration_ms: 1.05, # duration_ms 107.7, \"durationMs\": 12) → <duration>",
+    'numbers in fields named for durations (duration_ms: 1.05, # duration_ms 107.7, "durationMs": 12) → <duration>',
     /\b(\w*(?:duration|_ms\b|Ms\b)\w*)(["']?(?:\s*[:=]\s*|[ \t]+))\d+(?:\.\d+)?/gi,
     "$1$2<duration>",
   ),

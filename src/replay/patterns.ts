@@ -29,10 +29,14 @@ export function compileRedactions(redactions: readonly Redaction[], where: strin
     try {
       regex = new RegExp(redaction.pattern, "g");
     } catch (error) {
-      throw new RedactionError(`${where}: redactions.${index}.pattern ${JSON.stringify(redaction.pattern)} is not a valid regular expression (${(error as Error).message}). Fix it (JavaScript syntax; backslashes doubled in JSON).`);
+      throw new RedactionError(
+        `${where}: redactions.${index}.pattern ${JSON.stringify(redaction.pattern)} is not a valid regular expression (${(error as Error).message}). Fix it (JavaScript syntax; backslashes doubled in JSON).`,
+      );
     }
     if (regex.test("")) {
-      throw new RedactionError(`${where}: redactions.${index}.pattern ${JSON.stringify(redaction.pattern)} matches the empty text, so it would redact everywhere. Make it match at least one character (+ instead of *).`);
+      throw new RedactionError(
+        `${where}: redactions.${index}.pattern ${JSON.stringify(redaction.pattern)} matches the empty text, so it would redact everywhere. Make it match at least one character (+ instead of *).`,
+      );
     }
     regex.lastIndex = 0;
     if (redaction.placeholder === "") throw new RedactionError(`${where}: redactions.${index}.placeholder is empty; name what was redacted, like "<build-id>".`);

@@ -8,15 +8,7 @@
  * where the whole part ends, so the store can cut the file back before appending again; a bad
  * line anywhere else makes the file corrupt.
  */
-import {
-  type CommandRecord,
-  type MessageRecord,
-  SESSION_FORMAT_VERSION,
-  type SessionData,
-  type SessionEvent,
-  type TurnUsage,
-  makeTitle,
-} from "./format.js";
+import { type CommandRecord, type MessageRecord, SESSION_FORMAT_VERSION, type SessionData, type SessionEvent, type TurnUsage, makeTitle } from "./format.js";
 import { checkCommand, checkEvent, checkHeader, checkMessage, checkUsage } from "./journal-checks.js";
 
 /** A usage line: token counts to add to a turn. */

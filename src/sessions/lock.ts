@@ -61,9 +61,7 @@ export class SessionLock {
       if (existing === undefined) continue; // released between our attempt and the read
       const owner = parseOwner(existing.text);
       const live =
-        owner === undefined
-          ? now() - existing.modifiedMs < UNREADABLE_GRACE_MS
-          : owner.hostname !== hostname || (owner.pid === pid ? heldLocks.has(file) : isAlive(owner.pid));
+        owner === undefined ? now() - existing.modifiedMs < UNREADABLE_GRACE_MS : owner.hostname !== hostname || (owner.pid === pid ? heldLocks.has(file) : isAlive(owner.pid));
       if (live) throw lockedError(sessionId, file, owner, { pid, hostname });
       await takeOverStaleLock(file, existing.text);
     }

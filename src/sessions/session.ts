@@ -4,16 +4,7 @@
  * record's line to the journal (journal.ts), so it costs the same at turn 10 and at turn 1,000.
  */
 import { ApplicationError } from "../errors.js";
-import {
-  type CommandArgument,
-  type CommandRecord,
-  type MessageRecord,
-  type MessageRole,
-  type SessionData,
-  type SessionEvent,
-  type UsageTotals,
-  makeTitle,
-} from "./format.js";
+import { type CommandArgument, type CommandRecord, type MessageRecord, type MessageRole, type SessionData, type SessionEvent, type UsageTotals, makeTitle } from "./format.js";
 import { MODEL_CHANGED, commandLine, eventLine, messageLine, usageLine } from "./journal.js";
 import type { SessionLock } from "./lock.js";
 

@@ -113,7 +113,11 @@ export class SessionStore {
       } catch (error) {
         await fs.rm(file, { force: true });
         lock.release();
-        throw new ApplicationError("internal_error", `Could not create a session in ${this.directory}: ${(error as Error).message}`, "Check that the session folder is writable (sessionDir in clio config).");
+        throw new ApplicationError(
+          "internal_error",
+          `Could not create a session in ${this.directory}: ${(error as Error).message}`,
+          "Check that the session folder is writable (sessionDir in clio config).",
+        );
       }
       return new Session({ file, data, writer, lock, now: this.now, maxOutputChars: this.maxOutputChars, length: Buffer.byteLength(header) });
     }
@@ -220,11 +224,7 @@ export class SessionStore {
     }
     const shown = matches.slice(0, 10).join(", ");
     const more = matches.length > 10 ? ` and ${matches.length - 10} more` : "";
-    throw new ApplicationError(
-      "ambiguous_match",
-      `"${prefix}" matches ${matches.length} sessions: ${shown}${more}.`,
-      "Give more of the id so that it matches one session.",
-    );
+    throw new ApplicationError("ambiguous_match", `"${prefix}" matches ${matches.length} sessions: ${shown}${more}.`, "Give more of the id so that it matches one session.");
   }
 
   private async readForOpen(id: string, file: string): Promise<ReadSession> {

@@ -139,7 +139,21 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
           continue;
         }
         if (text.startsWith("/")) {
-          if ((await runSlashCommand(text, { conversation, runtime, store, settings, providerOptions, style, write, runDirect, prompt: promptModel, signal: (turn = new AbortController()).signal })) === "exit") break;
+          if (
+            (await runSlashCommand(text, {
+              conversation,
+              runtime,
+              store,
+              settings,
+              providerOptions,
+              style,
+              write,
+              runDirect,
+              prompt: promptModel,
+              signal: (turn = new AbortController()).signal,
+            })) === "exit"
+          )
+            break;
           continue;
         }
         if (isDirectCommand(text)) {

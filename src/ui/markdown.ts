@@ -13,7 +13,15 @@ const TABLE_RULE = /^\s*\|(\s*:?-{3,}:?\s*\|)+\s*$/;
 
 /** Rows of a markdown table as aligned columns; the rule under the header becomes a line. */
 function renderTable(rows: string[], style: ChalkInstance, inline: (text: string) => string): string {
-  const cells = rows.filter((row) => !TABLE_RULE.test(row)).map((row) => row.trim().slice(1, -1).split("|").map((cell) => inline(cell.trim())));
+  const cells = rows
+    .filter((row) => !TABLE_RULE.test(row))
+    .map((row) =>
+      row
+        .trim()
+        .slice(1, -1)
+        .split("|")
+        .map((cell) => inline(cell.trim())),
+    );
   const hasHeader = rows.length > 1 && TABLE_RULE.test(rows[1]!);
   const visible = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, "").length;
   const widths: number[] = [];

@@ -30,7 +30,23 @@ export type SlashOutcome = "continue" | "exit";
 const INIT_PROMPT = `Study this project so that a future session can work in it well: analyse its code (its languages, layout, entry points, how it is built and tested), read its README and build files (package.json scripts, Makefile, pyproject and the like). Then write CLIO.md at the workspace root: a short guide for an assistant — what the project is, where things are, the commands to build, test and lint, conventions to follow. If CLIO.md exists, read it first and improve it rather than starting over. Finally, suggest "checks" for .clio/config.json from the project's own lint and test commands (for example {"checks": {"afterEdit": ["npm run lint"], "afterTurn": ["npm test"]}}), but do not write that file.`;
 
 /** The names the chat completes with Tab. */
-export const SLASH_COMMAND_NAMES = ["/help", "/model", "/mode", "/sessions", "/resume", "/init", "/compact", "/undo", "/rewind", "/diff", "/checks", "/clear", "/cost", "/memory", "/exit"];
+export const SLASH_COMMAND_NAMES = [
+  "/help",
+  "/model",
+  "/mode",
+  "/sessions",
+  "/resume",
+  "/init",
+  "/compact",
+  "/undo",
+  "/rewind",
+  "/diff",
+  "/checks",
+  "/clear",
+  "/cost",
+  "/memory",
+  "/exit",
+];
 
 const HELP = [
   ["/help", "this list"],
@@ -56,7 +72,9 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
   const { style, write, conversation } = context;
   switch (name) {
     case "/help":
-      write(`${HELP.map(([command, text]) => `  ${style.cyan(command!.padEnd(34))}${text}`).join("\n")}\n  A line that is itself a command, like [FILE_OP:action=read:path="README.md"], runs directly.\n`);
+      write(
+        `${HELP.map(([command, text]) => `  ${style.cyan(command!.padEnd(34))}${text}`).join("\n")}\n  A line that is itself a command, like [FILE_OP:action=read:path="README.md"], runs directly.\n`,
+      );
       return "continue";
     case "/exit":
     case "/quit":
@@ -68,7 +86,8 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
           write(`${style.yellow("!")} The server did not list its models: ${error.message}\n`);
           return undefined;
         });
-        if (models?.length) write(`The server offers: ${models.map((model) => (model === conversation.provider.model ? style.bold(model) : model)).join(", ")}. Switch with /model NAME.\n`);
+        if (models?.length)
+          write(`The server offers: ${models.map((model) => (model === conversation.provider.model ? style.bold(model) : model)).join(", ")}. Switch with /model NAME.\n`);
         return "continue";
       }
       const provider = await createProvider({ ...context.settings, model: argument }, context.providerOptions);
@@ -94,7 +113,9 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
       if (!listing.sessions.length) write("No sessions yet for this workspace.\n");
       for (const session of listing.sessions.slice(0, 20)) {
         const current = session.id === conversation.session?.id ? style.green(" (current)") : "";
-        write(`  ${style.cyan(session.id)}  ${session.updatedAt.slice(0, 16).replace("T", " ")}  ${session.messageCount} messages  ${session.title || style.dim("(no prompt yet)")}${current}\n`);
+        write(
+          `  ${style.cyan(session.id)}  ${session.updatedAt.slice(0, 16).replace("T", " ")}  ${session.messageCount} messages  ${session.title || style.dim("(no prompt yet)")}${current}\n`,
+        );
       }
       return "continue";
     }
@@ -130,7 +151,10 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
     case "/checks": {
       const checks = conversation.checks;
       if (!checks) write('No checks are configured. Add them to .clio/config.json: {"checks": {"afterEdit": ["npm run lint"], "afterTurn": ["npm test"]}}.\n');
-      else write(`After each change: ${checks.afterEdit.join(", ") || style.dim("none")}\nAt the end of a prompt that changed files: ${checks.afterTurn.join(", ") || style.dim("none")}\n`);
+      else
+        write(
+          `After each change: ${checks.afterEdit.join(", ") || style.dim("none")}\nAt the end of a prompt that changed files: ${checks.afterTurn.join(", ") || style.dim("none")}\n`,
+        );
       return "continue";
     }
     case "/clear":

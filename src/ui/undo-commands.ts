@@ -26,7 +26,9 @@ export async function rewindCommand(argument: string, context: UndoContext): Pro
   if (!changed.length) return write("Nothing to rewind: clio has not changed any file in this session.\n");
   if (!argument) {
     changed.forEach((checkpoint, index) => {
-      write(`  ${style.cyan(String(index + 1).padStart(3))}  ${checkpoint.at.slice(11, 19)}  ${checkpoint.label.split("\n")[0]!.slice(0, 60)}  ${style.dim(checkpoint.files.map((file) => file.path).join(", "))}\n`);
+      write(
+        `  ${style.cyan(String(index + 1).padStart(3))}  ${checkpoint.at.slice(11, 19)}  ${checkpoint.label.split("\n")[0]!.slice(0, 60)}  ${style.dim(checkpoint.files.map((file) => file.path).join(", "))}\n`,
+      );
     });
     return write(style.dim("/rewind N undoes checkpoint N and every later one.\n"));
   }

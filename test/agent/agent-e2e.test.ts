@@ -19,7 +19,8 @@ describe("the agent against an OpenAI-compatible server", () => {
     harness.server.enqueue(
       { reply: 'I will read the code first.\n[FILE_OP:action=read:path="src/calc.js"]\n', chunkSizes: [3, 5, 7] },
       {
-        reply: 'Now the fix.\n[FILE_OP:action=replace:path="src/calc.js":old="  return left / right;":new="  if (right === 0) throw new RangeError(\\"division by zero\\");\\n  return left / right;"]\n',
+        reply:
+          'Now the fix.\n[FILE_OP:action=replace:path="src/calc.js":old="  return left / right;":new="  if (right === 0) throw new RangeError(\\"division by zero\\");\\n  return left / right;"]\n',
       },
       { reply: '[EXEC:action=run:command="node -e \\"import(\'./src/calc.js\').then(m => { try { m.divide(1, 0) } catch (e) { console.log(e.message) } })\\""]' },
       { reply: "Done: divide now throws on a zero divisor." },
@@ -145,7 +146,7 @@ describe("the agent against an OpenAI-compatible server", () => {
 describe("limits", () => {
   it("stops after three malformed replies in a row", async () => {
     harness = await startHarness();
-    harness.server.enqueue(...Array.from({ length: 3 }, () => ({ reply: "[FILE_OP:action=explode:path=\"a\"]" })), { reply: "I could not find a working command." });
+    harness.server.enqueue(...Array.from({ length: 3 }, () => ({ reply: '[FILE_OP:action=explode:path="a"]' })), { reply: "I could not find a working command." });
     const outcome = await harness.conversation.prompt("Do it");
     expect(outcome.reason).toBe("malformed");
     expect(outcome.finalText).toBe("I could not find a working command.");

@@ -57,7 +57,7 @@ describe("the chat with an MCP server and a todo list", () => {
     await terminal.waitFor("chat", "Type a request");
     model.enqueue(
       { reply: 'Planning.\n[TODO:action=write:items="[\\"Add the numbers\\", \\"Report\\"]"]\n[CALC:action=add:a=2:b=3]\n' },
-      { reply: '[TODO:action=update:id=1:status=done]\n' },
+      { reply: "[TODO:action=update:id=1:status=done]\n" },
       { reply: "2 + 3 = 5." },
     );
     terminal.type("chat", "add 2 and 3");

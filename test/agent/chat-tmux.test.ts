@@ -161,10 +161,7 @@ describe("seeing before approving", () => {
     startChat("review");
     await waitFor("Type a request", 15_000, "review");
     await writeFile(path.join(workspace.path, "greeting.txt"), "line one\nhello world\nline three\n");
-    server.enqueue(
-      { reply: 'Changing the greeting.\n[FILE_OP:action=replace:path="greeting.txt":old="hello world":new="hello there"]\n' },
-      { reply: "Done." },
-    );
+    server.enqueue({ reply: 'Changing the greeting.\n[FILE_OP:action=replace:path="greeting.txt":old="hello world":new="hello there"]\n' }, { reply: "Done." });
     type("change the greeting", "review");
     const asked = await waitFor(/Allow .*greeting\.txt/, 15_000, "review");
     const order = ["Changing the greeting.", "-hello world", "+hello there", "Allow Editing greeting.txt"].map((text) => asked.indexOf(text));

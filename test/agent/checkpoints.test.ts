@@ -53,7 +53,10 @@ describe("checkpoints", () => {
 
   it("undoes the last prompt's changes: an edited file goes back, a created one goes away", async () => {
     await writeFile(file("keep.txt"), "original\n");
-    await prompt("edit", '[FILE_OP:action=replace:path="keep.txt":old="original":new="edited"]\n[FILE_OP:action=write:path="new.txt":content="new"]\n[FILE_OP:action=replace:path="keep.txt":old="edited":new="edited twice"]');
+    await prompt(
+      "edit",
+      '[FILE_OP:action=replace:path="keep.txt":old="original":new="edited"]\n[FILE_OP:action=write:path="new.txt":content="new"]\n[FILE_OP:action=replace:path="keep.txt":old="edited":new="edited twice"]',
+    );
     expect(await readFile(file("keep.txt"), "utf8")).toBe("edited twice\n");
     const report = await checkpoints.undo();
     expect(report.restored.sort()).toEqual(["keep.txt", "new.txt"]);

@@ -44,7 +44,20 @@ describe("the fabricated-result guard", () => {
   });
 
   it("guards exactly the envelope the interpreter writes: cut by the guard, stopped by the server, refused by the checker", () => {
-    const result: CommandResult = { id: 1, ok: true, protocol: "FILE_OP", action: "read", args: {}, permissionClass: "read", description: "Reading a", output: "hello", durationMs: 1, truncated: false, line: 1, column: 1 };
+    const result: CommandResult = {
+      id: 1,
+      ok: true,
+      protocol: "FILE_OP",
+      action: "read",
+      args: {},
+      permissionClass: "read",
+      description: "Reading a",
+      output: "hello",
+      durationMs: 1,
+      truncated: false,
+      line: 1,
+      column: 1,
+    };
     const envelope = formatResultsForModel([result]);
     expect(run([`Done.\n${envelope}`])).toEqual({ text: "Done.\n", cut: true });
     expect(RESULT_STOP_SEQUENCES.some((stop) => envelope.startsWith(stop))).toBe(true);

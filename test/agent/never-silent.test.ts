@@ -10,7 +10,7 @@ import path from "node:path";
 import { Agent, type AgentEvent } from "../../src/agent/agent.js";
 import type { ManagerEvent } from "../../src/manager/manager.js";
 import type { FinishReason, ModelEvent, ModelProvider, ModelRequest } from "../../src/providers/types.js";
-import { loadBuiltinProtocols, ProtocolRegistry } from "../../src/registry.js";
+import { loadBuiltinProtocols, type ProtocolRegistry } from "../../src/registry.js";
 import { createRuntime, type Runtime } from "../../src/runtime.js";
 import { ApplicationError } from "../../src/errors.js";
 import { temporaryFolder } from "../support/workspace.js";
@@ -87,7 +87,7 @@ describe("calls in other dialects", () => {
     const next = lastUser(provider, 1);
     expect(next).toContain("FILE_OP.read ok");
     expect(next).toContain("alpha");
-    expect(next).toContain('clio read them as these commands');
+    expect(next).toContain("clio read them as these commands");
     expect(next).toContain('[FILE_OP:action=read:path="a.txt"]');
   });
 
@@ -122,7 +122,10 @@ describe("never silent", () => {
 describe("commands only described", () => {
   it("does not run a destructive command written inside a conditional or a question, and says how to run it", async () => {
     await writeFile(path.join(folder.path, "old.log"), "x\n");
-    const { agent, provider } = await agentWith([['Should I delete it with [FILE_OP:action=delete:path="old.log"]? I would also [FILE_OP:action=write:path="n.txt":content="x"] if you agree.'], ["Waiting for you."]]);
+    const { agent, provider } = await agentWith([
+      ['Should I delete it with [FILE_OP:action=delete:path="old.log"]? I would also [FILE_OP:action=write:path="n.txt":content="x"] if you agree.'],
+      ["Waiting for you."],
+    ]);
     await agent.prompt("tidy up");
     expect(existsSync(path.join(folder.path, "old.log"))).toBe(true);
     expect(existsSync(path.join(folder.path, "n.txt"))).toBe(false);

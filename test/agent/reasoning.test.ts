@@ -15,10 +15,7 @@ describe("reasoning", () => {
   it("never runs, stays out of the history sent back, and is kept in the session file", async () => {
     harness = await startHarness({ files: { "a.txt": "alpha\n" } });
     const thought = 'Maybe [FILE_OP:action=write:path="a.txt":content="gone"] — no, just read it.';
-    harness.server.enqueue(
-      { reply: '[FILE_OP:action=read:path="a.txt"]\n', reasoning: { field: "reasoning_content", text: thought } },
-      { reply: "It says alpha." },
-    );
+    harness.server.enqueue({ reply: '[FILE_OP:action=read:path="a.txt"]\n', reasoning: { field: "reasoning_content", text: thought } }, { reply: "It says alpha." });
 
     const outcome = await harness.conversation.prompt("What is in a.txt?");
 
@@ -28,9 +25,17 @@ describe("reasoning", () => {
     expect(sent.some((message) => message.content.includes("Maybe"))).toBe(false);
     expect(sent.find((message) => message.role === "assistant")?.content).toBe('[FILE_OP:action=read:path="a.txt"]\n');
     const session = harness.conversation.session!;
-    const lines = (await readFile(session.file, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as { role?: string; reasoning?: string });
+    const lines = (await readFile(session.file, "utf8"))
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { role?: string; reasoning?: string });
     expect(lines.find((line) => line.role === "assistant")?.reasoning).toBe(thought);
-    expect(harness.agentEvents.filter((event) => event.type === "reasoning-delta").map((event) => (event as { text: string }).text).join("")).toBe(thought);
+    expect(
+      harness.agentEvents
+        .filter((event) => event.type === "reasoning-delta")
+        .map((event) => (event as { text: string }).text)
+        .join(""),
+    ).toBe(thought);
   });
 
   it("shows dimmed before the reply, or not at all when hidden", () => {

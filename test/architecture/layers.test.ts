@@ -80,7 +80,10 @@ describe("the checker itself", () => {
   });
 
   it("reports an import pointing up a layer", () => {
-    const sample = new Map([["tools/a.ts", ["protocols/b.ts"]], ["protocols/b.ts", ["tools/a.ts"]]]);
+    const sample = new Map([
+      ["tools/a.ts", ["protocols/b.ts"]],
+      ["protocols/b.ts", ["tools/a.ts"]],
+    ]);
     expect(wrongWayImports(sample)).toEqual(["tools/a.ts → protocols/b.ts"]);
   });
 

@@ -82,7 +82,10 @@ describe("a project's servers", () => {
   it("are left out with a warning in a folder nobody trusted, from .clio/config.json and .mcp.json alike", async () => {
     await mkdir(path.join(workspace.path, ".clio"));
     const server = { command: process.execPath, args: [testServer] };
-    await writeFile(path.join(workspace.path, ".clio", "config.json"), JSON.stringify({ mcpServers: { sneaky: server }, shellProtocols: { RM: { summary: "x", actions: { all: { summary: "x", command: "rm -rf ~" } } } } }));
+    await writeFile(
+      path.join(workspace.path, ".clio", "config.json"),
+      JSON.stringify({ mcpServers: { sneaky: server }, shellProtocols: { RM: { summary: "x", actions: { all: { summary: "x", command: "rm -rf ~" } } } } }),
+    );
     await writeFile(path.join(workspace.path, ".mcp.json"), JSON.stringify({ mcpServers: { other: server } }));
     const result = await clio(["protocols"]);
     expect(result.code).toBe(0);

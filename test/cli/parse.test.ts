@@ -22,12 +22,12 @@ const clio = (args: string[], input?: string) => runCli(args, { cwd: folder.path
 const REPLY = [
   "I'll read it 😀 first.",
   '[FILE_OP:action=read:path="src/😀 main.ts":offset=2]\r',
-  "Then `[FILE_OP:action=delete:path=\"x\"]` is only a mention, [NOTE] is prose,",
+  'Then `[FILE_OP:action=delete:path="x"]` is only a mention, [NOTE] is prose,',
   "```",
-  "[EXEC:action=run:command=\"rm -rf /\"]",
+  '[EXEC:action=run:command="rm -rf /"]',
   "```",
-  "[FILE_OP:action=explode:path=\"a\"] and [NOPE:action=x:y=1] and [FILE_OP:action=read:path=\"a\" oops]",
-  "[MEMORY:action=store:key=\"k\":value<<EOF",
+  '[FILE_OP:action=explode:path="a"] and [NOPE:action=x:y=1] and [FILE_OP:action=read:path="a" oops]',
+  '[MEMORY:action=store:key="k":value<<EOF',
   "line one",
   "EOF",
   "]",
@@ -69,7 +69,7 @@ describe("clio parse", () => {
   });
 
   it("reads standard input for - or no file, and exits 0 for any text at all", async () => {
-    const piped = await clio(["parse", "-", "--json"], '[GIT:action=status]\n');
+    const piped = await clio(["parse", "-", "--json"], "[GIT:action=status]\n");
     expect(piped.code).toBe(0);
     expect(JSON.parse(piped.stdout).commands).toHaveLength(1);
     const implicit = await clio(["parse", "--json"], "");

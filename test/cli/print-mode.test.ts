@@ -106,7 +106,10 @@ describe("clio -p", () => {
     server.enqueue({ reply: '[FILE_OP:action=read:path="a.txt"]' }, { reply: "alpha" });
     const result = await clio(["-p", "read a.txt", "--output-format", "stream-json", ...model()]);
     expect(result.code).toBe(0);
-    const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    const events = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     const types = events.map((event) => event.type);
     expect(types).toContain("text-delta");
     expect(types.indexOf("command-started")).toBeLessThan(types.indexOf("command-finished"));

@@ -122,7 +122,10 @@ describe("stream-json", () => {
     fixture.server.enqueue({ reply: "Hi." });
     const result = await clio(["-p", "hi", "--output-format", "stream-json", ...model()]);
     expect(result.code).toBe(0);
-    const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    const events = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(events[0]).toMatchObject({ type: "init", model: testModelName, permissionMode: "ask" });
     expect(typeof events[0].session).toBe("string");
     expect(events.at(-1)).toMatchObject({ type: "result", session: events[0].session, result: "Hi." });
@@ -139,7 +142,10 @@ describe("stream-json", () => {
     ].join("\n");
     const result = await clio(["-p", "--input-format", "stream-json", "--output-format", "stream-json", ...model()], `${lines}\n`);
     expect(result.code).toBe(2);
-    const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line));
+    const events = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     const results = events.filter((event) => event.type === "result");
     expect(results.map((event) => event.result)).toEqual(["First answer.", "Second answer."]);
     expect(new Set(results.map((event) => event.session)).size).toBe(1);

@@ -30,9 +30,12 @@ describe("a model server named by the project's own config", () => {
     expect((await settingsFor({ baseUrl: "http://127.0.0.1:8080/v1" })).baseURL).toBe("http://127.0.0.1:8080/v1");
   });
 
-  it.each(["http://localhost:11434/v1", "http://[::1]:8080/v1", "http://127.8.9.10/v1", "http://127.1:8080/v1"])("is used when its host is this machine by address: %s", async (baseUrl) => {
-    expect((await settingsFor({ baseUrl })).baseURL).toBe(baseUrl);
-  });
+  it.each(["http://localhost:11434/v1", "http://[::1]:8080/v1", "http://127.8.9.10/v1", "http://127.1:8080/v1"])(
+    "is used when its host is this machine by address: %s",
+    async (baseUrl) => {
+      expect((await settingsFor({ baseUrl })).baseURL).toBe(baseUrl);
+    },
+  );
 
   it.each([
     "http://127.0.0.1.evil.example/v1",

@@ -39,7 +39,10 @@ async function replay(args: string[]): Promise<Array<Record<string, unknown>>> {
 describe("replay --dry-run under the person's rules", () => {
   it("says run exactly where the run runs, in ask mode without a terminal and in yolo", async () => {
     await mkdir(path.join(home.path, ".clio"));
-    await writeFile(path.join(home.path, ".clio/config.json"), JSON.stringify({ permissions: { allow: ["FILE_OP:write:notes/*"], deny: ["FILE_OP:delete", "FILE_OP:*:secrets/*"] } }));
+    await writeFile(
+      path.join(home.path, ".clio/config.json"),
+      JSON.stringify({ permissions: { allow: ["FILE_OP:write:notes/*"], deny: ["FILE_OP:delete", "FILE_OP:*:secrets/*"] } }),
+    );
     await mkdir(path.join(project.path, "notes"));
     await writeFile(path.join(project.path, "keep.txt"), "keep\n");
     await writeFile(

@@ -66,7 +66,24 @@ describe("the reply corpus, classified as `clio parse` reports it", () => {
   it("holds at least 150 replies covering every family, with replies where nothing should run", () => {
     expect(replies.length).toBeGreaterThanOrEqual(150);
     const families = new Set(replies.map((reply) => reply.family));
-    for (const family of ["clio", "hermes", "json", "json-fence", "qwen-xml", "xml", "function", "near-miss", "stray-quote", "missing-colon", "heredoc", "base64", "fenced", "described", "nothing", "bad-input"]) {
+    for (const family of [
+      "clio",
+      "hermes",
+      "json",
+      "json-fence",
+      "qwen-xml",
+      "xml",
+      "function",
+      "near-miss",
+      "stray-quote",
+      "missing-colon",
+      "heredoc",
+      "base64",
+      "fenced",
+      "described",
+      "nothing",
+      "bad-input",
+    ]) {
       expect(families).toContain(family);
     }
     expect(replies.filter((reply) => reply.intended.length === 0).length).toBeGreaterThanOrEqual(25);

@@ -77,22 +77,19 @@ describe("precedence: flags > environment > project > user > defaults", () => {
   const layers = ["user", "project", "env", "flag"] as const;
   const combinations = Array.from({ length: 16 }, (_, mask) => layers.filter((_, bit) => mask & (1 << bit)));
 
-  it.each(combinations.map((present) => [present.join("+") || "none", present] as const))(
-    "model set by %s comes from the highest of them",
-    async (_name, present) => {
-      const files: Record<string, string> = {};
-      if (present.includes("user")) files.user = await writeConfig(home, { model: "model-user" });
-      if (present.includes("project")) files.project = await writeConfig(project, { model: "model-project" });
-      const resolved = await load({
-        env: present.includes("env") ? { CLIO_MODEL: "model-env" } : {},
-        flags: present.includes("flag") ? { model: "model-flag" } : undefined,
-      });
-      const winner = present.at(-1);
-      const expectedSource = winner === undefined ? "default" : winner === "env" ? "env:CLIO_MODEL" : winner === "flag" ? "flag" : `${winner}:${files[winner]}`;
-      expect(resolved.config.model).toBe(winner === undefined ? undefined : `model-${winner}`);
-      expect(resolved.sources.model).toBe(expectedSource);
-    },
-  );
+  it.each(combinations.map((present) => [present.join("+") || "none", present] as const))("model set by %s comes from the highest of them", async (_name, present) => {
+    const files: Record<string, string> = {};
+    if (present.includes("user")) files.user = await writeConfig(home, { model: "model-user" });
+    if (present.includes("project")) files.project = await writeConfig(project, { model: "model-project" });
+    const resolved = await load({
+      env: present.includes("env") ? { CLIO_MODEL: "model-env" } : {},
+      flags: present.includes("flag") ? { model: "model-flag" } : undefined,
+    });
+    const winner = present.at(-1);
+    const expectedSource = winner === undefined ? "default" : winner === "env" ? "env:CLIO_MODEL" : winner === "flag" ? "flag" : `${winner}:${files[winner]}`;
+    expect(resolved.config.model).toBe(winner === undefined ? undefined : `model-${winner}`);
+    expect(resolved.sources.model).toBe(expectedSource);
+  });
 
   it("merges key by key: each key comes from the highest layer that sets it", async () => {
     const userFile = await writeConfig(home, { provider: "openai", model: "user-model", maxTurns: 10, apiKey: "sk-user-secret-123" });
@@ -258,7 +255,7 @@ describe("invalid configuration is refused with the file and the key", () => {
     const resolved = await load({ env: { CLIO_REQUEST_TIMEOUT: "2.5", CLIO_IDLE_TIMEOUT: "30", CLIO_TEMPERATURE: "0.2", CLIO_TOP_P: "0.9", CLIO_MAX_TOKENS: "512" } });
     expect(resolved.config).toMatchObject({ requestTimeout: 2.5, idleTimeout: 30, temperature: 0.2, topP: 0.9, maxTokens: 512 });
     expect(resolved.sources.requestTimeout).toBe("env:CLIO_REQUEST_TIMEOUT");
-    expect((await loadError({ env: { CLIO_REQUEST_TIMEOUT: "soon" } })).message).toContain("CLIO_REQUEST_TIMEOUT=\"soon\": the value must be a number of seconds");
+    expect((await loadError({ env: { CLIO_REQUEST_TIMEOUT: "soon" } })).message).toContain('CLIO_REQUEST_TIMEOUT="soon": the value must be a number of seconds');
     expect((await loadError({ env: { CLIO_TEMPERATURE: "9" } })).message).toContain("must be 2 or less");
     expect((await loadError({ flags: { stop: [""] } })).message).toContain("must not be empty");
   });

@@ -126,7 +126,10 @@ describe("the chat's trust question", () => {
     const script = path.join(home.path, "replies.json");
     await writeFile(script, JSON.stringify({ version: 1, replies: ["Done."] }));
     const warnings: string[] = [];
-    const setup = await setUpChat({ script, model: "scripted" }, { cwd: project.path, env: { CLIO_HOME: home.path }, warn: (text) => warnings.push(text), confirmTrust: async () => false });
+    const setup = await setUpChat(
+      { script, model: "scripted" },
+      { cwd: project.path, env: { CLIO_HOME: home.path }, warn: (text) => warnings.push(text), confirmTrust: async () => false },
+    );
     expect(setup.runtime.permissions.mode).toBe("ask");
     expect(warnings.join("\n")).toContain("is not a trusted folder");
     await setup.conversation.close();

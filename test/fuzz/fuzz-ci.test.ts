@@ -26,7 +26,10 @@ afterAll(async () => {
 /** `clio fuzz` from the sources (tsx), so a planted grammar written in TypeScript can be loaded. */
 async function clioFromSources(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", path.join(repositoryRoot, "src", "cli", "main.ts"), ...args], { cwd: repositoryRoot, env: { ...process.env, NO_COLOR: "1" } });
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", path.join(repositoryRoot, "src", "cli", "main.ts"), ...args], {
+      cwd: repositoryRoot,
+      env: { ...process.env, NO_COLOR: "1" },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -71,7 +74,9 @@ describe("readable counterexamples (8)", () => {
 
   it("shrink a failing chunking to the pieces and boundaries that matter, with expected and actual side by side", async () => {
     const { grammar } = await import(planted("recovery"));
-    const failure = (await fuzzGrammar({ runs: 200, seed: 1, grammar, laws: ["grammar: documents with syntax errors scan the same in any chunking"] })).find((outcome) => outcome.failure)!.failure!;
+    const failure = (await fuzzGrammar({ runs: 200, seed: 1, grammar, laws: ["grammar: documents with syntax errors scan the same in any chunking"] })).find(
+      (outcome) => outcome.failure,
+    )!.failure!;
     expect(failure.script.split(" | ")).toHaveLength(2);
     expect(failure.problem).toContain("expected");
     expect(failure.problem).toMatch(/≠ .*│/);
@@ -98,7 +103,10 @@ describe("clio fuzz in CI (9)", () => {
 
     const again = await clioFromSources("fuzz", "--target", "grammar", "--runs", "5", "--seed", "2", "--grammar", planted("recovery"), "--corpus", corpus);
     expect(again.stdout).toMatch(/^FAILED corpus .*documents with syntax errors/m);
-    const fixed = await run(process.execPath, [bundledCli, "fuzz", "--target", "grammar", "--runs", "5", "--seed", "2", "--corpus", corpus]).then((result) => ({ ...result, code: 0 }));
+    const fixed = await run(process.execPath, [bundledCli, "fuzz", "--target", "grammar", "--runs", "5", "--seed", "2", "--corpus", corpus]).then((result) => ({
+      ...result,
+      code: 0,
+    }));
     expect(fixed.stdout).toMatch(/^fixed {2}corpus /m);
     expect(fixed.stdout).toMatch(/7 passed, 0 failed \(properties\); corpus: [12] fixed, 0 still failing; /);
     expect(fixed.code).toBe(0);
@@ -131,7 +139,9 @@ describe("clio fuzz in CI (9)", () => {
 
   it("repeats --allow-internal-errors, --time and the protocol in the rerun line", () => {
     const failure = { kind: "protocol" as const, target: "FILE_OP", seed: 7, runs: 300, script: "", problem: "" };
-    expect(rerunLine(failure, { target: "all", allowInternalErrors: true, time: 30 }, 7)).toBe("clio fuzz --target protocols --protocol FILE_OP --seed 7 --time 30 --allow-internal-errors");
+    expect(rerunLine(failure, { target: "all", allowInternalErrors: true, time: 30 }, 7)).toBe(
+      "clio fuzz --target protocols --protocol FILE_OP --seed 7 --time 30 --allow-internal-errors",
+    );
   });
 });
 
@@ -140,7 +150,10 @@ describe("arbitraries honour integer bounds (10)", () => {
     const { z } = await import("zod");
     const { valueForParameter } = await import("../../src/fuzz/arbitraries.js");
     const { parameter } = await import("../../protocols/contract/protocol.js");
-    const values = fc.sample(valueForParameter(parameter.word("a count", z.number().int().min(5).max(9))), { numRuns: 400, seed: 1 }).map(Number).filter(Number.isFinite);
+    const values = fc
+      .sample(valueForParameter(parameter.word("a count", z.number().int().min(5).max(9))), { numRuns: 400, seed: 1 })
+      .map(Number)
+      .filter(Number.isFinite);
     const inside = values.filter((value) => value >= 5 && value <= 9);
     expect(inside.length).toBeGreaterThan(values.length / 2);
     expect(values).toContain(4);

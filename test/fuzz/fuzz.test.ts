@@ -100,15 +100,28 @@ describe("protocol fuzzing", () => {
   });
 
   it("keeps a sandbox with the failing case, replayable by the printed command", async () => {
-    const failure = { kind: "protocol" as const, target: "FILE_OP", seed: 1, runs: 1, problem: "example", script: `[FILE_OP:action=read:path="${FUZZ_CASE_PLACEHOLDER}/sentinel/secret.txt"]` };
+    const failure = {
+      kind: "protocol" as const,
+      target: "FILE_OP",
+      seed: 1,
+      runs: 1,
+      problem: "example",
+      script: `[FILE_OP:action=read:path="${FUZZ_CASE_PLACEHOLDER}/sentinel/secret.txt"]`,
+    };
     const { sandbox, command } = await reproductionFor(failure);
     try {
       expect(await readFile(path.join(sandbox.base, "case.md"), "utf8")).toBe(`[FILE_OP:action=read:path="${sandbox.base}/sentinel/secret.txt"]\n`);
-      expect(command).toBe(`HOME=${sandbox.home} CLIO_HOME=${sandbox.home} clio replay ${sandbox.base}/case.md --workspace ${sandbox.workspace} --permission-mode yolo --fuzz-check`);
+      expect(command).toBe(
+        `HOME=${sandbox.home} CLIO_HOME=${sandbox.home} clio replay ${sandbox.base}/case.md --workspace ${sandbox.workspace} --permission-mode yolo --fuzz-check`,
+      );
       // The printed command gives a verdict on the property, not only the results.
-      const replayed = await run(process.execPath, [bundledCli, "replay", path.join(sandbox.base, "case.md"), "--workspace", sandbox.workspace, "--permission-mode", "yolo", "--fuzz-check"], {
-        env: { ...process.env, HOME: sandbox.home, CLIO_HOME: sandbox.home, NO_COLOR: "1" },
-      });
+      const replayed = await run(
+        process.execPath,
+        [bundledCli, "replay", path.join(sandbox.base, "case.md"), "--workspace", sandbox.workspace, "--permission-mode", "yolo", "--fuzz-check"],
+        {
+          env: { ...process.env, HOME: sandbox.home, CLIO_HOME: sandbox.home, NO_COLOR: "1" },
+        },
+      );
       expect(replayed.stdout).toContain("Fuzz property holds: every result is structured (no internal_error) and nothing outside the workspace changed.");
     } finally {
       await sandbox.remove();

@@ -31,7 +31,12 @@ describe("bare text values that are base64 near-misses (contract §3)", () => {
   });
 
   it("real base64, padded or not, still decodes", () => {
-    for (const [text, value] of [["Y29uZmlnLnlhbWw=", "config.yaml"], ["Y29uZmlnLnlhbWw", "config.yaml"], ["bHM=", "ls"], ["bHMgLWxh", "ls -la"]] as const) {
+    for (const [text, value] of [
+      ["Y29uZmlnLnlhbWw=", "config.yaml"],
+      ["Y29uZmlnLnlhbWw", "config.yaml"],
+      ["bHM=", "ls"],
+      ["bHMgLWxh", "ls -la"],
+    ] as const) {
       expect(decodeParameter(bare(text), "text")).toEqual({ ok: true, value });
     }
   });

@@ -7,7 +7,13 @@ describe("where a command starts", () => {
     const result = parse("I'll look at the config first.\n[FILE_OP:action=read:path=Y29uZmlnLnlhbWw=]");
     expect(result.errors).toEqual([]);
     expect(result.commands.map(shape)).toEqual([
-      { protocol: "FILE_OP", parameters: [["action", "bare", "read"], ["path", "bare", "Y29uZmlnLnlhbWw="]] },
+      {
+        protocol: "FILE_OP",
+        parameters: [
+          ["action", "bare", "read"],
+          ["path", "bare", "Y29uZmlnLnlhbWw="],
+        ],
+      },
     ]);
   });
 
@@ -49,12 +55,28 @@ describe("where a command starts", () => {
     const text = "[FILE_OP:\n  action = read :\n  path =\n    cGF0aA==\n  ]";
     const result = parse(text);
     expect(result.errors).toEqual([]);
-    expect(result.commands.map(shape)).toEqual([{ protocol: "FILE_OP", parameters: [["action", "bare", "read"], ["path", "bare", "cGF0aA=="]] }]);
+    expect(result.commands.map(shape)).toEqual([
+      {
+        protocol: "FILE_OP",
+        parameters: [
+          ["action", "bare", "read"],
+          ["path", "bare", "cGF0aA=="],
+        ],
+      },
+    ]);
     expect(result.commands[0]!.span.end).toEqual({ offset: text.length, line: 5, column: 4 });
   });
 
   it("accepts keys with digits, underscores and dashes", () => {
-    expect(parse("[A:_k-1_x=1:Key2=2]").commands.map(shape)).toEqual([{ protocol: "A", parameters: [["_k-1_x", "bare", "1"], ["Key2", "bare", "2"]] }]);
+    expect(parse("[A:_k-1_x=1:Key2=2]").commands.map(shape)).toEqual([
+      {
+        protocol: "A",
+        parameters: [
+          ["_k-1_x", "bare", "1"],
+          ["Key2", "bare", "2"],
+        ],
+      },
+    ]);
   });
 });
 
@@ -122,6 +144,9 @@ describe("heredoc values", () => {
 
   it("continue the command after the closing line with ws then : or ]", () => {
     const [command] = parse("[A:k<<EOF\nx\nEOF\n\n  :j<<T\ny\nT\n  ]").commands;
-    expect(command!.parameters.map((parameter) => [parameter.key, parameter.text])).toEqual([["k", "x"], ["j", "y"]]);
+    expect(command!.parameters.map((parameter) => [parameter.key, parameter.text])).toEqual([
+      ["k", "x"],
+      ["j", "y"],
+    ]);
   });
 });

@@ -11,7 +11,14 @@ import { collectEvents } from "../../grammar/parse.js";
 /** A vocabulary as an application would pass it in (the grammar itself names no protocol). */
 const vocabulary = new CallVocabulary({
   protocols: [
-    { name: "FILE_OP", actions: { read: { parameters: { path: "text", limit: "word" } }, write: { parameters: { path: "text", content: "text" } }, list: { parameters: { path: "text", recursive: "word" } } } },
+    {
+      name: "FILE_OP",
+      actions: {
+        read: { parameters: { path: "text", limit: "word" } },
+        write: { parameters: { path: "text", content: "text" } },
+        list: { parameters: { path: "text", recursive: "word" } },
+      },
+    },
     { name: "EXEC", actions: { run: { parameters: { command: "text", timeout: "word" } } } },
     { name: "MEMORY", actions: { store: { parameters: { key: "word", value: "text", metadata: "json" } } } },
   ],
@@ -63,7 +70,7 @@ const FORMS: Record<string, string> = {
   "near-miss, JSON": '[FILE_OP:{"action": "read", "path": "a.ts"}]',
   "near-miss, dotted action": '[FILE_OP.read:path="a.ts"]',
   "near-miss, line break before :": '[FILE_OP\n:action=read:path="a.ts"]',
-  "near-miss, fullwidth": "［FILE_OP：action=read：path=\"a.ts\"］",
+  "near-miss, fullwidth": '［FILE_OP：action=read：path="a.ts"］',
   "near-miss, function in brackets": '[FILE_OP(action="read", path="a.ts")]',
 };
 
@@ -86,7 +93,9 @@ describe("other dialects and near-misses", () => {
   });
 
   it("maps other agents' parameter names and drops the ones declared meaningless", () => {
-    expect(calls("<execute_command>\n<command>npm test</command>\n<requires_approval>true</requires_approval>\n</execute_command>")).toEqual([["EXEC", "xml", { action: "run", command: "npm test" }]]);
+    expect(calls("<execute_command>\n<command>npm test</command>\n<requires_approval>true</requires_approval>\n</execute_command>")).toEqual([
+      ["EXEC", "xml", { action: "run", command: "npm test" }],
+    ]);
   });
 
   it("is inert where the scanner's region log says so: a mention with the equivalent command as its hint", () => {
@@ -95,12 +104,15 @@ describe("other dialects and near-misses", () => {
     expect(fenced.mentions).toMatchObject([{ context: "fence", hint: '[FILE_OP:action=read:path="a.ts"]' }]);
     const inline = parse('Use `<tool_call>{"name": "read_file", "arguments": {"path": "a.ts"}}</tool_call>` like so.', vocabulary);
     expect(inline.mentions).toMatchObject([{ context: "inline-code" }]);
-    expect(parse('> <read_file><path>a.ts</path></read_file>', vocabulary).mentions).toMatchObject([{ context: "quote" }]);
+    expect(parse("> <read_file><path>a.ts</path></read_file>", vocabulary).mentions).toMatchObject([{ context: "quote" }]);
     expect(parse('<think>maybe <tool_call>{"name": "read_file", "arguments": {"path": "x"}}</tool_call></think>\nNo.', vocabulary).commands).toEqual([]);
   });
 
   it("inside a command's quoted value or heredoc a call is data: neither a command nor a mention", () => {
-    const result = parse('[FILE_OP:action=write:path="x":content<<EOF\n<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>\nFILE_OP(action="read", path="b")\nEOF\n]', vocabulary);
+    const result = parse(
+      '[FILE_OP:action=write:path="x":content<<EOF\n<tool_call>{"name": "read_file", "arguments": {"path": "a"}}</tool_call>\nFILE_OP(action="read", path="b")\nEOF\n]',
+      vocabulary,
+    );
     expect(result.commands.map((command) => command.dialect ?? "clio")).toEqual(["clio"]);
     expect(result.mentions).toEqual([]);
   });
@@ -141,7 +153,12 @@ describe("other dialects and near-misses", () => {
   });
 
   it("takes a JSON object value for a json parameter and numbers and booleans as words", () => {
-    expect(calls('<tool_call>{"name": "MEMORY", "arguments": {"action": "store", "key": "k", "value": "v", "metadata": {"a": 1}}}</tool_call>')[0]![2]).toEqual({ action: "store", key: "k", value: "v", metadata: '{"a":1}' });
+    expect(calls('<tool_call>{"name": "MEMORY", "arguments": {"action": "store", "key": "k", "value": "v", "metadata": {"a": 1}}}</tool_call>')[0]![2]).toEqual({
+      action: "store",
+      key: "k",
+      value: "v",
+      metadata: '{"a":1}',
+    });
     expect(calls('<tool_call>{"name": "list_files", "arguments": {"path": ".", "recursive": true}}</tool_call>')[0]![2]).toEqual({ action: "list", path: ".", recursive: "true" });
   });
 });
@@ -176,7 +193,32 @@ describe("bad input", () => {
   });
 });
 
-const PIECES = [...Object.values(FORMS), '[FILE_OP:action=read:path="b"]', "```json\n", "```\n", "`", "> ", "\n", "\n\n", " prose ", "<think>", "</think>", '{"name": 1}', "<tool_call>", "</tool_call>", "[", "]", '"', "(", ")", "<", ">", "FILE_OP", "：", "［"];
+const PIECES = [
+  ...Object.values(FORMS),
+  '[FILE_OP:action=read:path="b"]',
+  "```json\n",
+  "```\n",
+  "`",
+  "> ",
+  "\n",
+  "\n\n",
+  " prose ",
+  "<think>",
+  "</think>",
+  '{"name": 1}',
+  "<tool_call>",
+  "</tool_call>",
+  "[",
+  "]",
+  '"',
+  "(",
+  ")",
+  "<",
+  ">",
+  "FILE_OP",
+  "：",
+  "［",
+];
 
 describe("laws", () => {
   it("any chunking of a text mixing every dialect gives exactly the one-shot result", () => {
@@ -201,7 +243,7 @@ describe("laws", () => {
 
   it("never throws, and reports findings in source order", () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom(...PIECES, "a", "=", ":", ",", "|", "{", "}", "'", "\\") , maxLength: 60 }), (text) => {
+      fc.property(fc.string({ unit: fc.constantFrom(...PIECES, "a", "=", ":", ",", "|", "{", "}", "'", "\\"), maxLength: 60 }), (text) => {
         const result = parse(text, vocabulary);
         const starts = [...result.commands.map((command) => command.span.start.offset)];
         expect([...starts].sort((left, right) => left - right)).toEqual(starts);

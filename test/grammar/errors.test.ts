@@ -134,7 +134,7 @@ describe("recovery", () => {
     expect(result.errors.map((error) => error.code)).toEqual(["invalid_quoted"]);
   });
 
-  it("after a stray quote, the rest of the value stays data: recovery resumes after its closing \"]", () => {
+  it('after a stray quote, the rest of the value stays data: recovery resumes after its closing "]', () => {
     const result = parse('[A:k="say "hi"\n[B:j=2]\nbye"]\n[C:k=3]');
     expect(result.commands.map((command) => command.protocol)).toEqual(["C"]);
     expect(result.errors).toMatchObject([{ code: "invalid_quoted", hint: '[A:k="say \\"hi\\"\\n[B:j=2]\\nbye"]' }]);
@@ -152,7 +152,10 @@ describe("recovery", () => {
       `[FILE_OP:action=write:content<<EOF x\r\n${body}\r\nEOF\r\n]\n[B:k=1]`,
     ]) {
       const result = parse(text);
-      expect(result.commands.map((command) => command.protocol), text).toEqual(["B"]);
+      expect(
+        result.commands.map((command) => command.protocol),
+        text,
+      ).toEqual(["B"]);
       expect(result.errors, text).toHaveLength(1);
       expect(parseChunks([...text]), text).toEqual(result);
     }
@@ -165,7 +168,7 @@ describe("recovery", () => {
   });
 
   it("reports several broken commands each once, in order", () => {
-    const result = parse("[A:k=] [B:k=1:] [C:k=\"\\x\"] [D:k=1]");
+    const result = parse('[A:k=] [B:k=1:] [C:k="\\x"] [D:k=1]');
     expect(result.errors.map((error) => [error.protocol, error.code])).toEqual([
       ["A", "missing_value"],
       ["B", "unexpected_character"],

@@ -6,9 +6,7 @@ describe("fenced code blocks", () => {
   it("make commands inert and report them as mentions with their position", () => {
     const result = parse("Like this:\n```\n[A:k=1]\n```\n[B:j=2]");
     expect(result.commands.map((command) => command.protocol)).toEqual(["B"]);
-    expect(result.mentions).toEqual([
-      { text: "[A:k=1]", context: "fence", span: { start: { offset: 15, line: 3, column: 1 }, end: { offset: 22, line: 3, column: 8 } } },
-    ]);
+    expect(result.mentions).toEqual([{ text: "[A:k=1]", context: "fence", span: { start: { offset: 15, line: 3, column: 1 }, end: { offset: 22, line: 3, column: 8 } } }]);
     expect(result.errors).toEqual([]);
   });
 
@@ -16,8 +14,14 @@ describe("fenced code blocks", () => {
     for (const opener of ["```", "~~~", "   ```ts", "````", "~~~ js {1}", "~~~ a`b"]) {
       const closer = opener.trim().startsWith("~") ? "~~~~~~" : "``````";
       const result = parse(`${opener}\n[A:k=1]\n${closer}\n[B:j=2]`);
-      expect(result.mentions.map((mention) => mention.text), opener).toEqual(["[A:k=1]"]);
-      expect(result.commands.map((command) => command.protocol), opener).toEqual(["B"]);
+      expect(
+        result.mentions.map((mention) => mention.text),
+        opener,
+      ).toEqual(["[A:k=1]"]);
+      expect(
+        result.commands.map((command) => command.protocol),
+        opener,
+      ).toEqual(["B"]);
     }
   });
 
@@ -58,9 +62,7 @@ describe("fenced code blocks", () => {
 
   it("report command-shaped text in the opening line's info string as a fence mention", () => {
     const backticks = parse("```sh [A:k=1]\nx\n```\n[B:j=2]");
-    expect(backticks.mentions).toEqual([
-      { text: "[A:k=1]", context: "fence", span: { start: { offset: 6, line: 1, column: 7 }, end: { offset: 13, line: 1, column: 14 } } },
-    ]);
+    expect(backticks.mentions).toEqual([{ text: "[A:k=1]", context: "fence", span: { start: { offset: 6, line: 1, column: 7 }, end: { offset: 13, line: 1, column: 14 } } }]);
     expect(backticks.commands.map((command) => command.protocol)).toEqual(["B"]);
     expect(parse("~~~ [A:k=1]\r\n~~~\n").mentions.map((mention) => [mention.text, mention.context])).toEqual([["[A:k=1]", "fence"]]);
     expect(parse('~~~ [A:k="open\r\n~~~').mentions.map((mention) => mention.text)).toEqual(['[A:k="open']);
@@ -71,7 +73,11 @@ describe("fenced code blocks", () => {
     expect(afterError.commands.map((command) => command.protocol)).toEqual(["C"]);
     expect(parse("[B:k=1!\n``` [A:k=1]").mentions.map((mention) => mention.text)).toEqual(["[A:k=1]"]);
     expect(parse("~~ [A:k=1]").commands).toHaveLength(1);
-    for (const chunks of [["~~~ x [A:k=1]", " y"], ["~~~ x [A:k", "=1] y\n"], ["``` x [A:k=1]", " y"]]) {
+    for (const chunks of [
+      ["~~~ x [A:k=1]", " y"],
+      ["~~~ x [A:k", "=1] y\n"],
+      ["``` x [A:k=1]", " y"],
+    ]) {
       expect(parseChunks(chunks), chunks.join("")).toEqual(parse(chunks.join("")));
     }
   });
@@ -85,9 +91,7 @@ describe("inline code spans", () => {
   it("make commands inert and report them as mentions", () => {
     const result = parse("Write `[A:k=1]` like that, then [B:j=2]");
     expect(result.commands.map((command) => command.protocol)).toEqual(["B"]);
-    expect(result.mentions).toEqual([
-      { text: "[A:k=1]", context: "inline-code", span: { start: { offset: 7, line: 1, column: 8 }, end: { offset: 14, line: 1, column: 15 } } },
-    ]);
+    expect(result.mentions).toEqual([{ text: "[A:k=1]", context: "inline-code", span: { start: { offset: 7, line: 1, column: 8 }, end: { offset: 14, line: 1, column: 15 } } }]);
   });
 
   it("end at the next run of exactly as many backticks", () => {
@@ -107,11 +111,19 @@ describe("inline code spans", () => {
 
   it("leave a command that runs past the line live when the opening run is unmatched", () => {
     const result = parse("`x [A:k=1\n:j=2]");
-    expect(result.commands.map(shape)).toEqual([{ protocol: "A", parameters: [["k", "bare", "1"], ["j", "bare", "2"]] }]);
+    expect(result.commands.map(shape)).toEqual([
+      {
+        protocol: "A",
+        parameters: [
+          ["k", "bare", "1"],
+          ["j", "bare", "2"],
+        ],
+      },
+    ]);
   });
 
   it("report the rest of the span when a command in it does not complete", () => {
-    const result = parse("`[A:k=1 !x] [B:j=2]` then `[C:k=\"open` end");
+    const result = parse('`[A:k=1 !x] [B:j=2]` then `[C:k="open` end');
     expect(result.mentions.map((mention) => mention.text)).toEqual(["[A:k=1 !x] [B:j=2]", '[C:k="open']);
   });
 

@@ -44,12 +44,10 @@ describe("decoding by kind", () => {
     expect(failed("[A:k=wyg=]", "text")).toBe(
       'FILE_OP.write: k is not base64 of UTF-8 text (it decodes to bytes that are not UTF-8) — encode the text\'s UTF-8 bytes, or if you meant the text itself, write k="wyg=" or k=d3lnPQ==',
     );
-    expect(failed(`[A:k=${encodeBase64(Buffer.alloc(40, 0xff))}]`, "text")).toContain(', got "/////', );
+    expect(failed(`[A:k=${encodeBase64(Buffer.alloc(40, 0xff))}]`, "text")).toContain(', got "/////');
     expect(failed(`[A:k=${"a.".repeat(30)}]`, "text")).toContain(`, got "${"a.".repeat(20)}…" — write k="…"`);
     expect(failed('[A:k="{a:1}"]', "json")).toMatch(/^FILE_OP\.write: k is not valid JSON \(.*\), got "\{a:1\}" — write /);
-    expect(failed('[A:k="AP8="]', "bytes")).toBe(
-      "FILE_OP.write: k is not base64 (binary data cannot be quoted or a heredoc), got a quoted value — write k=<base64 of the bytes>",
-    );
+    expect(failed('[A:k="AP8="]', "bytes")).toBe("FILE_OP.write: k is not base64 (binary data cannot be quoted or a heredoc), got a quoted value — write k=<base64 of the bytes>");
     expect(failed("[A:k=a.b]", "text")).toBe('FILE_OP.write: k is not valid base64 — write k="a.b" or k=YS5i');
     expect(failed(`[A:k=${Buffer.from("not json").toString("base64")}]`, "json")).not.toContain("got");
   });

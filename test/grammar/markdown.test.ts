@@ -13,7 +13,7 @@ function verdicts(text: string): { commands: string[]; mentions: string[] } {
 
 describe("Markdown containers", () => {
   it("a fence inside a nested list item is code, with indentation from the item's content column", () => {
-    const text = "1. Install:\n\n   - then run:\n\n     ```sh\n     [EXEC:action=run:command=\"rm -rf /\"]\n     ```\n\n[B:k=1]";
+    const text = '1. Install:\n\n   - then run:\n\n     ```sh\n     [EXEC:action=run:command="rm -rf /"]\n     ```\n\n[B:k=1]';
     expect(verdicts(text)).toEqual({ commands: ["B"], mentions: ['fence:[EXEC:action=run:command="rm -rf /"]'] });
   });
 
@@ -91,7 +91,34 @@ describe("bad input", () => {
   });
 
   it("markdown in any chunking gives the one-shot result", () => {
-    const pieces = ["[A:k=1]", "`", "``", "```", "\n", "\n\n", "> ", "- ", "1. ", "    ", "\t", "<div>", "<a b=\"", "\"", ">", "<!--", "-->", "<think>", "</think>", "~~~", "\r\n", "x ", "# ", "[B:k<<E\n", "\nE\n]", "\\"];
+    const pieces = [
+      "[A:k=1]",
+      "`",
+      "``",
+      "```",
+      "\n",
+      "\n\n",
+      "> ",
+      "- ",
+      "1. ",
+      "    ",
+      "\t",
+      "<div>",
+      '<a b="',
+      '"',
+      ">",
+      "<!--",
+      "-->",
+      "<think>",
+      "</think>",
+      "~~~",
+      "\r\n",
+      "x ",
+      "# ",
+      "[B:k<<E\n",
+      "\nE\n]",
+      "\\",
+    ];
     fc.assert(
       fc.property(
         fc.array(fc.constantFrom(...pieces), { maxLength: 25 }).chain((list) => {

@@ -48,7 +48,12 @@ describe("printCanonical", () => {
   });
 
   it("quotes words that are not bare-safe, and empty values", () => {
-    expect(printCanonical("A", [{ key: "w", kind: "word", value: "two words" }, { key: "t", kind: "text", value: "" }])).toBe('[A:w="two words":t=""]');
+    expect(
+      printCanonical("A", [
+        { key: "w", kind: "word", value: "two words" },
+        { key: "t", kind: "text", value: "" },
+      ]),
+    ).toBe('[A:w="two words":t=""]');
   });
 
   it("reads back to the same decoded values", () => {
@@ -57,7 +62,7 @@ describe("printCanonical", () => {
     expect(decodeParameter(command!.parameters[0]!, "text")).toEqual({ ok: true, value: "日本 ]:\n" });
   });
 
-  it("reads back empty text and empty bytes, written as \"\"", () => {
+  it('reads back empty text and empty bytes, written as ""', () => {
     const text = printCanonical("A", [
       { key: "t", kind: "text", value: "" },
       { key: "b", kind: "bytes", value: Buffer.alloc(0) },

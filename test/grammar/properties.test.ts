@@ -36,18 +36,24 @@ describe("laws", () => {
 
   it("any chunking of a generated document gives exactly the one-shot result", () => {
     fc.assert(
-      fc.property(documentArbitrary().chain((document) => fc.tuple(fc.constant(document.text), chunkingArbitrary(document.text))), ([text, chunks]) => {
-        expect(parseChunks(chunks)).toEqual(parse(text));
-      }),
+      fc.property(
+        documentArbitrary().chain((document) => fc.tuple(fc.constant(document.text), chunkingArbitrary(document.text))),
+        ([text, chunks]) => {
+          expect(parseChunks(chunks)).toEqual(parse(text));
+        },
+      ),
       { numRuns: 150 },
     );
   });
 
   it("any chunking of arbitrary text gives exactly the one-shot result", () => {
     fc.assert(
-      fc.property(anyText.chain((text) => fc.tuple(fc.constant(text), chunkingArbitrary(text))), ([text, chunks]) => {
-        expect(parseChunks(chunks)).toEqual(parse(text));
-      }),
+      fc.property(
+        anyText.chain((text) => fc.tuple(fc.constant(text), chunkingArbitrary(text))),
+        ([text, chunks]) => {
+          expect(parseChunks(chunks)).toEqual(parse(text));
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -55,16 +61,21 @@ describe("laws", () => {
   it("any chunking of a document broken by random edits gives the one-shot result, with consistent positions", () => {
     const broken = documentArbitrary({ maxPieces: 8 })
       .chain((document) => fc.tuple(fc.constant(document.text), fc.array(fc.tuple(fc.nat(), fc.constantFrom(...PIECES)), { maxLength: 6 })))
-      .map(([text, edits]) => edits.reduce((edited, [at, piece]) => {
-        const index = at % (edited.length + 1);
-        return edited.slice(0, index) + piece + edited.slice(index);
-      }, text));
+      .map(([text, edits]) =>
+        edits.reduce((edited, [at, piece]) => {
+          const index = at % (edited.length + 1);
+          return edited.slice(0, index) + piece + edited.slice(index);
+        }, text),
+      );
     fc.assert(
-      fc.property(broken.chain((text) => fc.tuple(fc.constant(text), chunkingArbitrary(text))), ([text, chunks]) => {
-        const result = parse(text);
-        for (const position of allPositions(result)) expect(position).toEqual(positionOf(text, position.offset));
-        expect(parseChunks(chunks)).toEqual(result);
-      }),
+      fc.property(
+        broken.chain((text) => fc.tuple(fc.constant(text), chunkingArbitrary(text))),
+        ([text, chunks]) => {
+          const result = parse(text);
+          for (const position of allPositions(result)) expect(position).toEqual(positionOf(text, position.offset));
+          expect(parseChunks(chunks)).toEqual(result);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -106,18 +117,23 @@ describe("base64 agrees with Node's Buffer", () => {
 
   it("rejects a corrupted spelling: a foreign character, a dropped character, or flipped trailing bits", () => {
     fc.assert(
-      fc.property(bytes.filter((buffer) => buffer.length > 0), fc.nat(), fc.constantFrom("!", "*", "\u00e9", "."), (buffer, at, foreign) => {
-        const encoded = buffer.toString("base64").replace(/=+$/, "");
-        const index = at % encoded.length;
-        expect(decodeBase64(encoded.slice(0, index) + foreign + encoded.slice(index))).toBeUndefined();
-        if (encoded.length % 4 === 2) expect(decodeBase64(encoded.slice(0, -1))).toBeUndefined();
-        if (encoded.length % 4 !== 0) {
-          const last = encoded.at(-1)!;
-          const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-          const flipped = alphabet[alphabet.indexOf(last) ^ 1]!;
-          expect(decodeBase64(encoded.slice(0, -1) + flipped)).toBeUndefined();
-        }
-      }),
+      fc.property(
+        bytes.filter((buffer) => buffer.length > 0),
+        fc.nat(),
+        fc.constantFrom("!", "*", "\u00e9", "."),
+        (buffer, at, foreign) => {
+          const encoded = buffer.toString("base64").replace(/=+$/, "");
+          const index = at % encoded.length;
+          expect(decodeBase64(encoded.slice(0, index) + foreign + encoded.slice(index))).toBeUndefined();
+          if (encoded.length % 4 === 2) expect(decodeBase64(encoded.slice(0, -1))).toBeUndefined();
+          if (encoded.length % 4 !== 0) {
+            const last = encoded.at(-1)!;
+            const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+            const flipped = alphabet[alphabet.indexOf(last) ^ 1]!;
+            expect(decodeBase64(encoded.slice(0, -1) + flipped)).toBeUndefined();
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -52,17 +52,43 @@ describe("the inert region log", () => {
 
   it("answers the same in any chunking, and settledUntil only grows", () => {
     const text = fc.array(
-      fc.constantFrom("a", "`", "``", "```\n", "~~~\n", "[A:k=1]", "[B:k<<E\nx\nE\n]", "[C:k=1!", "]", "\n", "\r\n", " ", "\\", "> ", "- ", "    ", "<div>", "<b t=\"", "<think>", "</think>", "<!--", "-->"),
+      fc.constantFrom(
+        "a",
+        "`",
+        "``",
+        "```\n",
+        "~~~\n",
+        "[A:k=1]",
+        "[B:k<<E\nx\nE\n]",
+        "[C:k=1!",
+        "]",
+        "\n",
+        "\r\n",
+        " ",
+        "\\",
+        "> ",
+        "- ",
+        "    ",
+        "<div>",
+        '<b t="',
+        "<think>",
+        "</think>",
+        "<!--",
+        "-->",
+      ),
       { maxLength: 30 },
     );
     fc.assert(
-      fc.property(text.map((pieces) => pieces.join("")).chain((joined) => fc.tuple(fc.constant(joined), chunkingArbitrary(joined))), ([joined, chunks]) => {
-        const whole = kinds([joined]);
-        const streamed = kinds(chunks);
-        expect(streamed.kinds).toEqual(whole.kinds);
-        expect(whole.kinds).toHaveLength(joined.length);
-        for (let i = 1; i < streamed.settledAfterPush.length; i++) expect(streamed.settledAfterPush[i]).toBeGreaterThanOrEqual(streamed.settledAfterPush[i - 1]!);
-      }),
+      fc.property(
+        text.map((pieces) => pieces.join("")).chain((joined) => fc.tuple(fc.constant(joined), chunkingArbitrary(joined))),
+        ([joined, chunks]) => {
+          const whole = kinds([joined]);
+          const streamed = kinds(chunks);
+          expect(streamed.kinds).toEqual(whole.kinds);
+          expect(whole.kinds).toHaveLength(joined.length);
+          for (let i = 1; i < streamed.settledAfterPush.length; i++) expect(streamed.settledAfterPush[i]).toBeGreaterThanOrEqual(streamed.settledAfterPush[i - 1]!);
+        },
+      ),
       { numRuns: 300 },
     );
   });

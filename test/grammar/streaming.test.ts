@@ -68,7 +68,7 @@ describe("streaming", () => {
     const text = [
       "Intro with [docs](http://x) and \\[A:k=1].\r\n",
       "```ts\n[A:k=1]\n```\n",
-      "Inline `[B:j=2]` and a live [C:path=\"a]b\":content<<EOF\nline\n```\nEOF\n]\n",
+      'Inline `[B:j=2]` and a live [C:path="a]b":content<<EOF\nline\n```\nEOF\n]\n',
       "Broken [D:k=1!] then [E:k=",
       "",
     ].join("");

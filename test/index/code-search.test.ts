@@ -25,7 +25,10 @@ beforeAll(async () => {
       await index.update();
       const ripgrep = ripgrepRanker(corpus.root);
       for (const question of questions.filter((entry) => entry.corpus === spec.name)) {
-        rankings.set(question, (await searchIndex(index, question.query, { limit: 10 })).hits.map((hit) => hit.path));
+        rankings.set(
+          question,
+          (await searchIndex(index, question.query, { limit: 10 })).hits.map((hit) => hit.path),
+        );
         ripgrepRankings.set(question, ripgrep(question.query));
       }
     } finally {
@@ -66,8 +69,16 @@ describe("code search on real code nobody here wrote", () => {
   });
 
   it("names the package to install when a corpus is missing", () => {
-    const absent = { name: "absent", language: "go", package: "Debian package golang-example-dev", install: "apt-get install golang-example-dev", parts: [{ from: "/nonexistent/clio-corpus", to: "." }] };
-    expect(missingCorpora([absent])).toEqual(["absent: /nonexistent/clio-corpus is missing — install the Debian package golang-example-dev (apt-get install golang-example-dev); .ci/run does this in CI."]);
+    const absent = {
+      name: "absent",
+      language: "go",
+      package: "Debian package golang-example-dev",
+      install: "apt-get install golang-example-dev",
+      parts: [{ from: "/nonexistent/clio-corpus", to: "." }],
+    };
+    expect(missingCorpora([absent])).toEqual([
+      "absent: /nonexistent/clio-corpus is missing — install the Debian package golang-example-dev (apt-get install golang-example-dev); .ci/run does this in CI.",
+    ]);
     expect(missingCorpora()).toEqual([]);
   });
 

@@ -32,7 +32,10 @@ describe("a file's record", () => {
       expect(record.chunks.length).toBeGreaterThanOrEqual(4);
       for (const letter of "ABCD") {
         const line = lines.findIndex((content) => content.includes(`marker${letter}Name`)) + 1;
-        for (const { lines: [start, end], terms } of chunkTerms(record, dictionary)) {
+        for (const {
+          lines: [start, end],
+          terms,
+        } of chunkTerms(record, dictionary)) {
           expect(terms.has(`marker${letter.toLowerCase()}name`)).toBe(line >= start! && line <= end!);
         }
       }

@@ -43,7 +43,10 @@ function contentOf(index: CodeIndex) {
       chunks: file.chunks.map((chunk) => ({
         lines: [chunk.startLine, chunk.endLine],
         terms: Object.fromEntries(
-          Array.from({ length: chunk.distinct }, (_, offset) => [index.dictionary.terms[file.numbers[chunk.termsAt + offset]!]!, file.numbers[chunk.termsAt + chunk.distinct + offset]!]),
+          Array.from({ length: chunk.distinct }, (_, offset) => [
+            index.dictionary.terms[file.numbers[chunk.termsAt + offset]!]!,
+            file.numbers[chunk.termsAt + chunk.distinct + offset]!,
+          ]),
         ),
       })),
     }));
@@ -70,7 +73,8 @@ describe("parallel analysis", () => {
   it("finishes in this thread, with the same outcomes, when a worker fails", async () => {
     const { files } = await walkFiles(folder.path, folder.path);
     const here = [] as FileOutcome[];
-    for await (const batch of analyseFiles(FileQueue.of(files), { counter: new TermCounter(new TermDictionary()), dictionary: new TermDictionary(), workers: 0 })) here.push(...batch.outcomes);
+    for await (const batch of analyseFiles(FileQueue.of(files), { counter: new TermCounter(new TermDictionary()), dictionary: new TermDictionary(), workers: 0 }))
+      here.push(...batch.outcomes);
     const failing = [] as FileOutcome[];
     const threads: number[] = [];
     const context = {
@@ -127,7 +131,8 @@ describe("parallel analysis of files still being found", () => {
   it("starts on the files queued so far and takes the rest as they come, in queue order", async () => {
     const { files } = await walkFiles(folder.path, folder.path);
     const here = [] as FileOutcome[];
-    for await (const batch of analyseFiles(FileQueue.of(files), { counter: new TermCounter(new TermDictionary()), dictionary: new TermDictionary(), workers: 0 })) here.push(...batch.outcomes);
+    for await (const batch of analyseFiles(FileQueue.of(files), { counter: new TermCounter(new TermDictionary()), dictionary: new TermDictionary(), workers: 0 }))
+      here.push(...batch.outcomes);
     const queue = new FileQueue();
     for (const file of files.slice(0, 60)) queue.push(file);
     let firstBatch!: () => void;
@@ -148,7 +153,9 @@ describe("parallel analysis of files still being found", () => {
     await feeding;
     expect(threads.every((workers) => workers === 1)).toBe(true);
     expect(kinds(outcomes)).toEqual(kinds(here));
-    expect(outcomes.map((outcome) => (outcome.kind === "record" ? outcome.record.path : outcome.kind))).toEqual(here.map((outcome) => (outcome.kind === "record" ? outcome.record.path : outcome.kind)));
+    expect(outcomes.map((outcome) => (outcome.kind === "record" ? outcome.record.path : outcome.kind))).toEqual(
+      here.map((outcome) => (outcome.kind === "record" ? outcome.record.path : outcome.kind)),
+    );
   });
 
   it("analyses queued files in this thread too before the queue ends, when no workers are wanted", async () => {

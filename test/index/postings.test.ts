@@ -22,8 +22,27 @@ const chunkPaths = (postings: Postings, term: number) => postings.chunksWith(ter
 describe("postings", () => {
   it("lay out a bulk load, take later files beside it, and forget removed ones", () => {
     const postings = new Postings();
-    postings.addAll([file("a.ts", [[[0, 2], [1, 1]], [[1, 3]]]), file("b.ts", [[[2, 1]]])], 3);
-    postings.add(file("c.ts", [[[1, 1], [2, 4]]]));
+    postings.addAll(
+      [
+        file("a.ts", [
+          [
+            [0, 2],
+            [1, 1],
+          ],
+          [[1, 3]],
+        ]),
+        file("b.ts", [[[2, 1]]]),
+      ],
+      3,
+    );
+    postings.add(
+      file("c.ts", [
+        [
+          [1, 1],
+          [2, 4],
+        ],
+      ]),
+    );
     expect(chunkPaths(postings, 1)).toEqual(["a.ts#0", "a.ts#1", "c.ts#0"]);
     expect(chunkPaths(postings, 2)).toEqual(["b.ts#0", "c.ts#0"]);
     const board = postings.score(new Map([[2, 1]]));
@@ -37,7 +56,14 @@ describe("postings", () => {
   it("stage files one at a time and lay them out together; once laid out, later files are added at once", () => {
     const postings = new Postings();
     postings.stage(file("a.ts", [[[0, 1]]]));
-    postings.stage(file("b.ts", [[[0, 2], [1, 1]]]));
+    postings.stage(
+      file("b.ts", [
+        [
+          [0, 2],
+          [1, 1],
+        ],
+      ]),
+    );
     expect(postings.chunkCount).toBe(2);
     postings.finishStaging(2);
     expect(chunkPaths(postings, 0)).toEqual(["a.ts#0", "b.ts#0"]);
@@ -65,7 +91,19 @@ describe("postings", () => {
   it("lay everything out again once removed chunks outnumber live ones, keeping what is live", () => {
     const postings = new Postings();
     const many = Array.from({ length: 10_050 }, (_, index) => file(`gone/${index}.ts`, [[[index % 7, 1]]]));
-    postings.addAll([file("kept.ts", [[[3, 2], [8, 1]], []]), ...many], 9);
+    postings.addAll(
+      [
+        file("kept.ts", [
+          [
+            [3, 2],
+            [8, 1],
+          ],
+          [],
+        ]),
+        ...many,
+      ],
+      9,
+    );
     postings.add(file("late.ts", [[[8, 5]]]));
     const idfBefore = postings.idf(8);
     for (const gone of many) postings.remove(gone.path);

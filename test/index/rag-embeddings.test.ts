@@ -98,7 +98,10 @@ describe("RAG hybrid ranking with an embeddings endpoint", () => {
   it("says how to fix a bad setting, a remote endpoint named by config, or a failing endpoint", async () => {
     const bad = await workspaceWith({ RAG: { embeddings: { url: "http://127.0.0.1:9/v1" } } });
     const rag = createRagProtocol();
-    await expect(invoke(rag, "search", { query: "buffer" }, { environment: bad.environment, state: rag.setup!(bad.environment) as never })).rejects.toMatchObject({ code: "not_configured", hint: expect.stringContaining("embeddings") });
+    await expect(invoke(rag, "search", { query: "buffer" }, { environment: bad.environment, state: rag.setup!(bad.environment) as never })).rejects.toMatchObject({
+      code: "not_configured",
+      hint: expect.stringContaining("embeddings"),
+    });
     await bad.remove();
     // A repository's config must not send its code to another machine; the user's environment may.
     const remote = await workspaceWith({ RAG: { embeddings: { url: "https://embeddings.example.com/v1", model: "m" } } });
@@ -117,7 +120,10 @@ describe("RAG hybrid ranking with an embeddings endpoint", () => {
     const failing = await workspaceWith({ RAG: { embeddings: { url, model: "test-embed" } } });
     failNext = true;
     const second = createRagProtocol();
-    await expect(invoke(second, "index", {}, { environment: failing.environment, state: second.setup!(failing.environment) as never })).rejects.toMatchObject({ code: "http_error", message: expect.stringContaining("503") });
+    await expect(invoke(second, "index", {}, { environment: failing.environment, state: second.setup!(failing.environment) as never })).rejects.toMatchObject({
+      code: "http_error",
+      message: expect.stringContaining("503"),
+    });
     await failing.remove();
   });
 });

@@ -35,9 +35,10 @@ const FILES: Record<string, string> = {
   ].join("\n"),
   "src/net/retry.ts": "export function retryWithBackoff(attempts: number): number {\n  return attempts * 2;\n}\n",
   "src/flags.go": "package cli\n\n// stripFlags removes flags from args so only positional arguments stay.\nfunc stripFlags(args []string) []string {\n\treturn args\n}\n",
-  "src/help.go": "package cli\n\n// ActiveHelp messages shown while the shell completes a command.\nfunc AppendActiveHelp(messages []string, help string) []string {\n\treturn append(messages, help)\n}\n",
+  "src/help.go":
+    "package cli\n\n// ActiveHelp messages shown while the shell completes a command.\nfunc AppendActiveHelp(messages []string, help string) []string {\n\treturn append(messages, help)\n}\n",
   "src/help_test.go":
-    "package cli\n\nimport \"testing\"\n\n// TestActiveHelp checks active help messages during completion: active help, active help, help messages.\nfunc TestActiveHelp(t *testing.T) {\n\tmessages := AppendActiveHelp(nil, \"active help message\")\n\t_ = messages\n}\n",
+    'package cli\n\nimport "testing"\n\n// TestActiveHelp checks active help messages during completion: active help, active help, help messages.\nfunc TestActiveHelp(t *testing.T) {\n\tmessages := AppendActiveHelp(nil, "active help message")\n\t_ = messages\n}\n',
   "src/tokens.ts": "export function createToken(config: { name: string }): { name: string } {\n  return { name: config.name };\n}\n",
   "src/lexer.ts": "export function tokenize(text: string): string[] {\n  return text.split(/\\s+/);\n}\n",
 };

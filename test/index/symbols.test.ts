@@ -3,7 +3,8 @@ import { braceBlockEnds } from "../../tools/index/blocks.js";
 import { chunkLines } from "../../tools/index/chunks.js";
 import { extractSymbols, type SymbolDefinition } from "../../tools/index/symbols.js";
 
-const summary = (symbols: SymbolDefinition[]) => symbols.map((symbol) => `${symbol.kind} ${symbol.parent ? `${symbol.parent}.` : ""}${symbol.name} ${symbol.line}-${symbol.endLine}`);
+const summary = (symbols: SymbolDefinition[]) =>
+  symbols.map((symbol) => `${symbol.kind} ${symbol.parent ? `${symbol.parent}.` : ""}${symbol.name} ${symbol.line}-${symbol.endLine}`);
 
 describe("symbol extraction", () => {
   it("TypeScript: functions, arrow functions, classes, methods, interfaces, types, enums, constants", () => {
@@ -101,14 +102,7 @@ describe("symbol extraction", () => {
       "}",
     ].join("\n");
     const { symbols, imports } = extractSymbols("main.go", source);
-    expect(summary(symbols)).toEqual([
-      "constant A 7-7",
-      "constant B 8-8",
-      "struct Server 10-12",
-      "interface Runner 13-15",
-      "method Server.Start 16-18",
-      "function main 19-21",
-    ]);
+    expect(summary(symbols)).toEqual(["constant A 7-7", "constant B 8-8", "struct Server 10-12", "interface Runner 13-15", "method Server.Start 16-18", "function main 19-21"]);
     expect(imports).toEqual(["fmt", "github.com/x/log"]);
   });
 
@@ -247,7 +241,15 @@ describe("symbol extraction edge cases (line filters, whole-text searches, block
   it("multi-line signatures: a TypeScript method opened by `(` at the line end, a Java method with a trailing comment", () => {
     const typescript = ["class Api {", "  fetch(", "    url: string,", "  ): void {", "  }", "}"].join("\n");
     expect(summary(extractSymbols("api.ts", typescript).symbols)).toEqual(["class Api 1-6", "method Api.fetch 2-5"]);
-    const java = ["class Api {", "    String fetch(final String url) // fetches", "    {", "        return url;", "    }", "    int size = count(items); // not a method", "}"].join("\n");
+    const java = [
+      "class Api {",
+      "    String fetch(final String url) // fetches",
+      "    {",
+      "        return url;",
+      "    }",
+      "    int size = count(items); // not a method",
+      "}",
+    ].join("\n");
     expect(summary(extractSymbols("Api.java", java).symbols)).toEqual(["class Api 1-7", "method Api.fetch 2-5"]);
   });
 
@@ -273,14 +275,9 @@ describe("symbol extraction edge cases (line filters, whole-text searches, block
   });
 
   it("imports: keywords inside strings and comments name nothing; re-exports, late requires and includes count", () => {
-    const typescript = [
-      'const note = "import x from y";',
-      "// import z from 'z'",
-      'export { a } from "./a.js";',
-      "function later() {",
-      '  return require("./late.js");',
-      "}",
-    ].join("\n");
+    const typescript = ['const note = "import x from y";', "// import z from 'z'", 'export { a } from "./a.js";', "function later() {", '  return require("./late.js");', "}"].join(
+      "\n",
+    );
     expect(extractSymbols("index.ts", typescript).imports).toEqual(["./a.js", "./late.js"]);
     expect(extractSymbols("m.py", 's = "import os"\ndef f():\n    from .util import helper\n').imports).toEqual([".util"]);
     expect(extractSymbols("lib.rs", "// use nothing\nfn f() {}\npub use crate::model::User;\nmod store;\n").imports).toEqual(["crate::model::User", "store"]);

@@ -60,9 +60,26 @@ describe("the term counter", () => {
     const bytes = Buffer.from("parseRequest(user) // naïve\nparseRequest(order)\n", "utf8");
     const secondLine = bytes.indexOf("\n") + 1;
     counter.add(bytes, 0, secondLine);
-    expect(finished(counter, dictionary)).toEqual(new Map([["parserequest", 1], ["pars", 1], ["request", 1], ["user", 1], ["na", 1], ["ve", 1]]));
+    expect(finished(counter, dictionary)).toEqual(
+      new Map([
+        ["parserequest", 1],
+        ["pars", 1],
+        ["request", 1],
+        ["user", 1],
+        ["na", 1],
+        ["ve", 1],
+      ]),
+    );
     counter.add(bytes, secondLine);
-    expect(finished(counter, dictionary)).toEqual(new Map([["parserequest", 1], ["pars", 1], ["request", 1], ["order", 1], ["ord", 1]]));
+    expect(finished(counter, dictionary)).toEqual(
+      new Map([
+        ["parserequest", 1],
+        ["pars", 1],
+        ["request", 1],
+        ["order", 1],
+        ["ord", 1],
+      ]),
+    );
   });
 
   it("leaves out identifiers longer than 64 characters", () => {

@@ -48,7 +48,9 @@ describe("answering always", () => {
   });
 
   it("for a write covers that file only", async () => {
-    const { results, asked } = await runAll('[FILE_OP:action=write:path="a.txt":content="1"] [FILE_OP:action=write:path="./a.txt":content="2"] [FILE_OP:action=write:path="b.txt":content="3"]');
+    const { results, asked } = await runAll(
+      '[FILE_OP:action=write:path="a.txt":content="1"] [FILE_OP:action=write:path="./a.txt":content="2"] [FILE_OP:action=write:path="b.txt":content="3"]',
+    );
     expect(results).toEqual([true, true, false]);
     expect(asked).toEqual(["a.txt | FILE_OP.write of a.txt only", "b.txt | FILE_OP.write of b.txt only"]);
   });

@@ -16,7 +16,18 @@ const SECRET = "sk-live-secret-4242";
 let folder: Awaited<ReturnType<typeof temporaryFolder>>;
 let runtime: Runtime;
 const git = (args: string[]) =>
-  promisify(execFile)("git", args, { cwd: folder.path, env: { PATH: process.env.PATH, HOME: folder.path, GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@e", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@e" } });
+  promisify(execFile)("git", args, {
+    cwd: folder.path,
+    env: {
+      PATH: process.env.PATH,
+      HOME: folder.path,
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@e",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@e",
+    },
+  });
 
 beforeAll(async () => {
   folder = await temporaryFolder();
@@ -70,7 +81,12 @@ describe("a deny rule on FILE_OP paths", () => {
 
   it("leaves them out of the RAG index and every RAG result", async () => {
     await output("[RAG:action=index]");
-    for (const command of ['[RAG:action=search:query="apiKey"]', '[RAG:action=search:query="secretHandshake"]', "[RAG:action=analyze]", '[RAG:action=explain:query="secretHandshake"]']) {
+    for (const command of [
+      '[RAG:action=search:query="apiKey"]',
+      '[RAG:action=search:query="secretHandshake"]',
+      "[RAG:action=analyze]",
+      '[RAG:action=explain:query="secretHandshake"]',
+    ]) {
       const text = await output(command);
       // Every answer is a real answer: results without the file, or "nothing matches" (the definition is hidden).
       expect(text).toMatch(/^(?!ERROR)|^ERROR no_match/);

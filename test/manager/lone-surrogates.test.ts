@@ -30,7 +30,7 @@ const run = async (script: string) => (await manager.runAll(scriptSubmissions(sc
 
 describe("lone surrogates in a value", () => {
   it.each([
-    ['an escaped high half', '[FILE_OP:action=write:path="a.txt":content="half \\uD83D here"]'],
+    ["an escaped high half", '[FILE_OP:action=write:path="a.txt":content="half \\uD83D here"]'],
     ["an escaped low half", '[FILE_OP:action=write:path="a.txt":content="\\uDE00 alone"]'],
     ["a raw half in a heredoc", '[FILE_OP:action=write:path="a.txt":content<<EOF\nraw \uD800 half\nEOF\n]'],
   ])("%s is an error naming the parameter, and nothing is written", async (_name, script) => {

@@ -18,7 +18,9 @@ afterEach(async () => {
   await folder.remove();
 });
 
-async function makeManager(options: { mode?: PermissionMode; asker?: (request: PermissionRequest) => Promise<"yes" | "no" | "always">; outputLimit?: number; allow?: string[]; deny?: string[] } = {}) {
+async function makeManager(
+  options: { mode?: PermissionMode; asker?: (request: PermissionRequest) => Promise<"yes" | "no" | "always">; outputLimit?: number; allow?: string[]; deny?: string[] } = {},
+) {
   const events: ManagerEvent[] = [];
   const workspace = await Workspace.open(folder.path);
   const manager = new ProtocolManager({
@@ -138,10 +140,7 @@ describe("ordering", () => {
     await run(manager, '[NOTES:action=set:key="a":value="1"] [NOTES:action=set:key="b":value="2"]');
     const state = (await (manager as unknown as { stateOf(definition: unknown): Promise<NotesState> }).stateOf(notesProtocol)) as NotesState;
     state.log.length = 0;
-    const results = await run(
-      manager,
-      '[NOTES:action=get:key="a":delay=40] [NOTES:action=get:key="b":delay=5] [NOTES:action=set:key="c":value="3"] [NOTES:action=get:key="c"]',
-    );
+    const results = await run(manager, '[NOTES:action=get:key="a":delay=40] [NOTES:action=get:key="b":delay=5] [NOTES:action=set:key="c":value="3"] [NOTES:action=get:key="c"]');
     expect(results.every((result) => result.ok)).toBe(true);
     expect(state.log).toEqual(["start get a", "start get b", "end get b", "end get a", "start set c", "end set c", "start get c", "end get c"]);
   });
@@ -193,10 +192,7 @@ describe("permissions", () => {
     const asked: string[] = [];
     const answers = ["no", "always"] as const;
     const { manager } = await makeManager({ mode: "ask", asker: async (request) => (asked.push(request.description), answers[asked.length - 1] ?? "no") });
-    const results = await run(
-      manager,
-      '[NOTES:action=set:key="a":value="1"] [NOTES:action=set:key="b":value="2"] [NOTES:action=set:key="c":value="3"]',
-    );
+    const results = await run(manager, '[NOTES:action=set:key="a":value="1"] [NOTES:action=set:key="b":value="2"] [NOTES:action=set:key="c":value="3"]');
     expect(results.map((result) => result.ok)).toEqual([false, true, true]);
     expect(asked).toEqual(["Saving note a", "Saving note b"]);
   });

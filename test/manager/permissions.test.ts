@@ -41,7 +41,16 @@ describe("rules", () => {
     const policy = new PermissionPolicy("ask", { allow: ["EXEC:run:npm test*"] });
     const allowed = async (subject: string) => (await policy.decide(request("exec", subject))).allowed;
     expect(await allowed("npm test -- --watch")).toBe(true);
-    for (const chained of ["npm test; rm -rf ~", "npm test && curl x", "npm test | sh", "npm test $(rm x)", "npm test `rm x`", "npm test\nrm x", "npm test\rrm x", "npm test > /etc/x"]) {
+    for (const chained of [
+      "npm test; rm -rf ~",
+      "npm test && curl x",
+      "npm test | sh",
+      "npm test $(rm x)",
+      "npm test `rm x`",
+      "npm test\nrm x",
+      "npm test\rrm x",
+      "npm test > /etc/x",
+    ]) {
       expect({ chained, allowed: await allowed(chained) }).toEqual({ chained, allowed: false });
     }
   });
@@ -135,7 +144,15 @@ describe("answering always", () => {
     const asked: string[] = [];
     const policy = new PermissionPolicy("ask", {}, async (request) => (asked.push(`${request.subject} | ${request.alwaysCovers}`), "always"));
     const write = (subject: string) =>
-      policy.decide({ protocol: "FILE_OP", action: "write", permissionClass: "write", description: `Writing ${subject}`, subject, subjectIsPath: true, pathForms: [subject.replace(/^\.\//, "")] });
+      policy.decide({
+        protocol: "FILE_OP",
+        action: "write",
+        permissionClass: "write",
+        description: `Writing ${subject}`,
+        subject,
+        subjectIsPath: true,
+        pathForms: [subject.replace(/^\.\//, "")],
+      });
     await write("a.txt");
     await write("./a.txt");
     await write("b.txt");

@@ -35,12 +35,19 @@ describe("the command scheduler", () => {
   it("runs a write after every earlier read, and a later read after the write", async () => {
     const scheduler = new CommandScheduler(4);
     const log: string[] = [];
-    const step = (name: string, wait = 0) => async () => {
-      log.push(`start ${name}`);
-      await new Promise((resolve) => setTimeout(resolve, wait));
-      log.push(`end ${name}`);
-    };
-    await Promise.all([scheduler.schedule(false, step("r1", 20)), scheduler.schedule(true, step("w1")), scheduler.schedule(true, step("w2")), scheduler.schedule(false, step("r2"))]);
+    const step =
+      (name: string, wait = 0) =>
+      async () => {
+        log.push(`start ${name}`);
+        await new Promise((resolve) => setTimeout(resolve, wait));
+        log.push(`end ${name}`);
+      };
+    await Promise.all([
+      scheduler.schedule(false, step("r1", 20)),
+      scheduler.schedule(true, step("w1")),
+      scheduler.schedule(true, step("w2")),
+      scheduler.schedule(false, step("r2")),
+    ]);
     expect(log).toEqual(["start r1", "end r1", "start w1", "end w1", "start w2", "end w2", "start r2", "end r2"]);
   });
 

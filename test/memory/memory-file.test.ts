@@ -28,7 +28,10 @@ describe("encodeMemoryFile", () => {
 
   it("stays exact when the same entry object moves to another key or is replaced", () => {
     const shared = memory("a", "first ✓");
-    const data = dataOf([["a", shared], ["__proto__", memory("__proto__", "odd key")]]);
+    const data = dataOf([
+      ["a", shared],
+      ["__proto__", memory("__proto__", "odd key")],
+    ]);
     expect(encodeMemoryFile(data).toString("utf8")).toBe(JSON.stringify(data));
     delete data.entries.a;
     data.entries.b = shared;

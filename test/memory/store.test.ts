@@ -23,7 +23,9 @@ afterEach(() => folder.remove());
 
 function runWriter(prefix: string, count: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "writer-process.ts"), workspaceRoot, home, prefix, String(count)], { stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "writer-process.ts"), workspaceRoot, home, prefix, String(count)], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let errors = "";
     child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
     child.on("error", reject);
@@ -117,10 +119,10 @@ describe("MemoryStore", () => {
     const whole = await readFile(file, "utf8");
     await writeFile(file, whole.slice(0, Math.floor(whole.length / 2)));
     const damaged = await readFile(file, "utf8");
-    const error = (await store.store({ key: "new", value: "x" }).then(
+    const error = await store.store({ key: "new", value: "x" }).then(
       () => ({ code: "none", message: "" }),
       (caught: unknown) => caught as { code: string; message: string },
-    ));
+    );
     expect(error).toMatchObject({ code: "corrupt_file" });
     const aside = /moved to (\S+memory\.json\.corrupt-[\w-]+)/.exec(error.message)?.[1];
     expect(aside).toBeDefined();
@@ -135,10 +137,12 @@ describe("MemoryStore", () => {
     await mkdir(path.dirname(file), { recursive: true });
     const damaged = '{"version":1,"entries":{"a":null,"b":{"value":3}}}';
     await writeFile(file, damaged);
-    const error = await open().list().then(
-      () => ({ code: "none", message: "" }),
-      (caught: unknown) => caught as { code: string; message: string },
-    );
+    const error = await open()
+      .list()
+      .then(
+        () => ({ code: "none", message: "" }),
+        (caught: unknown) => caught as { code: string; message: string },
+      );
     expect(error).toMatchObject({ code: "corrupt_file", message: expect.stringContaining('entry "a" is not a memory') });
     const aside = /moved to (\S+memory\.json\.corrupt-[\w-]+)/.exec(error.message)?.[1];
     expect(await readFile(aside!, "utf8")).toBe(damaged);
@@ -177,7 +181,10 @@ describe("MemoryStore", () => {
   it("refuses keys of 0 or 10,000 characters, empty values and metadata that is not an object", async () => {
     const store = open();
     await expect(store.store({ key: "", value: "x" })).rejects.toMatchObject({ code: "invalid_argument", message: "The memory key is empty." });
-    await expect(store.store({ key: "k".repeat(10_000), value: "x" })).rejects.toMatchObject({ code: "invalid_argument", message: expect.stringContaining("10000 characters long") });
+    await expect(store.store({ key: "k".repeat(10_000), value: "x" })).rejects.toMatchObject({
+      code: "invalid_argument",
+      message: expect.stringContaining("10000 characters long"),
+    });
     await expect(store.store({ key: "a\nb", value: "x" })).rejects.toMatchObject({ code: "invalid_argument" });
     await expect(store.store({ key: "k", value: "  " })).rejects.toMatchObject({ code: "invalid_argument" });
     await expect(store.store({ key: "k", value: "x", metadata: [1] as never })).rejects.toMatchObject({ code: "invalid_argument" });

@@ -85,7 +85,7 @@ describe("EXEC under bubblewrap", () => {
     expect((await attempt(environment, { command: "echo kept > inside.txt" })).ok).toBe(true);
     expect(await temp.read("inside.txt")).toBe("kept\n");
     expect((await attempt(environment, { command: `echo t > ${path.join(temp.base, "tmp-ok.txt")}` })).ok).toBe(true);
-    expect((await attempt(environment, { command: "echo '{\"permissionMode\":\"yolo\"}' > .clio/config.json" })).ok).toBe(false);
+    expect((await attempt(environment, { command: 'echo \'{"permissionMode":"yolo"}\' > .clio/config.json' })).ok).toBe(false);
     expect(existsSync(path.join(temp.root, ".clio/config.json"))).toBe(false);
   });
 
@@ -103,7 +103,7 @@ describe("EXEC under bubblewrap", () => {
     expect(await eventually(() => processesWith(`sleep ${first}`).length === 0 && processesWith(`sleep ${second}`).length === 0, 3000)).toBe(true);
   });
 
-  it("cuts the network with network \"none\" and keeps it with the default", async () => {
+  it('cuts the network with network "none" and keeps it with the default', async () => {
     const server = http.createServer((_request, response) => response.end("pong"));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;

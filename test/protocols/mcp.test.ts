@@ -84,11 +84,18 @@ describe("MCP servers through replay", () => {
     expect(results[0]).toMatchObject({ ok: true, protocol: "FS", action: "read_text_file", permissionClass: "read", output: "hello from the workspace\n" });
     expect(results[1]).toMatchObject({ ok: true, output: expect.stringContaining("5") });
     expect(results[2]).toMatchObject({ ok: true, output: "6.5 (number number)" });
-    expect(results[3]).toMatchObject({ ok: true, permissionClass: "network", output: "[image: image/png, 300 bytes]\n[resource link: report.pdf file:///tmp/report.pdf (application/pdf)]" });
+    expect(results[3]).toMatchObject({
+      ok: true,
+      permissionClass: "network",
+      output: "[image: image/png, 300 bytes]\n[resource link: report.pdf file:///tmp/report.pdf (application/pdf)]",
+    });
     expect(results[4]).toMatchObject({ ok: false, error: { code: "exec_failed", message: "TEST.fail failed: the disk is full" } });
     expect(results[5]).toMatchObject({ ok: false, error: { code: "missing_parameter", message: expect.stringContaining("b is missing") } });
     expect(results[6]).toMatchObject({ ok: false, error: { code: "invalid_argument", message: expect.stringContaining("expected a number") } });
-    expect(results[7]).toMatchObject({ ok: false, error: { code: "invalid_argument", message: expect.stringMatching(/TEST\.shout: the arguments do not fit the tool's schema: .*3/) } });
+    expect(results[7]).toMatchObject({
+      ok: false,
+      error: { code: "invalid_argument", message: expect.stringMatching(/TEST\.shout: the arguments do not fit the tool's schema: .*3/) },
+    });
     expect(results[8]).toMatchObject({ ok: true, output: "HIHI" });
     expect(results[9]).toMatchObject({ ok: false, error: { code: "exec_failed", message: expect.stringMatching(/^FS\.read_text_file failed: .*(denied|outside)/i) } });
     expect(await gone(await processesMentioning(folder.path))).toBe(true);
@@ -147,7 +154,7 @@ describe("a streamable-HTTP server on 127.0.0.1", () => {
   afterAll(() => server.close());
 
   it("calls its tools, and a tool that hangs past the call timeout fails alone", async () => {
-    const run = await runScript("[REMOTE:action=add:a=1:b=2] [REMOTE:action=hang] [REMOTE:action=shout:text=\"ok\"]", {
+    const run = await runScript('[REMOTE:action=add:a=1:b=2] [REMOTE:action=hang] [REMOTE:action=shout:text="ok"]', {
       workspace: folder.path,
       permissionMode: "yolo",
       stopOnError: false,
@@ -193,7 +200,13 @@ describe("servers that misbehave", () => {
       const [noisy, test, broken] = await runtime.manager.runAll(scriptSubmissions("[NOISY:action=add:a=1:b=1] [TEST:action=add:a=2:b=2] [BROKEN:action=add:a=1:b=1]").submissions);
       expect(noisy).toMatchObject({ ok: true, output: "2 (number number)" });
       expect(test).toMatchObject({ ok: true, output: "4 (number number)" });
-      expect(broken).toMatchObject({ ok: false, error: { code: "unknown_action", message: expect.stringMatching(/^BROKEN has no actions to run: Tools of the MCP server broken: unavailable \(The MCP server broken .* could not start/) } });
+      expect(broken).toMatchObject({
+        ok: false,
+        error: {
+          code: "unknown_action",
+          message: expect.stringMatching(/^BROKEN has no actions to run: Tools of the MCP server broken: unavailable \(The MCP server broken .* could not start/),
+        },
+      });
       await runtime.manager.dispose();
     } finally {
       await registry.close();
@@ -223,7 +236,9 @@ describe("fuzzing", () => {
     const registry = await loadProtocols({
       cwd: folder.path,
       mcpServers: { test: testServer() },
-      shellProtocols: { WORDS: { config: { summary: "Count words", actions: { count: { summary: "Count", command: "wc -w {path}", parameters: { path: "text" } } } }, source: "test config" } },
+      shellProtocols: {
+        WORDS: { config: { summary: "Count words", actions: { count: { summary: "Count", command: "wc -w {path}", parameters: { path: "text" } } } }, source: "test config" },
+      },
     });
     await registry.discover(["TEST"]);
     // Without the tools that hang or kill their server on purpose: those are this file's other tests.
@@ -256,7 +271,9 @@ describe("variables in a server's declaration", () => {
         other: declared({ command: node, args: [variable("NOT_SET_ANYWHERE")] }),
       },
     });
-    expect(registry.warnings).toEqual([`test config: the MCP server other uses ${variable("NOT_SET_ANYWHERE")}, which is not set; it is left out. Set it, or write ${variable("NAME:-default")}.`]);
+    expect(registry.warnings).toEqual([
+      `test config: the MCP server other uses ${variable("NOT_SET_ANYWHERE")}, which is not set; it is left out. Set it, or write ${variable("NAME:-default")}.`,
+    ]);
     expect(registry.get("OTHER")).toBeUndefined();
     await registry.discover();
     expect(Object.keys(registry.get("TEST")!.actions)).toContain("add");

@@ -59,8 +59,14 @@ describe("MEMORY protocol", () => {
   });
 
   it("rejects metadata that is not JSON or not an object, and keys of 0 or 10,000 characters", async () => {
-    await expect(call("store", { key: "k", value: "v", metadata: "{source: README}" })).rejects.toMatchObject({ code: "invalid_argument", message: expect.stringContaining("not valid JSON") });
-    await expect(call("store", { key: "k", value: "v", metadata: "[1, 2]" })).rejects.toMatchObject({ code: "invalid_argument", message: expect.stringContaining("expected a JSON object") });
+    await expect(call("store", { key: "k", value: "v", metadata: "{source: README}" })).rejects.toMatchObject({
+      code: "invalid_argument",
+      message: expect.stringContaining("not valid JSON"),
+    });
+    await expect(call("store", { key: "k", value: "v", metadata: "[1, 2]" })).rejects.toMatchObject({
+      code: "invalid_argument",
+      message: expect.stringContaining("expected a JSON object"),
+    });
     await expect(call("store", { key: "", value: "v" })).rejects.toMatchObject({ code: "invalid_argument" });
     await expect(call("store", { key: "x".repeat(10_000), value: "v" })).rejects.toMatchObject({ code: "invalid_argument" });
     await expect(call("search", { query: "" })).rejects.toMatchObject({ code: "invalid_argument" });

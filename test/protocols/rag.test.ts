@@ -86,10 +86,21 @@ describe("RAG protocol", () => {
     expect(output).toContain("python:");
     const analysis = data as { entryPoints: Array<{ path: string }>; testFolders: Array<{ folder: string }>; folderDependencies: Array<{ from: string; to: string }> };
     expect(analysis.entryPoints.map((entry) => entry.path)).toEqual(
-      expect.arrayContaining(["services/api/src/index.ts", "services/gateway/main.go", "services/recommender/recommender/api.py", "native/src/main.c", "libs/textsearch/src/main.rs"]),
+      expect.arrayContaining([
+        "services/api/src/index.ts",
+        "services/gateway/main.go",
+        "services/recommender/recommender/api.py",
+        "native/src/main.c",
+        "libs/textsearch/src/main.rs",
+      ]),
     );
     expect(analysis.testFolders.map((entry) => entry.folder)).toEqual(expect.arrayContaining(["services/api/test", "services/recommender/tests", "services/billing/src/test"]));
-    expect(analysis.folderDependencies).toEqual(expect.arrayContaining([expect.objectContaining({ from: "services/api/src", to: "services/api/src/lib" }), expect.objectContaining({ from: "services/gateway", to: "services/gateway/proxy" })]));
+    expect(analysis.folderDependencies).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ from: "services/api/src", to: "services/api/src/lib" }),
+        expect.objectContaining({ from: "services/gateway", to: "services/gateway/proxy" }),
+      ]),
+    );
     const scoped = await call("analyze", { path: "native" });
     expect(scoped.output).toMatch(/^native: \d+ files/);
   });

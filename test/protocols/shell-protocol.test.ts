@@ -51,10 +51,17 @@ describe("templates", () => {
 
 describe("running", () => {
   it("passes any text to the program as one argument, never to the shell (property)", async () => {
-    const protocol = shellProtocol("ECHO", { summary: "Echo", actions: { say: { summary: "Echo the arguments", command: `${echoArguments} {first} {second}`, parameters: { first: "text", second: "text" } } } }, { source: "test" });
+    const protocol = shellProtocol(
+      "ECHO",
+      { summary: "Echo", actions: { say: { summary: "Echo the arguments", command: `${echoArguments} {first} {second}`, parameters: { first: "text", second: "text" } } } },
+      { source: "test" },
+    );
     const environment = environmentFor(await Workspace.open(folder.path), { PATH: process.env.PATH });
     const dangerous = fc.constantFrom(";", "|", "$(touch pwned)", "`touch pwned`", "\n", "'", '"', "\\", "&&", "$HOME", "*", " ", "-rf", ">out", "{first}", "#");
-    const piece = fc.oneof(dangerous, fc.string({ maxLength: 6 }).filter((text) => !text.includes("\0")));
+    const piece = fc.oneof(
+      dangerous,
+      fc.string({ maxLength: 6 }).filter((text) => !text.includes("\0")),
+    );
     const value = fc.array(piece, { maxLength: 6 }).map((pieces) => pieces.join(""));
     await fc.assert(
       fc.asyncProperty(value, value, async (first, second) => {
@@ -74,7 +81,11 @@ describe("running", () => {
     };
     const planned = await runScript('[WORDS:action=count:path="words.txt"]', { workspace: folder.path, permissionMode: "plan", extensions: { shellProtocols } });
     expect(planned.outcome.results[0]).toMatchObject({ ok: false, permissionClass: "exec", error: { code: "permission_denied" } });
-    const ran = await runScript('[WORDS:action=count:path="words.txt"] [WORDS:action=count:path="missing.txt"] [WORDS:action=count]', { workspace: folder.path, permissionMode: "yolo", extensions: { shellProtocols } });
+    const ran = await runScript('[WORDS:action=count:path="words.txt"] [WORDS:action=count:path="missing.txt"] [WORDS:action=count]', {
+      workspace: folder.path,
+      permissionMode: "yolo",
+      extensions: { shellProtocols },
+    });
     const [counted, missing, without] = ran.outcome.results;
     expect(counted).toMatchObject({ ok: true, description: expect.stringMatching(/^Ran WORDS count/), output: expect.stringMatching(/--- stdout ---\n3$/) });
     expect(missing).toMatchObject({ ok: false, error: { code: "exec_failed", message: expect.stringContaining("WORDS count exited with code") } });
@@ -87,7 +98,11 @@ describe("running", () => {
       {
         summary: "Typed",
         actions: {
-          show: { summary: "Show", command: `${echoArguments} {count} {ratio} {flag} {data}`, parameters: { count: "integer", ratio: "number", flag: "boolean", data: { kind: "json", optional: true } } },
+          show: {
+            summary: "Show",
+            command: `${echoArguments} {count} {ratio} {flag} {data}`,
+            parameters: { count: "integer", ratio: "number", flag: "boolean", data: { kind: "json", optional: true } },
+          },
           slow: { summary: "Sleep", command: "sleep 5", timeout: 1 },
         },
       },
@@ -113,7 +128,7 @@ describe("bad declarations", () => {
       },
     });
     expect(registry.warnings).toEqual([
-      "/home/me/.clio/config.json: shellProtocols.WORDS.actions.count: the command uses {file}, which is not one of its parameters (path). The shell protocol WORDS is left out. Declare \"file\" under parameters, or fix the name in the command.",
+      '/home/me/.clio/config.json: shellProtocols.WORDS.actions.count: the command uses {file}, which is not one of its parameters (path). The shell protocol WORDS is left out. Declare "file" under parameters, or fix the name in the command.',
       "/home/me/.clio/config.json: the shell protocol EXEC would be the protocol EXEC, which clio already has; it is left out. Rename its key.",
       '/home/me/.clio/config.json: shellProtocols key "bad name" is not a protocol name. The shell protocol bad name is left out. Use letters, digits and _, starting with a letter (e.g. WORDS).',
     ]);

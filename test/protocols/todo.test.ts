@@ -86,7 +86,9 @@ describe("TODO protocol", () => {
       for (let index = 0; index < 15; index++) await store.add(process.argv[2] + "-" + index);
     `;
     const run = (label: string) =>
-      new Promise<number>((resolve) => spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, folder.path, label], { stdio: "ignore" }).on("exit", (code) => resolve(code ?? -1)));
+      new Promise<number>((resolve) =>
+        spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script, folder.path, label], { stdio: "ignore" }).on("exit", (code) => resolve(code ?? -1)),
+      );
     expect(await Promise.all([run("a"), run("b")])).toEqual([0, 0]);
     const list = await state.read();
     expect(list.items).toHaveLength(30);

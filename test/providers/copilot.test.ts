@@ -43,8 +43,12 @@ async function startGitHubServer(chatBaseUrl: string): Promise<GitHubServer> {
       }
       if (request.url === "/login/oauth/access_token" && request.method === "POST") {
         state.polls++;
-        if (form.get("device_code") !== "device-1" || form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:device_code") return send(200, { error: "bad_verification_code" });
-        return send(200, state.polls < 3 ? { error: state.polls === 1 ? "authorization_pending" : "slow_down", interval: 0 } : { access_token: "gho_person", token_type: "bearer" });
+        if (form.get("device_code") !== "device-1" || form.get("grant_type") !== "urn:ietf:params:oauth:grant-type:device_code")
+          return send(200, { error: "bad_verification_code" });
+        return send(
+          200,
+          state.polls < 3 ? { error: state.polls === 1 ? "authorization_pending" : "slow_down", interval: 0 } : { access_token: "gho_person", token_type: "bearer" },
+        );
       }
       if (request.url === "/copilot_internal/v2/token") {
         if (request.headers.authorization !== "token gho_person") return send(401, { message: "Bad credentials" });
@@ -115,7 +119,10 @@ describe("the Copilot provider", () => {
 
   it("says how to sign in when there is no token, and when GitHub refuses the exchange", async () => {
     const env = { CLIO_HOME: home.path, CLIO_COPILOT_TOKEN_URL: `${github.url}/copilot_internal/v2/token` };
-    await expect(createProvider(resolveProviderSettings({ flags: { provider: "copilot" } }), { env })).rejects.toMatchObject({ code: "not_configured", hint: expect.stringContaining("clio login copilot") });
+    await expect(createProvider(resolveProviderSettings({ flags: { provider: "copilot" } }), { env })).rejects.toMatchObject({
+      code: "not_configured",
+      hint: expect.stringContaining("clio login copilot"),
+    });
     github.refuse = 403;
     const provider = await createProvider(resolveProviderSettings({ flags: { provider: "copilot", apiKey: "gho_person" } }), { env });
     await expect(collect(provider, "a")).rejects.toMatchObject({ code: "not_configured", message: expect.stringContaining("HTTP 403") });

@@ -32,10 +32,7 @@ export async function collect(stream: AsyncIterable<ModelEvent>): Promise<ModelE
 }
 
 /** Collects events until the stream throws, calling `onEvent` on each; returns both. */
-export async function collectUntilError(
-  stream: AsyncIterable<ModelEvent>,
-  onEvent: (event: ModelEvent) => void = () => {},
-): Promise<{ events: ModelEvent[]; error: unknown }> {
+export async function collectUntilError(stream: AsyncIterable<ModelEvent>, onEvent: (event: ModelEvent) => void = () => {}): Promise<{ events: ModelEvent[]; error: unknown }> {
   const events: ModelEvent[] = [];
   try {
     for await (const event of stream) {

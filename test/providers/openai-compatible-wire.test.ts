@@ -162,11 +162,7 @@ describe("failures", () => {
 
   it("honours a Retry-After date, and caps a long one", async () => {
     const now = Date.parse("2026-01-01T00:00:00Z");
-    server.enqueue(
-      { status: 503, retryAfter: new Date(now + 5000).toUTCString() },
-      { status: 429, retryAfter: "3600" },
-      { reply: "ok" },
-    );
+    server.enqueue({ status: 503, retryAfter: new Date(now + 5000).toUTCString() }, { status: 429, retryAfter: "3600" }, { reply: "ok" });
     const { provider, delays } = providerFor(server, "chat", { now: () => now, retry: { maxRetryAfterMs: 30_000 } });
 
     await collect(provider.stream({ messages: conversation }));

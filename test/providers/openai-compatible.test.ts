@@ -95,9 +95,7 @@ describe.each(["chat", "completions"] as const)("the %s API through the openai c
     expect(server.requests).toHaveLength(3);
     expect(error).toBeInstanceOf(ClioError);
     expect((error as ClioError).code).toBe("provider_error");
-    expect((error as ClioError).message).toBe(
-      `testserver (${server.baseURL}) answered 500 Internal Server Error 3 times in a row: Backend exploded`,
-    );
+    expect((error as ClioError).message).toBe(`testserver (${server.baseURL}) answered 500 Internal Server Error 3 times in a row: Backend exploded`);
     expect((error as ClioError).hint).toMatch(/try again later/);
   });
 

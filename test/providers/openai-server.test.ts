@@ -19,7 +19,10 @@ async function rawEvents(path: string, body: Record<string, unknown>): Promise<s
   expect(response.headers.get("content-type")).toBe("text/event-stream");
   const text = await response.text();
   expect(text.endsWith("\n\n")).toBe(true);
-  return text.trim().split("\n\n").map((event) => event.replace(/^data: /, ""));
+  return text
+    .trim()
+    .split("\n\n")
+    .map((event) => event.replace(/^data: /, ""));
 }
 
 describe("the OpenAI-compatible test server", () => {

@@ -38,18 +38,14 @@ describe("the scripted provider", () => {
     const { error } = await collectUntilError(provider.stream({ messages: conversation }));
 
     expect((error as ClioError).code).toBe("provider_error");
-    expect((error as ClioError).message).toBe(
-      "The reply script demo.json has no reply left: all 1 recorded replies were played and the model was asked for one more.",
-    );
+    expect((error as ClioError).message).toBe("The reply script demo.json has no reply left: all 1 recorded replies were played and the model was asked for one more.");
   });
 
   it("ends with cancelled when the signal aborts mid-reply", async () => {
     const provider = new ScriptedProvider({ replies: ["a long reply in many chunks"], chunkSize: 2 });
     const controller = new AbortController();
 
-    const { events, error } = await collectUntilError(provider.stream({ messages: conversation, signal: controller.signal }), () =>
-      controller.abort(),
-    );
+    const { events, error } = await collectUntilError(provider.stream({ messages: conversation, signal: controller.signal }), () => controller.abort());
 
     expect(events).toHaveLength(1);
     expect((error as ClioError).code).toBe("cancelled");
@@ -67,7 +63,7 @@ describe("script files", () => {
 
   it("reads the JSON format", async () => {
     const path = join(folder, "replies.json");
-    await writeFile(path, JSON.stringify({ version: 1, replies: ["one", "two\n[FILE_OP:action=read:path=\"a\"]"] }));
+    await writeFile(path, JSON.stringify({ version: 1, replies: ["one", 'two\n[FILE_OP:action=read:path="a"]'] }));
 
     expect(await loadScript(path)).toEqual(["one", 'two\n[FILE_OP:action=read:path="a"]']);
   });

@@ -8,7 +8,10 @@ describe("StopSequenceCutter", () => {
   it("gives the same text for any chunking as for the whole text at once", () => {
     const alphabet = fc.constantFrom("a", "b", "\n", "U", ":");
     const text = fc.array(alphabet, { maxLength: 40 }).map((characters) => characters.join(""));
-    const stops = fc.array(fc.array(alphabet, { minLength: 1, maxLength: 4 }).map((characters) => characters.join("")), { maxLength: 3 });
+    const stops = fc.array(
+      fc.array(alphabet, { minLength: 1, maxLength: 4 }).map((characters) => characters.join("")),
+      { maxLength: 3 },
+    );
     fc.assert(
       fc.property(text, stops, fc.array(fc.nat(6), { maxLength: 20 }), (whole, stopList, cuts) => {
         const cutter = new StopSequenceCutter(stopList);

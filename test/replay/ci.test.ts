@@ -55,7 +55,10 @@ describe("recording is protected (4)", () => {
     expect(JSON.parse(await readFile(file, "utf8")).results[0].error.code).toBe("permission_denied");
   });
 
-  for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  for (const [signal, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
     it(`an --update interrupted by ${signal} writes nothing, exits ${code} and removes its temporary copy`, async () => {
       const temp = path.join(folder.path, `tmp-${signal}`);
       await mkdir(temp);
@@ -64,7 +67,10 @@ describe("recording is protected (4)", () => {
       const file = path.join(folder.path, `slow-${signal}.expected.json`);
       const previous = `${JSON.stringify({ version: 1, script: path.basename(script), normalisers: [], results: [] })}\n`;
       await writeFile(file, previous);
-      const child = spawn(process.execPath, [bundledCli, "replay", script, ...inFixture, "--expect", file, "--update", "--accept-refused"], { cwd: folder.path, env: { ...env, TMPDIR: temp } });
+      const child = spawn(process.execPath, [bundledCli, "replay", script, ...inFixture, "--expect", file, "--update", "--accept-refused"], {
+        cwd: folder.path,
+        env: { ...env, TMPDIR: temp },
+      });
       let stdout = "";
       child.stdout.on("data", (chunk) => (stdout += chunk));
       let stderr = "";
@@ -72,8 +78,8 @@ describe("recording is protected (4)", () => {
       const exited = new Promise<number | null>((resolve) => child.on("exit", (status) => resolve(status)));
       await new Promise<void>((resolve, reject) => {
         const poll = setInterval(() => {
-          if (stdout.includes("a.txt")) (clearInterval(poll), resolve());
-          if (child.exitCode !== null) (clearInterval(poll), reject(new Error(`exited early: ${stdout}${stderr}`)));
+          if (stdout.includes("a.txt")) clearInterval(poll), resolve();
+          if (child.exitCode !== null) clearInterval(poll), reject(new Error(`exited early: ${stdout}${stderr}`));
         }, 20);
       });
       // Inside the fresh copy while the sleep runs.
@@ -113,7 +119,10 @@ describe("CI reporting (5)", () => {
     expect(xml).toMatch(/<testcase classname="suite\/two\.md" name="4:1 FILE_OP\.read \[FILE_OP:action=read:path=&quot;c\.txt&quot;\]"[^>]*>\n +<failure message=/);
 
     const json = await clio(["replay", "suite/*.md", ...inFixture, "--expect", "--json"]);
-    const lines = json.stdout.trimEnd().split("\n").map((line) => JSON.parse(line));
+    const lines = json.stdout
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line));
     expect(lines.filter((line) => line.type === "result").map((line) => [line.script, line.match])).toEqual([
       ["suite/one.md", true],
       ["suite/one.md", true],
@@ -156,7 +165,7 @@ describe("CI reporting (5)", () => {
     expect(glob.code).toBe(2);
     expect(glob.stderr).toContain("nothing/*.md matches no file");
     await mkdir(path.join(folder.path, "other"), { recursive: true });
-    await writeFile(path.join(folder.path, "other", "one.md"), "[FILE_OP:action=read:path=\"a.txt\"]\n");
+    await writeFile(path.join(folder.path, "other", "one.md"), '[FILE_OP:action=read:path="a.txt"]\n');
     const same = await clio(["replay", "suite/one.md", "other/one.md", ...inFixture, "--expect", "--update"]);
     expect(same.code).toBe(2);
     expect(same.stderr).toContain("suite/one.md and other/one.md have the same file name");

@@ -102,7 +102,10 @@ describe("clio replay --dry-run and bad scripts", () => {
     const workspace = path.join(folder.path, "stop");
     await mkdir(workspace);
     const script = path.join(folder.path, "stop.md");
-    await writeFile(script, '[FILE_OP:action=write:path="one.txt":content="1"]\nthen [FILE_OP:action=write:path="two.txt" content="2"]\n[FILE_OP:action=write:path="three.txt":content="3"]\n');
+    await writeFile(
+      script,
+      '[FILE_OP:action=write:path="one.txt":content="1"]\nthen [FILE_OP:action=write:path="two.txt" content="2"]\n[FILE_OP:action=write:path="three.txt":content="3"]\n',
+    );
     const result = await clio("replay", script, "--workspace", workspace, "--permission-mode", "yolo", "--stop-on-error");
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/2:42 ✗ FILE_OP syntax_error: \[FILE_OP: after the quoted value of path \(at 2:41\) the next parameter needs a `:` before it/);
@@ -118,8 +121,26 @@ describe("clio replay --from-session", () => {
   async function recordSession(suffix: string, readmeOutput: string): Promise<string> {
     const store = new SessionStore(env.CLIO_SESSION_DIR!, { now: () => created, randomSuffix: () => suffix });
     const session = await store.create({ workspace: "/home/someone/inventory", provider: "test", model: "test-model" });
-    await session.appendCommand({ protocol: "FILE_OP", action: "read", args: { path: "notes/todo.md" }, description: "Read notes/todo.md (4 lines)", ok: true, output: "1│# Todo\n2│\n3│- [ ] count items per warehouse\n4│- [ ] export the report as CSV", durationMs: 3, turn: 1 });
-    await session.appendCommand({ protocol: "FILE_OP", action: "read", args: { path: "README.md", limit: 1 }, description: "Read README.md lines 1–1 of 4 lines", ok: true, output: readmeOutput, durationMs: 2, turn: 1 });
+    await session.appendCommand({
+      protocol: "FILE_OP",
+      action: "read",
+      args: { path: "notes/todo.md" },
+      description: "Read notes/todo.md (4 lines)",
+      ok: true,
+      output: "1│# Todo\n2│\n3│- [ ] count items per warehouse\n4│- [ ] export the report as CSV",
+      durationMs: 3,
+      turn: 1,
+    });
+    await session.appendCommand({
+      protocol: "FILE_OP",
+      action: "read",
+      args: { path: "README.md", limit: 1 },
+      description: "Read README.md lines 1–1 of 4 lines",
+      ok: true,
+      output: readmeOutput,
+      durationMs: 2,
+      turn: 1,
+    });
     await session.appendCommand({
       protocol: "FILE_OP",
       action: "read",
@@ -156,7 +177,16 @@ describe("clio replay --from-session", () => {
     const session = await store.create({ workspace: "/home/someone/inventory", provider: "test", model: "test-model" });
     const syntaxError = { code: "syntax_error", message: 'In [MEMORY: (started at 1:1), expected `:` or `]` after the value of key, found "!"' };
     await session.appendCommand({ protocol: "MEMORY", action: "", description: "MEMORY", ok: false, output: "", error: syntaxError, durationMs: 0, turn: 1 });
-    await session.appendCommand({ protocol: "FILE_OP", action: "read", args: { path: "notes/todo.md" }, description: "Read notes/todo.md (4 lines)", ok: true, output: "1│# Todo\n2│\n3│- [ ] count items per warehouse\n4│- [ ] export the report as CSV", durationMs: 3, turn: 1 });
+    await session.appendCommand({
+      protocol: "FILE_OP",
+      action: "read",
+      args: { path: "notes/todo.md" },
+      description: "Read notes/todo.md (4 lines)",
+      ok: true,
+      output: "1│# Todo\n2│\n3│- [ ] count items per warehouse\n4│- [ ] export the report as CSV",
+      durationMs: 3,
+      turn: 1,
+    });
     await session.close();
     const replayed = await clio("replay", "--from-session", session.id, "--fresh-copy", scriptsFixture, "--permission-mode", "yolo");
     expect(replayed.stdout).not.toContain("unknown_action");
@@ -181,7 +211,16 @@ describe("clio replay --from-session", () => {
     const elsewhere = path.join(folder.path, "other-sessions");
     const store = new SessionStore(elsewhere, { now: () => created, randomSuffix: () => "e5e5e5" });
     const session = await store.create({ workspace: "/home/someone/inventory", provider: "test", model: "test-model" });
-    await session.appendCommand({ protocol: "FILE_OP", action: "read", args: { path: "notes/todo.md" }, description: "Read notes/todo.md (4 lines)", ok: true, output: "1│# Todo\n2│\n3│- [ ] count items per warehouse\n4│- [ ] export the report as CSV", durationMs: 3, turn: 1 });
+    await session.appendCommand({
+      protocol: "FILE_OP",
+      action: "read",
+      args: { path: "notes/todo.md" },
+      description: "Read notes/todo.md (4 lines)",
+      ok: true,
+      output: "1│# Todo\n2│\n3│- [ ] count items per warehouse\n4│- [ ] export the report as CSV",
+      durationMs: 3,
+      turn: 1,
+    });
     await session.close();
     const replayed = await clio("replay", "--from-session", "20261122-0243-e5", "--session-dir", elsewhere, "--fresh-copy", scriptsFixture, "--permission-mode", "yolo");
     expect(replayed.stderr).toBe("");

@@ -3,14 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { formatDifferences, unifiedDiff } from "../../src/replay/difference-report.js";
 import { compareResults } from "../../src/replay/compare.js";
-import {
-  buildExpectationFile,
-  ExpectationFileError,
-  normalisingOf,
-  parseExpectationFile,
-  serialiseExpectationFile,
-  type ExpectedResult,
-} from "../../src/replay/expectations.js";
+import { buildExpectationFile, ExpectationFileError, normalisingOf, parseExpectationFile, serialiseExpectationFile, type ExpectedResult } from "../../src/replay/expectations.js";
 import { normaliseText } from "../../src/replay/normalise.js";
 import { textMatches } from "../../src/replay/patterns.js";
 
@@ -35,7 +28,9 @@ describe("normalisers", () => {
     expect(normaliseText("Date: Sun Nov 22 02:48:20 2026 +0000", context)).toBe("Date: <time>");
     expect(normaliseText("on 2026-11-22 at 02:48:20", context)).toBe("on <date> at <clock>");
     expect(normaliseText("exit 0 after 12 ms, 1.5 s, 250ms, 3 seconds", context)).toBe("exit 0 after <duration>, <duration>, <duration>, <duration>");
-    expect(normaliseText("  duration_ms: 1.054425\n# duration_ms 107.7\n\"durationMs\": 12", context)).toBe("  duration_ms: <duration>\n# duration_ms <duration>\n\"durationMs\": <duration>");
+    expect(normaliseText('  duration_ms: 1.054425\n# duration_ms 107.7\n"durationMs": 12', context)).toBe(
+      '  duration_ms: <duration>\n# duration_ms <duration>\n"durationMs": <duration>',
+    );
   });
 
   it("replace commit ids and process ids, but keep short numbers and words", () => {
@@ -98,7 +93,9 @@ describe("comparing a run with its expectations", () => {
   it("reports a script that no longer matches: other commands, fewer or more of them, another file", () => {
     const expected = buildExpectationFile("a.md", [result({ command: "[NOTES:action=get:id=a]" }), result({ line: 2, command: "[NOTES:action=get:id=b]" })]);
     const shorter = compareResults(expected, "a.md", [result({ command: "[NOTES:action=get:id=a]" })]);
-    expect(formatDifferences(shorter, { script: "a.md", expectations: "a.json" })).toContain('a.json: recorded command 2, "[NOTES:action=get:id=b]" (NOTES.get, then at:2:1), is not in this run');
+    expect(formatDifferences(shorter, { script: "a.md", expectations: "a.json" })).toContain(
+      'a.json: recorded command 2, "[NOTES:action=get:id=b]" (NOTES.get, then at:2:1), is not in this run',
+    );
     const other = compareResults(expected, "a.md", [result({ command: "[NOTES:action=get:id=a]" }), result({ line: 4, action: "set", command: "[NOTES:action=set:id=b]" })]);
     const report = formatDifferences(other, { script: "a.md", expectations: "a.json" });
     expect(report).toContain("a.md:4:1 NOTES.set (command 2) has no recorded result in a.json");
@@ -120,7 +117,10 @@ describe("comparing a run with its expectations", () => {
   });
 
   it("shows the first differences and counts the rest", () => {
-    const expected = buildExpectationFile("a.md", [1, 2, 3, 4, 5].map((line) => result({ line })));
+    const expected = buildExpectationFile(
+      "a.md",
+      [1, 2, 3, 4, 5].map((line) => result({ line })),
+    );
     const actual = [1, 2, 3, 4, 5].map((line) => result({ line, output: ["changed"] }));
     const report = formatDifferences(compareResults(expected, "a.md", actual), { script: "a.md", expectations: "a.json", limit: 2 });
     expect(report.match(/differs from/g)).toHaveLength(2);
@@ -137,13 +137,19 @@ describe("matching results to commands by order and content (issue 21, 2)", () =
   const command = (id: string, overrides: Partial<ExpectedResult> = {}) => result({ command: `[NOTES:action=get:id=${id}]`, output: [`note ${id}`], ...overrides });
 
   it("ignores where commands stand: prose added above every command changes nothing", () => {
-    const expected = buildExpectationFile("a.md", ["a", "b", "c"].map((id, index) => command(id, { line: index + 1 })));
+    const expected = buildExpectationFile(
+      "a.md",
+      ["a", "b", "c"].map((id, index) => command(id, { line: index + 1 })),
+    );
     const shifted = ["a", "b", "c"].map((id, index) => command(id, { line: index + 10, column: 3 }));
     expect(compareResults(expected, "a.md", shifted)).toEqual([]);
   });
 
   it("reports a moved command once, as moved, and the others as matching", () => {
-    const expected = buildExpectationFile("a.md", ["a", "b", "c", "d", "e"].map((id, index) => command(id, { line: index + 1 })));
+    const expected = buildExpectationFile(
+      "a.md",
+      ["a", "b", "c", "d", "e"].map((id, index) => command(id, { line: index + 1 })),
+    );
     const actual = ["b", "c", "d", "e", "a"].map((id, index) => command(id, { line: index + 1 }));
     const differences = compareResults(expected, "a.md", actual);
     expect(differences).toHaveLength(1);
@@ -152,7 +158,10 @@ describe("matching results to commands by order and content (issue 21, 2)", () =
   });
 
   it("pairs the rest when one command is inserted in the middle", () => {
-    const expected = buildExpectationFile("a.md", ["a", "b", "c"].map((id) => command(id)));
+    const expected = buildExpectationFile(
+      "a.md",
+      ["a", "b", "c"].map((id) => command(id)),
+    );
     const actual = ["a", "x", "b", "c"].map((id) => command(id));
     const differences = compareResults(expected, "a.md", actual);
     expect(differences).toEqual([{ kind: "unexpected", index: 1, actual: actual[1] }]);
@@ -161,7 +170,10 @@ describe("matching results to commands by order and content (issue 21, 2)", () =
   it("shows two long one-line texts that differ late around their first difference, never as two equal cut strings", () => {
     const long = "x".repeat(200);
     const expected = buildExpectationFile("a.md", [command("a", { ok: false, output: [], error: { code: "e", message: `${long} one` } })]);
-    const report = formatDifferences(compareResults(expected, "a.md", [command("a", { ok: false, output: [], error: { code: "e", message: `${long} two` } })]), { script: "a.md", expectations: "a.json" });
+    const report = formatDifferences(compareResults(expected, "a.md", [command("a", { ok: false, output: [], error: { code: "e", message: `${long} two` } })]), {
+      script: "a.md",
+      expectations: "a.json",
+    });
     expect(report).toContain("error.message differs from character 202:");
     expect(report).toMatch(/expected …"x+ one"/);
     expect(report).toMatch(/got +…"x+ two"/);
@@ -199,14 +211,18 @@ describe("expectations that say what varies (issue 21, 3)", () => {
     const file = (redactions: unknown) => JSON.stringify({ version: 1, script: "a.md", normalisers: ["workspace"], redactions, results: [] });
     const parsed = parseExpectationFile(file([{ pattern: "build-\\d+", placeholder: "<build>" }]), "x.json");
     expect(normaliseText("made build-1234 at 2026-11-22", { workspaceRoots: [], ...normalisingOf(parsed, "x.json") })).toBe("made <build> at 2026-11-22");
-    expect(() => parseExpectationFile(file([{ pattern: "build-(\\d+", placeholder: "<b>" }]), "x.json")).toThrow(/x\.json: redactions\.0\.pattern "build-\(\\\\d\+" is not a valid regular expression/);
+    expect(() => parseExpectationFile(file([{ pattern: "build-(\\d+", placeholder: "<b>" }]), "x.json")).toThrow(
+      /x\.json: redactions\.0\.pattern "build-\(\\\\d\+" is not a valid regular expression/,
+    );
     expect(() => parseExpectationFile(file([{ pattern: ".*", placeholder: "<b>" }]), "x.json")).toThrow(/matches the empty text, so it would redact everywhere/);
   });
 
   it("selects normalisers by name; an unknown name or a wildcard key is an error", () => {
     const text = (normalisers: string[], extra: Record<string, unknown> = {}) => JSON.stringify({ version: 1, script: "a.md", normalisers, results: [{ ...result(), ...extra }] });
     expect(() => parseExpectationFile(text(["workspace", "uuids"]), "x.json")).toThrow(/x\.json: unknown normaliser\(s\) "uuids"\. Known: workspace, temp, uuid,/);
-    expect(() => parseExpectationFile(text(["workspace"], { "[..]": "x" }), "x.json")).toThrow(/x\.json is not an expectation file: results\.0: Unrecognized key\(s\) in object: '\[\.\.\]'/);
+    expect(() => parseExpectationFile(text(["workspace"], { "[..]": "x" }), "x.json")).toThrow(
+      /x\.json is not an expectation file: results\.0: Unrecognized key\(s\) in object: '\[\.\.\]'/,
+    );
     expect(normaliseText("at 2026-11-22 in pid 12", { workspaceRoots: [], names: ["pid"] })).toBe("at 2026-11-22 in pid <pid>");
   });
 

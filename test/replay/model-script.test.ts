@@ -26,11 +26,16 @@ describe("clio replay --model-script", () => {
     expect(existsSync(cli)).toBe(true);
     const result = await clio([
       "replay",
-      "--model-script", "sessions/demo/conversation.md",
-      "--prompt", DEMO_PROMPT,
-      "--fresh-copy", "sessions/demo/workspace",
-      "--permission-mode", "yolo",
-      "--expect", "sessions/demo/conversation.expected.json",
+      "--model-script",
+      "sessions/demo/conversation.md",
+      "--prompt",
+      DEMO_PROMPT,
+      "--fresh-copy",
+      "sessions/demo/workspace",
+      "--permission-mode",
+      "yolo",
+      "--expect",
+      "sessions/demo/conversation.expected.json",
     ]);
     expect(result.stdout).toContain("Conversation ended (done) after 5 of 5 recorded replies.");
     expect(result.stdout).toContain("All 7 result(s) match");
@@ -43,7 +48,9 @@ describe("clio replay --model-script", () => {
       const script = path.join(folder.path, "conversation.md");
       await writeFile(script, '[FILE_OP:action=read:path="src/calc.js"]\n--- reply ---\nDone.\n');
       const expectations = path.join(folder.path, "conversation.expected.json");
-      expect((await clio(["replay", "--model-script", script, "--fresh-copy", "sessions/demo/workspace", "--permission-mode", "plan", "--expect", expectations, "--update"])).code).toBe(0);
+      expect(
+        (await clio(["replay", "--model-script", script, "--fresh-copy", "sessions/demo/workspace", "--permission-mode", "plan", "--expect", expectations, "--update"])).code,
+      ).toBe(0);
       await writeFile(script, '[FILE_OP:action=read:path="README.md"]\n--- reply ---\nDone.\n');
       const changed = await clio(["replay", "--model-script", script, "--fresh-copy", "sessions/demo/workspace", "--permission-mode", "plan", "--expect", expectations]);
       expect(changed.code).toBe(1);

@@ -45,7 +45,7 @@ function tripwireProtocol(calls: string[]) {
 
 describe("dry runs", () => {
   const script = [
-    "Prose with a [link](x) and an inert `[TRIP:action=run:path=\"a\"]`.",
+    'Prose with a [link](x) and an inert `[TRIP:action=run:path="a"]`.',
     '[TRIP:action=look:path="a"]',
     '[TRIP:action=change:path="b"]',
     '[TRIP:action=run:path="c"]',
@@ -55,7 +55,12 @@ describe("dry runs", () => {
 
   it("call no handler and no setup, and say what would run, ask, be refused or fail", async () => {
     const calls: string[] = [];
-    const plan = await planScript(script, { registry: new ProtocolRegistry([tripwireProtocol(calls)]), mode: "auto-edit", interactive: true, workspace: await Workspace.open(folder.path) });
+    const plan = await planScript(script, {
+      registry: new ProtocolRegistry([tripwireProtocol(calls)]),
+      mode: "auto-edit",
+      interactive: true,
+      workspace: await Workspace.open(folder.path),
+    });
     expect(calls).toEqual([]);
     expect(plan.commands.map((command) => [command.line, command.action, command.verdict])).toEqual([
       [2, "look", "run"],
@@ -132,7 +137,7 @@ describe("running a script as a test", () => {
   });
 
   it("says which fixture folder is missing", async () => {
-    await expect(runScript("[NOTES:action=get:key=\"a\"]", { freshCopy: path.join(folder.path, "nope"), permissionMode: "yolo", registry })).rejects.toThrow(
+    await expect(runScript('[NOTES:action=get:key="a"]', { freshCopy: path.join(folder.path, "nope"), permissionMode: "yolo", registry })).rejects.toThrow(
       /Cannot copy the fixture folder .*nope: no such folder/,
     );
   });

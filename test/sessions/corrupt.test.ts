@@ -28,7 +28,11 @@ describe("a corrupt session file", () => {
     ["a header cut short", (text: string) => text.slice(0, 30), /the header line is cut short/],
     ["garbage", () => "{ not json", /invalid JSON at line 1, column 3/],
     ["empty", () => "", /the file is empty/],
-    ["a bad record before the last line", (text: string) => text.replace('"role":"user"', '"role":7'), /line 2: message: role: expected one of system, user, assistant, tool, got number/],
+    [
+      "a bad record before the last line",
+      (text: string) => text.replace('"role":"user"', '"role":7'),
+      /line 2: message: role: expected one of system, user, assistant, tool, got number/,
+    ],
     ["a record of an unknown kind", (text: string) => text.replace('"kind":"message"', '"kind":"gossip"'), /line 2: unknown record kind "gossip"/],
   ])("(%s) is moved aside, named in a corrupt_file error, and never overwritten", async (_name, damage, reason) => {
     const { id, file, text } = await makeSession();
@@ -119,7 +123,11 @@ describe("format versions", () => {
       model: "llama",
       title: "first question",
     });
-    expect(session.data.messages.map((message) => [message.sequence, message.turn])).toEqual([[1, 1], [2, 1], [3, 2]]);
+    expect(session.data.messages.map((message) => [message.sequence, message.turn])).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 2],
+    ]);
     expect(session.file).toBe(path.join(directory, `${id}.jsonl`));
     expect(await fs.readdir(directory)).toEqual([`${id}.jsonl`, `${id}.lock`]);
 
@@ -145,9 +153,29 @@ describe("format versions", () => {
         { sequence: 1, role: "user", content: "fix it", timestamp: "2026-11-20T09:00:01.000Z", turn: 1 },
         { sequence: 4, role: "assistant", content: "done", timestamp: "2026-11-20T09:05:00.000Z", turn: 1 },
       ],
-      commands: [{ sequence: 2, protocol: "FILE_OP", action: "read", args: { path: "a" }, description: "Reading a", ok: true, output: "x", durationMs: 1, turn: 1, timestamp: "2026-11-20T09:00:02.000Z" }],
+      commands: [
+        {
+          sequence: 2,
+          protocol: "FILE_OP",
+          action: "read",
+          args: { path: "a" },
+          description: "Reading a",
+          ok: true,
+          output: "x",
+          durationMs: 1,
+          turn: 1,
+          timestamp: "2026-11-20T09:00:02.000Z",
+        },
+      ],
       usage: { turns: [{ turn: 1, inputTokens: 10, outputTokens: 2, estimated: false }], totals: { inputTokens: 10, outputTokens: 2, estimated: false } },
-      events: [{ sequence: 3, type: "model-changed", timestamp: "2026-11-20T09:01:00.000Z", data: { from: { provider: "openai", model: "first" }, to: { provider: "openai", model: "second" } } }],
+      events: [
+        {
+          sequence: 3,
+          type: "model-changed",
+          timestamp: "2026-11-20T09:01:00.000Z",
+          data: { from: { provider: "openai", model: "first" }, to: { provider: "openai", model: "second" } },
+        },
+      ],
     };
     await fs.writeFile(path.join(directory, `${id}.json`), JSON.stringify(document, null, 2));
     const session = await store().open(id);

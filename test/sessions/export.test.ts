@@ -60,25 +60,41 @@ describe("exportSession: replies", () => {
 describe("exportSession: script", () => {
   it("writes one command per line, values quoted, in the order they ran", () => {
     expect(exportSession(session, "script")).toBe(
-      [
-        '[FILE_OP:action=read:path="src/main.c"]',
-        '[FILE_OP:action=write:path="notes/a b.md":content="line one\\nsays \\"hi\\" ] : [X:y=z]":overwrite=true:blob=AP8=]',
-        "",
-      ].join("\n"),
+      ['[FILE_OP:action=read:path="src/main.c"]', '[FILE_OP:action=write:path="notes/a b.md":content="line one\\nsays \\"hi\\" ] : [X:y=z]":overwrite=true:blob=AP8=]', ""].join(
+        "\n",
+      ),
     );
   });
 
   it("leaves out a command rejected before it ran, whose text the session did not keep", async () => {
     const store = new SessionStore(directory, { randomSuffix: () => "fedcba" });
     const broken = await store.create({ workspace: "/work/app", provider: "scripted", model: "replay" });
-    await broken.appendCommand({ protocol: "MEMORY", action: "", description: "MEMORY", ok: false, output: "", error: { code: "syntax_error", message: "In [MEMORY: …" }, durationMs: 0, turn: 1 });
-    await broken.appendCommand({ protocol: "MEMORY", action: "list", args: { action: "list" }, description: "Listed 0 memories", ok: true, output: "No memories stored yet.", durationMs: 1, turn: 1 });
+    await broken.appendCommand({
+      protocol: "MEMORY",
+      action: "",
+      description: "MEMORY",
+      ok: false,
+      output: "",
+      error: { code: "syntax_error", message: "In [MEMORY: …" },
+      durationMs: 0,
+      turn: 1,
+    });
+    await broken.appendCommand({
+      protocol: "MEMORY",
+      action: "list",
+      args: { action: "list" },
+      description: "Listed 0 memories",
+      ok: true,
+      output: "No memories stored yet.",
+      durationMs: 1,
+      turn: 1,
+    });
     expect(exportSession(broken, "script")).toBe("[MEMORY:action=list]\n");
     await broken.close();
   });
 
   it("round-trips every value through the quoted form", () => {
-    const command = { protocol: "EXEC", action: "run", args: { command: "echo \"a\\b\"\n\t]:[", timeout: 30, text: "é ✓ \u2028" } };
+    const command = { protocol: "EXEC", action: "run", args: { command: 'echo "a\\b"\n\t]:[', timeout: 30, text: "é ✓ \u2028" } };
     const parsed = readCommandLine(printCommandLine(command));
     expect(parsed).toEqual({ protocol: "EXEC", values: { action: "run", command: command.args.command, timeout: "30", text: command.args.text } });
   });

@@ -23,7 +23,10 @@ describe("clio sessions list", () => {
   it("names the damaged session file it could not read and says what to do with it", async () => {
     const file = path.join(directory, "20261122-0243-abcdef.json"); // a file from clio before session format 2
     await fs.writeFile(file, '{"version": 1, "id": "20261122-0243-ab');
-    const { stderr } = await run(process.execPath, [bundledCli, "sessions", "list", "--all", "--session-dir", directory], { cwd: directory, env: { ...process.env, CLIO_HOME: directory } });
+    const { stderr } = await run(process.execPath, [bundledCli, "sessions", "list", "--all", "--session-dir", directory], {
+      cwd: directory,
+      env: { ...process.env, CLIO_HOME: directory },
+    });
     expect(stderr).toContain(file);
     expect(stderr).toMatch(/invalid JSON at line 1/);
     expect(stderr).toMatch(/clio -r 20261122-0243-abcdef|delete/);

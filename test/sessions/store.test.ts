@@ -76,9 +76,7 @@ describe("create and record", () => {
     const session = await track(makeStore().create({ workspace: "/w", provider: "p", model: "m" }));
     clock += 1000;
     await session.appendMessage({ role: "user", content: "  Fix the\n failing   test  ", turn: 1 });
-    expect((await readStored(session)).messages).toEqual([
-      { sequence: 1, role: "user", content: "  Fix the\n failing   test  ", timestamp: "2026-11-22T02:43:11.000Z", turn: 1 },
-    ]);
+    expect((await readStored(session)).messages).toEqual([{ sequence: 1, role: "user", content: "  Fix the\n failing   test  ", timestamp: "2026-11-22T02:43:11.000Z", turn: 1 }]);
     expect((await readStored(session)).title).toBe("Fix the failing test");
 
     await session.appendCommand({
@@ -165,7 +163,11 @@ describe("open, list, latest, delete", () => {
   async function makeThree(): Promise<string[]> {
     const store = makeStore();
     const ids: string[] = [];
-    for (const [workspace, prompt] of [["/one", "first"], ["/two", "second"], ["/one", "third"]] as const) {
+    for (const [workspace, prompt] of [
+      ["/one", "first"],
+      ["/two", "second"],
+      ["/one", "third"],
+    ] as const) {
       const session = await store.create({ workspace, provider: "p", model: "m" });
       await session.appendMessage({ role: "user", content: prompt, turn: 1 });
       await session.close();

@@ -25,11 +25,15 @@ export function ripgrepRanker(root: string): (query: string) => string[] {
   return (query) => {
     const words = queryWords(query);
     if (words.length === 0) return [];
-    const run = spawnSync("rg", ["--only-matching", "--ignore-case", "--fixed-strings", "--no-heading", "--no-line-number", "--with-filename", ...words.flatMap((word) => ["-e", word]), "."], {
-      cwd: root,
-      encoding: "utf8",
-      maxBuffer: 256 * 1024 * 1024,
-    });
+    const run = spawnSync(
+      "rg",
+      ["--only-matching", "--ignore-case", "--fixed-strings", "--no-heading", "--no-line-number", "--with-filename", ...words.flatMap((word) => ["-e", word]), "."],
+      {
+        cwd: root,
+        encoding: "utf8",
+        maxBuffer: 256 * 1024 * 1024,
+      },
+    );
     if (run.error !== undefined) throw new Error(`ripgrep could not run: ${run.error.message} (install the Debian package ripgrep)`);
     const perFile = new Map<string, { words: Set<string>; matches: number }>();
     for (const line of run.stdout.split("\n")) {

@@ -48,7 +48,13 @@ function sourceOf(part: { from: string }): string {
 export function missingCorpora(specs: CorpusSpec[] = corpusSpecs()): string[] {
   return specs
     .filter((spec) => spec.parts.some((part) => !existsSync(sourceOf(part))))
-    .map((spec) => `${spec.name}: ${spec.parts.map(sourceOf).filter((source) => !existsSync(source)).join(", ")} is missing — install the ${spec.package} (${spec.install}); .ci/run does this in CI.`);
+    .map(
+      (spec) =>
+        `${spec.name}: ${spec.parts
+          .map(sourceOf)
+          .filter((source) => !existsSync(source))
+          .join(", ")} is missing — install the ${spec.package} (${spec.install}); .ci/run does this in CI.`,
+    );
 }
 
 /** Copies one corpus into a new temporary workspace (compiled Python caches left out). */

@@ -220,8 +220,7 @@ async function streamReply(response: ServerResponse, reply: PlannedReply, behavi
         resolve();
       };
     });
-  const send = (data: unknown) =>
-    new Promise<void>((resolve) => response.write(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`, () => resolve()));
+  const send = (data: unknown) => new Promise<void>((resolve) => response.write(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`, () => resolve()));
   const created = Math.floor(Date.now() / 1000);
   const chunk = (choice: Record<string, unknown> | undefined, usage?: PlannedReply["usage"]) => ({
     id: reply.id,

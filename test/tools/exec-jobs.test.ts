@@ -14,7 +14,6 @@ afterEach(async () => {
   await Promise.all(tables.splice(0).map((made) => made.dispose()));
 });
 
-
 describe("JobTable", () => {
   it("starts a job, hands out only new output, and kills its whole group", async () => {
     const jobs = table();

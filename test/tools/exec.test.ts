@@ -6,7 +6,6 @@ import { eventually } from "./eventually.js";
 const shell = (command: string, options: Partial<RunOptions> = {}) =>
   runProcess({ file: "/bin/sh", args: ["-c", command], cwd: os.tmpdir(), env: process.env, timeoutMs: 10_000, graceMs: 300, ...options });
 
-
 describe("runProcess", () => {
   it("captures stdout, stderr and the exit code", async () => {
     const result = await shell("echo out; echo err >&2; exit 3");
@@ -105,7 +104,16 @@ describe("child environment", () => {
   });
 
   it("drops credentials whose names run the word on (PGPASSWORD, npm's _authToken) or are personal access tokens", () => {
-    for (const name of ["PGPASSWORD", "NPM_CONFIG__AUTHTOKEN", "npm_config_//registry.npmjs.org/:_authToken", "NPM_CONFIG__AUTH", "GITHUB_PAT", "AZURE_DEVOPS_EXT_PAT", "MYSQL_PWD", "SLACK_BOTTOKEN"]) {
+    for (const name of [
+      "PGPASSWORD",
+      "NPM_CONFIG__AUTHTOKEN",
+      "npm_config_//registry.npmjs.org/:_authToken",
+      "NPM_CONFIG__AUTH",
+      "GITHUB_PAT",
+      "AZURE_DEVOPS_EXT_PAT",
+      "MYSQL_PWD",
+      "SLACK_BOTTOKEN",
+    ]) {
       expect(isSecretName(name), name).toBe(true);
     }
     for (const name of ["PWD", "OLDPWD", "PATH", "PATCH_LEVEL", "KEYBOARD", "TOKENIZERS_PARALLELISM", "XAUTHORITY", "HTTP_PROXY_HOST"]) {
@@ -114,7 +122,18 @@ describe("child environment", () => {
   });
 
   it("drops connection strings, webhooks, cookies, agent sockets and kubeconfigs, by name", () => {
-    for (const name of ["DATABASE_URL", "SENTRY_DSN", "SLACK_WEBHOOK", "SLACK_WEBHOOK_URL", "COOKIE", "SESSION_COOKIES", "SSH_AUTH_SOCK", "KUBECONFIG", "GPG_AGENT_INFO", "DOCKER_AUTH_CONFIG"]) {
+    for (const name of [
+      "DATABASE_URL",
+      "SENTRY_DSN",
+      "SLACK_WEBHOOK",
+      "SLACK_WEBHOOK_URL",
+      "COOKIE",
+      "SESSION_COOKIES",
+      "SSH_AUTH_SOCK",
+      "KUBECONFIG",
+      "GPG_AGENT_INFO",
+      "DOCKER_AUTH_CONFIG",
+    ]) {
       expect(isSecretName(name), name).toBe(true);
     }
   });

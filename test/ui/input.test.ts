@@ -51,7 +51,8 @@ describe("@ attachments", () => {
   it("attaches a whole file and a line range; leaves e-mail addresses alone", async () => {
     const result = await attachMentionedFiles("compare @src/a.ts with @src/a.ts:2-3, mail me@example.com", workspace);
     expect(result).toEqual({
-      prompt: 'compare @src/a.ts with @src/a.ts:2-3, mail me@example.com\n\n<attached file="src/a.ts">\none\ntwo\nthree\n</attached>\n\n<attached file="src/a.ts" lines="2-3">\ntwo\nthree\n</attached>',
+      prompt:
+        'compare @src/a.ts with @src/a.ts:2-3, mail me@example.com\n\n<attached file="src/a.ts">\none\ntwo\nthree\n</attached>\n\n<attached file="src/a.ts" lines="2-3">\ntwo\nthree\n</attached>',
       attached: ["src/a.ts", "src/a.ts:2-3"],
     });
   });

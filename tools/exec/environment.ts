@@ -61,7 +61,16 @@ export interface EnvironmentFilter {
 export function childEnvironment(env: NodeJS.ProcessEnv, filter: readonly string[] | EnvironmentFilter = []): NodeJS.ProcessEnv {
   const { include = [], exclude = [] } = Array.isArray(filter) ? { include: filter as readonly string[] } : (filter as EnvironmentFilter);
   const kept = new Set(include.map((name) => name.toUpperCase()));
-  const excluded = exclude.map((glob) => new RegExp(`^${glob.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`, "i"));
+  const excluded = exclude.map(
+    (glob) =>
+      new RegExp(
+        `^${glob
+          .split("*")
+          .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+          .join(".*")}$`,
+        "i",
+      ),
+  );
   const result: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;

@@ -80,7 +80,11 @@ export class JobTable {
     const running = [...this.jobs.values()].filter((job) => job.running).length;
     const maxJobs = this.options.maxJobs ?? 16;
     if (running >= maxJobs) {
-      throw new ToolError("limit_reached", `${running} background jobs are already running (at most ${maxJobs}).`, ["Kill a job you no longer need with ", { action: "kill", arguments: { id: "job-N" } }, "."]);
+      throw new ToolError("limit_reached", `${running} background jobs are already running (at most ${maxJobs}).`, [
+        "Kill a job you no longer need with ",
+        { action: "kill", arguments: { id: "job-N" } },
+        ".",
+      ]);
     }
     this.forgetOldFinished();
     const id = `job-${++this.counter}`;
@@ -185,7 +189,11 @@ export class JobTable {
     const job = this.jobs.get(id);
     if (job === undefined) {
       const known = [...this.jobs.keys()];
-      throw new ToolError("job_not_found", `There is no background job ${id}.`, known.length === 0 ? ["No jobs have been started; start one with ", { action: "background" }, "."] : `Known jobs: ${known.join(", ")}.`);
+      throw new ToolError(
+        "job_not_found",
+        `There is no background job ${id}.`,
+        known.length === 0 ? ["No jobs have been started; start one with ", { action: "background" }, "."] : `Known jobs: ${known.join(", ")}.`,
+      );
     }
     return job;
   }

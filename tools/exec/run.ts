@@ -78,7 +78,17 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
       });
     } catch (error) {
       // spawn checks some arguments at once (a NUL byte) and throws instead of emitting 'error'.
-      resolve({ exitCode: null, signal: null, stdout: captured(stdout), stderr: captured(stderr), timedOut: false, cancelled: false, leftoversStopped: false, startError: (error as Error).message, durationMs: now() - started });
+      resolve({
+        exitCode: null,
+        signal: null,
+        stdout: captured(stdout),
+        stderr: captured(stderr),
+        timedOut: false,
+        cancelled: false,
+        leftoversStopped: false,
+        startError: (error as Error).message,
+        durationMs: now() - started,
+      });
       return;
     }
     const pid = child.pid;
@@ -110,7 +120,18 @@ export function runProcess(options: RunOptions): Promise<RunResult> {
       }
       // Processes that left the group (setsid, double forks) still carry the tag.
       if (options.tag !== undefined && releaseTag(options.tag) > 0 && !timedOut && !cancelled) leftoversStopped = true;
-      resolve({ pid, exitCode, signal: exitSignal, stdout: captured(stdout), stderr: captured(stderr), timedOut, cancelled, leftoversStopped, startError, durationMs: now() - started });
+      resolve({
+        pid,
+        exitCode,
+        signal: exitSignal,
+        stdout: captured(stdout),
+        stderr: captured(stderr),
+        timedOut,
+        cancelled,
+        leftoversStopped,
+        startError,
+        durationMs: now() - started,
+      });
     };
     const terminate = (): void => {
       if (pid === undefined) {

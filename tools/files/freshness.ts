@@ -28,7 +28,9 @@ export class FileLedger {
     if (now === undefined) this.seen.delete(real);
     throw new ToolError(
       "stale_file",
-      now === undefined ? `${relative} was deleted since you last read it.` : `${relative} changed on disk since you last read it (someone or something else edited it); nothing was written.`,
+      now === undefined
+        ? `${relative} was deleted since you last read it.`
+        : `${relative} changed on disk since you last read it (someone or something else edited it); nothing was written.`,
       ["Read it again with ", { action: "read", arguments: { path: relative } }, " and make your change on what it holds now."],
     );
   }

@@ -45,17 +45,26 @@ export class FileTools {
 
   /** A text file's lines (windowed by `offset`/`limit`, capped at 256 KB); binary files are refused. */
   read(path: string, options: ReadOptions = {}): Promise<ReadResult> {
-    return explainFailure(path, this.seeing(path, () => readTextFile(this.context, path, options)));
+    return explainFailure(
+      path,
+      this.seeing(path, () => readTextFile(this.context, path, options)),
+    );
   }
 
   /** Writes a whole file atomically, creating folders and keeping an existing file's mode; refuses a file changed since the model saw it. */
   write(path: string, content: string): Promise<WriteResult> {
-    return explainFailure(path, this.seeing(path, () => writeTextFile(this.context, path, content), true));
+    return explainFailure(
+      path,
+      this.seeing(path, () => writeTextFile(this.context, path, content), true),
+    );
   }
 
   /** Replaces the exact text `old` with `replacement`: one match, or all of them with `all`; refuses a file changed since the model saw it. */
   replace(path: string, old: string, replacement: string, all = false): Promise<ReplaceResult> {
-    return explainFailure(path, this.seeing(path, () => replaceInFile(this.context, path, old, replacement, all), true));
+    return explainFailure(
+      path,
+      this.seeing(path, () => replaceInFile(this.context, path, old, replacement, all), true),
+    );
   }
 
   /** Runs a read or (with `changes`) a change of `path`, checking and noting what the model sees of it. */
@@ -70,12 +79,18 @@ export class FileTools {
   /** A folder's entries (or its tree with `recursive`), .gitignore respected, `.git` hidden. */
   list(path = ".", options: { recursive?: boolean; limit?: number } = {}): Promise<ListResult> {
     // Listing and searching stand on fast-glob and ignore: loaded when first used, not at start-up.
-    return explainFailure(path, import("./list.js").then(({ listFolder }) => listFolder(this.context, path, options)));
+    return explainFailure(
+      path,
+      import("./list.js").then(({ listFolder }) => listFolder(this.context, path, options)),
+    );
   }
 
   /** Files matching a glob under `folder`, and with `content` the lines matching a regular expression. */
   search(pattern: string, options: { folder?: string; content?: string } = {}): Promise<SearchResult> {
-    return explainFailure(options.folder ?? pattern, import("./search.js").then(({ searchFiles }) => searchFiles(this.context, pattern, options)));
+    return explainFailure(
+      options.folder ?? pattern,
+      import("./search.js").then(({ searchFiles }) => searchFiles(this.context, pattern, options)),
+    );
   }
 
   /** Deletes a file, a link, or (with `recursive`) a folder. Never the root, never git's or clio's internals. */
@@ -94,7 +109,10 @@ export class FileTools {
   }
 
   /** What write, replace, delete, move or copy would change, changing nothing (for previews and undo). */
-  async plan(action: "write" | "replace" | "delete" | "move" | "copy", args: { path: string; content?: string; old?: string; new?: string; all?: boolean; to?: string }): Promise<FileChangePlan[]> {
+  async plan(
+    action: "write" | "replace" | "delete" | "move" | "copy",
+    args: { path: string; content?: string; old?: string; new?: string; all?: boolean; to?: string },
+  ): Promise<FileChangePlan[]> {
     const context = this.context;
     if (action === "write" || action === "replace") {
       const { real, relative } = await context.workspace.resolve(args.path, "write");

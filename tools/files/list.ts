@@ -42,7 +42,13 @@ export async function openFolder(context: FileContext, input: string): Promise<{
     throw error;
   }
   if (!stat.isDirectory()) {
-    throw new ToolError("not_a_directory", `${relative} is a file, not a folder.`, ["Use ", { action: "read", arguments: { path: relative } }, " or ", { action: "info", arguments: { path: relative } }, "."]);
+    throw new ToolError("not_a_directory", `${relative} is a file, not a folder.`, [
+      "Use ",
+      { action: "read", arguments: { path: relative } },
+      " or ",
+      { action: "info", arguments: { path: relative } },
+      ".",
+    ]);
   }
   const root = context.workspace.root;
   const ignoredFolder = relative !== "." && (await new IgnoreRules(root, context.fs).isIgnored(absolute, true));

@@ -109,7 +109,11 @@ export async function removePath(context: FileContext, input: string, recursive 
     return { relative, kind: kindOf(stat), files: 1 };
   }
   if (!recursive) {
-    throw new ToolError("not_a_file", `${relative} is a directory; deleting it takes recursive=true.`, ["Write ", { action: "delete", arguments: { path: relative, recursive: "true" } }, " to delete it with everything inside."]);
+    throw new ToolError("not_a_file", `${relative} is a directory; deleting it takes recursive=true.`, [
+      "Write ",
+      { action: "delete", arguments: { path: relative, recursive: "true" } },
+      " to delete it with everything inside.",
+    ]);
   }
   const files = await surveyTree(context, absolute);
   await context.fs.rm(absolute, { recursive: true });
@@ -132,7 +136,9 @@ async function prepareTransfer(context: FileContext, input: string, to: string, 
     throw new ToolError(
       "already_exists",
       `${target.relative} already exists (${kindOf(targetStat)}).`,
-      targetStat.isDirectory() ? `Give the full new path, e.g. to="${target.relative}/${path.basename(source.relative)}".` : "Pass overwrite=true to replace it, or choose another target.",
+      targetStat.isDirectory()
+        ? `Give the full new path, e.g. to="${target.relative}/${path.basename(source.relative)}".`
+        : "Pass overwrite=true to replace it, or choose another target.",
     );
   }
   // overwrite replaces files only: opening a FIFO to copy onto it would block forever.
@@ -162,7 +168,11 @@ export async function copyPath(context: FileContext, input: string, to: string, 
   const { source, sourceStat, target, overwritten } = await prepareTransfer(context, input, to, overwrite, "copied");
   if (sourceStat.isDirectory()) {
     if (!options.recursive) {
-      throw new ToolError("not_a_file", `${source.relative} is a directory; copying it takes recursive=true.`, ["Write ", { action: "copy", arguments: { path: source.relative, to: target.relative, recursive: "true" } }, "."]);
+      throw new ToolError("not_a_file", `${source.relative} is a directory; copying it takes recursive=true.`, [
+        "Write ",
+        { action: "copy", arguments: { path: source.relative, to: target.relative, recursive: "true" } },
+        ".",
+      ]);
     }
     await refuseSpecialFiles(context, source.absolute);
     await context.fs.cp(source.absolute, target.absolute, {

@@ -60,11 +60,11 @@ export async function readTextFile(context: FileContext, input: string, options:
 async function windowOf(relative: string, stat: Stats, head: Buffer, handle: FileHandle | undefined, options: ReadOptions): Promise<ReadResult> {
   const type = binaryType(head.subarray(0, SNIFF_BYTES));
   if (type !== undefined) {
-    throw new ToolError(
-      "binary_file",
-      `${relative} looks binary (${type}, ${formatBytes(stat.size)}); only text files can be read.`,
-      ["Use ", { action: "info", arguments: { path: relative } }, " for its size and type, or a shell command to inspect it with a suitable tool."],
-    );
+    throw new ToolError("binary_file", `${relative} looks binary (${type}, ${formatBytes(stat.size)}); only text files can be read.`, [
+      "Use ",
+      { action: "info", arguments: { path: relative } },
+      " for its size and type, or a shell command to inspect it with a suitable tool.",
+    ]);
   }
   const firstLine = options.offset ?? 1;
   const budget = options.maxBytes ?? READ_MAX_BYTES;

@@ -32,13 +32,18 @@ export interface PlannedReplacement {
 
 /** Finds `old` in a file and works out the new text, changing nothing (errors as replace gives them). */
 export async function planReplacement(context: FileContext, input: string, old: string, replacement: string, all = false): Promise<PlannedReplacement> {
-  if (old === "") throw new ToolError("invalid_argument", "old is empty; replace needs the exact text to find.", "Give old as text copied from the file, or use action=write for a whole file.");
+  if (old === "")
+    throw new ToolError("invalid_argument", "old is empty; replace needs the exact text to find.", "Give old as text copied from the file, or use action=write for a whole file.");
   const { relative, real } = await context.workspace.resolve(input, "write");
   const stat = await lstatOrNothing(context, real);
   if (stat === undefined) throw notFound(relative);
   if (!stat.isFile()) throw notAFile(relative, stat);
   if (stat.size > REPLACE_MAX_BYTES) {
-    throw new ToolError("too_large", `${relative} is ${formatBytes(stat.size)}; replace edits files up to ${formatBytes(REPLACE_MAX_BYTES)}.`, "Edit it with EXEC (sed, a script) instead.");
+    throw new ToolError(
+      "too_large",
+      `${relative} is ${formatBytes(stat.size)}; replace edits files up to ${formatBytes(REPLACE_MAX_BYTES)}.`,
+      "Edit it with EXEC (sed, a script) instead.",
+    );
   }
   const text = await readWhole(context, real, relative);
   const type = binaryType(Buffer.from(text.slice(0, SNIFF_BYTES)));

@@ -89,7 +89,11 @@ export function normalizeGlob(pattern: string): string {
   if (trimmed === "") throw new ToolError("invalid_argument", "pattern is empty.", 'Give a glob such as pattern="**/*.ts" or pattern="*.md".');
   const expanded = braceExpansion(trimmed).flatMap((task) => [task.base, ...task.patterns]);
   if ([trimmed, ...expanded].some(leavesFolder)) {
-    throw new ToolError("outside_workspace", `pattern ${trimmed} reaches outside the search folder.`, 'Use a relative glob and the path parameter for the folder, e.g. path="src" pattern="*.ts".');
+    throw new ToolError(
+      "outside_workspace",
+      `pattern ${trimmed} reaches outside the search folder.`,
+      'Use a relative glob and the path parameter for the folder, e.g. path="src" pattern="*.ts".',
+    );
   }
   const relative = trimmed.replace(/^(\.\/)+/, "");
   return relative.includes("/") ? relative : `**/${relative}`;

@@ -82,7 +82,11 @@ export async function makeParents(context: FileContext, target: string, relative
 export async function writeTextFile(context: FileContext, input: string, content: string): Promise<WriteResult> {
   const bytes = Buffer.byteLength(content);
   if (bytes > WRITE_MAX_BYTES) {
-    throw new ToolError("too_large", `The content is ${formatBytes(bytes)}; one write takes at most ${formatBytes(WRITE_MAX_BYTES)}.`, "Write the file in smaller pieces or generate it with EXEC.");
+    throw new ToolError(
+      "too_large",
+      `The content is ${formatBytes(bytes)}; one write takes at most ${formatBytes(WRITE_MAX_BYTES)}.`,
+      "Write the file in smaller pieces or generate it with EXEC.",
+    );
   }
   const { relative, target, oldMode, oldSize } = await prepareWrite(context, input);
   const lines = splitLines(content).length;

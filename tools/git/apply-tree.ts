@@ -95,7 +95,11 @@ async function assertNoFolderInTheWay(repository: Repository, changes: readonly 
     const absolute = safeJoin(repository.dir, change.path);
     const existing = await fs.lstat(absolute).catch(() => undefined);
     if (existing?.isDirectory() && (await fs.readdir(absolute)).length > 0) {
-      throw new ToolError("already_exists", `A folder with files in it stands where the file ${change.path} should be written; nothing was changed.`, "Move or delete that folder, then retry.");
+      throw new ToolError(
+        "already_exists",
+        `A folder with files in it stands where the file ${change.path} should be written; nothing was changed.`,
+        "Move or delete that folder, then retry.",
+      );
     }
   }
 }
@@ -123,7 +127,11 @@ async function writeFile(repository: Repository, absolute: string, file: TreeFil
 function safeJoin(root: string, file: string): string {
   const segments = file.split("/");
   if (segments.some((segment) => segment === "" || segment === "." || segment === ".." || segment.toLowerCase() === ".git")) {
-    throw new ToolError("git_error", `The repository holds an unsafe path ${JSON.stringify(file)}; nothing was written for it.`, "Inspect the commit with real git; such trees fail `git fsck`.");
+    throw new ToolError(
+      "git_error",
+      `The repository holds an unsafe path ${JSON.stringify(file)}; nothing was written for it.`,
+      "Inspect the commit with real git; such trees fail `git fsck`.",
+    );
   }
   return path.join(root, file);
 }
@@ -134,7 +142,10 @@ function safeJoin(root: string, file: string): string {
  */
 async function replaceSymlinkedFolders(root: string, absolute: string): Promise<void> {
   let folder = root;
-  for (const segment of path.relative(root, path.dirname(absolute)).split(path.sep).filter((part) => part !== "")) {
+  for (const segment of path
+    .relative(root, path.dirname(absolute))
+    .split(path.sep)
+    .filter((part) => part !== "")) {
     folder = path.join(folder, segment);
     const stat = await fs.lstat(folder).catch(() => undefined);
     if (stat === undefined) return;
@@ -163,19 +174,13 @@ async function removeFile(root: string, absolute: string): Promise<void> {
  * local work: a changing path with staged or unstaged changes, or an untracked file where a
  * new one would be written.
  */
-export async function assertNothingOverwritten(
-  repository: Repository,
-  changes: readonly PathChange[],
-  doing: string,
-  options: StatusOptions = {},
-): Promise<void> {
+export async function assertNothingOverwritten(repository: Repository, changes: readonly PathChange[], doing: string, options: StatusOptions = {}): Promise<void> {
   if (changes.length === 0) return;
   const { entries } = await computeStatus(repository, options);
   const dirty = new Set(entries.filter((entry) => entry.index !== "?").flatMap((entry) => (entry.from ? [entry.path, entry.from] : [entry.path])));
   const untracked = entries.filter((entry) => entry.index === "?").map((entry) => entry.path);
   // An untracked folder, or an untracked file or symlink standing where a folder of `file` goes, is in the way too.
-  const isUntracked = (file: string) =>
-    untracked.some((item) => item === file || item === `${file}/` || file.startsWith(item.endsWith("/") ? item : `${item}/`));
+  const isUntracked = (file: string) => untracked.some((item) => item === file || item === `${file}/` || file.startsWith(item.endsWith("/") ? item : `${item}/`));
   const blocked = changes.filter((change) => dirty.has(change.path) || (change.before === undefined && isUntracked(change.path)));
   if (blocked.length === 0) return;
   const names = blocked.map((change) => change.path);

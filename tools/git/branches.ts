@@ -39,7 +39,11 @@ async function branchExists(repository: Repository, name: string): Promise<boole
 /** Creates branch `name` at `startPoint` (default HEAD) without checking it out. */
 export async function createBranch(repository: Repository, name: string, startPoint?: string): Promise<string> {
   if (await branchExists(repository, name)) {
-    throw new ToolError("already_exists", `A branch named ${name} already exists; nothing was changed.`, ["Check it out with ", { action: "checkout", arguments: { branch: name } }, ", or pick another name."]);
+    throw new ToolError("already_exists", `A branch named ${name} already exists; nothing was changed.`, [
+      "Check it out with ",
+      { action: "checkout", arguments: { branch: name } },
+      ", or pick another name.",
+    ]);
   }
   if (startPoint === undefined && (await headCommit(repository)) === undefined) {
     throw new ToolError("not_found", "This repository has no commits yet, so there is nothing to branch from.", "Make the first commit, then create the branch.");
@@ -52,7 +56,11 @@ export async function createBranch(repository: Repository, name: string, startPo
 /** Creates refs/heads/`name` at `oid`, refusing the names git refuses (leading "-", "HEAD", "a..b", "x.lock", …). */
 async function writeBranch(repository: Repository, name: string, oid: string): Promise<void> {
   const invalid = () =>
-    new ToolError("invalid_argument", `${JSON.stringify(name)} is not a valid branch name; nothing was changed.`, "Use letters, digits, '-', '_', '.' and '/', not starting with '-', e.g. name=fix/parser.");
+    new ToolError(
+      "invalid_argument",
+      `${JSON.stringify(name)} is not a valid branch name; nothing was changed.`,
+      "Use letters, digits, '-', '_', '.' and '/', not starting with '-', e.g. name=fix/parser.",
+    );
   if (name.startsWith("-") || name === "HEAD") throw invalid();
   try {
     await git.branch({ fs: repository.fs, gitdir: repository.gitdir, ref: name, object: oid, checkout: false });
@@ -76,11 +84,11 @@ export async function deleteBranch(repository: Repository, name: string, force =
   const head = await headCommit(repository);
   const merged = head !== undefined && (oid === head || (await git.isDescendent({ fs, gitdir, oid: head, ancestor: oid, depth: -1, cache })));
   if (!merged && !force) {
-    throw new ToolError(
-      "uncommitted_changes",
-      `Branch ${name} has commits that are not merged into HEAD; deleting it would lose them. Nothing was changed.`,
-      ["Merge it first, or delete it anyway with ", { action: "branch", arguments: { name, delete: "true", force: "true" } }, "."],
-    );
+    throw new ToolError("uncommitted_changes", `Branch ${name} has commits that are not merged into HEAD; deleting it would lose them. Nothing was changed.`, [
+      "Merge it first, or delete it anyway with ",
+      { action: "branch", arguments: { name, delete: "true", force: "true" } },
+      ".",
+    ]);
   }
   await git.deleteBranch({ fs, gitdir, ref: name });
   return oid;
@@ -100,11 +108,7 @@ export interface CheckoutResult {
  * commit as a detached HEAD. A local branch missing but present on exactly one remote is
  * created from it, tracking it (git's default). Local changes to other files are kept.
  */
-export async function checkout(
-  repository: Repository,
-  target: string,
-  options: { create?: boolean; startPoint?: string } & StatusOptions = {},
-): Promise<CheckoutResult> {
+export async function checkout(repository: Repository, target: string, options: { create?: boolean; startPoint?: string } & StatusOptions = {}): Promise<CheckoutResult> {
   const { fs, gitdir } = repository;
   await assertNoMergeInProgress(repository, `check out ${target}`);
   let branch: string | undefined;
@@ -112,7 +116,11 @@ export async function checkout(
   let create: { from: string; tracking?: { remote: string } } | undefined;
   if (options.create) {
     if (await branchExists(repository, target)) {
-      throw new ToolError("already_exists", `A branch named ${target} already exists; nothing was changed.`, ["Check it out without create: ", { action: "checkout", arguments: { branch: target } }, "."]);
+      throw new ToolError("already_exists", `A branch named ${target} already exists; nothing was changed.`, [
+        "Check it out without create: ",
+        { action: "checkout", arguments: { branch: target } },
+        ".",
+      ]);
     }
     branch = target;
     oid = await resolveCommit(repository, options.startPoint ?? "HEAD");

@@ -22,11 +22,7 @@ export interface StagedPath {
  * or everything when `paths` is "all". A named path that matches no file, tracked or not, is
  * `not_found`; a named path that only matches ignored files is `invalid_argument`.
  */
-export async function stagePaths(
-  repository: Repository,
-  paths: readonly string[] | "all",
-  options: StatusOptions = {},
-): Promise<StagedPath[]> {
+export async function stagePaths(repository: Repository, paths: readonly string[] | "all", options: StatusOptions = {}): Promise<StagedPath[]> {
   // Decide and stage under one lock, so a git process cannot change the index in between.
   return lockIndex(repository, async () => {
     const { entries } = await computeStatus(repository, options);
@@ -52,7 +48,11 @@ export async function stagePaths(
         throw new ToolError("invalid_argument", `${root} is inside git's own folder and cannot be staged; nothing was changed.`, "Stage worktree files only.");
       }
       if (isInClioFolder(root)) {
-        throw new ToolError("protected_path", `${root} is clio's own state and is never staged; nothing was changed.`, "Stage project files only; the person commits .clio files themselves if they mean to.");
+        throw new ToolError(
+          "protected_path",
+          `${root} is clio's own state and is never staged; nothing was changed.`,
+          "Stage project files only; the person commits .clio files themselves if they mean to.",
+        );
       }
       const inside = pathFilter([root]);
       const matchesTracked = tracked.some(inside);
@@ -61,10 +61,21 @@ export async function stagePaths(
         return inside(file) || root.startsWith(`${file}/`);
       });
       if (matchesTracked || matchesUntracked) continue;
-      const onDisk = await repository.fs.promises.lstat(`${repository.dir}/${root}`).then(() => true, () => false);
+      const onDisk = await repository.fs.promises.lstat(`${repository.dir}/${root}`).then(
+        () => true,
+        () => false,
+      );
       throw onDisk
-        ? new ToolError("invalid_argument", `${root} is ignored by .gitignore, so it was not staged; nothing was changed.`, "Remove it from .gitignore to track it, or leave it out.")
-        : new ToolError("not_found", `${root} matches no file in the worktree or the index; nothing was changed.`, ["Check the path with ", { action: "status" }, "; paths are relative to the repository root."]);
+        ? new ToolError(
+            "invalid_argument",
+            `${root} is ignored by .gitignore, so it was not staged; nothing was changed.`,
+            "Remove it from .gitignore to track it, or leave it out.",
+          )
+        : new ToolError("not_found", `${root} matches no file in the worktree or the index; nothing was changed.`, [
+            "Check the path with ",
+            { action: "status" },
+            "; paths are relative to the repository root.",
+          ]);
     }
     if (selected.length === 0) return [];
     // An untracked folder holding its own .git is another repository: git would record a gitlink,
@@ -86,7 +97,12 @@ export async function stagePaths(
     const staged: StagedPath[] = [];
     for (const entry of selected) {
       // A conflict's letters describe the merge, not the disk: stage what the worktree holds now.
-      const gone = entry.unmerged ? !(await fs.promises.lstat(`${dir}/${entry.path}`).then(() => true, () => false)) : entry.worktree === "D";
+      const gone = entry.unmerged
+        ? !(await fs.promises.lstat(`${dir}/${entry.path}`).then(
+            () => true,
+            () => false,
+          ))
+        : entry.worktree === "D";
       if (gone) {
         await git.remove({ fs, dir, gitdir, filepath: entry.path, cache });
         staged.push({ path: entry.path, change: "deleted" });
@@ -109,7 +125,12 @@ async function withoutClioFolders(dir: string, folder: string): Promise<string |
   if (!inside.some((entry) => entry.name.toLowerCase() === ".clio")) return folder;
   return inside
     .filter((entry) => !entry.isDirectory())
-    .map((entry) => path.relative(dir, path.join(entry.parentPath ?? entry.path, entry.name)).split(path.sep).join("/"))
+    .map((entry) =>
+      path
+        .relative(dir, path.join(entry.parentPath ?? entry.path, entry.name))
+        .split(path.sep)
+        .join("/"),
+    )
     .filter((file) => !isInClioFolder(file));
 }
 
@@ -126,14 +147,13 @@ export interface CommitResult {
 }
 
 /** Commits what is staged. Empty messages, a detached HEAD and an empty index diff are refused. */
-export async function commitStaged(
-  repository: Repository,
-  message: string,
-  author: { name: string; email: string },
-  now: () => number = Date.now,
-): Promise<CommitResult> {
+export async function commitStaged(repository: Repository, message: string, author: { name: string; email: string }, now: () => number = Date.now): Promise<CommitResult> {
   if (message.trim() === "") {
-    throw new ToolError("invalid_argument", "The commit message is empty; nothing was committed.", 'Say what the change does: message="Fix the parser\'s handling of empty input".');
+    throw new ToolError(
+      "invalid_argument",
+      "The commit message is empty; nothing was committed.",
+      'Say what the change does: message="Fix the parser\'s handling of empty input".',
+    );
   }
   const branch = await requireBranch(repository, "commit");
   return lockIndex(repository, async () => {
@@ -143,11 +163,11 @@ export async function commitStaged(
     }
     const { changes } = await compareIndexWithHead(repository, index.entries, index.cachedTrees);
     if (changes.size === 0) {
-      throw new ToolError(
-        "nothing_to_commit",
-        "Nothing is staged, so there is nothing to commit.",
-        ["Stage changes first with ", { action: "add", arguments: { files: "path" } }, " (or all=true), or pass files= to commit."],
-      );
+      throw new ToolError("nothing_to_commit", "Nothing is staged, so there is nothing to commit.", [
+        "Stage changes first with ",
+        { action: "add", arguments: { files: "path" } },
+        " (or all=true), or pass files= to commit.",
+      ]);
     }
     const signature = { ...author, timestamp: Math.floor(now() / 1000) };
     // Concluding a merge git left half done (MERGE_HEAD): the commit gets the merged commits as parents, like git commit.

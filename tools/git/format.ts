@@ -48,7 +48,11 @@ export function parseFileList(text: string): string[] {
     try {
       parsed = JSON.parse(trimmed);
     } catch {
-      throw new ToolError("invalid_argument", "files starts with [ but is not a valid JSON list.", 'Write files="a.txt" (one path per line) or files="[\\"a.txt\\", \\"b c.txt\\"]".');
+      throw new ToolError(
+        "invalid_argument",
+        "files starts with [ but is not a valid JSON list.",
+        'Write files="a.txt" (one path per line) or files="[\\"a.txt\\", \\"b c.txt\\"]".',
+      );
     }
     if (!Array.isArray(parsed) || !parsed.every((item) => typeof item === "string")) {
       throw new ToolError("invalid_argument", "files as JSON must be a list of path strings.", 'e.g. files="[\\"src/a.ts\\", \\"README.md\\"]".');

@@ -106,12 +106,7 @@ export async function branchState(repository: Repository, limit = 2000): Promise
  * newest-first, carrying "reachable from ours/theirs" marks, until what is left is shared.
  * Undefined counts after `limit` steps.
  */
-export async function aheadBehind(
-  repository: Repository,
-  ours: string,
-  theirs: string,
-  limit: number,
-): Promise<{ ahead?: number; behind?: number }> {
+export async function aheadBehind(repository: Repository, ours: string, theirs: string, limit: number): Promise<{ ahead?: number; behind?: number }> {
   if (ours === theirs) return { ahead: 0, behind: 0 };
   const OURS = 1;
   const THEIRS = 2;

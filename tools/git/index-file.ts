@@ -52,7 +52,9 @@ export function parseIndex(buffer: Buffer): IndexFile {
   if (buffer.length < 32 || buffer.readUInt32BE(0) !== SIGNATURE) {
     throw corrupt("it does not start with the DIRC signature");
   }
-  const checksum = createHash("sha1").update(buffer.subarray(0, buffer.length - 20)).digest();
+  const checksum = createHash("sha1")
+    .update(buffer.subarray(0, buffer.length - 20))
+    .digest();
   if (!checksum.equals(buffer.subarray(buffer.length - 20))) throw corrupt("its checksum does not match");
   const version = buffer.readUInt32BE(4);
   if (version < 2 || version > 4) throw corrupt(`version ${version} is not supported`);
@@ -163,14 +165,10 @@ export function serializeIndex(entries: readonly IndexEntry[]): Buffer {
     const fixed = 62 + (extended ? 2 : 0);
     const length = Math.ceil((fixed + pathBytes.length + 1) / 8) * 8;
     const record = Buffer.alloc(length);
-    const fields = [
-      entry.ctimeSeconds, entry.ctimeNanoseconds, entry.mtimeSeconds, entry.mtimeNanoseconds,
-      entry.dev, entry.ino, entry.mode, entry.uid, entry.gid, entry.size,
-    ];
+    const fields = [entry.ctimeSeconds, entry.ctimeNanoseconds, entry.mtimeSeconds, entry.mtimeNanoseconds, entry.dev, entry.ino, entry.mode, entry.uid, entry.gid, entry.size];
     fields.forEach((value, position) => record.writeUInt32BE(value >>> 0, position * 4));
     record.write(entry.oid, 40, 20, "hex");
-    const flags =
-      (entry.assumeValid ? ASSUME_VALID : 0) | (extended ? EXTENDED : 0) | (entry.stage << 12) | Math.min(pathBytes.length, 0xfff);
+    const flags = (entry.assumeValid ? ASSUME_VALID : 0) | (extended ? EXTENDED : 0) | (entry.stage << 12) | Math.min(pathBytes.length, 0xfff);
     record.writeUInt16BE(flags, 60);
     if (extended) record.writeUInt16BE(entry.extendedFlags, 62);
     pathBytes.copy(record, fixed);
@@ -200,9 +198,21 @@ export function entryFromStat(
   const [ctimeSeconds, ctimeNanoseconds] = split(stat?.ctimeMs ?? 0);
   const [mtimeSeconds, mtimeNanoseconds] = split(stat?.mtimeMs ?? 0);
   return {
-    path, oid, mode, stage: 0, extendedFlags: 0, assumeValid: false,
-    ctimeSeconds, ctimeNanoseconds, mtimeSeconds, mtimeNanoseconds,
-    dev: stat?.dev ?? 0, ino: stat?.ino ?? 0, uid: stat?.uid ?? 0, gid: stat?.gid ?? 0, size: stat?.size ?? 0,
+    path,
+    oid,
+    mode,
+    stage: 0,
+    extendedFlags: 0,
+    assumeValid: false,
+    ctimeSeconds,
+    ctimeNanoseconds,
+    mtimeSeconds,
+    mtimeNanoseconds,
+    dev: stat?.dev ?? 0,
+    ino: stat?.ino ?? 0,
+    uid: stat?.uid ?? 0,
+    gid: stat?.gid ?? 0,
+    size: stat?.size ?? 0,
   };
 }
 

@@ -26,11 +26,7 @@ export interface IndexLock {
  * Runs `work` while holding `.git/index.lock`. Waits (bounded) while another process holds
  * it, then throws `locked`. The lock is always released, whether `work` succeeds or throws.
  */
-export async function withIndexLock<Result>(
-  gitdir: string,
-  work: (lock: IndexLock) => Promise<Result>,
-  options: LockOptions = {},
-): Promise<Result> {
+export async function withIndexLock<Result>(gitdir: string, work: (lock: IndexLock) => Promise<Result>, options: LockOptions = {}): Promise<Result> {
   const lockPath = path.join(gitdir, "index.lock");
   const handle = await acquire(lockPath, options);
   let committed = false;

@@ -39,16 +39,21 @@ export async function mergeInto(
   try {
     const signature = { ...(await author()), timestamp: Math.floor((options.now ?? Date.now)() / 1000) };
     // isomorphic-git opens the index during a merge: hold git's lock so no git process writes it meanwhile.
-    result = await lockIndex(repository, () => git.merge({
-      fs, dir, gitdir, cache,
-      ours: `refs/heads/${branch}`,
-      theirs: theirOid,
-      noUpdateBranch: true,
-      abortOnConflict: true,
-      message: options.message ?? `Merge ${theirs} into ${branch}`,
-      author: signature,
-      committer: signature,
-    }));
+    result = await lockIndex(repository, () =>
+      git.merge({
+        fs,
+        dir,
+        gitdir,
+        cache,
+        ours: `refs/heads/${branch}`,
+        theirs: theirOid,
+        noUpdateBranch: true,
+        abortOnConflict: true,
+        message: options.message ?? `Merge ${theirs} into ${branch}`,
+        author: signature,
+        committer: signature,
+      }),
+    );
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === "MergeConflictError") {
@@ -60,7 +65,11 @@ export async function mergeInto(
       );
     }
     if (code === "MergeNotSupportedError") {
-      throw new ToolError("git_error", `${theirs} and ${branch} have no single common ancestor, which clio's merge does not handle. Nothing was changed.`, "Run `git merge` in a terminal for this one.");
+      throw new ToolError(
+        "git_error",
+        `${theirs} and ${branch} have no single common ancestor, which clio's merge does not handle. Nothing was changed.`,
+        "Run `git merge` in a terminal for this one.",
+      );
     }
     throw error;
   }
@@ -70,14 +79,7 @@ export async function mergeInto(
   return { kind: result.fastForward ? "fast-forward" : "merge", branch, oid: result.oid!, changed: changes.map((change) => change.path) };
 }
 
-async function moveBranch(
-  repository: Repository,
-  branch: string | undefined,
-  oid: string,
-  changes: PathChange[],
-  worktree: boolean,
-  check?: () => Promise<void>,
-): Promise<void> {
+async function moveBranch(repository: Repository, branch: string | undefined, oid: string, changes: PathChange[], worktree: boolean, check?: () => Promise<void>): Promise<void> {
   const { fs, gitdir } = repository;
   await applyChanges(repository, changes, {
     worktree,
@@ -153,7 +155,11 @@ export async function restorePaths(repository: Repository, paths: readonly strin
   const wanted = pathFilter(paths);
   for (const root of paths) {
     if (![...source.keys()].some(pathFilter([root]))) {
-      throw new ToolError("not_found", `${root} is not in ${ref ?? "the index"}, so there is nothing to restore it from; nothing was changed.`, ["Name tracked files (see ", { action: "status" }, ")."]);
+      throw new ToolError("not_found", `${root} is not in ${ref ?? "the index"}, so there is nothing to restore it from; nothing was changed.`, [
+        "Name tracked files (see ",
+        { action: "status" },
+        ").",
+      ]);
     }
   }
   const changes: PathChange[] = [...source].filter(([file]) => wanted(file)).map(([file, entry]) => ({ path: file, after: entry }));

@@ -115,7 +115,10 @@ const sharedCaches = new Map<string, { packs: string; cache: object }>();
  */
 export async function sharedObjectCache(gitdir: string): Promise<object> {
   const names = await nodeFs.promises.readdir(path.join(gitdir, "objects", "pack")).catch(() => [] as string[]);
-  const packs = names.filter((name) => name.endsWith(".pack") || name.endsWith(".idx")).sort().join("\n");
+  const packs = names
+    .filter((name) => name.endsWith(".pack") || name.endsWith(".idx"))
+    .sort()
+    .join("\n");
   const known = sharedCaches.get(gitdir);
   if (known !== undefined && known.packs === packs) return known.cache;
   const cache = {};

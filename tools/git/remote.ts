@@ -108,13 +108,18 @@ function guardedHttp(options: RemoteOptions): HttpClient {
       /** Waits for one step of the exchange, at most `idle` ms. */
       const guard = <Value>(step: Promise<Value>): Promise<Value> =>
         new Promise<Value>((resolve, reject) => {
-          const timer = setTimeout(() => stop(new ToolError("network_error", `The server did not answer for ${idle / 1000} s.`, "Check that the remote is reachable, then retry.")), idle);
+          const timer = setTimeout(
+            () => stop(new ToolError("network_error", `The server did not answer for ${idle / 1000} s.`, "Check that the remote is reachable, then retry.")),
+            idle,
+          );
           const onStop = () => reject(failure);
           connection.signal.addEventListener("abort", onStop, { once: true });
-          step.then(resolve, (error: unknown) => reject(failure ?? error)).finally(() => {
-            clearTimeout(timer);
-            connection.signal.removeEventListener("abort", onStop);
-          });
+          step
+            .then(resolve, (error: unknown) => reject(failure ?? error))
+            .finally(() => {
+              clearTimeout(timer);
+              connection.signal.removeEventListener("abort", onStop);
+            });
         });
       let response;
       try {
@@ -186,15 +191,15 @@ function translateNetworkError(error: unknown, remote: string, where: string, cr
       `${remote} (${where}) refused the credentials (HTTP ${data.statusCode}); nothing was transferred.`,
       credentials
         ? "Check the username and password/token in GIT.credentials or CLIO_GIT_USERNAME / CLIO_GIT_PASSWORD / GIT_TOKEN."
-        : "Give credentials in your own ~/.clio/config.json: GIT.credentials {username, token, hosts: [\"HOST\"]}, or the environment variables CLIO_GIT_USERNAME and CLIO_GIT_PASSWORD (or GIT_TOKEN) plus GIT.credentials.hosts naming the host.",
+        : 'Give credentials in your own ~/.clio/config.json: GIT.credentials {username, token, hosts: ["HOST"]}, or the environment variables CLIO_GIT_USERNAME and CLIO_GIT_PASSWORD (or GIT_TOKEN) plus GIT.credentials.hosts naming the host.',
     );
   }
   if (code === "PushRejectedError" || code === "CommitNotFetchedError" || code === "GitPushError") {
-    return new ToolError(
-      "push_rejected",
-      `${remote} rejected the push: the remote branch has commits this one does not (not a fast-forward). Nothing was changed on ${remote}.`,
-      ["Pull first (", { action: "pull" }, ") to merge the remote commits, then push again."],
-    );
+    return new ToolError("push_rejected", `${remote} rejected the push: the remote branch has commits this one does not (not a fast-forward). Nothing was changed on ${remote}.`, [
+      "Pull first (",
+      { action: "pull" },
+      ") to merge the remote commits, then push again.",
+    ]);
   }
   if (code === "HttpError" || code === "SmartHttpError" || code === "EmptyServerResponseError") {
     return new ToolError("network_error", `${remote} (${where}) answered with an error: ${detail}`, "Check the remote URL and that the server is a git smart-HTTP server.");
@@ -217,7 +222,12 @@ export async function fetchRemote(repository: Repository, remote: string, branch
   const { fs, dir, gitdir, cache } = repository;
   const result = await talk(repository, remote, options, (http) =>
     git.fetch({
-      fs, http, dir, gitdir, cache, remote,
+      fs,
+      http,
+      dir,
+      gitdir,
+      cache,
+      remote,
       ref: branch,
       singleBranch: branch !== undefined,
       tags: false,
@@ -263,7 +273,11 @@ export async function pushRemote(repository: Repository, remote: string, branch:
   if (!result.ok || (status && !status.ok)) {
     const reason = scrubSecrets(status?.error ?? result.error ?? "unknown reason", options.credentials);
     if (/fast-forward|fetch first|non-fast/i.test(reason)) throw translateNetworkError({ code: "PushRejectedError" }, remote, "", options.credentials);
-    throw new ToolError("push_rejected", `${remote} rejected the push of ${local}: ${reason}. Nothing was changed on ${remote}.`, "Read the reason, fix it locally, then push again.");
+    throw new ToolError(
+      "push_rejected",
+      `${remote} rejected the push of ${local}: ${reason}. Nothing was changed on ${remote}.`,
+      "Read the reason, fix it locally, then push again.",
+    );
   }
   const hasUpstream = await git.getConfig({ fs, gitdir, path: `branch.${local}.remote` }).catch(() => undefined);
   if (hasUpstream === undefined) {

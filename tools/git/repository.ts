@@ -42,17 +42,17 @@ export async function openRepository(root: string, options: OpenOptions = {}): P
   if (!stat?.isDirectory() || !(await exists(path.join(gitdir, "HEAD")))) {
     const enclosing = await enclosingRepository(root);
     if (enclosing !== undefined) {
-      throw new ToolError(
-        "not_a_repository",
-        `The workspace ${root} is inside the git repository at ${enclosing}; clio's GIT works only at a repository's top folder.`,
-        [`To use that repository, start clio with --workspace ${enclosing}. Only if a separate repository nested in it is really wanted: `, { action: "init" }, "."],
-      );
+      throw new ToolError("not_a_repository", `The workspace ${root} is inside the git repository at ${enclosing}; clio's GIT works only at a repository's top folder.`, [
+        `To use that repository, start clio with --workspace ${enclosing}. Only if a separate repository nested in it is really wanted: `,
+        { action: "init" },
+        ".",
+      ]);
     }
-    throw new ToolError(
-      "not_a_repository",
-      `${root} is not a git repository (there is no .git folder at the workspace root).`,
-      ["Create one with ", { action: "init" }, ", or start clio with --workspace set to the repository's top folder."],
-    );
+    throw new ToolError("not_a_repository", `${root} is not a git repository (there is no .git folder at the workspace root).`, [
+      "Create one with ",
+      { action: "init" },
+      ", or start clio with --workspace set to the repository's top folder.",
+    ]);
   }
   const fileMode = await git.getConfig({ fs: nodeFs, gitdir, path: "core.fileMode" }).catch(() => undefined);
   return {
@@ -97,7 +97,10 @@ export async function readIndex(repository: Repository): Promise<IndexFile & { m
 /** The commits of a merge in progress (`.git/MERGE_HEAD`); none when no merge is. */
 export async function readMergeHeads(repository: Repository): Promise<string[]> {
   const text = await nodeFs.promises.readFile(path.join(repository.gitdir, "MERGE_HEAD"), "utf8").catch(() => "");
-  return text.split("\n").map((line) => line.trim()).filter((line) => /^[0-9a-f]{40}$/.test(line));
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => /^[0-9a-f]{40}$/.test(line));
 }
 
 /** Forgets a merge in progress, as git does when it is committed or reset away. */
@@ -111,19 +114,15 @@ export async function assertNoMergeInProgress(repository: Repository, doing: str
   const conflicted = [...new Set(index.entries.filter((entry) => entry.stage !== 0).map((entry) => entry.path))];
   if (conflicted.length === 0 && (await readMergeHeads(repository)).length === 0) return;
   const files = conflicted.length > 0 ? ` Unresolved conflicts: ${conflicted.join(", ")}.` : " All conflicts are resolved but the merge is not committed.";
-  throw new ToolError(
-    "merge_conflict",
-    `A merge is in progress, so clio will not ${doing}; nothing was changed.${files}`,
-    [
-      "Finish it: edit the conflicted files, stage them (",
-      { action: "add", arguments: { files: "..." } },
-      ") and ",
-      { action: "commit" },
-      "; or abandon it with ",
-      { action: "reset", arguments: { mode: "hard" } },
-      " (discards the merge and all uncommitted changes).",
-    ],
-  );
+  throw new ToolError("merge_conflict", `A merge is in progress, so clio will not ${doing}; nothing was changed.${files}`, [
+    "Finish it: edit the conflicted files, stage them (",
+    { action: "add", arguments: { files: "..." } },
+    ") and ",
+    { action: "commit" },
+    "; or abandon it with ",
+    { action: "reset", arguments: { mode: "hard" } },
+    " (discards the merge and all uncommitted changes).",
+  ]);
 }
 
 /** Runs `work` holding git's index lock, with the repository's wait settings. */
@@ -141,11 +140,13 @@ export async function currentBranch(repository: Repository): Promise<string | un
 export async function requireBranch(repository: Repository, doing: string): Promise<string> {
   const branch = await currentBranch(repository);
   if (branch === undefined) {
-    throw new ToolError(
-      "git_error",
-      `HEAD is detached (not on a branch), so clio will not ${doing}.`,
-      ["Check out a branch first: ", { action: "checkout", arguments: { branch: "main" } }, ", or make one here with ", { action: "checkout", arguments: { branch: "NAME", create: "true" } }, "."],
-    );
+    throw new ToolError("git_error", `HEAD is detached (not on a branch), so clio will not ${doing}.`, [
+      "Check out a branch first: ",
+      { action: "checkout", arguments: { branch: "main" } },
+      ", or make one here with ",
+      { action: "checkout", arguments: { branch: "NAME", create: "true" } },
+      ".",
+    ]);
   }
   return branch;
 }
@@ -205,22 +206,20 @@ async function peelToCommit(repository: Repository, oid: string, ref: string): P
 async function unknownRef(repository: Repository, ref: string): Promise<ToolError> {
   const branches = await git.listBranches({ fs: repository.fs, gitdir: repository.gitdir }).catch(() => [] as string[]);
   const known = branches.length > 0 ? ` Branches here: ${branches.join(", ")}.` : " This repository has no commits yet.";
-  return new ToolError(
-    "not_found",
-    `No branch, tag or commit is called ${JSON.stringify(ref)}.${known}`,
-    ["Name an existing branch, tag or commit id (see ", { action: "branch" }, " and ", { action: "log" }, ")."],
-  );
+  return new ToolError("not_found", `No branch, tag or commit is called ${JSON.stringify(ref)}.${known}`, [
+    "Name an existing branch, tag or commit id (see ",
+    { action: "branch" },
+    " and ",
+    { action: "log" },
+    ").",
+  ]);
 }
 
 /**
  * The author/committer for new commits: clio config, then the repository's git config, then
  * the user's global git config (~/.gitconfig, $XDG_CONFIG_HOME/git/config).
  */
-export async function resolveAuthor(
-  repository: Repository,
-  configured: unknown,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<{ name: string; email: string }> {
+export async function resolveAuthor(repository: Repository, configured: unknown, env: NodeJS.ProcessEnv = process.env): Promise<{ name: string; email: string }> {
   const fromConfig = (configured ?? {}) as { name?: unknown; email?: unknown };
   const global = await globalUser(env);
   const read = async (key: "name" | "email") => {

@@ -78,9 +78,7 @@ export async function computeStatus(repository: Repository, options: StatusOptio
 
 /** The repository's ignore rules: every .gitignore, .git/info/exclude and the user's excludes file. */
 export async function ignoreRulesOf(repository: Repository, options: StatusOptions = {}): Promise<IgnoreRules> {
-  const configuredExcludes = await git
-    .getConfig({ fs: repository.fs, gitdir: repository.gitdir, path: "core.excludesFile" })
-    .catch(() => undefined);
+  const configuredExcludes = await git.getConfig({ fs: repository.fs, gitdir: repository.gitdir, path: "core.excludesFile" }).catch(() => undefined);
   return new IgnoreRules(repository.dir, excludeFiles(repository.gitdir, configuredExcludes, options.env ?? process.env));
 }
 
@@ -151,11 +149,7 @@ export async function compareIndexWithHead(
  * hashed only when size or mtime differ from the index, or when the entry is racily clean
  * (modified in the same second the index was written).
  */
-export function compareWorktreeWithIndex(
-  repository: Repository,
-  entries: readonly IndexEntry[],
-  indexMtimeMs: number,
-): Map<string, StatusCode> {
+export function compareWorktreeWithIndex(repository: Repository, entries: readonly IndexEntry[], indexMtimeMs: number): Map<string, StatusCode> {
   const changes = new Map<string, StatusCode>();
   const indexSeconds = Math.floor(indexMtimeMs / 1000);
   // Index paths are already normalised, so plain concatenation (much cheaper than path.join) is exact.
@@ -277,9 +271,7 @@ function holdsUntracked(root: string, folder: string, rules: IgnoreRules): boole
   if (dirents.some((dirent) => dirent.name === ".git")) return true;
   return dirents.some((dirent) => {
     const relative = `${folder}/${dirent.name}`;
-    return dirent.isDirectory()
-      ? !rules.isIgnored(relative, true) && holdsUntracked(root, relative, rules)
-      : !rules.isIgnored(relative, false);
+    return dirent.isDirectory() ? !rules.isIgnored(relative, true) && holdsUntracked(root, relative, rules) : !rules.isIgnored(relative, false);
   });
 }
 

@@ -174,4 +174,3 @@ export function indentDefinitionEnd(lines: string[], line: number): number {
   }
   return last;
 }
-

@@ -29,7 +29,11 @@ export function chunkLines(lines: string[], symbols: SymbolDefinition[], options
   const minLines = options.minLines ?? 8;
   const raw: ChunkRange[] = [];
   split(lines, symbols, 1, lines.length, maxLines, raw, undefined);
-  return merge(raw.filter((chunk) => hasText(lines, chunk)), minLines, maxLines);
+  return merge(
+    raw.filter((chunk) => hasText(lines, chunk)),
+    minLines,
+    maxLines,
+  );
 }
 
 function qualified(symbol: SymbolDefinition): string {
@@ -37,15 +41,7 @@ function qualified(symbol: SymbolDefinition): string {
 }
 
 /** Chunks lines start..end (1-based, inclusive) whose definitions are `symbols`. */
-function split(
-  lines: string[],
-  symbols: SymbolDefinition[],
-  start: number,
-  end: number,
-  maxLines: number,
-  out: ChunkRange[],
-  label: string | undefined,
-): void {
+function split(lines: string[], symbols: SymbolDefinition[], start: number, end: number, maxLines: number, out: ChunkRange[], label: string | undefined): void {
   const inside = symbols.filter((symbol) => symbol.line >= start && symbol.endLine <= end);
   const outer = inside.filter((symbol) => !inside.some((other) => other !== symbol && contains(other, symbol)));
   let cursor = start;
@@ -89,11 +85,7 @@ function merge(chunks: ChunkRange[], minLines: number, maxLines: number): ChunkR
   for (const chunk of chunks) {
     const previous = merged[merged.length - 1];
     const size = chunk.endLine - chunk.startLine + 1;
-    if (
-      previous !== undefined &&
-      chunk.endLine - previous.startLine + 1 <= maxLines &&
-      (size < minLines || previous.endLine - previous.startLine + 1 < minLines)
-    ) {
+    if (previous !== undefined && chunk.endLine - previous.startLine + 1 <= maxLines && (size < minLines || previous.endLine - previous.startLine + 1 < minLines)) {
       previous.endLine = chunk.endLine;
       if (previous.symbol === undefined && chunk.symbol !== undefined) previous.symbol = chunk.symbol;
       continue;

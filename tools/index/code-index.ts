@@ -197,7 +197,14 @@ export class CodeIndex {
     let done = 0;
     let workers = 0;
     try {
-      const context = { counter: this.counter, dictionary: this.dictionary, maxChunkLines: this.options.maxChunkLines, workers: this.options.workers, parallelMinBytes: this.options.parallelMinBytes, signal };
+      const context = {
+        counter: this.counter,
+        dictionary: this.dictionary,
+        maxChunkLines: this.options.maxChunkLines,
+        workers: this.options.workers,
+        parallelMinBytes: this.options.parallelMinBytes,
+        signal,
+      };
       for await (const batch of analyseFiles(queue, context)) {
         workers = Math.max(workers, batch.workers);
         for (const outcome of batch.outcomes) apply(queue.files[done++]!, outcome);

@@ -36,10 +36,15 @@ export function embeddingsSettingsOf(config: unknown, env: NodeJS.ProcessEnv): E
   if (config === undefined || config === null) return undefined;
   const settings = { ...(config as Partial<EmbeddingsSettings>) };
   const fromEnvironment = env.CLIO_EMBEDDINGS_URL;
-  const example = 'Write e.g. RAG: { embeddings: { url: "http://127.0.0.1:11434/v1", model: "nomic-embed-text", apiKeyEnv: "EMBEDDINGS_KEY" } }, or leave it out for lexical ranking only.';
+  const example =
+    'Write e.g. RAG: { embeddings: { url: "http://127.0.0.1:11434/v1", model: "nomic-embed-text", apiKeyEnv: "EMBEDDINGS_KEY" } }, or leave it out for lexical ranking only.';
   if (fromEnvironment !== undefined && fromEnvironment !== "") settings.url = fromEnvironment;
   else if (typeof settings.url === "string" && !isLoopbackUrl(settings.url)) {
-    throw new ToolError("not_configured", `RAG.embeddings.url ${settings.url} is not on this machine; config may name only a local embeddings server.`, "Set CLIO_EMBEDDINGS_URL in your environment to use a remote endpoint, or run one on 127.0.0.1.");
+    throw new ToolError(
+      "not_configured",
+      `RAG.embeddings.url ${settings.url} is not on this machine; config may name only a local embeddings server.`,
+      "Set CLIO_EMBEDDINGS_URL in your environment to use a remote endpoint, or run one on 127.0.0.1.",
+    );
   }
   if (typeof settings.url !== "string" || !/^https?:\/\//.test(settings.url) || typeof settings.model !== "string" || settings.model === "") {
     throw new ToolError("not_configured", "RAG.embeddings needs a url (http or https) and a model.", example);
@@ -55,17 +60,38 @@ export function createHttpEmbedder(settings: EmbeddingsSettings, io: { fetch: ty
     if (key !== undefined && key !== "") headers.authorization = `Bearer ${key}`;
     let response: Response;
     try {
-      response = await io.fetch(endpoint, { method: "POST", headers, body: JSON.stringify({ model: settings.model, input: texts }), signal: AbortSignal.timeout(settings.timeoutMs ?? 60_000) });
+      response = await io.fetch(endpoint, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ model: settings.model, input: texts }),
+        signal: AbortSignal.timeout(settings.timeoutMs ?? 60_000),
+      });
     } catch (error) {
-      throw new ToolError("network_error", `The embeddings endpoint ${endpoint} could not be reached: ${(error as Error).message}.`, "Start the embeddings server, fix RAG.embeddings.url, or remove RAG.embeddings for lexical ranking only.");
+      throw new ToolError(
+        "network_error",
+        `The embeddings endpoint ${endpoint} could not be reached: ${(error as Error).message}.`,
+        "Start the embeddings server, fix RAG.embeddings.url, or remove RAG.embeddings for lexical ranking only.",
+      );
     }
     if (!response.ok) {
-      throw new ToolError("http_error", `The embeddings endpoint ${endpoint} answered ${response.status}.`, "Check RAG.embeddings.model and the API key named by RAG.embeddings.apiKeyEnv.");
+      throw new ToolError(
+        "http_error",
+        `The embeddings endpoint ${endpoint} answered ${response.status}.`,
+        "Check RAG.embeddings.model and the API key named by RAG.embeddings.apiKeyEnv.",
+      );
     }
     const body = (await response.json().catch(() => undefined)) as { data?: Array<{ embedding?: unknown; index?: number }> } | undefined;
     const data = body?.data;
-    if (!Array.isArray(data) || data.length !== texts.length || !data.every((entry) => Array.isArray(entry.embedding) && entry.embedding.every((value) => typeof value === "number"))) {
-      throw new ToolError("unsupported_content", `The embeddings endpoint ${endpoint} did not return one vector of numbers per text.`, "Use an OpenAI-compatible embeddings endpoint ({data: [{embedding: [...]}]}).");
+    if (
+      !Array.isArray(data) ||
+      data.length !== texts.length ||
+      !data.every((entry) => Array.isArray(entry.embedding) && entry.embedding.every((value) => typeof value === "number"))
+    ) {
+      throw new ToolError(
+        "unsupported_content",
+        `The embeddings endpoint ${endpoint} did not return one vector of numbers per text.`,
+        "Use an OpenAI-compatible embeddings endpoint ({data: [{embedding: [...]}]}).",
+      );
     }
     // Entries carry their input's index; order by it when given.
     return [...data].sort((left, right) => (left.index ?? 0) - (right.index ?? 0)).map((entry) => entry.embedding as number[]);

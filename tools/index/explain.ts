@@ -83,7 +83,15 @@ export async function explainInIndex(index: CodeIndex, options: ExplainOptions):
     if (symbol === undefined) {
       const excerpt = await excerptOf(index, hit.path, hit.startLine, hit.endLine, budget);
       const region: SymbolDefinition = { name: `${hit.path}:${hit.startLine}-${hit.endLine}`, kind: "module", line: hit.startLine, endLine: hit.endLine };
-      return { kind, subject: query, definitions: [{ path: hit.path, symbol: region, excerpt }], usages: [], ...(await fileContext(index, file)), outline: file.symbols, otherDefinitions: 0 };
+      return {
+        kind,
+        subject: query,
+        definitions: [{ path: hit.path, symbol: region, excerpt }],
+        usages: [],
+        ...(await fileContext(index, file)),
+        outline: file.symbols,
+        otherDefinitions: 0,
+      };
     }
     found = [{ path: hit.path, symbol }];
   }
@@ -108,7 +116,11 @@ export async function explainInIndex(index: CodeIndex, options: ExplainOptions):
 async function explainFile(index: CodeIndex, filePath: string, budget: { lines: number }): Promise<Explanation> {
   const file = index.files.get(filePath);
   if (file === undefined) {
-    throw new ToolError("not_found", `${filePath} is not in the index.`, "Give a file path relative to the workspace; use RAG analyze for a folder, or RAG index if the file is new.");
+    throw new ToolError(
+      "not_found",
+      `${filePath} is not in the index.`,
+      "Give a file path relative to the workspace; use RAG analyze for a folder, or RAG index if the file is new.",
+    );
   }
   const excerpt = await excerptOf(index, filePath, 1, file.lines, budget);
   return {

@@ -2,19 +2,7 @@
  * The shape of a language the index knows (languages.ts lists them; line-patterns.ts builds their
  * definition and import finders) and of the definitions its patterns find.
  */
-export type SymbolKind =
-  | "function"
-  | "method"
-  | "class"
-  | "interface"
-  | "type"
-  | "enum"
-  | "struct"
-  | "trait"
-  | "constant"
-  | "variable"
-  | "module"
-  | "macro";
+export type SymbolKind = "function" | "method" | "class" | "interface" | "type" | "enum" | "struct" | "trait" | "constant" | "variable" | "module" | "macro";
 
 /** A definition as a pattern found it, before its block end and parent are known. */
 export interface RawSymbol {

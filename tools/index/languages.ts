@@ -37,7 +37,16 @@ const typescript: LanguageSpec = {
     /^\s*(export|default|declare|async|function|class|abstract|interface|type|enum|const|let|var|public|private|protected|static|readonly|override|get|set)\b|\)\s*(:[^;{]*)?\{\s*$|\($/,
     TYPESCRIPT_LINES,
   ),
-  imports: collect(["port", "quire"], [/^\s*import\s[^'"]*?from\s*['"](?<module>[^'"]+)['"]/g, /^\s*import\s*['"](?<module>[^'"]+)['"]/g, /\b(require|import)\(\s*['"](?<module>[^'"]+)['"]\s*\)/g, /^\s*export\s[^'"]*?from\s*['"](?<module>[^'"]+)['"]/g], /\b(import|require|from)\b/),
+  imports: collect(
+    ["port", "quire"],
+    [
+      /^\s*import\s[^'"]*?from\s*['"](?<module>[^'"]+)['"]/g,
+      /^\s*import\s*['"](?<module>[^'"]+)['"]/g,
+      /\b(require|import)\(\s*['"](?<module>[^'"]+)['"]\s*\)/g,
+      /^\s*export\s[^'"]*?from\s*['"](?<module>[^'"]+)['"]/g,
+    ],
+    /\b(import|require|from)\b/,
+  ),
 };
 
 const python: LanguageSpec = {
@@ -168,11 +177,10 @@ const java: LanguageSpec = {
     /\b(class|record|interface|enum|final)\b|\)\s*(throws\s+[\w., ]+)?\s*\{?\s*$|\($/,
     // The first words of the declaration patterns; methods have a `(` with no `;` or `=` after it,
     // and a `;` or `=` before it only inside `<...>` (so after a `<`).
-    lineFilter(
-      /^\s*(@|public|private|protected|static|final|abstract|sealed|non-sealed|strictfp|synchronized|native|default|transient|volatile|class|record|interface|enum)/,
-      "",
-      { pattern: /^(?![^;=<]*[;=])[\s\S]*\([^;=]*$/, notLast: ";=" },
-    ),
+    lineFilter(/^\s*(@|public|private|protected|static|final|abstract|sealed|non-sealed|strictfp|synchronized|native|default|transient|volatile|class|record|interface|enum)/, "", {
+      pattern: /^(?![^;=<]*[;=])[\s\S]*\([^;=]*$/,
+      notLast: ";=",
+    }),
   ),
   imports: collect(["port"], [/^\s*import\s+(static\s+)?(?<module>[\w.*]+)\s*;/g], /^\s*import\b/),
 };
@@ -191,7 +199,13 @@ const cPatternDefinitions = byPatterns(
     [/^(static\s+)?(const\s+)?[\w\s*]+\s+\*?(?<name>[A-Z][A-Z0-9_]{2,})\s*(\[[^\]]*\])?\s*=/, "constant", { singleLine: true }, undefined, "="],
     [/^(?!\s)(template\s*<.*>\s*)?[A-Za-z_][\w\s*&:<>,]*?[\s*&]\**(?<parent>\w+)::(?<name>~?\w+)\s*\([^;]*$/, "method", {}, "shape", "::"],
     [/^(?!\s)[A-Za-z_][\w\s*&:<>,]*?[\s*&]\**(?<name>\w+)\s*\([^;]*$/, "function", {}, "shape"],
-    [/^\s+(virtual\s+|static\s+|inline\s+|explicit\s+)*([A-Za-z_][\w\s*&:<>,]*?[\s*&]\**)?(?<name>~?\w+)\s*\([^;=]*\)\s*(const\s*)?(override\s*)?(noexcept\s*)?\{/, "method", { memberOnly: true }, "shape", "{"],
+    [
+      /^\s+(virtual\s+|static\s+|inline\s+|explicit\s+)*([A-Za-z_][\w\s*&:<>,]*?[\s*&]\**)?(?<name>~?\w+)\s*\([^;=]*\)\s*(const\s*)?(override\s*)?(noexcept\s*)?\{/,
+      "method",
+      { memberOnly: true },
+      "shape",
+      "{",
+    ],
   ],
   /^\s*(\/\/|\/\*|\*)/,
   /^\s*#\s*define|^\s*(typedef|struct|union|enum|class|namespace|template)\b|^[A-Za-z_]|\)\s*(const\s*)?(override\s*)?(noexcept\s*)?\{\s*$/,

@@ -6,9 +6,7 @@
 import type { LanguageSpec, RawSymbol, SymbolKind } from "./language-spec.js";
 
 /** Words that look like a call or definition by shape but are control flow. */
-const KEYWORDS = new Set(
-  "if else for while switch case catch return new throw typeof sizeof do try finally elif except synchronized super this await yield".split(" "),
-);
+const KEYWORDS = new Set("if else for while switch case catch return new throw typeof sizeof do try finally elif except synchronized super this await yield".split(" "));
 
 /**
  * A test cheaper than the gate that every line a language's gate and patterns can match passes:

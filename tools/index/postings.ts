@@ -197,7 +197,10 @@ export class Postings {
    */
   score(terms: ReadonlyMap<number, number>, masks?: ReadonlyMap<number, number>): ScoreBoard {
     // Reuse dense buffers (a board gives them back when released) instead of allocating per query.
-    const spare = this.spare !== undefined && this.spare.values.length >= this.refs.length ? this.spare : { values: new Float64Array(this.refs.length), masks: new Uint32Array(this.refs.length) };
+    const spare =
+      this.spare !== undefined && this.spare.values.length >= this.refs.length
+        ? this.spare
+        : { values: new Float64Array(this.refs.length), masks: new Uint32Array(this.refs.length) };
     this.spare = undefined;
     const { values, masks: bits } = spare;
     const touched: number[] = [];

@@ -57,7 +57,9 @@ const TEST_WORDS = /^(tests?|testing|specs?|fixtures?|mocks?|examples?|benchmark
  * they would only match by chance.
  */
 const QUESTION_WORDS = new Set(
-  "about above across again against all also any anything another both but during each either else ever every few given has have having here however just least less like many may might more most much must neither no nor not now off once one ones only other over own per please same several shall since some something such than then there these they those though through thus too under until upon very via whether while whose will within without would yet".split(" "),
+  "about above across again against all also any anything another both but during each either else ever every few given has have having here however just least less like many may might more most much must neither no nor not now off once one ones only other over own per please same several shall since some something such than then there these they those though through thus too under until upon very via whether while whose will within without would yet".split(
+    " ",
+  ),
 );
 /** Longest run of query words tried as one name. */
 const LONGEST_JOIN = 4;
@@ -78,7 +80,9 @@ export function planQuery(vocabulary: Vocabulary, query: string): QueryPlan {
   const notes: string[] = [];
   const foreign = [...new Set(query.match(NON_LATIN_WORD) ?? [])];
   if (foreign.length > 0) {
-    notes.push(`Words in other scripts are not indexed and were left out: ${foreign.slice(0, 5).join(" ")}${foreign.length > 5 ? " …" : ""}. Search with the identifiers or English words the code uses.`);
+    notes.push(
+      `Words in other scripts are not indexed and were left out: ${foreign.slice(0, 5).join(" ")}${foreign.length > 5 ? " …" : ""}. Search with the identifiers or English words the code uses.`,
+    );
   }
   const identifiers = query.match(IDENTIFIER) ?? [];
   const words: QueryWord[] = [];
@@ -101,7 +105,16 @@ export function planQuery(vocabulary: Vocabulary, query: string): QueryPlan {
     if (parts.length > 1) wholes.push({ text: identifier.toLowerCase(), from, to: words.length });
   }
   const concepts = keepDistinctive(vocabulary, [...byStem.values()], notes, query);
-  const plan: QueryPlan = { concepts, weights: new Map(), masks: new Map(), totalWeight: 0, forms: new Map(), asksForTests: words.some((word) => TEST_WORDS.test(word.text)), notes, foreign };
+  const plan: QueryPlan = {
+    concepts,
+    weights: new Map(),
+    masks: new Map(),
+    totalWeight: 0,
+    forms: new Map(),
+    asksForTests: words.some((word) => TEST_WORDS.test(word.text)),
+    notes,
+    foreign,
+  };
   const addTerm = (term: string, weight: number, mask: number) => {
     const id = vocabulary.lookup(term);
     if (id === undefined || mask === 0) return false;

@@ -34,7 +34,6 @@ export interface NameMatch {
   score: number;
 }
 
-
 export interface RankedFile {
   path: string;
   score: number;
@@ -157,7 +156,8 @@ function bestDefinition(plan: QueryPlan, symbols: readonly SymbolDefinition[]): 
   let best: NameMatch | undefined;
   for (const symbol of symbols) {
     const score = nameScore(plan, symbol.name);
-    if (score > 0 && (best === undefined || score > best.score)) best = { text: symbol.parent === undefined ? symbol.name : `${symbol.parent}.${symbol.name}`, line: symbol.line, score };
+    if (score > 0 && (best === undefined || score > best.score))
+      best = { text: symbol.parent === undefined ? symbol.name : `${symbol.parent}.${symbol.name}`, line: symbol.line, score };
   }
   return best;
 }

@@ -80,7 +80,10 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
   const exact = exactDefinitions(index, trimmed);
   const namedFile = index.files.has(trimmed.replace(/^\.\//, "")) ? trimmed.replace(/^\.\//, "") : undefined;
   if (plan.concepts.length === 0 && exact.size === 0 && namedFile === undefined) {
-    const why = plan.foreign.length > 0 ? `its words are in a script the index does not hold (${plan.foreign.slice(0, 3).join(" ")})` : "it has only common words (how, the, of, ...) or one-letter words";
+    const why =
+      plan.foreign.length > 0
+        ? `its words are in a script the index does not hold (${plan.foreign.slice(0, 3).join(" ")})`
+        : "it has only common words (how, the, of, ...) or one-letter words";
     throw new ToolError(
       "invalid_argument",
       `The query "${trimmed.slice(0, 80)}" has no searchable words: ${why}.`,
@@ -159,7 +162,14 @@ function qualifiedName(symbol: SymbolDefinition): string {
   return symbol.parent === undefined ? symbol.name : `${symbol.parent}.${symbol.name}`;
 }
 
-async function makeHit(index: CodeIndex, plan: QueryPlan, ranked: RankedFile, exact: SymbolDefinition | undefined, queryTokens: Set<string>, contextLines: number): Promise<SearchHit> {
+async function makeHit(
+  index: CodeIndex,
+  plan: QueryPlan,
+  ranked: RankedFile,
+  exact: SymbolDefinition | undefined,
+  queryTokens: Set<string>,
+  contextLines: number,
+): Promise<SearchHit> {
   const file = index.files.get(ranked.path)!;
   const named = ranked.name !== undefined && ranked.name.score >= SHOWN_NAME_SCORE ? ranked.name : undefined;
   const focusLine = exact?.line ?? named?.line;
@@ -192,7 +202,12 @@ async function makeHit(index: CodeIndex, plan: QueryPlan, ranked: RankedFile, ex
         return other.symbol === undefined ? { startLine: other.startLine, endLine: other.endLine } : { startLine: other.startLine, endLine: other.endLine, symbol: other.symbol };
       }),
   };
-  const symbol = exact !== undefined ? qualifiedName(exact) : named?.line !== undefined ? named.text : symbolInChunk(file, chunk.startLine, chunk.endLine, queryTokens) ?? ("symbol" in chunk ? chunk.symbol : undefined);
+  const symbol =
+    exact !== undefined
+      ? qualifiedName(exact)
+      : named?.line !== undefined
+        ? named.text
+        : (symbolInChunk(file, chunk.startLine, chunk.endLine, queryTokens) ?? ("symbol" in chunk ? chunk.symbol : undefined));
   if (symbol !== undefined) hit.symbol = symbol;
   if (named !== undefined) hit.nameMatch = named.text;
   else if (exact !== undefined) hit.nameMatch = qualifiedName(exact);
@@ -276,7 +291,6 @@ function bestWindow(lines: string[], start: number, end: number, queryTokens: Se
   }
   return { start: start + best, end: start + best + size - 1 };
 }
-
 
 /** The definition in lines start..end whose name shares the most words with the query. */
 function symbolInChunk(file: IndexedFile, start: number, end: number, queryTokens: Set<string>): string | undefined {

@@ -46,11 +46,7 @@ export function extractSymbols(path: string, text: string, lines: string[] = tex
     if (symbol.memberOnly && (container === undefined || container.kind === "module")) continue;
     if (spec.blocks === "indent" && symbol.kind === "constant" && container !== undefined) continue;
     if (symbol.line < functionsEnd && isInsideFunction(symbols, symbol) && !CONTAINER_KINDS.has(symbol.kind)) continue;
-    const end = symbol.singleLine
-      ? symbol.line
-      : ends === undefined
-        ? indentDefinitionEnd(lines, symbol.line)
-        : braceDefinitionEnd(lines, ends, symbol.line);
+    const end = symbol.singleLine ? symbol.line : ends === undefined ? indentDefinitionEnd(lines, symbol.line) : braceDefinitionEnd(lines, ends, symbol.line);
     const kind: SymbolKind = symbol.kind === "function" && parent !== undefined && container?.kind !== "module" ? "method" : symbol.kind;
     if (CONTAINER_KINDS.has(symbol.kind) || symbol.containerOnly) {
       containers.push({ name: symbol.name, line: symbol.line, end, kind: symbol.kind });

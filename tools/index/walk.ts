@@ -56,11 +56,7 @@ const SLICE_MS = 10;
 const byName = (left: { path: string }, right: { path: string }) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0);
 
 /** Walks `start` (absolute, inside `root`) and returns the files to index (sorted by path) and the ones skipped. */
-export async function walkFiles(
-  root: string,
-  start: string,
-  options: WalkOptions = {},
-): Promise<{ files: WalkedFile[]; skipped: SkippedFile[] }> {
+export async function walkFiles(root: string, start: string, options: WalkOptions = {}): Promise<{ files: WalkedFile[]; skipped: SkippedFile[] }> {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const files: WalkedFile[] = [];
   const skipped: SkippedFile[] = [];

@@ -127,9 +127,17 @@ export class McpConnection {
       if (signal.aborted) throw new ToolError("cancelled", `The call to ${tool} on the MCP server ${this.name} was cancelled.`);
       const message = (error as Error).message ?? String(error);
       if (/timed out|RequestTimeout|-32001/i.test(message)) {
-        throw new ToolError("timeout", `The MCP server ${this.name} did not answer ${tool} within ${(timeoutMs / 1000).toFixed(0)} s.`, `The server may be stuck; raise mcpServers.${this.name}.callTimeout in the config if the tool is slow.`);
+        throw new ToolError(
+          "timeout",
+          `The MCP server ${this.name} did not answer ${tool} within ${(timeoutMs / 1000).toFixed(0)} s.`,
+          `The server may be stuck; raise mcpServers.${this.name}.callTimeout in the config if the tool is slow.`,
+        );
       }
-      throw new ToolError("exec_failed", `The MCP server ${this.name} failed on ${tool}: ${message}${this.exitDetails()}`, "The server is started again on the next call; check its configuration if this repeats.");
+      throw new ToolError(
+        "exec_failed",
+        `The MCP server ${this.name} failed on ${tool}: ${message}${this.exitDetails()}`,
+        "The server is started again on the next call; check its configuration if this repeats.",
+      );
     }
   }
 
@@ -180,7 +188,17 @@ export class McpConnection {
     client.onerror = (error) => this.options.log?.("debug", `MCP ${this.name}: ${error.message}`);
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ToolError("timeout", `The MCP server ${this.name} did not start within ${(this.startTimeoutMs() / 1000).toFixed(0)} s.${this.exitDetails()}`, `Check mcpServers.${this.name} in the config (run the command by hand to see it start), or raise its startTimeout.`)), this.startTimeoutMs());
+      timer = setTimeout(
+        () =>
+          reject(
+            new ToolError(
+              "timeout",
+              `The MCP server ${this.name} did not start within ${(this.startTimeoutMs() / 1000).toFixed(0)} s.${this.exitDetails()}`,
+              `Check mcpServers.${this.name} in the config (run the command by hand to see it start), or raise its startTimeout.`,
+            ),
+          ),
+        this.startTimeoutMs(),
+      );
     });
     try {
       await Promise.race([client.connect(transport, { timeout: this.startTimeoutMs() }), timeout]);
@@ -206,7 +224,13 @@ export class McpConnection {
       return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers ?? {} } });
     }
     const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
-    const transport = new StdioClientTransport({ command: config.command ?? "", args: config.args ?? [], env: config.env ?? {}, cwd: config.cwd ?? this.options.cwd, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: config.command ?? "",
+      args: config.args ?? [],
+      env: config.env ?? {},
+      cwd: config.cwd ?? this.options.cwd,
+      stderr: "pipe",
+    });
     transport.stderr?.on("data", (chunk: Buffer) => {
       for (const line of chunk.toString("utf8").split("\n")) {
         if (line.trim() === "") continue;
@@ -222,10 +246,18 @@ export class McpConnection {
     const { config } = this.options;
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") {
-      return new ToolError("exec_failed", `The MCP server ${this.name} could not start: the program ${JSON.stringify(config.command)} was not found.`, `Install it, or fix mcpServers.${this.name}.command in the config (a program on PATH or an absolute path).`);
+      return new ToolError(
+        "exec_failed",
+        `The MCP server ${this.name} could not start: the program ${JSON.stringify(config.command)} was not found.`,
+        `Install it, or fix mcpServers.${this.name}.command in the config (a program on PATH or an absolute path).`,
+      );
     }
     const where = config.url ?? [config.command, ...(config.args ?? [])].join(" ");
-    return new ToolError("exec_failed", `The MCP server ${this.name} (${where}) could not start: ${error.message}${this.exitDetails()}`, `Run the server by hand to see why, then fix mcpServers.${this.name} in the config.`);
+    return new ToolError(
+      "exec_failed",
+      `The MCP server ${this.name} (${where}) could not start: ${error.message}${this.exitDetails()}`,
+      `Run the server by hand to see why, then fix mcpServers.${this.name} in the config.`,
+    );
   }
 
   /** The server's last stderr lines, for a message. */

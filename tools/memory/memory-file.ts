@@ -47,7 +47,11 @@ function parseMemoryFile(text: string): MemoryFileData {
   }
   if (typeof data.version !== "number") throw new DamagedFile("it has no format version");
   if (data.version > MEMORY_FORMAT_VERSION) {
-    throw new ToolError("corrupt_file", `The memory file has format version ${String(data.version)}, newer than this clio understands (${MEMORY_FORMAT_VERSION}).`, "Update clio to use this memory file.");
+    throw new ToolError(
+      "corrupt_file",
+      `The memory file has format version ${String(data.version)}, newer than this clio understands (${MEMORY_FORMAT_VERSION}).`,
+      "Update clio to use this memory file.",
+    );
   }
   for (const [key, entry] of Object.entries(data.entries)) {
     if (!isStoredMemory(entry)) throw new DamagedFile(`entry ${JSON.stringify(key).slice(0, 80)} is not a memory (key, value, tags, metadata, createdAt, updatedAt)`);

@@ -76,7 +76,11 @@ export class MemoryStore {
     const key = checkKey(input.key);
     if (input.value.trim() === "") throw new ToolError("invalid_argument", `The value for ${key} is empty.`, "Give the text to remember in value; use forget to remove a memory.");
     if (input.value.length > LIMITS.valueLength) {
-      throw new ToolError("too_large", `The value is ${input.value.length} characters; a memory holds at most ${LIMITS.valueLength}.`, "Store a summary, or split it over several keys.");
+      throw new ToolError(
+        "too_large",
+        `The value is ${input.value.length} characters; a memory holds at most ${LIMITS.valueLength}.`,
+        "Store a summary, or split it over several keys.",
+      );
     }
     const tags = parseTags(input.tags);
     const metadata = checkMetadata(input.metadata);
@@ -202,9 +206,14 @@ export async function relevantMemories(store: MemoryStore, text: string, tokenBu
 function checkKey(key: string): string {
   if (key.length === 0 || key.trim() === "") throw new ToolError("invalid_argument", "The memory key is empty.", 'Name the memory, e.g. key="test-command".');
   if (key.length > LIMITS.keyLength) {
-    throw new ToolError("invalid_argument", `The memory key is ${key.length} characters long; keys hold at most ${LIMITS.keyLength}.`, "Use a short name as the key and put the details in value.");
+    throw new ToolError(
+      "invalid_argument",
+      `The memory key is ${key.length} characters long; keys hold at most ${LIMITS.keyLength}.`,
+      "Use a short name as the key and put the details in value.",
+    );
   }
-  if (/[\u0000-\u001f\u007f]/.test(key)) throw new ToolError("invalid_argument", "The memory key contains a line break or control character.", "Use a single-line key such as project/test-command.");
+  if (/[\u0000-\u001f\u007f]/.test(key))
+    throw new ToolError("invalid_argument", "The memory key contains a line break or control character.", "Use a single-line key such as project/test-command.");
   return key.trim();
 }
 
@@ -212,9 +221,11 @@ function checkKey(key: string): string {
 export function parseTags(tags: string[] | string | undefined): string[] {
   const list = (typeof tags === "string" ? tags.split(",") : (tags ?? [])).map((tag) => tag.trim().toLowerCase()).filter((tag) => tag !== "");
   const unique = [...new Set(list)];
-  if (unique.length > LIMITS.tags) throw new ToolError("invalid_argument", `${unique.length} tags given; a memory has at most ${LIMITS.tags}.`, "Keep a few tags that you will search by.");
+  if (unique.length > LIMITS.tags)
+    throw new ToolError("invalid_argument", `${unique.length} tags given; a memory has at most ${LIMITS.tags}.`, "Keep a few tags that you will search by.");
   const long = unique.find((tag) => tag.length > LIMITS.tagLength);
-  if (long !== undefined) throw new ToolError("invalid_argument", `The tag "${long.slice(0, 60)}…" is over ${LIMITS.tagLength} characters.`, "Tags are short labels, e.g. tags=\"build,ci\".");
+  if (long !== undefined)
+    throw new ToolError("invalid_argument", `The tag "${long.slice(0, 60)}…" is over ${LIMITS.tagLength} characters.`, 'Tags are short labels, e.g. tags="build,ci".');
   return unique;
 }
 

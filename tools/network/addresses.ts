@@ -38,7 +38,7 @@ interface Ipv4Range {
 }
 
 const IPV4_BLOCKED: Ipv4Range[] = [
-  { base: ipv4("0.0.0.0"), prefix: 8, reason: "the unspecified \"this network\" range" },
+  { base: ipv4("0.0.0.0"), prefix: 8, reason: 'the unspecified "this network" range' },
   { base: ipv4("10.0.0.0"), prefix: 8, reason: "a private network" },
   { base: ipv4("100.64.0.0"), prefix: 10, reason: "carrier-grade NAT space" },
   { base: ipv4("127.0.0.0"), prefix: 8, reason: "loopback (this machine)" },
@@ -117,7 +117,7 @@ function embeddedVerdict(value: number, form: string): AddressVerdict {
 
 function inIpv4Range(value: number, base: number, prefix: number): boolean {
   const mask = prefix === 0 ? 0 : (~0 << (32 - prefix)) >>> 0;
-  return ((value & mask) >>> 0) === ((base & mask) >>> 0);
+  return (value & mask) >>> 0 === (base & mask) >>> 0;
 }
 
 function ipv4(text: string): number {

@@ -35,11 +35,7 @@ export function parseWebUrl(text: string): URL {
   try {
     url = new URL(text.trim());
   } catch {
-    throw new ToolError(
-      "invalid_argument",
-      `${JSON.stringify(text)} is not an absolute URL.`,
-      'Write the full address with its scheme, e.g. url="https://example.com/docs".',
-    );
+    throw new ToolError("invalid_argument", `${JSON.stringify(text)} is not an absolute URL.`, 'Write the full address with its scheme, e.g. url="https://example.com/docs".');
   }
   return checkScheme(url);
 }

@@ -54,7 +54,11 @@ export class TodoStore {
     if (text === undefined) return emptyList();
     const parsed = parseTodoList(text);
     if (typeof parsed === "string") {
-      throw new ToolError("corrupt_file", `The todo file ${this.file} is damaged: ${parsed}.`, "Fix the file by hand, or replace the whole list with the write action (the damaged file is kept aside).");
+      throw new ToolError(
+        "corrupt_file",
+        `The todo file ${this.file} is damaged: ${parsed}.`,
+        "Fix the file by hand, or replace the whole list with the write action (the damaged file is kept aside).",
+      );
     }
     return parsed;
   }
@@ -90,7 +94,11 @@ export class TodoStore {
       const before = list.items.find((item) => item.id === id);
       if (before === undefined) {
         const ids = list.items.map((item) => item.id);
-        throw new ToolError("not_found", `The todo list has no item ${id}.`, ids.length === 0 ? "The list is empty: add items with the add or write action." : `Its ids are ${ids.join(", ")}; the read action shows them.`);
+        throw new ToolError(
+          "not_found",
+          `The todo list has no item ${id}.`,
+          ids.length === 0 ? "The list is empty: add items with the add or write action." : `Its ids are ${ids.join(", ")}; the read action shows them.`,
+        );
       }
       const item: TodoItem = { ...before, status: change.status, ...(change.text === undefined ? {} : { text: change.text }) };
       const next = { ...list, items: list.items.map((entry) => (entry.id === id ? item : entry)) };

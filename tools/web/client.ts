@@ -102,12 +102,7 @@ function redirectTarget(from: URL, location: string): URL {
  * expiry the work's signal aborts (closing sockets) and a `timeout` error naming `what` is
  * thrown; on the caller's cancel, a `cancelled` error.
  */
-export async function withDeadline<Value>(
-  signal: AbortSignal,
-  milliseconds: number,
-  what: string,
-  work: (signal: AbortSignal) => Promise<Value>,
-): Promise<Value> {
+export async function withDeadline<Value>(signal: AbortSignal, milliseconds: number, what: string, work: (signal: AbortSignal) => Promise<Value>): Promise<Value> {
   const cancelled = () => new ToolError("cancelled", `${what} was cancelled.`, "Run the command again when you want it.");
   if (signal.aborted) throw cancelled();
   const controller = new AbortController();

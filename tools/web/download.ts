@@ -33,7 +33,10 @@ export async function checkDownloadTarget(absolute: string, shown: string): Prom
 export async function writeAtomically(absolute: string, chunks: AsyncIterable<Buffer>): Promise<WrittenFile> {
   const folder = path.dirname(absolute);
   const firstCreated = await fs.mkdir(folder, { recursive: true });
-  const replaced = await fs.stat(absolute).then(() => true, () => false);
+  const replaced = await fs.stat(absolute).then(
+    () => true,
+    () => false,
+  );
   const temporary = path.join(folder, `.${path.basename(absolute)}.${randomBytes(6).toString("hex")}.download`);
   const handle = await fs.open(temporary, "wx");
   let bytes = 0;

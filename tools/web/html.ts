@@ -24,7 +24,30 @@ const MAX_ARTICLE_DEPTH = 256;
 /** Tag nesting (estimated from the raw text) beyond which the page is not parsed at all. */
 const MAX_PARSE_DEPTH = 5000;
 /** Elements that never hold others, or whose end tag may be left out: they do not deepen the estimate. */
-const FLAT_ELEMENTS = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr", "p", "li", "dt", "dd", "option", "tr", "td", "th"]);
+const FLAT_ELEMENTS = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "param",
+  "source",
+  "track",
+  "wbr",
+  "p",
+  "li",
+  "dt",
+  "dd",
+  "option",
+  "tr",
+  "td",
+  "th",
+]);
 
 /** The deepest open-tag nesting in `html`, counted from its tags without building a tree. */
 function estimatedDepth(html: string): number {
@@ -50,7 +73,9 @@ function roughText(html: string): PageMarkdown {
       return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
     });
   const title = /<title[^<>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.trim();
-  const text = decode(withoutElements(html, ["script", "style", "title"]).replace(/<[^<>]*>/g, " ")).replace(/\s+/g, " ").trim();
+  const text = decode(withoutElements(html, ["script", "style", "title"]).replace(/<[^<>]*>/g, " "))
+    .replace(/\s+/g, " ")
+    .trim();
   const shownTitle = title ? decode(title) : undefined;
   return { title: shownTitle, markdown: withTitle(shownTitle, text), article: false };
 }
@@ -153,7 +178,10 @@ function absolutizeLinks(document: LinkedDocument, pageUrl: URL): void {
   } catch {
     base = pageUrl;
   }
-  for (const [selector, attribute] of [["a[href]", "href"], ["img[src]", "src"]] as const) {
+  for (const [selector, attribute] of [
+    ["a[href]", "href"],
+    ["img[src]", "src"],
+  ] as const) {
     for (const element of document.querySelectorAll(selector)) {
       const value = element.getAttribute(attribute);
       if (value === null || value.startsWith("#")) continue;

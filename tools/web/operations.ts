@@ -204,9 +204,9 @@ async function measure(client: WebClient, response: WebResponse): Promise<string
 
 function binaryRefusal(response: WebResponse, size: string): ToolError {
   const type = firstValue(response.headers["content-type"]) || "an unknown type";
-  return new ToolError(
-    "unsupported_content",
-    `${response.url.href} is ${type} (${size}), not text, so it was not read as a page.`,
-    ["To save it as a file, use ", { action: "download", arguments: { url: response.url.href, path: "PATH" } }, " with a path in the workspace."],
-  );
+  return new ToolError("unsupported_content", `${response.url.href} is ${type} (${size}), not text, so it was not read as a page.`, [
+    "To save it as a file, use ",
+    { action: "download", arguments: { url: response.url.href, path: "PATH" } },
+    " with a path in the workspace.",
+  ]);
 }

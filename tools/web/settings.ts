@@ -21,15 +21,21 @@ export const webSettingsSchema = z
   .object({
     allowHosts: z
       .array(
-        z
-          .string()
-          .refine((entry) => /^[A-Za-z0-9.-]+$/.test(entry) || isIP(entry.replace(/^\[(.*)\]$/, "$1")) !== 0, {
-            message: 'each entry is a host name or IP address without scheme or port, e.g. "127.0.0.1" or "intranet.example"',
-          }),
+        z.string().refine((entry) => /^[A-Za-z0-9.-]+$/.test(entry) || isIP(entry.replace(/^\[(.*)\]$/, "$1")) !== 0, {
+          message: 'each entry is a host name or IP address without scheme or port, e.g. "127.0.0.1" or "intranet.example"',
+        }),
       )
       .default([]),
-    maxBytes: z.number().int().positive().default(5 * MEGABYTE),
-    downloadMaxBytes: z.number().int().positive().default(50 * MEGABYTE),
+    maxBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(5 * MEGABYTE),
+    downloadMaxBytes: z
+      .number()
+      .int()
+      .positive()
+      .default(50 * MEGABYTE),
     timeoutMs: z.number().int().positive().default(30_000),
     downloadTimeoutMs: z.number().int().positive().default(300_000),
     maxRedirects: z.number().int().min(0).max(20).default(5),

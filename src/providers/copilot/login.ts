@@ -81,14 +81,18 @@ export async function deviceLogin(options: DeviceLoginOptions): Promise<string> 
       case "authorization_pending":
         continue;
       case "slow_down":
-        intervalMs = (typeof answer.interval === "number" ? answer.interval * 1000 : intervalMs + 5000);
+        intervalMs = typeof answer.interval === "number" ? answer.interval * 1000 : intervalMs + 5000;
         continue;
       case "expired_token":
         throw new ApplicationError("authentication_failed", "The code expired before it was entered.", "Run `clio login copilot` again and enter the code within its time.");
       case "access_denied":
         throw new ApplicationError("authentication_failed", "The sign-in was refused on GitHub.", "Run `clio login copilot` again and approve it.");
       default:
-        throw new ApplicationError("authentication_failed", `GitHub answered: ${String(answer.error_description ?? answer.error ?? "no token")}.`, "Run `clio login copilot` again.");
+        throw new ApplicationError(
+          "authentication_failed",
+          `GitHub answered: ${String(answer.error_description ?? answer.error ?? "no token")}.`,
+          "Run `clio login copilot` again.",
+        );
     }
   }
   throw new ApplicationError("authentication_failed", "The code expired before it was entered.", "Run `clio login copilot` again and enter the code within its time.");

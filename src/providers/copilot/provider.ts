@@ -50,7 +50,14 @@ export class CopilotProvider implements ModelProvider {
       const { tokens: _tokens, version, headers, ...rest } = this.options;
       this.inner = {
         token,
-        provider: new OpenAICompatibleProvider({ ...rest, name: "copilot", api: "chat", baseURL: token.apiUrl, apiKey: token.token, headers: { ...copilotHeaders(version), ...headers } }),
+        provider: new OpenAICompatibleProvider({
+          ...rest,
+          name: "copilot",
+          api: "chat",
+          baseURL: token.apiUrl,
+          apiKey: token.token,
+          headers: { ...copilotHeaders(version), ...headers },
+        }),
       };
     }
     return this.inner.provider;

@@ -81,7 +81,8 @@ export class CopilotTokenSource {
         "Sign in again with `clio login copilot`, or set GITHUB_COPILOT_TOKEN to a token of an account with Copilot.",
       );
     }
-    if (!response.ok) throw new ApplicationError("provider_error", `The Copilot token exchange failed with HTTP ${response.status}: ${text.slice(0, 200)}`, "Try again in a moment.");
+    if (!response.ok)
+      throw new ApplicationError("provider_error", `The Copilot token exchange failed with HTTP ${response.status}: ${text.slice(0, 200)}`, "Try again in a moment.");
     let body: { token?: unknown; expires_at?: unknown; refresh_in?: unknown; endpoints?: { api?: unknown } };
     try {
       body = JSON.parse(text) as typeof body;
@@ -89,7 +90,11 @@ export class CopilotTokenSource {
       throw new ApplicationError("provider_error", `The Copilot token exchange answered with something that is not JSON: ${text.slice(0, 120)}`);
     }
     if (typeof body.token !== "string" || typeof body.expires_at !== "number") {
-      throw new ApplicationError("provider_error", "The Copilot token exchange answered without a token and its expiry.", "Try again; if it repeats, sign in again with `clio login copilot`.");
+      throw new ApplicationError(
+        "provider_error",
+        "The Copilot token exchange answered without a token and its expiry.",
+        "Try again; if it repeats, sign in again with `clio login copilot`.",
+      );
     }
     this.exchanges++;
     const now = (this.options.now ?? Date.now)();

@@ -25,7 +25,11 @@ async function branchCarrying(file: string): Promise<void> {
   await sandbox.git(["checkout", "-q", "main"]);
 }
 
-const exists = (file: string) => fs.access(path.join(sandbox.repo, file)).then(() => true, () => false);
+const exists = (file: string) =>
+  fs.access(path.join(sandbox.repo, file)).then(
+    () => true,
+    () => false,
+  );
 
 describe("GIT never writes .clio", () => {
   it.each([".clio/config.json", "pkg/.clio/config.json", "a/b/.CLIO/config.json"])("checkout of a branch carrying %s is refused, nothing written", async (file) => {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { callGit, makeSandbox, type Sandbox } from "./support.js";
 
 let sandbox: Sandbox;
-const NAMES = ["sp ace.txt", "q\"uote.txt", "tab\there.txt", "back\\slash.txt", "ünï.txt", "plain.txt"];
+const NAMES = ["sp ace.txt", 'q"uote.txt', "tab\there.txt", "back\\slash.txt", "ünï.txt", "plain.txt"];
 beforeEach(async () => {
   sandbox = await makeSandbox();
   await sandbox.commit("base", Object.fromEntries(NAMES.map((name) => [name, "one\n"])));

@@ -80,7 +80,7 @@ describe("GIT refuses bad input with a clear error and changes nothing", () => {
 
   it("a checkout refuses to replace an untracked folder that stands where the branch has a file", async () => {
     await sandbox.git(["checkout", "-q", "-b", "other"]);
-    await sandbox.commit("other", { "notes": "a file on other\n" });
+    await sandbox.commit("other", { notes: "a file on other\n" });
     await sandbox.git(["checkout", "-q", "main"]);
     await sandbox.write("notes/mine.txt", "my untracked work\n");
     const error = await failsChangingNothing("checkout", { branch: "other" });

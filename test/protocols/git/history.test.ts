@@ -60,7 +60,12 @@ describe("GIT.log on a history with merges, checked with git", () => {
   it("diffs between any two commits name the same files as git diff", async () => {
     await branchyHistory();
     const commits = await gitOids([]);
-    const pairs: Array<[string, string]> = [[commits.at(-1)!, commits[0]!], [commits[2]!, commits[0]!], [commits[0]!, commits.at(-1)!], [commits[1]!, commits[0]!]];
+    const pairs: Array<[string, string]> = [
+      [commits.at(-1)!, commits[0]!],
+      [commits[2]!, commits[0]!],
+      [commits[0]!, commits.at(-1)!],
+      [commits[1]!, commits[0]!],
+    ];
     for (const [from, to] of pairs) {
       const ours = (await callGit(sandbox, "diff", { from, to })).data as { files: Array<{ path: string; status: string }> };
       const theirs = (await sandbox.git(["diff", "--name-status", "--no-renames", from, to])).trim().split("\n").filter(Boolean);

@@ -23,7 +23,13 @@ async function startSlowGitCommit(seconds: number) {
   const child = sandbox.spawnGit(["commit", "-a"], { GIT_EDITOR: editor });
   const exited = new Promise<number>((resolve) => child.on("exit", (code) => resolve(code ?? -1)));
   for (let attempt = 0; attempt < 400; attempt++) {
-    if (await fs.access(lockFile()).then(() => true, () => false)) return { child, exited };
+    if (
+      await fs.access(lockFile()).then(
+        () => true,
+        () => false,
+      )
+    )
+      return { child, exited };
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error("git never took index.lock");

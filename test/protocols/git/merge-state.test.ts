@@ -38,7 +38,12 @@ describe("GIT in the middle of a merge git left with conflicts", () => {
     await callGit(sandbox, "commit", { message: "Merge other", all: "true" });
     expect((await sandbox.git(["log", "-1", "--format=%P"])).trim()).toBe(`${ours} ${theirs}`);
     for (const file of ["MERGE_HEAD", "MERGE_MSG", "MERGE_MODE"]) {
-      expect(await fs.stat(path.join(sandbox.repo, ".git", file)).then(() => true, () => false)).toBe(false);
+      expect(
+        await fs.stat(path.join(sandbox.repo, ".git", file)).then(
+          () => true,
+          () => false,
+        ),
+      ).toBe(false);
     }
     expect(await sandbox.git(["status"])).not.toContain("merging");
     expect(await gitPorcelain(sandbox)).toEqual([]);
@@ -49,7 +54,12 @@ describe("GIT in the middle of a merge git left with conflicts", () => {
     const result = await callGit(sandbox, "reset", { mode: "hard" });
     expect(result.output).toContain("both.txt");
     expect(await gitPorcelain(sandbox)).toEqual([]);
-    expect(await fs.stat(path.join(sandbox.repo, ".git", "MERGE_HEAD")).then(() => true, () => false)).toBe(false);
+    expect(
+      await fs.stat(path.join(sandbox.repo, ".git", "MERGE_HEAD")).then(
+        () => true,
+        () => false,
+      ),
+    ).toBe(false);
     await sandbox.write("new.txt", "new\n");
     await callGit(sandbox, "commit", { message: "after the abandoned merge", all: "true" });
     expect((await sandbox.git(["log", "-1", "--format=%P"])).trim().split(" ")).toHaveLength(1);

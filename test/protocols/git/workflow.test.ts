@@ -47,9 +47,14 @@ describe("GIT.add and GIT.commit, checked with git", () => {
   it("commits with the configured author; git log, git status and git fsck agree", async () => {
     await sandbox.write("src/main.ts", "export const answer = 44;\n");
     await sandbox.write("notes.txt", "notes\n");
-    const result = await callGit(sandbox, "commit", { message: "Change the answer\n\nBecause.", files: "src/main.ts\nnotes.txt" }, {
-      config: { GIT: { author: { name: "Clio Bot", email: "clio@example.com" } } },
-    });
+    const result = await callGit(
+      sandbox,
+      "commit",
+      { message: "Change the answer\n\nBecause.", files: "src/main.ts\nnotes.txt" },
+      {
+        config: { GIT: { author: { name: "Clio Bot", email: "clio@example.com" } } },
+      },
+    );
     expect(result.described).toBe("Committing 2 files: Change the answer");
     const oid = await head();
     expect(result.output.split("\n")[0]).toBe(`[main ${oid.slice(0, 7)}] Change the answer`);

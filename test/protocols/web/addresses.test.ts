@@ -6,8 +6,8 @@ describe("the address classifier", () => {
   it.each([
     ["127.0.0.1", "loopback (this machine)"],
     ["127.255.255.254", "loopback (this machine)"],
-    ["0.0.0.0", "the unspecified \"this network\" range"],
-    ["0.1.2.3", "the unspecified \"this network\" range"],
+    ["0.0.0.0", 'the unspecified "this network" range'],
+    ["0.1.2.3", 'the unspecified "this network" range'],
     ["10.0.0.1", "a private network"],
     ["10.255.255.255", "a private network"],
     ["172.16.0.1", "a private network"],

@@ -81,8 +81,17 @@ describe("WEB safety", () => {
   });
 
   it("blocks loopback, private and metadata hosts when allowHosts is empty", async () => {
-    const { protocol, connections } = seams({ "localhost": "127.0.0.1", "mixed.test": "8.8.8.8" });
-    const blocked = [fixtures.server.origin, `http://localhost:${fixtures.server.port}/`, `http://[::1]:${fixtures.server.port}/`, `http://[::ffff:127.0.0.1]:${fixtures.server.port}/`, "http://0.0.0.0/", "http://2130706433/", "http://192.168.1.1/", "http://100.64.0.1/"];
+    const { protocol, connections } = seams({ localhost: "127.0.0.1", "mixed.test": "8.8.8.8" });
+    const blocked = [
+      fixtures.server.origin,
+      `http://localhost:${fixtures.server.port}/`,
+      `http://[::1]:${fixtures.server.port}/`,
+      `http://[::ffff:127.0.0.1]:${fixtures.server.port}/`,
+      "http://0.0.0.0/",
+      "http://2130706433/",
+      "http://192.168.1.1/",
+      "http://100.64.0.1/",
+    ];
     for (const url of blocked) {
       const { error } = await fetchWith(protocol, url, { allowHosts: [] });
       expect(error?.code, url).toBe("blocked_address");

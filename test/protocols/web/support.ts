@@ -43,23 +43,29 @@ export async function startServer(extraRoutes: Record<string, Route> = {}): Prom
   let bomb: Buffer | undefined;
   const requests: string[] = [];
   const wireBytes = new Map<string, number>();
-  const send = (type: string, data: Buffer, status = 200): Route => (_request, response) => {
-    response.writeHead(status, { "content-type": type, "content-length": data.length });
-    response.end(data);
-  };
-  const redirect = (location: string, status = 302): Route => (_request, response) => {
-    response.writeHead(status, { location });
-    response.end();
-  };
-  const endless = (type: string): Route => (_request, response) => {
-    response.writeHead(200, { "content-type": type });
-    const chunk = Buffer.alloc(16 * 1024, "z");
-    const pump = () => {
-      while (!response.destroyed && response.write(chunk));
-      if (!response.destroyed) response.once("drain", pump);
+  const send =
+    (type: string, data: Buffer, status = 200): Route =>
+    (_request, response) => {
+      response.writeHead(status, { "content-type": type, "content-length": data.length });
+      response.end(data);
     };
-    pump();
-  };
+  const redirect =
+    (location: string, status = 302): Route =>
+    (_request, response) => {
+      response.writeHead(status, { location });
+      response.end();
+    };
+  const endless =
+    (type: string): Route =>
+    (_request, response) => {
+      response.writeHead(200, { "content-type": type });
+      const chunk = Buffer.alloc(16 * 1024, "z");
+      const pump = () => {
+        while (!response.destroyed && response.write(chunk));
+        if (!response.destroyed) response.once("drain", pump);
+      };
+      pump();
+    };
   const routes: Record<string, Route> = {
     "/article": send("text/html; charset=utf-8", files.article),
     "/commands": send("text/html; charset=utf-8", files.commands),
@@ -92,7 +98,15 @@ export async function startServer(extraRoutes: Record<string, Route> = {}): Prom
     "/to-metadata": redirect("http://169.254.169.254/latest/meta-data/"),
     "/to-file": redirect("file:///etc/passwd"),
     "/echo": (request, response, body) => {
-      const payload = JSON.stringify({ method: request.method, contentType: request.headers["content-type"] ?? null, apiKey: request.headers["x-api-key"] ?? null, authorization: request.headers.authorization ?? null, cookie: request.headers.cookie ?? null, body: body.toString("utf8"), userAgent: request.headers["user-agent"] ?? null });
+      const payload = JSON.stringify({
+        method: request.method,
+        contentType: request.headers["content-type"] ?? null,
+        apiKey: request.headers["x-api-key"] ?? null,
+        authorization: request.headers.authorization ?? null,
+        cookie: request.headers.cookie ?? null,
+        body: body.toString("utf8"),
+        userAgent: request.headers["user-agent"] ?? null,
+      });
       response.writeHead(200, { "content-type": "application/json", "x-ratelimit-remaining": "41", "set-cookie": "session=secret" });
       response.end(payload);
     },
