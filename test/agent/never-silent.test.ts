@@ -7,41 +7,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Agent, type AgentEvent } from "../../src/agent/agent.js";
 import type { ManagerEvent } from "../../src/manager/manager.js";
-import type { FinishReason, ModelEvent, ModelProvider, ModelRequest } from "../../src/providers/types.js";
-import { loadBuiltinProtocols, type ProtocolRegistry } from "../../src/registry.js";
-import { createRuntime, type Runtime } from "../../src/runtime.js";
-import { ApplicationError } from "../../src/errors.js";
+import type { ProtocolRegistry } from "../../src/registry.js";
+import type { Runtime } from "../../src/runtime.js";
 import { temporaryFolder } from "../support/workspace.js";
-
-/** One step of a scripted reply: text, a wait for the test, or a failure. */
-type Step = string | { wait: Promise<void> } | { fail: Error } | { finish: FinishReason };
-
-class DrivenProvider implements ModelProvider {
-  readonly name = "driven";
-  readonly model = "driven";
-  readonly api = "scripted" as const;
-  readonly requests: ModelRequest[] = [];
-  constructor(private readonly replies: Step[][]) {}
-
-  async *stream(request: ModelRequest): AsyncGenerator<ModelEvent> {
-    this.requests.push(request);
-    const steps = this.replies.shift();
-    if (!steps) throw new ApplicationError("provider_error", "no reply left");
-    let finish: FinishReason = "stop";
-    for (const step of steps) {
-      if (request.signal?.aborted) throw new ApplicationError("cancelled", "cancelled");
-      if (typeof step === "string") yield { type: "text-delta", text: step };
-      else if ("wait" in step) await step.wait;
-      else if ("fail" in step) throw step.fail;
-      else finish = step.finish;
-    }
-    if (request.signal?.aborted) throw new ApplicationError("cancelled", "cancelled");
-    yield { type: "usage", inputTokens: 10, outputTokens: 10, estimated: true };
-    yield { type: "finish", reason: finish };
-  }
-}
+import { type DrivenProvider, drivenAgent, type Step } from "./driven-agent.js";
 
 let folder: Awaited<ReturnType<typeof temporaryFolder>>;
 let runtime: Runtime;
@@ -56,23 +26,9 @@ afterEach(async () => {
 });
 
 async function agentWith(replies: Step[][], options: { registry?: ProtocolRegistry; maxTurns?: number } = {}) {
-  runtime = await createRuntime({
-    workspace: folder.path,
-    permissionMode: "yolo",
-    env: { PATH: process.env.PATH ?? "" },
-    registry: options.registry ?? (await loadBuiltinProtocols()),
-    onEvent: (event) => managerEvents.push(event),
-  });
-  const provider = new DrivenProvider(replies);
-  const events: AgentEvent[] = [];
-  const agent = new Agent({
-    provider,
-    manager: runtime.manager,
-    systemPrompt: () => "system",
-    maxTurns: options.maxTurns ?? 10,
-    onEvent: (event) => events.push(event),
-  });
-  return { agent, provider, events };
+  const driven = await drivenAgent(folder.path, replies, managerEvents, options);
+  runtime = driven.runtime;
+  return { agent: driven.agent, provider: driven.provider, events: driven.events };
 }
 
 const lastUser = (provider: DrivenProvider, index: number) => provider.requests[index]!.messages.at(-1)!.content;
