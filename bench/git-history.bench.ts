@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gitProtocol } from "../protocols/git.js";
 import { Workspace } from "../tools/workspace.js";
-import { format, median, printTable, seededRandom, time } from "./support.js";
+import { format, median, printTable, seededRandom, time, gitBenchEnvironment } from "./support.js";
 
 const run = promisify(execFile);
 const FILES = 4000;
@@ -68,15 +68,7 @@ async function main(): Promise<void> {
   const base = keep ?? (await fs.mkdtemp(path.join(os.tmpdir(), "clio-git-history-bench-")));
   const root = path.join(base, "repo");
   await fs.mkdir(root, { recursive: true });
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: base,
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_AUTHOR_NAME: "Bench",
-    GIT_AUTHOR_EMAIL: "bench@example.com",
-    GIT_COMMITTER_NAME: "Bench",
-    GIT_COMMITTER_EMAIL: "bench@example.com",
-  };
+  const env = gitBenchEnvironment(base);
   try {
     const reuse =
       keep !== undefined &&

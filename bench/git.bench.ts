@@ -12,7 +12,7 @@ import git from "isomorphic-git";
 import * as nodeFs from "node:fs";
 import { gitProtocol } from "../protocols/git.js";
 import { Workspace } from "../tools/workspace.js";
-import { median, seededRandom, time } from "./support.js";
+import { median, seededRandom, time, gitBenchEnvironment } from "./support.js";
 
 const run = promisify(execFile);
 const FILES = 5000;
@@ -52,15 +52,7 @@ async function main(): Promise<void> {
   const base = await fs.mkdtemp(path.join(os.tmpdir(), "clio-git-bench-"));
   const root = path.join(base, "repo");
   await fs.mkdir(root);
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    HOME: base,
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_AUTHOR_NAME: "Bench",
-    GIT_AUTHOR_EMAIL: "bench@example.com",
-    GIT_COMMITTER_NAME: "Bench",
-    GIT_COMMITTER_EMAIL: "bench@example.com",
-  };
+  const env = gitBenchEnvironment(base);
   try {
     const built = await time(() => buildRepository(root, env));
     const environment = { workspace: await Workspace.open(root), config: {}, env, now: Date.now, userAgent: "clio-bench" };

@@ -47,3 +47,17 @@ export function printTable(rows: [string, string][]): void {
 export function format(value: number, digits = 1): string {
   return value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
+
+/** The environment the GIT benches run git in: a home of its own, no system config, a fixed author. */
+export function gitBenchEnvironment(home: string): NodeJS.ProcessEnv {
+  const who = { name: "Bench", email: "bench@example.com" };
+  return {
+    PATH: process.env.PATH,
+    HOME: home,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_AUTHOR_NAME: who.name,
+    GIT_AUTHOR_EMAIL: who.email,
+    GIT_COMMITTER_NAME: who.name,
+    GIT_COMMITTER_EMAIL: who.email,
+  };
+}
