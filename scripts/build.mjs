@@ -34,31 +34,18 @@ await build({
   },
 });
 
-// The code index's worker threads load one self-contained file (no chunks to resolve).
-await build({
-  entryPoints: ["tools/index/worker.ts"],
-  outfile: `${fresh}/index-worker.js`,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  sourcemap: "linked",
-  legalComments: "none",
-  logLevel: "warning",
-});
+/** One self-contained ES module file for Node (no chunks to resolve). */
+const singleFile = { bundle: true, platform: "node", format: "esm", target: "node20", sourcemap: "linked", legalComments: "none", logLevel: "warning" };
+
+// The code index's worker threads load one self-contained file.
+await build({ ...singleFile, entryPoints: ["tools/index/worker.ts"], outfile: `${fresh}/index-worker.js` });
 
 // `clio/fuzz` (package.json "exports"): the arbitraries and fuzz laws as one module; fast-check
 // stays external so a test's own `fc` and these arbitraries are the same library.
 await build({
+  ...singleFile,
   entryPoints: ["src/fuzz/index.ts"],
   outfile: `${fresh}/fuzz.js`,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  sourcemap: "linked",
-  legalComments: "none",
-  logLevel: "warning",
   external: ["fast-check"],
   banner: { js: "import { createRequire as __clioCreateRequire } from 'node:module';\nconst require = __clioCreateRequire(import.meta.url);" },
 });
