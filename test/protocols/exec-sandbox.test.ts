@@ -8,6 +8,7 @@ import { execFile } from "node:child_process";
 import { existsSync, promises as fs, readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -28,9 +29,19 @@ let state: ExecState;
 beforeAll(async () => {
   await ensureBuilt();
 });
+
+/**
+ * Where to make the outside folder: the repository, unless it sits in the temp folder itself (a
+ * checkout under /tmp), then the home folder. Either is read-only inside the sandbox.
+ */
+function outsideParent(): string {
+  const fromTemp = path.relative(os.tmpdir(), repositoryRoot);
+  const inTemp = fromTemp === "" || (!fromTemp.startsWith("..") && !path.isAbsolute(fromTemp));
+  return inTemp ? os.homedir() : repositoryRoot;
+}
 beforeEach(async () => {
   temp = await makeTempWorkspace();
-  outside = await fs.mkdtemp(path.join(repositoryRoot, ".sandbox-outside-"));
+  outside = await fs.mkdtemp(path.join(outsideParent(), ".sandbox-outside-"));
 });
 afterEach(async () => {
   if (state) await protocol.dispose!(state);
