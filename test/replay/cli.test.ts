@@ -117,20 +117,22 @@ describe("clio replay --dry-run and bad scripts", () => {
 
 describe("clio replay --from-session", () => {
   const created = Date.UTC(2026, 10, 22, 2, 43, 10);
+  /** The recorded read of the fixture's notes/todo.md, as a session keeps it. */
+  const readTodo = {
+    protocol: "FILE_OP",
+    action: "read",
+    args: { path: "notes/todo.md" },
+    description: "Read notes/todo.md (4 lines)",
+    ok: true,
+    output: "1│# Todo\n2│\n3│- [ ] count items per warehouse\n4│- [ ] export the report as CSV",
+    durationMs: 3,
+    turn: 1,
+  };
 
   async function recordSession(suffix: string, readmeOutput: string): Promise<string> {
     const store = new SessionStore(env.CLIO_SESSION_DIR!, { now: () => created, randomSuffix: () => suffix });
     const session = await store.create({ workspace: "/home/someone/inventory", provider: "test", model: "test-model" });
-    await session.appendCommand({
-      protocol: "FILE_OP",
-      action: "read",
-      args: { path: "notes/todo.md" },
-      description: "Read notes/todo.md (4 lines)",
-      ok: true,
-      output: "1│# Todo\n2│\n3│- [ ] count items per warehouse\n4│- [ ] export the report as CSV",
-      durationMs: 3,
-      turn: 1,
-    });
+    await session.appendCommand(readTodo);
     await session.appendCommand({
       protocol: "FILE_OP",
       action: "read",
@@ -177,16 +179,7 @@ describe("clio replay --from-session", () => {
     const session = await store.create({ workspace: "/home/someone/inventory", provider: "test", model: "test-model" });
     const syntaxError = { code: "syntax_error", message: 'In [MEMORY: (started at 1:1), expected `:` or `]` after the value of key, found "!"' };
     await session.appendCommand({ protocol: "MEMORY", action: "", description: "MEMORY", ok: false, output: "", error: syntaxError, durationMs: 0, turn: 1 });
-    await session.appendCommand({
-      protocol: "FILE_OP",
-      action: "read",
-      args: { path: "notes/todo.md" },
-      description: "Read notes/todo.md (4 lines)",
-      ok: true,
-      output: "1│# Todo\n2│\n3│- [ ] count items per warehouse\n4│- [ ] export the report as CSV",
-      durationMs: 3,
-      turn: 1,
-    });
+    await session.appendCommand(readTodo);
     await session.close();
     const replayed = await clio("replay", "--from-session", session.id, "--fresh-copy", scriptsFixture, "--permission-mode", "yolo");
     expect(replayed.stdout).not.toContain("unknown_action");
@@ -211,16 +204,7 @@ describe("clio replay --from-session", () => {
     const elsewhere = path.join(folder.path, "other-sessions");
     const store = new SessionStore(elsewhere, { now: () => created, randomSuffix: () => "e5e5e5" });
     const session = await store.create({ workspace: "/home/someone/inventory", provider: "test", model: "test-model" });
-    await session.appendCommand({
-      protocol: "FILE_OP",
-      action: "read",
-      args: { path: "notes/todo.md" },
-      description: "Read notes/todo.md (4 lines)",
-      ok: true,
-      output: "1│# Todo\n2│\n3│- [ ] count items per warehouse\n4│- [ ] export the report as CSV",
-      durationMs: 3,
-      turn: 1,
-    });
+    await session.appendCommand(readTodo);
     await session.close();
     const replayed = await clio("replay", "--from-session", "20261122-0243-e5", "--session-dir", elsewhere, "--fresh-copy", scriptsFixture, "--permission-mode", "yolo");
     expect(replayed.stderr).toBe("");
