@@ -21,19 +21,22 @@ export interface ProtocolSources {
 /** The built-in protocols plus those the config declares; `registry.warnings` says what was left out. */
 export async function loadProtocols(sources: ProtocolSources): Promise<ProtocolRegistry> {
   const registry = await loadBuiltinProtocols();
-  const add = (definition: ProtocolDefinition, what: string, source: string) => {
+  const add = (definition: ProtocolDefinition, what: string, declared: { source: string; replaces?: string[] }) => {
     if (registry.get(definition.name)) {
-      registry.warnings.push(`${source}: ${what} would be the protocol ${definition.name}, which clio already has; it is left out. Rename its key.`);
+      registry.warnings.push(`${declared.source}: ${what} would be the protocol ${definition.name}, which clio already has; it is left out. Rename its key.`);
       return;
     }
     registry.register(definition);
+    for (const replaced of declared.replaces ?? []) {
+      registry.noteDeclaration(definition.name, `${what} from ${sourceFile(declared.source)} replaces the one in ${sourceFile(replaced)} (the more local file wins).`);
+    }
   };
   const shells = Object.entries(sources.shellProtocols ?? {});
   if (shells.length > 0) {
     const { shellProtocol } = await import("../protocols/external/shell.js");
     for (const [name, declared] of shells) {
       const made = shellProtocol(name, declared.config, { source: declared.source });
-      if (made.ok) add(made.protocol, `the shell protocol ${name}`, declared.source);
+      if (made.ok) add(made.protocol, `the shell protocol ${name}`, declared);
       else registry.warnings.push(`${made.message} The shell protocol ${name} is left out. ${made.hint}`);
     }
   }
@@ -50,11 +53,16 @@ export async function loadProtocols(sources: ProtocolSources): Promise<ProtocolR
         continue;
       }
       const config = expanded.value;
-      add(mcpProtocol({ key, config, cwd: sources.cwd, ...(sources.log ? { log: sources.log } : {}) }), `the MCP server ${key}`, declared.source);
+      add(mcpProtocol({ key, config, cwd: sources.cwd, ...(sources.log ? { log: sources.log } : {}) }), `the MCP server ${key}`, declared);
     }
   }
   for (const warning of registry.warnings) sources.log?.("warn", warning);
   return registry;
+}
+
+/** A config source (`user:/home/me/.clio/config.json`) as the file it names. */
+function sourceFile(source: string): string {
+  return source.replace(/^(user|project):/, "");
 }
 
 /** The protocol names a script's commands use, so discovery starts only the servers it needs. */

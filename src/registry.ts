@@ -9,6 +9,8 @@ export class ProtocolRegistry {
   /** Per protocol: what discovery left out, or why the protocol cannot be used. */
   private readonly notesByName = new Map<string, { notes: string[]; failure?: string }>();
   private readonly discovering = new Map<string, Promise<void>>();
+  /** Per protocol: what its declaration says (it replaced another of the same key). */
+  private readonly declarationNotes = new Map<string, string[]>();
   /** Protocols the config declared that were left out, and why. */
   readonly warnings: string[] = [];
 
@@ -62,9 +64,18 @@ export class ProtocolRegistry {
     await Promise.all(pending);
   }
 
-  /** What discovery said about a protocol: notes on what it left out, and why it failed if it did. */
+  /** Adds a note about how a protocol was declared; `notes` shows it before discovery's. */
+  noteDeclaration(name: string, note: string): void {
+    const key = name.toUpperCase();
+    this.declarationNotes.set(key, [...(this.declarationNotes.get(key) ?? []), note]);
+  }
+
+  /** What the declaration and discovery said about a protocol: notes, and why it failed if it did. */
   notes(name: string): { notes: string[]; failure?: string } {
-    return this.notesByName.get(name.toUpperCase()) ?? { notes: [] };
+    const key = name.toUpperCase();
+    const discovered = this.notesByName.get(key) ?? { notes: [] };
+    const declared = this.declarationNotes.get(key) ?? [];
+    return declared.length === 0 ? discovered : { ...discovered, notes: [...declared, ...discovered.notes] };
   }
 
   /** Stops what discovery started (MCP servers); a later discovery starts again. Never rejects. */

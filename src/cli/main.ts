@@ -7,6 +7,7 @@ import { version } from "../version.js";
 import { signalsClaimed } from "./interrupts.js";
 
 const PERMISSION_MODES = ["plan", "ask", "auto-edit", "yolo"];
+const TRUST_PROJECT_HELP = "let this folder's own .clio/config.json and .mcp.json loosen permissions and start their servers for this run (see trustedFolders)";
 
 function positiveInteger(value: string): number {
   const parsed = Number(value);
@@ -97,7 +98,7 @@ program
   .option("--session-dir <dir>", "with --from-session: where sessions are stored (default from clio config)")
   .option("--model-script <file>", "play recorded model replies (JSON, or markdown split by --- reply --- lines) through the real agent loop")
   .option("--prompt <text>", "with --model-script: the person's prompt the replies answer")
-  .option("--trust-project", "let this folder's own .clio/config.json loosen permissions for this run (see trustedFolders)")
+  .option("--trust-project", TRUST_PROJECT_HELP)
   .option("--git-author <author>", 'the author of the commits the script makes, as "Name <email>" (default "Clio Replay <replay@example.com>")')
   .action(async (files: string[], options) => {
     const { replayCommand } = await import("./replay-command.js");
@@ -160,7 +161,7 @@ function addChatOptions(command: Command): Command {
     .option("-c, --continue", "continue the latest session of this workspace")
     .option("-r, --resume <id>", "continue a session by id (a unique prefix is enough)")
     .option("--session-dir <dir>", "where sessions are stored (default ~/.clio/sessions)")
-    .option("--trust-project", "let this folder's own .clio/config.json loosen permissions for this run (see trustedFolders)");
+    .option("--trust-project", TRUST_PROJECT_HELP);
 }
 
 async function runChat(options: Record<string, unknown>): Promise<void> {
@@ -197,7 +198,8 @@ program
   .description("list the protocols, their actions and parameters (what a model can do)")
   .argument("[name]", "only this protocol")
   .option("--markdown", "print as markdown (docs/protocols.md is made this way)")
-  .action(async (name: string | undefined, options: { markdown?: boolean }) => {
+  .option("--trust-project", TRUST_PROJECT_HELP)
+  .action(async (name: string | undefined, options: { markdown?: boolean; trustProject?: boolean }) => {
     const { protocolsCommand } = await import("./protocols-command.js");
     process.exitCode = await protocolsCommand(name, options);
   });

@@ -6,9 +6,9 @@ import type { ActionDefinition, ProtocolDefinition } from "../../protocols/contr
 import { loadProtocols } from "../protocol-sources.js";
 import { createStyle } from "../ui/style.js";
 
-export async function protocolsCommand(name: string | undefined, options: { markdown?: boolean }): Promise<number> {
+export async function protocolsCommand(name: string | undefined, options: { markdown?: boolean; trustProject?: boolean }): Promise<number> {
   const { loadConfig, reportProjectTrust } = await import("../config/index.js");
-  const { config, warnings, project, files } = await loadConfig({ cwd: process.cwd(), env: process.env });
+  const { config, warnings, project, files } = await loadConfig({ cwd: process.cwd(), env: process.env, ...(options.trustProject ? { trustProject: true } : {}) });
   reportProjectTrust(project, files.user, (text) => void process.stderr.write(`${text}\n`));
   const registry = await loadProtocols({ mcpServers: config.mcpServers, shellProtocols: config.shellProtocols, cwd: config.workspace });
   for (const warning of [...warnings, ...registry.warnings]) process.stderr.write(`clio: ${warning}\n`);

@@ -1,9 +1,8 @@
 /**
  * The config keys that bring protocols from outside: `mcpServers` (the shape Claude Code and
  * Claude Desktop use, plus `url` for streamable-HTTP servers and clio's timeouts) and
- * `shellProtocols` (command templates). Both start programs, so a project's own config may
- * declare them only in a folder the person trusted; until that decision exists they are read
- * from the user's config only, and a project's are left out with a warning.
+ * `shellProtocols` (command templates). Both start programs, so a project's own config (and its
+ * `.mcp.json`) may declare them only in a folder the person trusted (trust.ts).
  */
 import { z } from "zod";
 import type { ShellParameterKind, ShellProtocolConfig } from "../../protocols/external/shell.js";
@@ -64,11 +63,15 @@ export const extensionKeys = {
 export interface DeclaredServer {
   config: McpServerConfig & { disabled?: boolean };
   source: string;
+  /** Where a declaration of the same key was replaced by this one (a lower layer), lowest first. */
+  replaces?: string[];
 }
 
 export interface DeclaredShellProtocol {
   config: ShellProtocolConfig;
   source: string;
+  /** Where a declaration of the same name was replaced by this one, lowest first. */
+  replaces?: string[];
 }
 
 export interface Extensions {
@@ -82,20 +85,16 @@ export interface ExtensionLayer {
   shellProtocols?: Record<string, z.infer<typeof shellProtocolSchema>>;
 }
 
-/** Adds a layer's servers and shell protocols (a later layer replaces an entry of the same key). */
+/**
+ * Adds a layer's servers and shell protocols. A later (more local) layer replaces an entry of
+ * the same key whole, as Claude Code's scopes do, and the entry remembers what it replaced.
+ */
 export function mergeExtensions(into: Extensions, layer: ExtensionLayer, source: string): void {
+  const replaced = (earlier: { source: string; replaces?: string[] } | undefined) =>
+    earlier === undefined || earlier.source === source ? {} : { replaces: [...(earlier.replaces ?? []), earlier.source] };
   for (const [key, server] of Object.entries(layer.mcpServers ?? {})) {
     const { type: _type, ...config } = server;
-    into.mcpServers[key] = { config, source };
+    into.mcpServers[key] = { config, source, ...replaced(into.mcpServers[key]) };
   }
-  for (const [name, protocol] of Object.entries(layer.shellProtocols ?? {})) into.shellProtocols[name] = { config: protocol, source };
-}
-
-/** The warning for extensions a project declared that are left out. */
-export function projectExtensionsWarning(file: string, layer: ExtensionLayer): string | undefined {
-  const servers = Object.keys(layer.mcpServers ?? {});
-  const shells = Object.keys(layer.shellProtocols ?? {});
-  if (servers.length === 0 && shells.length === 0) return undefined;
-  const what = [servers.length > 0 ? `MCP servers ${servers.join(", ")}` : "", shells.length > 0 ? `shell protocols ${shells.join(", ")}` : ""].filter(Boolean).join(" and ");
-  return `${file} declares ${what}; a project's config may not start programs, so they are left out. To use them, copy them into your own ~/.clio/config.json.`;
+  for (const [name, protocol] of Object.entries(layer.shellProtocols ?? {})) into.shellProtocols[name] = { config: protocol, source, ...replaced(into.shellProtocols[name]) };
 }

@@ -1,9 +1,12 @@
 /**
- * Loads clio's configuration from five layers, highest first:
+ * Loads clio's configuration from six layers, highest first:
  *
- *   flags > environment (CLIO_*) > project `.clio/config.json` > user `~/.clio/config.json` > defaults
+ *   flags > environment (CLIO_*) > project `.clio/config.json` > project `.mcp.json` (its
+ *   mcpServers only) > user `~/.clio/config.json` > defaults
  *
- * The project file is the nearest `.clio/config.json` in the current folder or a parent. The
+ * The project file is the nearest `.clio/config.json` in the current folder or a parent; the
+ * project root is the folder holding its `.clio` (else the current folder), and `.mcp.json` is
+ * read there. What a project loosens applies only in a trusted folder (trust.ts). The
  * home folder is `homeDir`, else `CLIO_HOME`, else the OS home. Every value comes back with
  * where it came from, so `clio config` can show it. Relative `workspace` and `sessionDir`
  * values resolve against the folder that holds the `.clio` folder (for files) or the current
@@ -13,11 +16,12 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ApplicationError } from "../errors.js";
-import { mergeExtensions, projectExtensionsWarning, type Extensions } from "./extensions.js";
+import { mergeExtensions, type Extensions } from "./extensions.js";
 import { describeIssue, formatKeyPath } from "./issues.js";
 import { parseJsonText } from "./json-text.js";
+import { PROJECT_MCP_FILE, readProjectMcpFile } from "./mcp-json.js";
 import { isTrustedFolder, projectLoosenings, withoutForbidden, withoutLoosenings, type ProjectTrust } from "./trust.js";
-import { type ClioConfig, type ConfigLayer, type ScalarKey, configLayerSchema, defaultValues, environmentNames, scalarKeys } from "./schema.js";
+import { type ClioConfig, type ConfigLayer, type PermissionMode, type ScalarKey, configLayerSchema, defaultValues, environmentNames, scalarKeys } from "./schema.js";
 
 /** Where a value came from. */
 export type ConfigSource = "flag" | "default" | `env:${string}` | `project:${string}` | `user:${string}`;
@@ -79,29 +83,60 @@ export async function loadConfig(options: LoadConfigOptions): Promise<ResolvedCo
   const projectFile = await findProjectFile(cwd, userFile);
 
   const layers: Layer[] = [];
-  const warnings: string[] = [];
   const userValues = await readConfigFile(userFile);
   if (userValues) layers.push({ source: `user:${userFile}`, values: userValues, baseDir: homeDir });
-  let project: ProjectTrust | undefined;
-  if (projectFile) {
-    const projectValues = await readConfigFile(projectFile);
-    if (projectValues) {
-      const projectRoot = path.dirname(path.dirname(projectFile));
-      if (projectValues.workspace !== undefined) await checkProjectWorkspace(resolvePath(projectValues.workspace, projectRoot, homeDir), projectRoot, projectFile);
-      const { layer, dropped } = withoutForbidden(projectValues);
-      const loosenings = projectLoosenings(layer, userValues?.permissionMode ?? defaultValues.permissionMode);
-      const trustedFolders = (userValues?.trustedFolders ?? []).map((folder) => resolvePath(folder, homeDir, homeDir));
-      const trusted = options.trustProject === true || (await isTrustedFolder(projectRoot, trustedFolders));
-      project = { root: projectRoot, file: projectFile, trusted, loosenings, forbidden: dropped };
-      layers.push({ source: `project:${projectFile}`, values: trusted ? layer : withoutLoosenings(layer, loosenings), baseDir: projectRoot });
-    }
-  }
-  const projectServers = await readProjectMcpFile(projectFile ? path.dirname(path.dirname(projectFile)) : cwd);
-  if (projectServers) warnings.push(projectServers);
+  const trustedFolders = (userValues?.trustedFolders ?? []).map((folder) => resolvePath(folder, homeDir, homeDir));
+  const {
+    layers: projectLayers,
+    project,
+    warnings,
+  } = await readProject({
+    projectFile,
+    root: projectFile ? path.dirname(path.dirname(projectFile)) : cwd,
+    homeDir,
+    belowMode: userValues?.permissionMode ?? defaultValues.permissionMode,
+    isTrusted: async (root) => options.trustProject === true || (await isTrustedFolder(root, trustedFolders)),
+  });
+  layers.push(...projectLayers);
   layers.push(...environmentLayers(env, cwd));
   if (options.flags) layers.push({ source: "flag", values: checkFlags(options.flags), baseDir: cwd });
 
   return { ...merge(layers, { cwd, homeDir, userFile, userFound: userValues !== undefined, projectFile }), warnings, ...(project ? { project } : {}) };
+}
+
+/**
+ * The project's layers, lowest first: its `.mcp.json` servers (Claude Code's project file), then
+ * its own `.clio/config.json`, so for the same server key the clio file wins. What they loosen
+ * (starting programs, a looser mode…) applies only in a trusted folder (trust.ts).
+ */
+async function readProject(context: {
+  projectFile: string | undefined;
+  root: string;
+  homeDir: string;
+  belowMode: PermissionMode;
+  isTrusted: (root: string) => Promise<boolean>;
+}): Promise<{ layers: Layer[]; project?: ProjectTrust; warnings: string[] }> {
+  const { projectFile, root } = context;
+  const values = projectFile ? await readConfigFile(projectFile) : undefined;
+  const mcpFile = await readProjectMcpFile(root);
+  const warnings = mcpFile?.warnings ?? [];
+  const mcpServers = mcpFile && Object.keys(mcpFile.servers).length > 0 ? mcpFile.servers : undefined;
+  if (values === undefined && mcpServers === undefined) return { layers: [], warnings };
+  if (values?.workspace !== undefined) await checkProjectWorkspace(resolvePath(values.workspace, root, context.homeDir), root, projectFile!);
+  const { layer, dropped } = withoutForbidden(values ?? {});
+  const configLoosenings = values ? projectLoosenings(layer, context.belowMode) : [];
+  const loosenings = [...configLoosenings];
+  const trusted = await context.isTrusted(root);
+  const layers: Layer[] = [];
+  if (mcpFile && mcpServers) {
+    loosenings.push({ key: "mcpServers", value: mcpServers, description: `start the programs named in mcpServers of ${PROJECT_MCP_FILE}`, file: mcpFile.file });
+    if (trusted) layers.push({ source: `project:${mcpFile.file}`, values: { mcpServers } as ConfigLayer, baseDir: root });
+  }
+  if (projectFile && values) {
+    layers.push({ source: `project:${projectFile}`, values: trusted ? layer : withoutLoosenings(layer, configLoosenings), baseDir: root });
+  }
+  const file = projectFile && values ? projectFile : mcpFile!.file;
+  return { layers, warnings, project: { root, file, trusted, loosenings, forbidden: dropped } };
 }
 
 /** `config.json` or `config.yaml` in `folder`, whichever exists; both at once is an error naming them. */
@@ -116,20 +151,6 @@ async function configFileIn(folder: string): Promise<string | undefined> {
     );
   }
   return found[0];
-}
-
-/**
- * A project's `.mcp.json` (the file Claude Code reads): its servers would start programs a
- * repository chose, so they are left out with a warning; a damaged file is only noted.
- */
-async function readProjectMcpFile(projectRoot: string): Promise<string | undefined> {
-  const file = path.join(projectRoot, ".mcp.json");
-  const text = await fs.readFile(file, "utf8").catch(() => undefined);
-  if (text === undefined) return undefined;
-  const parsed = parseJsonText(text);
-  const servers = parsed.ok && typeof parsed.value === "object" && parsed.value !== null ? (parsed.value as { mcpServers?: unknown }).mcpServers : undefined;
-  if (typeof servers !== "object" || servers === null) return `${file} holds no mcpServers object; it is ignored.`;
-  return projectExtensionsWarning(file, { mcpServers: servers as Record<string, never> });
 }
 
 function merge(layers: Layer[], context: { cwd: string; homeDir: string; userFile: string; userFound: boolean; projectFile?: string }): Omit<ResolvedConfig, "warnings"> {

@@ -27,6 +27,8 @@ export interface Loosening {
   value: unknown;
   /** What it allows, in the person's words. */
   description: string;
+  /** The file that declares it, when that is not the project's config file (a project's `.mcp.json`). */
+  file?: string;
 }
 
 /** Top-level keys whose values start programs; from a project they count as loosenings whole. */
@@ -150,6 +152,7 @@ export async function rememberTrustedFolder(userFile: string, projectRoot: strin
 /** The project part of a resolved config: where it is, whether it is trusted, what it loosens and what was set aside. */
 export interface ProjectTrust {
   root: string;
+  /** The project's `.clio/config.json` (or `.yaml`); its `.mcp.json` when that is the only file. */
   file: string;
   trusted: boolean;
   /** Everything the project's config loosens (applied only when trusted). */
@@ -160,17 +163,30 @@ export interface ProjectTrust {
 
 /** The question the chat asks once per folder. */
 export function trustQuestion(trust: ProjectTrust): string {
-  const lines = trust.loosenings.map((loosening) => `  - ${loosening.key}: ${formatValue(loosening.value)} (${loosening.description})`);
-  return `${trust.file} would loosen what clio asks before doing:\n${lines.join("\n")}\nTrust ${trust.root} and apply these (remembered in your ~/.clio/config.json)? [y/N] `;
+  const lines = trust.loosenings.map((loosening) => `  - ${keyOf(trust, loosening)}: ${formatValue(loosening.value)} (${loosening.description})`);
+  const files = filesOf(trust);
+  return `${files.join(" and ")} would loosen what clio asks before doing:\n${lines.join("\n")}\nTrust ${trust.root} and apply these (remembered in your ~/.clio/config.json)? [y/N] `;
 }
 
 /** The stderr warning when there is no one to ask: what was ignored and the two ways to trust. */
 export function untrustedWarning(trust: ProjectTrust, userFile: string): string {
-  const keys = trust.loosenings.map((loosening) => `${loosening.key}=${formatValue(loosening.value)}`).join(", ");
+  const keys = trust.loosenings.map((loosening) => `${keyOf(trust, loosening)}=${formatValue(loosening.value)}`).join(", ");
+  const files = filesOf(trust);
   return (
-    `clio: ignored what ${trust.file} loosens (${keys}) because ${trust.root} is not a trusted folder. ` +
+    `clio: ignored what ${files.join(" and ")} ${files.length === 1 ? "loosens" : "loosen"} (${keys}) because ${trust.root} is not a trusted folder. ` +
     `To trust it: pass --trust-project, or add "trustedFolders": ["${trust.root}"] to ${userFile}.`
   );
+}
+
+/** The project's files that loosen something: its config file and any other (`.mcp.json`). */
+function filesOf(trust: ProjectTrust): string[] {
+  const files = trust.loosenings.map((loosening) => loosening.file ?? trust.file);
+  return [...new Set(files.length === 0 ? [trust.file] : files)];
+}
+
+/** A loosening's key, with its file's name when it is not the project's config file. */
+function keyOf(trust: ProjectTrust, loosening: Loosening): string {
+  return loosening.file === undefined || loosening.file === trust.file ? loosening.key : `${path.basename(loosening.file)} ${loosening.key}`;
 }
 
 /**

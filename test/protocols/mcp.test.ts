@@ -3,8 +3,8 @@
  * the registry over stdio, a test server with raw schemas over stdio, and a streamable-HTTP
  * server on 127.0.0.1 written with the SDK.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Conversation } from "../../src/agent/conversation.js";
@@ -15,6 +15,7 @@ import { ScriptedProvider, type ModelProvider, type ModelRequest } from "../../s
 import { runScript } from "../../src/replay/run-script.js";
 import { createRuntime } from "../../src/runtime.js";
 import { startMcpHttpServer } from "../support/mcp-http-server.js";
+import { gone, processesMentioning } from "../support/processes.js";
 import { temporaryFolder } from "../support/workspace.js";
 
 const stdioServer = path.resolve("test/fixtures/mcp/stdio-server.mjs");
@@ -24,35 +25,6 @@ const declared = (config: Servers[string]["config"]): Servers[string] => ({ conf
 const testServer = (mode = "plain", extra: Partial<Servers[string]["config"]> = {}) => declared({ command: node, args: [stdioServer, mode], ...extra });
 const filesystemServer = (root: string) => declared({ command: node, args: [path.resolve("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"), root] });
 const everythingServer = () => declared({ command: node, args: [path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js")] });
-
-/** Pids of running processes whose command line mentions `marker`. */
-async function processesMentioning(marker: string): Promise<number[]> {
-  const pids: number[] = [];
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    const command = await readFile(`/proc/${entry}/cmdline`, "utf8").catch(() => "");
-    if (command.includes(marker)) pids.push(Number(entry));
-  }
-  return pids;
-}
-
-async function gone(pids: number[], withinMs = 5000): Promise<boolean> {
-  const until = Date.now() + withinMs;
-  const alive = () => pids.filter((pid) => existsSync(`/proc/${pid}`) && !statusOf(pid).includes(") Z "));
-  while (Date.now() < until) {
-    if (alive().length === 0) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return alive().length === 0;
-}
-/** A process's /proc stat line ("" once it is gone); a zombie's state is Z. */
-function statusOf(pid: number): string {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return "";
-  }
-}
 
 let folder: { path: string; remove(): Promise<void> };
 beforeEach(async () => {
@@ -231,6 +203,7 @@ describe("servers that misbehave", () => {
 });
 
 describe("fuzzing", () => {
+  // Every fuzz case starts the server again (its manager is disposed after the case): a loaded machine needs time.
   it("covers an MCP server's and a shell protocol's actions from their declared parameters", async () => {
     const { fuzzProtocol } = await import("../../src/fuzz/protocol-fuzz.js");
     const registry = await loadProtocols({
@@ -255,7 +228,7 @@ describe("fuzzing", () => {
     const [after] = await runtime.manager.runAll(scriptSubmissions("[TEST:action=add:a=1:b=1]").submissions);
     expect(after).toMatchObject({ ok: true, output: "2 (number number)" });
     await runtime.manager.dispose();
-  });
+  }, 120_000);
 });
 
 /** `${NAME}` as a config file holds it (not a template placeholder). */
