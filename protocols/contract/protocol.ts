@@ -138,6 +138,11 @@ export interface ProtocolDefinition<State = any> {
   discover?(): Promise<string[]>;
   /** Releases what `discover` started (stops a server); a later use may start it again. */
   close?(): Promise<void>;
+  /**
+   * True for a protocol the person's config declares (an MCP server, a shell protocol) rather
+   * than one clio ships: such protocols share one budget in the system prompt.
+   */
+  fromOutside?: boolean;
 }
 
 /** Another agent's tool name for one action: which action, and how its parameter names map. */

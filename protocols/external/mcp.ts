@@ -92,6 +92,7 @@ export function mcpProtocol(options: McpProtocolOptions): ProtocolDefinition<Mcp
   const definition: ProtocolDefinition<McpConnection> = {
     name,
     summary: `Tools of the MCP server ${options.key}.`,
+    fromOutside: true,
     actions,
     setup: () => connect(),
     close: async () => connection?.close(),

@@ -174,5 +174,5 @@ function buildShellProtocol(name: string, config: ShellProtocolConfig, options: 
         }),
     });
   }
-  return { name: name.toUpperCase(), summary: config.summary, actions };
+  return { name: name.toUpperCase(), summary: config.summary, actions, fromOutside: true };
 }

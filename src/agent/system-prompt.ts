@@ -1,9 +1,10 @@
 /**
  * The system prompt, generated from the registered protocols: the language, every action with
- * its parameters, the rules, and one worked example. Compact, for small local models.
+ * its parameters (prompt-actions.ts), the rules, and one worked example. Compact, for small
+ * local models.
  */
-import type { ActionDefinition } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
+import { protocolSections } from "./prompt-actions.js";
 
 export interface SystemPromptOptions {
   registry: ProtocolRegistry;
@@ -21,17 +22,12 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
   const sections = [
     `You are clio, a coding assistant working in the project folder ${options.workspaceName ?? "."}. You act by writing commands in your reply; clio runs them and sends back their results.`,
     LANGUAGE,
-    `## Commands\n${options.registry
-      .all()
-      .map((protocol) => ({ protocol, actions: Object.entries(protocol.actions).filter(([name]) => options.offers?.(protocol.name, name) ?? true) }))
-      .filter(({ protocol, actions }) => actions.length > 0 || Object.keys(protocol.actions).length === 0)
-      .map(
-        ({ protocol, actions }) =>
-          `${protocol.name} — ${protocol.summary}${actionLines(actions)
-            .map((line) => `\n${line}`)
-            .join("")}`,
-      )
-      .join("\n")}`,
+    `## Commands\n${protocolSections(
+      options.registry
+        .all()
+        .map((protocol) => ({ protocol, actions: Object.entries(protocol.actions).filter(([name]) => options.offers?.(protocol.name, name) ?? true) }))
+        .filter(({ protocol, actions }) => actions.length > 0 || Object.keys(protocol.actions).length === 0),
+    ).join("\n")}`,
     RULES,
     EXAMPLE,
   ];
@@ -40,52 +36,6 @@ export function buildSystemPrompt(options: SystemPromptOptions): string {
   }
   if (options.memories?.length) sections.push(`## Remembered from earlier sessions\n${options.memories.map((memory) => `- ${memory}`).join("\n")}`);
   return sections.join("\n\n");
-}
-
-/**
- * About how many characters (4 per token) one protocol's action lines may take: a protocol from
- * outside (an MCP server with fifty tools) must not crowd out the rest. Actions past the budget
- * are named only; `clio protocols NAME` shows them all.
- */
-const ACTION_LINES_BUDGET = 2_400;
-const MORE_NAMES_BUDGET = 400;
-
-function actionLines(entries: Array<[string, ActionDefinition]>): string[] {
-  const lines: string[] = [];
-  let used = 0;
-  for (const [index, [name, action]] of entries.entries()) {
-    const line = actionLine(name, action);
-    if (used + line.length > ACTION_LINES_BUDGET) {
-      const rest = entries.slice(index).map(([other]) => other);
-      let names = rest.join(", ");
-      if (names.length > MORE_NAMES_BUDGET) names = `${names.slice(0, MORE_NAMES_BUDGET).replace(/,[^,]*$/, "")}, …`;
-      lines.push(`  (${rest.length} more actions: ${names})`);
-      break;
-    }
-    lines.push(line);
-    used += line.length + 1;
-  }
-  return lines;
-}
-
-/** `  read path offset? limit? — Read a file with line numbers.` */
-function actionLine(name: string, action: ActionDefinition): string {
-  const parameters = Object.entries(action.parameters).map(([key, definition]) => {
-    const optional = definition.schema.safeParse(undefined).success;
-    return `${key}${optional ? "?" : ""}`;
-  });
-  return `  ${[name, ...parameters].join(" ")} — ${firstSentence(action.summary)}`;
-}
-
-/**
- * A summary's first sentence: the prompt stays small for local models, while the errors and
- * `clio protocols` carry the details.
- */
-function firstSentence(summary: string): string {
-  const withoutAsides = summary.replace(/\s*\([^()]*\)/g, "").trim();
-  const [first = withoutAsides] = withoutAsides.split(/(?<=[.;])\s|\n/);
-  const sentence = first.replace(/[.;]$/, "");
-  return sentence.length <= 200 ? sentence : `${sentence.slice(0, 199)}…`;
 }
 
 const LANGUAGE = `## How to write a command

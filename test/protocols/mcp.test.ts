@@ -88,7 +88,7 @@ describe("MCP servers through replay", () => {
 });
 
 describe("MCP servers in the agent loop", () => {
-  it("lists the server's tools in the system prompt and runs the model's call", async () => {
+  it("lists three real servers' tools in the system prompt (34 tools fit the shared budget whole) and runs the model's call", async () => {
     const requests: ModelRequest[] = [];
     const scripted = new ScriptedProvider({ replies: ["Adding. [TEST:action=add:a=2:b=3]", "It is 5."], origin: "test" });
     const provider: ModelProvider = { name: "spy", model: "spy", api: "chat", stream: (request) => (requests.push(request), scripted.stream(request)) };
@@ -96,7 +96,7 @@ describe("MCP servers in the agent loop", () => {
     const runtime = await createRuntime({
       workspace: folder.path,
       permissionMode: "yolo",
-      extensions: { mcpServers: { test: testServer() } },
+      extensions: { mcpServers: { test: testServer(), fs: filesystemServer(folder.path), everything: everythingServer() } },
       onEvent: (event) => void (event.type === "command-finished" && results.push(event.result)),
     });
     const conversation = new Conversation({ provider, runtime, maxTurns: 3 });
@@ -108,7 +108,10 @@ describe("MCP servers in the agent loop", () => {
     const system = requests[0]!.messages[0]!.content;
     expect(system).toContain("TEST — Tools of the MCP server test (7 tools).");
     expect(system).toContain("  add a b — Add two numbers");
-    expect(await gone([pid])).toBe(true);
+    expect(system).toContain("FS — Tools of the MCP server fs (14 tools).\n  read_file path tail? head? — Read the complete contents of a file as text\n");
+    expect(system).toContain("  get-sum a b — Returns the sum of two numbers\n");
+    expect(system).not.toMatch(/more actions|descriptions shortened/);
+    expect(await gone([pid, ...(await processesMentioning(folder.path))])).toBe(true);
   });
 });
 
