@@ -189,6 +189,22 @@ describe("servers that misbehave", () => {
     expect(await gone(await processesMentioning(stdioServer))).toBe(true);
   });
 
+  it("stops a server that does not start within its start timeout, names it with its last stderr line, and keeps the others", async () => {
+    const runtime = await createRuntime({
+      workspace: folder.path,
+      permissionMode: "yolo",
+      extensions: { mcpServers: { stuck: testServer("silent", { startTimeout: 2 }), test: testServer() } },
+    });
+    await runtime.registry.discover();
+    expect(runtime.registry.notes("STUCK").failure).toBe("The MCP server stuck did not start within 2 s.\nIts last stderr lines:\nwaiting for a database that never comes");
+    const { scriptSubmissions } = await import("../../src/replay/replay.js");
+    const [stuck, test] = await runtime.manager.runAll(scriptSubmissions("[STUCK:action=add:a=1:b=1] [TEST:action=add:a=1:b=2]").submissions);
+    await runtime.manager.dispose();
+    expect(stuck).toMatchObject({ ok: false, error: { code: "unknown_action", message: expect.stringContaining("did not start within 2 s") } });
+    expect(test).toMatchObject({ ok: true, output: "3 (number number)" });
+    expect(await gone(await processesMentioning(stdioServer))).toBe(true);
+  });
+
   it("reports a server that crashes during a call, and starts it again for the next call", async () => {
     const runtime = await createRuntime({ workspace: folder.path, permissionMode: "yolo", extensions: { mcpServers: { test: testServer() } } });
     await runtime.registry.discover();

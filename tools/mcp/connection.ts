@@ -187,18 +187,9 @@ export class McpConnection {
     };
     client.onerror = (error) => this.options.log?.("debug", `MCP ${this.name}: ${error.message}`);
     let timer: NodeJS.Timeout | undefined;
+    const timedOut = Symbol("start timeout");
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () =>
-          reject(
-            new ToolError(
-              "timeout",
-              `The MCP server ${this.name} did not start within ${(this.startTimeoutMs() / 1000).toFixed(0)} s.${this.exitDetails()}`,
-              `Check mcpServers.${this.name} in the config (run the command by hand to see it start), or raise its startTimeout.`,
-            ),
-          ),
-        this.startTimeoutMs(),
-      );
+      timer = setTimeout(() => reject(timedOut), this.startTimeoutMs());
     });
     try {
       await Promise.race([client.connect(transport, { timeout: this.startTimeoutMs() }), timeout]);
@@ -209,8 +200,9 @@ export class McpConnection {
       }
       this.options.log?.("info", `MCP ${this.name}: started${live.pid === undefined ? "" : ` (pid ${live.pid})`}`);
     } catch (error) {
+      // Stopped first, so the message carries what the server wrote to stderr until then.
       await this.shutDown(live);
-      if (error instanceof ToolError) throw error;
+      if (error === timedOut || /timed out|-32001/i.test((error as Error).message ?? "")) throw this.startTimeout();
       throw this.startFailure(error as Error);
     } finally {
       clearTimeout(timer);
@@ -240,6 +232,14 @@ export class McpConnection {
       }
     });
     return transport;
+  }
+
+  private startTimeout(): ToolError {
+    return new ToolError(
+      "timeout",
+      `The MCP server ${this.name} did not start within ${(this.startTimeoutMs() / 1000).toFixed(0)} s.${this.exitDetails()}`,
+      `Check mcpServers.${this.name} in the config (run the command by hand to see it start), or raise its startTimeout.`,
+    );
   }
 
   private startFailure(error: Error): ToolError {
