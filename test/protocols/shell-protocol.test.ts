@@ -135,5 +135,8 @@ describe("bad declarations", () => {
     expect(registry.get("GOOD")?.actions.hello?.permission).toBe("exec");
     expect(registry.get("WORDS")).toBeUndefined();
     expect(registry.get("EXEC")?.summary).not.toBe("Mine");
+    // In the system prompt like any protocol, within the budget protocols from outside share.
+    const { buildSystemPrompt } = await import("../../src/agent/system-prompt.js");
+    expect(buildSystemPrompt({ registry })).toContain("\nGOOD — Fine\n  hello — Say hello\n");
   });
 });
