@@ -22,16 +22,22 @@ const stdioServer = path.resolve("test/fixtures/mcp/stdio-server.mjs");
 const node = process.execPath;
 type Servers = ClioConfig["mcpServers"];
 const declared = (config: Servers[string]["config"]): Servers[string] => ({ config, source: "test config" });
-const testServer = (mode = "plain", extra: Partial<Servers[string]["config"]> = {}) => declared({ command: node, args: [stdioServer, mode], ...extra });
+// Every server a test starts carries the test's folder (an argument the server ignores, or a
+// variable), so afterEach finds exactly this test's servers and checks that none is left.
+const testServer = (mode = "plain", extra: Partial<Servers[string]["config"]> = {}) => declared({ command: node, args: [stdioServer, mode, folder.path], ...extra });
 const filesystemServer = (root: string) => declared({ command: node, args: [path.resolve("node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"), root] });
-const everythingServer = () => declared({ command: node, args: [path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js")] });
+const everythingServer = () =>
+  declared({ command: node, args: [path.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js")], env: { CLIO_TEST_FOLDER: folder.path } });
 
 let folder: { path: string; remove(): Promise<void> };
 beforeEach(async () => {
   folder = await temporaryFolder("clio-mcp-");
   await writeFile(path.join(folder.path, "notes.txt"), "hello from the workspace\n");
 });
-afterEach(() => folder.remove());
+afterEach(async () => {
+  expect(await gone(await processesMentioning(folder.path))).toBe(true);
+  await folder.remove();
+});
 
 describe("MCP servers through replay", () => {
   it("calls tools of the filesystem, everything and a raw-schema server, with typed arguments and described content", async () => {
@@ -159,7 +165,7 @@ describe("servers that misbehave", () => {
     expect(registry.warnings).toEqual(["test config: the MCP server file-op would be the protocol FILE_OP, which clio already has; it is left out. Rename its key."]);
     await registry.discover();
     try {
-      expect(registry.notes("BROKEN").failure).toMatch(/The MCP server broken \(.*stdio-server\.mjs exit\) could not start: .*\n[\s\S]*cannot open the database/);
+      expect(registry.notes("BROKEN").failure).toMatch(/The MCP server broken \(.*stdio-server\.mjs exit [^)]*\) could not start: .*\n[\s\S]*cannot open the database/);
       expect(registry.get("BROKEN")!.summary).toMatch(/^Tools of the MCP server broken: unavailable/);
       expect(registry.notes("MISSING").failure).toBe('The MCP server missing could not start: the program "clio-no-such-program-17" was not found.');
       expect(registry.notes("ODD").notes).toEqual([
@@ -186,7 +192,7 @@ describe("servers that misbehave", () => {
     } finally {
       await registry.close();
     }
-    expect(await gone(await processesMentioning(stdioServer))).toBe(true);
+    expect(await gone(await processesMentioning(folder.path))).toBe(true);
   });
 
   it("stops a server that does not start within its start timeout, names it with its last stderr line, and keeps the others", async () => {
@@ -202,7 +208,7 @@ describe("servers that misbehave", () => {
     await runtime.manager.dispose();
     expect(stuck).toMatchObject({ ok: false, error: { code: "unknown_action", message: expect.stringContaining("did not start within 2 s") } });
     expect(test).toMatchObject({ ok: true, output: "3 (number number)" });
-    expect(await gone(await processesMentioning(stdioServer))).toBe(true);
+    expect(await gone(await processesMentioning(folder.path))).toBe(true);
   });
 
   it("reports a server that crashes during a call, and starts it again for the next call", async () => {
@@ -247,7 +253,7 @@ describe("fuzzing", () => {
     const [after] = await runtime.manager.runAll(scriptSubmissions("[TEST:action=add:a=1:b=1]").submissions);
     expect(after).toMatchObject({ ok: true, output: "2 (number number)" });
     await runtime.manager.dispose();
-  }, 120_000);
+  }, 240_000);
 });
 
 /** `${NAME}` as a config file holds it (not a template placeholder). */
@@ -259,7 +265,7 @@ describe("variables in a server's declaration", () => {
       cwd: folder.path,
       env: { FIXTURE: stdioServer },
       mcpServers: {
-        test: declared({ command: node, args: [variable("FIXTURE"), variable("MODE:-plain")], env: { TOKEN: variable("FIXTURE") } }),
+        test: declared({ command: node, args: [variable("FIXTURE"), variable("MODE:-plain"), folder.path], env: { TOKEN: variable("FIXTURE") } }),
         other: declared({ command: node, args: [variable("NOT_SET_ANYWHERE")] }),
       },
     });
@@ -268,7 +274,7 @@ describe("variables in a server's declaration", () => {
     ]);
     expect(registry.get("OTHER")).toBeUndefined();
     await registry.discover();
-    expect(Object.keys(registry.get("TEST")!.actions)).toContain("add");
+    expect(Object.keys(registry.get("TEST")!.actions), registry.notes("TEST").failure).toContain("add");
     await registry.close();
   });
 });
