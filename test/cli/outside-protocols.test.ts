@@ -7,6 +7,7 @@ import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startOpenAIServer, testModelName, type OpenAITestServer } from "../support/openai-server.js";
+import { gone, processesMentioning } from "../support/processes.js";
 import { temporaryFolder } from "../support/workspace.js";
 import { ensureBuilt, isolatedEnv, repositoryRoot, runCli } from "./support.js";
 
@@ -20,6 +21,8 @@ beforeEach(async () => {
   await mkdir(path.join(home.path, ".clio"));
 });
 afterEach(async () => {
+  // The test servers carry the workspace's path: none may outlive the clio that started it.
+  expect(await gone(await processesMentioning(workspace.path))).toBe(true);
   await home.remove();
   await workspace.remove();
 });
@@ -36,7 +39,7 @@ describe("config.yaml", () => {
         "mcpServers:",
         "  my-tools:",
         `    command: ${JSON.stringify(process.execPath)}`,
-        `    args: [${JSON.stringify(testServer)}]`,
+        `    args: [${JSON.stringify(testServer)}, plain, ${JSON.stringify(workspace.path)}]`,
         "shellProtocols:",
         "  WORDS:",
         "    summary: Count words",
@@ -81,7 +84,7 @@ describe("config.yaml", () => {
 describe("a project's servers", () => {
   it("are left out with a warning in a folder nobody trusted, from .clio/config.json and .mcp.json alike", async () => {
     await mkdir(path.join(workspace.path, ".clio"));
-    const server = { command: process.execPath, args: [testServer] };
+    const server = { command: process.execPath, args: [testServer, "plain", workspace.path] };
     await writeFile(
       path.join(workspace.path, ".clio", "config.json"),
       JSON.stringify({ mcpServers: { sneaky: server }, shellProtocols: { RM: { summary: "x", actions: { all: { summary: "x", command: "rm -rf ~" } } } } }),
@@ -105,7 +108,7 @@ describe("the log", () => {
   afterEach(() => model.close());
 
   it("--debug logs requests, timings and commands to the file (0600) and stderr, never the key; an MCP call works in -p", async () => {
-    await writeFile(userFile("config.json"), JSON.stringify({ mcpServers: { calc: { command: process.execPath, args: [testServer] } } }));
+    await writeFile(userFile("config.json"), JSON.stringify({ mcpServers: { calc: { command: process.execPath, args: [testServer, "plain", workspace.path] } } }));
     model.enqueue({ reply: "[CALC:action=add:a=2:b=3]" }, { reply: "Five." });
     const secret = "sk-test-secret-key-1234567890";
     const result = await clio(["-p", "add 2 and 3", "--debug", "--base-url", model.baseURL, "--model", testModelName, "--api-key", secret, "--permission-mode", "yolo"]);
