@@ -151,8 +151,10 @@ describe("a streamable-HTTP server on 127.0.0.1", () => {
 
 describe("servers that misbehave", () => {
   it("keeps each failure with its own protocol: exit at start, missing program, bad tools, garbage on stdout, a name clio has", async () => {
+    const logged: string[] = [];
     const registry = await loadProtocols({
       cwd: folder.path,
+      log: (level, message) => void logged.push(`${level} ${message}`),
       mcpServers: {
         broken: testServer("exit"),
         missing: declared({ command: "clio-no-such-program-17" }),
@@ -180,6 +182,7 @@ describe("servers that misbehave", () => {
       const { scriptSubmissions } = await import("../../src/replay/replay.js");
       const [noisy, test, broken] = await runtime.manager.runAll(scriptSubmissions("[NOISY:action=add:a=1:b=1] [TEST:action=add:a=2:b=2] [BROKEN:action=add:a=1:b=1]").submissions);
       expect(noisy).toMatchObject({ ok: true, output: "2 (number number)" });
+      expect(logged.filter((line) => line.startsWith("warn MCP noisy: ignored what is not MCP on its stdout"))).toHaveLength(1);
       expect(test).toMatchObject({ ok: true, output: "4 (number number)" });
       expect(broken).toMatchObject({
         ok: false,

@@ -185,7 +185,13 @@ export class McpConnection {
       this.exitNote = "\nThe server exited.";
       this.options.log?.("warn", `MCP ${this.name}: the connection closed`);
     };
-    client.onerror = (error) => this.options.log?.("debug", `MCP ${this.name}: ${error.message}`);
+    // A server that writes other things to stdout (log lines, a banner) keeps working: its
+    // first such error is a warning naming it, the rest are details.
+    let errorsSeen = 0;
+    client.onerror = (error) => {
+      const first = errorsSeen++ === 0;
+      this.options.log?.(first ? "warn" : "debug", `MCP ${this.name}: ${first ? "ignored what is not MCP on its stdout or connection: " : ""}${error.message}`);
+    };
     let timer: NodeJS.Timeout | undefined;
     const timedOut = Symbol("start timeout");
     const timeout = new Promise<never>((_, reject) => {
