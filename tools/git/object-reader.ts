@@ -217,11 +217,12 @@ export function applyDelta(base: Buffer, delta: Buffer, corrupt: (reason: string
       for (let bit = 0; bit < 3; bit++) if (instruction & (0x10 << bit)) length += delta[cursor++]! * 2 ** (8 * bit);
       if (length === 0) length = 0x10000;
       if (cursor > delta.length || from + length > base.length || written + length > size) throw corrupt("a delta copies from outside its base");
-      written += base.copy(result, written, from, from + length);
+      // Buffer#copy costs more than a loop for the short runs most deltas of source code copy.
+      if (length < 64) for (let byte = 0; byte < length; byte++) result[written++] = base[from + byte]!;
+      else written += base.copy(result, written, from, from + length);
     } else if (instruction !== 0) {
       if (cursor + instruction > delta.length || written + instruction > size) throw corrupt("a delta inserts more than it holds");
-      written += delta.copy(result, written, cursor, cursor + instruction);
-      cursor += instruction;
+      for (let byte = 0; byte < instruction; byte++) result[written++] = delta[cursor++]!;
     } else {
       throw corrupt("a delta holds the reserved instruction 0");
     }
