@@ -187,6 +187,26 @@ describe("bad repositories", () => {
     expect(error.message).toContain("checksum");
   });
 
+  it("a damaged entry inside a pack is a clear corrupt_file error, not a crash or wrong content", async () => {
+    await sandbox.commit("one large file", { "data.txt": `${"a line of text that compresses\n".repeat(4000)}` });
+    await sandbox.git(["gc", "-q", "--prune=now"]);
+    const blob = (await sandbox.git(["rev-parse", "HEAD:data.txt"])).trim();
+    const { spawnSync } = await import("node:child_process");
+    const listing = spawnSync("git", ["show-index"], { input: await fs.readFile(await packed(".idx")) }).stdout.toString();
+    const offset = Number(
+      listing
+        .split("\n")
+        .find((line) => line.includes(blob))!
+        .split(" ")[0],
+    );
+    // Bytes inside the entry's zlib stream: zlib's own checksum no longer matches.
+    await damage(await packed(".pack"), (bytes) => Buffer.from(bytes).fill(0x55, offset + 4, offset + 40));
+    await sandbox.write("data.txt", "changed\n");
+    const damaged = await callGitFailing(sandbox, "diff");
+    expect(damaged.code).toBe("corrupt_file");
+    expect(damaged.message).toMatch(/pack-\w+\.pack is damaged/);
+  });
+
   it("an object missing from the pack is a clear not_found naming the object", async () => {
     await editedHistory();
     const lost = (await sandbox.git(["rev-parse", "HEAD:notes.md"])).trim();
