@@ -30,6 +30,7 @@ export interface ObjectFileSystem extends PackFileSystem {
 const KEPT_BASE_BYTES = 32 * 1024 * 1024;
 /** A delta chain longer than this is taken for a loop in a damaged pack (git writes at most 4,095). */
 const LONGEST_CHAIN = 10_000;
+const OID = /^[0-9a-f]{40}$/;
 /** How many repositories keep their packs open at once. */
 const KEPT_READERS = 8;
 
@@ -38,7 +39,7 @@ export class ObjectReader {
   private listing = "";
   /** Set when the pack folder may have changed since it was last listed (a new action began). */
   private unchecked = true;
-  /** Resolved delta bases, keyed by pack and offset (`baseKey`). */
+  /** Resolved delta bases, keyed by the pack's serial number and the entry's offset. */
   private readonly bases = new Map<number, GitObject>();
   private baseBytes = 0;
 
@@ -49,6 +50,7 @@ export class ObjectReader {
 
   /** The object, or undefined when the repository does not have it. */
   read(oid: string): GitObject | undefined {
+    if (!OID.test(oid)) return undefined;
     if (this.unchecked) this.refresh();
     return this.readWithin(oid, 0);
   }

@@ -109,6 +109,7 @@ export class PackFile {
   /** Inflates the zlib stream at `start`, which must give exactly `size` bytes. */
   private inflate(start: number, size: number, corrupt: (reason: string) => ToolError): Buffer {
     // zlib's bound on how much a stream of `size` bytes can grow to, whatever the settings.
+    if (start >= this.end) throw corrupt("an entry's data lies past the end of the pack");
     const bound = size + Math.ceil(size / 8) + Math.ceil(size / 64) + 64;
     const compressed = this.bytesAt(start, Math.min(bound, this.end - start), corrupt);
     let data: Buffer;

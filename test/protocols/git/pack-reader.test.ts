@@ -129,6 +129,7 @@ describe("clio's pack reader against git's own reading", () => {
     expect(reader.read(head)?.type).toBe("commit");
     expect(reader.read((await sandbox.git(["rev-parse", "HEAD:late.txt"])).trim())?.content.toString()).toBe("late\n");
     expect(reader.read("0".repeat(40))).toBeUndefined();
+    expect(reader.read("HEAD")).toBeUndefined();
     reader.close();
   });
 
