@@ -7,7 +7,7 @@ import { ToolError } from "../errors.js";
 import { applyChanges, assertNothingOverwritten, diffTrees } from "./apply-tree.js";
 import { assertNoMergeInProgress, currentBranch, headCommit, resolveCommit, type Repository } from "./repository.js";
 import type { StatusOptions } from "./status.js";
-import { commitFiles } from "./tree.js";
+import { commitFiles, readCommitObject } from "./tree.js";
 
 export interface BranchInfo {
   name: string;
@@ -17,13 +17,13 @@ export interface BranchInfo {
 }
 
 export async function listBranches(repository: Repository): Promise<BranchInfo[]> {
-  const { fs, gitdir, cache } = repository;
+  const { fs, gitdir } = repository;
   const current = await currentBranch(repository);
   const names = await git.listBranches({ fs, gitdir });
   return Promise.all(
     names.sort().map(async (name) => {
       const oid = await git.resolveRef({ fs, gitdir, ref: `refs/heads/${name}` });
-      const { commit } = await git.readCommit({ fs, gitdir, oid, cache });
+      const commit = await readCommitObject(repository, oid);
       return { name, current: name === current, oid, subject: commit.message.split("\n")[0]! };
     }),
   );

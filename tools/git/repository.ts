@@ -10,6 +10,9 @@ import { ToolError } from "../errors.js";
 import { emptyIndex, parseIndex, type IndexFile } from "./index-file.js";
 import { withIndexLock, type IndexLock, type LockOptions } from "./lock.js";
 import { type GitFileSystem, objectListingFileSystem, sharedObjectCache } from "./object-store.js";
+import { objectReaderFor, type ObjectReader } from "./object-reader.js";
+import { parseTagTarget } from "./object-parse.js";
+import { readCommitObject, readObjectOfType } from "./objects.js";
 
 export interface Repository {
   /** The worktree root (the workspace root). */
@@ -19,6 +22,10 @@ export interface Repository {
   fs: GitFileSystem;
   /** isomorphic-git's object cache, shared by the actions of this process while the packs stay the same. */
   cache: object;
+  /** clio's own reader for the read-only paths: packs read with positioned reads and node's zlib. */
+  objects: ObjectReader;
+  /** Commits whose parents a shallow clone did not fetch (`.git/shallow`). */
+  shallow: ReadonlySet<string>;
   lockOptions: LockOptions;
   /** core.fileMode: false means the executable bit on disk is not trusted (kept as in the index). */
   fileMode: boolean;
@@ -60,9 +67,17 @@ export async function openRepository(root: string, options: OpenOptions = {}): P
     gitdir,
     fs: objectListingFileSystem(gitdir),
     cache: await sharedObjectCache(gitdir),
+    objects: objectReaderFor(gitdir),
+    shallow: await readShallow(gitdir),
     lockOptions: options.lockOptions ?? {},
     fileMode: fileMode !== false && fileMode !== "false",
   };
+}
+
+/** The commits `.git/shallow` lists: a shallow clone has not fetched their parents. */
+async function readShallow(gitdir: string): Promise<Set<string>> {
+  const text = await nodeFs.promises.readFile(path.join(gitdir, "shallow"), "utf8").catch(() => "");
+  return new Set(text.split("\n").filter((line) => /^[0-9a-f]{40}$/.test(line)));
 }
 
 /** The closest folder above `root` that holds a `.git` (folder or file), if any. */
@@ -181,10 +196,11 @@ export async function resolveCommit(repository: Repository, ref: string): Promis
   for (const step of match[2]!.match(/~\d*|\^/g) ?? []) {
     const generations = step === "^" || step === "~" ? 1 : Number(step.slice(1));
     for (let count = 0; count < generations; count++) {
-      const { commit } = await git.readCommit({ fs, gitdir, oid, cache });
+      const commit = await readCommitObject(repository, oid);
       const parent = commit.parent[0];
       if (parent === undefined) {
-        throw new ToolError("not_found", `${ref} goes back further than the first commit.`, ["Use a smaller ~N; see the history with ", { action: "log" }, "."]);
+        const where = repository.shallow.has(oid) ? "the oldest commit of this shallow clone" : "the first commit";
+        throw new ToolError("not_found", `${ref} goes back further than ${where}.`, ["Use a smaller ~N; see the history with ", { action: "log" }, "."]);
       }
       oid = parent;
     }
@@ -193,12 +209,12 @@ export async function resolveCommit(repository: Repository, ref: string): Promis
 }
 
 async function peelToCommit(repository: Repository, oid: string, ref: string): Promise<string> {
-  const { fs, gitdir, cache } = repository;
   for (let depth = 0; depth < 8; depth++) {
-    const object = await git.readObject({ fs, gitdir, oid, cache, format: "parsed" });
+    const object = repository.objects.read(oid);
+    if (object === undefined) throw await unknownRef(repository, ref);
     if (object.type === "commit") return oid;
     if (object.type !== "tag") break;
-    oid = (object.object as { object: string }).object;
+    oid = parseTagTarget(oid, readObjectOfType(repository, oid, "tag")).object;
   }
   throw new ToolError("invalid_argument", `${ref} does not name a commit.`, "Give a branch, a tag or a commit id.");
 }

@@ -1,47 +1,14 @@
 /**
  * Trees as flat maps (path → oid and mode), and git's blob hashing. Reading a commit's tree
  * costs one object read per folder; folders whose oid the index's cache-tree already vouches
- * for can be skipped entirely. Commits and trees are named by their content's hash, so once
- * read they are kept for the process (a bounded number of them) and never read again.
+ * for can be skipped entirely. The objects themselves are read and kept by objects.ts.
  */
 import { createHash } from "node:crypto";
-import git, { type CommitObject, type TreeEntry } from "isomorphic-git";
+import type { TreeEntry } from "isomorphic-git";
+import { readCommitObject, readTreeEntries } from "./objects.js";
 import type { Repository } from "./repository.js";
 
-/** How many commits and trees the process keeps once read (the least recently read go first). */
-const KEPT_OBJECTS = 20_000;
-const keptObjects = new Map<string, CommitObject | TreeEntry[]>();
-
-function keep<Value extends CommitObject | TreeEntry[]>(oid: string, value: Value): Value {
-  keptObjects.set(oid, value);
-  if (keptObjects.size > KEPT_OBJECTS) keptObjects.delete(keptObjects.keys().next().value!);
-  return value;
-}
-
-function kept(oid: string): CommitObject | TreeEntry[] | undefined {
-  const value = keptObjects.get(oid);
-  if (value !== undefined) {
-    keptObjects.delete(oid);
-    keptObjects.set(oid, value);
-  }
-  return value;
-}
-
-/** A commit, parsed (kept for the process once read). */
-export async function readCommitObject(repository: Repository, oid: string): Promise<CommitObject> {
-  const known = kept(oid);
-  if (known !== undefined && !Array.isArray(known)) return known;
-  const { commit } = await git.readCommit({ fs: repository.fs, gitdir: repository.gitdir, oid, cache: repository.cache });
-  return keep(oid, commit);
-}
-
-/** A tree's entries (kept for the process once read). */
-export async function readTreeEntries(repository: Repository, oid: string): Promise<TreeEntry[]> {
-  const known = kept(oid);
-  if (Array.isArray(known)) return known;
-  const { tree } = await git.readTree({ fs: repository.fs, gitdir: repository.gitdir, oid, cache: repository.cache });
-  return keep(oid, tree);
-}
+export { readBlob, readCommitObject, readTreeEntries } from "./objects.js";
 
 export interface TreeFile {
   oid: string;
@@ -143,33 +110,4 @@ export async function entryAt(repository: Repository, treeOid: string, path: str
     ({ oid, type } = entry);
   }
   return { oid, type };
-}
-
-/** How many bytes of blobs the process keeps once read (the least recently read go first). */
-const KEPT_BLOB_BYTES = 64 * 1024 * 1024;
-/** Larger blobs are not kept: one would push out many small ones. */
-const KEPT_BLOB_LARGEST = 1024 * 1024;
-const keptBlobs = new Map<string, Buffer>();
-let keptBlobBytes = 0;
-
-/** Reads a blob's bytes (small blobs are kept for the process once read). Do not modify the buffer. */
-export async function readBlob(repository: Repository, oid: string): Promise<Buffer> {
-  const known = keptBlobs.get(oid);
-  if (known !== undefined) {
-    keptBlobs.delete(oid);
-    keptBlobs.set(oid, known);
-    return known;
-  }
-  const { blob } = await git.readBlob({ fs: repository.fs, gitdir: repository.gitdir, oid, cache: repository.cache });
-  const content = Buffer.from(blob.buffer, blob.byteOffset, blob.byteLength);
-  if (content.length <= KEPT_BLOB_LARGEST) {
-    keptBlobs.set(oid, content);
-    keptBlobBytes += content.length;
-    for (const [oldest, buffer] of keptBlobs) {
-      if (keptBlobBytes <= KEPT_BLOB_BYTES) break;
-      keptBlobs.delete(oldest);
-      keptBlobBytes -= buffer.length;
-    }
-  }
-  return content;
 }
