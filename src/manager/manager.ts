@@ -11,6 +11,7 @@ import { renderHint } from "../../protocols/contract/hints.js";
 import { ToolError } from "../../tools/errors.js";
 import type { ResultError } from "../errors.js";
 import { makeFolder } from "../../tools/clio-folder.js";
+import type { CheckedPaths } from "../../tools/workspace.js";
 import {
   wholeOutputOf,
   type ActionDefinition,
@@ -22,7 +23,7 @@ import {
 } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
-import { permissionSubject } from "./path-forms.js";
+import { checkPaths, permissionSubject } from "./path-forms.js";
 import type { PermissionPolicy, PermissionVerdict } from "./permissions.js";
 import type { CommandResult } from "./result.js";
 import { CommandScheduler } from "./scheduler.js";
@@ -160,7 +161,9 @@ export class ProtocolManager {
       this.failed(id, protocol, action, permissionClass, { code: "cancelled", message: `${protocol}.${action} was cancelled before it started.` }, start, description);
     // A command whose turn was cancelled while it waited is not put to the person.
     if (signal.aborted) return cancelled();
-    const preview = await this.previewOf(invocation, signal);
+    // Paths are resolved once: the permission rules judge these, and the action uses them.
+    const checkedPaths = await checkPaths(definition, invocation.decoded, this.options.environment.workspace);
+    const preview = await this.previewOf(invocation, checkedPaths, signal);
     // An action that cannot work (a replace whose text is not there) fails without a question.
     if (preview && "error" in preview) return { ...this.failed(id, protocol, action, permissionClass, preview.error, start, description), args: invocation.decoded };
     const verdict = await this.options.permissions
@@ -175,6 +178,7 @@ export class ProtocolManager {
           protocol,
           action,
           permissionClass,
+          checked: checkedPaths,
         })),
         ...(preview ? { changes: preview.changes } : {}),
       })
@@ -191,7 +195,7 @@ export class ProtocolManager {
     if (!verdict.allowed) return { ...this.failed(id, protocol, action, permissionClass, verdict.error, start, description), args: invocation.decoded };
     if (signal.aborted) return cancelled();
     // A question may have stood for minutes: the files are looked at again just before the change.
-    const again = verdict.asked ? await this.previewOf(invocation, signal) : preview;
+    const again = verdict.asked ? await this.previewOf(invocation, checkedPaths, signal) : preview;
     const changes = again && "changes" in again ? again.changes : undefined;
     if (changes?.length) this.emit({ type: "files-changing", id, protocol, action, changes });
     this.emit({ type: "command-started", id, protocol, action, permissionClass, description });
@@ -200,7 +204,7 @@ export class ProtocolManager {
     try {
       const state = await this.stateOf(invocation.protocolDefinition);
       const progress = (text: string) => this.emit({ type: "command-output", id, text });
-      const output: unknown = await definition.handler(invocation.args, { state, environment: this.options.environment, signal, progress });
+      const output: unknown = await definition.handler(invocation.args, { state, environment: this.options.environment, signal, progress, checkedPaths });
       if (!isActionOutput(output)) {
         throw new Error(`${protocol}.${action} returned ${describeValue(output)} instead of { output: text } (a fault in the protocol)`);
       }
@@ -240,12 +244,12 @@ export class ProtocolManager {
    * What the action would change; the error when the preview found the action cannot work;
    * undefined when it declares no preview or the preview itself broke (the handler decides then).
    */
-  private async previewOf(invocation: Invocation, signal: AbortSignal): Promise<{ changes: PlannedChange[] } | { error: ResultError } | undefined> {
+  private async previewOf(invocation: Invocation, checkedPaths: CheckedPaths, signal: AbortSignal): Promise<{ changes: PlannedChange[] } | { error: ResultError } | undefined> {
     const preview = invocation.definition.preview;
     if (!preview) return undefined;
     try {
       const state = await this.stateOf(invocation.protocolDefinition);
-      return { changes: await preview(invocation.args, { state, environment: this.options.environment, signal }) };
+      return { changes: await preview(invocation.args, { state, environment: this.options.environment, signal, checkedPaths }) };
     } catch (error) {
       return ClioError.isInstance(error) && error.code !== "internal_error" ? { error: actionErrorData(error, invocation) } : undefined;
     }
