@@ -26,7 +26,7 @@ import { checkCommand, type CheckResult, type Invocation } from "./check.js";
 import { checkPaths, permissionSubject } from "./path-forms.js";
 import type { PermissionPolicy, PermissionVerdict } from "./permissions.js";
 import type { CommandResult } from "./result.js";
-import { CommandScheduler } from "./scheduler.js";
+import { CommandScheduler, HeldStream, runsAlone } from "./scheduler.js";
 
 export type ManagerEvent =
   | { type: "command-started"; id: number; protocol: string; action: string; permissionClass: PermissionClass; description: string }
@@ -55,6 +55,20 @@ export interface ManagerOptions {
  */
 export type Submission = { command: Command; checked?: CheckResult } | { syntaxError: GrammarSyntaxError };
 
+/** One streaming reply's commands (see `ProtocolManager.replyCommands`). */
+export interface ReplyCommands {
+  /** A command (or syntax error) whose text just arrived. */
+  add(submission: Submission): void;
+  /** The reply ended whole: held commands start in order, each as `vet` returns it (a refusal, say). */
+  release(vet?: (submission: Submission) => Submission): void;
+  /** The results of every command started, in order. */
+  results(): Promise<CommandResult[]>;
+  /** Resolves when every started command has finished (held ones never start). */
+  settled(): Promise<void>;
+  /** Milliseconds each start took, from arrival to being handed to the scheduler. */
+  dispatchDelays: number[];
+}
+
 export class ProtocolManager {
   private readonly scheduler: CommandScheduler;
   private readonly states = new Map<ProtocolDefinition, Promise<unknown>>();
@@ -78,9 +92,43 @@ export class ProtocolManager {
     return typeof permission === "function" ? permission(invocation.args) : permission;
   }
 
-  /** True for a command that must run alone, in order: it changes state, or declares itself exclusive. */
-  runsAlone(invocation: Invocation, permissionClass: PermissionClass = this.permissionClassOf(invocation)): boolean {
-    return permissionClass !== "read" || invocation.definition.exclusive === true;
+  /**
+   * The commands of one streaming reply, ordered by the scheduler's rules (`HeldStream`): read-only
+   * ones start as they arrive, everything from the first that must run alone waits for `release`.
+   */
+  replyCommands(signal: AbortSignal): ReplyCommands {
+    const started: Promise<CommandResult>[] = [];
+    const dispatchDelays: number[] = [];
+    const stream = new HeldStream<Submission>((submission) => {
+      const arrived = performance.now();
+      started.push(this.submit(submission, signal));
+      dispatchDelays.push(performance.now() - arrived);
+    });
+    return {
+      add: (submission) => stream.add(submission, () => this.mustHold(submission)),
+      release: (vet) => stream.release(vet),
+      results: () => Promise.all(started),
+      settled: async () => {
+        await Promise.allSettled(started);
+      },
+      dispatchDelays,
+    };
+  }
+
+  /**
+   * True for a submission that must run alone. A command is checked here, once (the check is kept
+   * on the submission for `submit`); one whose class cannot be told is held like a write.
+   */
+  private mustHold(submission: Submission): boolean {
+    if ("syntaxError" in submission) return false;
+    submission.checked ??= this.check(submission.command);
+    if (!submission.checked.ok) return false;
+    const { invocation } = submission.checked;
+    try {
+      return runsAlone(this.permissionClassOf(invocation), invocation.definition.exclusive);
+    } catch {
+      return true;
+    }
   }
 
   /**
@@ -114,7 +162,7 @@ export class ProtocolManager {
     } catch (error) {
       return Promise.resolve(this.failed(id, invocation.protocol, invocation.action, null, toErrorData(error), start));
     }
-    return this.scheduler.schedule(this.runsAlone(invocation, permissionClass), () => this.run(id, invocation, permissionClass, signal));
+    return this.scheduler.schedule(runsAlone(permissionClass, invocation.definition.exclusive), () => this.run(id, invocation, permissionClass, signal));
   }
 
   /** Runs commands in order, returning their results in the same order. */

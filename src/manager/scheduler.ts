@@ -1,4 +1,15 @@
 /**
+ * Ordering, decided here and only here: which commands run alone, how commands overlap
+ * (`CommandScheduler`), and when a streaming reply's commands may start (`HeldStream`).
+ */
+import type { PermissionClass } from "../../protocols/contract/protocol.js";
+
+/** True for a command that must run alone, in order: it changes state, or declares itself exclusive. */
+export function runsAlone(permissionClass: PermissionClass, exclusive: boolean | undefined): boolean {
+  return permissionClass !== "read" || exclusive === true;
+}
+
+/**
  * Ordering rules for one stream of commands: read-only commands run in parallel (bounded);
  * a command that changes state waits for everything before it, and everything after it waits
  * for it. So results match a one-at-a-time run, while reads overlap.
@@ -41,6 +52,30 @@ export class CommandScheduler {
       if (next) next();
       else this.running--;
     }
+  }
+}
+
+/**
+ * A reply's commands as they stream in. Until the first command that must run alone, each starts
+ * the moment it arrives (the scheduler overlaps reads); from that one on, every command is held
+ * until the reply has ended, and then starts in order — or never, when the reply broke off.
+ */
+export class HeldStream<Item> {
+  private holding = false;
+  private readonly held: Item[] = [];
+
+  constructor(private readonly start: (item: Item) => void) {}
+
+  /** Starts or holds `item`; `mustRunAlone` is asked only while nothing is held. */
+  add(item: Item, mustRunAlone: () => boolean): void {
+    if (!this.holding && mustRunAlone()) this.holding = true;
+    if (this.holding) this.held.push(item);
+    else this.start(item);
+  }
+
+  /** The reply ended whole: the held items start, in order, each as `vet` returns it. */
+  release(vet: (item: Item) => Item = (item) => item): void {
+    for (const item of this.held.splice(0)) this.start(vet(item));
   }
 }
 
