@@ -65,6 +65,8 @@ export interface WorkspaceOptions {
 }
 
 const DEFAULT_PROTECTED = [".git", ".clio"];
+/** An empty, `.` or `..` segment, or a trailing `/`: a path that is not in normal form. */
+const ODD_SEGMENT = /\/(\.{0,2})(\/|$)/;
 const MAX_LINK_HOPS = 64;
 
 /** Longest file or folder name, and longest path, the file systems clio runs on accept (Linux). */
@@ -204,6 +206,10 @@ export class Workspace {
 
   /** True if `absolute` is the root or below it (lexically). */
   contains(absolute: string): boolean {
+    // A normal absolute path (every path the workspace makes) needs only a prefix test.
+    if (path.isAbsolute(absolute) && !ODD_SEGMENT.test(absolute)) {
+      return absolute === this.root || absolute.startsWith(this.root === path.sep ? this.root : `${this.root}${path.sep}`);
+    }
     const relative = path.relative(this.root, absolute);
     if (relative === "") return true;
     if (path.isAbsolute(relative)) return false;

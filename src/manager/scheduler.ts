@@ -16,7 +16,8 @@ export function runsAlone(permissionClass: PermissionClass, exclusive: boolean |
  */
 export class CommandScheduler {
   private barrier: Promise<void> = Promise.resolve();
-  private readsSinceBarrier: Promise<unknown>[] = [];
+  /** The reads scheduled since the last barrier, counted rather than kept (a long read-only run keeps nothing). */
+  private reads = new ReadGroup();
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
@@ -25,20 +26,20 @@ export class CommandScheduler {
   /** Runs `task` when the ordering rules allow; `exclusive` for anything that changes state. */
   schedule<T>(exclusive: boolean, task: () => Promise<T>): Promise<T> {
     if (exclusive) {
-      const before = Promise.all([this.barrier, ...this.readsSinceBarrier]);
+      const before = Promise.all([this.barrier, this.reads.finished()]);
       const run = before.then(task);
       this.barrier = run.then(ignore, ignore);
-      this.readsSinceBarrier = [];
+      this.reads = new ReadGroup();
       return run;
     }
     const run = this.barrier.then(() => this.withSlot(task));
-    this.readsSinceBarrier.push(run.then(ignore, ignore));
+    this.reads.add(run);
     return run;
   }
 
   /** Resolves when everything scheduled so far has finished. */
   async idle(): Promise<void> {
-    await Promise.all([this.barrier, ...this.readsSinceBarrier]);
+    await Promise.all([this.barrier, this.reads.finished()]);
   }
 
   private async withSlot<T>(task: () => Promise<T>): Promise<T> {
@@ -77,6 +78,33 @@ export class HeldStream<Item> {
   release(vet: (item: Item) => Item = (item) => item): void {
     for (const item of this.held.splice(0)) this.start(vet(item));
   }
+}
+
+/** Reads that a later barrier waits for: how many are still running, and who waits for none. */
+class ReadGroup {
+  private running = 0;
+  private whenNone?: Promise<void>;
+  private resolveNone?: () => void;
+
+  add(run: Promise<unknown>): void {
+    this.running++;
+    run.then(this.settle, this.settle);
+  }
+
+  /** Resolves when every read added so far has settled. */
+  finished(): Promise<void> {
+    if (this.running === 0) return Promise.resolve();
+    this.whenNone ??= new Promise<void>((resolve) => (this.resolveNone = resolve));
+    return this.whenNone;
+  }
+
+  private readonly settle = (): void => {
+    this.running--;
+    if (this.running > 0 || this.resolveNone === undefined) return;
+    this.resolveNone();
+    this.whenNone = undefined;
+    this.resolveNone = undefined;
+  };
 }
 
 function ignore(): void {}
