@@ -34,7 +34,11 @@ export interface PlannedReplacement {
 /** Finds `old` in a file and works out the new text, changing nothing (errors as replace gives them). */
 export async function planReplacement(context: FileContext, input: string | ResolvedPath, old: string, replacement: string, all = false): Promise<PlannedReplacement> {
   if (old === "")
-    throw new ToolError("invalid_argument", "old is empty; replace needs the exact text to find.", "Give old as text copied from the file, or use action=write for a whole file.");
+    throw new ToolError("invalid_argument", "old is empty; replace needs the exact text to find.", [
+      "Give old as text copied from the file, or use ",
+      { action: "write", arguments: { path: typeof input === "string" ? input : input.input, content: "…" } },
+      " for a whole file.",
+    ]);
   const { relative, real } = await confine(context, input, "write");
   const stat = await lstatOrNothing(context, real);
   if (stat === undefined) throw notFound(relative);
