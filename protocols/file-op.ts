@@ -5,15 +5,17 @@
  * gutter, then the line exactly); copy text after the gutter when writing `old` for replace.
  * Settings (`config.FILE_OP`): `readLimit` (bytes one read shows, default 16,000).
  */
-import { defineAction, defineProtocol, parameter, type PlannedChange, type ProtocolEnvironment } from "./contract/protocol.js";
+import { defineAction, defineProtocol, parameter, type ActionContext, type PlannedChange, type ProtocolEnvironment } from "./contract/protocol.js";
 import { loadOnce } from "./contract/load-once.js";
-import type { FileLedger, FileSystem, FileTools, ListEntry, SearchResult, WriteResult } from "../tools/files/index.js";
+import type { FileLedger, FileSystem, FileTools, ListEntry, SearchResult, SyncReads, WriteResult } from "../tools/files/index.js";
 import { formatBytes, numberLines } from "../tools/files/text.js";
 import { plural } from "../tools/format.js";
 
 export interface FileOpOptions {
   /** The `fs.promises` seam the file tools use (tests replace single methods). */
   fileSystem?: FileSystem;
+  /** The synchronous calls that read small files whole (tests replace single methods). */
+  syncReads?: SyncReads;
 }
 
 const path = parameter.path("File or folder path relative to the workspace root");
@@ -58,17 +60,17 @@ const loadFileTools = loadOnce(() => import("../tools/files/index.js"));
 /** Makes the FILE_OP protocol over the given file-system seam. */
 export function createFileOpProtocol(options: FileOpOptions = {}) {
   // The file tools load on the first FILE_OP command, not at start-up.
-  const tools = async (environment: ProtocolEnvironment, ledger?: FileLedger) => {
+  // Each command's tools do their I/O on the paths its permission check resolved.
+  const tools = async ({ environment, state, checkedPaths }: ActionContext<FileLedger | undefined>) => {
     const { FileTools } = await loadFileTools();
-    return new FileTools(environment.workspace, options.fileSystem, undefined, ledger);
+    return new FileTools(environment.workspace, options.fileSystem, options.syncReads, state, checkedPaths);
   };
 
   const plan = async (
     action: "write" | "replace" | "delete" | "move" | "copy",
     args: Parameters<FileTools["plan"]>[1],
-    environment: ProtocolEnvironment,
-    ledger: FileLedger,
-  ): Promise<PlannedChange[]> => (await tools(environment, ledger)).plan(action, args);
+    context: ActionContext<FileLedger>,
+  ): Promise<PlannedChange[]> => (await tools(context)).plan(action, args);
 
   return defineProtocol<FileLedger>({
     name: "FILE_OP",
@@ -100,8 +102,8 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
           limit: parameter.integer("How many lines to show (default: all that fit one read)", { min: 1 }),
         },
         describe: (args) => `Reading ${args.path}${args.offset === undefined ? "" : ` from line ${args.offset}`}`,
-        async handler(args, { environment, state }) {
-          const result = await (await tools(environment, state)).read(args.path, { offset: args.offset, limit: args.limit, maxBytes: readLimit(environment) });
+        async handler(args, context) {
+          const result = await (await tools(context)).read(args.path, { offset: args.offset, limit: args.limit, maxBytes: readLimit(context.environment) });
           const shown = result.lines.length === 0 ? "(empty file)" : numberLines(result.lines, result.firstLine);
           const lastLine = result.firstLine + result.lines.length - 1;
           const of = result.totalLines === undefined ? formatBytes(result.size) : `${plural(result.totalLines, "line")}`;
@@ -117,9 +119,9 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         permission: "write",
         parameters: { path, content: parameter.text("The file's complete new content") },
         describe: (args) => `Writing ${args.path}`,
-        preview: (args, { environment, state }) => plan("write", args, environment, state),
-        async handler(args, { environment, state }) {
-          const result = await (await tools(environment, state)).write(args.path, args.content);
+        preview: (args, context) => plan("write", args, context),
+        async handler(args, context) {
+          const result = await (await tools(context)).write(args.path, args.content);
           const output = result.created
             ? `Created ${result.relative} (${plural(result.lines, "line")}, ${formatBytes(result.bytes)}).`
             : `Wrote ${result.relative}: +${result.added} −${result.removed} lines (now ${plural(result.lines, "line")}, ${formatBytes(result.bytes)}).`;
@@ -137,9 +139,9 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
           all: parameter.boolean("Replace every match (default false: old must match exactly once)"),
         },
         describe: (args) => `Editing ${args.path}`,
-        preview: (args, { environment, state }) => plan("replace", args, environment, state),
-        async handler(args, { environment, state }) {
-          const result = await (await tools(environment, state)).replace(args.path, args.old, args.new, args.all ?? false);
+        preview: (args, context) => plan("replace", args, context),
+        async handler(args, context) {
+          const result = await (await tools(context)).replace(args.path, args.old, args.new, args.all ?? false);
           const where = result.matchLines.length === 1 ? `at line ${result.matchLines[0]}` : `at lines ${result.matchLines.join(", ")}`;
           return {
             output: `Replaced ${plural(result.replacements, "match", "matches")} in ${result.relative} ${where}: +${result.added} −${result.removed} lines.`,
@@ -154,8 +156,8 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         permission: "read",
         parameters: { path: folder, recursive },
         describe: (args) => `Listing ${args.path ?? "."}${args.recursive ? " recursively" : ""}`,
-        async handler(args, { environment }) {
-          const result = await (await tools(environment)).list(args.path ?? ".", { recursive: args.recursive ?? false });
+        async handler(args, context) {
+          const result = await (await tools(context)).list(args.path ?? ".", { recursive: args.recursive ?? false });
           const lines = result.entries.length === 0 ? ["(empty folder)"] : result.entries.map(listLine);
           if (result.ignoredFolder) lines.push(`(${result.relative} is ignored by .gitignore; its contents are listed anyway.)`);
           if (result.truncated) lines.push(`(Stopped at ${plural(result.entries.length, "entry", "entries")}; list a subfolder for more.)`);
@@ -178,8 +180,8 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         },
         describe: (args) =>
           args.content === undefined ? `Searching for ${args.pattern} in ${args.path ?? "."}` : `Searching ${args.pattern} in ${args.path ?? "."} for ${args.content}`,
-        async handler(args, { environment }) {
-          const result = await (await tools(environment)).search(args.pattern, { folder: args.path, content: args.content });
+        async handler(args, context) {
+          const result = await (await tools(context)).search(args.pattern, { folder: args.path, content: args.content });
           const description =
             args.content === undefined
               ? `Found ${plural(result.files.length, "file")} matching ${args.pattern}`
@@ -193,9 +195,9 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         permission: "write",
         parameters: { path, recursive },
         describe: (args) => `Deleting ${args.path}`,
-        preview: (args, { environment, state }) => plan("delete", args, environment, state),
-        async handler(args, { environment }) {
-          const result = await (await tools(environment)).remove(args.path, args.recursive ?? false);
+        preview: (args, context) => plan("delete", args, context),
+        async handler(args, context) {
+          const result = await (await tools(context)).remove(args.path, args.recursive ?? false);
           const what = result.kind === "directory" ? `folder with ${plural(result.files, "file")}` : result.kind;
           return { output: `Deleted ${result.relative} (${what}).`, description: `Deleted ${result.relative}`, data: result };
         },
@@ -206,9 +208,9 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         permission: "write",
         parameters: { path, to: target, overwrite },
         describe: (args) => `Moving ${args.path} to ${args.to}`,
-        preview: (args, { environment, state }) => plan("move", args, environment, state),
-        async handler(args, { environment }) {
-          const result = await (await tools(environment)).move(args.path, args.to, args.overwrite ?? false);
+        preview: (args, context) => plan("move", args, context),
+        async handler(args, context) {
+          const result = await (await tools(context)).move(args.path, args.to, args.overwrite ?? false);
           const replaced = result.overwritten ? ` (replacing the old ${result.to})` : "";
           return { output: `Moved ${result.from} to ${result.to}${replaced}.`, description: `Moved ${result.from} to ${result.to}`, data: result };
         },
@@ -219,9 +221,9 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         permission: "write",
         parameters: { path, to: target, recursive, overwrite },
         describe: (args) => `Copying ${args.path} to ${args.to}`,
-        preview: (args, { environment, state }) => plan("copy", args, environment, state),
-        async handler(args, { environment }) {
-          const result = await (await tools(environment)).copy(args.path, args.to, { recursive: args.recursive ?? false, overwrite: args.overwrite ?? false });
+        preview: (args, context) => plan("copy", args, context),
+        async handler(args, context) {
+          const result = await (await tools(context)).copy(args.path, args.to, { recursive: args.recursive ?? false, overwrite: args.overwrite ?? false });
           const replaced = result.overwritten ? ` (replacing the old ${result.to})` : "";
           return { output: `Copied ${result.from} to ${result.to}${replaced}.`, description: `Copied ${result.from} to ${result.to}`, data: result };
         },
@@ -232,8 +234,8 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         permission: "read",
         parameters: { path },
         describe: (args) => `Inspecting ${args.path}`,
-        async handler(args, { environment }) {
-          const info = await (await tools(environment)).info(args.path);
+        async handler(args, context) {
+          const info = await (await tools(context)).info(args.path);
           const lines = [
             `path: ${info.relative}`,
             `type: ${info.type}${info.linkTarget === undefined ? "" : ` (-> ${info.linkTarget})`}`,

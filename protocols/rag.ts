@@ -9,7 +9,7 @@ import { z } from "zod";
 import { defineAction, defineProtocol, parameter, type ProtocolEnvironment } from "./contract/protocol.js";
 import { loadOnce } from "./contract/load-once.js";
 import { ProtocolError } from "./contract/errors.js";
-import type { ResolvedPath } from "../tools/workspace.js";
+import type { CheckedPaths, ResolvedPath } from "../tools/workspace.js";
 import { numberLines } from "../tools/files/text.js";
 import type { Analysis } from "../tools/index/analyze.js";
 import type { CodeIndex, CodeIndexOptions, Embedder, IndexProgress, IndexReport } from "../tools/index/code-index.js";
@@ -103,9 +103,9 @@ export function createRagProtocol(options: RagOptions = {}) {
   }
 
   /** The confined path, or undefined for the whole workspace. */
-  async function resolveScope(environment: ProtocolEnvironment, input: string | undefined): Promise<ResolvedPath | undefined> {
+  async function resolveScope(environment: ProtocolEnvironment, input: string | undefined, checked?: CheckedPaths): Promise<ResolvedPath | undefined> {
     if (input === undefined || input.trim() === "" || input.trim() === ".") return undefined;
-    const resolved = await environment.workspace.resolve(input, "read");
+    const resolved = await environment.workspace.resolve(input, "read", checked);
     if (environment.workspace.isHidden(resolved.relative) || environment.workspace.isHidden(environment.workspace.relativeOf(resolved.real))) {
       throw new ProtocolError(
         "permission_denied",
@@ -115,7 +115,7 @@ export function createRagProtocol(options: RagOptions = {}) {
     }
     return resolved;
   }
-  const relativePath = async (environment: ProtocolEnvironment, input: string | undefined) => (await resolveScope(environment, input))?.relative;
+  const relativePath = async (environment: ProtocolEnvironment, input: string | undefined, checked?: CheckedPaths) => (await resolveScope(environment, input, checked))?.relative;
 
   return defineProtocol<RagState>({
     name: "RAG",
@@ -133,8 +133,8 @@ export function createRagProtocol(options: RagOptions = {}) {
         exclusive: true,
         parameters: { path: optionalPath },
         describe: (args) => `Indexing ${args.path ?? "the workspace"}`,
-        async handler(args, { state, environment, signal }) {
-          const scope = await resolveScope(environment, args.path);
+        async handler(args, { state, environment, signal, checkedPaths }) {
+          const scope = await resolveScope(environment, args.path, checkedPaths);
           if (scope !== undefined) await assertExists(scope.absolute, scope.relative);
           const relative = scope?.relative;
           const report = await update(state, environment, scope?.absolute, signal);
@@ -177,8 +177,8 @@ export function createRagProtocol(options: RagOptions = {}) {
         permission: "read",
         parameters: { path: optionalPath },
         describe: (args) => `Analysing ${args.path ?? "the workspace"}`,
-        async handler(args, { state, environment, signal }) {
-          const relative = (await relativePath(environment, args.path)) ?? ".";
+        async handler(args, { state, environment, signal, checkedPaths }) {
+          const relative = (await relativePath(environment, args.path, checkedPaths)) ?? ".";
           const { index } = await ready(state, environment, signal);
           const { analyzeIndex } = await loadIndexTools();
           const analysis = analyzeIndex(index, relative);
@@ -203,8 +203,8 @@ export function createRagProtocol(options: RagOptions = {}) {
         permission: "read",
         parameters: { query: parameter.optionalText("A symbol name (Class.method, Type::fn) or words"), path: optionalPath, context_size: contextSize },
         describe: (args) => `Explaining ${args.query ?? args.path ?? "?"}`,
-        async handler(args, { state, environment, signal }) {
-          const relative = await relativePath(environment, args.path);
+        async handler(args, { state, environment, signal, checkedPaths }) {
+          const relative = await relativePath(environment, args.path, checkedPaths);
           const { index } = await ready(state, environment, signal);
           const { explainInIndex } = await loadIndexTools();
           const explanation = await explainInIndex(index, { query: args.query, path: relative, contextLines: args.context_size });

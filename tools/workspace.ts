@@ -10,17 +10,40 @@ import { ToolError } from "./errors.js";
 
 export type PathIntent = "read" | "write";
 
+/**
+ * A path that passed the workspace's checks: made only by `Workspace.resolve`, and handed back to
+ * it (or to the file tools) instead of the text, so the I/O uses what was checked and nothing
+ * resolves the text a second time.
+ */
 export interface ResolvedPath {
+  /** The path as it was written. */
+  readonly input: string;
   /** Absolute path inside the workspace (symlinks in it not expanded). */
-  absolute: string;
+  readonly absolute: string;
   /** Path relative to the root, with `/` separators; `.` for the root itself. */
-  relative: string;
+  readonly relative: string;
   /**
    * Where the path really leads at the moment of the check: the real path of its deepest
    * existing ancestor (symlinks expanded) with the not-yet-existing rest appended.
-   * Always inside the root.
+   * Always inside the root. I/O opens this path and then confirms (`confirmOpened`) that what it
+   * opened is still here.
    */
-  real: string;
+  readonly real: string;
+}
+
+/**
+ * The paths of one command as the manager resolved them for its permission check, keyed by the
+ * text as written: a path that passed, or the error its check gave. Tools use these instead of
+ * resolving the text again.
+ */
+export type CheckedPaths = ReadonlyMap<string, ResolvedPath | Error>;
+
+/**
+ * Where Linux shows what an open descriptor refers to: a link to its real path, and for a folder
+ * a path through which names are looked up in that very folder, never by its path again.
+ */
+export function descriptorPath(descriptor: number): string {
+  return `/proc/self/fd/${descriptor}`;
 }
 
 export interface WorkspaceOptions {
@@ -42,6 +65,8 @@ export interface WorkspaceOptions {
 }
 
 const DEFAULT_PROTECTED = [".git", ".clio"];
+/** An empty, `.` or `..` segment, or a trailing `/`: a path that is not in normal form. */
+const ODD_SEGMENT = /\/(\.{0,2})(\/|$)/;
 const MAX_LINK_HOPS = 64;
 
 /** Longest file or folder name, and longest path, the file systems clio runs on accept (Linux). */
@@ -58,6 +83,9 @@ export class Workspace {
     private readonly hidden?: (relative: string) => boolean,
     private readonly keepsState?: () => boolean,
   ) {}
+
+  /** The paths this workspace resolved (and so may take back without resolving them again). */
+  private readonly resolved = new WeakSet<ResolvedPath>();
 
   /** True when clio may write its own state (`.clio/index`, kept outputs) in the workspace now. */
   mayKeepState(): boolean {
@@ -93,19 +121,81 @@ export class Workspace {
    * Throws `invalid_argument` for empty paths, NUL bytes and (for writes) `\`, `outside_workspace`
    * for any escape and `protected_path` for writes to git or clio internals (judged on the lexical path and
    * on where symlinks really lead). The real path is checked at call time: call this right
-   * before the operation.
+   * before the operation. A path this workspace resolved before is not resolved again: only the
+   * intent's checks are applied to it; nor is a text that `checked` holds (the command's paths as
+   * its permission check resolved them): its resolution is used, or the error that check gave.
    */
-  async resolve(input: string, intent: PathIntent = "read"): Promise<ResolvedPath> {
-    const absolute = this.lexicalResolve(input);
-    const relative = this.relativeOf(absolute);
+  async resolve(input: string | ResolvedPath, intent: PathIntent = "read", checked?: CheckedPaths): Promise<ResolvedPath> {
+    const known = typeof input === "string" ? checked?.get(input) : input;
+    if (known instanceof Error) {
+      // The spelling's own faults come first, as a fresh resolution reports them.
+      this.resolveLexically(input as string, intent);
+      throw known;
+    }
+    if (known !== undefined) return this.forIntent(known, intent);
+    if (typeof input !== "string") return this.forIntent(input, intent);
+    const { absolute, relative } = this.resolveLexically(input, intent);
+    const real = await this.realLocation(input, absolute);
+    if (intent === "write") this.refuseProtected(input, this.relativeOf(real));
+    const resolved: ResolvedPath = Object.freeze({ input, absolute, relative, real });
+    this.resolved.add(resolved);
+    return resolved;
+  }
+
+  /**
+   * The checks of `resolve` that need no file system: the spelling, confinement as written, and
+   * (for writes) `\` and protected names. Throws as `resolve` does.
+   */
+  resolveLexically(input: string, intent: PathIntent = "read"): { absolute: string; relative: string } {
     if (intent === "write" && input.includes("\\")) {
       // On Linux `\` is part of a name: `src\main.ts` would create one odd file at the root.
       throw new ToolError("invalid_argument", `The path ${input} contains \\, which is not a folder separator here.`, 'Separate folders with /, e.g. path="src/main.ts".');
     }
+    const absolute = this.lexicalResolve(input);
+    const relative = this.relativeOf(absolute);
     if (intent === "write") this.refuseProtected(input, relative);
-    const real = await this.realLocation(input, absolute);
-    if (intent === "write") this.refuseProtected(input, this.relativeOf(real));
-    return { absolute, relative, real };
+    return { absolute, relative };
+  }
+
+  /**
+   * Confirms that an open descriptor refers to the checked path `real`: a folder or link on the
+   * way swapped after the check (to lead outside, or elsewhere inside) makes it refer to
+   * something else. Throws then. True when confirmed; false where the system cannot say what a
+   * descriptor refers to (no /proc): then the check at open (O_NOFOLLOW on a path with no links)
+   * is all there is.
+   */
+  confirmOpened(descriptor: number, real: string, relative: string, readLink: (path: string) => string): boolean {
+    let opened: string;
+    try {
+      opened = readLink(descriptorPath(descriptor));
+    } catch {
+      return false;
+    }
+    if (opened === real) return true;
+    if (!this.contains(opened)) {
+      throw new ToolError(
+        "outside_workspace",
+        `${relative} changed while it was being used: a folder or link on its way was replaced and now leads to ${opened}, outside the workspace ${this.root}. Nothing was read or written there.`,
+        "Only paths whose real location is inside the workspace can be used.",
+      );
+    }
+    throw new ToolError(
+      "stale_file",
+      `${relative} changed while it was being used: a folder or link on its way was replaced and now leads to ${this.relativeOf(opened)}. Nothing was read or written.`,
+      "Run the command again on the path as it is now.",
+    );
+  }
+
+  /** A path this workspace resolved, with `intent`'s checks applied (no file-system access). */
+  private forIntent(resolved: ResolvedPath, intent: PathIntent): ResolvedPath {
+    if (!this.resolved.has(resolved)) {
+      throw new ToolError("internal_error", `${resolved.input} was not resolved by this workspace.`, "Pass the path as text, or as this workspace resolved it.");
+    }
+    if (intent === "write") {
+      this.resolveLexically(resolved.input, intent);
+      this.refuseProtected(resolved.input, this.relativeOf(resolved.real));
+    }
+    return resolved;
   }
 
   /** The root-relative form of an absolute path inside the workspace. */
@@ -116,6 +206,10 @@ export class Workspace {
 
   /** True if `absolute` is the root or below it (lexically). */
   contains(absolute: string): boolean {
+    // A normal absolute path (every path the workspace makes) needs only a prefix test.
+    if (path.isAbsolute(absolute) && !ODD_SEGMENT.test(absolute)) {
+      return absolute === this.root || absolute.startsWith(this.root === path.sep ? this.root : `${this.root}${path.sep}`);
+    }
     const relative = path.relative(this.root, absolute);
     if (relative === "") return true;
     if (path.isAbsolute(relative)) return false;

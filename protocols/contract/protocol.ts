@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { ParameterKind } from "../../grammar/kinds.js";
-import type { Workspace } from "../../tools/workspace.js";
+import type { CheckedPaths, Workspace } from "../../tools/workspace.js";
 
 export type PermissionClass = "read" | "write" | "exec" | "network";
 
@@ -35,6 +35,12 @@ export interface ActionContext<State = unknown> {
   signal: AbortSignal;
   /** Output as the action produces it (a command's lines), for the person to watch; the model reads only the result. */
   progress?: (text: string) => void;
+  /**
+   * The command's path parameters as the manager resolved them for the permission check, keyed
+   * by their text: the action does its I/O on these (the file tools take them), never resolving
+   * the text again, so what was checked is what is used.
+   */
+  checkedPaths?: CheckedPaths;
 }
 
 /** What a handler returns. The manager wraps it into a result. */

@@ -1,12 +1,12 @@
 /**
  * One model reply, as it streams: the text is guarded against fabricated results and scanned
- * for commands; read-only commands start the moment their `]` arrives, everything from the first
- * state-changing command on waits for the reply to end and then runs in order.
+ * for commands, which go to the manager as they arrive; when each may start is the scheduler's
+ * decision (read-only commands at once, everything from the first state-changing command on
+ * once the reply has ended, in order).
  */
 import type { Dialect, Mention } from "../../grammar/ast.js";
 import { CallScanner, print, type ParseEvent } from "../../grammar/index.js";
 import { callVocabularyOf } from "../call-vocabulary.js";
-import type { CheckResult } from "../manager/check.js";
 import { describedOnly } from "../parse-report.js";
 import type { ProtocolManager, Submission } from "../manager/manager.js";
 import type { CommandResult } from "../manager/result.js";
@@ -45,40 +45,26 @@ export interface ReplyOutcome {
 export async function streamReply(provider: ModelProvider, request: ModelRequest, manager: ProtocolManager, signal: AbortSignal, events: ReplyEvents = {}): Promise<ReplyOutcome> {
   const guard = new FabricationGuard();
   const scanner = new CallScanner(callVocabularyOf(manager.registry));
-  const running: Promise<CommandResult>[] = [];
-  const held: Submission[] = [];
+  const commands = manager.replyCommands(signal);
   const mentions: Mention[] = [];
   const dialectCalls: ReplyOutcome["dialectCalls"] = [];
-  const dispatchDelays: number[] = [];
-  let holding = false;
   let text = "";
   let reasoning = "";
   let finishReason: ReplyOutcome["finishReason"] = "other";
   let usage: ReplyOutcome["usage"];
   let sawText = false;
 
-  const dispatch = (submission: Submission) => {
-    const arrived = performance.now();
-    running.push(manager.submit(submission, signal));
-    dispatchDelays.push(performance.now() - arrived);
-  };
   const handle = (parsed: ParseEvent[]) => {
     for (const event of parsed) {
       if (event.type === "mention") {
         mentions.push(event.mention);
         continue;
       }
-      let submission: Submission;
       if (event.type === "command") {
         const { dialect } = event.command;
         if (dialect !== undefined && dialect !== "clio") dialectCalls.push({ line: event.command.span.start.line, dialect, equivalent: print(event.command) });
-        // Checked once: the result decides whether to hold it, and the manager reuses it.
-        const checked = holding ? undefined : manager.check(event.command);
-        submission = checked ? { command: event.command, checked } : { command: event.command };
-        if (checked) holding = !mayOverlap(manager, checked);
-      } else submission = { syntaxError: event.error };
-      if (holding) held.push(submission);
-      else dispatch(submission);
+        commands.add({ command: event.command });
+      } else commands.add({ syntaxError: event.error });
     }
   };
   const accept = (safe: string) => {
@@ -106,7 +92,7 @@ export async function streamReply(provider: ModelProvider, request: ModelRequest
     }
   } catch (error) {
     // Whatever started keeps its result; nothing held back runs on a reply that broke off.
-    await Promise.allSettled(running);
+    await commands.settled();
     throw error;
   }
   if (guard.cut) finishReason = "stop";
@@ -115,25 +101,12 @@ export async function streamReply(provider: ModelProvider, request: ModelRequest
   if (signal.aborted) {
     finishReason = "cancelled";
   } else {
-    for (const submission of held) dispatch(unlessDescribed(manager, submission, text));
+    commands.release((submission) => unlessDescribed(manager, submission, text));
   }
-  const results = await Promise.all(running);
-  const outcome: ReplyOutcome = { text, reasoning, results, mentions, dialectCalls, finishReason, fabricated: guard.cut, dispatchDelays };
+  const results = await commands.results();
+  const outcome: ReplyOutcome = { text, reasoning, results, mentions, dialectCalls, finishReason, fabricated: guard.cut, dispatchDelays: commands.dispatchDelays };
   if (usage) outcome.usage = usage;
   return outcome;
-}
-
-/**
- * True for a command that checks and may overlap others (it only reads and is not exclusive);
- * one whose class cannot be told is held like a write.
- */
-function mayOverlap(manager: ProtocolManager, checked: CheckResult): boolean {
-  if (!checked.ok) return true;
-  try {
-    return !manager.runsAlone(checked.invocation);
-  } catch {
-    return false;
-  }
 }
 
 /**

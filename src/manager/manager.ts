@@ -11,6 +11,7 @@ import { renderHint } from "../../protocols/contract/hints.js";
 import { ToolError } from "../../tools/errors.js";
 import type { ResultError } from "../errors.js";
 import { makeFolder } from "../../tools/clio-folder.js";
+import type { CheckedPaths } from "../../tools/workspace.js";
 import {
   wholeOutputOf,
   type ActionDefinition,
@@ -22,10 +23,10 @@ import {
 } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
-import { permissionSubject } from "./path-forms.js";
+import { checkPaths, permissionSubject } from "./path-forms.js";
 import type { PermissionPolicy, PermissionVerdict } from "./permissions.js";
 import type { CommandResult } from "./result.js";
-import { CommandScheduler } from "./scheduler.js";
+import { CommandScheduler, HeldStream, runsAlone } from "./scheduler.js";
 
 export type ManagerEvent =
   | { type: "command-started"; id: number; protocol: string; action: string; permissionClass: PermissionClass; description: string }
@@ -54,6 +55,20 @@ export interface ManagerOptions {
  */
 export type Submission = { command: Command; checked?: CheckResult } | { syntaxError: GrammarSyntaxError };
 
+/** One streaming reply's commands (see `ProtocolManager.replyCommands`). */
+export interface ReplyCommands {
+  /** A command (or syntax error) whose text just arrived. */
+  add(submission: Submission): void;
+  /** The reply ended whole: held commands start in order, each as `vet` returns it (a refusal, say). */
+  release(vet?: (submission: Submission) => Submission): void;
+  /** The results of every command started, in order. */
+  results(): Promise<CommandResult[]>;
+  /** Resolves when every started command has finished (held ones never start). */
+  settled(): Promise<void>;
+  /** Milliseconds each start took, from arrival to being handed to the scheduler. */
+  dispatchDelays: number[];
+}
+
 export class ProtocolManager {
   private readonly scheduler: CommandScheduler;
   private readonly states = new Map<ProtocolDefinition, Promise<unknown>>();
@@ -77,9 +92,43 @@ export class ProtocolManager {
     return typeof permission === "function" ? permission(invocation.args) : permission;
   }
 
-  /** True for a command that must run alone, in order: it changes state, or declares itself exclusive. */
-  runsAlone(invocation: Invocation, permissionClass: PermissionClass = this.permissionClassOf(invocation)): boolean {
-    return permissionClass !== "read" || invocation.definition.exclusive === true;
+  /**
+   * The commands of one streaming reply, ordered by the scheduler's rules (`HeldStream`): read-only
+   * ones start as they arrive, everything from the first that must run alone waits for `release`.
+   */
+  replyCommands(signal: AbortSignal): ReplyCommands {
+    const started: Promise<CommandResult>[] = [];
+    const dispatchDelays: number[] = [];
+    const stream = new HeldStream<Submission>((submission) => {
+      const arrived = performance.now();
+      started.push(this.submit(submission, signal));
+      dispatchDelays.push(performance.now() - arrived);
+    });
+    return {
+      add: (submission) => stream.add(submission, () => this.mustHold(submission)),
+      release: (vet) => stream.release(vet),
+      results: () => Promise.all(started),
+      settled: async () => {
+        await Promise.allSettled(started);
+      },
+      dispatchDelays,
+    };
+  }
+
+  /**
+   * True for a submission that must run alone. A command is checked here, once (the check is kept
+   * on the submission for `submit`); one whose class cannot be told is held like a write.
+   */
+  private mustHold(submission: Submission): boolean {
+    if ("syntaxError" in submission) return false;
+    submission.checked ??= this.check(submission.command);
+    if (!submission.checked.ok) return false;
+    const { invocation } = submission.checked;
+    try {
+      return runsAlone(this.permissionClassOf(invocation), invocation.definition.exclusive);
+    } catch {
+      return true;
+    }
   }
 
   /**
@@ -113,7 +162,7 @@ export class ProtocolManager {
     } catch (error) {
       return Promise.resolve(this.failed(id, invocation.protocol, invocation.action, null, toErrorData(error), start));
     }
-    return this.scheduler.schedule(this.runsAlone(invocation, permissionClass), () => this.run(id, invocation, permissionClass, signal));
+    return this.scheduler.schedule(runsAlone(permissionClass, invocation.definition.exclusive), () => this.run(id, invocation, permissionClass, signal));
   }
 
   /** Runs commands in order, returning their results in the same order. */
@@ -160,7 +209,9 @@ export class ProtocolManager {
       this.failed(id, protocol, action, permissionClass, { code: "cancelled", message: `${protocol}.${action} was cancelled before it started.` }, start, description);
     // A command whose turn was cancelled while it waited is not put to the person.
     if (signal.aborted) return cancelled();
-    const preview = await this.previewOf(invocation, signal);
+    // Paths are resolved once: the permission rules judge these, and the action uses them.
+    const checkedPaths = await checkPaths(definition, invocation.decoded, this.options.environment.workspace);
+    const preview = await this.previewOf(invocation, checkedPaths, signal);
     // An action that cannot work (a replace whose text is not there) fails without a question.
     if (preview && "error" in preview) return { ...this.failed(id, protocol, action, permissionClass, preview.error, start, description), args: invocation.decoded };
     const verdict = await this.options.permissions
@@ -175,6 +226,7 @@ export class ProtocolManager {
           protocol,
           action,
           permissionClass,
+          checked: checkedPaths,
         })),
         ...(preview ? { changes: preview.changes } : {}),
       })
@@ -191,7 +243,7 @@ export class ProtocolManager {
     if (!verdict.allowed) return { ...this.failed(id, protocol, action, permissionClass, verdict.error, start, description), args: invocation.decoded };
     if (signal.aborted) return cancelled();
     // A question may have stood for minutes: the files are looked at again just before the change.
-    const again = verdict.asked ? await this.previewOf(invocation, signal) : preview;
+    const again = verdict.asked ? await this.previewOf(invocation, checkedPaths, signal) : preview;
     const changes = again && "changes" in again ? again.changes : undefined;
     if (changes?.length) this.emit({ type: "files-changing", id, protocol, action, changes });
     this.emit({ type: "command-started", id, protocol, action, permissionClass, description });
@@ -200,7 +252,7 @@ export class ProtocolManager {
     try {
       const state = await this.stateOf(invocation.protocolDefinition);
       const progress = (text: string) => this.emit({ type: "command-output", id, text });
-      const output: unknown = await definition.handler(invocation.args, { state, environment: this.options.environment, signal, progress });
+      const output: unknown = await definition.handler(invocation.args, { state, environment: this.options.environment, signal, progress, checkedPaths });
       if (!isActionOutput(output)) {
         throw new Error(`${protocol}.${action} returned ${describeValue(output)} instead of { output: text } (a fault in the protocol)`);
       }
@@ -240,12 +292,12 @@ export class ProtocolManager {
    * What the action would change; the error when the preview found the action cannot work;
    * undefined when it declares no preview or the preview itself broke (the handler decides then).
    */
-  private async previewOf(invocation: Invocation, signal: AbortSignal): Promise<{ changes: PlannedChange[] } | { error: ResultError } | undefined> {
+  private async previewOf(invocation: Invocation, checkedPaths: CheckedPaths, signal: AbortSignal): Promise<{ changes: PlannedChange[] } | { error: ResultError } | undefined> {
     const preview = invocation.definition.preview;
     if (!preview) return undefined;
     try {
       const state = await this.stateOf(invocation.protocolDefinition);
-      return { changes: await preview(invocation.args, { state, environment: this.options.environment, signal }) };
+      return { changes: await preview(invocation.args, { state, environment: this.options.environment, signal, checkedPaths }) };
     } catch (error) {
       return ClioError.isInstance(error) && error.code !== "internal_error" ? { error: actionErrorData(error, invocation) } : undefined;
     }

@@ -5,18 +5,39 @@
  */
 import path from "node:path";
 import type { ActionDefinition, PermissionClass } from "../../protocols/contract/protocol.js";
-import type { Workspace } from "../../tools/workspace.js";
+import type { CheckedPaths, ResolvedPath, Workspace } from "../../tools/workspace.js";
 import type { PermissionPolicy, PermissionRequest } from "./permissions.js";
+
+/**
+ * Every path parameter of a command resolved once, before anything judges it: the permission
+ * rules match these, and the action then does its I/O on them (never resolving the text again),
+ * so no link swapped in between can send it elsewhere. A path the workspace refuses keeps its
+ * error: the action fails with it.
+ */
+export async function checkPaths(definition: ActionDefinition, decoded: Record<string, unknown>, workspace: Workspace): Promise<CheckedPaths> {
+  const checked = new Map<string, ResolvedPath | Error>();
+  for (const name of Object.keys(definition.parameters)) {
+    const value = decoded[name];
+    if (definition.parameters[name]!.path !== true || typeof value !== "string" || checked.has(value)) continue;
+    try {
+      checked.set(value, await workspace.resolve(value, "read"));
+    } catch (error) {
+      checked.set(value, error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+  return checked;
+}
 
 /**
  * What permission rules match for one command: the first declared parameter's decoded value,
  * and every form of every path parameter (when a rule reads values, or the action changes
- * something and "always" then covers that file). The real run and the dry run both ask here.
+ * something and "always" then covers that file). The real run and the dry run both ask here;
+ * `checked` are the command's paths as `checkPaths` resolved them (resolved here when absent).
  */
 export async function permissionSubject(
   definition: ActionDefinition,
   decoded: Record<string, unknown>,
-  context: { workspace: Workspace; permissions: PermissionPolicy; protocol: string; action: string; permissionClass: PermissionClass },
+  context: { workspace: Workspace; permissions: PermissionPolicy; protocol: string; action: string; permissionClass: PermissionClass; checked?: CheckedPaths },
 ): Promise<Pick<PermissionRequest, "subject" | "subjectIsPath" | "pathForms">> {
   const names = Object.keys(definition.parameters);
   const first = names[0];
@@ -25,8 +46,12 @@ export async function permissionSubject(
   const needed = context.permissionClass !== "read" || context.permissions.readsValues(context.protocol, context.action);
   const shown = typeof subject === "string" ? { subject } : {};
   if (paths.length === 0 || !needed) return shown;
+  const checked = context.checked ?? (await checkPaths(definition, decoded, context.workspace));
   const forms = new Set<string>();
-  for (const name of paths) for (const form of await pathForms(context.workspace, decoded[name] as string)) forms.add(form);
+  for (const name of paths) {
+    const value = decoded[name] as string;
+    for (const form of formsOf(context.workspace, value, checked.get(value))) forms.add(form);
+  }
   return { ...shown, subjectIsPath: definition.parameters[first!]!.path === true, pathForms: [...forms] };
 }
 
@@ -37,13 +62,16 @@ export async function permissionSubject(
  * the command fails on it anyway.
  */
 export async function pathForms(workspace: Workspace, value: string): Promise<string[]> {
+  const resolved = await workspace.resolve(value, "read").catch((error: Error) => error);
+  return formsOf(workspace, value, resolved);
+}
+
+function formsOf(workspace: Workspace, value: string, resolved: ResolvedPath | Error | undefined): string[] {
   const forms = new Set<string>();
-  try {
-    const { relative, real } = await workspace.resolve(value, "read");
-    forms.add(relative);
-    if (workspace.contains(real)) forms.add(workspace.relativeOf(real));
-  } catch {
-    forms.add(value);
+  if (resolved === undefined || resolved instanceof Error) forms.add(value);
+  else {
+    forms.add(resolved.relative);
+    if (workspace.contains(resolved.real)) forms.add(workspace.relativeOf(resolved.real));
   }
   if (value.includes("\\")) forms.add(slashed(value));
   return [...forms];

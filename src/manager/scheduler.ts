@@ -1,11 +1,23 @@
 /**
+ * Ordering, decided here and only here: which commands run alone, how commands overlap
+ * (`CommandScheduler`), and when a streaming reply's commands may start (`HeldStream`).
+ */
+import type { PermissionClass } from "../../protocols/contract/protocol.js";
+
+/** True for a command that must run alone, in order: it changes state, or declares itself exclusive. */
+export function runsAlone(permissionClass: PermissionClass, exclusive: boolean | undefined): boolean {
+  return permissionClass !== "read" || exclusive === true;
+}
+
+/**
  * Ordering rules for one stream of commands: read-only commands run in parallel (bounded);
  * a command that changes state waits for everything before it, and everything after it waits
  * for it. So results match a one-at-a-time run, while reads overlap.
  */
 export class CommandScheduler {
   private barrier: Promise<void> = Promise.resolve();
-  private readsSinceBarrier: Promise<unknown>[] = [];
+  /** The reads scheduled since the last barrier, counted rather than kept (a long read-only run keeps nothing). */
+  private reads = new ReadGroup();
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
@@ -14,20 +26,20 @@ export class CommandScheduler {
   /** Runs `task` when the ordering rules allow; `exclusive` for anything that changes state. */
   schedule<T>(exclusive: boolean, task: () => Promise<T>): Promise<T> {
     if (exclusive) {
-      const before = Promise.all([this.barrier, ...this.readsSinceBarrier]);
+      const before = Promise.all([this.barrier, this.reads.finished()]);
       const run = before.then(task);
       this.barrier = run.then(ignore, ignore);
-      this.readsSinceBarrier = [];
+      this.reads = new ReadGroup();
       return run;
     }
     const run = this.barrier.then(() => this.withSlot(task));
-    this.readsSinceBarrier.push(run.then(ignore, ignore));
+    this.reads.add(run);
     return run;
   }
 
   /** Resolves when everything scheduled so far has finished. */
   async idle(): Promise<void> {
-    await Promise.all([this.barrier, ...this.readsSinceBarrier]);
+    await Promise.all([this.barrier, this.reads.finished()]);
   }
 
   private async withSlot<T>(task: () => Promise<T>): Promise<T> {
@@ -42,6 +54,57 @@ export class CommandScheduler {
       else this.running--;
     }
   }
+}
+
+/**
+ * A reply's commands as they stream in. Until the first command that must run alone, each starts
+ * the moment it arrives (the scheduler overlaps reads); from that one on, every command is held
+ * until the reply has ended, and then starts in order — or never, when the reply broke off.
+ */
+export class HeldStream<Item> {
+  private holding = false;
+  private readonly held: Item[] = [];
+
+  constructor(private readonly start: (item: Item) => void) {}
+
+  /** Starts or holds `item`; `mustRunAlone` is asked only while nothing is held. */
+  add(item: Item, mustRunAlone: () => boolean): void {
+    if (!this.holding && mustRunAlone()) this.holding = true;
+    if (this.holding) this.held.push(item);
+    else this.start(item);
+  }
+
+  /** The reply ended whole: the held items start, in order, each as `vet` returns it. */
+  release(vet: (item: Item) => Item = (item) => item): void {
+    for (const item of this.held.splice(0)) this.start(vet(item));
+  }
+}
+
+/** Reads that a later barrier waits for: how many are still running, and who waits for none. */
+class ReadGroup {
+  private running = 0;
+  private whenNone?: Promise<void>;
+  private resolveNone?: () => void;
+
+  add(run: Promise<unknown>): void {
+    this.running++;
+    run.then(this.settle, this.settle);
+  }
+
+  /** Resolves when every read added so far has settled. */
+  finished(): Promise<void> {
+    if (this.running === 0) return Promise.resolve();
+    this.whenNone ??= new Promise<void>((resolve) => (this.resolveNone = resolve));
+    return this.whenNone;
+  }
+
+  private readonly settle = (): void => {
+    this.running--;
+    if (this.running > 0 || this.resolveNone === undefined) return;
+    this.resolveNone();
+    this.whenNone = undefined;
+    this.resolveNone = undefined;
+  };
 }
 
 function ignore(): void {}

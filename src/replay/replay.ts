@@ -81,9 +81,11 @@ export async function replayScript(text: string, manager: ProtocolManager, optio
   const pending: Promise<CommandResult>[] = [];
   let next = 0;
   let stopped = false;
+  // One signal for the whole script, as a chat turn has one for all its commands.
+  const signal = options.signal ?? new AbortController().signal;
   for (;;) {
-    while (pending.length < lookahead && next < submissions.length && !options.signal?.aborted) {
-      pending.push(manager.submit(submissions[next++]!, options.signal));
+    while (pending.length < lookahead && next < submissions.length && !signal.aborted) {
+      pending.push(manager.submit(submissions[next++]!, signal));
     }
     const current = pending.shift();
     if (current === undefined) break;

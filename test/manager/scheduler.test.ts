@@ -1,6 +1,6 @@
 /** The ordering rules on their own: reads overlap up to the bound, writes run alone and in order. */
 import { describe, expect, it } from "vitest";
-import { CommandScheduler } from "../../src/manager/scheduler.js";
+import { CommandScheduler, HeldStream, runsAlone } from "../../src/manager/scheduler.js";
 
 function deferred(): { promise: Promise<void>; resolve(): void } {
   let resolve = () => {};
@@ -59,5 +59,39 @@ describe("the command scheduler", () => {
     await expect(failed).rejects.toThrow("no");
     await expect(scheduler.schedule(false, async () => "after")).resolves.toBe("after");
     await scheduler.idle();
+  });
+});
+
+describe("a streaming reply's commands", () => {
+  const alone = (name: string) => name.startsWith("w");
+
+  it("starts reads as they arrive and holds everything from the first command that runs alone until the reply ends", () => {
+    const started: string[] = [];
+    const stream = new HeldStream<string>((name) => started.push(name));
+    const asked: string[] = [];
+    for (const name of ["r1", "r2", "w1", "r3", "w2"]) {
+      stream.add(name, () => {
+        asked.push(name);
+        return alone(name);
+      });
+    }
+    expect(started).toEqual(["r1", "r2"]);
+    // Once holding, later commands are not even asked about (they are checked when they start).
+    expect(asked).toEqual(["r1", "r2", "w1"]);
+    stream.release((name) => `${name}!`);
+    expect(started).toEqual(["r1", "r2", "w1!", "r3!", "w2!"]);
+  });
+
+  it("never starts held commands of a reply that is not released (it broke off)", () => {
+    const started: string[] = [];
+    const stream = new HeldStream<string>((name) => started.push(name));
+    for (const name of ["r1", "w1", "r2"]) stream.add(name, () => alone(name));
+    expect(started).toEqual(["r1"]);
+  });
+
+  it("runs alone whatever changes state or declares itself exclusive", () => {
+    expect(runsAlone("read", undefined)).toBe(false);
+    expect(runsAlone("read", true)).toBe(true);
+    for (const permissionClass of ["write", "exec", "network"] as const) expect(runsAlone(permissionClass, false)).toBe(true);
   });
 });

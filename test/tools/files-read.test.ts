@@ -41,10 +41,11 @@ describe("FileTools.read", () => {
   it("closes the file and reports the failure when the whole-file read fails", async () => {
     await temp.write("a.txt", "text\n");
     const closed: number[] = [];
-    const { closeSync, fstatSync, openSync } = await import("node:fs");
+    const { closeSync, fstatSync, openSync, readlinkSync } = await import("node:fs");
     const failing = new FileTools(temp.workspace, undefined, {
       openSync,
       fstatSync,
+      readlinkSync: (link) => readlinkSync(link),
       readSync: () => {
         throw Object.assign(new Error("EIO: i/o error, read"), { code: "EIO" });
       },

@@ -27,7 +27,7 @@ describe("Workspace.resolve", () => {
   it("resolves relative and absolute paths inside the root", async () => {
     await temp.write("src/main.ts", "x");
     const relative = await temp.workspace.resolve("src/main.ts");
-    expect(relative).toEqual({ absolute: path.join(temp.root, "src/main.ts"), relative: "src/main.ts", real: path.join(temp.root, "src/main.ts") });
+    expect(relative).toEqual({ input: "src/main.ts", absolute: path.join(temp.root, "src/main.ts"), relative: "src/main.ts", real: path.join(temp.root, "src/main.ts") });
     const absolute = await temp.workspace.resolve(path.join(temp.root, "src/./main.ts"));
     expect(absolute.relative).toBe("src/main.ts");
     expect((await temp.workspace.resolve(".")).relative).toBe(".");

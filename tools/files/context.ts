@@ -5,13 +5,63 @@ import { constants } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { ToolError } from "../errors.js";
-import type { Workspace } from "../workspace.js";
+import { descriptorPath, type CheckedPaths, type PathIntent, type ResolvedPath, type Workspace } from "../workspace.js";
 import { errorCode, type FileSystem, type SyncReads } from "./file-system.js";
 
 export interface FileContext {
   workspace: Workspace;
   fs: FileSystem;
   syncReads: SyncReads;
+  /** The command's paths as its permission check resolved them: used instead of resolving again. */
+  checked?: CheckedPaths;
+}
+
+/** Flags every open of a checked path adds: a link put in place of its last name is refused. */
+const CHECKED_OPEN = constants.O_NOFOLLOW;
+
+/**
+ * `input` confined to the workspace for `intent`: the resolution the permission check made when
+ * there was one (its error, when it failed), else a fresh one. Never resolves a checked path again.
+ */
+export function confine(context: FileContext, input: string | ResolvedPath, intent: PathIntent): Promise<ResolvedPath> {
+  return context.workspace.resolve(input, intent, context.checked);
+}
+
+/** Throws unless the open descriptor still refers to the checked real path (see `Workspace.confirmOpened`). */
+function confirmOpened(context: FileContext, descriptor: number, real: string, relative: string): boolean {
+  return context.workspace.confirmOpened(descriptor, real, relative, context.syncReads.readlinkSync);
+}
+
+/** A checked folder held open: names joined to `path` land in that very folder. */
+export interface OpenFolder {
+  path: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the folder at the checked real path `real` and confirms it is still that folder; names
+ * are then reached through its descriptor, so a folder or link swapped on its way after the check
+ * cannot send a write elsewhere. Where descriptors cannot be confirmed (no /proc) the path is used.
+ */
+export async function openCheckedFolder(context: FileContext, real: string, relative: string): Promise<OpenFolder> {
+  const { handle, confirmed } = await openChecked(context, real, relative, constants.O_RDONLY | constants.O_DIRECTORY);
+  return { path: confirmed ? descriptorPath(handle.fd) : real, close: () => handle.close() };
+}
+
+/** Opens the checked real path `real` (never through a link in its place) and confirms what it opened. */
+async function openChecked(context: FileContext, real: string, relative: string, flags: number): Promise<{ handle: FileHandle; confirmed: boolean }> {
+  let handle: FileHandle;
+  try {
+    handle = await context.fs.open(real, flags | CHECKED_OPEN);
+  } catch (error) {
+    throw openFailure(error, relative);
+  }
+  try {
+    return { handle, confirmed: confirmOpened(context, handle.fd, real, relative) };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
 }
 
 /** What kind of thing a stat describes, in words a model reads. */
@@ -40,16 +90,12 @@ export function notFound(relative: string): ToolError {
 }
 
 /**
- * Opens a regular file for reading. Non-blocking open, then a check on the open descriptor, so a
- * FIFO or device swapped in never blocks or gets read.
+ * Opens the regular file at the checked real path `real` for reading. Non-blocking open, then
+ * checks on the open descriptor: that it is still the checked file (no link swapped in on the way)
+ * and a regular one, so a FIFO or device swapped in never blocks or gets read.
  */
-export async function openRegularFile(context: FileContext, absolute: string, relative: string): Promise<{ handle: FileHandle; stat: Stats }> {
-  let handle: FileHandle;
-  try {
-    handle = await context.fs.open(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (error) {
-    throw openFailure(error, relative);
-  }
+export async function openRegularFile(context: FileContext, real: string, relative: string): Promise<{ handle: FileHandle; stat: Stats }> {
+  const { handle } = await openChecked(context, real, relative, constants.O_RDONLY | constants.O_NONBLOCK);
   const stat = await handle.stat();
   if (!stat.isFile()) {
     await handle.close();
@@ -63,15 +109,16 @@ export async function openRegularFile(context: FileContext, absolute: string, re
  * same non-blocking open and descriptor check as `openRegularFile`); undefined for a larger file,
  * which is then read in windows.
  */
-export function readSmallRegularFile(context: FileContext, absolute: string, relative: string, limit: number): { content: Buffer; stat: Stats } | undefined {
+export function readSmallRegularFile(context: FileContext, real: string, relative: string, limit: number): { content: Buffer; stat: Stats } | undefined {
   const sync = context.syncReads;
   let descriptor: number;
   try {
-    descriptor = sync.openSync(absolute, constants.O_RDONLY | constants.O_NONBLOCK);
+    descriptor = sync.openSync(real, constants.O_RDONLY | constants.O_NONBLOCK | CHECKED_OPEN);
   } catch (error) {
     throw openFailure(error, relative);
   }
   try {
+    confirmOpened(context, descriptor, real, relative);
     const stat = sync.fstatSync(descriptor);
     if (!stat.isFile()) throw notAFile(relative, stat);
     if (stat.size > limit) return undefined;
@@ -93,6 +140,13 @@ function openFailure(error: unknown, relative: string): unknown {
   const code = errorCode(error);
   if (code === "ENOENT" || code === "ENOTDIR") return notFound(relative);
   if (code === "EACCES" || code === "EPERM") return new ToolError("permission_denied", `${relative} cannot be read: permission denied.`);
+  if (code === "ELOOP") {
+    return new ToolError(
+      "stale_file",
+      `${relative} changed while it was being used: a link was put in its place. Nothing was read or written.`,
+      "Run the command again on the path as it is now.",
+    );
+  }
   return error;
 }
 

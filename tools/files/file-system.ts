@@ -4,21 +4,25 @@
  * fraction of the four promise calls it replaces). Tests pass a copy with one method replaced (a
  * rename that fails) to check what a failure leaves behind.
  */
-import { closeSync, fstatSync, openSync, promises, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, promises, readlinkSync, readSync } from "node:fs";
 
 export type FileSystem = typeof promises;
 
 export const nodeFileSystem: FileSystem = promises;
 
-/** The synchronous calls that read a small file whole. */
+/**
+ * The synchronous calls that read a small file whole, and the one that tells what an open
+ * descriptor refers to (its link under /proc/self/fd).
+ */
 export interface SyncReads {
   openSync: typeof openSync;
   fstatSync: typeof fstatSync;
   readSync: typeof readSync;
   closeSync: typeof closeSync;
+  readlinkSync: (path: string) => string;
 }
 
-export const nodeSyncReads: SyncReads = { openSync, fstatSync, readSync, closeSync };
+export const nodeSyncReads: SyncReads = { openSync, fstatSync, readSync, closeSync, readlinkSync: (path) => readlinkSync(path) };
 
 /** The `code` of a Node system error (`ENOENT`, `EXDEV`, ...), or undefined. */
 export function errorCode(error: unknown): string | undefined {

@@ -3,6 +3,7 @@
  * write or replace of a file that changed on disk since — the person edited it, a formatter ran —
  * fails and asks the model to read it again instead of overwriting the change unseen.
  */
+import type { Stats } from "node:fs";
 import { ToolError } from "../errors.js";
 import type { FileContext } from "./context.js";
 import { lstatOrNothing } from "./context.js";
@@ -11,9 +12,9 @@ export class FileLedger {
   /** Real path → the file's stamp (size, modification time, inode) when the model last saw it. */
   private readonly seen = new Map<string, string>();
 
-  /** Notes the file as the model now knows it. */
-  async remember(context: FileContext, real: string): Promise<void> {
-    const stamp = await stampOf(context, real);
+  /** Notes the file as the model now knows it: as `stat` (taken on the file as it was read) says, or as it is now. */
+  async remember(context: FileContext, real: string, stat?: Stats): Promise<void> {
+    const stamp = stat === undefined ? await stampOf(context, real) : stampFrom(stat);
     if (stamp === undefined) this.seen.delete(real);
     else this.seen.set(real, stamp);
   }
@@ -38,5 +39,9 @@ export class FileLedger {
 
 async function stampOf(context: FileContext, real: string): Promise<string | undefined> {
   const stat = await lstatOrNothing(context, real);
-  return stat === undefined ? undefined : `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+  return stat === undefined ? undefined : stampFrom(stat);
+}
+
+function stampFrom(stat: Stats): string {
+  return `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
 }

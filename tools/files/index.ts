@@ -2,8 +2,8 @@
  * The file tool layer: every operation FILE_OP offers, over one workspace and one file-system
  * seam. Results are data; failures are ClioErrors whose messages a model can act on.
  */
-import type { Workspace } from "../workspace.js";
-import { explainFailure, type FileContext } from "./context.js";
+import type { CheckedPaths, ResolvedPath, Workspace } from "../workspace.js";
+import { confine, explainFailure, type FileContext } from "./context.js";
 import { FileLedger } from "./freshness.js";
 import { nodeFileSystem, nodeSyncReads, type FileSystem, type SyncReads } from "./file-system.js";
 import type { ListResult } from "./list.js";
@@ -33,29 +33,37 @@ export class FileTools {
    * @param fileSystem the `fs.promises` seam (tests replace single methods)
    * @param syncReads the synchronous calls that read small files whole
    * @param ledger what the model last saw of each file; writes to files changed since then fail
+   * @param checked the command's paths as its permission check resolved them: the tools use
+   *   these, never resolving their text again
    */
   constructor(
     workspace: Workspace,
     fileSystem: FileSystem = nodeFileSystem,
     syncReads: SyncReads = nodeSyncReads,
     private readonly ledger: FileLedger = new FileLedger(),
+    checked?: CheckedPaths,
   ) {
-    this.context = { workspace, fs: fileSystem, syncReads };
+    this.context = checked === undefined ? { workspace, fs: fileSystem, syncReads } : { workspace, fs: fileSystem, syncReads, checked };
   }
 
   /** A text file's lines (windowed by `offset`/`limit`, capped at 256 KB); binary files are refused. */
   read(path: string, options: ReadOptions = {}): Promise<ReadResult> {
-    return explainFailure(
-      path,
-      this.seeing(path, () => readTextFile(this.context, path, options)),
-    );
+    return explainFailure(path, this.readSeen(path, options));
+  }
+
+  /** Reads `path` and notes it as the model now saw it (stamped from the descriptor that was read). */
+  private async readSeen(path: string, options: ReadOptions): Promise<ReadResult> {
+    const resolved = await confine(this.context, path, "read");
+    const { read, stat } = await readTextFile(this.context, resolved, options);
+    await this.ledger.remember(this.context, resolved.real, stat);
+    return read;
   }
 
   /** Writes a whole file atomically, creating folders and keeping an existing file's mode; refuses a file changed since the model saw it. */
   write(path: string, content: string): Promise<WriteResult> {
     return explainFailure(
       path,
-      this.seeing(path, () => writeTextFile(this.context, path, content), true),
+      this.changing(path, (resolved) => writeTextFile(this.context, resolved, content)),
     );
   }
 
@@ -63,16 +71,16 @@ export class FileTools {
   replace(path: string, old: string, replacement: string, all = false): Promise<ReplaceResult> {
     return explainFailure(
       path,
-      this.seeing(path, () => replaceInFile(this.context, path, old, replacement, all), true),
+      this.changing(path, (resolved) => replaceInFile(this.context, resolved, old, replacement, all)),
     );
   }
 
-  /** Runs a read or (with `changes`) a change of `path`, checking and noting what the model sees of it. */
-  private async seeing<Value>(path: string, operation: () => Promise<Value>, changes = false): Promise<Value> {
-    const { real, relative } = await this.context.workspace.resolve(path, changes ? "write" : "read");
-    if (changes) await this.ledger.check(this.context, real, relative);
-    const value = await operation();
-    await this.ledger.remember(this.context, real);
+  /** Runs a change of `path`, after checking that the model saw it as it is, and notes the result as seen. */
+  private async changing<Value>(path: string, operation: (resolved: ResolvedPath) => Promise<Value>): Promise<Value> {
+    const resolved = await confine(this.context, path, "write");
+    await this.ledger.check(this.context, resolved.real, resolved.relative);
+    const value = await operation(resolved);
+    await this.ledger.remember(this.context, resolved.real);
     return value;
   }
 
@@ -115,7 +123,7 @@ export class FileTools {
   ): Promise<FileChangePlan[]> {
     const context = this.context;
     if (action === "write" || action === "replace") {
-      const { real, relative } = await context.workspace.resolve(args.path, "write");
+      const { real, relative } = await confine(context, args.path, "write");
       await explainFailure(args.path, this.ledger.check(context, real, relative));
     }
     const planned =

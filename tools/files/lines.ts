@@ -67,9 +67,10 @@ export async function readLineWindow(handle: FileHandle | undefined, options: Li
       droppedBytes += segment.length - Math.max(room, 0);
     }
   };
-  const finishLine = (): void => {
+  /** Ends the current line; `whole` is its text when it lay whole in one chunk and was not cut. */
+  const finishLine = (whole?: string): void => {
     if (collecting && lineNumber >= options.firstLine) {
-      let text = Buffer.concat(parts).toString("utf8");
+      let text = whole ?? Buffer.concat(parts).toString("utf8");
       if (text.endsWith("\r")) text = text.slice(0, -1);
       if (droppedBytes > 0) {
         text += ` … [line cut: ${droppedBytes} more bytes]`;
@@ -113,8 +114,12 @@ export async function readLineWindow(handle: FileHandle | undefined, options: Li
         lineHasBytes = true;
         break;
       }
-      if (inWindow) keep(data.subarray(start, end));
-      finishLine();
+      // A line wholly in this chunk and within the cut is decoded in place, without copying it.
+      if (inWindow && !lineHasBytes && end - start <= options.maxLineBytes) finishLine(data.toString("utf8", start, end));
+      else {
+        if (inWindow) keep(data.subarray(start, end));
+        finishLine();
+      }
       start = end + 1;
     }
   }

@@ -6,7 +6,7 @@ import path from "node:path";
 import type { Dirent } from "node:fs";
 import fastGlob from "fast-glob";
 import { ToolError } from "../errors.js";
-import type { FileContext } from "./context.js";
+import { confine, type FileContext } from "./context.js";
 import { errorCode } from "./file-system.js";
 import { IgnoreRules } from "./ignore-rules.js";
 
@@ -31,7 +31,7 @@ export interface ListResult {
 
 /** A folder resolved for walking, with the rules that apply inside it. */
 export async function openFolder(context: FileContext, input: string): Promise<{ absolute: string; relative: string; rules: IgnoreRules; ignoredFolder: boolean }> {
-  const { absolute, relative } = await context.workspace.resolve(input, "read");
+  const { absolute, relative } = await confine(context, input, "read");
   let stat;
   try {
     stat = await context.fs.stat(absolute);

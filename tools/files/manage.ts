@@ -6,7 +6,7 @@ import path from "node:path";
 import { constants } from "node:fs";
 import type { Stats } from "node:fs";
 import { ToolError } from "../errors.js";
-import { kindOf, lstatOrNothing, notFound, openRegularFile, type FileContext } from "./context.js";
+import { confine, kindOf, lstatOrNothing, notFound, openRegularFile, type FileContext } from "./context.js";
 import { errorCode } from "./file-system.js";
 import { countLines } from "./lines.js";
 import { COUNT_LINES_UP_TO_BYTES } from "./read.js";
@@ -101,7 +101,7 @@ async function existing(context: FileContext, absolute: string, relative: string
 }
 
 export async function removePath(context: FileContext, input: string, recursive = false): Promise<RemoveResult> {
-  const { absolute, relative } = await context.workspace.resolve(input, "write");
+  const { absolute, relative } = await confine(context, input, "write");
   refuseRoot(relative, "deleted");
   const stat = await existing(context, absolute, relative);
   if (!stat.isDirectory()) {
@@ -122,10 +122,10 @@ export async function removePath(context: FileContext, input: string, recursive 
 
 /** Checks a move or copy and returns both ends; `overwrite` allows replacing an existing file. */
 async function prepareTransfer(context: FileContext, input: string, to: string, overwrite: boolean, verb: "moved" | "copied") {
-  const source = await context.workspace.resolve(input, verb === "moved" ? "write" : "read");
+  const source = await confine(context, input, verb === "moved" ? "write" : "read");
   refuseRoot(source.relative, verb);
   const sourceStat = await existing(context, source.absolute, source.relative);
-  const target = await context.workspace.resolve(to, "write");
+  const target = await confine(context, to, "write");
   refuseRoot(target.relative, "overwritten");
   if (source.real === target.real) throw new ToolError("invalid_argument", `${source.relative} and ${target.relative} are the same path.`, "Give a different target in to.");
   if (sourceStat.isDirectory() && (target.real + path.sep).startsWith(source.real + path.sep)) {
@@ -194,7 +194,7 @@ export async function copyPath(context: FileContext, input: string, to: string, 
 }
 
 export async function pathInfo(context: FileContext, input: string): Promise<InfoResult> {
-  const { absolute, relative, real } = await context.workspace.resolve(input, "read");
+  const { absolute, relative, real } = await confine(context, input, "read");
   const linkStat = await existing(context, absolute, relative);
   const linkTarget = linkStat.isSymbolicLink() ? await context.fs.readlink(absolute) : undefined;
   const pointedAt = linkStat.isSymbolicLink() ? await lstatOrNothing(context, real) : linkStat;

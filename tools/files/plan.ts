@@ -3,7 +3,7 @@
  * of every file involved, for the permission question's diff and for undo checkpoints.
  */
 import path from "node:path";
-import { lstatOrNothing, notAFile, notFound, openRegularFile, type FileContext } from "./context.js";
+import { confine, lstatOrNothing, notAFile, notFound, openRegularFile, type FileContext } from "./context.js";
 import { planReplacement } from "./replace.js";
 import { binaryType, SNIFF_BYTES } from "./text.js";
 
@@ -46,7 +46,7 @@ function change(relative: string, before: FileText | undefined, after: FileText 
 }
 
 export async function planWrite(context: FileContext, input: string, content: string): Promise<FileChangePlan[]> {
-  const { relative, real } = await context.workspace.resolve(input, "write");
+  const { relative, real } = await confine(context, input, "write");
   const before = await currentText(context, real, relative);
   return [change(relative, before, { text: content })];
 }
@@ -57,15 +57,15 @@ export async function planReplace(context: FileContext, input: string, old: stri
 }
 
 export async function planRemove(context: FileContext, input: string): Promise<FileChangePlan[]> {
-  const { relative, real } = await context.workspace.resolve(input, "write");
+  const { relative, real } = await confine(context, input, "write");
   const files = await filesUnder(context, real, relative);
   return Promise.all(files.map(async (file) => change(file.relative, await currentText(context, file.real, file.relative), undefined)));
 }
 
 /** A move (or, with `keepSource`, a copy): the source files go, the target files get their text. */
 export async function planMove(context: FileContext, input: string, to: string, keepSource = false): Promise<FileChangePlan[]> {
-  const source = await context.workspace.resolve(input, "write");
-  const target = await context.workspace.resolve(to, "write");
+  const source = await confine(context, input, "write");
+  const target = await confine(context, to, "write");
   const files = await filesUnder(context, source.real, source.relative);
   const changes: FileChangePlan[] = [];
   for (const file of files) {

@@ -4,7 +4,8 @@
 import { ToolError } from "../errors.js";
 import type { Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
-import { openRegularFile, readSmallRegularFile, type FileContext } from "./context.js";
+import type { ResolvedPath } from "../workspace.js";
+import { confine, openRegularFile, readSmallRegularFile, type FileContext } from "./context.js";
 import { readLineWindow } from "./lines.js";
 import { binaryType, formatBytes, formatCount, SNIFF_BYTES } from "./text.js";
 
@@ -42,15 +43,21 @@ export interface ReadResult {
 /** Files up to this size are read whole with synchronous calls; larger ones in windows. */
 const WHOLE_READ_BYTES = 1024 * 1024;
 
-export async function readTextFile(context: FileContext, input: string, options: ReadOptions = {}): Promise<ReadResult> {
-  const { absolute, relative } = await context.workspace.resolve(input, "read");
-  const small = readSmallRegularFile(context, absolute, relative, WHOLE_READ_BYTES);
-  if (small !== undefined) return windowOf(relative, small.stat, small.content, undefined, options);
-  const { handle, stat } = await openRegularFile(context, absolute, relative);
+/** A read and the stat of the very file it read (for the ledger of what the model saw). */
+export interface StampedRead {
+  read: ReadResult;
+  stat: Stats;
+}
+
+export async function readTextFile(context: FileContext, input: string | ResolvedPath, options: ReadOptions = {}): Promise<StampedRead> {
+  const { real, relative } = await confine(context, input, "read");
+  const small = readSmallRegularFile(context, real, relative, WHOLE_READ_BYTES);
+  if (small !== undefined) return { read: await windowOf(relative, small.stat, small.content, undefined, options), stat: small.stat };
+  const { handle, stat } = await openRegularFile(context, real, relative);
   try {
     const sniffed = Buffer.alloc(Math.min(SNIFF_BYTES, stat.size));
     const { bytesRead } = await handle.read(sniffed, 0, sniffed.length, 0);
-    return await windowOf(relative, stat, sniffed.subarray(0, bytesRead), handle, options);
+    return { read: await windowOf(relative, stat, sniffed.subarray(0, bytesRead), handle, options), stat };
   } finally {
     await handle.close();
   }

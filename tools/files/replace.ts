@@ -3,7 +3,8 @@
  * A miss shows the closest lines; several matches list their line numbers.
  */
 import { ToolError } from "../errors.js";
-import { lstatOrNothing, notAFile, notFound, type FileContext } from "./context.js";
+import type { ResolvedPath } from "../workspace.js";
+import { confine, lstatOrNothing, notAFile, notFound, type FileContext } from "./context.js";
 import { closestLines } from "./similar.js";
 import { binaryType, formatBytes, looksLineNumbered, numberLines, SNIFF_BYTES, splitLines } from "./text.js";
 import { atomicWrite, countChanges, readWhole, type WriteResult } from "./write.js";
@@ -31,10 +32,14 @@ export interface PlannedReplacement {
 }
 
 /** Finds `old` in a file and works out the new text, changing nothing (errors as replace gives them). */
-export async function planReplacement(context: FileContext, input: string, old: string, replacement: string, all = false): Promise<PlannedReplacement> {
+export async function planReplacement(context: FileContext, input: string | ResolvedPath, old: string, replacement: string, all = false): Promise<PlannedReplacement> {
   if (old === "")
-    throw new ToolError("invalid_argument", "old is empty; replace needs the exact text to find.", "Give old as text copied from the file, or use action=write for a whole file.");
-  const { relative, real } = await context.workspace.resolve(input, "write");
+    throw new ToolError("invalid_argument", "old is empty; replace needs the exact text to find.", [
+      "Give old as text copied from the file, or use ",
+      { action: "write", arguments: { path: typeof input === "string" ? input : input.input, content: "…" } },
+      " for a whole file.",
+    ]);
+  const { relative, real } = await confine(context, input, "write");
   const stat = await lstatOrNothing(context, real);
   if (stat === undefined) throw notFound(relative);
   if (!stat.isFile()) throw notAFile(relative, stat);
@@ -76,7 +81,7 @@ export async function planReplacement(context: FileContext, input: string, old: 
   return { relative, real, mode: stat.mode & 0o7777, text, updated: pieces.join(""), replacements: offsets.length, matchLines };
 }
 
-export async function replaceInFile(context: FileContext, input: string, old: string, replacement: string, all = false): Promise<ReplaceResult> {
+export async function replaceInFile(context: FileContext, input: string | ResolvedPath, old: string, replacement: string, all = false): Promise<ReplaceResult> {
   const { relative, real, mode, text, updated, replacements, matchLines } = await planReplacement(context, input, old, replacement, all);
   await atomicWrite(context, real, updated, mode);
   const { added, removed } = countChanges(text, updated);

@@ -36,7 +36,8 @@ export function binaryType(head: Uint8Array): string | undefined {
     if (head.length >= at + bytes.length && bytes.every((byte, index) => head[at + index] === byte)) return name;
   }
   let control = 0;
-  for (const byte of head) {
+  for (let index = 0; index < head.length; index++) {
+    const byte = head[index]!;
     if (byte === 0) return "binary data";
     // Tab, line feed, form feed, carriage return and escape are common in text.
     if (byte < 32 && byte !== 9 && byte !== 10 && byte !== 12 && byte !== 13 && byte !== 27) control++;
@@ -71,7 +72,4 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GB`;
 }
 
-/** `1,234` style counts in messages. */
-export function formatCount(count: number): string {
-  return count.toLocaleString("en-US");
-}
+export { formatCount } from "../format.js";

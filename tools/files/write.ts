@@ -6,7 +6,8 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { diffLines } from "diff";
 import { ToolError } from "../errors.js";
-import { lstatOrNothing, notAFile, openRegularFile, type FileContext } from "./context.js";
+import type { ResolvedPath } from "../workspace.js";
+import { confine, lstatOrNothing, notAFile, openCheckedFolder, openRegularFile, type FileContext } from "./context.js";
 import { errorCode } from "./file-system.js";
 import { countLines } from "./lines.js";
 import { COUNT_LINES_UP_TO_BYTES } from "./read.js";
@@ -31,34 +32,40 @@ export interface WriteResult {
 }
 
 /**
- * Writes `data` to `target` atomically: a temp file beside it is written, synced and renamed
- * over it. On any failure the temp file is removed and the old file is untouched. `mode` is
- * applied to the new file (the old file's mode, to keep it).
+ * Writes `data` to `target` (a checked real path) atomically: a temp file beside it is written,
+ * synced and renamed over it, both reached through the folder held open and confirmed (see
+ * `openCheckedFolder`). On any failure the temp file is removed and the old file is untouched.
+ * `mode` is applied to the new file (the old file's mode, to keep it).
  */
 export async function atomicWrite(context: FileContext, target: string, data: string | Buffer, mode?: number): Promise<void> {
   const suffix = `.clio-${randomBytes(6).toString("hex")}.tmp`;
   const name = `.${path.basename(target)}${suffix}`;
-  // A name near the 255-byte limit leaves no room for the temp file's additions.
-  const temporary = path.join(path.dirname(target), Buffer.byteLength(name) <= TEMP_NAME_MAX_BYTES ? name : suffix);
-  const handle = await context.fs.open(temporary, "wx", mode ?? 0o666);
+  const folder = await openCheckedFolder(context, path.dirname(target), context.workspace.relativeOf(path.dirname(target)));
   try {
+    // A name near the 255-byte limit leaves no room for the temp file's additions.
+    const temporary = path.join(folder.path, Buffer.byteLength(name) <= TEMP_NAME_MAX_BYTES ? name : suffix);
+    const handle = await context.fs.open(temporary, "wx", mode ?? 0o666);
     try {
-      await handle.writeFile(data);
-      if (mode !== undefined) await handle.chmod(mode);
-      await handle.datasync();
-    } finally {
-      await handle.close();
+      try {
+        await handle.writeFile(data);
+        if (mode !== undefined) await handle.chmod(mode);
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      await context.fs.rename(temporary, path.join(folder.path, path.basename(target)));
+    } catch (error) {
+      await context.fs.unlink(temporary).catch(() => undefined);
+      throw error;
     }
-    await context.fs.rename(temporary, target);
-  } catch (error) {
-    await context.fs.unlink(temporary).catch(() => undefined);
-    throw error;
+  } finally {
+    await folder.close();
   }
 }
 
 /** Checks a write target and returns where to write (symlinks inside followed) and its old state. */
-export async function prepareWrite(context: FileContext, input: string): Promise<{ relative: string; target: string; oldMode?: number; oldSize?: number }> {
-  const { relative, real } = await context.workspace.resolve(input, "write");
+export async function prepareWrite(context: FileContext, input: string | ResolvedPath): Promise<{ relative: string; target: string; oldMode?: number; oldSize?: number }> {
+  const { relative, real } = await confine(context, input, "write");
   if (relative === ".") throw new ToolError("not_a_file", "The workspace root is a directory, not a file.", 'Give a file path, e.g. path="notes.md".');
   const stat = await lstatOrNothing(context, real);
   if (stat !== undefined && !stat.isFile()) throw notAFile(relative, stat);
@@ -79,7 +86,7 @@ export async function makeParents(context: FileContext, target: string, relative
 }
 
 /** Writes text content to a file (creating folders), atomically, keeping an existing file's mode. */
-export async function writeTextFile(context: FileContext, input: string, content: string): Promise<WriteResult> {
+export async function writeTextFile(context: FileContext, input: string | ResolvedPath, content: string): Promise<WriteResult> {
   const bytes = Buffer.byteLength(content);
   if (bytes > WRITE_MAX_BYTES) {
     throw new ToolError(
