@@ -3,7 +3,6 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CodeIndex, type IndexProgress } from "../../tools/index/code-index.js";
 import { searchIndex } from "../../tools/index/search.js";
-import { shardOf } from "../../tools/index/store.js";
 import { temporaryFolder } from "../support/workspace.js";
 
 let folder: { path: string; remove(): Promise<void> };
@@ -171,12 +170,13 @@ describe("CodeIndex", () => {
     expect((await reopened.update()).indexed).toBe(3);
   });
 
-  it("rebuilds when a shard file is cut short, instead of loading its files with their words missing", async () => {
+  it("rebuilds when a segment file is cut short, instead of loading its files with their words missing", async () => {
     const index = await CodeIndex.open(folder.path);
     await index.update();
-    const shard = path.join(folder.path, ".clio/index/shards", `${String(shardOf("src/math.ts")).padStart(2, "0")}.bin`);
-    const bytes = await readFile(shard);
-    await writeFile(shard, bytes.subarray(0, bytes.length - 8));
+    const manifest = JSON.parse(await readFile(path.join(folder.path, ".clio/index/manifest.json"), "utf8")) as { segments: string[] };
+    const segment = path.join(folder.path, ".clio/index/segments", `${manifest.segments[0]}.seg`);
+    const bytes = await readFile(segment);
+    await writeFile(segment, bytes.subarray(0, bytes.length - 8));
     const reopened = await CodeIndex.open(folder.path);
     expect(reopened.built).toBe(false);
     await reopened.update();
