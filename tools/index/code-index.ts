@@ -14,6 +14,7 @@ import { IndexStore } from "./index-store.js";
 import { mergeSegments, writeRecords, type FileChange } from "./segment-build.js";
 import { type IndexEntry, SegmentSet, type ChunkView, type QueryTerms } from "./segment-set.js";
 import type { SegmentReader } from "./segment.js";
+import { SegmentDamage } from "./segment-bytes.js";
 import { INDEX_FORMAT_VERSION, TermDictionary, type IndexedFile, type IndexManifest, type VectorRecord } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
 import { TermCounter } from "./term-counter.js";
@@ -145,6 +146,24 @@ export class CodeIndex {
     }
     if (options.embed !== undefined) index.vectors = await index.store.loadVectors();
     return index;
+  }
+
+  /**
+   * Runs `work`, which reads the index; when a segment turns out damaged (segments are read on
+   * demand, so damage shows when a part is first read), drops the stored index, rebuilds it,
+   * and runs `work` once more.
+   */
+  async reading<Result>(work: () => Result | Promise<Result>): Promise<Result> {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof SegmentDamage)) throw error;
+      this.segments.close();
+      this.segments = new SegmentSet(this.options.hidden);
+      this.manifest = { version: INDEX_FORMAT_VERSION, updatedAt: 0, files: 0, skipped: [], segments: [] };
+      await this.update();
+      return work();
+    }
   }
 
   /** True once an update has run here or in an earlier process. */

@@ -52,6 +52,7 @@ interface DictionaryFooter {
 interface Footer {
   chunkCount: number;
   chunks: [number, number];
+  chunkSum: number;
   files: [number, number];
   terms: DictionaryFooter;
   symbols: DictionaryFooter;
@@ -61,6 +62,15 @@ function checksum(bytes: Uint8Array): number {
   let hash = 0x811c9dc5;
   for (let index = 0; index < bytes.length; index++) hash = Math.imul(hash ^ bytes[index]!, 0x01000193);
   return hash >>> 0;
+}
+
+/** JSON from bytes, or a damage error naming what did not parse. */
+function parseOr(bytes: Uint8Array, what: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(bytes).toString("utf8"));
+  } catch {
+    throw new SegmentDamage(`${what} is not valid JSON`);
+  }
 }
 
 /** Writes a sorted dictionary: entries of term, document frequency, postings offset and length. */
@@ -182,7 +192,14 @@ export class SegmentWriter {
     const terms = this.terms.finish(this.sink, this.termPostings);
     const symbols = this.symbols.finish(this.sink, this.symbolPostings);
     const files = Buffer.from(JSON.stringify(this.headers), "utf8");
-    const footer: Footer = { chunkCount: this.chunkCount, chunks: this.chunksAt, files: [this.sink.append(files), files.length], terms, symbols };
+    const footer: Footer = {
+      chunkCount: this.chunkCount,
+      chunks: this.chunksAt,
+      chunkSum: checksum(this.chunkRows.view()),
+      files: [this.sink.append(files), files.length],
+      terms,
+      symbols,
+    };
     const footerBytes = Buffer.from(JSON.stringify(footer), "utf8");
     this.sink.append(footerBytes);
     const trailer = Buffer.alloc(TRAILER);
@@ -222,10 +239,11 @@ export class SegmentReader {
     if (footerLength > size - TRAILER - MAGIC.length) throw new SegmentDamage("its footer is longer than the file");
     const footerBytes = source.read(size - TRAILER - footerLength, footerLength);
     if (checksum(footerBytes) !== trailer.readUInt32LE(4)) throw new SegmentDamage("its footer does not match its checksum");
-    this.footer = JSON.parse(Buffer.from(footerBytes).toString("utf8")) as Footer;
-    this.files = JSON.parse(Buffer.from(source.read(...this.footer.files)).toString("utf8")) as SegmentFileHeader[];
+    this.footer = parseOr(footerBytes, "its footer") as Footer;
+    this.files = parseOr(source.read(...this.footer.files), "its file list") as SegmentFileHeader[];
     const rows = source.read(...this.footer.chunks);
     if (rows.length !== this.footer.chunkCount * CHUNK_ROW * 4) throw new SegmentDamage("its chunk table does not match its chunk count");
+    if (checksum(rows) !== this.footer.chunkSum) throw new SegmentDamage("its chunk table does not match its checksum");
     this.chunkRows = new Int32Array(Uint8Array.from(rows).buffer);
     let chunks = 0;
     for (const file of this.files) {
@@ -250,7 +268,7 @@ export class SegmentReader {
       const file = this.files[fileIndex];
       if (file === undefined) throw new SegmentDamage("a file number is out of range");
       if (file.meta[1] === 0) meta = { symbols: [], imports: [], chunkSymbols: [] };
-      else meta = JSON.parse(Buffer.from(this.source.read(...file.meta)).toString("utf8")) as FileMeta;
+      else meta = parseOr(this.source.read(...file.meta), "a file's symbols") as FileMeta;
       this.metaCache.set(fileIndex, meta);
     }
     return meta;

@@ -68,12 +68,10 @@ export interface IndexedFile {
   entry?: string;
   /** The bytes were not valid UTF-8; they were read with replacement characters. */
   invalidUtf8?: boolean;
-  /** Its fields that follow from its content (all but path, size and mtimeMs) as JSON, made where it was analysed (a worker sends it to the main thread). */
-  contentJson?: string;
 }
 
 /** A file's content fields as a worker sends them: each chunk's symbol ("" for none); the rest of the chunks are in its numbers. */
-type FileHeader = Omit<IndexedFile, "chunks" | "numbers" | "contentJson"> & { chunkSymbols: string[] };
+type FileHeader = Omit<IndexedFile, "chunks" | "numbers"> & { chunkSymbols: string[] };
 
 /** The JSON of a file's header fields that follow from its content, from `hash` on. */
 export function contentJsonOf(file: IndexedFile): string {
@@ -118,7 +116,7 @@ export interface FileParts {
 }
 
 export function partsOf(file: IndexedFile): FileParts {
-  return { path: file.path, size: file.size, mtimeMs: file.mtimeMs, contentJson: file.contentJson ?? contentJsonOf(file), numbers: file.numbers };
+  return { path: file.path, size: file.size, mtimeMs: file.mtimeMs, contentJson: contentJsonOf(file), numbers: file.numbers };
 }
 
 /** The record `parts` describe (its term ids are whatever dictionary's the numbers use). */
@@ -126,7 +124,7 @@ export function fileFromParts(parts: FileParts): IndexedFile {
   const { chunkSymbols, ...content } = JSON.parse(parts.contentJson) as Omit<FileHeader, "path" | "size" | "mtimeMs">;
   const { chunks, end } = readChunks(chunkSymbols, parts.numbers, 0, Number.POSITIVE_INFINITY);
   if (end !== parts.numbers.length) throw new Error(`the chunk records of ${parts.path} do not match its chunks`);
-  return { path: parts.path, size: parts.size, mtimeMs: parts.mtimeMs, ...content, chunks, numbers: parts.numbers, contentJson: parts.contentJson };
+  return { path: parts.path, size: parts.size, mtimeMs: parts.mtimeMs, ...content, chunks, numbers: parts.numbers };
 }
 
 /**
