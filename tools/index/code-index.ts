@@ -44,6 +44,8 @@ export interface CodeIndexOptions {
   workers?: number;
   /** Updates that read fewer bytes than this stay in this thread (default 8 MiB). */
   parallelMinBytes?: number;
+  /** Analysed files are written as a segment once they hold this many term postings (default 400,000): bounds a build's memory. */
+  segmentPostings?: number;
   /**
    * Root-relative paths the person's deny rules keep from being read: never indexed, and
    * dropped from a stored index on open, so no search, explanation or overview shows them.
@@ -82,8 +84,7 @@ export const INDEX_DIRECTORY = path.join(".clio", "index");
 const EMBED_BATCH = 64;
 /** More segments than this are merged into one after an update. */
 const MAX_SEGMENTS = 8;
-/** Analysed records are written as a segment once they hold this many term postings (bounds the memory of a build). */
-const SEGMENT_POSTINGS = 1_500_000;
+const SEGMENT_POSTINGS = 400_000;
 
 export class CodeIndex {
   private segments: SegmentSet;
@@ -222,7 +223,7 @@ export class CodeIndex {
     const prefix = path.relative(this.root, start).split(path.sep).join("/");
     const inScope = (filePath: string) => prefix === "" || filePath === prefix || filePath.startsWith(`${prefix}/`);
     const persist = this.options.persist?.() !== false;
-    const writer = new SegmentBatch(this.store, this.segments, persist);
+    const writer = new SegmentBatch(this.store, this.segments, persist, this.options.segmentPostings ?? SEGMENT_POSTINGS);
     const invalidUtf8: string[] = [];
     const { queue, walking, carriedBinary } = this.walkIntoQueue(start);
     let indexed = 0;
@@ -403,6 +404,7 @@ class SegmentBatch {
     private readonly store: IndexStore,
     private readonly segments: SegmentSet,
     private readonly persist: boolean,
+    private readonly limit: number,
   ) {}
 
   record(file: IndexedFile): void {
@@ -415,7 +417,7 @@ class SegmentBatch {
   }
 
   get full(): boolean {
-    return this.postings >= SEGMENT_POSTINGS;
+    return this.postings >= this.limit;
   }
 
   async flush(): Promise<void> {
