@@ -179,7 +179,7 @@ async function makeHit(
   const chunk = chosen === undefined ? { startLine: 1, endLine: Math.max(1, file.lines) } : index.chunk(chosen);
   let lines: string[] = [];
   try {
-    lines = decodeText(await fs.readFile(path.join(index.root, ranked.path))).text.split("\n");
+    lines = linesBetween(await fs.readFile(path.join(index.root, ranked.path)), chunk.startLine, chunk.endLine);
   } catch {
     // The file went away since it was indexed; the hit still names it.
   }
@@ -272,6 +272,35 @@ function globToRegExp(glob: string): RegExp {
     else source += character.replace(/[.+^${}()|[\]\\]/g, "\\$&");
   }
   return new RegExp(`^${source}$`);
+}
+
+/**
+ * Lines `start`..`end` (1-based) of a file's bytes, at their places in an array that leaves the
+ * lines before them empty: only those lines are decoded (a newline byte never sits inside a
+ * longer UTF-8 sequence, so the cut is safe).
+ */
+function linesBetween(bytes: Buffer, start: number, end: number): string[] {
+  let from = 0;
+  for (let line = 1; line < start; line++) {
+    const next = bytes.indexOf(10, from);
+    if (next === -1) return [];
+    from = next + 1;
+  }
+  let to = from;
+  for (let line = start; line <= end; line++) {
+    const next = bytes.indexOf(10, to);
+    if (next === -1) {
+      to = bytes.length;
+      break;
+    }
+    to = next + 1;
+  }
+  const lines: string[] = new Array<string>(start - 1).fill("");
+  for (const line of decodeText(bytes.subarray(from, to))
+    .text.split("\n")
+    .slice(0, end - start + 1))
+    lines.push(line);
+  return lines;
 }
 
 /** The `size`-line window of the chunk holding the most query-term matches. */
