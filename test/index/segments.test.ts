@@ -26,21 +26,25 @@ const segmentsOf = async () => (JSON.parse(await readFile(path.join(folder.path,
 const ranking = async (index: CodeIndex, query: string) => (await searchIndex(index, query, { limit: 20 })).hits.map((hit) => [hit.path, hit.startLine, hit.score]);
 
 describe("index segments", () => {
-  it("writes a build in bounded batches, merges them into one past the limit, and ranks exactly as a build in one batch", async () => {
-    const whole = await CodeIndex.open(folder.path);
-    await whole.update();
+  it("merges the segments into one past eight, leaving no other segment file, and ranks as a fresh build of the same files", async () => {
+    const index = await CodeIndex.open(folder.path);
+    await index.update();
+    for (let round = 0; round < 7; round++) {
+      await writeFile(path.join(folder.path, `stream_${round}.py`), `def stream_round_${round}():\n    return "socket buffer ${round}"\n`);
+      await index.update();
+      expect(await segmentsOf()).toHaveLength(round + 2);
+    }
+    await writeFile(path.join(folder.path, "stream_last.py"), 'def stream_last():\n    return "socket buffer"\n');
+    await index.update();
+    const [merged] = await segmentsOf();
     expect(await segmentsOf()).toHaveLength(1);
-    const expected = await ranking(whole, "socket buffer");
+    expect(await readdir(path.join(folder.path, ".clio/index/segments"))).toEqual([`${merged}.seg`]);
+    const kept = await ranking(await CodeIndex.open(folder.path), "socket buffer");
+    expect(kept).toEqual(await ranking(index, "socket buffer"));
     await rm(path.join(folder.path, ".clio"), { recursive: true, force: true });
-
-    // A batch of about two files' postings: twenty segments, merged into one at the end.
-    const batched = await CodeIndex.open(folder.path, { segmentPostings: 20 });
-    const report = await batched.update();
-    expect(report).toMatchObject({ files: FILES, indexed: FILES });
-    expect(await segmentsOf()).toHaveLength(1);
-    expect(await readdir(path.join(folder.path, ".clio/index/segments"))).toEqual([`${(await segmentsOf())[0]}.seg`]);
-    expect(await ranking(batched, "socket buffer")).toEqual(expected);
-    expect(await ranking(await CodeIndex.open(folder.path), "socket buffer")).toEqual(expected);
+    const fresh = await CodeIndex.open(folder.path);
+    await fresh.update();
+    expect(kept).toEqual(await ranking(fresh, "socket buffer"));
   });
 
   it("adds a segment per update for changed and removed files, and a fresh process sees the newest version of each file", async () => {

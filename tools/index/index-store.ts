@@ -149,9 +149,10 @@ export class IndexStore {
     }
   }
 
-  /** Forgets segments made in memory that a merge replaced. */
+  /** Drops a segment a merge replaced: from memory, and from disk when no manifest named it yet. */
   forget(name: string): void {
     this.unsaved.delete(name);
+    if (!this.known?.includes(name)) rmSync(this.segmentFile(name), { force: true });
   }
 
   async loadVectors(): Promise<Map<string, VectorRecord>> {
