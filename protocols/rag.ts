@@ -162,7 +162,7 @@ export function createRagProtocol(options: RagOptions = {}) {
           const filter = args.path !== undefined && !/[*?]/.test(args.path) ? await relativePath(environment, args.path) : args.path;
           const { index, built } = await ready(state, environment, signal);
           const { searchIndex } = await loadIndexTools();
-          const result = await searchIndex(index, args.query, { path: filter, language: args.language, contextLines: args.context_size, limit: args.limit });
+          const result = await index.reading(() => searchIndex(index, args.query, { path: filter, language: args.language, contextLines: args.context_size, limit: args.limit }));
           const prefix = built === undefined ? [] : [`(Built the index first: ${plural(built.files, "file")}, ${summarizeSkipped(built.skipped)}.)`];
           return {
             output: [...prefix, searchText(result, args.query)].join("\n"),
@@ -181,7 +181,7 @@ export function createRagProtocol(options: RagOptions = {}) {
           const relative = (await relativePath(environment, args.path, checkedPaths)) ?? ".";
           const { index } = await ready(state, environment, signal);
           const { analyzeIndex } = await loadIndexTools();
-          const analysis = analyzeIndex(index, relative);
+          const analysis = await index.reading(() => analyzeIndex(index, relative));
           if (analysis.files === 0) {
             throw new ProtocolError(
               "not_found",
@@ -207,7 +207,7 @@ export function createRagProtocol(options: RagOptions = {}) {
           const relative = await relativePath(environment, args.path, checkedPaths);
           const { index } = await ready(state, environment, signal);
           const { explainInIndex } = await loadIndexTools();
-          const explanation = await explainInIndex(index, { query: args.query, path: relative, contextLines: args.context_size });
+          const explanation = await index.reading(() => explainInIndex(index, { query: args.query, path: relative, contextLines: args.context_size }));
           return { output: explanationText(explanation), description: `Explained ${explanation.subject}`, data: explanation };
         },
       }),

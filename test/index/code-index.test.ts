@@ -3,7 +3,6 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CodeIndex, type IndexProgress } from "../../tools/index/code-index.js";
 import { searchIndex } from "../../tools/index/search.js";
-import { shardOf } from "../../tools/index/store.js";
 import { temporaryFolder } from "../support/workspace.js";
 
 let folder: { path: string; remove(): Promise<void> };
@@ -171,15 +170,47 @@ describe("CodeIndex", () => {
     expect((await reopened.update()).indexed).toBe(3);
   });
 
-  it("rebuilds when a shard file is cut short, instead of loading its files with their words missing", async () => {
+  it("rebuilds when a segment file is cut short, instead of loading its files with their words missing", async () => {
     const index = await CodeIndex.open(folder.path);
     await index.update();
-    const shard = path.join(folder.path, ".clio/index/shards", `${String(shardOf("src/math.ts")).padStart(2, "0")}.bin`);
-    const bytes = await readFile(shard);
-    await writeFile(shard, bytes.subarray(0, bytes.length - 8));
+    const manifest = JSON.parse(await readFile(path.join(folder.path, ".clio/index/manifest.json"), "utf8")) as { segments: string[] };
+    const segment = path.join(folder.path, ".clio/index/segments", `${manifest.segments[0]}.seg`);
+    const bytes = await readFile(segment);
+    await writeFile(segment, bytes.subarray(0, bytes.length - 8));
     const reopened = await CodeIndex.open(folder.path);
     expect(reopened.built).toBe(false);
     await reopened.update();
     expect((await searchIndex(reopened, "number")).hits[0]?.path).toBe("src/math.ts");
+  });
+
+  it("rebuilds an index a newer clio wrote (another format version) instead of reading it", async () => {
+    const index = await CodeIndex.open(folder.path);
+    await index.update();
+    const manifestFile = path.join(folder.path, ".clio/index/manifest.json");
+    const manifest = JSON.parse(await readFile(manifestFile, "utf8")) as { version: number };
+    await writeFile(manifestFile, JSON.stringify({ ...manifest, version: manifest.version + 1 }));
+    const reopened = await CodeIndex.open(folder.path);
+    expect(reopened.built).toBe(false);
+    expect((await reopened.update()).indexed).toBe(3);
+    expect((await searchIndex(reopened, "number")).hits[0]?.path).toBe("src/math.ts");
+  });
+
+  it("rebuilds at the first search that reads a garbled part of a segment, and answers it", async () => {
+    const index = await CodeIndex.open(folder.path);
+    await index.update();
+    const manifest = JSON.parse(await readFile(path.join(folder.path, ".clio/index/manifest.json"), "utf8")) as { segments: string[] };
+    const segment = path.join(folder.path, ".clio/index/segments", `${manifest.segments[0]}.seg`);
+    const bytes = await readFile(segment);
+    const footerLength = bytes.readUInt32LE(bytes.length - 16);
+    const footer = JSON.parse(bytes.toString("utf8", bytes.length - 16 - footerLength, bytes.length - 16)) as { terms: { offsets: number[]; end: number } };
+    // The term dictionary's blocks: found only when a search looks a word up.
+    bytes.fill(0x7f, footer.terms.offsets[0]!, footer.terms.end);
+    await writeFile(segment, bytes);
+    const reopened = await CodeIndex.open(folder.path);
+    expect(reopened.built).toBe(true);
+    const { hits } = await reopened.reading(() => searchIndex(reopened, "number"));
+    expect(hits[0]?.path).toBe("src/math.ts");
+    const rebuilt = JSON.parse(await readFile(path.join(folder.path, ".clio/index/manifest.json"), "utf8")) as { segments: string[] };
+    expect(rebuilt.segments).not.toContain(manifest.segments[0]);
   });
 });

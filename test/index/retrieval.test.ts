@@ -75,7 +75,7 @@ describe("hybrid ranking seam", () => {
     const hybrid = await CodeIndex.open(folder.path, { embed, semanticWeight: 0.5 });
     await hybrid.update();
     const embedded = calls.reduce((sum, count) => sum + count, 0);
-    expect(embedded).toBe([...hybrid.files.values()].reduce((sum, file) => sum + file.chunks.length, 0));
+    expect(embedded).toBe([...hybrid.files.values()].reduce((sum, file) => sum + file.chunkCount, 0));
     await expect(readFile(path.join(folder.path, ".clio/index/vectors.json"), "utf8")).resolves.toContain('"hash"');
     calls.length = 0;
     await hybrid.update();

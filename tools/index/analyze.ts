@@ -7,7 +7,7 @@ import path from "node:path";
 import type { CodeIndex } from "./code-index.js";
 import { TEST_FILE, TEST_FOLDER } from "./file-kinds.js";
 import { ImportResolver } from "./imports.js";
-import type { IndexedFile } from "./store.js";
+import type { IndexEntry } from "./segment-set.js";
 import type { SymbolKind } from "./symbols.js";
 
 export interface LanguageSummary {
@@ -70,7 +70,7 @@ export function analyzeIndex(index: CodeIndex, scope = ".", options: AnalyzeOpti
   };
 }
 
-function topLevel(files: IndexedFile[], limit: number): Analysis["topLevelSymbols"] {
+function topLevel(files: IndexEntry[], limit: number): Analysis["topLevelSymbols"] {
   const found: Analysis["topLevelSymbols"] = [];
   // Round-robin over files so one large file does not fill the list.
   const perFile = files.map((file) => file.symbols.filter((symbol) => symbol.parent === undefined && TOP_LEVEL_KINDS.has(symbol.kind)));
@@ -87,7 +87,7 @@ function topLevel(files: IndexedFile[], limit: number): Analysis["topLevelSymbol
   return found;
 }
 
-function dependencies(index: CodeIndex, files: IndexedFile[], limit: number): Pick<Analysis, "folderDependencies" | "externalDependencies"> {
+function dependencies(index: CodeIndex, files: IndexEntry[], limit: number): Pick<Analysis, "folderDependencies" | "externalDependencies"> {
   const resolver = new ImportResolver(index.files);
   const edges = new Map<string, number>();
   const external = new Map<string, Set<string>>();
@@ -141,7 +141,7 @@ function packageName(language: string, specifier: string): string | undefined {
   }
 }
 
-function entryPoints(index: CodeIndex, files: IndexedFile[]): Analysis["entryPoints"] {
+function entryPoints(index: CodeIndex, files: IndexEntry[]): Analysis["entryPoints"] {
   const found: Analysis["entryPoints"] = [];
   const seen = new Set<string>();
   const add = (filePath: string, reason: string) => {
@@ -162,7 +162,7 @@ function entryPoints(index: CodeIndex, files: IndexedFile[]): Analysis["entryPoi
   return found;
 }
 
-function packageEntries(index: CodeIndex, file: IndexedFile): string[] {
+function packageEntries(index: CodeIndex, file: IndexEntry): string[] {
   const manifest = index.readJson(file.path) as { main?: string; bin?: string | Record<string, string> } | undefined;
   if (manifest === undefined) return [];
   const folder = path.posix.dirname(file.path);
@@ -173,7 +173,7 @@ function packageEntries(index: CodeIndex, file: IndexedFile): string[] {
     .filter((entry) => index.files.has(entry));
 }
 
-function testFolders(files: IndexedFile[]): Analysis["testFolders"] {
+function testFolders(files: IndexEntry[]): Analysis["testFolders"] {
   const counts = new Map<string, number>();
   for (const file of files) {
     const folderMatch = TEST_FOLDER.exec(file.path);

@@ -1,15 +1,21 @@
 /**
  * A persistent, incremental code index of one workspace: files, chunks, BM25 postings, the
  * symbol table and (optionally) chunk vectors for hybrid ranking. Stored under
- * `<workspace>/.clio/index/`; writes nothing else.
+ * `<workspace>/.clio/index/` as segments read on demand (segment.ts); writes nothing else. An
+ * update analyses the changed files and writes them, a batch at a time, as new segments; past
+ * `MAX_SEGMENTS` they are merged into one.
  */
 import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import { decodeText, type FileOutcome } from "./file-record.js";
 import { analyseFiles, FileQueue } from "./parallel.js";
-import { Postings } from "./postings.js";
-import { IndexStore, INDEX_FORMAT_VERSION, shardOf, TermDictionary, type IndexedFile, type IndexManifest, type VectorRecord } from "./store.js";
+import { IndexStore } from "./index-store.js";
+import { mergeSegments, writeRecords, type FileChange } from "./segment-build.js";
+import { type IndexEntry, SegmentSet, type ChunkView, type QueryTerms } from "./segment-set.js";
+import type { SegmentReader } from "./segment.js";
+import { SegmentDamage } from "./segment-bytes.js";
+import { INDEX_FORMAT_VERSION, TermDictionary, type IndexedFile, type IndexManifest, type VectorRecord } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
 import { TermCounter } from "./term-counter.js";
 import { exclusionOf, walkFiles, type SkippedFile, type WalkedFile } from "./walk.js";
@@ -38,6 +44,8 @@ export interface CodeIndexOptions {
   workers?: number;
   /** Updates that read fewer bytes than this stay in this thread (default 8 MiB). */
   parallelMinBytes?: number;
+  /** Analysed files are written as a segment once they hold this many term postings (default 400,000): bounds a build's memory. */
+  segmentPostings?: number;
   /**
    * Root-relative paths the person's deny rules keep from being read: never indexed, and
    * dropped from a stored index on open, so no search, explanation or overview shows them.
@@ -74,18 +82,17 @@ export interface SymbolLocation {
 
 export const INDEX_DIRECTORY = path.join(".clio", "index");
 const EMBED_BATCH = 64;
+/** More segments than this are merged into one after an update. */
+const MAX_SEGMENTS = 8;
+const SEGMENT_POSTINGS = 400_000;
 
 export class CodeIndex {
-  readonly files = new Map<string, IndexedFile>();
-  readonly postings = new Postings();
-  readonly dictionary = new TermDictionary();
-  private readonly counter = new TermCounter(this.dictionary);
-  private readonly symbolTable = new Map<string, SymbolLocation[]>();
+  private segments: SegmentSet;
   private vectors = new Map<string, VectorRecord>();
-  private manifest: IndexManifest = { version: INDEX_FORMAT_VERSION, updatedAt: 0, files: 0, skipped: [] };
+  private manifest: IndexManifest = { version: INDEX_FORMAT_VERSION, updatedAt: 0, files: 0, skipped: [], segments: [] };
   private readonly store: IndexStore;
-  /** Shards changed while the index could not be written (plan mode), written at the next chance. */
-  private readonly unsaved = new Set<number>();
+  /** The segment list differs from the manifest's (plan mode kept it from being written). */
+  private uncommitted = false;
 
   private constructor(
     /** The workspace root (absolute). */
@@ -93,19 +100,71 @@ export class CodeIndex {
     readonly options: CodeIndexOptions,
   ) {
     this.store = new IndexStore(path.join(root, INDEX_DIRECTORY));
+    this.segments = new SegmentSet(options.hidden);
+  }
+
+  /** The indexed files by path. */
+  get files(): ReadonlyMap<string, IndexEntry> {
+    return this.segments.files;
+  }
+
+  /** Live chunks in the index. */
+  get chunkCount(): number {
+    return this.segments.chunkCount;
+  }
+
+  /** The open segments, oldest first (for checks of what is stored). */
+  get segmentReaders(): readonly SegmentReader[] {
+    return this.segments.readers;
+  }
+
+  /** A vocabulary for one query: terms and postings are read as it asks for them. */
+  queryTerms(): QueryTerms {
+    return this.segments.queryTerms();
+  }
+
+  chunk(id: number): ChunkView {
+    return this.segments.chunk(id);
+  }
+
+  /** A chunk's path and lines (cheaper than `chunk`). */
+  chunkPlace(id: number): { path: string; startLine: number; endLine: number } {
+    return this.segments.place(id);
+  }
+
+  /** The chunk ids of a file, in file order. */
+  chunkIdsOf(filePath: string): number[] {
+    return this.segments.idsOf(filePath);
   }
 
   /** Opens the index of `root`, loading what is stored (nothing is walked until `update`). */
   static async open(root: string, options: CodeIndexOptions = {}): Promise<CodeIndex> {
     const index = new CodeIndex(root, options);
-    const stored = await index.store.load(index.dictionary);
+    const stored = await index.store.load();
     if (stored !== undefined) {
       index.manifest = stored.manifest;
-      for (const file of stored.files) if (!options.hidden?.(file.path)) index.put(file);
-      index.postings.finishStaging(index.dictionary.size);
+      for (const reader of stored.readers) index.segments.add(reader);
     }
     if (options.embed !== undefined) index.vectors = await index.store.loadVectors();
     return index;
+  }
+
+  /**
+   * Runs `work`, which reads the index; when a segment turns out damaged (segments are read on
+   * demand, so damage shows when a part is first read), drops the stored index, rebuilds it,
+   * and runs `work` once more.
+   */
+  async reading<Result>(work: () => Result | Promise<Result>): Promise<Result> {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof SegmentDamage)) throw error;
+      this.segments.close();
+      this.segments = new SegmentSet(this.options.hidden);
+      this.manifest = { version: INDEX_FORMAT_VERSION, updatedAt: 0, files: 0, skipped: [], segments: [] };
+      await this.update();
+      return work();
+    }
   }
 
   /** True once an update has run here or in an earlier process. */
@@ -124,13 +183,8 @@ export class CodeIndex {
 
   /** Definitions named `name`; case-sensitive matches first, then other cases. */
   definitions(name: string): SymbolLocation[] {
-    const all = this.symbolTable.get(name.toLowerCase()) ?? [];
+    const all = this.segments.definitions(name.toLowerCase());
     return [...all.filter((entry) => entry.symbol.name === name), ...all.filter((entry) => entry.symbol.name !== name)];
-  }
-
-  /** Names in the symbol table (lower-cased). */
-  symbolNames(): IterableIterator<string> {
-    return this.symbolTable.keys();
   }
 
   /** Reads an indexed file as JSON (package manifests); undefined when it cannot be read or parsed. */
@@ -168,7 +222,8 @@ export class CodeIndex {
     }
     const prefix = path.relative(this.root, start).split(path.sep).join("/");
     const inScope = (filePath: string) => prefix === "" || filePath === prefix || filePath.startsWith(`${prefix}/`);
-    const dirty = new Set<number>();
+    const persist = this.options.persist?.() !== false;
+    const writer = new SegmentBatch(this.store, this.segments, persist, this.options.segmentPostings ?? SEGMENT_POSTINGS);
     const invalidUtf8: string[] = [];
     const { queue, walking, carriedBinary } = this.walkIntoQueue(start);
     let indexed = 0;
@@ -176,53 +231,44 @@ export class CodeIndex {
     const apply = (file: WalkedFile, outcome: FileOutcome) => {
       if (outcome.kind === "unreadable") {
         analysisSkipped.push({ path: file.path, reason: "unreadable", detail: outcome.message });
-        return;
-      }
-      dirty.add(shardOf(file.path));
-      if (outcome.kind === "binary") {
-        if (this.files.has(file.path)) this.drop(file.path);
+      } else if (outcome.kind === "binary") {
+        if (this.files.has(file.path)) writer.change({ path: file.path, state: "removed", size: 0, mtimeMs: 0 });
         analysisSkipped.push({ path: file.path, reason: "binary", detail: "contains NUL bytes", size: file.size, mtimeMs: file.mtimeMs });
-        return;
+      } else if (outcome.kind === "unchanged") {
+        writer.change({ path: file.path, state: "touched", size: file.size, mtimeMs: file.mtimeMs });
+      } else {
+        if (outcome.record.invalidUtf8) invalidUtf8.push(file.path);
+        writer.record(outcome.record);
+        indexed++;
       }
-      if (outcome.kind === "unchanged") {
-        const known = this.files.get(file.path)!;
-        known.size = file.size;
-        known.mtimeMs = file.mtimeMs;
-        return;
-      }
-      if (outcome.record.invalidUtf8) invalidUtf8.push(file.path);
-      this.put(outcome.record);
-      indexed++;
     };
     let done = 0;
     let workers = 0;
-    try {
-      const context = {
-        counter: this.counter,
-        dictionary: this.dictionary,
-        maxChunkLines: this.options.maxChunkLines,
-        workers: this.options.workers,
-        parallelMinBytes: this.options.parallelMinBytes,
-        signal,
-      };
-      for await (const batch of analyseFiles(queue, context)) {
-        workers = Math.max(workers, batch.workers);
-        for (const outcome of batch.outcomes) apply(queue.files[done++]!, outcome);
-        progress?.({ phase: "reading", done, total: queue.files.length });
-      }
-    } finally {
-      this.postings.finishStaging(this.dictionary.size);
+    const context = {
+      counter: writer.counter,
+      dictionary: writer.dictionary,
+      maxChunkLines: this.options.maxChunkLines,
+      workers: this.options.workers,
+      parallelMinBytes: this.options.parallelMinBytes,
+      signal,
+    };
+    for await (const batch of analyseFiles(queue, context)) {
+      workers = Math.max(workers, batch.workers);
+      for (const outcome of batch.outcomes) apply(queue.files[done++]!, outcome);
+      progress?.({ phase: "reading", done, total: queue.files.length });
+      if (writer.full) await writer.flush();
     }
     const walked = await walking;
     const present = new Set(walked.files.map((file) => file.path));
     let removed = 0;
-    for (const filePath of [...this.files.keys()]) {
+    for (const filePath of this.files.keys()) {
       if (inScope(filePath) && !present.has(filePath)) {
-        this.drop(filePath);
-        dirty.add(shardOf(filePath));
+        writer.change({ path: filePath, state: "removed", size: 0, mtimeMs: 0 });
         removed++;
       }
     }
+    progress?.({ phase: "writing", done: 0, total: 1 });
+    await writer.flush();
     const skipped = [...walked.skipped, ...carriedBinary, ...analysisSkipped];
     const changed = queue.files;
     progress?.({ phase: "reading", done: changed.length, total: changed.length });
@@ -232,21 +278,11 @@ export class CodeIndex {
       updatedAt: Date.now(),
       files: this.files.size,
       skipped: [...this.manifest.skipped.filter((entry) => !inScope(entry.path)), ...skipped],
+      segments: [],
     };
-    if (this.options.persist?.() === false) {
-      for (const shard of dirty) this.unsaved.add(shard);
-    } else {
-      for (const shard of this.unsaved) dirty.add(shard);
-      this.unsaved.clear();
-      progress?.({ phase: "writing", done: 0, total: dirty.size });
-      await this.store.save(this.files, dirty, this.manifest, this.dictionary);
-    }
-    let chunks = 0;
+    await this.save(persist, writer.made);
     let symbols = 0;
-    for (const file of this.files.values()) {
-      chunks += file.chunks.length;
-      symbols += file.symbols.length;
-    }
+    for (const file of this.files.values()) symbols += file.symbolCount;
     return {
       files: this.files.size,
       indexed,
@@ -254,11 +290,39 @@ export class CodeIndex {
       removed,
       skipped,
       invalidUtf8,
-      chunks,
+      chunks: this.segments.chunkCount,
       symbols,
       workers,
       durationMs: performance.now() - began,
     };
+  }
+
+  /** Merges the segments when there are too many, and names them in the manifest (unless nothing may be written now). */
+  private async save(persist: boolean, madeSegments: number): Promise<void> {
+    if (this.segments.readers.length > MAX_SEGMENTS) await this.mergeAll(persist);
+    if (!persist) {
+      this.uncommitted ||= madeSegments > 0;
+      return;
+    }
+    const { segments: _segments, ...manifest } = this.manifest;
+    this.manifest.segments = await this.store.commit(
+      manifest,
+      this.segments.readers.map((reader) => reader.name),
+      () => this.mergeAll(true),
+    );
+    this.uncommitted = false;
+  }
+
+  /** Replaces every segment with one holding only the live files; returns its name. */
+  private async mergeAll(persist: boolean): Promise<string> {
+    const inputs = this.segments.liveBySegment();
+    const made = await this.store.makeSegment(persist, (sink) => mergeSegments(sink, inputs));
+    const old = this.segments;
+    this.segments = new SegmentSet(this.options.hidden);
+    this.segments.add(made.reader);
+    for (const reader of old.readers) this.store.forget(reader.name);
+    old.close();
+    return made.reader.name;
   }
 
   /**
@@ -291,42 +355,19 @@ export class CodeIndex {
     return { queue, walking, carriedBinary };
   }
 
-  /** Adds a file; into an empty index its postings are staged, and laid out in one pass by `finishStaging`. */
-  private put(file: IndexedFile): void {
-    if (this.files.has(file.path)) this.drop(file.path);
-    this.files.set(file.path, file);
-    this.postings.stage(file);
-    for (const symbol of file.symbols) {
-      const key = symbol.name.toLowerCase();
-      let list = this.symbolTable.get(key);
-      if (list === undefined) this.symbolTable.set(key, (list = []));
-      list.push({ path: file.path, symbol });
-    }
-  }
-
-  private drop(filePath: string): void {
-    const file = this.files.get(filePath);
-    if (file === undefined) return;
-    this.files.delete(filePath);
-    this.postings.remove(filePath);
-    for (const symbol of file.symbols) {
-      const key = symbol.name.toLowerCase();
-      const list = this.symbolTable.get(key)?.filter((entry) => entry.path !== filePath);
-      if (list === undefined || list.length === 0) this.symbolTable.delete(key);
-      else this.symbolTable.set(key, list);
-    }
-  }
-
   /** Embeds the chunks of files whose vectors are missing or stale, and stores them. */
   private async embedMissing(embed: Embedder, signal?: AbortSignal): Promise<void> {
     for (const filePath of [...this.vectors.keys()]) if (!this.files.has(filePath)) this.vectors.delete(filePath);
-    const stale = [...this.files.values()].filter((file) => this.vectors.get(file.path)?.hash !== file.hash && file.chunks.length > 0);
+    const stale = [...this.files.values()].filter((file) => this.vectors.get(file.path)?.hash !== file.hash && file.chunkCount > 0);
     if (stale.length === 0) return;
-    const pending: Array<{ file: IndexedFile; text: string }> = [];
+    const pending: Array<{ file: IndexEntry; text: string }> = [];
     for (const file of stale) {
       const { text } = decodeText(await fs.readFile(path.join(this.root, file.path)));
       const lines = text.split("\n");
-      for (const chunk of file.chunks) pending.push({ file, text: lines.slice(chunk.startLine - 1, chunk.endLine).join("\n") });
+      for (const id of this.chunkIdsOf(file.path)) {
+        const chunk = this.chunk(id);
+        pending.push({ file, text: lines.slice(chunk.startLine - 1, chunk.endLine).join("\n") });
+      }
     }
     const results: number[][] = [];
     for (let start = 0; start < pending.length; start += EMBED_BATCH) {
@@ -341,9 +382,53 @@ export class CodeIndex {
     }
     let position = 0;
     for (const file of stale) {
-      this.vectors.set(file.path, { hash: file.hash, vectors: results.slice(position, position + file.chunks.length) });
-      position += file.chunks.length;
+      this.vectors.set(file.path, { hash: file.hash, vectors: results.slice(position, position + file.chunkCount) });
+      position += file.chunkCount;
     }
     if (this.options.persist?.() !== false) await this.store.saveVectors(this.vectors);
+  }
+}
+
+/** The records and changes of an update, written as a segment each time they hold enough postings, and at the end. */
+class SegmentBatch {
+  /** Terms of this update's records (segments store the terms themselves, so each update starts afresh). */
+  readonly dictionary = new TermDictionary();
+  readonly counter = new TermCounter(this.dictionary);
+  private records: IndexedFile[] = [];
+  private changes: FileChange[] = [];
+  private postings = 0;
+  /** Segments made so far. */
+  made = 0;
+
+  constructor(
+    private readonly store: IndexStore,
+    private readonly segments: SegmentSet,
+    private readonly persist: boolean,
+    private readonly limit: number,
+  ) {}
+
+  record(file: IndexedFile): void {
+    this.records.push(file);
+    for (const chunk of file.chunks) this.postings += chunk.distinct;
+  }
+
+  change(change: FileChange): void {
+    this.changes.push(change);
+  }
+
+  get full(): boolean {
+    return this.postings >= this.limit;
+  }
+
+  async flush(): Promise<void> {
+    if (this.records.length === 0 && this.changes.length === 0) return;
+    const records = this.records;
+    const changes = this.changes;
+    this.records = [];
+    this.changes = [];
+    this.postings = 0;
+    const made = await this.store.makeSegment(this.persist, (sink) => writeRecords(sink, records, changes, this.dictionary.terms));
+    this.segments.add(made.reader);
+    this.made++;
   }
 }

@@ -10,7 +10,7 @@ import type { CodeIndex, SymbolLocation } from "./code-index.js";
 import { decodeText } from "./file-record.js";
 import { ImportResolver } from "./imports.js";
 import { searchIndex } from "./search.js";
-import type { IndexedFile } from "./store.js";
+import type { IndexEntry } from "./segment-set.js";
 import type { SymbolDefinition } from "./symbols.js";
 
 export interface ExplainOptions {
@@ -134,7 +134,7 @@ async function explainFile(index: CodeIndex, filePath: string, budget: { lines: 
   };
 }
 
-async function fileContext(index: CodeIndex, file: IndexedFile): Promise<Pick<Explanation, "imports" | "importedBy">> {
+async function fileContext(index: CodeIndex, file: IndexEntry): Promise<Pick<Explanation, "imports" | "importedBy">> {
   const resolver = new ImportResolver(index.files);
   const importedBy: string[] = [];
   for (const other of index.files.values()) {
@@ -162,9 +162,10 @@ async function excerptOf(index: CodeIndex, filePath: string, start: number, end:
 /** Lines that name `name` as a whole word, outside the definitions themselves. */
 async function usagesOf(index: CodeIndex, name: string, definitions: SymbolLocation[]): Promise<Explanation["usages"]> {
   const pattern = new RegExp(`(^|[^\\w$])${name.replace(/[$]/g, "\\$")}([^\\w$]|$)`);
-  const termId = index.dictionary.lookup(name.toLowerCase());
+  const terms = index.queryTerms();
+  const termId = terms.lookup(name.toLowerCase());
   const candidates = new Set<string>();
-  if (termId !== undefined) for (const id of index.postings.chunksWith(termId)) candidates.add(index.postings.ref(id).path);
+  if (termId !== undefined) terms.each(termId, (id) => candidates.add(index.chunkPlace(id).path));
   const usages: Explanation["usages"] = [];
   for (const filePath of [...candidates].sort()) {
     const lines = await readLines(index, filePath);

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { chunkLines, type ChunkOptions } from "./chunks.js";
 import { commentLines } from "./comments.js";
 import { languageOf } from "./languages.js";
-import { contentJsonOf, type IndexedFile, type StoredChunk } from "./store.js";
+import type { IndexedFile, StoredChunk } from "./store.js";
 import { extractSymbols } from "./symbols.js";
 import type { TermCounter } from "./term-counter.js";
 
@@ -123,7 +123,6 @@ export function buildFileRecord(
   const entry = entryPointReason(record.language, text);
   if (entry !== undefined) record.entry = entry;
   if (invalidUtf8) record.invalidUtf8 = true;
-  record.contentJson = contentJsonOf(record);
   return record;
 }
 

@@ -4,7 +4,7 @@
  * the rest are external dependencies.
  */
 import path from "node:path";
-import type { IndexedFile } from "./store.js";
+import type { IndexEntry } from "./segment-set.js";
 
 export interface ResolvedImport {
   specifier: string;
@@ -16,7 +16,7 @@ export class ImportResolver {
   private readonly paths: Set<string>;
   private readonly folders = new Map<string, string[]>();
 
-  constructor(files: ReadonlyMap<string, IndexedFile>) {
+  constructor(files: ReadonlyMap<string, IndexEntry>) {
     this.paths = new Set(files.keys());
     for (const filePath of this.paths) {
       const folder = path.posix.dirname(filePath);
@@ -26,14 +26,14 @@ export class ImportResolver {
     }
   }
 
-  resolveAll(file: IndexedFile): ResolvedImport[] {
+  resolveAll(file: IndexEntry): ResolvedImport[] {
     return file.imports.map((specifier) => {
       const target = this.resolve(file, specifier);
       return target === undefined ? { specifier } : { specifier, target };
     });
   }
 
-  resolve(file: IndexedFile, specifier: string): string | undefined {
+  resolve(file: IndexEntry, specifier: string): string | undefined {
     const folder = path.posix.dirname(file.path);
     switch (file.language) {
       case "typescript":

@@ -10,10 +10,10 @@ import path from "node:path";
 import { ToolError } from "../errors.js";
 import type { CodeIndex } from "./code-index.js";
 import { decodeText } from "./file-record.js";
-import type { ScoreBoard } from "./postings.js";
+import type { ScoreBoard } from "./score-board.js";
 import { nameSpellings, planQuery, type QueryPlan } from "./query-plan.js";
 import { rankFiles, type RankedFile, type RankingView } from "./rank-files.js";
-import type { IndexedFile } from "./store.js";
+import type { IndexEntry } from "./segment-set.js";
 import type { SymbolDefinition, SymbolKind } from "./symbols.js";
 import { tokenize } from "./tokenize.js";
 
@@ -75,7 +75,8 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
   if (trimmed === "") {
     throw new ToolError("invalid_argument", "The search query is empty.", 'Give words or an identifier to look for, e.g. query="parse config file".');
   }
-  const plan = planQuery({ lookup: (term) => index.dictionary.lookup(term), idf: (id) => index.postings.idf(id) }, trimmed);
+  const terms = index.queryTerms();
+  const plan = planQuery(terms, trimmed);
   const notes = [...plan.notes];
   const exact = exactDefinitions(index, trimmed);
   const namedFile = index.files.has(trimmed.replace(/^\.\//, "")) ? trimmed.replace(/^\.\//, "") : undefined;
@@ -92,7 +93,7 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
   }
   if (exact.size > 1) notes.push(`${[...exact.values()][0]!.name} is defined in ${exact.size} files; narrow with path= or write Parent.name.`);
   if (REGEX_LOOK.test(trimmed)) notes.push("The query was read as words, not as a regular expression; to search for a pattern, use EXEC with rg.");
-  const scores = index.postings.score(plan.weights, plan.masks);
+  const scores = terms.score(plan.weights, plan.masks);
   const accept = fileFilter(options);
   let ranked: RankedFile[];
   try {
@@ -115,12 +116,12 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
   return { hits, notes };
 }
 
-function rankingView(index: CodeIndex, scores: ScoreBoard, accept: (file: IndexedFile) => boolean): RankingView {
+function rankingView(index: CodeIndex, scores: ScoreBoard, accept: (file: IndexEntry) => boolean): RankingView {
   return {
     bestChunks: (count) => scores.atLeastBest(count),
     maskOf: (id) => scores.mask(id),
-    pathOf: (id) => index.postings.ref(id).path,
-    linesOf: (id) => index.postings.ref(id).chunk,
+    pathOf: (id) => index.chunkPlace(id).path,
+    linesOf: (id) => index.chunkPlace(id),
     symbolsOf: (filePath) => index.files.get(filePath)?.symbols ?? [],
     accepts: (filePath) => {
       const file = index.files.get(filePath);
@@ -151,8 +152,8 @@ function exactDefinitions(index: CodeIndex, query: string): Map<string, SymbolDe
 }
 
 function chunkAt(index: CodeIndex, filePath: string, line: number): number | undefined {
-  for (const id of index.postings.idsOf(filePath)) {
-    const { chunk } = index.postings.ref(id);
+  for (const id of index.chunkIdsOf(filePath)) {
+    const chunk = index.chunkPlace(id);
     if (chunk.startLine <= line && chunk.endLine >= line) return id;
   }
   return undefined;
@@ -174,11 +175,11 @@ async function makeHit(
   const named = ranked.name !== undefined && ranked.name.score >= SHOWN_NAME_SCORE ? ranked.name : undefined;
   const focusLine = exact?.line ?? named?.line;
   const focus = focusLine === undefined ? undefined : chunkAt(index, ranked.path, focusLine);
-  const chosen = focus ?? ranked.chunks[0]?.id ?? index.postings.idsOf(ranked.path)[0];
-  const chunk = chosen === undefined ? { startLine: 1, endLine: Math.max(1, file.lines) } : index.postings.ref(chosen).chunk;
+  const chosen = focus ?? ranked.chunks[0]?.id ?? index.chunkIdsOf(ranked.path)[0];
+  const chunk = chosen === undefined ? { startLine: 1, endLine: Math.max(1, file.lines) } : index.chunk(chosen);
   let lines: string[] = [];
   try {
-    lines = decodeText(await fs.readFile(path.join(index.root, ranked.path))).text.split("\n");
+    lines = linesBetween(await fs.readFile(path.join(index.root, ranked.path)), chunk.startLine, chunk.endLine);
   } catch {
     // The file went away since it was indexed; the hit still names it.
   }
@@ -198,7 +199,7 @@ async function makeHit(
       .filter((entry) => entry.id !== chosen)
       .slice(0, ALSO_PER_HIT)
       .map(({ id }) => {
-        const other = index.postings.ref(id).chunk;
+        const other = index.chunk(id);
         return other.symbol === undefined ? { startLine: other.startLine, endLine: other.endLine } : { startLine: other.startLine, endLine: other.endLine, symbol: other.symbol };
       }),
   };
@@ -223,8 +224,8 @@ async function blendSemantic(index: CodeIndex, query: string, scores: ScoreBoard
   const top = scores.max();
   const scale = top > 0 ? top / (1 - weight) : 1;
   for (const filePath of index.files.keys()) {
-    for (const id of index.postings.idsOf(filePath)) {
-      const vector = index.vectorOf(filePath, index.postings.ref(id).index);
+    for (const id of index.chunkIdsOf(filePath)) {
+      const vector = index.vectorOf(filePath, index.chunk(id).index);
       const similarity = vector === undefined ? 0 : Math.max(0, cosine(queryVector, vector));
       if (similarity > 0) scores.add(id, similarity * weight * scale);
     }
@@ -244,7 +245,7 @@ export function cosine(left: number[], right: number[]): number {
 }
 
 /** A predicate for the path (folder prefix or glob) and language filters. */
-export function fileFilter(options: { path?: string; language?: string }): (file: IndexedFile) => boolean {
+export function fileFilter(options: { path?: string; language?: string }): (file: IndexEntry) => boolean {
   const language = options.language?.toLowerCase();
   let matchPath: ((filePath: string) => boolean) | undefined;
   if (options.path !== undefined && options.path.trim() !== "" && options.path !== ".") {
@@ -273,6 +274,35 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+/**
+ * Lines `start`..`end` (1-based) of a file's bytes, at their places in an array that leaves the
+ * lines before them empty: only those lines are decoded (a newline byte never sits inside a
+ * longer UTF-8 sequence, so the cut is safe).
+ */
+function linesBetween(bytes: Buffer, start: number, end: number): string[] {
+  let from = 0;
+  for (let line = 1; line < start; line++) {
+    const next = bytes.indexOf(10, from);
+    if (next === -1) return [];
+    from = next + 1;
+  }
+  let to = from;
+  for (let line = start; line <= end; line++) {
+    const next = bytes.indexOf(10, to);
+    if (next === -1) {
+      to = bytes.length;
+      break;
+    }
+    to = next + 1;
+  }
+  const lines: string[] = new Array<string>(start - 1).fill("");
+  for (const line of decodeText(bytes.subarray(from, to))
+    .text.split("\n")
+    .slice(0, end - start + 1))
+    lines.push(line);
+  return lines;
+}
+
 /** The `size`-line window of the chunk holding the most query-term matches. */
 function bestWindow(lines: string[], start: number, end: number, queryTokens: Set<string>, size: number): { start: number; end: number } {
   if (end - start + 1 <= size) return { start, end };
@@ -293,7 +323,7 @@ function bestWindow(lines: string[], start: number, end: number, queryTokens: Se
 }
 
 /** The definition in lines start..end whose name shares the most words with the query. */
-function symbolInChunk(file: IndexedFile, start: number, end: number, queryTokens: Set<string>): string | undefined {
+function symbolInChunk(file: IndexEntry, start: number, end: number, queryTokens: Set<string>): string | undefined {
   let best: string | undefined;
   let bestOverlap = 0;
   for (const symbol of file.symbols) {

@@ -1,0 +1,81 @@
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { CodeIndex } from "../../tools/index/code-index.js";
+import { searchIndex } from "../../tools/index/search.js";
+import { temporaryFolder } from "../support/workspace.js";
+
+let folder: { path: string; remove(): Promise<void> };
+const WORDS = ["parse", "token", "cache", "route", "queue", "retry", "socket", "render", "buffer", "stream"];
+const FILES = 40;
+
+beforeEach(async () => {
+  folder = await temporaryFolder("clio-segments-");
+  for (let index = 0; index < FILES; index++) {
+    const word = WORDS[index % WORDS.length]!;
+    const other = WORDS[(index * 7 + 3) % WORDS.length]!;
+    await writeFile(
+      path.join(folder.path, `${word}_${index}.py`),
+      `def ${word}_${other}_${index}(value):\n    """Turns the ${other} into a ${word}."""\n    return ${other}(value)\n`,
+    );
+  }
+});
+afterEach(() => folder.remove());
+
+const segmentsOf = async () => (JSON.parse(await readFile(path.join(folder.path, ".clio/index/manifest.json"), "utf8")) as { segments: string[] }).segments;
+const ranking = async (index: CodeIndex, query: string) => (await searchIndex(index, query, { limit: 20 })).hits.map((hit) => [hit.path, hit.startLine, hit.score]);
+
+describe("index segments", () => {
+  it("merges the segments into one past eight, leaving no other segment file, and ranks as a fresh build of the same files", async () => {
+    const index = await CodeIndex.open(folder.path);
+    await index.update();
+    for (let round = 0; round < 7; round++) {
+      await writeFile(path.join(folder.path, `stream_${round}.py`), `def stream_round_${round}():\n    return "socket buffer ${round}"\n`);
+      await index.update();
+      expect(await segmentsOf()).toHaveLength(round + 2);
+    }
+    await writeFile(path.join(folder.path, "stream_last.py"), 'def stream_last():\n    return "socket buffer"\n');
+    await index.update();
+    const [merged] = await segmentsOf();
+    expect(await segmentsOf()).toHaveLength(1);
+    expect(await readdir(path.join(folder.path, ".clio/index/segments"))).toEqual([`${merged}.seg`]);
+    const kept = await ranking(await CodeIndex.open(folder.path), "socket buffer");
+    expect(kept).toEqual(await ranking(index, "socket buffer"));
+    await rm(path.join(folder.path, ".clio"), { recursive: true, force: true });
+    const fresh = await CodeIndex.open(folder.path);
+    await fresh.update();
+    expect(kept).toEqual(await ranking(fresh, "socket buffer"));
+  });
+
+  it("adds a segment per update for changed and removed files, and a fresh process sees the newest version of each file", async () => {
+    const index = await CodeIndex.open(folder.path);
+    await index.update();
+    await writeFile(path.join(folder.path, "parse_0.py"), "def lighthouse_keeper():\n    return 'lamp'\n");
+    await rm(path.join(folder.path, "token_1.py"));
+    const report = await index.update();
+    expect(report).toMatchObject({ indexed: 1, removed: 1, files: FILES - 1 });
+    expect(await segmentsOf()).toHaveLength(2);
+    const fresh = await CodeIndex.open(folder.path);
+    expect(fresh.files.has("token_1.py")).toBe(false);
+    expect((await searchIndex(fresh, "lighthouse keeper")).hits[0]?.path).toBe("parse_0.py");
+    expect(fresh.definitions("parse_route_0")).toEqual([]);
+    expect(fresh.definitions("lighthouse_keeper")[0]?.path).toBe("parse_0.py");
+    // The old version's words (not in its path) no longer find it.
+    expect((await searchIndex(fresh, "route", { limit: 50 })).hits.map((hit) => hit.path)).not.toContain("parse_0.py");
+    expect((await searchIndex(fresh, "route", { limit: 50 })).hits.map((hit) => hit.path)).toContain("parse_10.py");
+  });
+
+  it("merges this process's view into one segment when another process wrote the index since it was read", async () => {
+    const first = await CodeIndex.open(folder.path);
+    await first.update();
+    const second = await CodeIndex.open(folder.path);
+    await writeFile(path.join(folder.path, "queue_4.py"), "def harbour_pilot():\n    return 1\n");
+    await second.update();
+    await writeFile(path.join(folder.path, "retry_5.py"), "def tide_table():\n    return 2\n");
+    await first.update();
+    expect(await segmentsOf()).toHaveLength(1);
+    const fresh = await CodeIndex.open(folder.path);
+    expect((await searchIndex(fresh, "tide table")).hits[0]?.path).toBe("retry_5.py");
+    expect((await searchIndex(fresh, "harbour pilot")).hits[0]?.path).toBe("queue_4.py");
+  });
+});

@@ -1,0 +1,290 @@
+/**
+ * The live view over an index's segments, oldest first: which file each path is now (a later
+ * segment's file replaces an earlier one's), which chunks are live, and the figures BM25 needs.
+ * Terms are looked up and their postings read per query, never loaded whole; document
+ * frequencies count every segment's postings (as Lucene's do until segments merge).
+ */
+import { ScoreBoard } from "./score-board.js";
+import type { DictionaryEntry, FileMeta, SegmentFileHeader, SegmentReader } from "./segment.js";
+import type { SymbolDefinition } from "./symbols.js";
+
+const K1 = 1.2;
+const B = 0.75;
+
+/** A file of the index as searches, overviews and explanations see it; its symbols and imports are read on first use. */
+export class IndexEntry {
+  constructor(
+    private readonly reader: SegmentReader,
+    /** Its number in its segment. */
+    readonly fileIndex: number,
+    /** The id of its first chunk in the whole index. */
+    readonly firstChunk: number,
+    private readonly header: SegmentFileHeader,
+    public size: number,
+    public mtimeMs: number,
+  ) {}
+
+  get path(): string {
+    return this.header.path;
+  }
+  get hash(): string {
+    return this.header.hash;
+  }
+  get language(): string {
+    return this.header.language;
+  }
+  get lines(): number {
+    return this.header.lines;
+  }
+  get entry(): string | undefined {
+    return this.header.entry;
+  }
+  get invalidUtf8(): boolean {
+    return this.header.invalidUtf8 === true;
+  }
+  get chunkCount(): number {
+    return this.header.chunks;
+  }
+  get symbolCount(): number {
+    return this.header.symbolCount;
+  }
+  get segment(): SegmentReader {
+    return this.reader;
+  }
+  private get meta(): FileMeta {
+    return this.reader.meta(this.fileIndex);
+  }
+  get symbols(): SymbolDefinition[] {
+    return this.meta.symbols;
+  }
+  get imports(): string[] {
+    return this.meta.imports;
+  }
+  /** The symbol a chunk (0-based, in this file) was cut at, if any. */
+  chunkSymbol(chunk: number): string | undefined {
+    const symbol = this.meta.chunkSymbols[chunk];
+    return symbol === undefined || symbol === "" ? undefined : symbol;
+  }
+}
+
+/** A chunk as ranking and hits see it. */
+export interface ChunkView {
+  path: string;
+  /** Its place among its file's chunks. */
+  index: number;
+  startLine: number;
+  endLine: number;
+  symbol?: string;
+}
+
+interface Placed {
+  reader: SegmentReader;
+  base: number;
+}
+
+export class SegmentSet {
+  readonly files = new Map<string, IndexEntry>();
+  private placed: Placed[] = [];
+  private alive = new Uint8Array(0);
+  private chunkTotal = 0;
+  private live = 0;
+  private liveLength = 0;
+
+  constructor(private readonly hidden?: (path: string) => boolean) {}
+
+  get readers(): readonly SegmentReader[] {
+    return this.placed.map((entry) => entry.reader);
+  }
+
+  get chunkCount(): number {
+    return this.live;
+  }
+
+  /** Adds a segment newer than all before it. */
+  add(reader: SegmentReader): void {
+    const base = this.chunkTotal;
+    this.placed.push({ reader, base });
+    this.chunkTotal += reader.chunkCount;
+    if (this.alive.length < this.chunkTotal) {
+      const larger = new Uint8Array(Math.max(this.chunkTotal, 2 * this.alive.length));
+      larger.set(this.alive);
+      this.alive = larger;
+    }
+    reader.files.forEach((header, fileIndex) => {
+      if (this.hidden?.(header.path)) return;
+      const known = this.files.get(header.path);
+      if (header.state === "touched") {
+        if (known !== undefined) {
+          known.size = header.size;
+          known.mtimeMs = header.mtimeMs;
+        }
+        return;
+      }
+      if (known !== undefined) this.kill(known);
+      if (header.state === "removed") return;
+      const entry = new IndexEntry(reader, fileIndex, base + header.firstChunk, header, header.size, header.mtimeMs);
+      this.files.set(header.path, entry);
+      for (let chunk = 0; chunk < header.chunks; chunk++) {
+        this.alive[entry.firstChunk + chunk] = 1;
+        this.liveLength += reader.chunkRows[3 * (header.firstChunk + chunk) + 2]!;
+      }
+      this.live += header.chunks;
+    });
+  }
+
+  private kill(entry: IndexEntry): void {
+    this.files.delete(entry.path);
+    const local = entry.firstChunk - this.baseOf(entry.segment);
+    for (let chunk = 0; chunk < entry.chunkCount; chunk++) {
+      this.alive[entry.firstChunk + chunk] = 0;
+      this.liveLength -= entry.segment.chunkRows[3 * (local + chunk) + 2]!;
+    }
+    this.live -= entry.chunkCount;
+  }
+
+  private baseOf(reader: SegmentReader): number {
+    return this.placed.find((entry) => entry.reader === reader)!.base;
+  }
+
+  /** Closes every segment (after a merge replaced them, or when the index is dropped). */
+  close(): void {
+    for (const { reader } of this.placed) reader.close();
+  }
+
+  /** The live files of each segment, for a merge. */
+  liveBySegment(): Array<{ reader: SegmentReader; live: Array<{ file: number; size: number; mtimeMs: number }> }> {
+    const bySegment = new Map(this.placed.map(({ reader }) => [reader, [] as Array<{ file: number; size: number; mtimeMs: number }>]));
+    for (const entry of this.files.values()) bySegment.get(entry.segment)!.push({ file: entry.fileIndex, size: entry.size, mtimeMs: entry.mtimeMs });
+    return [...bySegment].map(([reader, live]) => ({ reader, live: live.sort((left, right) => left.file - right.file) }));
+  }
+
+  /** A chunk by id, with the symbol it was cut at (read from its file's meta). */
+  chunk(id: number): ChunkView {
+    const { reader, fileIndex, local, header } = this.locate(id);
+    const view: ChunkView = { path: header.path, index: local - header.firstChunk, startLine: reader.chunkRows[3 * local]!, endLine: reader.chunkRows[3 * local + 1]! };
+    const symbol = reader.meta(fileIndex).chunkSymbols[view.index];
+    if (symbol !== undefined && symbol !== "") view.symbol = symbol;
+    return view;
+  }
+
+  /** A chunk's path and lines, without reading meta. */
+  place(id: number): { path: string; startLine: number; endLine: number } {
+    const { reader, local, header } = this.locate(id);
+    return { path: header.path, startLine: reader.chunkRows[3 * local]!, endLine: reader.chunkRows[3 * local + 1]! };
+  }
+
+  private locate(id: number): { reader: SegmentReader; fileIndex: number; local: number; header: SegmentFileHeader } {
+    const { reader, base } = this.placeOf(id);
+    const local = id - base;
+    const files = reader.files;
+    // The last file starting at or before the chunk (files without chunks start where the next one does).
+    let low = 0;
+    let high = files.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >>> 1;
+      if (files[middle]!.firstChunk <= local) low = middle;
+      else high = middle - 1;
+    }
+    return { reader, fileIndex: low, local, header: files[low]! };
+  }
+
+  private placeOf(id: number): Placed {
+    for (let index = this.placed.length - 1; index >= 0; index--) if (this.placed[index]!.base <= id) return this.placed[index]!;
+    throw new RangeError(`no chunk ${id}`);
+  }
+
+  /** The live chunk ids of a file, in file order. */
+  idsOf(path: string): number[] {
+    const entry = this.files.get(path);
+    return entry === undefined ? [] : Array.from({ length: entry.chunkCount }, (_, chunk) => entry.firstChunk + chunk);
+  }
+
+  /** Definitions of a lower-cased name, read from each segment's symbol dictionary. */
+  definitions(key: string): Array<{ path: string; symbol: SymbolDefinition }> {
+    const found: Array<{ path: string; symbol: SymbolDefinition }> = [];
+    for (const { reader } of this.placed) {
+      for (const fileIndex of reader.symbolFiles(key)) {
+        const entry = this.files.get(reader.files[fileIndex]!.path);
+        if (entry === undefined || entry.segment !== reader || entry.fileIndex !== fileIndex) continue;
+        for (const symbol of entry.symbols) if (symbol.name.toLowerCase() === key) found.push({ path: entry.path, symbol });
+      }
+    }
+    return found;
+  }
+
+  /** A vocabulary for one query: terms are looked up in each segment as the query asks for them. */
+  queryTerms(): QueryTerms {
+    return new QueryTerms(this.placed, this.alive, this.live, this.live === 0 ? 1 : this.liveLength / this.live, (id) => this.lengthOf(id));
+  }
+
+  private lengthOf(id: number): number {
+    const place = this.placeOf(id);
+    return place.reader.chunkRows[3 * (id - place.base) + 2]!;
+  }
+}
+
+/** The terms of one query, each with its entries in the segments that hold it. */
+export class QueryTerms {
+  private readonly ids = new Map<string, number>();
+  private readonly found: Array<{ frequency: number; entries: Array<[Placed, DictionaryEntry]> }> = [];
+
+  constructor(
+    private readonly placed: readonly Placed[],
+    private readonly alive: Uint8Array,
+    private readonly live: number,
+    private readonly averageLength: number,
+    private readonly lengthOf: (id: number) => number,
+  ) {}
+
+  /** The query-local id of a term the index holds, else undefined. */
+  lookup(term: string): number | undefined {
+    const known = this.ids.get(term);
+    if (known !== undefined) return known < 0 ? undefined : known;
+    let frequency = 0;
+    const entries: Array<[Placed, DictionaryEntry]> = [];
+    for (const place of this.placed) {
+      const entry = place.reader.term(term);
+      if (entry === undefined) continue;
+      entries.push([place, entry]);
+      frequency += entry.frequency;
+    }
+    if (entries.length === 0) {
+      this.ids.set(term, -1);
+      return undefined;
+    }
+    this.ids.set(term, this.found.length);
+    this.found.push({ frequency, entries });
+    return this.found.length - 1;
+  }
+
+  /** Inverse document frequency (BM25's, never negative). */
+  idf(id: number | undefined): number {
+    const frequency = Math.min(this.live, id === undefined ? 0 : (this.found[id]?.frequency ?? 0));
+    return Math.log(1 + (this.live - frequency + 0.5) / (frequency + 0.5));
+  }
+
+  /** Calls `visit` with each live chunk id holding the term, and its count. */
+  each(id: number, visit: (chunk: number, count: number) => void): void {
+    for (const [{ reader, base }, entry] of this.found[id]?.entries ?? []) {
+      reader.postings(entry, (chunk, count) => {
+        if (this.alive[base + chunk] === 1) visit(base + chunk, count);
+      });
+    }
+  }
+
+  /**
+   * BM25 scores of the chunks that hold any of the terms (id → query weight); with `masks`
+   * (id → bits), each chunk also gets the OR of the bits of the terms it holds.
+   */
+  score(terms: ReadonlyMap<number, number>, masks?: ReadonlyMap<number, number>): ScoreBoard {
+    const board = ScoreBoard.sized(this.alive.length);
+    for (const [term, weight] of terms) {
+      const idf = this.idf(term) * weight;
+      const mask = masks?.get(term) ?? 0;
+      this.each(term, (chunk, count) => {
+        board.add(chunk, (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * this.lengthOf(chunk)) / this.averageLength)), mask);
+      });
+    }
+    return board;
+  }
+}

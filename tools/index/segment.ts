@@ -1,0 +1,352 @@
+/**
+ * One segment of the code index: an immutable file a process reads without loading it whole,
+ * as Lucene and tantivy do. It holds a set of files (their headers, chunk lines and lengths, and
+ * symbols and imports read per file on demand), a term dictionary sorted by term, cut into
+ * blocks of `BLOCK_TERMS` with only each block's first term kept in memory, and postings at
+ * offsets (chunk ids as deltas, with counts, in varints). Symbol names have a dictionary of the
+ * same shape whose postings are file numbers. A later segment's file replaces an earlier one's
+ * of the same path, and a `removed` entry drops it.
+ *
+ * Layout: magic, meta blobs, chunk table (startLine, endLine, length per chunk), term postings,
+ * symbol postings, term blocks, symbol blocks, files JSON, footer JSON, trailer (footer length,
+ * footer checksum, end magic). Every section is named by offset and length in the footer.
+ */
+import type { IndexedFile } from "./store.js";
+import type { SymbolDefinition } from "./symbols.js";
+import { ByteBuffer, ByteReader, SegmentDamage, type SegmentSink, type SegmentSource } from "./segment-bytes.js";
+
+const MAGIC = Buffer.from("CLIOSEG6", "latin1");
+const END = Buffer.from("CLIOEND\n", "latin1");
+const TRAILER = 16;
+const BLOCK_TERMS = 32;
+const CHUNK_ROW = 3;
+
+/** A file as a segment lists it; `state` marks a removal or a change of size and mtime only. */
+export type SegmentFileHeader = Pick<IndexedFile, "path" | "size" | "mtimeMs" | "hash" | "language" | "lines" | "entry" | "invalidUtf8"> & {
+  symbolCount: number;
+  /** Its chunks, from chunk `firstChunk` of the segment. */
+  chunks: number;
+  firstChunk: number;
+  /** Where its symbols, imports and chunk symbols are, as [offset, length]. */
+  meta: [number, number];
+  state?: "removed" | "touched";
+};
+
+/** What a file's meta blob holds. */
+export interface FileMeta {
+  symbols: SymbolDefinition[];
+  imports: string[];
+  /** Each chunk's symbol, "" for none. */
+  chunkSymbols: string[];
+}
+
+interface DictionaryFooter {
+  firsts: string[];
+  offsets: number[];
+  sums: number[];
+  /** Where the blocks end. */
+  end: number;
+  postings: number;
+}
+
+interface Footer {
+  chunkCount: number;
+  chunks: [number, number];
+  chunkSum: number;
+  files: [number, number];
+  terms: DictionaryFooter;
+  symbols: DictionaryFooter;
+}
+
+function checksum(bytes: Uint8Array): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < bytes.length; index++) hash = Math.imul(hash ^ bytes[index]!, 0x01000193);
+  return hash >>> 0;
+}
+
+/** JSON from bytes, or a damage error naming what did not parse. */
+function parseOr(bytes: Uint8Array, what: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(bytes).toString("utf8"));
+  } catch {
+    throw new SegmentDamage(`${what} is not valid JSON`);
+  }
+}
+
+/** Writes a sorted dictionary: entries of term, document frequency, postings offset and length. */
+class DictionaryWriter {
+  private readonly blocks = new ByteBuffer();
+  private readonly footer: Omit<DictionaryFooter, "end" | "postings"> = { firsts: [], offsets: [], sums: [] };
+  private inBlock = 0;
+  private blockStart = 0;
+  private last: string | undefined;
+
+  add(term: string, frequency: number, offset: number, length: number): void {
+    if (this.last !== undefined && !(this.last < term)) throw new Error(`terms out of order: ${this.last} then ${term}`);
+    this.last = term;
+    if (this.inBlock === BLOCK_TERMS) this.closeBlock();
+    if (this.inBlock === 0) {
+      this.footer.firsts.push(term);
+      this.footer.offsets.push(this.blocks.length);
+      this.blockStart = this.blocks.length;
+    }
+    this.blocks.text(term);
+    this.blocks.varint(frequency);
+    this.blocks.varint(offset);
+    this.blocks.varint(length);
+    this.inBlock++;
+  }
+
+  private closeBlock(): void {
+    this.footer.sums.push(checksum(this.blocks.bytes.subarray(this.blockStart, this.blocks.length)));
+    this.inBlock = 0;
+  }
+
+  /** Writes the blocks; offsets in the footer are relative to where they start. */
+  finish(sink: SegmentSink, postings: number): DictionaryFooter {
+    if (this.inBlock > 0) this.closeBlock();
+    const at = sink.append(this.blocks.view());
+    return { ...this.footer, offsets: this.footer.offsets.map((offset) => offset + at), end: at + this.blocks.length, postings };
+  }
+}
+
+/**
+ * Writes a segment in order: `addFile` for each file, then `addTerm` in term order, then
+ * `addSymbol` in name order, then `finish`.
+ */
+export class SegmentWriter {
+  private readonly headers: SegmentFileHeader[] = [];
+  private readonly chunkRows = new ByteBuffer();
+  private chunkCount = 0;
+  private phase: "files" | "terms" | "symbols" = "files";
+  private chunksAt: [number, number] = [0, 0];
+  private termPostings = 0;
+  private symbolPostings = 0;
+  private readonly terms = new DictionaryWriter();
+  private readonly symbols = new DictionaryWriter();
+  private readonly postings = new ByteBuffer();
+
+  constructor(private readonly sink: SegmentSink) {
+    sink.append(MAGIC);
+  }
+
+  get fileCount(): number {
+    return this.headers.length;
+  }
+
+  /** Adds a file; `chunkRows` holds startLine, endLine and length for each of its chunks. Returns its first chunk's id in the segment. */
+  addFile(header: Omit<SegmentFileHeader, "firstChunk" | "meta" | "chunks">, meta: Uint8Array, chunkRows: ArrayLike<number>): number {
+    if (this.phase !== "files") throw new Error("files come before terms");
+    const chunks = chunkRows.length / CHUNK_ROW;
+    const at = this.sink.append(meta);
+    const firstChunk = this.chunkCount;
+    this.headers.push({ ...header, chunks, firstChunk, meta: [at, meta.length] });
+    const rows = new Uint8Array(new Int32Array(Array.from(chunkRows)).buffer);
+    this.chunkRows.raw(rows);
+    this.chunkCount += chunks;
+    return firstChunk;
+  }
+
+  private startTerms(): void {
+    if (this.phase !== "files") return;
+    this.phase = "terms";
+    this.chunksAt = [this.sink.append(this.chunkRows.view()), this.chunkRows.length];
+    this.termPostings = this.sink.written;
+  }
+
+  /** Adds a term with its postings: chunk ids ascending, each with its count. */
+  addTerm(term: string, ids: ArrayLike<number>, counts: ArrayLike<number>): void {
+    this.startTerms();
+    this.postings.clear();
+    let previous = 0;
+    for (let index = 0; index < ids.length; index++) {
+      this.postings.varint(ids[index]! - previous);
+      this.postings.varint(counts[index]!);
+      previous = ids[index]!;
+    }
+    const at = this.sink.append(this.postings.view());
+    this.terms.add(term, ids.length, at, this.postings.length);
+  }
+
+  /** Adds a lower-cased symbol name with the (ascending) numbers of the files that define it. */
+  addSymbol(name: string, files: readonly number[]): void {
+    this.startTerms();
+    if (this.phase === "terms") {
+      this.phase = "symbols";
+      this.symbolPostings = this.sink.written;
+    }
+    this.postings.clear();
+    let previous = 0;
+    for (const file of files) {
+      this.postings.varint(file - previous);
+      previous = file;
+    }
+    const at = this.sink.append(this.postings.view());
+    this.symbols.add(name, files.length, at, this.postings.length);
+  }
+
+  /** Writes the dictionaries, the file list and the footer; returns the bytes for a memory sink. */
+  finish(): Uint8Array | undefined {
+    this.startTerms();
+    if (this.phase === "terms") this.symbolPostings = this.sink.written;
+    const terms = this.terms.finish(this.sink, this.termPostings);
+    const symbols = this.symbols.finish(this.sink, this.symbolPostings);
+    const files = Buffer.from(JSON.stringify(this.headers), "utf8");
+    const footer: Footer = {
+      chunkCount: this.chunkCount,
+      chunks: this.chunksAt,
+      chunkSum: checksum(this.chunkRows.view()),
+      files: [this.sink.append(files), files.length],
+      terms,
+      symbols,
+    };
+    const footerBytes = Buffer.from(JSON.stringify(footer), "utf8");
+    this.sink.append(footerBytes);
+    const trailer = Buffer.alloc(TRAILER);
+    trailer.writeUInt32LE(footerBytes.length, 0);
+    trailer.writeUInt32LE(checksum(footerBytes), 4);
+    END.copy(trailer, 8);
+    this.sink.append(trailer);
+    return this.sink.finish();
+  }
+}
+
+/** A dictionary entry: how many postings, and where they are. */
+export interface DictionaryEntry {
+  term: string;
+  frequency: number;
+  offset: number;
+  length: number;
+}
+
+/** Reads a segment on demand: the footer, file list and chunk table when opened; dictionary blocks, postings and meta blobs when asked. */
+export class SegmentReader {
+  readonly files: SegmentFileHeader[];
+  /** startLine, endLine, length for each chunk. */
+  readonly chunkRows: Int32Array;
+  private readonly footer: Footer;
+  private readonly metaCache = new Map<number, FileMeta>();
+
+  constructor(
+    readonly name: string,
+    private readonly source: SegmentSource,
+  ) {
+    const size = source.size;
+    if (size < MAGIC.length + TRAILER || !Buffer.from(source.read(0, MAGIC.length)).equals(MAGIC)) throw new SegmentDamage("it does not start as a segment");
+    const trailer = Buffer.from(source.read(size - TRAILER, TRAILER));
+    if (!trailer.subarray(8).equals(END)) throw new SegmentDamage("it is cut short");
+    const footerLength = trailer.readUInt32LE(0);
+    if (footerLength > size - TRAILER - MAGIC.length) throw new SegmentDamage("its footer is longer than the file");
+    const footerBytes = source.read(size - TRAILER - footerLength, footerLength);
+    if (checksum(footerBytes) !== trailer.readUInt32LE(4)) throw new SegmentDamage("its footer does not match its checksum");
+    this.footer = parseOr(footerBytes, "its footer") as Footer;
+    this.files = parseOr(source.read(...this.footer.files), "its file list") as SegmentFileHeader[];
+    const rows = source.read(...this.footer.chunks);
+    if (rows.length !== this.footer.chunkCount * CHUNK_ROW * 4) throw new SegmentDamage("its chunk table does not match its chunk count");
+    if (checksum(rows) !== this.footer.chunkSum) throw new SegmentDamage("its chunk table does not match its checksum");
+    this.chunkRows = new Int32Array(Uint8Array.from(rows).buffer);
+    let chunks = 0;
+    for (const file of this.files) {
+      if (file.firstChunk !== chunks) throw new SegmentDamage("its files do not match its chunks");
+      chunks += file.chunks;
+    }
+    if (chunks !== this.footer.chunkCount) throw new SegmentDamage("its files do not match its chunks");
+  }
+
+  get chunkCount(): number {
+    return this.footer.chunkCount;
+  }
+
+  close(): void {
+    this.source.close();
+  }
+
+  /** The file's symbols, imports and chunk symbols (read once, then kept). */
+  meta(fileIndex: number): FileMeta {
+    let meta = this.metaCache.get(fileIndex);
+    if (meta === undefined) {
+      const file = this.files[fileIndex];
+      if (file === undefined) throw new SegmentDamage("a file number is out of range");
+      if (file.meta[1] === 0) meta = { symbols: [], imports: [], chunkSymbols: [] };
+      else meta = parseOr(this.source.read(...file.meta), "a file's symbols") as FileMeta;
+      this.metaCache.set(fileIndex, meta);
+    }
+    return meta;
+  }
+
+  /** The raw meta blob of a file (copied as is by a merge). */
+  metaBytes(fileIndex: number): Uint8Array {
+    const file = this.files[fileIndex]!;
+    return file.meta[1] === 0 ? new Uint8Array(0) : this.source.read(...file.meta);
+  }
+
+  term(term: string): DictionaryEntry | undefined {
+    return this.find(this.footer.terms, term);
+  }
+
+  /** Calls `visit` with each chunk id and count of a term's postings. */
+  postings(entry: DictionaryEntry, visit: (chunk: number, count: number) => void): void {
+    const reader = new ByteReader(this.source.read(entry.offset, entry.length));
+    let chunk = 0;
+    for (let index = 0; index < entry.frequency; index++) {
+      chunk += reader.varint();
+      const count = reader.varint();
+      if (chunk >= this.footer.chunkCount) throw new SegmentDamage("a posting names a chunk it does not hold");
+      visit(chunk, count);
+    }
+  }
+
+  /** The numbers of the files that define a symbol of this lower-cased name. */
+  symbolFiles(name: string): number[] {
+    const entry = this.find(this.footer.symbols, name);
+    if (entry === undefined) return [];
+    const reader = new ByteReader(this.source.read(entry.offset, entry.length));
+    const files: number[] = [];
+    let file = 0;
+    for (let index = 0; index < entry.frequency; index++) {
+      file += reader.varint();
+      if (file >= this.files.length) throw new SegmentDamage("a symbol names a file it does not hold");
+      files.push(file);
+    }
+    return files;
+  }
+
+  /** Every term entry, in term order (for a merge). */
+  *termEntries(): Generator<DictionaryEntry> {
+    yield* this.entries(this.footer.terms);
+  }
+
+  /** Every symbol name with its files, in name order (for a merge). */
+  *symbolEntries(): Generator<{ name: string; files: number[] }> {
+    for (const entry of this.entries(this.footer.symbols)) yield { name: entry.term, files: this.symbolFiles(entry.term) };
+  }
+
+  private *entries(dictionary: DictionaryFooter): Generator<DictionaryEntry> {
+    for (let block = 0; block < dictionary.firsts.length; block++) yield* this.block(dictionary, block);
+  }
+
+  private block(dictionary: DictionaryFooter, block: number): DictionaryEntry[] {
+    const start = dictionary.offsets[block]!;
+    const end = dictionary.offsets[block + 1] ?? dictionary.end;
+    const bytes = this.source.read(start, end - start);
+    if (checksum(bytes) !== dictionary.sums[block]) throw new SegmentDamage("a dictionary block does not match its checksum");
+    const reader = new ByteReader(bytes);
+    const entries: DictionaryEntry[] = [];
+    while (!reader.done) entries.push({ term: reader.text(), frequency: reader.varint(), offset: reader.varint(), length: reader.varint() });
+    return entries;
+  }
+
+  private find(dictionary: DictionaryFooter, term: string): DictionaryEntry | undefined {
+    const firsts = dictionary.firsts;
+    let low = 0;
+    let high = firsts.length - 1;
+    // The last block whose first term is at or before `term`.
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      if (firsts[middle]! <= term) low = middle + 1;
+      else high = middle - 1;
+    }
+    if (high < 0) return undefined;
+    return this.block(dictionary, high).find((entry) => entry.term === term);
+  }
+}
