@@ -175,7 +175,7 @@ function recognizerOnly(text: string, size: number, vocabulary: CallVocabulary):
   const recognizer = new DialectRecognizer(vocabulary);
   for (let i = 0; i < text.length; i += size) {
     const chunk = text.slice(i, i + size);
-    if (size !== 1 || !recognizer.quiet(chunk.charCodeAt(0))) recognizer.feed(chunk);
+    if (size !== 1 || !recognizer.quiet(chunk)) recognizer.feed(chunk);
   }
   recognizer.finish();
   return recognizer.found.length;

@@ -56,7 +56,7 @@ export class CallScanner {
   push(chunk: string): ParseEvent[] {
     const recognizer = this.recognizer;
     // Kept small enough to inline: one character the recognizer reads without opening or closing anything.
-    if (chunk.length === 1 && this.calm && recognizer?.quiet(chunk.charCodeAt(0))) {
+    if (chunk.length === 1 && this.calm && recognizer?.quiet(chunk)) {
       const events = this.scanner.push(chunk);
       return events.length === 0 ? events : this.merge(events);
     }

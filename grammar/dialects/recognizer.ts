@@ -160,29 +160,46 @@ export class DialectRecognizer {
 
   /**
    * Reads a 1-character chunk when that cannot open, end or decide a candidate (most
-   * characters); false when it must go to `feed`.
+   * characters: prose, a name being read, the inside of a string or a tag's body); false when
+   * it must go to `feed`.
    */
-  quiet(code: number): boolean {
+  quiet(chunk: string): boolean {
+    const code = chunk.charCodeAt(0);
     // The commonest case, kept small enough to inline: prose on a line that can hold no call.
     if (code < 128 && CLASSES[code]! < Class.LineFeed && this.front === Front.Dead && this.mode === Mode.Idle) {
       this.total++;
       return true;
     }
-    return this.quietStep(code);
+    return this.quietStep(code, chunk);
   }
 
-  private quietStep(code: number): boolean {
-    if (this.mode === Mode.NearName) {
-      if (this.near.take(code)) {
-        this.total++;
-        return true;
-      }
-      if (this.near.mayName()) return false;
-      // The words name nothing: the character after them is read as text.
-      this.mode = Mode.Idle;
-      this.front = this.total === this.lineStart ? Front.Indent : Front.Dead;
+  private quietStep(code: number, chunk: string): boolean {
+    switch (this.mode) {
+      case Mode.NearName:
+        if (this.near.take(code)) break;
+        if (this.near.mayName()) return false;
+        // The words name nothing: the character after them is read as text.
+        this.mode = Mode.Idle;
+        this.front = this.total === this.lineStart ? Front.Indent : Front.Dead;
+        return this.quietStep(code, chunk);
+      case Mode.Idle:
+        if (!this.frontStep(code, this.total)) return false;
+        break;
+      case Mode.TagBody:
+        // A character of a tag's body that cannot begin its closing tag or end a line.
+        if (this.matched !== 0 || code === LESS || code === LINE_FEED) return false;
+        this.capture += chunk;
+        break;
+      case Mode.JsonObject:
+      case Mode.FunctionArgs:
+      case Mode.NearBody:
+        // A character inside a string that neither escapes, ends it, nor ends a line.
+        if (this.inString === 0 || this.escaped || code === BACKSLASH || code === this.inString || code === LINE_FEED) return false;
+        this.capture += chunk;
+        break;
+      default:
+        return false;
     }
-    if (this.mode !== Mode.Idle || !this.frontStep(code, this.total)) return false;
     this.total++;
     return true;
   }
