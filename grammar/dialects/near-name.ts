@@ -10,7 +10,8 @@ const SPACE = 0x20;
 const TAB = 0x09;
 const UNDERSCORE = 0x5f;
 
-function isNameCharacter(code: number): boolean {
+/** `[A-Za-z0-9_]`: a character of a name in a near-miss or a tag. */
+export function isNameCharacter(code: number): boolean {
   return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === UNDERSCORE;
 }
 
