@@ -189,10 +189,15 @@ export class DialectRecognizer extends CandidateReader {
 
   /** Whether the name in `nameBuffer` may be registered (vocabulary.mayResolve). */
   private bufferedNameMay(): boolean {
+    return this.nameMay(this.nameLength, "", 0, 0);
+  }
+
+  /** Whether the name made of `carried` characters of `nameBuffer`, then `input` from `from` to `to`, may be registered. */
+  private nameMay(carried: number, input: string, from: number, to: number): boolean {
     let hash = EMPTY_NAME_HASH;
     let head = EMPTY_NAME_HASH;
-    for (let k = 0; k < this.nameLength; k++) {
-      const code = this.nameBuffer[k]!;
+    for (let k = 0; k < carried + to - from; k++) {
+      const code = k < carried ? this.nameBuffer[k]! : input.charCodeAt(from + k - carried);
       if (code === DOT || code === UNDERSCORE) head = hash;
       hash = hashName(hash, code);
     }
@@ -338,19 +343,7 @@ export class DialectRecognizer extends CandidateReader {
     this.idleFrom = i + 1;
     if (front !== Front.Name) return i + 1;
     const carried = this.nameCarried;
-    let hash = EMPTY_NAME_HASH;
-    let head = EMPTY_NAME_HASH;
-    for (let k = 0; k < carried; k++) {
-      const code = this.nameBuffer[k]!;
-      if (code === DOT || code === UNDERSCORE) head = hash;
-      hash = hashName(hash, code);
-    }
-    for (let k = this.nameFrom; k < i; k++) {
-      const code = input.charCodeAt(k);
-      if (code === DOT || code === UNDERSCORE) head = hash;
-      hash = hashName(hash, code);
-    }
-    if (!this.vocabulary.mayResolve(hash, head)) return i + 1;
+    if (!this.nameMay(carried, input, this.nameFrom, i)) return i + 1;
     const before = carried > 0 ? String.fromCharCode.apply(null, this.nameBuffer.subarray(0, carried) as unknown as number[]) : "";
     const name = before + input.slice(this.nameFrom, i);
     const target = this.vocabulary.resolve(name);
