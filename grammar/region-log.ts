@@ -63,7 +63,8 @@ export class RegionRecorder implements InertRegionLog {
     const offsets = this.offsets;
     let cursor = this.cursor;
     while (cursor + 1 < offsets.length && offsets[cursor + 1]! <= offset) cursor++;
-    if (cursor >= COMPACT_AT) {
+    // Dropped once they are most of the list, so each change point is copied at most once on average.
+    if (cursor >= COMPACT_AT && cursor * 2 > offsets.length) {
       this.offsets = offsets.slice(cursor);
       this.kinds = this.kinds.slice(cursor);
       cursor = 0;

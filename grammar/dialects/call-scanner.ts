@@ -10,7 +10,8 @@
 import type { Mention } from "../ast.js";
 import type { InertRegionLog } from "../regions.js";
 import { StreamingScanner, type ParseEvent } from "../scanner.js";
-import { DialectRecognizer, type DialectFinding } from "./recognizer.js";
+import type { DialectFinding } from "./finding.js";
+import { DialectRecognizer } from "./recognizer.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
 const NO_EVENTS = Object.freeze([]) as unknown as ParseEvent[];
@@ -43,6 +44,8 @@ export class CallScanner {
   /** Calls found, waiting for their region to settle; those before `pendingFrom` are gone. */
   private pending: DialectFinding[] = [];
   private pendingFrom = 0;
+  /** Nothing held and nothing pending. */
+  private calm = true;
 
   constructor(vocabulary?: CallVocabulary, log?: (scanner: StreamingScanner) => InertRegionLog) {
     this.log = (log ?? regionLogOf)(this.scanner);
@@ -52,13 +55,18 @@ export class CallScanner {
   /** Scans the next piece of text; returns what it completed, in source order. */
   push(chunk: string): ParseEvent[] {
     const recognizer = this.recognizer;
-    if (recognizer === undefined) return this.scanner.push(chunk);
-    if (chunk.length === 1 && this.held.length === 0 && this.pending.length === 0 && recognizer.quiet(chunk.charCodeAt(0))) {
-      recognizer.skipOne();
-      return this.scanner.push(chunk);
+    // Kept small enough to inline: one character the recognizer reads without opening or closing anything.
+    if (chunk.length === 1 && this.calm && recognizer?.quiet(chunk)) {
+      const events = this.scanner.push(chunk);
+      return events.length === 0 ? events : this.merge(events);
     }
+    return this.pushChunk(chunk);
+  }
+
+  private pushChunk(chunk: string): ParseEvent[] {
     const events = this.scanner.push(chunk);
-    recognizer.feed(chunk);
+    if (this.recognizer === undefined) return events;
+    this.recognizer.feed(chunk);
     return this.merge(events);
   }
 
@@ -124,6 +132,7 @@ export class CallScanner {
       this.pending = this.pending.slice(this.pendingFrom);
       this.pendingFrom = 0;
     }
+    this.calm = this.held.length === 0 && this.pending.length === 0;
   }
 }
 

@@ -1,192 +1,133 @@
 /**
  * Finds the calls of other dialects (§4a) in text that arrives in chunks of any size: a
- * resumable state machine that reads each character once, beside the scanner. It only finds
- * where a candidate starts and ends; read-call.ts and read-arguments.ts read the finished
- * candidate, mapping.ts maps it, and call-scanner.ts decides by the region log whether it is
- * live (a call) or inert (a mention).
+ * resumable state machine beside the scanner. It only finds where a candidate starts and ends;
+ * finding.ts reads and maps the finished candidate, and call-scanner.ts decides by the region
+ * log whether it is live (a call) or inert (a mention).
  *
  * Candidates: `<tool_call>…</tool_call>`, `<function=NAME>…</function>`, `<NAME>…</NAME>` for a
  * registered name; at a line start, a JSON object (`{"…`) on lines of its own and `NAME(…)`;
  * and `[`/`［` followed by a registered name in a shape that is not this language's own.
+ *
+ * Between candidates it jumps from one trigger character (`<`, `[`, `［`, `(`, `{`, line feed)
+ * to the next with `indexOf`. At `(` and `{` it reads back to the line's start (the "front": an
+ * indentation, or an indentation and a name) instead of reading every line's first word; a
+ * name is checked by its hash before any string is made. One-character chunks take `quiet`.
  */
-import type { Position } from "../ast.js";
-import { mapCall, type MappedCall, type RawCall } from "./mapping.js";
-import { readFunctionArguments, readNearMiss } from "./read-arguments.js";
-import { callFromElement, callFromFunctionTags, callFromJson, callFromToolCall, parseJson, type ReadResult } from "./read-call.js";
-import type { CallVocabulary } from "./vocabulary.js";
+import {
+  CandidateReader,
+  Class,
+  classOf,
+  Front,
+  Mode,
+  CLASSES,
+  DOT,
+  UNDERSCORE,
+  LESS,
+  LINE_FEED,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  OPEN_PARENTHESIS,
+  FULLWIDTH_OPEN,
+  SPACE,
+  TAB,
+  BACKSLASH,
+} from "./candidates.js";
+import { Shape } from "./finding.js";
+import { EMPTY_NAME_HASH, hashName, type CallVocabulary } from "./vocabulary.js";
 
-const enum Mode {
-  Idle,
-  LineStart,
-  Less,
-  NearName,
-  NearColon,
-  NearBody,
-  LineName,
-  FunctionArgs,
-  JsonObject,
-  JsonAfter,
-  TagBody,
-}
+export type { DialectFinding } from "./finding.js";
 
-const enum Shape {
-  ToolCall,
-  FunctionTags,
-  Element,
-  NearMiss,
-  Function,
-  Json,
-}
+/** Chunks up to this length are read a character at a time, as `quiet` reads them. */
+const SMALL_CHUNK = 16;
 
-/** A finished candidate: where it is, its text's start (for a mention), and what it maps to. */
-export interface DialectFinding {
-  start: Position;
-  end: Position;
-  /** The first line of the candidate (at most 200 characters), for a mention. */
-  preview: string;
-  /** Written as markup: raw HTML to CommonMark, so an `html` region at its start is itself. */
-  markup: boolean;
-  mapped: Exclude<MappedCall, { type: "text" }>;
+export class DialectRecognizer extends CandidateReader {
+  /** For a name front: its characters (the first `nameLength`), and its absolute start. */
+  private readonly nameBuffer: Uint16Array;
+  private nameLength = 0;
+  private nameStart = 0;
+  /** Set by `frontAt` for a name: where its part in this chunk starts, and how many came before. */
+  private nameFrom = 0;
+  private nameCarried = 0;
+
+  /** Where the next of each trigger is in the chunk being read (-2: not searched, -1: none). */
+  private nextLess = -2;
+  private nextBracket = -2;
+  private nextWide = -2;
+  private nextParenthesis = -2;
+  private nextBrace = -2;
+  private nextLine = -2;
+
+  constructor(vocabulary: CallVocabulary) {
+    super(vocabulary);
+    this.nameBuffer = new Uint16Array(this.nameLimit + 1);
+  }
+
   /**
-   * The line feed that ends the finding's last line (-1 once the text ended; undefined until
-   * then): the scanner's findings on that line are all out by the time it is settled.
+   * Reads a 1-character chunk when that cannot open, end or decide a candidate (most
+   * characters: prose, a name being read, the inside of a string or a tag's body); false when
+   * it must go to `feed`.
    */
-  lineEnd?: number;
-}
-
-const LESS = 0x3c;
-const GREATER = 0x3e;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const FULLWIDTH_OPEN = 0xff3b;
-const FULLWIDTH_CLOSE = 0xff3d;
-const LINE_FEED = 0x0a;
-const SPACE = 0x20;
-const TAB = 0x09;
-const CARRIAGE_RETURN = 0x0d;
-const QUOTE = 0x22;
-const APOSTROPHE = 0x27;
-const BACKSLASH = 0x5c;
-const MAX_JSON_DEPTH = 64;
-
-function isNameCharacter(code: number): boolean {
-  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f;
-}
-
-export class DialectRecognizer {
-  /** Findings completed by the last `feed` or `finish`, in source order. */
-  readonly found: DialectFinding[] = [];
-  /** Findings whose last line has not ended yet. */
-  private readonly lineOpen: DialectFinding[] = [];
-  private total = 0;
-  private line = 1;
-  private lineStart = 0;
-  private mode = Mode.LineStart;
-  private shape = Shape.Json;
-  private startOffset = 0;
-  private startLine = 1;
-  private startColumn = 1;
-  private capture = "";
-  private name = "";
-  private spaces = 0;
-  private depth = 0;
-  private inString = 0;
-  private escaped = false;
-  private blank = false;
-  private closer = "";
-  private matched = 0;
-  private leadingSpace = false;
-
-  constructor(private readonly vocabulary: CallVocabulary) {}
-
-  /** Whether a candidate is open, and where it started. */
-  get openStart(): number {
-    return this.mode >= Mode.Less && this.mode !== Mode.LineStart ? this.startOffset : -1;
+  quiet(chunk: string): boolean {
+    const code = chunk.charCodeAt(0);
+    // The commonest case, kept small enough to inline: prose on a line that can hold no call.
+    if (code < 128 && CLASSES[code]! < Class.LineFeed && this.front === Front.Dead && this.mode === Mode.Idle) {
+      this.total++;
+      return true;
+    }
+    return this.quietStep(code, chunk);
   }
 
-  /** True when a 1-character chunk `code` can only be counted (no candidate open, not special). */
-  quiet(code: number): boolean {
-    return this.mode === Mode.Idle && code !== LESS && code !== OPEN_BRACKET && code !== LINE_FEED && code !== FULLWIDTH_OPEN;
-  }
-
-  /** Counts a character that `quiet` let through. */
-  skipOne(): void {
+  private quietStep(code: number, chunk: string): boolean {
+    switch (this.mode) {
+      case Mode.NearName:
+        if (this.near.take(code)) break;
+        if (this.near.mayName()) return false;
+        // The words name nothing: the character after them is read as text.
+        this.mode = Mode.Idle;
+        this.front = this.total === this.lineStart ? Front.Indent : Front.Dead;
+        return this.quietStep(code, chunk);
+      case Mode.Idle:
+        if (!this.frontStep(code, this.total)) return false;
+        break;
+      case Mode.TagBody:
+        // A character of a tag's body that cannot begin its closing tag or end a line.
+        if (this.matched !== 0 || code === LESS || code === LINE_FEED) return false;
+        this.capture += chunk;
+        break;
+      case Mode.JsonObject:
+      case Mode.FunctionArgs:
+      case Mode.NearBody:
+        // A character inside a string that neither escapes, ends it, nor ends a line.
+        if (this.inString === 0 || this.escaped || code === BACKSLASH || code === this.inString || code === LINE_FEED) return false;
+        this.capture += chunk;
+        break;
+      default:
+        return false;
+    }
     this.total++;
+    return true;
   }
 
   feed(input: string): void {
-    this.nextFeed = -2;
     const base = this.total;
+    this.base = base;
     this.total += input.length;
+    this.idleFrom = 0;
+    this.nextFeed = -2;
     const end = input.length;
-    let i = 0;
-    let nextLess = -2;
-    let nextBracket = -2;
-    let nextLine = -2;
-    let nextWide = -2;
-    while (i < end) {
-      const code = input.charCodeAt(i);
-      switch (this.mode) {
-        case Mode.Idle: {
-          if (nextLess !== -1 && nextLess < i) nextLess = input.indexOf("<", i);
-          if (nextBracket !== -1 && nextBracket < i) nextBracket = input.indexOf("[", i);
-          if (nextLine !== -1 && nextLine < i) nextLine = input.indexOf("\n", i);
-          if (nextWide !== -1 && nextWide < i) nextWide = input.indexOf("［", i);
-          let next = end;
-          if (nextLess >= 0) next = nextLess;
-          if (nextBracket >= 0 && nextBracket < next) next = nextBracket;
-          if (nextLine >= 0 && nextLine < next) next = nextLine;
-          if (nextWide >= 0 && nextWide < next) next = nextWide;
-          if (next === end) {
-            i = end;
-            continue;
-          }
-          i = next;
-          const found = input.charCodeAt(i);
-          if (found === LINE_FEED) {
-            this.newline(base + i);
-            this.mode = Mode.LineStart;
-          } else this.begin(found === LESS ? Mode.Less : Mode.NearName, i, base);
-          i++;
-          continue;
-        }
-        case Mode.LineStart:
-          if (code === SPACE || code === TAB) {
-            i++;
-            continue;
-          }
-          if (code === 0x7b /* { */) {
-            this.begin(Mode.JsonObject, i, base);
-            this.shape = Shape.Json;
-            this.depth = 1;
-            this.inString = 0;
-            this.escaped = false;
-            this.blank = false;
-            this.spaces = 0;
-            i++;
-            continue;
-          }
-          if ((code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) {
-            // Most lines start with a word of prose: when its end is in this chunk and no `(` or
-            // `.` follows it, it is no call, and no candidate is opened.
-            let j = i + 1;
-            while (j < end && isNameCharacter(input.charCodeAt(j))) j++;
-            const after = input.charCodeAt(j);
-            if (j < end && after !== 0x28 && after !== 0x2e) {
-              this.mode = Mode.Idle;
-              i = j;
-              continue;
-            }
-            this.begin(Mode.LineName, i, base);
-            continue;
-          }
-          this.mode = Mode.Idle;
-          continue;
-        default:
-          i = this.step(input, i, base, code);
-      }
+    const small = end <= SMALL_CHUNK;
+    if (!small) {
+      this.nextLess = this.nextBracket = this.nextWide = -2;
+      this.nextParenthesis = this.nextBrace = this.nextLine = -2;
     }
-    if (this.mode >= Mode.Less) this.capture += input.slice(this.captureFrom, end);
+    let i = 0;
+    while (i < end) {
+      if (this.mode !== Mode.Idle) i = this.step(input, i, base, input.charCodeAt(i));
+      else if (small) i = this.idleSmall(input, i, base);
+      else i = this.idle(input, i, base);
+    }
+    if (this.mode === Mode.Idle) this.carryFront(input, base);
+    else if (this.mode !== Mode.NearName) this.capture += input.slice(this.captureFrom, end);
     this.captureFrom = 0;
   }
 
@@ -204,294 +145,220 @@ export class DialectRecognizer {
     this.lineOpen.length = 0;
   }
 
-  private captureFrom = 0;
-  /** In a tag's body: the next line feed at or after where the search stands in this chunk (-1: none). */
-  private nextFeed = -2;
-
-  private begin(mode: Mode, i: number, base: number): void {
-    this.mode = mode;
-    this.startOffset = base + i;
-    this.startLine = this.line;
-    this.startColumn = base + i - this.lineStart + 1;
-    this.capture = "";
-    this.captureFrom = i;
-    this.name = "";
-    this.spaces = 0;
-    this.leadingSpace = false;
-  }
-
-  private newline(offset: number): void {
-    this.line++;
-    this.lineStart = offset + 1;
-    if (this.lineOpen.length > 0) {
-      for (const finding of this.lineOpen) finding.lineEnd = offset;
-      this.lineOpen.length = 0;
-    }
-  }
-
-  /** Drops the open candidate; the character at `i` is looked at again as text. */
-  private abandon(i: number): number {
-    this.mode = Mode.Idle;
-    this.capture = "";
-    return i;
-  }
-
-  /** One step in a candidate; returns the next index. */
-  private step(input: string, i: number, base: number, code: number): number {
-    switch (this.mode) {
-      case Mode.Less:
-      case Mode.LineName: {
-        const limit = this.vocabulary.longestName + 12;
-        if (isNameCharacter(code) || code === 0x2e || (this.mode === Mode.Less && (code === 0x3d || code === 0x2d))) {
-          if (this.name.length >= limit) return this.abandon(i);
-          this.name += input[i];
-          return i + 1;
+  /**
+   * One character while idle, at absolute `offset`: the front follows it, and a `[` opens a
+   * near-miss's name. False (nothing changed) for a character that may open more: `<`, `{` after
+   * an indentation, `(` after a name that may be registered.
+   */
+  private frontStep(code: number, offset: number): boolean {
+    const kind = classOf(code);
+    switch (kind) {
+      case Class.Trigger:
+        if (code === LESS || (code === OPEN_BRACE && this.front === Front.Indent) || (code === OPEN_PARENTHESIS && this.front === Front.Name && this.bufferedNameMay())) {
+          return false;
         }
-        return this.mode === Mode.Less ? this.endTagName(i, code) : this.endLineName(i, code);
+        if (code === OPEN_BRACKET || code === FULLWIDTH_OPEN) this.openNearName(offset, code);
+        this.front = Front.Dead;
+        return true;
+      case Class.Other:
+        this.front = Front.Dead;
+        return true;
+      case Class.LineFeed:
+        this.newline(offset);
+        this.front = Front.Indent;
+        return true;
+      case Class.Space:
+        if (this.front === Front.Name) this.front = Front.Dead;
+        return true;
+    }
+    if (this.front === Front.Indent) {
+      if (kind !== Class.Letter) {
+        this.front = Front.Dead;
+        return true;
       }
-      case Mode.NearName:
-        return this.nearName(input, i, code);
-      case Mode.NearColon:
-        if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) return i + 1;
-        if (code === LINE_FEED) {
-          this.newline(base + i);
-          return i + 1;
-        }
-        if (code !== 0x7b) return this.abandon(i);
-        this.mode = Mode.NearBody;
-        this.inString = 0;
-        this.depth = 0;
-        this.blank = false;
-        return i;
-      case Mode.NearBody:
-      case Mode.FunctionArgs:
-      case Mode.JsonObject:
-        return this.inside(input, i, base, code);
-      case Mode.JsonAfter:
-        if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) return i + 1;
-        if (code === LINE_FEED) {
-          this.completeAt(input, i, base);
-          return i;
-        }
-        return this.abandon(i);
-      case Mode.TagBody:
-        return this.tagBody(input, i, base, code);
-      default:
-        return this.abandon(i);
+      this.front = Front.Name;
+      this.nameStart = offset;
+      this.nameLength = 0;
     }
+    if (this.front === Front.Name) {
+      if (this.nameLength >= this.nameLimit) this.front = Front.Dead;
+      else this.nameBuffer[this.nameLength++] = code;
+    }
+    return true;
   }
 
-  private endTagName(i: number, code: number): number {
-    const name = this.name;
-    const lower = name.toLowerCase();
-    if (code !== GREATER || name === "") return this.abandon(i);
-    if (lower === "tool_call") this.openTag(Shape.ToolCall, "</tool_call>");
-    else if (lower.startsWith("function=") && name.length > 9) this.openTag(Shape.FunctionTags, "</function>");
-    else if (this.vocabulary.resolve(name, true)) this.openTag(Shape.Element, `</${lower}>`);
-    else return this.abandon(i);
+  /** Whether the name in `nameBuffer` may be registered (vocabulary.mayResolve). */
+  private bufferedNameMay(): boolean {
+    return this.nameMay(this.nameLength, "", 0, 0);
+  }
+
+  /** Whether the name made of `carried` characters of `nameBuffer`, then `input` from `from` to `to`, may be registered. */
+  private nameMay(carried: number, input: string, from: number, to: number): boolean {
+    let hash = EMPTY_NAME_HASH;
+    let head = EMPTY_NAME_HASH;
+    for (let k = 0; k < carried + to - from; k++) {
+      const code = k < carried ? this.nameBuffer[k]! : input.charCodeAt(from + k - carried);
+      if (code === DOT || code === UNDERSCORE) head = hash;
+      hash = hashName(hash, code);
+    }
+    return this.vocabulary.mayResolve(hash, head);
+  }
+
+  private openNearName(offset: number, code: number): void {
+    this.mode = Mode.NearName;
+    this.startOffset = offset;
+    this.startLine = this.line;
+    this.startColumn = offset - this.lineStart + 1;
+    this.capture = "";
+    this.name = "";
+    this.bracket = String.fromCharCode(code);
+    this.near.reset();
+  }
+
+  /** Idle in a small chunk: a character at a time. */
+  private idleSmall(input: string, i: number, base: number): number {
+    const end = input.length;
+    while (i < end) {
+      const code = input.charCodeAt(i);
+      if (!this.frontStep(code, base + i)) {
+        this.idleFrom = i;
+        return this.trigger(input, i, base, code);
+      }
+      i++;
+      if (this.mode !== Mode.Idle) return i;
+    }
+    this.idleFrom = end;
+    return end;
+  }
+
+  /** Idle in a long chunk: to the next trigger, counting the line feeds before it. */
+  private idle(input: string, i: number, base: number): number {
+    const end = input.length;
+    let next = end;
+    if (this.nextLess !== -1 && this.nextLess < i) this.nextLess = input.indexOf("<", i);
+    if (this.nextLess >= 0) next = this.nextLess;
+    if (this.nextBracket !== -1 && this.nextBracket < i) this.nextBracket = input.indexOf("[", i);
+    if (this.nextBracket >= 0 && this.nextBracket < next) next = this.nextBracket;
+    if (this.nextParenthesis !== -1 && this.nextParenthesis < i) this.nextParenthesis = input.indexOf("(", i);
+    if (this.nextParenthesis >= 0 && this.nextParenthesis < next) next = this.nextParenthesis;
+    if (this.nextBrace !== -1 && this.nextBrace < i) this.nextBrace = input.indexOf("{", i);
+    if (this.nextBrace >= 0 && this.nextBrace < next) next = this.nextBrace;
+    if (this.nextWide !== -1 && this.nextWide < i) this.nextWide = input.indexOf("［", i);
+    if (this.nextWide >= 0 && this.nextWide < next) next = this.nextWide;
+    let lineFeed = this.nextLine;
+    if (lineFeed !== -1 && lineFeed < i) lineFeed = input.indexOf("\n", i);
+    if (lineFeed >= 0 && lineFeed < next) {
+      // Findings wait for the end of their line: the first line feed settles them.
+      if (this.lineOpen.length > 0) this.newline(base + lineFeed);
+      else this.line++;
+      let last = lineFeed;
+      lineFeed = input.indexOf("\n", lineFeed + 1);
+      while (lineFeed >= 0 && lineFeed < next) {
+        this.line++;
+        last = lineFeed;
+        lineFeed = input.indexOf("\n", lineFeed + 1);
+      }
+      this.lineStart = base + last + 1;
+      this.front = Front.Indent;
+      this.idleFrom = last + 1;
+    }
+    this.nextLine = lineFeed;
+    if (next === end) return end;
+    return this.trigger(input, next, base, input.charCodeAt(next));
+  }
+
+  /** At a trigger character `code` (index `i`) while idle. */
+  private trigger(input: string, i: number, base: number, code: number): number {
+    if (code === OPEN_PARENTHESIS) return this.openFunction(input, i, base);
+    const front = code === OPEN_BRACE ? this.frontAt(input, i) : Front.Dead;
+    this.front = Front.Dead;
+    this.idleFrom = i + 1;
+    if (code === OPEN_BRACE) {
+      if (front !== Front.Indent) return i + 1;
+      this.begin(Mode.JsonObject, i, base);
+      this.shape = Shape.Json;
+      this.depth = 1;
+      this.inString = 0;
+      this.escaped = false;
+      this.blank = false;
+      this.jsonOpening = true;
+    } else if (code === LESS) {
+      this.begin(Mode.Less, i, base);
+    } else this.openNearName(base + i, code);
     return i + 1;
   }
 
-  private openTag(shape: Shape, closer: string): void {
-    this.mode = Mode.TagBody;
-    this.shape = shape;
-    this.closer = closer;
-    this.matched = 0;
+  /**
+   * The front at index `i` of this chunk, read back to `idleFrom` (where `front` holds). For a
+   * name, sets `nameFrom` (where its part in this chunk starts) and `nameCarried` (how many of
+   * its characters came before, in `nameBuffer`).
+   */
+  private frontAt(input: string, i: number): Front {
+    const floor = this.idleFrom;
+    let j = i;
+    while (j > floor && classOf(input.charCodeAt(j - 1)) >= Class.Letter && classOf(input.charCodeAt(j - 1)) <= Class.NameRest) {
+      j--;
+      if (i - j > this.nameLimit) return Front.Dead;
+    }
+    const nameFrom = j;
+    while (j > floor && (input.charCodeAt(j - 1) === SPACE || input.charCodeAt(j - 1) === TAB)) j--;
+    let before = this.front;
+    if (j > floor) {
+      if (input.charCodeAt(j - 1) !== LINE_FEED) return Front.Dead;
+      before = Front.Indent;
+    }
+    this.nameFrom = nameFrom;
+    if (nameFrom === i) {
+      // No name characters since the floor: spaces end a name, and keep an indentation.
+      if (j === i && before === Front.Name) this.nameCarried = this.nameLength;
+      return j === i || before === Front.Indent ? before : Front.Dead;
+    }
+    if (j < nameFrom || before === Front.Indent) {
+      if (before !== Front.Indent || classOf(input.charCodeAt(nameFrom)) !== Class.Letter) return Front.Dead;
+      this.nameCarried = 0;
+      return Front.Name;
+    }
+    if (before !== Front.Name || this.nameLength + (i - nameFrom) > this.nameLimit) return Front.Dead;
+    this.nameCarried = this.nameLength;
+    return Front.Name;
   }
 
-  private endLineName(i: number, code: number): number {
-    if (code !== 0x28 /* ( */) return this.abandon(i);
-    const target = this.vocabulary.resolve(this.name);
-    if (!target) return this.abandon(i);
+  /** At the chunk's end while idle: the front there, kept for the next chunk. */
+  private carryFront(input: string, base: number): void {
+    const end = input.length;
+    const front = this.frontAt(input, end);
+    if (front === Front.Name) {
+      const carried = this.nameCarried;
+      if (carried === 0) this.nameStart = base + this.nameFrom;
+      for (let k = this.nameFrom; k < end; k++) this.nameBuffer[carried + k - this.nameFrom] = input.charCodeAt(k);
+      this.nameLength = carried + end - this.nameFrom;
+    }
+    this.front = front;
+  }
+
+  /** At `(` while idle: a function call when a registered name stands alone before it at the line's start. */
+  private openFunction(input: string, i: number, base: number): number {
+    const front = this.frontAt(input, i);
+    this.front = Front.Dead;
+    this.idleFrom = i + 1;
+    if (front !== Front.Name) return i + 1;
+    const carried = this.nameCarried;
+    if (!this.nameMay(carried, input, this.nameFrom, i)) return i + 1;
+    const before = carried > 0 ? String.fromCharCode.apply(null, this.nameBuffer.subarray(0, carried) as unknown as number[]) : "";
+    const name = before + input.slice(this.nameFrom, i);
+    const target = this.vocabulary.resolve(name);
     // Function-call style needs the protocol name as it is registered (upper case), or another agent's tool name.
-    if (target.type === "protocol" && !this.name.startsWith(target.protocol.name)) return this.abandon(i);
-    this.mode = Mode.FunctionArgs;
+    if (!target || (target.type === "protocol" && !name.startsWith(target.protocol.name))) return i + 1;
+    this.begin(Mode.FunctionArgs, i, base);
+    this.startOffset = carried > 0 ? this.nameStart : base + this.nameFrom;
+    this.startColumn = this.startOffset - this.lineStart + 1;
+    this.capture = name;
+    this.name = name;
     this.shape = Shape.Function;
     this.depth = 1;
     this.inString = 0;
     this.escaped = false;
     this.blank = false;
     return i + 1;
-  }
-
-  /** After `[`: spaces, then up to two words that must name something registered. */
-  private nearName(input: string, i: number, code: number): number {
-    if (isNameCharacter(code) && this.name.length <= this.vocabulary.longestName + 12) {
-      this.name += input[i];
-      return i + 1;
-    }
-    if ((code === SPACE || code === TAB) && this.spaces < 3) {
-      if (this.name === "") this.leadingSpace = true;
-      else if (!this.name.endsWith(" ")) this.name += " ";
-      this.spaces++;
-      return i + 1;
-    }
-    const words = this.name.trim().split(" ");
-    const joined = words.length >= 2 ? this.vocabulary.resolve(`${words[0]}_${words[1]}`) : undefined;
-    if (!joined && (words[0] === "" || !this.vocabulary.resolve(words[0]!))) return this.abandon(i);
-    if (code === CLOSE_BRACKET || code === FULLWIDTH_CLOSE) return this.abandon(i);
-    this.shape = Shape.NearMiss;
-    this.inString = 0;
-    this.depth = 0;
-    this.blank = false;
-    if (code === 0x3a && !this.leadingSpace && words.length === 1 && !this.name.endsWith(" ")) {
-      // `[NAME:` is this language's own start: only `[NAME:{…}]` is a near-miss.
-      this.mode = Mode.NearColon;
-      return i + 1;
-    }
-    this.mode = Mode.NearBody;
-    return i;
-  }
-
-  /** Inside a near-miss, a function call's parentheses or a JSON object: strings, nesting, blank lines. */
-  private inside(input: string, i: number, base: number, code: number): number {
-    if (this.inString !== 0) {
-      if (this.escaped) this.escaped = false;
-      else if (code === BACKSLASH) this.escaped = true;
-      else if (code === this.inString) this.inString = 0;
-      else if (code === LINE_FEED) this.newline(base + i);
-      return i + 1;
-    }
-    if (code === LINE_FEED) {
-      this.newline(base + i);
-      if (this.blank) return this.abandon(i + 1);
-      this.blank = true;
-      return i + 1;
-    }
-    if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) return i + 1;
-    this.blank = false;
-    if (this.mode === Mode.JsonObject && this.spaces === 0) {
-      // A JSON object opens with its first key: anything else is prose in braces.
-      if (code !== QUOTE && code !== 0x7d) return this.abandon(i);
-      this.spaces = 1;
-    }
-    if (code === QUOTE || (code === APOSTROPHE && this.mode === Mode.FunctionArgs)) {
-      this.inString = code;
-      return i + 1;
-    }
-    if (this.mode === Mode.NearBody) {
-      if ((code === CLOSE_BRACKET || code === FULLWIDTH_CLOSE) && this.depth === 0) this.completeAt(input, i + 1, base);
-      else if (code === 0x7b || code === OPEN_BRACKET || code === 0x28) this.depth++;
-      else if (code === 0x7d || code === CLOSE_BRACKET || code === 0x29) this.depth = Math.max(0, this.depth - 1);
-      return i + 1;
-    }
-    const open = this.mode === Mode.JsonObject ? 0x7b : 0x28;
-    const close = this.mode === Mode.JsonObject ? 0x7d : 0x29;
-    if (code === open || (this.mode === Mode.JsonObject && code === OPEN_BRACKET)) {
-      if (++this.depth > MAX_JSON_DEPTH) return this.abandon(i + 1);
-    } else if (code === close || (this.mode === Mode.JsonObject && code === CLOSE_BRACKET)) {
-      if (--this.depth === 0) {
-        if (this.mode === Mode.JsonObject) this.mode = Mode.JsonAfter;
-        else this.completeAt(input, i + 1, base);
-      }
-    }
-    return i + 1;
-  }
-
-  /** Inside a tag's body, looking for its closing tag (any case). */
-  private tagBody(input: string, i: number, base: number, code: number): number {
-    if (this.matched === 0) {
-      const less = input.indexOf("<", i);
-      const stop = less < 0 ? input.length : less;
-      // The next line feed is remembered per chunk, so no stretch is searched twice.
-      if (this.nextFeed !== -1 && this.nextFeed < i) this.nextFeed = input.indexOf("\n", i);
-      while (this.nextFeed >= 0 && this.nextFeed < stop) {
-        this.newline(base + this.nextFeed);
-        this.nextFeed = input.indexOf("\n", this.nextFeed + 1);
-      }
-      if (less < 0) return input.length;
-      this.matched = 1;
-      return less + 1;
-    }
-    const expected = this.closer.charCodeAt(this.matched);
-    const lower = code >= 0x41 && code <= 0x5a ? code + 32 : code;
-    if (lower === expected) {
-      if (++this.matched === this.closer.length) this.completeAt(input, i + 1, base);
-      return i + 1;
-    }
-    this.matched = 0;
-    if (code === LINE_FEED) this.newline(base + i);
-    return code === LESS ? i : i + 1;
-  }
-
-  private completeAt(input: string, index: number, base: number): void {
-    this.capture += input.slice(this.captureFrom, index);
-    this.captureFrom = index;
-    this.complete(base + index);
-  }
-
-  /** The candidate `this.capture` ended at absolute `endOffset`: read, map and record it. */
-  private complete(endOffset: number): void {
-    const text = this.capture;
-    this.mode = Mode.Idle;
-    this.capture = "";
-    const start = { offset: this.startOffset, line: this.startLine, column: this.startColumn };
-    const end = { offset: endOffset, line: this.line, column: endOffset - this.lineStart + 1 };
-    const span = { start, end };
-    let outcome;
-    try {
-      outcome = this.read(text);
-    } catch {
-      // Reading is plain code over a finished string; should it fail anyway, the candidate is text.
-      return;
-    }
-    const { read, dialect, markup, unknownIsError } = outcome;
-    if (read === undefined) return;
-    const lineFeed = text.indexOf("\n");
-    const preview = (lineFeed < 0 ? text : text.slice(0, lineFeed)).slice(0, 200);
-    let mapped: MappedCall;
-    if ("problem" in read) {
-      const error = {
-        code: "unmapped_call" as const,
-        message: `This looks like ${dialect === "hermes" ? "a <tool_call> block" : "a tool call"} but ${read.problem}; write it as a clio command, [PROTOCOL:action=…:key="value"].`,
-        span,
-      };
-      mapped = { type: "error", error };
-    } else {
-      const call: RawCall = { dialect, name: read.name, args: read.args, span };
-      if (read.action !== undefined) call.action = read.action;
-      if (read.bare !== undefined) call.bare = read.bare;
-      try {
-        mapped = mapCall(call, this.vocabulary, unknownIsError);
-      } catch {
-        return;
-      }
-    }
-    if (mapped.type === "text") return;
-    const finding: DialectFinding = { start, end, preview, markup, mapped };
-    this.found.push(finding);
-    this.lineOpen.push(finding);
-  }
-
-  private read(text: string): { read: ReadResult; dialect: RawCall["dialect"]; markup: boolean; unknownIsError: boolean } {
-    switch (this.shape) {
-      case Shape.ToolCall: {
-        const body = text.slice("<tool_call>".length, text.length - (text.toLowerCase().endsWith("</tool_call>") ? "</tool_call>".length : 0));
-        const read = callFromToolCall(body);
-        const dialect = body.trim().startsWith("<function=") ? "qwen-xml" : "hermes";
-        return { read, dialect, markup: true, unknownIsError: true };
-      }
-      case Shape.FunctionTags: {
-        const header = text.indexOf(">");
-        const closed = text.toLowerCase().endsWith("</function>");
-        const body = text.slice(header + 1, closed ? text.length - "</function>".length : text.length);
-        return { read: callFromFunctionTags(this.name.slice("function=".length), body), dialect: "qwen-xml", markup: true, unknownIsError: true };
-      }
-      case Shape.Element:
-        return { read: callFromElement(this.name, text.slice(this.name.length + 2, text.length - this.closer.length)), dialect: "xml", markup: true, unknownIsError: false };
-      case Shape.NearMiss: {
-        const inner = text.slice(1, -1);
-        const shaped = /[=({]/.test(inner);
-        return { read: shaped ? readNearMiss(text, this.vocabulary) : undefined, dialect: "clio-variant", markup: false, unknownIsError: false };
-      }
-      case Shape.Function: {
-        const open = text.indexOf("(");
-        return { read: readFunctionArguments(this.name, undefined, text.slice(open + 1, -1)), dialect: "function", markup: false, unknownIsError: false };
-      }
-      case Shape.Json: {
-        const value = parseJson(text.trim());
-        return { read: callFromJson(value), dialect: "json", markup: false, unknownIsError: false };
-      }
-    }
   }
 }

@@ -41,6 +41,29 @@ export type NameTarget =
   | { type: "action"; protocol: VocabularyProtocol; action: string }
   | { type: "ambiguous-action"; action: string; protocols: VocabularyProtocol[] };
 
+/** The hash of the empty name; `hashName` folds characters into it. */
+export const EMPTY_NAME_HASH = 5381;
+
+/**
+ * Folds one character of a name into a running hash, ignoring ASCII case: the recognizer checks
+ * a name against the vocabulary (`mayResolve`) as it reads it, without building a string.
+ */
+export function hashName(hash: number, code: number): number {
+  return (Math.imul(hash, 33) + (code >= 0x41 && code <= 0x5a ? code + 32 : code)) | 0;
+}
+
+/** The hash of a whole name, and of its part before its last `.` or `_` (EMPTY_NAME_HASH when it has none). */
+function hashesOf(name: string): { hash: number; head: number } {
+  let hash = EMPTY_NAME_HASH;
+  let head = EMPTY_NAME_HASH;
+  for (let i = 0; i < name.length; i++) {
+    const code = name.charCodeAt(i);
+    if (code === 0x2e || code === 0x5f) head = hash;
+    hash = hashName(hash, code);
+  }
+  return { hash, head };
+}
+
 /** Look-ups over the vocabulary, built once. */
 export class CallVocabulary {
   private readonly protocols = new Map<string, VocabularyProtocol>();
@@ -48,6 +71,10 @@ export class CallVocabulary {
   private readonly actionOwners = new Map<string, VocabularyProtocol[]>();
   /** The longest name worth reading when looking for one. */
   readonly longestName: number;
+  /** Hashes (`hashName`) of the protocol and alias names, of the protocol names alone, and of the action names. */
+  private readonly nameHashes = new Set<number>();
+  private readonly protocolHashes = new Set<number>();
+  private readonly actionHashes = new Set<number>();
 
   constructor(data: CallVocabularyData) {
     let longest = 0;
@@ -66,6 +93,21 @@ export class CallVocabulary {
       longest = Math.max(longest, name.length);
     }
     this.longestName = longest;
+    for (const name of this.protocols.keys()) {
+      this.nameHashes.add(hashesOf(name).hash);
+      this.protocolHashes.add(hashesOf(name).hash);
+    }
+    for (const name of this.aliases.keys()) this.nameHashes.add(hashesOf(name).hash);
+    for (const name of this.actionOwners.keys()) this.actionHashes.add(hashesOf(name).hash);
+  }
+
+  /**
+   * False when `resolve(name, actions)` is sure to find nothing, given the name's hash and the
+   * hash of its part before its last `.` or `_` (EMPTY_NAME_HASH when it has none), both made
+   * with `hashName`. A cheap test before building the name; true may still resolve to nothing.
+   */
+  mayResolve(hash: number, head: number, actions = false): boolean {
+    return this.nameHashes.has(hash) || this.protocolHashes.has(head) || (actions && this.actionHashes.has(hash));
   }
 
   /** The registered protocol names, sorted. */

@@ -41,12 +41,22 @@ async function prepare(entries: ScriptEntry[], options: ReplayCommandOptions, fa
       if ("error" in read) return fail(read.error);
       if (read.expectations) item.expectations = read.expectations;
     }
-    if (options.only !== undefined && !(await import("../replay/replay.js")).scriptSubmissions(input.text, selectorFor(options.only)).submissions.length) {
+    if (options.only !== undefined && !(await selectsACommand(input.text, options.only))) {
       return fail(`--only ${JSON.stringify(options.only)} selects no command of ${entry.name}: give the line a command stands on, or text from a command.`);
     }
     prepared.push(item);
   }
   return prepared;
+}
+
+/** Whether `--only` selects a command of `text`, read with the built-in protocols' dialect vocabulary as the run reads it. */
+async function selectsACommand(text: string, only: string): Promise<boolean> {
+  const [{ scriptSubmissions }, { callVocabularyOf }, { loadBuiltinProtocols }] = await Promise.all([
+    import("../replay/replay.js"),
+    import("../call-vocabulary.js"),
+    import("../registry.js"),
+  ]);
+  return scriptSubmissions(text, selectorFor(only), callVocabularyOf(await loadBuiltinProtocols())).submissions.length > 0;
 }
 
 export async function replayScriptsCommand(patterns: string[], options: ReplayCommandOptions): Promise<number> {

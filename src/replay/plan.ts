@@ -10,6 +10,7 @@ import { PermissionPolicy, type PermissionMode, type PermissionRules } from "../
 import type { Workspace } from "../../tools/workspace.js";
 import type { PermissionClass } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
+import { callVocabularyOf } from "../call-vocabulary.js";
 import { scriptSubmissions } from "./replay.js";
 
 /** What would happen to one command. */
@@ -55,7 +56,7 @@ export interface ScriptPlan {
 }
 
 export async function planScript(text: string, options: PlanOptions): Promise<ScriptPlan> {
-  const { submissions, mentions } = scriptSubmissions(text);
+  const { submissions, mentions } = scriptSubmissions(text, undefined, callVocabularyOf(options.registry));
   const commands: PlannedCommand[] = [];
   for (const submission of submissions) {
     if ("syntaxError" in submission) {

@@ -3,7 +3,8 @@
  * runnable script) runs command by command, in order, against the workspace.
  */
 import type { Mention, Span } from "../../grammar/ast.js";
-import { parse } from "../../grammar/index.js";
+import { parse, type CallVocabulary } from "../../grammar/index.js";
+import { callVocabularyOf } from "../call-vocabulary.js";
 import type { ProtocolManager, Submission } from "../manager/manager.js";
 import type { CommandResult } from "../manager/result.js";
 
@@ -39,9 +40,13 @@ export interface ReplayOutcome {
   stopped: boolean;
 }
 
-/** Every command and syntax error of a script, in source order. */
-export function scriptSubmissions(text: string, select?: CommandSelector): { submissions: Submission[]; mentions: Mention[]; sources: string[] } {
-  const parsed = parse(text);
+/**
+ * Every command and syntax error of a script, in source order. With the registry's `vocabulary`
+ * (callVocabularyOf) the script is read as the agent reads a reply: calls written in another
+ * dialect are commands too, or errors whose hint is the clio command.
+ */
+export function scriptSubmissions(text: string, select?: CommandSelector, vocabulary?: CallVocabulary): { submissions: Submission[]; mentions: Mention[]; sources: string[] } {
+  const parsed = parse(text, vocabulary);
   const all = [
     ...parsed.commands.map((command) => ({ span: command.span, submission: { command } as Submission })),
     ...parsed.errors.map((syntaxError) => ({ span: syntaxError.span, submission: { syntaxError } as Submission })),
@@ -75,7 +80,7 @@ const LOOKAHEAD = 32;
  * each command waits for the one before it, so nothing after a failure runs.
  */
 export async function replayScript(text: string, manager: ProtocolManager, options: ReplayOptions = {}): Promise<ReplayOutcome> {
-  const { submissions, mentions, sources } = scriptSubmissions(text, options.select);
+  const { submissions, mentions, sources } = scriptSubmissions(text, options.select, callVocabularyOf(manager.registry));
   const results: CommandResult[] = [];
   const lookahead = options.stopOnError ? 1 : LOOKAHEAD;
   const pending: Promise<CommandResult>[] = [];

@@ -218,6 +218,18 @@ const PIECES = [
   "FILE_OP",
   "：",
   "［",
+  // Pieces of calls, so names, indentation and arguments fall across chunk boundaries.
+  "  ",
+  "\t",
+  "FILE",
+  "_OP",
+  ".read",
+  "read_file",
+  "x",
+  "{",
+  '"name": "read_file", "arguments": {"path": "a"}}',
+  'path="a")',
+  " action=read path=a]",
 ];
 
 describe("laws", () => {

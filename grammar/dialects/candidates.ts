@@ -1,0 +1,335 @@
+/**
+ * The part of the dialect recognizer (recognizer.ts) that reads an open candidate to its end:
+ * a tag's name and body, a near-miss's words and body, a function call's arguments, a JSON
+ * object; and, once it ends, reads and maps it (finding.ts) into a finding.
+ */
+import type { Position } from "../ast.js";
+import { findingOf, Shape, type DialectFinding } from "./finding.js";
+import { isNameCharacter, NearNameReader } from "./near-name.js";
+import type { CallVocabulary } from "./vocabulary.js";
+
+export const enum Mode {
+  Idle,
+  Less,
+  NearName,
+  NearColon,
+  NearBody,
+  FunctionArgs,
+  JsonObject,
+  JsonAfter,
+  TagBody,
+}
+
+/** What the current line holds before the place being read, while no candidate is open. */
+export const enum Front {
+  /** Anything that is no indentation followed by at most a name. */
+  Dead,
+  /** Spaces and tabs only (or nothing). */
+  Indent,
+  /** An indentation, then a name `[A-Za-z][A-Za-z0-9_.]*` no longer than the limit. */
+  Name,
+}
+
+export const enum Class {
+  Other,
+  Space,
+  Letter,
+  NameRest,
+  LineFeed,
+  Trigger,
+}
+
+export const LESS = 0x3c;
+const GREATER = 0x3e;
+export const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+export const OPEN_PARENTHESIS = 0x28;
+const CLOSE_PARENTHESIS = 0x29;
+export const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+export const FULLWIDTH_OPEN = 0xff3b;
+const FULLWIDTH_CLOSE = 0xff3d;
+export const LINE_FEED = 0x0a;
+export const SPACE = 0x20;
+export const TAB = 0x09;
+const CARRIAGE_RETURN = 0x0d;
+const QUOTE = 0x22;
+const APOSTROPHE = 0x27;
+export const BACKSLASH = 0x5c;
+export const DOT = 0x2e;
+export const UNDERSCORE = 0x5f;
+const MAX_JSON_DEPTH = 64;
+
+export const CLASSES = (() => {
+  const table = new Uint8Array(128);
+  for (let code = 0x41; code <= 0x5a; code++) table[code] = Class.Letter;
+  for (let code = 0x61; code <= 0x7a; code++) table[code] = Class.Letter;
+  for (let code = 0x30; code <= 0x39; code++) table[code] = Class.NameRest;
+  table[UNDERSCORE] = Class.NameRest;
+  table[DOT] = Class.NameRest;
+  table[SPACE] = Class.Space;
+  table[TAB] = Class.Space;
+  table[LINE_FEED] = Class.LineFeed;
+  for (const code of [LESS, OPEN_BRACKET, OPEN_PARENTHESIS, OPEN_BRACE]) table[code] = Class.Trigger;
+  return table;
+})();
+
+export function classOf(code: number): Class {
+  return code < 128 ? (CLASSES[code]! as Class) : code === FULLWIDTH_OPEN ? Class.Trigger : Class.Other;
+}
+
+export abstract class CandidateReader {
+  /** Findings completed by the last `feed` or `finish`, in source order. */
+  readonly found: DialectFinding[] = [];
+  /** Findings whose last line has not ended yet. */
+  protected readonly lineOpen: DialectFinding[] = [];
+  protected total = 0;
+  protected line = 1;
+  protected lineStart = 0;
+  protected mode = Mode.Idle;
+  protected shape = Shape.Json;
+  protected startOffset = 0;
+  protected startLine = 1;
+  protected startColumn = 1;
+  protected capture = "";
+  protected captureFrom = 0;
+  protected name = "";
+  protected depth = 0;
+  protected inString = 0;
+  protected escaped = false;
+  protected blank = false;
+  protected closer = "";
+  protected matched = 0;
+  /** A JSON object's first key is still to come. */
+  protected jsonOpening = false;
+  /** The bracket a near-miss opened with. */
+  protected bracket = "[";
+  protected readonly near: NearNameReader;
+
+  /** The front where `idleFrom` (an index into the chunk being read) stands. */
+  protected front = Front.Indent;
+  protected idleFrom = 0;
+  protected readonly nameLimit: number;
+  /** In a tag's body: the next line feed at or after where the search stands in this chunk (-1: none). */
+  protected nextFeed = -2;
+  protected base = 0;
+
+  constructor(protected readonly vocabulary: CallVocabulary) {
+    this.nameLimit = vocabulary.longestName + 12;
+    this.near = new NearNameReader(vocabulary, this.nameLimit);
+  }
+
+  /** Whether a candidate is open, and where it started. */
+  get openStart(): number {
+    return this.mode !== Mode.Idle ? this.startOffset : -1;
+  }
+
+  protected begin(mode: Mode, i: number, base: number): void {
+    this.mode = mode;
+    this.startOffset = base + i;
+    this.startLine = this.line;
+    this.startColumn = base + i - this.lineStart + 1;
+    this.capture = "";
+    this.captureFrom = i;
+    this.name = "";
+  }
+
+  protected newline(offset: number): void {
+    this.line++;
+    this.lineStart = offset + 1;
+    if (this.lineOpen.length > 0) {
+      for (const finding of this.lineOpen) finding.lineEnd = offset;
+      this.lineOpen.length = 0;
+    }
+  }
+
+  /** Back to idle at index `i` of this chunk: an indentation there when it starts a line. */
+  protected idleAt(i: number): void {
+    this.mode = Mode.Idle;
+    this.capture = "";
+    this.idleFrom = i;
+    this.front = this.base + i === this.lineStart ? Front.Indent : Front.Dead;
+  }
+
+  /** Drops the open candidate; the character at `i` is looked at again as text. */
+  protected abandon(i: number): number {
+    this.idleAt(i);
+    return i;
+  }
+
+  /** One step in a candidate; returns the next index. */
+  protected step(input: string, i: number, base: number, code: number): number {
+    switch (this.mode) {
+      case Mode.Less: {
+        if (isNameCharacter(code) || code === DOT || code === 0x3d || code === 0x2d) {
+          if (this.name.length >= this.nameLimit) return this.abandon(i);
+          this.name += input[i];
+          return i + 1;
+        }
+        return this.endTagName(i, code);
+      }
+      case Mode.NearName:
+        return this.nearName(input, i, code);
+      case Mode.NearColon:
+        if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) return i + 1;
+        if (code === LINE_FEED) {
+          this.newline(base + i);
+          return i + 1;
+        }
+        if (code !== OPEN_BRACE) return this.abandon(i);
+        this.mode = Mode.NearBody;
+        this.inString = 0;
+        this.depth = 0;
+        this.blank = false;
+        return i;
+      case Mode.NearBody:
+      case Mode.FunctionArgs:
+      case Mode.JsonObject:
+        return this.inside(input, i, base, code);
+      case Mode.JsonAfter:
+        if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) return i + 1;
+        if (code === LINE_FEED) {
+          this.completeAt(input, i, base);
+          return i;
+        }
+        return this.abandon(i);
+      case Mode.TagBody:
+        return this.tagBody(input, i, base, code);
+      default:
+        return this.abandon(i);
+    }
+  }
+
+  protected endTagName(i: number, code: number): number {
+    const name = this.name;
+    const lower = name.toLowerCase();
+    if (code !== GREATER || name === "") return this.abandon(i);
+    if (lower === "tool_call") this.openTag(Shape.ToolCall, "</tool_call>");
+    else if (lower.startsWith("function=") && name.length > 9) this.openTag(Shape.FunctionTags, "</function>");
+    else if (this.vocabulary.resolve(name, true)) this.openTag(Shape.Element, `</${lower}>`);
+    else return this.abandon(i);
+    return i + 1;
+  }
+
+  protected openTag(shape: Shape, closer: string): void {
+    this.mode = Mode.TagBody;
+    this.shape = shape;
+    this.closer = closer;
+    this.matched = 0;
+  }
+
+  /** After `[`: up to three spaces and two words that must name something registered. */
+  protected nearName(input: string, i: number, code: number): number {
+    const end = input.length;
+    const near = this.near;
+    while (near.take(code)) {
+      if (++i === end) return end;
+      code = input.charCodeAt(i);
+    }
+    const verdict = near.verdict();
+    if (!verdict.named || code === CLOSE_BRACKET || code === FULLWIDTH_CLOSE) return this.abandon(i);
+    this.shape = Shape.NearMiss;
+    this.inString = 0;
+    this.depth = 0;
+    this.blank = false;
+    this.capture = this.bracket + verdict.raw;
+    this.captureFrom = i;
+    if (code === 0x3a && verdict.plain) {
+      // `[NAME:` is this language's own start: only `[NAME:{…}]` is a near-miss.
+      this.mode = Mode.NearColon;
+      return i + 1;
+    }
+    this.mode = Mode.NearBody;
+    return i;
+  }
+
+  /** Inside a near-miss, a function call's parentheses or a JSON object: strings, nesting, blank lines. */
+  protected inside(input: string, i: number, base: number, code: number): number {
+    if (this.inString !== 0) {
+      if (this.escaped) this.escaped = false;
+      else if (code === BACKSLASH) this.escaped = true;
+      else if (code === this.inString) this.inString = 0;
+      else if (code === LINE_FEED) this.newline(base + i);
+      return i + 1;
+    }
+    if (code === LINE_FEED) {
+      this.newline(base + i);
+      if (this.blank) return this.abandon(i + 1);
+      this.blank = true;
+      return i + 1;
+    }
+    if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) return i + 1;
+    this.blank = false;
+    if (this.mode === Mode.JsonObject && this.jsonOpening) {
+      // A JSON object opens with its first key: anything else is prose in braces.
+      if (code !== QUOTE && code !== CLOSE_BRACE) return this.abandon(i);
+      this.jsonOpening = false;
+    }
+    if (code === QUOTE || (code === APOSTROPHE && this.mode === Mode.FunctionArgs)) {
+      this.inString = code;
+      return i + 1;
+    }
+    if (this.mode === Mode.NearBody) {
+      if ((code === CLOSE_BRACKET || code === FULLWIDTH_CLOSE) && this.depth === 0) this.completeAt(input, i + 1, base);
+      else if (code === OPEN_BRACE || code === OPEN_BRACKET || code === OPEN_PARENTHESIS) this.depth++;
+      else if (code === CLOSE_BRACE || code === CLOSE_BRACKET || code === CLOSE_PARENTHESIS) this.depth = Math.max(0, this.depth - 1);
+      return i + 1;
+    }
+    const json = this.mode === Mode.JsonObject;
+    if (code === (json ? OPEN_BRACE : OPEN_PARENTHESIS) || (json && code === OPEN_BRACKET)) {
+      if (++this.depth > MAX_JSON_DEPTH) return this.abandon(i + 1);
+    } else if (code === (json ? CLOSE_BRACE : CLOSE_PARENTHESIS) || (json && code === CLOSE_BRACKET)) {
+      if (--this.depth === 0) {
+        if (json) this.mode = Mode.JsonAfter;
+        else this.completeAt(input, i + 1, base);
+      }
+    }
+    return i + 1;
+  }
+
+  /** Inside a tag's body, looking for its closing tag (any case). */
+  protected tagBody(input: string, i: number, base: number, code: number): number {
+    if (this.matched === 0) {
+      const less = input.indexOf("<", i);
+      const stop = less < 0 ? input.length : less;
+      // The next line feed is remembered per chunk, so no stretch is searched twice.
+      if (this.nextFeed !== -1 && this.nextFeed < i) this.nextFeed = input.indexOf("\n", i);
+      while (this.nextFeed >= 0 && this.nextFeed < stop) {
+        this.newline(base + this.nextFeed);
+        this.nextFeed = input.indexOf("\n", this.nextFeed + 1);
+      }
+      if (less < 0) return input.length;
+      this.matched = 1;
+      return less + 1;
+    }
+    const expected = this.closer.charCodeAt(this.matched);
+    const lower = code >= 0x41 && code <= 0x5a ? code + 32 : code;
+    if (lower === expected) {
+      if (++this.matched === this.closer.length) this.completeAt(input, i + 1, base);
+      return i + 1;
+    }
+    this.matched = 0;
+    if (code === LINE_FEED) this.newline(base + i);
+    return code === LESS ? i : i + 1;
+  }
+
+  protected completeAt(input: string, index: number, base: number): void {
+    this.capture += input.slice(this.captureFrom, index);
+    this.captureFrom = index;
+    this.complete(base + index);
+    this.idleAt(index);
+  }
+
+  /** The candidate `this.capture` ended at absolute `endOffset`: read, map and record it. */
+  protected complete(endOffset: number): void {
+    const text = this.capture;
+    this.mode = Mode.Idle;
+    this.capture = "";
+    const start: Position = { offset: this.startOffset, line: this.startLine, column: this.startColumn };
+    const end: Position = { offset: endOffset, line: this.line, column: endOffset - this.lineStart + 1 };
+    const finding = findingOf({ shape: this.shape, text, name: this.name, closer: this.closer, start, end }, this.vocabulary);
+    if (finding === undefined) return;
+    this.found.push(finding);
+    this.lineOpen.push(finding);
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * A dialect candidate's finished text, read and mapped (read-call.ts, read-arguments.ts,
+ * mapping.ts) into what the call scanner reports: a command, or an error whose hint is the clio
+ * command. The recognizer (recognizer.ts) only finds where a candidate starts and ends.
+ */
+import type { Position } from "../ast.js";
+import { mapCall, type MappedCall, type RawCall } from "./mapping.js";
+import { readFunctionArguments, readNearMiss } from "./read-arguments.js";
+import { callFromElement, callFromFunctionTags, callFromJson, callFromToolCall, parseJson, type ReadResult } from "./read-call.js";
+import type { CallVocabulary } from "./vocabulary.js";
+
+/** The form a candidate was opened in. */
+export const enum Shape {
+  ToolCall,
+  FunctionTags,
+  Element,
+  NearMiss,
+  Function,
+  Json,
+}
+
+/** A finished candidate: where it is, its text's start (for a mention), and what it maps to. */
+export interface DialectFinding {
+  start: Position;
+  end: Position;
+  /** The first line of the candidate (at most 200 characters), for a mention. */
+  preview: string;
+  /** Written as markup: raw HTML to CommonMark, so an `html` region at its start is itself. */
+  markup: boolean;
+  mapped: Exclude<MappedCall, { type: "text" }>;
+  /**
+   * The line feed that ends the finding's last line (-1 once the text ended; undefined until
+   * then): the scanner's findings on that line are all out by then.
+   */
+  lineEnd?: number;
+}
+
+/** A candidate as the recognizer closed it. */
+export interface Candidate {
+  shape: Shape;
+  /** Its whole text, from its first character to its last. */
+  text: string;
+  /** The name read at its start (a tag's name, `function=NAME`, a function's name). */
+  name: string;
+  /** A tag's closing tag, lower case. */
+  closer: string;
+  start: Position;
+  end: Position;
+}
+
+/** Reads and maps `candidate`; undefined when it is plain text after all. Never throws. */
+export function findingOf(candidate: Candidate, vocabulary: CallVocabulary): DialectFinding | undefined {
+  const { text, start, end } = candidate;
+  const span = { start, end };
+  let outcome;
+  try {
+    outcome = readCandidate(candidate, vocabulary);
+  } catch {
+    // Reading is plain code over a finished string; should it fail anyway, the candidate is text.
+    return undefined;
+  }
+  const { read, dialect, markup, unknownIsError } = outcome;
+  if (read === undefined) return undefined;
+  const lineFeed = text.indexOf("\n");
+  const preview = (lineFeed < 0 ? text : text.slice(0, lineFeed)).slice(0, 200);
+  let mapped: MappedCall;
+  if ("problem" in read) {
+    const error = {
+      code: "unmapped_call" as const,
+      message: `This looks like ${dialect === "hermes" ? "a <tool_call> block" : "a tool call"} but ${read.problem}; write it as a clio command, [PROTOCOL:action=…:key="value"].`,
+      span,
+    };
+    mapped = { type: "error", error };
+  } else {
+    const call: RawCall = { dialect, name: read.name, args: read.args, span };
+    if (read.action !== undefined) call.action = read.action;
+    if (read.bare !== undefined) call.bare = read.bare;
+    try {
+      mapped = mapCall(call, vocabulary, unknownIsError);
+    } catch {
+      return undefined;
+    }
+  }
+  if (mapped.type === "text") return undefined;
+  return { start, end, preview, markup, mapped };
+}
+
+function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read: ReadResult; dialect: RawCall["dialect"]; markup: boolean; unknownIsError: boolean } {
+  const { text, name } = candidate;
+  switch (candidate.shape) {
+    case Shape.ToolCall: {
+      const body = text.slice("<tool_call>".length, text.length - (text.toLowerCase().endsWith("</tool_call>") ? "</tool_call>".length : 0));
+      const read = callFromToolCall(body);
+      const dialect = body.trim().startsWith("<function=") ? "qwen-xml" : "hermes";
+      return { read, dialect, markup: true, unknownIsError: true };
+    }
+    case Shape.FunctionTags: {
+      const header = text.indexOf(">");
+      const closed = text.toLowerCase().endsWith("</function>");
+      const body = text.slice(header + 1, closed ? text.length - "</function>".length : text.length);
+      return { read: callFromFunctionTags(name.slice("function=".length), body), dialect: "qwen-xml", markup: true, unknownIsError: true };
+    }
+    case Shape.Element:
+      return { read: callFromElement(name, text.slice(name.length + 2, text.length - candidate.closer.length)), dialect: "xml", markup: true, unknownIsError: false };
+    case Shape.NearMiss: {
+      const inner = text.slice(1, -1);
+      const shaped = /[=({]/.test(inner);
+      return { read: shaped ? readNearMiss(text, vocabulary) : undefined, dialect: "clio-variant", markup: false, unknownIsError: false };
+    }
+    case Shape.Function: {
+      const open = text.indexOf("(");
+      return { read: readFunctionArguments(name, undefined, text.slice(open + 1, -1)), dialect: "function", markup: false, unknownIsError: false };
+    }
+    case Shape.Json: {
+      const value = parseJson(text.trim());
+      return { read: callFromJson(value), dialect: "json", markup: false, unknownIsError: false };
+    }
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * The words after a `[` (or `［`) that is not this language's own start: read one character at a
+ * time, without building a string, and checked against the vocabulary when the first other
+ * character arrives. `[FILE_OP action=…`, `[ FILE_OP:`, `[FILE OP:` name a protocol; `[x]`,
+ * `[docs]` and `[NOTE]` name nothing and cost a hash look-up.
+ */
+import { EMPTY_NAME_HASH, hashName, type CallVocabulary } from "./vocabulary.js";
+
+const SPACE = 0x20;
+const TAB = 0x09;
+const UNDERSCORE = 0x5f;
+
+/** `[A-Za-z0-9_]`: a character of a name in a near-miss or a tag. */
+export function isNameCharacter(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === UNDERSCORE;
+}
+
+/** What the words name, once read. */
+export interface NearNameVerdict {
+  /** The words name something registered (the first word, or the first two joined by `_`). */
+  named: boolean;
+  /** One word, no space before or after it: `[NAME:` is then this language's own start. */
+  plain: boolean;
+  /** The text read after the bracket, as written. */
+  raw: string;
+}
+
+export class NearNameReader {
+  private readonly raw: Uint16Array;
+  private rawLength = 0;
+  /** The words' length with each run of spaces counted as one (leading ones not at all). */
+  private length = 0;
+  private spaces = 0;
+  private words = 0;
+  private leadingSpace = false;
+  private afterSpace = false;
+  private firstHash = EMPTY_NAME_HASH;
+  private firstHead = EMPTY_NAME_HASH;
+  private joinedHash = EMPTY_NAME_HASH;
+  private joinedHead = EMPTY_NAME_HASH;
+
+  constructor(
+    private readonly vocabulary: CallVocabulary,
+    private readonly limit = vocabulary.longestName + 12,
+  ) {
+    this.raw = new Uint16Array(this.limit + 8);
+  }
+
+  reset(): void {
+    this.rawLength = 0;
+    this.length = 0;
+    this.spaces = 0;
+    this.words = 0;
+    this.leadingSpace = false;
+    this.afterSpace = false;
+    this.firstHash = EMPTY_NAME_HASH;
+    this.firstHead = EMPTY_NAME_HASH;
+    this.joinedHash = EMPTY_NAME_HASH;
+    this.joinedHead = EMPTY_NAME_HASH;
+  }
+
+  /** Takes `code` when it is part of the words (a name character, or one of up to three spaces); false: it ends them. */
+  take(code: number): boolean {
+    if (isNameCharacter(code) && this.length <= this.limit) {
+      if (this.words === 0 || this.afterSpace) {
+        this.words++;
+        if (this.words === 2) {
+          this.joinedHead = this.firstHash;
+          this.joinedHash = hashName(this.firstHash, UNDERSCORE);
+        }
+      }
+      this.afterSpace = false;
+      if (this.words === 1) {
+        if (code === UNDERSCORE) this.firstHead = this.firstHash;
+        this.firstHash = hashName(this.firstHash, code);
+      } else if (this.words === 2) {
+        if (code === UNDERSCORE) this.joinedHead = this.joinedHash;
+        this.joinedHash = hashName(this.joinedHash, code);
+      }
+      this.length++;
+      this.raw[this.rawLength++] = code;
+      return true;
+    }
+    if ((code === SPACE || code === TAB) && this.spaces < 3) {
+      if (this.words === 0) this.leadingSpace = true;
+      else if (!this.afterSpace) {
+        this.afterSpace = true;
+        this.length++;
+      }
+      this.spaces++;
+      this.raw[this.rawLength++] = code;
+      return true;
+    }
+    return false;
+  }
+
+  /** False when the words are sure to name nothing (checked by their hashes). */
+  mayName(): boolean {
+    return this.joinedMay() || this.firstMay();
+  }
+
+  private joinedMay(): boolean {
+    return this.words >= 2 && this.vocabulary.mayResolve(this.joinedHash, this.joinedHead);
+  }
+
+  private firstMay(): boolean {
+    return this.words >= 1 && this.vocabulary.mayResolve(this.firstHash, this.firstHead);
+  }
+
+  /** What the words read so far name: the first two joined by `_` (`[FILE OP:`), else the first. */
+  verdict(): NearNameVerdict {
+    const plain = !this.leadingSpace && this.words === 1 && !this.afterSpace;
+    const vocabulary = this.vocabulary;
+    const joinedMay = this.joinedMay();
+    const firstMay = this.firstMay();
+    if (!joinedMay && !firstMay) return { named: false, plain, raw: "" };
+    const raw = String.fromCharCode.apply(null, this.raw.subarray(0, this.rawLength) as unknown as number[]);
+    const words = raw.trim().split(/[ \t]+/);
+    const named = (joinedMay && vocabulary.resolve(`${words[0]}_${words[1]}`) !== undefined) || (firstMay && vocabulary.resolve(words[0]!) !== undefined);
+    return { named, plain, raw };
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * Bad input for the dialect layer (§4a): huge or deep JSON, tags that never close, floods of
+ * openers, calls naming unknown tools, arguments of the wrong JSON type. Each is a clear error or
+ * plain text, runs nothing that was not meant, and takes work linear in its size: the work is
+ * counted (characters the string primitives touch), never timed.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import type { ParseResult } from "../../grammar/ast.js";
+import { CallScanner, CallVocabulary, parse } from "../../grammar/index.js";
+import { collectEvents } from "../../grammar/parse.js";
+
+const vocabulary = new CallVocabulary({
+  protocols: [
+    { name: "FILE_OP", actions: { read: { parameters: { path: "text", limit: "word" } }, write: { parameters: { path: "text", content: "text" } } } },
+    { name: "EXEC", actions: { run: { parameters: { command: "text", timeout: "word" } } } },
+  ],
+  aliases: { read_file: { protocol: "FILE_OP", action: "read" }, execute_command: { protocol: "EXEC", action: "run" } },
+});
+
+const COUNTED = [
+  "charCodeAt",
+  "indexOf",
+  "lastIndexOf",
+  "slice",
+  "substring",
+  "toLowerCase",
+  "toUpperCase",
+  "trim",
+  "trimStart",
+  "split",
+  "replace",
+  "search",
+  "includes",
+  "startsWith",
+  "endsWith",
+] as const;
+type Counted = (typeof COUNTED)[number];
+const originals = new Map<Counted, (...args: unknown[]) => unknown>();
+const originalParse = JSON.parse;
+
+afterEach(() => {
+  for (const [name, method] of originals) (String.prototype as unknown as Record<string, unknown>)[name] = method;
+  originals.clear();
+  JSON.parse = originalParse;
+});
+
+/**
+ * Runs `work` with the string primitives counting what they touch: one per `charCodeAt`, the
+ * stretch an `indexOf` searched, the length a `slice` made, the whole string for the methods
+ * that read all of it, and the text handed to `JSON.parse`.
+ */
+function countWork(work: () => void): number {
+  let count = 0;
+  const prototype = String.prototype as unknown as Record<Counted, (...args: unknown[]) => unknown>;
+  for (const name of COUNTED) {
+    const original = prototype[name];
+    originals.set(name, original);
+    prototype[name] = function (this: string, ...args: unknown[]) {
+      const result = original.apply(this, args);
+      if (name === "charCodeAt") count++;
+      else if (name === "indexOf") count += (result === -1 ? this.length : (result as number)) - Math.max(0, Number(args[1] ?? 0));
+      else if (name === "lastIndexOf") count += Math.min(this.length, Number(args[1] ?? this.length)) - Math.max(0, result as number);
+      else if (name === "slice" || name === "substring") count += (result as string).length;
+      else count += this.length;
+      return result;
+    };
+  }
+  JSON.parse = (text: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+    count += text.length;
+    return originalParse(text, reviver);
+  };
+  try {
+    work();
+  } finally {
+    for (const [name, method] of originals) prototype[name] = method;
+    originals.clear();
+    JSON.parse = originalParse;
+  }
+  return count;
+}
+
+function streamed(text: string, size: number): ParseResult {
+  const scanner = new CallScanner(vocabulary);
+  const result: ParseResult = { commands: [], mentions: [], errors: [] };
+  for (let offset = 0; offset < text.length; offset += size) collectEvents(scanner.push(text.slice(offset, offset + size)), result);
+  return collectEvents(scanner.end(), result);
+}
+
+/** Work per character for `make(n)` and `make(2n)`, counted while `run` reads each. */
+function workPerCharacter(make: (n: number) => string, n: number, run: (text: string) => unknown): [number, number] {
+  const [small, large] = [n, 2 * n].map((size) => {
+    const text = make(size);
+    return countWork(() => run(text)) / text.length;
+  });
+  return [small!, large!];
+}
+
+/** Doubling the input at most doubles the work (and a little), one-shot and in chunks of 7; the scanner alone reads every character. */
+function expectLinear(make: (n: number) => string, n: number): void {
+  const oneShot = workPerCharacter(make, n, (text) => parse(text, vocabulary));
+  expect(oneShot[0]).toBeGreaterThan(0.5);
+  expect(oneShot[1] / oneShot[0]).toBeLessThan(1.15);
+  const chunked = workPerCharacter(make, n / 10, (text) => streamed(text, 7));
+  expect(chunked[0]).toBeGreaterThan(0.5);
+  expect(chunked[1] / chunked[0]).toBeLessThan(1.15);
+}
+
+it("the work count sees quadratic work: a search from every character doubles per character as the text doubles", () => {
+  const quadratic = (text: string) => {
+    for (let i = 0; i < text.length; i++) text.indexOf("!", i);
+  };
+  const [small, large] = workPerCharacter((n) => "x".repeat(n), 2_000, quadratic);
+  expect(large / small).toBeGreaterThan(1.9);
+});
+
+const READ = '[FILE_OP:action=read:path="after"]';
+
+describe("bad input to the dialect layer: clear error or plain text, in linear work", () => {
+  it("a JSON object of megabytes in a reply is read once and is plain text; the command after it runs", () => {
+    const big = (n: number) => `Here:\n{"name": "data", "payload": "${"x".repeat(n)}"}\n${READ}`;
+    const result = parse(big(10_000_000), vocabulary);
+    expect(result.commands.map((command) => command.dialect ?? "clio")).toEqual(["clio"]);
+    expect(result.errors).toEqual([]);
+    expectLinear(big, 200_000);
+  });
+
+  it("deeply nested JSON is given up past a depth and the rest is scanned", () => {
+    const deep = (n: number) => `{"a": ${"[".repeat(n)}\n\n${READ}`;
+    expect(parse(deep(200_000), vocabulary).commands).toHaveLength(1);
+    expectLinear(deep, 100_000);
+    const deepCall = (n: number) => `<tool_call>{"name": "read_file", "arguments": {"path": ${"[".repeat(n)}${"]".repeat(n)}}}</tool_call>`;
+    expect(parse(deepCall(100_000), vocabulary).errors).toMatchObject([{ code: "unmapped_call", message: expect.stringContaining("not valid JSON") }]);
+    expectLinear(deepCall, 50_000);
+  });
+
+  it("an XML tag that never closes is plain text, and what follows it still runs", () => {
+    const unclosed = (n: number) => `<read_file>\n<path>a.ts</path>\n${"and then I stopped. ".repeat(n)}\n${READ}`;
+    const result = parse(unclosed(10_000), vocabulary);
+    expect(result.commands.map((command) => command.dialect ?? "clio")).toEqual(["clio"]);
+    expect(result.errors).toEqual([]);
+    expectLinear(unclosed, 20_000);
+    const many = (n: number) => `${"<read_file> x ".repeat(n)}\n${READ}`;
+    expect(parse(many(20_000), vocabulary).commands).toHaveLength(1);
+    expectLinear(many, 20_000);
+  });
+
+  it("100,000 <tool_call> openers are one stretch of plain text", () => {
+    const openers = (n: number) => `${"<tool_call>".repeat(n)}{"name": "x"}`;
+    expect(parse(openers(100_000), vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
+    expectLinear(openers, 50_000);
+  });
+
+  it("a <tool_call> naming an unknown tool is an error that lists what exists; nothing runs", () => {
+    const unknown = '<tool_call>{"name": "browser_open", "arguments": {"url": "http://127.0.0.1/"}}</tool_call>';
+    const result = parse(unknown, vocabulary);
+    expect(result.commands).toEqual([]);
+    expect(result.errors).toMatchObject([{ code: "unmapped_call", message: expect.stringContaining("EXEC, FILE_OP") }]);
+    const many = (n: number) => `${unknown}\n`.repeat(n);
+    expect(parse(many(1_000), vocabulary).errors).toHaveLength(1_000);
+    expectLinear(many, 2_000);
+  });
+
+  it("arguments of the wrong JSON type are an error naming the parameter and the type; nothing runs", () => {
+    for (const [args, expected] of [
+      ['{"path": ["a", "b"]}', "path must be text, not a JSON array"],
+      ['{"path": {"nested": 1}}', "path must be text"],
+      ["7", "must be a JSON object"],
+      ['"{not json"', "not a JSON object"],
+      ["null", "must be a JSON object"],
+    ] as const) {
+      const result = parse(`<tool_call>{"name": "read_file", "arguments": ${args}}</tool_call>`, vocabulary);
+      expect(result.commands, args).toEqual([]);
+      expect(result.errors[0]?.message, args).toContain(expected);
+    }
+    const numbers = parse('<tool_call>{"name": "read_file", "arguments": {"path": "a", "limit": 10}}</tool_call>', vocabulary);
+    expect(numbers.commands[0]!.parameters.map((parameter) => [parameter.key, parameter.text])).toEqual([
+      ["action", "read"],
+      ["path", "a"],
+      ["limit", "10"],
+    ]);
+  });
+
+  it("floods of near-miss, function-call and JSON-line starts are text, in linear work", () => {
+    const floods: [string, (n: number) => string][] = [
+      ["near-miss starts", (n) => "[FILE_OP ".repeat(n)],
+      ["function-call starts", (n) => "FILE_OP(\n".repeat(n)],
+      ["tags named after a protocol", (n) => "<FILE_OP>".repeat(n)],
+      ["JSON lines that never close", (n) => '{"name": "read_file",\n'.repeat(n)],
+      ["registered names before parentheses mid-line", (n) => "x FILE_OP(".repeat(n)],
+      ["a long name before each parenthesis", (n) => `${"a".repeat(200)}(`.repeat(n)],
+      ["indentation before each parenthesis", (n) => `\n${" ".repeat(200)}(`.repeat(n)],
+      ["words after brackets", (n) => "[FILE OP EXEC read_file x ".repeat(n)],
+    ];
+    for (const [name, make] of floods) {
+      expect(parse(make(5_000), vocabulary).commands, name).toEqual([]);
+      expectLinear(make, 5_000);
+    }
+  });
+});
