@@ -38,7 +38,7 @@ beforeAll(async () => {
   if (!existsSync(path.join(repositoryRoot, "dist", "fuzz.js"))) await run(process.execPath, [path.join(repositoryRoot, "scripts", "build.mjs")], { cwd: repositoryRoot });
   folder = await temporaryFolder("clio-package-");
   project = await installPacked();
-}, 120_000);
+}, 240_000);
 afterAll(async () => {
   await folder.remove();
 });
@@ -157,5 +157,5 @@ export { counts, scripts, chunks, documents, done, wrong };
       (error: { stdout: string }) => error.stdout,
     );
     expect(mistaken).toMatch(/notes\.test\.ts\(2,\d+\): error TS\d+: Object literal may only specify known properties, .*'protocl' does not exist in type 'CommandOptions'/);
-  }, 120_000);
+  }, 240_000);
 });
