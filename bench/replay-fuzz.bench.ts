@@ -2,7 +2,9 @@
  * Replay as a test and fuzzing (issue 21): a script of 10,000 FILE_OP reads (with prose between
  * them) replayed in a fixed workspace, its results normalised and compared with recorded
  * expectations, against the floor of the same replay without any comparison; and the grammar
- * laws' runs per second, with a plain `parse` of the same generated inputs as the floor.
+ * laws' runs per second, with a plain `parse` of the same generated inputs as the floor; and each
+ * protocol's robustness property in runs per second, against the floor of making and removing
+ * the same number of case sandboxes (what isolating a case costs before any command runs).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -11,6 +13,9 @@ import fc from "fast-check";
 import { documentArbitrary } from "../grammar/arbitraries.js";
 import { parse } from "../grammar/index.js";
 import { fuzzGrammar } from "../src/fuzz/grammar-fuzz.js";
+import { fuzzProtocol } from "../src/fuzz/protocol-fuzz.js";
+import { createFuzzSandbox } from "../src/fuzz/sandbox.js";
+import { loadBuiltinProtocols } from "../src/registry.js";
 import { buildExpectationFile } from "../src/replay/expectations.js";
 import { replayScript } from "../src/replay/replay.js";
 import { runScript } from "../src/replay/run-script.js";
@@ -75,6 +80,17 @@ const parseFloor = median(
   }),
 );
 const grammar = median(lawTimes);
+
+// Protocol properties: a short run each (a case is a sandbox, a manager, 1–3 commands and the checks after them).
+const protocolRuns = Number(process.env.CLIO_BENCH_PROTOCOL_RUNS ?? 20);
+const protocolRows: [string, string][] = [];
+const sandboxFloor = await time(async () => {
+  for (let index = 0; index < protocolRuns; index++) await (await createFuzzSandbox()).remove();
+});
+for (const protocol of (await loadBuiltinProtocols()).all()) {
+  const took = await time(() => fuzzProtocol(protocol, { runs: protocolRuns, seed: 42, strict: false }));
+  protocolRows.push([`  ${protocol.name}`, `${format((protocolRuns * 1000) / took, 1)} runs/s  (${format(took / sandboxFloor, 1)}× the sandbox floor)`]);
+}
 printTable([
   ["replay of 10,000 reads, no comparison (floor)", `${format(floor)} ms  (${format((commands / floor) * 1000, 0)} commands/s)`],
   ["replay as a test: run, normalise, compare", `${format(test)} ms  (${format((commands / test) * 1000, 0)} commands/s, ${format(test / floor, 2)}× the floor)`],
@@ -84,4 +100,9 @@ printTable([
   ],
   [`plain parse of ${runs} generated documents (floor)`, `${format(parseFloor)} ms  (${format((runs / parseFloor) * 1000, 0)} parses/s)`],
   ...[...perLaw].map(([law, times]): [string, string] => [`  ${law}`, `${format((runs * 1000) / median(times), 0)} runs/s`]),
+  [
+    `protocol properties, ${protocolRuns} runs each; floor: ${protocolRuns} case sandboxes made and removed`,
+    `${format(sandboxFloor)} ms  (${format((protocolRuns * 1000) / sandboxFloor, 1)} sandboxes/s)`,
+  ],
+  ...protocolRows,
 ]);

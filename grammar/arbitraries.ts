@@ -1,18 +1,32 @@
 /**
  * fast-check arbitraries for the protocol language, exported for anyone fuzzing their own
- * protocols (import from `grammar/arbitraries.js`; it pulls in fast-check, so the rest of the
- * grammar does not import it).
+ * protocols (`clio/fuzz`; it pulls in fast-check, so the rest of the grammar does not import it).
+ * Each is a function named `…Arbitrary` that takes at most one option bag.
  */
 import fc from "fast-check";
 import type { Mention, ValueForm } from "./ast.js";
 import { encodeBase64 } from "./base64.js";
 import { print, type PrintableCommand } from "./printer.js";
 
+/** How long a generated name or run may be. */
+export interface LengthOptions {
+  /** Most characters (default 10). */
+  maxLength?: number;
+}
+
+function lengthOf(options: LengthOptions): number {
+  return Math.max(1, Math.floor(options.maxLength ?? 10));
+}
+
 /** A protocol NAME as a model might write it: `[A-Za-z][A-Za-z0-9_]*`, any case. */
-export const protocolNameArbitrary: fc.Arbitrary<string> = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,9}$/);
+export function protocolNameArbitrary(options: LengthOptions = {}): fc.Arbitrary<string> {
+  return fc.stringMatching(new RegExp(`^[A-Za-z][A-Za-z0-9_]{0,${lengthOf(options) - 1}}$`));
+}
 
 /** A parameter KEY: `[A-Za-z_][A-Za-z0-9_-]*`. */
-export const keyArbitrary: fc.Arbitrary<string> = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_-]{0,9}$/);
+export function keyArbitrary(options: LengthOptions = {}): fc.Arbitrary<string> {
+  return fc.stringMatching(new RegExp(`^[A-Za-z_][A-Za-z0-9_-]{0,${lengthOf(options) - 1}}$`));
+}
 
 const TRICKY_PIECES = [
   "]",
@@ -43,19 +57,30 @@ const TRICKY_PIECES = [
   "\u0000",
 ];
 
+export interface ValueTextOptions {
+  /** Most pieces (tricky characters, short random strings) joined into one text (default 8). */
+  maxPieces?: number;
+}
+
 /**
  * Value text that stresses quoting: `]`, `:`, quotes, backslashes, line breaks, backticks,
  * fence lines, heredoc tags, command-shaped text, and any Unicode (lone surrogates included).
  */
-export const valueTextArbitrary: fc.Arbitrary<string> = fc
-  .array(fc.oneof(fc.constantFrom(...TRICKY_PIECES), fc.string({ maxLength: 6 }), fc.string({ unit: "binary", maxLength: 4 })), { maxLength: 8 })
-  .map((pieces) => pieces.join(""));
+export function valueTextArbitrary(options: ValueTextOptions = {}): fc.Arbitrary<string> {
+  return fc
+    .array(fc.oneof(fc.constantFrom(...TRICKY_PIECES), fc.string({ maxLength: 6 }), fc.string({ unit: "binary", maxLength: 4 })), { maxLength: options.maxPieces ?? 8 })
+    .map((pieces) => pieces.join(""));
+}
 
 /** Text that is safe to write bare: base64 of some text, or a run of bare characters. */
-export const bareTextArbitrary: fc.Arbitrary<string> = fc.oneof(
-  valueTextArbitrary.filter((text) => text.length > 0).map((text) => encodeBase64(text)),
-  fc.stringMatching(/^[A-Za-z0-9+/_.,@%~-]{1,16}(?:={1,2})?$/),
-);
+export function bareTextArbitrary(): fc.Arbitrary<string> {
+  return fc.oneof(
+    valueTextArbitrary()
+      .filter((text) => text.length > 0)
+      .map((text) => encodeBase64(text)),
+    fc.stringMatching(/^[A-Za-z0-9+/_.,@%~-]{1,16}(?:={1,2})?$/),
+  );
+}
 
 export interface PrintableCommandOptions {
   /** Forms to use (default: all three). */
@@ -67,9 +92,9 @@ export interface PrintableCommandOptions {
 function parameterArbitrary(key: string, forms: ValueForm[]): fc.Arbitrary<PrintableCommand["parameters"][number]> {
   type Printable = PrintableCommand["parameters"][number];
   return fc.constantFrom(...forms).chain((form): fc.Arbitrary<Printable> => {
-    if (form === "bare") return bareTextArbitrary.map((text) => ({ key, form, text }));
+    if (form === "bare") return bareTextArbitrary().map((text) => ({ key, form, text }));
     // A heredoc body that ends in a carriage return cannot be written as a heredoc.
-    const text = form === "heredoc" ? valueTextArbitrary.filter((value) => !value.endsWith("\r")) : valueTextArbitrary;
+    const text = form === "heredoc" ? valueTextArbitrary().filter((value) => !value.endsWith("\r")) : valueTextArbitrary();
     return text.map((value) => ({ key, form, text: value }));
   });
 }
@@ -77,9 +102,9 @@ function parameterArbitrary(key: string, forms: ValueForm[]): fc.Arbitrary<Print
 /** A command ready for `print`: an upper-case protocol name and unique keys, each with a form and text. */
 export function printableCommandArbitrary(options: PrintableCommandOptions = {}): fc.Arbitrary<PrintableCommand> {
   const forms = options.forms ?? ["bare", "quoted", "heredoc"];
-  const keys = fc.uniqueArray(keyArbitrary, { minLength: 1, maxLength: options.maxParameters ?? 4 });
+  const keys = fc.uniqueArray(keyArbitrary(), { minLength: 1, maxLength: options.maxParameters ?? 4 });
   return fc
-    .record({ protocol: protocolNameArbitrary.map((name) => name.toUpperCase()), keys })
+    .record({ protocol: protocolNameArbitrary().map((name) => name.toUpperCase()), keys })
     .chain(({ protocol, keys }) => fc.tuple(...keys.map((key) => parameterArbitrary(key, forms))).map((parameters) => ({ protocol, parameters })));
 }
 
@@ -202,11 +227,16 @@ export function splitAt(text: string, offsets: readonly number[]): string[] {
   return chunks;
 }
 
+export interface ChunkingOptions {
+  /** The text to cut. */
+  text: string;
+}
+
 /**
  * Ways to cut `text` into chunks: single characters, or random split points, sometimes with
  * empty chunks between them (streams send empty deltas). Joined, the chunks are always `text`.
  */
-export function chunkingArbitrary(text: string): fc.Arbitrary<string[]> {
+export function chunkingArbitrary({ text }: ChunkingOptions): fc.Arbitrary<string[]> {
   const singles = fc.constant([...Array(text.length).keys()].map((i) => text[i]!));
   if (text.length < 2) return fc.constant(text.length === 0 ? [] : [text]);
   const cuts = fc.uniqueArray(fc.integer({ min: 1, max: text.length - 1 }), { maxLength: Math.min(20, text.length - 1) }).map((points) => splitAt(text, points));
@@ -238,11 +268,16 @@ export function brokenCommandArbitrary(): fc.Arbitrary<string> {
   );
 }
 
+export interface DocumentPiecesOptions extends DocumentOptions {
+  /** Mix in broken commands (cut short, unterminated, …) among the pieces (default false). */
+  withErrors?: boolean;
+}
+
 /**
  * A document as its pieces (prose, live, fenced and inline commands, and with `withErrors`
  * broken commands), for properties that shrink by dropping whole pieces. Joined, they are the text.
  */
-export function documentPiecesArbitrary(options: DocumentOptions & { withErrors?: boolean } = {}): fc.Arbitrary<string[]> {
+export function documentPiecesArbitrary(options: DocumentPiecesOptions = {}): fc.Arbitrary<string[]> {
   const rendered = pieceArbitrary.map((piece): string => {
     if (piece.kind === "prose") return piece.text;
     const printed = print(piece.command);
@@ -259,8 +294,10 @@ export function documentPiecesArbitrary(options: DocumentOptions & { withErrors?
   return fc.array(piece, { minLength: options.minPieces ?? 1, maxLength: options.maxPieces ?? 12 });
 }
 
-/** A heredoc terminator line's trailing spaces and tabs (the contract allows them). */
-export const trailingBlanksArbitrary: fc.Arbitrary<string> = fc.array(fc.constantFrom(" ", "\t"), { minLength: 1, maxLength: 4 }).map((blanks) => blanks.join(""));
+/** A heredoc terminator line's trailing spaces and tabs (the contract allows them): one to `maxLength` (default 4). */
+export function trailingBlanksArbitrary(options: LengthOptions = {}): fc.Arbitrary<string> {
+  return fc.array(fc.constantFrom(" ", "\t"), { minLength: 1, maxLength: options.maxLength ?? 4 }).map((blanks) => blanks.join(""));
+}
 
 const SHORT_ESCAPES: Record<string, string> = { '"': '\\"', "\\": "\\\\", "/": "\\/", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 

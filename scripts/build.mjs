@@ -5,6 +5,7 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "nod
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { cachedScripts, writeCachedScripts } from "./cached-scripts.mjs";
+import { writeFuzzTypes } from "./fuzz-types.mjs";
 import "./generate-protocol-list.mjs";
 
 // Build into a fresh folder and swap it in, so stale chunks never pile up and a CLI running
@@ -49,6 +50,8 @@ await build({
   external: ["fast-check"],
   banner: { js: "import { createRequire as __clioCreateRequire } from 'node:module';\nconst require = __clioCreateRequire(import.meta.url);" },
 });
+
+writeFuzzTypes(fileURLToPath(new URL("..", import.meta.url)), `${fresh}/types`);
 
 await writeCachedScripts(`${fresh}/chunks`, `${dist}/chunks`);
 

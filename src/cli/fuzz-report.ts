@@ -20,15 +20,24 @@ export interface FuzzCommandOptions {
   grammar?: string;
 }
 
-/** `ok     FILE_OP  100 runs  (commands: …)  4.1 s`, or for a grammar law its statistics. */
+/** `invalid_path 40, not_found 12`: counts by code, the most frequent first. */
+function byCode(errors: Record<string, number>): string {
+  return Object.entries(errors)
+    .sort((left, right) => right[1] - left[1] || left[0].localeCompare(right[0]))
+    .map(([code, count]) => `${code} ${count}`)
+    .join(", ");
+}
+
+/** `ok     FILE_OP  100 runs  (commands: …; errors: …)  4.1 s`, or for a grammar law its statistics. */
 export function formatOutcome(outcome: FuzzOutcome): string {
   const status = outcome.failure ? "FAILED" : "ok";
-  const { handled, gated, rejected } = outcome.counts;
-  let counts = handled + gated + rejected ? `  (commands: ${handled} handled, ${rejected} rejected by checks, ${gated} gated)` : "";
+  const { handled, gated, rejected, errors } = outcome.counts;
+  const errorCodes = byCode(errors);
+  let counts =
+    handled + gated + rejected ? `  (commands: ${handled} handled, ${rejected} rejected by checks, ${gated} gated; ${errorCodes ? `errors: ${errorCodes}` : "no errors"})` : "";
   const statistics = outcome.statistics;
   if (statistics) {
-    const errors = Object.entries(statistics.errors).sort((left, right) => right[1] - left[1]);
-    const errorText = errors.length ? `, errors: ${errors.map(([code, count]) => `${code} ${count}`).join(", ")}` : ", no syntax errors";
+    const errorText = byCode(statistics.errors) ? `, errors: ${byCode(statistics.errors)}` : ", no syntax errors";
     counts = `  (commands ${statistics.commands}, mentions ${statistics.mentions}${errorText}${statistics.chunks ? `, chunks ${statistics.chunks}` : ""})`;
   }
   const time = outcome.durationMs ? `  ${(outcome.durationMs / 1000).toFixed(1)} s` : "";

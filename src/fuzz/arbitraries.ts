@@ -1,18 +1,15 @@
 /**
- * fast-check arbitraries for protocol commands, built from an action's parameter definitions
- * alone, so any protocol — a new one included — is fuzzed with the same tools:
- *
- *     fc.assert(fc.asyncProperty(commandForAction("NOTES", "get", notes.actions.get), async (text) => { ... }))
- *
- * Values follow each parameter's kind (word, text, json, bytes) and what its zod schema admits
- * (enums, numbers, booleans), mixed with what breaks things: `..`, absolute paths, symlink
- * names, empty and huge values, unicode, invalid base64, missing and unknown parameters.
- * Every generated command is written on one line (quoted or bare values, never heredocs), so a
- * failing case is a one-line script `clio replay` reproduces.
+ * Parameter values for protocol commands (commands.ts builds the commands from them), drawn
+ * from a parameter's definition alone, so any protocol — a new one included — is fuzzed with
+ * the same tools. Values follow each parameter's kind (word, text, json, bytes) and what its zod
+ * schema admits (enums, numbers within their bounds, booleans), mixed — unless `validOnly` — with
+ * what breaks things: `..`, absolute paths, symlink names, empty and huge values, unicode,
+ * invalid base64. Values are written bare or quoted (never heredocs), so commands stay on one line.
  */
 import fc from "fast-check";
 import type { ZodTypeAny } from "zod";
-import type { ActionDefinition, ParameterDefinition, PermissionClass, ProtocolDefinition } from "../../protocols/contract/protocol.js";
+import { jsonValuesFor } from "./schema-values.js";
+import type { ActionDefinition, ParameterDefinition, PermissionClass } from "../../protocols/contract/protocol.js";
 
 /** Shell commands exec-class actions are given: harmless, quick, and finished within a second. */
 export const SAFE_COMMANDS: readonly string[] = ["true", "false", "echo x", "sleep 0.1", "cat missing-file", "pwd", "ls", "exit 3"];
@@ -150,7 +147,7 @@ function writeText(values: fc.Arbitrary<string>): fc.Arbitrary<string> {
   );
 }
 
-export function textValues(permission: PermissionClass | "varies", targets: FuzzTargets): fc.Arbitrary<string> {
+function textValues(permission: PermissionClass | "varies", targets: FuzzTargets): fc.Arbitrary<string> {
   if (permission === "exec") return fc.constantFrom(...SAFE_COMMANDS, ...EXEC_PATHS);
   if (permission === "network") return fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...LOCAL_URLS) }, { weight: 2, arbitrary: fc.constantFrom(...DOTLESS_PATHS) });
   return fc.oneof(
@@ -163,11 +160,12 @@ export function textValues(permission: PermissionClass | "varies", targets: Fuzz
   );
 }
 
-/** Numbers for a number schema: inside its bounds mostly, on them and just outside them often. */
-export function numberValues(hints: SchemaHints): fc.Arbitrary<number> {
+/** Numbers for a number schema: inside its bounds mostly, on them and just outside them often (with `inside`, never outside). */
+function numberValues(hints: SchemaHints & { inside?: boolean }): fc.Arbitrary<number> {
   const low = hints.minimum ?? -3;
   const high = hints.maximum ?? Math.max(low + 200, 200);
-  const edges = [low, high, low - 1, high + 1, 0, 1, 1_000_000].filter((value, index, all) => all.indexOf(value) === index);
+  const candidates = hints.inside ? [low, high, low + 1, high - 1] : [low, high, low - 1, high + 1, 0, 1, 1_000_000];
+  const edges = candidates.filter((value, index, all) => all.indexOf(value) === index && (!hints.inside || (value >= low && value <= high)));
   return fc.oneof({ weight: 3, arbitrary: fc.integer({ min: Math.min(low, high), max: Math.max(low, high) }) }, { weight: 2, arbitrary: fc.constantFrom(...edges) });
 }
 
@@ -202,18 +200,74 @@ export function staticPermission(definition: ActionDefinition): PermissionClass 
   return typeof definition.permission === "function" ? "varies" : definition.permission;
 }
 
-/** One parameter's value as written in a command (bare word, quoted literal or base64). */
-export function valueForParameter(definition: ParameterDefinition, permission: PermissionClass | "varies" = "read", targets: FuzzTargets = {}): fc.Arbitrary<string> {
+export interface ValueOptions extends FuzzTargets {
+  parameter: ParameterDefinition;
+  /** The action's permission class: exec and network values come from safe pools (default read). */
+  permission?: PermissionClass | "varies";
+  /** Only values the parameter's schema accepts (default false: mixed with what breaks things). */
+  validOnly?: boolean;
+}
+
+/**
+ * One parameter's value as written in a command: a bare word, a JSON string literal or base64.
+ * Word values follow the zod schema (enum choices; numbers inside its integer bounds mostly, on
+ * and just outside them often — only inside with `validOnly`).
+ */
+export function valueArbitrary(options: ValueOptions): fc.Arbitrary<string> {
+  const { parameter: definition, permission = "read" } = options;
+  if (options.validOnly) return validValues(definition, permission, options).map((value) => writeValid(definition, value));
   switch (definition.kind) {
     case "word":
       return wordValues(definition, permission).map(writeWord);
     case "text":
-      return writeText(textValues(permission, targets));
+      return writeText(textValues(permission, options));
     case "json":
       return jsonValues(permission);
     case "bytes":
       return bytesValues();
   }
+}
+
+function accepted(definition: ParameterDefinition, value: string): boolean {
+  if (definition.kind === "bytes") return definition.schema.safeParse(Buffer.from(value, "base64")).success;
+  return definition.schema.safeParse(value).success;
+}
+
+/** Raw values for one parameter that its schema accepts (decoded: the text itself, JSON text, base64 of bytes). */
+function validValues(definition: ParameterDefinition, permission: PermissionClass | "varies", targets: FuzzTargets): fc.Arbitrary<string> {
+  let values: fc.Arbitrary<string>;
+  switch (definition.kind) {
+    case "word": {
+      const hints = schemaHints(definition.schema as ZodTypeAny);
+      const choices: fc.Arbitrary<string>[] = [];
+      if (hints.values.length) choices.push(fc.constantFrom(...hints.values));
+      if (hints.numeric) choices.push(numberValues({ ...hints, inside: true }).map(String));
+      if (!choices.length) choices.push(fc.stringMatching(/^[A-Za-z0-9_.-]{1,12}$/));
+      values = fc.oneof(...choices);
+      break;
+    }
+    case "text":
+      values = textValues(permission, targets);
+      break;
+    case "json":
+      values = jsonValuesFor(definition.schema as ZodTypeAny).map((value) => JSON.stringify(value) ?? "null");
+      break;
+    case "bytes":
+      values = fc.uint8Array({ minLength: 1, maxLength: 32 }).map((bytes) => Buffer.from(bytes).toString("base64"));
+      break;
+  }
+  return values.filter((value) => accepted(definition, value));
+}
+
+function writeValid(definition: ParameterDefinition, value: string): string {
+  if (definition.kind === "word") return writeWord(value);
+  if (definition.kind === "bytes") return value;
+  return JSON.stringify(value);
+}
+
+/** A value as the grammar reads it from its written form (a JSON string literal unquoted, a bare word as it is). */
+export function readWritten(written: string): string {
+  return written.startsWith('"') ? (JSON.parse(written) as string) : written;
 }
 
 /**
@@ -238,45 +292,4 @@ export function isSafeExecValue(definition: ParameterDefinition, value: string):
 
 export function isRequired(definition: ParameterDefinition): boolean {
   return !definition.schema.safeParse(undefined).success;
-}
-
-/**
- * One command for `protocol.actionName`, on one line: required parameters mostly present,
- * optional ones sometimes, now and then an unknown one.
- */
-export function commandForAction(protocol: string, actionName: string, definition: ActionDefinition, targets: FuzzTargets = {}): fc.Arbitrary<string> {
-  const permission = staticPermission(definition);
-  const entries = Object.entries(definition.parameters as Record<string, ParameterDefinition>);
-  const parameters = entries.map(([key, parameter]) =>
-    fc
-      .tuple(fc.double({ min: 0, max: 1, noNaN: true }), valueForParameter(parameter, permission, targets))
-      .map(([chance, value]) => (chance < (isRequired(parameter) ? 0.92 : 0.45) ? `${key}=${value}` : undefined)),
-  );
-  const extra = fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom("colour=red", "force=1", 'path2="x"') });
-  return fc.tuple(fc.tuple(...parameters), extra).map(([values, unknown]) => {
-    const written = [`action=${writeWord(actionName)}`, ...values.filter((value): value is string => value !== undefined)];
-    if (unknown) written.push(unknown);
-    return `[${protocol}:${written.join(":")}]`;
-  });
-}
-
-/** Commands that are wrong before any handler could see them: unknown actions, no action, broken syntax. */
-export function malformedCommandFor(protocol: ProtocolDefinition): fc.Arbitrary<string> {
-  const name = protocol.name;
-  const action = fc.constantFrom(...Object.keys(protocol.actions), "missing_action");
-  return fc.oneof(
-    fc.stringMatching(/^[a-z_]{1,10}$/).map((word) => `[${name}:action=${word}]`),
-    fc.constant(`[${name}:path="x"]`),
-    action.map((word) => `[${name}:action=${word}:action=${word}]`),
-    action.map((word) => `[${name}:action=${word}:path="unterminated]`),
-    action.map((word) => `[${name.toLowerCase()}:action=${word}:key=]`),
-    action.map((word) => `[${name}:action=${word}:path=a b]`),
-  );
-}
-
-/** A short script (1 to `maxCommands` lines' worth, on one line) of well-formed and malformed commands for one protocol. */
-export function scriptForProtocol(protocol: ProtocolDefinition, options: FuzzTargets & { maxCommands?: number } = {}): fc.Arbitrary<string[]> {
-  const actions = Object.entries(protocol.actions).map(([name, definition]) => commandForAction(protocol.name, name, definition, options));
-  const command = fc.oneof({ weight: 8, arbitrary: fc.oneof(...actions) }, { weight: 1, arbitrary: malformedCommandFor(protocol) });
-  return fc.array(command, { minLength: 1, maxLength: options.maxCommands ?? 3 });
 }

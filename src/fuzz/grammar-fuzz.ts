@@ -91,7 +91,13 @@ export async function fuzzGrammar(options: GrammarFuzzOptions): Promise<FuzzOutc
       seed: options.seed,
       ...(options.timeLimitMs ? { interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false } : {}),
     });
-    const outcome: FuzzOutcome = { target: law.name, runs: statistics.cases, counts: { handled: 0, gated: 0, rejected: 0 }, statistics, durationMs: performance.now() - began };
+    const outcome: FuzzOutcome = {
+      target: law.name,
+      runs: statistics.cases,
+      counts: { handled: 0, gated: 0, rejected: 0, errors: {} },
+      statistics,
+      durationMs: performance.now() - began,
+    };
     if (details.failed && details.counterexample && !(details.errorInstance instanceof FuzzInterrupted)) {
       const value = reduceCounterexample(law, details.counterexample[0], grammar);
       const failure: FuzzFailure = {

@@ -232,7 +232,7 @@ export function grammarLaws(): Law<any>[] {
     } satisfies Law<{ text: string; literal: string }>,
     {
       name: "grammar: a heredoc terminator with trailing blanks closes it",
-      arbitrary: fc.record({ command: printableCommandArbitrary({ forms: ["heredoc"], maxParameters: 2 }), blanks: trailingBlanksArbitrary }),
+      arbitrary: fc.record({ command: printableCommandArbitrary({ forms: ["heredoc"], maxParameters: 2 }), blanks: trailingBlanksArbitrary() }),
       check({ command, blanks }, grammar, statistics) {
         const text = withTrailingBlanks(grammar.print(command), blanks);
         const result = grammar.parse(text);

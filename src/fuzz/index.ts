@@ -3,7 +3,7 @@
  * runner (vitest, jest, node:test). fast-check is a dependency of clio; pass its `fc` your own
  * properties over these arbitraries, or run the laws whole:
  *
- *     import { assertProtocolHolds, commandForAction } from "clio/fuzz";
+ *     import { assertProtocolHolds, commandArbitrary } from "clio/fuzz";
  *     await assertProtocolHolds(myProtocol, { runs: 50, seed: 1 });
  */
 import type { ProtocolDefinition } from "../../protocols/contract/protocol.js";
@@ -11,6 +11,7 @@ import { fuzzGrammar, type GrammarFuzzOptions } from "./grammar-fuzz.js";
 import { fuzzProtocol, reproductionFor, type ProtocolFuzzOptions } from "./protocol-fuzz.js";
 
 export {
+  bareTextArbitrary,
   brokenCommandArbitrary,
   chunkingArbitrary,
   documentArbitrary,
@@ -21,12 +22,29 @@ export {
   protocolNameArbitrary,
   trailingBlanksArbitrary,
   valueTextArbitrary,
+  type ChunkingOptions,
   type DocumentOptions,
+  type DocumentPiecesOptions,
+  type ExpectedFindings,
   type GeneratedDocument,
+  type LengthOptions,
   type PrintableCommandOptions,
+  type ValueTextOptions,
 } from "../../grammar/arbitraries.js";
-export { commandForAction, isSafeExecValue, LOCAL_URLS, malformedCommandFor, SAFE_COMMANDS, SAFE_JSON, SAFE_WORDS, scriptForProtocol, valueForParameter } from "./arbitraries.js";
-export { validCommandForAction, validCommandForProtocol, type GeneratedCommand, type ValidCommandOptions } from "./valid-commands.js";
+export type { PrintableCommand } from "../../grammar/printer.js";
+export { isSafeExecValue, LOCAL_URLS, SAFE_COMMANDS, SAFE_JSON, SAFE_WORDS, valueArbitrary, type FuzzTargets, type ValueOptions } from "./arbitraries.js";
+export { commandArbitrary, malformedCommandArbitrary, scriptArbitrary, type CommandOptions, type GeneratedCommand, type ScriptOptions } from "./commands.js";
+// What a protocol author needs to write the protocol these fuzz: its definition's types and builders, and typed errors.
+export {
+  defineAction,
+  defineProtocol,
+  parameter,
+  type ActionDefinition,
+  type ParameterDefinition,
+  type PermissionClass,
+  type ProtocolDefinition,
+} from "../../protocols/contract/protocol.js";
+export { ProtocolError } from "../../protocols/contract/errors.js";
 export { clioGrammar, fuzzGrammar, type GrammarFuzzOptions } from "./grammar-fuzz.js";
 export { grammarLaws, LawViolation, type GrammarUnderTest, type Law, type LawStatistics } from "./grammar-laws.js";
 export { fuzzProtocol, type FuzzFailure, type FuzzOutcome, type ProtocolFuzzOptions } from "./protocol-fuzz.js";

@@ -21,7 +21,8 @@ import { ProtocolRegistry } from "../registry.js";
 import { FuzzInterrupted, type LawStatistics } from "./grammar-laws.js";
 import { scriptSubmissions } from "../replay/replay.js";
 import { Workspace } from "../../tools/workspace.js";
-import { isSafeExecValue, LOCAL_URLS, scriptForProtocol } from "./arbitraries.js";
+import { isSafeExecValue, LOCAL_URLS } from "./arbitraries.js";
+import { scriptArbitrary } from "./commands.js";
 import { currentDescendants, killAll, waitForLeftovers } from "./processes.js";
 import { createFuzzSandbox, outsidePathsFor, snapshotChanges, snapshotOutside, type FuzzSandbox } from "./sandbox.js";
 
@@ -62,12 +63,25 @@ export interface FuzzFailure {
 export interface FuzzOutcome {
   target: string;
   runs: number;
-  /** Commands run through a handler, refused by the gate, and failing their checks — for the report. */
-  counts: { handled: number; gated: number; rejected: number };
+  /** Commands run through a handler, refused by the gate, and failing their checks, and the results' errors by code — for the report. */
+  counts: CommandCounts;
   failure?: FuzzFailure;
   /** What a grammar law's cases held. */
   statistics?: LawStatistics;
   durationMs?: number;
+}
+
+/** What a protocol's cases held. */
+export interface CommandCounts {
+  handled: number;
+  gated: number;
+  rejected: number;
+  /** Failed results (a check's refusal or a handler's error) by error code. */
+  errors: Record<string, number>;
+}
+
+export function emptyCounts(): CommandCounts {
+  return { handled: 0, gated: 0, rejected: 0, errors: {} };
 }
 
 const LOOKS_LIKE_ADDRESS = /^[a-z][a-z0-9+.-]*:|\.|\/\//i;
@@ -183,6 +197,7 @@ async function runCommands(
       problems.push(`a command did not finish within ${options.commandTimeoutMs} ms`);
       return;
     }
+    if (!result.ok && typeof result.error?.code === "string") options.counts.errors[result.error.code] = (options.counts.errors[result.error.code] ?? 0) + 1;
     const problem = structuralProblem(result, options.strict);
     if (problem) problems.push(`${result.protocol}.${result.action ?? "?"} at ${result.line}:${result.column}: ${problem}`);
   }
@@ -191,7 +206,7 @@ async function runCommands(
 /** Fuzzes one protocol with fast-check; on failure, the shrunk case and the seed to rerun it. */
 export async function fuzzProtocol(protocol: ProtocolDefinition, options: ProtocolFuzzOptions): Promise<FuzzOutcome> {
   const baseline = await currentDescendants();
-  const counts = { handled: 0, gated: 0, rejected: 0 };
+  const counts = emptyCounts();
   // Every case runs at the same place, so generated absolute paths aim at this run's sentinel.
   const runFolder = await realpath(await mkdtemp(path.join(os.tmpdir(), "clio-fuzz-")));
   options.onRunFolder?.(runFolder);
@@ -205,7 +220,7 @@ export async function fuzzProtocol(protocol: ProtocolDefinition, options: Protoc
     counts,
   };
   const outsidePaths = outsidePathsFor(location);
-  const property = fc.asyncProperty(scriptForProtocol(protocol, { outsidePaths }), async (lines) => {
+  const property = fc.asyncProperty(scriptArbitrary({ protocol, outsidePaths }), async (lines) => {
     if (options.signal?.aborted) throw new FuzzInterrupted();
     const problems = await runFuzzCase(protocol, lines, caseOptions);
     if (problems.length) throw new Error(problems.join("\n"));
@@ -221,7 +236,7 @@ export async function fuzzProtocol(protocol: ProtocolDefinition, options: Protoc
       // Drop whole commands while the case still fails: fast-check's shrinking can leave ones that do not matter.
       for (let index = 0; index < lines.length && lines.length > 1; ) {
         const fewer = [...lines.slice(0, index), ...lines.slice(index + 1)];
-        const found = await runFuzzCase(protocol, fewer, { ...caseOptions, counts: { handled: 0, gated: 0, rejected: 0 } });
+        const found = await runFuzzCase(protocol, fewer, { ...caseOptions, counts: emptyCounts() });
         if (found.length === 0) index++;
         else [lines, problem] = [fewer, found.join("\n")];
       }
@@ -253,7 +268,7 @@ export async function recheckProtocolCase(protocol: ProtocolDefinition, lines: s
       strict: options.strict ?? true,
       leftoverGraceMs: 3000,
       baseline: await currentDescendants(),
-      counts: { handled: 0, gated: 0, rejected: 0 },
+      counts: emptyCounts(),
     };
     return await runFuzzCase(
       protocol,

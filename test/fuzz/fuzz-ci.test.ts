@@ -148,10 +148,10 @@ describe("clio fuzz in CI (9)", () => {
 describe("arbitraries honour integer bounds (10)", () => {
   it("draw numbers inside a schema's bounds, on them and just outside", async () => {
     const { z } = await import("zod");
-    const { valueForParameter } = await import("../../src/fuzz/arbitraries.js");
+    const { valueArbitrary } = await import("../../src/fuzz/arbitraries.js");
     const { parameter } = await import("../../protocols/contract/protocol.js");
     const values = fc
-      .sample(valueForParameter(parameter.word("a count", z.number().int().min(5).max(9))), { numRuns: 400, seed: 1 })
+      .sample(valueArbitrary({ parameter: parameter.word("a count", z.number().int().min(5).max(9)) }), { numRuns: 400, seed: 1 })
       .map(Number)
       .filter(Number.isFinite);
     const inside = values.filter((value) => value >= 5 && value <= 9);
@@ -164,21 +164,21 @@ describe("arbitraries honour integer bounds (10)", () => {
 
 describe("valid commands as structured values (10)", () => {
   it("every generated command passes the manager's checks, with its args as generated", async () => {
-    const { validCommandForProtocol } = await import("../../src/fuzz/valid-commands.js");
+    const { commandArbitrary } = await import("../../src/fuzz/commands.js");
     const { ProtocolManager } = await import("../../src/manager/manager.js");
     const { PermissionPolicy } = await import("../../src/manager/permissions.js");
     const { ProtocolRegistry, loadBuiltinProtocols } = await import("../../src/registry.js");
     const { Workspace } = await import("../../tools/workspace.js");
     const { parse } = await import("../../grammar/index.js");
     const registry = await loadBuiltinProtocols();
-    for (const name of ["FILE_OP", "GIT", "MEMORY"]) {
+    for (const name of registry.names()) {
       const protocol = registry.get(name)!;
       const manager = new ProtocolManager({
         registry: new ProtocolRegistry([protocol]),
         environment: { workspace: await Workspace.open(folder.path), config: {}, env: {}, now: Date.now, userAgent: "test" },
         permissions: new PermissionPolicy("plan"),
       });
-      for (const { command, text } of fc.sample(validCommandForProtocol(protocol), { numRuns: 60, seed: 2 })) {
+      for (const { command, text } of fc.sample(commandArbitrary({ protocol, validOnly: true }), { numRuns: 60, seed: 2 })) {
         const parsed = parse(text);
         expect(parsed.errors, text).toEqual([]);
         const checked = manager.check(parsed.commands[0]!);

@@ -7,7 +7,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import fc from "fast-check";
 import { parse } from "../../grammar/index.js";
-import { commandForAction, LOCAL_URLS, SAFE_COMMANDS, SAFE_JSON, SAFE_WORDS, scriptForProtocol } from "../../src/fuzz/arbitraries.js";
+import { LOCAL_URLS, SAFE_COMMANDS, SAFE_JSON, SAFE_WORDS } from "../../src/fuzz/arbitraries.js";
+import { commandArbitrary, scriptArbitrary } from "../../src/fuzz/commands.js";
 import { fuzzGrammar } from "../../src/fuzz/grammar-fuzz.js";
 import { leftoverProcesses, processListingSupported } from "../../src/fuzz/processes.js";
 import { fuzzProtocol, reproductionFor, FUZZ_CASE_PLACEHOLDER } from "../../src/fuzz/protocol-fuzz.js";
@@ -20,7 +21,7 @@ const run = promisify(execFile);
 
 describe("generated commands", () => {
   it("are one line each and parse as a command of their protocol, or as a syntax error", () => {
-    for (const lines of fc.sample(scriptForProtocol(notesProtocol), { numRuns: 300, seed: 11 })) {
+    for (const lines of fc.sample(scriptArbitrary({ protocol: notesProtocol }), { numRuns: 300, seed: 11 })) {
       for (const line of lines) {
         expect(line).not.toContain("\n");
         const parsed = parse(line);
@@ -31,7 +32,7 @@ describe("generated commands", () => {
   });
 
   it("follow the action's parameters: mostly valid, sometimes not", () => {
-    const samples = fc.sample(commandForAction("NOTES", "set", notesProtocol.actions.set!), { numRuns: 200, seed: 5 });
+    const samples = fc.sample(commandArbitrary({ protocol: notesProtocol, action: "set" }), { numRuns: 200, seed: 5 }).map(({ text }) => text);
     const withKey = samples.filter((line) => /:key=/.test(line));
     expect(withKey.length).toBeGreaterThan(150);
     expect(samples.every((line) => line.startsWith("[NOTES:action=set"))).toBe(true);
@@ -47,6 +48,18 @@ describe("protocol fuzzing", () => {
       expect(outcome.failure, `${protocol.name}: ${outcome.failure?.problem}\n${outcome.failure?.script.slice(0, 500)}`).toBeUndefined();
       expect(outcome.counts.handled, `${protocol.name} never reached a handler`).toBeGreaterThan(0);
     }
+  });
+
+  it("counts the failed results by error code, and the report line shows them (9)", async () => {
+    const { formatOutcome } = await import("../../src/cli/fuzz-report.js");
+    const outcome = await fuzzProtocol(notesProtocol, { runs: 40, seed: 3, strict: false });
+    const codes = Object.keys(outcome.counts.errors);
+    expect(codes).toEqual(expect.arrayContaining(["not_found", "unknown_action"]));
+    // Every check that refused a command gave a result with its code; handlers' errors add to those.
+    const failed = Object.values(outcome.counts.errors).reduce((sum, count) => sum + count, 0);
+    expect(failed).toBeGreaterThanOrEqual(outcome.counts.rejected);
+    const [top] = Object.entries(outcome.counts.errors).sort((left, right) => right[1] - left[1]);
+    expect(formatOutcome(outcome)).toContain(`gated; errors: ${top![0]} ${top![1]}`);
   });
 
   it("runs exec-class actions only with safe values and network-class ones only with local addresses", async () => {

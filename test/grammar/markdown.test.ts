@@ -123,7 +123,7 @@ describe("bad input", () => {
       fc.property(
         fc.array(fc.constantFrom(...pieces), { maxLength: 25 }).chain((list) => {
           const text = list.join("");
-          return fc.tuple(fc.constant(text), chunkingArbitrary(text));
+          return fc.tuple(fc.constant(text), chunkingArbitrary({ text }));
         }),
         ([text, chunks]) => {
           expect(parseChunks(chunks)).toEqual(parse(text));

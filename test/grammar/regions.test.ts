@@ -80,7 +80,7 @@ describe("the inert region log", () => {
     );
     fc.assert(
       fc.property(
-        text.map((pieces) => pieces.join("")).chain((joined) => fc.tuple(fc.constant(joined), chunkingArbitrary(joined))),
+        text.map((pieces) => pieces.join("")).chain((joined) => fc.tuple(fc.constant(joined), chunkingArbitrary({ text: joined }))),
         ([joined, chunks]) => {
           const whole = kinds([joined]);
           const streamed = kinds(chunks);
