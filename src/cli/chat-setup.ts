@@ -223,7 +223,7 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
     ...(session ? { session } : {}),
     maxTurns: config.config.maxTurns,
     contextWindow: config.config.contextWindow ?? settings.contextWindow,
-    sampling: samplingFrom(config.config),
+    sampling: samplingFrom(config.config, settings.sampling),
     ...(config.config.systemPromptFile ? { systemPromptFile: { path: config.config.systemPromptFile, mode: config.config.systemPromptMode ?? "extend" } } : {}),
     ...withChecks(checkRunner(config.config.checks, runtime.permissions, runtime.environment.workspace.root)),
     ...(hooks.onAgentEvent ? { onEvent: hooks.onAgentEvent } : {}),
@@ -240,12 +240,15 @@ export function providerOptionsFrom(config: ClioConfig): CreateProviderOptions {
   return { timeoutMs: Math.round(config.requestTimeout * 1000), idleTimeoutMs: Math.round(config.idleTimeout * 1000) };
 }
 
-/** The sampling settings a request carries, those that are set. */
-function samplingFrom(config: ClioConfig): Sampling {
+/** The sampling settings a request carries: each one set by config, environment or a flag, else the preset's. */
+export function samplingFrom(config: ClioConfig, presetDefaults: ProviderSettings["sampling"]): Sampling {
+  const temperature = config.temperature ?? presetDefaults.temperature;
+  const topP = config.topP ?? presetDefaults.topP;
+  const maxTokens = config.maxTokens ?? presetDefaults.maxTokens;
   return {
-    ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
-    ...(config.topP !== undefined ? { topP: config.topP } : {}),
-    ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+    ...(temperature !== undefined ? { temperature } : {}),
+    ...(topP !== undefined ? { topP } : {}),
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
     ...(config.stop?.length ? { stop: config.stop } : {}),
   };
 }
