@@ -1,4 +1,4 @@
-/** The chat's slash commands: /help, /model, /mode, /sessions, /resume, /undo, /rewind, /diff, /clear, /cost, /memory, /exit. */
+/** The chat's slash commands: /help, /model, /mode, /sessions, /resume, /fork, /undo, /rewind, /diff, /clear, /cost, /memory, /exit. */
 import type { ChalkInstance } from "chalk";
 import { isHistoryMarker } from "../agent/agent.js";
 import type { Conversation } from "../agent/conversation.js";
@@ -36,6 +36,7 @@ export const SLASH_COMMAND_NAMES = [
   "/mode",
   "/sessions",
   "/resume",
+  "/fork",
   "/init",
   "/compact",
   "/undo",
@@ -54,6 +55,7 @@ const HELP = [
   ["/mode [plan|ask|auto-edit|yolo]", "show or change the permission mode"],
   ["/sessions", "list the sessions of this workspace"],
   ["/resume ID", "continue a recorded session (a unique prefix of its id is enough)"],
+  ["/fork", "go on in a copy of this session (a new id); the original stays as it is"],
   ["/init", "let the model study the project and draft CLIO.md (and suggest checks)"],
   ["/compact", "summarise the older turns now, to free the context window"],
   ["/undo", "restore the files the last prompt changed"],
@@ -129,6 +131,12 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
       write(`Resumed ${style.cyan(session.id)}: ${session.title || "(untitled)"} — ${session.data.messages.length} messages.\n`);
       const last = [...session.data.messages].reverse().find((message) => message.role === "assistant" && !isHistoryMarker(message.content));
       if (last) write(style.dim(`Last reply: ${last.content.slice(0, 300)}${last.content.length > 300 ? "…" : ""}\n`));
+      return "continue";
+    }
+    case "/fork": {
+      const original = await conversation.fork(context.store);
+      if (original === undefined) write("Nothing to fork yet: this session has no prompt. Fork once there is something to branch from.\n");
+      else write(`Forked ${style.cyan(original)} into ${style.cyan(conversation.session!.id)}; going on in the copy. The original stays as it was: clio -r ${original}\n`);
       return "continue";
     }
     case "/init":
