@@ -6,6 +6,7 @@ import { PERMISSION_MODES, type PermissionMode } from "../manager/permissions.js
 import { createProvider, type CreateProviderOptions, type ProviderSettings } from "../providers/index.js";
 import type { Runtime } from "../runtime.js";
 import type { SessionStore } from "../sessions/index.js";
+import { REASONING_MODES, type ReasoningMode, type ReasoningView } from "./reasoning-view.js";
 import { diffCommand, rewindCommand, undoCommand } from "./undo-commands.js";
 
 export interface SlashContext {
@@ -16,6 +17,8 @@ export interface SlashContext {
   providerOptions: CreateProviderOptions;
   style: ChalkInstance;
   write(text: string): void;
+  /** The reasoning beside the replies, for /reasoning. */
+  reasoning?: ReasoningView;
   /** Runs a line of protocol commands directly, as if the person typed it. */
   runDirect(text: string): Promise<void>;
   /** Sends a prompt to the model as if the person typed it. */
@@ -43,6 +46,7 @@ export const SLASH_COMMAND_NAMES = [
   "/rewind",
   "/diff",
   "/checks",
+  "/reasoning",
   "/clear",
   "/cost",
   "/memory",
@@ -62,6 +66,7 @@ const HELP = [
   ["/rewind [N]", "list the checkpoints, or undo checkpoint N and every later one"],
   ["/diff", "show what this session changed in files"],
   ["/checks", "show the checks that run after the model changes files"],
+  ["/reasoning [collapse|show|hide]", "show the last prompt's reasoning whole, or change how reasoning shows"],
   ["/clear", "start afresh in a new session (clears the screen)"],
   ["/cost", "tokens used in this conversation"],
   ["/memory", "list what is remembered"],
@@ -165,6 +170,9 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
         );
       return "continue";
     }
+    case "/reasoning":
+      reasoningCommand(argument, context);
+      return "continue";
     case "/clear":
       await conversation.clear();
       // The screen is cleared too (and its scrollback), like a new chat.
@@ -185,4 +193,15 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
       write(`${style.red("✗")} Unknown command ${name}. /help lists the commands.\n`);
       return "continue";
   }
+}
+
+/** `/reasoning` shows the last prompt's reasoning; `/reasoning MODE` changes how reasoning shows from now on. */
+function reasoningCommand(argument: string, { reasoning, style, write }: SlashContext): void {
+  if (!reasoning) return write("Reasoning is not shown here.\n");
+  if (!argument) return reasoning.showLast();
+  if (!(REASONING_MODES as readonly string[]).includes(argument)) {
+    return write(`${style.red("✗")} /reasoning takes one of ${REASONING_MODES.join(", ")}; /reasoning alone shows the last prompt's reasoning.\n`);
+  }
+  reasoning.mode = argument as ReasoningMode;
+  write(`Reasoning is now ${argument === "collapse" ? "collapsed to a line" : argument === "show" ? "shown whole as it comes" : "hidden"}.\n`);
 }

@@ -7,14 +7,15 @@ import type { ChalkInstance } from "chalk";
 import type { AgentEvent } from "../agent/agent.js";
 import type { ManagerEvent } from "../manager/manager.js";
 import { MarkdownRenderer } from "./markdown.js";
+import { ReasoningView, type ReasoningMode } from "./reasoning-view.js";
 import { formatOutputPreview, formatResultLine } from "./results.js";
 import { Spinner } from "./spinner.js";
 
 export interface TerminalViewOptions {
   style: ChalkInstance;
   output: NodeJS.WriteStream | { isTTY?: boolean; columns?: number; write(text: string): boolean };
-  /** Reasoning a provider sends beside the reply: shown dimmed (default) or hidden. */
-  reasoning?: "show" | "hide";
+  /** Reasoning a provider sends beside the reply: collapsed to a line (default), shown dimmed, or hidden. */
+  reasoning?: ReasoningMode;
 }
 
 export class TerminalView {
@@ -25,9 +26,8 @@ export class TerminalView {
   private readonly pendingResults: string[] = [];
   private replyShown = false;
   private readonly liveWidth: number | undefined;
-  private readonly showReasoning: boolean;
-  /** Whether reasoning is being shown and its block is still open (ends at the first reply text). */
-  private inReasoning = false;
+  /** The reasoning beside the replies; `/reasoning` shows it or changes how it shows. */
+  readonly reasoning: ReasoningView;
 
   constructor(options: TerminalViewOptions) {
     this.style = options.style;
@@ -37,7 +37,7 @@ export class TerminalView {
     };
     this.liveWidth = options.output.isTTY ? Math.max(20, (options.output.columns ?? 80) - 1) : undefined;
     this.markdown = new MarkdownRenderer(this.style, this.write, this.liveWidth);
-    this.showReasoning = options.reasoning !== "hide";
+    this.reasoning = new ReasoningView(options.reasoning ?? "collapse", this.style, this.write, this.spinner);
   }
 
   /** Stops the spinner, e.g. before an error message. */
@@ -63,27 +63,24 @@ export class TerminalView {
         if (this.replyShown) this.write("\n");
         this.replyShown = true;
         this.markdown = new MarkdownRenderer(style, this.write, this.liveWidth);
+        this.reasoning.started();
         this.spinner.start("Thinking…");
         break;
       case "first-token":
         this.spinner.stop();
         break;
       case "reasoning-delta":
-        if (!this.showReasoning) break;
-        this.spinner.stop();
-        if (!this.inReasoning) this.write(style.dim("┆ thinking\n┆ "));
-        this.inReasoning = true;
-        this.write(style.dim(event.text.replaceAll("\n", "\n┆ ")));
+        this.reasoning.push(event.text);
         break;
       case "text-delta":
+        this.reasoning.end();
         this.spinner.stop();
-        this.endReasoning();
         this.markdown.push(event.text);
         if (this.markdown.atLineStart) this.flushResults();
         break;
       case "reply-finished":
+        this.reasoning.end();
         this.spinner.stop();
-        this.endReasoning();
         this.markdown.end();
         this.flushResults();
         break;
@@ -100,6 +97,7 @@ export class TerminalView {
         this.write(`${style.dim(`· Older turns (${event.replacedMessages} messages) were summarised to stay inside the context window.`)}\n`);
         break;
       case "prompt-finished":
+        this.reasoning.promptFinished();
         this.replyShown = false;
         this.spinner.stop();
         if (event.message && event.reason !== "done") {
@@ -129,13 +127,6 @@ export class TerminalView {
     this.pendingResults.push(formatResultLine(event.result, this.style));
     if (event.result.display?.length) this.pendingResults.push(formatOutputPreview(event.result.display.join("\n"), this.style, 30));
     if (this.markdown.atLineStart) this.flushResults();
-  }
-
-  /** The reasoning block ends: the reply starts on a line of its own. */
-  private endReasoning(): void {
-    if (!this.inReasoning) return;
-    this.inReasoning = false;
-    this.write("\n\n");
   }
 
   /** Result lines wait for the reply's current line to end, so they never split it. */
