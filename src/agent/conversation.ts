@@ -10,6 +10,7 @@ import type { ModelProvider } from "../providers/types.js";
 import type { Runtime } from "../runtime.js";
 import type { Session, SessionMode, SessionStore } from "../sessions/index.js";
 import type { ManagerEvent } from "../manager/manager.js";
+import type { PermissionClass } from "../../protocols/contract/protocol.js";
 import { Agent, type AgentEvent, type PromptOutcome, type Sampling } from "./agent.js";
 import { Checkpoints } from "./checkpoints.js";
 import type { CheckRunner } from "./checks.js";
@@ -93,6 +94,17 @@ export class Conversation {
   async openCheckpoints(): Promise<Checkpoints | undefined> {
     if (!this.checkpoints && this.session) this.checkpoints = await Checkpoints.open(this.session.file, this.options.runtime.environment.workspace);
     return this.checkpoints;
+  }
+
+  /** A command the person runs (`!cmd`): a checkpoint of its own, watched for the files it changes; call the result when it ends. */
+  async watchOwnCommand(label: string): Promise<() => Promise<void>> {
+    await this.beginCheckpoint(label);
+    return (await (await this.openCheckpoints())?.watch()) ?? (async () => undefined);
+  }
+
+  /** Before an action runs: the checkpoints watch what a shell command changes. */
+  async watchRun(run: { permissionClass: PermissionClass }): Promise<(() => Promise<void>) | undefined> {
+    return (await this.openCheckpoints())?.watchRun(run.permissionClass);
   }
 
   /** The manager's events, for the checkpoints. */

@@ -199,6 +199,7 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
       conversation?.observe(event);
       hooks.onManagerEvent?.(event);
     },
+    watchRun: async (run) => conversation?.watchRun(run),
   });
   for (const warning of [...config.warnings, ...runtime.registry.warnings]) {
     log.warn(warning);

@@ -201,10 +201,12 @@ async function runOwnCommand(
   const { style, write } = context;
   if (!command) return write(`${style.red("✗")} Give a shell command after !, e.g. !git status. Standard input is closed: interactive programs end at once.\n`);
   let lastCharacter = "\n";
+  // What it changes in the workspace is kept like a prompt's changes: /undo takes it back.
+  const watched = await context.conversation.watchOwnCommand(`!${command}`);
   const result = await runPersonCommand(command, context.workspaceRoot, context.signal, (text) => {
     write(style.dim(text));
     lastCharacter = text.at(-1) ?? lastCharacter;
-  });
+  }).finally(watched);
   if (lastCharacter !== "\n") write("\n");
   write(`${result.exitCode === 0 ? style.green("✓") : style.red("✗")} ${result.summary} ${style.dim("(added to the conversation)")}\n`);
   await context.conversation.addContext(result.context);
