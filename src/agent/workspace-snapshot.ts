@@ -9,7 +9,7 @@
  * links. A file over MAX_FILE_BYTES, or met after MAX_FILES files or MAX_TOTAL_BYTES read in one
  * snapshot, is known by its stats only: its change is noticed but its text not kept.
  */
-import { promises as fs } from "node:fs";
+import { type BigIntStats, lstatSync, promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
 import { IgnoreRules } from "../../tools/files/ignore-rules.js";
 import { nodeFileSystem } from "../../tools/files/file-system.js";
@@ -75,7 +75,7 @@ export class WorkspaceSnapshots {
           break;
         }
         const relative = path.relative(this.root, absolute).split(path.sep).join("/");
-        const file = await this.describe(absolute, previous?.get(relative), budget);
+        const file = this.describe(absolute, previous?.get(relative), budget);
         if (file) snapshot.files.set(relative, file);
       }
     }
@@ -83,8 +83,9 @@ export class WorkspaceSnapshots {
     return snapshot;
   }
 
-  private async describe(absolute: string, known: SnapshotFile | undefined, budget: { bytes: number }): Promise<SnapshotFile | undefined> {
-    const stat = await fs.lstat(absolute, { bigint: true }).catch(() => undefined);
+  private describe(absolute: string, known: SnapshotFile | undefined, budget: { bytes: number }): SnapshotFile | undefined {
+    // Synchronous on purpose: thousands of small awaited calls cost far more than the I/O itself.
+    const stat = lstatOrNothing(absolute);
     if (!stat?.isFile()) return undefined;
     const stamp = `${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}:${stat.ino}`;
     const size = Number(stat.size);
@@ -94,7 +95,7 @@ export class WorkspaceSnapshots {
     }
     if (size > MAX_FILE_BYTES) return { stamp, content: { unknown: `over ${MAX_FILE_BYTES / 1024 / 1024} MB` } };
     if (size > budget.bytes) return { stamp, content: { unknown: `past the ${MAX_TOTAL_BYTES / 1024 / 1024} MB clio holds for undo` } };
-    const bytes = await fs.readFile(absolute).catch(() => undefined);
+    const bytes = readOrNothing(absolute);
     if (bytes === undefined) return undefined;
     if (binaryType(bytes.subarray(0, SNIFF_BYTES)) !== undefined) return { stamp, content: { unknown: "binary" } };
     budget.bytes -= size;
@@ -117,4 +118,20 @@ export function snapshotChanges(before: Snapshot, after: Snapshot): SnapshotChan
     else changes.push({ path: relative, before: (old?.content as string | undefined) ?? null, after: (now?.content as string | undefined) ?? null });
   }
   return changes;
+}
+
+function lstatOrNothing(file: string): BigIntStats | undefined {
+  try {
+    return lstatSync(file, { bigint: true });
+  } catch {
+    return undefined;
+  }
+}
+
+function readOrNothing(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
 }
