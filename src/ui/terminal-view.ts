@@ -6,6 +6,7 @@
 import type { ChalkInstance } from "chalk";
 import type { AgentEvent } from "../agent/agent.js";
 import type { ManagerEvent } from "../manager/manager.js";
+import { LeadingReasoningSplitter } from "./leading-reasoning.js";
 import { MarkdownRenderer } from "./markdown.js";
 import { ReasoningView, type ReasoningMode } from "./reasoning-view.js";
 import { formatOutputPreview, formatResultLine } from "./results.js";
@@ -28,6 +29,8 @@ export class TerminalView {
   private readonly liveWidth: number | undefined;
   /** The reasoning beside the replies; `/reasoning` shows it or changes how it shows. */
   readonly reasoning: ReasoningView;
+  /** Splits a `<think>` block at the start of a reply off as reasoning. */
+  private splitter: LeadingReasoningSplitter;
 
   constructor(options: TerminalViewOptions) {
     this.style = options.style;
@@ -38,6 +41,7 @@ export class TerminalView {
     this.liveWidth = options.output.isTTY ? Math.max(20, (options.output.columns ?? 80) - 1) : undefined;
     this.markdown = new MarkdownRenderer(this.style, this.write, this.liveWidth);
     this.reasoning = new ReasoningView(options.reasoning ?? "collapse", this.style, this.write, this.spinner);
+    this.splitter = this.newSplitter();
   }
 
   /** Stops the spinner, e.g. before an error message. */
@@ -64,6 +68,7 @@ export class TerminalView {
         this.replyShown = true;
         this.markdown = new MarkdownRenderer(style, this.write, this.liveWidth);
         this.reasoning.started();
+        this.splitter = this.newSplitter();
         this.spinner.start("Thinking…");
         break;
       case "first-token":
@@ -73,12 +78,10 @@ export class TerminalView {
         this.reasoning.push(event.text);
         break;
       case "text-delta":
-        this.reasoning.end();
-        this.spinner.stop();
-        this.markdown.push(event.text);
-        if (this.markdown.atLineStart) this.flushResults();
+        this.splitter.push(event.text);
         break;
       case "reply-finished":
+        this.splitter.end();
         this.reasoning.end();
         this.spinner.stop();
         this.markdown.end();
@@ -127,6 +130,18 @@ export class TerminalView {
     this.pendingResults.push(formatResultLine(event.result, this.style));
     if (event.result.display?.length) this.pendingResults.push(formatOutputPreview(event.result.display.join("\n"), this.style, 30));
     if (this.markdown.atLineStart) this.flushResults();
+  }
+
+  private newSplitter(): LeadingReasoningSplitter {
+    return new LeadingReasoningSplitter(
+      (text) => this.reasoning.push(text),
+      (text) => {
+        this.reasoning.end();
+        this.spinner.stop();
+        this.markdown.push(text);
+        if (this.markdown.atLineStart) this.flushResults();
+      },
+    );
   }
 
   /** Result lines wait for the reply's current line to end, so they never split it. */

@@ -66,6 +66,35 @@ describe("reasoning", () => {
     expect(written.join("")).toBe("No reasoning came with the last prompt's replies.\n");
   });
 
+  it("takes a <think> block at the start of a reply's text as reasoning, however it is cut; a later tag is text", () => {
+    const written: string[] = [];
+    const style = new Chalk({ level: 0 });
+    const view = new TerminalView({ style, output: { isTTY: false, write: (text: string) => written.push(text) > 0 } });
+    view.onAgentEvent({ type: "model-started", turn: 1 });
+    for (const chunk of ["  <Th", "ink>weigh", "ing it</thi", "nk>\nThe answer", " is <think>yes</think>.\n"]) view.onAgentEvent({ type: "text-delta", text: chunk });
+    view.onAgentEvent({
+      type: "reply-finished",
+      turn: 1,
+      outcome: { text: "", reasoning: "", results: [], mentions: [], dialectCalls: [], finishReason: "stop", fabricated: false, dispatchDelays: [] },
+    });
+    const shown = written.join("");
+    expect(shown).toContain("┆ reasoning, 1 line, 11 characters (collapsed: /reasoning shows it)\nThe answer is <think>yes</think>.");
+    expect(shown).not.toContain("weighing");
+    written.length = 0;
+    view.reasoning.showLast();
+    expect(written.join("")).toBe("┆ weighing it\n");
+
+    written.length = 0;
+    view.onAgentEvent({ type: "model-started", turn: 2 });
+    for (const chunk of ["<thinking>never", " closed"]) view.onAgentEvent({ type: "text-delta", text: chunk });
+    view.onAgentEvent({
+      type: "reply-finished",
+      turn: 2,
+      outcome: { text: "", reasoning: "", results: [], mentions: [], dialectCalls: [], finishReason: "stop", fabricated: false, dispatchDelays: [] },
+    });
+    expect(written.join("")).toContain("┆ reasoning, 1 line, 12 characters");
+  });
+
   it("shows dimmed before the reply when asked, or not at all when hidden", () => {
     const written: string[] = [];
     const style = new Chalk({ level: 1 });
