@@ -70,7 +70,7 @@ export class ReasoningView {
   /** `/reasoning`: the last prompt's reasoning, whole and dimmed. */
   showLast(): void {
     const blocks = [...this.blocks, ...(this.open === undefined ? [] : [this.open])];
-    if (!blocks.length) return this.write("No reasoning came with the last prompt's replies.\n");
+    if (!blocks.length) this.write("No reasoning came with the last prompt's replies.\n");
     for (const block of blocks) this.write(`${this.style.dim(`┆ ${block.trimEnd().replaceAll("\n", "\n┆ ")}`)}\n`);
   }
 }

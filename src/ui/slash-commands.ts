@@ -197,10 +197,17 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
 
 /** `/reasoning` shows the last prompt's reasoning; `/reasoning MODE` changes how reasoning shows from now on. */
 function reasoningCommand(argument: string, { reasoning, style, write }: SlashContext): void {
-  if (!reasoning) return write("Reasoning is not shown here.\n");
-  if (!argument) return reasoning.showLast();
+  if (!reasoning) {
+    write("Reasoning is not shown here.\n");
+    return;
+  }
+  if (!argument) {
+    reasoning.showLast();
+    return;
+  }
   if (!(REASONING_MODES as readonly string[]).includes(argument)) {
-    return write(`${style.red("✗")} /reasoning takes one of ${REASONING_MODES.join(", ")}; /reasoning alone shows the last prompt's reasoning.\n`);
+    write(`${style.red("✗")} /reasoning takes one of ${REASONING_MODES.join(", ")}; /reasoning alone shows the last prompt's reasoning.\n`);
+    return;
   }
   reasoning.mode = argument as ReasoningMode;
   write(`Reasoning is now ${argument === "collapse" ? "collapsed to a line" : argument === "show" ? "shown whole as it comes" : "hidden"}.\n`);
