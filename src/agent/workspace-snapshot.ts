@@ -17,7 +17,7 @@ import { binaryType, SNIFF_BYTES } from "../../tools/files/text.js";
 
 /** Files larger than this are not kept for undo. */
 export const MAX_FILE_BYTES = 1024 * 1024;
-/** Files one snapshot looks at; the rest of the workspace is not watched. */
+/** Files and folders one snapshot looks at; the rest of the workspace is not watched. */
 export const MAX_FILES = 20_000;
 /** Bytes of text a snapshot holds. */
 export const MAX_TOTAL_BYTES = 32 * 1024 * 1024;
@@ -46,10 +46,14 @@ export interface SnapshotChange {
 export class WorkspaceSnapshots {
   private last: Snapshot | undefined;
 
-  /** @param exclude folders never looked into (where the checkpoints themselves are kept) */
+  /**
+   * @param exclude folders never looked into (where the checkpoints themselves are kept)
+   * @param maxFiles files and folders one walk visits (MAX_FILES; smaller in tests)
+   */
   constructor(
     private readonly root: string,
     private readonly exclude: readonly string[] = [],
+    private readonly maxFiles = MAX_FILES,
   ) {}
 
   /** The workspace's files now. */
@@ -59,7 +63,13 @@ export class WorkspaceSnapshots {
     const budget = { bytes: MAX_TOTAL_BYTES };
     const ignore = new IgnoreRules(this.root, nodeFileSystem);
     const folders = [this.root];
-    while (folders.length) {
+    // Folders count with files, so a tree of folders alone cannot make the walk endless either.
+    let visited = 0;
+    while (folders.length && !snapshot.incomplete) {
+      if (++visited + snapshot.files.size > this.maxFiles) {
+        snapshot.incomplete = true;
+        break;
+      }
       const folder = folders.pop()!;
       const entries = await fs.readdir(folder, { withFileTypes: true }).catch(() => []);
       for (const entry of entries) {
@@ -70,7 +80,7 @@ export class WorkspaceSnapshots {
           folders.push(absolute);
           continue;
         }
-        if (snapshot.files.size >= MAX_FILES) {
+        if (visited + snapshot.files.size >= this.maxFiles) {
           snapshot.incomplete = true;
           break;
         }
@@ -110,8 +120,8 @@ export function snapshotChanges(before: Snapshot, after: Snapshot): SnapshotChan
   for (const relative of [...paths].sort()) {
     const old = before.files.get(relative);
     const now = after.files.get(relative);
-    // A walk cut short cannot tell a file beyond the cut from a deleted one.
-    if (!now && after.incomplete) continue;
+    // A walk cut short cannot tell a file beyond the cut from a deleted (or a new) one: such files are not watched.
+    if ((!now && after.incomplete) || (!old && before.incomplete)) continue;
     if (old?.stamp === now?.stamp || (old && now && old.content === now.content)) continue;
     const unknown = [old?.content, now?.content].find((content): content is { unknown: string } => typeof content === "object")?.unknown;
     if (unknown !== undefined) changes.push({ path: relative, before: null, after: null, unknown });

@@ -1,10 +1,10 @@
 /** Files a shell command changes, creates or deletes are part of the turn's checkpoint: /undo takes them back. */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Checkpoints } from "../../src/agent/checkpoints.js";
-import { MAX_FILE_BYTES } from "../../src/agent/workspace-snapshot.js";
+import { MAX_FILE_BYTES, snapshotChanges, WorkspaceSnapshots } from "../../src/agent/workspace-snapshot.js";
 import { scriptSubmissions } from "../../src/replay/replay.js";
 import { createRuntime, type Runtime } from "../../src/runtime.js";
 import { temporaryFolder } from "../support/workspace.js";
@@ -82,5 +82,19 @@ describe("shell commands in checkpoints", () => {
     await turn("look", '[EXEC:action=run:command="cat a.txt"]\n[FILE_OP:action=read:path="a.txt"]');
     expect(checkpoints.all.some((checkpoint) => checkpoint.files.length)).toBe(false);
     expect((await checkpoints.undo()).checkpoints).toBe(0);
+  });
+
+  it("a walk cut at its limit watches only what it saw: a file past the cut that goes away is not taken for a deletion", async () => {
+    for (let index = 0; index < 10; index++) await writeFile(file(`f${index}.txt`), `${index}\n`);
+    const snapshots = new WorkspaceSnapshots(workspace.path, [], 5);
+    const before = await snapshots.take();
+    expect(before.incomplete).toBe(true);
+    expect(before.files.size).toBeLessThan(5);
+    const seen = [...before.files.keys()][0]!;
+    const unseen = Array.from({ length: 10 }, (_, index) => `f${index}.txt`).find((name) => !before.files.has(name))!;
+    await writeFile(file(seen), "changed\n");
+    await rm(file(unseen));
+    const after = await snapshots.take();
+    expect(snapshotChanges(before, after)).toEqual([{ path: seen, before: `${seen.slice(1, -4)}\n`, after: "changed\n" }]);
   });
 });
