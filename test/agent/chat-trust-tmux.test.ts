@@ -100,6 +100,8 @@ describe("the chat a person trusts", () => {
     expect(shown).not.toContain("First I check the file.");
     type("/reasoning");
     await waitFor(/┆ First I check the file\.\n┆ Then I answer briefly\./);
+    type("/reasoning loud");
+    await waitFor("/reasoning takes one of collapse, show, hide; /reasoning alone shows the last prompt's reasoning.");
   });
 
   it("a 1 MB paste arrives whole as one message", async () => {
