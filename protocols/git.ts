@@ -47,7 +47,7 @@ const MAX_STATUS_LINES = 400;
 const settingsOf = (environment: ProtocolEnvironment): GitSettings => (environment.config.GIT ?? {}) as GitSettings;
 
 /** Opens the workspace's repository and turns stray library errors into ProtocolErrors. */
-async function inRepository(environment: ProtocolEnvironment, work: (repository: Repository, tools: GitTools) => Promise<ActionOutput>): Promise<ActionOutput> {
+async function inRepository<Result = ActionOutput>(environment: ProtocolEnvironment, work: (repository: Repository, tools: GitTools) => Promise<Result>): Promise<Result> {
   const settings = settingsOf(environment);
   const tools = await loadGitTools();
   const repository = await tools.openRepository(environment.workspace.root, { lockOptions: { timeoutMs: settings.lockTimeoutMs } });
@@ -321,6 +321,13 @@ export function createGitProtocol(seams: GitSeams = {}): ProtocolDefinition<unde
             : args.create
               ? `Creating and switching to branch ${args.branch}`
               : `Checking out ${args.branch ?? args.ref}`,
+        preview: (args, { environment }) =>
+          inRepository(environment, async (repository, tools) => {
+            if (args.files !== undefined) return tools.previewRestore(repository, await repositoryPaths(environment, args.files), args.ref);
+            const target = args.branch ?? (args.create ? undefined : args.ref);
+            if (target === undefined) return [];
+            return tools.previewCheckout(repository, target, { create: args.create, startPoint: args.create ? args.ref : undefined, env: environment.env });
+          }),
         handler: (args, { environment }) =>
           inRepository(environment, async (repository, tools) => {
             if (args.files !== undefined) {
@@ -347,6 +354,10 @@ export function createGitProtocol(seams: GitSeams = {}): ProtocolDefinition<unde
         permission: "write",
         parameters: { branch: parameter.word("The branch, tag or commit to merge in", z.string().min(1)), message: parameter.optionalText("The merge commit's message") },
         describe: (args) => `Merging ${args.branch} into the current branch`,
+        preview: (args, { environment }) =>
+          inRepository(environment, (repository, tools) =>
+            tools.previewMerge(repository, args.branch, authorFor(repository, environment, tools), { message: args.message, now: environment.now, env: environment.env }),
+          ),
         handler: (args, { environment }) =>
           inRepository(environment, async (repository, tools) =>
             mergeOutput(
@@ -375,6 +386,11 @@ export function createGitProtocol(seams: GitSeams = {}): ProtocolDefinition<unde
             : args.mode === "hard"
               ? `Resetting hard to ${args.ref ?? "HEAD"}: discards every uncommitted change to tracked files`
               : `Resetting (${args.mode ?? "mixed"}) to ${args.ref ?? "HEAD"}`,
+        // Only a hard reset writes files; soft and mixed leave the worktree as it is.
+        preview: (args, { environment }) =>
+          args.mode === "hard" && args.files === undefined
+            ? inRepository(environment, (repository, tools) => tools.previewHardReset(repository, args.ref ?? "HEAD", { env: environment.env }))
+            : Promise.resolve([]),
         handler: (args, { environment }) =>
           inRepository(environment, async (repository, tools) => {
             const mode = args.mode ?? "mixed";

@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { Workspace } from "../tools/workspace.js";
-import { ProtocolManager, type ManagerEvent } from "./manager/manager.js";
+import { ProtocolManager, type ManagerEvent, type RunWatcher } from "./manager/manager.js";
 import { PermissionPolicy, type PermissionAsker, type PermissionMode, type PermissionRules } from "./manager/permissions.js";
 import type { ProtocolEnvironment } from "../protocols/contract/protocol.js";
 import type { ClioConfig } from "./config/schema.js";
@@ -27,6 +27,7 @@ export interface RuntimeOptions {
   extensions?: Partial<Pick<ClioConfig, "mcpServers" | "shellProtocols">>;
   outputLimit?: number;
   onEvent?: (event: ManagerEvent) => void;
+  watchRun?: RunWatcher;
 }
 
 export interface Runtime {
@@ -73,6 +74,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     environment,
     permissions,
     ...(options.outputLimit === undefined ? {} : { outputLimit: options.outputLimit }),
+    ...(options.watchRun ? { watchRun: options.watchRun } : {}),
     onEvent: (event) => {
       logEvent(event);
       options.onEvent?.(event);

@@ -6,10 +6,11 @@
 import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import type { PlannedChange } from "../../protocols/contract/protocol.js";
+import type { PermissionClass, PlannedChange } from "../../protocols/contract/protocol.js";
 import { writeAtomically } from "../../tools/atomic-file.js";
 import type { Workspace } from "../../tools/workspace.js";
 import type { ManagerEvent } from "../manager/manager.js";
+import { snapshotChanges, WorkspaceSnapshots } from "./workspace-snapshot.js";
 
 /** One file in a checkpoint: blob names of its text before and after (null: absent). */
 export interface CheckpointFile {
@@ -40,11 +41,14 @@ export class Checkpoints {
   private saving: Promise<void> = Promise.resolve();
   /** Set when the stored index could not be read; said once to the person. */
   problem: string | undefined;
+  private readonly snapshots: WorkspaceSnapshots;
 
   private constructor(
     private readonly folder: string,
     private readonly workspace: Workspace,
-  ) {}
+  ) {
+    this.snapshots = new WorkspaceSnapshots(workspace.root, [path.dirname(folder)]);
+  }
 
   /** The checkpoints kept beside `sessionFile`; an unreadable index is moved aside and named. */
   static async open(sessionFile: string, workspace: Workspace): Promise<Checkpoints> {
@@ -72,12 +76,32 @@ export class Checkpoints {
     const changes = this.pending.get(event.id);
     this.pending.delete(event.id);
     if (changes && event.result.ok) {
-      this.saving = this.saving
-        .then(() => this.keep(changes))
-        .catch((error: Error) => {
-          this.problem = `A change could not be kept for undo (${error.message}); /undo may not restore it.`;
-        });
+      this.saving = this.saving.then(() => this.keep(changes)).catch((error: Error) => this.failedToKeep(error));
     }
+  }
+
+  /**
+   * Before an action runs: one that may change any file unannounced (the exec class — EXEC,
+   * shell protocols, checks) is watched; the others say what they change (files-changing).
+   */
+  watchRun(permissionClass: PermissionClass): Promise<(() => Promise<void>) | undefined> {
+    return permissionClass === "exec" ? this.watch() : Promise.resolve(undefined);
+  }
+
+  /**
+   * Watches a command that may change any file (a shell command): the workspace is looked at
+   * now and when the returned function is called, and what differs is kept in the current
+   * checkpoint like a planned change.
+   */
+  async watch(): Promise<() => Promise<void>> {
+    await this.flush();
+    const before = await this.snapshots.take();
+    return async () => {
+      const after = await this.snapshots.take();
+      const changes = snapshotChanges(before, after);
+      if (changes.length) this.saving = this.saving.then(() => this.keep(changes)).catch((error: Error) => this.failedToKeep(error));
+      await this.saving;
+    };
   }
 
   /** Waits until every kept change is on disk. */
@@ -156,13 +180,27 @@ export class Checkpoints {
     }
   }
 
+  private failedToKeep(error: Error): void {
+    this.problem = `A change could not be kept for undo (${error.message}); /undo may not restore it.`;
+  }
+
   private async keep(changes: PlannedChange[]): Promise<void> {
-    const checkpoint = this.list.at(-1) ?? (this.begin("(no prompt)"), this.list.at(-1)!);
+    const files: CheckpointFile[] = [];
     for (const change of changes) {
-      const stored: CheckpointFile = change.unknown
-        ? { path: change.path, before: null, after: null, unknown: change.unknown }
-        : { path: change.path, before: await this.store(change.before), after: await this.store(change.after) };
-      const earlier = checkpoint.files.find((file) => file.path === change.path);
+      files.push(
+        change.unknown
+          ? { path: change.path, before: null, after: null, unknown: change.unknown }
+          : { path: change.path, before: await this.store(change.before), after: await this.store(change.after) },
+      );
+    }
+    await this.record(files);
+  }
+
+  /** Adds files to the current checkpoint; a file already in it keeps its first "before". */
+  private async record(files: readonly CheckpointFile[]): Promise<void> {
+    const checkpoint = this.list.at(-1) ?? (this.begin("(no prompt)"), this.list.at(-1)!);
+    for (const stored of files) {
+      const earlier = checkpoint.files.find((file) => file.path === stored.path);
       if (earlier) {
         earlier.after = stored.after;
         if (stored.unknown) earlier.unknown = stored.unknown;

@@ -8,8 +8,9 @@ import path from "node:path";
 import { ApplicationError } from "../errors.js";
 import type { ModelProvider } from "../providers/types.js";
 import type { Runtime } from "../runtime.js";
-import type { Session, SessionStore } from "../sessions/index.js";
+import type { Session, SessionMode, SessionStore } from "../sessions/index.js";
 import type { ManagerEvent } from "../manager/manager.js";
+import type { PermissionClass } from "../../protocols/contract/protocol.js";
 import { Agent, type AgentEvent, type PromptOutcome, type Sampling } from "./agent.js";
 import { Checkpoints } from "./checkpoints.js";
 import type { CheckRunner } from "./checks.js";
@@ -23,6 +24,8 @@ export interface ConversationOptions {
   store?: SessionStore;
   /** A session to continue; otherwise one is made at the first prompt. */
   session?: Session;
+  /** What a session made here records it was started by. */
+  sessionMode?: SessionMode;
   maxTurns: number;
   contextWindow?: number;
   sampling?: Sampling;
@@ -93,6 +96,17 @@ export class Conversation {
     return this.checkpoints;
   }
 
+  /** A command the person runs (`!cmd`): a checkpoint of its own, watched for the files it changes; call the result when it ends. */
+  async watchOwnCommand(label: string): Promise<() => Promise<void>> {
+    await this.beginCheckpoint(label);
+    return (await (await this.openCheckpoints())?.watch()) ?? (async () => undefined);
+  }
+
+  /** Before an action runs: the checkpoints watch what a shell command changes. */
+  async watchRun(run: { permissionClass: PermissionClass }): Promise<(() => Promise<void>) | undefined> {
+    return (await this.openCheckpoints())?.watchRun(run.permissionClass);
+  }
+
   /** The manager's events, for the checkpoints. */
   observe(event: ManagerEvent): void {
     this.checkpoints?.observe(event);
@@ -105,6 +119,7 @@ export class Conversation {
       workspace: this.options.runtime.environment.workspace.root,
       provider: this.provider.name,
       model: this.provider.model,
+      ...(this.options.sessionMode ? { mode: this.options.sessionMode } : {}),
     });
     this.agent = this.makeAgent();
   }
@@ -130,6 +145,18 @@ export class Conversation {
     this.session = session;
     this.checkpoints = undefined;
     this.agent = this.makeAgent();
+  }
+
+  /**
+   * Goes on in a copy of the current session (its records and checkpoints under a new id); the
+   * original stays as it is now. The id of the original, or undefined when no session has started.
+   */
+  async fork(store: SessionStore): Promise<string | undefined> {
+    if (!this.session) return undefined;
+    await this.checkpoints?.flush();
+    const original = this.session.id;
+    await this.resume(await store.fork(original));
+    return original;
   }
 
   async close(): Promise<void> {

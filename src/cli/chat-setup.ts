@@ -14,7 +14,7 @@ import { log, logFileFor, logs, startLogging } from "../log.js";
 import { createProvider, describeSource, resolveProviderSettings, type CreateProviderOptions, type ProviderSettings } from "../providers/index.js";
 import { loggedProvider } from "../providers/logged.js";
 import { createRuntime, type Runtime } from "../runtime.js";
-import { SessionStore, type Session } from "../sessions/index.js";
+import { SessionStore, type Session, type SessionMode } from "../sessions/index.js";
 
 /** The chat flags, as commander hands them over. */
 export interface ChatFlags {
@@ -38,6 +38,8 @@ export interface ChatFlags {
   systemPromptMode?: "extend" | "replace";
   continue?: boolean;
   resume?: string;
+  /** With continue or resume: go on in a copy of the session under a new id. */
+  forkSession?: boolean;
   sessionDir?: string;
   /** A reply script for the scripted provider. */
   script?: string;
@@ -68,6 +70,8 @@ export interface ChatSetupHooks {
   confirmTrust?: (question: string) => Promise<boolean>;
   /** Where warnings go (default stderr). */
   warn?: (text: string) => void;
+  /** What the session records it was started by (default chat); `--continue` in a chat prefers chats. */
+  mode?: SessionMode;
 }
 
 export async function loadChatConfig(flags: ChatFlags, env: NodeJS.ProcessEnv, cwd: string): Promise<ResolvedConfig> {
@@ -195,6 +199,7 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
       conversation?.observe(event);
       hooks.onManagerEvent?.(event);
     },
+    watchRun: async (run) => conversation?.watchRun(run),
   });
   for (const warning of [...config.warnings, ...runtime.registry.warnings]) {
     log.warn(warning);
@@ -203,32 +208,46 @@ export async function setUpChat(flags: ChatFlags, hooks: ChatSetupHooks = {}): P
   // A system prompt file that cannot be read is a usage error now, not a failure at the first prompt.
   if (config.config.systemPromptFile) await readSystemPromptFile(config.config.systemPromptFile);
   const store = new SessionStore(config.config.sessionDir);
-  let session: Session | undefined;
-  if (flags.resume) session = await store.open(flags.resume);
-  else if (flags.continue) {
-    const latest = await store.latest(runtime.environment.workspace.root);
-    if (!latest) {
-      throw new ApplicationError(
-        "not_found",
-        `There is no earlier session for ${runtime.environment.workspace.root} to continue.`,
-        "Start a new one without --continue, or list sessions with `clio sessions list`.",
-      );
-    }
-    session = await store.open(latest.id);
-  }
+  const mode = hooks.mode ?? "chat";
+  const session = await sessionToContinue(store, flags, runtime.environment.workspace.root, mode);
   conversation = new Conversation({
     provider,
     runtime,
     store,
+    sessionMode: mode,
     ...(session ? { session } : {}),
     maxTurns: config.config.maxTurns,
     contextWindow: config.config.contextWindow ?? settings.contextWindow,
-    sampling: samplingFrom(config.config),
+    sampling: samplingFrom(config.config, settings.sampling),
     ...(config.config.systemPromptFile ? { systemPromptFile: { path: config.config.systemPromptFile, mode: config.config.systemPromptMode ?? "extend" } } : {}),
     ...withChecks(checkRunner(config.config.checks, runtime.permissions, runtime.environment.workspace.root)),
     ...(hooks.onAgentEvent ? { onEvent: hooks.onAgentEvent } : {}),
   });
   return { config, settings, providerOptions, conversation, runtime, store };
+}
+
+/**
+ * The session `--resume` or `--continue` names (in a chat, `--continue` takes the latest chat
+ * over a later `-p` run), opened, or copied under a new id with `--fork-session`.
+ */
+async function sessionToContinue(store: SessionStore, flags: ChatFlags, workspace: string, mode: SessionMode): Promise<Session | undefined> {
+  let id = flags.resume;
+  if (id === undefined && flags.continue) {
+    const latest = await store.latest(workspace, mode === "chat" ? "chat" : undefined);
+    if (!latest) {
+      throw new ApplicationError(
+        "not_found",
+        `There is no earlier session for ${workspace} to continue.`,
+        "Start a new one without --continue, or list sessions with `clio sessions list`.",
+      );
+    }
+    id = latest.id;
+  }
+  if (id === undefined) {
+    if (!flags.forkSession) return undefined;
+    throw new ApplicationError("invalid_argument", "--fork-session copies the session you continue, and none was named.", "Add --continue (-c) or --resume ID.");
+  }
+  return flags.forkSession ? store.fork(id) : store.open(id);
 }
 
 function withChecks(checks: CheckRunner | undefined): { checks?: CheckRunner } {
@@ -240,12 +259,15 @@ export function providerOptionsFrom(config: ClioConfig): CreateProviderOptions {
   return { timeoutMs: Math.round(config.requestTimeout * 1000), idleTimeoutMs: Math.round(config.idleTimeout * 1000) };
 }
 
-/** The sampling settings a request carries, those that are set. */
-function samplingFrom(config: ClioConfig): Sampling {
+/** The sampling settings a request carries: each one set by config, environment or a flag, else the preset's. */
+export function samplingFrom(config: ClioConfig, presetDefaults: ProviderSettings["sampling"]): Sampling {
+  const temperature = config.temperature ?? presetDefaults.temperature;
+  const topP = config.topP ?? presetDefaults.topP;
+  const maxTokens = config.maxTokens ?? presetDefaults.maxTokens;
   return {
-    ...(config.temperature !== undefined ? { temperature: config.temperature } : {}),
-    ...(config.topP !== undefined ? { topP: config.topP } : {}),
-    ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
+    ...(temperature !== undefined ? { temperature } : {}),
+    ...(topP !== undefined ? { topP } : {}),
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
     ...(config.stop?.length ? { stop: config.stop } : {}),
   };
 }

@@ -2,6 +2,8 @@
 import { ClioError } from "../../grammar/errors.js";
 import { formatConfigReport } from "../config/index.js";
 import { describeSource } from "../providers/index.js";
+import type { ResolvedConfig } from "../config/index.js";
+import type { ProviderSettings } from "../providers/index.js";
 import { loadChatConfig, providerSettingsFrom, type ChatFlags } from "./chat-setup.js";
 
 /** @param flags chat flags given to `clio config`: the values they set are shown as from the flags. */
@@ -19,6 +21,7 @@ export async function configCommand(flags: ChatFlags = {}): Promise<number> {
         ["model", settings.model, describeSource(settings.sources.model)],
         ["apiKey", settings.apiKey ? "set" : "not set", settings.sources.apiKey ? describeSource(settings.sources.apiKey) : "-"],
         ["contextWindow", String(settings.contextWindow), describeSource(settings.sources.contextWindow)],
+        ...samplingRows(resolved, settings),
       ];
       for (const [key, value, source] of rows) lines.push(`  ${`${key} = ${value}`.padEnd(48)}(${source})`);
     } catch (error) {
@@ -32,4 +35,14 @@ export async function configCommand(flags: ChatFlags = {}): Promise<number> {
     process.stderr.write(`clio config: ${error.message}${error.hint ? `\n${error.hint}` : ""}\n`);
     return 2;
   }
+}
+
+/** temperature, topP and maxTokens as requests carry them: a configured value, or the preset's default. */
+function samplingRows(resolved: ResolvedConfig, settings: ProviderSettings): [string, string, string][] {
+  return (["temperature", "topP", "maxTokens"] as const).map((key) => {
+    const configured = resolved.config[key];
+    if (configured !== undefined) return [key, String(configured), resolved.sources[key]];
+    const preset = settings.sampling[key];
+    return [key, preset === undefined ? "the server's" : String(preset), `default (${settings.provider} preset)`];
+  });
 }

@@ -160,6 +160,7 @@ function addChatOptions(command: Command): Command {
     .addOption(new Option("--system-prompt-mode <mode>", "extend (default) or replace the built-in system prompt with the file").choices(["extend", "replace"]))
     .option("-c, --continue", "continue the latest session of this workspace")
     .option("-r, --resume <id>", "continue a session by id (a unique prefix is enough)")
+    .option("--fork-session", "with -c or -r: continue in a copy of the session (records and undo checkpoints) under a new id, leaving the original as it was")
     .option("--session-dir <dir>", "where sessions are stored (default ~/.clio/sessions)")
     .option("--trust-project", TRUST_PROJECT_HELP);
 }

@@ -73,7 +73,7 @@ export async function runPrintMode(prompts: AsyncIterable<PromptInput>, flags: C
       emit({ type: event.type, id: event.id, protocol: event.protocol, action: event.action, files: event.changes.map((change) => change.path) });
     else emit({ ...event });
   };
-  const setup = await setUpChat(flags, { onAgentEvent, onManagerEvent });
+  const setup = await setUpChat(flags, { onAgentEvent, onManagerEvent, mode: "print" });
   const { conversation, runtime } = setup;
   const controller = new AbortController();
   const onInterrupt = () => controller.abort();

@@ -47,7 +47,15 @@ export interface ManagerOptions {
   /** Read-only commands running at once (default 4). */
   concurrency?: number;
   onEvent?: (event: ManagerEvent) => void;
+  /**
+   * Called (and awaited) just before an allowed action runs; the function it returns, just after
+   * (before command-finished). Undo uses it to see what a shell command changed.
+   */
+  watchRun?: RunWatcher;
 }
+
+/** See `ManagerOptions.watchRun`. */
+export type RunWatcher = (run: { protocol: string; action: string; permissionClass: PermissionClass }) => Promise<(() => Promise<void>) | undefined>;
 
 /**
  * Something to run: a command to check and run (with its check result when the caller already
@@ -247,6 +255,7 @@ export class ProtocolManager {
     const changes = again && "changes" in again ? again.changes : undefined;
     if (changes?.length) this.emit({ type: "files-changing", id, protocol, action, changes });
     this.emit({ type: "command-started", id, protocol, action, permissionClass, description });
+    const watched = await this.watch({ protocol, action, permissionClass });
     const began = performance.now();
     let result: CommandResult;
     try {
@@ -284,8 +293,18 @@ export class ProtocolManager {
       }
     }
     result.durationMs = Math.round((performance.now() - began) * 10) / 10;
+    await watched?.().catch(() => undefined);
     this.emit({ type: "command-finished", id, result });
     return result;
+  }
+
+  /** The watcher's after-function for this run; a watcher that fails watches nothing (the action still runs). */
+  private async watch(run: Parameters<RunWatcher>[0]): Promise<(() => Promise<void>) | undefined> {
+    try {
+      return await this.options.watchRun?.(run);
+    } catch {
+      return undefined;
+    }
   }
 
   /**

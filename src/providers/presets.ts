@@ -28,7 +28,24 @@ export interface ProviderPreset {
   apiKeyRequired: boolean;
   /** Tokens of context clio budgets for when nothing says otherwise. */
   contextWindow: number;
+  /** Request settings sent unless config, environment or a flag sets them; absent ones are the server's. */
+  sampling?: PresetSampling;
 }
+
+/** A preset's sampling defaults, in the request's own terms. */
+export interface PresetSampling {
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+}
+
+/**
+ * Small local models follow the command language more reliably when they sample close to their
+ * most likely text, and local servers (llama.cpp, Ollama) would otherwise generate until the
+ * context is full when a model loops: a low temperature, a nucleus cut and a reply budget that
+ * leaves room for the prompt in their usual 8K window.
+ */
+const LOCAL_SAMPLING: PresetSampling = { temperature: 0.2, topP: 0.95, maxTokens: 4096 };
 
 const presetList: ProviderPreset[] = [
   {
@@ -61,7 +78,16 @@ const presetList: ProviderPreset[] = [
     apiKeyRequired: true,
     contextWindow: 128_000,
   },
-  { name: "ollama", description: "a local Ollama", baseURL: "http://127.0.0.1:11434/v1", api: "chat", defaultModel: "qwen2.5-coder", apiKeyRequired: false, contextWindow: 8_192 },
+  {
+    name: "ollama",
+    description: "a local Ollama",
+    baseURL: "http://127.0.0.1:11434/v1",
+    api: "chat",
+    defaultModel: "qwen2.5-coder",
+    apiKeyRequired: false,
+    contextWindow: 8_192,
+    sampling: LOCAL_SAMPLING,
+  },
   // llama-server answers with whatever model it loaded, whatever the request names.
   {
     name: "llamacpp",
@@ -71,9 +97,27 @@ const presetList: ProviderPreset[] = [
     defaultModel: "default",
     apiKeyRequired: false,
     contextWindow: 8_192,
+    sampling: LOCAL_SAMPLING,
   },
-  { name: "vllm", description: "a local vLLM server", baseURL: "http://127.0.0.1:8000/v1", api: "chat", apiKeyEnv: "VLLM_API_KEY", apiKeyRequired: false, contextWindow: 32_768 },
-  { name: "lmstudio", description: "a local LM Studio", baseURL: "http://127.0.0.1:1234/v1", api: "chat", apiKeyRequired: false, contextWindow: 8_192 },
+  {
+    name: "vllm",
+    description: "a local vLLM server",
+    baseURL: "http://127.0.0.1:8000/v1",
+    api: "chat",
+    apiKeyEnv: "VLLM_API_KEY",
+    apiKeyRequired: false,
+    contextWindow: 32_768,
+    sampling: { ...LOCAL_SAMPLING, maxTokens: 8192 },
+  },
+  {
+    name: "lmstudio",
+    description: "a local LM Studio",
+    baseURL: "http://127.0.0.1:1234/v1",
+    api: "chat",
+    apiKeyRequired: false,
+    contextWindow: 8_192,
+    sampling: LOCAL_SAMPLING,
+  },
   // The GitHub token (GITHUB_COPILOT_TOKEN, or the one `clio login copilot` stored) is exchanged for Copilot's own; see copilot/.
   {
     name: "copilot",
@@ -85,7 +129,17 @@ const presetList: ProviderPreset[] = [
     apiKeyRequired: false,
     contextWindow: 128_000,
   },
-  { name: "custom", description: "any OpenAI-compatible server", baseURL: "", api: "chat", apiKeyEnv: "OPENAI_API_KEY", apiKeyRequired: false, contextWindow: 8_192 },
+  // Any other OpenAI-compatible server is most often a local one: the local defaults fit it.
+  {
+    name: "custom",
+    description: "any OpenAI-compatible server",
+    baseURL: "",
+    api: "chat",
+    apiKeyEnv: "OPENAI_API_KEY",
+    apiKeyRequired: false,
+    contextWindow: 8_192,
+    sampling: LOCAL_SAMPLING,
+  },
   { name: "scripted", description: "recorded replies played back in order", baseURL: "", api: "scripted", defaultModel: "scripted", apiKeyRequired: false, contextWindow: 128_000 },
 ];
 
@@ -126,6 +180,8 @@ export interface ProviderSettings {
   apiKey?: Secret;
   apiKeyEnv?: string;
   contextWindow: number;
+  /** The preset's sampling defaults (config, environment and flags override each). */
+  sampling: PresetSampling;
   script?: string;
   sources: {
     provider: SettingSource;
@@ -261,6 +317,7 @@ export function resolveProviderSettings({ flags = {}, env = {}, config = {} }: R
     ...(apiKey ? { apiKey: new Secret(apiKey.value) } : {}),
     ...(apiKeyEnv ? { apiKeyEnv } : {}),
     contextWindow: contextWindow.value,
+    sampling: { ...presetFound.sampling },
     ...(script ? { script: script.value } : {}),
     sources: {
       provider: chosen.source,

@@ -81,9 +81,14 @@ export interface SessionEvent {
   data?: unknown;
 }
 
+/** What a session was started by: the interactive chat, or a `clio -p` run. */
+export type SessionMode = "chat" | "print";
+
 export interface SessionData {
   version: typeof SESSION_FORMAT_VERSION;
   id: string;
+  /** Absent in sessions written before clio recorded it. */
+  mode?: SessionMode;
   createdAt: string;
   updatedAt: string;
   /** Absolute path. */

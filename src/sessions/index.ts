@@ -11,6 +11,7 @@ export {
   type MessageRecord,
   type MessageRole,
   type SessionData,
+  type SessionMode,
   type SessionEvent,
   type TurnUsage,
   type UsageTotals,

@@ -54,7 +54,16 @@ function describe(value: unknown): string {
   return Array.isArray(value) ? "an array" : typeof value;
 }
 
-const HEADER = { kind: oneOf("session"), version: count, id: nonEmptyText, createdAt: nonEmptyText, workspace: text, provider: text, model: text };
+const HEADER = {
+  kind: oneOf("session"),
+  version: count,
+  id: nonEmptyText,
+  createdAt: nonEmptyText,
+  workspace: text,
+  provider: text,
+  model: text,
+  mode: optional(oneOf("chat", "print")),
+};
 const MESSAGE = { sequence: count, role: oneOf("system", "user", "assistant", "tool"), content: text, reasoning: optional(text), timestamp: nonEmptyText, turn: count };
 const COMMAND = {
   sequence: count,

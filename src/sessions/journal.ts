@@ -20,9 +20,9 @@ export interface UsageLine extends TurnUsage {
 export const MODEL_CHANGED = "model-changed";
 
 /** The header line of a new journal. */
-export function headerLine(data: Pick<SessionData, "id" | "createdAt" | "workspace" | "provider" | "model">): string {
-  const { id, createdAt, workspace, provider, model } = data;
-  return `${JSON.stringify({ kind: "session", version: SESSION_FORMAT_VERSION, id, createdAt, workspace, provider, model })}\n`;
+export function headerLine(data: Pick<SessionData, "id" | "createdAt" | "workspace" | "provider" | "model" | "mode">): string {
+  const { id, createdAt, workspace, provider, model, mode } = data;
+  return `${JSON.stringify({ kind: "session", version: SESSION_FORMAT_VERSION, id, createdAt, workspace, provider, model, ...(mode ? { mode } : {}) })}\n`;
 }
 
 export function messageLine(record: MessageRecord): string {
@@ -84,10 +84,11 @@ export function readJournal(text: string): JournalOutcome {
   if (typeof version === "number" && version > SESSION_FORMAT_VERSION) return { ok: false, kind: "newer", version };
   const headerProblem = checkHeader(header);
   if (headerProblem !== undefined) return { ok: false, kind: "corrupt", reason: `line 1 (the header): ${headerProblem}` };
-  const { id, createdAt, workspace, provider, model } = header as SessionData;
+  const { id, createdAt, workspace, provider, model, mode } = header as SessionData;
   const data: SessionData = {
     version: SESSION_FORMAT_VERSION,
     id,
+    ...(mode ? { mode } : {}),
     createdAt,
     updatedAt: createdAt,
     workspace,

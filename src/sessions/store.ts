@@ -10,13 +10,15 @@ import { ClioError } from "../../grammar/errors.js";
 import { writeAtomically } from "../../tools/atomic-file.js";
 import { ApplicationError } from "../errors.js";
 import { parseJsonText } from "../config/json-text.js";
-import { SESSION_FORMAT_VERSION, type SessionData, decodeSession, newerVersionError } from "./format.js";
+import { SESSION_FORMAT_VERSION, type SessionData, type SessionMode, decodeSession, newerVersionError } from "./format.js";
 import { headerLine, isJournal, journalText, readJournal } from "./journal.js";
 import { type LockOptions, SessionLock } from "./lock.js";
 import { Session, type SessionWriter } from "./session.js";
 
 const ID_PATTERN = /^\d{8}-\d{4}-[0-9a-f]{6}$/;
 const SESSION_FILE_PATTERN = /^(\d{8}-\d{4}-[0-9a-f]{6})\.jsonl?$/;
+/** The event a forked session starts with; `data.from` names the original. */
+export const SESSION_FORKED = "session-forked";
 const LIST_HINT = 'Run "clio sessions" to see the ids; a unique prefix such as "20261122-0243" is enough.';
 
 export interface SessionStoreOptions {
@@ -40,6 +42,8 @@ export interface SessionSummary {
   workspace: string;
   provider: string;
   model: string;
+  /** Absent for sessions written before clio recorded it. */
+  mode?: SessionMode;
   messageCount: number;
   file: string;
 }
@@ -77,7 +81,70 @@ export class SessionStore {
   }
 
   /** Starts a new session, saved at once and locked to this process. */
-  async create(input: { workspace: string; provider: string; model: string }): Promise<Session> {
+  async create(input: { workspace: string; provider: string; model: string; mode?: SessionMode }): Promise<Session> {
+    const { id, lock } = await this.claimNewId();
+    const timestamp = new Date(this.now()).toISOString();
+    const data: SessionData = {
+      version: SESSION_FORMAT_VERSION,
+      id,
+      ...(input.mode ? { mode: input.mode } : {}),
+      createdAt: timestamp,
+      updatedAt: timestamp,
+      workspace: path.resolve(input.workspace),
+      provider: input.provider,
+      model: input.model,
+      title: "",
+      messages: [],
+      commands: [],
+      usage: { turns: [], totals: { inputTokens: 0, outputTokens: 0, estimated: false } },
+      events: [],
+    };
+    const file = this.sessionFile(id);
+    const writer = this.openWriter(file);
+    const header = headerLine(data);
+    try {
+      await writer.append(header);
+    } catch (error) {
+      await fs.rm(file, { force: true });
+      lock.release();
+      throw new ApplicationError(
+        "internal_error",
+        `Could not create a session in ${this.directory}: ${(error as Error).message}`,
+        "Check that the session folder is writable (sessionDir in clio config).",
+      );
+    }
+    return new Session({ file, data, writer, lock, now: this.now, maxOutputChars: this.maxOutputChars, length: Buffer.byteLength(header) });
+  }
+
+  /**
+   * Copies a session — its records and its undo checkpoints — under a new id, and opens the
+   * copy (locked to this process); the original is only read. The copy starts with an event
+   * naming the session it came from.
+   */
+  async fork(idOrPrefix: string): Promise<Session> {
+    const source = await this.read(idOrPrefix);
+    const { id, lock } = await this.claimNewId();
+    try {
+      const timestamp = new Date(this.now()).toISOString();
+      const sequence = 1 + Math.max(0, ...[...source.messages, ...source.commands, ...source.events].map((record) => record.sequence));
+      const data: SessionData = { ...source, id, createdAt: timestamp, events: [...source.events, { sequence, type: SESSION_FORKED, timestamp, data: { from: source.id } }] };
+      const text = journalText(data);
+      const checkpoints = path.join(this.directory, `${source.id}.checkpoints`);
+      if (await exists(checkpoints)) await fs.cp(checkpoints, path.join(this.directory, `${id}.checkpoints`), { recursive: true });
+      const file = this.sessionFile(id);
+      await writeAtomically(file, text);
+      const read = await readSessionFile(file);
+      if (read.kind !== "ok") throw new ApplicationError("internal_error", `The copy of session ${source.id} could not be read back from ${file}.`, "Try again.");
+      return new Session({ file, data: read.data, writer: this.openWriter(file), lock, now: this.now, maxOutputChars: this.maxOutputChars, length: read.length });
+    } catch (error) {
+      await fs.rm(path.join(this.directory, `${id}.checkpoints`), { recursive: true, force: true });
+      lock.release();
+      throw error;
+    }
+  }
+
+  /** A new id no session has, locked to this process. */
+  private async claimNewId(): Promise<{ id: string; lock: SessionLock }> {
     await fs.mkdir(this.directory, { recursive: true });
     for (let attempt = 0; attempt < 20; attempt++) {
       const id = makeSessionId(this.now(), this.randomSuffix());
@@ -86,40 +153,8 @@ export class SessionStore {
         throw error;
       });
       if (!lock) continue;
-      if (await exists(this.sessionFile(id))) {
-        lock.release();
-        continue;
-      }
-      const timestamp = new Date(this.now()).toISOString();
-      const data: SessionData = {
-        version: SESSION_FORMAT_VERSION,
-        id,
-        createdAt: timestamp,
-        updatedAt: timestamp,
-        workspace: path.resolve(input.workspace),
-        provider: input.provider,
-        model: input.model,
-        title: "",
-        messages: [],
-        commands: [],
-        usage: { turns: [], totals: { inputTokens: 0, outputTokens: 0, estimated: false } },
-        events: [],
-      };
-      const file = this.sessionFile(id);
-      const writer = this.openWriter(file);
-      const header = headerLine(data);
-      try {
-        await writer.append(header);
-      } catch (error) {
-        await fs.rm(file, { force: true });
-        lock.release();
-        throw new ApplicationError(
-          "internal_error",
-          `Could not create a session in ${this.directory}: ${(error as Error).message}`,
-          "Check that the session folder is writable (sessionDir in clio config).",
-        );
-      }
-      return new Session({ file, data, writer, lock, now: this.now, maxOutputChars: this.maxOutputChars, length: Buffer.byteLength(header) });
+      if (!(await exists(this.sessionFile(id))) && !(await exists(this.legacyFile(id)))) return { id, lock };
+      lock.release();
     }
     throw new ApplicationError("internal_error", `Could not find a free session id in ${this.directory}.`, "Try again in a moment.");
   }
@@ -193,9 +228,13 @@ export class SessionStore {
     return data;
   }
 
-  /** The most recently updated session in this workspace (for `--continue`). */
-  async latest(workspace: string): Promise<SessionSummary | undefined> {
-    return (await this.list({ workspace })).sessions[0];
+  /**
+   * The most recently updated session in this workspace (for `--continue`); with `prefer`, the
+   * latest of that mode when there is one (sessions older than the mode record count as chats).
+   */
+  async latest(workspace: string, prefer?: SessionMode): Promise<SessionSummary | undefined> {
+    const { sessions } = await this.list({ workspace });
+    return sessions.find((session) => prefer === undefined || (session.mode ?? "chat") === prefer) ?? sessions[0];
   }
 
   /** Deletes a session by id or unique prefix; refused (`locked`) while another process has it open. Returns the id. */
@@ -349,6 +388,7 @@ function summarize(data: SessionData, file: string): SessionSummary {
     workspace: data.workspace,
     provider: data.provider,
     model: data.model,
+    ...(data.mode ? { mode: data.mode } : {}),
     messageCount: data.messages.length,
     file,
   };

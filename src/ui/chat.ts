@@ -15,14 +15,15 @@ import { runPersonCommand } from "../agent/person-command.js";
 import { chatCompleter } from "./completion.js";
 import { BRACKETED_PASTE, PasteCollector } from "./paste.js";
 import { runSlashCommand, SLASH_COMMAND_NAMES } from "./slash-commands.js";
+import { reasoningModeFrom } from "./reasoning-view.js";
 import { createStyle } from "./style.js";
 import { TerminalView } from "./terminal-view.js";
 
 export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
   const style = createStyle(process.stdout);
   const write = (text: string) => void process.stdout.write(text);
-  // CLIO_REASONING=hide keeps what a provider sends as reasoning off the screen (it is still recorded).
-  const view = new TerminalView({ style, output: process.stdout, reasoning: process.env.CLIO_REASONING === "hide" ? "hide" : "show" });
+  // CLIO_REASONING=show|hide: reasoning whole as it comes, or off the screen; by default collapsed to a line (always recorded).
+  const view = new TerminalView({ style, output: process.stdout, reasoning: reasoningModeFrom(process.env.CLIO_REASONING) });
   // Pastes arrive whole (bracketed paste); the terminal itself goes raw, as readline would set it.
   const input = new PasteCollector();
   process.stdin.setRawMode?.(true);
@@ -149,6 +150,7 @@ export async function runInteractiveChat(flags: ChatFlags): Promise<number> {
               style,
               write,
               runDirect,
+              reasoning: view.reasoning,
               prompt: promptModel,
               signal: (turn = new AbortController()).signal,
             })) === "exit"
@@ -199,10 +201,12 @@ async function runOwnCommand(
   const { style, write } = context;
   if (!command) return write(`${style.red("✗")} Give a shell command after !, e.g. !git status. Standard input is closed: interactive programs end at once.\n`);
   let lastCharacter = "\n";
+  // What it changes in the workspace is kept like a prompt's changes: /undo takes it back.
+  const watched = await context.conversation.watchOwnCommand(`!${command}`);
   const result = await runPersonCommand(command, context.workspaceRoot, context.signal, (text) => {
     write(style.dim(text));
     lastCharacter = text.at(-1) ?? lastCharacter;
-  });
+  }).finally(watched);
   if (lastCharacter !== "\n") write("\n");
   write(`${result.exitCode === 0 ? style.green("✓") : style.red("✗")} ${result.summary} ${style.dim("(added to the conversation)")}\n`);
   await context.conversation.addContext(result.context);

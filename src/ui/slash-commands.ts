@@ -1,4 +1,4 @@
-/** The chat's slash commands: /help, /model, /mode, /sessions, /resume, /undo, /rewind, /diff, /clear, /cost, /memory, /exit. */
+/** The chat's slash commands: /help, /model, /mode, /sessions, /resume, /fork, /undo, /rewind, /diff, /clear, /cost, /memory, /exit. */
 import type { ChalkInstance } from "chalk";
 import { isHistoryMarker } from "../agent/agent.js";
 import type { Conversation } from "../agent/conversation.js";
@@ -6,6 +6,7 @@ import { PERMISSION_MODES, type PermissionMode } from "../manager/permissions.js
 import { createProvider, type CreateProviderOptions, type ProviderSettings } from "../providers/index.js";
 import type { Runtime } from "../runtime.js";
 import type { SessionStore } from "../sessions/index.js";
+import { REASONING_MODES, type ReasoningMode, type ReasoningView } from "./reasoning-view.js";
 import { diffCommand, rewindCommand, undoCommand } from "./undo-commands.js";
 
 export interface SlashContext {
@@ -16,6 +17,8 @@ export interface SlashContext {
   providerOptions: CreateProviderOptions;
   style: ChalkInstance;
   write(text: string): void;
+  /** The reasoning beside the replies, for /reasoning. */
+  reasoning?: ReasoningView;
   /** Runs a line of protocol commands directly, as if the person typed it. */
   runDirect(text: string): Promise<void>;
   /** Sends a prompt to the model as if the person typed it. */
@@ -36,12 +39,14 @@ export const SLASH_COMMAND_NAMES = [
   "/mode",
   "/sessions",
   "/resume",
+  "/fork",
   "/init",
   "/compact",
   "/undo",
   "/rewind",
   "/diff",
   "/checks",
+  "/reasoning",
   "/clear",
   "/cost",
   "/memory",
@@ -54,12 +59,14 @@ const HELP = [
   ["/mode [plan|ask|auto-edit|yolo]", "show or change the permission mode"],
   ["/sessions", "list the sessions of this workspace"],
   ["/resume ID", "continue a recorded session (a unique prefix of its id is enough)"],
+  ["/fork", "go on in a copy of this session (a new id); the original stays as it is"],
   ["/init", "let the model study the project and draft CLIO.md (and suggest checks)"],
   ["/compact", "summarise the older turns now, to free the context window"],
   ["/undo", "restore the files the last prompt changed"],
   ["/rewind [N]", "list the checkpoints, or undo checkpoint N and every later one"],
   ["/diff", "show what this session changed in files"],
   ["/checks", "show the checks that run after the model changes files"],
+  ["/reasoning [collapse|show|hide]", "show the last prompt's reasoning whole, or change how reasoning shows"],
   ["/clear", "start afresh in a new session (clears the screen)"],
   ["/cost", "tokens used in this conversation"],
   ["/memory", "list what is remembered"],
@@ -131,6 +138,12 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
       if (last) write(style.dim(`Last reply: ${last.content.slice(0, 300)}${last.content.length > 300 ? "…" : ""}\n`));
       return "continue";
     }
+    case "/fork": {
+      const original = await conversation.fork(context.store);
+      if (original === undefined) write("Nothing to fork yet: this session has no prompt. Fork once there is something to branch from.\n");
+      else write(`Forked ${style.cyan(original)} into ${style.cyan(conversation.session!.id)}; going on in the copy. The original stays as it was: clio -r ${original}\n`);
+      return "continue";
+    }
     case "/init":
       await context.prompt(INIT_PROMPT);
       return "continue";
@@ -157,6 +170,9 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
         );
       return "continue";
     }
+    case "/reasoning":
+      reasoningCommand(argument, context);
+      return "continue";
     case "/clear":
       await conversation.clear();
       // The screen is cleared too (and its scrollback), like a new chat.
@@ -177,4 +193,22 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
       write(`${style.red("✗")} Unknown command ${name}. /help lists the commands.\n`);
       return "continue";
   }
+}
+
+/** `/reasoning` shows the last prompt's reasoning; `/reasoning MODE` changes how reasoning shows from now on. */
+function reasoningCommand(argument: string, { reasoning, style, write }: SlashContext): void {
+  if (!reasoning) {
+    write("Reasoning is not shown here.\n");
+    return;
+  }
+  if (!argument) {
+    reasoning.showLast();
+    return;
+  }
+  if (!(REASONING_MODES as readonly string[]).includes(argument)) {
+    write(`${style.red("✗")} /reasoning takes one of ${REASONING_MODES.join(", ")}; /reasoning alone shows the last prompt's reasoning.\n`);
+    return;
+  }
+  reasoning.mode = argument as ReasoningMode;
+  write(`Reasoning is now ${argument === "collapse" ? "collapsed to a line" : argument === "show" ? "shown whole as it comes" : "hidden"}.\n`);
 }

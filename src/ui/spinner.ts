@@ -32,6 +32,11 @@ export class Spinner {
     this.draw();
   }
 
+  /** Changes what the spinner says, keeping its clock. */
+  relabel(label: string): void {
+    this.label = label;
+  }
+
   /** Output of the running command: its last lines are shown under the label. */
   output(text: string): void {
     if (!this.timer) return;

@@ -6,15 +6,17 @@
 import type { ChalkInstance } from "chalk";
 import type { AgentEvent } from "../agent/agent.js";
 import type { ManagerEvent } from "../manager/manager.js";
+import { LeadingReasoningSplitter } from "./leading-reasoning.js";
 import { MarkdownRenderer } from "./markdown.js";
+import { ReasoningView, type ReasoningMode } from "./reasoning-view.js";
 import { formatOutputPreview, formatResultLine } from "./results.js";
 import { Spinner } from "./spinner.js";
 
 export interface TerminalViewOptions {
   style: ChalkInstance;
   output: NodeJS.WriteStream | { isTTY?: boolean; columns?: number; write(text: string): boolean };
-  /** Reasoning a provider sends beside the reply: shown dimmed (default) or hidden. */
-  reasoning?: "show" | "hide";
+  /** Reasoning a provider sends beside the reply: collapsed to a line (default), shown dimmed, or hidden. */
+  reasoning?: ReasoningMode;
 }
 
 export class TerminalView {
@@ -25,9 +27,10 @@ export class TerminalView {
   private readonly pendingResults: string[] = [];
   private replyShown = false;
   private readonly liveWidth: number | undefined;
-  private readonly showReasoning: boolean;
-  /** Whether reasoning is being shown and its block is still open (ends at the first reply text). */
-  private inReasoning = false;
+  /** The reasoning beside the replies; `/reasoning` shows it or changes how it shows. */
+  readonly reasoning: ReasoningView;
+  /** Splits a `<think>` block at the start of a reply off as reasoning. */
+  private splitter: LeadingReasoningSplitter;
 
   constructor(options: TerminalViewOptions) {
     this.style = options.style;
@@ -37,7 +40,8 @@ export class TerminalView {
     };
     this.liveWidth = options.output.isTTY ? Math.max(20, (options.output.columns ?? 80) - 1) : undefined;
     this.markdown = new MarkdownRenderer(this.style, this.write, this.liveWidth);
-    this.showReasoning = options.reasoning !== "hide";
+    this.reasoning = new ReasoningView(options.reasoning ?? "collapse", this.style, this.write, this.spinner);
+    this.splitter = this.newSplitter();
   }
 
   /** Stops the spinner, e.g. before an error message. */
@@ -63,27 +67,23 @@ export class TerminalView {
         if (this.replyShown) this.write("\n");
         this.replyShown = true;
         this.markdown = new MarkdownRenderer(style, this.write, this.liveWidth);
+        this.reasoning.started();
+        this.splitter = this.newSplitter();
         this.spinner.start("Thinking…");
         break;
       case "first-token":
         this.spinner.stop();
         break;
       case "reasoning-delta":
-        if (!this.showReasoning) break;
-        this.spinner.stop();
-        if (!this.inReasoning) this.write(style.dim("┆ thinking\n┆ "));
-        this.inReasoning = true;
-        this.write(style.dim(event.text.replaceAll("\n", "\n┆ ")));
+        this.reasoning.push(event.text);
         break;
       case "text-delta":
-        this.spinner.stop();
-        this.endReasoning();
-        this.markdown.push(event.text);
-        if (this.markdown.atLineStart) this.flushResults();
+        this.splitter.push(event.text);
         break;
       case "reply-finished":
+        this.splitter.end();
+        this.reasoning.end();
         this.spinner.stop();
-        this.endReasoning();
         this.markdown.end();
         this.flushResults();
         break;
@@ -100,6 +100,7 @@ export class TerminalView {
         this.write(`${style.dim(`· Older turns (${event.replacedMessages} messages) were summarised to stay inside the context window.`)}\n`);
         break;
       case "prompt-finished":
+        this.reasoning.promptFinished();
         this.replyShown = false;
         this.spinner.stop();
         if (event.message && event.reason !== "done") {
@@ -131,11 +132,16 @@ export class TerminalView {
     if (this.markdown.atLineStart) this.flushResults();
   }
 
-  /** The reasoning block ends: the reply starts on a line of its own. */
-  private endReasoning(): void {
-    if (!this.inReasoning) return;
-    this.inReasoning = false;
-    this.write("\n\n");
+  private newSplitter(): LeadingReasoningSplitter {
+    return new LeadingReasoningSplitter(
+      (text) => this.reasoning.push(text),
+      (text) => {
+        this.reasoning.end();
+        this.spinner.stop();
+        this.markdown.push(text);
+        if (this.markdown.atLineStart) this.flushResults();
+      },
+    );
   }
 
   /** Result lines wait for the reply's current line to end, so they never split it. */

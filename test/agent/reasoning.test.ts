@@ -38,11 +38,68 @@ describe("reasoning", () => {
     ).toBe(thought);
   });
 
-  it("shows dimmed before the reply, or not at all when hidden", () => {
+  it("is collapsed to one line with its size by default; /reasoning's view shows the last prompt's whole", () => {
+    const written: string[] = [];
+    const style = new Chalk({ level: 1 });
+    const view = new TerminalView({ style, output: { isTTY: false, write: (text: string) => written.push(text) > 0 } });
+    view.onAgentEvent({ type: "model-started", turn: 1 });
+    view.onAgentEvent({ type: "reasoning-delta", text: "first I look\nthen I " });
+    view.onAgentEvent({ type: "reasoning-delta", text: "answer" });
+    view.onAgentEvent({ type: "text-delta", text: "Answer.\n" });
+    view.onAgentEvent({
+      type: "reply-finished",
+      turn: 1,
+      outcome: { text: "Answer.\n", reasoning: "", results: [], mentions: [], dialectCalls: [], finishReason: "stop", fabricated: false, dispatchDelays: [] },
+    });
+    view.onAgentEvent({ type: "prompt-finished", reason: "done", turns: 1 });
+    const shown = written.join("");
+    expect(shown).toContain(style.dim("┆ reasoning, 2 lines, 26 characters (collapsed: /reasoning shows it)"));
+    expect(shown).not.toContain("first I look");
+    expect(shown.indexOf("reasoning,")).toBeLessThan(shown.indexOf("Answer"));
+    written.length = 0;
+    view.reasoning.showLast();
+    expect(written.join("")).toBe(`${style.dim("┆ first I look\n┆ then I answer")}\n`);
+    // The next prompt starts with nothing to show until its own reasoning comes.
+    view.onAgentEvent({ type: "model-started", turn: 2 });
+    written.length = 0;
+    view.reasoning.showLast();
+    expect(written.join("")).toBe("No reasoning came with the last prompt's replies.\n");
+  });
+
+  it("takes a <think> block at the start of a reply's text as reasoning, however it is cut; a later tag is text", () => {
+    const written: string[] = [];
+    const style = new Chalk({ level: 0 });
+    const view = new TerminalView({ style, output: { isTTY: false, write: (text: string) => written.push(text) > 0 } });
+    view.onAgentEvent({ type: "model-started", turn: 1 });
+    for (const chunk of ["  <Th", "ink>weigh", "ing it</thi", "nk>\nThe answer", " is <think>yes</think>.\n"]) view.onAgentEvent({ type: "text-delta", text: chunk });
+    view.onAgentEvent({
+      type: "reply-finished",
+      turn: 1,
+      outcome: { text: "", reasoning: "", results: [], mentions: [], dialectCalls: [], finishReason: "stop", fabricated: false, dispatchDelays: [] },
+    });
+    const shown = written.join("");
+    expect(shown).toContain("┆ reasoning, 1 line, 11 characters (collapsed: /reasoning shows it)\nThe answer is <think>yes</think>.");
+    expect(shown).not.toContain("weighing");
+    written.length = 0;
+    view.reasoning.showLast();
+    expect(written.join("")).toBe("┆ weighing it\n");
+
+    written.length = 0;
+    view.onAgentEvent({ type: "model-started", turn: 2 });
+    for (const chunk of ["<thinking>never", " closed"]) view.onAgentEvent({ type: "text-delta", text: chunk });
+    view.onAgentEvent({
+      type: "reply-finished",
+      turn: 2,
+      outcome: { text: "", reasoning: "", results: [], mentions: [], dialectCalls: [], finishReason: "stop", fabricated: false, dispatchDelays: [] },
+    });
+    expect(written.join("")).toContain("┆ reasoning, 1 line, 12 characters");
+  });
+
+  it("shows dimmed before the reply when asked, or not at all when hidden", () => {
     const written: string[] = [];
     const style = new Chalk({ level: 1 });
     const output = { isTTY: false, write: (text: string) => written.push(text) > 0 };
-    const view = new TerminalView({ style, output });
+    const view = new TerminalView({ style, output, reasoning: "show" });
     view.onAgentEvent({ type: "reasoning-delta", text: "let me\nthink" });
     view.onAgentEvent({ type: "text-delta", text: "Answer.\n" });
     const shown = written.join("");

@@ -8,6 +8,7 @@ export { commitStaged, describeStaged, stagePaths } from "./changes.js";
 export { diffRepository } from "./diff.js";
 export { branchState, formatBranchHeader, readLog } from "./history.js";
 export { mergeInto, reset, restorePaths, unstagePaths } from "./merge-reset.js";
+export { previewCheckout, previewHardReset, previewMerge, previewRestore } from "./plan.js";
 export { fetchRemote, pullRemote, pushRemote, resolveCredentials, scrubSecrets } from "./remote.js";
 export { enclosingRepository, exists, openRepository, resolveAuthor } from "./repository.js";
 export { computeStatus } from "./status.js";

@@ -4,7 +4,7 @@
  */
 import git from "isomorphic-git";
 import { ToolError } from "../errors.js";
-import { applyChanges, assertNothingOverwritten, diffTrees } from "./apply-tree.js";
+import { applyChanges, assertNothingOverwritten, diffTrees, type PathChange } from "./apply-tree.js";
 import { assertNoMergeInProgress, currentBranch, headCommit, resolveCommit, type Repository } from "./repository.js";
 import type { StatusOptions } from "./status.js";
 import { commitFiles, readCommitObject } from "./tree.js";
@@ -110,6 +110,38 @@ export interface CheckoutResult {
  */
 export async function checkout(repository: Repository, target: string, options: { create?: boolean; startPoint?: string } & StatusOptions = {}): Promise<CheckoutResult> {
   const { fs, gitdir } = repository;
+  const { branch, oid, create, changes } = await planCheckout(repository, target, options);
+  // The new branch is made first, so a name git refuses stops the checkout before any file changes.
+  if (create) await writeBranch(repository, branch!, create.from);
+  const commit = oid;
+  const pointHead = async (): Promise<void> => {
+    if (create?.tracking) {
+      await git.setConfig({ fs, gitdir, path: `branch.${branch}.remote`, value: create.tracking.remote });
+      await git.setConfig({ fs, gitdir, path: `branch.${branch}.merge`, value: `refs/heads/${branch}` });
+    }
+    if (branch === undefined) await git.writeRef({ fs, gitdir, ref: "HEAD", value: commit, force: true });
+    else await git.writeRef({ fs, gitdir, ref: "HEAD", value: `refs/heads/${branch}`, symbolic: true, force: true });
+  };
+  try {
+    await applyChanges(repository, changes, {
+      worktree: true,
+      check: () => assertNothingOverwritten(repository, changes, `Checking out ${target}`, options),
+      afterIndex: pointHead,
+    });
+  } catch (error) {
+    if (create) await git.deleteBranch({ fs, gitdir, ref: branch! }).catch(() => undefined);
+    throw error;
+  }
+  return { branch, oid, created: create !== undefined, changed: changes.map((change) => change.path) };
+}
+
+/** What checking out `target` would do — the branch, the commit, the paths that change — found without changing anything. */
+export async function planCheckout(
+  repository: Repository,
+  target: string,
+  options: { create?: boolean; startPoint?: string } = {},
+): Promise<{ branch?: string; oid: string; create?: { from: string; tracking?: { remote: string } }; changes: PathChange[] }> {
+  const { fs, gitdir } = repository;
   await assertNoMergeInProgress(repository, `check out ${target}`);
   let branch: string | undefined;
   let oid: string;
@@ -146,26 +178,5 @@ export async function checkout(repository: Repository, target: string, options: 
 
   const head = await headCommit(repository);
   const changes = diffTrees(await commitFiles(repository, head), await commitFiles(repository, oid));
-  // The new branch is made first, so a name git refuses stops the checkout before any file changes.
-  if (create) await writeBranch(repository, branch!, create.from);
-  const commit = oid;
-  const pointHead = async (): Promise<void> => {
-    if (create?.tracking) {
-      await git.setConfig({ fs, gitdir, path: `branch.${branch}.remote`, value: create.tracking.remote });
-      await git.setConfig({ fs, gitdir, path: `branch.${branch}.merge`, value: `refs/heads/${branch}` });
-    }
-    if (branch === undefined) await git.writeRef({ fs, gitdir, ref: "HEAD", value: commit, force: true });
-    else await git.writeRef({ fs, gitdir, ref: "HEAD", value: `refs/heads/${branch}`, symbolic: true, force: true });
-  };
-  try {
-    await applyChanges(repository, changes, {
-      worktree: true,
-      check: () => assertNothingOverwritten(repository, changes, `Checking out ${target}`, options),
-      afterIndex: pointHead,
-    });
-  } catch (error) {
-    if (create) await git.deleteBranch({ fs, gitdir, ref: branch! }).catch(() => undefined);
-    throw error;
-  }
-  return { branch, oid, created: create !== undefined, changed: changes.map((change) => change.path) };
+  return { ...(branch === undefined ? {} : { branch }), oid, ...(create ? { create } : {}), changes };
 }

@@ -27,6 +27,24 @@ export async function mergeInto(
   author: () => Promise<{ name: string; email: string }>,
   options: { message?: string; now?: () => number } & StatusOptions = {},
 ): Promise<MergeResult> {
+  const plan = await planMerge(repository, theirs, author, options);
+  if (plan.kind === "up-to-date") return { kind: plan.kind, branch: plan.branch, oid: plan.oid, changed: [] };
+  const { branch, oid, changes } = plan;
+  await moveBranch(repository, branch, oid, changes, true, () => assertNothingOverwritten(repository, changes, `Merging ${theirs}`, options));
+  return { kind: plan.kind, branch, oid, changed: changes.map((change) => change.path) };
+}
+
+/**
+ * What merging `theirs` would do: the commit the branch would move to and the paths that change.
+ * Refs, index and worktree stay as they are; a true merge writes its merged objects (the new
+ * commit, trees and blobs) to the object store, where nothing refers to them until the merge runs.
+ */
+export async function planMerge(
+  repository: Repository,
+  theirs: string,
+  author: () => Promise<{ name: string; email: string }>,
+  options: { message?: string; now?: () => number } = {},
+): Promise<{ kind: MergeResult["kind"]; branch: string; oid: string; changes: PathChange[] }> {
   const { fs, dir, gitdir, cache } = repository;
   const branch = await requireBranch(repository, "merge");
   await assertNoMergeInProgress(repository, `merge ${theirs}`);
@@ -73,10 +91,9 @@ export async function mergeInto(
     }
     throw error;
   }
-  if (result.alreadyMerged || result.oid === ours) return { kind: "up-to-date", branch, oid: ours, changed: [] };
+  if (result.alreadyMerged || result.oid === ours) return { kind: "up-to-date", branch, oid: ours, changes: [] };
   const changes = diffTrees(await commitFiles(repository, ours), await commitFiles(repository, result.oid!));
-  await moveBranch(repository, branch, result.oid!, changes, true, () => assertNothingOverwritten(repository, changes, `Merging ${theirs}`, options));
-  return { kind: result.fastForward ? "fast-forward" : "merge", branch, oid: result.oid!, changed: changes.map((change) => change.path) };
+  return { kind: result.fastForward ? "fast-forward" : "merge", branch, oid: result.oid!, changes };
 }
 
 async function moveBranch(repository: Repository, branch: string | undefined, oid: string, changes: PathChange[], worktree: boolean, check?: () => Promise<void>): Promise<void> {
@@ -106,6 +123,22 @@ export async function reset(repository: Repository, mode: ResetMode, ref = "HEAD
     await git.writeRef({ fs, gitdir, ref: branch === undefined ? "HEAD" : `refs/heads/${branch}`, value: oid, force: true });
     return { oid, affected: [] };
   }
+  const { changes, discarded } = await planIndexReset(repository, mode, oid, options);
+  await moveBranch(repository, branch, oid, changes, mode === "hard");
+  await endMerge(repository);
+  return { oid, affected: mode === "mixed" ? changes.map((change) => change.path) : discarded };
+}
+
+/**
+ * The paths a mixed or hard reset to commit `oid` rewrites — in the index, and for hard also in
+ * the worktree — and, for hard, the paths whose uncommitted changes it discards. Changes nothing.
+ */
+export async function planIndexReset(
+  repository: Repository,
+  mode: "mixed" | "hard",
+  oid: string,
+  options: StatusOptions = {},
+): Promise<{ changes: PathChange[]; discarded: string[] }> {
   const target = await commitFiles(repository, oid);
   const index = await readIndex(repository);
   const changes = diffTrees(indexAsTree(index.entries), target);
@@ -116,11 +149,7 @@ export async function reset(repository: Repository, mode: ResetMode, ref = "HEAD
     }
   }
   changes.sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
-  if (mode === "mixed") {
-    await moveBranch(repository, branch, oid, changes, false);
-    await endMerge(repository);
-    return { oid, affected: changes.map((change) => change.path) };
-  }
+  if (mode === "mixed") return { changes, discarded: [] };
   // hard: also rewrite every tracked file whose worktree copy differs from the index.
   const { entries } = await computeStatus(repository, options);
   const discarded = entries.filter((entry) => entry.index !== "?").map((entry) => entry.path);
@@ -130,9 +159,7 @@ export async function reset(repository: Repository, mode: ResetMode, ref = "HEAD
     const file = target.get(entry.path);
     if (file) changes.push({ path: entry.path, before: file, after: file });
   }
-  await moveBranch(repository, branch, oid, changes, true);
-  await endMerge(repository);
-  return { oid, affected: discarded };
+  return { changes, discarded };
 }
 
 /** `git reset REF -- paths`: the index entries of `paths` become what `ref` has; files and branch stay. */
@@ -150,6 +177,13 @@ export async function unstagePaths(repository: Repository, paths: readonly strin
  * `ref`, which also updates the index) holds, discarding their uncommitted changes.
  */
 export async function restorePaths(repository: Repository, paths: readonly string[], ref?: string): Promise<string[]> {
+  const changes = await planRestore(repository, paths, ref);
+  await applyChanges(repository, changes, { worktree: true });
+  return changes.map((change) => change.path);
+}
+
+/** The paths `restorePaths` would write, with what each gets; changes nothing. */
+export async function planRestore(repository: Repository, paths: readonly string[], ref?: string): Promise<PathChange[]> {
   const index = await readIndex(repository);
   const source = ref === undefined ? indexAsTree(index.entries) : await commitFiles(repository, await resolveCommit(repository, ref));
   const wanted = pathFilter(paths);
@@ -162,9 +196,7 @@ export async function restorePaths(repository: Repository, paths: readonly strin
       ]);
     }
   }
-  const changes: PathChange[] = [...source].filter(([file]) => wanted(file)).map(([file, entry]) => ({ path: file, after: entry }));
-  await applyChanges(repository, changes, { worktree: true });
-  return changes.map((change) => change.path);
+  return [...source].filter(([file]) => wanted(file)).map(([file, entry]) => ({ path: file, after: entry }));
 }
 
 async function headOrCommit(repository: Repository, ref: string): Promise<string | undefined> {
