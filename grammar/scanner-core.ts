@@ -7,6 +7,7 @@ import type { Command, Mention, Position, SyntaxError } from "./ast.js";
 import { BACKSLASH, BACKTICK, CARRIAGE_RETURN, CLOSE_BRACKET, LINE_FEED, OPEN_BRACKET, SPACE, KEY_FIRST, LESS_THAN, TAB, TAG_REST, TILDE } from "./chars.js";
 import { CommandMachine, Outcome, type MachineHost } from "./command-machine.js";
 import { parseCommandText } from "./parser.js";
+import { LoneReturns } from "./line-endings.js";
 import { MentionFinder, endPosition, firstLine } from "./mentions.js";
 import { RegionRecorder } from "./region-log.js";
 import type { InertRegionKind, InertRegionLog } from "./regions.js";
@@ -185,6 +186,7 @@ export abstract class ScannerCore implements MachineHost {
   protected readonly machine = new CommandMachine(this);
   protected readonly mentions = new MentionFinder();
   protected log: RegionRecorder | undefined;
+  protected readonly returns = new LoneReturns();
 
   /**
    * The inert regions of the text read so far (regions.ts), for layers that look for other ways
@@ -233,6 +235,10 @@ export abstract class ScannerCore implements MachineHost {
 
   protected emit(event: ParseEvent): void {
     if (this.events === NO_EVENTS) this.events = [];
+    if (event.type === "mention") {
+      const text = this.returns.restore(event.mention.text, event.mention.span.start.offset);
+      if (text !== event.mention.text) event = { type: "mention", mention: { ...event.mention, text } };
+    }
     this.events.push(event);
   }
 
@@ -370,7 +376,8 @@ export abstract class ScannerCore implements MachineHost {
     return { offset: this.machine.startOffset, line: this.machine.startLine, column: this.machine.startColumn };
   }
 
-  protected emitCommand(text: string, start: Position): void {
+  protected emitCommand(read: string, start: Position): void {
+    const text = this.returns.restore(read, start.offset);
     let result;
     try {
       result = parseCommandText(text, start);

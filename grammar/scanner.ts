@@ -64,12 +64,22 @@ export class StreamingScanner extends LineScanner {
   private scanChunk(chunk: string): ParseEvent[] {
     this.events = NO_EVENTS;
     if (this.ended) return NO_EVENTS;
-    const base = this.total;
-    this.total += chunk.length;
-    this.scan(chunk, 0, base);
-    if (this.stack.length > 0) this.drain();
+    this.scanText(chunk, false);
     this.chooseFastPath();
     return this.events;
+  }
+
+  /** Scans a chunk, its lone `\r` read as line feeds (line-endings.ts); `final` when the text ends with it. */
+  private scanText(chunk: string, final: boolean): void {
+    const returns = this.returns;
+    const text = returns.pending || chunk.indexOf("\r") >= 0 ? returns.read(chunk, this.total, final) : chunk;
+    const base = this.total;
+    this.total += text.length;
+    if (text.length > 0) {
+      this.scan(text, 0, base);
+      if (this.stack.length > 0) this.drain();
+    }
+    if (!this.capturing) returns.forget();
   }
 
   /** The text is complete: settles what was held back and reports what never finished. */
@@ -77,6 +87,7 @@ export class StreamingScanner extends LineScanner {
     this.events = NO_EVENTS;
     this.fastMask = 0;
     if (this.ended) return NO_EVENTS;
+    if (this.returns.pending) this.scanText("", true);
     this.settleAtEnd();
     this.ended = true;
     this.finishState();
@@ -160,7 +171,8 @@ export class StreamingScanner extends LineScanner {
           break;
       }
     }
-    this.fastMask = mask;
+    // A held `\r` is decided by the next character, which the fast paths would not look at.
+    this.fastMask = this.returns.pending ? 0 : mask;
   }
 
   protected override scan(input: string, index: number, base: number): void {

@@ -101,10 +101,17 @@ function inList(markdown: string, depth: number, ordered: boolean): string {
   return text;
 }
 
+/** The example's line endings cycling through `\n`, `\r\n` and a lone `\r`. */
+function mixedLineEndings(markdown: string): string {
+  const endings = ["\n", "\r\n", "\r"];
+  let line = 0;
+  return markdown.replace(/\n/g, () => endings[line++ % endings.length]!);
+}
+
 /**
  * Variations beyond the spec's examples: inside list items (1–3 levels, bullets and ordered),
- * after a paragraph (what can interrupt it), with tab indentation, CRLF line endings, and cut
- * short at every line (unclosed fences, HTML blocks, code spans).
+ * after a paragraph (what can interrupt it), with tab indentation, CRLF, lone CR and mixed line
+ * endings, and cut short at every line (unclosed fences, HTML blocks, code spans).
  */
 export function variations(markdown: string): { name: string; markdown: string }[] {
   const found: { name: string; markdown: string }[] = [];
@@ -116,6 +123,8 @@ export function variations(markdown: string): { name: string; markdown: string }
   found.push({ name: "after a list item", markdown: `- item\n${markdown}` });
   found.push({ name: "tabs for 4 spaces", markdown: markdown.replaceAll("    ", "\t") });
   found.push({ name: "CRLF", markdown: markdown.replaceAll("\n", "\r\n") });
+  found.push({ name: "lone CR", markdown: markdown.replaceAll("\n", "\r") });
+  found.push({ name: "mixed line endings", markdown: mixedLineEndings(markdown) });
   const lines = markdown.split("\n");
   for (let cut = 1; cut < lines.length - 1; cut++) found.push({ name: `cut after line ${cut}`, markdown: lines.slice(0, cut).join("\n") });
   return found;
