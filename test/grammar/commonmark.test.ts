@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { specExamples, variations, withMarkerEverywhere, type Disagreement } from "./commonmark/oracle.js";
+import { definitionDocuments, specExamples, variations, withMarkerEverywhere, type Disagreement } from "./commonmark/oracle.js";
 
 /**
  * The differential check against commonmark.js (contract §4): a marker command at every offset
@@ -53,5 +53,19 @@ describe("CommonMark differential", () => {
     expect(cases).toBeGreaterThan(30_000);
     expect(runs.slice(0, 5)).toEqual([]);
     expect(inert.slice(0, 5)).toEqual([]);
+  });
+
+  it("reads a link reference definition as paragraph text, a documented deviation: what commonmark.js hides there runs", () => {
+    const runs: Disagreement[] = [];
+    const inert: Disagreement[] = [];
+    const inDefinitions: string[] = [];
+    for (const document of definitionDocuments()) {
+      check(document, 1, runs, inert);
+      for (const found of withMarkerEverywhere(document)) if (found.reference === "definition") inDefinitions.push(found.clio);
+    }
+    expect(runs).toEqual([]);
+    expect(inert).toEqual([]);
+    expect(inDefinitions.length).toBeGreaterThan(90);
+    expect(new Set(inDefinitions)).toEqual(new Set(["command", "mention:quote"]));
   });
 });
