@@ -6,6 +6,9 @@
  */
 import { CARRIAGE_RETURN, LINE_FEED } from "./chars.js";
 
+/** A carriage return not followed by a line feed. */
+const LONE_RETURN = /\r(?!\n)/g;
+
 export class LoneReturns {
   /** A `\r` ended the last chunk and was held back. */
   pending = false;
@@ -26,15 +29,13 @@ export class LoneReturns {
       text = text.slice(0, -1);
       this.pending = true;
     }
-    let from = 0;
-    let read = "";
+    let lone = 0;
     for (let at = text.indexOf("\r"); at >= 0; at = text.indexOf("\r", at + 1)) {
       if (text.charCodeAt(at + 1) === LINE_FEED) continue;
-      read += `${text.slice(from, at)}\n`;
-      from = at + 1;
       this.offsets.push(base + at);
+      lone++;
     }
-    return from === 0 ? text : read + text.slice(from);
+    return lone === 0 ? text : text.replace(LONE_RETURN, "\n");
   }
 
   /** `text`, read from absolute offset `start`, with its lone `\r` given back. */
