@@ -22,11 +22,17 @@ export { Leaf, LineKind, LineVerdict, Need } from "./block-verdict.js";
 export class BlockTracker extends LineCursor {
   /** The open containers, outermost first: -1 for a block quote, else a list item's content column. */
   private readonly containers: number[] = [];
-  /** Per open list item, 1 once anything is in it. */
-  private readonly itemHasContent: number[] = [];
-  /** How many containers are open (the arrays keep their slots beyond it). */
+  /**
+   * The open list items with anything in them are exactly those below this depth (the ones above
+   * were opened later and are still empty): one number, where a flag per item would be rewritten
+   * for every line, 10,000 of them under 10,000 open items.
+   */
+  private contentDepth = 0;
+  /** How many containers are open (the array keeps its slots beyond it). */
   private depth = 0;
   private quotes = 0;
+  /** The depths of the open block quotes, outermost first. */
+  private readonly quoteDepths: number[] = [];
   leaf = Leaf.None;
   fenceCharacter = 0;
   fenceLength = 0;
@@ -71,7 +77,9 @@ export class BlockTracker extends LineCursor {
   /** The open containers and leaf are those of the document's start. */
   reset(): void {
     this.depth = 0;
+    this.contentDepth = 0;
     this.quotes = 0;
+    this.quoteDepths.length = 0;
     this.leaf = Leaf.None;
   }
 
@@ -125,8 +133,11 @@ export class BlockTracker extends LineCursor {
         this.advanceOffset(1, false);
         if (isSpaceOrTab(this.line.charCodeAt(this.offset))) this.advanceOffset(1, true);
       } else if (this.blank) {
-        if (this.itemHasContent[k] === 0) break;
+        // The rest is blank: it passes every list item with content up to the next quote, at once.
+        const stop = Math.min(count, this.contentDepth, this.quoteAtOrAfter(k));
+        if (k >= stop) break;
         this.advanceNextNonspace();
+        k = stop - 1;
       } else if (this.indent >= container) this.advanceOffset(container, true);
       else break;
     }
@@ -337,13 +348,24 @@ export class BlockTracker extends LineCursor {
     return this.verdict;
   }
 
+  /** The depth of the first open block quote at or below depth `k`, or Infinity. */
+  private quoteAtOrAfter(k: number): number {
+    const quoteDepths = this.quoteDepths;
+    let low = 0;
+    let high = quoteDepths.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (quoteDepths[middle]! < k) low = middle + 1;
+      else high = middle;
+    }
+    return low < quoteDepths.length ? quoteDepths[low]! : Number.POSITIVE_INFINITY;
+  }
+
   /** Whether a block quote is open once this line's verdict is applied. */
   private quotedAfter(): boolean {
-    if (this.quotes === 0 && this.opened.length === 0) return false;
-    let quotes = 0;
-    for (let k = 0; k < this.matched; k++) if (this.containers[k]! < 0) quotes++;
-    for (const opened of this.opened) if (opened < 0) quotes++;
-    return quotes > 0;
+    if (this.quoteDepths.length > 0 && this.quoteDepths[0]! < this.matched) return true;
+    for (const opened of this.opened) if (opened < 0) return true;
+    return false;
   }
 
   /** Applies the last verdict: closes what did not continue, opens what started. */
@@ -351,11 +373,15 @@ export class BlockTracker extends LineCursor {
     if (this.lazy) return;
     for (let k = this.depth - 1; k >= this.matched; k--) if (this.containers[k]! < 0) this.quotes--;
     this.depth = this.matched;
+    const quoteDepths = this.quoteDepths;
+    while (quoteDepths.length > 0 && quoteDepths[quoteDepths.length - 1]! >= this.depth) quoteDepths.pop();
     if (!this.leafMatched && this.newLeaf === -1) this.leaf = Leaf.None;
     for (const opened of this.opened) {
-      if (opened < 0) this.quotes++;
+      if (opened < 0) {
+        this.quotes++;
+        this.quoteDepths.push(this.depth);
+      }
       this.containers[this.depth] = opened;
-      this.itemHasContent[this.depth] = 0;
       this.depth++;
       this.leaf = Leaf.None;
     }
@@ -368,8 +394,7 @@ export class BlockTracker extends LineCursor {
       } else if (this.newLeaf === Leaf.Html) this.htmlType = this.opensHtml;
     }
     // An item has content once anything but its own blank first line is in it.
-    const contentUntil = this.addsNothing ? this.matched + Math.max(0, this.opened.length - 1) : this.depth;
-    for (let k = 0; k < contentUntil; k++) this.itemHasContent[k] = 1;
+    this.contentDepth = this.addsNothing ? this.matched + Math.max(0, this.opened.length - 1) : this.depth;
   }
 
   /** The paragraph that started on this line is an HTML block of type 7 after all. */
