@@ -1,5 +1,6 @@
 /** Where a backtick run closes: CommonMark's rule for code spans, over a held stretch of text. */
 import { BACKTICK } from "./chars.js";
+import { firstAtOrAfter } from "./sorted.js";
 
 /** The backtick runs of a held stretch, to find where a run opened there closes (CommonMark's rule). */
 export class BacktickRuns {
@@ -21,13 +22,7 @@ export class BacktickRuns {
   closerOf(start: number, length: number): number {
     const starts = this.byLength.get(length);
     if (starts === undefined) return -1;
-    let low = 0;
-    let high = starts.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (starts[middle]! <= start) low = middle + 1;
-      else high = middle;
-    }
+    const low = firstAtOrAfter(starts, start + 1);
     return low < starts.length ? starts[low]! : -1;
   }
 }

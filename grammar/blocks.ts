@@ -16,6 +16,7 @@ import { htmlBlockStart } from "./html.js";
 import { ATX_HEADING, CLOSING_FENCE, isDigit, isSpaceOrTab, maybeSpecial, PLAIN, runLength, SETEXT_UNDERLINE, THEMATIC_BREAK } from "./block-syntax.js";
 import { CARRIAGE_RETURN } from "./chars.js";
 import { LineCursor } from "./line-cursor.js";
+import { firstAtOrAfter } from "./sorted.js";
 
 export { Leaf, LineKind, LineVerdict, Need } from "./block-verdict.js";
 
@@ -350,15 +351,8 @@ export class BlockTracker extends LineCursor {
 
   /** The depth of the first open block quote at or below depth `k`, or Infinity. */
   private quoteAtOrAfter(k: number): number {
-    const quoteDepths = this.quoteDepths;
-    let low = 0;
-    let high = quoteDepths.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (quoteDepths[middle]! < k) low = middle + 1;
-      else high = middle;
-    }
-    return low < quoteDepths.length ? quoteDepths[low]! : Number.POSITIVE_INFINITY;
+    const at = firstAtOrAfter(this.quoteDepths, k);
+    return at < this.quoteDepths.length ? this.quoteDepths[at]! : Number.POSITIVE_INFINITY;
   }
 
   /** Whether a block quote is open once this line's verdict is applied. */

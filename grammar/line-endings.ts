@@ -5,6 +5,7 @@
  * is known only with the next character, so it is held back until then.
  */
 import { CARRIAGE_RETURN, LINE_FEED } from "./chars.js";
+import { firstAtOrAfter } from "./sorted.js";
 
 /** A carriage return not followed by a line feed. */
 const LONE_RETURN = /\r(?!\n)/g;
@@ -58,15 +59,4 @@ export class LoneReturns {
   forget(): void {
     if (this.offsets.length !== 0) this.offsets.length = 0;
   }
-}
-
-function firstAtOrAfter(sorted: number[], value: number): number {
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (sorted[middle]! < value) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
