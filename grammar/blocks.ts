@@ -11,129 +11,34 @@
  * while it holds a code span open and still go back. The open containers are kept in arrays:
  * 10,000 levels of nesting cost no call stack.
  */
+import { Leaf, LineKind, LineVerdict, Need } from "./block-verdict.js";
 import { htmlBlockStart } from "./html.js";
+import { ATX_HEADING, CLOSING_FENCE, isDigit, isSpaceOrTab, maybeSpecial, PLAIN, runLength, SETEXT_UNDERLINE, THEMATIC_BREAK } from "./block-syntax.js";
+import { CARRIAGE_RETURN } from "./chars.js";
+import { LineCursor } from "./line-cursor.js";
+import { firstAtOrAfter } from "./sorted.js";
 
-export const enum Leaf {
-  None,
-  Paragraph,
-  Fence,
-  IndentedCode,
-  Html,
-}
+export { Leaf, LineKind, LineVerdict, Need } from "./block-verdict.js";
 
-/** What a line is, once its beginning is known. */
-export const enum LineKind {
-  /** More of the line is needed (`need` says until when). */
-  Need,
-  /** Live inline text: a paragraph's line or a heading. */
-  Text,
-  /** Nothing that can hold a command: a blank line, a thematic break, a setext underline. */
-  Blank,
-  /** Inert content: code, an HTML block, quoted material (see `region`). */
-  Inert,
-  /** A fence opens on this line; with `topLevel`, outside every container. */
-  FenceOpen,
-}
-
-/** How much more of the line `classify` needs when it answers `Need`. */
-export const enum Need {
-  /** Up to the end of the line or the next backtick (a backtick fence's info string). */
-  LineOrBacktick,
-  /** Up to the end of the line or the next character that is not a prefix character. */
-  Decider,
-  /** Up to the end of the line. */
-  Line,
-}
-
-/** The verdict on a line (one object, reused). Offsets are indexes into the line given. */
-export class LineVerdict {
-  kind = LineKind.Text;
-  need = Need.Line;
-  /** Where the content starts. */
-  content = 0;
-  /** For inert content: its region. For text: "quote" when it is inside a block quote. */
-  region: "fence" | "indented-code" | "html" | "quote" | undefined;
-  /** Text that continues the open paragraph (so a code span may run on into it). */
-  continues = false;
-  /** An ATX heading: its text is live, but no code span runs past its line. */
-  heading = false;
-  /** A paragraph starts here whose first line may still turn out to be an HTML block (type 7). */
-  mayBeHtml = false;
-  /** For FenceOpen: the fence character, run length, and the index of the run. */
-  fenceCharacter = 0;
-  fenceLength = 0;
-  fenceRun = 0;
-  topLevel = false;
-}
-
-const SPACE = 0x20;
-const TAB = 0x09;
-const CARRIAGE_RETURN = 0x0d;
-
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39;
-}
-
-function isSpaceOrTab(code: number): boolean {
-  return code === SPACE || code === TAB;
-}
-
-/** Characters that may begin a block other than a paragraph (CommonMark's "maybe special"). */
-function maybeSpecial(code: number): boolean {
-  return (
-    code === 0x23 ||
-    code === 0x60 ||
-    code === 0x7e ||
-    code === 0x2a ||
-    code === 0x2b ||
-    code === 0x5f ||
-    code === 0x3d ||
-    code === 0x3c ||
-    code === 0x3e ||
-    code === 0x2d ||
-    (code >= 0x30 && code <= 0x39)
-  );
-}
-
-/** Characters that can only begin paragraph text (not a marker, indentation, a fence, a tag, a line end). */
-const PLAIN = (() => {
-  const table = new Uint8Array(128).fill(1);
-  for (const character of " \t\r\n>-+*_=#.)`~<0123456789") table[character.charCodeAt(0)] = 0;
-  return table;
-})();
-
-const THEMATIC_BREAK = /^(?:\*[ \t]*){3,}$|^(?:_[ \t]*){3,}$|^(?:-[ \t]*){3,}$/;
-const SETEXT_UNDERLINE = /^(?:=+|-+)[ \t]*$/;
-const ATX_HEADING = /^#{1,6}(?:[ \t]|$)/;
-const CLOSING_FENCE = /^(?:`{3,}|~{3,})[ \t]*$/;
-
-export class BlockTracker {
+export class BlockTracker extends LineCursor {
   /** The open containers, outermost first: -1 for a block quote, else a list item's content column. */
   private readonly containers: number[] = [];
-  /** Per open list item, 1 once anything is in it. */
-  private readonly itemHasContent: number[] = [];
-  /** How many containers are open (the arrays keep their slots beyond it). */
+  /**
+   * The open list items with anything in them are exactly those below this depth (the ones above
+   * were opened later and are still empty): one number, where a flag per item would be rewritten
+   * for every line, 10,000 of them under 10,000 open items.
+   */
+  private contentDepth = 0;
+  /** How many containers are open (the array keeps its slots beyond it). */
   private depth = 0;
   private quotes = 0;
+  /** The depths of the open block quotes, outermost first. */
+  private readonly quoteDepths: number[] = [];
   leaf = Leaf.None;
   fenceCharacter = 0;
   fenceLength = 0;
   private fenceOffset = 0;
   htmlType = 0;
-
-  // The line being classified: text[start, end).
-  private line = "";
-  private start = 0;
-  private end = 0;
-  private final = false;
-  private offset = 0;
-  private column = 0;
-  private partialTab = false;
-  private nextNonspace = 0;
-  private nextNonspaceColumn = 0;
-  private indent = 0;
-  private blank = false;
-  private nonspaceFound = false;
 
   // What `commit` applies.
   private matched = 0;
@@ -173,7 +78,9 @@ export class BlockTracker {
   /** The open containers and leaf are those of the document's start. */
   reset(): void {
     this.depth = 0;
+    this.contentDepth = 0;
     this.quotes = 0;
+    this.quoteDepths.length = 0;
     this.leaf = Leaf.None;
   }
 
@@ -227,8 +134,11 @@ export class BlockTracker {
         this.advanceOffset(1, false);
         if (isSpaceOrTab(this.line.charCodeAt(this.offset))) this.advanceOffset(1, true);
       } else if (this.blank) {
-        if (this.itemHasContent[k] === 0) break;
+        // The rest is blank: it passes every list item with content up to the next quote, at once.
+        const stop = Math.min(count, this.contentDepth, this.quoteAtOrAfter(k));
+        if (k >= stop) break;
         this.advanceNextNonspace();
+        k = stop - 1;
       } else if (this.indent >= container) this.advanceOffset(container, true);
       else break;
     }
@@ -439,13 +349,17 @@ export class BlockTracker {
     return this.verdict;
   }
 
+  /** The depth of the first open block quote at or below depth `k`, or Infinity. */
+  private quoteAtOrAfter(k: number): number {
+    const at = firstAtOrAfter(this.quoteDepths, k);
+    return at < this.quoteDepths.length ? this.quoteDepths[at]! : Number.POSITIVE_INFINITY;
+  }
+
   /** Whether a block quote is open once this line's verdict is applied. */
   private quotedAfter(): boolean {
-    if (this.quotes === 0 && this.opened.length === 0) return false;
-    let quotes = 0;
-    for (let k = 0; k < this.matched; k++) if (this.containers[k]! < 0) quotes++;
-    for (const opened of this.opened) if (opened < 0) quotes++;
-    return quotes > 0;
+    if (this.quoteDepths.length > 0 && this.quoteDepths[0]! < this.matched) return true;
+    for (const opened of this.opened) if (opened < 0) return true;
+    return false;
   }
 
   /** Applies the last verdict: closes what did not continue, opens what started. */
@@ -453,11 +367,15 @@ export class BlockTracker {
     if (this.lazy) return;
     for (let k = this.depth - 1; k >= this.matched; k--) if (this.containers[k]! < 0) this.quotes--;
     this.depth = this.matched;
+    const quoteDepths = this.quoteDepths;
+    while (quoteDepths.length > 0 && quoteDepths[quoteDepths.length - 1]! >= this.depth) quoteDepths.pop();
     if (!this.leafMatched && this.newLeaf === -1) this.leaf = Leaf.None;
     for (const opened of this.opened) {
-      if (opened < 0) this.quotes++;
+      if (opened < 0) {
+        this.quotes++;
+        this.quoteDepths.push(this.depth);
+      }
       this.containers[this.depth] = opened;
-      this.itemHasContent[this.depth] = 0;
       this.depth++;
       this.leaf = Leaf.None;
     }
@@ -470,8 +388,7 @@ export class BlockTracker {
       } else if (this.newLeaf === Leaf.Html) this.htmlType = this.opensHtml;
     }
     // An item has content once anything but its own blank first line is in it.
-    const contentUntil = this.addsNothing ? this.matched + Math.max(0, this.opened.length - 1) : this.depth;
-    for (let k = 0; k < contentUntil; k++) this.itemHasContent[k] = 1;
+    this.contentDepth = this.addsNothing ? this.matched + Math.max(0, this.opened.length - 1) : this.depth;
   }
 
   /** The paragraph that started on this line is an HTML block of type 7 after all. */
@@ -484,68 +401,4 @@ export class BlockTracker {
   closeLeaf(): void {
     this.leaf = Leaf.None;
   }
-
-  private findNextNonspace(): void {
-    // Still before the last non-space found: only the indent changes (columns are absolute), so
-    // deep indentation is not walked again for every container.
-    if (this.offset <= this.nextNonspace && this.nonspaceFound) {
-      this.indent = this.nextNonspaceColumn - this.column;
-      return;
-    }
-    this.nonspaceFound = true;
-    const line = this.line;
-    let i = this.offset;
-    let columns = this.column;
-    let code = line.charCodeAt(i);
-    const end = this.end;
-    while (i < end) {
-      if (code === SPACE) columns++;
-      else if (code === TAB) columns += 4 - (columns % 4);
-      else break;
-      code = line.charCodeAt(++i);
-    }
-    this.blank = this.final && (i >= end || (code === CARRIAGE_RETURN && i === end - 1));
-    this.nextNonspace = i;
-    this.nextNonspaceColumn = columns;
-    this.indent = columns - this.column;
-  }
-
-  private advanceNextNonspace(): void {
-    this.offset = this.nextNonspace;
-    this.column = this.nextNonspaceColumn;
-    this.partialTab = false;
-  }
-
-  private advanceOffset(count: number, columns: boolean): void {
-    const line = this.line;
-    while (count > 0 && this.offset < this.end) {
-      if (line.charCodeAt(this.offset) === TAB) {
-        const toTab = 4 - (this.column % 4);
-        if (columns) {
-          this.partialTab = toTab > count;
-          const advance = Math.min(toTab, count);
-          this.column += advance;
-          if (!this.partialTab) this.offset++;
-          count -= advance;
-        } else {
-          this.partialTab = false;
-          this.column += toTab;
-          this.offset++;
-          count--;
-        }
-      } else {
-        this.partialTab = false;
-        this.offset++;
-        this.column++;
-        count--;
-      }
-    }
-  }
-}
-
-function runLength(text: string, from: number): number {
-  const code = text.charCodeAt(from);
-  let i = from;
-  while (i < text.length && text.charCodeAt(i) === code) i++;
-  return i - from;
 }

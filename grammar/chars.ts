@@ -122,6 +122,8 @@ function buildStops(): Uint16Array {
     if (code === QUOTE || code === BACKSLASH || code === OPEN_BRACKET || code === CLOSE_BRACKET || code === LINE_FEED) mask |= Stops.broken;
     table[code] = mask;
   }
+  // A carriage return may be a line ending (line-endings.ts): the full scanner decides, in every state.
+  table[CARRIAGE_RETURN] = 0xffff;
   return table;
 }
 

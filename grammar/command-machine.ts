@@ -174,14 +174,14 @@ export class CommandMachine extends MachineBase {
             i++;
             continue;
           }
-          this.enterSpace(State.BareSpace, base + i);
+          this.enterSpace(State.BareSpace, base + i, code === LINE_FEED);
           continue;
         case State.Padding:
           if (code === EQUALS) {
             i++;
             continue;
           }
-          this.enterSpace(State.AfterValue, base + i);
+          this.enterSpace(State.AfterValue, base + i, code === LINE_FEED);
           continue;
         case State.Quoted:
           while (code !== QUOTE && code !== BACKSLASH && code >= 0x20) {
@@ -336,9 +336,9 @@ export class CommandMachine extends MachineBase {
    * A `:` is missing at absolute `offset` (at `line` and `column`, which the caller noted: a line
    * break may have come since): noted (the first one is the error), and parsing goes on.
    */
-  private missingColonAt(offset: number, line: number, column: number, message: string): void {
+  private missingColonAt(offset: number, line: number, column: number, message: string, lineFeed = false): void {
     if (this.pending === undefined) {
-      this.defer(offset, line, column, "unexpected_character", message);
+      this.defer(offset, line, column, "unexpected_character", message, lineFeed);
       this.repair = { kind: "colon", key: this.key, valueAt: 0, colons: [] };
     }
     this.repair!.colons!.push(offset - this.startOffset);
@@ -419,11 +419,13 @@ export class CommandMachine extends MachineBase {
           this.bareGap = this.spaceRunStart;
           this.bareGapLine = this.spaceRunLine;
           this.bareGapColumn = this.spaceRunColumn;
+          this.bareGapLineFeed = this.spaceRunLineFeed;
           return i + 1;
         }
         if (this.state === State.AfterValue && this.lastForm === 0 && this.bareGap >= 0 && this.colonsOnly() && (code === QUOTE || (code < 128 && BARE[code]))) {
           // `action=read path="a"`: the space inside the bare value was a missing `:`, and `path=` its key.
-          this.missingColonAt(this.bareGap, this.bareGapLine, this.bareGapColumn, messages.missingColon(this.name, "the value before it", this.bareGapLine, this.bareGapColumn));
+          const message = messages.missingColon(this.name, "the value before it", this.bareGapLine, this.bareGapColumn);
+          this.missingColonAt(this.bareGap, this.bareGapLine, this.bareGapColumn, message, this.bareGapLineFeed);
           this.state = State.ValueStart;
           return i;
         }

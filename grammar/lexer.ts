@@ -83,9 +83,10 @@ function matchHeredocOpen(text: string, offset: number): CustomPatternMatcherRet
   i++;
   while (i < text.length && text.charCodeAt(i) < 128 && TAG_REST[text.charCodeAt(i)]) i++;
   const tag = text.slice(offset + 2, i);
-  while (i < text.length && (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB || text.charCodeAt(i) === CARRIAGE_RETURN)) i++;
-  if (text.charCodeAt(i) !== LINE_FEED) return null;
-  return match(text.slice(offset, i + 1), { tag } satisfies HeredocHeader);
+  while (i < text.length && (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB)) i++;
+  const ending = lineEndingLength(text, i);
+  if (ending === 0) return null;
+  return match(text.slice(offset, i + ending), { tag } satisfies HeredocHeader);
 }
 
 /** Whether text[from..] starts a line that is exactly `tag` plus trailing spaces; returns its end. */
@@ -94,11 +95,28 @@ function closingLineEnd(text: string, from: number, tag: string): number {
   let i = from + tag.length;
   while (i < text.length) {
     const code = text.charCodeAt(i);
-    if (code === LINE_FEED) return i;
+    if (code === LINE_FEED || (code === CARRIAGE_RETURN && text.charCodeAt(i + 1) !== LINE_FEED)) return i;
     if (code !== SPACE && code !== TAB && code !== CARRIAGE_RETURN) return -1;
     i++;
   }
   return i;
+}
+
+/** The length of the line ending at text[at]: 1 for `\n` or a lone `\r`, 2 for `\r\n`, 0 for none. */
+function lineEndingLength(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  if (code === LINE_FEED) return 1;
+  if (code !== CARRIAGE_RETURN) return 0;
+  return text.charCodeAt(at + 1) === LINE_FEED ? 2 : 1;
+}
+
+/** The index just past the next line ending at or after `from`, or -1. */
+function nextLineStart(text: string, from: number): number {
+  for (let i = from; i < text.length; i++) {
+    const ending = lineEndingLength(text, i);
+    if (ending !== 0) return i + ending;
+  }
+  return -1;
 }
 
 /** The body through the closing TAG line (its line break excluded); the payload is the body text. */
@@ -110,12 +128,11 @@ function matchHeredocBody(text: string, offset: number, tokens: IToken[]): Custo
     const end = closingLineEnd(text, lineStart, header.tag);
     if (end >= 0) {
       let bodyEnd = lineStart === offset ? offset : lineStart - 1;
-      if (bodyEnd > offset && text.charCodeAt(bodyEnd - 1) === CARRIAGE_RETURN) bodyEnd--;
+      if (bodyEnd > offset && text.charCodeAt(bodyEnd) === LINE_FEED && text.charCodeAt(bodyEnd - 1) === CARRIAGE_RETURN) bodyEnd--;
       return match(text.slice(offset, end), text.slice(offset, bodyEnd));
     }
-    const lineFeed = text.indexOf("\n", lineStart);
-    if (lineFeed < 0) return null;
-    lineStart = lineFeed + 1;
+    lineStart = nextLineStart(text, lineStart);
+    if (lineStart < 0) return null;
   }
 }
 

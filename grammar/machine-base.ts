@@ -98,6 +98,7 @@ export abstract class MachineBase {
   /** Where the space run starts, as line and column (a line break may follow before it ends). */
   protected spaceRunLine = 0;
   protected spaceRunColumn = 0;
+  protected spaceRunLineFeed = false;
   protected dirtyIndentAt = -1;
   protected keyOffset = 0;
   protected keyLine = 0;
@@ -122,6 +123,8 @@ export abstract class MachineBase {
   protected bareGap = -1;
   protected bareGapLine = 0;
   protected bareGapColumn = 0;
+  /** Whether the bare value's gap starts with a line feed (a span over it ends on the next line). */
+  protected bareGapLineFeed = false;
   protected junkCode = 0;
   protected junkLine = 0;
   protected junkColumn = 0;
@@ -302,9 +305,11 @@ export abstract class MachineBase {
     return this.outcome;
   }
 
-  protected enterSpace(state: State, offset: number): void {
+  /** Whitespace may start at absolute `offset` (with `lineFeed`: a line feed stands there). */
+  protected enterSpace(state: State, offset: number, lineFeed = false): void {
     this.state = state;
     this.spaceRunStart = offset;
+    this.spaceRunLineFeed = lineFeed;
     this.spaceRunLine = this.host.line;
     this.spaceRunColumn = offset - this.host.lineStart + 1;
   }

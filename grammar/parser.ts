@@ -94,7 +94,11 @@ class PositionMap {
     text: string,
     private readonly start: Position,
   ) {
-    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) this.lineFeeds.push(i);
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      // A line ends at \n, or at a lone \r (CommonMark): the scanner counted its lines so.
+      if (code === 0x0a || (code === 0x0d && text.charCodeAt(i + 1) !== 0x0a)) this.lineFeeds.push(i);
+    }
   }
 
   at(relative: number): Position {

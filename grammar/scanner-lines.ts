@@ -9,7 +9,8 @@ import { BACKTICK, CARRIAGE_RETURN, LINE_FEED, TILDE } from "./chars.js";
 import { BlockTracker, Leaf, LineKind, Need } from "./blocks.js";
 import { htmlBlockEnds, REASONING_NAMES, TagOutcome, TagRecognizer } from "./html.js";
 import type { InertRegionKind } from "./regions.js";
-import { BacktickRuns, ScannerCore, State } from "./scanner-core.js";
+import { BacktickRuns, State } from "./scanner-core.js";
+import { RecoveringScanner } from "./scanner-recovery.js";
 
 /** Characters that can only be part of a line's beginning (markers, indentation, fence runs). */
 function prefixTable(): Uint8Array {
@@ -39,7 +40,7 @@ export function prefixEnd(input: string, from: number, need: Need): number {
   return end;
 }
 
-export abstract class LineScanner extends ScannerCore {
+export abstract class LineScanner extends RecoveringScanner {
   protected readonly tracker = new BlockTracker();
   protected prefixNeed = Need.Decider;
   /** The region of the inert line being read (undefined: a line with nothing to search). */

@@ -11,9 +11,9 @@
 import { BACKSLASH, BACKTICK, CLOSE_BRACKET, LESS_THAN, LINE_FEED, OPEN_BRACKET, SPACE, Stops, STOPS, TAB, TILDE } from "./chars.js";
 import { Need } from "./blocks.js";
 import { Outcome } from "./command-machine.js";
-import { firstLine } from "./mentions.js";
 import { Closer, FENCE_SPECIAL, FollowUp, HOLD_SPECIAL, NO_EVENTS, RECOVER_SPECIAL, Region, skipTo, State, TEXT_SPECIAL, type ParseEvent } from "./scanner-core.js";
-import { LineScanner, prefixEnd } from "./scanner-lines.js";
+import { EndingScanner } from "./scanner-end.js";
+import { prefixEnd } from "./scanner-lines.js";
 
 export type { ParseEvent } from "./scanner-core.js";
 
@@ -24,7 +24,7 @@ const FAST_PATH_LIMIT = 64;
  * Feed text with `push(chunk)`, then call `end()`. Each call returns the findings completed
  * by that piece of text. Concatenated, they equal `parse(wholeText)` in any chunking.
  */
-export class StreamingScanner extends LineScanner {
+export class StreamingScanner extends EndingScanner {
   /**
    * Scans the next piece of text; returns what it completed, in source order. When nothing
    * completed, the returned array is a shared frozen empty one: read it, don't modify it.
@@ -64,12 +64,22 @@ export class StreamingScanner extends LineScanner {
   private scanChunk(chunk: string): ParseEvent[] {
     this.events = NO_EVENTS;
     if (this.ended) return NO_EVENTS;
-    const base = this.total;
-    this.total += chunk.length;
-    this.scan(chunk, 0, base);
-    if (this.stack.length > 0) this.drain();
+    this.scanText(chunk, false);
     this.chooseFastPath();
     return this.events;
+  }
+
+  /** Scans a chunk, its lone `\r` read as line feeds (line-endings.ts); `final` when the text ends with it. */
+  private scanText(chunk: string, final: boolean): void {
+    const returns = this.returns;
+    const text = returns.pending || chunk.indexOf("\r") >= 0 ? returns.read(chunk, this.total, final) : chunk;
+    const base = this.total;
+    this.total += text.length;
+    if (text.length > 0) {
+      this.scan(text, 0, base);
+      if (this.stack.length > 0) this.drain();
+    }
+    if (!this.capturing) returns.forget();
   }
 
   /** The text is complete: settles what was held back and reports what never finished. */
@@ -77,6 +87,7 @@ export class StreamingScanner extends LineScanner {
     this.events = NO_EVENTS;
     this.fastMask = 0;
     if (this.ended) return NO_EVENTS;
+    if (this.returns.pending) this.scanText("", true);
     this.settleAtEnd();
     this.ended = true;
     this.finishState();
@@ -160,7 +171,8 @@ export class StreamingScanner extends LineScanner {
           break;
       }
     }
-    this.fastMask = mask;
+    // A held `\r` is decided by the next character, which the fast paths would not look at.
+    this.fastMask = this.returns.pending ? 0 : mask;
   }
 
   protected override scan(input: string, index: number, base: number): void {
@@ -395,70 +407,5 @@ export class StreamingScanner extends LineScanner {
       this.captureText += input.slice(this.captureFrom, end);
       this.captureFrom = end;
     }
-  }
-
-  /** At the end of the text: what was held or half-read is decided (nothing more can come) and replayed. */
-  private settleAtEnd(): void {
-    for (;;) {
-      const input = this.input;
-      const at = input.length;
-      let next = at;
-      switch (this.state) {
-        case State.CodeHoldRun:
-          if (this.holdRunLength === this.codeLength) {
-            this.closeHeldCode(at);
-            continue;
-          }
-          if (!this.resolveHeldCode(input, at, this.base)) return;
-          break;
-        case State.CodeHold:
-          if (!this.resolveHeldCode(input, at, this.base)) return;
-          break;
-        case State.Prefix:
-          next = this.classifyLine(input, at, this.base, true);
-          break;
-        case State.HoldPrefix:
-          next = this.classifyHeldLine(input, at, this.base, true);
-          break;
-        case State.TagHold: {
-          this.tag.noteParagraphEnd(this.base + at);
-          const text = this.captured(at);
-          this.stopCapture();
-          this.replayHeld(text);
-          next = -1;
-          break;
-        }
-        case State.InertLine:
-          if (this.endInertLine(input, at, this.base, true) >= 0) return;
-          next = -1;
-          break;
-        default:
-          return;
-      }
-      if (next >= 0 && this.stack.length === 0) {
-        if (this.state === State.Prefix || this.state === State.HoldPrefix) return;
-        continue;
-      }
-      this.drain();
-    }
-  }
-
-  private finishState(): void {
-    if (this.state === State.RecoverFenceCandidate) this.openFence(BACKTICK, this.runLength, this.runStart + this.runLength);
-    if (this.state === State.FenceInfo) {
-      this.endFenceInfo(this.input.length, this.total);
-      return;
-    }
-    if (this.state === State.FenceSkipLine && this.mentionPending) {
-      this.emitPendingMention(this.input.length);
-      return;
-    }
-    if (this.state !== State.Machine) return;
-    const end = this.position(this.total);
-    const outcome = this.machine.finish(end.offset, end.line, end.column);
-    if (outcome !== Outcome.Failed) return;
-    this.markRegion(this.machine.startOffset, this.region === Region.Fence ? "fence" : "command");
-    if (this.region === Region.Fence) this.emitMention(firstLine(this.captured(this.input.length)), this.machineStart(), "fence");
-    else this.emit({ type: "error", error: this.machine.failureWithHint(this.captured(this.input.length)) });
   }
 }

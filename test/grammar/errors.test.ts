@@ -185,6 +185,11 @@ describe("line breaks", () => {
     expect(result.errors[0]!.span.start).toEqual({ offset: 26, line: 5, column: 6 });
   });
 
+  it("end a missing-: error that covers a line break on the next line (the position law found 1:10)", () => {
+    expect(firstError("[B:j=~~~\nk=1").span).toEqual({ start: { offset: 8, line: 1, column: 9 }, end: { offset: 9, line: 2, column: 1 } });
+    expect(firstError("[B:j=a\rk=1]").span.end).toEqual({ offset: 7, line: 2, column: 1 });
+  });
+
   it("count columns in UTF-16 code units", () => {
     const [command] = parse("😀é [A:k=1]").commands;
     expect(command!.span.start).toEqual({ offset: 4, line: 1, column: 5 });

@@ -39,6 +39,21 @@ describe("Markdown containers", () => {
     expect(verdicts("- a\r\n\r\n      [A:k=1]\r\n\r\n[B:k=1]\r\n")).toEqual({ commands: ["B"], mentions: ["indented-code:[A:k=1]"] });
   });
 
+  it("reads a lone \\r as a line ending, alone and mixed with \\n and \\r\\n", () => {
+    expect(verdicts("- a\r\r      [A:k=1]\r\r[B:k=1]\r")).toEqual({ commands: ["B"], mentions: ["indented-code:[A:k=1]"] });
+    expect(verdicts("> ```\r\n> [A:k=1]\r> ```\n[B:k=1]")).toEqual({ commands: ["B"], mentions: ["fence:[A:k=1]"] });
+    expect(verdicts("<div>\r[A:k=1]\r\r[B:k=1]")).toEqual({ commands: ["B"], mentions: ["html:[A:k=1]"] });
+    expect(verdicts("a `b\r[A:k=1]` c\r\r`d\r\r[B:k=1]`")).toEqual({ commands: ["B"], mentions: ["inline-code:[A:k=1]"] });
+  });
+
+  it("gives a lone \\r back in the text of commands and mentions", () => {
+    const [command] = parse("[A:k<<EOF\ra\rb\rEOF\r]").commands;
+    expect(command!.parameters[0]!.text).toBe("a\rb");
+    expect(command!.span.end).toEqual({ offset: 19, line: 5, column: 2 });
+    const [mention] = parse("```\r[A:k<<EOF\ra\rEOF\r]\r```").mentions;
+    expect(mention!.text).toBe("[A:k<<EOF\ra\rEOF\r]");
+  });
+
   it("10,000 levels of block quotes or list items are linear and use no call stack", () => {
     const quotes = `${">".repeat(10_000)} [A:k=1]\n\n[B:k=1]`;
     expect(verdicts(quotes)).toEqual({ commands: ["B"], mentions: ["quote:[A:k=1]"] });

@@ -24,6 +24,21 @@ describe("streaming", () => {
     expect(parseChunks(["a\r", "\n[A:k=1]"]).commands[0]!.span.start).toEqual({ offset: 3, line: 2, column: 1 });
   });
 
+  it("reads a lone \\r as a line break, also when it ends a chunk and when it ends the text", () => {
+    expect(parse("a\r[A:k=1]").commands[0]!.span.start).toEqual({ offset: 2, line: 2, column: 1 });
+    expect(parseChunks(["a\r", "[A:k=1]"])).toEqual(parse("a\r[A:k=1]"));
+    expect(parseChunks(["a\r", "\r", "\n", "[A:k=1]"]).commands[0]!.span.start).toEqual({ offset: 4, line: 3, column: 1 });
+    expect(parseChunks(["```\r", "[A:k=1]\r"])).toEqual(parse("```\r[A:k=1]\r"));
+    expect(parse("```\r[A:k=1]\r").mentions.map((mention) => mention.text)).toEqual(["[A:k=1]"]);
+  });
+
+  it("emits a command before the \\r held back after it is decided", () => {
+    const scanner = new StreamingScanner();
+    expect(scanner.push("[A:k=1]\r").map((event) => event.type)).toEqual(["command"]);
+    expect(scanner.push("```\n[B:k=1]\n").map((event) => event.type)).toEqual(["mention"]);
+    expect(scanner.end()).toEqual([]);
+  });
+
   it("holds text after an unmatched backtick run until it closes or its paragraph ends", () => {
     const scanner = new StreamingScanner();
     expect(scanner.push("a `b [A:k=1] c")).toEqual([]);

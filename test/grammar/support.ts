@@ -16,12 +16,12 @@ export function shape(command: Command): { protocol: string; parameters: [string
   return { protocol: command.protocol, parameters: command.parameters.map((parameter) => [parameter.key, parameter.form, parameter.text]) };
 }
 
-/** The line/column of every offset, computed the slow, obvious way. */
+/** The line/column of every offset, computed the slow, obvious way (a line ends at \n or a lone \r). */
 export function positionOf(text: string, offset: number): { offset: number; line: number; column: number } {
   let line = 1;
   let lineStart = 0;
   for (let i = 0; i < offset; i++) {
-    if (text[i] === "\n") {
+    if (text[i] === "\n" || (text[i] === "\r" && text[i + 1] !== "\n")) {
       line++;
       lineStart = i + 1;
     }

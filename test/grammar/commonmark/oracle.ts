@@ -8,8 +8,11 @@ import { parse } from "../../../grammar/index.js";
 /** The marker: a command no spec example contains. */
 export const MARKER = "[ZQ:k=1]";
 
-/** Where commonmark.js puts the marker: in code, in raw HTML, in prose, or nowhere whole. */
-export type ReferenceVerdict = "code" | "html" | "prose" | "other";
+/**
+ * Where commonmark.js puts the marker: in code, in raw HTML, in prose, in a link reference
+ * definition (its label, destination or title: no node, nothing rendered), or nowhere whole.
+ */
+export type ReferenceVerdict = "code" | "html" | "prose" | "definition" | "other";
 /** Where clio puts it: a command it would run, a mention (with its region), or neither. */
 export type ClioVerdict = "command" | `mention:${string}` | "none";
 
@@ -46,6 +49,21 @@ function referenceVerdicts(markdown: string): ReferenceVerdict[] {
     for (let i = literal.indexOf(MARKER); i >= 0; i = literal.indexOf(MARKER, i + 1)) found.push(kind);
   }
   flushProse();
+  found.push(...definitionVerdicts());
+  return found;
+}
+
+/** One "definition" verdict per marker in the link reference definitions of the last document read. */
+function definitionVerdicts(): ReferenceVerdict[] {
+  const found: ReferenceVerdict[] = [];
+  const definitions = (reader as unknown as { refmap: Record<string, { destination: string; title: string }> }).refmap;
+  // commonmark.js keeps a label case-folded, a destination URL-encoded, a title as written.
+  const asLabel = MARKER.slice(1, -1).toUpperCase();
+  for (const [label, { destination, title }] of Object.entries(definitions)) {
+    if (label === asLabel) found.push("definition");
+    if (destination.includes(encodeURI(MARKER))) found.push("definition");
+    if (title.includes(MARKER)) found.push("definition");
+  }
   return found;
 }
 
@@ -101,10 +119,17 @@ function inList(markdown: string, depth: number, ordered: boolean): string {
   return text;
 }
 
+/** The example's line endings cycling through `\n`, `\r\n` and a lone `\r`. */
+function mixedLineEndings(markdown: string): string {
+  const endings = ["\n", "\r\n", "\r"];
+  let line = 0;
+  return markdown.replace(/\n/g, () => endings[line++ % endings.length]!);
+}
+
 /**
  * Variations beyond the spec's examples: inside list items (1–3 levels, bullets and ordered),
- * after a paragraph (what can interrupt it), with tab indentation, CRLF line endings, and cut
- * short at every line (unclosed fences, HTML blocks, code spans).
+ * after a paragraph (what can interrupt it), with tab indentation, CRLF, lone CR and mixed line
+ * endings, and cut short at every line (unclosed fences, HTML blocks, code spans).
  */
 export function variations(markdown: string): { name: string; markdown: string }[] {
   const found: { name: string; markdown: string }[] = [];
@@ -116,7 +141,29 @@ export function variations(markdown: string): { name: string; markdown: string }
   found.push({ name: "after a list item", markdown: `- item\n${markdown}` });
   found.push({ name: "tabs for 4 spaces", markdown: markdown.replaceAll("    ", "\t") });
   found.push({ name: "CRLF", markdown: markdown.replaceAll("\n", "\r\n") });
+  found.push({ name: "lone CR", markdown: markdown.replaceAll("\n", "\r") });
+  found.push({ name: "mixed line endings", markdown: mixedLineEndings(markdown) });
   const lines = markdown.split("\n");
   for (let cut = 1; cut < lines.length - 1; cut++) found.push({ name: `cut after line ${cut}`, markdown: lines.slice(0, cut).join("\n") });
   return found;
+}
+
+/**
+ * Documents built around link reference definitions: titles in each quote style and over lines,
+ * destinations in angle brackets and on the next line, definitions in list items and quotes, and
+ * look-alikes that are no definition (after a paragraph line, with text after the title).
+ */
+export function definitionDocuments(): string[] {
+  return [
+    '[foo]: /url "title"\n\n[foo]\n',
+    "[foo]: <my url> 'title'\n[bar]: /b (title)\n\n[foo] [bar]\n",
+    '[foo]:\n/url\n"title"\n',
+    '   [foo]: /url "the\ntitle"\nafter\n',
+    '- [foo]: /url "title"\n  text\n',
+    '> [foo]: /url "title"\n',
+    'para\n[foo]: /url "title"\n',
+    '[foo]: /url "title" trailing\n',
+    "[foo]:\n",
+    '[foo]: /url "title"\r[bar]: /b\r\n',
+  ];
 }
