@@ -48,7 +48,8 @@ export class CallScanner {
   private calm = true;
 
   constructor(vocabulary?: CallVocabulary, log?: (scanner: StreamingScanner) => InertRegionLog) {
-    this.log = (log ?? regionLogOf)(this.scanner);
+    // Only the dialect layer reads the region log; without it the scanner records none.
+    this.log = vocabulary ? (log ?? regionLogOf)(this.scanner) : NO_REGIONS;
     this.recognizer = vocabulary ? new DialectRecognizer(vocabulary) : undefined;
   }
 
