@@ -53,6 +53,8 @@ async function sessionIds(): Promise<string[]> {
 const journal = (id: string) => readFile(path.join(sessionDir(), `${id}.jsonl`), "utf8");
 
 describe("continuing and forking sessions", () => {
+  /** The first chat's id (ids sort by minute, then by a random suffix: not by creation within a minute). */
+  let chatId: string | undefined;
   it("-c takes the latest chat over a later -p run; /fork goes on in a copy and leaves the original", async () => {
     startChat("first");
     await terminal.waitFor("first", "Type a request");
@@ -61,7 +63,7 @@ describe("continuing and forking sessions", () => {
     await terminal.waitFor("first", "Hi from the chat.");
     terminal.type("first", "/exit");
     await terminal.waitFor("first", "CLIO-EXITED-0");
-    const [chatId] = await sessionIds();
+    [chatId] = await sessionIds();
 
     server.enqueue({ reply: "Step done." });
     const step = await runCli(["-p", "a script step", ...modelFlags()], { cwd: workspace.path, env: isolatedEnv(home.path) });
@@ -88,7 +90,7 @@ describe("continuing and forking sessions", () => {
   });
 
   it("--fork-session with -r continues a copy of that session; without -c or -r it says what is missing", async () => {
-    const [first] = (await sessionIds()).sort();
+    const first = chatId;
     const before = await journal(first!);
     const count = (await sessionIds()).length;
     server.enqueue({ reply: "Forked step." });
