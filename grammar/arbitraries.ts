@@ -327,3 +327,57 @@ export function escapedTextArbitrary(): fc.Arbitrary<{ text: string; literal: st
     return { text, literal: `"${literal}"` };
   });
 }
+
+/** Characters that change how a command reads: delimiters, quotes, escapes, line breaks, tags. */
+const SHARP = ["[", "]", ":", "=", "<", "<<", '"', "\\", "\n", "\r", " ", "\t", "'", "`", "E", "O", "F", "-", "_", "+", "/", "a", "0", "é", "😀", "\u0000"];
+
+type Edit = { kind: "delete" | "insert" | "replace"; at: number; piece: string } | { kind: "cut"; at: number };
+
+const editArbitrary: fc.Arbitrary<Edit> = fc.oneof(
+  fc.record({ kind: fc.constantFrom("delete" as const, "insert" as const, "replace" as const), at: fc.nat(), piece: fc.constantFrom(...SHARP) }),
+  fc.record({ kind: fc.constant("cut" as const), at: fc.nat() }),
+);
+
+function applyEdit(text: string, edit: Edit): string {
+  const at = text.length === 0 ? 0 : edit.at % text.length;
+  if (edit.kind === "cut") return text.slice(0, at);
+  if (edit.kind === "delete") return text.slice(0, at) + text.slice(at + 1);
+  if (edit.kind === "insert") return text.slice(0, at) + edit.piece + text.slice(at);
+  return text.slice(0, at) + edit.piece + text.slice(at + 1);
+}
+
+export interface NearMissOptions {
+  /** Most edits made to the printed command (default 3; at least one is made). */
+  maxEdits?: number;
+}
+
+/**
+ * A printed command with characters deleted, inserted, replaced (by delimiters, quotes, escapes,
+ * line breaks, tag letters) or cut off; the `[` at the start stays, so a reader starts there.
+ */
+export function nearMissArbitrary(options: NearMissOptions = {}): fc.Arbitrary<string> {
+  const edits = fc.array(editArbitrary, { minLength: 1, maxLength: Math.max(1, options.maxEdits ?? 3) });
+  return fc.tuple(printableCommandArbitrary(), edits).map(([command, chosen]) => chosen.reduce((text, edit) => `[${applyEdit(text.slice(1), edit)}`, print(command)));
+}
+
+/** A parameter from right and (less often) slightly wrong parts: key, assignment, value. */
+const parameterShapedArbitrary = fc
+  .tuple(
+    fc.oneof({ weight: 4, arbitrary: fc.constantFrom("k", "k-1", "_x", "K9") }, fc.constantFrom("1k", "", " k", "k k")),
+    fc.oneof({ weight: 4, arbitrary: fc.constantFrom("=", "<<EOF\n") }, fc.constantFrom(" =", "= ", "==", "<<EOF \n", "<<EOF", "<<\n", "")),
+    fc.constantFrom("x", "Zm9v", "Zm9v==", "a b", "a\nb", '"x"', '"x]"', '"x\\"', '"x', 'x"', "body\nEOF\n", "body\nEOF", "\nEOF\n", "x]", "é", ""),
+  )
+  .map((parts) => parts.join(""));
+
+/** Short command-shaped texts built from right and (less often) slightly wrong names, separators, parameters and ends. */
+export function commandShapedArbitrary(): fc.Arbitrary<string> {
+  return fc
+    .tuple(
+      fc.oneof({ weight: 4, arbitrary: fc.constantFrom("A", "FILE_OP", "a1") }, fc.constantFrom("_A", "1A", " A", "A-B", "")),
+      fc.oneof({ weight: 4, arbitrary: fc.constant(":") }, fc.constantFrom(" :", ": ", "")),
+      fc.array(parameterShapedArbitrary, { minLength: 1, maxLength: 3 }),
+      fc.oneof({ weight: 4, arbitrary: fc.constant(":") }, fc.constantFrom("::", ": ", "\n:")),
+      fc.oneof({ weight: 4, arbitrary: fc.constant("]") }, fc.constantFrom(" ]", "\n]", "", "]]", "] x")),
+    )
+    .map(([name, open, parameters, separator, close]) => `[${name}${open}${parameters.join(separator)}${close}`);
+}

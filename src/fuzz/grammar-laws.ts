@@ -7,19 +7,25 @@
  * - heredoc terminators: a terminator line with trailing spaces and tabs still closes the body;
  * - chunking: the streaming scanner fed any chunking finds what one parse finds, for any text
  *   and for documents with syntax errors in them (so every error and recovery path is chunked);
- * - embedding: commands in prose are found, commands in fences and inline code are mentions.
+ * - embedding: commands in prose are found, commands in fences and inline code are mentions;
+ * - recognisers: the command machine and the Chevrotain parser take the same texts as one
+ *   command and read them alike, over printed commands and near-misses.
  */
 import fc from "fast-check";
 import {
+  commandShapedArbitrary,
   documentArbitrary,
   documentPiecesArbitrary,
   escapedTextArbitrary,
+  nearMissArbitrary,
   printableCommandArbitrary,
   splitAt,
   trailingBlanksArbitrary,
   type GeneratedDocument,
 } from "../../grammar/arbitraries.js";
 import { print, type Command, type ParseResult, type PrintableCommand } from "../../grammar/index.js";
+import type { CommandTextResult } from "../../grammar/parser.js";
+import { compareRecognisers, type Verdict } from "./recognisers.js";
 import { compactString, sideBySide } from "./show.js";
 
 /** What the laws exercise: a parser, a printer and the streaming scanner. */
@@ -28,6 +34,8 @@ export interface GrammarUnderTest {
   print(command: PrintableCommand): string;
   /** The streaming scanner fed these chunks, its events collected. */
   scan(chunks: readonly string[]): ParseResult;
+  /** The Chevrotain lexer and parser reading a text as one command from its first character (default: clio's own). */
+  readCommand?(text: string): CommandTextResult;
 }
 
 /** What a law's cases held, for the report. */
@@ -259,7 +267,28 @@ export function grammarLaws(): Law<any>[] {
       },
       show: (document: GeneratedDocument) => compactString(document.text),
     } satisfies Law<GeneratedDocument>,
+    {
+      name: "grammar: the command machine and Chevrotain read commands alike",
+      arbitrary: fc.oneof(
+        printableCommandArbitrary().map((command) => print(command)),
+        nearMissArbitrary(),
+        commandShapedArbitrary(),
+      ),
+      check(text: string, grammar, statistics) {
+        const agreement = compareRecognisers(text, grammar);
+        count(agreement.parsed, statistics);
+        if (agreement.kind === "disagree") throw new LawViolation(agreement.problem, verdictFindings(agreement.chevrotain), verdictFindings(agreement.machine));
+      },
+      show: (text: string) => compactString(text),
+    } satisfies Law<string>,
   ];
+}
+
+/** A recogniser's verdict for side-by-side display: whole or not, and what it read. */
+function verdictFindings(verdict: Verdict): unknown {
+  if (!verdict.whole) return { whole: false };
+  const { command } = verdict;
+  return { whole: true, end: command.span.end.offset, ...essence(command), raw: command.parameters.map((parameter) => parameter.raw) };
 }
 
 /** Puts `blanks` after every heredoc terminator line of a printed command. */

@@ -14,10 +14,12 @@ export {
   bareTextArbitrary,
   brokenCommandArbitrary,
   chunkingArbitrary,
+  commandShapedArbitrary,
   documentArbitrary,
   documentPiecesArbitrary,
   escapedTextArbitrary,
   keyArbitrary,
+  nearMissArbitrary,
   printableCommandArbitrary,
   protocolNameArbitrary,
   trailingBlanksArbitrary,
@@ -28,6 +30,7 @@ export {
   type ExpectedFindings,
   type GeneratedDocument,
   type LengthOptions,
+  type NearMissOptions,
   type PrintableCommandOptions,
   type ValueTextOptions,
 } from "../../grammar/arbitraries.js";
@@ -47,6 +50,7 @@ export {
 export { ProtocolError } from "../../protocols/contract/errors.js";
 export { clioGrammar, fuzzGrammar, type GrammarFuzzOptions } from "./grammar-fuzz.js";
 export { grammarLaws, LawViolation, type GrammarUnderTest, type Law, type LawStatistics } from "./grammar-laws.js";
+export { chevrotainReading, compareRecognisers, type Agreement, type Recognisers, type Verdict } from "./recognisers.js";
 export { fuzzProtocol, type FuzzFailure, type FuzzOutcome, type ProtocolFuzzOptions } from "./protocol-fuzz.js";
 export { compactString, sideBySide } from "./show.js";
 

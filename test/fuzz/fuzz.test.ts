@@ -145,7 +145,7 @@ describe("protocol fuzzing", () => {
 describe("grammar laws", () => {
   it("hold for generated text, commands and chunkings", async () => {
     const outcomes = await fuzzGrammar({ runs: 150, seed: 3 });
-    expect(outcomes.map((outcome) => outcome.target)).toHaveLength(7);
+    expect(outcomes.map((outcome) => outcome.target)).toHaveLength(8);
     for (const outcome of outcomes) expect(outcome.failure, `${outcome.target}: ${outcome.failure?.problem}`).toBeUndefined();
   });
 });
@@ -166,7 +166,7 @@ describe("clio fuzz", () => {
     const result = await clio("fuzz", "--protocol", "WEB", "--runs", "5", "--seed", "42");
     expect(result.stdout).toContain("clio fuzz: 5 runs per property, seed 42 (rerun with --seed 42)");
     expect(result.stdout).toMatch(/ok +WEB +5 runs/);
-    expect(result.stdout).toMatch(/\n8 passed, 0 failed \(properties\); [\d.]+ s\n$/);
+    expect(result.stdout).toMatch(/\n9 passed, 0 failed \(properties\); [\d.]+ s\n$/);
     expect(result.code).toBe(0);
   });
 
