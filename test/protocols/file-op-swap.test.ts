@@ -238,3 +238,23 @@ describe("a link swapped between the check and the use", () => {
     expect(await fs.readdir(path.join(temp.root, "docs-old", "sub", "new"))).toEqual([]);
   });
 });
+
+describe("a link put in place of a copy's target after the check", () => {
+  it("is replaced by the copy, never written through", async () => {
+    await temp.write("top.txt", "planted\n");
+    const kept = path.join(temp.root, "docs/sub/kept.txt");
+    let done = false;
+    const manager = managerWith((_target, flags) => {
+      if (flags !== "copyFile" || done) return;
+      done = true;
+      rmSync(kept);
+      symlinkSync(path.join(outside, "notes.txt"), kept);
+    });
+    const result = await run(manager, '[FILE_OP:action=copy:path="top.txt":to="docs/sub/kept.txt":overwrite=true]');
+    expect(done).toBe(true);
+    expect(result.ok).toBe(true);
+    expect(await fs.readFile(path.join(outside, "notes.txt"), "utf8")).toBe("SECRET\n");
+    expect((await fs.lstat(kept)).isFile()).toBe(true);
+    expect(await fs.readFile(kept, "utf8")).toBe("planted\n");
+  });
+});

@@ -7,12 +7,12 @@ import { constants } from "node:fs";
 import type { Stats } from "node:fs";
 import { ToolError } from "../errors.js";
 import type { ResolvedPath } from "../workspace.js";
-import { confine, type HeldEntry, holdEntry, kindOf, lstatOrNothing, notFound, openRegularFile, type FileContext } from "./context.js";
+import { confine, type HeldEntry, holdEntry, kindOf, lstatOrNothing, notFound, openCheckedFolder, openRegularFile, type FileContext } from "./context.js";
 import { errorCode } from "./file-system.js";
 import { countLines } from "./lines.js";
 import { COUNT_LINES_UP_TO_BYTES } from "./read.js";
 import { binaryType, SNIFF_BYTES } from "./text.js";
-import { makeParents } from "./write.js";
+import { makeParents, replaceThroughTemporary } from "./write.js";
 
 export interface RemoveResult {
   relative: string;
@@ -215,22 +215,34 @@ export async function copyPath(context: FileContext, input: string, to: string, 
     }
     await throughHeld(context, source.real, async (from) => {
       await refuseSpecialFiles(context, from);
-      await throughHeld(context, target.real, (into) =>
-        context.fs.cp(from.path, into.path, {
-          recursive: true,
-          errorOnExist: true,
-          force: false,
-          verbatimSymlinks: true,
-          // Git internals and clio's state are not duplicated.
-          filter: (path) => !context.workspace.isProtected(context.workspace.relativeOf(from.realOf(path))),
-        }),
-      );
+      await throughHeld(context, target.real, async (into) => {
+        // The target folder is made here and confirmed, so the copy lands in it even if a link is put in its place.
+        await context.fs.mkdir(into.path);
+        const made = await openCheckedFolder(context, target.real, target.relative, into.path);
+        try {
+          // Entry by entry, so each lands under the confirmed folder's descriptor (cp refuses a link as its target).
+          for (const name of await context.fs.readdir(from.path)) {
+            await context.fs.cp(path.join(from.path, name), path.join(made.path, name), {
+              recursive: true,
+              errorOnExist: true,
+              force: false,
+              verbatimSymlinks: true,
+              // Git internals and clio's state are not duplicated.
+              filter: (source) => !context.workspace.isProtected(context.workspace.relativeOf(from.realOf(source))),
+            });
+          }
+          await context.fs.chmod(made.path, sourceStat.mode & 0o7777);
+        } finally {
+          await made.close();
+        }
+      });
     });
   } else if (sourceStat.isFile() || sourceStat.isSymbolicLink()) {
     // Copied from the open, confirmed file, so no link swapped in its place is followed.
     const opened = await openRegularFile(context, source.real, source.relative);
     try {
-      await throughHeld(context, target.real, (into) => context.fs.copyFile(opened.path, into.path, overwrite ? 0 : constants.COPYFILE_EXCL));
+      if (overwrite) await replaceThroughTemporary(context, target.real, (temporary) => context.fs.copyFile(opened.path, temporary, constants.COPYFILE_EXCL));
+      else await throughHeld(context, target.real, (into) => context.fs.copyFile(opened.path, into.path, constants.COPYFILE_EXCL));
     } finally {
       await opened.handle.close();
     }

@@ -34,26 +34,38 @@ export interface WriteResult {
 
 /**
  * Writes `data` to `target` (a checked real path) atomically: a temp file beside it is written,
- * synced and renamed over it, both reached through the folder held open and confirmed (see
- * `openCheckedFolder`). On any failure the temp file is removed and the old file is untouched.
- * `mode` is applied to the new file (the old file's mode, to keep it).
+ * synced and renamed over it (see `replaceThroughTemporary`). On any failure the temp file is
+ * removed and the old file is untouched. `mode` is applied to the new file (the old file's mode, to keep it).
  */
 export async function atomicWrite(context: FileContext, target: string, data: string | Buffer, mode?: number): Promise<void> {
+  await replaceThroughTemporary(context, target, async (temporary) => {
+    const handle = await context.fs.open(temporary, "wx", mode ?? 0o666);
+    try {
+      await handle.writeFile(data);
+      if (mode !== undefined) await handle.chmod(mode);
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  });
+}
+
+/**
+ * Replaces the entry at `target` (a checked real path) with a new file: `fill` makes it under a
+ * fresh temp name beside the target (created exclusively: never through a link), which is then
+ * renamed over the target's name. Both are reached through the folder held open and confirmed
+ * (see `holdEntry`), so a link swapped in on the way or in the target's place is never followed.
+ * On any failure the temp file is removed and the old entry is untouched.
+ */
+export async function replaceThroughTemporary(context: FileContext, target: string, fill: (temporary: string) => Promise<void>): Promise<void> {
   const suffix = `.clio-${randomBytes(6).toString("hex")}.tmp`;
   const name = `.${path.basename(target)}${suffix}`;
   const entry = await holdEntry(context, target);
   try {
     // A name near the 255-byte limit leaves no room for the temp file's additions.
     const temporary = path.join(path.dirname(entry.path), Buffer.byteLength(name) <= TEMP_NAME_MAX_BYTES ? name : suffix);
-    const handle = await context.fs.open(temporary, "wx", mode ?? 0o666);
     try {
-      try {
-        await handle.writeFile(data);
-        if (mode !== undefined) await handle.chmod(mode);
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
+      await fill(temporary);
       await context.fs.rename(temporary, entry.path);
     } catch (error) {
       await context.fs.unlink(temporary).catch(() => undefined);
