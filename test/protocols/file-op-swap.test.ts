@@ -62,6 +62,11 @@ function managerWith(before: (target: string, flags: unknown) => void): Protocol
       before(String(target), flags);
       return fs.open(target, flags, mode);
     },
+    mkdir: ((target: string, options: unknown) => {
+      before(String(target), "mkdir");
+      return fs.mkdir(target, options as never);
+    }) as FileSystem["mkdir"],
+    ...changesCallingFirst(before),
   };
   return new ProtocolManager({
     registry: new ProtocolRegistry([createFileOpProtocol({ fileSystem, syncReads })]),
@@ -71,10 +76,34 @@ function managerWith(before: (target: string, flags: unknown) => void): Protocol
   });
 }
 
+/** The calls that change the file system, each calling `before` first (with the call's name as its flags). */
+function changesCallingFirst(before: (target: string, flags: unknown) => void): Partial<FileSystem> {
+  const seams: Partial<FileSystem> = {};
+  for (const name of ["unlink", "rm", "rename", "copyFile", "cp"] as const) {
+    const original = fs[name] as (...parameters: unknown[]) => Promise<unknown>;
+    (seams as Record<string, unknown>)[name] = (target: unknown, ...rest: unknown[]) => {
+      before(String(target), name);
+      return original(target, ...rest);
+    };
+  }
+  return seams;
+}
+
 /** A manager whose swap comes at the write itself: when the tools open the folder the file goes in. */
 function swappingAtWrite(swap: () => void): ProtocolManager {
   return managerWith((_target, flags) => {
     if (typeof flags === "number" && (flags & constants.O_DIRECTORY) !== 0) swap();
+  });
+}
+
+/**
+ * A manager whose swap comes at the change itself: at the first call that changes the file system
+ * (unlink, rm, rename, copy, mkdir) or opens a folder to change something in it; reads before
+ * (of the file a delete saves for undo, say) see the workspace unswapped.
+ */
+function swappingAtChange(swap: () => void): ProtocolManager {
+  return managerWith((_target, flags) => {
+    if (typeof flags === "string" || (typeof flags === "number" && (flags & constants.O_DIRECTORY) !== 0)) swap();
   });
 }
 
@@ -84,6 +113,23 @@ async function run(manager: ProtocolManager, command: string) {
 }
 
 const outsideFiles = async () => (await fs.readdir(outside, { recursive: true })).map(String).sort();
+
+/**
+ * Runs `command` with the workspace's `docs` swapped for the outside folder when `trigger` says,
+ * and checks that the swap happened, the command failed as changed-under-it, and the outside
+ * folder's files are as before, contents included.
+ */
+async function refusedLeavingOutsideAlone(command: string, trigger: (swap: () => void) => ProtocolManager = swappingAtChange) {
+  const { swap, swapped } = swapper();
+  const snapshot = async () => Promise.all((await outsideFiles()).map(async (name) => [name, await fs.readFile(path.join(outside, name), "utf8").catch(() => "folder")]));
+  const before = await snapshot();
+  const result = await run(trigger(swap), command);
+  expect(swapped()).toBe(true);
+  expect(result.ok).toBe(false);
+  expect(["outside_workspace", "stale_file"]).toContain(result.error?.code);
+  expect(await snapshot()).toEqual(before);
+  return result;
+}
 
 describe("a link swapped between the check and the use", () => {
   it("reads the checked file when nothing is swapped (the seams themselves change nothing)", async () => {
@@ -150,5 +196,65 @@ describe("a link swapped between the check and the use", () => {
     expect(await outsideFiles()).toEqual(["notes.txt", "sub", "sub/kept.txt"]);
     // The workspace's own file, now moved aside by the swap, is untouched too.
     expect(await fs.readFile(path.join(temp.root, "docs-old", "sub", "kept.txt"), "utf8")).toBe("inside\n");
+  });
+
+  it("cannot redirect a delete outside: the file outside with the same name stays", async () => {
+    await fs.writeFile(path.join(outside, "sub", "kept.txt"), "SECRET\n");
+    await refusedLeavingOutsideAlone('[FILE_OP:action=delete:path="docs/sub/kept.txt"]');
+    expect(await fs.readFile(path.join(temp.root, "docs-old", "sub", "kept.txt"), "utf8")).toBe("inside\n");
+  });
+
+  it("cannot delete a folder outside: a recursive delete stops at the swapped folder", async () => {
+    await fs.writeFile(path.join(outside, "sub", "kept.txt"), "SECRET\n");
+    await refusedLeavingOutsideAlone('[FILE_OP:action=delete:path="docs/sub":recursive=true]');
+    expect(await fs.readFile(path.join(temp.root, "docs-old", "sub", "kept.txt"), "utf8")).toBe("inside\n");
+  });
+
+  it("cannot move a file out of a folder outside: the source is taken only from its checked folder", async () => {
+    await fs.writeFile(path.join(outside, "sub", "kept.txt"), "SECRET\n");
+    await refusedLeavingOutsideAlone('[FILE_OP:action=move:path="docs/sub/kept.txt":to="taken.txt"]');
+    expect(await fs.readdir(temp.root)).not.toContain("taken.txt");
+  });
+
+  it("cannot move a file into a folder outside: the target folder is held and confirmed", async () => {
+    await temp.write("top.txt", "planted\n");
+    await refusedLeavingOutsideAlone('[FILE_OP:action=move:path="top.txt":to="docs/sub/moved.txt"]');
+    expect(await fs.readFile(path.join(temp.root, "top.txt"), "utf8")).toBe("planted\n");
+  });
+
+  it("cannot copy a file into a folder outside", async () => {
+    await temp.write("top.txt", "planted\n");
+    await refusedLeavingOutsideAlone('[FILE_OP:action=copy:path="top.txt":to="docs/sub/copied.txt"]');
+    expect(await fs.readdir(path.join(temp.root, "docs-old", "sub"))).toEqual(["kept.txt"]);
+  });
+
+  it("creates no folder outside when a folder is swapped while missing parents are being made", async () => {
+    const atFirstFolder = (swap: () => void) =>
+      managerWith((_target, flags) => {
+        if (flags === "mkdir") swap();
+      });
+    await refusedLeavingOutsideAlone('[FILE_OP:action=write:path="docs/sub/new/deeper/file.txt":content="planted\\n"]', atFirstFolder);
+    // The first folder was made in the workspace's own (held) folder, and no further.
+    expect(await fs.readdir(path.join(temp.root, "docs-old", "sub", "new"))).toEqual([]);
+  });
+});
+
+describe("a link put in place of a copy's target after the check", () => {
+  it("is replaced by the copy, never written through", async () => {
+    await temp.write("top.txt", "planted\n");
+    const kept = path.join(temp.root, "docs/sub/kept.txt");
+    let done = false;
+    const manager = managerWith((_target, flags) => {
+      if (flags !== "copyFile" || done) return;
+      done = true;
+      rmSync(kept);
+      symlinkSync(path.join(outside, "notes.txt"), kept);
+    });
+    const result = await run(manager, '[FILE_OP:action=copy:path="top.txt":to="docs/sub/kept.txt":overwrite=true]');
+    expect(done).toBe(true);
+    expect(result.ok).toBe(true);
+    expect(await fs.readFile(path.join(outside, "notes.txt"), "utf8")).toBe("SECRET\n");
+    expect((await fs.lstat(kept)).isFile()).toBe(true);
+    expect(await fs.readFile(kept, "utf8")).toBe("planted\n");
   });
 });

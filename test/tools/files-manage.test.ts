@@ -48,6 +48,17 @@ describe("FileTools.remove", () => {
     expect(await temp.exists("dir/one.txt")).toBe(true);
   });
 
+  it("never deletes or moves a link that lives outside, even one pointing back inside", async () => {
+    const outside = path.join(temp.base, "elsewhere");
+    await fs.mkdir(outside);
+    await fs.symlink(path.join(temp.root, "a.txt"), path.join(outside, "back"));
+    await fs.symlink(outside, path.join(temp.root, "away"));
+    await expect(files.remove("away/back")).rejects.toMatchObject({ code: "outside_workspace" });
+    await expect(files.move("away/back", "moved")).rejects.toMatchObject({ code: "outside_workspace" });
+    expect(await fs.readlink(path.join(outside, "back"))).toBe(path.join(temp.root, "a.txt"));
+    expect(await temp.exists("moved")).toBe(false);
+  });
+
   it("reports a missing path", async () => {
     await expect(files.remove("ghost.txt")).rejects.toMatchObject({ code: "not_found" });
   });

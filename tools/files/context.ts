@@ -2,6 +2,7 @@
  * What every file operation works with: the workspace (confinement) and the file-system seam.
  */
 import { constants } from "node:fs";
+import path from "node:path";
 import type { FileHandle } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { ToolError } from "../errors.js";
@@ -42,18 +43,43 @@ export interface OpenFolder {
  * Opens the folder at the checked real path `real` and confirms it is still that folder; names
  * are then reached through its descriptor, so a folder or link swapped on its way after the check
  * cannot send a write elsewhere. Where descriptors cannot be confirmed (no /proc) the path is used.
+ * `through` is the path to open when it is not `real` itself: a name inside a held folder.
  */
-export async function openCheckedFolder(context: FileContext, real: string, relative: string): Promise<OpenFolder> {
-  const { handle, confirmed } = await openChecked(context, real, relative, constants.O_RDONLY | constants.O_DIRECTORY);
+export async function openCheckedFolder(context: FileContext, real: string, relative: string, through = real): Promise<OpenFolder> {
+  const { handle, confirmed } = await openChecked(context, real, relative, constants.O_RDONLY | constants.O_DIRECTORY, through);
   return { path: confirmed ? descriptorPath(handle.fd) : real, close: () => handle.close() };
 }
 
+/**
+ * One entry of the workspace reached through its folder held open and confirmed: `path` names
+ * that very entry (the name looked up in the held folder), `realOf` turns a path under it back
+ * into the checked real path it stands for.
+ */
+export interface HeldEntry {
+  path: string;
+  realOf(held: string): string;
+  close(): Promise<void>;
+}
+
+/** Holds the folder of the entry at the checked real path `real` open, confirmed (see `openCheckedFolder`). */
+export async function holdEntry(context: FileContext, real: string): Promise<HeldEntry> {
+  const folderReal = path.dirname(real);
+  const folder = await openCheckedFolder(context, folderReal, context.workspace.relativeOf(folderReal));
+  return {
+    path: path.join(folder.path, path.basename(real)),
+    realOf: (held) => path.join(folderReal, path.relative(folder.path, held)),
+    close: folder.close,
+  };
+}
+
 /** Opens the checked real path `real` (never through a link in its place) and confirms what it opened. */
-async function openChecked(context: FileContext, real: string, relative: string, flags: number): Promise<{ handle: FileHandle; confirmed: boolean }> {
+async function openChecked(context: FileContext, real: string, relative: string, flags: number, through = real): Promise<{ handle: FileHandle; confirmed: boolean }> {
   let handle: FileHandle;
   try {
-    handle = await context.fs.open(real, flags | CHECKED_OPEN);
+    handle = await context.fs.open(through, flags | CHECKED_OPEN);
   } catch (error) {
+    // A folder opened without following a link fails with ENOTDIR, not ELOOP, on a link.
+    if (errorCode(error) === "ENOTDIR" && (await lstatOrNothing(context, through))?.isSymbolicLink()) throw linkPutInPlace(relative);
     throw openFailure(error, relative);
   }
   try {
@@ -94,14 +120,15 @@ export function notFound(relative: string): ToolError {
  * checks on the open descriptor: that it is still the checked file (no link swapped in on the way)
  * and a regular one, so a FIFO or device swapped in never blocks or gets read.
  */
-export async function openRegularFile(context: FileContext, real: string, relative: string): Promise<{ handle: FileHandle; stat: Stats }> {
-  const { handle } = await openChecked(context, real, relative, constants.O_RDONLY | constants.O_NONBLOCK);
+export async function openRegularFile(context: FileContext, real: string, relative: string): Promise<{ handle: FileHandle; stat: Stats; path: string }> {
+  const { handle, confirmed } = await openChecked(context, real, relative, constants.O_RDONLY | constants.O_NONBLOCK);
   const stat = await handle.stat();
   if (!stat.isFile()) {
     await handle.close();
     throw notAFile(relative, stat);
   }
-  return { handle, stat };
+  // `path` reopens this very file (its descriptor's link) when it was confirmed.
+  return { handle, stat, path: confirmed ? descriptorPath(handle.fd) : real };
 }
 
 /**
@@ -140,14 +167,17 @@ function openFailure(error: unknown, relative: string): unknown {
   const code = errorCode(error);
   if (code === "ENOENT" || code === "ENOTDIR") return notFound(relative);
   if (code === "EACCES" || code === "EPERM") return new ToolError("permission_denied", `${relative} cannot be read: permission denied.`);
-  if (code === "ELOOP") {
-    return new ToolError(
-      "stale_file",
-      `${relative} changed while it was being used: a link was put in its place. Nothing was read or written.`,
-      "Run the command again on the path as it is now.",
-    );
-  }
+  if (code === "ELOOP") return linkPutInPlace(relative);
   return error;
+}
+
+/** The error for a checked path (which had no link in it) found to be a link: swapped after the check. */
+export function linkPutInPlace(relative: string): ToolError {
+  return new ToolError(
+    "stale_file",
+    `${relative} changed while it was being used: a link was put in its place. Nothing was read or written.`,
+    "Run the command again on the path as it is now.",
+  );
 }
 
 /** lstat that yields undefined for a missing path. */

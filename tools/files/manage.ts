@@ -6,12 +6,13 @@ import path from "node:path";
 import { constants } from "node:fs";
 import type { Stats } from "node:fs";
 import { ToolError } from "../errors.js";
-import { confine, kindOf, lstatOrNothing, notFound, openRegularFile, type FileContext } from "./context.js";
+import type { ResolvedPath } from "../workspace.js";
+import { confine, type HeldEntry, holdEntry, kindOf, lstatOrNothing, notFound, openCheckedFolder, openRegularFile, type FileContext } from "./context.js";
 import { errorCode } from "./file-system.js";
 import { countLines } from "./lines.js";
 import { COUNT_LINES_UP_TO_BYTES } from "./read.js";
 import { binaryType, SNIFF_BYTES } from "./text.js";
-import { makeParents } from "./write.js";
+import { makeParents, replaceThroughTemporary } from "./write.js";
 
 export interface RemoveResult {
   relative: string;
@@ -45,17 +46,18 @@ export interface InfoResult {
 }
 
 /** Counts the files in a tree and throws if any entry in it is protected (`.git` below a folder being deleted or moved). */
-async function surveyTree(context: FileContext, absolute: string): Promise<number> {
+async function surveyTree(context: FileContext, held: HeldEntry): Promise<number> {
   let files = 0;
-  const pending = [absolute];
+  const pending = [held.path];
   while (pending.length > 0) {
     const directory = pending.pop()!;
     for (const entry of await context.fs.readdir(directory, { withFileTypes: true })) {
       const child = path.join(directory, entry.name);
-      if (context.workspace.isProtected(context.workspace.relativeOf(child))) {
+      const relative = context.workspace.relativeOf(held.realOf(child));
+      if (context.workspace.isProtected(relative)) {
         throw new ToolError(
           "protected_path",
-          `${context.workspace.relativeOf(absolute)} contains ${context.workspace.relativeOf(child)}, which file commands never delete or move.`,
+          `${context.workspace.relativeOf(held.realOf(held.path))} contains ${relative}, which file commands never delete or move.`,
           "Leave repositories and clio's state alone, or use EXEC if you really mean it.",
         );
       }
@@ -70,19 +72,20 @@ async function surveyTree(context: FileContext, absolute: string): Promise<numbe
  * Throws if a folder about to be copied holds a FIFO, socket or device (git internals aside,
  * which are not copied): copying one would block, fill the disk or fail half-way.
  */
-async function refuseSpecialFiles(context: FileContext, absolute: string): Promise<void> {
-  const pending = [absolute];
+async function refuseSpecialFiles(context: FileContext, held: HeldEntry): Promise<void> {
+  const pending = [held.path];
   while (pending.length > 0) {
     const directory = pending.pop()!;
     for (const entry of await context.fs.readdir(directory, { withFileTypes: true })) {
       const child = path.join(directory, entry.name);
-      if (context.workspace.isProtected(context.workspace.relativeOf(child))) continue;
+      const relative = context.workspace.relativeOf(held.realOf(child));
+      if (context.workspace.isProtected(relative)) continue;
       if (entry.isDirectory()) pending.push(child);
       else if (!entry.isFile() && !entry.isSymbolicLink()) {
         const what = kindOf(await context.fs.lstat(child));
         throw new ToolError(
           "not_a_file",
-          `${context.workspace.relativeOf(absolute)} contains ${context.workspace.relativeOf(child)}, a ${what}; only folders of files, folders and links can be copied.`,
+          `${context.workspace.relativeOf(held.realOf(held.path))} contains ${relative}, a ${what}; only folders of files, folders and links can be copied.`,
           "Copy the files you need one by one, or use EXEC if you really mean to copy it.",
         );
       }
@@ -100,12 +103,40 @@ async function existing(context: FileContext, absolute: string, relative: string
   return stat;
 }
 
+/**
+ * The checked real path of the entry `resolved` names itself, a link at its end not followed:
+ * its own real path, or for a link the real path of the folder holding it plus its name.
+ */
+async function entryReal(context: FileContext, resolved: ResolvedPath, stat: Stats | undefined): Promise<string> {
+  if (stat === undefined || !stat.isSymbolicLink()) return resolved.real;
+  const folder = await context.fs.realpath(path.dirname(resolved.absolute));
+  if (!context.workspace.contains(folder)) {
+    throw new ToolError(
+      "outside_workspace",
+      `${resolved.relative} is a link in ${folder}, which is outside the workspace ${context.workspace.root}.`,
+      "Only paths whose real location is inside the workspace can be used.",
+    );
+  }
+  return path.join(folder, path.basename(resolved.absolute));
+}
+
+/** Runs `operation` on `real` reached through its folder held open and confirmed (see `holdEntry`). */
+async function throughHeld<Value>(context: FileContext, real: string, operation: (held: HeldEntry) => Promise<Value>): Promise<Value> {
+  const held = await holdEntry(context, real);
+  try {
+    return await operation(held);
+  } finally {
+    await held.close();
+  }
+}
+
 export async function removePath(context: FileContext, input: string, recursive = false): Promise<RemoveResult> {
-  const { absolute, relative } = await confine(context, input, "write");
+  const resolved = await confine(context, input, "write");
+  const { absolute, relative } = resolved;
   refuseRoot(relative, "deleted");
   const stat = await existing(context, absolute, relative);
   if (!stat.isDirectory()) {
-    await context.fs.unlink(absolute);
+    await throughHeld(context, await entryReal(context, resolved, stat), (held) => context.fs.unlink(held.path));
     return { relative, kind: kindOf(stat), files: 1 };
   }
   if (!recursive) {
@@ -115,8 +146,11 @@ export async function removePath(context: FileContext, input: string, recursive 
       " to delete it with everything inside.",
     ]);
   }
-  const files = await surveyTree(context, absolute);
-  await context.fs.rm(absolute, { recursive: true });
+  const files = await throughHeld(context, resolved.real, async (held) => {
+    const count = await surveyTree(context, held);
+    await context.fs.rm(held.path, { recursive: true });
+    return count;
+  });
   return { relative, kind: "directory", files };
 }
 
@@ -146,20 +180,25 @@ async function prepareTransfer(context: FileContext, input: string, to: string, 
   if (realTargetStat !== undefined && !realTargetStat.isFile() && !realTargetStat.isSymbolicLink()) {
     throw new ToolError("not_a_file", `${target.relative} is a ${kindOf(realTargetStat)}; overwrite=true replaces files only.`, "Choose another target, or delete it first.");
   }
-  await makeParents(context, target.absolute, target.relative);
-  return { source, sourceStat, target, overwritten: targetStat !== undefined };
+  await makeParents(context, target.real, target.relative);
+  return { source, sourceStat, target, targetStat, overwritten: targetStat !== undefined };
 }
 
 export async function movePath(context: FileContext, input: string, to: string, overwrite = false): Promise<TransferResult> {
-  const { source, sourceStat, target, overwritten } = await prepareTransfer(context, input, to, overwrite, "moved");
-  if (sourceStat.isDirectory()) await surveyTree(context, source.absolute);
-  try {
-    await context.fs.rename(source.absolute, target.absolute);
-  } catch (error) {
-    if (errorCode(error) !== "EXDEV") throw error;
-    await context.fs.cp(source.absolute, target.absolute, { recursive: true, force: overwrite, errorOnExist: !overwrite, verbatimSymlinks: true });
-    await context.fs.rm(source.absolute, { recursive: true });
-  }
+  const { source, sourceStat, target, targetStat, overwritten } = await prepareTransfer(context, input, to, overwrite, "moved");
+  const targetReal = await entryReal(context, target, targetStat);
+  await throughHeld(context, await entryReal(context, source, sourceStat), async (from) => {
+    if (sourceStat.isDirectory()) await surveyTree(context, from);
+    await throughHeld(context, targetReal, async (into) => {
+      try {
+        await context.fs.rename(from.path, into.path);
+      } catch (error) {
+        if (errorCode(error) !== "EXDEV") throw error;
+        await context.fs.cp(from.path, into.path, { recursive: true, force: overwrite, errorOnExist: !overwrite, verbatimSymlinks: true });
+        await context.fs.rm(from.path, { recursive: true });
+      }
+    });
+  });
   return { from: source.relative, to: target.relative, kind: kindOf(sourceStat), overwritten };
 }
 
@@ -174,19 +213,39 @@ export async function copyPath(context: FileContext, input: string, to: string, 
         ".",
       ]);
     }
-    await refuseSpecialFiles(context, source.absolute);
-    await context.fs.cp(source.absolute, target.absolute, {
-      recursive: true,
-      errorOnExist: true,
-      force: false,
-      verbatimSymlinks: true,
-      // Git internals and clio's state are not duplicated.
-      filter: (from) => !context.workspace.isProtected(context.workspace.relativeOf(from)),
+    await throughHeld(context, source.real, async (from) => {
+      await refuseSpecialFiles(context, from);
+      await throughHeld(context, target.real, async (into) => {
+        // The target folder is made here and confirmed, so the copy lands in it even if a link is put in its place.
+        await context.fs.mkdir(into.path);
+        const made = await openCheckedFolder(context, target.real, target.relative, into.path);
+        try {
+          // Entry by entry, so each lands under the confirmed folder's descriptor (cp refuses a link as its target).
+          for (const name of await context.fs.readdir(from.path)) {
+            await context.fs.cp(path.join(from.path, name), path.join(made.path, name), {
+              recursive: true,
+              errorOnExist: true,
+              force: false,
+              verbatimSymlinks: true,
+              // Git internals and clio's state are not duplicated.
+              filter: (source) => !context.workspace.isProtected(context.workspace.relativeOf(from.realOf(source))),
+            });
+          }
+          await context.fs.chmod(made.path, sourceStat.mode & 0o7777);
+        } finally {
+          await made.close();
+        }
+      });
     });
   } else if (sourceStat.isFile() || sourceStat.isSymbolicLink()) {
-    const { handle } = await openRegularFile(context, source.real, source.relative);
-    await handle.close();
-    await context.fs.copyFile(source.real, target.real, overwrite ? 0 : constants.COPYFILE_EXCL);
+    // Copied from the open, confirmed file, so no link swapped in its place is followed.
+    const opened = await openRegularFile(context, source.real, source.relative);
+    try {
+      if (overwrite) await replaceThroughTemporary(context, target.real, (temporary) => context.fs.copyFile(opened.path, temporary, constants.COPYFILE_EXCL));
+      else await throughHeld(context, target.real, (into) => context.fs.copyFile(opened.path, into.path, constants.COPYFILE_EXCL));
+    } finally {
+      await opened.handle.close();
+    }
   } else {
     throw new ToolError("not_a_file", `${source.relative} is a ${kindOf(sourceStat)}; only files and folders can be copied.`);
   }

@@ -7,7 +7,8 @@ import path from "node:path";
 import { diffLines } from "diff";
 import { ToolError } from "../errors.js";
 import type { ResolvedPath } from "../workspace.js";
-import { confine, lstatOrNothing, notAFile, openCheckedFolder, openRegularFile, type FileContext } from "./context.js";
+import type { Stats } from "node:fs";
+import { confine, holdEntry, linkPutInPlace, lstatOrNothing, notAFile, openCheckedFolder, openRegularFile, type FileContext } from "./context.js";
 import { errorCode } from "./file-system.js";
 import { countLines } from "./lines.js";
 import { COUNT_LINES_UP_TO_BYTES } from "./read.js";
@@ -33,33 +34,45 @@ export interface WriteResult {
 
 /**
  * Writes `data` to `target` (a checked real path) atomically: a temp file beside it is written,
- * synced and renamed over it, both reached through the folder held open and confirmed (see
- * `openCheckedFolder`). On any failure the temp file is removed and the old file is untouched.
- * `mode` is applied to the new file (the old file's mode, to keep it).
+ * synced and renamed over it (see `replaceThroughTemporary`). On any failure the temp file is
+ * removed and the old file is untouched. `mode` is applied to the new file (the old file's mode, to keep it).
  */
 export async function atomicWrite(context: FileContext, target: string, data: string | Buffer, mode?: number): Promise<void> {
-  const suffix = `.clio-${randomBytes(6).toString("hex")}.tmp`;
-  const name = `.${path.basename(target)}${suffix}`;
-  const folder = await openCheckedFolder(context, path.dirname(target), context.workspace.relativeOf(path.dirname(target)));
-  try {
-    // A name near the 255-byte limit leaves no room for the temp file's additions.
-    const temporary = path.join(folder.path, Buffer.byteLength(name) <= TEMP_NAME_MAX_BYTES ? name : suffix);
+  await replaceThroughTemporary(context, target, async (temporary) => {
     const handle = await context.fs.open(temporary, "wx", mode ?? 0o666);
     try {
-      try {
-        await handle.writeFile(data);
-        if (mode !== undefined) await handle.chmod(mode);
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
-      await context.fs.rename(temporary, path.join(folder.path, path.basename(target)));
+      await handle.writeFile(data);
+      if (mode !== undefined) await handle.chmod(mode);
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+  });
+}
+
+/**
+ * Replaces the entry at `target` (a checked real path) with a new file: `fill` makes it under a
+ * fresh temp name beside the target (created exclusively: never through a link), which is then
+ * renamed over the target's name. Both are reached through the folder held open and confirmed
+ * (see `holdEntry`), so a link swapped in on the way or in the target's place is never followed.
+ * On any failure the temp file is removed and the old entry is untouched.
+ */
+export async function replaceThroughTemporary(context: FileContext, target: string, fill: (temporary: string) => Promise<void>): Promise<void> {
+  const suffix = `.clio-${randomBytes(6).toString("hex")}.tmp`;
+  const name = `.${path.basename(target)}${suffix}`;
+  const entry = await holdEntry(context, target);
+  try {
+    // A name near the 255-byte limit leaves no room for the temp file's additions.
+    const temporary = path.join(path.dirname(entry.path), Buffer.byteLength(name) <= TEMP_NAME_MAX_BYTES ? name : suffix);
+    try {
+      await fill(temporary);
+      await context.fs.rename(temporary, entry.path);
     } catch (error) {
       await context.fs.unlink(temporary).catch(() => undefined);
       throw error;
     }
   } finally {
-    await folder.close();
+    await entry.close();
   }
 }
 
@@ -73,16 +86,46 @@ export async function prepareWrite(context: FileContext, input: string | Resolve
   return { relative, target: real, oldMode: stat?.mode, oldSize: stat?.size };
 }
 
-/** Creates the folders above `target`; a file in the way is a clear error. */
+/**
+ * Creates the folders above `target` (a checked real path) one at a time: each name is made
+ * inside its parent held open and confirmed, then opened without following a link and confirmed
+ * in turn, so a folder swapped on the way makes nothing outside. A file in the way is a clear error.
+ */
 export async function makeParents(context: FileContext, target: string, relative: string): Promise<void> {
-  try {
-    await context.fs.mkdir(path.dirname(target), { recursive: true });
-  } catch (error) {
-    if (errorCode(error) === "EEXIST" || errorCode(error) === "ENOTDIR") {
-      throw new ToolError("not_a_directory", `A parent of ${relative} is a file, so ${relative} cannot be created.`, "Choose a path whose folders are folders.");
-    }
-    throw error;
+  const missing: string[] = [];
+  let existing = path.dirname(target);
+  for (let stat = await lstatOrNothing(context, existing); !stat?.isDirectory(); stat = await lstatOrNothing(context, existing)) {
+    if (stat !== undefined) throw parentInTheWay(relative, stat);
+    missing.unshift(path.basename(existing));
+    existing = path.dirname(existing);
   }
+  if (missing.length === 0) return;
+  let real = existing;
+  let folder = await openCheckedFolder(context, real, context.workspace.relativeOf(real));
+  try {
+    for (const name of missing) {
+      const child = path.join(folder.path, name);
+      try {
+        await context.fs.mkdir(child);
+      } catch (error) {
+        if (errorCode(error) !== "EEXIST") throw error;
+        const stat = await context.fs.lstat(child);
+        if (!stat.isDirectory()) throw parentInTheWay(relative, stat);
+      }
+      real = path.join(real, name);
+      const next = await openCheckedFolder(context, real, context.workspace.relativeOf(real), child);
+      await folder.close();
+      folder = next;
+    }
+  } finally {
+    await folder.close();
+  }
+}
+
+/** The error for a file (or, swapped in after the check, a link) where a parent folder of `relative` belongs. */
+function parentInTheWay(relative: string, stat: Stats): ToolError {
+  if (stat.isSymbolicLink()) return linkPutInPlace(relative);
+  return new ToolError("not_a_directory", `A parent of ${relative} is a file, so ${relative} cannot be created.`, "Choose a path whose folders are folders.");
 }
 
 /** Writes text content to a file (creating folders), atomically, keeping an existing file's mode. */
