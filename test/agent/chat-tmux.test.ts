@@ -8,9 +8,9 @@ import { existsSync } from "node:fs";
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { startOpenAIServer, testModelName, type OpenAITestServer } from "../support/openai-server.js";
+import { chatCommandLine } from "../support/tmux.js";
 import { temporaryFolder } from "../support/workspace.js";
 
-const root = path.resolve(import.meta.dirname, "../..");
 const socket = `clio-test-${process.pid}`;
 let server: OpenAITestServer;
 let workspace: Awaited<ReturnType<typeof temporaryFolder>>;
@@ -41,14 +41,7 @@ function type(text: string, pane = "chat"): void {
 
 /** Starts the chat in a new tmux session named `pane`. */
 function startChat(pane: string): void {
-  const command = [
-    `cd ${JSON.stringify(workspace.path)} &&`,
-    `env NO_COLOR=1 CLIO_HOME=${JSON.stringify(home.path)} HOME=${JSON.stringify(home.path)}`,
-    `node ${JSON.stringify(path.join(root, "dist/clio.js"))}`,
-    `--base-url ${server.baseURL} --model ${testModelName} --api-key test-key --context-window 1000000`,
-    `--session-dir ${JSON.stringify(path.join(home.path, "sessions"))} --permission-mode ask;`,
-    "echo CLIO-EXITED-$?; sleep 30",
-  ].join(" ");
+  const command = chatCommandLine({ workspace: workspace.path, home: home.path, baseURL: server.baseURL, model: testModelName });
   tmux("new-session", "-d", "-s", pane, "-x", "160", "-y", "50", command);
 }
 

@@ -8,11 +8,10 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOpenAIServer, testModelName, type OpenAITestServer } from "../support/openai-server.js";
-import { tmuxServer } from "../support/tmux.js";
+import { chatCommandLine, tmuxServer } from "../support/tmux.js";
 import { temporaryFolder } from "../support/workspace.js";
 import { ensureBuilt } from "../cli/support.js";
 
-const root = path.resolve(import.meta.dirname, "../..");
 const terminal = tmuxServer(`clio-trust-${process.pid}`);
 let server: OpenAITestServer;
 let workspace: Awaited<ReturnType<typeof temporaryFolder>>;
@@ -34,17 +33,7 @@ beforeAll(async () => {
   await writeFile(path.join(workspace.path, "a.txt"), "ONE\ntwo\n");
   git("commit", "-qam", "feature");
   git("checkout", "-q", "main");
-  terminal.start(
-    "chat",
-    [
-      `cd ${JSON.stringify(workspace.path)} &&`,
-      `env NO_COLOR=1 CLIO_HOME=${JSON.stringify(home.path)} HOME=${JSON.stringify(home.path)}`,
-      `node ${JSON.stringify(path.join(root, "dist/clio.js"))}`,
-      `--base-url ${server.baseURL} --model ${testModelName} --api-key test-key --context-window 1000000`,
-      `--session-dir ${JSON.stringify(path.join(home.path, "sessions"))} --permission-mode ask;`,
-      "echo CLIO-EXITED-$?; sleep 30",
-    ].join(" "),
-  );
+  terminal.start("chat", chatCommandLine({ workspace: workspace.path, home: home.path, baseURL: server.baseURL, model: testModelName }));
 });
 
 afterAll(async () => {
