@@ -4,6 +4,7 @@
  * comes, or hidden. It is kept either way, so it can be shown afterwards.
  */
 import type { ChalkInstance } from "chalk";
+import { plural } from "../../tools/format.js";
 import type { Spinner } from "./spinner.js";
 
 export const REASONING_MODES = ["collapse", "show", "hide"] as const;
@@ -78,5 +79,5 @@ export class ReasoningView {
 /** "3 lines, 1,234 characters". */
 function describeSize(text: string): string {
   const lines = text.trimEnd().split("\n").length;
-  return `${lines} ${lines === 1 ? "line" : "lines"}, ${text.length.toLocaleString("en-US")} characters`;
+  return `${plural(lines, "line")}, ${plural(text.length, "character")}`;
 }
