@@ -1,0 +1,163 @@
+/**
+ * Reasoning written into a reply's text (`<think>`, `<thinking>`, `<reasoning>` blocks, an
+ * unclosed one to the end), told apart from what the reply says. Which text is reasoning is the
+ * scanner's decision (its region log, grammar/regions.ts), so a tag inside a fence or a code span
+ * stays text, as it is code. The tags themselves, and the line break that ends a closing tag's
+ * line, belong to neither side.
+ */
+import type { InertRegionLog } from "../../grammar/regions.js";
+import { StreamingScanner } from "../../grammar/scanner.js";
+
+/** Where the split goes, as it is decided. */
+export interface ReasoningSink {
+  text(text: string): void;
+  reasoning(text: string): void;
+  /** The reasoning block being passed on ended (its closing tag, or the reply's end). */
+  reasoningEnded(): void;
+}
+
+const OPENER_NAMES = ["think", "thinking", "reasoning"];
+
+/**
+ * Index of the first `<` in `text` from `from` that may still open a reasoning block: its
+ * letters name one of the tags, or are the beginning of a name when the text stops there.
+ */
+function possibleOpener(text: string, from: number): number {
+  for (let at = text.indexOf("<", from); at >= 0; at = text.indexOf("<", at + 1)) {
+    let end = at + 1;
+    while (end < text.length && /[A-Za-z]/.test(text[end]!)) end++;
+    const name = text.slice(at + 1, end).toLowerCase();
+    if (end === text.length ? OPENER_NAMES.some((opener) => opener.startsWith(name)) : OPENER_NAMES.includes(name)) return at;
+  }
+  return -1;
+}
+
+/**
+ * Feed the reply with `push(chunk)` as it streams, then call `end()`. Text goes on at once up to
+ * the first place that may still turn out to open a reasoning block; the rest follows as the
+ * scanner settles it, so any chunking gives the same split.
+ */
+export class ReasoningSplitter {
+  private readonly scanner = new StreamingScanner();
+  private readonly log: InertRegionLog = this.scanner.regions;
+  /** The text not passed on yet, from absolute offset `routed`. */
+  private pending = "";
+  private routed = 0;
+  /** Inside a reasoning block: its opening tag is being skipped, then its body passed on. */
+  private block: { opening: boolean; closing: string; held: string } | undefined;
+  /** A block just ended: blanks and one line break after its closing tag are dropped. */
+  private afterBlock = false;
+
+  constructor(private readonly sink: ReasoningSink) {}
+
+  push(chunk: string): void {
+    if (!chunk) return;
+    this.scanner.push(chunk);
+    this.pending += chunk;
+    this.route(this.log.settledUntil);
+  }
+
+  /** The reply is complete: an unclosed block runs to its end. */
+  end(): void {
+    this.scanner.end();
+    this.route(this.log.settledUntil);
+    if (this.block) this.finishBlock(false);
+  }
+
+  /** Passes on the settled text below `settled`, then the unsettled text that cannot be reasoning. */
+  private route(settled: number): void {
+    const upTo = Math.min(settled, this.routed + this.pending.length);
+    while (this.routed < upTo) {
+      const reasoning = this.log.kindAt(this.routed) === "reasoning";
+      let end = this.routed + 1;
+      while (end < upTo && (this.log.kindAt(end) === "reasoning") === reasoning) end++;
+      if (!reasoning && this.block) this.finishBlock(true);
+      if (reasoning && !this.block) this.block = { opening: true, closing: "", held: "" };
+      const piece = this.take(end);
+      if (reasoning) this.reasoningPiece(piece);
+      else this.textPiece(piece);
+    }
+    if (this.block || !this.pending) return;
+    // Unsettled, but before any possible opener: this cannot become reasoning.
+    const opener = possibleOpener(this.pending, 0);
+    const safe = opener < 0 ? this.pending.length : opener;
+    if (safe > 0) this.textPiece(this.take(this.routed + safe));
+  }
+
+  /** Removes the pending text up to absolute offset `end` and returns it. */
+  private take(end: number): string {
+    const piece = this.pending.slice(0, end - this.routed);
+    this.pending = this.pending.slice(end - this.routed);
+    this.routed = end;
+    return piece;
+  }
+
+  private textPiece(piece: string): void {
+    if (this.afterBlock) {
+      const blank = /^[ \t]*(\r?\n|\r$)?/.exec(piece)![0];
+      piece = piece.slice(blank.length);
+      if (piece || blank.endsWith("\n")) this.afterBlock = false;
+    }
+    if (piece) this.sink.text(piece);
+  }
+
+  private reasoningPiece(piece: string): void {
+    const block = this.block!;
+    let body = piece;
+    if (block.opening) {
+      block.held += piece;
+      const close = block.held.indexOf(">");
+      if (close < 0) return;
+      block.closing = `</${(/^<([A-Za-z]+)/.exec(block.held)?.[1] ?? "").toLowerCase()}>`;
+      block.opening = false;
+      body = block.held.slice(close + 1);
+      block.held = "";
+    }
+    const text = block.held + body;
+    // What may be the beginning of the closing tag waits until the block's end is known.
+    let held = Math.min(block.closing.length, text.length);
+    while (held > 0 && !block.closing.startsWith(text.slice(text.length - held).toLowerCase())) held--;
+    block.held = text.slice(text.length - held);
+    const ready = text.slice(0, text.length - held);
+    if (ready) this.sink.reasoning(ready);
+  }
+
+  /** The block ends: `closed` when its closing tag came (it is dropped), else the reply ended inside it. */
+  private finishBlock(closed: boolean): void {
+    const block = this.block!;
+    this.block = undefined;
+    const rest = block.opening ? "" : block.held;
+    const body = closed && rest.toLowerCase() === block.closing ? "" : rest;
+    if (body) this.sink.reasoning(body);
+    this.sink.reasoningEnded();
+    this.afterBlock = closed;
+  }
+}
+
+/** A whole reply split: what it says and each reasoning block's text. */
+export function splitReasoning(text: string): { text: string; reasoning: string[] } {
+  let said = "";
+  const blocks: string[] = [];
+  let current = "";
+  const splitter = new ReasoningSplitter({
+    text: (piece) => (said += piece),
+    reasoning: (piece) => (current += piece),
+    reasoningEnded: () => {
+      blocks.push(current);
+      current = "";
+    },
+  });
+  splitter.push(text);
+  splitter.end();
+  return { text: said, reasoning: blocks };
+}
+
+/**
+ * A reply as it goes back to the model: without its reasoning blocks (providers reject reasoning
+ * in the history: DeepSeek). A reply with none comes back unchanged; `""` when it was all reasoning.
+ */
+export function withoutReasoning(text: string): string {
+  if (possibleOpener(text, 0) < 0) return text;
+  const split = splitReasoning(text);
+  return split.reasoning.length ? split.text.trimStart() : text;
+}
