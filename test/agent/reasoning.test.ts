@@ -66,33 +66,42 @@ describe("reasoning", () => {
     expect(written.join("")).toBe("No reasoning came with the last prompt's replies.\n");
   });
 
-  it("takes a <think> block at the start of a reply's text as reasoning, however it is cut; a later tag is text", () => {
-    const written: string[] = [];
-    const style = new Chalk({ level: 0 });
-    const view = new TerminalView({ style, output: { isTTY: false, write: (text: string) => written.push(text) > 0 } });
-    view.onAgentEvent({ type: "model-started", turn: 1 });
-    for (const chunk of ["  <Th", "ink>weigh", "ing it</thi", "nk>\nThe answer", " is <think>yes</think>.\n"]) view.onAgentEvent({ type: "text-delta", text: chunk });
-    view.onAgentEvent({
-      type: "reply-finished",
-      turn: 1,
-      outcome: { text: "", reasoning: "", results: [], mentions: [], dialectCalls: [], finishReason: "stop", fabricated: false, dispatchDelays: [] },
-    });
-    const shown = written.join("");
-    expect(shown).toContain("┆ reasoning, 1 line, 11 characters (collapsed: /reasoning shows it)\nThe answer is <think>yes</think>.");
-    expect(shown).not.toContain("weighing");
-    written.length = 0;
+  it("takes <think> blocks anywhere in a reply's text as reasoning, however it is cut; a tag in code is code", () => {
+    const { view, shown } = viewOf("collapse");
+    replyWith(view, 1, [
+      "  <Th",
+      "ink>weigh",
+      "ing it</thi",
+      "nk>\nThe answer",
+      " is <think>yes</think>.\n",
+      "```\n<think>code</think>\n```\nand `<think>` too.\n<thinking>never\nclosed",
+    ]);
+    expect(shown()).toBe(
+      [
+        "┆ reasoning, 1 line, 11 characters (collapsed: /reasoning shows it)",
+        "The answer is",
+        "┆ reasoning, 1 line, 3 characters (collapsed: /reasoning shows it)",
+        ".",
+        "```",
+        "│ <think>code</think>",
+        "```",
+        "and `<think>` too.",
+        "┆ reasoning, 2 lines, 12 characters (collapsed: /reasoning shows it)",
+        "",
+      ].join("\n"),
+    );
     view.reasoning.showLast();
-    expect(written.join("")).toBe("┆ weighing it\n");
+    expect(shown().split("(collapsed: /reasoning shows it)\n").at(-1)).toBe("┆ weighing it\n┆ yes\n┆ never\n┆ closed\n");
+  });
 
-    written.length = 0;
-    view.onAgentEvent({ type: "model-started", turn: 2 });
-    for (const chunk of ["<thinking>never", " closed"]) view.onAgentEvent({ type: "text-delta", text: chunk });
-    view.onAgentEvent({
-      type: "reply-finished",
-      turn: 2,
-      outcome: { text: "", reasoning: "", results: [], mentions: [], dialectCalls: [], finishReason: "stop", fabricated: false, dispatchDelays: [] },
-    });
-    expect(written.join("")).toContain("┆ reasoning, 1 line, 12 characters");
+  it("draws mid-reply blocks whole and dimmed when shown, and leaves the text alone when hidden", () => {
+    const chunks = ["Before <think>draft", " one</think> after.\n"];
+    const shown = viewOf("show");
+    replyWith(shown.view, 1, chunks);
+    expect(shown.shown()).toBe("Before\n┆ thinking\n┆ draft one\n\nafter.\n");
+    const hidden = viewOf("hide");
+    replyWith(hidden.view, 1, chunks);
+    expect(hidden.shown()).toBe("Before after.\n");
   });
 
   it("shows dimmed before the reply when asked, or not at all when hidden", () => {
@@ -113,3 +122,21 @@ describe("reasoning", () => {
     expect(written.join("")).not.toContain("secret");
   });
 });
+
+/** A view without colour whose output is kept (trailing blanks of each line dropped). */
+function viewOf(reasoning: "collapse" | "show" | "hide") {
+  const written: string[] = [];
+  const view = new TerminalView({ style: new Chalk({ level: 0 }), output: { isTTY: false, write: (text: string) => written.push(text) > 0 }, reasoning });
+  return { view, shown: () => written.join("").replace(/[ \t]+\n/g, "\n") };
+}
+
+/** One model call whose text arrives in `chunks`. */
+function replyWith(view: TerminalView, turn: number, chunks: string[]): void {
+  view.onAgentEvent({ type: "model-started", turn });
+  for (const text of chunks) view.onAgentEvent({ type: "text-delta", text });
+  view.onAgentEvent({
+    type: "reply-finished",
+    turn,
+    outcome: { text: chunks.join(""), reasoning: "", results: [], mentions: [], dialectCalls: [], finishReason: "stop", fabricated: false, dispatchDelays: [] },
+  });
+}
