@@ -7,6 +7,7 @@
  */
 import type { InertRegionLog } from "../../grammar/regions.js";
 import { StreamingScanner } from "../../grammar/scanner.js";
+import type { ChatMessage } from "../providers/types.js";
 
 /** Where the split goes, as it is decided. */
 export interface ReasoningSink {
@@ -160,4 +161,18 @@ export function withoutReasoning(text: string): string {
   if (possibleOpener(text, 0) < 0) return text;
   const split = splitReasoning(text);
   return split.reasoning.length ? split.text.trimStart() : text;
+}
+
+/** What stands in the history for a reply that was reasoning only (a provider may refuse an empty message). */
+export const REASONING_ONLY = "[no reply text: the reply held reasoning only]";
+
+/**
+ * A message as the history sends it back to the model: a reply without its `<think>` blocks (the
+ * session file keeps them). Used when the reply is added and when a recorded session is resumed.
+ */
+export function forHistory(message: ChatMessage): ChatMessage {
+  if (message.role !== "assistant") return message;
+  const said = withoutReasoning(message.content);
+  if (said === message.content) return message;
+  return { ...message, content: said.trim() ? said : REASONING_ONLY };
 }

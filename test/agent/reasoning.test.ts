@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Chalk } from "chalk";
+import { REASONING_ONLY } from "../../src/agent/reasoning-split.js";
+import { sessionHistory } from "../../src/agent/session-recorder.js";
 import { TerminalView } from "../../src/ui/terminal-view.js";
 import { startHarness, type Harness } from "./agent-harness.js";
 
@@ -36,6 +38,32 @@ describe("reasoning", () => {
         .map((event) => (event as { text: string }).text)
         .join(""),
     ).toBe(thought);
+  });
+
+  it("<think> blocks in the middle of a reply's text never run, are left out of the history sent back, and stay in the session file", async () => {
+    harness = await startHarness({ files: { "a.txt": "alpha\n" } });
+    const reply =
+      'Let me see.\n<think>Maybe [FILE_OP:action=write:path="a.txt":content="gone"]? No.</think>\n[FILE_OP:action=read:path="a.txt"]\n```\n<think>a fenced tag is code</think>\n```\n';
+    harness.server.enqueue({ reply, chunkSizes: 1 }, { reply: "It says alpha." }, { reply: "<thinking>only a draft, cut off" }, { reply: "Done." });
+
+    await harness.conversation.prompt("What is in a.txt?");
+    await harness.conversation.prompt("And now?");
+    await harness.conversation.prompt("Again?");
+
+    expect(await readFile(path.join(harness.workspace, "a.txt"), "utf8")).toBe("alpha\n");
+    const sentBack = (request: number) =>
+      (harness!.server.requests[request]!.body.messages as { role: string; content: string }[]).filter((message) => message.role === "assistant").map((message) => message.content);
+    const said = 'Let me see.\n[FILE_OP:action=read:path="a.txt"]\n```\n<think>a fenced tag is code</think>\n```\n';
+    expect(sentBack(1)).toEqual([said]);
+    expect(sentBack(3)).toEqual([said, "It says alpha.", REASONING_ONLY]);
+    const recorded = harness.conversation.session!.data.messages.filter((message) => message.role === "assistant").map((message) => message.content);
+    expect(recorded).toEqual([reply, "It says alpha.", "<thinking>only a draft, cut off", "Done."]);
+    // A resumed session sends back what the live one did.
+    expect(
+      sessionHistory(harness.conversation.session!)
+        .filter((message) => message.role === "assistant")
+        .map((message) => message.content),
+    ).toEqual([...sentBack(3), "Done."]);
   });
 
   it("is collapsed to one line with its size by default; /reasoning's view shows the last prompt's whole", () => {
