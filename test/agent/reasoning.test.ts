@@ -4,6 +4,7 @@ import path from "node:path";
 import { Chalk } from "chalk";
 import { REASONING_ONLY } from "../../src/agent/reasoning-split.js";
 import { sessionHistory } from "../../src/agent/session-recorder.js";
+import { lastReplyLine } from "../../src/ui/slash-commands.js";
 import { TerminalView } from "../../src/ui/terminal-view.js";
 import { startHarness, type Harness } from "./agent-harness.js";
 
@@ -64,6 +65,19 @@ describe("reasoning", () => {
         .filter((message) => message.role === "assistant")
         .map((message) => message.content),
     ).toEqual([...sentBack(3), "Done."]);
+  });
+
+  it("/resume's last-reply line leaves a reply's reasoning blocks out", () => {
+    const style = new Chalk({ level: 0 });
+    const messages = [
+      { role: "assistant", content: "Earlier answer." },
+      { role: "assistant", content: "<think>only a draft" },
+      { role: "user", content: "next" },
+    ];
+    expect(lastReplyLine(messages, style)).toBe("Last reply: Earlier answer.\n");
+    messages.push({ role: "assistant", content: "<think>weighing</think>\nThe `<think>` tag, then <reasoning>more</reasoning> the end." });
+    expect(lastReplyLine(messages, style)).toBe("Last reply: The `<think>` tag, then the end.\n");
+    expect(lastReplyLine([{ role: "assistant", content: "<think>draft" }], style)).toBe("");
   });
 
   it("is collapsed to one line with its size by default; /reasoning's view shows the last prompt's whole", () => {
