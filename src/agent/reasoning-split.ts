@@ -87,6 +87,12 @@ export class ReasoningSplitter {
 
   /** Removes the pending text up to absolute offset `end` and returns it. */
   private take(end: number): string {
+    if (end - this.routed === this.pending.length) {
+      const all = this.pending;
+      this.pending = "";
+      this.routed = end;
+      return all;
+    }
     const piece = this.pending.slice(0, end - this.routed);
     this.pending = this.pending.slice(end - this.routed);
     this.routed = end;
