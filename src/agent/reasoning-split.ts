@@ -33,6 +33,19 @@ function possibleOpener(text: string, from: number): number {
   return -1;
 }
 
+/** Index of the `>` that ends the opening tag at the start of `text` (quoted values skipped), or -1. */
+function openingTagEnd(text: string): number {
+  let quote = "";
+  for (let index = 1; index < text.length; index++) {
+    const character = text[index]!;
+    if (quote) {
+      if (character === quote) quote = "";
+    } else if (character === '"' || character === "'") quote = character;
+    else if (character === ">") return index;
+  }
+  return -1;
+}
+
 /**
  * Feed the reply with `push(chunk)` as it streams, then call `end()`. Text goes on at once up to
  * the first place that may still turn out to open a reasoning block; the rest follows as the
@@ -46,8 +59,8 @@ export class ReasoningSplitter {
   private routed = 0;
   /** Inside a reasoning block: its opening tag is being skipped, then its body passed on. */
   private block: { opening: boolean; closing: string; held: string } | undefined;
-  /** A block just ended: blanks and one line break after its closing tag are dropped. */
-  private afterBlock = false;
+  /** After a closing tag, blanks and one line break are dropped ("return": a `\r` was, a `\n` may follow). */
+  private afterBlock: "no" | "blanks" | "return" = "no";
 
   constructor(private readonly sink: ReasoningSink) {}
 
@@ -62,7 +75,7 @@ export class ReasoningSplitter {
   end(): void {
     this.scanner.end();
     this.route(this.log.settledUntil);
-    if (this.block) this.finishBlock(false);
+    if (this.block) this.finishBlock();
   }
 
   /** Passes on the settled text below `settled`, then the unsettled text that cannot be reasoning. */
@@ -72,8 +85,7 @@ export class ReasoningSplitter {
       const reasoning = this.log.kindAt(this.routed) === "reasoning";
       let end = this.routed + 1;
       while (end < upTo && (this.log.kindAt(end) === "reasoning") === reasoning) end++;
-      if (!reasoning && this.block) this.finishBlock(true);
-      if (reasoning && !this.block) this.block = { opening: true, closing: "", held: "" };
+      if (!reasoning && this.block) this.finishBlock();
       const piece = this.take(end);
       if (reasoning) this.reasoningPiece(piece);
       else this.textPiece(piece);
@@ -100,44 +112,62 @@ export class ReasoningSplitter {
   }
 
   private textPiece(piece: string): void {
-    if (this.afterBlock) {
-      const blank = /^[ \t]*(\r?\n|\r$)?/.exec(piece)![0];
-      piece = piece.slice(blank.length);
-      if (piece || blank.endsWith("\n")) this.afterBlock = false;
+    let skip = 0;
+    if (this.afterBlock === "return") {
+      skip = piece.startsWith("\n") ? 1 : 0;
+      this.afterBlock = "no";
+    } else if (this.afterBlock === "blanks") {
+      const blank = /^[ \t]*(\r\n|\n|\r)?/.exec(piece)![0];
+      skip = blank.length;
+      // A `\r` at the piece's end may be the first half of `\r\n`.
+      if (blank.endsWith("\r") && skip === piece.length) this.afterBlock = "return";
+      else if (skip < piece.length || /[\r\n]$/.test(blank)) this.afterBlock = "no";
     }
-    if (piece) this.sink.text(piece);
+    if (skip < piece.length) this.sink.text(skip ? piece.slice(skip) : piece);
   }
 
+  /** A piece of reasoning text; it may close its block and open the next (blocks may touch). */
   private reasoningPiece(piece: string): void {
-    const block = this.block!;
-    let body = piece;
-    if (block.opening) {
-      block.held += piece;
-      const close = block.held.indexOf(">");
-      if (close < 0) return;
-      block.closing = `</${(/^<([A-Za-z]+)/.exec(block.held)?.[1] ?? "").toLowerCase()}>`;
-      block.opening = false;
-      body = block.held.slice(close + 1);
-      block.held = "";
+    let rest = piece;
+    while (rest) {
+      this.block ??= { opening: true, closing: "", held: "" };
+      const block = this.block;
+      if (block.opening) {
+        block.held += rest;
+        const close = openingTagEnd(block.held);
+        if (close < 0) return;
+        block.closing = `</${(/^<([A-Za-z]+)/.exec(block.held)?.[1] ?? "").toLowerCase()}>`;
+        block.opening = false;
+        rest = block.held.slice(close + 1);
+        block.held = "";
+      }
+      const text = block.held + rest;
+      // The scanner ends a block at its first closing tag, so one found here is the block's end.
+      const end = text.toLowerCase().indexOf(block.closing);
+      if (end >= 0) {
+        if (end > 0) this.sink.reasoning(text.slice(0, end));
+        this.block = undefined;
+        this.sink.reasoningEnded();
+        this.afterBlock = "blanks";
+        rest = text.slice(end + block.closing.length);
+        continue;
+      }
+      // What may be the beginning of the closing tag waits until the block's end is known.
+      let held = Math.min(block.closing.length - 1, text.length);
+      while (held > 0 && !block.closing.startsWith(text.slice(text.length - held).toLowerCase())) held--;
+      block.held = text.slice(text.length - held);
+      const ready = text.slice(0, text.length - held);
+      if (ready) this.sink.reasoning(ready);
+      return;
     }
-    const text = block.held + body;
-    // What may be the beginning of the closing tag waits until the block's end is known.
-    let held = Math.min(block.closing.length, text.length);
-    while (held > 0 && !block.closing.startsWith(text.slice(text.length - held).toLowerCase())) held--;
-    block.held = text.slice(text.length - held);
-    const ready = text.slice(0, text.length - held);
-    if (ready) this.sink.reasoning(ready);
   }
 
-  /** The block ends: `closed` when its closing tag came (it is dropped), else the reply ended inside it. */
-  private finishBlock(closed: boolean): void {
+  /** The block ends without its closing tag: the reply ended inside it (or its region did). */
+  private finishBlock(): void {
     const block = this.block!;
     this.block = undefined;
-    const rest = block.opening ? "" : block.held;
-    const body = closed && rest.toLowerCase() === block.closing ? "" : rest;
-    if (body) this.sink.reasoning(body);
+    if (!block.opening && block.held) this.sink.reasoning(block.held);
     this.sink.reasoningEnded();
-    this.afterBlock = closed;
   }
 }
 

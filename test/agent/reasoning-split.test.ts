@@ -44,6 +44,8 @@ const SAMPLES = [
   "1. step\n   ```\n   <think>in a fenced list item</think>\n   ```\n2. next <think>real</think> done\n",
   "<thinking>line one\r\nline two</thinking>\r\nafter\r\n",
   "<think>a\n</thinking>\n</think>\nb",
+  "<think>a</think><THINKING>b</thinking><think>c</think>\nd",
+  "x <think data-note=\"a>b\" id='c>d'>body</think> y",
 ];
 
 describe("reasoning split by the scanner's regions", () => {
@@ -73,6 +75,11 @@ describe("reasoning split by the scanner's regions", () => {
     expect(splitReasoning(SAMPLES[13]!)).toEqual({ text: "b", reasoning: ["a\n</thinking>\n"] });
   });
 
+  it("splits blocks that touch, and skips an opening tag's quoted values", () => {
+    expect(splitReasoning(SAMPLES[14]!)).toEqual({ text: "d", reasoning: ["a", "b", "c"] });
+    expect(splitReasoning(SAMPLES[15]!)).toEqual({ text: "x y", reasoning: ["body"] });
+  });
+
   it("a code span left open is prose when its paragraph ends, so the tag in it is reasoning", () => {
     expect(splitReasoning(SAMPLES[9]!)).toEqual({ text: "a `open b\n\nc\n", reasoning: ["x"] });
   });
@@ -90,6 +97,50 @@ describe("reasoning split by the scanner's regions", () => {
         { numRuns: 60 },
       );
     }
+  });
+
+  it("gives the same split in any chunking of generated Markdown around tags, and never throws", () => {
+    const fragments = [
+      "<think>",
+      "</think>",
+      "<THINKING>",
+      "</thinking>",
+      "<reasoning>",
+      "</reasoning>",
+      "<thi",
+      "nk>",
+      "```\n",
+      "~~~\n",
+      "`",
+      "``",
+      "> ",
+      "- ",
+      "1. ",
+      "    ",
+      "\t",
+      "\n",
+      "\r\n",
+      "\r",
+      "\n\n",
+      "<div>",
+      "</div>",
+      "word ",
+      "[A:k=1]",
+      '"',
+      ">",
+    ];
+    const text = fc.array(fc.constantFrom(...fragments), { maxLength: 40 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(
+        text.chain((sample) => fc.tuple(fc.constant(sample), chunkingArbitrary({ text: sample }))),
+        ([sample, chunks]) => {
+          const whole = pieces([sample]);
+          const chunked = pieces(chunks);
+          return chunked.text === whole.text && JSON.stringify(chunked.reasoning) === JSON.stringify(whole.reasoning);
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 
   it("passes text on as it streams, holding only what may still open a block", () => {
