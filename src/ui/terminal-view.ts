@@ -55,6 +55,10 @@ export class TerminalView {
    * never drawn after the question about it.
    */
   beforeQuestion(): void {
+    // What the split still waits on (an unclosed block's last line) is decided: the reply has ended.
+    this.splitter.end();
+    this.splitter = this.newSplitter();
+    this.reasoning.end();
     this.spinner.stop();
     this.markdown.end();
     this.flushResults();

@@ -136,6 +136,21 @@ describe("reasoning", () => {
     expect(shown().split("(collapsed: /reasoning shows it)\n").at(-1)).toBe("┆ weighing it\n┆ yes\n┆ never\n┆ closed\n");
   });
 
+  it("draws an unclosed block at the reply's end before a permission question, once", () => {
+    const { view, shown } = viewOf("collapse");
+    view.onAgentEvent({ type: "model-started", turn: 1 });
+    view.onAgentEvent({ type: "text-delta", text: '[EXEC:action=run:command="make"]\n<think>should I' });
+    view.beforeQuestion();
+    const before = shown();
+    expect(before).toBe('[EXEC:action=run:command="make"]\n┆ reasoning, 1 line, 8 characters (collapsed: /reasoning shows it)\n');
+    view.onAgentEvent({
+      type: "reply-finished",
+      turn: 1,
+      outcome: { text: "", reasoning: "", results: [], mentions: [], dialectCalls: [], finishReason: "stop", fabricated: false, dispatchDelays: [] },
+    });
+    expect(shown()).toBe(before);
+  });
+
   it("draws mid-reply blocks whole and dimmed when shown, and leaves the text alone when hidden", () => {
     const chunks = ["Before <think>draft", " one</think> after.\n"];
     const shown = viewOf("show");
