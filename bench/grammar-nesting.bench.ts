@@ -10,6 +10,7 @@
  */
 import { Parser } from "commonmark";
 import { parse } from "../grammar/index.js";
+import { cpuBestMs as cpuMs } from "./support.js";
 
 const DEPTH = 10_000;
 
@@ -17,17 +18,6 @@ const INPUTS: Record<string, (lines: number) => string> = {
   "10,000 list items, then blank lines": (lines) => `${"- ".repeat(DEPTH)}a\n${"\n".repeat(lines)}[A:k=1]`,
   "a quote around 10,000 list items, then > lines": (lines) => `> ${"- ".repeat(DEPTH)}a\n${">\n".repeat(lines)}> [A:k=1]`,
 };
-
-function cpuMs(run: () => unknown, rounds: number): number {
-  let best = Number.POSITIVE_INFINITY;
-  for (let round = 0; round < rounds; round++) {
-    const start = process.cpuUsage();
-    run();
-    const used = process.cpuUsage(start);
-    best = Math.min(best, (used.user + used.system) / 1000);
-  }
-  return best;
-}
 
 const reader = new Parser();
 console.log("input                                            lines   clio ms  2n/n   commonmark.js ms  2n/n");

@@ -12,6 +12,7 @@ import { formatResultsForModel, type CommandResult } from "../manager/result.js"
 import { StreamCutError } from "../providers/failures.js";
 import type { ChatMessage, ModelProvider, ModelRequest } from "../providers/types.js";
 import { RESULT_STOP_SEQUENCES } from "./fabrication-guard.js";
+import { forHistory } from "./reasoning-split.js";
 import { streamReply, type ReplyOutcome } from "./reply.js";
 import { needsSummary, summarize } from "./summary.js";
 import type { CheckRunner } from "./checks.js";
@@ -124,7 +125,8 @@ export class Agent {
         return this.finish(cancelled ? "cancelled" : "error", call, finalText, message);
       }
       finalText = outcome.text;
-      // The history sent back holds the content only: providers reject their reasoning there (DeepSeek).
+      // The history sent back holds what the reply says only: providers reject reasoning there (DeepSeek),
+      // whether it came beside the content or as <think> blocks in it. The session file keeps both.
       await this.append({ role: "assistant", content: outcome.text }, turn, outcome.reasoning);
       for (const result of outcome.results) await this.options.recorder?.command(result, turn);
       if (outcome.finishReason === "cancelled") {
@@ -276,7 +278,7 @@ export class Agent {
   }
 
   private async append(message: ChatMessage, turn = this.turnNumber, reasoning = ""): Promise<void> {
-    this.history.push(message);
+    this.history.push(forHistory(message));
     if (reasoning) await this.options.recorder?.message(message, turn, reasoning);
     else await this.options.recorder?.message(message, turn);
   }

@@ -3,6 +3,7 @@ import type { ChatMessage } from "../providers/types.js";
 import type { CommandResult } from "../manager/result.js";
 import type { Session } from "../sessions/index.js";
 import type { ConversationRecorder } from "./agent.js";
+import { forHistory } from "./reasoning-split.js";
 
 export function sessionRecorder(session: Session): ConversationRecorder {
   return {
@@ -28,9 +29,9 @@ export function sessionRecorder(session: Session): ConversationRecorder {
   };
 }
 
-/** The messages of a recorded session, as the model saw them (system messages are rebuilt). */
+/** The messages of a recorded session, as the model saw them (system messages are rebuilt, reasoning left out). */
 export function sessionHistory(session: Session): ChatMessage[] {
   return session.data.messages
     .filter((message) => message.role === "user" || message.role === "assistant")
-    .map((message) => ({ role: message.role as "user" | "assistant", content: message.content }));
+    .map((message) => forHistory({ role: message.role as "user" | "assistant", content: message.content }));
 }

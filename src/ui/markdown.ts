@@ -67,6 +67,22 @@ export class MarkdownRenderer {
     return this.partial === "" && this.table.length === 0;
   }
 
+  /** Ends the unfinished line here, as something else is drawn next; a line of blanks only is dropped. */
+  breakLine(): void {
+    this.dropBlankLine();
+    if (this.partial) this.writeLine(this.partial);
+    this.partial = "";
+    this.flushTable();
+  }
+
+  /** An unfinished line of blanks only is dropped (what followed it is not drawn). */
+  dropBlankLine(): void {
+    if (this.partial.trim()) return;
+    if (this.drawnRaw > 0) this.write("\r\x1b[K");
+    this.partial = "";
+    this.drawnRaw = 0;
+  }
+
   /** Writes what is left of the reply. */
   end(): void {
     if (this.partial) this.writeLine(this.partial);

@@ -1,5 +1,6 @@
 /**
- * Reasoning a provider streams beside the reply, as the chat shows it: collapsed to one dimmed
+ * Reasoning as the chat shows it, whether a provider streams it beside the reply or the reply's
+ * text holds it in `<think>` blocks (each block in its place): collapsed to one dimmed
  * line with its size (the default; `/reasoning` prints it whole), shown whole and dimmed as it
  * comes, or hidden. It is kept either way, so it can be shown afterwards.
  */
@@ -18,7 +19,7 @@ export function reasoningModeFrom(value: string | undefined): ReasoningMode {
 export class ReasoningView {
   /** The reasoning of the current (or last) prompt, one entry per reply. */
   private blocks: string[] = [];
-  /** The block being streamed, while it is open (it ends at the first reply text). */
+  /** The block being streamed, while it is open (it ends where reply text follows). */
   private open: string | undefined;
   /** The next reply starts a new prompt: the previous prompt's reasoning is let go. */
   private newPrompt = true;

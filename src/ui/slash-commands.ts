@@ -1,6 +1,7 @@
 /** The chat's slash commands: /help, /model, /mode, /sessions, /resume, /fork, /undo, /rewind, /diff, /clear, /cost, /memory, /exit. */
 import type { ChalkInstance } from "chalk";
 import { isHistoryMarker } from "../agent/agent.js";
+import { withoutReasoning } from "../agent/reasoning-split.js";
 import type { Conversation } from "../agent/conversation.js";
 import { PERMISSION_MODES, type PermissionMode } from "../manager/permissions.js";
 import { createProvider, type CreateProviderOptions, type ProviderSettings } from "../providers/index.js";
@@ -134,8 +135,7 @@ export async function runSlashCommand(line: string, context: SlashContext): Prom
       const session = await context.store.open(argument);
       await conversation.resume(session);
       write(`Resumed ${style.cyan(session.id)}: ${session.title || "(untitled)"} — ${session.data.messages.length} messages.\n`);
-      const last = [...session.data.messages].reverse().find((message) => message.role === "assistant" && !isHistoryMarker(message.content));
-      if (last) write(style.dim(`Last reply: ${last.content.slice(0, 300)}${last.content.length > 300 ? "…" : ""}\n`));
+      write(lastReplyLine(session.data.messages, style));
       return "continue";
     }
     case "/fork": {
@@ -211,4 +211,15 @@ function reasoningCommand(argument: string, { reasoning, style, write }: SlashCo
   }
   reasoning.mode = argument as ReasoningMode;
   write(`Reasoning is now ${argument === "collapse" ? "collapsed to a line" : argument === "show" ? "shown whole as it comes" : "hidden"}.\n`);
+}
+
+/** The start of what the last reply of a resumed session said (its reasoning blocks left out), or "" when none did. */
+export function lastReplyLine(messages: readonly { role: string; content: string }[], style: ChalkInstance): string {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role !== "assistant" || isHistoryMarker(message.content)) continue;
+    const said = withoutReasoning(message.content).trim();
+    if (said) return style.dim(`Last reply: ${said.slice(0, 300)}${said.length > 300 ? "…" : ""}\n`);
+  }
+  return "";
 }

@@ -6,7 +6,7 @@
 import type { ChalkInstance } from "chalk";
 import type { AgentEvent } from "../agent/agent.js";
 import type { ManagerEvent } from "../manager/manager.js";
-import { LeadingReasoningSplitter } from "./leading-reasoning.js";
+import { ReasoningSplitter } from "../agent/reasoning-split.js";
 import { MarkdownRenderer } from "./markdown.js";
 import { ReasoningView, type ReasoningMode } from "./reasoning-view.js";
 import { formatOutputPreview, formatResultLine } from "./results.js";
@@ -29,8 +29,8 @@ export class TerminalView {
   private readonly liveWidth: number | undefined;
   /** The reasoning beside the replies; `/reasoning` shows it or changes how it shows. */
   readonly reasoning: ReasoningView;
-  /** Splits a `<think>` block at the start of a reply off as reasoning. */
-  private splitter: LeadingReasoningSplitter;
+  /** Splits `<think>` blocks (anywhere in a reply, as the scanner reads them) off as reasoning. */
+  private splitter: ReasoningSplitter;
 
   constructor(options: TerminalViewOptions) {
     this.style = options.style;
@@ -55,6 +55,10 @@ export class TerminalView {
    * never drawn after the question about it.
    */
   beforeQuestion(): void {
+    // What the split still waits on (an unclosed block's last line) is decided: the reply has ended.
+    this.splitter.end();
+    this.splitter = this.newSplitter();
+    this.reasoning.end();
     this.spinner.stop();
     this.markdown.end();
     this.flushResults();
@@ -132,16 +136,25 @@ export class TerminalView {
     if (this.markdown.atLineStart) this.flushResults();
   }
 
-  private newSplitter(): LeadingReasoningSplitter {
-    return new LeadingReasoningSplitter(
-      (text) => this.reasoning.push(text),
-      (text) => {
+  private newSplitter(): ReasoningSplitter {
+    return new ReasoningSplitter({
+      text: (text) => {
         this.reasoning.end();
         this.spinner.stop();
         this.markdown.push(text);
         if (this.markdown.atLineStart) this.flushResults();
       },
-    );
+      reasoning: (text) => {
+        // A block in the middle of the reply gets lines of its own; hidden, it leaves the text as it runs.
+        if (this.reasoning.mode === "hide") this.markdown.dropBlankLine();
+        else {
+          this.markdown.breakLine();
+          this.flushResults();
+        }
+        this.reasoning.push(text);
+      },
+      reasoningEnded: () => this.reasoning.end(),
+    });
   }
 
   /** Result lines wait for the reply's current line to end, so they never split it. */

@@ -1,7 +1,7 @@
 /**
  * The chat in tmux against the local test server: a GIT checkout's diff is on screen before its
- * question; what EXEC and `!` change is taken back by /undo; reasoning is collapsed to a line
- * that /reasoning opens; a 1 MB paste arrives whole.
+ * question; what EXEC and `!` change is taken back by /undo; reasoning, beside the reply or in
+ * <think> blocks in its middle, is collapsed to a line that /reasoning opens; a 1 MB paste arrives whole.
  */
 import { execFileSync } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
@@ -91,6 +91,35 @@ describe("the chat a person trusts", () => {
     await waitFor(/┆ First I check the file\.\n┆ Then I answer briefly\./);
     type("/reasoning loud");
     await waitFor("/reasoning takes one of collapse, show, hide; /reasoning alone shows the last prompt's reasoning.");
+  });
+
+  it("collapses a <think> block in the middle of a streamed reply, and draws a fenced <think> as code", async () => {
+    const reply = [
+      "Here is the plan.",
+      '<think>Should I [EXEC:action=run:command="touch drafted.txt"]? No, a draft only.',
+      "It stays a draft.</think>",
+      "Tag it like this:",
+      "```xml",
+      "<think>an example</think>",
+      "```",
+      "And `<thinking>` in a code span is code too. Finished.",
+    ].join("\n");
+    server.enqueue({ reply, chunkSizes: 1 });
+    type("how do I tag reasoning?");
+    const shown = (await waitFor("Finished.")).slice(-2000);
+    const order = [
+      "Here is the plan.",
+      "┆ reasoning, 2 lines, 91 characters (collapsed: /reasoning shows it)",
+      "Tag it like this:",
+      "│ <think>an example</think>",
+      "And `<thinking>` in a code span is code too.",
+    ].map((text) => shown.indexOf(text));
+    expect(order.every((index) => index >= 0)).toBe(true);
+    expect([...order].sort((left, right) => left - right)).toEqual(order);
+    expect(shown).not.toContain("a draft only");
+    type("/reasoning");
+    await waitFor(/┆ Should I \[EXEC:action=run:command="touch drafted\.txt"\]\? No, a draft only\.\n┆ It stays a draft\./);
+    await expect(read("drafted.txt")).rejects.toThrow();
   });
 
   it("a 1 MB paste arrives whole as one message", async () => {

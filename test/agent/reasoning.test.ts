@@ -2,6 +2,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { Chalk } from "chalk";
+import { REASONING_ONLY } from "../../src/agent/reasoning-split.js";
+import { sessionHistory } from "../../src/agent/session-recorder.js";
+import { lastReplyLine } from "../../src/ui/slash-commands.js";
 import { TerminalView } from "../../src/ui/terminal-view.js";
 import { startHarness, type Harness } from "./agent-harness.js";
 
@@ -38,6 +41,45 @@ describe("reasoning", () => {
     ).toBe(thought);
   });
 
+  it("<think> blocks in the middle of a reply's text never run, are left out of the history sent back, and stay in the session file", async () => {
+    harness = await startHarness({ files: { "a.txt": "alpha\n" } });
+    const reply =
+      'Let me see.\n<think>Maybe [FILE_OP:action=write:path="a.txt":content="gone"]? No.</think>\n[FILE_OP:action=read:path="a.txt"]\n```\n<think>a fenced tag is code</think>\n```\n';
+    harness.server.enqueue({ reply, chunkSizes: 1 }, { reply: "It says alpha." }, { reply: "<thinking>only a draft, cut off" }, { reply: "Done." });
+
+    await harness.conversation.prompt("What is in a.txt?");
+    await harness.conversation.prompt("And now?");
+    await harness.conversation.prompt("Again?");
+
+    expect(await readFile(path.join(harness.workspace, "a.txt"), "utf8")).toBe("alpha\n");
+    const sentBack = (request: number) =>
+      (harness!.server.requests[request]!.body.messages as { role: string; content: string }[]).filter((message) => message.role === "assistant").map((message) => message.content);
+    const said = 'Let me see.\n[FILE_OP:action=read:path="a.txt"]\n```\n<think>a fenced tag is code</think>\n```\n';
+    expect(sentBack(1)).toEqual([said]);
+    expect(sentBack(3)).toEqual([said, "It says alpha.", REASONING_ONLY]);
+    const recorded = harness.conversation.session!.data.messages.filter((message) => message.role === "assistant").map((message) => message.content);
+    expect(recorded).toEqual([reply, "It says alpha.", "<thinking>only a draft, cut off", "Done."]);
+    // A resumed session sends back what the live one did.
+    expect(
+      sessionHistory(harness.conversation.session!)
+        .filter((message) => message.role === "assistant")
+        .map((message) => message.content),
+    ).toEqual([...sentBack(3), "Done."]);
+  });
+
+  it("/resume's last-reply line leaves a reply's reasoning blocks out", () => {
+    const style = new Chalk({ level: 0 });
+    const messages = [
+      { role: "assistant", content: "Earlier answer." },
+      { role: "assistant", content: "<think>only a draft" },
+      { role: "user", content: "next" },
+    ];
+    expect(lastReplyLine(messages, style)).toBe("Last reply: Earlier answer.\n");
+    messages.push({ role: "assistant", content: "<think>weighing</think>\nThe `<think>` tag, then <reasoning>more</reasoning> the end." });
+    expect(lastReplyLine(messages, style)).toBe("Last reply: The `<think>` tag, then the end.\n");
+    expect(lastReplyLine([{ role: "assistant", content: "<think>draft" }], style)).toBe("");
+  });
+
   it("is collapsed to one line with its size by default; /reasoning's view shows the last prompt's whole", () => {
     const written: string[] = [];
     const style = new Chalk({ level: 1 });
@@ -66,33 +108,57 @@ describe("reasoning", () => {
     expect(written.join("")).toBe("No reasoning came with the last prompt's replies.\n");
   });
 
-  it("takes a <think> block at the start of a reply's text as reasoning, however it is cut; a later tag is text", () => {
-    const written: string[] = [];
-    const style = new Chalk({ level: 0 });
-    const view = new TerminalView({ style, output: { isTTY: false, write: (text: string) => written.push(text) > 0 } });
+  it("takes <think> blocks anywhere in a reply's text as reasoning, however it is cut; a tag in code is code", () => {
+    const { view, shown } = viewOf("collapse");
+    replyWith(view, 1, [
+      "  <Th",
+      "ink>weigh",
+      "ing it</thi",
+      "nk>\nThe answer",
+      " is <think>yes</think>.\n",
+      "```\n<think>code</think>\n```\nand `<think>` too.\n<thinking>never\nclosed",
+    ]);
+    expect(shown()).toBe(
+      [
+        "┆ reasoning, 1 line, 11 characters (collapsed: /reasoning shows it)",
+        "The answer is",
+        "┆ reasoning, 1 line, 3 characters (collapsed: /reasoning shows it)",
+        ".",
+        "```",
+        "│ <think>code</think>",
+        "```",
+        "and `<think>` too.",
+        "┆ reasoning, 2 lines, 12 characters (collapsed: /reasoning shows it)",
+        "",
+      ].join("\n"),
+    );
+    view.reasoning.showLast();
+    expect(shown().split("(collapsed: /reasoning shows it)\n").at(-1)).toBe("┆ weighing it\n┆ yes\n┆ never\n┆ closed\n");
+  });
+
+  it("draws an unclosed block at the reply's end before a permission question, once", () => {
+    const { view, shown } = viewOf("collapse");
     view.onAgentEvent({ type: "model-started", turn: 1 });
-    for (const chunk of ["  <Th", "ink>weigh", "ing it</thi", "nk>\nThe answer", " is <think>yes</think>.\n"]) view.onAgentEvent({ type: "text-delta", text: chunk });
+    view.onAgentEvent({ type: "text-delta", text: '[EXEC:action=run:command="make"]\n<think>should I' });
+    view.beforeQuestion();
+    const before = shown();
+    expect(before).toBe('[EXEC:action=run:command="make"]\n┆ reasoning, 1 line, 8 characters (collapsed: /reasoning shows it)\n');
     view.onAgentEvent({
       type: "reply-finished",
       turn: 1,
       outcome: { text: "", reasoning: "", results: [], mentions: [], dialectCalls: [], finishReason: "stop", fabricated: false, dispatchDelays: [] },
     });
-    const shown = written.join("");
-    expect(shown).toContain("┆ reasoning, 1 line, 11 characters (collapsed: /reasoning shows it)\nThe answer is <think>yes</think>.");
-    expect(shown).not.toContain("weighing");
-    written.length = 0;
-    view.reasoning.showLast();
-    expect(written.join("")).toBe("┆ weighing it\n");
+    expect(shown()).toBe(before);
+  });
 
-    written.length = 0;
-    view.onAgentEvent({ type: "model-started", turn: 2 });
-    for (const chunk of ["<thinking>never", " closed"]) view.onAgentEvent({ type: "text-delta", text: chunk });
-    view.onAgentEvent({
-      type: "reply-finished",
-      turn: 2,
-      outcome: { text: "", reasoning: "", results: [], mentions: [], dialectCalls: [], finishReason: "stop", fabricated: false, dispatchDelays: [] },
-    });
-    expect(written.join("")).toContain("┆ reasoning, 1 line, 12 characters");
+  it("draws mid-reply blocks whole and dimmed when shown, and leaves the text alone when hidden", () => {
+    const chunks = ["Before <think>draft", " one</think> after.\n"];
+    const shown = viewOf("show");
+    replyWith(shown.view, 1, chunks);
+    expect(shown.shown()).toBe("Before\n┆ thinking\n┆ draft one\n\nafter.\n");
+    const hidden = viewOf("hide");
+    replyWith(hidden.view, 1, chunks);
+    expect(hidden.shown()).toBe("Before after.\n");
   });
 
   it("shows dimmed before the reply when asked, or not at all when hidden", () => {
@@ -113,3 +179,21 @@ describe("reasoning", () => {
     expect(written.join("")).not.toContain("secret");
   });
 });
+
+/** A view without colour whose output is kept (trailing blanks of each line dropped). */
+function viewOf(reasoning: "collapse" | "show" | "hide") {
+  const written: string[] = [];
+  const view = new TerminalView({ style: new Chalk({ level: 0 }), output: { isTTY: false, write: (text: string) => written.push(text) > 0 }, reasoning });
+  return { view, shown: () => written.join("").replace(/[ \t]+\n/g, "\n") };
+}
+
+/** One model call whose text arrives in `chunks`. */
+function replyWith(view: TerminalView, turn: number, chunks: string[]): void {
+  view.onAgentEvent({ type: "model-started", turn });
+  for (const text of chunks) view.onAgentEvent({ type: "text-delta", text });
+  view.onAgentEvent({
+    type: "reply-finished",
+    turn,
+    outcome: { text: chunks.join(""), reasoning: "", results: [], mentions: [], dialectCalls: [], finishReason: "stop", fabricated: false, dispatchDelays: [] },
+  });
+}
