@@ -12,7 +12,7 @@ import { formatResultsForModel, type CommandResult } from "../manager/result.js"
 import { StreamCutError } from "../providers/failures.js";
 import type { ChatMessage, ModelProvider, ModelRequest } from "../providers/types.js";
 import { RESULT_STOP_SEQUENCES } from "./fabrication-guard.js";
-import { forHistory } from "./reasoning-split.js";
+import { forHistory, withoutReasoning } from "./reasoning-split.js";
 import { streamReply, type ReplyOutcome } from "./reply.js";
 import { needsSummary, summarize } from "./summary.js";
 import type { CheckRunner } from "./checks.js";
@@ -69,7 +69,7 @@ export interface AgentOptions {
 export interface PromptOutcome {
   reason: StopReason;
   turns: number;
-  /** The model's last reply. */
+  /** The model's last reply, without its `<think>` blocks (the session file keeps them). */
   finalText: string;
   message?: string;
 }
@@ -124,7 +124,8 @@ export class Agent {
         await this.append({ role: "assistant", content: cancelled ? INTERRUPTED : NO_REPLY }, turn);
         return this.finish(cancelled ? "cancelled" : "error", call, finalText, message);
       }
-      finalText = outcome.text;
+      const said = withoutReasoning(outcome.text);
+      finalText = said.trim() ? said : "";
       // The history sent back holds what the reply says only: providers reject reasoning there (DeepSeek),
       // whether it came beside the content or as <think> blocks in it. The session file keeps both.
       await this.append({ role: "assistant", content: outcome.text }, turn, outcome.reasoning);

@@ -50,6 +50,17 @@ describe("clio -p", () => {
     expect(lastUserMessage(0)).toBe("hi");
   });
 
+  it("prints the answer without the reply's <think> blocks, in text and in JSON; a fenced <think> is code and stays", async () => {
+    const reply = "<think>\nThe user wants a greeting.\n</think>\nHello.\n\n```html\n<think>kept</think>\n```\n";
+    server.enqueue({ reply });
+    const text = await clio(["-p", "hi", ...model()], { input: "" });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe("Hello.\n\n```html\n<think>kept</think>\n```\n");
+    server.enqueue({ reply: "<think>only thinking, never closed" });
+    const json = await clio(["-p", "hi", "--output-format", "json", ...model()], { input: "" });
+    expect(JSON.parse(json.stdout)).toMatchObject({ reason: "done", result: "" });
+  });
+
   it("takes a wait longer than a timer allows as no limit, and still appends the input", async () => {
     server.enqueue({ reply: "Read." });
     const result = await clio(["-p", "read this", ...model()], { input: "piped text\n", env: { CLIO_STDIN_WAIT_MS: "3000000000" } });
