@@ -281,6 +281,8 @@ export class DialectRecognizer extends CandidateReader {
         return i;
       }
     }
+    // A name that begins in this chunk is checked here by its hash; one carried over, by openFunction.
+    const nameFrom = this.front === Front.Indent ? i : -1;
     const limit = i + this.nameLimit + 1;
     while (i < end && i < limit) {
       const kind = classOf((code = input.charCodeAt(i)));
@@ -288,7 +290,7 @@ export class DialectRecognizer extends CandidateReader {
       i++;
     }
     if (i === end) return end;
-    if (code === OPEN_PARENTHESIS) return this.openFunction(input, i, base);
+    if (code === OPEN_PARENTHESIS && (nameFrom < 0 || this.nameMay(0, input, nameFrom, i))) return this.openFunction(input, i, base);
     this.front = Front.Dead;
     return i;
   }
