@@ -220,6 +220,12 @@ try {
   const chatSummary = parse(chat);
   const chatOneMb = chat.slice(0, MB);
   const startPattern = /\[[A-Za-z][A-Za-z0-9_]*:/g;
+  // The mixed corpus's dialect calls, each on its own: what reading and mapping them costs alone.
+  const mixedCalls = DIALECT_CALLS.flatMap((call) => {
+    const found: string[] = [];
+    for (let at = mixed.indexOf(call); at >= 0; at = mixed.indexOf(call, at + call.length)) found.push(call);
+    return found;
+  });
 
   const oneMb = text.slice(0, MB);
   const twoMb = text.slice(0, 2 * MB);
@@ -249,6 +255,8 @@ try {
     layerStreamOne: () => recognizerOnly(oneMb, 1, vocabulary),
     layerMixedOneShot: () => recognizerOnly(mixed, mixed.length, vocabulary),
     triggers: () => triggerSearch(text),
+    callsPlain: () => mixedCalls.forEach((call) => parse(call)),
+    callsWith: () => mixedCalls.forEach((call) => parse(call, vocabulary)),
     chatOneShot: () => parse(chat),
     chatOneShotOne: () => parse(chatOneMb),
     chatStreamOne: () => streamed(chatOneMb, 1),
@@ -257,11 +265,14 @@ try {
   });
   const { regex, oneShot, oneShotOne, streamOne, harnessOne, streamTwo, oneShotHundred, streamHundred, chatOneShot, chatOneShotOne, chatStreamOne } = times;
   const { chatDialectOneShot, chatDialectStreamOne, dialectOneShot, dialectStreamOne, mixedOneShotPlain, mixedOneShot, mixedStreamPlain, mixedStreamOne } = times;
-  const { layerOneShot, layerStreamOne, layerMixedOneShot, triggers } = times;
+  const { layerOneShot, layerStreamOne, layerMixedOneShot, triggers, callsPlain, callsWith } = times;
   const naiveHundred = bestTimes(1, { naive: () => naive(hundredKb, 4) }).naive;
 
   const rate = (bytes: number, ms: number) => `${(bytes / MB / (ms / 1000)).toFixed(1)} MB/s`;
   const cpu = (name: string, bytes: number) => rate(bytes, bestCpu[name]!);
+  /** With dialects against without: wall and CPU time, side by side from the same rounds. */
+  const withoutRatio = (withTime: number, withoutTime: number, withName: string, withoutName: string) =>
+    `${(withTime / withoutTime).toFixed(2)} × without (CPU ${(bestCpu[withName]! / bestCpu[withoutName]!).toFixed(2)}×)`;
   const rows: [string, string, string, string, string][] = [
     ["measure", "time", "rate", "ratio", "rate in CPU time"],
     ["regex scan for command starts, 10 MB", `${regex.toFixed(1)} ms`, rate(text.length, regex), "1.00", cpu("regex", text.length)],
@@ -281,14 +292,14 @@ try {
       "one-shot parse with dialects, 10 MB",
       `${dialectOneShot.toFixed(1)} ms`,
       rate(text.length, dialectOneShot),
-      `${(dialectOneShot / oneShot).toFixed(2)} × without`,
+      withoutRatio(dialectOneShot, oneShot, "dialectOneShot", "oneShot"),
       cpu("dialectOneShot", text.length),
     ],
     [
       "streaming with dialects, 1-char chunks, 1 MB",
       `${dialectStreamOne.toFixed(1)} ms`,
       rate(MB, dialectStreamOne),
-      `${(dialectStreamOne / streamOne).toFixed(2)} × without`,
+      withoutRatio(dialectStreamOne, streamOne, "dialectStreamOne", "streamOne"),
       cpu("dialectStreamOne", MB),
     ],
     [
@@ -302,7 +313,7 @@ try {
       "mixed-dialect corpus, one-shot with dialects",
       `${mixedOneShot.toFixed(1)} ms`,
       rate(mixed.length, mixedOneShot),
-      `${(mixedOneShot / mixedOneShotPlain).toFixed(2)} × without`,
+      withoutRatio(mixedOneShot, mixedOneShotPlain, "mixedOneShot", "mixedOneShotPlain"),
       cpu("mixedOneShot", mixed.length),
     ],
     ["mixed-dialect corpus, 1-char streaming, scanner alone, 1 MB", `${mixedStreamPlain.toFixed(1)} ms`, rate(MB, mixedStreamPlain), "1.00", cpu("mixedStreamPlain", MB)],
@@ -310,7 +321,7 @@ try {
       "mixed-dialect corpus, 1-char streaming with dialects",
       `${mixedStreamOne.toFixed(1)} ms`,
       rate(MB, mixedStreamOne),
-      `${(mixedStreamOne / mixedStreamPlain).toFixed(2)} × without`,
+      withoutRatio(mixedStreamOne, mixedStreamPlain, "mixedStreamOne", "mixedStreamPlain"),
       cpu("mixedStreamOne", MB),
     ],
     [
@@ -341,6 +352,20 @@ try {
       `${(layerMixedOneShot / mixedOneShotPlain).toFixed(3)} × scanner one-shot`,
       cpu("layerMixedOneShot", mixed.length),
     ],
+    [
+      `the mixed corpus's ${mixedCalls.length} dialect calls alone, each parsed without dialects`,
+      `${callsPlain.toFixed(1)} ms`,
+      "",
+      "1.00",
+      `${((bestCpu.callsPlain! * 1000) / mixedCalls.length).toFixed(1)} µs a call (CPU)`,
+    ],
+    [
+      "  the same calls, each parsed with dialects (read and mapped)",
+      `${callsWith.toFixed(1)} ms`,
+      "",
+      `${(callsWith / callsPlain).toFixed(2)} × without`,
+      `${((bestCpu.callsWith! * 1000) / mixedCalls.length).toFixed(1)} µs a call (CPU)`,
+    ],
     ["naive re-parse per 4-byte chunk, 100 KB", `${naiveHundred.toFixed(0)} ms`, rate(100_000, naiveHundred), `${(naiveHundred / streamHundred).toFixed(0)} × streaming`, ""],
     ["chat corpus: one-shot parse, 10 MB", `${chatOneShot.toFixed(1)} ms`, rate(chat.length, chatOneShot), "1.00", cpu("chatOneShot", chat.length)],
     ["chat corpus: one-shot parse, 1 MB", `${chatOneShotOne.toFixed(1)} ms`, rate(MB, chatOneShotOne), "1.00", cpu("chatOneShotOne", MB)],
@@ -355,14 +380,14 @@ try {
       "chat corpus: one-shot with dialects, 10 MB",
       `${chatDialectOneShot.toFixed(1)} ms`,
       rate(chat.length, chatDialectOneShot),
-      `${(chatDialectOneShot / chatOneShot).toFixed(2)} × without`,
+      withoutRatio(chatDialectOneShot, chatOneShot, "chatDialectOneShot", "chatOneShot"),
       cpu("chatDialectOneShot", chat.length),
     ],
     [
       "chat corpus: streaming with dialects, 1-char chunks, 1 MB",
       `${chatDialectStreamOne.toFixed(1)} ms`,
       rate(MB, chatDialectStreamOne),
-      `${(chatDialectStreamOne / chatStreamOne).toFixed(2)} × without`,
+      withoutRatio(chatDialectStreamOne, chatStreamOne, "chatDialectStreamOne", "chatStreamOne"),
       cpu("chatDialectStreamOne", MB),
     ],
   ];

@@ -8,6 +8,8 @@
  *
  * The machine only decides where a command ends and where it breaks; the Chevrotain
  * lexer and parser (lexer.ts, parser.ts) turn a complete command's text into the syntax tree.
+ * Its whitespace states are in machine-spaces.ts, its repairs in machine-repairs.ts, its state
+ * and error reporting in machine-base.ts.
  */
 import {
   BACKSLASH,
@@ -21,19 +23,19 @@ import {
   LESS_THAN,
   LINE_FEED,
   NAME_FIRST,
-  OPEN_BRACKET,
   NAME_REST,
   QUOTE,
   SPACE,
   TAB,
   TAG_REST,
 } from "./chars.js";
-import { isHexDigit, MachineBase, Outcome, State } from "./machine-base.js";
+import { isHexDigit, Outcome, State } from "./machine-base.js";
+import { MachineSpaces } from "./machine-spaces.js";
 import * as messages from "./messages.js";
 
 export { Outcome, type MachineHost } from "./machine-base.js";
 
-export class CommandMachine extends MachineBase {
+export class CommandMachine extends MachineSpaces {
   /** Consumes `input` from `index` (absolute offset of input[0] is `base`) until an outcome. */
   feed(input: string, index: number, base: number): Outcome {
     const end = input.length;
@@ -248,233 +250,5 @@ export class CommandMachine extends MachineBase {
     this.outcome = Outcome.Running;
     this.stop = end;
     return Outcome.Running;
-  }
-
-  /**
-   * One step through the rest of a broken quoted value, which is data up to a `"` that is followed
-   * (after spaces) by `]`: recovery resumes there and never inside the value. Returns the next
-   * index, or -1 at an outcome.
-   */
-  private brokenValue(input: string, i: number, base: number, code: number): number {
-    if (code === LINE_FEED) {
-      if (this.state === State.BrokenClose) {
-        // `"]` ended its line: the broken value ends here, and scanning goes on after it.
-        this.recovered = true;
-        return (this.failDeferred(i, base), -1);
-      }
-      if (this.host.newline(base + i, input, i + 1)) return (this.abort(i + 1), -1);
-      this.brokenEscape = false;
-      this.state = State.Broken;
-      return i + 1;
-    }
-    if (this.state === State.BrokenClose) {
-      if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) return i + 1;
-      this.state = State.Broken;
-      if (code !== OPEN_BRACKET) return i;
-      this.recovered = true;
-      return (this.failDeferred(i, base), -1);
-    }
-    if (this.state === State.BrokenQuote) {
-      if (code === CLOSE_BRACKET && this.brokenDepth > 0) {
-        this.brokenDepth--;
-        this.state = State.Broken;
-        return i + 1;
-      }
-      if (code === CLOSE_BRACKET) {
-        this.state = State.BrokenClose;
-        return i + 1;
-      }
-      if (code === SPACE || code === TAB || code === CARRIAGE_RETURN || code === QUOTE) return i + 1;
-      this.state = State.Broken;
-      return i;
-    }
-    if (this.brokenEscape) {
-      this.brokenEscape = false;
-      return i + 1;
-    }
-    // Brackets of command-shaped text inside the value pair up: its `"]` does not end the value.
-    if (code === BACKSLASH) this.brokenEscape = true;
-    else if (code === QUOTE) {
-      this.state = State.BrokenQuote;
-      this.brokenQuoteSeen = true;
-    } else if (code === OPEN_BRACKET) this.brokenDepth++;
-    else if (code === CLOSE_BRACKET && this.brokenDepth === 0 && !this.brokenQuoteSeen && this.repair?.strayAt !== undefined) {
-      // `"v" junk]`: no stray quote after all, only text after the value; recovery takes it from this `]`.
-      this.defer(this.junkOffset, this.junkLine, this.junkColumn, "unexpected_character", this.unexpected(messages.expectations.afterValue(this.key), this.junkCode));
-      this.repair = undefined;
-      return (this.failDeferred(i, base), -1);
-    } else if (code === CLOSE_BRACKET && this.brokenDepth > 0) this.brokenDepth--;
-    return i + 1;
-  }
-
-  /** A word after a quoted value and spaces: the next key (with `=` or `<<` after it) or the value's text. */
-  private strayKeyStep(input: string, i: number, code: number): number {
-    if (this.state === State.StrayKey && code < 128 && KEY_REST[code]) {
-      this.strayKey += input[i];
-      return i + 1;
-    }
-    if (code === SPACE || code === TAB) {
-      this.state = State.StrayKeySpace;
-      return i + 1;
-    }
-    if (code !== EQUALS && code !== LESS_THAN) {
-      this.deferStray();
-      return i;
-    }
-    this.missingColonAt(this.quoteOffset + 1, this.quoteLine, this.quoteColumn + 1, messages.missingColon(this.name, this.key, this.quoteLine, this.quoteColumn));
-    this.key = this.strayKey;
-    this.state = State.AfterKey;
-    return i;
-  }
-
-  /** Nothing is broken yet but missing colons, which the machine reads past. */
-  private colonsOnly(): boolean {
-    return this.pending === undefined || this.repair?.kind === "colon";
-  }
-
-  /**
-   * A `:` is missing at absolute `offset` (at `line` and `column`, which the caller noted: a line
-   * break may have come since): noted (the first one is the error), and parsing goes on.
-   */
-  private missingColonAt(offset: number, line: number, column: number, message: string, lineFeed = false): void {
-    if (this.pending === undefined) {
-      this.defer(offset, line, column, "unexpected_character", message, lineFeed);
-      this.repair = { kind: "colon", key: this.key, valueAt: 0, colons: [] };
-    }
-    this.repair!.colons!.push(offset - this.startOffset);
-  }
-
-  /** Skips whitespace; returns the index of the first other character, `end`, or -1 on abort. */
-  private skipSpace(input: string, index: number, base: number): number {
-    const end = input.length;
-    let i = index;
-    while (i < end) {
-      const code = input.charCodeAt(i);
-      if (code === SPACE) i++;
-      else if (code === LINE_FEED) {
-        if (this.host.newline(base + i, input, i + 1)) {
-          this.abort(i + 1);
-          return -1;
-        }
-        i++;
-      } else if (code === TAB || code === CARRIAGE_RETURN) {
-        this.dirtyIndentAt = base + i;
-        i++;
-      } else break;
-    }
-    return i;
-  }
-
-  /** Handles the first non-space character in a whitespace state; returns the next index or -1. */
-  private afterSpace(code: number, input: string, i: number, base: number): number {
-    switch (this.state) {
-      case State.KeyStart:
-        if (code < 128 && KEY_FIRST[code]) {
-          this.state = State.Key;
-          this.piece = "";
-          this.pieceFrom = i;
-          this.keyOffset = base + i;
-          this.keyLine = this.host.line;
-          this.keyColumn = base + i - this.host.lineStart + 1;
-          return i + 1;
-        }
-        if (!this.confirmed) return (this.notCommand(i, base), -1);
-        return (this.fail(input, i, base, "unexpected_character", this.unexpected(messages.expectations.keyAfterColon(), code)), -1);
-      case State.AfterKey:
-        if (code === EQUALS) {
-          this.confirmed = true;
-          this.enterSpace(State.ValueStart, base + i + 1);
-          return i + 1;
-        }
-        if (code === LESS_THAN) {
-          this.state = State.SecondLessThan;
-          this.valueOffset = this.keyOffset;
-          this.valueLine = this.keyLine;
-          this.valueColumn = this.keyColumn;
-          return i + 1;
-        }
-        if (!this.confirmed) return (this.notCommand(i, base), -1);
-        return (this.fail(input, i, base, "unexpected_character", this.unexpected(messages.expectations.assignAfterKey(this.key), code)), -1);
-      case State.ValueStart:
-        this.lastForm = 0;
-        this.bareGap = -1;
-        if (code < 128 && BARE[code]) {
-          this.state = State.Bare;
-          return i + 1;
-        }
-        if (code === QUOTE) {
-          this.state = State.Quoted;
-          this.valueOffset = base + i;
-          this.valueLine = this.host.line;
-          this.valueColumn = base + i - this.host.lineStart + 1;
-          return i + 1;
-        }
-        if (code === CLOSE_BRACKET || code === COLON) {
-          return (this.fail(input, i, base, "missing_value", messages.missingValue(this.name, this.key, code)), -1);
-        }
-        return (this.fail(input, i, base, "unexpected_character", this.unexpected(messages.expectations.value(this.key), code)), -1);
-      default:
-        if (this.state === State.BareSpace && code < 128 && BARE[code]) {
-          this.state = State.Bare;
-          this.bareGap = this.spaceRunStart;
-          this.bareGapLine = this.spaceRunLine;
-          this.bareGapColumn = this.spaceRunColumn;
-          this.bareGapLineFeed = this.spaceRunLineFeed;
-          return i + 1;
-        }
-        if (this.state === State.AfterValue && this.lastForm === 0 && this.bareGap >= 0 && this.colonsOnly() && (code === QUOTE || (code < 128 && BARE[code]))) {
-          // `action=read path="a"`: the space inside the bare value was a missing `:`, and `path=` its key.
-          const message = messages.missingColon(this.name, "the value before it", this.bareGapLine, this.bareGapColumn);
-          this.missingColonAt(this.bareGap, this.bareGapLine, this.bareGapColumn, message, this.bareGapLineFeed);
-          this.state = State.ValueStart;
-          return i;
-        }
-        if (code === COLON) {
-          this.enterSpace(State.KeyStart, base + i + 1);
-          return i + 1;
-        }
-        if (code === CLOSE_BRACKET) {
-          if (this.pending !== undefined) return (this.failDeferred(i, base), -1);
-          this.outcome = Outcome.Complete;
-          this.stop = i + 1;
-          return -1;
-        }
-        if (this.state === State.AfterValue && this.lastForm === 1 && this.colonsOnly()) {
-          // The quoted value ended early (a stray `"` inside it), or the next parameter lacks its `:`.
-          this.junkOffset = base + i;
-          this.junkCode = code;
-          this.junkLine = this.host.line;
-          this.junkColumn = base + i - this.host.lineStart + 1;
-          if (base + i > this.quoteOffset + 1 && code < 128 && KEY_FIRST[code]) {
-            this.state = State.StrayKey;
-            this.strayKey = "";
-            this.keyOffset = base + i;
-            this.keyLine = this.host.line;
-            this.keyColumn = base + i - this.host.lineStart + 1;
-            return i;
-          }
-          this.deferStray();
-          return i;
-        }
-        if (this.state === State.AfterValue && this.lastForm === 2 && this.pending === undefined) {
-          // A body line equal to the tag closed the heredoc early: the rest up to the next such line is still body.
-          const message = messages.heredocClosedEarly(this.name, this.key, this.tag, this.heredocClosedLine);
-          this.defer(base + i, this.host.line, base + i - this.host.lineStart + 1, "unexpected_character", message);
-          this.repair = { kind: "heredoc-early", key: this.key, valueAt: this.valueOffset - this.startOffset, tag: this.tag };
-          this.brokenBody = true;
-          this.state = State.BodyLine;
-          return i;
-        }
-        return (
-          this.fail(
-            input,
-            i,
-            base,
-            "unexpected_character",
-            this.unexpected((this.state === State.BareSpace ? messages.expectations.afterBare : messages.expectations.afterValue)(this.key), code),
-          ),
-          -1
-        );
-    }
   }
 }

@@ -12,6 +12,7 @@ import { EmbeddedActionsParser, type IToken } from "chevrotain";
 import type { Command, Parameter, Position, SyntaxError, ValueForm } from "./ast.js";
 import { allTokens, Bare, Close, Colon, commandLexer, CommandOpen, Equals, HeredocBody, HeredocOpen, Key, Quoted } from "./lexer.js";
 import * as messages from "./messages.js";
+import { firstAtOrAfter } from "./sorted.js";
 
 interface RawParameter {
   key: IToken;
@@ -103,13 +104,7 @@ class PositionMap {
 
   at(relative: number): Position {
     const feeds = this.lineFeeds;
-    let low = 0;
-    let high = feeds.length;
-    while (low < high) {
-      const middle = (low + high) >> 1;
-      if (feeds[middle]! < relative) low = middle + 1;
-      else high = middle;
-    }
+    const low = firstAtOrAfter(feeds, relative);
     const offset = this.start.offset + relative;
     if (low === 0) return { offset, line: this.start.line, column: this.start.column + relative };
     return { offset, line: this.start.line + low, column: relative - feeds[low - 1]! };

@@ -65,9 +65,53 @@ function sourceFile(source: string): string {
   return source.replace(/^(user|project):/, "");
 }
 
-/** The protocol names a script's commands use, so discovery starts only the servers it needs. */
+/**
+ * Names a call in another dialect (§4a) may give its protocol by, found without a vocabulary
+ * (before discovery the servers' tools are unknown). `withAction`: the name may end in an action
+ * (`TEST.add`, `TEST_add`): a `<function=…>`, a JSON `"name"`, a function call at a line's start.
+ * The others name the protocol alone: an element's tag, the word or two after a `[` that is not
+ * this language's own start (`[TEST action=…`, `[MY SERVER:`).
+ */
+const DIALECT_NAMES: readonly { pattern: RegExp; withAction: boolean }[] = [
+  { pattern: /<function=([A-Za-z][\w.-]*)/g, withAction: true },
+  { pattern: /"name"\s*:\s*"([A-Za-z][\w.-]*)"/g, withAction: true },
+  { pattern: /^[ \t]*[[［]?([A-Za-z][\w.-]*)\(/gm, withAction: true },
+  { pattern: /<([A-Za-z]\w*)>/g, withAction: false },
+  { pattern: /[[［][ \t]*([A-Za-z]\w*(?:[ \t]+[A-Za-z]\w*)?)[ \t]*[\s.|,:：{(]/g, withAction: false },
+];
+
+/** A name as written in a call (`TEST.add`, `MY SERVER`) as protocol names: with an action, each part before a `.` or `_` too. */
+function protocolCandidates(written: string, withAction: boolean): string[] {
+  // As protocolNameFor makes a server's protocol name: `my-server` is MY_SERVER.
+  const name = written
+    .toUpperCase()
+    .replace(/[ \t]+/g, "_")
+    .replace(/[^A-Z0-9_.]/g, "_");
+  const found: string[] = [];
+  for (let at = 0; at <= name.length; at++) {
+    if (at === name.length || (withAction && (name[at] === "." || name[at] === "_"))) {
+      const head = name.slice(0, at);
+      if (/^[A-Z][A-Z0-9_]*$/.test(head)) found.push(head);
+    }
+  }
+  return found;
+}
+
+/**
+ * The protocol names a script uses, so discovery starts only the servers it needs: those of its
+ * commands, and every name a dialect-shaped call may mean (`<tool_call>{"name": "TEST.add"…`
+ * gives TEST and TEST_ADD). Without the servers' tools this is a superset, read from the text
+ * as written (inert regions too): a name that is no protocol starts nothing, and one only
+ * mentioned starts a server the configuration declares anyway.
+ */
 export function protocolsNamedIn(text: string): string[] {
-  return [...new Set(parse(text).commands.map((command) => command.protocol.toUpperCase()))];
+  const names = new Set(parse(text).commands.map((command) => command.protocol.toUpperCase()));
+  for (const { pattern, withAction } of DIALECT_NAMES) {
+    for (const match of text.matchAll(pattern)) {
+      for (const candidate of protocolCandidates(match[1]!, withAction)) names.add(candidate);
+    }
+  }
+  return [...names];
 }
 
 /**

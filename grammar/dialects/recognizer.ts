@@ -8,10 +8,11 @@
  * registered name; at a line start, a JSON object (`{"…`) on lines of its own and `NAME(…)`;
  * and `[`/`［` followed by a registered name in a shape that is not this language's own.
  *
- * Between candidates it jumps from one trigger character (`<`, `[`, `［`, `(`, `{`, line feed)
- * to the next with `indexOf`. At `(` and `{` it reads back to the line's start (the "front": an
- * indentation, or an indentation and a name) instead of reading every line's first word; a
- * name is checked by its hash before any string is made. One-character chunks take `quiet`.
+ * Between candidates it jumps from one trigger character (`<`, `[`, `［`, line feed) to the next
+ * with `indexOf`. `{` and `(` open a call only at a line's beginning (the "front": an
+ * indentation, or an indentation and a name), so each line's beginning is read up to what decides
+ * it, instead of searching the text for them; a name is checked by its hash before any string is
+ * made. One-character chunks take `quiet`.
  */
 import {
   CandidateReader,
@@ -53,8 +54,6 @@ export class DialectRecognizer extends CandidateReader {
   private nextLess = -2;
   private nextBracket = -2;
   private nextWide = -2;
-  private nextParenthesis = -2;
-  private nextBrace = -2;
   private nextLine = -2;
 
   constructor(vocabulary: CallVocabulary) {
@@ -117,8 +116,7 @@ export class DialectRecognizer extends CandidateReader {
     const end = input.length;
     const small = end <= SMALL_CHUNK;
     if (!small) {
-      this.nextLess = this.nextBracket = this.nextWide = -2;
-      this.nextParenthesis = this.nextBrace = this.nextLine = -2;
+      this.nextLess = this.nextBracket = this.nextWide = this.nextLine = -2;
     }
     let i = 0;
     while (i < end) {
@@ -231,40 +229,70 @@ export class DialectRecognizer extends CandidateReader {
     return end;
   }
 
-  /** Idle in a long chunk: to the next trigger, counting the line feeds before it. */
+  /**
+   * Idle in a long chunk: to the next `<`, `[`, `［` or line feed. A line's beginning is read
+   * once (`lineFront`), so `(` and `{`, which only open a call there, are never searched for.
+   */
   private idle(input: string, i: number, base: number): number {
     const end = input.length;
+    if (this.front !== Front.Dead) {
+      i = this.lineFront(input, i, base);
+      if (i >= end || this.mode !== Mode.Idle) return i;
+    }
     let next = end;
     if (this.nextLess !== -1 && this.nextLess < i) this.nextLess = input.indexOf("<", i);
     if (this.nextLess >= 0) next = this.nextLess;
     if (this.nextBracket !== -1 && this.nextBracket < i) this.nextBracket = input.indexOf("[", i);
     if (this.nextBracket >= 0 && this.nextBracket < next) next = this.nextBracket;
-    if (this.nextParenthesis !== -1 && this.nextParenthesis < i) this.nextParenthesis = input.indexOf("(", i);
-    if (this.nextParenthesis >= 0 && this.nextParenthesis < next) next = this.nextParenthesis;
-    if (this.nextBrace !== -1 && this.nextBrace < i) this.nextBrace = input.indexOf("{", i);
-    if (this.nextBrace >= 0 && this.nextBrace < next) next = this.nextBrace;
     if (this.nextWide !== -1 && this.nextWide < i) this.nextWide = input.indexOf("［", i);
     if (this.nextWide >= 0 && this.nextWide < next) next = this.nextWide;
     let lineFeed = this.nextLine;
     if (lineFeed !== -1 && lineFeed < i) lineFeed = input.indexOf("\n", i);
+    this.nextLine = lineFeed;
     if (lineFeed >= 0 && lineFeed < next) {
       // Findings wait for the end of their line: the first line feed settles them.
       if (this.lineOpen.length > 0) this.newline(base + lineFeed);
-      else this.line++;
-      let last = lineFeed;
-      lineFeed = input.indexOf("\n", lineFeed + 1);
-      while (lineFeed >= 0 && lineFeed < next) {
+      else {
         this.line++;
-        last = lineFeed;
-        lineFeed = input.indexOf("\n", lineFeed + 1);
+        this.lineStart = base + lineFeed + 1;
       }
-      this.lineStart = base + last + 1;
       this.front = Front.Indent;
-      this.idleFrom = last + 1;
+      this.idleFrom = lineFeed + 1;
+      return lineFeed + 1;
     }
-    this.nextLine = lineFeed;
     if (next === end) return end;
     return this.trigger(input, next, base, input.charCodeAt(next));
+  }
+
+  /**
+   * At index `i`, where the line so far is an indentation (or an indentation and a name): reads
+   * on to what decides it. `{` after an indentation opens a JSON object, `(` right after a name a
+   * function call; anything else makes the line's front dead. Returns where reading goes on.
+   */
+  private lineFront(input: string, i: number, base: number): number {
+    const end = input.length;
+    let code = 0;
+    if (this.front === Front.Indent) {
+      while (i < end && ((code = input.charCodeAt(i)) === SPACE || code === TAB)) i++;
+      if (i === end) return end;
+      if (code === OPEN_BRACE) return this.trigger(input, i, base, code);
+      if (classOf(code) !== Class.Letter) {
+        this.front = Front.Dead;
+        return i;
+      }
+    }
+    // A name that begins in this chunk is checked here by its hash; one carried over, by openFunction.
+    const nameFrom = this.front === Front.Indent ? i : -1;
+    const limit = i + this.nameLimit + 1;
+    while (i < end && i < limit) {
+      const kind = classOf((code = input.charCodeAt(i)));
+      if (kind !== Class.Letter && kind !== Class.NameRest) break;
+      i++;
+    }
+    if (i === end) return end;
+    if (code === OPEN_PARENTHESIS && (nameFrom < 0 || this.nameMay(0, input, nameFrom, i))) return this.openFunction(input, i, base);
+    this.front = Front.Dead;
+    return i;
   }
 
   /** At a trigger character `code` (index `i`) while idle. */

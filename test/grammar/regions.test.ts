@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chunkingArbitrary } from "../../grammar/arbitraries.js";
+import { RegionRecorder } from "../../grammar/region-log.js";
 import type { InertRegionKind } from "../../grammar/regions.js";
 import { StreamingScanner } from "../../grammar/scanner.js";
 
@@ -109,7 +110,36 @@ describe("the inert region log", () => {
       scanner.push("x `a` y\n");
       while (asked < log.settledUntil) log.kindAt(asked++);
     }
-    const kept = (log as unknown as { offsets: number[] }).offsets.length;
-    expect(kept).toBeLessThan(2_100);
+    const { count, offsets } = log as unknown as { count: number; offsets: Float64Array };
+    expect(count).toBeLessThan(2_100);
+    expect(offsets.length).toBeLessThanOrEqual(4_096);
+  });
+
+  it("answers as a plain list of change points would, over thousands of marks read as they come", () => {
+    const kindsToMark: (InertRegionKind | undefined)[] = [undefined, "fence", "inline-code", "command", "html"];
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(3), fc.nat(kindsToMark.length - 1), fc.boolean()), { minLength: 1, maxLength: 3_000 }), (steps) => {
+        const recorder = new RegionRecorder({ settledOffset: () => Number.POSITIVE_INFINITY }, 0);
+        // The model: every mark kept; a mark at the place of the one before replaces it.
+        const marks: { offset: number; kind: InertRegionKind | undefined }[] = [{ offset: 0, kind: undefined }];
+        const modelAt = (at: number) => {
+          let index = marks.length - 1;
+          while (marks[index]!.offset > at) index--;
+          return marks[index]!.kind;
+        };
+        let offset = 0;
+        let asked = 0;
+        for (const [advance, kindIndex, read] of steps) {
+          offset += advance;
+          const kind = kindsToMark[kindIndex];
+          recorder.mark(offset, kind);
+          if (marks.at(-1)!.offset === offset) marks.at(-1)!.kind = kind;
+          else marks.push({ offset, kind });
+          // As the scanner's readers do: only below the place still being decided.
+          for (; read && asked < offset; asked++) expect(recorder.kindAt(asked)).toBe(modelAt(asked));
+        }
+      }),
+      { numRuns: 30 },
+    );
   });
 });

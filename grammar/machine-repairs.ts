@@ -1,0 +1,104 @@
+/**
+ * The command machine's repairs (command-machine.ts): the rest of a broken quoted value, read as
+ * data up to its end so recovery never resumes inside it; a word after a quoted value that is
+ * the next key without its `:`; and the missing colons the machine notes and reads past.
+ */
+import { BACKSLASH, CARRIAGE_RETURN, CLOSE_BRACKET, EQUALS, KEY_REST, LESS_THAN, LINE_FEED, OPEN_BRACKET, QUOTE, SPACE, TAB } from "./chars.js";
+import { MachineBase, State } from "./machine-base.js";
+import * as messages from "./messages.js";
+
+export abstract class MachineRepairs extends MachineBase {
+  /**
+   * One step through the rest of a broken quoted value, which is data up to a `"` that is followed
+   * (after spaces) by `]`: recovery resumes there and never inside the value. Returns the next
+   * index, or -1 at an outcome.
+   */
+  protected brokenValue(input: string, i: number, base: number, code: number): number {
+    if (code === LINE_FEED) {
+      if (this.state === State.BrokenClose) {
+        // `"]` ended its line: the broken value ends here, and scanning goes on after it.
+        this.recovered = true;
+        return (this.failDeferred(i, base), -1);
+      }
+      if (this.host.newline(base + i, input, i + 1)) return (this.abort(i + 1), -1);
+      this.brokenEscape = false;
+      this.state = State.Broken;
+      return i + 1;
+    }
+    if (this.state === State.BrokenClose) {
+      if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) return i + 1;
+      this.state = State.Broken;
+      if (code !== OPEN_BRACKET) return i;
+      this.recovered = true;
+      return (this.failDeferred(i, base), -1);
+    }
+    if (this.state === State.BrokenQuote) {
+      if (code === CLOSE_BRACKET && this.brokenDepth > 0) {
+        this.brokenDepth--;
+        this.state = State.Broken;
+        return i + 1;
+      }
+      if (code === CLOSE_BRACKET) {
+        this.state = State.BrokenClose;
+        return i + 1;
+      }
+      if (code === SPACE || code === TAB || code === CARRIAGE_RETURN || code === QUOTE) return i + 1;
+      this.state = State.Broken;
+      return i;
+    }
+    if (this.brokenEscape) {
+      this.brokenEscape = false;
+      return i + 1;
+    }
+    // Brackets of command-shaped text inside the value pair up: its `"]` does not end the value.
+    if (code === BACKSLASH) this.brokenEscape = true;
+    else if (code === QUOTE) {
+      this.state = State.BrokenQuote;
+      this.brokenQuoteSeen = true;
+    } else if (code === OPEN_BRACKET) this.brokenDepth++;
+    else if (code === CLOSE_BRACKET && this.brokenDepth === 0 && !this.brokenQuoteSeen && this.repair?.strayAt !== undefined) {
+      // `"v" junk]`: no stray quote after all, only text after the value; recovery takes it from this `]`.
+      this.defer(this.junkOffset, this.junkLine, this.junkColumn, "unexpected_character", this.unexpected(messages.expectations.afterValue(this.key), this.junkCode));
+      this.repair = undefined;
+      return (this.failDeferred(i, base), -1);
+    } else if (code === CLOSE_BRACKET && this.brokenDepth > 0) this.brokenDepth--;
+    return i + 1;
+  }
+
+  /** A word after a quoted value and spaces: the next key (with `=` or `<<` after it) or the value's text. */
+  protected strayKeyStep(input: string, i: number, code: number): number {
+    if (this.state === State.StrayKey && code < 128 && KEY_REST[code]) {
+      this.strayKey += input[i];
+      return i + 1;
+    }
+    if (code === SPACE || code === TAB) {
+      this.state = State.StrayKeySpace;
+      return i + 1;
+    }
+    if (code !== EQUALS && code !== LESS_THAN) {
+      this.deferStray();
+      return i;
+    }
+    this.missingColonAt(this.quoteOffset + 1, this.quoteLine, this.quoteColumn + 1, messages.missingColon(this.name, this.key, this.quoteLine, this.quoteColumn));
+    this.key = this.strayKey;
+    this.state = State.AfterKey;
+    return i;
+  }
+
+  /** Nothing is broken yet but missing colons, which the machine reads past. */
+  protected colonsOnly(): boolean {
+    return this.pending === undefined || this.repair?.kind === "colon";
+  }
+
+  /**
+   * A `:` is missing at absolute `offset` (at `line` and `column`, which the caller noted: a line
+   * break may have come since): noted (the first one is the error), and parsing goes on.
+   */
+  protected missingColonAt(offset: number, line: number, column: number, message: string, lineFeed = false): void {
+    if (this.pending === undefined) {
+      this.defer(offset, line, column, "unexpected_character", message, lineFeed);
+      this.repair = { kind: "colon", key: this.key, valueAt: 0, colons: [] };
+    }
+    this.repair!.colons!.push(offset - this.startOffset);
+  }
+}
