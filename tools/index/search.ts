@@ -5,7 +5,7 @@
  * hybrid ranking with vectors; and snippets read from the files at the lines that match best,
  * with the reasons a file ranked.
  */
-import { promises as fs } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import type { CodeIndex } from "./code-index.js";
@@ -179,7 +179,8 @@ async function makeHit(
   const chunk = chosen === undefined ? { startLine: 1, endLine: Math.max(1, file.lines) } : index.chunk(chosen);
   let lines: string[] = [];
   try {
-    lines = linesBetween(await fs.readFile(path.join(index.root, ranked.path)), chunk.startLine, chunk.endLine);
+    // One synchronous read: the promise API's open, stat, read and close cost more than the read itself.
+    lines = linesBetween(readFileSync(path.join(index.root, ranked.path)), chunk.startLine, chunk.endLine);
   } catch {
     // The file went away since it was indexed; the hit still names it.
   }

@@ -20,6 +20,8 @@ const END = Buffer.from("CLIOEND\n", "latin1");
 const TRAILER = 16;
 const BLOCK_TERMS = 32;
 const CHUNK_ROW = 3;
+/** Decoded dictionary blocks a segment keeps between lookups (each about 32 entries). */
+const CACHED_BLOCKS = 2048;
 
 /** A file as a segment lists it; `state` marks a removal or a change of size and mtime only. */
 export type SegmentFileHeader = Pick<IndexedFile, "path" | "size" | "mtimeMs" | "hash" | "language" | "lines" | "entry" | "invalidUtf8"> & {
@@ -226,6 +228,8 @@ export class SegmentReader {
   readonly chunkRows: Int32Array;
   private readonly footer: Footer;
   private readonly metaCache = new Map<number, FileMeta>();
+  /** Decoded blocks by dictionary, most recently used last: a query looks up many words in few blocks, and the next query often in the same ones. */
+  private readonly blockCache = new Map<DictionaryFooter, Map<number, DictionaryEntry[]>>();
 
   constructor(
     readonly name: string,
@@ -347,6 +351,21 @@ export class SegmentReader {
       else high = middle - 1;
     }
     if (high < 0) return undefined;
-    return this.block(dictionary, high).find((entry) => entry.term === term);
+    return this.cachedBlock(dictionary, high).find((entry) => entry.term === term);
+  }
+
+  /** A block through the cache (a merge reads every block once and goes around it). */
+  private cachedBlock(dictionary: DictionaryFooter, block: number): DictionaryEntry[] {
+    let blocks = this.blockCache.get(dictionary);
+    if (blocks === undefined) this.blockCache.set(dictionary, (blocks = new Map()));
+    let entries = blocks.get(block);
+    if (entries !== undefined) {
+      blocks.delete(block);
+    } else {
+      entries = this.block(dictionary, block);
+      if (blocks.size >= CACHED_BLOCKS) blocks.delete(blocks.keys().next().value!);
+    }
+    blocks.set(block, entries);
+    return entries;
   }
 }
