@@ -63,4 +63,15 @@ describe("reading a segment", () => {
     reader.term(termOf(1));
     expect(source.reads).toBe(before + 1);
   });
+
+  it("decodes a word's postings once: later queries get the same list without reading the segment", () => {
+    const source = segmentWith(100);
+    const reader = new SegmentReader("one", source);
+    const entry = reader.term(termOf(41))!;
+    const list = reader.postingList(entry);
+    expect([...list.ids].map((id, at) => [id, list.counts[at]])).toEqual(postingsOf(reader, termOf(41)));
+    const before = source.reads;
+    expect(reader.postingList(entry)).toBe(list);
+    expect(source.reads).toBe(before);
+  });
 });

@@ -22,6 +22,8 @@ const BLOCK_TERMS = 32;
 const CHUNK_ROW = 3;
 /** Decoded dictionary blocks a segment keeps between lookups (each about 32 entries). */
 const CACHED_BLOCKS = 2048;
+/** Decoded postings a segment keeps between queries (8 bytes each). */
+const CACHED_POSTINGS = 2_000_000;
 
 /** A file as a segment lists it; `state` marks a removal or a change of size and mtime only. */
 export type SegmentFileHeader = Pick<IndexedFile, "path" | "size" | "mtimeMs" | "hash" | "language" | "lines" | "entry" | "invalidUtf8"> & {
@@ -221,6 +223,12 @@ export interface DictionaryEntry {
   length: number;
 }
 
+/** A term's postings decoded: chunk ids ascending, and each one's count. */
+export interface PostingList {
+  ids: Uint32Array;
+  counts: Uint32Array;
+}
+
 /** Reads a segment on demand: the footer, file list and chunk table when opened; dictionary blocks, postings and meta blobs when asked. */
 export class SegmentReader {
   readonly files: SegmentFileHeader[];
@@ -230,6 +238,9 @@ export class SegmentReader {
   private readonly metaCache = new Map<number, FileMeta>();
   /** Decoded blocks by dictionary, most recently used last: a query looks up many words in few blocks, and the next query often in the same ones. */
   private readonly blockCache = new Map<DictionaryFooter, Map<number, DictionaryEntry[]>>();
+  /** Decoded postings by offset, most recently used last: queries share their common words. */
+  private readonly postingCache = new Map<number, PostingList>();
+  private cachedPostings = 0;
 
   constructor(
     readonly name: string,
@@ -298,6 +309,31 @@ export class SegmentReader {
       if (chunk >= this.footer.chunkCount) throw new SegmentDamage("a posting names a chunk it does not hold");
       visit(chunk, count);
     }
+  }
+
+  /** A term's postings decoded, kept for later queries (within a bound, least recently used out). */
+  postingList(entry: DictionaryEntry): PostingList {
+    let list = this.postingCache.get(entry.offset);
+    if (list !== undefined) {
+      this.postingCache.delete(entry.offset);
+      this.postingCache.set(entry.offset, list);
+      return list;
+    }
+    list = { ids: new Uint32Array(entry.frequency), counts: new Uint32Array(entry.frequency) };
+    let at = 0;
+    this.postings(entry, (chunk, count) => {
+      list.ids[at] = chunk;
+      list.counts[at++] = count;
+    });
+    if (entry.frequency > CACHED_POSTINGS / 4) return list;
+    this.postingCache.set(entry.offset, list);
+    this.cachedPostings += entry.frequency;
+    for (const [offset, oldest] of this.postingCache) {
+      if (this.cachedPostings <= CACHED_POSTINGS) break;
+      this.postingCache.delete(offset);
+      this.cachedPostings -= oldest.ids.length;
+    }
+    return list;
   }
 
   /** The numbers of the files that define a symbol of this lower-cased name. */
