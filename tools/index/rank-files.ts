@@ -9,7 +9,7 @@
 import { isSupportPath } from "./file-kinds.js";
 import type { QueryPlan } from "./query-plan.js";
 import type { SymbolDefinition } from "./symbols.js";
-import { isStopword, splitIdentifier, stem } from "./tokenize.js";
+import { isStopword, splitIdentifier, stem, stemHead } from "./tokenize.js";
 
 /** What ranking needs of an index and of one query's chunk scores. */
 export interface RankingView {
@@ -164,19 +164,19 @@ function bestDefinition(plan: QueryPlan, symbols: readonly SymbolDefinition[]): 
   return best;
 }
 
-/** Each form's first three letters (all of a shorter one), made once per plan. */
+/** What a name part matching each form begins with, made once per plan. */
 const headsOfPlan = new WeakMap<QueryPlan, string[]>();
 
 function formHeads(plan: QueryPlan): string[] {
   let heads = headsOfPlan.get(plan);
-  if (heads === undefined) headsOfPlan.set(plan, (heads = [...new Set([...plan.forms.keys()].map((form) => form.slice(0, 3)))]));
+  if (heads === undefined) headsOfPlan.set(plan, (heads = [...new Set([...plan.forms.keys()].map(stemHead))]));
   return heads;
 }
 
 /**
  * False when no part of the name can match a form, which `nameScore` would find at more cost: a
- * part matches when its stem is a form or starts with one, and a stem keeps at least the part's
- * first three letters, so a matching name holds some form's first three letters.
+ * part matches when its stem is a form or starts with one, so a matching name holds some form's
+ * `stemHead`.
  */
 function mayMatch(name: string, heads: readonly string[]): boolean {
   const lower = name.toLowerCase();
