@@ -71,7 +71,8 @@ function checksum(bytes: Uint8Array): number {
 /** JSON from bytes, or a damage error naming what did not parse. */
 function parseOr(bytes: Uint8Array, what: string): unknown {
   try {
-    return JSON.parse(Buffer.from(bytes).toString("utf8"));
+    // A view of the bytes, not a copy.
+    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"));
   } catch {
     throw new SegmentDamage(`${what} is not valid JSON`);
   }
@@ -259,7 +260,8 @@ export class SegmentReader {
     const rows = source.read(...this.footer.chunks);
     if (rows.length !== this.footer.chunkCount * CHUNK_ROW * 4) throw new SegmentDamage("its chunk table does not match its chunk count");
     if (checksum(rows) !== this.footer.chunkSum) throw new SegmentDamage("its chunk table does not match its checksum");
-    this.chunkRows = new Int32Array(Uint8Array.from(rows).buffer);
+    // A copy only when the bytes do not start at a multiple of 4 (a view needs that).
+    this.chunkRows = rows.byteOffset % 4 === 0 ? new Int32Array(rows.buffer, rows.byteOffset, rows.length / 4) : new Int32Array(rows.slice().buffer);
     let chunks = 0;
     for (const file of this.files) {
       if (file.firstChunk !== chunks) throw new SegmentDamage("its files do not match its chunks");
