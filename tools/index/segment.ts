@@ -261,7 +261,7 @@ export class SegmentReader {
     if (rows.length !== this.footer.chunkCount * CHUNK_ROW * 4) throw new SegmentDamage("its chunk table does not match its chunk count");
     if (checksum(rows) !== this.footer.chunkSum) throw new SegmentDamage("its chunk table does not match its checksum");
     // A copy only when the bytes do not start at a multiple of 4 (a view needs that).
-    this.chunkRows = rows.byteOffset % 4 === 0 ? new Int32Array(rows.buffer, rows.byteOffset, rows.length / 4) : new Int32Array(rows.slice().buffer);
+    this.chunkRows = rows.byteOffset % 4 === 0 ? new Int32Array(rows.buffer, rows.byteOffset, rows.length / 4) : new Int32Array(new Uint8Array(rows).buffer);
     let chunks = 0;
     for (const file of this.files) {
       if (file.firstChunk !== chunks) throw new SegmentDamage("its files do not match its chunks");
