@@ -54,11 +54,11 @@ describe("reading a segment", () => {
   });
 
   it("keeps a bounded number of blocks: past the bound, the least recently used block is read again", () => {
-    const source = segmentWith(2100 * 32);
+    const source = segmentWith(530 * 32);
     const reader = new SegmentReader("one", source);
-    for (let block = 0; block < 2100; block++) reader.term(termOf(block * 32));
+    for (let block = 0; block < 530; block++) reader.term(termOf(block * 32));
     const before = source.reads;
-    reader.term(termOf(2099 * 32 + 1));
+    reader.term(termOf(529 * 32 + 1));
     expect(source.reads).toBe(before);
     reader.term(termOf(1));
     expect(source.reads).toBe(before + 1);

@@ -21,9 +21,9 @@ const TRAILER = 16;
 const BLOCK_TERMS = 32;
 const CHUNK_ROW = 3;
 /** Decoded dictionary blocks a segment keeps between lookups (each about 32 entries). */
-const CACHED_BLOCKS = 2048;
+const CACHED_BLOCKS = 512;
 /** Decoded postings a segment keeps between queries (8 bytes each). */
-const CACHED_POSTINGS = 2_000_000;
+const CACHED_POSTINGS = 1_000_000;
 
 /** A file as a segment lists it; `state` marks a removal or a change of size and mtime only. */
 export type SegmentFileHeader = Pick<IndexedFile, "path" | "size" | "mtimeMs" | "hash" | "language" | "lines" | "entry" | "invalidUtf8"> & {
