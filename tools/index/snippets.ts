@@ -1,8 +1,8 @@
 /**
  * The lines a search hit shows: a chunk's lines read from its file, and the window of them that
- * holds the most query words. Files are kept between searches (a bounded cache, checked against
- * the file's size and mtime at each use), since the same files answer query after query, and
- * reading a large file and finding its line starts cost more than ranking it.
+ * holds the most query words. Files are kept between searches (a bounded cache, used while the
+ * copy has the size and mtime the index holds for the file), since the same files answer query
+ * after query, and reading a large file and finding its line starts cost more than ranking it.
  */
 import { readFileSync, statSync } from "node:fs";
 import { decodeText } from "./file-record.js";
