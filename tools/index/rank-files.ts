@@ -9,7 +9,7 @@
 import { isSupportPath } from "./file-kinds.js";
 import type { QueryPlan } from "./query-plan.js";
 import type { SymbolDefinition } from "./symbols.js";
-import { isStopword, splitIdentifier, stem } from "./tokenize.js";
+import { isStopword, splitIdentifier, stem, stemHead } from "./tokenize.js";
 
 /** What ranking needs of an index and of one query's chunk scores. */
 export interface RankingView {
@@ -154,12 +154,34 @@ function weightOf(plan: QueryPlan, mask: number): number {
 /** The definition of a file whose name reads best as the query, if any matches. */
 function bestDefinition(plan: QueryPlan, symbols: readonly SymbolDefinition[]): NameMatch | undefined {
   let best: NameMatch | undefined;
+  const heads = formHeads(plan);
   for (const symbol of symbols) {
+    if (!mayMatch(symbol.name, heads)) continue;
     const score = nameScore(plan, symbol.name);
     if (score > 0 && (best === undefined || score > best.score))
       best = { text: symbol.parent === undefined ? symbol.name : `${symbol.parent}.${symbol.name}`, line: symbol.line, score };
   }
   return best;
+}
+
+/** What a name part matching each form begins with, made once per plan. */
+const headsOfPlan = new WeakMap<QueryPlan, string[]>();
+
+function formHeads(plan: QueryPlan): string[] {
+  let heads = headsOfPlan.get(plan);
+  if (heads === undefined) headsOfPlan.set(plan, (heads = [...new Set([...plan.forms.keys()].map(stemHead))]));
+  return heads;
+}
+
+/**
+ * False when no part of the name can match a form, which `nameScore` would find at more cost: a
+ * part matches when its stem is a form or starts with one, so a matching name holds some form's
+ * `stemHead`.
+ */
+function mayMatch(name: string, heads: readonly string[]): boolean {
+  const lower = name.toLowerCase();
+  for (const head of heads) if (lower.includes(head)) return true;
+  return false;
 }
 
 const partsMemo = new Map<string, string[]>();

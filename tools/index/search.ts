@@ -5,15 +5,14 @@
  * hybrid ranking with vectors; and snippets read from the files at the lines that match best,
  * with the reasons a file ranked.
  */
-import { promises as fs } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import type { CodeIndex } from "./code-index.js";
-import { decodeText } from "./file-record.js";
 import type { ScoreBoard } from "./score-board.js";
 import { nameSpellings, planQuery, type QueryPlan } from "./query-plan.js";
 import { rankFiles, type RankedFile, type RankingView } from "./rank-files.js";
 import type { IndexEntry } from "./segment-set.js";
+import { bestWindow, linesOfFile } from "./snippets.js";
 import type { SymbolDefinition, SymbolKind } from "./symbols.js";
 import { tokenize } from "./tokenize.js";
 
@@ -179,7 +178,7 @@ async function makeHit(
   const chunk = chosen === undefined ? { startLine: 1, endLine: Math.max(1, file.lines) } : index.chunk(chosen);
   let lines: string[] = [];
   try {
-    lines = linesBetween(await fs.readFile(path.join(index.root, ranked.path)), chunk.startLine, chunk.endLine);
+    lines = linesOfFile(path.join(index.root, ranked.path), file, chunk.startLine, chunk.endLine);
   } catch {
     // The file went away since it was indexed; the hit still names it.
   }
@@ -272,54 +271,6 @@ function globToRegExp(glob: string): RegExp {
     else source += character.replace(/[.+^${}()|[\]\\]/g, "\\$&");
   }
   return new RegExp(`^${source}$`);
-}
-
-/**
- * Lines `start`..`end` (1-based) of a file's bytes, at their places in an array that leaves the
- * lines before them empty: only those lines are decoded (a newline byte never sits inside a
- * longer UTF-8 sequence, so the cut is safe).
- */
-function linesBetween(bytes: Buffer, start: number, end: number): string[] {
-  let from = 0;
-  for (let line = 1; line < start; line++) {
-    const next = bytes.indexOf(10, from);
-    if (next === -1) return [];
-    from = next + 1;
-  }
-  let to = from;
-  for (let line = start; line <= end; line++) {
-    const next = bytes.indexOf(10, to);
-    if (next === -1) {
-      to = bytes.length;
-      break;
-    }
-    to = next + 1;
-  }
-  const lines: string[] = new Array<string>(start - 1).fill("");
-  for (const line of decodeText(bytes.subarray(from, to))
-    .text.split("\n")
-    .slice(0, end - start + 1))
-    lines.push(line);
-  return lines;
-}
-
-/** The `size`-line window of the chunk holding the most query-term matches. */
-function bestWindow(lines: string[], start: number, end: number, queryTokens: Set<string>, size: number): { start: number; end: number } {
-  if (end - start + 1 <= size) return { start, end };
-  const matches: number[] = [];
-  for (let line = start; line <= end; line++) matches.push(tokenize(lines[line - 1] ?? "").filter((token) => queryTokens.has(token)).length);
-  let best = 0;
-  let bestCount = -1;
-  let running = 0;
-  for (let offset = 0; offset < matches.length; offset++) {
-    running += matches[offset]!;
-    if (offset >= size) running -= matches[offset - size]!;
-    if (offset >= size - 1 && running > bestCount) {
-      bestCount = running;
-      best = offset - size + 1;
-    }
-  }
-  return { start: start + best, end: start + best + size - 1 };
 }
 
 /** The definition in lines start..end whose name shares the most words with the query. */

@@ -214,12 +214,7 @@ export class SegmentSet {
 
   /** A vocabulary for one query: terms are looked up in each segment as the query asks for them. */
   queryTerms(): QueryTerms {
-    return new QueryTerms(this.placed, this.alive, this.live, this.live === 0 ? 1 : this.liveLength / this.live, (id) => this.lengthOf(id));
-  }
-
-  private lengthOf(id: number): number {
-    const place = this.placeOf(id);
-    return place.reader.chunkRows[3 * (id - place.base) + 2]!;
+    return new QueryTerms(this.placed, this.alive, this.live, this.live === 0 ? 1 : this.liveLength / this.live);
   }
 }
 
@@ -233,7 +228,6 @@ export class QueryTerms {
     private readonly alive: Uint8Array,
     private readonly live: number,
     private readonly averageLength: number,
-    private readonly lengthOf: (id: number) => number,
   ) {}
 
   /** The query-local id of a term the index holds, else undefined. */
@@ -266,9 +260,8 @@ export class QueryTerms {
   /** Calls `visit` with each live chunk id holding the term, and its count. */
   each(id: number, visit: (chunk: number, count: number) => void): void {
     for (const [{ reader, base }, entry] of this.found[id]?.entries ?? []) {
-      reader.postings(entry, (chunk, count) => {
-        if (this.alive[base + chunk] === 1) visit(base + chunk, count);
-      });
+      const { ids, counts } = reader.postingList(entry);
+      for (let at = 0; at < ids.length; at++) if (this.alive[base + ids[at]!] === 1) visit(base + ids[at]!, counts[at]!);
     }
   }
 
@@ -278,12 +271,21 @@ export class QueryTerms {
    */
   score(terms: ReadonlyMap<number, number>, masks?: ReadonlyMap<number, number>): ScoreBoard {
     const board = ScoreBoard.sized(this.alive.length);
+    const alive = this.alive;
+    const averageLength = this.averageLength;
     for (const [term, weight] of terms) {
       const idf = this.idf(term) * weight;
       const mask = masks?.get(term) ?? 0;
-      this.each(term, (chunk, count) => {
-        board.add(chunk, (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * this.lengthOf(chunk)) / this.averageLength)), mask);
-      });
+      for (const [{ reader, base }, entry] of this.found[term]?.entries ?? []) {
+        const { ids, counts } = reader.postingList(entry);
+        const rows = reader.chunkRows;
+        for (let at = 0; at < ids.length; at++) {
+          const local = ids[at]!;
+          if (alive[base + local] !== 1) continue;
+          const count = counts[at]!;
+          board.add(base + local, (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * rows[3 * local + 2]!) / averageLength)), mask);
+        }
+      }
     }
     return board;
   }

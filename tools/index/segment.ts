@@ -20,6 +20,10 @@ const END = Buffer.from("CLIOEND\n", "latin1");
 const TRAILER = 16;
 const BLOCK_TERMS = 32;
 const CHUNK_ROW = 3;
+/** Decoded dictionary blocks a segment keeps between lookups (each about 32 entries). */
+const CACHED_BLOCKS = 512;
+/** Decoded postings a segment keeps between queries (8 bytes each). */
+const CACHED_POSTINGS = 1_000_000;
 
 /** A file as a segment lists it; `state` marks a removal or a change of size and mtime only. */
 export type SegmentFileHeader = Pick<IndexedFile, "path" | "size" | "mtimeMs" | "hash" | "language" | "lines" | "entry" | "invalidUtf8"> & {
@@ -67,7 +71,8 @@ function checksum(bytes: Uint8Array): number {
 /** JSON from bytes, or a damage error naming what did not parse. */
 function parseOr(bytes: Uint8Array, what: string): unknown {
   try {
-    return JSON.parse(Buffer.from(bytes).toString("utf8"));
+    // A view of the bytes, not a copy.
+    return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"));
   } catch {
     throw new SegmentDamage(`${what} is not valid JSON`);
   }
@@ -219,6 +224,12 @@ export interface DictionaryEntry {
   length: number;
 }
 
+/** A term's postings decoded: chunk ids ascending, and each one's count. */
+export interface PostingList {
+  ids: Uint32Array;
+  counts: Uint32Array;
+}
+
 /** Reads a segment on demand: the footer, file list and chunk table when opened; dictionary blocks, postings and meta blobs when asked. */
 export class SegmentReader {
   readonly files: SegmentFileHeader[];
@@ -226,6 +237,11 @@ export class SegmentReader {
   readonly chunkRows: Int32Array;
   private readonly footer: Footer;
   private readonly metaCache = new Map<number, FileMeta>();
+  /** Decoded blocks by dictionary, most recently used last: a query looks up many words in few blocks, and the next query often in the same ones. */
+  private readonly blockCache = new Map<DictionaryFooter, Map<number, DictionaryEntry[]>>();
+  /** Decoded postings by offset, most recently used last: queries share their common words. */
+  private readonly postingCache = new Map<number, PostingList>();
+  private cachedPostings = 0;
 
   constructor(
     readonly name: string,
@@ -244,7 +260,8 @@ export class SegmentReader {
     const rows = source.read(...this.footer.chunks);
     if (rows.length !== this.footer.chunkCount * CHUNK_ROW * 4) throw new SegmentDamage("its chunk table does not match its chunk count");
     if (checksum(rows) !== this.footer.chunkSum) throw new SegmentDamage("its chunk table does not match its checksum");
-    this.chunkRows = new Int32Array(Uint8Array.from(rows).buffer);
+    // A copy only when the bytes do not start at a multiple of 4 (a view needs that).
+    this.chunkRows = rows.byteOffset % 4 === 0 ? new Int32Array(rows.buffer, rows.byteOffset, rows.length / 4) : new Int32Array(new Uint8Array(rows).buffer);
     let chunks = 0;
     for (const file of this.files) {
       if (file.firstChunk !== chunks) throw new SegmentDamage("its files do not match its chunks");
@@ -294,6 +311,31 @@ export class SegmentReader {
       if (chunk >= this.footer.chunkCount) throw new SegmentDamage("a posting names a chunk it does not hold");
       visit(chunk, count);
     }
+  }
+
+  /** A term's postings decoded, kept for later queries (within a bound, least recently used out). */
+  postingList(entry: DictionaryEntry): PostingList {
+    let list = this.postingCache.get(entry.offset);
+    if (list !== undefined) {
+      this.postingCache.delete(entry.offset);
+      this.postingCache.set(entry.offset, list);
+      return list;
+    }
+    list = { ids: new Uint32Array(entry.frequency), counts: new Uint32Array(entry.frequency) };
+    let at = 0;
+    this.postings(entry, (chunk, count) => {
+      list.ids[at] = chunk;
+      list.counts[at++] = count;
+    });
+    if (entry.frequency > CACHED_POSTINGS / 4) return list;
+    this.postingCache.set(entry.offset, list);
+    this.cachedPostings += entry.frequency;
+    for (const [offset, oldest] of this.postingCache) {
+      if (this.cachedPostings <= CACHED_POSTINGS) break;
+      this.postingCache.delete(offset);
+      this.cachedPostings -= oldest.ids.length;
+    }
+    return list;
   }
 
   /** The numbers of the files that define a symbol of this lower-cased name. */
@@ -347,6 +389,21 @@ export class SegmentReader {
       else high = middle - 1;
     }
     if (high < 0) return undefined;
-    return this.block(dictionary, high).find((entry) => entry.term === term);
+    return this.cachedBlock(dictionary, high).find((entry) => entry.term === term);
+  }
+
+  /** A block through the cache (a merge reads every block once and goes around it). */
+  private cachedBlock(dictionary: DictionaryFooter, block: number): DictionaryEntry[] {
+    let blocks = this.blockCache.get(dictionary);
+    if (blocks === undefined) this.blockCache.set(dictionary, (blocks = new Map()));
+    let entries = blocks.get(block);
+    if (entries !== undefined) {
+      blocks.delete(block);
+    } else {
+      entries = this.block(dictionary, block);
+      if (blocks.size >= CACHED_BLOCKS) blocks.delete(blocks.keys().next().value!);
+    }
+    blocks.set(block, entries);
+    return entries;
   }
 }

@@ -66,6 +66,14 @@ export function splitIdentifier(identifier: string): string[] {
   return parts;
 }
 
+/**
+ * What every word whose stem starts with `stemmed` begins with: the stem is the start of its
+ * word, but for the final y that `ies` becomes. A text without it holds no such word.
+ */
+export function stemHead(stemmed: string): string {
+  return stemmed.length > 1 && stemmed.endsWith("y") ? stemmed.slice(0, -1) : stemmed;
+}
+
 const stems = new Map<string, string>();
 const STEM_MEMO_LIMIT = 100_000;
 
