@@ -79,12 +79,10 @@ export interface ReplyCommands {
 export class ProtocolManager {
   private readonly scheduler: CommandScheduler;
   private readonly states = new Map<ProtocolDefinition, Promise<unknown>>();
-  private readonly outputs: OutputKeeper;
   private nextId = 1;
 
   constructor(private readonly options: ManagerOptions) {
     this.scheduler = new CommandScheduler(options.concurrency ?? 4);
-    this.outputs = new OutputKeeper({ environment: options.environment, outputLimit: options.outputLimit, outputFolder: options.outputFolder });
   }
 
   get registry(): ProtocolRegistry {
@@ -264,6 +262,15 @@ export class ProtocolManager {
         },
       }),
     );
+  }
+
+  private outputKeeper: OutputKeeper | undefined;
+
+  /** Cuts outputs past the limit and keeps them whole (made on first use). */
+  private get outputs(): OutputKeeper {
+    const { environment, outputLimit, outputFolder } = this.options;
+    this.outputKeeper ??= new OutputKeeper({ environment, outputLimit, outputFolder });
+    return this.outputKeeper;
   }
 
   /** Runs an allowed action's handler: its result (cut to the limit), or what it threw as an error result. */
