@@ -89,19 +89,21 @@ export interface PrintableCommandOptions {
   maxParameters?: number;
 }
 
-let textsByForm: Record<ValueForm, fc.Arbitrary<string>> | undefined;
+const textsByForm: Partial<Record<ValueForm, fc.Arbitrary<string>>> = {};
 
 /**
- * The text arbitrary of each form, built once: building fast-check's string arbitraries costs far
- * more than drawing from them, and an arbitrary holds no state, so sharing one draws the same values.
+ * The text arbitrary of a form, built once, when first drawn: building fast-check's string
+ * arbitraries costs far more than drawing from them, and an arbitrary holds no state, so sharing
+ * one draws the same values.
  */
 function textArbitraryOf(form: ValueForm): fc.Arbitrary<string> {
-  textsByForm ??= {
-    bare: bareTextArbitrary(),
-    quoted: valueTextArbitrary(),
-    // A heredoc body that ends in a carriage return cannot be written as a heredoc.
-    heredoc: valueTextArbitrary().filter((value) => !value.endsWith("\r")),
-  };
+  textsByForm[form] ??=
+    form === "bare"
+      ? bareTextArbitrary()
+      : form === "quoted"
+        ? valueTextArbitrary()
+        : // A heredoc body that ends in a carriage return cannot be written as a heredoc.
+          valueTextArbitrary().filter((value) => !value.endsWith("\r"));
   return textsByForm[form];
 }
 
