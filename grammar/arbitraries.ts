@@ -89,14 +89,26 @@ export interface PrintableCommandOptions {
   maxParameters?: number;
 }
 
+const textsByForm: Partial<Record<ValueForm, fc.Arbitrary<string>>> = {};
+
+/**
+ * The text arbitrary of a form, built once, when first drawn: building fast-check's string
+ * arbitraries costs far more than drawing from them, and an arbitrary holds no state, so sharing
+ * one draws the same values.
+ */
+function textArbitraryOf(form: ValueForm): fc.Arbitrary<string> {
+  textsByForm[form] ??=
+    form === "bare"
+      ? bareTextArbitrary()
+      : form === "quoted"
+        ? valueTextArbitrary()
+        : // A heredoc body that ends in a carriage return cannot be written as a heredoc.
+          valueTextArbitrary().filter((value) => !value.endsWith("\r"));
+  return textsByForm[form];
+}
+
 function parameterArbitrary(key: string, forms: ValueForm[]): fc.Arbitrary<PrintableCommand["parameters"][number]> {
-  type Printable = PrintableCommand["parameters"][number];
-  return fc.constantFrom(...forms).chain((form): fc.Arbitrary<Printable> => {
-    if (form === "bare") return bareTextArbitrary().map((text) => ({ key, form, text }));
-    // A heredoc body that ends in a carriage return cannot be written as a heredoc.
-    const text = form === "heredoc" ? valueTextArbitrary().filter((value) => !value.endsWith("\r")) : valueTextArbitrary();
-    return text.map((value) => ({ key, form, text: value }));
-  });
+  return fc.constantFrom(...forms).chain((form) => textArbitraryOf(form).map((text) => ({ key, form, text })));
 }
 
 /** A command ready for `print`: an upper-case protocol name and unique keys, each with a form and text. */

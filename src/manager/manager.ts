@@ -3,31 +3,28 @@
  * whose results are data. It is the one catch boundary: a handler that throws becomes an error
  * result, never a crash.
  */
-import { promises as fs } from "node:fs";
-import path from "node:path";
 import type { Command, SyntaxError as GrammarSyntaxError } from "../../grammar/ast.js";
 import { ClioError } from "../../grammar/errors.js";
-import { renderHint } from "../../protocols/contract/hints.js";
-import { ToolError } from "../../tools/errors.js";
-import type { ResultError } from "../errors.js";
-import { makeFolder } from "../../tools/clio-folder.js";
-import type { CheckedPaths } from "../../tools/workspace.js";
 import {
   wholeOutputOf,
-  type ActionDefinition,
   type ActionOutput,
   type PermissionClass,
   type PlannedChange,
   type ProtocolDefinition,
   type ProtocolEnvironment,
 } from "../../protocols/contract/protocol.js";
+import type { CheckedPaths } from "../../tools/workspace.js";
+import type { ResultError } from "../errors.js";
 import type { ProtocolRegistry } from "../registry.js";
+import { actionErrorData, failureResult, safeDescribe, successResult, toErrorData } from "./action-results.js";
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
+import { OutputKeeper } from "./kept-outputs.js";
 import { checkPaths, permissionSubject } from "./path-forms.js";
 import type { PermissionPolicy, PermissionVerdict } from "./permissions.js";
 import type { CommandResult } from "./result.js";
 import { CommandScheduler, HeldStream, runsAlone } from "./scheduler.js";
 
+/** What the manager tells its listener (`ManagerOptions.onEvent`) as commands start, change files, print and finish. */
 export type ManagerEvent =
   | { type: "command-started"; id: number; protocol: string; action: string; permissionClass: PermissionClass; description: string }
   /** Just before an action that changes files runs: their text now and after, for checkpoints. */
@@ -36,6 +33,7 @@ export type ManagerEvent =
   | { type: "command-output"; id: number; text: string }
   | { type: "command-finished"; id: number; result: CommandResult };
 
+/** What a manager works with: the protocols, their environment, the permission policy and its limits. */
 export interface ManagerOptions {
   registry: ProtocolRegistry;
   environment: ProtocolEnvironment;
@@ -77,6 +75,7 @@ export interface ReplyCommands {
   dispatchDelays: number[];
 }
 
+/** Checks, schedules, permits and runs commands; see the file's header. */
 export class ProtocolManager {
   private readonly scheduler: CommandScheduler;
   private readonly states = new Map<ProtocolDefinition, Promise<unknown>>();
@@ -90,6 +89,7 @@ export class ProtocolManager {
     return this.options.registry;
   }
 
+  /** Checks a command against the registry: an invocation ready to run, or the error. */
   check(command: Command): CheckResult {
     return checkCommand(command, this.options.registry);
   }
@@ -213,6 +213,7 @@ export class ProtocolManager {
     const { protocol, action, definition } = invocation;
     const start = invocation.command.span.start;
     const description = safeDescribe(definition, invocation);
+    const refused = (error: ResultError) => ({ ...this.failed(id, protocol, action, permissionClass, error, start, description), args: invocation.decoded });
     const cancelled = () =>
       this.failed(id, protocol, action, permissionClass, { code: "cancelled", message: `${protocol}.${action} was cancelled before it started.` }, start, description);
     // A command whose turn was cancelled while it waited is not put to the person.
@@ -221,40 +222,67 @@ export class ProtocolManager {
     const checkedPaths = await checkPaths(definition, invocation.decoded, this.options.environment.workspace);
     const preview = await this.previewOf(invocation, checkedPaths, signal);
     // An action that cannot work (a replace whose text is not there) fails without a question.
-    if (preview && "error" in preview) return { ...this.failed(id, protocol, action, permissionClass, preview.error, start, description), args: invocation.decoded };
-    const verdict = await this.options.permissions
-      .decide({
-        protocol,
-        action,
-        permissionClass,
-        description,
-        ...(await permissionSubject(definition, invocation.decoded, {
-          workspace: this.options.environment.workspace,
-          permissions: this.options.permissions,
-          protocol,
-          action,
-          permissionClass,
-          checked: checkedPaths,
-        })),
-        ...(preview ? { changes: preview.changes } : {}),
-      })
-      .catch(
-        (error: unknown): PermissionVerdict => ({
-          allowed: false,
-          error: {
-            code: "permission_denied",
-            message: `${protocol}.${action} was refused: asking for permission failed (${error instanceof Error ? error.message : String(error)}).`,
-            hint: "Nothing ran. Try again, or ask the person to allow it in their permission rules.",
-          },
-        }),
-      );
-    if (!verdict.allowed) return { ...this.failed(id, protocol, action, permissionClass, verdict.error, start, description), args: invocation.decoded };
+    if (preview && "error" in preview) return refused(preview.error);
+    const verdict = await this.decide(invocation, permissionClass, description, checkedPaths, preview?.changes);
+    if (!verdict.allowed) return refused(verdict.error);
     if (signal.aborted) return cancelled();
     // A question may have stood for minutes: the files are looked at again just before the change.
     const again = verdict.asked ? await this.previewOf(invocation, checkedPaths, signal) : preview;
     const changes = again && "changes" in again ? again.changes : undefined;
     if (changes?.length) this.emit({ type: "files-changing", id, protocol, action, changes });
     this.emit({ type: "command-started", id, protocol, action, permissionClass, description });
+    return this.execute(id, invocation, permissionClass, description, checkedPaths, signal);
+  }
+
+  /** Asks the permission policy; a policy that fails refuses (nothing runs). */
+  private async decide(
+    invocation: Invocation,
+    permissionClass: PermissionClass,
+    description: string,
+    checkedPaths: CheckedPaths,
+    changes: PlannedChange[] | undefined,
+  ): Promise<PermissionVerdict> {
+    const { protocol, action, definition } = invocation;
+    const { workspace } = this.options.environment;
+    const paths = await permissionSubject(definition, invocation.decoded, {
+      workspace,
+      permissions: this.options.permissions,
+      protocol,
+      action,
+      permissionClass,
+      checked: checkedPaths,
+    });
+    return this.options.permissions.decide({ protocol, action, permissionClass, description, ...paths, ...(changes ? { changes } : {}) }).catch(
+      (error: unknown): PermissionVerdict => ({
+        allowed: false,
+        error: {
+          code: "permission_denied",
+          message: `${protocol}.${action} was refused: asking for permission failed (${error instanceof Error ? error.message : String(error)}).`,
+          hint: "Nothing ran. Try again, or ask the person to allow it in their permission rules.",
+        },
+      }),
+    );
+  }
+
+  private outputKeeper: OutputKeeper | undefined;
+
+  /** Cuts outputs past the limit and keeps them whole (made on first use). */
+  private get outputs(): OutputKeeper {
+    const { environment, outputLimit, outputFolder } = this.options;
+    this.outputKeeper ??= new OutputKeeper({ environment, outputLimit, outputFolder });
+    return this.outputKeeper;
+  }
+
+  /** Runs an allowed action's handler: its result (cut to the limit), or what it threw as an error result. */
+  private async execute(
+    id: number,
+    invocation: Invocation,
+    permissionClass: PermissionClass,
+    description: string,
+    checkedPaths: CheckedPaths,
+    signal: AbortSignal,
+  ): Promise<CommandResult> {
+    const { protocol, action, definition } = invocation;
     const watched = await this.watch({ protocol, action, permissionClass });
     const began = performance.now();
     let result: CommandResult;
@@ -262,35 +290,12 @@ export class ProtocolManager {
       const state = await this.stateOf(invocation.protocolDefinition);
       const progress = (text: string) => this.emit({ type: "command-output", id, text });
       const output: unknown = await definition.handler(invocation.args, { state, environment: this.options.environment, signal, progress, checkedPaths });
-      if (!isActionOutput(output)) {
-        throw new Error(`${protocol}.${action} returned ${describeValue(output)} instead of { output: text } (a fault in the protocol)`);
-      }
-      const base: CommandResult = {
-        id,
-        ok: true,
-        protocol,
-        action,
-        args: invocation.decoded,
-        permissionClass,
-        description: output.description ?? description,
-        output: output.output,
-        durationMs: 0,
-        truncated: false,
-        line: start.line,
-        column: start.column,
-      };
-      if (output.data !== undefined) base.data = output.data;
-      if (Array.isArray(output.display) && output.display.every((line) => typeof line === "string")) base.display = output.display;
-      result = await this.limitOutput(base, output.wholeOutput);
+      result = await this.outputs.limit(successResult(id, invocation, permissionClass, description, output), (output as ActionOutput).wholeOutput);
     } catch (error) {
-      result = this.result(id, protocol, action, permissionClass, actionErrorData(error, invocation), start, description);
+      result = failureResult(id, protocol, action, permissionClass, actionErrorData(error, invocation), invocation.command.span.start, description);
       result.args = invocation.decoded;
       const whole = wholeOutputOf(error);
-      if (whole !== undefined && result.error) {
-        const kept = await this.keepWhole(result.id, whole);
-        if (kept) result.fullOutputPath = kept;
-        result.error = { ...result.error, message: `${result.error.message}\n${shortenedNote(whole.length, kept, this.options.outputFolder)}` };
-      }
+      if (whole !== undefined) await this.outputs.keepForError(result, whole);
     }
     result.durationMs = Math.round((performance.now() - began) * 10) / 10;
     await watched?.().catch(() => undefined);
@@ -333,81 +338,10 @@ export class ProtocolManager {
     return state;
   }
 
-  /**
-   * Cuts an output past the limit; the whole text (or the `whole` the action shortened itself)
-   * is kept in a file the model can read in pieces.
-   */
-  private async limitOutput(result: CommandResult, whole?: string): Promise<CommandResult> {
-    const limit = this.options.outputLimit ?? 20_000;
-    if (result.output.length <= limit) {
-      if (whole === undefined || whole.length <= result.output.length) return result;
-      const kept = await this.keepWhole(result.id, whole);
-      if (kept) result.fullOutputPath = kept;
-      result.output = `${result.output}\n${shortenedNote(whole.length, kept, this.options.outputFolder)}`;
-      result.truncated = true;
-      return result;
-    }
-    const text = whole !== undefined && whole.length > result.output.length ? whole : result.output;
-    const kept = await this.keepWhole(result.id, text);
-    if (kept) result.fullOutputPath = kept;
-    const note = kept
-      ? `[output cut at ${limit.toLocaleString("en-US")} of ${text.length.toLocaleString("en-US")} characters; the whole output is in ${kept} — read it in pieces with a line offset and limit]`
-      : `[output cut at ${limit.toLocaleString("en-US")} of ${text.length.toLocaleString("en-US")} characters; the rest could not be kept in ${this.options.outputFolder ?? ".clio/outputs"} — ask for a smaller part (a line range, a narrower search)]`;
-    // Never cut between the two halves of a surrogate pair (an emoji): a lone half is not valid text.
-    const end = /[\uD800-\uDBFF]/.test(result.output[limit - 1] ?? "") ? limit - 1 : limit;
-    result.output = `${result.output.slice(0, end)}\n${note}`;
-    result.truncated = true;
-    return result;
-  }
-
-  /** Keeps a whole output under the outputs folder; its workspace-relative path, or undefined when it cannot be kept. */
-  private async keepWhole(id: number, text: string): Promise<string | undefined> {
-    const folder = this.options.outputFolder ?? ".clio/outputs";
-    const name = `${new Date(this.options.environment.now()).toISOString().replace(/[:.]/g, "-")}-${id}.txt`;
-    const relative = path.posix.join(folder, name);
-    try {
-      if (!this.options.environment.workspace.mayKeepState()) throw new Error("plan mode writes nothing in the workspace");
-      // Kept only where the folder really lies inside the workspace (.clio may be a symlink):
-      // resolving throws for a path that leads outside.
-      const { real } = await this.options.environment.workspace.resolve(relative);
-      await makeFolder(path.dirname(real));
-      await fs.writeFile(real, text, { flag: "wx" });
-      await pruneKeptOutputs(path.dirname(real), path.basename(real));
-      return relative;
-    } catch {
-      return undefined;
-    }
-  }
-
-  private failed(...details: Parameters<ProtocolManager["result"]>): CommandResult {
-    const result = this.result(...details);
+  private failed(...details: Parameters<typeof failureResult>): CommandResult {
+    const result = failureResult(...details);
     this.emit({ type: "command-finished", id: result.id, result });
     return result;
-  }
-
-  private result(
-    id: number,
-    protocol: string,
-    action: string | null,
-    permissionClass: PermissionClass | null,
-    error: ResultError,
-    start: { line: number; column: number },
-    description?: string,
-  ): CommandResult {
-    return {
-      id,
-      ok: false,
-      protocol,
-      action,
-      permissionClass,
-      description: description ?? (action ? `${protocol}.${action}` : protocol),
-      output: "",
-      error,
-      durationMs: 0,
-      truncated: false,
-      line: start.line,
-      column: start.column,
-    };
   }
 
   private emit(event: ManagerEvent): void {
@@ -417,71 +351,4 @@ export class ProtocolManager {
       // A failing listener must not turn a finished command into a crash.
     }
   }
-}
-
-function safeDescribe(definition: ActionDefinition, invocation: Invocation): string {
-  try {
-    return definition.describe(invocation.args);
-  } catch {
-    return `${invocation.protocol}.${invocation.action}`;
-  }
-}
-
-function isActionOutput(value: unknown): value is ActionOutput {
-  return typeof value === "object" && value !== null && typeof (value as { output?: unknown }).output === "string";
-}
-
-function describeValue(value: unknown): string {
-  if (value === null || typeof value !== "object") return String(value);
-  const output = (value as { output?: unknown }).output;
-  return output === undefined ? "an object without output" : `an output of type ${typeof output}`;
-}
-
-/** The note under an output the action shortened in the middle. */
-function shortenedNote(length: number, kept: string | undefined, folder = ".clio/outputs"): string {
-  return kept
-    ? `[the output above is shortened; the whole output (${length.toLocaleString("en-US")} characters) is in ${kept} — read it with FILE_OP action=read and a line offset and limit]`
-    : `[the output above is shortened; the whole output could not be kept in ${folder}]`;
-}
-
-/** Whole outputs kept beside the cut ones; older ones are removed as new ones come. */
-export const KEPT_OUTPUTS = 100;
-const KEPT_OUTPUT_NAME = /^(\d{4}-\d{2}-\d{2}T[\d-]+Z)-(\d+)\.txt$/;
-
-/**
- * Removes all but the newest KEPT_OUTPUTS whole outputs, ordered by the time and result id in
- * their names; the one just written (`keep`) always stays, even if the clock went back.
- */
-async function pruneKeptOutputs(folder: string, keep: string): Promise<void> {
-  try {
-    const kept = (await fs.readdir(folder))
-      .map((name) => ({ name, match: KEPT_OUTPUT_NAME.exec(name) }))
-      .filter((entry): entry is { name: string; match: RegExpExecArray } => entry.match !== null && entry.name !== keep)
-      .sort((left, right) => left.match[1]!.localeCompare(right.match[1]!) || Number(left.match[2]) - Number(right.match[2]));
-    const excess = kept.length + 1 - KEPT_OUTPUTS;
-    await Promise.all(kept.slice(0, Math.max(0, excess)).map(({ name }) => fs.rm(path.join(folder, name), { force: true })));
-  } catch {
-    // Pruning is housekeeping: a folder that cannot be listed keeps its files.
-  }
-}
-
-/** What an action threw, as error data: its hint written in the language of the protocol that ran. */
-function actionErrorData(error: unknown, invocation: Invocation): ResultError {
-  if (ClioError.isInstance(error)) error.caller ??= `${invocation.protocol}.${invocation.action}`;
-  const data = toErrorData(error);
-  if (ToolError.isInstance(error) && error.hintParts) data.hint = renderHint(invocation.protocolDefinition, error.hintParts);
-  return data;
-}
-
-/** Any thrown value as error data: typed tool errors keep their code, anything else is internal. */
-export function toErrorData(error: unknown): ResultError {
-  // Every layer's error class narrows its code to that layer's share of ErrorCode.
-  if (ClioError.isInstance(error)) return error.toData() as ResultError;
-  if (error instanceof Error && error.name === "AbortError") return { code: "cancelled", message: "The command was cancelled." };
-  const message = error instanceof Error ? error.message : String(error);
-  return {
-    code: "internal_error",
-    message: `The command failed unexpectedly: ${message}`,
-    hint: "This is a fault in clio or the tool, not in how the command was written; try another way or report it.",
-  };
 }

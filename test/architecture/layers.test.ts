@@ -32,6 +32,24 @@ function wrongWayImports(graph: Map<string, string[]>): string[] {
   return found.sort();
 }
 
+/** The folder of protocol pieces a file lies in (`git` for protocols/git/status.ts), if any. */
+function pieceFolderOf(file: string): string | undefined {
+  const match = /^protocols\/([^/]+)\//.exec(file);
+  return match && match[1] !== "contract" && match[1] !== "external" ? match[1] : undefined;
+}
+
+/** Imports of a protocol's pieces from anywhere but that protocol's file and its other pieces. */
+function wrongPieceImports(graph: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  for (const [file, targets] of graph) {
+    for (const target of targets) {
+      const folder = pieceFolderOf(target);
+      if (folder !== undefined && file !== `protocols/${folder}.ts` && pieceFolderOf(file) !== folder) found.push(`${file} → ${target}`);
+    }
+  }
+  return found.sort();
+}
+
 describe("the layers", () => {
   it("reads a real graph (the reader finds the sources and their imports)", () => {
     expect(graph.size).toBeGreaterThan(100);
@@ -64,6 +82,17 @@ describe("the protocols", () => {
       .filter((name) => !existsSync(path.join(root, "test/protocols", `${name}.test.ts`)) && !existsSync(path.join(root, "test/protocols", name)));
     expect(untested).toEqual([]);
   });
+
+  it("a folder in protocols/ holds the pieces of the protocol file of its name (contract/ and external/ aside)", () => {
+    const names = readdirSync(path.join(root, "protocols"), { withFileTypes: true });
+    const files = new Set(names.filter((entry) => entry.isFile() && entry.name.endsWith(".ts")).map((entry) => entry.name.slice(0, -3)));
+    const folders = names.filter((entry) => entry.isDirectory() && !["contract", "external"].includes(entry.name)).map((entry) => entry.name);
+    expect(folders.filter((folder) => !files.has(folder))).toEqual([]);
+  });
+
+  it("a protocol's pieces are imported only by its own file and by each other", () => {
+    expect(wrongPieceImports(graph)).toEqual([]);
+  });
 });
 
 describe("the checker itself", () => {
@@ -77,6 +106,16 @@ describe("the checker itself", () => {
       'import { z } from "zod";',
     ].join("\n");
     expect(importSpecifiers(text)).toEqual(["./a.js", "../b.js", "./c.js", "./d.js", "./e.js"]);
+  });
+
+  it("reports a protocol's pieces imported from outside the protocol", () => {
+    const sample = new Map([
+      ["protocols/git.ts", ["protocols/git/status.ts"]],
+      ["protocols/git/status.ts", ["protocols/git/access.ts", "protocols/contract/protocol.ts"]],
+      ["protocols/todo.ts", ["protocols/git/access.ts", "protocols/external/naming.ts"]],
+      ["src/registry.ts", ["protocols/git/status.ts"]],
+    ]);
+    expect(wrongPieceImports(sample)).toEqual(["protocols/todo.ts → protocols/git/access.ts", "src/registry.ts → protocols/git/status.ts"]);
   });
 
   it("reports an import pointing up a layer", () => {

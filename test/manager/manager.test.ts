@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { KEPT_OUTPUTS, ProtocolManager, type ManagerEvent } from "../../src/manager/manager.js";
+import { KEPT_OUTPUTS } from "../../src/manager/kept-outputs.js";
+import { ProtocolManager, type ManagerEvent } from "../../src/manager/manager.js";
 import { scriptSubmissions } from "../../src/replay/replay.js";
 import { PermissionPolicy, type PermissionMode, type PermissionRequest } from "../../src/manager/permissions.js";
 import { formatResultsForModel } from "../../src/manager/result.js";

@@ -2,11 +2,22 @@ import { randomBytes } from "node:crypto";
 import * as nodeFs from "node:fs";
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ObjectReader, type ObjectFileSystem } from "../../../tools/git/object-reader.js";
 import { callGit, callGitFailing, makeSandbox, type Sandbox } from "./support.js";
 
 let sandbox: Sandbox;
+/** A repository holding `buildEditedHistory`'s commits, made once per file and copied into a test's sandbox. */
+let template: Sandbox;
+
+beforeAll(async () => {
+  template = await makeSandbox();
+  await buildEditedHistory(template);
+});
+
+afterAll(async () => {
+  await template.cleanup();
+});
 
 beforeEach(async () => {
   sandbox = await makeSandbox();
@@ -20,15 +31,21 @@ const gitdir = () => path.join(sandbox.repo, ".git");
 const packFolder = () => path.join(gitdir(), "objects", "pack");
 
 /** Twelve commits that each edit a line of a few files, so the packed history is mostly deltas. */
-async function editedHistory(): Promise<void> {
+async function buildEditedHistory(target: Sandbox): Promise<void> {
   const lines = Array.from({ length: 60 }, (_, line) => `line ${line} of the file`);
   for (let commit = 0; commit < 12; commit++) {
     lines[(commit * 7) % lines.length] = `edited in commit ${commit}`;
     const files: Record<string, string> = {};
     for (let file = 0; file < 4; file++) files[`src/part${file}/file${file}.txt`] = `${file}\n${lines.join("\n")}\n`;
     if (commit === 5) files["notes.md"] = "# notes\n";
-    await sandbox.commit(`commit ${commit}`, files);
+    await target.commit(`commit ${commit}`, files);
   }
+}
+
+/** The sandbox's repository becomes a copy of the template: the edited history, all loose objects, a clean worktree. */
+async function editedHistory(): Promise<void> {
+  await fs.rm(sandbox.repo, { recursive: true, force: true });
+  await fs.cp(template.repo, sandbox.repo, { recursive: true });
 }
 
 /** The file with this extension of the repository's pack (there is one after a gc). */
@@ -135,7 +152,7 @@ describe("clio's pack reader against git's own reading", () => {
 
   it("never reads a whole pack: a log and a diff beside a large blob read a small part of it", async () => {
     await sandbox.commit("a large binary", { "big.bin": randomBytes(6 * 1024 * 1024) });
-    await editedHistory();
+    await buildEditedHistory(sandbox);
     await sandbox.git(["gc", "-q", "--prune=now"]);
     const packSize = (await fs.stat(await packed(".pack"))).size;
     expect(packSize).toBeGreaterThan(6 * 1024 * 1024);
