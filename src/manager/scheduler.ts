@@ -10,6 +10,16 @@ export function runsAlone(permissionClass: PermissionClass, exclusive: boolean |
 }
 
 /**
+ * Told when a run of read-only commands starts and ends and when state is about to change or has
+ * changed, so that it may remember what it looked up while nothing changes (the workspace does).
+ */
+export interface ReadRunObserver {
+  readRunStarted(): void;
+  readRunEnded(): void;
+  stateChanging(): void;
+}
+
+/**
  * Ordering rules for one stream of commands: read-only commands run in parallel (bounded);
  * a command that changes state waits for everything before it, and everything after it waits
  * for it. So results match a one-at-a-time run, while reads overlap.
@@ -19,20 +29,25 @@ export class CommandScheduler {
   /** The reads scheduled since the last barrier, counted rather than kept (a long read-only run keeps nothing). */
   private reads = new ReadGroup();
   private running = 0;
+  /** Reads past the barrier and not yet finished (running or waiting for a slot); a run of reads lasts while this stays above zero. */
+  private readsRunning = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly concurrency = 4) {}
+  constructor(
+    private readonly concurrency = 4,
+    private readonly observer?: ReadRunObserver,
+  ) {}
 
   /** Runs `task` when the ordering rules allow; `exclusive` for anything that changes state. */
   schedule<T>(exclusive: boolean, task: () => Promise<T>): Promise<T> {
     if (exclusive) {
       const before = Promise.all([this.barrier, this.reads.finished()]);
-      const run = before.then(task);
+      const run = before.then(() => this.changing(task));
       this.barrier = run.then(ignore, ignore);
       this.reads = new ReadGroup();
       return run;
     }
-    const run = this.barrier.then(() => this.withSlot(task));
+    const run = this.barrier.then(() => this.reading(() => this.withSlot(task)));
     this.reads.add(run);
     return run;
   }
@@ -40,6 +55,26 @@ export class CommandScheduler {
   /** Resolves when everything scheduled so far has finished. */
   async idle(): Promise<void> {
     await Promise.all([this.barrier, this.reads.finished()]);
+  }
+
+  /** Runs a task that may change state, with the observer told before and after. */
+  private async changing<T>(task: () => Promise<T>): Promise<T> {
+    this.observer?.stateChanging();
+    try {
+      return await task();
+    } finally {
+      this.observer?.stateChanging();
+    }
+  }
+
+  /** Runs a read past the barrier, telling the observer when the first of a run starts and the last ends. */
+  private async reading<T>(task: () => Promise<T>): Promise<T> {
+    if (this.readsRunning++ === 0) this.observer?.readRunStarted();
+    try {
+      return await task();
+    } finally {
+      if (--this.readsRunning === 0) this.observer?.readRunEnded();
+    }
   }
 
   private async withSlot<T>(task: () => Promise<T>): Promise<T> {
