@@ -32,8 +32,9 @@ const SIGNATURES: Array<[string, number[], number?]> = [
  * Returns undefined for text. A NUL byte, or many control characters, mean binary.
  */
 export function binaryType(head: Uint8Array): string | undefined {
-  for (const [name, bytes, at = 0] of SIGNATURES) {
-    if (head.length >= at + bytes.length && bytes.every((byte, index) => head[at + index] === byte)) return name;
+  for (let signature = 0; signature < SIGNATURES.length; signature++) {
+    const [name, bytes, at = 0] = SIGNATURES[signature]!;
+    if (startsWithAt(head, bytes, at)) return name;
   }
   let control = 0;
   for (let index = 0; index < head.length; index++) {
@@ -45,9 +46,20 @@ export function binaryType(head: Uint8Array): string | undefined {
   return head.length > 0 && control / head.length > 0.1 ? "binary data" : undefined;
 }
 
+/** True if `head` holds `bytes` at offset `at`. */
+function startsWithAt(head: Uint8Array, bytes: readonly number[], at: number): boolean {
+  if (head.length < at + bytes.length) return false;
+  for (let index = 0; index < bytes.length; index++) if (head[at + index] !== bytes[index]) return false;
+  return true;
+}
+
 /** Formats lines with right-aligned line numbers and a `│` gutter: `  12│text`. */
 export function numberLines(lines: readonly string[], firstLine: number, width = String(firstLine + lines.length - 1).length): string {
-  return lines.map((line, index) => `${String(firstLine + index).padStart(width)}│${line}`).join("\n");
+  let numbered = "";
+  for (let index = 0; index < lines.length; index++) {
+    numbered += `${index === 0 ? "" : "\n"}${String(firstLine + index).padStart(width)}│${lines[index]}`;
+  }
+  return numbered;
 }
 
 /** True if every line of `text` starts like a line-number gutter (`12│` or `12\t`): text copied from a read. */
