@@ -55,11 +55,7 @@ function startsWithAt(head: Uint8Array, bytes: readonly number[], at: number): b
 
 /** Formats lines with right-aligned line numbers and a `│` gutter: `  12│text`. */
 export function numberLines(lines: readonly string[], firstLine: number, width = String(firstLine + lines.length - 1).length): string {
-  let numbered = "";
-  for (let index = 0; index < lines.length; index++) {
-    numbered += `${index === 0 ? "" : "\n"}${String(firstLine + index).padStart(width)}│${lines[index]}`;
-  }
-  return numbered;
+  return lines.map((line, index) => `${String(firstLine + index).padStart(width)}│${line}`).join("\n");
 }
 
 /** True if every line of `text` starts like a line-number gutter (`12│` or `12\t`): text copied from a read. */
