@@ -47,7 +47,7 @@ export class CommandScheduler {
       this.reads = new ReadGroup();
       return run;
     }
-    const run = this.barrier.then(() => this.reading(() => this.withSlot(task)));
+    const run = this.barrier.then(() => this.withSlot(task));
     this.reads.add(run);
     return run;
   }
@@ -67,26 +67,22 @@ export class CommandScheduler {
     }
   }
 
-  /** Runs a read past the barrier, telling the observer when the first of a run starts and the last ends. */
-  private async reading<T>(task: () => Promise<T>): Promise<T> {
+  /** Runs a read past the barrier in a free slot; the observer hears when the first of a run starts and the last ends. */
+  private async withSlot<T>(task: () => Promise<T>): Promise<T> {
     if (this.readsRunning++ === 0) this.observer?.readRunStarted();
     try {
-      return await task();
+      // A freed slot passes straight to the longest waiter, so no newcomer can take it in between.
+      if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+      else this.running++;
+      try {
+        return await task();
+      } finally {
+        const next = this.waiting.shift();
+        if (next) next();
+        else this.running--;
+      }
     } finally {
       if (--this.readsRunning === 0) this.observer?.readRunEnded();
-    }
-  }
-
-  private async withSlot<T>(task: () => Promise<T>): Promise<T> {
-    // A freed slot passes straight to the longest waiter, so no newcomer can take it in between.
-    if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running++;
-    try {
-      return await task();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
     }
   }
 }
