@@ -152,8 +152,22 @@ export class Workspace {
     }
     if (known !== undefined) return this.forIntent(known, intent);
     if (typeof input !== "string") return this.forIntent(input, intent);
+    return this.resolveText(input, intent, false);
+  }
+
+  /**
+   * A command's path as its permission check resolves it for reading, to be handed to its tools:
+   * during a run of reads it may come from a remembered folder without a walk (known-folders.ts),
+   * which is safe only because the file tools open what it names with `O_NOFOLLOW` and confirm the
+   * descriptor. Everything else that opens a resolved path as it is uses `resolve`.
+   */
+  resolveCommandPath(input: string): Promise<ResolvedPath> {
+    return this.resolveText(input, "read", true);
+  }
+
+  private async resolveText(input: string, intent: PathIntent, mayRemember: boolean): Promise<ResolvedPath> {
     const { absolute, relative } = this.resolveLexically(input, intent);
-    const real = await this.realLocation(input, absolute);
+    const real = await this.realLocation(input, absolute, mayRemember);
     if (intent === "write") this.refuseProtected(input, this.relativeOf(real));
     const resolved: ResolvedPath = Object.freeze({ input, absolute, relative, real });
     this.resolved.add(resolved);
@@ -306,9 +320,9 @@ export class Workspace {
    * Walks up to the deepest existing ancestor, following symlinks (dangling ones too) to
    * where they point, and returns the real location of `absolute`. Throws if it is outside.
    */
-  private async realLocation(input: string, absolute: string): Promise<string> {
+  private async realLocation(input: string, absolute: string, mayRemember: boolean): Promise<string> {
     // A folder met in this run of reads: no walk (the open that follows confirms where it lands).
-    const known = this.known.realOf(absolute, (real) => this.contains(real));
+    const known = mayRemember ? this.known.realOf(absolute, (real) => this.contains(real)) : undefined;
     if (known !== undefined) return known;
     // An existing path: one realpath call resolves every link on the way (synchronous: here one
     // such call costs a fraction of the promise one, and commands resolve paths all the time).

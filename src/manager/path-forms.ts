@@ -20,7 +20,7 @@ export async function checkPaths(definition: ActionDefinition, decoded: Record<s
     const value = decoded[name];
     if (definition.parameters[name]!.path !== true || typeof value !== "string" || checked.has(value)) continue;
     try {
-      checked.set(value, await workspace.resolve(value, "read"));
+      checked.set(value, await workspace.resolveCommandPath(value));
     } catch (error) {
       checked.set(value, error instanceof Error ? error : new Error(String(error)));
     }

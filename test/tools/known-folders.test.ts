@@ -10,11 +10,16 @@ import { FileTools } from "../../tools/files/index.js";
 import { makeTempWorkspace, type TempWorkspace } from "./temp.js";
 
 let temp: TempWorkspace;
-let files: FileTools;
 let outside: string;
+/** Reads `input` as a FILE_OP command does: its path resolved as a command's, then handed to the tools. */
+const files = {
+  async read(input: string) {
+    const checked = await temp.workspace.resolveCommandPath(input).catch((error: Error) => error);
+    return new FileTools(temp.workspace, undefined, undefined, undefined, new Map([[input, checked]])).read(input);
+  },
+};
 beforeEach(async () => {
   temp = await makeTempWorkspace();
-  files = new FileTools(temp.workspace);
   await temp.write("docs/a.txt", "inside a\n");
   await temp.write("docs/b.txt", "inside b\n");
   await temp.write("other/b.txt", "other b\n");
@@ -43,7 +48,7 @@ describe("folders remembered during a run of reads", () => {
     await files.read("docs/a.txt");
     // Swapped now, a fresh walk would see the link; the remembered folder still answers:
     swapDocsOutside();
-    const resolved = await temp.workspace.resolve("docs/b.txt");
+    const resolved = await temp.workspace.resolveCommandPath("docs/b.txt");
     expect(resolved.real).toBe(path.join(temp.root, "docs", "b.txt"));
   });
 
@@ -55,7 +60,7 @@ describe("folders remembered during a run of reads", () => {
     expect(refused).toMatchObject({ code: "outside_workspace", message: expect.stringContaining("changed while it was being used") });
     expect(JSON.stringify(refused)).not.toContain("SECRET");
     // The refusal dropped what was remembered: the next resolution walks again and words the link.
-    await expect(temp.workspace.resolve("docs/b.txt")).rejects.toMatchObject({ code: "outside_workspace", message: expect.stringContaining("symbolic link") });
+    await expect(temp.workspace.resolveCommandPath("docs/b.txt")).rejects.toMatchObject({ code: "outside_workspace", message: expect.stringContaining("symbolic link") });
   });
 
   it("refuse a link put in place of a name after its folder was listed, then resolve that link afresh", async () => {
@@ -73,16 +78,24 @@ describe("folders remembered during a run of reads", () => {
     symlinkSync(path.join(outside, "a.txt"), path.join(temp.root, "docs/outside-link.txt"));
     temp.workspace.readRunStarted();
     await files.read("docs/a.txt");
-    expect((await temp.workspace.resolve("docs/inside-link.txt")).real).toBe(path.join(temp.root, "other", "b.txt"));
+    expect((await temp.workspace.resolveCommandPath("docs/inside-link.txt")).real).toBe(path.join(temp.root, "other", "b.txt"));
     expect(lineText(await files.read("docs/inside-link.txt"))).toContain("other b");
     await expect(files.read("docs/outside-link.txt")).rejects.toMatchObject({ code: "outside_workspace" });
+  });
+
+  it("are used only for a command's paths: any other resolution walks afresh", async () => {
+    temp.workspace.readRunStarted();
+    await files.read("docs/a.txt");
+    swapDocsOutside();
+    await expect(temp.workspace.resolve("docs/b.txt")).rejects.toMatchObject({ code: "outside_workspace", message: expect.stringContaining("symbolic link") });
+    await expect(new FileTools(temp.workspace).read("docs/b.txt")).rejects.toMatchObject({ code: "outside_workspace" });
   });
 
   it("never remember a folder that really lies outside: each path in it is refused as a link outside", async () => {
     symlinkSync(outside, path.join(temp.root, "away"));
     temp.workspace.readRunStarted();
     for (const name of ["a.txt", "b.txt", "a.txt"]) {
-      await expect(temp.workspace.resolve(`away/${name}`)).rejects.toMatchObject({ code: "outside_workspace", message: expect.stringContaining("symbolic link") });
+      await expect(temp.workspace.resolveCommandPath(`away/${name}`)).rejects.toMatchObject({ code: "outside_workspace", message: expect.stringContaining("symbolic link") });
     }
   });
 
@@ -95,7 +108,7 @@ describe("folders remembered during a run of reads", () => {
       renameSync(path.join(temp.root, outsideNow ? "docs-link" : "docs-real"), docs);
     };
     const freshCheck = () =>
-      temp.workspace.resolve("docs/b.txt").then(
+      temp.workspace.resolveCommandPath("docs/b.txt").then(
         (resolved) => resolved.real,
         (error: { code: string }) => error.code,
       );
