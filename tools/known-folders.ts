@@ -9,9 +9,9 @@
  * `stale_file`, and nothing outside is read. What a remembered folder can miss is a link put in
  * after it was listed: the open then refuses it as changed, and everything is forgotten.
  * Whoever runs commands forgets all of it before and after anything that changes state
- * (`Workspace.stateChanging`) and when the run of reads ends. Only the paths of commands use it
- * (`Workspace.resolveCommandPath`): their tools confirm every open. Other callers that open a
- * resolved path as it is (kept outputs, attachments, undo snapshots) always walk afresh.
+ * (`Workspace.stateChanging`) and when the run of reads ends. Only a command's path whose action
+ * opens it confirmed (`opensConfirmed`, via `Workspace.resolveCommandPath`) uses it; every other
+ * resolution (listings, other protocols, kept outputs, attachments, undo snapshots) walks afresh.
  */
 import { readdirSync, realpathSync } from "node:fs";
 import path from "node:path";
