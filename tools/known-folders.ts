@@ -6,8 +6,10 @@
  * What stays true without a fresh walk: every open of a resolved path refuses a link in place of
  * its last name (`O_NOFOLLOW`) and confirms through `/proc/self/fd` that the descriptor is the
  * resolved path, so a folder or link swapped after it was remembered gives `outside_workspace` or
- * `stale_file`, and nothing outside is read. What a remembered folder can miss is a link put in
- * after it was listed: the open then refuses it as changed, and everything is forgotten.
+ * `stale_file`, and nothing outside is read. What a remembered folder can miss: a link put in
+ * after it was listed (the open refuses it as changed, and everything is forgotten), and a link
+ * on the way turned to another folder inside (the read shows the file where the path led when the
+ * folder was remembered: the one its permission check judged).
  * Whoever runs commands forgets all of it before and after anything that changes state
  * (`Workspace.stateChanging`) and when the run of reads ends. Only a command's path whose action
  * opens it confirmed (`opensConfirmed`, via `Workspace.resolveCommandPath`) uses it; every other

@@ -83,6 +83,18 @@ describe("folders remembered during a run of reads", () => {
     await expect(files.read("docs/outside-link.txt")).rejects.toMatchObject({ code: "outside_workspace" });
   });
 
+  it("read where a link on the way led when its folder was remembered, if it is turned to another folder inside", async () => {
+    symlinkSync(path.join(temp.root, "docs"), path.join(temp.root, "current"));
+    temp.workspace.readRunStarted();
+    expect(lineText(await files.read("current/b.txt"))).toContain("inside b");
+    await fs.rm(path.join(temp.root, "current"));
+    symlinkSync(path.join(temp.root, "other"), path.join(temp.root, "current"));
+    // The file the check judged (docs/b.txt), not other/b.txt; after the run, the link as it is now.
+    expect(lineText(await files.read("current/b.txt"))).toContain("inside b");
+    temp.workspace.readRunEnded();
+    expect(lineText(await files.read("current/b.txt"))).toContain("other b");
+  });
+
   it("are used only for a command's paths: any other resolution walks afresh", async () => {
     temp.workspace.readRunStarted();
     await files.read("docs/a.txt");
