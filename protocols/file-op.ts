@@ -19,6 +19,8 @@ export interface FileOpOptions {
 }
 
 const path = parameter.path("File or folder path relative to the workspace root");
+/** The read action opens its path only through the file tools' confirmed open. */
+const readPath = parameter.path("File or folder path relative to the workspace root", { opensConfirmed: true });
 const folder = parameter.optionalPath('Folder relative to the workspace root (default ".")');
 const target = parameter.path("Target path relative to the workspace root");
 const overwrite = parameter.boolean("Replace an existing target file (default false)");
@@ -97,7 +99,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         summary: "Show a text file with line numbers (`  12│text`); offset and limit pick a window of lines; about 16 KB per read, with a note on how to read on.",
         permission: "read",
         parameters: {
-          path,
+          path: readPath,
           offset: parameter.integer("First line to show, 1-based (default 1)", { min: 1 }),
           limit: parameter.integer("How many lines to show (default: all that fit one read)", { min: 1 }),
         },

@@ -7,6 +7,7 @@
 import { promises as fs, realpathSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "./errors.js";
+import { KnownFolders } from "./known-folders.js";
 
 export type PathIntent = "read" | "write";
 
@@ -86,6 +87,23 @@ export class Workspace {
 
   /** The paths this workspace resolved (and so may take back without resolving them again). */
   private readonly resolved = new WeakSet<ResolvedPath>();
+  /** Folders already resolved in the current run of reads (see known-folders.ts). */
+  private readonly known = new KnownFolders();
+
+  /** A run of read-only commands began: folders resolved from now on are remembered until it ends. */
+  readRunStarted(): void {
+    this.known.runStarted();
+  }
+
+  /** A run of read-only commands ended: the folders it resolved are forgotten when no other run is on. */
+  readRunEnded(): void {
+    this.known.runEnded();
+  }
+
+  /** Something is about to change (or has changed) the workspace: every remembered folder is forgotten. */
+  stateChanging(): void {
+    this.known.forget();
+  }
 
   /** True when clio may write its own state (`.clio/index`, kept outputs) in the workspace now. */
   mayKeepState(): boolean {
@@ -134,8 +152,22 @@ export class Workspace {
     }
     if (known !== undefined) return this.forIntent(known, intent);
     if (typeof input !== "string") return this.forIntent(input, intent);
+    return this.resolveText(input, intent, false);
+  }
+
+  /**
+   * A command's path as its permission check resolves it for reading, to be handed to its tools:
+   * during a run of reads it may come from a remembered folder without a walk (known-folders.ts),
+   * which is safe only because the file tools open what it names with `O_NOFOLLOW` and confirm the
+   * descriptor. Everything else that opens a resolved path as it is uses `resolve`.
+   */
+  resolveCommandPath(input: string): Promise<ResolvedPath> {
+    return this.resolveText(input, "read", true);
+  }
+
+  private async resolveText(input: string, intent: PathIntent, mayRemember: boolean): Promise<ResolvedPath> {
     const { absolute, relative } = this.resolveLexically(input, intent);
-    const real = await this.realLocation(input, absolute);
+    const real = await this.realLocation(input, absolute, mayRemember);
     if (intent === "write") this.refuseProtected(input, this.relativeOf(real));
     const resolved: ResolvedPath = Object.freeze({ input, absolute, relative, real });
     this.resolved.add(resolved);
@@ -172,6 +204,7 @@ export class Workspace {
       return false;
     }
     if (opened === real) return true;
+    this.known.forget();
     if (!this.contains(opened)) {
       throw new ToolError(
         "outside_workspace",
@@ -287,7 +320,10 @@ export class Workspace {
    * Walks up to the deepest existing ancestor, following symlinks (dangling ones too) to
    * where they point, and returns the real location of `absolute`. Throws if it is outside.
    */
-  private async realLocation(input: string, absolute: string): Promise<string> {
+  private async realLocation(input: string, absolute: string, mayRemember: boolean): Promise<string> {
+    // A folder met in this run of reads: no walk (the open that follows confirms where it lands).
+    const known = mayRemember ? this.known.realOf(absolute, (real) => this.contains(real)) : undefined;
+    if (known !== undefined) return known;
     // An existing path: one realpath call resolves every link on the way (synchronous: here one
     // such call costs a fraction of the promise one, and commands resolve paths all the time).
     try {

@@ -24,6 +24,12 @@ export interface ParameterDefinition<Value = unknown> {
    * normalised, workspace-relative form (`./a/../b` is `b`), so a spelling cannot slip past them.
    */
   path?: boolean;
+  /**
+   * The action opens this path only as the file tools open a checked path (never through a link
+   * in its place, the descriptor confirmed to be the checked file), so during a run of reads its
+   * resolution may come from folders already resolved (`Workspace.resolveCommandPath`).
+   */
+  opensConfirmed?: boolean;
 }
 
 /** What every handler is given. */
@@ -216,9 +222,9 @@ export const parameter = {
   optionalText(description: string): ParameterDefinition<string | undefined> {
     return { kind: "text", description, schema: z.string().optional() };
   },
-  /** A workspace path (text); see `ParameterDefinition.path`. */
-  path(description: string): ParameterDefinition<string> {
-    return { kind: "text", description, schema: z.string(), path: true };
+  /** A workspace path (text); see `ParameterDefinition.path` and `opensConfirmed`. */
+  path(description: string, options: { opensConfirmed?: boolean } = {}): ParameterDefinition<string> {
+    return { kind: "text", description, schema: z.string(), path: true, ...options };
   },
   optionalPath(description: string): ParameterDefinition<string | undefined> {
     return { kind: "text", description, schema: z.string().optional(), path: true };

@@ -82,7 +82,7 @@ export class ProtocolManager {
   private nextId = 1;
 
   constructor(private readonly options: ManagerOptions) {
-    this.scheduler = new CommandScheduler(options.concurrency ?? 4);
+    this.scheduler = new CommandScheduler(options.concurrency ?? 4, options.environment.workspace);
   }
 
   get registry(): ProtocolRegistry {

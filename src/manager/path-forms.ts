@@ -18,9 +18,10 @@ export async function checkPaths(definition: ActionDefinition, decoded: Record<s
   const checked = new Map<string, ResolvedPath | Error>();
   for (const name of Object.keys(definition.parameters)) {
     const value = decoded[name];
-    if (definition.parameters[name]!.path !== true || typeof value !== "string" || checked.has(value)) continue;
+    const spec = definition.parameters[name]!;
+    if (spec.path !== true || typeof value !== "string" || checked.has(value)) continue;
     try {
-      checked.set(value, await workspace.resolve(value, "read"));
+      checked.set(value, await (spec.opensConfirmed === true ? workspace.resolveCommandPath(value) : workspace.resolve(value, "read")));
     } catch (error) {
       checked.set(value, error instanceof Error ? error : new Error(String(error)));
     }

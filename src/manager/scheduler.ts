@@ -10,6 +10,16 @@ export function runsAlone(permissionClass: PermissionClass, exclusive: boolean |
 }
 
 /**
+ * Told when a run of read-only commands starts and ends and when state is about to change or has
+ * changed, so that it may remember what it looked up while nothing changes (the workspace does).
+ */
+export interface ReadRunObserver {
+  readRunStarted(): void;
+  readRunEnded(): void;
+  stateChanging(): void;
+}
+
+/**
  * Ordering rules for one stream of commands: read-only commands run in parallel (bounded);
  * a command that changes state waits for everything before it, and everything after it waits
  * for it. So results match a one-at-a-time run, while reads overlap.
@@ -19,15 +29,20 @@ export class CommandScheduler {
   /** The reads scheduled since the last barrier, counted rather than kept (a long read-only run keeps nothing). */
   private reads = new ReadGroup();
   private running = 0;
+  /** Reads past the barrier and not yet finished (running or waiting for a slot); a run of reads lasts while this stays above zero. */
+  private readsRunning = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(private readonly concurrency = 4) {}
+  constructor(
+    private readonly concurrency = 4,
+    private readonly observer?: ReadRunObserver,
+  ) {}
 
   /** Runs `task` when the ordering rules allow; `exclusive` for anything that changes state. */
   schedule<T>(exclusive: boolean, task: () => Promise<T>): Promise<T> {
     if (exclusive) {
       const before = Promise.all([this.barrier, this.reads.finished()]);
-      const run = before.then(task);
+      const run = before.then(() => this.changing(task));
       this.barrier = run.then(ignore, ignore);
       this.reads = new ReadGroup();
       return run;
@@ -42,16 +57,32 @@ export class CommandScheduler {
     await Promise.all([this.barrier, this.reads.finished()]);
   }
 
-  private async withSlot<T>(task: () => Promise<T>): Promise<T> {
-    // A freed slot passes straight to the longest waiter, so no newcomer can take it in between.
-    if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running++;
+  /** Runs a task that may change state, with the observer told before and after. */
+  private async changing<T>(task: () => Promise<T>): Promise<T> {
+    this.observer?.stateChanging();
     try {
       return await task();
     } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running--;
+      this.observer?.stateChanging();
+    }
+  }
+
+  /** Runs a read past the barrier in a free slot; the observer hears when the first of a run starts and the last ends. */
+  private async withSlot<T>(task: () => Promise<T>): Promise<T> {
+    if (this.readsRunning++ === 0) this.observer?.readRunStarted();
+    try {
+      // A freed slot passes straight to the longest waiter, so no newcomer can take it in between.
+      if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+      else this.running++;
+      try {
+        return await task();
+      } finally {
+        const next = this.waiting.shift();
+        if (next) next();
+        else this.running--;
+      }
+    } finally {
+      if (--this.readsRunning === 0) this.observer?.readRunEnded();
     }
   }
 }

@@ -1,7 +1,8 @@
-import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { mkdir, rename, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { pathForms } from "../../src/manager/path-forms.js";
+import { parameter } from "../../protocols/contract/protocol.js";
+import { checkPaths, pathForms } from "../../src/manager/path-forms.js";
 import { Workspace } from "../../tools/workspace.js";
 import { temporaryFolder } from "../support/workspace.js";
 
@@ -48,5 +49,28 @@ describe("pathForms", () => {
     expect(await pathForms(workspace, "..secret")).toEqual(["..secret"]);
     expect(await pathForms(workspace, path.join(root, "..secret"))).toEqual(["..secret"]);
     expect(await pathForms(workspace, "../outside")).toEqual(["../outside"]);
+  });
+});
+
+describe("checkPaths during a run of reads", () => {
+  it("takes a remembered folder only for a path its action opens confirmed; any other path is walked afresh", async () => {
+    await writeFile(path.join(root, "secrets", "other"), "also secret");
+    const opened = { parameters: { path: parameter.path("a file", { opensConfirmed: true }) } } as never;
+    const walked = { parameters: { path: parameter.path("a folder") } } as never;
+    workspace.readRunStarted();
+    try {
+      await checkPaths(opened, { path: "secrets/key" }, workspace);
+      // `secrets` becomes a link to a folder outside the workspace.
+      const outside = path.join(folder.path, "outside");
+      await mkdir(outside);
+      await rename(path.join(root, "secrets"), path.join(root, "secrets-moved"));
+      await symlink(outside, path.join(root, "secrets"));
+      const remembered = (await checkPaths(opened, { path: "secrets/other" }, workspace)).get("secrets/other");
+      expect(remembered).toMatchObject({ real: path.join(root, "secrets", "other") });
+      const fresh = (await checkPaths(walked, { path: "secrets/other" }, workspace)).get("secrets/other");
+      expect(fresh).toMatchObject({ code: "outside_workspace" });
+    } finally {
+      workspace.readRunEnded();
+    }
   });
 });

@@ -60,6 +60,28 @@ describe("the command scheduler", () => {
     await expect(scheduler.schedule(false, async () => "after")).resolves.toBe("after");
     await scheduler.idle();
   });
+
+  it("tells its observer when a run of reads starts and ends, and before and after each change", async () => {
+    const told: string[] = [];
+    const scheduler = new CommandScheduler(2, {
+      readRunStarted: () => told.push("reads start"),
+      readRunEnded: () => told.push("reads end"),
+      stateChanging: () => told.push("changing"),
+    });
+    const step = (name: string) => async () => {
+      told.push(name);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    };
+    await Promise.all([
+      scheduler.schedule(false, step("r1")),
+      scheduler.schedule(false, step("r2")),
+      scheduler.schedule(false, step("r3")),
+      scheduler.schedule(true, step("w1")),
+      scheduler.schedule(false, step("r4")),
+    ]);
+    // Three reads waiting for two slots are one run; the write never overlaps a run.
+    expect(told).toEqual(["reads start", "r1", "r2", "r3", "reads end", "changing", "w1", "changing", "reads start", "r4", "reads end"]);
+  });
 });
 
 describe("a streaming reply's commands", () => {

@@ -157,6 +157,16 @@ describe("a link swapped between the check and the use", () => {
     expect(JSON.stringify(result)).not.toContain("SECRET");
   });
 
+  it("remembers no folder past a run of reads: a swap between two runs is refused at the check", async () => {
+    const { swap, swapped } = swapper();
+    const manager = managerWith(() => undefined);
+    expect((await run(manager, '[FILE_OP:action=read:path="docs/notes.txt"]')).ok).toBe(true);
+    swap();
+    const result = await run(manager, '[FILE_OP:action=read:path="docs/notes.txt"]');
+    expect(swapped()).toBe(true);
+    expect(result.error).toMatchObject({ code: "outside_workspace", message: expect.stringContaining("symbolic link") });
+  });
+
   it("cannot redirect a read when the file itself is replaced by a link", async () => {
     let done = false;
     const result = await run(

@@ -79,8 +79,8 @@ async function openChecked(context: FileContext, real: string, relative: string,
     handle = await context.fs.open(through, flags | CHECKED_OPEN);
   } catch (error) {
     // A folder opened without following a link fails with ENOTDIR, not ELOOP, on a link.
-    if (errorCode(error) === "ENOTDIR" && (await lstatOrNothing(context, through))?.isSymbolicLink()) throw linkPutInPlace(relative);
-    throw openFailure(error, relative);
+    if (errorCode(error) === "ENOTDIR" && (await lstatOrNothing(context, through))?.isSymbolicLink()) throw linkFound(context, relative);
+    throw openFailure(context, error, relative);
   }
   try {
     return { handle, confirmed: confirmOpened(context, handle.fd, real, relative) };
@@ -142,7 +142,7 @@ export function readSmallRegularFile(context: FileContext, real: string, relativ
   try {
     descriptor = sync.openSync(real, constants.O_RDONLY | constants.O_NONBLOCK | CHECKED_OPEN);
   } catch (error) {
-    throw openFailure(error, relative);
+    throw openFailure(context, error, relative);
   }
   try {
     confirmOpened(context, descriptor, real, relative);
@@ -163,12 +163,18 @@ export function readSmallRegularFile(context: FileContext, real: string, relativ
 }
 
 /** A failed open as an error a model can act on. */
-function openFailure(error: unknown, relative: string): unknown {
+function openFailure(context: FileContext, error: unknown, relative: string): unknown {
   const code = errorCode(error);
   if (code === "ENOENT" || code === "ENOTDIR") return notFound(relative);
   if (code === "EACCES" || code === "EPERM") return new ToolError("permission_denied", `${relative} cannot be read: permission denied.`);
-  if (code === "ELOOP") return linkPutInPlace(relative);
+  if (code === "ELOOP") return linkFound(context, relative);
   return error;
+}
+
+/** A link found where the checked path had none: the workspace changed, so what was remembered of it is dropped. */
+function linkFound(context: FileContext, relative: string): ToolError {
+  context.workspace.stateChanging();
+  return linkPutInPlace(relative);
 }
 
 /** The error for a checked path (which had no link in it) found to be a link: swapped after the check. */

@@ -43,6 +43,8 @@ export interface LineWindow {
  * is dropped. Without a handle, `initial` must hold the whole file.
  */
 export async function readLineWindow(handle: FileHandle | undefined, options: LineWindowOptions): Promise<LineWindow> {
+  const whole = handle === undefined && options.initial !== undefined ? wholeWindow(options.initial, options) : undefined;
+  if (whole !== undefined) return whole;
   let chunk: Buffer | undefined;
   const lines: string[] = [];
   let lineNumber = 1;
@@ -125,6 +127,34 @@ export async function readLineWindow(handle: FileHandle | undefined, options: Li
   }
   if (lineHasBytes) finishLine();
   return { lines, firstLine: options.firstLine, stoppedForBytes, cutLines, totalLines: lineNumber - 1 };
+}
+
+/**
+ * The window of a file held whole in `content`, decoded in one piece, when no line needs cutting
+ * and the whole file fits the budget (the common small file); undefined otherwise, for the
+ * general walk. Gives what the walk gives: a `\n` byte never lies inside a UTF-8 sequence, so
+ * decoding the whole and splitting it equals decoding each line.
+ */
+function wholeWindow(content: Buffer, options: LineWindowOptions): LineWindow | undefined {
+  if (content.length >= options.countUpToBytes) return undefined;
+  const text = content.toString("utf8");
+  const all = text === "" ? [] : text.split("\n");
+  if (text.endsWith("\n")) all.pop();
+  // Every line's bytes, its break and its overhead together stay below the budget: no stop for bytes.
+  if (content.length + 1 + all.length * (options.lineOverheadBytes ?? 0) >= options.maxBytes) return undefined;
+  // A line of more than a third of the cut in characters may be over it in bytes: measured then.
+  const longest = options.maxLineBytes / 3;
+  for (let index = 0; index < all.length; index++) {
+    let line = all[index]!;
+    if (line.length > longest && Buffer.byteLength(line) > options.maxLineBytes) return undefined;
+    if (line.endsWith("\r")) {
+      line = line.slice(0, -1);
+      all[index] = line;
+    }
+  }
+  const from = options.firstLine - 1;
+  const lines = from === 0 && options.maxLines >= all.length ? all : all.slice(from, from + Math.max(options.maxLines, 0));
+  return { lines, firstLine: options.firstLine, stoppedForBytes: false, cutLines: 0, totalLines: all.length };
 }
 
 /** Counts a file's lines (a final line without a break counts), scanning at most `upToBytes`; undefined beyond. */

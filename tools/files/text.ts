@@ -32,8 +32,9 @@ const SIGNATURES: Array<[string, number[], number?]> = [
  * Returns undefined for text. A NUL byte, or many control characters, mean binary.
  */
 export function binaryType(head: Uint8Array): string | undefined {
-  for (const [name, bytes, at = 0] of SIGNATURES) {
-    if (head.length >= at + bytes.length && bytes.every((byte, index) => head[at + index] === byte)) return name;
+  for (let signature = 0; signature < SIGNATURES.length; signature++) {
+    const [name, bytes, at = 0] = SIGNATURES[signature]!;
+    if (startsWithAt(head, bytes, at)) return name;
   }
   let control = 0;
   for (let index = 0; index < head.length; index++) {
@@ -43,6 +44,13 @@ export function binaryType(head: Uint8Array): string | undefined {
     if (byte < 32 && byte !== 9 && byte !== 10 && byte !== 12 && byte !== 13 && byte !== 27) control++;
   }
   return head.length > 0 && control / head.length > 0.1 ? "binary data" : undefined;
+}
+
+/** True if `head` holds `bytes` at offset `at`. */
+function startsWithAt(head: Uint8Array, bytes: readonly number[], at: number): boolean {
+  if (head.length < at + bytes.length) return false;
+  for (let index = 0; index < bytes.length; index++) if (head[at + index] !== bytes[index]) return false;
+  return true;
 }
 
 /** Formats lines with right-aligned line numbers and a `│` gutter: `  12│text`. */
