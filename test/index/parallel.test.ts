@@ -6,8 +6,6 @@ import { CodeIndex } from "../../tools/index/code-index.js";
 import type { FileOutcome } from "../../tools/index/file-record.js";
 import { analyseFiles, FileQueue } from "../../tools/index/parallel.js";
 import { searchIndex } from "../../tools/index/search.js";
-import { TermDictionary } from "../../tools/index/store.js";
-import { TermCounter } from "../../tools/index/term-counter.js";
 import { walkFiles } from "../../tools/index/walk.js";
 import { temporaryFolder } from "../support/workspace.js";
 
@@ -79,13 +77,10 @@ describe("parallel analysis", () => {
   it("finishes in this thread, with the same outcomes, when a worker fails", async () => {
     const { files } = await walkFiles(folder.path, folder.path);
     const here = [] as FileOutcome[];
-    for await (const batch of analyseFiles(FileQueue.of(files), { counter: new TermCounter(new TermDictionary()), dictionary: new TermDictionary(), workers: 0 }))
-      here.push(...batch.outcomes);
+    for await (const batch of analyseFiles(FileQueue.of(files), { workers: 0 })) here.push(...batch.outcomes);
     const failing = [] as FileOutcome[];
     const threads: number[] = [];
     const context = {
-      counter: new TermCounter(new TermDictionary()),
-      dictionary: new TermDictionary(),
       workers: 2,
       parallelMinBytes: 0,
       createWorker: () => new Worker("throw new Error('the worker could not start')", { eval: true }),
@@ -102,10 +97,9 @@ describe("parallel analysis", () => {
   it("reports a file that is gone by the time a worker reads it as unreadable, and analyses the rest", async () => {
     const { files } = await walkFiles(folder.path, folder.path);
     const gone = { ...files[0]!, absolute: path.join(folder.path, "vanished.ts"), path: "vanished.ts" };
-    const dictionary = new TermDictionary();
     const outcomes = [] as FileOutcome[];
     const threads: number[] = [];
-    for await (const batch of analyseFiles(FileQueue.of([gone, ...files]), { counter: new TermCounter(dictionary), dictionary, workers: 2, parallelMinBytes: 0 })) {
+    for await (const batch of analyseFiles(FileQueue.of([gone, ...files]), { workers: 2, parallelMinBytes: 0 })) {
       outcomes.push(...batch.outcomes);
       threads.push(batch.workers);
     }
@@ -137,8 +131,7 @@ describe("parallel analysis of files still being found", () => {
   it("starts on the files queued so far and takes the rest as they come, in queue order", async () => {
     const { files } = await walkFiles(folder.path, folder.path);
     const here = [] as FileOutcome[];
-    for await (const batch of analyseFiles(FileQueue.of(files), { counter: new TermCounter(new TermDictionary()), dictionary: new TermDictionary(), workers: 0 }))
-      here.push(...batch.outcomes);
+    for await (const batch of analyseFiles(FileQueue.of(files), { workers: 0 })) here.push(...batch.outcomes);
     const queue = new FileQueue();
     for (const file of files.slice(0, 60)) queue.push(file);
     let firstBatch!: () => void;
@@ -147,10 +140,9 @@ describe("parallel analysis of files still being found", () => {
       for (const file of files.slice(60)) queue.push(file);
       queue.end();
     });
-    const dictionary = new TermDictionary();
     const outcomes = [] as FileOutcome[];
     const threads: number[] = [];
-    for await (const batch of analyseFiles(queue, { counter: new TermCounter(dictionary), dictionary, workers: 1, parallelMinBytes: 0 })) {
+    for await (const batch of analyseFiles(queue, { workers: 1, parallelMinBytes: 0 })) {
       if (outcomes.length === 0) expect(queue.ended).toBe(false);
       outcomes.push(...batch.outcomes);
       threads.push(batch.workers);
@@ -168,9 +160,8 @@ describe("parallel analysis of files still being found", () => {
     const { files } = await walkFiles(folder.path, folder.path);
     const queue = new FileQueue();
     for (const file of files.slice(0, 70)) queue.push(file);
-    const dictionary = new TermDictionary();
     const outcomes = [] as FileOutcome[];
-    for await (const batch of analyseFiles(queue, { counter: new TermCounter(dictionary), dictionary, workers: 0 })) {
+    for await (const batch of analyseFiles(queue, { workers: 0 })) {
       expect(batch.workers).toBe(0);
       if (outcomes.length === 0) {
         expect(queue.ended).toBe(false);
@@ -192,10 +183,7 @@ describe("parallel analysis of files still being found", () => {
       for (const file of files.slice(50)) queue.push(file);
       queue.end();
     }, 50);
-    const dictionary = new TermDictionary();
     const context = {
-      counter: new TermCounter(dictionary),
-      dictionary,
       workers: 1,
       parallelMinBytes: 0,
       createWorker: () => new Worker("throw new Error('the worker broke')", { eval: true }),
@@ -228,9 +216,8 @@ describe("parallel analysis, hard cases", () => {
       started.push(worker);
       return worker;
     };
-    const dictionary = new TermDictionary();
     const outcomes = [] as FileOutcome[];
-    for await (const batch of analyseFiles(FileQueue.of(files), { counter: new TermCounter(dictionary), dictionary, workers: 2, parallelMinBytes: 0, createWorker })) {
+    for await (const batch of analyseFiles(FileQueue.of(files), { workers: 2, parallelMinBytes: 0, createWorker })) {
       expect(batch.workers).toBe(0);
       outcomes.push(...batch.outcomes);
     }

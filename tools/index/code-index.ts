@@ -8,16 +8,16 @@
 import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
-import { decodeText, type FileOutcome } from "./file-record.js";
-import { analyseFiles, FileQueue } from "./parallel.js";
+import { decodeText } from "./file-record.js";
+import { type AnalysedOutcome, analyseFiles, FileQueue } from "./parallel.js";
 import { IndexStore } from "./index-store.js";
-import { mergeSegments, writeRecords, type FileChange } from "./segment-build.js";
+import { SegmentBatch } from "./segment-batch.js";
+import { mergeSegments } from "./segment-build.js";
 import { type IndexEntry, SegmentSet, type ChunkView, type QueryTerms } from "./segment-set.js";
 import type { SegmentReader } from "./segment.js";
 import { SegmentDamage } from "./segment-bytes.js";
-import { INDEX_FORMAT_VERSION, TermDictionary, type IndexedFile, type IndexManifest, type VectorRecord } from "./store.js";
+import { INDEX_FORMAT_VERSION, type IndexManifest, type VectorRecord } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
-import { TermCounter } from "./term-counter.js";
 import { exclusionOf, walkFiles, type SkippedFile, type WalkedFile } from "./walk.js";
 
 /** Turns texts into vectors (one per text, all of one length) for semantic ranking. */
@@ -44,7 +44,7 @@ export interface CodeIndexOptions {
   workers?: number;
   /** Updates that read fewer bytes than this stay in this thread (default 8 MiB). */
   parallelMinBytes?: number;
-  /** Analysed files are written as a segment once they hold this many term postings (default 400,000): bounds a build's memory. */
+  /** Analysed files are written as a segment once they hold this many term postings (default 1,000,000): bounds a build's memory. */
   segmentPostings?: number;
   /**
    * Root-relative paths the person's deny rules keep from being read: never indexed, and
@@ -84,7 +84,7 @@ export const INDEX_DIRECTORY = path.join(".clio", "index");
 const EMBED_BATCH = 64;
 /** More segments than this are merged into one after an update. */
 const MAX_SEGMENTS = 8;
-const SEGMENT_POSTINGS = 400_000;
+const SEGMENT_POSTINGS = 1_000_000;
 
 export class CodeIndex {
   private segments: SegmentSet;
@@ -228,7 +228,7 @@ export class CodeIndex {
     const { queue, walking, carriedBinary } = this.walkIntoQueue(start);
     let indexed = 0;
     const analysisSkipped: SkippedFile[] = [];
-    const apply = (file: WalkedFile, outcome: FileOutcome) => {
+    const apply = (file: WalkedFile, outcome: AnalysedOutcome) => {
       if (outcome.kind === "unreadable") {
         analysisSkipped.push({ path: file.path, reason: "unreadable", detail: outcome.message });
       } else if (outcome.kind === "binary") {
@@ -238,15 +238,13 @@ export class CodeIndex {
         writer.change({ path: file.path, state: "touched", size: file.size, mtimeMs: file.mtimeMs });
       } else {
         if (outcome.record.invalidUtf8) invalidUtf8.push(file.path);
-        writer.record(outcome.record);
+        writer.record(outcome.record, outcome.terms);
         indexed++;
       }
     };
     let done = 0;
     let workers = 0;
     const context = {
-      counter: writer.counter,
-      dictionary: writer.dictionary,
       maxChunkLines: this.options.maxChunkLines,
       workers: this.options.workers,
       parallelMinBytes: this.options.parallelMinBytes,
@@ -386,49 +384,5 @@ export class CodeIndex {
       position += file.chunkCount;
     }
     if (this.options.persist?.() !== false) await this.store.saveVectors(this.vectors);
-  }
-}
-
-/** The records and changes of an update, written as a segment each time they hold enough postings, and at the end. */
-class SegmentBatch {
-  /** Terms of this update's records (segments store the terms themselves, so each update starts afresh). */
-  readonly dictionary = new TermDictionary();
-  readonly counter = new TermCounter(this.dictionary);
-  private records: IndexedFile[] = [];
-  private changes: FileChange[] = [];
-  private postings = 0;
-  /** Segments made so far. */
-  made = 0;
-
-  constructor(
-    private readonly store: IndexStore,
-    private readonly segments: SegmentSet,
-    private readonly persist: boolean,
-    private readonly limit: number,
-  ) {}
-
-  record(file: IndexedFile): void {
-    this.records.push(file);
-    for (const chunk of file.chunks) this.postings += chunk.distinct;
-  }
-
-  change(change: FileChange): void {
-    this.changes.push(change);
-  }
-
-  get full(): boolean {
-    return this.postings >= this.limit;
-  }
-
-  async flush(): Promise<void> {
-    if (this.records.length === 0 && this.changes.length === 0) return;
-    const records = this.records;
-    const changes = this.changes;
-    this.records = [];
-    this.changes = [];
-    this.postings = 0;
-    const made = await this.store.makeSegment(this.persist, (sink) => writeRecords(sink, records, changes, this.dictionary.terms));
-    this.segments.add(made.reader);
-    this.made++;
   }
 }
