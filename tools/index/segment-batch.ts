@@ -48,13 +48,18 @@ export class SegmentBatch {
     this.changes.push(change);
   }
 
+  /** Nothing gathered since the last flush. */
+  get empty(): boolean {
+    return this.records.length === 0 && this.changes.length === 0;
+  }
+
   get full(): boolean {
     return this.postings >= this.limit;
   }
 
   /** Writes what is gathered as a segment (nothing when nothing is) and starts an empty batch. */
   async flush(): Promise<void> {
-    if (this.records.length === 0 && this.changes.length === 0) return;
+    if (this.empty) return;
     const { records, changes, dictionary } = this;
     this.records = [];
     this.changes = [];
