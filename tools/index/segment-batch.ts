@@ -10,6 +10,9 @@ import { writeRecords, type FileChange } from "./segment-build.js";
 import type { SegmentSet } from "./segment-set.js";
 import { type IndexedFile, TermDictionary } from "./store.js";
 
+/** A batch is written once it holds this many files, however few postings they have: each record's own objects (symbols, chunks) cost memory too. */
+const BATCH_FILES = 4000;
+
 export class SegmentBatch {
   private dictionary = new TermDictionary();
   /** For each thread's term list met in this batch: its ids → the batch's (-1 until first used). */
@@ -54,7 +57,7 @@ export class SegmentBatch {
   }
 
   get full(): boolean {
-    return this.postings >= this.limit;
+    return this.postings >= this.limit || this.records.length >= BATCH_FILES;
   }
 
   /** Writes what is gathered as a segment (nothing when nothing is) and starts an empty batch. */
