@@ -125,6 +125,31 @@ describe("parallel analysis", () => {
   });
 });
 
+describe("a vocabulary larger than one dictionary keeps", () => {
+  it("gives the same index on one thread and on workers when their dictionaries start afresh mid-build", async () => {
+    const large = await temporaryFolder("clio-vocabulary-");
+    try {
+      // 150 files of 3,000 identifiers found nowhere else: 450,000 terms, past the 200,000 a counter keeps.
+      for (let file = 0; file < 150; file++) {
+        const names = Array.from({ length: 3000 }, (_, at) => `unique${file}name${at}`);
+        await writeFile(path.join(large.path, `vocabulary${file}.ts`), `export const ${names.join(" = 0, ")} = 0;\n`);
+      }
+      const alone = await CodeIndex.open(large.path, { workers: 0 });
+      await alone.update();
+      await rm(path.join(large.path, ".clio"), { recursive: true, force: true });
+      const parallel = await CodeIndex.open(large.path, { workers: 1, parallelMinBytes: 0 });
+      expect(await parallel.update()).toMatchObject({ workers: 1, indexed: 150 });
+      expect(contentOf(parallel)).toEqual(contentOf(alone));
+      for (const index of [alone, parallel]) {
+        expect((await searchIndex(index, "unique3name2999")).hits[0]?.path).toBe("vocabulary3.ts");
+        expect((await searchIndex(index, "unique149name7")).hits[0]?.path).toBe("vocabulary149.ts");
+      }
+    } finally {
+      await large.remove();
+    }
+  }, 120_000);
+});
+
 describe("parallel analysis of files still being found", () => {
   const kinds = (outcomes: FileOutcome[]) => outcomes.map((outcome) => outcome.kind);
 
