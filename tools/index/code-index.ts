@@ -207,8 +207,11 @@ export class CodeIndex {
 
   /**
    * Brings the index up to date for `start` (an absolute path inside the root; default the
-   * root): reads only files whose size or mtime changed (and re-analyses only those whose
-   * hash changed), drops deleted files, and writes the changed shards.
+   * root): reads only files whose size or mtime changed or whose mtime is too recent to trust
+   * (and re-analyses only those whose hash changed), drops deleted files, and writes the
+   * changes as a new segment. For the whole workspace, when no folder or .gitignore moved since
+   * the last walk, only the indexed files are stat'd (update-scan.ts); when nothing changed,
+   * nothing is written.
    */
   async update(start: string = this.root, signal?: AbortSignal): Promise<IndexReport> {
     const began = performance.now();
