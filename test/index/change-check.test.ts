@@ -1,4 +1,4 @@
-import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CodeIndex } from "../../tools/index/code-index.js";
@@ -106,5 +106,15 @@ describe("the change check before a search", () => {
     expect(report.skipped.map((entry) => [entry.path, entry.reason])).toEqual([["lib/util.go", "too_large"]]);
     expect(index.files.has("data.bin")).toBe(true);
     expect(index.files.has("lib/util.go")).toBe(false);
+  });
+
+  it("walks the whole tree again when the manifest's listing is damaged", async () => {
+    await (await CodeIndex.open(folder.path)).update();
+    const manifest = JSON.parse(await readFile(manifestFile(), "utf8"));
+    await writeFile(manifestFile(), JSON.stringify({ ...manifest, listing: { checkedAt: "yesterday", mtimes: null } }));
+    await write("src/extra/queue.ts", "export class PriorityQueue {}\n");
+    const index = await CodeIndex.open(folder.path);
+    expect(await index.update()).toMatchObject({ indexed: 1, files: 5 });
+    expect(index.definitions("PriorityQueue")).toHaveLength(1);
   });
 });

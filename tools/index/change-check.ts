@@ -41,6 +41,8 @@ export function isRacy(mtimeMs: number, checkedAt: number): boolean {
  * listings are as `times` recorded; undefined when a full walk is needed.
  */
 export function changedKnownFiles(root: string, times: ListingTimes, known: Iterable<KnownFile>, skipped: readonly SkippedFile[], maxFileBytes: number): WalkedFile[] | undefined {
+  // The manifest is read as it is found on disk: a listing of another shape is not trusted.
+  if (typeof times.checkedAt !== "number" || typeof times.mtimes !== "object" || times.mtimes === null || !Array.isArray(skipped)) return undefined;
   for (const [relative, mtimeMs] of Object.entries(times.mtimes)) {
     const seen = statSync(path.join(root, relative), { throwIfNoEntry: false });
     if (seen === undefined || seen.mtimeMs !== mtimeMs || isRacy(mtimeMs, times.checkedAt)) return undefined;
