@@ -6,8 +6,6 @@ import { CodeIndex } from "../../tools/index/code-index.js";
 import type { FileOutcome } from "../../tools/index/file-record.js";
 import { analyseFiles, FileQueue } from "../../tools/index/parallel.js";
 import { searchIndex } from "../../tools/index/search.js";
-import { TermDictionary } from "../../tools/index/store.js";
-import { TermCounter } from "../../tools/index/term-counter.js";
 import { walkFiles } from "../../tools/index/walk.js";
 import { temporaryFolder } from "../support/workspace.js";
 
@@ -79,13 +77,10 @@ describe("parallel analysis", () => {
   it("finishes in this thread, with the same outcomes, when a worker fails", async () => {
     const { files } = await walkFiles(folder.path, folder.path);
     const here = [] as FileOutcome[];
-    for await (const batch of analyseFiles(FileQueue.of(files), { counter: new TermCounter(new TermDictionary()), dictionary: new TermDictionary(), workers: 0 }))
-      here.push(...batch.outcomes);
+    for await (const batch of analyseFiles(FileQueue.of(files), { workers: 0 })) here.push(...batch.outcomes);
     const failing = [] as FileOutcome[];
     const threads: number[] = [];
     const context = {
-      counter: new TermCounter(new TermDictionary()),
-      dictionary: new TermDictionary(),
       workers: 2,
       parallelMinBytes: 0,
       createWorker: () => new Worker("throw new Error('the worker could not start')", { eval: true }),
@@ -102,10 +97,9 @@ describe("parallel analysis", () => {
   it("reports a file that is gone by the time a worker reads it as unreadable, and analyses the rest", async () => {
     const { files } = await walkFiles(folder.path, folder.path);
     const gone = { ...files[0]!, absolute: path.join(folder.path, "vanished.ts"), path: "vanished.ts" };
-    const dictionary = new TermDictionary();
     const outcomes = [] as FileOutcome[];
     const threads: number[] = [];
-    for await (const batch of analyseFiles(FileQueue.of([gone, ...files]), { counter: new TermCounter(dictionary), dictionary, workers: 2, parallelMinBytes: 0 })) {
+    for await (const batch of analyseFiles(FileQueue.of([gone, ...files]), { workers: 2, parallelMinBytes: 0 })) {
       outcomes.push(...batch.outcomes);
       threads.push(batch.workers);
     }
@@ -131,14 +125,38 @@ describe("parallel analysis", () => {
   });
 });
 
+describe("a vocabulary larger than one dictionary keeps", () => {
+  it("gives the same index on one thread and on workers when their dictionaries start afresh mid-build", async () => {
+    const large = await temporaryFolder("clio-vocabulary-");
+    try {
+      // 150 files of 3,000 identifiers found nowhere else: 450,000 terms, past the 200,000 a counter keeps.
+      for (let file = 0; file < 150; file++) {
+        const names = Array.from({ length: 3000 }, (_, at) => `unique${file}name${at}`);
+        await writeFile(path.join(large.path, `vocabulary${file}.ts`), `export const ${names.join(" = 0, ")} = 0;\n`);
+      }
+      const alone = await CodeIndex.open(large.path, { workers: 0 });
+      await alone.update();
+      await rm(path.join(large.path, ".clio"), { recursive: true, force: true });
+      const parallel = await CodeIndex.open(large.path, { workers: 1, parallelMinBytes: 0 });
+      expect(await parallel.update()).toMatchObject({ workers: 1, indexed: 150 });
+      expect(contentOf(parallel)).toEqual(contentOf(alone));
+      for (const index of [alone, parallel]) {
+        expect((await searchIndex(index, "unique3name2999")).hits[0]?.path).toBe("vocabulary3.ts");
+        expect((await searchIndex(index, "unique149name7")).hits[0]?.path).toBe("vocabulary149.ts");
+      }
+    } finally {
+      await large.remove();
+    }
+  }, 120_000);
+});
+
 describe("parallel analysis of files still being found", () => {
   const kinds = (outcomes: FileOutcome[]) => outcomes.map((outcome) => outcome.kind);
 
   it("starts on the files queued so far and takes the rest as they come, in queue order", async () => {
     const { files } = await walkFiles(folder.path, folder.path);
     const here = [] as FileOutcome[];
-    for await (const batch of analyseFiles(FileQueue.of(files), { counter: new TermCounter(new TermDictionary()), dictionary: new TermDictionary(), workers: 0 }))
-      here.push(...batch.outcomes);
+    for await (const batch of analyseFiles(FileQueue.of(files), { workers: 0 })) here.push(...batch.outcomes);
     const queue = new FileQueue();
     for (const file of files.slice(0, 60)) queue.push(file);
     let firstBatch!: () => void;
@@ -147,10 +165,9 @@ describe("parallel analysis of files still being found", () => {
       for (const file of files.slice(60)) queue.push(file);
       queue.end();
     });
-    const dictionary = new TermDictionary();
     const outcomes = [] as FileOutcome[];
     const threads: number[] = [];
-    for await (const batch of analyseFiles(queue, { counter: new TermCounter(dictionary), dictionary, workers: 1, parallelMinBytes: 0 })) {
+    for await (const batch of analyseFiles(queue, { workers: 1, parallelMinBytes: 0 })) {
       if (outcomes.length === 0) expect(queue.ended).toBe(false);
       outcomes.push(...batch.outcomes);
       threads.push(batch.workers);
@@ -168,9 +185,8 @@ describe("parallel analysis of files still being found", () => {
     const { files } = await walkFiles(folder.path, folder.path);
     const queue = new FileQueue();
     for (const file of files.slice(0, 70)) queue.push(file);
-    const dictionary = new TermDictionary();
     const outcomes = [] as FileOutcome[];
-    for await (const batch of analyseFiles(queue, { counter: new TermCounter(dictionary), dictionary, workers: 0 })) {
+    for await (const batch of analyseFiles(queue, { workers: 0 })) {
       expect(batch.workers).toBe(0);
       if (outcomes.length === 0) {
         expect(queue.ended).toBe(false);
@@ -192,10 +208,7 @@ describe("parallel analysis of files still being found", () => {
       for (const file of files.slice(50)) queue.push(file);
       queue.end();
     }, 50);
-    const dictionary = new TermDictionary();
     const context = {
-      counter: new TermCounter(dictionary),
-      dictionary,
       workers: 1,
       parallelMinBytes: 0,
       createWorker: () => new Worker("throw new Error('the worker broke')", { eval: true }),
@@ -228,9 +241,8 @@ describe("parallel analysis, hard cases", () => {
       started.push(worker);
       return worker;
     };
-    const dictionary = new TermDictionary();
     const outcomes = [] as FileOutcome[];
-    for await (const batch of analyseFiles(FileQueue.of(files), { counter: new TermCounter(dictionary), dictionary, workers: 2, parallelMinBytes: 0, createWorker })) {
+    for await (const batch of analyseFiles(FileQueue.of(files), { workers: 2, parallelMinBytes: 0, createWorker })) {
       expect(batch.workers).toBe(0);
       outcomes.push(...batch.outcomes);
     }

@@ -8,17 +8,19 @@
 import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
-import { decodeText, type FileOutcome } from "./file-record.js";
-import { analyseFiles, FileQueue } from "./parallel.js";
+import { decodeText } from "./file-record.js";
+import type { FileToAnalyse } from "./file-record.js";
+import { type AnalysedOutcome, analyseFiles, type FileQueue } from "./parallel.js";
 import { IndexStore } from "./index-store.js";
-import { mergeSegments, writeRecords, type FileChange } from "./segment-build.js";
+import { SegmentBatch } from "./segment-batch.js";
+import { mergeSegments } from "./segment-build.js";
 import { type IndexEntry, SegmentSet, type ChunkView, type QueryTerms } from "./segment-set.js";
 import type { SegmentReader } from "./segment.js";
 import { SegmentDamage } from "./segment-bytes.js";
-import { INDEX_FORMAT_VERSION, TermDictionary, type IndexedFile, type IndexManifest, type VectorRecord } from "./store.js";
+import { INDEX_FORMAT_VERSION, type IndexManifest, type VectorRecord } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
-import { TermCounter } from "./term-counter.js";
-import { exclusionOf, walkFiles, type SkippedFile, type WalkedFile } from "./walk.js";
+import { scanForChanges } from "./update-scan.js";
+import { exclusionOf, type SkippedFile } from "./walk.js";
 
 /** Turns texts into vectors (one per text, all of one length) for semantic ranking. */
 export type Embedder = (texts: string[]) => Promise<number[][]>;
@@ -44,7 +46,7 @@ export interface CodeIndexOptions {
   workers?: number;
   /** Updates that read fewer bytes than this stay in this thread (default 8 MiB). */
   parallelMinBytes?: number;
-  /** Analysed files are written as a segment once they hold this many term postings (default 400,000): bounds a build's memory. */
+  /** Analysed files are written as a segment once they hold this many term postings (default 1,000,000): bounds a build's memory. */
   segmentPostings?: number;
   /**
    * Root-relative paths the person's deny rules keep from being read: never indexed, and
@@ -84,7 +86,7 @@ export const INDEX_DIRECTORY = path.join(".clio", "index");
 const EMBED_BATCH = 64;
 /** More segments than this are merged into one after an update. */
 const MAX_SEGMENTS = 8;
-const SEGMENT_POSTINGS = 400_000;
+const SEGMENT_POSTINGS = 1_000_000;
 
 export class CodeIndex {
   private segments: SegmentSet;
@@ -205,8 +207,11 @@ export class CodeIndex {
 
   /**
    * Brings the index up to date for `start` (an absolute path inside the root; default the
-   * root): reads only files whose size or mtime changed (and re-analyses only those whose
-   * hash changed), drops deleted files, and writes the changed shards.
+   * root): reads only files whose size or mtime changed or whose mtime is too recent to trust
+   * (and re-analyses only those whose hash changed), drops deleted files, and writes the
+   * changes as a new segment. For the whole workspace, when no folder or .gitignore moved since
+   * the last walk, only the indexed files are stat'd (update-scan.ts); when nothing changed,
+   * nothing is written.
    */
   async update(start: string = this.root, signal?: AbortSignal): Promise<IndexReport> {
     const began = performance.now();
@@ -223,78 +228,104 @@ export class CodeIndex {
     const prefix = path.relative(this.root, start).split(path.sep).join("/");
     const inScope = (filePath: string) => prefix === "" || filePath === prefix || filePath.startsWith(`${prefix}/`);
     const persist = this.options.persist?.() !== false;
+    if (persist) await this.store.makeFolders();
+    const checkedAt = Date.now();
+    const scan = scanForChanges(this.root, start, this.files, this.manifest, checkedAt, {
+      ...(this.options.maxFileBytes !== undefined ? { maxFileBytes: this.options.maxFileBytes } : {}),
+      ...(this.options.hidden ? { hidden: this.options.hidden } : {}),
+    });
     const writer = new SegmentBatch(this.store, this.segments, persist, this.options.segmentPostings ?? SEGMENT_POSTINGS);
-    const invalidUtf8: string[] = [];
-    const { queue, walking, carriedBinary } = this.walkIntoQueue(start);
-    let indexed = 0;
-    const analysisSkipped: SkippedFile[] = [];
-    const apply = (file: WalkedFile, outcome: FileOutcome) => {
-      if (outcome.kind === "unreadable") {
-        analysisSkipped.push({ path: file.path, reason: "unreadable", detail: outcome.message });
-      } else if (outcome.kind === "binary") {
-        if (this.files.has(file.path)) writer.change({ path: file.path, state: "removed", size: 0, mtimeMs: 0 });
-        analysisSkipped.push({ path: file.path, reason: "binary", detail: "contains NUL bytes", size: file.size, mtimeMs: file.mtimeMs });
-      } else if (outcome.kind === "unchanged") {
-        writer.change({ path: file.path, state: "touched", size: file.size, mtimeMs: file.mtimeMs });
-      } else {
-        if (outcome.record.invalidUtf8) invalidUtf8.push(file.path);
-        writer.record(outcome.record);
-        indexed++;
-      }
-    };
-    let done = 0;
-    let workers = 0;
-    const context = {
-      counter: writer.counter,
-      dictionary: writer.dictionary,
-      maxChunkLines: this.options.maxChunkLines,
-      workers: this.options.workers,
-      parallelMinBytes: this.options.parallelMinBytes,
-      signal,
-    };
-    for await (const batch of analyseFiles(queue, context)) {
-      workers = Math.max(workers, batch.workers);
-      for (const outcome of batch.outcomes) apply(queue.files[done++]!, outcome);
-      progress?.({ phase: "reading", done, total: queue.files.length });
-      if (writer.full) await writer.flush();
-    }
-    const walked = await walking;
-    const present = new Set(walked.files.map((file) => file.path));
+    const analysed = await this.analyse(scan.queue, writer, signal);
+    const { present, skipped: scanSkipped, listing } = await scan.finished;
     let removed = 0;
-    for (const filePath of this.files.keys()) {
-      if (inScope(filePath) && !present.has(filePath)) {
-        writer.change({ path: filePath, state: "removed", size: 0, mtimeMs: 0 });
-        removed++;
+    if (present !== undefined) {
+      const presentPaths = new Set(present.map((file) => file.path));
+      for (const filePath of this.files.keys()) {
+        if (inScope(filePath) && !presentPaths.has(filePath)) {
+          writer.change({ path: filePath, state: "removed", size: 0, mtimeMs: 0 });
+          removed++;
+        }
       }
     }
+    const changed = scan.queue.files.length;
+    const unchanged = (present?.length ?? this.files.size) - changed - scan.carriedBinary.length + analysed.sameContent;
+    const skipped =
+      present === undefined
+        ? [...scanSkipped.filter((entry) => !analysed.skippedPaths.has(entry.path)), ...analysed.skipped]
+        : [...scanSkipped, ...scan.carriedBinary, ...analysed.skipped];
+    const report = (): IndexReport => ({
+      files: this.files.size,
+      indexed: analysed.indexed,
+      unchanged,
+      removed,
+      skipped,
+      invalidUtf8: analysed.invalidUtf8,
+      chunks: this.segments.chunkCount,
+      symbols: this.symbolCount(),
+      workers: analysed.workers,
+      durationMs: performance.now() - began,
+    });
+    // Nothing moved and nothing is waiting to be written: the stored index stays as it is.
+    if (present === undefined && writer.empty && changed === 0 && !this.uncommitted && this.options.embed === undefined) return report();
     progress?.({ phase: "writing", done: 0, total: 1 });
     await writer.flush();
-    const skipped = [...walked.skipped, ...carriedBinary, ...analysisSkipped];
-    const changed = queue.files;
-    progress?.({ phase: "reading", done: changed.length, total: changed.length });
+    progress?.({ phase: "reading", done: changed, total: changed });
     if (this.options.embed !== undefined) await this.embedMissing(this.options.embed, signal);
     this.manifest = {
       version: INDEX_FORMAT_VERSION,
       updatedAt: Date.now(),
       files: this.files.size,
-      skipped: [...this.manifest.skipped.filter((entry) => !inScope(entry.path)), ...skipped],
+      skipped: present === undefined ? skipped : [...this.manifest.skipped.filter((entry) => !inScope(entry.path)), ...skipped],
       segments: [],
+      ...(listing !== undefined ? { listing } : {}),
     };
     await this.save(persist, writer.made);
+    return report();
+  }
+
+  private symbolCount(): number {
     let symbols = 0;
     for (const file of this.files.values()) symbols += file.symbolCount;
-    return {
-      files: this.files.size,
-      indexed,
-      unchanged: walked.files.length - changed.length - carriedBinary.length,
-      removed,
-      skipped,
-      invalidUtf8,
-      chunks: this.segments.chunkCount,
-      symbols,
-      workers,
-      durationMs: performance.now() - began,
+    return symbols;
+  }
+
+  /** Reads and analyses the queued files into `writer`, writing a segment whenever it is full. */
+  private async analyse(
+    queue: FileQueue,
+    writer: SegmentBatch,
+    signal: AbortSignal | undefined,
+  ): Promise<{ indexed: number; sameContent: number; invalidUtf8: string[]; skipped: SkippedFile[]; skippedPaths: Set<string>; workers: number }> {
+    const invalidUtf8: string[] = [];
+    const skipped: SkippedFile[] = [];
+    let indexed = 0;
+    let sameContent = 0;
+    const apply = (file: FileToAnalyse, outcome: AnalysedOutcome) => {
+      const known = this.files.get(file.path);
+      if (outcome.kind === "unreadable") {
+        skipped.push({ path: file.path, reason: "unreadable", detail: outcome.message });
+      } else if (outcome.kind === "binary") {
+        if (known !== undefined) writer.change({ path: file.path, state: "removed", size: 0, mtimeMs: 0 });
+        skipped.push({ path: file.path, reason: "binary", detail: "contains NUL bytes", size: file.size, mtimeMs: file.mtimeMs });
+      } else if (outcome.kind === "unchanged") {
+        // Read again only because its mtime was too recent to trust: nothing to write, and it counts as unchanged.
+        if (known?.size === file.size && known.mtimeMs === file.mtimeMs) sameContent++;
+        else writer.change({ path: file.path, state: "touched", size: file.size, mtimeMs: file.mtimeMs });
+      } else {
+        if (outcome.record.invalidUtf8) invalidUtf8.push(file.path);
+        writer.record(outcome.record, outcome.terms);
+        indexed++;
+      }
     };
+    let done = 0;
+    let workers = 0;
+    const context = { maxChunkLines: this.options.maxChunkLines, workers: this.options.workers, parallelMinBytes: this.options.parallelMinBytes, signal };
+    for await (const batch of analyseFiles(queue, context)) {
+      workers = Math.max(workers, batch.workers);
+      for (const outcome of batch.outcomes) apply(queue.files[done++]!, outcome);
+      this.options.onProgress?.({ phase: "reading", done, total: queue.files.length });
+      if (writer.full) await writer.flush();
+    }
+    return { indexed, sameContent, invalidUtf8, skipped, skippedPaths: new Set(skipped.map((entry) => entry.path)), workers };
   }
 
   /** Merges the segments when there are too many, and names them in the manifest (unless nothing may be written now). */
@@ -323,36 +354,6 @@ export class CodeIndex {
     for (const reader of old.readers) this.store.forget(reader.name);
     old.close();
     return made.reader.name;
-  }
-
-  /**
-   * Starts walking `start`; as files are found, queues those to analyse (new ones, and those whose
-   * size or mtime moved) and carries over binary files skipped last time and unchanged since.
-   */
-  private walkIntoQueue(start: string): { queue: FileQueue; walking: Promise<{ files: WalkedFile[]; skipped: SkippedFile[] }>; carriedBinary: SkippedFile[] } {
-    const knownBinary = new Map(this.manifest.skipped.filter((entry) => entry.reason === "binary").map((entry) => [entry.path, entry]));
-    const carriedBinary: SkippedFile[] = [];
-    const queue = new FileQueue();
-    const walking = walkFiles(this.root, start, {
-      maxFileBytes: this.options.maxFileBytes,
-      ...(this.options.hidden ? { hidden: this.options.hidden } : {}),
-      onFiles: (found) => {
-        for (const file of found) {
-          const binary = knownBinary.get(file.path);
-          if (binary !== undefined && binary.size === file.size && binary.mtimeMs === file.mtimeMs) {
-            carriedBinary.push({ ...binary, detail: "contains NUL bytes (unchanged since the last index)" });
-            continue;
-          }
-          const known = this.files.get(file.path);
-          if (known === undefined || known.size !== file.size || known.mtimeMs !== file.mtimeMs) queue.push({ ...file, knownHash: known?.hash });
-        }
-      },
-    });
-    walking.then(
-      () => queue.end(),
-      () => queue.end(),
-    );
-    return { queue, walking, carriedBinary };
   }
 
   /** Embeds the chunks of files whose vectors are missing or stale, and stores them. */
@@ -386,49 +387,5 @@ export class CodeIndex {
       position += file.chunkCount;
     }
     if (this.options.persist?.() !== false) await this.store.saveVectors(this.vectors);
-  }
-}
-
-/** The records and changes of an update, written as a segment each time they hold enough postings, and at the end. */
-class SegmentBatch {
-  /** Terms of this update's records (segments store the terms themselves, so each update starts afresh). */
-  readonly dictionary = new TermDictionary();
-  readonly counter = new TermCounter(this.dictionary);
-  private records: IndexedFile[] = [];
-  private changes: FileChange[] = [];
-  private postings = 0;
-  /** Segments made so far. */
-  made = 0;
-
-  constructor(
-    private readonly store: IndexStore,
-    private readonly segments: SegmentSet,
-    private readonly persist: boolean,
-    private readonly limit: number,
-  ) {}
-
-  record(file: IndexedFile): void {
-    this.records.push(file);
-    for (const chunk of file.chunks) this.postings += chunk.distinct;
-  }
-
-  change(change: FileChange): void {
-    this.changes.push(change);
-  }
-
-  get full(): boolean {
-    return this.postings >= this.limit;
-  }
-
-  async flush(): Promise<void> {
-    if (this.records.length === 0 && this.changes.length === 0) return;
-    const records = this.records;
-    const changes = this.changes;
-    this.records = [];
-    this.changes = [];
-    this.postings = 0;
-    const made = await this.store.makeSegment(this.persist, (sink) => writeRecords(sink, records, changes, this.dictionary.terms));
-    this.segments.add(made.reader);
-    this.made++;
   }
 }

@@ -94,7 +94,8 @@ export class IndexStore {
     return { reader: new SegmentReader(name, new FileSource(file)) };
   }
 
-  private async makeFolders(): Promise<void> {
+  /** Creates the index's folders (before a walk, so creating them moves no folder mtime the walk records). */
+  async makeFolders(): Promise<void> {
     await makeFolder(this.segmentFolder).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "ENOTDIR" && error.code !== "EEXIST") throw error;
       throw new ToolError(

@@ -1,11 +1,11 @@
 /**
  * Reads and analyses the files of an index update in queue order, as a walk queues them: in this
  * thread, and, once the update has queued enough bytes to be worth it, on worker threads too,
- * each thread taking the next batch when it is free. This thread counts with the index's own
- * dictionary; each worker keeps a dictionary of its own, whose term ids are mapped onto the
- * index's as its outcomes are taken in order. Which thread analysed a file changes the numbering
- * of terms, never the index's content. If the workers cannot run, the files they did not finish
- * are analysed here.
+ * each thread taking the next batch when it is free. Each thread counts with a dictionary of its
+ * own, started afresh when it grows large (so memory stays bounded on any tree); a record comes
+ * with the terms its ids name, and the segment it goes into maps them onto its own. Which thread
+ * analysed a file changes the numbering of terms, never the index's content. If the workers
+ * cannot run, the files they did not finish are analysed here.
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
 import os from "node:os";
@@ -14,8 +14,8 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ToolError } from "../errors.js";
 import { readAndAnalyse, type FileOutcome, type FileToAnalyse } from "./file-record.js";
-import { fileFromParts, type FileParts, type IndexedFile, type TermDictionary } from "./store.js";
-import type { TermCounter } from "./term-counter.js";
+import { fileFromParts, TermDictionary, type FileParts, type IndexedFile } from "./store.js";
+import { TermCounter } from "./term-counter.js";
 
 /** Files sent to a worker at a time. */
 const WORKER_BATCH = 24;
@@ -36,15 +36,14 @@ export type WorkerOutcome = Exclude<FileOutcome, { kind: "record" }> | { kind: "
 
 export interface WorkerReply {
   start: number;
+  /** The worker started a new dictionary before this reply (its counter was crowded): `terms` start from id 0. */
+  reset: boolean;
   /** Terms the worker's dictionary gained since its last reply, in id order. */
   terms: string[];
   outcomes: WorkerOutcome[];
 }
 
 export interface AnalysisContext {
-  /** The index's own counter and dictionary (used in this thread; worker ids map onto it). */
-  counter: TermCounter;
-  dictionary: TermDictionary;
   maxChunkLines?: number;
   /** Worker threads beside this one for a large update (default: the machine's parallelism less one, at most 3; 0 analyses here only). */
   workers?: number;
@@ -55,9 +54,12 @@ export interface AnalysisContext {
   signal?: AbortSignal;
 }
 
+/** An outcome as analysis yields it: a record comes with the terms its ids name (the dictionary of the thread that made it). */
+export type AnalysedOutcome = Exclude<FileOutcome, { kind: "record" }> | { kind: "record"; record: IndexedFile; terms: readonly string[] };
+
 /** Outcomes of consecutive files, and how many worker threads were running beside this one (0: this thread alone). */
 export interface AnalysedBatch {
-  outcomes: FileOutcome[];
+  outcomes: AnalysedOutcome[];
   workers: number;
 }
 
@@ -119,8 +121,26 @@ export class FileQueue {
 export async function* analyseFiles(queue: FileQueue, context: AnalysisContext): AsyncGenerator<AnalysedBatch> {
   const workers = context.workers ?? Math.min(3, os.availableParallelism() - 1);
   const worthWorkers = () => workers >= 1 && queue.bytes >= (context.parallelMinBytes ?? PARALLEL_MIN_BYTES) && queue.files.length >= 2 * WORKER_BATCH;
-  const reached = yield* analyseHere(queue, 0, context, worthWorkers);
-  if (reached < queue.files.length || !queue.ended) yield* analyseInWorkers(queue, reached, context, workers);
+  const local = new LocalAnalysis(context.maxChunkLines);
+  const reached = yield* analyseHere(queue, 0, local, context, worthWorkers);
+  if (reached < queue.files.length || !queue.ended) yield* analyseInWorkers(queue, reached, local, context, workers);
+}
+
+/** This thread's analysis: a counter with a dictionary of its own, started afresh between batches once it is crowded. */
+class LocalAnalysis {
+  private dictionary = new TermDictionary();
+  private counter = new TermCounter(this.dictionary);
+
+  constructor(private readonly maxLines: number | undefined) {}
+
+  analyse(files: FileToAnalyse[]): AnalysedOutcome[] {
+    if (this.counter.crowded) {
+      this.dictionary = new TermDictionary();
+      this.counter = new TermCounter(this.dictionary);
+    }
+    const terms = this.dictionary.terms;
+    return readAndAnalyse(files, this.counter, { maxLines: this.maxLines }).map((outcome) => (outcome.kind === "record" ? { ...outcome, terms } : outcome));
+  }
 }
 
 function throwIfCancelled(signal: AbortSignal | undefined): void {
@@ -132,7 +152,13 @@ function throwIfCancelled(signal: AbortSignal | undefined): void {
  * are queued. Stops when the queue has ended and everything is analysed, or, between batches,
  * when `handOver` says so; returns the position reached.
  */
-async function* analyseHere(queue: FileQueue, from: number, context: AnalysisContext, handOver: () => boolean = () => false): AsyncGenerator<AnalysedBatch, number> {
+async function* analyseHere(
+  queue: FileQueue,
+  from: number,
+  local: LocalAnalysis,
+  context: AnalysisContext,
+  handOver: () => boolean = () => false,
+): AsyncGenerator<AnalysedBatch, number> {
   const files = queue.files;
   let start = from;
   while (!handOver()) {
@@ -145,30 +171,25 @@ async function* analyseHere(queue: FileQueue, from: number, context: AnalysisCon
     const end = Math.min(files.length, start + LOCAL_BATCH);
     throwIfCancelled(context.signal);
     // Synchronous reads: on a local disk they cost a fraction of the asynchronous ones' CPU.
-    const outcomes = readAndAnalyse(files.slice(start, end), context.counter, { maxLines: context.maxChunkLines });
+    const outcomes = local.analyse(files.slice(start, end));
     start = end;
     yield { outcomes, workers: 0 };
   }
   return start;
 }
 
-/** A worker's own dictionary, as seen from the index: its terms, and their index ids once mapped. */
-interface TermSource {
-  /** Local term id → index term id (-1 until first used). */
-  ids: Int32Array;
-  terms: string[];
-}
-
-interface Pooled extends TermSource {
+interface Pooled {
   worker: Worker;
   /** Batches sent and not yet answered. */
   inFlight: number;
+  /** The worker's current dictionary, as its replies spell it out (a new array when it starts afresh). */
+  terms: string[];
 }
 
-async function* analyseInWorkers(queue: FileQueue, from: number, context: AnalysisContext, count: number): AsyncGenerator<AnalysedBatch> {
+async function* analyseInWorkers(queue: FileQueue, from: number, local: LocalAnalysis, context: AnalysisContext, count: number): AsyncGenerator<AnalysedBatch> {
   const files = queue.files;
-  /** Outcomes analysed here (term ids already the index's), or sent by a worker (`from`, whose term ids they hold). */
-  const received: Array<{ here: FileOutcome } | { sent: WorkerOutcome; from: TermSource } | undefined> = [];
+  /** Outcomes analysed here, or sent by a worker (with the worker's terms their ids name). */
+  const received: Array<{ here: AnalysedOutcome } | { sent: WorkerOutcome; terms: readonly string[] } | undefined> = [];
   let assigned = from;
   let taken = from;
   let failure: Error | undefined;
@@ -204,7 +225,7 @@ async function* analyseInWorkers(queue: FileQueue, from: number, context: Analys
       const entry = workerEntry();
       createWorker = () => startWorker(entry);
     } catch {
-      yield* analyseHere(queue, from, context);
+      yield* analyseHere(queue, from, local, context);
       return;
     }
   }
@@ -214,14 +235,17 @@ async function* analyseInWorkers(queue: FileQueue, from: number, context: Analys
       worker = createWorker();
     } catch {
       await Promise.all(pool.map((started) => started.worker.terminate()));
-      yield* analyseHere(queue, from, context);
+      yield* analyseHere(queue, from, local, context);
       return;
     }
-    const pooled: Pooled = { worker, inFlight: 0, ids: new Int32Array(0), terms: [] };
+    const pooled: Pooled = { worker, inFlight: 0, terms: [] };
     pooled.worker.on("message", (reply: WorkerReply) => {
+      // Outcomes still waiting keep the old array: their ids name its terms.
+      if (reply.reset) pooled.terms = [];
       // A loop, not push(...terms): a reply can carry more terms than a call takes arguments.
       for (const term of reply.terms) pooled.terms.push(term);
-      reply.outcomes.forEach((outcome, offset) => (received[reply.start + offset] = { sent: outcome, from: pooled }));
+      const terms = pooled.terms;
+      reply.outcomes.forEach((outcome, offset) => (received[reply.start + offset] = { sent: outcome, terms }));
       pooled.inFlight--;
       topUp();
       signalChange();
@@ -249,7 +273,7 @@ async function* analyseInWorkers(queue: FileQueue, from: number, context: Analys
         const task = nextTask();
         if (task !== undefined) {
           // Rather than wait, analyse the next batch here.
-          readAndAnalyse(task.files, context.counter, { maxLines: task.maxChunkLines }).forEach((outcome, offset) => (received[task.start + offset] = { here: outcome }));
+          local.analyse(task.files).forEach((outcome, offset) => (received[task.start + offset] = { here: outcome }));
           // Let the workers' replies in (and hand them their next batches) before going on.
           await new Promise<void>((resolve) => setImmediate(resolve));
         } else {
@@ -257,11 +281,11 @@ async function* analyseInWorkers(queue: FileQueue, from: number, context: Analys
         }
         continue;
       }
-      const ready: FileOutcome[] = [];
+      const ready: AnalysedOutcome[] = [];
       for (let entry = received[taken]; entry !== undefined; entry = received[taken]) {
         received[taken++] = undefined;
         if ("here" in entry) ready.push(entry.here);
-        else ready.push(entry.sent.kind === "parts" ? mapTerms(fileFromParts(entry.sent.parts), entry.from, context.dictionary) : entry.sent);
+        else ready.push(entry.sent.kind === "parts" ? { kind: "record", record: fileFromParts(entry.sent.parts), terms: entry.terms } : entry.sent);
       }
       yield { outcomes: ready, workers: count };
     }
@@ -270,27 +294,7 @@ async function* analyseInWorkers(queue: FileQueue, from: number, context: Analys
     context.signal?.removeEventListener("abort", signalChange);
     await Promise.all(pool.map(({ worker }) => worker.terminate()));
   }
-  if (!finished()) yield* analyseHere(queue, taken, context);
-}
-
-/** A worker's record with its term ids rewritten in place to the index's, interning terms as first met. */
-function mapTerms(record: IndexedFile, from: TermSource, dictionary: TermDictionary): FileOutcome {
-  if (from.ids.length < from.terms.length) {
-    const larger = new Int32Array(Math.max(from.terms.length, from.ids.length * 2)).fill(-1);
-    larger.set(from.ids);
-    from.ids = larger;
-  }
-  const ids = from.ids;
-  const numbers = record.numbers;
-  for (const { termsAt, distinct } of record.chunks) {
-    for (let position = termsAt; position < termsAt + distinct; position++) {
-      const local = numbers[position]!;
-      let global = ids[local]!;
-      if (global < 0) ids[local] = global = dictionary.intern(from.terms[local]!);
-      numbers[position] = global;
-    }
-  }
-  return { kind: "record", record };
+  if (!finished()) yield* analyseHere(queue, taken, local, context);
 }
 
 interface WorkerEntry {

@@ -3,6 +3,7 @@
  * numbers), the dictionary those ids refer to, and the manifest of the index on disk
  * (index-store.ts). Segments (segment.ts) store the records with their terms spelled out.
  */
+import type { ListingTimes } from "./change-check.js";
 import type { SymbolDefinition } from "./symbols.js";
 import type { SkippedFile } from "./walk.js";
 
@@ -96,6 +97,8 @@ export interface IndexManifest {
   skipped: SkippedFile[];
   /** The segment files, oldest first. */
   segments: string[];
+  /** What the last check of the whole workspace saw of its folders and .gitignore files (absent after an update of a subfolder). */
+  listing?: ListingTimes;
 }
 
 export interface VectorRecord {

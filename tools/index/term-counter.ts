@@ -12,6 +12,8 @@ import { CHUNK_HEADER, type TermDictionary } from "./store.js";
 import { identifierTokens } from "./tokenize.js";
 
 const MAX_IDENTIFIER = 64;
+/** Past this many terms or identifiers a counter is `crowded`: its owner starts a new one (with a new dictionary), bounding memory on any tree. */
+const CROWDED = 200_000;
 
 /** Byte classes: 1 starts or continues an identifier, 2 is a digit, 0 neither. */
 const BYTE_CLASS = new Uint8Array(256);
@@ -42,6 +44,11 @@ export class TermCounter {
   private textBytes = Buffer.alloc(256);
 
   constructor(private readonly dictionary: TermDictionary) {}
+
+  /** True once the dictionary or the identifiers seen have grown past what one counter should keep. */
+  get crowded(): boolean {
+    return this.identifierCount > CROWDED || this.dictionary.size > CROWDED;
+  }
 
   /** Adds the terms of bytes[start, end) (UTF-8) to the current chunk, each occurrence counted `weight` times. */
   add(bytes: Uint8Array, start = 0, end = bytes.length, weight = 1): void {

@@ -38,6 +38,11 @@ export interface WalkOptions {
   onFiles?: (files: WalkedFile[]) => void;
   /** Root-relative paths (files and folders) left out as if they did not exist: what the person's deny rules keep from being read. */
   hidden?: (relative: string) => boolean;
+  /**
+   * Called with the mtime of each folder, seen before it is listed, and of each .gitignore the
+   * walk reads: while none of them moves, a walk would list the same files (see change-check.ts).
+   */
+  onListing?: (relative: string, mtimeMs: number) => void;
 }
 
 /** Folders never indexed, whether or not a .gitignore names them. */
@@ -72,13 +77,14 @@ export async function walkFiles(root: string, start: string, options: WalkOption
     const relativeDirectory = toRelative(root, directory);
     let entries;
     try {
+      if (options.onListing !== undefined) options.onListing(relativeDirectory, statSync(directory).mtimeMs);
       entries = readdirSync(directory, { withFileTypes: true });
     } catch (error) {
       skipped.push({ path: relativeDirectory, reason: "unreadable", detail: (error as Error).message });
       return;
     }
     entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
-    const own = entries.some((entry) => entry.name === ".gitignore" && entry.isFile()) ? readIgnore(directory, relativeDirectory) : undefined;
+    const own = entries.some((entry) => entry.name === ".gitignore" && entry.isFile()) ? readIgnore(directory, relativeDirectory, options.onListing) : undefined;
     const active = own === undefined ? inherited : [...inherited, own];
     const subfolders: string[] = [];
     let found: WalkedFile[] = [];
@@ -168,10 +174,12 @@ function toRelative(root: string, absolute: string): string {
   return relative === "" ? "." : relative.split(path.sep).join("/");
 }
 
-function readIgnore(directory: string, relativeDirectory: string): IgnoreLayer | undefined {
+function readIgnore(directory: string, relativeDirectory: string, onListing?: (relative: string, mtimeMs: number) => void): IgnoreLayer | undefined {
   let text: string;
+  const file = path.join(directory, ".gitignore");
   try {
-    text = readFileSync(path.join(directory, ".gitignore"), "utf8");
+    if (onListing !== undefined) onListing(relativeDirectory === "." ? ".gitignore" : `${relativeDirectory}/.gitignore`, statSync(file).mtimeMs);
+    text = readFileSync(file, "utf8");
   } catch {
     return undefined;
   }

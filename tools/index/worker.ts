@@ -1,29 +1,36 @@
 /**
  * The entry of an index worker thread: reads and analyses the files it is sent, with a term
- * dictionary of its own. Each reply carries the terms the dictionary gained since the last one,
- * so the main thread can map the worker's term ids onto the index's.
+ * dictionary of its own (started afresh between batches once it grows large). Each reply carries
+ * the terms the dictionary gained since the last one, so the main thread can name the worker's
+ * term ids.
  */
 import { parentPort } from "node:worker_threads";
 import { readAndAnalyse } from "./file-record.js";
+import type { WorkerOutcome, WorkerReply, WorkerTask } from "./parallel.js";
 import { partsOf, TermDictionary } from "./store.js";
 import { TermCounter } from "./term-counter.js";
-import type { WorkerOutcome, WorkerReply, WorkerTask } from "./parallel.js";
 
 const port = parentPort;
 if (port === null) throw new Error("tools/index/worker runs only as a worker thread.");
 
-const dictionary = new TermDictionary();
-const counter = new TermCounter(dictionary);
+let dictionary = new TermDictionary();
+let counter = new TermCounter(dictionary);
 let termsSent = 0;
 
 port.on("message", (task: WorkerTask) => {
+  const reset = counter.crowded;
+  if (reset) {
+    dictionary = new TermDictionary();
+    counter = new TermCounter(dictionary);
+    termsSent = 0;
+  }
   const transfer: ArrayBuffer[] = [];
   const outcomes = readAndAnalyse(task.files, counter, { maxLines: task.maxChunkLines }).map((outcome): WorkerOutcome => {
     if (outcome.kind !== "record") return outcome;
     transfer.push(outcome.record.numbers.buffer as ArrayBuffer);
     return { kind: "parts", parts: partsOf(outcome.record) };
   });
-  const reply: WorkerReply = { start: task.start, terms: dictionary.terms.slice(termsSent), outcomes };
+  const reply: WorkerReply = { start: task.start, reset, terms: dictionary.terms.slice(termsSent), outcomes };
   termsSent = dictionary.size;
   port.postMessage(reply, transfer);
 });
