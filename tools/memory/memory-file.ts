@@ -82,13 +82,14 @@ function isStoredMemory(entry: unknown): entry is StoredMemory {
  * large string.
  */
 const entryBytes = new WeakMap<StoredMemory, { key: string; bytes: Buffer }>();
-const COMMA = Buffer.from(",");
+const COMMA = 0x2c;
 const CLOSE = Buffer.from("}}");
 
 /** The same bytes as JSON.stringify(data) in UTF-8, built from cached per-entry bytes. */
 export function encodeMemoryFile(data: MemoryFileData): Buffer {
-  const parts: Buffer[] = [Buffer.from(`{"version":${JSON.stringify(data.version)},"entries":{`)];
-  let first = true;
+  const open = Buffer.from(`{"version":${JSON.stringify(data.version)},"entries":{`);
+  const parts: Buffer[] = [];
+  let length = open.length + CLOSE.length;
   for (const key in data.entries) {
     const entry = data.entries[key]!;
     let cached = entryBytes.get(entry);
@@ -96,12 +97,22 @@ export function encodeMemoryFile(data: MemoryFileData): Buffer {
       cached = { key, bytes: Buffer.from(`${JSON.stringify(key)}:${JSON.stringify(entry)}`) };
       entryBytes.set(entry, cached);
     }
-    if (!first) parts.push(COMMA);
     parts.push(cached.bytes);
-    first = false;
+    length += cached.bytes.length;
   }
-  parts.push(CLOSE);
-  return Buffer.concat(parts);
+  length += Math.max(0, parts.length - 1);
+  // One buffer filled in place: Buffer.concat over 20,000 small pieces costs several times more.
+  const file = Buffer.allocUnsafe(length);
+  file.set(open, 0);
+  let offset = open.length;
+  for (let index = 0; index < parts.length; index++) {
+    if (index > 0) file[offset++] = COMMA;
+    const bytes = parts[index]!;
+    file.set(bytes, offset);
+    offset += bytes.length;
+  }
+  file.set(CLOSE, offset);
+  return file;
 }
 
 /** lowdb's storage for a memory file: parsed and checked on read, written whole and atomically. */
