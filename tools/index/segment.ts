@@ -8,14 +8,15 @@
  * of the same path, and a `removed` entry drops it.
  *
  * Layout: magic, meta blobs, chunk table (startLine, endLine, length per chunk), term postings,
- * symbol postings, term blocks, symbol blocks, files JSON, footer JSON, trailer (footer length,
+ * symbol postings, term blocks, symbol blocks, file list (JSON columns, file-columns.ts), footer JSON, trailer (footer length,
  * footer checksum, end magic). Every section is named by offset and length in the footer.
  */
+import { fileColumnsJson, headersFromColumns } from "./file-columns.js";
 import type { IndexedFile } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
 import { ByteBuffer, ByteReader, SegmentDamage, type SegmentSink, type SegmentSource } from "./segment-bytes.js";
 
-const MAGIC = Buffer.from("CLIOSEG6", "latin1");
+const MAGIC = Buffer.from("CLIOSEG7", "latin1");
 const END = Buffer.from("CLIOEND\n", "latin1");
 const TRAILER = 16;
 const BLOCK_TERMS = 32;
@@ -196,7 +197,7 @@ export class SegmentWriter {
     if (this.phase === "terms") this.symbolPostings = this.sink.written;
     const terms = this.terms.finish(this.sink, this.termPostings);
     const symbols = this.symbols.finish(this.sink, this.symbolPostings);
-    const files = Buffer.from(JSON.stringify(this.headers), "utf8");
+    const files = Buffer.from(fileColumnsJson(this.headers), "utf8");
     const footer: Footer = {
       chunkCount: this.chunkCount,
       chunks: this.chunksAt,
@@ -256,7 +257,9 @@ export class SegmentReader {
     const footerBytes = source.read(size - TRAILER - footerLength, footerLength);
     if (checksum(footerBytes) !== trailer.readUInt32LE(4)) throw new SegmentDamage("its footer does not match its checksum");
     this.footer = parseOr(footerBytes, "its footer") as Footer;
-    this.files = parseOr(source.read(...this.footer.files), "its file list") as SegmentFileHeader[];
+    const files = headersFromColumns(parseOr(source.read(...this.footer.files), "its file list"));
+    if (typeof files === "string") throw new SegmentDamage(files);
+    this.files = files;
     const rows = source.read(...this.footer.chunks);
     if (rows.length !== this.footer.chunkCount * CHUNK_ROW * 4) throw new SegmentDamage("its chunk table does not match its chunk count");
     if (checksum(rows) !== this.footer.chunkSum) throw new SegmentDamage("its chunk table does not match its checksum");
