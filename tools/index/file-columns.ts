@@ -5,7 +5,18 @@
  * file, languages named once). The reader checks the columns' shape and lengths: a list that does
  * not hold together is a damaged segment.
  */
-import type { SegmentFileHeader } from "./segment.js";
+import type { IndexedFile } from "./store.js";
+
+/** A file as a segment lists it; `state` marks a removal or a change of size and mtime only. */
+export type SegmentFileHeader = Pick<IndexedFile, "path" | "size" | "mtimeMs" | "hash" | "language" | "lines" | "entry" | "invalidUtf8"> & {
+  symbolCount: number;
+  /** Its chunks, from chunk `firstChunk` of the segment. */
+  chunks: number;
+  firstChunk: number;
+  /** Where its symbols, imports and chunk symbols are, as [offset, length]. */
+  meta: [number, number];
+  state?: "removed" | "touched";
+};
 
 /** Fields a few files have: kept aside, by file number. */
 type RareFields = Pick<SegmentFileHeader, "entry" | "invalidUtf8" | "state">;

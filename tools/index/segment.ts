@@ -11,8 +11,7 @@
  * symbol postings, term blocks, symbol blocks, file list (JSON columns, file-columns.ts), footer JSON, trailer (footer length,
  * footer checksum, end magic). Every section is named by offset and length in the footer.
  */
-import { fileColumnsJson, headersFromColumns } from "./file-columns.js";
-import type { IndexedFile } from "./store.js";
+import { fileColumnsJson, headersFromColumns, type SegmentFileHeader } from "./file-columns.js";
 import type { SymbolDefinition } from "./symbols.js";
 import { ByteBuffer, ByteReader, SegmentDamage, type SegmentSink, type SegmentSource } from "./segment-bytes.js";
 
@@ -26,16 +25,7 @@ const CACHED_BLOCKS = 512;
 /** Decoded postings a segment keeps between queries (8 bytes each). */
 const CACHED_POSTINGS = 1_000_000;
 
-/** A file as a segment lists it; `state` marks a removal or a change of size and mtime only. */
-export type SegmentFileHeader = Pick<IndexedFile, "path" | "size" | "mtimeMs" | "hash" | "language" | "lines" | "entry" | "invalidUtf8"> & {
-  symbolCount: number;
-  /** Its chunks, from chunk `firstChunk` of the segment. */
-  chunks: number;
-  firstChunk: number;
-  /** Where its symbols, imports and chunk symbols are, as [offset, length]. */
-  meta: [number, number];
-  state?: "removed" | "touched";
-};
+export type { SegmentFileHeader } from "./file-columns.js";
 
 /** What a file's meta blob holds. */
 export interface FileMeta {
