@@ -46,7 +46,9 @@ describe("a segment's file list as columns", () => {
     const columns = JSON.parse(fileColumnsJson(headers));
     expect(headersFromColumns({ ...columns, sizes: [1] })).toMatch(/sizes column/);
     expect(headersFromColumns({ ...columns, languageOf: [0, 9, 0] })).toMatch(/language/);
+    expect(headersFromColumns({ ...columns, languageOf: [0, "length", 0] })).toMatch(/language/);
     expect(headersFromColumns({ ...columns, rare: [[7, { entry: "x" }]] })).toMatch(/rare fields/);
+    expect(headersFromColumns({ ...columns, rare: [5, "x", [0, null]] })).toMatch(/rare fields/);
     expect(headersFromColumns({ ...columns, meta: [] })).toMatch(/missing columns/);
     expect(headersFromColumns([headers])).toMatch(/column/);
     expect(headersFromColumns(null)).toMatch(/not an object/);

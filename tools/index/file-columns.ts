@@ -80,7 +80,7 @@ export function headersFromColumns(parsed: unknown): SegmentFileHeader[] | strin
   let firstChunk = 0;
   for (let index = 0; index < count; index++) {
     const language = columns.languages[columns.languageOf[index]!];
-    if (language === undefined) return "its file list names a language it does not hold";
+    if (typeof language !== "string") return "its file list names a language it does not hold";
     const chunks = columns.chunks[index]!;
     headers[index] = {
       path: columns.paths[index]!,
@@ -96,7 +96,8 @@ export function headersFromColumns(parsed: unknown): SegmentFileHeader[] | strin
     };
     firstChunk += chunks;
   }
-  for (const [index, rare] of columns.rare) {
+  for (const item of columns.rare as unknown[]) {
+    const [index, rare] = Array.isArray(item) ? (item as [number, RareFields]) : [-1, null];
     const header = headers[index];
     if (header === undefined || typeof rare !== "object" || rare === null) return "its file list's rare fields name a file it does not hold";
     if (rare.entry !== undefined) header.entry = rare.entry;
