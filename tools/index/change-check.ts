@@ -56,8 +56,11 @@ export function changedKnownFiles(root: string, times: ListingTimes, known: Iter
     if (entry.reason === "binary" && (seen.size !== entry.size || seen.mtimeMs !== entry.mtimeMs)) return undefined;
   }
   const changed: WalkedFile[] = [];
+  // Indexed paths are normalised and root-relative (walk.ts), so plain joining is path.join without its normalising pass.
+  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+  const separator = path.sep === "/" ? undefined : /\//g;
   for (const file of known) {
-    const absolute = path.join(root, file.path);
+    const absolute = prefix + (separator === undefined ? file.path : file.path.replace(separator, path.sep));
     const seen = statSync(absolute, { throwIfNoEntry: false });
     if (seen === undefined || !seen.isFile() || seen.size > maxFileBytes) return undefined;
     if (seen.size !== file.size || seen.mtimeMs !== file.mtimeMs || isRacy(seen.mtimeMs, times.checkedAt))

@@ -8,14 +8,14 @@
  * of the same path, and a `removed` entry drops it.
  *
  * Layout: magic, meta blobs, chunk table (startLine, endLine, length per chunk), term postings,
- * symbol postings, term blocks, symbol blocks, files JSON, footer JSON, trailer (footer length,
+ * symbol postings, term blocks, symbol blocks, file list (JSON columns, file-columns.ts), footer JSON, trailer (footer length,
  * footer checksum, end magic). Every section is named by offset and length in the footer.
  */
-import type { IndexedFile } from "./store.js";
+import { fileColumnsJson, headersFromColumns, type SegmentFileHeader } from "./file-columns.js";
 import type { SymbolDefinition } from "./symbols.js";
 import { ByteBuffer, ByteReader, SegmentDamage, type SegmentSink, type SegmentSource } from "./segment-bytes.js";
 
-const MAGIC = Buffer.from("CLIOSEG6", "latin1");
+const MAGIC = Buffer.from("CLIOSEG7", "latin1");
 const END = Buffer.from("CLIOEND\n", "latin1");
 const TRAILER = 16;
 const BLOCK_TERMS = 32;
@@ -25,16 +25,7 @@ const CACHED_BLOCKS = 512;
 /** Decoded postings a segment keeps between queries (8 bytes each). */
 const CACHED_POSTINGS = 1_000_000;
 
-/** A file as a segment lists it; `state` marks a removal or a change of size and mtime only. */
-export type SegmentFileHeader = Pick<IndexedFile, "path" | "size" | "mtimeMs" | "hash" | "language" | "lines" | "entry" | "invalidUtf8"> & {
-  symbolCount: number;
-  /** Its chunks, from chunk `firstChunk` of the segment. */
-  chunks: number;
-  firstChunk: number;
-  /** Where its symbols, imports and chunk symbols are, as [offset, length]. */
-  meta: [number, number];
-  state?: "removed" | "touched";
-};
+export type { SegmentFileHeader } from "./file-columns.js";
 
 /** What a file's meta blob holds. */
 export interface FileMeta {
@@ -196,7 +187,7 @@ export class SegmentWriter {
     if (this.phase === "terms") this.symbolPostings = this.sink.written;
     const terms = this.terms.finish(this.sink, this.termPostings);
     const symbols = this.symbols.finish(this.sink, this.symbolPostings);
-    const files = Buffer.from(JSON.stringify(this.headers), "utf8");
+    const files = Buffer.from(fileColumnsJson(this.headers), "utf8");
     const footer: Footer = {
       chunkCount: this.chunkCount,
       chunks: this.chunksAt,
@@ -256,7 +247,9 @@ export class SegmentReader {
     const footerBytes = source.read(size - TRAILER - footerLength, footerLength);
     if (checksum(footerBytes) !== trailer.readUInt32LE(4)) throw new SegmentDamage("its footer does not match its checksum");
     this.footer = parseOr(footerBytes, "its footer") as Footer;
-    this.files = parseOr(source.read(...this.footer.files), "its file list") as SegmentFileHeader[];
+    const files = headersFromColumns(parseOr(source.read(...this.footer.files), "its file list"));
+    if (typeof files === "string") throw new SegmentDamage(files);
+    this.files = files;
     const rows = source.read(...this.footer.chunks);
     if (rows.length !== this.footer.chunkCount * CHUNK_ROW * 4) throw new SegmentDamage("its chunk table does not match its chunk count");
     if (checksum(rows) !== this.footer.chunkSum) throw new SegmentDamage("its chunk table does not match its checksum");

@@ -7,8 +7,8 @@ import type { ListingTimes } from "./change-check.js";
 import type { SymbolDefinition } from "./symbols.js";
 import type { SkippedFile } from "./walk.js";
 
-/** 6: segments with a sorted term dictionary and postings read on demand (5: comment and docstring lines count twice). */
-export const INDEX_FORMAT_VERSION = 6;
+/** 7: a segment's file list stored as columns (6: segments with a sorted term dictionary and postings read on demand). */
+export const INDEX_FORMAT_VERSION = 7;
 
 /** Terms interned as numbers while files are analysed (segments store the terms themselves). */
 export class TermDictionary {
