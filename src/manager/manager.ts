@@ -253,7 +253,7 @@ export class ProtocolManager {
   ): Promise<PermissionVerdict> {
     const { protocol, action, definition } = invocation;
     const { workspace } = this.options.environment;
-    const paths = await permissionSubject(definition, invocation.decoded, {
+    const found = permissionSubject(definition, invocation.decoded, {
       workspace,
       permissions: this.options.permissions,
       protocol,
@@ -261,6 +261,7 @@ export class ProtocolManager {
       permissionClass,
       checked: checkedPaths,
     });
+    const paths = found instanceof Promise ? await found : found;
     const request: PermissionRequest = { protocol, action, permissionClass, description, ...paths };
     if (changes) request.changes = changes;
     try {
