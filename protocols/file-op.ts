@@ -63,9 +63,11 @@ const loadFileTools = loadOnce(() => import("../tools/files/index.js"));
 export function createFileOpProtocol(options: FileOpOptions = {}) {
   // The file tools load on the first FILE_OP command, not at start-up.
   // Each command's tools do their I/O on the paths its permission check resolved.
+  let loaded: Awaited<ReturnType<typeof loadFileTools>> | undefined;
   const tools = async ({ environment, state, checkedPaths }: ActionContext<FileLedger | undefined>) => {
-    const { FileTools } = await loadFileTools();
-    return new FileTools(environment.workspace, options.fileSystem, options.syncReads, state, checkedPaths);
+    // Once loaded, the module is taken as it is: no await per command.
+    loaded ??= await loadFileTools();
+    return new loaded.FileTools(environment.workspace, options.fileSystem, options.syncReads, state, checkedPaths);
   };
 
   const plan = async (

@@ -32,6 +32,11 @@ export class OutputKeeper {
     return this.settings.outputFolder ?? DEFAULT_OUTPUT_FOLDER;
   }
 
+  /** True when `limit` would change the result: its output is past the limit, or the action shortened a longer whole. */
+  needsLimit(result: CommandResult, whole?: string): boolean {
+    return result.output.length > (this.settings.outputLimit ?? DEFAULT_OUTPUT_LIMIT) || (whole !== undefined && whole.length > result.output.length);
+  }
+
   /**
    * Cuts an output past the limit; the whole text (or the `whole` the action shortened itself)
    * is kept in a file the model can read in pieces.

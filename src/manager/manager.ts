@@ -20,7 +20,7 @@ import { actionErrorData, failureResult, safeDescribe, successResult, toErrorDat
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
 import { OutputKeeper } from "./kept-outputs.js";
 import { checkPaths, permissionSubject } from "./path-forms.js";
-import type { PermissionPolicy, PermissionVerdict } from "./permissions.js";
+import type { PermissionPolicy, PermissionRequest, PermissionVerdict } from "./permissions.js";
 import type { CommandResult } from "./result.js";
 import { CommandScheduler, HeldStream, runsAlone } from "./scheduler.js";
 
@@ -211,27 +211,36 @@ export class ProtocolManager {
 
   private async run(id: number, invocation: Invocation, permissionClass: PermissionClass, signal: AbortSignal): Promise<CommandResult> {
     const { protocol, action, definition } = invocation;
-    const start = invocation.command.span.start;
     const description = safeDescribe(definition, invocation);
-    const refused = (error: ResultError) => ({ ...this.failed(id, protocol, action, permissionClass, error, start, description), args: invocation.decoded });
-    const cancelled = () =>
-      this.failed(id, protocol, action, permissionClass, { code: "cancelled", message: `${protocol}.${action} was cancelled before it started.` }, start, description);
     // A command whose turn was cancelled while it waited is not put to the person.
-    if (signal.aborted) return cancelled();
+    if (signal.aborted) return this.cancelled(id, invocation, permissionClass, description);
     // Paths are resolved once: the permission rules judge these, and the action uses them.
     const checkedPaths = await checkPaths(definition, invocation.decoded, this.options.environment.workspace);
-    const preview = await this.previewOf(invocation, checkedPaths, signal);
+    const preview = definition.preview ? await this.previewOf(invocation, checkedPaths, signal) : undefined;
     // An action that cannot work (a replace whose text is not there) fails without a question.
-    if (preview && "error" in preview) return refused(preview.error);
+    if (preview && "error" in preview) return this.refused(id, invocation, permissionClass, description, preview.error);
     const verdict = await this.decide(invocation, permissionClass, description, checkedPaths, preview?.changes);
-    if (!verdict.allowed) return refused(verdict.error);
-    if (signal.aborted) return cancelled();
+    if (!verdict.allowed) return this.refused(id, invocation, permissionClass, description, verdict.error);
+    if (signal.aborted) return this.cancelled(id, invocation, permissionClass, description);
     // A question may have stood for minutes: the files are looked at again just before the change.
-    const again = verdict.asked ? await this.previewOf(invocation, checkedPaths, signal) : preview;
+    const again = verdict.asked && definition.preview ? await this.previewOf(invocation, checkedPaths, signal) : preview;
     const changes = again && "changes" in again ? again.changes : undefined;
     if (changes?.length) this.emit({ type: "files-changing", id, protocol, action, changes });
     this.emit({ type: "command-started", id, protocol, action, permissionClass, description });
     return this.execute(id, invocation, permissionClass, description, checkedPaths, signal);
+  }
+
+  /** The result of a command refused before it ran (a failed preview, the permission policy). */
+  private refused(id: number, invocation: Invocation, permissionClass: PermissionClass, description: string, error: ResultError): CommandResult {
+    const start = invocation.command.span.start;
+    return { ...this.failed(id, invocation.protocol, invocation.action, permissionClass, error, start, description), args: invocation.decoded };
+  }
+
+  /** The result of a command whose turn was cancelled before it started. */
+  private cancelled(id: number, invocation: Invocation, permissionClass: PermissionClass, description: string): CommandResult {
+    const { protocol, action } = invocation;
+    const error: ResultError = { code: "cancelled", message: `${protocol}.${action} was cancelled before it started.` };
+    return this.failed(id, protocol, action, permissionClass, error, invocation.command.span.start, description);
   }
 
   /** Asks the permission policy; a policy that fails refuses (nothing runs). */
@@ -244,7 +253,7 @@ export class ProtocolManager {
   ): Promise<PermissionVerdict> {
     const { protocol, action, definition } = invocation;
     const { workspace } = this.options.environment;
-    const paths = await permissionSubject(definition, invocation.decoded, {
+    const found = permissionSubject(definition, invocation.decoded, {
       workspace,
       permissions: this.options.permissions,
       protocol,
@@ -252,16 +261,21 @@ export class ProtocolManager {
       permissionClass,
       checked: checkedPaths,
     });
-    return this.options.permissions.decide({ protocol, action, permissionClass, description, ...paths, ...(changes ? { changes } : {}) }).catch(
-      (error: unknown): PermissionVerdict => ({
+    const paths = found instanceof Promise ? await found : found;
+    const request: PermissionRequest = { protocol, action, permissionClass, description, ...paths };
+    if (changes) request.changes = changes;
+    try {
+      return await this.options.permissions.decide(request);
+    } catch (error) {
+      return {
         allowed: false,
         error: {
           code: "permission_denied",
           message: `${protocol}.${action} was refused: asking for permission failed (${error instanceof Error ? error.message : String(error)}).`,
           hint: "Nothing ran. Try again, or ask the person to allow it in their permission rules.",
         },
-      }),
-    );
+      };
+    }
   }
 
   private outputKeeper: OutputKeeper | undefined;
@@ -283,14 +297,16 @@ export class ProtocolManager {
     signal: AbortSignal,
   ): Promise<CommandResult> {
     const { protocol, action, definition } = invocation;
-    const watched = await this.watch({ protocol, action, permissionClass });
+    const watched = this.options.watchRun ? await this.watch({ protocol, action, permissionClass }) : undefined;
     const began = performance.now();
     let result: CommandResult;
     try {
       const state = await this.stateOf(invocation.protocolDefinition);
       const progress = (text: string) => this.emit({ type: "command-output", id, text });
       const output: unknown = await definition.handler(invocation.args, { state, environment: this.options.environment, signal, progress, checkedPaths });
-      result = await this.outputs.limit(successResult(id, invocation, permissionClass, description, output), (output as ActionOutput).wholeOutput);
+      const succeeded = successResult(id, invocation, permissionClass, description, output);
+      const { wholeOutput } = output as ActionOutput;
+      result = this.outputs.needsLimit(succeeded, wholeOutput) ? await this.outputs.limit(succeeded, wholeOutput) : succeeded;
     } catch (error) {
       result = failureResult(id, protocol, action, permissionClass, actionErrorData(error, invocation), invocation.command.span.start, description);
       result.args = invocation.decoded;

@@ -35,18 +35,32 @@ export async function checkPaths(definition: ActionDefinition, decoded: Record<s
  * something and "always" then covers that file). The real run and the dry run both ask here;
  * `checked` are the command's paths as `checkPaths` resolved them (resolved here when absent).
  */
-export async function permissionSubject(
-  definition: ActionDefinition,
-  decoded: Record<string, unknown>,
-  context: { workspace: Workspace; permissions: PermissionPolicy; protocol: string; action: string; permissionClass: PermissionClass; checked?: CheckedPaths },
-): Promise<Pick<PermissionRequest, "subject" | "subjectIsPath" | "pathForms">> {
+export function permissionSubject(definition: ActionDefinition, decoded: Record<string, unknown>, context: SubjectContext): PermissionSubject | Promise<PermissionSubject> {
   const names = Object.keys(definition.parameters);
   const first = names[0];
   const subject = first === undefined ? undefined : decoded[first];
   const paths = names.filter((name) => definition.parameters[name]!.path === true && typeof decoded[name] === "string");
   const needed = context.permissionClass !== "read" || context.permissions.readsValues(context.protocol, context.action);
   const shown = typeof subject === "string" ? { subject } : {};
+  // Without path forms to work out, the answer is given at once (no promise per command).
   if (paths.length === 0 || !needed) return shown;
+  return withPathForms(definition, decoded, context, paths, shown);
+}
+
+/** What permission rules see of a command (see `permissionSubject`). */
+export type PermissionSubject = Pick<PermissionRequest, "subject" | "subjectIsPath" | "pathForms">;
+
+type SubjectContext = { workspace: Workspace; permissions: PermissionPolicy; protocol: string; action: string; permissionClass: PermissionClass; checked?: CheckedPaths };
+
+/** `shown` with every form of the path parameters `paths` and whether the first parameter is a path. */
+async function withPathForms(
+  definition: ActionDefinition,
+  decoded: Record<string, unknown>,
+  context: SubjectContext,
+  paths: string[],
+  shown: { subject?: string },
+): Promise<PermissionSubject> {
+  const first = Object.keys(definition.parameters)[0];
   const checked = context.checked ?? (await checkPaths(definition, decoded, context.workspace));
   const forms = new Set<string>();
   for (const name of paths) {

@@ -47,25 +47,35 @@ export interface ReplayOutcome {
  */
 export function scriptSubmissions(text: string, select?: CommandSelector, vocabulary?: CallVocabulary): { submissions: Submission[]; mentions: Mention[]; sources: string[] } {
   const parsed = parse(text, vocabulary);
-  const all = [
-    ...parsed.commands.map((command) => ({ span: command.span, submission: { command } as Submission })),
-    ...parsed.errors.map((syntaxError) => ({ span: syntaxError.span, submission: { syntaxError } as Submission })),
-  ]
-    .sort((left, right) => left.span.start.offset - right.span.start.offset)
-    .map((entry) => ({ ...entry, source: sourceOf(text, entry) }));
-  const located = select ? all.filter((entry) => select(entry.source, entry.span)) : all;
-  return {
-    submissions: located.map((entry) => entry.submission),
-    mentions: parsed.mentions,
-    sources: located.map((entry) => entry.source),
-  };
+  const submissions: Submission[] = [];
+  const spans: Span[] = [];
+  for (const command of parsed.commands) {
+    submissions.push({ command });
+    spans.push(command.span);
+  }
+  for (const syntaxError of parsed.errors) {
+    submissions.push({ syntaxError });
+    spans.push(syntaxError.span);
+  }
+  const order = submissions.map((_, index) => index);
+  order.sort((left, right) => spans[left]!.start.offset - spans[right]!.start.offset);
+  const located: Submission[] = [];
+  const sources: string[] = [];
+  for (const index of order) {
+    const submission = submissions[index]!;
+    const source = sourceOf(text, spans[index]!, submission);
+    if (select && !select(source, spans[index]!)) continue;
+    located.push(submission);
+    sources.push(source);
+  }
+  return { submissions: located, mentions: parsed.mentions, sources };
 }
 
 /** A command's text; for a syntax error, from its command's `[` (or its line's start) to the end of the error. */
-function sourceOf(text: string, entry: { span: Span; submission: Submission }): string {
-  const { start, end } = entry.span;
-  if (!("syntaxError" in entry.submission)) return text.slice(start.offset, end.offset);
-  const { protocol } = entry.submission.syntaxError;
+function sourceOf(text: string, span: Span, submission: Submission): string {
+  const { start, end } = span;
+  if (!("syntaxError" in submission)) return text.slice(start.offset, end.offset);
+  const { protocol } = submission.syntaxError;
   const lineStart = text.lastIndexOf("\n", start.offset - 1) + 1;
   const opening = protocol === undefined ? -1 : text.lastIndexOf(`[${protocol}`, start.offset);
   return text.slice(opening >= 0 ? opening : lineStart, Math.max(end.offset, start.offset + 1));

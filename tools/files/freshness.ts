@@ -14,9 +14,15 @@ export class FileLedger {
 
   /** Notes the file as the model now knows it: as `stat` (taken on the file as it was read) says, or as it is now. */
   async remember(context: FileContext, real: string, stat?: Stats): Promise<void> {
-    const stamp = stat === undefined ? await stampOf(context, real) : stampFrom(stat);
+    if (stat !== undefined) return this.rememberAs(real, stat);
+    const stamp = await stampOf(context, real);
     if (stamp === undefined) this.seen.delete(real);
     else this.seen.set(real, stamp);
+  }
+
+  /** Notes the file as `stat`, taken on the very file the model was shown, says it is. */
+  rememberAs(real: string, stat: Stats): void {
+    this.seen.set(real, stampFrom(stat));
   }
 
   /** Throws `stale_file` when the file changed since the model last read or wrote it. */

@@ -55,7 +55,7 @@ export class FileTools {
   private async readSeen(path: string, options: ReadOptions): Promise<ReadResult> {
     const resolved = await confine(this.context, path, "read");
     const { read, stat } = await readTextFile(this.context, resolved, options);
-    await this.ledger.remember(this.context, resolved.real, stat);
+    this.ledger.rememberAs(resolved.real, stat);
     return read;
   }
 

@@ -43,7 +43,7 @@ export interface LineWindow {
  * is dropped. Without a handle, `initial` must hold the whole file.
  */
 export async function readLineWindow(handle: FileHandle | undefined, options: LineWindowOptions): Promise<LineWindow> {
-  const whole = handle === undefined && options.initial !== undefined ? wholeWindow(options.initial, options) : undefined;
+  const whole = handle === undefined && options.initial !== undefined ? wholeLineWindow(options.initial, options) : undefined;
   if (whole !== undefined) return whole;
   let chunk: Buffer | undefined;
   const lines: string[] = [];
@@ -135,7 +135,7 @@ export async function readLineWindow(handle: FileHandle | undefined, options: Li
  * general walk. Gives what the walk gives: a `\n` byte never lies inside a UTF-8 sequence, so
  * decoding the whole and splitting it equals decoding each line.
  */
-function wholeWindow(content: Buffer, options: LineWindowOptions): LineWindow | undefined {
+export function wholeLineWindow(content: Buffer, options: LineWindowOptions): LineWindow | undefined {
   if (content.length >= options.countUpToBytes) return undefined;
   const text = content.toString("utf8");
   const all = text === "" ? [] : text.split("\n");

@@ -5,8 +5,8 @@ import { ToolError } from "../errors.js";
 import type { Stats } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import type { ResolvedPath } from "../workspace.js";
-import { confine, openRegularFile, readSmallRegularFile, type FileContext } from "./context.js";
-import { readLineWindow } from "./lines.js";
+import { openRegularFile, readSmallRegularFile, type FileContext } from "./context.js";
+import { readLineWindow, wholeLineWindow, type LineWindow, type LineWindowOptions } from "./lines.js";
 import { binaryType, formatBytes, formatCount, SNIFF_BYTES } from "./text.js";
 
 /** Output budget of one read. */
@@ -49,22 +49,30 @@ export interface StampedRead {
   stat: Stats;
 }
 
-export async function readTextFile(context: FileContext, input: string | ResolvedPath, options: ReadOptions = {}): Promise<StampedRead> {
-  const { real, relative } = await confine(context, input, "read");
+/** Reads the text file `resolved` names (a path its caller confined): its window of lines and the stat of the file read. */
+export async function readTextFile(context: FileContext, resolved: ResolvedPath, options: ReadOptions = {}): Promise<StampedRead> {
+  const { real, relative } = resolved;
   const small = readSmallRegularFile(context, real, relative, WHOLE_READ_BYTES);
-  if (small !== undefined) return { read: await windowOf(relative, small.stat, small.content, undefined, options), stat: small.stat };
+  if (small !== undefined) {
+    refuseBinary(relative, small.stat, small.content);
+    const whole = wholeLineWindow(small.content, windowOptions(small.content, small.stat, options));
+    if (whole !== undefined) return { read: windowResult(relative, small.stat, whole, options), stat: small.stat };
+    return { read: await windowOf(relative, small.stat, small.content, undefined, options), stat: small.stat };
+  }
   const { handle, stat } = await openRegularFile(context, real, relative);
   try {
     const sniffed = Buffer.alloc(Math.min(SNIFF_BYTES, stat.size));
     const { bytesRead } = await handle.read(sniffed, 0, sniffed.length, 0);
-    return { read: await windowOf(relative, stat, sniffed.subarray(0, bytesRead), handle, options), stat };
+    const head = sniffed.subarray(0, bytesRead);
+    refuseBinary(relative, stat, head);
+    return { read: await windowOf(relative, stat, head, handle, options), stat };
   } finally {
     await handle.close();
   }
 }
 
-/** The window of lines a read shows, from the file's first bytes (`head`) and, past them, the handle. */
-async function windowOf(relative: string, stat: Stats, head: Buffer, handle: FileHandle | undefined, options: ReadOptions): Promise<ReadResult> {
+/** Throws `binary_file` when the file's first bytes (`head`) look binary. */
+function refuseBinary(relative: string, stat: Stats, head: Buffer): void {
   const type = binaryType(head.subarray(0, SNIFF_BYTES));
   if (type !== undefined) {
     throw new ToolError("binary_file", `${relative} looks binary (${type}, ${formatBytes(stat.size)}); only text files can be read.`, [
@@ -73,25 +81,38 @@ async function windowOf(relative: string, stat: Stats, head: Buffer, handle: Fil
       " for its size and type, or a shell command to inspect it with a suitable tool.",
     ]);
   }
-  const firstLine = options.offset ?? 1;
+}
+
+/** How a read's window is cut, from the file's first bytes (`head`) and the read's options. */
+function windowOptions(head: Buffer, stat: Stats, options: ReadOptions): LineWindowOptions {
   const budget = options.maxBytes ?? READ_MAX_BYTES;
-  const maxLines = options.limit ?? Number.POSITIVE_INFINITY;
-  const window = await readLineWindow(handle, {
-    firstLine,
-    maxLines,
+  return {
+    firstLine: options.offset ?? 1,
+    maxLines: options.limit ?? Number.POSITIVE_INFINITY,
     maxBytes: budget,
     lineOverheadBytes: GUTTER_BYTES,
     maxLineBytes: Math.min(READ_MAX_LINE_BYTES, budget),
     countUpToBytes: COUNT_LINES_UP_TO_BYTES,
     initial: head,
     size: stat.size,
-  });
+  };
+}
+
+/** The window of lines a read shows, from the file's first bytes (`head`) and, past them, the handle. */
+async function windowOf(relative: string, stat: Stats, head: Buffer, handle: FileHandle | undefined, options: ReadOptions): Promise<ReadResult> {
+  return windowResult(relative, stat, await readLineWindow(handle, windowOptions(head, stat, options)), options);
+}
+
+/** A read's result from its window of lines; throws when the offset lies past the file's end. */
+function windowResult(relative: string, stat: Stats, window: LineWindow, options: ReadOptions): ReadResult {
+  const firstLine = options.offset ?? 1;
   const { totalLines } = window;
   if (totalLines !== undefined && firstLine > Math.max(totalLines, 1)) {
     throw new ToolError("invalid_argument", `${relative} has ${totalLines} lines; offset ${firstLine} is past its end.`, `Use an offset from 1 to ${Math.max(totalLines, 1)}.`);
   }
   const lastLine = firstLine + window.lines.length - 1;
   const complete = firstLine === 1 && totalLines !== undefined && lastLine >= totalLines;
+  const budget = options.maxBytes ?? READ_MAX_BYTES;
   return { relative, size: stat.size, lines: window.lines, firstLine, totalLines, complete, note: windowNote(window.stoppedForBytes, lastLine, totalLines, stat.size, budget) };
 }
 
