@@ -12,7 +12,7 @@ import { formatResultsForModel, type CommandResult } from "../manager/result.js"
 import { StreamCutError } from "../providers/failures.js";
 import type { ChatMessage, ModelProvider, ModelRequest } from "../providers/types.js";
 import { RESULT_STOP_SEQUENCES } from "./fabrication-guard.js";
-import { forHistory, withoutReasoning } from "./reasoning-split.js";
+import { historyContent, withoutReasoning } from "./reasoning-split.js";
 import { streamReply, type ReplyOutcome } from "./reply.js";
 import { needsSummary, summarize } from "./summary.js";
 import type { CheckRunner } from "./checks.js";
@@ -124,11 +124,7 @@ export class Agent {
         await this.append({ role: "assistant", content: cancelled ? INTERRUPTED : NO_REPLY }, turn);
         return this.finish(cancelled ? "cancelled" : "error", call, finalText, message);
       }
-      const said = withoutReasoning(outcome.text);
-      finalText = said.trim() ? said : "";
-      // The history sent back holds what the reply says only: providers reject reasoning there (DeepSeek),
-      // whether it came beside the content or as <think> blocks in it. The session file keeps both.
-      await this.append({ role: "assistant", content: outcome.text }, turn, outcome.reasoning);
+      finalText = await this.appendReply(outcome.text, turn, outcome.reasoning);
       for (const result of outcome.results) await this.options.recorder?.command(result, turn);
       if (outcome.finishReason === "cancelled") {
         await this.append({ role: "user", content: outcome.results.length ? `${formatResultsForModel(outcome.results)}\n\n${INTERRUPTED}` : INTERRUPTED }, turn);
@@ -207,8 +203,7 @@ export class Agent {
       turn,
       outcome: { text, reasoning: "", results: [], mentions: [], dialectCalls: [], finishReason: "stop", fabricated: false, dispatchDelays: [] },
     });
-    await this.append({ role: "assistant", content: text }, turn);
-    return text;
+    return this.appendReply(text, turn);
   }
 
   private async reply(system: string, turn: number, signal: AbortSignal): Promise<ReplyOutcome> {
@@ -278,8 +273,20 @@ export class Agent {
     await this.append({ role: "user", content });
   }
 
-  private async append(message: ChatMessage, turn = this.turnNumber, reasoning = ""): Promise<void> {
-    this.history.push(forHistory(message));
+  /**
+   * Adds a model reply. The history sent back holds what the reply says only: providers reject
+   * reasoning there (DeepSeek), whether it came beside the content or as <think> blocks in it. The
+   * session file keeps both. Returns what the reply says ("" when it was reasoning only).
+   */
+  private async appendReply(text: string, turn: number, reasoning = ""): Promise<string> {
+    const said = withoutReasoning(text);
+    await this.append({ role: "assistant", content: text }, turn, reasoning, historyContent(text, said));
+    return said.trim() ? said : "";
+  }
+
+  /** Adds a message; `sent` is its content as the history sends it back, when that differs. */
+  private async append(message: ChatMessage, turn = this.turnNumber, reasoning = "", sent = message.content): Promise<void> {
+    this.history.push(sent === message.content ? message : { ...message, content: sent });
     if (reasoning) await this.options.recorder?.message(message, turn, reasoning);
     else await this.options.recorder?.message(message, turn);
   }

@@ -203,12 +203,20 @@ export function withoutReasoning(text: string): string {
 export const REASONING_ONLY = "[no reply text: the reply held reasoning only]";
 
 /**
+ * What the history sends back for a reply whose text is `text` and says `said` (its text without
+ * reasoning blocks, from `withoutReasoning`): the reply itself when it had none.
+ */
+export function historyContent(text: string, said: string): string {
+  if (said === text) return text;
+  return said.trim() ? said : REASONING_ONLY;
+}
+
+/**
  * A message as the history sends it back to the model: a reply without its `<think>` blocks (the
- * session file keeps them). Used when the reply is added and when a recorded session is resumed.
+ * session file keeps them). Used when a recorded session is resumed.
  */
 export function forHistory(message: ChatMessage): ChatMessage {
   if (message.role !== "assistant") return message;
-  const said = withoutReasoning(message.content);
-  if (said === message.content) return message;
-  return { ...message, content: said.trim() ? said : REASONING_ONLY };
+  const content = historyContent(message.content, withoutReasoning(message.content));
+  return content === message.content ? message : { ...message, content };
 }
