@@ -261,7 +261,7 @@ export class CodeIndex {
       skipped,
       invalidUtf8: analysed.invalidUtf8,
       chunks: this.segments.chunkCount,
-      symbols: this.symbolCount(),
+      symbols: this.files.symbolCount(),
       workers: analysed.workers,
       durationMs: performance.now() - began,
     });
@@ -281,12 +281,6 @@ export class CodeIndex {
     };
     await this.save(persist, writer.made);
     return report();
-  }
-
-  private symbolCount(): number {
-    let symbols = 0;
-    for (const file of this.files.values()) symbols += file.symbolCount;
-    return symbols;
   }
 
   /** Reads and analyses the queued files into `writer`, writing a segment whenever it is full. */

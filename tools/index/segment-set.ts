@@ -139,6 +139,13 @@ export class LiveFiles implements ReadonlyMap<string, IndexEntry> {
     }
   }
 
+  /** Symbols defined in the live files, counted from the columns. */
+  symbolCount(): number {
+    let symbols = 0;
+    for (const slot of this.slots.values()) symbols += this.placed[Math.floor(slot / SLOT_SPAN)]!.reader.table.symbolCount(slot % SLOT_SPAN);
+    return symbols;
+  }
+
   slotOf(path: string): number | undefined {
     return this.slots.get(path);
   }
