@@ -180,7 +180,7 @@ export class LiveFiles implements ReadonlyMap<string, IndexEntry> {
 }
 
 export class SegmentSet {
-  private placed: Placed[] = [];
+  private readonly placed: Placed[] = [];
   readonly files = new LiveFiles(this.placed);
   private alive = new Uint8Array(0);
   private chunkTotal = 0;
