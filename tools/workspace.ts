@@ -113,7 +113,7 @@ export class Workspace {
   /** True when a deny rule keeps this workspace-relative path (a file, or a folder with or without `/`) from being read. */
   isHidden(relative: string): boolean {
     if (this.hidden === undefined) return false;
-    const bare = relative.replace(/\/+$/, "");
+    const bare = relative.endsWith("/") ? relative.replace(/\/+$/, "") : relative;
     return bare !== "" && bare !== "." && this.hidden(bare);
   }
 

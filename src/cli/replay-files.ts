@@ -5,7 +5,6 @@
  */
 import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
-import fg from "fast-glob";
 import type { ScriptRun } from "../replay/run-script.js";
 import type { ScriptVerdict } from "../replay/verdict.js";
 
@@ -30,7 +29,13 @@ export async function resolveScripts(patterns: string[], expect: string | boolea
   if (given.includes("-") && given.length > 1) return { error: "standard input (-) is a script of its own: give it alone, or give files." };
   const files: string[] = [];
   for (const pattern of given) {
-    if (pattern === "-" || existsSync(pattern) || !fg.isDynamicPattern(pattern)) {
+    if (pattern === "-" || existsSync(pattern)) {
+      files.push(pattern);
+      continue;
+    }
+    // fast-glob is loaded only for a name that is no file: a replay of named scripts does without it.
+    const { default: fg } = await import("fast-glob");
+    if (!fg.isDynamicPattern(pattern)) {
       files.push(pattern);
       continue;
     }

@@ -84,6 +84,8 @@ export class PermissionPolicy {
    * other way of reading too (searches, listings, the code index, diffs).
    */
   deniesReading(relative: string, readers: readonly { protocol: string; action: string }[]): boolean {
+    // Asked once per indexed path when an index opens: without deny rules there is nothing to match.
+    if (this.denyRules.length === 0) return false;
     return readers.some(({ protocol, action }) =>
       this.denyRules.some(
         (rule) =>

@@ -52,6 +52,10 @@ describe("a segment's file list as columns", () => {
     expect(headersFromColumns({ ...columns, meta: [] })).toMatch(/missing columns/);
     expect(headersFromColumns([headers])).toMatch(/column/);
     expect(headersFromColumns(null)).toMatch(/not an object/);
+    expect(headersFromColumns({ ...columns, chunks: [2, -1, 0] })).toMatch(/not a count/);
+    expect(headersFromColumns({ ...columns, chunks: [2, 0.5, 0] })).toMatch(/not a count/);
+    expect(headersFromColumns({ ...columns, paths: ["a", 7, "c"] })).toMatch(/wrong kind/);
+    expect(headersFromColumns({ ...columns, mtimes: [1, "2", 3] })).toMatch(/wrong kind/);
   });
 });
 

@@ -43,6 +43,21 @@ describe("search caches", () => {
     expect(() => linesOfFile(file, { size: 1, mtimeMs: 1 }, 1, 2)).toThrow();
   });
 
+  it("reads a large file only through the lines asked for, with lines and UTF-8 cut across its read blocks", async () => {
+    const file = path.join(folder.path, "large.ts");
+    // Lines of varied lengths with a three-byte character in each, so block edges fall inside lines and characters.
+    const lines = Array.from({ length: 6000 }, (_, line) => `const value${line} = "€${"x".repeat(line % 37)}";`);
+    await writeFile(file, `${lines.join("\n")}\n`);
+    const indexed = await stampOf(file);
+    const expectLines = (start: number, end: number) => expect(linesOfFile(file, indexed, start, end).slice(start - 1)).toEqual(lines.slice(start - 1, end));
+    expectLines(1, 3);
+    expectLines(2990, 3010);
+    expectLines(5990, 6000);
+    expectLines(10, 12);
+    // Past the last line: the lines that exist, then the empty text after the final newline.
+    expect(linesOfFile(file, indexed, 5999, 6005).slice(5998)).toEqual([lines[5998], lines[5999], ""]);
+  });
+
   it("picks the window with the most query words, also when lines without them are skipped untokenized", () => {
     const lines = ["alpha", "beta", "x = retries + 1", "retries()", "gamma", "delta", "epsilon", "zeta"];
     const tokens = new Set(tokenize("retry"));

@@ -31,6 +31,12 @@ export interface KnownFile {
   mtimeMs: number;
 }
 
+/** The files the index holds, visited without an object per file. */
+export interface KnownFiles {
+  /** Calls `visit` with each file's path, size and mtime as its last check saw them; stops when `visit` returns false. */
+  each(visit: (path: string, size: number, mtimeMs: number) => boolean): void;
+}
+
 /** True when a mtime seen by a check that began at `checkedAt` cannot be trusted to change with the content. */
 export function isRacy(mtimeMs: number, checkedAt: number): boolean {
   return mtimeMs >= checkedAt - RACY_MS;
@@ -40,7 +46,7 @@ export function isRacy(mtimeMs: number, checkedAt: number): boolean {
  * The indexed files that may have changed (size or mtime moved, or a racy mtime), when the
  * listings are as `times` recorded; undefined when a full walk is needed.
  */
-export function changedKnownFiles(root: string, times: ListingTimes, known: Iterable<KnownFile>, skipped: readonly SkippedFile[], maxFileBytes: number): WalkedFile[] | undefined {
+export function changedKnownFiles(root: string, times: ListingTimes, known: KnownFiles, skipped: readonly SkippedFile[], maxFileBytes: number): WalkedFile[] | undefined {
   // The manifest is read as it is found on disk: a listing of another shape is not trusted.
   if (typeof times.checkedAt !== "number" || typeof times.mtimes !== "object" || times.mtimes === null || !Array.isArray(skipped)) return undefined;
   for (const [relative, mtimeMs] of Object.entries(times.mtimes)) {
@@ -59,12 +65,16 @@ export function changedKnownFiles(root: string, times: ListingTimes, known: Iter
   // Indexed paths are normalised and root-relative (walk.ts), so plain joining is path.join without its normalising pass.
   const prefix = root.endsWith(path.sep) ? root : root + path.sep;
   const separator = path.sep === "/" ? undefined : /\//g;
-  for (const file of known) {
-    const absolute = prefix + (separator === undefined ? file.path : file.path.replace(separator, path.sep));
+  let walkNeeded = false;
+  known.each((relative, size, mtimeMs) => {
+    const absolute = prefix + (separator === undefined ? relative : relative.replace(separator, path.sep));
     const seen = statSync(absolute, { throwIfNoEntry: false });
-    if (seen === undefined || !seen.isFile() || seen.size > maxFileBytes) return undefined;
-    if (seen.size !== file.size || seen.mtimeMs !== file.mtimeMs || isRacy(seen.mtimeMs, times.checkedAt))
-      changed.push({ path: file.path, absolute, size: seen.size, mtimeMs: seen.mtimeMs });
-  }
-  return changed;
+    if (seen === undefined || !seen.isFile() || seen.size > maxFileBytes) {
+      walkNeeded = true;
+      return false;
+    }
+    if (seen.size !== size || seen.mtimeMs !== mtimeMs || isRacy(seen.mtimeMs, times.checkedAt)) changed.push({ path: relative, absolute, size: seen.size, mtimeMs: seen.mtimeMs });
+    return true;
+  });
+  return walkNeeded ? undefined : changed;
 }

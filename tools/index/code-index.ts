@@ -14,7 +14,7 @@ import { type AnalysedOutcome, analyseFiles, type FileQueue } from "./parallel.j
 import { IndexStore } from "./index-store.js";
 import { SegmentBatch } from "./segment-batch.js";
 import { mergeSegments } from "./segment-build.js";
-import { type IndexEntry, SegmentSet, type ChunkView, type QueryTerms } from "./segment-set.js";
+import { type IndexEntry, type LiveFiles, SegmentSet, type ChunkView, type QueryTerms } from "./segment-set.js";
 import type { SegmentReader } from "./segment.js";
 import { SegmentDamage } from "./segment-bytes.js";
 import { INDEX_FORMAT_VERSION, type IndexManifest, type VectorRecord } from "./store.js";
@@ -106,7 +106,7 @@ export class CodeIndex {
   }
 
   /** The indexed files by path. */
-  get files(): ReadonlyMap<string, IndexEntry> {
+  get files(): LiveFiles {
     return this.segments.files;
   }
 
@@ -261,7 +261,7 @@ export class CodeIndex {
       skipped,
       invalidUtf8: analysed.invalidUtf8,
       chunks: this.segments.chunkCount,
-      symbols: this.symbolCount(),
+      symbols: this.files.symbolCount(),
       workers: analysed.workers,
       durationMs: performance.now() - began,
     });
@@ -281,12 +281,6 @@ export class CodeIndex {
     };
     await this.save(persist, writer.made);
     return report();
-  }
-
-  private symbolCount(): number {
-    let symbols = 0;
-    for (const file of this.files.values()) symbols += file.symbolCount;
-    return symbols;
   }
 
   /** Reads and analyses the queued files into `writer`, writing a segment whenever it is full. */

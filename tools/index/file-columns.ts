@@ -68,41 +68,99 @@ export function fileColumnsJson(headers: readonly SegmentFileHeader[]): string {
 
 const COLUMNS_PER_FILE = ["paths", "sizes", "mtimes", "hashes", "languageOf", "lines", "symbolCounts", "chunks"] as const;
 
-/** The headers the parsed columns describe (each file's first chunk counted from the chunks before it), or an error message when they do not hold together. */
-export function headersFromColumns(parsed: unknown): SegmentFileHeader[] | string {
-  if (typeof parsed !== "object" || parsed === null) return "its file list is not an object of columns";
-  const columns = parsed as FileColumns;
-  const count = Array.isArray(columns.paths) ? columns.paths.length : -1;
-  for (const name of COLUMNS_PER_FILE) if (!Array.isArray(columns[name]) || columns[name].length !== count) return `its file list's ${name} column does not match its paths`;
-  if (!Array.isArray(columns.languages) || !Array.isArray(columns.meta) || columns.meta.length !== 2 * count || !Array.isArray(columns.rare))
-    return "its file list is missing columns";
-  const headers: SegmentFileHeader[] = new Array(count);
-  let firstChunk = 0;
-  for (let index = 0; index < count; index++) {
-    const language = columns.languages[columns.languageOf[index]!];
-    if (typeof language !== "string") return "its file list names a language it does not hold";
-    const chunks = columns.chunks[index]!;
-    headers[index] = {
+/**
+ * A segment's file list as parsed columns, read in place: what a fresh process needs of every
+ * file (path, size, mtime, chunks) is read from the columns, and a file's header object is built
+ * only when something asks for that file.
+ */
+export class FileTable {
+  /** Each file's first chunk in the segment (counted from the chunks before it). */
+  readonly firstChunks: Int32Array;
+  private readonly rare = new Map<number, RareFields>();
+
+  private constructor(private readonly columns: FileColumns) {
+    this.firstChunks = new Int32Array(columns.paths.length);
+  }
+
+  /** The table the parsed columns describe, or an error message when they do not hold together. */
+  static from(parsed: unknown): FileTable | string {
+    if (typeof parsed !== "object" || parsed === null) return "its file list is not an object of columns";
+    const columns = parsed as FileColumns;
+    const count = Array.isArray(columns.paths) ? columns.paths.length : -1;
+    for (const name of COLUMNS_PER_FILE) if (!Array.isArray(columns[name]) || columns[name].length !== count) return `its file list's ${name} column does not match its paths`;
+    if (!Array.isArray(columns.languages) || !Array.isArray(columns.meta) || columns.meta.length !== 2 * count || !Array.isArray(columns.rare))
+      return "its file list is missing columns";
+    const table = new FileTable(columns);
+    let firstChunk = 0;
+    for (let index = 0; index < count; index++) {
+      if (typeof columns.languages[columns.languageOf[index]!] !== "string") return "its file list names a language it does not hold";
+      const chunks = columns.chunks[index]!;
+      if (!Number.isInteger(chunks) || chunks < 0) return "its file list's chunks column holds a value that is not a count";
+      if (typeof columns.paths[index] !== "string" || typeof columns.sizes[index] !== "number" || typeof columns.mtimes[index] !== "number")
+        return "its file list holds a path, size or mtime of the wrong kind";
+      table.firstChunks[index] = firstChunk;
+      firstChunk += chunks;
+    }
+    for (const item of columns.rare as unknown[]) {
+      const [index, rare] = Array.isArray(item) ? (item as [number, RareFields]) : [-1, null];
+      if (!Number.isInteger(index) || index < 0 || index >= count || typeof rare !== "object" || rare === null) return "its file list's rare fields name a file it does not hold";
+      table.rare.set(index, rare);
+    }
+    return table;
+  }
+
+  get length(): number {
+    return this.columns.paths.length;
+  }
+  path(index: number): string {
+    return this.columns.paths[index]!;
+  }
+  size(index: number): number {
+    return this.columns.sizes[index]!;
+  }
+  mtimeMs(index: number): number {
+    return this.columns.mtimes[index]!;
+  }
+  chunks(index: number): number {
+    return this.columns.chunks[index]!;
+  }
+  symbolCount(index: number): number {
+    return this.columns.symbolCounts[index]!;
+  }
+  /** Where the file's meta blob is, as [offset, length]. */
+  meta(index: number): [number, number] {
+    return [this.columns.meta[2 * index]!, this.columns.meta[2 * index + 1]!];
+  }
+  state(index: number): SegmentFileHeader["state"] {
+    return this.rare.size === 0 ? undefined : this.rare.get(index)?.state;
+  }
+
+  /** The header of file `index`, built now. */
+  header(index: number): SegmentFileHeader {
+    const columns = this.columns;
+    const header: SegmentFileHeader = {
       path: columns.paths[index]!,
       size: columns.sizes[index]!,
       mtimeMs: columns.mtimes[index]!,
       hash: columns.hashes[index]!,
-      language,
+      language: columns.languages[columns.languageOf[index]!]!,
       lines: columns.lines[index]!,
       symbolCount: columns.symbolCounts[index]!,
-      chunks,
-      firstChunk,
-      meta: [columns.meta[2 * index]!, columns.meta[2 * index + 1]!],
+      chunks: columns.chunks[index]!,
+      firstChunk: this.firstChunks[index]!,
+      meta: this.meta(index),
     };
-    firstChunk += chunks;
+    const rare = this.rare.get(index);
+    if (rare?.entry !== undefined) header.entry = rare.entry;
+    if (rare?.invalidUtf8 !== undefined) header.invalidUtf8 = rare.invalidUtf8;
+    if (rare?.state !== undefined) header.state = rare.state;
+    return header;
   }
-  for (const item of columns.rare as unknown[]) {
-    const [index, rare] = Array.isArray(item) ? (item as [number, RareFields]) : [-1, null];
-    const header = headers[index];
-    if (header === undefined || typeof rare !== "object" || rare === null) return "its file list's rare fields name a file it does not hold";
-    if (rare.entry !== undefined) header.entry = rare.entry;
-    if (rare.invalidUtf8 !== undefined) header.invalidUtf8 = rare.invalidUtf8;
-    if (rare.state !== undefined) header.state = rare.state;
-  }
-  return headers;
+}
+
+/** The headers the parsed columns describe (each file's first chunk counted from the chunks before it), or an error message when they do not hold together. */
+export function headersFromColumns(parsed: unknown): SegmentFileHeader[] | string {
+  const table = FileTable.from(parsed);
+  if (typeof table === "string") return table;
+  return Array.from({ length: table.length }, (_, index) => table.header(index));
 }

@@ -11,21 +11,26 @@ import type { SymbolDefinition } from "./symbols.js";
 const K1 = 1.2;
 const B = 0.75;
 
-/** A file of the index as searches, overviews and explanations see it; its symbols and imports are read on first use. */
+/** A file of the index as searches, overviews and explanations see it; its header, symbols and imports are read on first use. */
 export class IndexEntry {
+  private built: SegmentFileHeader | undefined;
+
   constructor(
     private readonly reader: SegmentReader,
     /** Its number in its segment. */
     readonly fileIndex: number,
     /** The id of its first chunk in the whole index. */
     readonly firstChunk: number,
-    private readonly header: SegmentFileHeader,
     public size: number,
     public mtimeMs: number,
   ) {}
 
+  private get header(): SegmentFileHeader {
+    this.built ??= this.reader.table.header(this.fileIndex);
+    return this.built;
+  }
   get path(): string {
-    return this.header.path;
+    return this.reader.table.path(this.fileIndex);
   }
   get hash(): string {
     return this.header.hash;
@@ -43,10 +48,10 @@ export class IndexEntry {
     return this.header.invalidUtf8 === true;
   }
   get chunkCount(): number {
-    return this.header.chunks;
+    return this.reader.table.chunks(this.fileIndex);
   }
   get symbolCount(): number {
-    return this.header.symbolCount;
+    return this.reader.table.symbolCount(this.fileIndex);
   }
   get segment(): SegmentReader {
     return this.reader;
@@ -82,9 +87,101 @@ interface Placed {
   base: number;
 }
 
+/** A live file's slot: its segment's place in the set times this, plus its number in the segment. */
+const SLOT_SPAN = 2 ** 32;
+
+/**
+ * The live files by path. A fresh process opens the index for one search, so the view holds
+ * only each path's slot; a file's `IndexEntry` is made when something asks for it, and the change
+ * check reads sizes and mtimes from the segments' columns (`each`).
+ */
+export class LiveFiles implements ReadonlyMap<string, IndexEntry> {
+  private readonly slots = new Map<string, number>();
+  private readonly made = new Map<number, IndexEntry>();
+  /** Size and mtime of files a later segment marked touched (content unchanged). */
+  private readonly touched = new Map<number, [number, number]>();
+
+  constructor(private readonly placed: readonly Placed[]) {}
+
+  get size(): number {
+    return this.slots.size;
+  }
+  has(path: string): boolean {
+    return this.slots.has(path);
+  }
+  get(path: string): IndexEntry | undefined {
+    const slot = this.slots.get(path);
+    return slot === undefined ? undefined : this.entryAt(slot);
+  }
+  keys(): MapIterator<string> {
+    return this.slots.keys();
+  }
+  *values(): MapIterator<IndexEntry> {
+    for (const slot of this.slots.values()) yield this.entryAt(slot);
+  }
+  *entries(): MapIterator<[string, IndexEntry]> {
+    for (const [path, slot] of this.slots) yield [path, this.entryAt(slot)];
+  }
+  [Symbol.iterator](): MapIterator<[string, IndexEntry]> {
+    return this.entries();
+  }
+  forEach(visit: (value: IndexEntry, key: string, map: ReadonlyMap<string, IndexEntry>) => void, thisArg?: unknown): void {
+    for (const [path, entry] of this.entries()) visit.call(thisArg, entry, path, this);
+  }
+
+  /** Calls `visit` with each live file's path, size and mtime, making no entries; stops when it returns false. */
+  each(visit: (path: string, size: number, mtimeMs: number) => boolean): void {
+    for (const [path, slot] of this.slots) {
+      const touched = this.touched.size === 0 ? undefined : this.touched.get(slot);
+      const table = this.placed[Math.floor(slot / SLOT_SPAN)]!.reader.table;
+      const file = slot % SLOT_SPAN;
+      if (!visit(path, touched?.[0] ?? table.size(file), touched?.[1] ?? table.mtimeMs(file))) return;
+    }
+  }
+
+  /** Symbols defined in the live files, counted from the columns. */
+  symbolCount(): number {
+    let symbols = 0;
+    for (const slot of this.slots.values()) symbols += this.placed[Math.floor(slot / SLOT_SPAN)]!.reader.table.symbolCount(slot % SLOT_SPAN);
+    return symbols;
+  }
+
+  slotOf(path: string): number | undefined {
+    return this.slots.get(path);
+  }
+  place(path: string, slot: number): void {
+    this.slots.set(path, slot);
+  }
+  drop(path: string, slot: number): void {
+    this.slots.delete(path);
+    this.made.delete(slot);
+    this.touched.delete(slot);
+  }
+  touch(slot: number, size: number, mtimeMs: number): void {
+    this.touched.set(slot, [size, mtimeMs]);
+    const made = this.made.get(slot);
+    if (made !== undefined) {
+      made.size = size;
+      made.mtimeMs = mtimeMs;
+    }
+  }
+
+  private entryAt(slot: number): IndexEntry {
+    let entry = this.made.get(slot);
+    if (entry === undefined) {
+      const { reader, base } = this.placed[Math.floor(slot / SLOT_SPAN)]!;
+      const file = slot % SLOT_SPAN;
+      const [size, mtimeMs] = this.touched.get(slot) ?? [reader.table.size(file), reader.table.mtimeMs(file)];
+      entry = new IndexEntry(reader, file, base + reader.table.firstChunks[file]!, size, mtimeMs);
+      this.made.set(slot, entry);
+    }
+    return entry;
+  }
+}
+
 export class SegmentSet {
-  readonly files = new Map<string, IndexEntry>();
-  private placed: Placed[] = [];
+  private readonly placed: Placed[] = [];
+  readonly files = new LiveFiles(this.placed);
   private alive = new Uint8Array(0);
   private chunkTotal = 0;
   private live = 0;
@@ -103,6 +200,7 @@ export class SegmentSet {
   /** Adds a segment newer than all before it. */
   add(reader: SegmentReader): void {
     const base = this.chunkTotal;
+    const place = this.placed.length;
     this.placed.push({ reader, base });
     this.chunkTotal += reader.chunkCount;
     if (this.alive.length < this.chunkTotal) {
@@ -110,40 +208,41 @@ export class SegmentSet {
       larger.set(this.alive);
       this.alive = larger;
     }
-    reader.files.forEach((header, fileIndex) => {
-      if (this.hidden?.(header.path)) return;
-      const known = this.files.get(header.path);
-      if (header.state === "touched") {
-        if (known !== undefined) {
-          known.size = header.size;
-          known.mtimeMs = header.mtimeMs;
-        }
-        return;
+    const table = reader.table;
+    const rows = reader.chunkRows;
+    for (let file = 0; file < table.length; file++) {
+      const path = table.path(file);
+      if (this.hidden?.(path)) continue;
+      const state = table.state(file);
+      const known = this.files.slotOf(path);
+      if (state === "touched") {
+        if (known !== undefined) this.files.touch(known, table.size(file), table.mtimeMs(file));
+        continue;
       }
-      if (known !== undefined) this.kill(known);
-      if (header.state === "removed") return;
-      const entry = new IndexEntry(reader, fileIndex, base + header.firstChunk, header, header.size, header.mtimeMs);
-      this.files.set(header.path, entry);
-      for (let chunk = 0; chunk < header.chunks; chunk++) {
-        this.alive[entry.firstChunk + chunk] = 1;
-        this.liveLength += reader.chunkRows[3 * (header.firstChunk + chunk) + 2]!;
+      if (known !== undefined) this.kill(path, known);
+      if (state === "removed") continue;
+      this.files.place(path, place * SLOT_SPAN + file);
+      const first = table.firstChunks[file]!;
+      const chunks = table.chunks(file);
+      for (let chunk = first; chunk < first + chunks; chunk++) {
+        this.alive[base + chunk] = 1;
+        this.liveLength += rows[3 * chunk + 2]!;
       }
-      this.live += header.chunks;
-    });
-  }
-
-  private kill(entry: IndexEntry): void {
-    this.files.delete(entry.path);
-    const local = entry.firstChunk - this.baseOf(entry.segment);
-    for (let chunk = 0; chunk < entry.chunkCount; chunk++) {
-      this.alive[entry.firstChunk + chunk] = 0;
-      this.liveLength -= entry.segment.chunkRows[3 * (local + chunk) + 2]!;
+      this.live += chunks;
     }
-    this.live -= entry.chunkCount;
   }
 
-  private baseOf(reader: SegmentReader): number {
-    return this.placed.find((entry) => entry.reader === reader)!.base;
+  private kill(path: string, slot: number): void {
+    const { reader, base } = this.placed[Math.floor(slot / SLOT_SPAN)]!;
+    const file = slot % SLOT_SPAN;
+    this.files.drop(path, slot);
+    const first = reader.table.firstChunks[file]!;
+    const chunks = reader.table.chunks(file);
+    for (let chunk = first; chunk < first + chunks; chunk++) {
+      this.alive[base + chunk] = 0;
+      this.liveLength -= reader.chunkRows[3 * chunk + 2]!;
+    }
+    this.live -= chunks;
   }
 
   /** Closes every segment (after a merge replaced them, or when the index is dropped). */
@@ -160,8 +259,9 @@ export class SegmentSet {
 
   /** A chunk by id, with the symbol it was cut at (read from its file's meta). */
   chunk(id: number): ChunkView {
-    const { reader, fileIndex, local, header } = this.locate(id);
-    const view: ChunkView = { path: header.path, index: local - header.firstChunk, startLine: reader.chunkRows[3 * local]!, endLine: reader.chunkRows[3 * local + 1]! };
+    const { reader, fileIndex, local } = this.locate(id);
+    const first = reader.table.firstChunks[fileIndex]!;
+    const view: ChunkView = { path: reader.table.path(fileIndex), index: local - first, startLine: reader.chunkRows[3 * local]!, endLine: reader.chunkRows[3 * local + 1]! };
     const symbol = reader.meta(fileIndex).chunkSymbols[view.index];
     if (symbol !== undefined && symbol !== "") view.symbol = symbol;
     return view;
@@ -169,23 +269,23 @@ export class SegmentSet {
 
   /** A chunk's path and lines, without reading meta. */
   place(id: number): { path: string; startLine: number; endLine: number } {
-    const { reader, local, header } = this.locate(id);
-    return { path: header.path, startLine: reader.chunkRows[3 * local]!, endLine: reader.chunkRows[3 * local + 1]! };
+    const { reader, fileIndex, local } = this.locate(id);
+    return { path: reader.table.path(fileIndex), startLine: reader.chunkRows[3 * local]!, endLine: reader.chunkRows[3 * local + 1]! };
   }
 
-  private locate(id: number): { reader: SegmentReader; fileIndex: number; local: number; header: SegmentFileHeader } {
+  private locate(id: number): { reader: SegmentReader; fileIndex: number; local: number } {
     const { reader, base } = this.placeOf(id);
     const local = id - base;
-    const files = reader.files;
+    const firstChunks = reader.table.firstChunks;
     // The last file starting at or before the chunk (files without chunks start where the next one does).
     let low = 0;
-    let high = files.length - 1;
+    let high = firstChunks.length - 1;
     while (low < high) {
       const middle = (low + high + 1) >>> 1;
-      if (files[middle]!.firstChunk <= local) low = middle;
+      if (firstChunks[middle]! <= local) low = middle;
       else high = middle - 1;
     }
-    return { reader, fileIndex: low, local, header: files[low]! };
+    return { reader, fileIndex: low, local };
   }
 
   private placeOf(id: number): Placed {
@@ -202,13 +302,14 @@ export class SegmentSet {
   /** Definitions of a lower-cased name, read from each segment's symbol dictionary. */
   definitions(key: string): Array<{ path: string; symbol: SymbolDefinition }> {
     const found: Array<{ path: string; symbol: SymbolDefinition }> = [];
-    for (const { reader } of this.placed) {
+    this.placed.forEach(({ reader }, place) => {
       for (const fileIndex of reader.symbolFiles(key)) {
-        const entry = this.files.get(reader.files[fileIndex]!.path);
-        if (entry === undefined || entry.segment !== reader || entry.fileIndex !== fileIndex) continue;
-        for (const symbol of entry.symbols) if (symbol.name.toLowerCase() === key) found.push({ path: entry.path, symbol });
+        const path = reader.table.path(fileIndex);
+        if (this.files.slotOf(path) !== place * SLOT_SPAN + fileIndex) continue;
+        const entry = this.files.get(path)!;
+        for (const symbol of entry.symbols) if (symbol.name.toLowerCase() === key) found.push({ path, symbol });
       }
-    }
+    });
     return found;
   }
 

@@ -11,7 +11,7 @@
  * symbol postings, term blocks, symbol blocks, file list (JSON columns, file-columns.ts), footer JSON, trailer (footer length,
  * footer checksum, end magic). Every section is named by offset and length in the footer.
  */
-import { fileColumnsJson, headersFromColumns, type SegmentFileHeader } from "./file-columns.js";
+import { FileTable, fileColumnsJson, type SegmentFileHeader } from "./file-columns.js";
 import type { SymbolDefinition } from "./symbols.js";
 import { ByteBuffer, ByteReader, SegmentDamage, type SegmentSink, type SegmentSource } from "./segment-bytes.js";
 
@@ -223,7 +223,9 @@ export interface PostingList {
 
 /** Reads a segment on demand: the footer, file list and chunk table when opened; dictionary blocks, postings and meta blobs when asked. */
 export class SegmentReader {
-  readonly files: SegmentFileHeader[];
+  /** Its file list, read in place (file-columns.ts). */
+  readonly table: FileTable;
+  private headers: SegmentFileHeader[] | undefined;
   /** startLine, endLine, length for each chunk. */
   readonly chunkRows: Int32Array;
   private readonly footer: Footer;
@@ -247,20 +249,23 @@ export class SegmentReader {
     const footerBytes = source.read(size - TRAILER - footerLength, footerLength);
     if (checksum(footerBytes) !== trailer.readUInt32LE(4)) throw new SegmentDamage("its footer does not match its checksum");
     this.footer = parseOr(footerBytes, "its footer") as Footer;
-    const files = headersFromColumns(parseOr(source.read(...this.footer.files), "its file list"));
-    if (typeof files === "string") throw new SegmentDamage(files);
-    this.files = files;
+    const table = FileTable.from(parseOr(source.read(...this.footer.files), "its file list"));
+    if (typeof table === "string") throw new SegmentDamage(table);
+    this.table = table;
     const rows = source.read(...this.footer.chunks);
     if (rows.length !== this.footer.chunkCount * CHUNK_ROW * 4) throw new SegmentDamage("its chunk table does not match its chunk count");
     if (checksum(rows) !== this.footer.chunkSum) throw new SegmentDamage("its chunk table does not match its checksum");
     // A copy only when the bytes do not start at a multiple of 4 (a view needs that).
     this.chunkRows = rows.byteOffset % 4 === 0 ? new Int32Array(rows.buffer, rows.byteOffset, rows.length / 4) : new Int32Array(new Uint8Array(rows).buffer);
-    let chunks = 0;
-    for (const file of this.files) {
-      if (file.firstChunk !== chunks) throw new SegmentDamage("its files do not match its chunks");
-      chunks += file.chunks;
-    }
+    const last = table.length - 1;
+    const chunks = last < 0 ? 0 : table.firstChunks[last]! + table.chunks(last);
     if (chunks !== this.footer.chunkCount) throw new SegmentDamage("its files do not match its chunks");
+  }
+
+  /** Every file's header (built on first use: a search reads the table instead). */
+  get files(): readonly SegmentFileHeader[] {
+    this.headers ??= Array.from({ length: this.table.length }, (_, index) => this.table.header(index));
+    return this.headers;
   }
 
   get chunkCount(): number {
@@ -275,10 +280,10 @@ export class SegmentReader {
   meta(fileIndex: number): FileMeta {
     let meta = this.metaCache.get(fileIndex);
     if (meta === undefined) {
-      const file = this.files[fileIndex];
-      if (file === undefined) throw new SegmentDamage("a file number is out of range");
-      if (file.meta[1] === 0) meta = { symbols: [], imports: [], chunkSymbols: [] };
-      else meta = parseOr(this.source.read(...file.meta), "a file's symbols") as FileMeta;
+      if (!(fileIndex >= 0 && fileIndex < this.table.length)) throw new SegmentDamage("a file number is out of range");
+      const [offset, length] = this.table.meta(fileIndex);
+      if (length === 0) meta = { symbols: [], imports: [], chunkSymbols: [] };
+      else meta = parseOr(this.source.read(offset, length), "a file's symbols") as FileMeta;
       this.metaCache.set(fileIndex, meta);
     }
     return meta;
@@ -286,8 +291,8 @@ export class SegmentReader {
 
   /** The raw meta blob of a file (copied as is by a merge). */
   metaBytes(fileIndex: number): Uint8Array {
-    const file = this.files[fileIndex]!;
-    return file.meta[1] === 0 ? new Uint8Array(0) : this.source.read(...file.meta);
+    const [offset, length] = this.table.meta(fileIndex);
+    return length === 0 ? new Uint8Array(0) : this.source.read(offset, length);
   }
 
   term(term: string): DictionaryEntry | undefined {
@@ -340,7 +345,7 @@ export class SegmentReader {
     let file = 0;
     for (let index = 0; index < entry.frequency; index++) {
       file += reader.varint();
-      if (file >= this.files.length) throw new SegmentDamage("a symbol names a file it does not hold");
+      if (file >= this.table.length) throw new SegmentDamage("a symbol names a file it does not hold");
       files.push(file);
     }
     return files;

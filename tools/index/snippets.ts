@@ -4,18 +4,22 @@
  * copy has the size and mtime the index holds for the file), since the same files answer query
  * after query, and reading a large file and finding its line starts cost more than ranking it.
  */
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { decodeText } from "./file-record.js";
 import { stemHead, tokenize } from "./tokenize.js";
 
 /** Bytes of files kept between searches. */
 const CACHED_BYTES = 32 * 1024 * 1024;
+/** A file is read this much at a time, until the lines a hit shows are whole. */
+const READ_BLOCK = 64 * 1024;
 
 interface CachedFile {
   size: number;
   mtimeMs: number;
+  /** The file's first bytes: up to the end of the last line asked for so far, or all of it when `whole`. */
   bytes: Buffer;
-  /** Where each line starts, found on first use. */
+  whole: boolean;
+  /** Where each line of `bytes` starts, found on first use. */
   lineStarts?: Uint32Array;
 }
 
@@ -29,21 +33,58 @@ export interface FileStamp {
   mtimeMs: number;
 }
 
+/** True when the copy holds line `endLine` whole. */
+function holdsLine(file: CachedFile, endLine: number): boolean {
+  return file.whole || lineStartsOf(file).length > endLine;
+}
+
 /**
- * The file as the index holds it: from the cache when the copy there has the size and mtime the
- * index recorded (no system call), else as it is on disk now.
+ * The file from its start until line `endLine` is whole (a hit's chunk is often near the top of
+ * a large file), or all of it: one open, a stat, and reads of `READ_BLOCK` bytes.
  */
-function currentFile(absolute: string, indexed: FileStamp): CachedFile {
+function readThrough(absolute: string, endLine: number): CachedFile {
+  const descriptor = openSync(absolute, "r");
+  try {
+    const { size, mtimeMs } = fstatSync(descriptor);
+    let buffer = Buffer.allocUnsafe(Math.min(size, READ_BLOCK) || READ_BLOCK);
+    let length = 0;
+    let newlines = 0;
+    for (;;) {
+      if (length === buffer.length) {
+        const larger = Buffer.allocUnsafe(Math.max(Math.min(size, 2 * length), length + READ_BLOCK));
+        buffer.copy(larger, 0, 0, length);
+        buffer = larger;
+      }
+      const read = readSync(descriptor, buffer, length, Math.min(READ_BLOCK, buffer.length - length), length);
+      if (read === 0) return { size, mtimeMs, bytes: buffer.subarray(0, length), whole: true };
+      const fresh = buffer.subarray(length, length + read);
+      for (let at = fresh.indexOf(10); at !== -1; at = fresh.indexOf(10, at + 1)) newlines++;
+      length += read;
+      if (newlines >= endLine) return { size, mtimeMs, bytes: buffer.subarray(0, length), whole: length >= size };
+    }
+  } finally {
+    closeSync(descriptor);
+  }
+}
+
+/**
+ * The file as the index holds it, through line `endLine`: from the cache when the copy there has
+ * the size and mtime the index recorded (no system call) and holds that line, else as it is on
+ * disk now.
+ */
+function currentFile(absolute: string, indexed: FileStamp, endLine: number): CachedFile {
   const known = files.get(absolute);
   if (known !== undefined) {
     files.delete(absolute);
     cachedBytes -= known.bytes.length;
   }
-  let file = known !== undefined && known.size === indexed.size && known.mtimeMs === indexed.mtimeMs ? known : undefined;
-  if (file === undefined) {
+  const usable = known !== undefined && holdsLine(known, endLine) ? known : undefined;
+  let file = usable !== undefined && usable.size === indexed.size && usable.mtimeMs === indexed.mtimeMs ? usable : undefined;
+  if (file === undefined && usable !== undefined) {
     const stat = statSync(absolute);
-    file = known !== undefined && known.size === stat.size && known.mtimeMs === stat.mtimeMs ? known : { size: stat.size, mtimeMs: stat.mtimeMs, bytes: readFileSync(absolute) };
+    if (usable.size === stat.size && usable.mtimeMs === stat.mtimeMs) file = usable;
   }
+  file ??= readThrough(absolute, endLine);
   if (file.bytes.length <= CACHED_BYTES / 4) {
     files.set(absolute, file);
     cachedBytes += file.bytes.length;
@@ -75,7 +116,7 @@ function lineStartsOf(file: CachedFile): Uint32Array {
  * those the index holds. Throws when the file cannot be read.
  */
 export function linesOfFile(absolute: string, indexed: FileStamp, start: number, end: number): string[] {
-  const file = currentFile(absolute, indexed);
+  const file = currentFile(absolute, indexed, end);
   const starts = lineStartsOf(file);
   if (start > starts.length) return [];
   const from = starts[start - 1]!;

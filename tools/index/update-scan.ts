@@ -4,7 +4,7 @@
  * each); otherwise the folder is walked, and files are queued for analysis as the walk finds them
  * (new ones, those whose size or mtime moved, and those whose mtime is too recent to trust).
  */
-import { changedKnownFiles, isRacy, type KnownFile, type ListingTimes } from "./change-check.js";
+import { changedKnownFiles, isRacy, type KnownFile, type KnownFiles, type ListingTimes } from "./change-check.js";
 import { FileQueue } from "./parallel.js";
 import type { IndexManifest } from "./store.js";
 import { DEFAULT_MAX_FILE_BYTES, walkFiles, type SkippedFile, type WalkedFile } from "./walk.js";
@@ -12,6 +12,11 @@ import { DEFAULT_MAX_FILE_BYTES, walkFiles, type SkippedFile, type WalkedFile } 
 /** A known file, with the hash the index holds for it. */
 export interface KnownEntry extends KnownFile {
   hash: string;
+}
+
+/** The files the index holds: by path, or all of them without an object per file. */
+export interface KnownIndex extends KnownFiles {
+  get(path: string): KnownEntry | undefined;
 }
 
 export interface ScanOptions {
@@ -36,11 +41,11 @@ export interface Scan {
  * Scans `start` (absolute, inside `root`) against what the index holds (`known`, and the
  * manifest's skipped files and listings); `checkedAt` is when the update began.
  */
-export function scanForChanges(root: string, start: string, known: ReadonlyMap<string, KnownEntry>, manifest: IndexManifest, checkedAt: number, options: ScanOptions): Scan {
+export function scanForChanges(root: string, start: string, known: KnownIndex, manifest: IndexManifest, checkedAt: number, options: ScanOptions): Scan {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const listing = manifest.listing;
   if (start === root && listing !== undefined) {
-    const changed = changedKnownFiles(root, listing, known.values(), manifest.skipped, maxFileBytes);
+    const changed = changedKnownFiles(root, listing, known, manifest.skipped, maxFileBytes);
     if (changed !== undefined) {
       const queue = FileQueue.of(changed.map((file) => ({ ...file, knownHash: known.get(file.path)?.hash })));
       const finished = Promise.resolve({ present: undefined, skipped: manifest.skipped, listing: { checkedAt, mtimes: listing.mtimes } });
@@ -51,7 +56,7 @@ export function scanForChanges(root: string, start: string, known: ReadonlyMap<s
 }
 
 /** Walks `start`, queuing the files to analyse as they are found, and carrying over binary files skipped last time and unchanged since. */
-function walkIntoQueue(root: string, start: string, known: ReadonlyMap<string, KnownEntry>, manifest: IndexManifest, checkedAt: number, options: ScanOptions): Scan {
+function walkIntoQueue(root: string, start: string, known: KnownIndex, manifest: IndexManifest, checkedAt: number, options: ScanOptions): Scan {
   const knownBinary = new Map(manifest.skipped.filter((entry) => entry.reason === "binary").map((entry) => [entry.path, entry]));
   const lastCheck = manifest.listing?.checkedAt ?? manifest.updatedAt;
   const carriedBinary: SkippedFile[] = [];
