@@ -67,10 +67,10 @@ export async function configuredRules(options: { trustProject?: boolean } = {}):
 }
 
 /** `3 succeeded, 1 failed, 2 not run`, coloured by outcome. */
-export function summaryLine(results: CommandResult[], total: number, style: ReturnType<typeof createStyle>): string {
-  const failed = results.filter((result) => !result.ok).length;
-  const skipped = total - results.length;
-  const summary = `${results.length - failed} succeeded, ${failed} failed${skipped ? `, ${skipped} not run` : ""}`;
+/** `N succeeded, N failed, N not run` for a replay's counts (see `ReplayOutcome`). */
+export function summaryLine({ ran, failed, total }: { ran: number; failed: number; total: number }, style: ReturnType<typeof createStyle>): string {
+  const skipped = total - ran;
+  const summary = `${ran - failed} succeeded, ${failed} failed${skipped ? `, ${skipped} not run` : ""}`;
   return failed ? style.red(summary) : style.green(summary);
 }
 
