@@ -144,15 +144,22 @@ export class Workspace {
    * its permission check resolved them): its resolution is used, or the error that check gave.
    */
   async resolve(input: string | ResolvedPath, intent: PathIntent = "read", checked?: CheckedPaths): Promise<ResolvedPath> {
+    return this.resolveKnown(input, intent, checked) ?? this.resolveText(input as string, intent, false);
+  }
+
+  /**
+   * What `resolve` gives without touching the file system, when it can: a path this workspace
+   * resolved before, or a text `checked` holds (whose error is thrown); undefined for a text that
+   * must be resolved afresh (`resolve`). Throws as `resolve` rejects.
+   */
+  resolveKnown(input: string | ResolvedPath, intent: PathIntent = "read", checked?: CheckedPaths): ResolvedPath | undefined {
     const known = typeof input === "string" ? checked?.get(input) : input;
     if (known instanceof Error) {
       // The spelling's own faults come first, as a fresh resolution reports them.
       this.resolveLexically(input as string, intent);
       throw known;
     }
-    if (known !== undefined) return this.forIntent(known, intent);
-    if (typeof input !== "string") return this.forIntent(input, intent);
-    return this.resolveText(input, intent, false);
+    return known === undefined ? undefined : this.forIntent(known, intent);
   }
 
   /**
