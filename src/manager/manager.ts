@@ -215,7 +215,8 @@ export class ProtocolManager {
     // A command whose turn was cancelled while it waited is not put to the person.
     if (signal.aborted) return this.cancelled(id, invocation, permissionClass, description);
     // Paths are resolved once: the permission rules judge these, and the action uses them.
-    const checkedPaths = await checkPaths(definition, invocation.decoded, this.options.environment.workspace);
+    const checking = checkPaths(definition, invocation.decoded, this.options.environment.workspace);
+    const checkedPaths = checking instanceof Promise ? await checking : checking;
     const preview = definition.preview ? await this.previewOf(invocation, checkedPaths, signal) : undefined;
     // An action that cannot work (a replace whose text is not there) fails without a question.
     if (preview && "error" in preview) return this.refused(id, invocation, permissionClass, description, preview.error);
