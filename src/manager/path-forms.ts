@@ -16,7 +16,6 @@ import type { PermissionPolicy, PermissionRequest } from "./permissions.js";
  */
 export function checkPaths(definition: ActionDefinition, decoded: Record<string, unknown>, workspace: Workspace): CheckedPaths | Promise<CheckedPaths> {
   const checked = new Map<string, ResolvedPath | Error>();
-  const refused = (value: string, error: unknown) => void checked.set(value, error instanceof Error ? error : new Error(String(error)));
   const seen = new Set<string>();
   const waiting: Promise<void>[] = [];
   for (const name of Object.keys(definition.parameters)) {
@@ -31,15 +30,19 @@ export function checkPaths(definition: ActionDefinition, decoded: Record<string,
         waiting.push(
           found.then(
             (resolved) => void checked.set(value, resolved),
-            (error: unknown) => refused(value, error),
+            (error: unknown) => void checked.set(value, asError(error)),
           ),
         );
       else checked.set(value, found);
     } catch (error) {
-      refused(value, error);
+      checked.set(value, asError(error));
     }
   }
   return waiting.length === 0 ? checked : Promise.all(waiting).then(() => checked);
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 /**
