@@ -89,7 +89,10 @@ export class KnownFolders {
 /** `folder` met once more in this run (`before`: how it stood): listed when it is small enough for the meetings so far. */
 function meet(folder: string, before: UnlistedFolder | undefined, inside: (real: string) => boolean): KnownFolder | UnlistedFolder | null {
   const met = (before?.met ?? 0) + 1;
-  if (before !== undefined && met < before.retryAt) return { met, retryAt: before.retryAt };
+  if (before !== undefined && met < before.retryAt) {
+    before.met = met;
+    return before;
+  }
   const limit = Math.min(MAX_ENTRIES, met * ENTRIES_PER_MEETING);
   const learned = learn(folder, inside, limit);
   if (learned !== "too big") return learned;

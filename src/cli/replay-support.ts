@@ -66,8 +66,7 @@ export async function configuredRules(options: { trustProject?: boolean } = {}):
   return { rules: config.permissions, protocolConfig: config.protocols, extensions: { mcpServers: config.mcpServers, shellProtocols: config.shellProtocols } };
 }
 
-/** `3 succeeded, 1 failed, 2 not run`, coloured by outcome. */
-/** `N succeeded, N failed, N not run` for a replay's counts (see `ReplayOutcome`). */
+/** `3 succeeded, 1 failed, 2 not run` from a replay's counts (see `ReplayOutcome`), coloured by outcome. */
 export function summaryLine({ ran, failed, total }: { ran: number; failed: number; total: number }, style: ReturnType<typeof createStyle>): string {
   const skipped = total - ran;
   const summary = `${ran - failed} succeeded, ${failed} failed${skipped ? `, ${skipped} not run` : ""}`;

@@ -213,7 +213,7 @@ export async function explainFailure<Value>(input: string, operation: Promise<Va
   }
 }
 
-/** What `explainFailure` turns `error` into: a ClioError as it is, a system error as a ToolError a model can act on. */
+/** What `explainFailure` turns `error` into: a ToolError as it is, a system error as a ToolError a model can act on. */
 export function explained(input: string, error: unknown): ToolError {
   if (ToolError.isInstance(error)) return error;
   const reason = (error as Error).message ?? String(error);
