@@ -64,11 +64,11 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
   // The file tools load on the first FILE_OP command, not at start-up.
   // Each command's tools do their I/O on the paths its permission check resolved.
   let loaded: Awaited<ReturnType<typeof loadFileTools>> | undefined;
-  const tools = async ({ environment, state, checkedPaths }: ActionContext<FileLedger | undefined>) => {
-    // Once loaded, the module is taken as it is: no await per command.
-    loaded ??= await loadFileTools();
-    return new loaded.FileTools(environment.workspace, options.fileSystem, options.syncReads, state, checkedPaths);
-  };
+  const toolsOf = (module: NonNullable<typeof loaded>, { environment, state, checkedPaths }: ActionContext<FileLedger | undefined>): FileTools =>
+    new module.FileTools(environment.workspace, options.fileSystem, options.syncReads, state, checkedPaths);
+  // Once loaded, the module is taken as it is: the tools come at once, not as a promise.
+  const tools = (context: ActionContext<FileLedger | undefined>): FileTools | Promise<FileTools> =>
+    loaded === undefined ? loadFileTools().then((module) => toolsOf((loaded = module), context)) : toolsOf(loaded, context);
 
   const plan = async (
     action: "write" | "replace" | "delete" | "move" | "copy",
@@ -107,7 +107,14 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
         },
         describe: (args) => `Reading ${args.path}${args.offset === undefined ? "" : ` from line ${args.offset}`}`,
         async handler(args, context) {
-          const result = await (await tools(context)).read(args.path, { offset: args.offset, limit: args.limit, maxBytes: readLimit(context.environment) });
+          const files = tools(context);
+          // A small file's read comes at once (see FileTools.readAtOnceOrLater): no promise to wait for.
+          const reading = (files instanceof Promise ? await files : files).readAtOnceOrLater(args.path, {
+            offset: args.offset,
+            limit: args.limit,
+            maxBytes: readLimit(context.environment),
+          });
+          const result = reading instanceof Promise ? await reading : reading;
           const shown = result.lines.length === 0 ? "(empty file)" : numberLines(result.lines, result.firstLine);
           const lastLine = result.firstLine + result.lines.length - 1;
           const of = result.totalLines === undefined ? formatBytes(result.size) : `${plural(result.totalLines, "line")}`;

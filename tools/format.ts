@@ -10,5 +10,6 @@ const GROUPED = new Intl.NumberFormat("en-US");
 
 /** `1,234` style counts in messages (as `count.toLocaleString("en-US")` writes them). */
 export function formatCount(count: number): string {
-  return GROUPED.format(count);
+  // Below a thousand a whole number has no separator: its plain digits (the formatter costs microseconds).
+  return count > 0 && count < 1000 && Number.isInteger(count) ? String(count) : GROUPED.format(count);
 }

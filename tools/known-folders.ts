@@ -1,7 +1,9 @@
 /**
  * Where the workspace's folders really lie, remembered while a run of read-only commands lasts, so
  * that resolving a path in a folder met before costs no system call (a `realpath` walks every
- * folder on the way, about as much as the read itself).
+ * folder on the way, about as much as the read itself). Remembering a folder means listing it, so
+ * a folder is listed only once the run has met enough of its paths for its size (see
+ * `ENTRIES_PER_MEETING`); until then its paths are walked.
  *
  * What stays true without a fresh walk: every open of a resolved path refuses a link in place of
  * its last name (`O_NOFOLLOW`) and confirms through `/proc/self/fd` that the descriptor is the
@@ -15,7 +17,7 @@
  * opens it confirmed (`opensConfirmed`, via `Workspace.resolveCommandPath`) uses it; every other
  * resolution (listings, other protocols, kept outputs, attachments, undo snapshots) walks afresh.
  */
-import { readdirSync, realpathSync } from "node:fs";
+import { opendirSync, realpathSync } from "node:fs";
 import path from "node:path";
 
 /** A folder met in this run: its real path, and the names in it that are symbolic links. */
@@ -24,15 +26,29 @@ interface KnownFolder {
   links: ReadonlySet<string>;
 }
 
+/** A folder met but not listed yet: how often this run met it, and at which meeting its listing is tried again. */
+interface UnlistedFolder {
+  met: number;
+  retryAt: number;
+}
+
 /** Folders remembered at most; past this the memory starts again. */
 const MAX_FOLDERS = 4096;
 /** A folder holding more entries than this is not remembered (listing it would cost more than it saves). */
 const MAX_ENTRIES = 4096;
+/**
+ * Entries a folder's listing may read per meeting of the folder in this run: a folder is listed
+ * once it holds at most this many times the paths met in it, so a run that reads a few files of a
+ * big folder walks their paths instead of listing it (listing an entry costs about a tenth of a
+ * walk). Tries come at the 1st, 2nd, 4th, 8th… meeting, so the tries cost at most 2 × this many
+ * entries per meeting.
+ */
+const ENTRIES_PER_MEETING = 8;
 
 export class KnownFolders {
   private runs = 0;
   /** By the folder's absolute path as written (links in it not expanded); null: resolve in full. */
-  private readonly folders = new Map<string, KnownFolder | null>();
+  private readonly folders = new Map<string, KnownFolder | UnlistedFolder | null>();
 
   /** A run of read-only commands began (runs may overlap: memory lasts until the last one ends). */
   runStarted(): void {
@@ -59,28 +75,51 @@ export class KnownFolders {
     if (this.runs === 0) return undefined;
     const folder = path.dirname(absolute);
     let known = this.folders.get(folder);
-    if (known === undefined) {
-      if (this.folders.size >= MAX_FOLDERS) this.folders.clear();
-      known = learn(folder, inside);
+    if (known === undefined || (known !== null && "met" in known)) {
+      if (known === undefined && this.folders.size >= MAX_FOLDERS) this.folders.clear();
+      known = meet(folder, known, inside);
       this.folders.set(folder, known);
     }
     const name = path.basename(absolute);
-    if (known === null || known.links.has(name)) return undefined;
+    if (known === null || "met" in known || known.links.has(name)) return undefined;
     return path.join(known.real, name);
   }
 }
 
-/** Where `folder` really lies and which of its names are links; null when it is not worth remembering. */
-function learn(folder: string, inside: (real: string) => boolean): KnownFolder | null {
+/** `folder` met once more in this run (`before`: how it stood): listed when it is small enough for the meetings so far. */
+function meet(folder: string, before: UnlistedFolder | undefined, inside: (real: string) => boolean): KnownFolder | UnlistedFolder | null {
+  const met = (before?.met ?? 0) + 1;
+  if (before !== undefined && met < before.retryAt) {
+    before.met = met;
+    return before;
+  }
+  const limit = Math.min(MAX_ENTRIES, met * ENTRIES_PER_MEETING);
+  const learned = learn(folder, inside, limit);
+  if (learned !== "too big") return learned;
+  return limit === MAX_ENTRIES ? null : { met, retryAt: met * 2 };
+}
+
+/**
+ * Where `folder` really lies and which of its names are links, reading at most `limit` of its
+ * entries; "too big" past them, null when it is not worth remembering.
+ */
+function learn(folder: string, inside: (real: string) => boolean, limit: number): KnownFolder | "too big" | null {
   try {
     const real = realpathSync.native(folder);
     // A folder outside (through a link) is resolved in full each time, which words the refusal.
     if (!inside(real)) return null;
-    const entries = readdirSync(real, { withFileTypes: true });
-    if (entries.length > MAX_ENTRIES) return null;
-    const links = new Set<string>();
-    for (const entry of entries) if (entry.isSymbolicLink()) links.add(entry.name);
-    return { real, links };
+    const listing = opendirSync(real);
+    try {
+      const links = new Set<string>();
+      let entries = 0;
+      for (let entry = listing.readSync(); entry !== null; entry = listing.readSync()) {
+        if (++entries > limit) return "too big";
+        if (entry.isSymbolicLink()) links.add(entry.name);
+      }
+      return { real, links };
+    } finally {
+      listing.closeSync();
+    }
   } catch {
     return null;
   }

@@ -144,15 +144,22 @@ export class Workspace {
    * its permission check resolved them): its resolution is used, or the error that check gave.
    */
   async resolve(input: string | ResolvedPath, intent: PathIntent = "read", checked?: CheckedPaths): Promise<ResolvedPath> {
+    return this.resolveKnown(input, intent, checked) ?? this.resolveText(input as string, intent, false);
+  }
+
+  /**
+   * What `resolve` gives without touching the file system, when it can: a path this workspace
+   * resolved before, or a text `checked` holds (whose error is thrown); undefined for a text that
+   * must be resolved afresh (`resolve`). Throws as `resolve` rejects.
+   */
+  resolveKnown(input: string | ResolvedPath, intent: PathIntent = "read", checked?: CheckedPaths): ResolvedPath | undefined {
     const known = typeof input === "string" ? checked?.get(input) : input;
     if (known instanceof Error) {
       // The spelling's own faults come first, as a fresh resolution reports them.
       this.resolveLexically(input as string, intent);
       throw known;
     }
-    if (known !== undefined) return this.forIntent(known, intent);
-    if (typeof input !== "string") return this.forIntent(input, intent);
-    return this.resolveText(input, intent, false);
+    return known === undefined ? undefined : this.forIntent(known, intent);
   }
 
   /**
@@ -161,13 +168,33 @@ export class Workspace {
    * which is safe only because the file tools open what it names with `O_NOFOLLOW` and confirm the
    * descriptor. Everything else that opens a resolved path as it is uses `resolve`.
    */
-  resolveCommandPath(input: string): Promise<ResolvedPath> {
-    return this.resolveText(input, "read", true);
+  async resolveCommandPath(input: string): Promise<ResolvedPath> {
+    return this.resolveCommandPathAtOnce(input);
+  }
+
+  /**
+   * `resolveCommandPath`, whose resolution comes at once (not as a promise) when a remembered
+   * folder or one `realpath` call answers; a refusal is then thrown. A path that does not exist
+   * yet, or leads through a dangling link, is walked and comes as a promise.
+   */
+  resolveCommandPathAtOnce(input: string): ResolvedPath | Promise<ResolvedPath> {
+    return this.resolveTextAtOnce(input, "read", true);
   }
 
   private async resolveText(input: string, intent: PathIntent, mayRemember: boolean): Promise<ResolvedPath> {
+    return this.resolveTextAtOnce(input, intent, mayRemember);
+  }
+
+  /** Resolves the text `input`: at once when its real location is known without a walk, else as a promise; refusals thrown. */
+  private resolveTextAtOnce(input: string, intent: PathIntent, mayRemember: boolean): ResolvedPath | Promise<ResolvedPath> {
     const { absolute, relative } = this.resolveLexically(input, intent);
-    const real = await this.realLocation(input, absolute, mayRemember);
+    const real = this.realLocationAtOnce(input, absolute, mayRemember);
+    if (real !== undefined) return this.resolvedAs(input, intent, absolute, relative, real);
+    return this.walkToReal(input, absolute).then((walked) => this.resolvedAs(input, intent, absolute, relative, walked));
+  }
+
+  /** Records a resolution as this workspace's (see `ResolvedPath`), after the write checks of where it really leads. */
+  private resolvedAs(input: string, intent: PathIntent, absolute: string, relative: string, real: string): ResolvedPath {
     if (intent === "write") this.refuseProtected(input, this.relativeOf(real));
     const resolved: ResolvedPath = Object.freeze({ input, absolute, relative, real });
     this.resolved.add(resolved);
@@ -317,10 +344,11 @@ export class Workspace {
   }
 
   /**
-   * Walks up to the deepest existing ancestor, following symlinks (dangling ones too) to
-   * where they point, and returns the real location of `absolute`. Throws if it is outside.
+   * The real location of `absolute` when it is known at once: from a remembered folder, or for an
+   * existing path from one `realpath` call; undefined when it must be walked (`walkToReal`).
+   * Throws if it is outside.
    */
-  private async realLocation(input: string, absolute: string, mayRemember: boolean): Promise<string> {
+  private realLocationAtOnce(input: string, absolute: string, mayRemember: boolean): string | undefined {
     // A folder met in this run of reads: no walk (the open that follows confirms where it lands).
     const known = mayRemember ? this.known.realOf(absolute, (real) => this.contains(real)) : undefined;
     if (known !== undefined) return known;
@@ -330,7 +358,15 @@ export class Workspace {
       return this.checked(input, realpathSync.native(absolute));
     } catch (error) {
       if (ToolError.isInstance(error)) throw error;
+      return undefined;
     }
+  }
+
+  /**
+   * Walks up to the deepest existing ancestor, following symlinks (dangling ones too) to
+   * where they point, and returns the real location of `absolute`. Throws if it is outside.
+   */
+  private async walkToReal(input: string, absolute: string): Promise<string> {
     let current = absolute;
     const rest: string[] = [];
     for (let hops = 0; hops < MAX_LINK_HOPS; ) {

@@ -9,7 +9,7 @@ import { formatDifferences } from "../replay/difference-report.js";
 import { normalisingOf, type ExpectationFile } from "../replay/expectations.js";
 import { selectorFor } from "../replay/replay.js";
 import { runScript } from "../replay/run-script.js";
-import { judgeRun } from "../replay/verdict.js";
+import { judgeBySuccess, judgeRun } from "../replay/verdict.js";
 import { junitReport } from "../replay/junit.js";
 import { parseGitAuthor } from "../replay/deterministic.js";
 import { canAsk, terminalAsker } from "../ui/prompt.js";
@@ -90,12 +90,15 @@ export async function replayScriptsCommand(patterns: string[], options: ReplayCo
     const started = performance.now();
     const outcome: ScriptOutcome = { entry, lines: [], durationMs: 0 };
     const note = single ? say : (line: string) => void outcome.lines.push(line);
+    // Results are kept only for what needs them all at the end; otherwise they stream and only counts stay.
+    const keepResults = json || options.junit !== undefined || entry.expectationFile !== undefined;
     try {
       outcome.run = await runScript(text, {
         ...shared,
         normalising: normalisingOf(expectations, entry.expectationFile ?? entry.name),
         ...(options.freshCopy ? { freshCopy: options.freshCopy } : options.workspace ? { workspace: options.workspace } : {}),
         ...(single && !json ? { onResult: (result: CommandResult) => out(formatResult(result, style)) } : {}),
+        keepResults,
       });
     } catch (error) {
       outcome.problem = (error as Error).message;
@@ -103,11 +106,13 @@ export async function replayScriptsCommand(patterns: string[], options: ReplayCo
       return outcome;
     }
     const { outcome: replayed, expected } = outcome.run;
-    const notRun = replayed.total - replayed.results.length;
+    const notRun = replayed.total - replayed.ran;
     // Recording passes when the file is written: every result it records counts as passed.
     outcome.verdict = options.update
       ? { matches: expected.map(() => null), differences: [], commands: { passed: expected.length, failed: notRun }, passed: true }
-      : judgeRun(expected, { scriptName: entry.recordedName, ...(expectations ? { expectations } : {}), partial: options.only !== undefined, notRun });
+      : keepResults
+        ? judgeRun(expected, { scriptName: entry.recordedName, ...(expectations ? { expectations } : {}), partial: options.only !== undefined, notRun })
+        : judgeBySuccess(replayed.ran, replayed.failed, notRun);
     if (json) {
       replayed.results.forEach((result, index) =>
         out(JSON.stringify({ type: "result", script: entry.name, ...jsonResult(result), match: outcome.verdict!.matches[index] ?? null })),
@@ -116,7 +121,7 @@ export async function replayScriptsCommand(patterns: string[], options: ReplayCo
         if (difference.kind === "missing") out(JSON.stringify({ type: "missing", script: entry.name, expected: difference.expected, match: false }));
       }
     }
-    if (single && !json) note(summaryLine(replayed.results, replayed.total, style));
+    if (single && !json) note(summaryLine(replayed, style));
     if (entry.expectationFile && options.update) {
       if (interrupts.received) {
         outcome.problem = `interrupted: ${entry.expectationFile} was not written.`;
@@ -186,7 +191,7 @@ export async function replayScriptsCommand(patterns: string[], options: ReplayCo
   }
   if (!single || options.expect) return totals.scripts.failed ? 1 : 0;
   const only = ordered[0];
-  return only?.run && !only.problem && only.run.outcome.results.every((result) => result.ok) && !only.run.outcome.stopped ? 0 : 1;
+  return only?.run && !only.problem && only.run.outcome.failed === 0 && !only.run.outcome.stopped ? 0 : 1;
 }
 
 /** A script passes when it ran, nothing about it was a problem, and its verdict passed. */

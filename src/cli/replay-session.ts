@@ -52,7 +52,7 @@ export async function replaySessionCommand(idOrPrefix: string, options: ReplayCo
   } catch (error) {
     return fail((error as Error).message);
   }
-  if (!options.json) write(summaryLine(run.outcome.results, run.outcome.total, style));
+  if (!options.json) write(summaryLine(run.outcome, style));
   const name = sessionScriptName(data.id);
   const differences = compareResults(check.expectations, name, withShortenedOutputsIgnored(run.expected, check));
   if (differences.length) {

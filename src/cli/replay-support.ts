@@ -66,11 +66,10 @@ export async function configuredRules(options: { trustProject?: boolean } = {}):
   return { rules: config.permissions, protocolConfig: config.protocols, extensions: { mcpServers: config.mcpServers, shellProtocols: config.shellProtocols } };
 }
 
-/** `3 succeeded, 1 failed, 2 not run`, coloured by outcome. */
-export function summaryLine(results: CommandResult[], total: number, style: ReturnType<typeof createStyle>): string {
-  const failed = results.filter((result) => !result.ok).length;
-  const skipped = total - results.length;
-  const summary = `${results.length - failed} succeeded, ${failed} failed${skipped ? `, ${skipped} not run` : ""}`;
+/** `3 succeeded, 1 failed, 2 not run` from a replay's counts (see `ReplayOutcome`), coloured by outcome. */
+export function summaryLine({ ran, failed, total }: { ran: number; failed: number; total: number }, style: ReturnType<typeof createStyle>): string {
+  const skipped = total - ran;
+  const summary = `${ran - failed} succeeded, ${failed} failed${skipped ? `, ${skipped} not run` : ""}`;
   return failed ? style.red(summary) : style.green(summary);
 }
 

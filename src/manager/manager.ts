@@ -19,7 +19,7 @@ import type { ProtocolRegistry } from "../registry.js";
 import { actionErrorData, failureResult, safeDescribe, successResult, toErrorData } from "./action-results.js";
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
 import { OutputKeeper } from "./kept-outputs.js";
-import { checkPaths, permissionSubject } from "./path-forms.js";
+import { checkPaths, permissionSubject, type PermissionSubject } from "./path-forms.js";
 import type { PermissionPolicy, PermissionRequest, PermissionVerdict } from "./permissions.js";
 import type { CommandResult } from "./result.js";
 import { CommandScheduler, HeldStream, runsAlone } from "./scheduler.js";
@@ -215,11 +215,13 @@ export class ProtocolManager {
     // A command whose turn was cancelled while it waited is not put to the person.
     if (signal.aborted) return this.cancelled(id, invocation, permissionClass, description);
     // Paths are resolved once: the permission rules judge these, and the action uses them.
-    const checkedPaths = await checkPaths(definition, invocation.decoded, this.options.environment.workspace);
+    const checking = checkPaths(definition, invocation.decoded, this.options.environment.workspace);
+    const checkedPaths = checking instanceof Promise ? await checking : checking;
     const preview = definition.preview ? await this.previewOf(invocation, checkedPaths, signal) : undefined;
     // An action that cannot work (a replace whose text is not there) fails without a question.
     if (preview && "error" in preview) return this.refused(id, invocation, permissionClass, description, preview.error);
-    const verdict = await this.decide(invocation, permissionClass, description, checkedPaths, preview?.changes);
+    const deciding = this.decide(invocation, permissionClass, description, checkedPaths, preview?.changes);
+    const verdict = deciding instanceof Promise ? await deciding : deciding;
     if (!verdict.allowed) return this.refused(id, invocation, permissionClass, description, verdict.error);
     if (signal.aborted) return this.cancelled(id, invocation, permissionClass, description);
     // A question may have stood for minutes: the files are looked at again just before the change.
@@ -243,14 +245,14 @@ export class ProtocolManager {
     return this.failed(id, protocol, action, permissionClass, error, invocation.command.span.start, description);
   }
 
-  /** Asks the permission policy; a policy that fails refuses (nothing runs). */
-  private async decide(
+  /** Asks the permission policy (at once when it needs no question); a policy that fails refuses (nothing runs). */
+  private decide(
     invocation: Invocation,
     permissionClass: PermissionClass,
     description: string,
     checkedPaths: CheckedPaths,
     changes: PlannedChange[] | undefined,
-  ): Promise<PermissionVerdict> {
+  ): PermissionVerdict | Promise<PermissionVerdict> {
     const { protocol, action, definition } = invocation;
     const { workspace } = this.options.environment;
     const found = permissionSubject(definition, invocation.decoded, {
@@ -261,21 +263,21 @@ export class ProtocolManager {
       permissionClass,
       checked: checkedPaths,
     });
-    const paths = found instanceof Promise ? await found : found;
-    const request: PermissionRequest = { protocol, action, permissionClass, description, ...paths };
-    if (changes) request.changes = changes;
+    const what = { protocol, action, permissionClass, description };
+    if (found instanceof Promise) return found.then((paths) => this.verdictOn(permissionRequest(what, paths, changes)));
+    return this.verdictOn(permissionRequest(what, found, changes));
+  }
+
+  /** The policy's verdict on `request`: at once when no question is needed, else the question's promise. */
+  private verdictOn(request: PermissionRequest): PermissionVerdict | Promise<PermissionVerdict> {
+    const { permissions } = this.options;
     try {
-      return await this.options.permissions.decide(request);
+      const atOnce = permissions.decideWithoutAsking(request);
+      if (atOnce !== undefined) return atOnce;
     } catch (error) {
-      return {
-        allowed: false,
-        error: {
-          code: "permission_denied",
-          message: `${protocol}.${action} was refused: asking for permission failed (${error instanceof Error ? error.message : String(error)}).`,
-          hint: "Nothing ran. Try again, or ask the person to allow it in their permission rules.",
-        },
-      };
+      return askingFailed(request, error);
     }
+    return permissions.decide(request).catch((error: unknown) => askingFailed(request, error));
   }
 
   private outputKeeper: OutputKeeper | undefined;
@@ -367,4 +369,27 @@ export class ProtocolManager {
       // A failing listener must not turn a finished command into a crash.
     }
   }
+}
+
+/** What the permission policy is asked: the command, what rules match of it (`paths`), and the changes it would make. */
+function permissionRequest(
+  what: Pick<PermissionRequest, "protocol" | "action" | "permissionClass" | "description">,
+  paths: PermissionSubject,
+  changes: PlannedChange[] | undefined,
+): PermissionRequest {
+  const request: PermissionRequest = { ...what, ...paths };
+  if (changes) request.changes = changes;
+  return request;
+}
+
+/** The refusal when asking for permission failed: nothing runs. */
+function askingFailed({ protocol, action }: PermissionRequest, error: unknown): PermissionVerdict {
+  return {
+    allowed: false,
+    error: {
+      code: "permission_denied",
+      message: `${protocol}.${action} was refused: asking for permission failed (${error instanceof Error ? error.message : String(error)}).`,
+      hint: "Nothing ran. Try again, or ask the person to allow it in their permission rules.",
+    },
+  };
 }

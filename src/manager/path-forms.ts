@@ -12,21 +12,37 @@ import type { PermissionPolicy, PermissionRequest } from "./permissions.js";
  * Every path parameter of a command resolved once, before anything judges it: the permission
  * rules match these, and the action then does its I/O on them (never resolving the text again),
  * so no link swapped in between can send it elsewhere. A path the workspace refuses keeps its
- * error: the action fails with it.
+ * error: the action fails with it. The map comes at once when every path resolved without a walk.
  */
-export async function checkPaths(definition: ActionDefinition, decoded: Record<string, unknown>, workspace: Workspace): Promise<CheckedPaths> {
+export function checkPaths(definition: ActionDefinition, decoded: Record<string, unknown>, workspace: Workspace): CheckedPaths | Promise<CheckedPaths> {
   const checked = new Map<string, ResolvedPath | Error>();
+  const seen = new Set<string>();
+  const waiting: Promise<void>[] = [];
   for (const name of Object.keys(definition.parameters)) {
     const value = decoded[name];
     const spec = definition.parameters[name]!;
-    if (spec.path !== true || typeof value !== "string" || checked.has(value)) continue;
+    if (spec.path !== true || typeof value !== "string" || seen.has(value)) continue;
+    seen.add(value);
     try {
-      checked.set(value, await (spec.opensConfirmed === true ? workspace.resolveCommandPath(value) : workspace.resolve(value, "read")));
+      // A read's path is often known at once (a remembered folder, one realpath): then no promise.
+      const found = spec.opensConfirmed === true ? workspace.resolveCommandPathAtOnce(value) : workspace.resolve(value, "read");
+      if (found instanceof Promise)
+        waiting.push(
+          found.then(
+            (resolved) => void checked.set(value, resolved),
+            (error: unknown) => void checked.set(value, asError(error)),
+          ),
+        );
+      else checked.set(value, found);
     } catch (error) {
-      checked.set(value, error instanceof Error ? error : new Error(String(error)));
+      checked.set(value, asError(error));
     }
   }
-  return checked;
+  return waiting.length === 0 ? checked : Promise.all(waiting).then(() => checked);
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }
 
 /**

@@ -96,6 +96,14 @@ export class PermissionPolicy {
   }
 
   async decide(request: PermissionRequest): Promise<PermissionVerdict> {
+    return this.decideWithoutAsking(request) ?? this.ask(request);
+  }
+
+  /**
+   * The verdict `decide` gives when it needs no question (a deny rule, a read, plan mode, a mode
+   * that does not ask, an allow rule, "always" given before); undefined when the person must be asked.
+   */
+  decideWithoutAsking(request: PermissionRequest): PermissionVerdict | undefined {
     const label = `${request.protocol}.${request.action}`;
     const denying = this.denyRules.find((rule) => rule.matches(request));
     if (denying) {
@@ -112,6 +120,13 @@ export class PermissionPolicy {
     if (this.allowRules.some((rule) => rule.matches(request))) return { allowed: true, asked: false };
     const scope = alwaysScope(request);
     if (scope.key !== undefined && this.grantedForSession.has(scope.key)) return { allowed: true, asked: false };
+    return undefined;
+  }
+
+  /** Puts `request` to the person (refused when there is no one to ask). */
+  private async ask(request: PermissionRequest): Promise<PermissionVerdict> {
+    const label = `${request.protocol}.${request.action}`;
+    const scope = alwaysScope(request);
     if (!this.asker) {
       return refuse(`${label} needs the person's permission (${request.permissionClass}) and there is no terminal to ask, so it was refused.`, unattendedHint(request));
     }

@@ -28,10 +28,21 @@ export interface ReplayOptions {
   select?: CommandSelector;
   signal?: AbortSignal;
   onResult?: (result: CommandResult) => void;
+  /**
+   * Whether `results` (and `commands`) hold every result (default true). A caller that takes each
+   * result through `onResult` may pass false: a long script's results then need not all stay in
+   * memory until the end, and `outcome.results` is empty (the counts are still given).
+   */
+  keepResults?: boolean;
 }
 
 export interface ReplayOutcome {
+  /** Every result, in order; empty when the caller passed `keepResults: false`. */
   results: CommandResult[];
+  /** Commands (and syntax errors) that gave a result. */
+  ran: number;
+  /** Of those, results that were not ok. */
+  failed: number;
   mentions: Mention[];
   /** Commands (and syntax errors) in the script; more than `results` when a stop cut it short. */
   total: number;
@@ -92,10 +103,12 @@ const LOOKAHEAD = 32;
 export async function replayScript(text: string, manager: ProtocolManager, options: ReplayOptions = {}): Promise<ReplayOutcome> {
   const { submissions, mentions, sources } = scriptSubmissions(text, options.select, callVocabularyOf(manager.registry));
   const results: CommandResult[] = [];
+  const keep = options.keepResults ?? true;
+  let ran = 0;
+  let failed = 0;
   const lookahead = options.stopOnError ? 1 : LOOKAHEAD;
   const pending: Promise<CommandResult>[] = [];
   let next = 0;
-  let stopped = false;
   // One signal for the whole script, as a chat turn has one for all its commands.
   const signal = options.signal ?? new AbortController().signal;
   for (;;) {
@@ -105,10 +118,12 @@ export async function replayScript(text: string, manager: ProtocolManager, optio
     const current = pending.shift();
     if (current === undefined) break;
     const result = await current;
-    results.push(result);
+    ran++;
+    if (!result.ok) failed++;
+    if (keep) results.push(result);
     options.onResult?.(result);
     if (!result.ok && options.stopOnError) break;
   }
-  stopped = results.length < submissions.length;
-  return { results, mentions, total: submissions.length, stopped, commands: sources.slice(0, results.length) };
+  const stopped = ran < submissions.length;
+  return { results, ran, failed, mentions, total: submissions.length, stopped, commands: keep ? sources.slice(0, ran) : [] };
 }

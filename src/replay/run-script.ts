@@ -31,6 +31,12 @@ export interface ScriptRunOptions {
   /** Told the fresh copy's folder as soon as it exists, so a forced exit can still remove it. */
   onWorkspace?: (folder: string) => void;
   onResult?: (result: CommandResult) => void;
+  /**
+   * Whether the run keeps every result, raw and in recorded form (default true). A caller that
+   * compares or records nothing and takes each result through `onResult` passes false: the run
+   * then gives only counts (`outcome.ran`, `outcome.failed`) and no `expected`.
+   */
+  keepResults?: boolean;
   registry?: ProtocolRegistry;
   protocolConfig?: Record<string, unknown>;
   /** MCP servers and shell protocols from config. */
@@ -46,7 +52,7 @@ export interface ScriptRunOptions {
 
 export interface ScriptRun {
   outcome: ReplayOutcome;
-  /** Every result in recorded (normalised) form. */
+  /** Every result in recorded (normalised) form; empty when the run kept no results (`keepResults: false`). */
   expected: ExpectedResult[];
   /** The folder the script ran in (already removed for a fresh copy). */
   workspace: string;
@@ -88,6 +94,7 @@ export async function runScript(text: string, options: ScriptRunOptions): Promis
         ...(options.select ? { select: options.select } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onResult ? { onResult: options.onResult } : {}),
+        keepResults: options.keepResults ?? true,
       });
     } finally {
       await runtime.manager.dispose();

@@ -28,10 +28,9 @@ export interface VerdictOptions {
 }
 
 export function judgeRun(actual: readonly ExpectedResult[], options: VerdictOptions): ScriptVerdict {
-  const notRun = options.notRun ?? 0;
   if (!options.expectations) {
-    const failed = actual.filter((result) => !result.ok).length + notRun;
-    return { matches: actual.map(() => null), differences: [], commands: { passed: actual.length - failed + notRun, failed }, passed: failed === 0 };
+    const verdict = judgeBySuccess(actual.length, actual.filter((result) => !result.ok).length, options.notRun ?? 0);
+    return { ...verdict, matches: actual.map(() => null) };
   }
   const differences = compareResults(options.expectations, options.scriptName, [...actual], options.matches).filter(
     (difference) => !(options.partial && difference.kind === "missing"),
@@ -45,6 +44,12 @@ export function judgeRun(actual: readonly ExpectedResult[], options: VerdictOpti
   const failed = matches.filter((match) => match === false).length + missing;
   const passed = actual.length - matches.filter((match) => match === false).length;
   return { matches, differences, commands: { passed, failed }, passed: differences.length === 0 };
+}
+
+/** The verdict without expectations, from counts: of `ran` results `failed` were not ok, and `notRun` commands a stop left unrun. */
+export function judgeBySuccess(ran: number, failed: number, notRun: number): ScriptVerdict {
+  const failedCommands = failed + notRun;
+  return { matches: [], differences: [], commands: { passed: ran - failed, failed: failedCommands }, passed: failedCommands === 0 };
 }
 
 /** Error codes that mean a command did not really run: refused for want of permission, or cancelled. */

@@ -74,3 +74,30 @@ describe("checkPaths during a run of reads", () => {
     }
   });
 });
+
+describe("checkPaths at once", () => {
+  const definition = {
+    parameters: { path: parameter.path("a file", { opensConfirmed: true }), to: parameter.path("a target"), also: parameter.path("another file", { opensConfirmed: true }) },
+  } as never;
+  const entries = async (found: ReturnType<typeof checkPaths>) => [...(await found).entries()].sort(([left], [right]) => left.localeCompare(right));
+
+  it("gives the map at once when every path resolves without a walk, the same as the awaited one", async () => {
+    const opened = { parameters: { path: parameter.path("a file", { opensConfirmed: true }) } } as never;
+    for (const value of ["secrets/key", "config/key", "../outside", "~/notes"]) {
+      const found = checkPaths(opened, { path: value }, workspace);
+      expect(found).not.toBeInstanceOf(Promise);
+      const awaited = await workspace.resolveCommandPath(value).catch((error: Error) => error);
+      expect((found as Map<string, unknown>).get(value)).toEqual(awaited);
+    }
+  });
+
+  it("waits only when a path must be walked (not there yet) or is not a command's read, and gives each its resolution or error", async () => {
+    const walked = checkPaths(definition, { path: "secrets/new/file", to: "config/copy", also: "../away" }, workspace);
+    expect(walked).toBeInstanceOf(Promise);
+    expect(await entries(walked)).toEqual([
+      ["../away", expect.objectContaining({ code: "outside_workspace" })],
+      ["config/copy", expect.objectContaining({ real: path.join(root, "secrets", "copy") })],
+      ["secrets/new/file", expect.objectContaining({ real: path.join(root, "secrets", "new", "file") })],
+    ]);
+  });
+});

@@ -36,6 +36,25 @@ describe("modes", () => {
   });
 });
 
+describe("a verdict without asking", () => {
+  it("is decide's verdict whenever decide asks no one, and undefined exactly when it would ask", async () => {
+    const rules = { allow: ["EXEC:run:ls"], deny: ["EXEC:run:rm *"] };
+    for (const mode of ["plan", "ask", "auto-edit", "yolo"] as const) {
+      for (const permissionClass of ["read", "write", "exec", "network"] as const) {
+        for (const subject of ["ls", "rm -rf x", "make"]) {
+          const asked: string[] = [];
+          const policy = new PermissionPolicy(mode, rules, async (question) => (asked.push(question.description), "yes"));
+          const atOnce = policy.decideWithoutAsking(request(permissionClass, subject));
+          const decided = await policy.decide(request(permissionClass, subject));
+          if (atOnce === undefined)
+            expect({ mode, permissionClass, subject, asked: asked.length, decided }).toEqual({ mode, permissionClass, subject, asked: 1, decided: { allowed: true, asked: true } });
+          else expect({ mode, permissionClass, subject, asked: asked.length, decided }).toEqual({ mode, permissionClass, subject, asked: 0, decided: atOnce });
+        }
+      }
+    }
+  });
+});
+
 describe("rules", () => {
   it("allow rules never match a subject chained with shell control characters", async () => {
     const policy = new PermissionPolicy("ask", { allow: ["EXEC:run:npm test*"] });

@@ -106,7 +106,30 @@ describe("running a script as a test", () => {
     const run = await runScript(text, { workspace: folder.path, permissionMode: "yolo", registry, stopOnError: true });
     expect(run.outcome.results).toHaveLength(2);
     expect(run.outcome.results[1]).toMatchObject({ ok: false, line: 2, error: { code: "syntax_error" } });
-    expect(run.outcome).toMatchObject({ total: 3, stopped: true });
+    expect(run.outcome).toMatchObject({ total: 3, ran: 2, failed: 1, stopped: true });
+    const streamed = await runScript(text, { workspace: folder.path, permissionMode: "yolo", registry, stopOnError: true, keepResults: false });
+    expect(streamed.outcome).toMatchObject({ results: [], total: 3, ran: 2, failed: 1, stopped: true });
+  });
+
+  it("streams results without keeping them when asked: the same results, in order, with counts", async () => {
+    const text = '[NOTES:action=set:key="a":value="hello"]\n[NOTES:action=get:key="a"]\n[NOTES:action=get:key="b"]\n[NOTES:action=set:key="c" value="2"]\n';
+    const kept = await runScript(text, { workspace: folder.path, permissionMode: "yolo", registry });
+    const streamed: unknown[] = [];
+    const run = await runScript(text, { workspace: folder.path, permissionMode: "yolo", registry, keepResults: false, onResult: (result) => streamed.push(result) });
+    const shape = (result: unknown) => {
+      const { ok, line, output, error } = result as { ok: boolean; line: number; output: string; error?: { code: string } };
+      return [ok, line, output, error?.code];
+    };
+    expect(streamed.map(shape)).toEqual(kept.outcome.results.map(shape));
+    expect(streamed.map(shape)).toEqual([
+      [true, 1, "saved a", undefined],
+      [true, 2, "hello", undefined],
+      [false, 3, "", "not_found"],
+      [false, 4, "", "syntax_error"],
+    ]);
+    expect(run.outcome).toMatchObject({ results: [], commands: [], ran: 4, failed: 2, total: 4, stopped: false });
+    expect(kept.outcome).toMatchObject({ ran: 4, failed: 2, total: 4, stopped: false });
+    expect(run.expected).toEqual([]);
   });
 
   it("runs in a fresh copy of a fixture and leaves the fixture and no copy behind", async () => {

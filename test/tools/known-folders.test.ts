@@ -111,6 +111,30 @@ describe("folders remembered during a run of reads", () => {
     }
   });
 
+  it("list a big folder only once enough of its paths were met in the run: until then each path is walked afresh", async () => {
+    for (let index = 0; index < 40; index++) await temp.write(`docs/f${index}.txt`, "x\n");
+    const docs = path.join(temp.root, "docs");
+    const restoreDocs = async () => {
+      await fs.rm(docs);
+      renameSync(`${docs}-old`, docs);
+    };
+    // 42 entries: met twice, too big to list yet (8 entries a meeting), so the third path is walked and sees the swap.
+    temp.workspace.readRunStarted();
+    await files.read("docs/a.txt");
+    await files.read("docs/f1.txt");
+    swapDocsOutside();
+    await expect(temp.workspace.resolveCommandPath("docs/b.txt")).rejects.toMatchObject({ code: "outside_workspace" });
+    temp.workspace.readRunEnded();
+    await restoreDocs();
+    // Met eight times, it is listed (64 entries allowed) and answers from memory, as a small folder does at once.
+    temp.workspace.readRunStarted();
+    for (const name of ["a.txt", "f1.txt", "f2.txt", "f3.txt", "f4.txt", "f5.txt", "f6.txt", "f7.txt"]) expect(lineText(await files.read(`docs/${name}`))).not.toContain("SECRET");
+    swapDocsOutside();
+    expect((await temp.workspace.resolveCommandPath("docs/b.txt")).real).toBe(path.join(docs, "b.txt"));
+    const refused = await files.read("docs/b.txt").catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: "outside_workspace", message: expect.stringContaining("changed while it was being used") });
+  });
+
   it("forget everything when state changes and when the run ends; outside a run nothing is remembered", async () => {
     const docs = path.join(temp.root, "docs");
     symlinkSync(outside, path.join(temp.root, "docs-link"));

@@ -28,6 +28,11 @@ export function confine(context: FileContext, input: string | ResolvedPath, inte
   return context.workspace.resolve(input, intent, context.checked);
 }
 
+/** `confine` without the file system, when the command's check (or the input itself) holds the resolution; undefined when it must be resolved afresh. */
+export function confineKnown(context: FileContext, input: string | ResolvedPath, intent: PathIntent): ResolvedPath | undefined {
+  return context.workspace.resolveKnown(input, intent, context.checked);
+}
+
 /** Throws unless the open descriptor still refers to the checked real path (see `Workspace.confirmOpened`). */
 function confirmOpened(context: FileContext, descriptor: number, real: string, relative: string): boolean {
   return context.workspace.confirmOpened(descriptor, real, relative, context.syncReads.readlinkSync);
@@ -204,27 +209,32 @@ export async function explainFailure<Value>(input: string, operation: Promise<Va
   try {
     return await operation;
   } catch (error) {
-    if (ToolError.isInstance(error)) throw error;
-    const reason = (error as Error).message ?? String(error);
-    switch (errorCode(error)) {
-      case "ENOENT":
-      case "ENOTDIR":
-        throw new ToolError("not_found", `${input}: a path involved does not exist (${reason}).`, ["Check the paths with ", { action: "list" }, "."]);
-      case "EACCES":
-      case "EPERM":
-      case "EROFS":
-        throw new ToolError("permission_denied", `${input}: the file system refused access (${reason}).`, "Choose a path you may write, or fix its permissions with EXEC.");
-      case "EEXIST":
-        throw new ToolError("already_exists", `${input}: the target already exists (${reason}).`, "Choose another target, or pass overwrite=true where offered.");
-      case "ENOTEMPTY":
-        throw new ToolError("directory_not_empty", `${input}: the folder is not empty (${reason}).`);
-      case "EISDIR":
-        throw new ToolError("not_a_file", `${input} is a directory (${reason}).`);
-      case "ENOSPC":
-      case "EDQUOT":
-        throw new ToolError("limit_reached", `${input}: the disk is full (${reason}); nothing was changed.`);
-      default:
-        throw new ToolError("internal_error", `${input}: ${reason}`);
-    }
+    throw explained(input, error);
+  }
+}
+
+/** What `explainFailure` turns `error` into: a ToolError as it is, a system error as a ToolError a model can act on. */
+export function explained(input: string, error: unknown): ToolError {
+  if (ToolError.isInstance(error)) return error;
+  const reason = (error as Error).message ?? String(error);
+  switch (errorCode(error)) {
+    case "ENOENT":
+    case "ENOTDIR":
+      return new ToolError("not_found", `${input}: a path involved does not exist (${reason}).`, ["Check the paths with ", { action: "list" }, "."]);
+    case "EACCES":
+    case "EPERM":
+    case "EROFS":
+      return new ToolError("permission_denied", `${input}: the file system refused access (${reason}).`, "Choose a path you may write, or fix its permissions with EXEC.");
+    case "EEXIST":
+      return new ToolError("already_exists", `${input}: the target already exists (${reason}).`, "Choose another target, or pass overwrite=true where offered.");
+    case "ENOTEMPTY":
+      return new ToolError("directory_not_empty", `${input}: the folder is not empty (${reason}).`);
+    case "EISDIR":
+      return new ToolError("not_a_file", `${input} is a directory (${reason}).`);
+    case "ENOSPC":
+    case "EDQUOT":
+      return new ToolError("limit_reached", `${input}: the disk is full (${reason}); nothing was changed.`);
+    default:
+      return new ToolError("internal_error", `${input}: ${reason}`);
   }
 }

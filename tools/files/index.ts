@@ -3,13 +3,13 @@
  * seam. Results are data; failures are ClioErrors whose messages a model can act on.
  */
 import type { CheckedPaths, ResolvedPath, Workspace } from "../workspace.js";
-import { confine, explainFailure, type FileContext } from "./context.js";
+import { confine, confineKnown, explained, explainFailure, type FileContext } from "./context.js";
 import { FileLedger } from "./freshness.js";
 import { nodeFileSystem, nodeSyncReads, type FileSystem, type SyncReads } from "./file-system.js";
 import type { ListResult } from "./list.js";
 import { copyPath, movePath, pathInfo, removePath, type InfoResult, type RemoveResult, type TransferResult } from "./manage.js";
 import { planMove, planRemove, planReplace, planWrite, type FileChangePlan } from "./plan.js";
-import { readTextFile, type ReadOptions, type ReadResult } from "./read.js";
+import { readTextFile, type ReadOptions, type ReadResult, type StampedRead } from "./read.js";
 import { replaceInFile, type ReplaceResult } from "./replace.js";
 import type { SearchResult } from "./search.js";
 import { writeTextFile, type WriteResult } from "./write.js";
@@ -47,14 +47,42 @@ export class FileTools {
   }
 
   /** A text file's lines (windowed by `offset`/`limit`, capped at 256 KB); binary files are refused. */
-  read(path: string, options: ReadOptions = {}): Promise<ReadResult> {
-    return explainFailure(path, this.readSeen(path, options));
+  async read(path: string, options: ReadOptions = {}): Promise<ReadResult> {
+    return this.readAtOnceOrLater(path, options);
   }
 
-  /** Reads `path` and notes it as the model now saw it (stamped from the descriptor that was read). */
+  /**
+   * `read`, whose result comes at once (not as a promise) when the path's check already resolved
+   * it and the file is small (read with synchronous calls, the same confined open); a failure is
+   * then thrown. Otherwise the promise `read` gives.
+   */
+  readAtOnceOrLater(path: string, options: ReadOptions = {}): ReadResult | Promise<ReadResult> {
+    let resolved: ResolvedPath | undefined;
+    let stamped: StampedRead | Promise<StampedRead>;
+    try {
+      resolved = confineKnown(this.context, path, "read");
+      if (resolved === undefined) return explainFailure(path, this.readSeen(path, options));
+      stamped = readTextFile(this.context, resolved, options);
+    } catch (error) {
+      throw explained(path, error);
+    }
+    const known = resolved;
+    if (stamped instanceof Promise)
+      return explainFailure(
+        path,
+        stamped.then((read) => this.seen(known, read)),
+      );
+    return this.seen(known, stamped);
+  }
+
+  /** Reads `path`, resolved afresh, and notes it as the model now saw it. */
   private async readSeen(path: string, options: ReadOptions): Promise<ReadResult> {
     const resolved = await confine(this.context, path, "read");
-    const { read, stat } = await readTextFile(this.context, resolved, options);
+    return this.seen(resolved, await readTextFile(this.context, resolved, options));
+  }
+
+  /** Notes a read file as the model now saw it (stamped from the descriptor that was read). */
+  private seen(resolved: ResolvedPath, { read, stat }: StampedRead): ReadResult {
     this.ledger.rememberAs(resolved.real, stat);
     return read;
   }

@@ -49,16 +49,25 @@ export interface StampedRead {
   stat: Stats;
 }
 
-/** Reads the text file `resolved` names (a path its caller confined): its window of lines and the stat of the file read. */
-export async function readTextFile(context: FileContext, resolved: ResolvedPath, options: ReadOptions = {}): Promise<StampedRead> {
-  const { real, relative } = resolved;
-  const small = readSmallRegularFile(context, real, relative, WHOLE_READ_BYTES);
-  if (small !== undefined) {
-    refuseBinary(relative, small.stat, small.content);
-    const whole = wholeLineWindow(small.content, windowOptions(small.content, small.stat, options));
-    if (whole !== undefined) return { read: windowResult(relative, small.stat, whole, options), stat: small.stat };
-    return { read: await windowOf(relative, small.stat, small.content, undefined, options), stat: small.stat };
-  }
+/**
+ * Reads the text file `resolved` names (a path its caller confined): its window of lines and the
+ * stat of the file read. A small file whose lines all fit the read (the common case) is read with
+ * synchronous calls and its result given at once, not as a promise; anything else is a promise.
+ * Either way a failure is thrown or rejected as the same ToolError.
+ */
+export function readTextFile(context: FileContext, resolved: ResolvedPath, options: ReadOptions = {}): StampedRead | Promise<StampedRead> {
+  const { relative } = resolved;
+  const small = readSmallRegularFile(context, resolved.real, relative, WHOLE_READ_BYTES);
+  if (small === undefined) return readInWindows(context, resolved, options);
+  const { content, stat } = small;
+  refuseBinary(relative, stat, content);
+  const whole = wholeLineWindow(content, windowOptions(content, stat, options));
+  if (whole !== undefined) return { read: windowResult(relative, stat, whole, options), stat };
+  return windowOf(relative, stat, content, undefined, options).then((read) => ({ read, stat }));
+}
+
+/** Reads a file too large to hold whole: its first bytes sniffed, then its window walked through the handle. */
+async function readInWindows(context: FileContext, { real, relative }: ResolvedPath, options: ReadOptions): Promise<StampedRead> {
   const { handle, stat } = await openRegularFile(context, real, relative);
   try {
     const sniffed = Buffer.alloc(Math.min(SNIFF_BYTES, stat.size));
