@@ -13,12 +13,14 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ToolError } from "../errors.js";
-import { readAndAnalyse, type FileOutcome, type FileToAnalyse } from "./file-record.js";
+import { FileReader, readAndAnalyse, type FileOutcome, type FileToAnalyse } from "./file-record.js";
 import { fileFromParts, TermDictionary, type FileParts, type IndexedFile } from "./store.js";
 import { TermCounter } from "./term-counter.js";
 
 /** Files sent to a worker at a time. */
 const WORKER_BATCH = 24;
+/** Batches a worker holds at a time: enough to keep it busy while this thread writes a segment (about a second). */
+const IN_FLIGHT = 16;
 /** Files analysed at a time in this thread. */
 const LOCAL_BATCH = 64;
 /** Below this many bytes to read, starting workers costs more than it saves. */
@@ -130,6 +132,7 @@ export async function* analyseFiles(queue: FileQueue, context: AnalysisContext):
 class LocalAnalysis {
   private dictionary = new TermDictionary();
   private counter = new TermCounter(this.dictionary);
+  private readonly reader = new FileReader();
 
   constructor(private readonly maxLines: number | undefined) {}
 
@@ -139,7 +142,7 @@ class LocalAnalysis {
       this.counter = new TermCounter(this.dictionary);
     }
     const terms = this.dictionary.terms;
-    return readAndAnalyse(files, this.counter, { maxLines: this.maxLines }).map((outcome) => (outcome.kind === "record" ? { ...outcome, terms } : outcome));
+    return readAndAnalyse(files, this.counter, this.reader, { maxLines: this.maxLines }).map((outcome) => (outcome.kind === "record" ? { ...outcome, terms } : outcome));
   }
 }
 
@@ -208,10 +211,10 @@ async function* analyseInWorkers(queue: FileQueue, from: number, local: LocalAna
     return { start, files: files.slice(start, assigned), maxChunkLines: context.maxChunkLines };
   };
   const pool: Pooled[] = [];
-  // Three batches in flight per worker, so none runs dry while this thread analyses a batch.
+  // Enough batches in flight per worker that none runs dry while this thread analyses a batch or writes a segment.
   const topUp = () => {
     for (const pooled of pool) {
-      while (pooled.inFlight < 3 && failure === undefined) {
+      while (pooled.inFlight < IN_FLIGHT && failure === undefined) {
         const task = nextTask();
         if (task === undefined) return;
         pooled.inFlight++;
