@@ -19,8 +19,8 @@ import { TermCounter } from "./term-counter.js";
 
 /** Files sent to a worker at a time. */
 const WORKER_BATCH = 24;
-/** Batches a worker holds at a time: enough to keep it busy while this thread writes a segment (about a second). */
-const IN_FLIGHT = 16;
+/** File bytes a worker holds at a time (at least two batches): enough to keep it busy while this thread writes a segment. */
+const IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 /** Files analysed at a time in this thread. */
 const LOCAL_BATCH = 64;
 /** Below this many bytes to read, starting workers costs more than it saves. */
@@ -183,8 +183,9 @@ async function* analyseHere(
 
 interface Pooled {
   worker: Worker;
-  /** Batches sent and not yet answered. */
-  inFlight: number;
+  /** Batches sent and not yet answered, and their files' bytes by start position. */
+  inFlight: Map<number, number>;
+  bytesInFlight: number;
   /** The worker's current dictionary, as its replies spell it out (a new array when it starts afresh). */
   terms: string[];
 }
@@ -214,10 +215,12 @@ async function* analyseInWorkers(queue: FileQueue, from: number, local: LocalAna
   // Enough batches in flight per worker that none runs dry while this thread analyses a batch or writes a segment.
   const topUp = () => {
     for (const pooled of pool) {
-      while (pooled.inFlight < IN_FLIGHT && failure === undefined) {
+      while ((pooled.inFlight.size < 2 || pooled.bytesInFlight < IN_FLIGHT_BYTES) && failure === undefined) {
         const task = nextTask();
         if (task === undefined) return;
-        pooled.inFlight++;
+        const bytes = task.files.reduce((sum, file) => sum + file.size, 0);
+        pooled.inFlight.set(task.start, bytes);
+        pooled.bytesInFlight += bytes;
         pooled.worker.postMessage(task);
       }
     }
@@ -241,7 +244,7 @@ async function* analyseInWorkers(queue: FileQueue, from: number, local: LocalAna
       yield* analyseHere(queue, from, local, context);
       return;
     }
-    const pooled: Pooled = { worker, inFlight: 0, terms: [] };
+    const pooled: Pooled = { worker, inFlight: new Map(), bytesInFlight: 0, terms: [] };
     pooled.worker.on("message", (reply: WorkerReply) => {
       // Outcomes still waiting keep the old array: their ids name its terms.
       if (reply.reset) pooled.terms = [];
@@ -249,7 +252,8 @@ async function* analyseInWorkers(queue: FileQueue, from: number, local: LocalAna
       for (const term of reply.terms) pooled.terms.push(term);
       const terms = pooled.terms;
       reply.outcomes.forEach((outcome, offset) => (received[reply.start + offset] = { sent: outcome, terms }));
-      pooled.inFlight--;
+      pooled.bytesInFlight -= pooled.inFlight.get(reply.start) ?? 0;
+      pooled.inFlight.delete(reply.start);
       topUp();
       signalChange();
     });

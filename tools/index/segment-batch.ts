@@ -2,10 +2,12 @@
  * The records and changes of an update, gathered until they hold enough postings and then written
  * as one segment. Each segment numbers its terms afresh: a record arrives with the terms its ids
  * name (the dictionary of the thread that analysed it); the batch only marks which of those ids
- * its records use. At a flush the marked terms of every thread's list are sorted together, equal
- * ones given one id, and the records' ids rewritten onto that sorted dictionary, which is dropped
- * with the records once they are written. So no term is looked up in a map here, and a build
- * holds at most one batch of records and one batch's terms, whatever the size of the tree.
+ * its records use. Each thread's list is kept in sorted order across batches (only the terms it
+ * gained since the last flush are sorted, then merged in), so at a flush the marked terms of the
+ * lists are merged in order, equal ones given one id, and the records' ids rewritten onto that
+ * sorted dictionary, which is dropped with the records once they are written. So no term is
+ * looked up in a map here and each is sorted once per list, and a build holds at most one batch
+ * of records and one batch's terms, whatever the size of the tree.
  */
 import type { IndexStore } from "./index-store.js";
 import { writeRecords, type FileChange } from "./segment-build.js";
@@ -25,6 +27,8 @@ interface UsedTerms {
 export class SegmentBatch {
   /** For each thread's term list met in this batch: which of its ids the records use. */
   private used = new Map<readonly string[], UsedTerms>();
+  /** For each thread's term list met in the last batch or this one: its ids in term order. */
+  private orders = new Map<readonly string[], Int32Array>();
   private records: IndexedFile[] = [];
   /** The term list each record's ids name, by record. */
   private recordTerms: UsedTerms[] = [];
@@ -82,7 +86,14 @@ export class SegmentBatch {
     this.changes = [];
     this.postings = 0;
     this.used = new Map();
-    const terms = renumber(records, recordTerms, [...used.values()]);
+    const lists = [...used.values()];
+    const orders = new Map(lists.map(({ terms }) => [terms, ordered(terms, this.orders.get(terms))]));
+    this.orders = orders;
+    const terms = renumber(
+      records,
+      recordTerms,
+      lists.map((list) => ({ ...list, order: orders.get(list.terms)! })),
+    );
     const made = await this.store.makeSegment(this.persist, (sink) => writeRecords(sink, records, changes, terms));
     this.segments.add(made.reader);
     this.made++;
@@ -103,33 +114,62 @@ export class SegmentBatch {
   }
 }
 
+function byCodeUnits(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/** The ids of `terms` in term order, from `known` (the order of the list's first `known.length` terms) and its newer terms sorted and merged in. */
+function ordered(terms: readonly string[], known: Int32Array | undefined): Int32Array {
+  const from = known?.length ?? 0;
+  if (from === terms.length && known !== undefined) return known;
+  const added = Array.from({ length: terms.length - from }, (_, offset) => from + offset).sort((left, right) => byCodeUnits(terms[left]!, terms[right]!));
+  const order = new Int32Array(terms.length);
+  let position = 0;
+  let next = 0;
+  for (let index = 0; index < from; index++) {
+    const id = known![index]!;
+    while (next < added.length && terms[added[next]!]! < terms[id]!) order[position++] = added[next++]!;
+    order[position++] = id;
+  }
+  while (next < added.length) order[position++] = added[next++]!;
+  return order;
+}
+
 /**
- * Sorts the used terms of every list together (by code units, as segments store them), gives
- * equal terms one id in that order, and rewrites each record's ids onto it; returns the sorted
- * terms.
+ * Merges the used terms of every list in term order (by code units, as segments store them),
+ * gives equal terms one id in that order, and rewrites each record's ids onto it; returns the
+ * sorted terms.
  */
-function renumber(records: readonly IndexedFile[], recordTerms: readonly UsedTerms[], lists: readonly UsedTerms[]): string[] {
-  const keys: string[] = [];
-  const owners: number[] = [];
-  const locals: number[] = [];
-  lists.forEach((list, owner) => {
-    for (const id of list.ids) {
-      keys.push(list.terms[id]!);
-      owners.push(owner);
-      locals.push(id);
-    }
+function renumber(records: readonly IndexedFile[], recordTerms: readonly UsedTerms[], lists: ReadonlyArray<UsedTerms & { order: Int32Array }>): string[] {
+  // Each list's used ids, in term order.
+  const runs = lists.map(({ order, marked }) => {
+    const run = new Int32Array(order.length);
+    let length = 0;
+    for (const id of order) if (id < marked.length && marked[id] === 1) run[length++] = id;
+    return run.subarray(0, length);
   });
-  const order = Array.from(keys.keys()).sort((left, right) => (keys[left]! < keys[right]! ? -1 : keys[left]! > keys[right]! ? 1 : 0));
-  const maps = new Map(lists.map((list) => [list, new Int32Array(list.marked.length)]));
-  const mapsByOwner = [...maps.values()];
+  const maps = new Map(lists.map((list) => [list.terms, new Int32Array(list.marked.length)]));
+  const mapsByList = [...maps.values()];
+  const heads = runs.map(() => 0);
   const sorted: string[] = [];
-  for (const entry of order) {
-    const key = keys[entry]!;
-    if (sorted[sorted.length - 1] !== key) sorted.push(key);
-    mapsByOwner[owners[entry]!]![locals[entry]!] = sorted.length - 1;
+  for (;;) {
+    let smallest: string | undefined;
+    for (let list = 0; list < runs.length; list++) {
+      if (heads[list]! === runs[list]!.length) continue;
+      const term = lists[list]!.terms[runs[list]![heads[list]!]!]!;
+      if (smallest === undefined || term < smallest) smallest = term;
+    }
+    if (smallest === undefined) break;
+    sorted.push(smallest);
+    for (let list = 0; list < runs.length; list++) {
+      const id = runs[list]![heads[list]!];
+      if (id === undefined || lists[list]!.terms[id] !== smallest) continue;
+      mapsByList[list]![id] = sorted.length - 1;
+      heads[list]!++;
+    }
   }
   records.forEach((file, position) => {
-    const map = maps.get(recordTerms[position]!)!;
+    const map = maps.get(recordTerms[position]!.terms)!;
     const numbers = file.numbers;
     for (const { termsAt, distinct } of file.chunks) for (let index = termsAt; index < termsAt + distinct; index++) numbers[index] = map[numbers[index]!]!;
   });
