@@ -50,7 +50,15 @@ describe("reading files into one reused buffer", () => {
   it("gives each file's whole bytes, for empty, small and larger-than-the-buffer files read one after another", async () => {
     const folder = await mkdtemp(path.join(os.tmpdir(), "clio-reader-"));
     try {
-      const contents = [Buffer.alloc(0), Buffer.from("small\n"), Buffer.alloc(300_000, "x"), Buffer.from("after the large one\n"), Buffer.alloc(65_536, "y")];
+      const contents = [
+        Buffer.alloc(0),
+        Buffer.from("small\n"),
+        Buffer.alloc(300_000, "x"),
+        Buffer.from("after the large one\n"),
+        Buffer.alloc(65_536, "y"),
+        Buffer.alloc(5_000_000, "z"),
+        Buffer.from("after one past the reused size\n"),
+      ];
       const files = await Promise.all(
         contents.map(async (content, position) => {
           const file = path.join(folder, `file${position}`);

@@ -63,10 +63,12 @@ function analyseBytes(file: FileToAnalyse, bytes: Uint8Array, counter: TermCount
   return { kind: "record", record: buildFileRecord(file, bytes, hash, counter, options) };
 }
 
+/** Files up to this size are read into the thread's reused buffer; a larger one (it grew since the walk) gets a buffer of its own. */
+const REUSED_BUFFER_MAX = 4 * 1024 * 1024;
+
 /**
- * Reads a whole file into `reuse` when it fits (else into a buffer of its own): one buffer per
- * thread serves every file, so reading makes no garbage. The bytes returned are valid until the
- * next read.
+ * Reads whole files, one after another, into one buffer kept between them, so reading makes no
+ * garbage. The bytes returned are valid until the next read.
  */
 export class FileReader {
   private buffer = Buffer.allocUnsafe(1 << 16);
@@ -76,12 +78,16 @@ export class FileReader {
     try {
       const size = fstatSync(descriptor).size;
       // One byte more than the size stats say, so a file that grew since is read to its end.
-      if (size + 1 > this.buffer.length) this.buffer = Buffer.allocUnsafe(Math.max(size + 1, 2 * this.buffer.length));
+      let buffer = this.buffer;
+      if (size + 1 > buffer.length) {
+        buffer = Buffer.allocUnsafe(size + 1 > REUSED_BUFFER_MAX ? size + 1 : Math.min(REUSED_BUFFER_MAX, Math.max(size + 1, 2 * buffer.length)));
+        if (buffer.length <= REUSED_BUFFER_MAX) this.buffer = buffer;
+      }
       let length = 0;
       for (;;) {
-        if (length === this.buffer.length) return Buffer.concat([this.buffer, readRest(descriptor, length)]);
-        const read = readSync(descriptor, this.buffer, length, this.buffer.length - length, length);
-        if (read === 0) return this.buffer.subarray(0, length);
+        if (length === buffer.length) return Buffer.concat([buffer, readRest(descriptor, length)]);
+        const read = readSync(descriptor, buffer, length, buffer.length - length, length);
+        if (read === 0) return buffer.subarray(0, length);
         length += read;
       }
     } finally {
