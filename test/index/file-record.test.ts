@@ -1,5 +1,8 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildFileRecord } from "../../tools/index/file-record.js";
+import { buildFileRecord, FileReader } from "../../tools/index/file-record.js";
 import { TermDictionary, type IndexedFile } from "../../tools/index/store.js";
 import { TermCounter } from "../../tools/index/term-counter.js";
 
@@ -41,4 +44,33 @@ describe("a file's record", () => {
       }
     });
   }
+});
+
+describe("reading files into one reused buffer", () => {
+  it("gives each file's whole bytes, for empty, small and larger-than-the-buffer files read one after another", async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), "clio-reader-"));
+    try {
+      const contents = [
+        Buffer.alloc(0),
+        Buffer.from("small\n"),
+        Buffer.alloc(300_000, "x"),
+        Buffer.from("after the large one\n"),
+        Buffer.alloc(65_536, "y"),
+        Buffer.alloc(5_000_000, "z"),
+        Buffer.from("after one past the reused size\n"),
+      ];
+      const files = await Promise.all(
+        contents.map(async (content, position) => {
+          const file = path.join(folder, `file${position}`);
+          await writeFile(file, content);
+          return file;
+        }),
+      );
+      const reader = new FileReader();
+      for (const [position, file] of files.entries()) expect(Buffer.compare(reader.read(file), contents[position]!)).toBe(0);
+      expect(() => reader.read(path.join(folder, "missing"))).toThrow(/ENOENT/);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
 });

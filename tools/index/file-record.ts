@@ -3,7 +3,7 @@
  * their term counts. Binary files are refused here (the caller reports them skipped).
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { chunkLines, type ChunkOptions } from "./chunks.js";
 import { commentLines } from "./comments.js";
 import { languageOf } from "./languages.js";
@@ -63,12 +63,57 @@ function analyseBytes(file: FileToAnalyse, bytes: Uint8Array, counter: TermCount
   return { kind: "record", record: buildFileRecord(file, bytes, hash, counter, options) };
 }
 
+/** Files up to this size are read into the thread's reused buffer; a larger one (it grew since the walk) gets a buffer of its own. */
+const REUSED_BUFFER_MAX = 4 * 1024 * 1024;
+
+/**
+ * Reads whole files, one after another, into one buffer kept between them, so reading makes no
+ * garbage. The bytes returned are valid until the next read.
+ */
+export class FileReader {
+  private buffer = Buffer.allocUnsafe(1 << 16);
+
+  read(absolute: string): Buffer {
+    const descriptor = openSync(absolute, "r");
+    try {
+      const size = fstatSync(descriptor).size;
+      // One byte more than the size stats say, so a file that grew since is read to its end.
+      let buffer = this.buffer;
+      if (size + 1 > buffer.length) {
+        buffer = Buffer.allocUnsafe(size + 1 > REUSED_BUFFER_MAX ? size + 1 : Math.min(REUSED_BUFFER_MAX, Math.max(size + 1, 2 * buffer.length)));
+        if (buffer.length <= REUSED_BUFFER_MAX) this.buffer = buffer;
+      }
+      let length = 0;
+      for (;;) {
+        if (length === buffer.length) return Buffer.concat([buffer, readRest(descriptor, length)]);
+        const read = readSync(descriptor, buffer, length, buffer.length - length, length);
+        if (read === 0) return buffer.subarray(0, length);
+        length += read;
+      }
+    } finally {
+      closeSync(descriptor);
+    }
+  }
+}
+
+/** The bytes of a file from `offset` to its end (a file that grew while it was read). */
+function readRest(descriptor: number, offset: number): Buffer {
+  const parts: Buffer[] = [];
+  for (let position = offset; ; ) {
+    const part = Buffer.allocUnsafe(1 << 16);
+    const read = readSync(descriptor, part, 0, part.length, position);
+    if (read === 0) return Buffer.concat(parts);
+    parts.push(part.subarray(0, read));
+    position += read;
+  }
+}
+
 /** Reads and analyses files one after another, synchronously (a worker's batch, or this thread's share of one). */
-export function readAndAnalyse(files: FileToAnalyse[], counter: TermCounter, options: ChunkOptions = {}): FileOutcome[] {
+export function readAndAnalyse(files: FileToAnalyse[], counter: TermCounter, reader: FileReader, options: ChunkOptions = {}): FileOutcome[] {
   return files.map((file) => {
     let bytes: Buffer;
     try {
-      bytes = readFileSync(file.absolute);
+      bytes = reader.read(file.absolute);
     } catch (error) {
       return { kind: "unreadable", message: (error as Error).message };
     }

@@ -13,12 +13,14 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ToolError } from "../errors.js";
-import { readAndAnalyse, type FileOutcome, type FileToAnalyse } from "./file-record.js";
+import { FileReader, readAndAnalyse, type FileOutcome, type FileToAnalyse } from "./file-record.js";
 import { fileFromParts, TermDictionary, type FileParts, type IndexedFile } from "./store.js";
 import { TermCounter } from "./term-counter.js";
 
 /** Files sent to a worker at a time. */
 const WORKER_BATCH = 24;
+/** File bytes a worker holds at a time (at least two batches): enough to keep it busy while this thread writes a segment. */
+const IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 /** Files analysed at a time in this thread. */
 const LOCAL_BATCH = 64;
 /** Below this many bytes to read, starting workers costs more than it saves. */
@@ -130,6 +132,7 @@ export async function* analyseFiles(queue: FileQueue, context: AnalysisContext):
 class LocalAnalysis {
   private dictionary = new TermDictionary();
   private counter = new TermCounter(this.dictionary);
+  private readonly reader = new FileReader();
 
   constructor(private readonly maxLines: number | undefined) {}
 
@@ -139,7 +142,7 @@ class LocalAnalysis {
       this.counter = new TermCounter(this.dictionary);
     }
     const terms = this.dictionary.terms;
-    return readAndAnalyse(files, this.counter, { maxLines: this.maxLines }).map((outcome) => (outcome.kind === "record" ? { ...outcome, terms } : outcome));
+    return readAndAnalyse(files, this.counter, this.reader, { maxLines: this.maxLines }).map((outcome) => (outcome.kind === "record" ? { ...outcome, terms } : outcome));
   }
 }
 
@@ -180,8 +183,9 @@ async function* analyseHere(
 
 interface Pooled {
   worker: Worker;
-  /** Batches sent and not yet answered. */
-  inFlight: number;
+  /** Batches sent and not yet answered, and their files' bytes by start position. */
+  inFlight: Map<number, number>;
+  bytesInFlight: number;
   /** The worker's current dictionary, as its replies spell it out (a new array when it starts afresh). */
   terms: string[];
 }
@@ -208,13 +212,15 @@ async function* analyseInWorkers(queue: FileQueue, from: number, local: LocalAna
     return { start, files: files.slice(start, assigned), maxChunkLines: context.maxChunkLines };
   };
   const pool: Pooled[] = [];
-  // Three batches in flight per worker, so none runs dry while this thread analyses a batch.
+  // Enough batches in flight per worker that none runs dry while this thread analyses a batch or writes a segment.
   const topUp = () => {
     for (const pooled of pool) {
-      while (pooled.inFlight < 3 && failure === undefined) {
+      while ((pooled.inFlight.size < 2 || pooled.bytesInFlight < IN_FLIGHT_BYTES) && failure === undefined) {
         const task = nextTask();
         if (task === undefined) return;
-        pooled.inFlight++;
+        const bytes = task.files.reduce((sum, file) => sum + file.size, 0);
+        pooled.inFlight.set(task.start, bytes);
+        pooled.bytesInFlight += bytes;
         pooled.worker.postMessage(task);
       }
     }
@@ -238,7 +244,7 @@ async function* analyseInWorkers(queue: FileQueue, from: number, local: LocalAna
       yield* analyseHere(queue, from, local, context);
       return;
     }
-    const pooled: Pooled = { worker, inFlight: 0, terms: [] };
+    const pooled: Pooled = { worker, inFlight: new Map(), bytesInFlight: 0, terms: [] };
     pooled.worker.on("message", (reply: WorkerReply) => {
       // Outcomes still waiting keep the old array: their ids name its terms.
       if (reply.reset) pooled.terms = [];
@@ -246,7 +252,8 @@ async function* analyseInWorkers(queue: FileQueue, from: number, local: LocalAna
       for (const term of reply.terms) pooled.terms.push(term);
       const terms = pooled.terms;
       reply.outcomes.forEach((outcome, offset) => (received[reply.start + offset] = { sent: outcome, terms }));
-      pooled.inFlight--;
+      pooled.bytesInFlight -= pooled.inFlight.get(reply.start) ?? 0;
+      pooled.inFlight.delete(reply.start);
       topUp();
       signalChange();
     });

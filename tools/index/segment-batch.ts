@@ -1,23 +1,37 @@
 /**
  * The records and changes of an update, gathered until they hold enough postings and then written
  * as one segment. Each segment numbers its terms afresh: a record arrives with the terms its ids
- * name (the dictionary of the thread that analysed it), and its ids are rewritten onto the
- * batch's own dictionary, which is dropped with the records once they are written. So a build
- * holds at most one batch of records and one batch's terms, whatever the size of the tree.
+ * name (the dictionary of the thread that analysed it); the batch only marks which of those ids
+ * its records use. Each thread's list is kept in sorted order across batches (only the terms it
+ * gained since the last flush are sorted, then merged in), so at a flush the marked terms of the
+ * lists are merged in order, equal ones given one id, and the records' ids rewritten onto that
+ * sorted dictionary, which is dropped with the records once they are written. So no term is
+ * looked up in a map here and each is sorted once per list, and a build holds at most one batch
+ * of records and one batch's terms, whatever the size of the tree.
  */
 import type { IndexStore } from "./index-store.js";
 import { writeRecords, type FileChange } from "./segment-build.js";
 import type { SegmentSet } from "./segment-set.js";
-import { type IndexedFile, TermDictionary } from "./store.js";
+import type { IndexedFile } from "./store.js";
 
 /** A batch is written once it holds this many files, however few postings they have: each record's own objects (symbols, chunks) cost memory too. */
 const BATCH_FILES = 4000;
 
+/** The ids of one thread's term list that the batch's records use. */
+interface UsedTerms {
+  terms: readonly string[];
+  marked: Uint8Array;
+  ids: number[];
+}
+
 export class SegmentBatch {
-  private dictionary = new TermDictionary();
-  /** For each thread's term list met in this batch: its ids → the batch's (-1 until first used). */
-  private idMaps = new Map<readonly string[], Int32Array>();
+  /** For each thread's term list met in this batch: which of its ids the records use. */
+  private used = new Map<readonly string[], UsedTerms>();
+  /** For each thread's term list met in the last batch or this one: its ids in term order. */
+  private orders = new Map<readonly string[], Int32Array>();
   private records: IndexedFile[] = [];
+  /** The term list each record's ids name, by record. */
+  private recordTerms: UsedTerms[] = [];
   private changes: FileChange[] = [];
   private postings = 0;
   /** Segments made so far. */
@@ -31,20 +45,23 @@ export class SegmentBatch {
     private readonly limit: number,
   ) {}
 
-  /** Adds a record whose term ids name `terms` (its ids are rewritten in place). */
+  /** Adds a record whose term ids name `terms` (its ids are rewritten in place when the batch is written). */
   record(file: IndexedFile, terms: readonly string[]): void {
-    const ids = this.idMapOf(terms);
+    const used = this.usedOf(terms);
     const numbers = file.numbers;
+    const { marked, ids } = used;
     for (const { termsAt, distinct } of file.chunks) {
       for (let position = termsAt; position < termsAt + distinct; position++) {
         const local = numbers[position]!;
-        let id = ids[local]!;
-        if (id < 0) ids[local] = id = this.dictionary.intern(terms[local]!);
-        numbers[position] = id;
+        if (marked[local] === 0) {
+          marked[local] = 1;
+          ids.push(local);
+        }
       }
       this.postings += distinct;
     }
     this.records.push(file);
+    this.recordTerms.push(used);
   }
 
   change(change: FileChange): void {
@@ -63,26 +80,98 @@ export class SegmentBatch {
   /** Writes what is gathered as a segment (nothing when nothing is) and starts an empty batch. */
   async flush(): Promise<void> {
     if (this.empty) return;
-    const { records, changes, dictionary } = this;
+    const { records, recordTerms, changes, used } = this;
     this.records = [];
+    this.recordTerms = [];
     this.changes = [];
     this.postings = 0;
-    this.dictionary = new TermDictionary();
-    this.idMaps = new Map();
-    const made = await this.store.makeSegment(this.persist, (sink) => writeRecords(sink, records, changes, dictionary.terms));
+    this.used = new Map();
+    const lists = [...used.values()];
+    const orders = new Map(lists.map(({ terms }) => [terms, ordered(terms, this.orders.get(terms))]));
+    this.orders = orders;
+    const terms = renumber(
+      records,
+      recordTerms,
+      lists.map((list) => ({ ...list, order: orders.get(list.terms)! })),
+    );
+    const made = await this.store.makeSegment(this.persist, (sink) => writeRecords(sink, records, changes, terms));
     this.segments.add(made.reader);
     this.made++;
   }
 
-  /** The id map for `terms`, grown to cover terms added to the list since it was made. */
-  private idMapOf(terms: readonly string[]): Int32Array {
-    let ids = this.idMaps.get(terms);
-    if (ids === undefined || ids.length < terms.length) {
-      const larger = new Int32Array(Math.max(terms.length, 2 * (ids?.length ?? 0))).fill(-1);
-      if (ids !== undefined) larger.set(ids);
-      ids = larger;
-      this.idMaps.set(terms, ids);
+  /** The used-id marks for `terms`, grown to cover terms added to the list since they were made. */
+  private usedOf(terms: readonly string[]): UsedTerms {
+    let used = this.used.get(terms);
+    if (used === undefined) {
+      used = { terms, marked: new Uint8Array(terms.length), ids: [] };
+      this.used.set(terms, used);
+    } else if (used.marked.length < terms.length) {
+      const larger = new Uint8Array(Math.max(terms.length, 2 * used.marked.length));
+      larger.set(used.marked);
+      used.marked = larger;
     }
-    return ids;
+    return used;
   }
+}
+
+function byCodeUnits(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+/** The ids of `terms` in term order, from `known` (the order of the list's first `known.length` terms) and its newer terms sorted and merged in. */
+function ordered(terms: readonly string[], known: Int32Array | undefined): Int32Array {
+  const from = known?.length ?? 0;
+  if (from === terms.length && known !== undefined) return known;
+  const added = Array.from({ length: terms.length - from }, (_, offset) => from + offset).sort((left, right) => byCodeUnits(terms[left]!, terms[right]!));
+  const order = new Int32Array(terms.length);
+  let position = 0;
+  let next = 0;
+  for (let index = 0; index < from; index++) {
+    const id = known![index]!;
+    while (next < added.length && terms[added[next]!]! < terms[id]!) order[position++] = added[next++]!;
+    order[position++] = id;
+  }
+  while (next < added.length) order[position++] = added[next++]!;
+  return order;
+}
+
+/**
+ * Merges the used terms of every list in term order (by code units, as segments store them),
+ * gives equal terms one id in that order, and rewrites each record's ids onto it; returns the
+ * sorted terms.
+ */
+function renumber(records: readonly IndexedFile[], recordTerms: readonly UsedTerms[], lists: ReadonlyArray<UsedTerms & { order: Int32Array }>): string[] {
+  // Each list's used ids, in term order.
+  const runs = lists.map(({ order, marked }) => {
+    const run = new Int32Array(order.length);
+    let length = 0;
+    for (const id of order) if (id < marked.length && marked[id] === 1) run[length++] = id;
+    return run.subarray(0, length);
+  });
+  const maps = new Map(lists.map((list) => [list.terms, new Int32Array(list.marked.length)]));
+  const mapsByList = [...maps.values()];
+  const heads = runs.map(() => 0);
+  const sorted: string[] = [];
+  for (;;) {
+    let smallest: string | undefined;
+    for (let list = 0; list < runs.length; list++) {
+      if (heads[list]! === runs[list]!.length) continue;
+      const term = lists[list]!.terms[runs[list]![heads[list]!]!]!;
+      if (smallest === undefined || term < smallest) smallest = term;
+    }
+    if (smallest === undefined) break;
+    sorted.push(smallest);
+    for (let list = 0; list < runs.length; list++) {
+      const id = runs[list]![heads[list]!];
+      if (id === undefined || lists[list]!.terms[id] !== smallest) continue;
+      mapsByList[list]![id] = sorted.length - 1;
+      heads[list]!++;
+    }
+  }
+  records.forEach((file, position) => {
+    const map = maps.get(recordTerms[position]!.terms)!;
+    const numbers = file.numbers;
+    for (const { termsAt, distinct } of file.chunks) for (let index = termsAt; index < termsAt + distinct; index++) numbers[index] = map[numbers[index]!]!;
+  });
+  return sorted;
 }

@@ -109,6 +109,12 @@ function stemOnce(word: string): string {
  * one-letter parts are left out.
  */
 export function identifierTokens(identifier: string): string[] {
+  if (isLowerCaseWord(identifier)) {
+    // One part, already lower-case (most identifiers in code): the general path below gives the same tokens.
+    if (identifier.length < 2 || STOPWORDS.has(identifier)) return [];
+    const stemmed = stem(identifier);
+    return stemmed === identifier ? [identifier] : [identifier, stemmed];
+  }
   const list: string[] = [];
   const whole = identifier.toLowerCase();
   const parts = splitIdentifier(identifier);
@@ -123,6 +129,15 @@ export function identifierTokens(identifier: string): string[] {
     for (const part of parts) if (part.length >= 2 && !STOPWORDS.has(part)) list.push(stem(part));
   }
   return list;
+}
+
+/** Only ASCII lower-case letters. */
+function isLowerCaseWord(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 97 || code > 122) return false;
+  }
+  return true;
 }
 
 /** Tokens of one identifier, remembered: code repeats its identifiers, so most are looked up, not split. */

@@ -5,7 +5,7 @@
  * term ids.
  */
 import { parentPort } from "node:worker_threads";
-import { readAndAnalyse } from "./file-record.js";
+import { FileReader, readAndAnalyse } from "./file-record.js";
 import type { WorkerOutcome, WorkerReply, WorkerTask } from "./parallel.js";
 import { partsOf, TermDictionary } from "./store.js";
 import { TermCounter } from "./term-counter.js";
@@ -16,6 +16,7 @@ if (port === null) throw new Error("tools/index/worker runs only as a worker thr
 let dictionary = new TermDictionary();
 let counter = new TermCounter(dictionary);
 let termsSent = 0;
+const reader = new FileReader();
 
 port.on("message", (task: WorkerTask) => {
   const reset = counter.crowded;
@@ -25,7 +26,7 @@ port.on("message", (task: WorkerTask) => {
     termsSent = 0;
   }
   const transfer: ArrayBuffer[] = [];
-  const outcomes = readAndAnalyse(task.files, counter, { maxLines: task.maxChunkLines }).map((outcome): WorkerOutcome => {
+  const outcomes = readAndAnalyse(task.files, counter, reader, { maxLines: task.maxChunkLines }).map((outcome): WorkerOutcome => {
     if (outcome.kind !== "record") return outcome;
     transfer.push(outcome.record.numbers.buffer as ArrayBuffer);
     return { kind: "parts", parts: partsOf(outcome.record) };
