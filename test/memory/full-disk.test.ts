@@ -51,6 +51,26 @@ describe("a full disk", () => {
     expect(Object.keys((await new MemoryFile(file).read()).entries).sort()).toEqual(["kept", "next"]);
   });
 
+  it("a change whose write failed is left out of later writes by the same process, and the file stays exact", async () => {
+    let full = false;
+    const fillingDisk: WriteFileSystem = { ...fs, writeFile: (target, content) => (full ? fullDisk.writeFile(target, content) : fs.writeFile(target, content)) };
+    const target = new MemoryFile(file, { ...quick, fileSystem: fillingDisk });
+    const storeKey = (key: string) =>
+      target.update((data) => {
+        data.entries[key] = memory(key);
+        return { changed: true, keys: [key], result: undefined };
+      });
+    await storeKey("kept");
+    full = true;
+    await expect(storeKey("lost")).rejects.toMatchObject({ code: "ENOSPC" });
+    full = false;
+    await storeKey("next");
+    const text = await fs.readFile(file, "utf8");
+    expect(Object.keys(JSON.parse(text).entries)).toEqual(["kept", "next"]);
+    expect(text).toBe(JSON.stringify(JSON.parse(text)));
+    expect(Object.keys((await target.read()).entries)).toEqual(["kept", "next"]);
+  });
+
   it("while writing the lock itself: the empty lock is removed, so the next writer gets it", async () => {
     const lockDisk: WriteFileSystem = {
       ...fs,

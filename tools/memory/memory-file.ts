@@ -13,6 +13,7 @@ import { removeStaleTemporaries, writeAtomically, type WriteFileSystem } from ".
 import { makeFolder } from "../clio-folder.js";
 import { ToolError } from "../errors.js";
 import { withFileLock, type FileLockOptions } from "../lock-file.js";
+import { MemoryFileBytes } from "./file-bytes.js";
 
 export const MEMORY_FORMAT_VERSION = 1;
 
@@ -76,47 +77,16 @@ function isStoredMemory(entry: unknown): entry is StoredMemory {
   );
 }
 
-/**
- * Each entry's `"key":{...}` as UTF-8 bytes, kept while the entry object lives (and keeps its
- * key): a write encodes only what changed, and the file is put together from bytes, never as one
- * large string.
- */
-const entryBytes = new WeakMap<StoredMemory, { key: string; bytes: Buffer }>();
-const COMMA = 0x2c;
-const CLOSE = Buffer.from("}}");
-
-/** The same bytes as JSON.stringify(data) in UTF-8, built from cached per-entry bytes. */
+/** The same bytes as JSON.stringify(data) in UTF-8, encoded whole. */
 export function encodeMemoryFile(data: MemoryFileData): Buffer {
-  const open = Buffer.from(`{"version":${JSON.stringify(data.version)},"entries":{`);
-  const parts: Buffer[] = [];
-  let length = open.length + CLOSE.length;
-  for (const key in data.entries) {
-    const entry = data.entries[key]!;
-    let cached = entryBytes.get(entry);
-    if (cached === undefined || cached.key !== key) {
-      cached = { key, bytes: Buffer.from(`${JSON.stringify(key)}:${JSON.stringify(entry)}`) };
-      entryBytes.set(entry, cached);
-    }
-    parts.push(cached.bytes);
-    length += cached.bytes.length;
-  }
-  length += Math.max(0, parts.length - 1);
-  // One buffer filled in place: Buffer.concat over 20,000 small pieces costs several times more.
-  const file = Buffer.allocUnsafe(length);
-  file.set(open, 0);
-  let offset = open.length;
-  for (let index = 0; index < parts.length; index++) {
-    if (index > 0) file[offset++] = COMMA;
-    const bytes = parts[index]!;
-    file.set(bytes, offset);
-    offset += bytes.length;
-  }
-  file.set(CLOSE, offset);
-  return file;
+  return new MemoryFileBytes().encode(data);
 }
 
 /** lowdb's storage for a memory file: parsed and checked on read, written whole and atomically. */
 class MemoryFileAdapter implements Adapter<MemoryFileData> {
+  /** The last written file's bytes, into which a change with named keys is spliced. */
+  private readonly bytes = new MemoryFileBytes();
+
   constructor(
     private readonly file: string,
     private readonly fileSystem?: WriteFileSystem,
@@ -134,7 +104,17 @@ class MemoryFileAdapter implements Adapter<MemoryFileData> {
   }
 
   write(data: MemoryFileData): Promise<void> {
-    return writeAtomically(this.file, encodeMemoryFile(data), this.fileSystem);
+    return this.writeChange(data);
+  }
+
+  /** Writes `data`; `changedKeys`, when given, are all the keys changed since the last write. */
+  async writeChange(data: MemoryFileData, changedKeys?: readonly string[]): Promise<void> {
+    try {
+      await writeAtomically(this.file, this.bytes.encode(data, changedKeys), this.fileSystem);
+    } catch (error) {
+      this.bytes.reset();
+      throw error;
+    }
   }
 }
 
@@ -146,6 +126,7 @@ interface Stamp {
 
 export class MemoryFile {
   private readonly db: Low<MemoryFileData>;
+  private readonly adapter: MemoryFileAdapter;
   private stamp: Stamp | undefined;
   private loaded = false;
   private swept = false;
@@ -156,7 +137,8 @@ export class MemoryFile {
     readonly file: string,
     private readonly lockOptions: FileLockOptions = {},
   ) {
-    this.db = new Low<MemoryFileData>(new MemoryFileAdapter(file, lockOptions.fileSystem), emptyData());
+    this.adapter = new MemoryFileAdapter(file, lockOptions.fileSystem);
+    this.db = new Low<MemoryFileData>(this.adapter, emptyData());
   }
 
   /** The current data, re-read only if another process changed the file. */
@@ -167,9 +149,12 @@ export class MemoryFile {
 
   /**
    * Applies `change` under the lock to fresh data and writes the file atomically. `change`
-   * returns true when it changed something (nothing is written otherwise).
+   * returns whether it changed something (nothing is written otherwise) and, best, `keys`: every
+   * entry key it set or deleted (each once; see MemoryFileBytes.encode), so only those entries
+   * are encoded again. A failed write leaves
+   * the change out of the data too (it is read again from the file).
    */
-  async update<Result>(change: (data: MemoryFileData) => { changed: boolean; result: Result }): Promise<Result> {
+  async update<Result>(change: (data: MemoryFileData) => { changed: boolean; keys?: readonly string[]; result: Result }): Promise<Result> {
     await makeFolder(path.dirname(this.file)).catch((error: unknown) => this.explain(error));
     return withFileLock(
       `${this.file}.lock`,
@@ -180,9 +165,12 @@ export class MemoryFile {
           await removeStaleTemporaries(this.file, this.lockOptions.fileSystem);
         }
         await this.refresh(true);
-        const { changed, result } = change(this.db.data);
+        const { changed, keys, result } = change(this.db.data);
         if (changed) {
-          await this.db.write();
+          await this.adapter.writeChange(this.db.data, keys).catch((error: unknown) => {
+            this.loaded = false;
+            throw error;
+          });
           this.stamp = await stampOf(this.file);
         }
         return result;
