@@ -6,10 +6,10 @@
  * identity (inode, size, mtime) changes. A damaged file is never overwritten: it is moved aside
  * as `<file>.corrupt-<timestamp>` and the error names it.
  */
-import { promises as fs } from "node:fs";
+import { promises as fs, statSync } from "node:fs";
 import path from "node:path";
 import { Low, type Adapter } from "lowdb";
-import { removeStaleTemporaries, writeAtomically, type WriteFileSystem } from "../atomic-file.js";
+import { removeStaleTemporaries, writeAtomicallySync, type WriteFileSystem } from "../atomic-file.js";
 import { makeFolder } from "../clio-folder.js";
 import { ToolError } from "../errors.js";
 import { withFileLock, type FileLockOptions } from "../lock-file.js";
@@ -103,14 +103,17 @@ class MemoryFileAdapter implements Adapter<MemoryFileData> {
     return parseMemoryFile(text);
   }
 
-  write(data: MemoryFileData): Promise<void> {
-    return this.writeChange(data);
+  async write(data: MemoryFileData): Promise<void> {
+    this.writeChange(data);
   }
 
-  /** Writes `data`; `changedKeys`, when given, are all the keys changed since the last write. */
-  async writeChange(data: MemoryFileData, changedKeys?: readonly string[]): Promise<void> {
+  /**
+   * Writes `data`; `changedKeys`, when given, are all the keys changed since the last write. In
+   * synchronous calls: this runs under the lock, and a 2.5 MB file is written in about a millisecond.
+   */
+  writeChange(data: MemoryFileData, changedKeys?: readonly string[]): void {
     try {
-      await writeAtomically(this.file, this.bytes.encode(data, changedKeys), this.fileSystem);
+      writeAtomicallySync(this.file, this.bytes.encode(data, changedKeys), this.fileSystem);
     } catch (error) {
       this.bytes.reset();
       throw error;
@@ -162,16 +165,18 @@ export class MemoryFile {
         if (!this.swept) {
           // Temporaries of a process that died mid-write (a full disk, a kill) go at the first write.
           this.swept = true;
-          await removeStaleTemporaries(this.file, this.lockOptions.fileSystem);
+          removeStaleTemporaries(this.file, this.lockOptions.fileSystem);
         }
         await this.refresh(true);
         const { changed, keys, result } = change(this.db.data);
         if (changed) {
-          await this.adapter.writeChange(this.db.data, keys).catch((error: unknown) => {
+          try {
+            this.adapter.writeChange(this.db.data, keys);
+          } catch (error) {
             this.loaded = false;
             throw error;
-          });
-          this.stamp = await stampOf(this.file);
+          }
+          this.stamp = stampOf(this.file);
         }
         return result;
       },
@@ -193,7 +198,7 @@ export class MemoryFile {
   }
 
   private async refresh(locked = false): Promise<void> {
-    const current = await stampOf(this.file);
+    const current = stampOf(this.file);
     if (this.loaded && sameStamp(current, this.stamp)) return;
     if (current === undefined) {
       this.db.data = emptyData();
@@ -234,9 +239,10 @@ function emptyData(): MemoryFileData {
   return { version: MEMORY_FORMAT_VERSION, entries: Object.create(null) as Record<string, StoredMemory> };
 }
 
-async function stampOf(file: string): Promise<Stamp | undefined> {
+/** The file's identity, read synchronously: a stat takes microseconds, a thread-pool round trip more. */
+function stampOf(file: string): Stamp | undefined {
   try {
-    const stats = await fs.stat(file, { bigint: true });
+    const stats = statSync(file, { bigint: true });
     return { ino: stats.ino, size: stats.size, mtimeNs: stats.mtimeNs };
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
