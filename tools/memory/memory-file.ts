@@ -154,11 +154,26 @@ export class MemoryFile {
    * Applies `change` under the lock to fresh data and writes the file atomically. `change`
    * returns whether it changed something (nothing is written otherwise) and, best, `keys`: every
    * entry key it set or deleted (each once; see MemoryFileBytes.encode), so only those entries
-   * are encoded again. A failed write leaves
-   * the change out of the data too (it is read again from the file).
+   * are encoded again. A failed write leaves the change out of the data too (it is read again
+   * from the file).
    */
   async update<Result>(change: (data: MemoryFileData) => { changed: boolean; keys?: readonly string[]; result: Result }): Promise<Result> {
-    await makeFolder(path.dirname(this.file)).catch((error: unknown) => this.explain(error));
+    // The folder is there when the file was at the last look (no mkdir per store); if it has gone
+    // since, taking the lock fails with ENOENT and the folder is made before one more try.
+    const folderSeen = this.stamp !== undefined;
+    if (!folderSeen) await this.makeFolder();
+    return this.locked(change).catch(async (error: unknown) => {
+      if (!folderSeen || (error as NodeJS.ErrnoException).code !== "ENOENT") return this.explain(error);
+      await this.makeFolder();
+      return this.locked(change).catch((again: unknown) => this.explain(again));
+    });
+  }
+
+  private makeFolder(): Promise<void> {
+    return makeFolder(path.dirname(this.file)).catch((error: unknown) => this.explain(error));
+  }
+
+  private locked<Result>(change: (data: MemoryFileData) => { changed: boolean; keys?: readonly string[]; result: Result }): Promise<Result> {
     return withFileLock(
       `${this.file}.lock`,
       async () => {
@@ -181,7 +196,7 @@ export class MemoryFile {
         return result;
       },
       this.lockOptions,
-    ).catch((error: unknown) => this.explain(error));
+    );
   }
 
   /** Turns "something else stands where the file or its folder goes" into an error that names it. */
