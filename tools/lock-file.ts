@@ -111,7 +111,11 @@ export async function createExclusive(
     fileSystem.writeSync(descriptor, content);
   } catch (error) {
     closeQuietly(fileSystem, descriptor);
-    fileSystem.rmSync(file, { force: true });
+    try {
+      fileSystem.rmSync(file, { force: true });
+    } catch {
+      // The write's error is the one to report.
+    }
     throw error;
   }
   fileSystem.closeSync(descriptor);
