@@ -1,8 +1,9 @@
 /**
  * MEMORY benchmark: 10,000 memories in one project store. In one run: store latency (each a
- * lock, a re-read check, a merge and an atomic rewrite of the whole file from cached per-entry
- * bytes) against JSON.stringify plus an atomic rewrite of the same file (a reference), search latency over 100 queries, and the cost of
- * picking up another process's write (a forced re-read).
+ * lock, a re-read check, a merge and an atomic rewrite of the whole file: the last written bytes
+ * with the changed entry spliced in) against JSON.stringify plus an atomic rewrite of the same
+ * file (a reference), search latency over 100 queries, and the cost of picking up another
+ * process's write (a forced re-read).
  *
  *     node --import tsx bench/memory.bench.ts
  */

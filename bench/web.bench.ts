@@ -71,16 +71,36 @@ function listPage(items: number): string {
 }
 
 // Linearity (target: a 1 MB page costs at most 1.5x per byte what a 10 KB page costs), for two shapes.
+// The sizes alternate over three rounds and each figure is the median of its rounds, in wall and in
+// CPU time (this process's threads, the garbage collector's included).
+const median = (values: number[]) => [...values].sort((left, right) => left - right)[values.length >> 1]!;
 for (const [shape, make, small, large] of [
   ["article", page, 33, 3300],
   ["reference list", listPage, 100, 10000],
 ] as const) {
-  let base = 0;
-  for (const size of [small, large]) {
-    const text = make(size);
-    const milliseconds = await time(size === small ? 40 : 3, () => htmlToMarkdown(text, new URL("https://example.com/")));
-    if (base === 0) base = milliseconds / text.length;
-    rows.push([`htmlToMarkdown, ${shape}, ${Math.round(text.length / 1024)} KB`, `${milliseconds.toFixed(1)} ms`, `${(milliseconds / text.length / base).toFixed(2)}× per byte`]);
+  const texts = [make(small), make(large)];
+  const wall: number[][] = [[], []];
+  const cpu: number[][] = [[], []];
+  for (let round = 0; round < 3; round++) {
+    for (const [index, text] of texts.entries()) {
+      const runs = index === 0 ? 40 : 1;
+      htmlToMarkdown(text, new URL("https://example.com/"));
+      const start = performance.now();
+      const startCpu = process.cpuUsage();
+      for (let run = 0; run < runs; run++) htmlToMarkdown(text, new URL("https://example.com/"));
+      const used = process.cpuUsage(startCpu);
+      wall[index]!.push((performance.now() - start) / runs / text.length);
+      cpu[index]!.push((used.user + used.system) / 1000 / runs / text.length);
+    }
+  }
+  for (const [index, text] of texts.entries()) {
+    const perByte = (values: number[][]) => median(values[index]!) / median(values[0]!);
+    const milliseconds = median(wall[index]!) * text.length;
+    rows.push([
+      `htmlToMarkdown, ${shape}, ${Math.round(text.length / 1024)} KB`,
+      `${milliseconds.toFixed(1)} ms`,
+      `${perByte(wall).toFixed(2)}× per byte (CPU ${perByte(cpu).toFixed(2)}×)`,
+    ]);
   }
 }
 

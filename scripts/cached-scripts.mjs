@@ -6,7 +6,7 @@
 // The script holds what the command runs. Protocol handlers load their tool layers with
 // import() when a command runs; `clio parse` never runs one, so in its script those imports
 // fail with a plain message instead of pulling every tool layer in.
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,8 +15,29 @@ import { build } from "esbuild";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-/** Each cached command: its entry module, the script's name in dist/chunks/, and what main.ts imports from it. */
-const SCRIPTS = [{ entry: "src/cli/parse-command.ts", name: "parse-command", exports: ["parseCommand"] }];
+/**
+ * Each cached command: its entry module, the script's name in dist/chunks/, what main.ts imports
+ * from it, and a run of the command whose compiled functions go into the cache too.
+ */
+const SCRIPTS = [{ entry: "src/cli/parse-command.ts", name: "parse-command", exports: ["parseCommand"], warmUp: warmUpParse }];
+
+/** A sample: prose, a command, one in inline code, so the scanner, parser, checks and report all run. */
+const PARSE_SAMPLE = 'Let me read it.\n[FILE_OP:action=read:path="src/main.c"]\n`[EXEC:action=run:command="ls"]`\n[MEMORY:action=store:key=a:value=<<EOF\nb\nEOF]\n';
+
+/** Runs `clio parse` on a sample file with its output dropped. */
+async function warmUpParse(exports, folder) {
+  const sample = path.join(folder, "warm-up-sample.md");
+  writeFileSync(sample, PARSE_SAMPLE);
+  const write = process.stdout.write;
+  process.stdout.write = () => true;
+  try {
+    await exports.parseCommand(sample, {});
+    await exports.parseCommand(sample, { json: true });
+  } finally {
+    process.stdout.write = write;
+    rmSync(sample, { force: true });
+  }
+}
 
 const sourcePath = (resolveDir, specifier) => path.resolve(resolveDir, specifier.replace(/\.js$/, ".ts"));
 
@@ -65,7 +86,7 @@ const handlerToolsUnavailable = {
  * `finalChunksFolder` is where it will run from: stack traces show the name the cache was made with.
  */
 export async function writeCachedScripts(chunksFolder, finalChunksFolder = chunksFolder) {
-  for (const { entry, name } of SCRIPTS) {
+  for (const { entry, name, warmUp } of SCRIPTS) {
     const file = path.join(chunksFolder, `${name}.cjs`);
     await build({
       entryPoints: [path.join(root, entry)],
@@ -80,11 +101,15 @@ export async function writeCachedScripts(chunksFolder, finalChunksFolder = chunk
       footer: { js: "})" },
       plugins: [handlerToolsUnavailable],
     });
-    // The cache holds what compiling the script and running its module body produced, as a start-up does.
+    // The cache holds what compiling the script, running its module body and one run of the
+    // command compiled: V8 compiles a function when it first runs, and a cache made before the
+    // run would leave the command's own functions (Chevrotain building its lexer and parser, the
+    // scanner, the report) to be compiled on every start.
     const finalFile = path.join(finalChunksFolder, `${name}.cjs`);
     const script = new vm.Script(readFileSync(file, "utf8"), { filename: finalFile });
     const module = { exports: {} };
     script.runInThisContext()(module, module.exports, createRequire(finalFile));
+    await warmUp(module.exports, chunksFolder);
     writeFileSync(`${file}.cache`, script.createCachedData());
   }
 }

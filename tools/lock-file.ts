@@ -9,12 +9,17 @@
  * compared with what was judged stale, and put back if a fresh lock had replaced it.
  */
 import { randomBytes } from "node:crypto";
-import { promises as fs } from "node:fs";
+import nodeFileSystem, { promises as fs } from "node:fs";
 import os from "node:os";
 import { ToolError } from "./errors.js";
 
-/** The file-system calls locks and atomic writes make; tests inject failures (a full disk) here. */
-export type WriteFileSystem = Pick<typeof fs, "open" | "writeFile" | "rename" | "rm" | "readdir">;
+/**
+ * The file-system calls a short-held lock and an atomic rewrite make; tests inject failures (a
+ * full disk) here. They are synchronous: each takes microseconds, and a round trip through
+ * libuv's thread pool per call cost more than the call itself on a loaded machine (a MEMORY
+ * store made fifteen of them).
+ */
+export type WriteFileSystem = Pick<typeof nodeFileSystem, "openSync" | "writeSync" | "closeSync" | "writeFileSync" | "renameSync" | "rmSync" | "readdirSync">;
 
 export interface FileLockOptions {
   /** A lock held longer than this is taken over (default 30 s; holders keep it for milliseconds). */
@@ -39,7 +44,7 @@ export async function withFileLock<Result>(lockFile: string, work: () => Promise
   try {
     return await work();
   } finally {
-    await (options.fileSystem ?? fs).rm(lockFile, { force: true });
+    (options.fileSystem ?? nodeFileSystem).rmSync(lockFile, { force: true });
   }
 }
 
@@ -90,23 +95,39 @@ export function isProcessAlive(pid: number): boolean {
  * be written (a full disk), the file is removed again: an empty lock nobody owns would make
  * every other process wait until it counts as stale.
  */
-export async function createExclusive(file: string, content: string, fileSystem: Pick<typeof fs, "open" | "rm"> = fs): Promise<boolean> {
-  let handle: fs.FileHandle;
+export async function createExclusive(
+  file: string,
+  content: string,
+  fileSystem: Pick<WriteFileSystem, "openSync" | "writeSync" | "closeSync" | "rmSync"> = nodeFileSystem,
+): Promise<boolean> {
+  let descriptor: number;
   try {
-    handle = await fileSystem.open(file, "wx");
+    descriptor = fileSystem.openSync(file, "wx");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
     throw error;
   }
   try {
-    await handle.writeFile(content, "utf8");
+    fileSystem.writeSync(descriptor, content);
   } catch (error) {
-    await handle.close().catch(() => undefined);
-    await fileSystem.rm(file, { force: true }).catch(() => undefined);
+    closeQuietly(fileSystem, descriptor);
+    try {
+      fileSystem.rmSync(file, { force: true });
+    } catch {
+      // The write's error is the one to report.
+    }
     throw error;
   }
-  await handle.close();
+  fileSystem.closeSync(descriptor);
   return true;
+}
+
+function closeQuietly(fileSystem: Pick<WriteFileSystem, "closeSync">, descriptor: number): void {
+  try {
+    fileSystem.closeSync(descriptor);
+  } catch {
+    // The error that matters is the one being thrown.
+  }
 }
 
 /** A lock file's text and modification time; undefined when it is gone. */

@@ -5,7 +5,7 @@
  * left behind would fail it with "locked").
  */
 import { spawnSync } from "node:child_process";
-import { promises as fs } from "node:fs";
+import nodeFileSystem, { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { WriteFileSystem } from "../../tools/lock-file.js";
@@ -33,9 +33,9 @@ const quick = { timeoutMs: 500 };
 
 /** A disk that fills up: writing a whole file writes half of it, then fails. */
 const fullDisk: WriteFileSystem = {
-  ...fs,
-  async writeFile(target, content) {
-    await fs.writeFile(target, String(content).slice(0, 10));
+  ...nodeFileSystem,
+  writeFileSync(target, content) {
+    nodeFileSystem.writeFileSync(target, String(content).slice(0, 10));
     throw noSpace();
   },
 };
@@ -51,17 +51,34 @@ describe("a full disk", () => {
     expect(Object.keys((await new MemoryFile(file).read()).entries).sort()).toEqual(["kept", "next"]);
   });
 
+  it("a change whose write failed is left out of later writes by the same process, and the file stays exact", async () => {
+    let full = false;
+    const fillingDisk: WriteFileSystem = {
+      ...nodeFileSystem,
+      writeFileSync: (target, content) => (full ? fullDisk : nodeFileSystem).writeFileSync(target, content),
+    };
+    const target = new MemoryFile(file, { ...quick, fileSystem: fillingDisk });
+    const storeKey = (key: string) =>
+      target.update((data) => {
+        data.entries[key] = memory(key);
+        return { changed: true, keys: [key], result: undefined };
+      });
+    await storeKey("kept");
+    full = true;
+    await expect(storeKey("lost")).rejects.toMatchObject({ code: "ENOSPC" });
+    full = false;
+    await storeKey("next");
+    const text = await fs.readFile(file, "utf8");
+    expect(Object.keys(JSON.parse(text).entries)).toEqual(["kept", "next"]);
+    expect(text).toBe(JSON.stringify(JSON.parse(text)));
+    expect(Object.keys((await target.read()).entries)).toEqual(["kept", "next"]);
+  });
+
   it("while writing the lock itself: the empty lock is removed, so the next writer gets it", async () => {
     const lockDisk: WriteFileSystem = {
-      ...fs,
-      async open(target, flags) {
-        const handle = await fs.open(target, flags);
-        return Object.assign(Object.create(handle) as typeof handle, {
-          writeFile: async () => {
-            throw noSpace();
-          },
-          close: () => handle.close(),
-        });
+      ...nodeFileSystem,
+      writeSync: () => {
+        throw noSpace();
       },
     };
     await fs.mkdir(path.dirname(file), { recursive: true });

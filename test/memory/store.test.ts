@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -102,6 +102,17 @@ describe("MemoryStore", () => {
     expect(entries.filter((entry) => entry.key.startsWith("left-"))).toHaveLength(200);
     expect(entries.filter((entry) => entry.key.startsWith("right-"))).toHaveLength(200);
   }, 60_000);
+
+  it("makes the folder again when it was removed between two stores", async () => {
+    const store = open();
+    await store.store({ key: "first", value: "one" });
+    await rm(path.join(workspaceRoot, ".clio"), { recursive: true });
+    await store.store({ key: "second", value: "two" });
+    const text = await readFile(path.join(workspaceRoot, ".clio/memory.json"), "utf8");
+    expect(Object.keys(JSON.parse(text).entries)).toEqual(["second"]);
+    expect(text).toBe(JSON.stringify(JSON.parse(text)));
+    expect(await readdir(path.join(workspaceRoot, ".clio"))).toContain(".gitignore");
+  });
 
   it("sees what another process wrote without being reopened", async () => {
     const store = open();

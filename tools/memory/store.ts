@@ -91,7 +91,7 @@ export class MemoryStore {
       const previous = data.entries[key];
       const stored: StoredMemory = { key, value: input.value, tags, metadata, createdAt: previous?.createdAt ?? timestamp, updatedAt: timestamp };
       data.entries[key] = stored;
-      return { changed: true, result: { stored, created: previous === undefined } };
+      return { changed: true, keys: [key], result: { stored, created: previous === undefined } };
     });
     if (!scope.stale) scope.ranking.add(result.stored);
     return { entry: { ...result.stored, scope: scopeName }, created: result.created };
@@ -116,7 +116,7 @@ export class MemoryStore {
       const removed = await target.file.update((data) => {
         if (data.entries[name] === undefined) return { changed: false, result: false };
         delete data.entries[name];
-        return { changed: true, result: true };
+        return { changed: true, keys: [name], result: true };
       });
       if (removed) {
         if (!target.stale) target.ranking.remove(name);

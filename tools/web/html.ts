@@ -121,18 +121,17 @@ export function htmlToMarkdown(html: string, pageUrl: URL): PageMarkdown {
 }
 
 function domToMarkdown(html: string, pageUrl: URL): PageMarkdown {
-  const { document } = parseHTML(html);
-  absolutizeLinks(document, pageUrl);
+  const document = parsedPage(html, pageUrl);
   const pageTitle = document.querySelector("title")?.textContent?.trim() || undefined;
-  const fallbackHtml = bodyHtml(document);
   const depth = nestingDepth(document.documentElement, MAX_MARKDOWN_DEPTH);
   if (depth > MAX_MARKDOWN_DEPTH) {
     const text = (document.body ?? document.documentElement)?.textContent?.replace(/\s+/g, " ").trim() ?? "";
     return { title: pageTitle, markdown: withTitle(pageTitle, text), article: false };
   }
   let parsed: ReturnType<Readability["parse"]> = null;
+  const readabilityRuns = depth <= MAX_ARTICLE_DEPTH;
   try {
-    if (depth <= MAX_ARTICLE_DEPTH) {
+    if (readabilityRuns) {
       parsed = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], { keepClasses: true }).parse();
     }
   } catch {
@@ -143,7 +142,17 @@ function domToMarkdown(html: string, pageUrl: URL): PageMarkdown {
     const title = parsed.title?.trim() || pageTitle;
     return { title, markdown: withTitle(title, turndown.turndown(parsed.content)), article: true };
   }
-  return { title: pageTitle, markdown: withTitle(pageTitle, turndown.turndown(fallbackHtml)), article: false };
+  // Only now is the whole body needed (a page with an article never pays for serialising it). Readability
+  // changes the tree while it looks for an article, so after it the body is read from a fresh one.
+  const whole = readabilityRuns ? parsedPage(html, pageUrl) : document;
+  return { title: pageTitle, markdown: withTitle(pageTitle, turndown.turndown(bodyHtml(whole))), article: false };
+}
+
+/** The page's tree with its links made absolute. */
+function parsedPage(html: string, pageUrl: URL): LinkedDocument {
+  const { document } = parseHTML(html);
+  absolutizeLinks(document, pageUrl);
+  return document;
 }
 
 interface TreeNode {

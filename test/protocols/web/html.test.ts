@@ -24,6 +24,24 @@ describe("HTML to markdown keeps code exactly", () => {
   });
 });
 
+describe("HTML to markdown of a page without an article", () => {
+  const convert = (body: string) =>
+    htmlToMarkdown(`<html><head><title>T</title></head><body>${body}<script>var s = 1;</script></body></html>`, new URL("https://example.com/base/"));
+
+  it("converts the whole body as the page had it before Readability looked, links absolute, scripts gone", () => {
+    expect(convert('<div hidden>secret</div><aside>side <a href="a">l</a></aside>')).toEqual({
+      title: "T",
+      markdown: "# T\n\nsecret\n\nside [l](https://example.com/base/a)",
+      article: false,
+    });
+  });
+
+  it("converts the whole body when the page is too deep for Readability", () => {
+    const deep = convert(`${"<div>".repeat(300)}<p>deep <a href="d">l</a></p>${"</div>".repeat(300)}`);
+    expect(deep).toEqual({ title: "T", markdown: "# T\n\ndeep [l](https://example.com/base/d)", article: false });
+  });
+});
+
 describe("HTML to markdown on hostile pages", () => {
   it.each([1000, 5000, 200_000])("a page of divs nested %i deep comes back as its text, without freezing or overflowing the stack", (depth) => {
     const html = `<html><head><title>Deep</title></head><body>${"<div>".repeat(depth)}<p>the bottom <a href="/x">link</a></p>${"</div>".repeat(depth)}</body></html>`;
