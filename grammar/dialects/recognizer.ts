@@ -61,6 +61,16 @@ export class DialectRecognizer extends CandidateReader {
     this.nameBuffer = new Uint16Array(this.nameLimit + 1);
   }
 
+  /** Nothing open and the line's beginning decided: only `<`, `[`, `［` and line feeds change anything (`Stops.dialect`). */
+  get asleep(): boolean {
+    return this.mode === Mode.Idle && this.front === Front.Dead;
+  }
+
+  /** `count` characters went by while asleep, none of them one of those. */
+  skip(count: number): void {
+    this.total += count;
+  }
+
   /**
    * Reads a 1-character chunk when that cannot open, end or decide a candidate (most
    * characters: prose, a name being read, the inside of a string or a tag's body); false when

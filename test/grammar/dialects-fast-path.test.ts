@@ -1,0 +1,92 @@
+/**
+ * The dialect layer shares the scanner's one-character fast path (dialects/call-scanner.ts):
+ * while it waits, the fast path stops only at what it must read, and it is told how many
+ * characters went by. These laws hold that hand-over in every state the scanner can be in when
+ * single characters and longer chunks alternate: prose, fences, code spans held to the line's
+ * end, inert lines, recovery after a broken command, a lone `\r` held back, open candidates.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { ParseResult } from "../../grammar/ast.js";
+import { CallScanner, parse } from "../../grammar/index.js";
+import { collectEvents } from "../../grammar/parse.js";
+import { SMALL_VOCABULARY } from "./support.js";
+
+const vocabulary = SMALL_VOCABULARY;
+
+/** Pieces that put the scanner and the layer in each of their states, and take them out again. */
+const PIECES = [
+  '<tool_call>\n{"name": "read_file", "arguments": {"path": "a.ts"}}\n</tool_call>\n',
+  '{"name": "execute_command", "arguments": {"command": "ls"}}\n',
+  "<read_file>\n<path>a.ts</path>\n</read_file>\n",
+  'FILE_OP.read(path="a.ts")\n',
+  '[FILE_OP action=read path="a.ts"]',
+  '［FILE_OP：action=read：path="a"］',
+  '[FILE_OP:action=read:path="b"]',
+  '[FILE_OP:action=read:path="broken',
+  "[FILE_OP:action=write:path=a:content<<EOF\nbody [x] <b>\nEOF\n]",
+  "```\n",
+  "```ts\n",
+  "~~~\n",
+  "    indented(code)\n",
+  "`",
+  "``",
+  "> ",
+  "- ",
+  "<think>",
+  "</think>",
+  "<div>\n",
+  "\n",
+  "\n\n",
+  "\r",
+  "\r\n",
+  " prose (with) {braces} ",
+  "the file test ",
+  "  ",
+  "read_file",
+  "(",
+  ")",
+  "{",
+  "[",
+  "]",
+  "<",
+  ">",
+  '"',
+  "\\",
+  "x",
+  "é",
+];
+
+function chunkedBySizes(text: string, sizes: number[]): ParseResult {
+  const scanner = new CallScanner(vocabulary);
+  const result: ParseResult = { commands: [], mentions: [], errors: [] };
+  let at = 0;
+  for (let turn = 0; at < text.length; turn++) {
+    const size = sizes.length === 0 ? 1 : sizes[turn % sizes.length]!;
+    collectEvents(scanner.push(text.slice(at, at + size)), result);
+    at += size;
+  }
+  return collectEvents(scanner.end(), result);
+}
+
+describe("the dialect layer on the scanner's fast path", () => {
+  it("runs of single characters between longer chunks give exactly the one-shot result", () => {
+    const sizes = fc.array(fc.constantFrom(1, 1, 1, 1, 1, 2, 3, 5, 17, 70), { maxLength: 12 });
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 30 }), sizes, (pieces, chunkSizes) => {
+        const text = pieces.join("");
+        expect(chunkedBySizes(text, chunkSizes)).toEqual(parse(text, vocabulary));
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it("a call after a long stretch of single characters of prose keeps its exact position", () => {
+    const prose = "the file test value, (not a call) {nor this}. ".repeat(40);
+    const text = `${prose}\n${prose}\n<read_file><path>a.ts</path></read_file>\nFILE_OP.read(path="b")\n`;
+    const whole = parse(text, vocabulary);
+    expect(whole.commands.map((command) => command.span.start.offset)).toEqual([text.indexOf("<read_file>"), text.indexOf("FILE_OP.read")]);
+    expect(chunkedBySizes(text, [1])).toEqual(whole);
+    expect(chunkedBySizes(text, [1, 1, 1, 64])).toEqual(whole);
+  });
+});
