@@ -10,6 +10,7 @@
 import type { Mention } from "../ast.js";
 import type { InertRegionLog } from "../regions.js";
 import { SCANNER_STOPS, STOPS, Stops } from "../chars.js";
+import { print } from "../printer.js";
 import { StreamingScanner, type ParseEvent } from "../scanner.js";
 import { FollowUp, NO_EVENTS } from "../scanner-states.js";
 import type { DialectFinding } from "./finding.js";
@@ -176,7 +177,7 @@ function eventOf(finding: DialectFinding): ParseEvent {
 function mentionOf(finding: DialectFinding, context: Mention["context"]): Mention {
   const mention: Mention = { text: finding.preview, context, span: { start: finding.start, end: finding.end } };
   const { mapped } = finding;
-  if (mapped.type === "command") mention.hint = mapped.equivalent;
+  if (mapped.type === "command") mention.hint = print(mapped.command);
   else if (mapped.error.hint !== undefined) mention.hint = mapped.error.hint;
   return mention;
 }

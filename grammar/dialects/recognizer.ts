@@ -180,7 +180,7 @@ export class DialectRecognizer extends CandidateReader {
         return true;
     }
     if (this.front === Front.Indent) {
-      if (kind !== Class.Letter) {
+      if (kind !== Class.Letter || !this.vocabulary.mayBeginCallName(code)) {
         this.front = Front.Dead;
         return true;
       }
@@ -286,7 +286,7 @@ export class DialectRecognizer extends CandidateReader {
       while (i < end && ((code = input.charCodeAt(i)) === SPACE || code === TAB)) i++;
       if (i === end) return end;
       if (code === OPEN_BRACE) return this.trigger(input, i, base, code);
-      if (classOf(code) !== Class.Letter) {
+      if (classOf(code) !== Class.Letter || !this.vocabulary.mayBeginCallName(code)) {
         this.front = Front.Dead;
         return i;
       }

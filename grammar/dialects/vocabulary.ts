@@ -75,6 +75,8 @@ export class CallVocabulary {
   private readonly nameHashes = new Set<number>();
   private readonly protocolHashes = new Set<number>();
   private readonly actionHashes = new Set<number>();
+  /** 1 for each ASCII character a function-call name may begin with (`mayBeginCallName`). */
+  private readonly callNameStarts = new Uint8Array(128);
 
   constructor(data: CallVocabularyData) {
     let longest = 0;
@@ -99,6 +101,24 @@ export class CallVocabulary {
     }
     for (const name of this.aliases.keys()) this.nameHashes.add(hashesOf(name).hash);
     for (const name of this.actionOwners.keys()) this.actionHashes.add(hashesOf(name).hash);
+    // A protocol is called by its name as registered; another agent's tool name in any case.
+    for (const protocol of this.protocols.values()) this.markCallNameStart(protocol.name.charCodeAt(0));
+    for (const name of this.aliases.keys()) {
+      this.markCallNameStart(name.toLowerCase().charCodeAt(0));
+      this.markCallNameStart(name.toUpperCase().charCodeAt(0));
+    }
+  }
+
+  private markCallNameStart(code: number): void {
+    if (code < 128) this.callNameStarts[code] = 1;
+  }
+
+  /**
+   * False when no name beginning with the ASCII character `code` can open a function-call
+   * (`NAME(…)`, `NAME.action(…)`): a protocol's name as registered, or another agent's tool name.
+   */
+  mayBeginCallName(code: number): boolean {
+    return code >= 128 || this.callNameStarts[code] === 1;
   }
 
   /**

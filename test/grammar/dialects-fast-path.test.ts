@@ -89,4 +89,13 @@ describe("the dialect layer on the scanner's fast path", () => {
     expect(chunkedBySizes(text, [1])).toEqual(whole);
     expect(chunkedBySizes(text, [1, 1, 1, 64])).toEqual(whole);
   });
+
+  it("a line's first letter rules out a function call only where no registered name begins with it", () => {
+    // Another agent's tool name in any case; a protocol's name as it is registered.
+    const calls = ['READ_FILE(path="a")', 'Read_File(path="a")', 'read_file(path="a")', '  FILE_OP(action="read", path="a")', 'FILE_OP.read(path="a")'];
+    const text = ['file_op(action="read", path="a")', 'File_Op.read(path="a")', 'the read_file(path="a")', 'xread_file(path="a")', ...calls].join("\n");
+    const whole = parse(`${text}\n`, vocabulary);
+    expect(whole.commands.map((command) => command.span.start.line)).toEqual([5, 6, 7, 8, 9]);
+    expect(chunkedBySizes(`${text}\n`, [1])).toEqual(whole);
+  });
 });
