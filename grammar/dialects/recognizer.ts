@@ -258,20 +258,32 @@ export class DialectRecognizer extends CandidateReader {
     if (this.nextWide >= 0 && this.nextWide < next) next = this.nextWide;
     let lineFeed = this.nextLine;
     if (lineFeed !== -1 && lineFeed < i) lineFeed = input.indexOf("\n", i);
-    this.nextLine = lineFeed;
-    if (lineFeed >= 0 && lineFeed < next) {
+    while (lineFeed >= 0 && lineFeed < next) {
       // Findings wait for the end of their line: the first line feed settles them.
       if (this.lineOpen.length > 0) this.newline(base + lineFeed);
       else {
         this.line++;
         this.lineStart = base + lineFeed + 1;
       }
-      this.front = Front.Indent;
-      this.idleFrom = lineFeed + 1;
-      return lineFeed + 1;
+      i = lineFeed + 1;
+      this.idleFrom = i;
+      if (i === end || this.mayOpenLine(input.charCodeAt(i))) {
+        this.nextLine = lineFeed;
+        this.front = Front.Indent;
+        return i;
+      }
+      // The line's first character rules out a call at its beginning (as lineFront would find): on to its end.
+      this.front = Front.Dead;
+      lineFeed = input.indexOf("\n", i);
     }
+    this.nextLine = lineFeed;
     if (next === end) return end;
     return this.trigger(input, next, base, input.charCodeAt(next));
+  }
+
+  /** Whether a line beginning with `code` may begin a call: an indentation, `{`, or a letter a call name may begin with. */
+  private mayOpenLine(code: number): boolean {
+    return code === SPACE || code === TAB || code === OPEN_BRACE || (classOf(code) === Class.Letter && this.vocabulary.mayBeginCallName(code));
   }
 
   /**
@@ -322,8 +334,23 @@ export class DialectRecognizer extends CandidateReader {
       this.jsonOpening = true;
     } else if (code === LESS) {
       this.begin(Mode.Less, i, base);
-    } else this.openNearName(base + i, code);
+    } else if (this.wordsMayName(input, i + 1)) this.openNearName(base + i, code);
     return i + 1;
+  }
+
+  /**
+   * After a `[` at `from - 1`: false when the words after it (up to three spaces, then a name)
+   * are sure to name nothing, by their first character alone (`[x]`, `[NOTE]`, `[ ]`). The
+   * words hold no trigger, so what the near-miss reader would have read is searched as text.
+   */
+  private wordsMayName(input: string, from: number): boolean {
+    const end = input.length;
+    let j = from;
+    let code = 0;
+    while (j < end && j < from + 3 && ((code = input.charCodeAt(j)) === SPACE || code === TAB)) j++;
+    if (j >= end) return true;
+    code = input.charCodeAt(j);
+    return code !== SPACE && code !== TAB && this.vocabulary.mayBeginName(code);
   }
 
   /**

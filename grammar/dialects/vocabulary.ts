@@ -77,6 +77,8 @@ export class CallVocabulary {
   private readonly actionHashes = new Set<number>();
   /** 1 for each ASCII character a function-call name may begin with (`mayBeginCallName`). */
   private readonly callNameStarts = new Uint8Array(128);
+  /** 1 for each ASCII character, in either case, a registered or alias name begins with (`mayBeginName`). */
+  private readonly nameStarts = new Uint8Array(128);
 
   constructor(data: CallVocabularyData) {
     let longest = 0;
@@ -107,10 +109,23 @@ export class CallVocabulary {
       this.markCallNameStart(name.toLowerCase().charCodeAt(0));
       this.markCallNameStart(name.toUpperCase().charCodeAt(0));
     }
+    for (const name of [...this.protocols.keys(), ...this.aliases.keys()]) {
+      this.markNameStart(name.toLowerCase().charCodeAt(0));
+      this.markNameStart(name.toUpperCase().charCodeAt(0));
+    }
   }
 
   private markCallNameStart(code: number): void {
     if (code < 128) this.callNameStarts[code] = 1;
+  }
+
+  private markNameStart(code: number): void {
+    if (code < 128) this.nameStarts[code] = 1;
+  }
+
+  /** False when no protocol or alias name begins with `code`, in any case (`mayResolve` would say no to every name that does). */
+  mayBeginName(code: number): boolean {
+    return code < 128 && this.nameStarts[code] === 1;
   }
 
   /**

@@ -55,6 +55,11 @@ const PIECES = [
   "\\",
   "x",
   "é",
+  "[x] ",
+  "[NOTE]",
+  "[   FILE_OP action=read path=a]",
+  "[    FILE_OP action=read]",
+  "[ read_file path=a]",
 ];
 
 function chunkedBySizes(text: string, sizes: number[]): ParseResult {
@@ -97,5 +102,13 @@ describe("the dialect layer on the scanner's fast path", () => {
     const whole = parse(`${text}\n`, vocabulary);
     expect(whole.commands.map((command) => command.span.start.line)).toEqual([5, 6, 7, 8, 9]);
     expect(chunkedBySizes(`${text}\n`, [1])).toEqual(whole);
+  });
+
+  it("words after a `[` that no registered name begins like are text at once; up to three spaces before a name are still read", () => {
+    const text = '[x] [NOTE] [   FILE_OP action=read path="a"] [    FILE_OP action=read path="b"] [ file op action=read path="c"] [read_file path="d"] [Read_File path="e"]\n';
+    const whole = parse(text, vocabulary);
+    expect(whole.commands.map((command) => command.parameters.at(-1)!.text)).toEqual(["a", "c", "d", "e"]);
+    expect(chunkedBySizes(text, [1])).toEqual(whole);
+    expect(chunkedBySizes(text, [2, 3])).toEqual(whole);
   });
 });
