@@ -189,7 +189,7 @@ export class DialectRecognizer extends CandidateReader {
       this.nameLength = 0;
     }
     if (this.front === Front.Name) {
-      if (this.nameLength >= this.nameLimit) this.front = Front.Dead;
+      if (this.nameLength >= this.nameLimit || (this.nameLength === 1 && !this.vocabulary.mayContinueCallName(this.nameBuffer[0]!, code))) this.front = Front.Dead;
       else this.nameBuffer[this.nameLength++] = code;
     }
     return true;
@@ -305,6 +305,15 @@ export class DialectRecognizer extends CandidateReader {
     }
     // A name that begins in this chunk is checked here by its hash; one carried over, by openFunction.
     const nameFrom = this.front === Front.Indent ? i : -1;
+    if (nameFrom >= 0 && i + 1 < end) {
+      const second = input.charCodeAt(i + 1);
+      const kind = classOf(second);
+      if ((kind === Class.Letter || kind === Class.NameRest) && !this.vocabulary.mayContinueCallName(input.charCodeAt(i), second)) {
+        // No callable name begins with these two characters: the rest of the name holds no trigger.
+        this.front = Front.Dead;
+        return i + 1;
+      }
+    }
     const limit = i + this.nameLimit + 1;
     while (i < end && i < limit) {
       const kind = classOf((code = input.charCodeAt(i)));

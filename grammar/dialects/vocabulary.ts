@@ -77,6 +77,8 @@ export class CallVocabulary {
   private readonly actionHashes = new Set<number>();
   /** 1 for each ASCII character a function-call name may begin with (`mayBeginCallName`). */
   private readonly callNameStarts = new Uint8Array(128);
+  /** 1 at `first * 128 + second` for the first two characters of a function-call name (`mayContinueCallName`). */
+  private readonly callNamePairs = new Uint8Array(128 * 128);
   /** 1 for each ASCII character, in either case, a registered or alias name begins with (`mayBeginName`). */
   private readonly nameStarts = new Uint8Array(128);
 
@@ -109,6 +111,17 @@ export class CallVocabulary {
       this.markCallNameStart(name.toLowerCase().charCodeAt(0));
       this.markCallNameStart(name.toUpperCase().charCodeAt(0));
     }
+    for (const protocol of this.protocols.values()) {
+      const name = protocol.name;
+      // A one-letter protocol goes on with its action: `X.read(`, `X_read(`.
+      for (const second of name.length > 1 ? [name[1]!] : [".", "_"]) this.markCallNamePair(name[0]!, second);
+    }
+    for (const name of this.aliases.keys()) {
+      if (name.length < 2) continue;
+      for (const first of [name[0]!.toLowerCase(), name[0]!.toUpperCase()]) {
+        for (const second of [name[1]!.toLowerCase(), name[1]!.toUpperCase()]) this.markCallNamePair(first, second);
+      }
+    }
     for (const name of [...this.protocols.keys(), ...this.aliases.keys()]) {
       this.markNameStart(name.toLowerCase().charCodeAt(0));
       this.markNameStart(name.toUpperCase().charCodeAt(0));
@@ -117,6 +130,20 @@ export class CallVocabulary {
 
   private markCallNameStart(code: number): void {
     if (code < 128) this.callNameStarts[code] = 1;
+  }
+
+  private markCallNamePair(first: string, second: string): void {
+    const firstCode = first.charCodeAt(0);
+    const secondCode = second.charCodeAt(0);
+    if (firstCode < 128 && secondCode < 128) this.callNamePairs[firstCode * 128 + secondCode] = 1;
+  }
+
+  /**
+   * False when no function-call name begins with the ASCII characters `first` then `second`
+   * (as `mayBeginCallName` for the first one).
+   */
+  mayContinueCallName(first: number, second: number): boolean {
+    return first >= 128 || second >= 128 || this.callNamePairs[first * 128 + second] === 1;
   }
 
   private markNameStart(code: number): void {

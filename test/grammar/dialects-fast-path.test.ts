@@ -8,7 +8,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ParseResult } from "../../grammar/ast.js";
-import { CallScanner, parse } from "../../grammar/index.js";
+import { CallScanner, CallVocabulary, parse } from "../../grammar/index.js";
 import { collectEvents } from "../../grammar/parse.js";
 import { SMALL_VOCABULARY } from "./support.js";
 
@@ -110,5 +110,23 @@ describe("the dialect layer on the scanner's fast path", () => {
     expect(whole.commands.map((command) => command.parameters.at(-1)!.text)).toEqual(["a", "c", "d", "e"]);
     expect(chunkedBySizes(text, [1])).toEqual(whole);
     expect(chunkedBySizes(text, [2, 3])).toEqual(whole);
+  });
+
+  it("a line's first two letters rule out a function call only where no callable name begins with them", () => {
+    const oneLetter = new CallVocabulary({
+      protocols: [
+        { name: "X", actions: { read: { parameters: { path: "text" } } } },
+        { name: "FILE_OP", actions: { read: { parameters: { path: "text" } } } },
+      ],
+      aliases: { read_file: { protocol: "FILE_OP", action: "read" }, r: { protocol: "FILE_OP", action: "read" } },
+    });
+    const calls = ['X.read(path="a")', 'X_read(path="a")', 'X(action="read", path="a")', 'rEAD_fILE(path="f")', 'r(path="a")', 'R(path="a")', '  X.read(path="b")'];
+    const text = `${['Xr(path="a")', 'xread(path="a")', 'rx_file(path="a")', ...calls].join("\n")}\n`;
+    const whole = parse(text, oneLetter);
+    expect(whole.commands.map((command) => command.span.start.line)).toEqual([4, 5, 6, 7, 8, 9, 10]);
+    const scanner = new CallScanner(oneLetter);
+    const streamed: ParseResult = { commands: [], mentions: [], errors: [] };
+    for (const character of text) collectEvents(scanner.push(character), streamed);
+    expect(collectEvents(scanner.end(), streamed)).toEqual(whole);
   });
 });
