@@ -181,6 +181,13 @@ function recognizerOnly(text: string, size: number, vocabulary: CallVocabulary):
   return recognizer.found.length;
 }
 
+/** The scanner alone, one-shot, with or without recording the region log the dialect layer reads. */
+function scannerOnly(text: string, log: boolean): number {
+  const scanner = new StreamingScanner();
+  if (log) scanner.regions;
+  return scanner.push(text).length + scanner.end().length;
+}
+
 /**
  * The least a pass beside the scanner can do: find every character that may start a dialect
  * call (`<`, `[`, `［`, `(`, `{`) and every line feed, with `indexOf`, and nothing else.
@@ -252,6 +259,8 @@ try {
     mixedStreamPlain: () => streamed(mixedOne, 1),
     mixedStreamOne: () => streamed(mixedOne, 1, vocabulary),
     layerOneShot: () => recognizerOnly(text, text.length, vocabulary),
+    scannerOneShot: () => scannerOnly(text, false),
+    scannerLogOneShot: () => scannerOnly(text, true),
     layerStreamOne: () => recognizerOnly(oneMb, 1, vocabulary),
     layerMixedOneShot: () => recognizerOnly(mixed, mixed.length, vocabulary),
     triggers: () => triggerSearch(text),
@@ -265,7 +274,7 @@ try {
   });
   const { regex, oneShot, oneShotOne, streamOne, harnessOne, streamTwo, oneShotHundred, streamHundred, chatOneShot, chatOneShotOne, chatStreamOne } = times;
   const { chatDialectOneShot, chatDialectStreamOne, dialectOneShot, dialectStreamOne, mixedOneShotPlain, mixedOneShot, mixedStreamPlain, mixedStreamOne } = times;
-  const { layerOneShot, layerStreamOne, layerMixedOneShot, triggers, callsPlain, callsWith } = times;
+  const { layerOneShot, layerStreamOne, layerMixedOneShot, triggers, callsPlain, callsWith, scannerOneShot, scannerLogOneShot } = times;
   const naiveHundred = bestTimes(1, { naive: () => naive(hundredKb, 4) }).naive;
 
   const rate = (bytes: number, ms: number) => `${(bytes / MB / (ms / 1000)).toFixed(1)} MB/s`;
@@ -330,6 +339,13 @@ try {
       rate(text.length, layerOneShot),
       `${(layerOneShot / oneShot).toFixed(3)} × scanner one-shot`,
       cpu("layerOneShot", text.length),
+    ],
+    [
+      "  the scanner alone, one-shot, 10 MB, recording the region log / not",
+      `${scannerLogOneShot.toFixed(1)} / ${scannerOneShot.toFixed(1)} ms`,
+      "",
+      `${(scannerLogOneShot / scannerOneShot).toFixed(3)} × (CPU ${(bestCpu.scannerLogOneShot! / bestCpu.scannerOneShot!).toFixed(3)}×)`,
+      cpu("scannerLogOneShot", text.length),
     ],
     [
       "  floor: finding the trigger characters alone (indexOf), 10 MB",

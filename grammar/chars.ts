@@ -43,6 +43,7 @@ export const TILDE = 0x7e;
 export const COLON = 0x3a;
 export const EQUALS = 0x3d;
 export const LESS_THAN = 0x3c;
+export const FULLWIDTH_OPEN_BRACKET = 0xff3b; // ［
 export const QUOTE = 0x22;
 
 /** Whitespace between the pieces of a command: space, tab, carriage return, line feed. */
@@ -99,11 +100,18 @@ export const Stops = {
   prefix: 4096,
   /** The rest of a broken quoted value (command-machine.ts): quotes, escapes, brackets and line breaks. */
   broken: 8192,
+  /** What a dialect layer must read while it waits for a call (dialects/call-scanner.ts): `<`, `[`, `［`, line feeds. */
+  dialect: 16384,
+  /** Every character: a layer beside the scanner that must read each one. */
+  every: 32768,
 } as const;
+
+/** The bits the scanner's own states use; the two above are a layer's. */
+export const SCANNER_STOPS = Stops.dialect - 1;
 
 function buildStops(): Uint16Array {
   const table = new Uint16Array(65536);
-  table.fill(Stops.bare | Stops.name | Stops.key | Stops.space | Stops.nameFirst | Stops.prefix, 128);
+  table.fill(Stops.bare | Stops.name | Stops.key | Stops.space | Stops.nameFirst | Stops.prefix | Stops.every, 128);
   for (let code = 0; code < 128; code++) {
     let mask = 0;
     if (code === OPEN_BRACKET || code === BACKSLASH || code === BACKTICK || code === LINE_FEED || code === LESS_THAN) mask |= Stops.text;
@@ -120,8 +128,10 @@ function buildStops(): Uint16Array {
     if (mask & Stops.text || code === SPACE || code === TAB || code === TILDE || code === CLOSE_BRACKET || code === LESS_THAN) mask |= Stops.lineStart;
     if (NAME_FIRST[code] !== 1) mask |= Stops.nameFirst;
     if (code === QUOTE || code === BACKSLASH || code === OPEN_BRACKET || code === CLOSE_BRACKET || code === LINE_FEED) mask |= Stops.broken;
-    table[code] = mask;
+    if (code === LESS_THAN || code === OPEN_BRACKET || code === LINE_FEED) mask |= Stops.dialect;
+    table[code] = mask | Stops.every;
   }
+  table[FULLWIDTH_OPEN_BRACKET] = table[FULLWIDTH_OPEN_BRACKET]! | Stops.dialect;
   // A carriage return may be a line ending (line-endings.ts): the full scanner decides, in every state.
   table[CARRIAGE_RETURN] = 0xffff;
   return table;

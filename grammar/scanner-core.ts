@@ -57,6 +57,11 @@ export abstract class ScannerCore implements MachineHost {
   /** The `Stops` bit of characters that need the full scanner in the current state; 0: all do. */
   protected fastMask = 0;
   protected fastFollowUp = FollowUp.None;
+  /**
+   * `Stops` bits a layer beside the scanner adds to the fast path's mask (dialects/call-scanner.ts):
+   * the characters it must read itself. 0 for the scanner alone.
+   */
+  protected layerStops = 0;
   protected backslashEnd = -1;
   protected backslashOdd = false;
   protected runCharacter = 0;

@@ -40,7 +40,8 @@ export class StreamingScanner extends EndingScanner {
     return this.pushChunk(chunk);
   }
 
-  private pushChunk(chunk: string): ParseEvent[] {
+  /** A chunk the one-character fast path did not take. */
+  protected pushChunk(chunk: string): ParseEvent[] {
     const mask = this.fastMask;
     const length = chunk.length;
     // An empty chunk (streams send empty deltas) must not count as a line's first character.
@@ -126,7 +127,7 @@ export class StreamingScanner extends EndingScanner {
       } else {
         // The first character of a line of prose (a line start never captures and is never in a fence).
         this.state = State.Text;
-        this.fastMask = Stops.text;
+        this.fastMask = Stops.text | this.layerStops;
         this.fastFollowUp = FollowUp.None;
       }
     }
@@ -172,7 +173,7 @@ export class StreamingScanner extends EndingScanner {
       }
     }
     // A held `\r` is decided by the next character, which the fast paths would not look at.
-    this.fastMask = this.returns.pending ? 0 : mask;
+    this.fastMask = this.returns.pending || mask === 0 ? 0 : mask | this.layerStops;
   }
 
   protected override scan(input: string, index: number, base: number): void {

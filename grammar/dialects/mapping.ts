@@ -23,7 +23,8 @@ export interface RawCall {
 }
 
 export type MappedCall =
-  | { type: "command"; command: Command; equivalent: string }
+  /** The command; its equivalent in this language is `print(command)`, made only where it is shown. */
+  | { type: "command"; command: Command }
   | { type: "error"; error: SyntaxError }
   /** It names nothing registered: plain text. */
   | { type: "text" };
@@ -102,7 +103,7 @@ export function mapCall(call: RawCall, vocabulary: CallVocabulary, unknownIsErro
     parameters.push(made);
   }
   const command: Command = { protocol: protocol.name, name: call.name, parameters, span: call.span, dialect: call.dialect };
-  return { type: "command", command, equivalent: print(command) };
+  return { type: "command", command };
 }
 
 function resolve(call: RawCall, vocabulary: CallVocabulary): Resolved | string | undefined {

@@ -59,13 +59,24 @@ function balancedEnd(text: string, start: number): number {
 
 const WORDS: Record<string, unknown> = { true: true, True: true, false: false, False: false, None: null, null: null };
 
+/** The two sticky patterns of `readPairs` for each set of separators, compiled once (each use sets `lastIndex` first). */
+const PAIR_PATTERNS = new Map<string, { skip: RegExp; bareRun: RegExp }>();
+
+function pairPatterns(separators: string): { skip: RegExp; bareRun: RegExp } {
+  let patterns = PAIR_PATTERNS.get(separators);
+  if (patterns === undefined) {
+    patterns = { skip: new RegExp(`[${separators}]*`, "y"), bareRun: new RegExp(`[^${separators}\\]\\)]+`, "y") };
+    PAIR_PATTERNS.set(separators, patterns);
+  }
+  return patterns;
+}
+
 /**
  * `key=value` pairs separated by `separators` (a regular-expression character class body).
  * Values: string literals, numbers, words, JSON objects and arrays, heredocs, or bare runs.
  */
 export function readPairs(text: string, separators: string): { problem: string } | { args: ReadCall["args"]; bare: Set<string> } {
-  const skip = new RegExp(`[${separators}]*`, "y");
-  const bareRun = new RegExp(`[^${separators}\\]\\)]+`, "y");
+  const { skip, bareRun } = pairPatterns(separators);
   const args: ReadCall["args"] = [];
   const bare = new Set<string>();
   let i = 0;

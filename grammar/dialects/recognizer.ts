@@ -61,6 +61,16 @@ export class DialectRecognizer extends CandidateReader {
     this.nameBuffer = new Uint16Array(this.nameLimit + 1);
   }
 
+  /** Nothing open and the line's beginning decided: only `<`, `[`, `［` and line feeds change anything (`Stops.dialect`). */
+  get asleep(): boolean {
+    return this.mode === Mode.Idle && this.front === Front.Dead;
+  }
+
+  /** `count` characters went by while asleep, none of them one of those. */
+  skip(count: number): void {
+    this.total += count;
+  }
+
   /**
    * Reads a 1-character chunk when that cannot open, end or decide a candidate (most
    * characters: prose, a name being read, the inside of a string or a tag's body); false when
@@ -170,7 +180,7 @@ export class DialectRecognizer extends CandidateReader {
         return true;
     }
     if (this.front === Front.Indent) {
-      if (kind !== Class.Letter) {
+      if (kind !== Class.Letter || !this.vocabulary.mayBeginCallName(code)) {
         this.front = Front.Dead;
         return true;
       }
@@ -179,7 +189,7 @@ export class DialectRecognizer extends CandidateReader {
       this.nameLength = 0;
     }
     if (this.front === Front.Name) {
-      if (this.nameLength >= this.nameLimit) this.front = Front.Dead;
+      if (this.nameLength >= this.nameLimit || (this.nameLength === 1 && !this.vocabulary.mayContinueCallName(this.nameBuffer[0]!, code))) this.front = Front.Dead;
       else this.nameBuffer[this.nameLength++] = code;
     }
     return true;
@@ -248,20 +258,32 @@ export class DialectRecognizer extends CandidateReader {
     if (this.nextWide >= 0 && this.nextWide < next) next = this.nextWide;
     let lineFeed = this.nextLine;
     if (lineFeed !== -1 && lineFeed < i) lineFeed = input.indexOf("\n", i);
-    this.nextLine = lineFeed;
-    if (lineFeed >= 0 && lineFeed < next) {
+    while (lineFeed >= 0 && lineFeed < next) {
       // Findings wait for the end of their line: the first line feed settles them.
       if (this.lineOpen.length > 0) this.newline(base + lineFeed);
       else {
         this.line++;
         this.lineStart = base + lineFeed + 1;
       }
-      this.front = Front.Indent;
-      this.idleFrom = lineFeed + 1;
-      return lineFeed + 1;
+      i = lineFeed + 1;
+      this.idleFrom = i;
+      if (i === end || this.mayOpenLine(input.charCodeAt(i))) {
+        this.nextLine = lineFeed;
+        this.front = Front.Indent;
+        return i;
+      }
+      // The line's first character rules out a call at its beginning (as lineFront would find): on to its end.
+      this.front = Front.Dead;
+      lineFeed = input.indexOf("\n", i);
     }
+    this.nextLine = lineFeed;
     if (next === end) return end;
     return this.trigger(input, next, base, input.charCodeAt(next));
+  }
+
+  /** Whether a line beginning with `code` may begin a call: an indentation, `{`, or a letter a call name may begin with. */
+  private mayOpenLine(code: number): boolean {
+    return code === SPACE || code === TAB || code === OPEN_BRACE || (classOf(code) === Class.Letter && this.vocabulary.mayBeginCallName(code));
   }
 
   /**
@@ -276,13 +298,22 @@ export class DialectRecognizer extends CandidateReader {
       while (i < end && ((code = input.charCodeAt(i)) === SPACE || code === TAB)) i++;
       if (i === end) return end;
       if (code === OPEN_BRACE) return this.trigger(input, i, base, code);
-      if (classOf(code) !== Class.Letter) {
+      if (classOf(code) !== Class.Letter || !this.vocabulary.mayBeginCallName(code)) {
         this.front = Front.Dead;
         return i;
       }
     }
     // A name that begins in this chunk is checked here by its hash; one carried over, by openFunction.
     const nameFrom = this.front === Front.Indent ? i : -1;
+    if (nameFrom >= 0 && i + 1 < end) {
+      const second = input.charCodeAt(i + 1);
+      const kind = classOf(second);
+      if ((kind === Class.Letter || kind === Class.NameRest) && !this.vocabulary.mayContinueCallName(input.charCodeAt(i), second)) {
+        // No callable name begins with these two characters: the rest of the name holds no trigger.
+        this.front = Front.Dead;
+        return i + 1;
+      }
+    }
     const limit = i + this.nameLimit + 1;
     while (i < end && i < limit) {
       const kind = classOf((code = input.charCodeAt(i)));
@@ -312,8 +343,23 @@ export class DialectRecognizer extends CandidateReader {
       this.jsonOpening = true;
     } else if (code === LESS) {
       this.begin(Mode.Less, i, base);
-    } else this.openNearName(base + i, code);
+    } else if (this.wordsMayName(input, i + 1)) this.openNearName(base + i, code);
     return i + 1;
+  }
+
+  /**
+   * After a `[` at `from - 1`: false when the words after it (up to three spaces, then a name)
+   * are sure to name nothing, by their first character alone (`[x]`, `[NOTE]`, `[ ]`). The
+   * words hold no trigger, so what the near-miss reader would have read is searched as text.
+   */
+  private wordsMayName(input: string, from: number): boolean {
+    const end = input.length;
+    let j = from;
+    let code = 0;
+    while (j < end && j < from + 3 && ((code = input.charCodeAt(j)) === SPACE || code === TAB)) j++;
+    if (j >= end) return true;
+    code = input.charCodeAt(j);
+    return code !== SPACE && code !== TAB && this.vocabulary.mayBeginName(code);
   }
 
   /**

@@ -75,6 +75,12 @@ export class CallVocabulary {
   private readonly nameHashes = new Set<number>();
   private readonly protocolHashes = new Set<number>();
   private readonly actionHashes = new Set<number>();
+  /** 1 for each ASCII character a function-call name may begin with (`mayBeginCallName`). */
+  private readonly callNameStarts = new Uint8Array(128);
+  /** 1 at `first * 128 + second` for the first two characters of a function-call name (`mayContinueCallName`). */
+  private readonly callNamePairs = new Uint8Array(128 * 128);
+  /** 1 for each ASCII character, in either case, a registered or alias name begins with (`mayBeginName`). */
+  private readonly nameStarts = new Uint8Array(128);
 
   constructor(data: CallVocabularyData) {
     let longest = 0;
@@ -99,6 +105,62 @@ export class CallVocabulary {
     }
     for (const name of this.aliases.keys()) this.nameHashes.add(hashesOf(name).hash);
     for (const name of this.actionOwners.keys()) this.actionHashes.add(hashesOf(name).hash);
+    // A protocol is called by its name as registered; another agent's tool name in any case.
+    for (const protocol of this.protocols.values()) this.markCallNameStart(protocol.name.charCodeAt(0));
+    for (const name of this.aliases.keys()) {
+      this.markCallNameStart(name.toLowerCase().charCodeAt(0));
+      this.markCallNameStart(name.toUpperCase().charCodeAt(0));
+    }
+    for (const protocol of this.protocols.values()) {
+      const name = protocol.name;
+      // A one-letter protocol goes on with its action: `X.read(`, `X_read(`.
+      for (const second of name.length > 1 ? [name[1]!] : [".", "_"]) this.markCallNamePair(name[0]!, second);
+    }
+    for (const name of this.aliases.keys()) {
+      if (name.length < 2) continue;
+      for (const first of [name[0]!.toLowerCase(), name[0]!.toUpperCase()]) {
+        for (const second of [name[1]!.toLowerCase(), name[1]!.toUpperCase()]) this.markCallNamePair(first, second);
+      }
+    }
+    for (const name of [...this.protocols.keys(), ...this.aliases.keys()]) {
+      this.markNameStart(name.toLowerCase().charCodeAt(0));
+      this.markNameStart(name.toUpperCase().charCodeAt(0));
+    }
+  }
+
+  private markCallNameStart(code: number): void {
+    if (code < 128) this.callNameStarts[code] = 1;
+  }
+
+  private markCallNamePair(first: string, second: string): void {
+    const firstCode = first.charCodeAt(0);
+    const secondCode = second.charCodeAt(0);
+    if (firstCode < 128 && secondCode < 128) this.callNamePairs[firstCode * 128 + secondCode] = 1;
+  }
+
+  /**
+   * False when no function-call name begins with the ASCII characters `first` then `second`
+   * (as `mayBeginCallName` for the first one).
+   */
+  mayContinueCallName(first: number, second: number): boolean {
+    return first >= 128 || second >= 128 || this.callNamePairs[first * 128 + second] === 1;
+  }
+
+  private markNameStart(code: number): void {
+    if (code < 128) this.nameStarts[code] = 1;
+  }
+
+  /** False when no protocol or alias name begins with `code`, in any case (`mayResolve` would say no to every name that does). */
+  mayBeginName(code: number): boolean {
+    return code < 128 && this.nameStarts[code] === 1;
+  }
+
+  /**
+   * False when no name beginning with the ASCII character `code` can open a function-call
+   * (`NAME(…)`, `NAME.action(…)`): a protocol's name as registered, or another agent's tool name.
+   */
+  mayBeginCallName(code: number): boolean {
+    return code >= 128 || this.callNameStarts[code] === 1;
   }
 
   /**

@@ -6,16 +6,11 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { ParseResult } from "../../grammar/ast.js";
-import { CallScanner, CallVocabulary, parse } from "../../grammar/index.js";
+import { CallScanner, parse } from "../../grammar/index.js";
 import { collectEvents } from "../../grammar/parse.js";
+import { SMALL_VOCABULARY } from "./support.js";
 
-const vocabulary = new CallVocabulary({
-  protocols: [
-    { name: "FILE_OP", actions: { read: { parameters: { path: "text", limit: "word" } }, write: { parameters: { path: "text", content: "text" } } } },
-    { name: "EXEC", actions: { run: { parameters: { command: "text", timeout: "word" } } } },
-  ],
-  aliases: { read_file: { protocol: "FILE_OP", action: "read" }, execute_command: { protocol: "EXEC", action: "run" } },
-});
+const vocabulary = SMALL_VOCABULARY;
 
 const COUNTED = [
   "charCodeAt",

@@ -1,5 +1,6 @@
 /** Shared helpers for the grammar specifications. */
 import type { Command, ParseResult } from "../../grammar/ast.js";
+import { CallVocabulary } from "../../grammar/dialects/vocabulary.js";
 import { collectEvents } from "../../grammar/parse.js";
 import { StreamingScanner } from "../../grammar/scanner.js";
 
@@ -39,3 +40,12 @@ export function allPositions(result: ParseResult): { offset: number; line: numbe
   ];
   return spans.flatMap((span) => [span.start, span.end]);
 }
+
+/** A small vocabulary as an application would pass it in (the grammar itself names no protocol). */
+export const SMALL_VOCABULARY = new CallVocabulary({
+  protocols: [
+    { name: "FILE_OP", actions: { read: { parameters: { path: "text", limit: "word" } }, write: { parameters: { path: "text", content: "text" } } } },
+    { name: "EXEC", actions: { run: { parameters: { command: "text", timeout: "word" } } } },
+  ],
+  aliases: { read_file: { protocol: "FILE_OP", action: "read" }, execute_command: { protocol: "EXEC", action: "run" } },
+});
