@@ -227,8 +227,8 @@ export abstract class CandidateReader {
       if (++i === end) return end;
       code = input.charCodeAt(i);
     }
-    // `[NAME:` not followed by a blank or `{` is this language's own start, whatever NAME names.
-    if (code === COLON && near.plain() && i + 1 < end && !mayOpenNearBody(input.charCodeAt(i + 1))) return this.abandon(i);
+    // Words whose hashes name nothing; and `[NAME:` not followed by a blank or `{`, this language's own start.
+    if (!near.mayName() || (code === COLON && near.plain() && i + 1 < end && !mayOpenNearBody(input.charCodeAt(i + 1)))) return this.abandon(i);
     const verdict = near.verdict();
     if (!verdict.named || code === CLOSE_BRACKET || code === FULLWIDTH_CLOSE) return this.abandon(i);
     this.shape = Shape.NearMiss;
