@@ -53,6 +53,7 @@ export const LINE_FEED = 0x0a;
 export const SPACE = 0x20;
 export const TAB = 0x09;
 const CARRIAGE_RETURN = 0x0d;
+const COLON = 0x3a;
 const QUOTE = 0x22;
 const APOSTROPHE = 0x27;
 export const BACKSLASH = 0x5c;
@@ -226,6 +227,8 @@ export abstract class CandidateReader {
       if (++i === end) return end;
       code = input.charCodeAt(i);
     }
+    // Words whose hashes name nothing; and `[NAME:` not followed by a blank or `{`, this language's own start.
+    if (!near.mayName() || (code === COLON && near.plain() && i + 1 < end && !mayOpenNearBody(input.charCodeAt(i + 1)))) return this.abandon(i);
     const verdict = near.verdict();
     if (!verdict.named || code === CLOSE_BRACKET || code === FULLWIDTH_CLOSE) return this.abandon(i);
     this.shape = Shape.NearMiss;
@@ -234,7 +237,7 @@ export abstract class CandidateReader {
     this.blank = false;
     this.capture = this.bracket + verdict.raw;
     this.captureFrom = i;
-    if (code === 0x3a && verdict.plain) {
+    if (code === COLON && verdict.plain) {
       // `[NAME:` is this language's own start: only `[NAME:{…}]` is a near-miss.
       this.mode = Mode.NearColon;
       return i + 1;
@@ -332,4 +335,9 @@ export abstract class CandidateReader {
     this.found.push(finding);
     this.lineOpen.push(finding);
   }
+}
+
+/** Whether `code`, right after `[NAME:`, may lead to a `{` (what NearColon waits for): a blank or the brace itself. */
+function mayOpenNearBody(code: number): boolean {
+  return code === OPEN_BRACE || code === SPACE || code === TAB || code === CARRIAGE_RETURN || code === LINE_FEED;
 }

@@ -107,9 +107,14 @@ export class NearNameReader {
     return this.words >= 1 && this.vocabulary.mayResolve(this.firstHash, this.firstHead);
   }
 
+  /** One word, no space before or after it. */
+  plain(): boolean {
+    return !this.leadingSpace && this.words === 1 && !this.afterSpace;
+  }
+
   /** What the words read so far name: the first two joined by `_` (`[FILE OP:`), else the first. */
   verdict(): NearNameVerdict {
-    const plain = !this.leadingSpace && this.words === 1 && !this.afterSpace;
+    const plain = this.plain();
     const vocabulary = this.vocabulary;
     const joinedMay = this.joinedMay();
     const firstMay = this.firstMay();

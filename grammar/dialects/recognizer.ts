@@ -267,13 +267,23 @@ export class DialectRecognizer extends CandidateReader {
       }
       i = lineFeed + 1;
       this.idleFrom = i;
-      if (i === end || this.mayOpenLine(input.charCodeAt(i))) {
+      if (i === end) {
         this.nextLine = lineFeed;
         this.front = Front.Indent;
         return i;
       }
-      // The line's first character rules out a call at its beginning (as lineFront would find): on to its end.
-      this.front = Front.Dead;
+      if (this.mayOpenLine(input.charCodeAt(i))) {
+        // Its beginning is read here; it holds no `<` or `[`, so `next` still stands.
+        this.front = Front.Indent;
+        i = this.lineFront(input, i, base);
+        if (i >= end || this.mode !== Mode.Idle) {
+          this.nextLine = lineFeed;
+          return i;
+        }
+      } else {
+        // The line's first character rules out a call at its beginning (as lineFront would find): on to its end.
+        this.front = Front.Dead;
+      }
       lineFeed = input.indexOf("\n", i);
     }
     this.nextLine = lineFeed;

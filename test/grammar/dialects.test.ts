@@ -83,6 +83,18 @@ describe("other dialects and near-misses", () => {
     expect(parse(text, vocabulary).errors).toEqual([]);
   });
 
+  it("[NAME: is a near-miss only when a blank or { follows the colon, wherever a chunk ends", () => {
+    const near = ['[FILE_OP: {"action": "read", "path": "a.ts"}]', '[FILE_OP:\r\n{"action": "read", "path": "a.ts"}]', '[FILE_OP:\t{"action": "read", "path": "a.ts"}]'];
+    for (const text of [...near, '[FILE_OP:action=read:path="a.ts"]', '[FILE_OP:x{"action": "read"}]']) {
+      const whole = parse(text, vocabulary);
+      expect(
+        whole.commands.map((command) => command.dialect),
+        text,
+      ).toEqual(near.includes(text) ? ["clio-variant"] : text.includes("x{") ? [] : [undefined]);
+      for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `${text} cut at ${cut}`).toEqual(whole);
+    }
+  });
+
   it("names the dialect each was written in; clio's own form has none", () => {
     expect(calls(FORMS.hermes!)[0]![1]).toBe("hermes");
     expect(calls(FORMS["qwen-xml"]!)[0]![1]).toBe("qwen-xml");
