@@ -87,7 +87,7 @@ function scan(descriptor: number, size: number, mtimeMs: number, endLine: number
     length += read;
     if (read === 0 || count > endLine) {
       const lineStarts = starts.slice(0, count);
-      const file = { size, mtimeMs, lineStarts, length, whole: read === 0, shown: new Map<string, string[]>(), cost: lineStarts.byteLength };
+      const file = { size, mtimeMs, lineStarts, length, whole: read === 0 || length >= size, shown: new Map<string, string[]>(), cost: lineStarts.byteLength };
       return { file, bytes: target.subarray(0, length) };
     }
   }
