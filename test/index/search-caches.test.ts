@@ -36,6 +36,8 @@ describe("search caches", () => {
     expect(linesOfFile(file, indexed, 2, 3)).toEqual(["", "two", "three"]);
     await writeFile(file, "uno\ndos\ntres\ncuatro\ncinco\n");
     expect(linesOfFile(file, indexed, 2, 3)).toEqual(["", "two", "three"]);
+    // Lines not shown before are read as the file is now (only shown lines are kept, not the file).
+    expect(linesOfFile(file, indexed, 1, 1)).toEqual(["uno"]);
     expect(linesOfFile(file, await stampOf(file), 2, 3)).toEqual(["", "dos", "tres"]);
     expect(linesOfFile(file, await stampOf(file), 5, 9)).toEqual(["", "", "", "", "cinco", ""]);
     expect(linesOfFile(file, await stampOf(file), 8, 9)).toEqual([]);
@@ -54,6 +56,12 @@ describe("search caches", () => {
     expectLines(2990, 3010);
     expectLines(5990, 6000);
     expectLines(10, 12);
+    // A larger file read in between leaves other bytes in the reused read buffer.
+    const other = path.join(folder.path, "other.ts");
+    await writeFile(other, "\n".repeat(200_000));
+    expect(linesOfFile(other, await stampOf(other), 199_999, 200_001).slice(199_998)).toEqual(["", "", ""]);
+    expectLines(4000, 4002);
+    expectLines(6000, 6000);
     // Past the last line: the lines that exist, then the empty text after the final newline.
     expect(linesOfFile(file, indexed, 5999, 6005).slice(5998)).toEqual([lines[5998], lines[5999], ""]);
   });

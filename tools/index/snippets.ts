@@ -1,31 +1,39 @@
 /**
  * The lines a search hit shows: a chunk's lines read from its file, and the window of them that
- * holds the most query words. Files are kept between searches (a bounded cache, used while the
- * copy has the size and mtime the index holds for the file), since the same files answer query
- * after query, and reading a large file and finding its line starts cost more than ranking it.
+ * holds the most query words. What a file's reads found is kept between searches (a bounded
+ * cache): where its lines start, and the text of the chunks already shown. The file's bytes are
+ * not kept: they are read into one reused buffer, since new buffers for 20 MB of files cost three
+ * times the reads themselves in page faults and garbage collection.
  */
-import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { decodeText } from "./file-record.js";
 import { stemHead, tokenize } from "./tokenize.js";
 
-/** Bytes of files kept between searches. */
+/** Bytes of line starts and shown text kept between searches. */
 const CACHED_BYTES = 32 * 1024 * 1024;
 /** A file is read this much at a time, until the lines a hit shows are whole. */
 const READ_BLOCK = 64 * 1024;
+/** The reused read buffer grows to what a file needs, and is let go after a read above this. */
+const KEPT_BUFFER = 4 * 1024 * 1024;
 
-interface CachedFile {
+interface KnownFile {
   size: number;
   mtimeMs: number;
-  /** The file's first bytes: up to the end of the last line asked for so far, or all of it when `whole`. */
-  bytes: Buffer;
+  /** Where each line starts, through the last line read so far. */
+  lineStarts: Uint32Array;
+  /** How many bytes from the file's start the line starts cover (all of it when `whole`). */
+  length: number;
   whole: boolean;
-  /** Where each line of `bytes` starts, found on first use. */
-  lineStarts?: Uint32Array;
+  /** Lines already shown, by "start:end" (none when the file has fewer than `start` lines). */
+  shown: Map<string, string[]>;
+  /** Bytes it holds, as the cache counts them. */
+  cost: number;
 }
 
 /** Files by absolute path, most recently used last. */
-const files = new Map<string, CachedFile>();
+const files = new Map<string, KnownFile>();
 let cachedBytes = 0;
+let buffer = Buffer.allocUnsafe(READ_BLOCK);
 
 /** The size and mtime a file had when it was indexed. */
 export interface FileStamp {
@@ -33,99 +41,129 @@ export interface FileStamp {
   mtimeMs: number;
 }
 
-/** True when the copy holds line `endLine` whole. */
-function holdsLine(file: CachedFile, endLine: number): boolean {
-  return file.whole || lineStartsOf(file).length > endLine;
+/** The reused buffer, at least `length` bytes long, holding its first `keep` bytes. */
+function bufferOf(length: number, keep: number): Buffer {
+  if (buffer.length < length) {
+    const larger = Buffer.allocUnsafe(Math.max(length, 2 * buffer.length));
+    buffer.copy(larger, 0, 0, keep);
+    buffer = larger;
+  }
+  return buffer;
+}
+
+/** Reads bytes from..to of an open file into the start of the reused buffer. */
+function readRange(descriptor: number, from: number, to: number): Buffer {
+  const target = bufferOf(to - from, 0);
+  let length = 0;
+  while (length < to - from) {
+    const read = readSync(descriptor, target, length, to - from - length, from + length);
+    if (read === 0) break;
+    length += read;
+  }
+  return target.subarray(0, length);
 }
 
 /**
- * The file from its start until line `endLine` is whole (a hit's chunk is often near the top of
- * a large file), or all of it: one open, a stat, and reads of `READ_BLOCK` bytes.
+ * Reads an open file from its start into the reused buffer until line `endLine` is whole (a hit's
+ * chunk is often near the top of a large file), or to its end, noting where its lines start.
  */
-function readThrough(absolute: string, endLine: number): CachedFile {
+function scan(descriptor: number, size: number, mtimeMs: number, endLine: number): { file: KnownFile; bytes: Buffer } {
+  let starts = new Uint32Array(1024);
+  let count = 1;
+  let length = 0;
+  for (;;) {
+    const target = bufferOf(length + READ_BLOCK, length);
+    const read = readSync(descriptor, target, length, READ_BLOCK, length);
+    // A view that ends with the bytes read: the rest of the buffer holds older bytes.
+    const filled = target.subarray(0, length + read);
+    for (let at = filled.indexOf(10, length); at !== -1; at = filled.indexOf(10, at + 1)) {
+      if (count === starts.length) {
+        const more = new Uint32Array(2 * count);
+        more.set(starts);
+        starts = more;
+      }
+      starts[count++] = at + 1;
+    }
+    length += read;
+    if (read === 0 || count > endLine) {
+      const lineStarts = starts.slice(0, count);
+      const file = { size, mtimeMs, lineStarts, length, whole: read === 0 || length >= size, shown: new Map<string, string[]>(), cost: lineStarts.byteLength };
+      return { file, bytes: target.subarray(0, length) };
+    }
+  }
+}
+
+/** Lines start..end of a file as it is on disk now, and what its reads found (`known`'s, while the file has not changed). */
+function readLines(absolute: string, known: KnownFile | undefined, start: number, end: number): { file: KnownFile; lines: string[] } {
   const descriptor = openSync(absolute, "r");
   try {
     const { size, mtimeMs } = fstatSync(descriptor);
-    let buffer = Buffer.allocUnsafe(Math.min(size, READ_BLOCK) || READ_BLOCK);
-    let length = 0;
-    let newlines = 0;
-    for (;;) {
-      if (length === buffer.length) {
-        const larger = Buffer.allocUnsafe(Math.max(Math.min(size, 2 * length), length + READ_BLOCK));
-        buffer.copy(larger, 0, 0, length);
-        buffer = larger;
-      }
-      const read = readSync(descriptor, buffer, length, Math.min(READ_BLOCK, buffer.length - length), length);
-      if (read === 0) return { size, mtimeMs, bytes: buffer.subarray(0, length), whole: true };
-      const fresh = buffer.subarray(length, length + read);
-      for (let at = fresh.indexOf(10); at !== -1; at = fresh.indexOf(10, at + 1)) newlines++;
-      length += read;
-      if (newlines >= endLine) return { size, mtimeMs, bytes: buffer.subarray(0, length), whole: length >= size };
+    const same = known !== undefined && known.size === size && known.mtimeMs === mtimeMs;
+    if (same && (known.whole || known.lineStarts.length > end)) {
+      return { file: known, lines: linesIn(known, start, end, (from, to) => readRange(descriptor, from, to)) };
     }
+    const { file, bytes } = scan(descriptor, size, mtimeMs, end);
+    if (same) {
+      file.shown = known.shown;
+      file.cost += known.cost - known.lineStarts.byteLength;
+    }
+    return { file, lines: linesIn(file, start, end, (from, to) => bytes.subarray(from, to)) };
   } finally {
     closeSync(descriptor);
+    if (buffer.length > KEPT_BUFFER) buffer = Buffer.allocUnsafe(READ_BLOCK);
   }
 }
 
-/**
- * The file as the index holds it, through line `endLine`: from the cache when the copy there has
- * the size and mtime the index recorded (no system call) and holds that line, else as it is on
- * disk now.
- */
-function currentFile(absolute: string, indexed: FileStamp, endLine: number): CachedFile {
-  const known = files.get(absolute);
-  if (known !== undefined) {
+/** Lines start..end of a file whose line starts are known, decoded from the bytes `bytesOf` gives for a range. */
+function linesIn(file: KnownFile, start: number, end: number, bytesOf: (from: number, to: number) => Uint8Array): string[] {
+  const starts = file.lineStarts;
+  if (start > starts.length) return [];
+  const to = end < starts.length ? starts[end]! : file.length;
+  return decodeText(bytesOf(starts[start - 1]!, to))
+    .text.split("\n")
+    .slice(0, end - start + 1);
+}
+
+/** Keeps `file` as the most recently used, within the cache's bound. */
+function keep(absolute: string, file: KnownFile): void {
+  const before = files.get(absolute);
+  if (before !== undefined) {
     files.delete(absolute);
-    cachedBytes -= known.bytes.length;
+    cachedBytes -= before.cost;
   }
-  const usable = known !== undefined && holdsLine(known, endLine) ? known : undefined;
-  let file = usable !== undefined && usable.size === indexed.size && usable.mtimeMs === indexed.mtimeMs ? usable : undefined;
-  if (file === undefined && usable !== undefined) {
-    const stat = statSync(absolute);
-    if (usable.size === stat.size && usable.mtimeMs === stat.mtimeMs) file = usable;
+  if (file.cost > CACHED_BYTES / 4) return;
+  files.set(absolute, file);
+  cachedBytes += file.cost;
+  for (const [oldest, entry] of files) {
+    if (cachedBytes <= CACHED_BYTES) break;
+    files.delete(oldest);
+    cachedBytes -= entry.cost;
   }
-  file ??= readThrough(absolute, endLine);
-  if (file.bytes.length <= CACHED_BYTES / 4) {
-    files.set(absolute, file);
-    cachedBytes += file.bytes.length;
-    for (const [oldest, entry] of files) {
-      if (cachedBytes <= CACHED_BYTES) break;
-      files.delete(oldest);
-      cachedBytes -= entry.bytes.length;
-    }
-  }
-  return file;
-}
-
-function lineStartsOf(file: CachedFile): Uint32Array {
-  if (file.lineStarts !== undefined) return file.lineStarts;
-  const bytes = file.bytes;
-  let count = 1;
-  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) count++;
-  const starts = new Uint32Array(count);
-  let line = 1;
-  for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) starts[line++] = at + 1;
-  file.lineStarts = starts;
-  return starts;
 }
 
 /**
  * Lines `start`..`end` (1-based) of a file, at their places in an array that leaves the lines
  * before them empty: only those lines are decoded (a newline byte never sits inside a longer
- * UTF-8 sequence, so the cut is safe). Until the index sees a change of the file, its lines are
- * those the index holds. Throws when the file cannot be read.
+ * UTF-8 sequence, so the cut is safe). Lines already shown while the file had the size and mtime
+ * the index holds are shown again as they were (no system call) until the index sees a change;
+ * other lines are read as the file is now. Throws when the file cannot be read.
  */
 export function linesOfFile(absolute: string, indexed: FileStamp, start: number, end: number): string[] {
-  const file = currentFile(absolute, indexed, end);
-  const starts = lineStartsOf(file);
-  if (start > starts.length) return [];
-  const from = starts[start - 1]!;
-  const to = end < starts.length ? starts[end]! : file.bytes.length;
+  const known = files.get(absolute);
+  const key = `${start}:${end}`;
+  let shown = known !== undefined && known.size === indexed.size && known.mtimeMs === indexed.mtimeMs ? known.shown.get(key) : undefined;
+  if (shown === undefined) {
+    const read = readLines(absolute, known, start, end);
+    shown = read.lines;
+    if (!read.file.shown.has(key)) {
+      read.file.shown.set(key, shown);
+      for (const line of shown) read.file.cost += 2 * line.length + 16;
+    }
+    keep(absolute, read.file);
+  } else keep(absolute, known!);
+  if (shown.length === 0) return [];
   const lines: string[] = new Array<string>(start - 1).fill("");
-  for (const line of decodeText(file.bytes.subarray(from, to))
-    .text.split("\n")
-    .slice(0, end - start + 1))
-    lines.push(line);
+  for (const line of shown) lines.push(line);
   return lines;
 }
 
