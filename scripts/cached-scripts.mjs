@@ -5,7 +5,8 @@
 //
 // The script holds what the command runs. Protocol handlers load their tool layers with
 // import() when a command runs; `clio parse` never runs one, so in its script those imports
-// fail with a plain message instead of pulling every tool layer in.
+// fail with a plain message instead of pulling every tool layer in. `clio replay` does run them:
+// in its script they load the main build's chunks.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -24,8 +25,8 @@ const SCRIPTS = [
   // `clio replay` runs commands. Its script holds what replaying a script file needs; the tool
   // layers protocol handlers import() and the rarer modes (`chunked`: --model-script,
   // --from-session…) are loaded as the main build's chunks, so the script does not hold every
-  // tool layer and its libraries. The modules whose
-  // state main.ts reads or sets (the log, the interrupt watch) are main's own, handed to the script.
+  // tool layer and its libraries. The modules whose state main.ts reads or sets (the log, the
+  // interrupt watch) are main's own, handed to the script (`shared`).
   {
     entry: "src/cli/replay-command.ts",
     name: "replay-command",
@@ -57,15 +58,26 @@ async function warmUpParse(exports, folder) {
   rmSync(sample, { force: true });
 }
 
-/** Replays a FILE_OP read and a RAG search in a temporary workspace with its output dropped. */
+/**
+ * Replays a FILE_OP read and a RAG search in a temporary workspace with its output dropped, with
+ * an empty home folder so the builder's own clio config plays no part.
+ */
 async function warmUpReplay(exports, folder) {
   const workspace = mkdtempSync(path.join(folder, "warm-up-workspace-"));
+  const home = mkdtempSync(path.join(folder, "warm-up-home-"));
   writeFileSync(path.join(workspace, "notes.md"), "# Notes\nThe replay reads this file.\n");
   const script = path.join(folder, "warm-up-script.txt");
   writeFileSync(script, '[FILE_OP:action=read:path="notes.md"]\n[RAG:action=search:query="replay reads"]\n');
-  await withOutputDropped(() => exports.replayCommand([script], { workspace, permissionMode: "yolo" }));
-  rmSync(workspace, { recursive: true, force: true });
-  rmSync(script, { force: true });
+  const homeBefore = process.env.CLIO_HOME;
+  process.env.CLIO_HOME = home;
+  try {
+    const exitCode = await withOutputDropped(() => exports.replayCommand([script], { workspace, permissionMode: "yolo" }));
+    if (exitCode !== 0) throw new Error(`the build's warm-up replay exited ${exitCode}; run dist/clio.js replay on a FILE_OP read to see why.`);
+  } finally {
+    if (homeBefore === undefined) delete process.env.CLIO_HOME;
+    else process.env.CLIO_HOME = homeBefore;
+    for (const made of [workspace, home, script]) rmSync(made, { recursive: true, force: true });
+  }
 }
 
 /** Runs `work` with stdout and stderr dropped. */
