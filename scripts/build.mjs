@@ -15,8 +15,9 @@ const fresh = `${dist}.build-${process.pid}`;
 const old = `${dist}.old-${process.pid}`;
 rmSync(fresh, { recursive: true, force: true });
 
-await build({
+const main = await build({
   entryPoints: ["src/cli/main.ts"],
+  metafile: true,
   outdir: fresh,
   entryNames: "clio",
   chunkNames: "chunks/[name]-[hash]",
@@ -53,7 +54,7 @@ await build({
 
 writeFuzzTypes(fileURLToPath(new URL("..", import.meta.url)), `${fresh}/types`);
 
-await writeCachedScripts(`${fresh}/chunks`, `${dist}/chunks`);
+await writeCachedScripts(`${fresh}/chunks`, `${dist}/chunks`, main.metafile);
 
 // docs/protocols.md is the registry's own account of the protocols (test/cli/protocols-command.test.ts
 // fails when the file and the registry differ); rewritten only when it changed.

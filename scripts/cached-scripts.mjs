@@ -5,11 +5,12 @@
 //
 // The script holds what the command runs. Protocol handlers load their tool layers with
 // import() when a command runs; `clio parse` never runs one, so in its script those imports
-// fail with a plain message instead of pulling every tool layer in.
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+// fail with a plain message instead of pulling every tool layer in. `clio replay` does run them:
+// in its script they load the main build's chunks.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import vm from "node:vm";
 import { build } from "esbuild";
 
@@ -19,7 +20,29 @@ const root = fileURLToPath(new URL("..", import.meta.url));
  * Each cached command: its entry module, the script's name in dist/chunks/, what main.ts imports
  * from it, and a run of the command whose compiled functions go into the cache too.
  */
-const SCRIPTS = [{ entry: "src/cli/parse-command.ts", name: "parse-command", exports: ["parseCommand"], warmUp: warmUpParse }];
+const SCRIPTS = [
+  { entry: "src/cli/parse-command.ts", name: "parse-command", exports: ["parseCommand"], warmUp: warmUpParse },
+  // `clio replay` runs commands. Its script holds what replaying a script file needs; the tool
+  // layers protocol handlers import() and the rarer modes (`chunked`: --model-script,
+  // --from-session…) are loaded as the main build's chunks, so the script does not hold every
+  // tool layer and its libraries. The modules whose state main.ts reads or sets (the log, the
+  // interrupt watch) are main's own, handed to the script (`shared`).
+  {
+    entry: "src/cli/replay-command.ts",
+    name: "replay-command",
+    exports: ["replayCommand"],
+    warmUp: warmUpReplay,
+    runsTools: true,
+    chunked: [
+      ...["replay-model-script", "replay-session", "replay-fuzz-check", "replay-review"].map((name) => `src/cli/${name}.ts`),
+      // Only for a YAML config file, a glob among the scripts, an MCP server's tools.
+      "src/config/yaml-text.ts",
+      "fast-glob",
+      "@modelcontextprotocol/sdk/validation/ajv",
+    ],
+    shared: ["src/log.ts", "src/cli/interrupts.ts"],
+  },
+];
 
 /** A sample: prose, a command, one in inline code, so the scanner, parser, checks and report all run. */
 const PARSE_SAMPLE = 'Let me read it.\n[FILE_OP:action=read:path="src/main.c"]\n`[EXEC:action=run:command="ls"]`\n[MEMORY:action=store:key=a:value=<<EOF\nb\nEOF]\n';
@@ -28,14 +51,45 @@ const PARSE_SAMPLE = 'Let me read it.\n[FILE_OP:action=read:path="src/main.c"]\n
 async function warmUpParse(exports, folder) {
   const sample = path.join(folder, "warm-up-sample.md");
   writeFileSync(sample, PARSE_SAMPLE);
-  const write = process.stdout.write;
-  process.stdout.write = () => true;
-  try {
+  await withOutputDropped(async () => {
     await exports.parseCommand(sample, {});
     await exports.parseCommand(sample, { json: true });
+  });
+  rmSync(sample, { force: true });
+}
+
+/**
+ * Replays a FILE_OP read and a RAG search in a temporary workspace with its output dropped, with
+ * an empty home folder so the builder's own clio config plays no part.
+ */
+async function warmUpReplay(exports, folder) {
+  const workspace = mkdtempSync(path.join(folder, "warm-up-workspace-"));
+  const home = mkdtempSync(path.join(folder, "warm-up-home-"));
+  writeFileSync(path.join(workspace, "notes.md"), "# Notes\nThe replay reads this file.\n");
+  const script = path.join(folder, "warm-up-script.txt");
+  writeFileSync(script, '[FILE_OP:action=read:path="notes.md"]\n[RAG:action=search:query="replay reads"]\n');
+  const homeBefore = process.env.CLIO_HOME;
+  process.env.CLIO_HOME = home;
+  try {
+    const exitCode = await withOutputDropped(() => exports.replayCommand([script], { workspace, permissionMode: "yolo" }));
+    if (exitCode !== 0) throw new Error(`the build's warm-up replay exited ${exitCode}; run dist/clio.js replay on a FILE_OP read to see why.`);
   } finally {
-    process.stdout.write = write;
-    rmSync(sample, { force: true });
+    if (homeBefore === undefined) delete process.env.CLIO_HOME;
+    else process.env.CLIO_HOME = homeBefore;
+    for (const made of [workspace, home, script]) rmSync(made, { recursive: true, force: true });
+  }
+}
+
+/** Runs `work` with stdout and stderr dropped. */
+async function withOutputDropped(work) {
+  const { stdout, stderr } = process;
+  const writes = [stdout.write, stderr.write];
+  stdout.write = () => true;
+  stderr.write = () => true;
+  try {
+    return await work();
+  } finally {
+    [stdout.write, stderr.write] = writes;
   }
 }
 
@@ -55,9 +109,14 @@ export function cachedScripts() {
       });
       context.onLoad({ filter: /.*/, namespace: "cached-script" }, (args) => {
         const script = SCRIPTS.find(({ name }) => name === args.path);
+        const shared = script.shared ?? [];
+        const chunked = chunkedModules(script);
         const contents = [
           `import { loadCachedScript } from ${JSON.stringify(path.join(root, "src", "cached-script.ts"))};`,
-          `const script = loadCachedScript(new URL(${JSON.stringify(`./${script.name}.cjs`)}, import.meta.url));`,
+          ...shared.map((file, index) => `import * as shared${index} from ${JSON.stringify(path.join(root, file))};`),
+          `const chunks = { ${chunked.map((file) => `${JSON.stringify(file)}: () => import(${JSON.stringify(isPackage(file) ? file : path.join(root, file))})`).join(", ")} };`,
+          `const shared = { ${[...shared.map((file, index) => `${JSON.stringify(hostSpecifier(file))}: shared${index}`), `${JSON.stringify(hostSpecifier("import"))}: (file) => chunks[file]()`].join(", ")} };`,
+          `const script = loadCachedScript(new URL(${JSON.stringify(`./${script.name}.cjs`)}, import.meta.url), shared);`,
           ...script.exports.map((name) => `export const ${name} = script.${name};`),
         ];
         return { contents: contents.join("\n"), resolveDir: root, loader: "js" };
@@ -80,36 +139,143 @@ const handlerToolsUnavailable = {
   },
 };
 
+/** How a cached script names a module its loader hands to it. */
+const hostSpecifier = (file) => `clio-host:${file}`;
+
+/** In a cached script, imports of the modules its loader hands to it. */
+function sharedModules(files) {
+  return {
+    name: "shared-modules",
+    setup(context) {
+      context.onResolve({ filter: /^\./ }, (args) => {
+        const file = files.find((shared) => sourcePath(args.resolveDir, args.path) === path.join(root, shared));
+        return file ? { path: hostSpecifier(file), external: true } : undefined;
+      });
+    },
+  };
+}
+
+/** The modules a script's loader hands to it, bundled from source for the warm-up run. */
+async function hostModulesForWarmUp(files, folder) {
+  const hosted = {};
+  for (const file of files) {
+    const outfile = path.join(folder, `warm-up-${path.basename(file, ".ts")}.cjs`);
+    await build({ entryPoints: [path.join(root, file)], outfile, bundle: true, platform: "node", format: "cjs", target: "node20", logLevel: "warning" });
+    hosted[hostSpecifier(file)] = createRequire(import.meta.url)(outfile);
+    rmSync(outfile, { force: true });
+  }
+  return hosted;
+}
+
+/** The main build's chunk for each module loaded by import(): source path → the chunk's file name. */
+function dynamicImportChunks(metafile) {
+  const chunks = new Map();
+  for (const [output, { entryPoint }] of Object.entries(metafile.outputs)) {
+    if (entryPoint && output.endsWith(".js")) chunks.set(path.resolve(root, entryPoint), path.basename(output));
+  }
+  return chunks;
+}
+
+/** The tool layers protocol handlers load with import(), as paths from the root. */
+function toolLayers() {
+  const layers = new Set();
+  for (const entry of readdirSync(path.join(root, "protocols"), { recursive: true })) {
+    if (!entry.endsWith(".ts") || entry.endsWith(".test.ts")) continue;
+    const file = path.join(root, "protocols", entry);
+    for (const [, specifier] of readFileSync(file, "utf8").matchAll(/\bimport\("(\.[^"]+)"\)/g)) {
+      layers.add(path.relative(root, sourcePath(path.dirname(file), specifier)));
+    }
+  }
+  return [...layers].sort();
+}
+
+/** The modules a script that runs commands loads as the main build's chunks. */
+const chunkedModules = (script) => (script.runsTools ? [...toolLayers(), ...script.chunked] : []);
+
+const CHUNK_PREFIX = "clio-chunk:";
+
+/** A module named as a package (`fast-glob`), not as a path from the root. */
+const isPackage = (name) => !/^(src|tools|protocols|grammar)\//.test(name);
+
+/**
+ * In a script that runs commands, an import() of a chunked module becomes a call of
+ * `__clioImportChunk` with the module's path (rewritten after bundling: a script run by vm has
+ * no module loader); the loader made by cachedScripts() imports it.
+ */
+function chunkedImports(files) {
+  return {
+    name: "chunked-imports",
+    setup(context) {
+      context.onResolve({ filter: /^[^./]/ }, (args) =>
+        args.kind === "dynamic-import" && files.includes(args.path) ? { path: `${CHUNK_PREFIX}${args.path}`, external: true } : undefined,
+      );
+      context.onResolve({ filter: /^\./ }, (args) => {
+        if (args.kind !== "dynamic-import") return undefined;
+        const file = path.relative(root, sourcePath(args.resolveDir, args.path));
+        if (files.includes(file)) return { path: `${CHUNK_PREFIX}${file}`, external: true };
+        if (file.startsWith(`protocols${path.sep}`)) return undefined;
+        return args.importer.startsWith(path.join(root, "protocols") + path.sep)
+          ? { errors: [{ text: `${args.path}: a protocol's import() that scripts/cached-scripts.mjs did not find.` }] }
+          : undefined;
+      });
+    },
+  };
+}
+
+/** The script's text with each import() of a chunked module made a call of `__clioImportChunk`. */
+function withChunkImports(text) {
+  const rewritten = text.replaceAll(`import("${CHUNK_PREFIX}`, '__clioImportChunk("');
+  if (rewritten.includes(CHUNK_PREFIX)) throw new Error(`an import() of a chunked module was bundled in a form the build does not rewrite (${CHUNK_PREFIX}).`);
+  return rewritten;
+}
+
+/** What a script that runs commands gets first: import.meta.url and the loader of main-build chunks. */
+const SCRIPT_PRELUDE = [
+  "(function (module, exports, require) {",
+  // import.meta.url is the script's own address (module.filename, set by src/cached-script.ts).
+  'const __clioScriptUrl = require("node:url").pathToFileURL(module.filename).href;',
+  `const __clioImportChunk = require(${JSON.stringify(hostSpecifier("import"))});`,
+];
+
 /**
  * Bundles each cached command into `chunksFolder`/NAME.cjs (a CommonJS body wrapped in a
  * function, as src/cached-script.ts calls it) and writes V8's code cache beside it.
  * `finalChunksFolder` is where it will run from: stack traces show the name the cache was made with.
+ * `metafile` is the main build's: which chunk holds each tool layer.
  */
-export async function writeCachedScripts(chunksFolder, finalChunksFolder = chunksFolder) {
-  for (const { entry, name, warmUp } of SCRIPTS) {
+export async function writeCachedScripts(chunksFolder, finalChunksFolder, metafile) {
+  const chunks = dynamicImportChunks(metafile);
+  for (const script of SCRIPTS) {
+    const { entry, name, warmUp, runsTools, shared = [] } = script;
     const file = path.join(chunksFolder, `${name}.cjs`);
-    await build({
+    const result = await build({
       entryPoints: [path.join(root, entry)],
       outfile: file,
+      write: false,
       bundle: true,
       platform: "node",
       format: "cjs",
       target: "node20",
       legalComments: "none",
       logLevel: "warning",
-      banner: { js: "(function (module, exports, require) {" },
+      banner: { js: SCRIPT_PRELUDE.slice(0, runsTools ? 3 : 2).join("\n") },
       footer: { js: "})" },
-      plugins: [handlerToolsUnavailable],
+      define: { "import.meta.url": "__clioScriptUrl" },
+      plugins: [sharedModules(shared), runsTools ? chunkedImports(chunkedModules(script)) : handlerToolsUnavailable],
     });
+    const text = withChunkImports(result.outputFiles[0].text);
+    writeFileSync(file, text);
     // The cache holds what compiling the script, running its module body and one run of the
     // command compiled: V8 compiles a function when it first runs, and a cache made before the
     // run would leave the command's own functions (Chevrotain building its lexer and parser, the
     // scanner, the report) to be compiled on every start.
-    const finalFile = path.join(finalChunksFolder, `${name}.cjs`);
-    const script = new vm.Script(readFileSync(file, "utf8"), { filename: finalFile });
-    const module = { exports: {} };
-    script.runInThisContext()(module, module.exports, createRequire(finalFile));
+    const compiled = new vm.Script(text, { filename: path.join(finalChunksFolder, `${name}.cjs`) });
+    const module = { exports: {}, filename: file };
+    const importChunk = (source) => (isPackage(source) ? import(source) : import(pathToFileURL(path.join(chunksFolder, chunks.get(path.join(root, source)))).href));
+    const hosted = { ...(await hostModulesForWarmUp(shared, chunksFolder)), [hostSpecifier("import")]: importChunk };
+    const require = createRequire(file);
+    compiled.runInThisContext()(module, module.exports, (id) => hosted[id] ?? require(id));
     await warmUp(module.exports, chunksFolder);
-    writeFileSync(`${file}.cache`, script.createCachedData());
+    writeFileSync(`${file}.cache`, compiled.createCachedData());
   }
 }

@@ -11,10 +11,14 @@ import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 
 /** What the script evaluates to: a CommonJS module body wrapped in a function. */
-type ModuleBody = (module: { exports: Record<string, unknown> }, exports: Record<string, unknown>, require: NodeJS.Require) => void;
+type ModuleBody = (module: { exports: Record<string, unknown>; filename: string }, exports: Record<string, unknown>, require: (id: string) => unknown) => void;
 
-/** The exports of the script at `url` (NAME.cjs, with its cache at NAME.cjs.cache). */
-export function loadCachedScript(url: URL): Record<string, unknown> {
+/**
+ * The exports of the script at `url` (NAME.cjs, with its cache at NAME.cjs.cache). `shared`:
+ * modules of the caller the script uses as its own (by the name the build gave them), so their
+ * state is one in the process.
+ */
+export function loadCachedScript(url: URL, shared: Record<string, unknown> = {}): Record<string, unknown> {
   const file = fileURLToPath(url);
   let source: string;
   try {
@@ -29,7 +33,8 @@ export function loadCachedScript(url: URL): Record<string, unknown> {
     cachedData = undefined;
   }
   const body = new vm.Script(source, { filename: file, cachedData }).runInThisContext() as ModuleBody;
-  const module = { exports: {} as Record<string, unknown> };
-  body(module, module.exports, createRequire(file));
+  const module = { exports: {} as Record<string, unknown>, filename: file };
+  const require = createRequire(file);
+  body(module, module.exports, (id) => (Object.hasOwn(shared, id) ? shared[id] : require(id)));
   return module.exports;
 }

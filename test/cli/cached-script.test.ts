@@ -50,6 +50,15 @@ describe("loadCachedScript", () => {
     expect(loadCachedScript(pathToFileURL(file))).toEqual({ answer: 42, separator: path.sep });
   });
 
+  it("hands the caller's modules to the script by name, and its own file as module.filename", () => {
+    const file = path.join(folder.path, "shared.cjs");
+    writeFileSync(file, '(function (module, exports, require) {\nexports.counter = require("clio-host:counter");\nexports.file = module.filename;\n})');
+    const counter = { count: 3 };
+    const exports = loadCachedScript(pathToFileURL(file), { "clio-host:counter": counter });
+    expect(exports.counter).toBe(counter);
+    expect(exports.file).toBe(file);
+  });
+
   it("says the build is incomplete when the script is missing", () => {
     expect(() => loadCachedScript(pathToFileURL(path.join(folder.path, "missing.cjs")))).toThrow(/build is incomplete.*npm run build/);
   });
