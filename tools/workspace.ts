@@ -144,7 +144,7 @@ export class Workspace {
    * its permission check resolved them): its resolution is used, or the error that check gave.
    */
   async resolve(input: string | ResolvedPath, intent: PathIntent = "read", checked?: CheckedPaths): Promise<ResolvedPath> {
-    return this.resolveKnown(input, intent, checked) ?? this.resolveText(input as string, intent, false);
+    return this.resolveKnown(input, intent, checked) ?? this.resolveTextAtOnce(input as string, intent, false);
   }
 
   /**
@@ -179,10 +179,6 @@ export class Workspace {
    */
   resolveCommandPathAtOnce(input: string): ResolvedPath | Promise<ResolvedPath> {
     return this.resolveTextAtOnce(input, "read", true);
-  }
-
-  private async resolveText(input: string, intent: PathIntent, mayRemember: boolean): Promise<ResolvedPath> {
-    return this.resolveTextAtOnce(input, intent, mayRemember);
   }
 
   /** Resolves the text `input`: at once when its real location is known without a walk, else as a promise; refusals thrown. */

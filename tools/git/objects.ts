@@ -4,6 +4,7 @@
  * bounded number of commits and trees, a bounded number of bytes of blobs) and never read again.
  */
 import type { CommitObject, TreeEntry } from "isomorphic-git";
+import { BoundedCache } from "../bounded-cache.js";
 import { ToolError } from "../errors.js";
 import { missingObject, type GitObject, type ObjectReader } from "./object-reader.js";
 import { parseCommit, parseTree } from "./object-parse.js";
@@ -69,26 +70,13 @@ export async function readTreeEntries(repository: ObjectSource, oid: string): Pr
 const KEPT_BLOB_BYTES = 64 * 1024 * 1024;
 /** Larger blobs are not kept: one would push out many small ones. */
 const KEPT_BLOB_LARGEST = 1024 * 1024;
-const keptBlobs = new Map<string, Buffer>();
-let keptBlobBytes = 0;
+const keptBlobs = new BoundedCache<string, Buffer>(KEPT_BLOB_BYTES, KEPT_BLOB_LARGEST);
 
 /** Reads a blob's bytes (small blobs are kept for the process once read). Do not modify the buffer. */
 export async function readBlob(repository: ObjectSource, oid: string): Promise<Buffer> {
   const known = keptBlobs.get(oid);
-  if (known !== undefined) {
-    keptBlobs.delete(oid);
-    keptBlobs.set(oid, known);
-    return known;
-  }
+  if (known !== undefined) return known;
   const content = readObjectOfType(repository, oid, "blob");
-  if (content.length <= KEPT_BLOB_LARGEST) {
-    keptBlobs.set(oid, content);
-    keptBlobBytes += content.length;
-    for (const [oldest, buffer] of keptBlobs) {
-      if (keptBlobBytes <= KEPT_BLOB_BYTES) break;
-      keptBlobs.delete(oldest);
-      keptBlobBytes -= buffer.length;
-    }
-  }
+  keptBlobs.set(oid, content, content.length);
   return content;
 }

@@ -6,6 +6,7 @@
  * times the reads themselves in page faults and garbage collection.
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { BoundedCache } from "../bounded-cache.js";
 import { decodeText } from "./file-record.js";
 import { stemHead, tokenize } from "./tokenize.js";
 
@@ -30,9 +31,8 @@ interface KnownFile {
   cost: number;
 }
 
-/** Files by absolute path, most recently used last. */
-const files = new Map<string, KnownFile>();
-let cachedBytes = 0;
+/** Files by absolute path. */
+const files = new BoundedCache<string, KnownFile>(CACHED_BYTES, CACHED_BYTES / 4);
 let buffer = Buffer.allocUnsafe(READ_BLOCK);
 
 /** The size and mtime a file had when it was indexed. */
@@ -124,23 +124,6 @@ function linesIn(file: KnownFile, start: number, end: number, bytesOf: (from: nu
     .slice(0, end - start + 1);
 }
 
-/** Keeps `file` as the most recently used, within the cache's bound. */
-function keep(absolute: string, file: KnownFile): void {
-  const before = files.get(absolute);
-  if (before !== undefined) {
-    files.delete(absolute);
-    cachedBytes -= before.cost;
-  }
-  if (file.cost > CACHED_BYTES / 4) return;
-  files.set(absolute, file);
-  cachedBytes += file.cost;
-  for (const [oldest, entry] of files) {
-    if (cachedBytes <= CACHED_BYTES) break;
-    files.delete(oldest);
-    cachedBytes -= entry.cost;
-  }
-}
-
 /**
  * Lines `start`..`end` (1-based) of a file, at their places in an array that leaves the lines
  * before them empty: only those lines are decoded (a newline byte never sits inside a longer
@@ -149,7 +132,7 @@ function keep(absolute: string, file: KnownFile): void {
  * other lines are read as the file is now. Throws when the file cannot be read.
  */
 export function linesOfFile(absolute: string, indexed: FileStamp, start: number, end: number): string[] {
-  const known = files.get(absolute);
+  const known = files.peek(absolute);
   const key = `${start}:${end}`;
   let shown = known !== undefined && known.size === indexed.size && known.mtimeMs === indexed.mtimeMs ? known.shown.get(key) : undefined;
   if (shown === undefined) {
@@ -159,8 +142,8 @@ export function linesOfFile(absolute: string, indexed: FileStamp, start: number,
       read.file.shown.set(key, shown);
       for (const line of shown) read.file.cost += 2 * line.length + 16;
     }
-    keep(absolute, read.file);
-  } else keep(absolute, known!);
+    files.set(absolute, read.file, read.file.cost);
+  } else files.set(absolute, known!, known!.cost);
   if (shown.length === 0) return [];
   const lines: string[] = new Array<string>(start - 1).fill("");
   for (const line of shown) lines.push(line);
