@@ -64,8 +64,12 @@ function hashesOf(name: string): { hash: number; head: number } {
   return { hash, head };
 }
 
-/** How many names `resolve` remembers: names come from the text, so there is no bound on how many differ. */
+/**
+ * How many names `resolve` remembers, and how long each may be: names come from the text, so
+ * there is no bound on how many differ or on their length, and the vocabulary outlives a parse.
+ */
 const RESOLVED_LIMIT = 1024;
+const RESOLVED_NAME_LENGTH = 64;
 
 /** Look-ups over the vocabulary, built once. */
 export class CallVocabulary {
@@ -193,6 +197,7 @@ export class CallVocabulary {
    * between calls with the same name: read it, never change it.
    */
   resolve(name: string, actions = false): NameTarget | undefined {
+    if (name.length > RESOLVED_NAME_LENGTH) return this.lookUp(name, actions);
     const known = this.resolved[actions ? 1 : 0];
     const answer = known.get(name);
     if (answer !== undefined) return answer ?? undefined;
