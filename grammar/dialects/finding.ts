@@ -89,14 +89,14 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
   const { text, name } = candidate;
   switch (candidate.shape) {
     case Shape.ToolCall: {
-      const body = text.slice("<tool_call>".length, text.length - (text.toLowerCase().endsWith("</tool_call>") ? "</tool_call>".length : 0));
+      const body = text.slice("<tool_call>".length, text.length - (endsWithLowerCase(text, "</tool_call>") ? "</tool_call>".length : 0));
       const read = callFromToolCall(body);
       const dialect = body.trim().startsWith("<function=") ? "qwen-xml" : "hermes";
       return { read, dialect, markup: true, unknownIsError: true };
     }
     case Shape.FunctionTags: {
       const header = text.indexOf(">");
-      const closed = text.toLowerCase().endsWith("</function>");
+      const closed = endsWithLowerCase(text, "</function>");
       const body = text.slice(header + 1, closed ? text.length - "</function>".length : text.length);
       return { read: callFromFunctionTags(name.slice("function=".length), body), dialect: "qwen-xml", markup: true, unknownIsError: true };
     }
@@ -116,4 +116,9 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
       return { read: callFromJson(value), dialect: "json", markup: false, unknownIsError: false };
     }
   }
+}
+
+/** Whether `text` ends with `suffix` (lower case) in any case, without lowering all of `text`. */
+function endsWithLowerCase(text: string, suffix: string): boolean {
+  return text.length >= suffix.length && text.slice(text.length - suffix.length).toLowerCase() === suffix;
 }

@@ -32,10 +32,13 @@ export type MappedCall =
 interface Resolved {
   protocol: VocabularyProtocol;
   action: string | undefined;
-  rename: Record<string, string>;
-  fixed: Record<string, string>;
-  ignore?: string[];
+  rename: Readonly<Record<string, string>>;
+  fixed: Readonly<Record<string, string>>;
+  ignore?: string[] | undefined;
 }
+
+/** No renamed and no fixed parameters. */
+const NONE: Readonly<Record<string, string>> = Object.freeze({});
 
 const DIALECT_NAMES: Record<RawCall["dialect"], string> = {
   "clio-variant": "a near-miss of clio's command form",
@@ -67,27 +70,24 @@ export function mapCall(call: RawCall, vocabulary: CallVocabulary, unknownIsErro
     );
   }
   if (typeof resolved === "string") return fail(call, resolved, undefined);
-  const { protocol, rename, fixed } = resolved;
+  const { protocol, rename, fixed, ignore } = resolved;
   let action = resolved.action;
   const values: [string, unknown][] = [];
   for (const [key, value] of call.args) {
-    if (resolved.ignore?.includes(key)) continue;
-    if (key.toLowerCase() === "action" && action === undefined && typeof value === "string") action = value;
-    else if (key.toLowerCase() !== "action") values.push([rename[key] ?? rename[key.toLowerCase()] ?? key, value]);
+    if (ignore?.includes(key)) continue;
+    const lower = key.toLowerCase();
+    if (lower === "action") {
+      if (action === undefined && typeof value === "string") action = value;
+    } else values.push([rename[key] ?? rename[lower] ?? key, value]);
   }
-  for (const [key, value] of Object.entries(fixed)) if (!values.some(([existing]) => existing === key)) values.push([key, value]);
-  const actions = Object.keys(protocol.actions);
-  const draft = (shownAction: string) =>
-    print({
-      protocol: protocol.name,
-      parameters: [{ key: "action", form: "bare", text: shownAction }, ...values.map(([key, value]) => ({ key, form: "quoted" as const, text: asText(value) }))],
-    });
+  for (const key in fixed) if (!values.some(([existing]) => existing === key)) values.push([key, fixed[key]]);
   if (action === undefined) {
-    return fail(call, `${describeDialect(call.dialect)} names ${protocol.name} but no action (one of: ${actions.join(", ")}).`, draft(actions[0] ?? "ACTION"), protocol.name);
+    const message = `${describeDialect(call.dialect)} names ${protocol.name} but no action (one of: ${actionList(protocol)}).`;
+    return fail(call, message, draft(protocol, firstAction(protocol), values), protocol.name);
   }
   const definition = Object.hasOwn(protocol.actions, action) ? protocol.actions[action] : protocol.actions[action.toLowerCase()];
   if (!definition) {
-    return fail(call, `${protocol.name} has no action "${action}" (its actions: ${actions.join(", ")}).`, draft(actions[0] ?? "ACTION"), protocol.name);
+    return fail(call, `${protocol.name} has no action "${action}" (its actions: ${actionList(protocol)}).`, draft(protocol, firstAction(protocol), values), protocol.name);
   }
   action = action.toLowerCase();
   const parameters: Parameter[] = [parameter("action", "bare", action, call.span)];
@@ -98,12 +98,29 @@ export function mapCall(call: RawCall, vocabulary: CallVocabulary, unknownIsErro
       : (Object.keys(definition.parameters).find((name) => name.toLowerCase() === writtenKey.toLowerCase()) ?? writtenKey);
     const kind: ParameterKind = definition.parameters[key] ?? "text";
     const made = valueParameter(key, kind, value, call.bare?.has(writtenKey) === true, call.span);
-    if (typeof made === "string") return fail(call, `${protocol.name}.${action}: ${made}.`, draft(action), protocol.name);
-    if (parameters.some((existing) => existing.key === key)) return fail(call, `${protocol.name}.${action}: ${key} is given twice.`, draft(action), protocol.name);
+    if (typeof made === "string") return fail(call, `${protocol.name}.${action}: ${made}.`, draft(protocol, action, values), protocol.name);
+    if (parameters.some((existing) => existing.key === key))
+      return fail(call, `${protocol.name}.${action}: ${key} is given twice.`, draft(protocol, action, values), protocol.name);
     parameters.push(made);
   }
   const command: Command = { protocol: protocol.name, name: call.name, parameters, span: call.span, dialect: call.dialect };
   return { type: "command", command };
+}
+
+function actionList(protocol: VocabularyProtocol): string {
+  return Object.keys(protocol.actions).join(", ");
+}
+
+function firstAction(protocol: VocabularyProtocol): string {
+  return Object.keys(protocol.actions)[0] ?? "ACTION";
+}
+
+/** The equivalent command in this language, for an error's hint: every value quoted. */
+function draft(protocol: VocabularyProtocol, action: string, values: [string, unknown][]): string {
+  return print({
+    protocol: protocol.name,
+    parameters: [{ key: "action", form: "bare", text: action }, ...values.map(([key, value]) => ({ key, form: "quoted" as const, text: asText(value) }))],
+  });
 }
 
 function resolve(call: RawCall, vocabulary: CallVocabulary): Resolved | string | undefined {
@@ -111,11 +128,11 @@ function resolve(call: RawCall, vocabulary: CallVocabulary): Resolved | string |
   if (!target) return undefined;
   switch (target.type) {
     case "protocol":
-      return { protocol: target.protocol, action: target.action ?? call.action, rename: {}, fixed: {} };
+      return { protocol: target.protocol, action: target.action ?? call.action, rename: NONE, fixed: NONE };
     case "alias":
-      return { protocol: target.protocol, action: target.alias.action, rename: target.alias.parameters ?? {}, fixed: target.alias.fixed ?? {}, ignore: target.alias.ignore ?? [] };
+      return { protocol: target.protocol, action: target.alias.action, rename: target.alias.parameters ?? NONE, fixed: target.alias.fixed ?? NONE, ignore: target.alias.ignore };
     case "action":
-      return { protocol: target.protocol, action: target.action, rename: {}, fixed: {} };
+      return { protocol: target.protocol, action: target.action, rename: NONE, fixed: NONE };
     case "ambiguous-action": {
       const owners = target.protocols.map((protocol) => `[${protocol.name}:action=${target.action}:…]`);
       return `"${call.name}" is an action of ${target.protocols.map((protocol) => protocol.name).join(", ")}; write the command with its protocol: ${owners.join(" or ")}`;

@@ -26,7 +26,8 @@ export interface NearNameVerdict {
 }
 
 export class NearNameReader {
-  private readonly raw: Uint16Array;
+  /** Made at the first character taken: most parsers never read a `[` word that may name something. */
+  private raw: Uint16Array | undefined;
   private rawLength = 0;
   /** The words' length with each run of spaces counted as one (leading ones not at all). */
   private length = 0;
@@ -42,8 +43,10 @@ export class NearNameReader {
   constructor(
     private readonly vocabulary: CallVocabulary,
     private readonly limit = vocabulary.longestName + 12,
-  ) {
-    this.raw = new Uint16Array(this.limit + 8);
+  ) {}
+
+  private rawBuffer(): Uint16Array {
+    return (this.raw ??= new Uint16Array(this.limit + 8));
   }
 
   reset(): void {
@@ -78,7 +81,7 @@ export class NearNameReader {
         this.joinedHash = hashName(this.joinedHash, code);
       }
       this.length++;
-      this.raw[this.rawLength++] = code;
+      this.rawBuffer()[this.rawLength++] = code;
       return true;
     }
     if ((code === SPACE || code === TAB) && this.spaces < 3) {
@@ -88,7 +91,7 @@ export class NearNameReader {
         this.length++;
       }
       this.spaces++;
-      this.raw[this.rawLength++] = code;
+      this.rawBuffer()[this.rawLength++] = code;
       return true;
     }
     return false;
@@ -119,7 +122,7 @@ export class NearNameReader {
     const joinedMay = this.joinedMay();
     const firstMay = this.firstMay();
     if (!joinedMay && !firstMay) return { named: false, plain, raw: "" };
-    const raw = String.fromCharCode.apply(null, this.raw.subarray(0, this.rawLength) as unknown as number[]);
+    const raw = String.fromCharCode.apply(null, this.rawBuffer().subarray(0, this.rawLength) as unknown as number[]);
     const words = raw.trim().split(/[ \t]+/);
     const named = (joinedMay && vocabulary.resolve(`${words[0]}_${words[1]}`) !== undefined) || (firstMay && vocabulary.resolve(words[0]!) !== undefined);
     return { named, plain, raw };

@@ -8,6 +8,8 @@ import { callFromJson, parseJson, type ReadCall, type ReadResult } from "./read-
 import type { CallVocabulary } from "./vocabulary.js";
 
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_-]*/y;
+/** Whether a text holds any of FULLWIDTH's characters (no `g`: no `lastIndex` to keep). */
+const FULLWIDTH_PATTERN = /[［］：｜，＝（）＂]/;
 const FULLWIDTH: Record<string, string> = { "［": "[", "］": "]", "：": ":", "｜": "|", "，": ",", "＝": "=", "（": "(", "）": ")", "＂": '"' };
 
 /** Index just after the string literal opening at `start` (its quote character), or -1. */
@@ -75,10 +77,10 @@ function pairPatterns(separators: string): { skip: RegExp; bareRun: RegExp } {
  * `key=value` pairs separated by `separators` (a regular-expression character class body).
  * Values: string literals, numbers, words, JSON objects and arrays, heredocs, or bare runs.
  */
-export function readPairs(text: string, separators: string): { problem: string } | { args: ReadCall["args"]; bare: Set<string> } {
+export function readPairs(text: string, separators: string): { problem: string } | { args: ReadCall["args"]; bare: Set<string> | undefined } {
   const { skip, bareRun } = pairPatterns(separators);
   const args: ReadCall["args"] = [];
-  const bare = new Set<string>();
+  let bare: Set<string> | undefined;
   let i = 0;
   for (;;) {
     skip.lastIndex = i;
@@ -123,7 +125,7 @@ export function readPairs(text: string, separators: string): { problem: string }
       if (run === "") return { problem: `${key} has no value` };
       end = i + run.length;
       value = Object.hasOwn(WORDS, run) ? WORDS[run] : run;
-      if (typeof value === "string") bare.add(key);
+      if (typeof value === "string") (bare ??= new Set()).add(key);
     }
     args.push([key, value]);
     i = end;
@@ -151,6 +153,7 @@ function withAction(call: ReadCall, action: string | undefined): ReadCall {
 
 /** Fullwidth brackets, colons and bars as their ASCII forms. */
 export function normaliseFullwidth(text: string): string {
+  if (!FULLWIDTH_PATTERN.test(text)) return text;
   return text.replace(/[［］：｜，＝（）＂]/g, (character) => FULLWIDTH[character] ?? character);
 }
 
@@ -189,5 +192,7 @@ export function readNearMiss(text: string, vocabulary: CallVocabulary): ReadResu
   }
   const pairs = readPairs(rest, "\\s:|,");
   if ("problem" in pairs) return { problem: pairs.problem };
-  return withAction({ name, args: pairs.args, bare: pairs.bare }, action);
+  const call: ReadCall = { name, args: pairs.args };
+  if (pairs.bare !== undefined) call.bare = pairs.bare;
+  return withAction(call, action);
 }

@@ -52,7 +52,7 @@ function tooDeep(text: string): boolean {
 
 /** `text` parsed as JSON, or undefined (also when it nests deeper than any call does). */
 export function parseJson(text: string): unknown {
-  if (tooDeep(text)) return undefined;
+  if (text.length > MAX_DEPTH && tooDeep(text)) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {

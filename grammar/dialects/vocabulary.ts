@@ -64,6 +64,13 @@ function hashesOf(name: string): { hash: number; head: number } {
   return { hash, head };
 }
 
+/**
+ * How many names `resolve` remembers, and how long each may be: names come from the text, so
+ * there is no bound on how many differ or on their length, and the vocabulary outlives a parse.
+ */
+const RESOLVED_LIMIT = 1024;
+const RESOLVED_NAME_LENGTH = 64;
+
 /** Look-ups over the vocabulary, built once. */
 export class CallVocabulary {
   private readonly protocols = new Map<string, VocabularyProtocol>();
@@ -81,6 +88,8 @@ export class CallVocabulary {
   private readonly callNamePairs = new Uint8Array(128 * 128);
   /** 1 for each ASCII character, in either case, a registered or alias name begins with (`mayBeginName`). */
   private readonly nameStarts = new Uint8Array(128);
+  /** `resolve`'s answers by name, without and with actions (null: nothing); emptied when full. */
+  private readonly resolved = [new Map<string, NameTarget | null>(), new Map<string, NameTarget | null>()] as const;
 
   constructor(data: CallVocabularyData) {
     let longest = 0;
@@ -184,9 +193,21 @@ export class CallVocabulary {
   /**
    * What `name` names: a protocol (`FILE_OP`, any case), a protocol and action (`FILE_OP.read`,
    * `FILE_OP_read`), another agent's tool (`read_file`), or (with `actions`) an action of one
-   * protocol (`commit`). Undefined when it names nothing registered.
+   * protocol (`commit`). Undefined when it names nothing registered. The answer is shared
+   * between calls with the same name: read it, never change it.
    */
   resolve(name: string, actions = false): NameTarget | undefined {
+    if (name.length > RESOLVED_NAME_LENGTH) return this.lookUp(name, actions);
+    const known = this.resolved[actions ? 1 : 0];
+    const answer = known.get(name);
+    if (answer !== undefined) return answer ?? undefined;
+    const target = this.lookUp(name, actions);
+    if (known.size >= RESOLVED_LIMIT) known.clear();
+    known.set(name, target ?? null);
+    return target;
+  }
+
+  private lookUp(name: string, actions: boolean): NameTarget | undefined {
     const protocol = this.protocols.get(name.toUpperCase());
     if (protocol) return { type: "protocol", protocol };
     const alias = this.aliases.get(name.toLowerCase());

@@ -175,6 +175,22 @@ describe("other dialects and near-misses", () => {
   });
 });
 
+describe("the vocabulary's remembered answers", () => {
+  it("are the same after the memory of names is emptied, and no parse changes them", () => {
+    const long = `FILE_OP.${"x".repeat(100)}`;
+    const names = ["FILE_OP", "file_op", "read_file", "READ_FILE", "FILE_OP.read", "FILE_OP_write", "FILE_OP.nothing", "commit", "store", "nothing", long];
+    const fresh = () => names.map((name) => [vocabulary.resolve(name), vocabulary.resolve(name, true)]);
+    const first = structuredClone(fresh());
+    const parsedFirst = Object.values(FORMS).map((text) => parse(text, vocabulary));
+    // More distinct names than are remembered: the memory is emptied on the way.
+    for (let i = 0; i < 2_500; i++) vocabulary.resolve(`unknown_${i}`, i % 2 === 0);
+    expect(fresh()).toEqual(first);
+    expect(vocabulary.resolve(long)).toMatchObject({ type: "protocol", action: "x".repeat(100) });
+    expect(Object.values(FORMS).map((text) => parse(text, vocabulary))).toEqual(parsedFirst);
+    expect(fresh()).toEqual(first);
+  });
+});
+
 describe("bad input", () => {
   it("a 10 MB JSON object on its own line is read once and is plain text", () => {
     const big = `{"name": "data", "payload": "${"x".repeat(10_000_000)}"}`;
