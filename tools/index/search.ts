@@ -121,7 +121,7 @@ function rankingView(index: CodeIndex, scores: ScoreBoard, accept: (file: IndexE
     maskOf: (id) => scores.mask(id),
     pathOf: (id) => index.chunkPlace(id).path,
     linesOf: (id) => index.chunkPlace(id),
-    symbolsOf: (filePath) => index.files.get(filePath)?.symbols ?? [],
+    namesOf: (filePath) => index.files.get(filePath)?.names,
     accepts: (filePath) => {
       const file = index.files.get(filePath);
       return file !== undefined && accept(file);

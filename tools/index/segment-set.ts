@@ -6,6 +6,7 @@
  */
 import { ScoreBoard } from "./score-board.js";
 import type { DictionaryEntry, FileMeta, SegmentFileHeader, SegmentReader } from "./segment.js";
+import type { SymbolNames } from "./symbol-table.js";
 import type { SymbolDefinition } from "./symbols.js";
 
 const K1 = 1.2;
@@ -61,6 +62,10 @@ export class IndexEntry {
   }
   get symbols(): SymbolDefinition[] {
     return this.meta.symbols;
+  }
+  /** Its symbol table as ranking reads it (names cut into stemmed parts, no objects made). */
+  get names(): SymbolNames {
+    return this.meta.names;
   }
   get imports(): string[] {
     return this.meta.imports;
