@@ -65,6 +65,11 @@ describe("a file's stored symbol table", () => {
     expect(broken(10, 40)).toThrow(/kind/);
     expect(broken(13, 3)).toThrow(/parent/);
     expect(broken(15, 4)).toThrow(/part its file does not list/);
+    // Parts are kept in code-unit order (ranking finds the parts a word begins by binary search): a table out of order is damaged.
+    const two = encodeFileMeta([{ name: "zz_ab", kind: "function", line: 1, endLine: 1 }], [], []);
+    expect(Array.from(two.subarray(0, 9))).toEqual([1, 2, 2, 2, 97, 98, 2, 122, 122]);
+    two.set([122, 122, 2, 97, 98], 4);
+    expect(() => FileMeta.read(two)).toThrow(/out of order/);
     const garbledJson = single.slice();
     garbledJson[garbledJson.length - 1] = 0x41;
     const meta = FileMeta.read(garbledJson);

@@ -155,14 +155,8 @@ function weightOf(plan: QueryPlan, mask: number): number {
 
 /** The definition of a file whose name reads best as the query, if any matches. */
 function bestDefinition(plan: QueryPlan, names: SymbolNames): NameMatch | undefined {
-  if (names.count === 0) return undefined;
-  const known = partMatchesOf(plan);
-  // Each distinct part of the file is matched once; a symbol none of whose parts match scores 0 and is passed over.
-  const matches = names.parts.map((part) => {
-    let found = known.get(part);
-    if (found === undefined) known.set(part, (found = matchPart(plan, part)));
-    return found;
-  });
+  const matched = matchedParts(plan, names);
+  if (matched.size === 0) return undefined;
   const { partStarts, partNumbers } = names;
   let best: NameMatch | undefined;
   let bestSymbol = -1;
@@ -170,9 +164,10 @@ function bestDefinition(plan: QueryPlan, names: SymbolNames): NameMatch | undefi
     const start = partStarts[symbol]!;
     const end = partStarts[symbol + 1]!;
     let any = false;
-    for (let at = start; at < end && !any; at++) any = matches[partNumbers[at]!]!.length > 0;
+    for (let at = start; at < end && !any; at++) any = matched.has(partNumbers[at]!);
+    // A name none of whose parts match scores 0.
     if (!any) continue;
-    const score = partsScore(plan, end - start, (position) => matches[partNumbers[start + position]!]!);
+    const score = partsScore(plan, end - start, (position) => matched.get(partNumbers[start + position]!) ?? []);
     if (score > 0 && (best === undefined || score > best.score)) {
       best = { text: "", score };
       bestSymbol = symbol;
@@ -182,6 +177,29 @@ function bestDefinition(plan: QueryPlan, names: SymbolNames): NameMatch | undefi
   const parent = names.parent(bestSymbol);
   const name = names.name(bestSymbol);
   return { text: parent === undefined ? name : `${parent}.${name}`, line: names.line(bestSymbol), score: best.score };
+}
+
+/**
+ * The file's name parts that match the query, by part number. A part matches only when it starts
+ * with a form (`matchPart`), so only the runs of the sorted parts that start with a form are
+ * looked at, each part once per plan.
+ */
+function matchedParts(plan: QueryPlan, names: SymbolNames): Map<number, PartMatch[]> {
+  const matched = new Map<number, PartMatch[]>();
+  if (names.count === 0) return matched;
+  const known = partMatchesOf(plan);
+  for (const form of plan.forms.keys()) {
+    if (form.length < 2) continue;
+    const [first, end] = names.partsStartingWith(form);
+    for (let number = first; number < end; number++) {
+      if (matched.has(number)) continue;
+      const part = names.parts[number]!;
+      let found = known.get(part);
+      if (found === undefined) known.set(part, (found = matchPart(plan, part)));
+      if (found.length > 0) matched.set(number, found);
+    }
+  }
+  return matched;
 }
 
 type PartMatch = { bit: number; credit: number };

@@ -6,7 +6,7 @@
  * show. Definitions are decoded into objects only when something asks for them.
  *
  * Layout (varints and length-prefixed UTF-8, segment-bytes.ts): symbol count, part-number count,
- * distinct parts, distinct parents, then per symbol its name, kind, line, end line, parent
+ * distinct parts (in code-unit order), distinct parents, then per symbol its name, kind, line, end line, parent
  * (0 for none, else its number + 1) and its part numbers; the rest is JSON `{imports, chunkSymbols}`.
  * The parts are made by tokenize.ts: a change to how it splits or stems changes the format.
  */
@@ -33,9 +33,12 @@ function numberOf(numbers: Map<string, number>, key: string): number {
 
 /** A file's meta blob: its symbol table, then its imports and chunk symbols (each chunk's symbol, "" for none). */
 export function encodeFileMeta(symbols: readonly SymbolDefinition[], imports: readonly string[], chunkSymbols: readonly string[]): Uint8Array {
-  const parts = new Map<string, number>();
+  const partsByName = symbols.map((symbol) => nameParts(symbol.name));
+  // Parts in code-unit order: the parts that start with a given text are one run, found by binary search.
+  const sorted = [...new Set(partsByName.flat())].sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
+  const parts = new Map(sorted.map((part, number) => [part, number]));
+  const partsOfSymbols = partsByName.map((names) => names.map((part) => parts.get(part)!));
   const parents = new Map<string, number>();
-  const partsOfSymbols = symbols.map((symbol) => nameParts(symbol.name).map((part) => numberOf(parts, part)));
   for (const symbol of symbols) if (symbol.parent !== undefined) numberOf(parents, symbol.parent);
   const out = new ByteBuffer();
   out.varint(symbols.length);
@@ -62,7 +65,7 @@ export function encodeFileMeta(symbols: readonly SymbolDefinition[], imports: re
 
 /** A file's symbol table read in place: names and parts by symbol number, objects made on demand. */
 export class SymbolNames {
-  /** The file's distinct name parts. */
+  /** The file's distinct name parts, in code-unit order. */
   readonly parts: readonly string[];
   /** Symbol i's part numbers are `partNumbers[partStarts[i]]` up to `partNumbers[partStarts[i + 1]]`, in name order. */
   readonly partStarts: Uint32Array;
@@ -87,6 +90,7 @@ export class SymbolNames {
     // Every symbol takes at least six bytes and every part number one: a count beyond that is damage, not a reason to allocate.
     if (count * 6 + partTotal > bytes.length) throw new SegmentDamage("a file's symbol table counts more than it holds");
     this.parts = Array.from({ length: reader.varint() }, () => reader.text());
+    for (let part = 1; part < this.parts.length; part++) if (!(this.parts[part - 1]! < this.parts[part]!)) throw new SegmentDamage("a file's name parts are out of order");
     this.parents = Array.from({ length: reader.varint() }, () => reader.text());
     this.nameAt = new Uint32Array(count);
     this.nameLength = new Uint32Array(count);
@@ -125,6 +129,21 @@ export class SymbolNames {
 
   get count(): number {
     return this.lines.length;
+  }
+
+  /** The numbers of the parts that start with `prefix`: one run of the sorted parts, as [first, end). */
+  partsStartingWith(prefix: string): [number, number] {
+    const parts = this.parts;
+    let low = 0;
+    let high = parts.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (parts[middle]! < prefix) low = middle + 1;
+      else high = middle;
+    }
+    let end = low;
+    while (end < parts.length && parts[end]!.startsWith(prefix)) end++;
+    return [low, end];
   }
 
   name(symbol: number): string {
