@@ -13,8 +13,10 @@ import { stem } from "./tokenize.js";
 
 /** What ranking needs of an index and of one query's chunk scores. */
 export interface RankingView {
-  /** At least the `count` best-scored chunks (all when fewer are scored), as [id, score] in any order. */
-  bestChunks(count: number): Array<[number, number]>;
+  /** The ids of at least the `count` best-scored chunks (all when fewer are scored), in the order they were first scored. */
+  bestChunks(count: number): number[];
+  /** A chunk's score. */
+  scoreOf(chunkId: number): number;
   /** The OR of the concept bits of the terms a chunk holds. */
   maskOf(chunkId: number): number;
   pathOf(chunkId: number): string;
@@ -97,7 +99,8 @@ export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exa
   };
   const byFile = new Map<string, RankedFile>();
   const refused = new Set<string>();
-  for (const [id, raw] of view.bestChunks(CANDIDATE_CHUNKS)) {
+  for (const id of view.bestChunks(CANDIDATE_CHUNKS)) {
+    const raw = view.scoreOf(id);
     const filePath = view.pathOf(id);
     let file = byFile.get(filePath);
     if (file === undefined) {

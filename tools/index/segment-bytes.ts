@@ -60,7 +60,12 @@ export class ByteBuffer {
 /** Reads varints and strings from bytes, checking every read stays inside them. */
 export class ByteReader {
   position = 0;
-  constructor(private readonly bytes: Uint8Array) {}
+  /** The same bytes as a Buffer, made once: a string is decoded from it without a Buffer object per string. */
+  private readonly buffer: Buffer;
+
+  constructor(private readonly bytes: Uint8Array) {
+    this.buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  }
 
   get done(): boolean {
     return this.position >= this.bytes.length;
@@ -82,7 +87,7 @@ export class ByteReader {
   text(): string {
     const length = this.varint();
     if (this.position + length > this.bytes.length) throw new SegmentDamage("a word runs past its section");
-    const value = Buffer.from(this.bytes.buffer, this.bytes.byteOffset + this.position, length).toString("utf8");
+    const value = this.buffer.toString("utf8", this.position, this.position + length);
     this.position += length;
     return value;
   }
