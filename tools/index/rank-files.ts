@@ -177,9 +177,7 @@ function bestDefinition(plan: QueryPlan, names: SymbolNames): NameMatch | undefi
     }
   }
   if (best === undefined) return undefined;
-  const parent = names.parent(bestSymbol);
-  const name = names.name(bestSymbol);
-  return { text: parent === undefined ? name : `${parent}.${name}`, line: names.line(bestSymbol), score: best.score };
+  return { text: names.qualifiedName(bestSymbol), line: names.line(bestSymbol), score: best.score };
 }
 
 /**

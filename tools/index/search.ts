@@ -282,12 +282,10 @@ function symbolInChunk(file: IndexEntry, start: number, end: number, queryTokens
   for (let symbol = 0; symbol < names.count; symbol++) {
     const line = names.line(symbol);
     if (line < start || line > end) continue;
-    const name = names.name(symbol);
-    const overlap = tokenize(name).filter((token) => queryTokens.has(token)).length;
+    const overlap = tokenize(names.name(symbol)).filter((token) => queryTokens.has(token)).length;
     if (overlap > bestOverlap) {
       bestOverlap = overlap;
-      const parent = names.parent(symbol);
-      best = parent === undefined ? name : `${parent}.${name}`;
+      best = names.qualifiedName(symbol);
     }
   }
   return best;

@@ -311,8 +311,8 @@ export class SegmentSet {
       for (const fileIndex of reader.symbolFiles(key)) {
         const path = reader.table.path(fileIndex);
         if (this.files.slotOf(path) !== place * SLOT_SPAN + fileIndex) continue;
-        const entry = this.files.get(path)!;
-        for (const symbol of entry.symbols) if (symbol.name.toLowerCase() === key) found.push({ path, symbol });
+        const names = this.files.get(path)!.names;
+        for (let symbol = 0; symbol < names.count; symbol++) if (names.name(symbol).toLowerCase() === key) found.push({ path, symbol: names.definition(symbol) });
       }
     });
     return found;

@@ -1,7 +1,8 @@
 /**
  * One segment of the code index: an immutable file a process reads without loading it whole,
  * as Lucene and tantivy do. It holds a set of files (their headers, chunk lines and lengths, and
- * symbol table, imports and chunk symbols read per file on demand: symbol-table.ts), a term dictionary sorted by term, cut into
+ * each file's symbol table, imports and chunk symbols, read per file on demand: symbol-table.ts),
+ * a term dictionary sorted by term, cut into
  * blocks of `BLOCK_TERMS` with only each block's first term kept in memory, and postings at
  * offsets (chunk ids as deltas, with counts, in varints). Symbol names have a dictionary of the
  * same shape whose postings are file numbers. A later segment's file replaces an earlier one's

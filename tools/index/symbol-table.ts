@@ -156,19 +156,28 @@ export class SymbolNames {
     return parent === 0 ? undefined : this.parents[parent - 1];
   }
 
+  /** `Parent.name`, or the name alone. */
+  qualifiedName(symbol: number): string {
+    const parent = this.parent(symbol);
+    return parent === undefined ? this.name(symbol) : `${parent}.${this.name(symbol)}`;
+  }
+
   /** The 1-based first line of symbol `symbol`. */
   line(symbol: number): number {
     return this.lines[symbol]!;
   }
 
+  /** Symbol `symbol` as an object. */
+  definition(symbol: number): SymbolDefinition {
+    const definition: SymbolDefinition = { name: this.name(symbol), kind: KINDS[this.kinds[symbol]!]!, line: this.lines[symbol]!, endLine: this.endLines[symbol]! };
+    const parent = this.parent(symbol);
+    if (parent !== undefined) definition.parent = parent;
+    return definition;
+  }
+
   /** Every definition as objects, in file order (made on first use, then kept). */
   all(): SymbolDefinition[] {
-    this.definitions ??= Array.from({ length: this.count }, (_, symbol) => {
-      const definition: SymbolDefinition = { name: this.name(symbol), kind: KINDS[this.kinds[symbol]!]!, line: this.lines[symbol]!, endLine: this.endLines[symbol]! };
-      const parent = this.parent(symbol);
-      if (parent !== undefined) definition.parent = parent;
-      return definition;
-    });
+    this.definitions ??= Array.from({ length: this.count }, (_, symbol) => this.definition(symbol));
     return this.definitions;
   }
 }
