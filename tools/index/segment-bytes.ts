@@ -17,12 +17,15 @@ export class SegmentDamage extends Error {
 export class ByteBuffer {
   bytes = new Uint8Array(256);
   length = 0;
+  /** `bytes` as a Buffer, to write strings in place (kept a Uint8Array: a Buffer's `slice` would not copy). */
+  private writable = Buffer.from(this.bytes.buffer);
 
   private reserve(extra: number): void {
     if (this.length + extra <= this.bytes.length) return;
     const larger = new Uint8Array(Math.max(this.length + extra, 2 * this.bytes.length));
     larger.set(this.bytes.subarray(0, this.length));
     this.bytes = larger;
+    this.writable = Buffer.from(larger.buffer);
   }
 
   varint(value: number): void {
@@ -43,9 +46,11 @@ export class ByteBuffer {
 
   /** A length-prefixed UTF-8 string. */
   text(value: string): void {
-    const encoded = Buffer.from(value, "utf8");
-    this.varint(encoded.length);
-    this.raw(encoded);
+    // Written in place: no Buffer per string.
+    const length = Buffer.byteLength(value, "utf8");
+    this.varint(length);
+    this.reserve(length);
+    this.length += this.writable.write(value, this.length, length, "utf8");
   }
 
   view(): Uint8Array {

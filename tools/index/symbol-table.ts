@@ -31,20 +31,29 @@ function numberOf(numbers: Map<string, number>, key: string): number {
   return number;
 }
 
+/** Reused from file to file: a blob is copied out at the end. */
+const scratch = new ByteBuffer();
+
 /** A file's meta blob: its symbol table, then its imports and chunk symbols (each chunk's symbol, "" for none). */
 export function encodeFileMeta(symbols: readonly SymbolDefinition[], imports: readonly string[], chunkSymbols: readonly string[]): Uint8Array {
   const partsByName = symbols.map((symbol) => nameParts(symbol.name));
-  // Parts in code-unit order: the parts that start with a given text are one run, found by binary search.
-  const sorted = [...new Set(partsByName.flat())].sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
-  const parts = new Map(sorted.map((part, number) => [part, number]));
-  const partsOfSymbols = partsByName.map((names) => names.map((part) => parts.get(part)!));
+  const parts = new Map<string, number>();
+  let partTotal = 0;
+  for (const names of partsByName) {
+    partTotal += names.length;
+    for (const part of names) parts.set(part, 0);
+  }
+  // Parts in code-unit order (the default sort's): the parts that start with a given text are one run, found by binary search.
+  const sorted = [...parts.keys()].sort();
+  sorted.forEach((part, number) => parts.set(part, number));
   const parents = new Map<string, number>();
   for (const symbol of symbols) if (symbol.parent !== undefined) numberOf(parents, symbol.parent);
-  const out = new ByteBuffer();
+  const out = scratch;
+  out.clear();
   out.varint(symbols.length);
-  out.varint(partsOfSymbols.reduce((sum, numbers) => sum + numbers.length, 0));
-  out.varint(parts.size);
-  for (const part of parts.keys()) out.text(part);
+  out.varint(partTotal);
+  out.varint(sorted.length);
+  for (const part of sorted) out.text(part);
   out.varint(parents.size);
   for (const parent of parents.keys()) out.text(parent);
   symbols.forEach((symbol, at) => {
@@ -55,12 +64,12 @@ export function encodeFileMeta(symbols: readonly SymbolDefinition[], imports: re
     out.varint(symbol.line);
     out.varint(symbol.endLine);
     out.varint(symbol.parent === undefined ? 0 : parents.get(symbol.parent)! + 1);
-    const numbers = partsOfSymbols[at]!;
-    out.varint(numbers.length);
-    for (const number of numbers) out.varint(number);
+    const names = partsByName[at]!;
+    out.varint(names.length);
+    for (const part of names) out.varint(parts.get(part)!);
   });
   out.raw(Buffer.from(JSON.stringify({ imports, chunkSymbols }), "utf8"));
-  return out.view();
+  return out.view().slice();
 }
 
 /** A file's symbol table read in place: names and parts by symbol number, objects made on demand. */
