@@ -63,6 +63,9 @@ describe("a file's stored symbol table", () => {
       return FileMeta.read(copy);
     };
     expect(broken(10, 40)).toThrow(/kind/);
+    // A part count of 2^28 (a five-byte varint) is damage, not an array to allocate.
+    const huge = new Uint8Array([1, 1, 0x80, 0x80, 0x80, 0x80, 0x01, ...single.subarray(3)]);
+    expect(() => FileMeta.read(huge)).toThrow(/counts more than it holds/);
     expect(broken(13, 3)).toThrow(/parent/);
     expect(broken(15, 4)).toThrow(/part its file does not list/);
     // Parts are kept in code-unit order (ranking finds the parts a word begins by binary search): a table out of order is damaged.

@@ -6,8 +6,9 @@
  * show. Definitions are decoded into objects only when something asks for them.
  *
  * Layout (varints and length-prefixed UTF-8, segment-bytes.ts): symbol count, part-number count,
- * distinct parts (in code-unit order), distinct parents, then per symbol its name, kind, line, end line, parent
- * (0 for none, else its number + 1) and its part numbers; the rest is JSON `{imports, chunkSymbols}`.
+ * distinct parts (in code-unit order), distinct parents, then per symbol its name, kind, line,
+ * end line, parent (0 for none, else its number + 1) and its part numbers; the rest is JSON
+ * `{imports, chunkSymbols}`.
  * The parts are made by tokenize.ts: a change to how it splits or stems changes the format.
  */
 import { ByteBuffer, ByteReader, SegmentDamage } from "./segment-bytes.js";
@@ -39,9 +40,9 @@ export function encodeFileMeta(symbols: readonly SymbolDefinition[], imports: re
   const partsByName = symbols.map((symbol) => nameParts(symbol.name));
   const parts = new Map<string, number>();
   let partTotal = 0;
-  for (const names of partsByName) {
-    partTotal += names.length;
-    for (const part of names) parts.set(part, 0);
+  for (const partsOfName of partsByName) {
+    partTotal += partsOfName.length;
+    for (const part of partsOfName) parts.set(part, 0);
   }
   // Parts in code-unit order (the default sort's): the parts that start with a given text are one run, found by binary search.
   const sorted = [...parts.keys()].sort();
@@ -64,9 +65,9 @@ export function encodeFileMeta(symbols: readonly SymbolDefinition[], imports: re
     out.varint(symbol.line);
     out.varint(symbol.endLine);
     out.varint(symbol.parent === undefined ? 0 : parents.get(symbol.parent)! + 1);
-    const names = partsByName[at]!;
-    out.varint(names.length);
-    for (const part of names) out.varint(parts.get(part)!);
+    const partsOfName = partsByName[at]!;
+    out.varint(partsOfName.length);
+    for (const part of partsOfName) out.varint(parts.get(part)!);
   });
   out.raw(Buffer.from(JSON.stringify({ imports, chunkSymbols }), "utf8"));
   return out.view().slice();
@@ -98,9 +99,9 @@ export class SymbolNames {
     const partTotal = reader.varint();
     // Every symbol takes at least six bytes and every part number one: a count beyond that is damage, not a reason to allocate.
     if (count * 6 + partTotal > bytes.length) throw new SegmentDamage("a file's symbol table counts more than it holds");
-    this.parts = Array.from({ length: reader.varint() }, () => reader.text());
+    this.parts = texts(reader, bytes.length);
     for (let part = 1; part < this.parts.length; part++) if (!(this.parts[part - 1]! < this.parts[part]!)) throw new SegmentDamage("a file's name parts are out of order");
-    this.parents = Array.from({ length: reader.varint() }, () => reader.text());
+    this.parents = texts(reader, bytes.length);
     this.nameAt = new Uint32Array(count);
     this.nameLength = new Uint32Array(count);
     this.kinds = new Uint8Array(count);
@@ -189,6 +190,13 @@ export class SymbolNames {
     this.definitions ??= Array.from({ length: this.count }, (_, symbol) => this.definition(symbol));
     return this.definitions;
   }
+}
+
+/** A counted list of strings; a count beyond the bytes left is damage (each string takes at least one). */
+function texts(reader: ByteReader, size: number): string[] {
+  const count = reader.varint();
+  if (count > size - reader.position) throw new SegmentDamage("a file's symbol table counts more than it holds");
+  return Array.from({ length: count }, () => reader.text());
 }
 
 const noNames = new SymbolNames(new Uint8Array([0, 0, 0, 0]));
