@@ -8,19 +8,22 @@
  */
 import { isSupportPath } from "./file-kinds.js";
 import type { QueryPlan } from "./query-plan.js";
-import type { SymbolDefinition } from "./symbols.js";
-import { isStopword, splitIdentifier, stem, stemHead } from "./tokenize.js";
+import { nameParts, type SymbolNames } from "./symbol-table.js";
+import { stem } from "./tokenize.js";
 
 /** What ranking needs of an index and of one query's chunk scores. */
 export interface RankingView {
-  /** At least the `count` best-scored chunks (all when fewer are scored), as [id, score] in any order. */
-  bestChunks(count: number): Array<[number, number]>;
+  /** The ids of at least the `count` best-scored chunks (all when fewer are scored), in the order they were first scored. */
+  bestChunks(count: number): number[];
+  /** A chunk's score. */
+  scoreOf(chunkId: number): number;
   /** The OR of the concept bits of the terms a chunk holds. */
   maskOf(chunkId: number): number;
   pathOf(chunkId: number): string;
   /** The 1-based lines of a chunk. */
   linesOf(chunkId: number): { startLine: number; endLine: number };
-  symbolsOf(path: string): readonly SymbolDefinition[];
+  /** The file's symbol table, names already cut into stemmed parts. */
+  namesOf(path: string): SymbolNames | undefined;
   /** Whether the caller's filters keep the file. */
   accepts(path: string): boolean;
 }
@@ -96,7 +99,8 @@ export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exa
   };
   const byFile = new Map<string, RankedFile>();
   const refused = new Set<string>();
-  for (const [id, raw] of view.bestChunks(CANDIDATE_CHUNKS)) {
+  for (const id of view.bestChunks(CANDIDATE_CHUNKS)) {
+    const raw = view.scoreOf(id);
     const filePath = view.pathOf(id);
     let file = byFile.get(filePath);
     if (file === undefined) {
@@ -131,7 +135,8 @@ export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exa
   for (const file of files.slice(0, NAMED_CANDIDATES)) {
     file.fileName = nameScore(plan, file.path.slice(file.path.lastIndexOf("/") + 1).replace(/\.[^.]+$/, ""));
     file.score *= 1 + weights.fileName * file.fileName;
-    const name = bestDefinition(plan, view.symbolsOf(file.path));
+    const names = view.namesOf(file.path);
+    const name = names === undefined ? undefined : bestDefinition(plan, names);
     if (name === undefined) continue;
     file.name = name;
     file.score *= 1 + weights.name * name.score;
@@ -152,47 +157,70 @@ function weightOf(plan: QueryPlan, mask: number): number {
 }
 
 /** The definition of a file whose name reads best as the query, if any matches. */
-function bestDefinition(plan: QueryPlan, symbols: readonly SymbolDefinition[]): NameMatch | undefined {
+function bestDefinition(plan: QueryPlan, names: SymbolNames): NameMatch | undefined {
+  const matched = matchedParts(plan, names);
+  if (matched.size === 0) return undefined;
+  const { partStarts, partNumbers } = names;
   let best: NameMatch | undefined;
-  const heads = formHeads(plan);
-  for (const symbol of symbols) {
-    if (!mayMatch(symbol.name, heads)) continue;
-    const score = nameScore(plan, symbol.name);
-    if (score > 0 && (best === undefined || score > best.score))
-      best = { text: symbol.parent === undefined ? symbol.name : `${symbol.parent}.${symbol.name}`, line: symbol.line, score };
+  let bestSymbol = -1;
+  for (let symbol = 0; symbol < names.count; symbol++) {
+    const start = partStarts[symbol]!;
+    const end = partStarts[symbol + 1]!;
+    let any = false;
+    for (let at = start; at < end && !any; at++) any = matched.has(partNumbers[at]!);
+    // A name none of whose parts match scores 0.
+    if (!any) continue;
+    const score = partsScore(plan, end - start, (position) => matched.get(partNumbers[start + position]!) ?? []);
+    if (score > 0 && (best === undefined || score > best.score)) {
+      best = { text: "", score };
+      bestSymbol = symbol;
+    }
   }
-  return best;
-}
-
-/** What a name part matching each form begins with, made once per plan. */
-const headsOfPlan = new WeakMap<QueryPlan, string[]>();
-
-function formHeads(plan: QueryPlan): string[] {
-  let heads = headsOfPlan.get(plan);
-  if (heads === undefined) headsOfPlan.set(plan, (heads = [...new Set([...plan.forms.keys()].map(stemHead))]));
-  return heads;
+  if (best === undefined) return undefined;
+  return { text: names.qualifiedName(bestSymbol), line: names.line(bestSymbol), score: best.score };
 }
 
 /**
- * False when no part of the name can match a form, which `nameScore` would find at more cost: a
- * part matches when its stem is a form or starts with one, so a matching name holds some form's
- * `stemHead`.
+ * The file's name parts that match the query, by part number. A part matches only when it starts
+ * with a form (`matchPart`), so only the runs of the sorted parts that start with a form are
+ * looked at, each part once per plan.
  */
-function mayMatch(name: string, heads: readonly string[]): boolean {
-  const lower = name.toLowerCase();
-  for (const head of heads) if (lower.includes(head)) return true;
-  return false;
+function matchedParts(plan: QueryPlan, names: SymbolNames): Map<number, PartMatch[]> {
+  const matched = new Map<number, PartMatch[]>();
+  if (names.count === 0) return matched;
+  const known = partMatchesOf(plan);
+  for (const form of plan.forms.keys()) {
+    if (form.length < 2) continue;
+    const [first, end] = names.partsStartingWith(form);
+    for (let number = first; number < end; number++) {
+      if (matched.has(number)) continue;
+      const part = names.parts[number]!;
+      let found = known.get(part);
+      if (found === undefined) known.set(part, (found = matchPart(plan, part)));
+      if (found.length > 0) matched.set(number, found);
+    }
+  }
+  return matched;
+}
+
+type PartMatch = { bit: number; credit: number };
+
+/** Each name part's matches against a plan, made once per plan: files share most of their parts. */
+const partMatchesOfPlan = new WeakMap<QueryPlan, Map<string, PartMatch[]>>();
+
+function partMatchesOf(plan: QueryPlan): Map<string, PartMatch[]> {
+  let known = partMatchesOfPlan.get(plan);
+  if (known === undefined) partMatchesOfPlan.set(plan, (known = new Map()));
+  return known;
 }
 
 const partsMemo = new Map<string, string[]>();
 
-/** The stemmed parts of a name, without stopwords or one-letter parts. */
-function nameParts(name: string): string[] {
+/** `nameParts`, kept for names seen again (file names). */
+function memoNameParts(name: string): string[] {
   let parts = partsMemo.get(name);
   if (parts === undefined) {
-    parts = splitIdentifier(name)
-      .filter((part) => part.length >= 2 && !isStopword(part))
-      .map((part) => stem(part));
+    parts = nameParts(name);
     if (partsMemo.size > 200_000) partsMemo.clear();
     partsMemo.set(name, parts);
   }
@@ -205,12 +233,17 @@ function nameParts(name: string): string[] {
  * part (`cookiejar`) is split against the query's words.
  */
 export function nameScore(plan: QueryPlan, name: string): number {
-  const parts = nameParts(name);
-  if (parts.length === 0 || plan.totalWeight === 0) return 0;
+  const parts = memoNameParts(name);
+  return partsScore(plan, parts.length, (position) => matchPart(plan, parts[position]!));
+}
+
+/** `nameScore` of a name of `count` parts, given what each part matches. */
+function partsScore(plan: QueryPlan, count: number, matchesAt: (position: number) => readonly PartMatch[]): number {
+  if (count === 0 || plan.totalWeight === 0) return 0;
   let matchedParts = 0;
-  const found: Array<{ bit: number; credit: number }> = [];
-  for (const part of parts) {
-    const matches = matchPart(plan, part);
+  const found: PartMatch[] = [];
+  for (let position = 0; position < count; position++) {
+    const matches = matchesAt(position);
     if (matches.length === 0) continue;
     matchedParts++;
     found.push(...matches);
@@ -228,14 +261,14 @@ export function nameScore(plan: QueryPlan, name: string): number {
     return lowest >= 1 << 16 ? lowest / (1 << 16) : lowest;
   });
   const recall = covered / plan.totalWeight;
-  const precision = matchedParts / parts.length;
+  const precision = matchedParts / count;
   const inOrder = order.every((bit, position) => position === 0 || bit >= order[position - 1]!);
   const weights = RANKING_WEIGHTS;
   return recall ** weights.nameRecallExponent * (1 - weights.namePrecision + weights.namePrecision * precision) * (inOrder ? 1 : weights.nameOutOfOrder);
 }
 
 /** The concepts a name part stands for: itself, or the query words it is made of. */
-function matchPart(plan: QueryPlan, part: string): Array<{ bit: number; credit: number }> {
+function matchPart(plan: QueryPlan, part: string): PartMatch[] {
   const direct = plan.forms.get(part);
   if (direct !== undefined) return [direct];
   if (part.length < 6) return [];

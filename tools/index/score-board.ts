@@ -68,10 +68,11 @@ export class ScoreBoard {
   }
 
   /**
-   * At least the `count` best as [id, score], in no order (all when fewer are scored): the
-   * `count`-th best score is found by selection, then every score at or above it is kept.
+   * The ids of at least the `count` best, in the order they were first scored (all when fewer
+   * are scored): the `count`-th best score is found by selection, then every score at or above
+   * it is kept.
    */
-  atLeastBest(count: number): Array<[number, number]> {
+  atLeastBest(count: number): number[] {
     const touched = this.touched;
     const values = this.values;
     let threshold = Number.NEGATIVE_INFINITY;
@@ -81,8 +82,8 @@ export class ScoreBoard {
       for (let index = 0; index < touched.length; index++) scratch[index] = values[touched[index]!]!;
       threshold = selectDescending(scratch, count - 1);
     }
-    const found: Array<[number, number]> = [];
-    for (const id of touched) if (values[id]! >= threshold) found.push([id, values[id]!]);
+    const found: number[] = [];
+    for (const id of touched) if (values[id]! >= threshold) found.push(id);
     return found;
   }
 

@@ -118,10 +118,11 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
 function rankingView(index: CodeIndex, scores: ScoreBoard, accept: (file: IndexEntry) => boolean): RankingView {
   return {
     bestChunks: (count) => scores.atLeastBest(count),
+    scoreOf: (id) => scores.get(id),
     maskOf: (id) => scores.mask(id),
     pathOf: (id) => index.chunkPlace(id).path,
     linesOf: (id) => index.chunkPlace(id),
-    symbolsOf: (filePath) => index.files.get(filePath)?.symbols ?? [],
+    namesOf: (filePath) => index.files.get(filePath)?.names,
     accepts: (filePath) => {
       const file = index.files.get(filePath);
       return file !== undefined && accept(file);
@@ -273,16 +274,18 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-/** The definition in lines start..end whose name shares the most words with the query. */
+/** The definition in lines start..end whose name shares the most words with the query (only those names are decoded). */
 function symbolInChunk(file: IndexEntry, start: number, end: number, queryTokens: Set<string>): string | undefined {
+  const names = file.names;
   let best: string | undefined;
   let bestOverlap = 0;
-  for (const symbol of file.symbols) {
-    if (symbol.line < start || symbol.line > end) continue;
-    const overlap = tokenize(symbol.name).filter((token) => queryTokens.has(token)).length;
+  for (let symbol = 0; symbol < names.count; symbol++) {
+    const line = names.line(symbol);
+    if (line < start || line > end) continue;
+    const overlap = tokenize(names.name(symbol)).filter((token) => queryTokens.has(token)).length;
     if (overlap > bestOverlap) {
       bestOverlap = overlap;
-      best = qualifiedName(symbol);
+      best = names.qualifiedName(symbol);
     }
   }
   return best;

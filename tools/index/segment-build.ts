@@ -5,6 +5,7 @@
  */
 import { SegmentWriter, type SegmentFileHeader, type SegmentReader } from "./segment.js";
 import type { SegmentSink } from "./segment-bytes.js";
+import { encodeFileMeta } from "./symbol-table.js";
 import type { IndexedFile } from "./store.js";
 
 /** A path the segment marks removed, or whose size and mtime changed without its content. */
@@ -18,7 +19,11 @@ export interface FileChange {
 const emptyMeta = new Uint8Array(0);
 
 function metaOf(file: IndexedFile): Uint8Array {
-  return Buffer.from(JSON.stringify({ symbols: file.symbols, imports: file.imports, chunkSymbols: file.chunks.map((chunk) => chunk.symbol ?? "") }), "utf8");
+  return encodeFileMeta(
+    file.symbols,
+    file.imports,
+    file.chunks.map((chunk) => chunk.symbol ?? ""),
+  );
 }
 
 function headerOf(file: IndexedFile): Omit<SegmentFileHeader, "firstChunk" | "meta" | "chunks"> {

@@ -17,12 +17,15 @@ export class SegmentDamage extends Error {
 export class ByteBuffer {
   bytes = new Uint8Array(256);
   length = 0;
+  /** `bytes` as a Buffer, to write strings in place (kept a Uint8Array: a Buffer's `slice` would not copy). */
+  private writable = Buffer.from(this.bytes.buffer);
 
   private reserve(extra: number): void {
     if (this.length + extra <= this.bytes.length) return;
     const larger = new Uint8Array(Math.max(this.length + extra, 2 * this.bytes.length));
     larger.set(this.bytes.subarray(0, this.length));
     this.bytes = larger;
+    this.writable = Buffer.from(larger.buffer);
   }
 
   varint(value: number): void {
@@ -43,9 +46,11 @@ export class ByteBuffer {
 
   /** A length-prefixed UTF-8 string. */
   text(value: string): void {
-    const encoded = Buffer.from(value, "utf8");
-    this.varint(encoded.length);
-    this.raw(encoded);
+    // Written in place: no Buffer per string.
+    const length = Buffer.byteLength(value, "utf8");
+    this.varint(length);
+    this.reserve(length);
+    this.length += this.writable.write(value, this.length, length, "utf8");
   }
 
   view(): Uint8Array {
@@ -60,7 +65,12 @@ export class ByteBuffer {
 /** Reads varints and strings from bytes, checking every read stays inside them. */
 export class ByteReader {
   position = 0;
-  constructor(private readonly bytes: Uint8Array) {}
+  /** The same bytes as a Buffer, made once: a string is decoded from it without a Buffer object per string. */
+  private readonly buffer: Buffer;
+
+  constructor(private readonly bytes: Uint8Array) {
+    this.buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  }
 
   get done(): boolean {
     return this.position >= this.bytes.length;
@@ -82,7 +92,7 @@ export class ByteReader {
   text(): string {
     const length = this.varint();
     if (this.position + length > this.bytes.length) throw new SegmentDamage("a word runs past its section");
-    const value = Buffer.from(this.bytes.buffer, this.bytes.byteOffset + this.position, length).toString("utf8");
+    const value = this.buffer.toString("utf8", this.position, this.position + length);
     this.position += length;
     return value;
   }

@@ -6,6 +6,7 @@
  */
 import { ScoreBoard } from "./score-board.js";
 import type { DictionaryEntry, FileMeta, SegmentFileHeader, SegmentReader } from "./segment.js";
+import type { SymbolNames } from "./symbol-table.js";
 import type { SymbolDefinition } from "./symbols.js";
 
 const K1 = 1.2;
@@ -61,6 +62,10 @@ export class IndexEntry {
   }
   get symbols(): SymbolDefinition[] {
     return this.meta.symbols;
+  }
+  /** Its symbol table as ranking reads it (names cut into stemmed parts, no objects made). */
+  get names(): SymbolNames {
+    return this.meta.names;
   }
   get imports(): string[] {
     return this.meta.imports;
@@ -306,8 +311,8 @@ export class SegmentSet {
       for (const fileIndex of reader.symbolFiles(key)) {
         const path = reader.table.path(fileIndex);
         if (this.files.slotOf(path) !== place * SLOT_SPAN + fileIndex) continue;
-        const entry = this.files.get(path)!;
-        for (const symbol of entry.symbols) if (symbol.name.toLowerCase() === key) found.push({ path, symbol });
+        const names = this.files.get(path)!.names;
+        for (let symbol = 0; symbol < names.count; symbol++) if (names.name(symbol).toLowerCase() === key) found.push({ path, symbol: names.definition(symbol) });
       }
     });
     return found;

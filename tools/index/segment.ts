@@ -1,7 +1,8 @@
 /**
  * One segment of the code index: an immutable file a process reads without loading it whole,
  * as Lucene and tantivy do. It holds a set of files (their headers, chunk lines and lengths, and
- * symbols and imports read per file on demand), a term dictionary sorted by term, cut into
+ * each file's symbol table, imports and chunk symbols, read per file on demand: symbol-table.ts),
+ * a term dictionary sorted by term, cut into
  * blocks of `BLOCK_TERMS` with only each block's first term kept in memory, and postings at
  * offsets (chunk ids as deltas, with counts, in varints). Symbol names have a dictionary of the
  * same shape whose postings are file numbers. A later segment's file replaces an earlier one's
@@ -12,10 +13,10 @@
  * footer checksum, end magic). Every section is named by offset and length in the footer.
  */
 import { FileTable, fileColumnsJson, type SegmentFileHeader } from "./file-columns.js";
-import type { SymbolDefinition } from "./symbols.js";
+import { FileMeta } from "./symbol-table.js";
 import { ByteBuffer, ByteReader, SegmentDamage, type SegmentSink, type SegmentSource } from "./segment-bytes.js";
 
-const MAGIC = Buffer.from("CLIOSEG7", "latin1");
+const MAGIC = Buffer.from("CLIOSEG8", "latin1");
 const END = Buffer.from("CLIOEND\n", "latin1");
 const TRAILER = 16;
 const BLOCK_TERMS = 32;
@@ -27,13 +28,7 @@ const CACHED_POSTINGS = 1_000_000;
 
 export type { SegmentFileHeader } from "./file-columns.js";
 
-/** What a file's meta blob holds. */
-export interface FileMeta {
-  symbols: SymbolDefinition[];
-  imports: string[];
-  /** Each chunk's symbol, "" for none. */
-  chunkSymbols: string[];
-}
+export type { FileMeta } from "./symbol-table.js";
 
 interface DictionaryFooter {
   firsts: string[];
@@ -282,8 +277,7 @@ export class SegmentReader {
     if (meta === undefined) {
       if (!(fileIndex >= 0 && fileIndex < this.table.length)) throw new SegmentDamage("a file number is out of range");
       const [offset, length] = this.table.meta(fileIndex);
-      if (length === 0) meta = { symbols: [], imports: [], chunkSymbols: [] };
-      else meta = parseOr(this.source.read(offset, length), "a file's symbols") as FileMeta;
+      meta = FileMeta.read(length === 0 ? new Uint8Array(0) : this.source.read(offset, length));
       this.metaCache.set(fileIndex, meta);
     }
     return meta;
