@@ -64,17 +64,31 @@ function compilePattern(tokenType: TokenType): ModePattern {
   return compiled;
 }
 
-/** Whether `pattern` matches at `offset`: the length matched and any payload, or undefined. */
-function matchAt(pattern: ModePattern, text: string, offset: number, tokens: IToken[]): { image: string; payload: unknown } | undefined {
+/** What the last successful `matchAt` matched; kept here so a match allocates nothing more than its image. */
+const matched: { image: string; payload: unknown } = { image: "", payload: undefined };
+/** The command lexer has no token groups; custom matchers are handed this empty set. */
+const NO_GROUPS: Record<string, IToken[]> = Object.freeze({});
+
+/** Whether `pattern` matches at `offset`; when it does, `matched` holds the image and any payload. */
+function matchAt(pattern: ModePattern, text: string, offset: number, tokens: IToken[]): boolean {
   if (pattern.character !== undefined) {
-    return text.charCodeAt(offset) === pattern.character ? { image: text[offset]!, payload: undefined } : undefined;
+    if (text.charCodeAt(offset) !== pattern.character) return false;
+    matched.image = text[offset]!;
+    matched.payload = undefined;
+    return true;
   }
   if (pattern.sticky) {
     pattern.sticky.lastIndex = offset;
-    return pattern.sticky.test(text) ? { image: text.slice(offset, pattern.sticky.lastIndex), payload: undefined } : undefined;
+    if (!pattern.sticky.test(text)) return false;
+    matched.image = text.slice(offset, pattern.sticky.lastIndex);
+    matched.payload = undefined;
+    return true;
   }
-  const found = pattern.custom!(text, offset, tokens, {});
-  return found === null ? undefined : { image: found[0], payload: (found as { payload?: unknown }).payload };
+  const found = pattern.custom!(text, offset, tokens, NO_GROUPS);
+  if (found === null) return false;
+  matched.image = found[0];
+  matched.payload = (found as { payload?: unknown }).payload;
+  return true;
 }
 
 export class ModeLexer {
@@ -94,16 +108,14 @@ export class ModeLexer {
     let patterns = this.modes.get(this.defaultMode)!;
     let offset = 0;
     while (offset < text.length) {
-      let matched: ModePattern | undefined;
-      let found: { image: string; payload: unknown } | undefined;
+      let chosen: ModePattern | undefined;
       for (const pattern of patterns) {
-        found = matchAt(pattern, text, offset, tokens);
-        if (found) {
-          matched = pattern;
+        if (matchAt(pattern, text, offset, tokens)) {
+          chosen = pattern;
           break;
         }
       }
-      if (!matched || !found) {
+      if (chosen === undefined) {
         const start = offset;
         do offset++;
         while (offset < text.length && !patterns.some((pattern) => matchAt(pattern, text, offset, tokens)));
@@ -117,12 +129,12 @@ export class ModeLexer {
         });
         continue;
       }
-      const token: IToken = { image: found.image, startOffset: offset, tokenTypeIdx: matched.tokenType.tokenTypeIdx!, tokenType: matched.tokenType };
-      if (found.payload !== undefined && found.payload !== null) token.payload = found.payload;
-      if (!matched.skipped) tokens.push(token);
-      offset += found.image.length;
-      if (matched.popMode) {
-        if (modeStack.length === 1 && matched.pushMode === undefined) {
+      const token: IToken = { image: matched.image, startOffset: offset, tokenTypeIdx: chosen.tokenType.tokenTypeIdx!, tokenType: chosen.tokenType };
+      if (matched.payload !== undefined && matched.payload !== null) token.payload = matched.payload;
+      if (!chosen.skipped) tokens.push(token);
+      offset += matched.image.length;
+      if (chosen.popMode) {
+        if (modeStack.length === 1 && chosen.pushMode === undefined) {
           errors.push({
             offset: token.startOffset,
             line: undefined,
@@ -132,7 +144,7 @@ export class ModeLexer {
           });
         } else modeStack.pop();
       }
-      if (matched.pushMode !== undefined) modeStack.push(matched.pushMode);
+      if (chosen.pushMode !== undefined) modeStack.push(chosen.pushMode);
       patterns = this.modes.get(modeStack[modeStack.length - 1]!)!;
     }
     return { tokens, errors };
