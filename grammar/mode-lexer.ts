@@ -4,7 +4,7 @@
  * `tokenTypeIdx`, `tokenType`, `payload`), the same errors and the same recovery.
  *
  * Chevrotain's `Lexer` analyses its patterns when it is built, and always fills a 65,536-entry
- * character table first; in a fresh `clio parse` that was the largest single cost after Node's
+ * character table first; in a fresh `clio parse` that was one of the largest costs after Node's
  * own start. The command lexer's modes hold at most six patterns, each of which checks its own
  * first character, so trying them in order costs nothing that table would save.
  *
