@@ -10,6 +10,7 @@
  * functions that run in linear time; nothing here can backtrack.
  */
 import { createToken, Lexer, type CustomPatternMatcherReturn, type IToken, type TokenType } from "chevrotain";
+import { ModeLexer, type ModeLexerDefinition } from "./mode-lexer.js";
 import { BARE, CARRIAGE_RETURN, KEY_FIRST, LINE_FEED, SPACE, TAB, TAG_REST } from "./chars.js";
 
 function match(image: string, payload?: unknown): CustomPatternMatcherReturn {
@@ -167,21 +168,21 @@ export const HeredocBody = createToken({
 
 export const allTokens: TokenType[] = [CommandOpen, Text, Whitespace, Key, Equals, Colon, Close, HeredocOpen, Bare, Quoted, HeredocBody];
 
-let lexer: Lexer | undefined;
+/** The command lexer's modes (Chevrotain's multi-mode definition). */
+export const commandModes: ModeLexerDefinition = {
+  defaultMode: "text",
+  modes: {
+    text: [CommandOpen, Text],
+    command: [Whitespace, Key, Equals, HeredocOpen, Colon, Close],
+    value: [Whitespace, Bare, Quoted],
+    heredoc: [HeredocBody],
+  },
+};
 
-/** The lexer, built on first use (building it runs Chevrotain's analysis). */
-export function commandLexer(): Lexer {
-  lexer ??= new Lexer(
-    {
-      defaultMode: "text",
-      modes: {
-        text: [CommandOpen, Text],
-        command: [Whitespace, Key, Equals, HeredocOpen, Colon, Close],
-        value: [Whitespace, Bare, Quoted],
-        heredoc: [HeredocBody],
-      },
-    },
-    { positionTracking: "onlyOffset", ensureOptimizations: false, skipValidations: true },
-  );
+let lexer: ModeLexer | undefined;
+
+/** The lexer, built on first use; it tokenizes as Chevrotain's Lexer would (see mode-lexer.ts). */
+export function commandLexer(): ModeLexer {
+  lexer ??= new ModeLexer(commandModes);
   return lexer;
 }

@@ -229,6 +229,16 @@ function withChunkImports(text) {
   return rewritten;
 }
 
+/**
+ * The script with its last non-ASCII characters written as `\uXXXX` escapes. With
+ * `charset: "ascii"` esbuild escapes them everywhere but in regular-expression literals, where
+ * the escape of each UTF-16 unit means the same with or without the `u` flag. An ASCII script is
+ * read into a one-byte string: half the memory and a faster read than a two-byte one.
+ */
+export function asciiOnly(text) {
+  return text.replace(/[^\0-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 /** What a script that runs commands gets first: import.meta.url and the loader of main-build chunks. */
 const SCRIPT_PRELUDE = [
   "(function (module, exports, require) {",
@@ -257,13 +267,15 @@ export async function writeCachedScripts(chunksFolder, finalChunksFolder, metafi
       format: "cjs",
       target: "node20",
       legalComments: "none",
+      minifyWhitespace: true,
+      charset: "ascii",
       logLevel: "warning",
       banner: { js: SCRIPT_PRELUDE.slice(0, runsTools ? 3 : 2).join("\n") },
       footer: { js: "})" },
       define: { "import.meta.url": "__clioScriptUrl" },
       plugins: [sharedModules(shared), runsTools ? chunkedImports(chunkedModules(script)) : handlerToolsUnavailable],
     });
-    const text = withChunkImports(result.outputFiles[0].text);
+    const text = asciiOnly(withChunkImports(result.outputFiles[0].text));
     writeFileSync(file, text);
     // The cache holds what compiling the script, running its module body and one run of the
     // command compiled: V8 compiles a function when it first runs, and a cache made before the

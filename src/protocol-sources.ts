@@ -115,6 +115,15 @@ export function protocolsNamedIn(text: string): string[] {
 }
 
 /**
+ * Lets the protocols a script names learn their actions before it runs. The script is read for
+ * names (a whole parse) only when some protocol still has actions to learn: with the built-in
+ * protocols alone, a replay parses its script once, not twice.
+ */
+export async function discoverProtocolsOf(registry: ProtocolRegistry, text: string): Promise<void> {
+  if (registry.hasUndiscovered()) await registry.discover(protocolsNamedIn(text));
+}
+
+/**
  * `${NAME}` and `${NAME:-default}` in every string of a server's declaration, as Claude Code's
  * `.mcp.json` allows, so a secret can stay in the environment rather than the config file.
  */

@@ -41,6 +41,12 @@ export class ProtocolRegistry {
     return this.names().map((name) => this.byName.get(name)!);
   }
 
+  /** Whether some protocol learns its actions from outside (`discover`) and has not finished learning them. */
+  hasUndiscovered(): boolean {
+    for (const [name, definition] of this.byName) if (definition.discover !== undefined && !this.notesByName.has(name)) return true;
+    return false;
+  }
+
   /**
    * Lets the protocols whose actions come from outside (`discover`) learn them: those named,
    * or all. Each is discovered once; a failure stays with its protocol (see `notes`). Never rejects.

@@ -4,7 +4,7 @@
  * Options are checked here; running scripts as tests lives in replay-scripts.ts.
  */
 import { Workspace } from "../../tools/workspace.js";
-import { loadProtocols, protocolsNamedIn } from "../protocol-sources.js";
+import { loadProtocols, discoverProtocolsOf } from "../protocol-sources.js";
 import { parseGitAuthor } from "../replay/deterministic.js";
 import { formatPlan, planScript } from "../replay/plan.js";
 import { canAsk } from "../ui/prompt.js";
@@ -51,7 +51,7 @@ export async function replayCommand(files: string[], options: ReplayCommandOptio
     const { rules, extensions } = await configuredRules(options);
     const workspace = await Workspace.open(options.freshCopy ?? options.workspace ?? process.cwd());
     const registry = await loadProtocols({ ...extensions, cwd: workspace.root });
-    await registry.discover(protocolsNamedIn(input.text));
+    await discoverProtocolsOf(registry, input.text);
     const plan = await planScript(input.text, { registry, mode: options.permissionMode, rules, workspace, interactive: !options.json && canAsk() });
     await registry.close();
     if (options.json) for (const command of plan.commands) write(JSON.stringify(command));

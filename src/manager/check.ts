@@ -100,6 +100,7 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
   const args: Record<string, unknown> = {};
   for (const name of parameterNames) {
     const definition = action.parameters[name]!;
+    if (raw[name] === undefined && absentStaysAbsent(definition.schema)) continue;
     const parsed = definition.schema.safeParse(raw[name]);
     if (parsed.success) {
       if (parsed.data !== undefined) args[name] = parsed.data;
@@ -122,6 +123,24 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
     ok: true,
     invocation: { protocol: protocol.name, action: actionName, definition: action, protocolDefinition: protocol, args, decoded, command },
   };
+}
+
+/** Per schema: whether it takes a missing value as missing (optional, no default), learned from its first check. */
+const takesAbsent = new WeakMap<object, boolean>();
+
+/**
+ * Whether a parameter left out may skip its schema: its schema accepts `undefined` and gives
+ * `undefined` back. Most commands leave most optional parameters out, and each zod parse of
+ * nothing costs as much as one of a value.
+ */
+function absentStaysAbsent(schema: ActionDefinition["parameters"][string]["schema"]): boolean {
+  let known = takesAbsent.get(schema);
+  if (known === undefined) {
+    const parsed = schema.safeParse(undefined);
+    known = parsed.success && parsed.data === undefined;
+    takesAbsent.set(schema, known);
+  }
+  return known;
 }
 
 function foldedKey(key: string, declared: string[]): string {

@@ -8,7 +8,7 @@ import path from "node:path";
 import type { PermissionAsker, PermissionMode, PermissionRules } from "../manager/permissions.js";
 import type { CommandResult } from "../manager/result.js";
 import type { ProtocolRegistry } from "../registry.js";
-import { protocolsNamedIn } from "../protocol-sources.js";
+import { discoverProtocolsOf } from "../protocol-sources.js";
 import { createRuntime, type RuntimeOptions } from "../runtime.js";
 import { compareResults, type Difference } from "./compare.js";
 import { expectedFromResult, type ExpectationFile, type ExpectedResult } from "./expectations.js";
@@ -88,7 +88,7 @@ export async function runScript(text: string, options: ScriptRunOptions): Promis
     });
     let outcome: ReplayOutcome;
     try {
-      await runtime.registry.discover(protocolsNamedIn(text));
+      await discoverProtocolsOf(runtime.registry, text);
       outcome = await replayScript(text, runtime.manager, {
         stopOnError: options.stopOnError ?? false,
         ...(options.select ? { select: options.select } : {}),

@@ -63,3 +63,20 @@ describe("loadCachedScript", () => {
     expect(() => loadCachedScript(pathToFileURL(path.join(folder.path, "missing.cjs")))).toThrow(/build is incomplete.*npm run build/);
   });
 });
+
+describe("asciiOnly (the build's last step on a cached script)", () => {
+  it("escapes what esbuild leaves in regular expressions, which then match as before", async () => {
+    // @ts-expect-error: a build script without type declarations.
+    const { asciiOnly } = (await import("../../scripts/cached-scripts.mjs")) as { asciiOnly: (text: string) => string };
+    const source = 'module.exports = [/[［］：]/g, /😀+/u, /é|x/, /[😀-😂]/u].map((pattern) => "a［b］c：😀😀é😁x".match(pattern));';
+    const escaped = asciiOnly(source);
+    expect(escaped).toMatch(/^[\0-\x7f]*$/);
+    const run = (text: string) => {
+      const module = { exports: [] as unknown[] };
+      new vm.Script(`(function (module) { ${text} })`).runInThisContext()(module);
+      return module.exports.map((found) => (found === null ? null : [...(found as string[])]));
+    };
+    expect(run(escaped)).toEqual(run(source));
+    expect(run(source)).toEqual([["［", "］", "："], ["😀😀"], ["é"], ["😀"]]);
+  });
+});

@@ -5,7 +5,8 @@
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ClioConfig } from "../../src/config/schema.js";
-import { protocolsNamedIn } from "../../src/protocol-sources.js";
+import { discoverProtocolsOf, protocolsNamedIn } from "../../src/protocol-sources.js";
+import { loadBuiltinProtocols } from "../../src/registry.js";
 import { runScript } from "../../src/replay/run-script.js";
 import { gone, processesMentioning } from "../support/processes.js";
 import { temporaryFolder } from "../support/workspace.js";
@@ -30,6 +31,32 @@ describe("protocolsNamedIn", () => {
   it("names nothing for prose, and ignores a ( or { that does not begin a line's call", () => {
     expect(protocolsNamedIn("Plain prose, with (brackets) and a {brace}.\n")).toEqual([]);
     expect(protocolsNamedIn("see notes (WIKI) here")).toEqual([]);
+  });
+});
+
+describe("discoverProtocolsOf", () => {
+  it("discovers the protocols a script names, and only while some protocol has actions to learn", async () => {
+    const registry = await loadBuiltinProtocols();
+    expect(registry.hasUndiscovered()).toBe(false);
+    const learned: string[] = [];
+    const outside = (name: string) => ({
+      name,
+      summary: name,
+      actions: {},
+      discover: async () => {
+        learned.push(name);
+        return [];
+      },
+    });
+    registry.register(outside("WIKI"));
+    registry.register(outside("DOCS"));
+    expect(registry.hasUndiscovered()).toBe(true);
+    await discoverProtocolsOf(registry, 'WIKI.page(title="Home")\n[FILE_OP:action=read:path="a"]\n');
+    expect(learned).toEqual(["WIKI"]);
+    expect(registry.hasUndiscovered()).toBe(true);
+    await discoverProtocolsOf(registry, "<DOCS><action>search</action></DOCS>");
+    expect(learned).toEqual(["WIKI", "DOCS"]);
+    expect(registry.hasUndiscovered()).toBe(false);
   });
 });
 
