@@ -19,6 +19,7 @@ import type { SegmentReader } from "./segment.js";
 import { SegmentDamage } from "./segment-bytes.js";
 import { INDEX_FORMAT_VERSION, type IndexManifest, type VectorRecord } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
+import { ChangeCheck } from "./change-check.js";
 import { scanForChanges } from "./update-scan.js";
 import { exclusionOf, type SkippedFile } from "./walk.js";
 
@@ -44,6 +45,8 @@ export interface CodeIndexOptions {
   semanticWeight?: number;
   /** Worker threads beside this one for large updates (default: the machine's parallelism less one, at most 3; 0 keeps the work in this thread). */
   workers?: number;
+  /** Change checks of this many paths or more stat them on another thread as well (default 2,000). */
+  threadMinPaths?: number;
   /** Updates that read fewer bytes than this stay in this thread (default 8 MiB). */
   parallelMinBytes?: number;
   /** Analysed files are written as a segment once they hold this many term postings (default 1,000,000): bounds a build's memory. */
@@ -95,6 +98,8 @@ export class CodeIndex {
   private readonly store: IndexStore;
   /** The segment list differs from the manifest's (plan mode kept it from being written). */
   private uncommitted = false;
+  /** A change check of the whole workspace under way (`beginCheck`), with when it began and the segments it was planned against. */
+  private begun: { check: ChangeCheck; checkedAt: number; stamp: number } | undefined;
 
   private constructor(
     /** The workspace root (absolute). */
@@ -169,6 +174,44 @@ export class CodeIndex {
     }
   }
 
+  /** Changes whenever the indexed files do: results read before may be out of date. */
+  get stamp(): number {
+    return this.segments.stamp;
+  }
+
+  /**
+   * Begins the stats of the next update's change check of the whole workspace, on another
+   * thread while this one goes on (a fresh process answers from what is stored meanwhile). The
+   * next update of the whole workspace finishes it; `cancelCheck` drops it.
+   */
+  beginCheck(): void {
+    this.cancelCheck();
+    this.begun = this.startCheck();
+  }
+
+  /** Drops a check `beginCheck` began (its results would be out of date later). */
+  cancelCheck(): void {
+    this.begun?.check.cancel();
+    this.begun = undefined;
+  }
+
+  private startCheck(): { check: ChangeCheck; checkedAt: number; stamp: number } | undefined {
+    const listing = this.manifest.listing;
+    if (listing === undefined) return undefined;
+    const checkedAt = Date.now();
+    const check = ChangeCheck.begin(this.root, listing, this.files, this.manifest.skipped, true, this.options.threadMinPaths);
+    return check === undefined ? undefined : { check, checkedAt, stamp: this.segments.stamp };
+  }
+
+  /** The check begun for this update: the one `beginCheck` began if the index has not changed since, else a new one. */
+  private checkFor(start: string): { check: ChangeCheck; checkedAt: number } | undefined {
+    const begun = this.begun;
+    this.begun = undefined;
+    if (begun !== undefined && begun.stamp === this.segments.stamp && start === this.root) return begun;
+    begun?.check.cancel();
+    return start === this.root ? this.startCheck() : undefined;
+  }
+
   /** True once an update has run here or in an earlier process. */
   get built(): boolean {
     return this.manifest.updatedAt > 0;
@@ -229,10 +272,12 @@ export class CodeIndex {
     const inScope = (filePath: string) => prefix === "" || filePath === prefix || filePath.startsWith(`${prefix}/`);
     const persist = this.options.persist?.() !== false;
     if (persist) await this.store.makeFolders();
-    const checkedAt = Date.now();
+    const begun = this.checkFor(start);
+    const checkedAt = begun?.checkedAt ?? Date.now();
     const scan = scanForChanges(this.root, start, this.files, this.manifest, checkedAt, {
       ...(this.options.maxFileBytes !== undefined ? { maxFileBytes: this.options.maxFileBytes } : {}),
       ...(this.options.hidden ? { hidden: this.options.hidden } : {}),
+      ...(begun !== undefined ? { begun: begun.check } : {}),
     });
     const writer = new SegmentBatch(this.store, this.segments, persist, this.options.segmentPostings ?? SEGMENT_POSTINGS);
     const analysed = await this.analyse(scan.queue, writer, signal);

@@ -8,14 +8,14 @@
  * of the same path, and a `removed` entry drops it.
  *
  * Layout: magic, meta blobs, chunk table (startLine, endLine, length per chunk), term postings,
- * symbol postings, term blocks, symbol blocks, file list (JSON columns, file-columns.ts), footer JSON, trailer (footer length,
+ * symbol postings, term blocks, symbol blocks, file list (binary columns, file-columns.ts), footer JSON, trailer (footer length,
  * footer checksum, end magic). Every section is named by offset and length in the footer.
  */
-import { FileTable, fileColumnsJson, type SegmentFileHeader } from "./file-columns.js";
+import { FileTable, fileColumnsBytes, type SegmentFileHeader } from "./file-columns.js";
 import type { SymbolDefinition } from "./symbols.js";
-import { ByteBuffer, ByteReader, SegmentDamage, type SegmentSink, type SegmentSource } from "./segment-bytes.js";
+import { ByteBuffer, ByteReader, checksumOf, SegmentDamage, type SegmentSink, type SegmentSource } from "./segment-bytes.js";
 
-const MAGIC = Buffer.from("CLIOSEG7", "latin1");
+const MAGIC = Buffer.from("CLIOSEG8", "latin1");
 const END = Buffer.from("CLIOEND\n", "latin1");
 const TRAILER = 16;
 const BLOCK_TERMS = 32;
@@ -53,12 +53,6 @@ interface Footer {
   symbols: DictionaryFooter;
 }
 
-function checksum(bytes: Uint8Array): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < bytes.length; index++) hash = Math.imul(hash ^ bytes[index]!, 0x01000193);
-  return hash >>> 0;
-}
-
 /** JSON from bytes, or a damage error naming what did not parse. */
 function parseOr(bytes: Uint8Array, what: string): unknown {
   try {
@@ -94,7 +88,7 @@ class DictionaryWriter {
   }
 
   private closeBlock(): void {
-    this.footer.sums.push(checksum(this.blocks.bytes.subarray(this.blockStart, this.blocks.length)));
+    this.footer.sums.push(checksumOf(this.blocks.bytes.subarray(this.blockStart, this.blocks.length)));
     this.inBlock = 0;
   }
 
@@ -187,11 +181,11 @@ export class SegmentWriter {
     if (this.phase === "terms") this.symbolPostings = this.sink.written;
     const terms = this.terms.finish(this.sink, this.termPostings);
     const symbols = this.symbols.finish(this.sink, this.symbolPostings);
-    const files = Buffer.from(fileColumnsJson(this.headers), "utf8");
+    const files = fileColumnsBytes(this.headers);
     const footer: Footer = {
       chunkCount: this.chunkCount,
       chunks: this.chunksAt,
-      chunkSum: checksum(this.chunkRows.view()),
+      chunkSum: checksumOf(this.chunkRows.view()),
       files: [this.sink.append(files), files.length],
       terms,
       symbols,
@@ -200,7 +194,7 @@ export class SegmentWriter {
     this.sink.append(footerBytes);
     const trailer = Buffer.alloc(TRAILER);
     trailer.writeUInt32LE(footerBytes.length, 0);
-    trailer.writeUInt32LE(checksum(footerBytes), 4);
+    trailer.writeUInt32LE(checksumOf(footerBytes), 4);
     END.copy(trailer, 8);
     this.sink.append(trailer);
     return this.sink.finish();
@@ -247,14 +241,14 @@ export class SegmentReader {
     const footerLength = trailer.readUInt32LE(0);
     if (footerLength > size - TRAILER - MAGIC.length) throw new SegmentDamage("its footer is longer than the file");
     const footerBytes = source.read(size - TRAILER - footerLength, footerLength);
-    if (checksum(footerBytes) !== trailer.readUInt32LE(4)) throw new SegmentDamage("its footer does not match its checksum");
+    if (checksumOf(footerBytes) !== trailer.readUInt32LE(4)) throw new SegmentDamage("its footer does not match its checksum");
     this.footer = parseOr(footerBytes, "its footer") as Footer;
-    const table = FileTable.from(parseOr(source.read(...this.footer.files), "its file list"));
+    const table = FileTable.from(source.read(...this.footer.files));
     if (typeof table === "string") throw new SegmentDamage(table);
     this.table = table;
     const rows = source.read(...this.footer.chunks);
     if (rows.length !== this.footer.chunkCount * CHUNK_ROW * 4) throw new SegmentDamage("its chunk table does not match its chunk count");
-    if (checksum(rows) !== this.footer.chunkSum) throw new SegmentDamage("its chunk table does not match its checksum");
+    if (checksumOf(rows) !== this.footer.chunkSum) throw new SegmentDamage("its chunk table does not match its checksum");
     // A copy only when the bytes do not start at a multiple of 4 (a view needs that).
     this.chunkRows = rows.byteOffset % 4 === 0 ? new Int32Array(rows.buffer, rows.byteOffset, rows.length / 4) : new Int32Array(new Uint8Array(rows).buffer);
     const last = table.length - 1;
@@ -369,7 +363,7 @@ export class SegmentReader {
     const start = dictionary.offsets[block]!;
     const end = dictionary.offsets[block + 1] ?? dictionary.end;
     const bytes = this.source.read(start, end - start);
-    if (checksum(bytes) !== dictionary.sums[block]) throw new SegmentDamage("a dictionary block does not match its checksum");
+    if (checksumOf(bytes) !== dictionary.sums[block]) throw new SegmentDamage("a dictionary block does not match its checksum");
     const reader = new ByteReader(bytes);
     const entries: DictionaryEntry[] = [];
     while (!reader.done) entries.push({ term: reader.text(), frequency: reader.varint(), offset: reader.varint(), length: reader.varint() });

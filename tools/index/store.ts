@@ -7,8 +7,8 @@ import type { ListingTimes } from "./change-check.js";
 import type { SymbolDefinition } from "./symbols.js";
 import type { SkippedFile } from "./walk.js";
 
-/** 7: a segment's file list stored as columns (6: segments with a sorted term dictionary and postings read on demand). */
-export const INDEX_FORMAT_VERSION = 7;
+/** 8: a segment's file list stored as binary columns (7: JSON columns; 6: segments with a sorted term dictionary and postings read on demand). */
+export const INDEX_FORMAT_VERSION = 8;
 
 /** Terms interned as numbers while files are analysed (segments store the terms themselves). */
 export class TermDictionary {
