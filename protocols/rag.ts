@@ -96,7 +96,8 @@ export function createRagProtocol(options: RagOptions = {}) {
    * Runs `read` on the index, built on first use and brought up to date when the last check is
    * older than the refresh interval. A stale index that is built is checked while `read` runs on
    * what is stored (the stats on another thread): when the check finds a change, the index is
-   * updated and `read` runs again, so the result always reflects the files as they are.
+   * updated and `read` runs again (also when it failed), so the result always reflects the
+   * files as they are.
    */
   async function readFresh<Result>(
     state: RagState,
@@ -113,15 +114,18 @@ export function createRagProtocol(options: RagOptions = {}) {
     } else if (stale) {
       const stamp = index.stamp;
       index.beginCheck();
-      let first: Result;
-      try {
-        first = await index.reading(() => read(index));
-      } catch (error) {
-        index.cancelCheck();
-        throw error;
-      }
+      // A read that fails on what is stored (nothing matches) may succeed on the files as they are.
+      const first = await index
+        .reading(() => read(index))
+        .then(
+          (result) => ({ result }),
+          (error: unknown) => ({ error }),
+        );
       await update(state, environment, undefined, signal);
-      if (index.stamp === stamp) return { result: first };
+      if (index.stamp === stamp) {
+        if ("error" in first) throw first.error;
+        return { result: first.result };
+      }
     }
     return { result: await index.reading(() => read(index)) };
   }
