@@ -8,8 +8,9 @@
  * of the same path, and a `removed` entry drops it.
  *
  * Layout: magic, meta blobs, chunk table (startLine, endLine, length per chunk), term postings,
- * symbol postings, term blocks, symbol blocks, file list (binary columns, file-columns.ts), footer JSON, trailer (footer length,
- * footer checksum, end magic). Every section is named by offset and length in the footer.
+ * symbol postings, term blocks, symbol blocks, file list (binary columns, file-columns.ts), block
+ * index (each block's first term, offset and checksum, binary), footer JSON, trailer (footer
+ * length, footer checksum, end magic). Every section is named by offset and length in the footer.
  */
 import { FileTable, fileColumnsBytes, type SegmentFileHeader } from "./file-columns.js";
 import type { SymbolDefinition } from "./symbols.js";
@@ -44,13 +45,71 @@ interface DictionaryFooter {
   postings: number;
 }
 
-interface Footer {
+/** A dictionary as the footer's JSON names it: where its blocks start and end; the blocks' first terms, offsets and checksums are in the block index. */
+type StoredDictionary = Pick<DictionaryFooter, "end" | "postings"> & { start: number };
+
+interface StoredFooter {
   chunkCount: number;
   chunks: [number, number];
   chunkSum: number;
   files: [number, number];
-  terms: DictionaryFooter;
-  symbols: DictionaryFooter;
+  /** The block index of both dictionaries (`blockIndexBytes`), and its checksum. */
+  blocks: [number, number];
+  blockSum: number;
+  terms: StoredDictionary;
+  symbols: StoredDictionary;
+}
+
+type Footer = Omit<StoredFooter, "terms" | "symbols"> & { terms: DictionaryFooter; symbols: DictionaryFooter };
+
+/**
+ * The block index of dictionaries, as bytes (read at every open, so not JSON): per dictionary,
+ * its block count and first terms' UTF-8 length, then offsets, checksums and first terms'
+ * lengths in UTF-16 units (u32 each, little-endian), then the first terms' text.
+ */
+function blockIndexBytes(dictionaries: readonly DictionaryFooter[]): Uint8Array {
+  const parts = dictionaries.flatMap((dictionary) => {
+    const count = dictionary.firsts.length;
+    const text = Buffer.from(dictionary.firsts.join(""), "utf8");
+    const numbers = Buffer.alloc(8 + 12 * count);
+    numbers.writeUInt32LE(count, 0);
+    numbers.writeUInt32LE(text.length, 4);
+    for (let block = 0; block < count; block++) {
+      numbers.writeUInt32LE(dictionary.offsets[block]!, 8 + 4 * block);
+      numbers.writeUInt32LE(dictionary.sums[block]!, 8 + 4 * (count + block));
+      numbers.writeUInt32LE(dictionary.firsts[block]!.length, 8 + 4 * (2 * count + block));
+    }
+    return [numbers, text];
+  });
+  return Buffer.concat(parts);
+}
+
+/** The dictionaries' block indexes from `bytes` (as `blockIndexBytes` wrote them), in order. */
+function readBlockIndex(bytes: Uint8Array, stored: readonly StoredDictionary[]): DictionaryFooter[] {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  let at = 0;
+  return stored.map(({ start, end, postings }) => {
+    if (at + 8 > buffer.length) throw new SegmentDamage("its block index is cut short");
+    const count = buffer.readUInt32LE(at);
+    const textLength = buffer.readUInt32LE(at + 4);
+    const textAt = at + 8 + 12 * count;
+    if (textAt + textLength > buffer.length) throw new SegmentDamage("its block index is cut short");
+    const text = buffer.toString("utf8", textAt, textAt + textLength);
+    const firsts: string[] = new Array(count);
+    const offsets: number[] = new Array(count);
+    const sums: number[] = new Array(count);
+    let position = 0;
+    for (let block = 0; block < count; block++) {
+      offsets[block] = buffer.readUInt32LE(at + 8 + 4 * block);
+      sums[block] = buffer.readUInt32LE(at + 8 + 4 * (count + block));
+      const length = buffer.readUInt32LE(at + 8 + 4 * (2 * count + block));
+      firsts[block] = text.slice(position, position + length);
+      position += length;
+    }
+    if (position !== text.length || (count > 0 && offsets[0] !== start)) throw new SegmentDamage("its block index does not match its dictionary");
+    at = textAt + textLength;
+    return { firsts, offsets, sums, end, postings };
+  });
 }
 
 /** JSON from bytes, or a damage error naming what did not parse. */
@@ -182,13 +241,18 @@ export class SegmentWriter {
     const terms = this.terms.finish(this.sink, this.termPostings);
     const symbols = this.symbols.finish(this.sink, this.symbolPostings);
     const files = fileColumnsBytes(this.headers);
-    const footer: Footer = {
+    const blocks = blockIndexBytes([terms, symbols]);
+    const stored = ({ firsts: _firsts, offsets, sums: _sums, ...rest }: DictionaryFooter): StoredDictionary => ({ ...rest, start: offsets[0] ?? rest.end });
+    if (this.sink.written + blocks.length > 2 ** 32) throw new Error("a segment may not grow past 4 GiB");
+    const footer: StoredFooter = {
       chunkCount: this.chunkCount,
       chunks: this.chunksAt,
       chunkSum: checksumOf(this.chunkRows.view()),
       files: [this.sink.append(files), files.length],
-      terms,
-      symbols,
+      blocks: [this.sink.append(blocks), blocks.length],
+      blockSum: checksumOf(blocks),
+      terms: stored(terms),
+      symbols: stored(symbols),
     };
     const footerBytes = Buffer.from(JSON.stringify(footer), "utf8");
     this.sink.append(footerBytes);
@@ -242,7 +306,11 @@ export class SegmentReader {
     if (footerLength > size - TRAILER - MAGIC.length) throw new SegmentDamage("its footer is longer than the file");
     const footerBytes = source.read(size - TRAILER - footerLength, footerLength);
     if (checksumOf(footerBytes) !== trailer.readUInt32LE(4)) throw new SegmentDamage("its footer does not match its checksum");
-    this.footer = parseOr(footerBytes, "its footer") as Footer;
+    const stored = parseOr(footerBytes, "its footer") as StoredFooter;
+    const blocks = source.read(...stored.blocks);
+    if (checksumOf(blocks) !== stored.blockSum) throw new SegmentDamage("its block index does not match its checksum");
+    const [terms, symbols] = readBlockIndex(blocks, [stored.terms, stored.symbols]);
+    this.footer = { ...stored, terms: terms!, symbols: symbols! };
     const table = FileTable.from(source.read(...this.footer.files));
     if (typeof table === "string") throw new SegmentDamage(table);
     this.table = table;
