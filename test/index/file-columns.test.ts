@@ -144,7 +144,7 @@ describe("an index whose file list is damaged or of the previous format", () => 
     const footer = JSON.parse(bytes.toString("utf8", bytes.length - 16 - footerLength, bytes.length - 16)) as { blocks: [number, number] };
     const [at, length] = footer.blocks;
     expect(length).toBeGreaterThan(8);
-    bytes[at + length - 1] ^= 1;
+    bytes[at + length - 1] = bytes[at + length - 1]! ^ 1;
     await writeFile(file, bytes);
     const reopened = await CodeIndex.open(folder.path);
     expect(reopened.built).toBe(false);

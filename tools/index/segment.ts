@@ -38,8 +38,8 @@ export interface FileMeta {
 
 interface DictionaryFooter {
   firsts: string[];
-  offsets: number[];
-  sums: number[];
+  offsets: ArrayLike<number>;
+  sums: ArrayLike<number>;
   /** Where the blocks end. */
   end: number;
   postings: number;
@@ -95,16 +95,16 @@ function readBlockIndex(bytes: Uint8Array, stored: readonly StoredDictionary[]):
     const textAt = at + 8 + 12 * count;
     if (textAt + textLength > buffer.length) throw new SegmentDamage("its block index is cut short");
     const text = buffer.toString("utf8", textAt, textAt + textLength);
+    // One copy of the numbers, at a multiple of 4, viewed as offsets, checksums and lengths.
+    const numbers = new Uint32Array(Uint8Array.prototype.slice.call(buffer, at + 8, textAt).buffer);
+    const offsets = numbers.subarray(0, count);
+    const sums = numbers.subarray(count, 2 * count);
+    const lengths = numbers.subarray(2 * count);
     const firsts: string[] = new Array(count);
-    const offsets: number[] = new Array(count);
-    const sums: number[] = new Array(count);
     let position = 0;
     for (let block = 0; block < count; block++) {
-      offsets[block] = buffer.readUInt32LE(at + 8 + 4 * block);
-      sums[block] = buffer.readUInt32LE(at + 8 + 4 * (count + block));
-      const length = buffer.readUInt32LE(at + 8 + 4 * (2 * count + block));
-      firsts[block] = text.slice(position, position + length);
-      position += length;
+      firsts[block] = text.slice(position, position + lengths[block]!);
+      position += lengths[block]!;
     }
     if (position !== text.length || (count > 0 && offsets[0] !== start)) throw new SegmentDamage("its block index does not match its dictionary");
     at = textAt + textLength;
@@ -125,7 +125,7 @@ function parseOr(bytes: Uint8Array, what: string): unknown {
 /** Writes a sorted dictionary: entries of term, document frequency, postings offset and length. */
 class DictionaryWriter {
   private readonly blocks = new ByteBuffer();
-  private readonly footer: Omit<DictionaryFooter, "end" | "postings"> = { firsts: [], offsets: [], sums: [] };
+  private readonly footer: { firsts: string[]; offsets: number[]; sums: number[] } = { firsts: [], offsets: [], sums: [] };
   private inBlock = 0;
   private blockStart = 0;
   private last: string | undefined;
