@@ -122,7 +122,7 @@ describe("the change check before a search", () => {
 });
 
 describe("a change check begun on another thread while this one answers from what is stored", () => {
-  const threaded = { threadMinPaths: 0 };
+  const threaded = { threadMinPaths: 0, coreToSpare: () => true };
   const listingOf = async () => JSON.parse(await readFile(manifestFile(), "utf8")) as { listing: ListingTimes; skipped: SkippedFile[] };
   const built = async () => {
     await (await CodeIndex.open(folder.path)).update();

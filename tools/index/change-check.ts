@@ -16,6 +16,7 @@
  * stored) and is finished here: this thread then takes its share of the paths not yet stat'd.
  */
 import { statSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { SkippedFile, WalkedFile } from "./walk.js";
@@ -24,6 +25,15 @@ import type { SkippedFile, WalkedFile } from "./walk.js";
 export const RACY_MS = 2000;
 /** Fewer paths than this are stat'd on this thread alone (a thread costs tens of ms to start). */
 export const THREAD_MIN_PATHS = 2000;
+/**
+ * True when a core looks idle (the load average leaves one free): a thread's start costs about
+ * 100 ms of CPU on a busy machine, more than the stats it would take over, and pays only where
+ * it runs beside this one.
+ */
+export function coreToSpare(): boolean {
+  return os.availableParallelism() - os.loadavg()[0]! >= 1;
+}
+
 /** Paths a thread takes at a time. */
 const BATCH = 128;
 /** How long this thread waits for the other's last batches before stat'ing what is left itself. */

@@ -19,7 +19,7 @@ import type { SegmentReader } from "./segment.js";
 import { SegmentDamage } from "./segment-bytes.js";
 import { INDEX_FORMAT_VERSION, type IndexManifest, type VectorRecord } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
-import { ChangeCheck } from "./change-check.js";
+import { ChangeCheck, coreToSpare } from "./change-check.js";
 import { scanForChanges } from "./update-scan.js";
 import { exclusionOf, type SkippedFile } from "./walk.js";
 
@@ -45,8 +45,10 @@ export interface CodeIndexOptions {
   semanticWeight?: number;
   /** Worker threads beside this one for large updates (default: the machine's parallelism less one, at most 3; 0 keeps the work in this thread). */
   workers?: number;
-  /** Change checks of this many paths or more stat them on another thread as well (default 2,000). */
+  /** Change checks of this many paths or more stat them on another thread as well, when a core is idle (default 2,000). */
   threadMinPaths?: number;
+  /** Whether a core is idle for that thread (default: the load average leaves one free). */
+  coreToSpare?: () => boolean;
   /** Updates that read fewer bytes than this stay in this thread (default 8 MiB). */
   parallelMinBytes?: number;
   /** Analysed files are written as a segment once they hold this many term postings (default 1,000,000): bounds a build's memory. */
@@ -199,7 +201,8 @@ export class CodeIndex {
     const listing = this.manifest.listing;
     if (listing === undefined) return undefined;
     const checkedAt = Date.now();
-    const check = ChangeCheck.begin(this.root, listing, this.files, this.manifest.skipped, true, this.options.threadMinPaths);
+    const useThread = (this.options.coreToSpare ?? coreToSpare)();
+    const check = ChangeCheck.begin(this.root, listing, this.files, this.manifest.skipped, useThread, this.options.threadMinPaths);
     return check === undefined ? undefined : { check, checkedAt, stamp: this.segments.stamp };
   }
 
