@@ -36,6 +36,8 @@ const headers: SegmentFileHeader[] = [
     invalidUtf8: true,
   },
   { path: "gone.go", size: 0, mtimeMs: 2, hash: "", language: "go", lines: 0, symbolCount: 0, chunks: 0, firstChunk: 3, meta: [48, 0], state: "removed" },
+  { path: "touched.go", size: 9, mtimeMs: 3, hash: "", language: "go", lines: 0, symbolCount: 0, chunks: 0, firstChunk: 3, meta: [48, 0], state: "touched" },
+  { path: "odd.go", size: 9, mtimeMs: 3, hash: "not-a-sha1", language: "go", lines: 1, symbolCount: 0, chunks: 1, firstChunk: 3, meta: [48, 0] },
 ];
 
 describe("a segment's file list as binary columns", () => {
@@ -64,10 +66,15 @@ describe("a segment's file list as binary columns", () => {
     // A byte of the sizes column changes: only the checksum sees it.
     expect(headersFromColumns(changed(17, bytes[17]! ^ 1))).toMatch(/checksum/);
     expect(headersFromColumns(changed(12, bytes[12]! ^ 1))).toMatch(/checksum/);
+    // A flags byte of a state it does not know, with the checksum made to match.
+    const flagsAt = 16 + headers.length * (24 + 20 + 20);
+    const unknown = changed(flagsAt, 3);
+    new DataView(unknown.buffer).setUint32(12, checksumOf(unknown.subarray(16)), true);
+    expect(headersFromColumns(unknown)).toMatch(/flag/);
   });
 
   it("names a language number or a rare field that points nowhere, and a tail that is not JSON", () => {
-    const withTail = (tail: string, languageOf = [0, 1, 0]) => {
+    const withTail = (tail: string, languageOf = [0, 1, 0, 0, 0]) => {
       const bytes = fileColumnsBytes(headers);
       const view = new DataView(bytes.buffer);
       const tailLength = view.getUint32(8, true);
@@ -84,7 +91,7 @@ describe("a segment's file list as binary columns", () => {
     };
     expect(headersFromColumns(withTail('{"languages":["go","markdown"],"rare":[]}'))).not.toBeTypeOf("string");
     expect(headersFromColumns(withTail('{"languages":["go"],"rare":[]}'))).toMatch(/language/);
-    expect(headersFromColumns(withTail('{"languages":["go","markdown"],"rare":[]}', [0, 9, 0]))).toMatch(/language/);
+    expect(headersFromColumns(withTail('{"languages":["go","markdown"],"rare":[]}', [0, 9, 0, 0, 0]))).toMatch(/language/);
     expect(headersFromColumns(withTail('{"languages":["go","markdown"],"rare":[[7,{"entry":"x"}]]}'))).toMatch(/rare fields/);
     expect(headersFromColumns(withTail('{"languages":["go","markdown"],"rare":[5,"x",[0,null]]}'))).toMatch(/rare fields/);
     expect(headersFromColumns(withTail('{"languages":["go","markdown"]}'))).toMatch(/missing columns/);

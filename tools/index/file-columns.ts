@@ -6,7 +6,8 @@
  *
  * Layout (little-endian): count, paths length, tail length, checksum of the rest (4 × u32); then
  * sizes, mtimes, meta offsets (f64 each); meta lengths, lines, symbol counts, chunks, language
- * numbers (u32 each); hashes (20 bytes each); paths; tail JSON (`languages`, `rare`). The reader
+ * numbers (u32 each); hashes (20 bytes each); flags (a byte each: the state, and whether the hash
+ * is empty, as a removal's or a touch's is); paths; tail JSON (`languages`, `rare`). The reader
  * checks the lengths, the checksum and every language number: a list that does not hold
  * together is a damaged segment.
  */
@@ -24,8 +25,8 @@ export type SegmentFileHeader = Pick<IndexedFile, "path" | "size" | "mtimeMs" | 
   state?: "removed" | "touched";
 };
 
-/** Fields a few files have: kept aside, by file number (`hash` when it is not a sha1 in hex, e.g. "" for a removal). */
-type RareFields = Pick<SegmentFileHeader, "entry" | "invalidUtf8" | "state"> & { hash?: string };
+/** Fields a few files have: kept aside, by file number (`hash` when it is neither a sha1 in hex nor empty). */
+type RareFields = Pick<SegmentFileHeader, "entry" | "invalidUtf8"> & { hash?: string };
 
 interface Tail {
   /** Each distinct language once; the language column holds each file's position in it. */
@@ -35,8 +36,11 @@ interface Tail {
 
 const HEAD = 16;
 const HASH_BYTES = 20;
-/** Bytes per file in the fixed-width columns: three f64, five u32, one hash. */
-const FIXED_BYTES_PER_FILE = 3 * 8 + 5 * 4 + HASH_BYTES;
+/** Bytes per file in the fixed-width columns: three f64, five u32, one hash, one flags byte. */
+const FIXED_BYTES_PER_FILE = 3 * 8 + 5 * 4 + HASH_BYTES + 1;
+/** The flags byte: the state in its two low bits, then whether the hash is empty. */
+const STATES: ReadonlyArray<SegmentFileHeader["state"]> = [undefined, "removed", "touched"];
+const EMPTY_HASH = 4;
 const SHA1_HEX = /^[0-9a-f]{40}$/;
 
 /** The columns of `headers` as bytes. */
@@ -58,6 +62,7 @@ export function fileColumnsBytes(headers: readonly SegmentFileHeader[]): Uint8Ar
     languageOf: new Uint32Array(count),
   };
   const hashes = Buffer.alloc(count * HASH_BYTES);
+  const flags = new Uint8Array(count);
   headers.forEach((header, index) => {
     let language = languageNumbers.get(header.language);
     if (language === undefined) {
@@ -74,10 +79,11 @@ export function fileColumnsBytes(headers: readonly SegmentFileHeader[]): Uint8Ar
     counts.languageOf[index] = language;
     const rare: RareFields = {};
     if (SHA1_HEX.test(header.hash)) hashes.write(header.hash, index * HASH_BYTES, "hex");
+    else if (header.hash === "") flags[index]! |= EMPTY_HASH;
     else rare.hash = header.hash;
+    flags[index]! |= STATES.indexOf(header.state);
     if (header.entry !== undefined) rare.entry = header.entry;
     if (header.invalidUtf8 !== undefined) rare.invalidUtf8 = header.invalidUtf8;
-    if (header.state !== undefined) rare.state = header.state;
     if (Object.keys(rare).length > 0) tail.rare.push([index, rare]);
   });
   const tailBytes = Buffer.from(JSON.stringify(tail), "utf8");
@@ -88,6 +94,7 @@ export function fileColumnsBytes(headers: readonly SegmentFileHeader[]): Uint8Ar
     at += column.byteLength;
   }
   bytes.set(hashes, at);
+  bytes.set(flags, at + hashes.length);
   bytes.set(paths, pathsAt);
   bytes.set(tailBytes, rareAt);
   const head = new DataView(bytes.buffer);
@@ -120,6 +127,7 @@ export class FileTable {
     bytes: Uint8Array,
     private readonly paths: string[],
     private readonly hashes: Uint8Array,
+    private readonly flags: Uint8Array,
     private readonly languages: string[],
   ) {
     const count = paths.length;
@@ -150,10 +158,12 @@ export class FileTable {
       return "its file list's tail is not valid JSON";
     }
     if (typeof tail !== "object" || tail === null || !Array.isArray(tail.languages) || !Array.isArray(tail.rare)) return "its file list is missing columns";
-    const table = new FileTable(bytes, paths, bytes.subarray(pathsAt - count * HASH_BYTES, pathsAt), tail.languages);
+    const hashesAt = pathsAt - count * (HASH_BYTES + 1);
+    const table = new FileTable(bytes, paths, bytes.subarray(hashesAt, pathsAt - count), bytes.subarray(pathsAt - count, pathsAt), tail.languages);
     let firstChunk = 0;
     for (let index = 0; index < count; index++) {
       if (typeof tail.languages[table.languageOf[index]!] !== "string") return "its file list names a language it does not hold";
+      if ((table.flags[index]! & 3) >= STATES.length || table.flags[index]! > 7) return "its file list holds a flag it does not know";
       table.firstChunks[index] = firstChunk;
       firstChunk += table.chunkCounts[index]!;
     }
@@ -188,7 +198,7 @@ export class FileTable {
     return [this.metaOffsets[index]!, this.metaLengths[index]!];
   }
   state(index: number): SegmentFileHeader["state"] {
-    return this.rare.size === 0 ? undefined : this.rare.get(index)?.state;
+    return STATES[this.flags[index]! & 3];
   }
 
   /** The header of file `index`, built now. */
@@ -198,7 +208,7 @@ export class FileTable {
       path: this.paths[index]!,
       size: this.sizes[index]!,
       mtimeMs: this.mtimes[index]!,
-      hash: rare?.hash ?? Buffer.from(this.hashes.buffer, this.hashes.byteOffset + index * HASH_BYTES, HASH_BYTES).toString("hex"),
+      hash: rare?.hash ?? ((this.flags[index]! & EMPTY_HASH) !== 0 ? "" : Buffer.from(this.hashes.buffer, this.hashes.byteOffset + index * HASH_BYTES, HASH_BYTES).toString("hex")),
       language: this.languages[this.languageOf[index]!]!,
       lines: this.lines[index]!,
       symbolCount: this.symbolCounts[index]!,
@@ -208,7 +218,8 @@ export class FileTable {
     };
     if (rare?.entry !== undefined) header.entry = rare.entry;
     if (rare?.invalidUtf8 !== undefined) header.invalidUtf8 = rare.invalidUtf8;
-    if (rare?.state !== undefined) header.state = rare.state;
+    const state = this.state(index);
+    if (state !== undefined) header.state = state;
     return header;
   }
 }
