@@ -14,6 +14,7 @@
  */
 import { FileTable, fileColumnsBytes, type SegmentFileHeader } from "./file-columns.js";
 import type { SymbolDefinition } from "./symbols.js";
+import { blockIndexBytes, type DictionaryFooter, readBlockIndex, type StoredDictionary } from "./block-index.js";
 import { ByteBuffer, ByteReader, checksumOf, SegmentDamage, type SegmentSink, type SegmentSource } from "./segment-bytes.js";
 
 const MAGIC = Buffer.from("CLIOSEG8", "latin1");
@@ -36,18 +37,6 @@ export interface FileMeta {
   chunkSymbols: string[];
 }
 
-interface DictionaryFooter {
-  firsts: string[];
-  offsets: ArrayLike<number>;
-  sums: ArrayLike<number>;
-  /** Where the blocks end. */
-  end: number;
-  postings: number;
-}
-
-/** A dictionary as the footer's JSON names it: where its blocks start and end; the blocks' first terms, offsets and checksums are in the block index. */
-type StoredDictionary = Pick<DictionaryFooter, "end" | "postings"> & { start: number };
-
 interface StoredFooter {
   chunkCount: number;
   chunks: [number, number];
@@ -61,56 +50,6 @@ interface StoredFooter {
 }
 
 type Footer = Omit<StoredFooter, "terms" | "symbols"> & { terms: DictionaryFooter; symbols: DictionaryFooter };
-
-/**
- * The block index of dictionaries, as bytes (read at every open, so not JSON): per dictionary,
- * its block count and first terms' UTF-8 length, then offsets, checksums and first terms'
- * lengths in UTF-16 units (u32 each, little-endian), then the first terms' text.
- */
-function blockIndexBytes(dictionaries: readonly DictionaryFooter[]): Uint8Array {
-  const parts = dictionaries.flatMap((dictionary) => {
-    const count = dictionary.firsts.length;
-    const text = Buffer.from(dictionary.firsts.join(""), "utf8");
-    const numbers = Buffer.alloc(8 + 12 * count);
-    numbers.writeUInt32LE(count, 0);
-    numbers.writeUInt32LE(text.length, 4);
-    for (let block = 0; block < count; block++) {
-      numbers.writeUInt32LE(dictionary.offsets[block]!, 8 + 4 * block);
-      numbers.writeUInt32LE(dictionary.sums[block]!, 8 + 4 * (count + block));
-      numbers.writeUInt32LE(dictionary.firsts[block]!.length, 8 + 4 * (2 * count + block));
-    }
-    return [numbers, text];
-  });
-  return Buffer.concat(parts);
-}
-
-/** The dictionaries' block indexes from `bytes` (as `blockIndexBytes` wrote them), in order. */
-function readBlockIndex(bytes: Uint8Array, stored: readonly StoredDictionary[]): DictionaryFooter[] {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  let at = 0;
-  return stored.map(({ start, end, postings }) => {
-    if (at + 8 > buffer.length) throw new SegmentDamage("its block index is cut short");
-    const count = buffer.readUInt32LE(at);
-    const textLength = buffer.readUInt32LE(at + 4);
-    const textAt = at + 8 + 12 * count;
-    if (textAt + textLength > buffer.length) throw new SegmentDamage("its block index is cut short");
-    const text = buffer.toString("utf8", textAt, textAt + textLength);
-    // One copy of the numbers, at a multiple of 4, viewed as offsets, checksums and lengths.
-    const numbers = new Uint32Array(Uint8Array.prototype.slice.call(buffer, at + 8, textAt).buffer);
-    const offsets = numbers.subarray(0, count);
-    const sums = numbers.subarray(count, 2 * count);
-    const lengths = numbers.subarray(2 * count);
-    const firsts: string[] = new Array(count);
-    let position = 0;
-    for (let block = 0; block < count; block++) {
-      firsts[block] = text.slice(position, position + lengths[block]!);
-      position += lengths[block]!;
-    }
-    if (position !== text.length || (count > 0 && offsets[0] !== start)) throw new SegmentDamage("its block index does not match its dictionary");
-    at = textAt + textLength;
-    return { firsts, offsets, sums, end, postings };
-  });
-}
 
 /** JSON from bytes, or a damage error naming what did not parse. */
 function parseOr(bytes: Uint8Array, what: string): unknown {
