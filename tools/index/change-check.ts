@@ -255,6 +255,51 @@ export class ChangeCheck {
   }
 }
 
+/** A check with the moment it began (mtimes after it are too recent to trust). */
+export interface BegunCheck {
+  check: ChangeCheck;
+  checkedAt: number;
+}
+
+/**
+ * A check of the whole workspace begun before the update that finishes it (a fresh process
+ * answers from what is stored meanwhile), kept with the stamp of the index it was planned
+ * against: an index changed since makes it worthless.
+ */
+export class CheckInAdvance {
+  private begun: (BegunCheck & { stamp: number }) | undefined;
+
+  /** A check planned by `plan` now, or undefined when `plan` finds a walk needed anyway. */
+  static now(plan: () => ChangeCheck | undefined): BegunCheck | undefined {
+    const checkedAt = Date.now();
+    const check = plan();
+    return check === undefined ? undefined : { check, checkedAt };
+  }
+
+  /** Begins a check (dropping one begun before); `stamp` marks the index as it is now. */
+  begin(plan: () => ChangeCheck | undefined, stamp: number): void {
+    this.cancel();
+    const begun = CheckInAdvance.now(plan);
+    this.begun = begun === undefined ? undefined : { ...begun, stamp };
+  }
+
+  /** Drops the begun check; returns undefined. */
+  cancel(): undefined {
+    this.begun?.check.cancel();
+    this.begun = undefined;
+    return undefined;
+  }
+
+  /** Takes the begun check when the index is still as `stamp` marks it; otherwise drops it. */
+  take(stamp: number): BegunCheck | undefined {
+    const begun = this.begun;
+    this.begun = undefined;
+    if (begun?.stamp === stamp) return begun;
+    begun?.check.cancel();
+    return undefined;
+  }
+}
+
 /**
  * The indexed files that may have changed (size or mtime moved, or a racy mtime), when the
  * listings are as `times` recorded; undefined when a full walk is needed. Stats on this thread.

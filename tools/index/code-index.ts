@@ -19,7 +19,7 @@ import type { SegmentReader } from "./segment.js";
 import { SegmentDamage } from "./segment-bytes.js";
 import { INDEX_FORMAT_VERSION, type IndexManifest, type VectorRecord } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
-import { ChangeCheck, coreToSpare } from "./change-check.js";
+import { ChangeCheck, CheckInAdvance, coreToSpare } from "./change-check.js";
 import { scanForChanges } from "./update-scan.js";
 import { exclusionOf, type SkippedFile } from "./walk.js";
 
@@ -100,8 +100,8 @@ export class CodeIndex {
   private readonly store: IndexStore;
   /** The segment list differs from the manifest's (plan mode kept it from being written). */
   private uncommitted = false;
-  /** A change check of the whole workspace under way (`beginCheck`), with when it began and the segments it was planned against. */
-  private begun: { check: ChangeCheck; checkedAt: number; stamp: number } | undefined;
+  /** A change check of the whole workspace begun before its update (`beginCheck`). */
+  private readonly advance = new CheckInAdvance();
 
   private constructor(
     /** The workspace root (absolute). */
@@ -187,32 +187,18 @@ export class CodeIndex {
    * next update of the whole workspace finishes it; `cancelCheck` drops it.
    */
   beginCheck(): void {
-    this.cancelCheck();
-    this.begun = this.startCheck();
+    this.advance.begin(() => this.planCheck(), this.segments.stamp);
   }
 
   /** Drops a check `beginCheck` began (its results would be out of date later). */
   cancelCheck(): void {
-    this.begun?.check.cancel();
-    this.begun = undefined;
+    this.advance.cancel();
   }
 
-  private startCheck(): { check: ChangeCheck; checkedAt: number; stamp: number } | undefined {
+  private planCheck(): ChangeCheck | undefined {
     const listing = this.manifest.listing;
-    if (listing === undefined) return undefined;
-    const checkedAt = Date.now();
     const useThread = (this.options.coreToSpare ?? coreToSpare)();
-    const check = ChangeCheck.begin(this.root, listing, this.files, this.manifest.skipped, useThread, this.options.threadMinPaths);
-    return check === undefined ? undefined : { check, checkedAt, stamp: this.segments.stamp };
-  }
-
-  /** The check begun for this update: the one `beginCheck` began if the index has not changed since, else a new one. */
-  private checkFor(start: string): { check: ChangeCheck; checkedAt: number } | undefined {
-    const begun = this.begun;
-    this.begun = undefined;
-    if (begun !== undefined && begun.stamp === this.segments.stamp && start === this.root) return begun;
-    begun?.check.cancel();
-    return start === this.root ? this.startCheck() : undefined;
+    return listing === undefined ? undefined : ChangeCheck.begin(this.root, listing, this.files, this.manifest.skipped, useThread, this.options.threadMinPaths);
   }
 
   /** True once an update has run here or in an earlier process. */
@@ -275,7 +261,7 @@ export class CodeIndex {
     const inScope = (filePath: string) => prefix === "" || filePath === prefix || filePath.startsWith(`${prefix}/`);
     const persist = this.options.persist?.() !== false;
     if (persist) await this.store.makeFolders();
-    const begun = this.checkFor(start);
+    const begun = start === this.root ? (this.advance.take(this.segments.stamp) ?? CheckInAdvance.now(() => this.planCheck())) : this.advance.cancel();
     const checkedAt = begun?.checkedAt ?? Date.now();
     const scan = scanForChanges(this.root, start, this.files, this.manifest, checkedAt, {
       ...(this.options.maxFileBytes !== undefined ? { maxFileBytes: this.options.maxFileBytes } : {}),
