@@ -92,14 +92,42 @@ export function createRagProtocol(options: RagOptions = {}) {
     }
   }
 
-  /** The index, built on first use and brought up to date when the last check is older than the refresh interval. */
-  async function ready(state: RagState, environment: ProtocolEnvironment, signal: AbortSignal): Promise<{ index: CodeIndex; built?: IndexReport }> {
+  /**
+   * Runs `read` on the index, built on first use and brought up to date when the last check is
+   * older than the refresh interval. A stale index that is built is checked while `read` runs on
+   * what is stored (the stats on another thread): when the check finds a change, the index is
+   * updated and `read` runs again (also when it failed), so the result always reflects the
+   * files as they are.
+   */
+  async function readFresh<Result>(
+    state: RagState,
+    environment: ProtocolEnvironment,
+    signal: AbortSignal,
+    read: (index: CodeIndex) => Promise<Result>,
+  ): Promise<{ result: Result; built?: IndexReport }> {
     const index = await openIndex(state, environment);
     const stale = environment.now() - state.refreshedAt > (options.refreshIntervalMs ?? 2000);
     if (state.updating !== undefined) await state.updating.catch(() => undefined);
-    else if (!index.built) return { index, built: await update(state, environment, undefined, signal) };
-    else if (stale) await update(state, environment, undefined, signal);
-    return { index };
+    else if (!index.built) {
+      const built = await update(state, environment, undefined, signal);
+      return { result: await index.reading(() => read(index)), built };
+    } else if (stale) {
+      const stamp = index.stamp;
+      index.beginCheck();
+      // A read that fails on what is stored (nothing matches) may succeed on the files as they are.
+      const first = await index
+        .reading(() => read(index))
+        .then(
+          (result) => ({ result }),
+          (error: unknown) => ({ error }),
+        );
+      await update(state, environment, undefined, signal);
+      if (index.stamp === stamp) {
+        if ("error" in first) throw first.error;
+        return { result: first.result };
+      }
+    }
+    return { result: await index.reading(() => read(index)) };
   }
 
   /** The confined path, or undefined for the whole workspace. */
@@ -160,9 +188,10 @@ export function createRagProtocol(options: RagOptions = {}) {
         describe: (args) => `Searching the code for ${JSON.stringify(args.query.slice(0, 60))}${args.path === undefined ? "" : ` in ${args.path}`}`,
         async handler(args, { state, environment, signal }) {
           const filter = args.path !== undefined && !/[*?]/.test(args.path) ? await relativePath(environment, args.path) : args.path;
-          const { index, built } = await ready(state, environment, signal);
           const { searchIndex } = await loadIndexTools();
-          const result = await index.reading(() => searchIndex(index, args.query, { path: filter, language: args.language, contextLines: args.context_size, limit: args.limit }));
+          const { result, built } = await readFresh(state, environment, signal, (index) =>
+            searchIndex(index, args.query, { path: filter, language: args.language, contextLines: args.context_size, limit: args.limit }),
+          );
           const prefix = built === undefined ? [] : [`(Built the index first: ${plural(built.files, "file")}, ${summarizeSkipped(built.skipped)}.)`];
           return {
             output: [...prefix, searchText(result, args.query)].join("\n"),
@@ -179,9 +208,10 @@ export function createRagProtocol(options: RagOptions = {}) {
         describe: (args) => `Analysing ${args.path ?? "the workspace"}`,
         async handler(args, { state, environment, signal, checkedPaths }) {
           const relative = (await relativePath(environment, args.path, checkedPaths)) ?? ".";
-          const { index } = await ready(state, environment, signal);
           const { analyzeIndex } = await loadIndexTools();
-          const analysis = await index.reading(() => analyzeIndex(index, relative));
+          const {
+            result: { analysis, skipped },
+          } = await readFresh(state, environment, signal, async (index) => ({ analysis: await analyzeIndex(index, relative), skipped: index.skipped.length }));
           if (analysis.files === 0) {
             throw new ProtocolError(
               "not_found",
@@ -190,7 +220,7 @@ export function createRagProtocol(options: RagOptions = {}) {
             );
           }
           return {
-            output: analysisText(analysis, index.skipped.length),
+            output: analysisText(analysis, skipped),
             description: `Analysed ${relative === "." ? "the workspace" : relative} (${plural(analysis.files, "file")})`,
             data: analysis,
           };
@@ -205,9 +235,10 @@ export function createRagProtocol(options: RagOptions = {}) {
         describe: (args) => `Explaining ${args.query ?? args.path ?? "?"}`,
         async handler(args, { state, environment, signal, checkedPaths }) {
           const relative = await relativePath(environment, args.path, checkedPaths);
-          const { index } = await ready(state, environment, signal);
           const { explainInIndex } = await loadIndexTools();
-          const explanation = await index.reading(() => explainInIndex(index, { query: args.query, path: relative, contextLines: args.context_size }));
+          const { result: explanation } = await readFresh(state, environment, signal, (index) =>
+            explainInIndex(index, { query: args.query, path: relative, contextLines: args.context_size }),
+          );
           return { output: explanationText(explanation), description: `Explained ${explanation.subject}`, data: explanation };
         },
       }),

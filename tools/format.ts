@@ -14,8 +14,8 @@ let grouped: Intl.NumberFormat | undefined;
 
 /** `1,234` style counts in messages (as `count.toLocaleString("en-US")` writes them). */
 export function formatCount(count: number): string {
-  // Below a thousand a whole number has no separator: its plain digits (the formatter costs microseconds).
-  if (count > 0 && count < 1000 && Number.isInteger(count)) return String(count);
+  // A positive whole number is its digits in groups of three: the formatter costs microseconds a call and tens of ms at its first.
+  if (count > 0 && Number.isSafeInteger(count)) return count < 1000 ? String(count) : String(count).replace(/\B(?=(\d{3})+$)/g, ",");
   grouped ??= new Intl.NumberFormat("en-US");
   return grouped.format(count);
 }

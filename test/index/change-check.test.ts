@@ -1,7 +1,9 @@
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ChangeCheck, type ListingTimes } from "../../tools/index/change-check.js";
 import { CodeIndex } from "../../tools/index/code-index.js";
+import type { SkippedFile } from "../../tools/index/walk.js";
 import { searchIndex } from "../../tools/index/search.js";
 import { temporaryFolder } from "../support/workspace.js";
 
@@ -116,5 +118,86 @@ describe("the change check before a search", () => {
     const index = await CodeIndex.open(folder.path);
     expect(await index.update()).toMatchObject({ indexed: 1, files: 5 });
     expect(index.definitions("PriorityQueue")).toHaveLength(1);
+  });
+});
+
+describe("a change check begun on another thread while this one answers from what is stored", () => {
+  const threaded = { threadMinPaths: 0, coreToSpare: () => true };
+  const listingOf = async () => JSON.parse(await readFile(manifestFile(), "utf8")) as { listing: ListingTimes; skipped: SkippedFile[] };
+  const built = async () => {
+    await (await CodeIndex.open(folder.path)).update();
+    await ageTree();
+    // Once more with the tree aged: the listing it records is old enough to trust.
+    await (await CodeIndex.open(folder.path)).update();
+  };
+
+  it("finds what the same check finds on this thread alone: nothing, an edit in place of the same size, a removal", async () => {
+    await built();
+    const index = await CodeIndex.open(folder.path);
+    const { listing, skipped } = await listingOf();
+    const both = () => [true, false].map((useThread) => ChangeCheck.begin(folder.path, listing, index.files, skipped, useThread, 0)!.finish(1 << 20));
+    expect(both()).toEqual([[], []]);
+    // Same size, new mtime (half an hour back: not too recent to trust, so only the stat sees it).
+    await writeFile(absolute("src/math.ts"), "export function addNumbers(a: number, b: number) {\n  return b + a;\n}\n");
+    await utimes(absolute("src/math.ts"), hour, new Date(Date.now() - 1800_000));
+    const [onThread, here] = both();
+    expect(onThread).toEqual(here);
+    expect(onThread!.map((file) => file.path)).toEqual(["src/math.ts"]);
+    await rm(absolute("lib/util.go"));
+    expect(both()).toEqual([undefined, undefined]);
+  });
+
+  it("leaves the stats to the other thread when it is done first, and this thread stats everything when it has none", async () => {
+    await built();
+    await writeFile(absolute("src/math.ts"), "export function addNumbers(a: number, b: number) {\n  return b + a;\n}\n");
+    await utimes(absolute("src/math.ts"), hour, new Date(Date.now() - 1800_000));
+    const index = await CodeIndex.open(folder.path);
+    const { listing, skipped } = await listingOf();
+    const onThread = ChangeCheck.begin(folder.path, listing, index.files, skipped, true, 0)!;
+    for (let waited = 0; onThread.statted < onThread.pathCount && waited < 10_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(onThread.finish(1 << 20)!.map((file) => file.path)).toEqual(["src/math.ts"]);
+    expect(onThread.stattedHere).toBe(0);
+    const here = ChangeCheck.begin(folder.path, listing, index.files, skipped, true)!;
+    expect(here.finish(1 << 20)!.map((file) => file.path)).toEqual(["src/math.ts"]);
+    // Fewer paths than the default threshold: no thread.
+    expect(here.stattedHere).toBe(here.pathCount);
+  });
+
+  it("a search answered while the check ran is answered again when the check finds an edit, a new file or a removal", async () => {
+    await built();
+    const searchFresh = async (query: string) => {
+      const index = await CodeIndex.open(folder.path, threaded);
+      const stamp = index.stamp;
+      index.beginCheck();
+      const first = await pathsFound(index, query);
+      await index.update();
+      return index.stamp === stamp ? { first, changed: false } : { first, changed: true, again: await pathsFound(index, query) };
+    };
+    expect(await searchFresh("add numbers")).toEqual({ first: ["src/math.ts"], changed: false });
+
+    await writeFile(absolute("src/math.ts"), "export function pelicanFlamingo(a: number, b: number) {\n  return a * b;\n}\n");
+    await utimes(absolute("src/math.ts"), hour, new Date(Date.now() - 1800_000));
+    expect(await searchFresh("pelican flamingo")).toEqual({ first: [], changed: true, again: ["src/math.ts"] });
+
+    await write("src/extra/queue.ts", "export class PriorityQueue {}\n");
+    expect(await searchFresh("priority queue")).toEqual({ first: [], changed: true, again: ["src/extra/queue.ts"] });
+
+    await rm(absolute("src/strings.py"));
+    expect(await searchFresh("reverse text")).toEqual({ first: ["src/strings.py"], changed: true, again: [] });
+  });
+
+  it("drops a begun check when the index changed before it was finished, and when it is cancelled", async () => {
+    await built();
+    const index = await CodeIndex.open(folder.path, threaded);
+    index.beginCheck();
+    await write("src/extra/queue.ts", "export class PriorityQueue {}\n");
+    // An update of a folder changes the index: the check begun before it is not trusted afterwards.
+    await index.update(absolute("src"));
+    await writeFile(absolute("lib/util.go"), "package lib\n\nfunc Clamp(value, low, HIGH int) int {\n\treturn value\n}\n");
+    await utimes(absolute("lib/util.go"), hour, new Date(Date.now() - 1800_000));
+    expect(await index.update()).toMatchObject({ indexed: 1 });
+    index.beginCheck();
+    index.cancelCheck();
+    expect(await index.update()).toMatchObject({ indexed: 0 });
   });
 });

@@ -202,9 +202,9 @@ describe("CodeIndex", () => {
     const segment = path.join(folder.path, ".clio/index/segments", `${manifest.segments[0]}.seg`);
     const bytes = await readFile(segment);
     const footerLength = bytes.readUInt32LE(bytes.length - 16);
-    const footer = JSON.parse(bytes.toString("utf8", bytes.length - 16 - footerLength, bytes.length - 16)) as { terms: { offsets: number[]; end: number } };
+    const footer = JSON.parse(bytes.toString("utf8", bytes.length - 16 - footerLength, bytes.length - 16)) as { terms: { start: number; end: number } };
     // The term dictionary's blocks: found only when a search looks a word up.
-    bytes.fill(0x7f, footer.terms.offsets[0]!, footer.terms.end);
+    bytes.fill(0x7f, footer.terms.start, footer.terms.end);
     await writeFile(segment, bytes);
     const reopened = await CodeIndex.open(folder.path);
     expect(reopened.built).toBe(true);

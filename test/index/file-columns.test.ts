@@ -2,7 +2,8 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CodeIndex } from "../../tools/index/code-index.js";
-import { fileColumnsJson, headersFromColumns } from "../../tools/index/file-columns.js";
+import { fileColumnsBytes, headersFromColumns } from "../../tools/index/file-columns.js";
+import { checksumOf } from "../../tools/index/segment-bytes.js";
 import type { SegmentFileHeader } from "../../tools/index/segment.js";
 import { searchIndex } from "../../tools/index/search.js";
 import { temporaryFolder } from "../support/workspace.js";
@@ -35,27 +36,71 @@ const headers: SegmentFileHeader[] = [
     invalidUtf8: true,
   },
   { path: "gone.go", size: 0, mtimeMs: 2, hash: "", language: "go", lines: 0, symbolCount: 0, chunks: 0, firstChunk: 3, meta: [48, 0], state: "removed" },
+  { path: "touched.go", size: 9, mtimeMs: 3, hash: "", language: "go", lines: 0, symbolCount: 0, chunks: 0, firstChunk: 3, meta: [48, 0], state: "touched" },
+  { path: "odd.go", size: 9, mtimeMs: 3, hash: "not-a-sha1", language: "go", lines: 1, symbolCount: 0, chunks: 1, firstChunk: 3, meta: [48, 0] },
 ];
 
-describe("a segment's file list as columns", () => {
-  it("gives back the headers it was made from, rare fields and first chunks included", () => {
-    expect(headersFromColumns(JSON.parse(fileColumnsJson(headers)))).toEqual(headers);
+describe("a segment's file list as binary columns", () => {
+  it("gives back the headers it was made from, rare fields, hashes that are not sha1s and first chunks included", () => {
+    expect(headersFromColumns(fileColumnsBytes(headers))).toEqual(headers);
+    expect(headersFromColumns(fileColumnsBytes([]))).toEqual([]);
+  });
+
+  it("reads columns that do not start at a multiple of 8 (a view into a larger buffer)", () => {
+    const bytes = fileColumnsBytes(headers);
+    const larger = new Uint8Array(bytes.length + 3);
+    larger.set(bytes, 3);
+    expect(headersFromColumns(larger.subarray(3))).toEqual(headers);
   });
 
   it("names what does not hold together instead of returning headers", () => {
-    const columns = JSON.parse(fileColumnsJson(headers));
-    expect(headersFromColumns({ ...columns, sizes: [1] })).toMatch(/sizes column/);
-    expect(headersFromColumns({ ...columns, languageOf: [0, 9, 0] })).toMatch(/language/);
-    expect(headersFromColumns({ ...columns, languageOf: [0, "length", 0] })).toMatch(/language/);
-    expect(headersFromColumns({ ...columns, rare: [[7, { entry: "x" }]] })).toMatch(/rare fields/);
-    expect(headersFromColumns({ ...columns, rare: [5, "x", [0, null]] })).toMatch(/rare fields/);
-    expect(headersFromColumns({ ...columns, meta: [] })).toMatch(/missing columns/);
-    expect(headersFromColumns([headers])).toMatch(/column/);
-    expect(headersFromColumns(null)).toMatch(/not an object/);
-    expect(headersFromColumns({ ...columns, chunks: [2, -1, 0] })).toMatch(/not a count/);
-    expect(headersFromColumns({ ...columns, chunks: [2, 0.5, 0] })).toMatch(/not a count/);
-    expect(headersFromColumns({ ...columns, paths: ["a", 7, "c"] })).toMatch(/wrong kind/);
-    expect(headersFromColumns({ ...columns, mtimes: [1, "2", 3] })).toMatch(/wrong kind/);
+    const bytes = fileColumnsBytes(headers);
+    const changed = (at: number, value: number) => {
+      const copy = new Uint8Array(bytes);
+      copy[at] = value;
+      return copy;
+    };
+    expect(headersFromColumns(bytes.subarray(0, 10))).toMatch(/cut short/);
+    expect(headersFromColumns(bytes.subarray(0, bytes.length - 1))).toMatch(/length does not match/);
+    expect(headersFromColumns(changed(0, 4))).toMatch(/length does not match/);
+    // A byte of the sizes column changes: only the checksum sees it.
+    expect(headersFromColumns(changed(17, bytes[17]! ^ 1))).toMatch(/checksum/);
+    expect(headersFromColumns(changed(12, bytes[12]! ^ 1))).toMatch(/checksum/);
+    // A flags byte of a state it does not know, with the checksum made to match.
+    const flagsAt = 16 + headers.length * (24 + 20 + 20);
+    const unknown = changed(flagsAt, 3);
+    new DataView(unknown.buffer).setUint32(12, checksumOf(unknown.subarray(16)), true);
+    expect(headersFromColumns(unknown)).toMatch(/flag/);
+  });
+
+  it("names a language number or a rare field that points nowhere, and a tail that is not JSON", () => {
+    const withTail = (tail: string, languageOf = [0, 1, 0, 0, 0]) => {
+      const bytes = fileColumnsBytes(headers);
+      const view = new DataView(bytes.buffer);
+      const tailLength = view.getUint32(8, true);
+      const tailBytes = Buffer.from(tail, "utf8");
+      const result = new Uint8Array(bytes.length - tailLength + tailBytes.length);
+      result.set(bytes.subarray(0, bytes.length - tailLength));
+      result.set(tailBytes, bytes.length - tailLength);
+      const resultView = new DataView(result.buffer);
+      resultView.setUint32(8, tailBytes.length, true);
+      const languageColumn = 16 + headers.length * (24 + 16);
+      languageOf.forEach((language, index) => resultView.setUint32(languageColumn + 4 * index, language, true));
+      resultView.setUint32(12, checksumOf(result.subarray(16)), true);
+      return result;
+    };
+    expect(headersFromColumns(withTail('{"languages":["go","markdown"],"rare":[]}'))).not.toBeTypeOf("string");
+    expect(headersFromColumns(withTail('{"languages":["go"],"rare":[]}'))).toMatch(/language/);
+    expect(headersFromColumns(withTail('{"languages":["go","markdown"],"rare":[]}', [0, 9, 0, 0, 0]))).toMatch(/language/);
+    expect(headersFromColumns(withTail('{"languages":["go","markdown"],"rare":[[7,{"entry":"x"}]]}'))).toMatch(/rare fields/);
+    expect(headersFromColumns(withTail('{"languages":["go","markdown"],"rare":[5,"x",[0,null]]}'))).toMatch(/rare fields/);
+    expect(headersFromColumns(withTail('{"languages":["go","markdown"]}'))).toMatch(/missing columns/);
+    expect(headersFromColumns(withTail("null"))).toMatch(/missing columns/);
+    expect(headersFromColumns(withTail('{"languages":'))).toMatch(/not valid JSON/);
+  });
+
+  it("refuses to write a path holding a NUL character (it would split the paths wrongly)", () => {
+    expect(() => fileColumnsBytes([{ ...headers[0]!, path: "a\0b" }])).toThrow(/NUL/);
   });
 });
 
@@ -67,28 +112,46 @@ describe("an index whose file list is damaged or of the previous format", () => 
   });
   afterEach(() => folder.remove());
 
-  it("rebuilds an index of format 6 (headers as objects) cleanly", async () => {
+  it("rebuilds an index of format 7 (columns as JSON) cleanly", async () => {
     await (await CodeIndex.open(folder.path)).update();
     const manifestFile = path.join(folder.path, ".clio/index/manifest.json");
     const manifest = JSON.parse(await readFile(manifestFile, "utf8")) as { version: number };
-    await writeFile(manifestFile, JSON.stringify({ ...manifest, version: 6 }));
+    await writeFile(manifestFile, JSON.stringify({ ...manifest, version: 7 }));
     const reopened = await CodeIndex.open(folder.path);
     expect(reopened.built).toBe(false);
     expect((await reopened.update()).indexed).toBe(1);
     expect((await searchIndex(reopened, "add numbers")).hits[0]?.path).toBe("math.ts");
   });
 
-  it("rebuilds when a segment's columns do not line up (same length, so only the columns' check sees it)", async () => {
+  it("rebuilds when a byte of a segment's file list changes (same length, so only the list's checksum sees it)", async () => {
     await (await CodeIndex.open(folder.path)).update();
     const segments = path.join(folder.path, ".clio/index/segments");
     const [name] = await readdir(segments);
     const file = path.join(segments, name!);
     const bytes = await readFile(file);
     const text = bytes.toString("latin1");
-    const at = text.indexOf('"sizes":[');
+    const at = text.indexOf('"languages":["typescript"');
     expect(at).toBeGreaterThan(0);
-    // `"sizes":[` becomes `"sizez":[`: the file keeps its length and its footer, which does not cover the file list.
-    bytes[at + 6] = "z".charCodeAt(0);
+    // `typescript` becomes `typescripu`: still JSON, the file keeps its length and its footer, which does not cover the file list.
+    bytes[at + 23] = "u".charCodeAt(0);
+    await writeFile(file, bytes);
+    const reopened = await CodeIndex.open(folder.path);
+    expect(reopened.built).toBe(false);
+    expect((await reopened.update()).indexed).toBe(1);
+    expect((await searchIndex(reopened, "add numbers")).hits[0]?.path).toBe("math.ts");
+  });
+
+  it("rebuilds when a byte of a segment's block index (each dictionary block's first term) changes", async () => {
+    await (await CodeIndex.open(folder.path)).update();
+    const segments = path.join(folder.path, ".clio/index/segments");
+    const [name] = await readdir(segments);
+    const file = path.join(segments, name!);
+    const bytes = await readFile(file);
+    const footerLength = bytes.readUInt32LE(bytes.length - 16);
+    const footer = JSON.parse(bytes.toString("utf8", bytes.length - 16 - footerLength, bytes.length - 16)) as { blocks: [number, number] };
+    const [at, length] = footer.blocks;
+    expect(length).toBeGreaterThan(8);
+    bytes[at + length - 1] = bytes[at + length - 1]! ^ 1;
     await writeFile(file, bytes);
     const reopened = await CodeIndex.open(folder.path);
     expect(reopened.built).toBe(false);

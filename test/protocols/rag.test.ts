@@ -1,4 +1,4 @@
-import { cp, writeFile } from "node:fs/promises";
+import { cp, mkdir, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -140,6 +140,46 @@ describe("RAG actions that run together", () => {
       expect(results[2]!.output).toContain("rateLimit");
     } finally {
       await together.remove();
+    }
+  });
+});
+
+describe("a one-off RAG read (a new protocol and state each time, as in a fresh process)", () => {
+  it("answers from the files as they are: an edit in place of the same size, a removed file and a new file (stats on another thread when a core is idle)", async () => {
+    const oneOff = await temporaryFolder("clio-rag-one-off-");
+    try {
+      const write = (relative: string, text: string, mtime?: Date) =>
+        writeFile(path.join(oneOff.path, relative), text).then(() => (mtime === undefined ? undefined : utimes(path.join(oneOff.path, relative), mtime, mtime)));
+      const hourAgo = new Date(Date.now() - 3600_000);
+      await mkdir(path.join(oneOff.path, "src"));
+      await write("src/birds.ts", "export function pelicanWings(span: number) {\n  return span * 2;\n}\n", hourAgo);
+      await write("src/fish.ts", "export function salmonRun(days: number) {\n  return days + 1;\n}\n", hourAgo);
+      const fresh = { ...environmentFor(await Workspace.open(oneOff.path)), config: { RAG: { threadMinPaths: 0 } } };
+      const oneOffCall = (action: string, raw: Record<string, string>) => {
+        const protocol = createRagProtocol();
+        return invoke(protocol, action, raw, { environment: fresh, state: protocol.setup!({} as ProtocolEnvironment) as never });
+      };
+      await oneOffCall("index", {});
+      await utimes(path.join(oneOff.path, "src"), hourAgo, hourAgo);
+      await utimes(oneOff.path, hourAgo, hourAgo);
+      // Once more with the folders aged: the listing it records is old enough to trust, so the next checks stat the files only.
+      await oneOffCall("index", {});
+      expect((await oneOffCall("search", { query: "pelican wings" })).output).toContain("src/birds.ts:1-3  pelicanWings");
+
+      // Same size, mtime half an hour back: only the stat of the file sees the edit.
+      const before = await stat(path.join(oneOff.path, "src/birds.ts"));
+      await write("src/birds.ts", "export function condorWingsX(span: number) {\n  return span * 2;\n}\n", new Date(Date.now() - 1800_000));
+      expect((await stat(path.join(oneOff.path, "src/birds.ts"))).size).toBe(before.size);
+      const edited = await oneOffCall("search", { query: "condor wings" });
+      expect(edited.output).toContain("src/birds.ts:1-3  condorWingsX");
+      expect((await oneOffCall("search", { query: "pelican" })).output).toMatch(/^No code matches/);
+
+      await rm(path.join(oneOff.path, "src/fish.ts"));
+      expect((await oneOffCall("search", { query: "salmon run" })).output).toMatch(/^No code matches/);
+      await write("src/newt.ts", "export const axolotlGills = 3;\n");
+      expect((await oneOffCall("explain", { query: "axolotlGills" })).output).toContain("src/newt.ts");
+    } finally {
+      await oneOff.remove();
     }
   });
 });

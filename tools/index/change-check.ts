@@ -10,13 +10,34 @@
  * path whose mtime lies within `RACY_MS` of the moment the last check began is not trusted: a
  * folder is listed again (by a full walk), an indexed file is read again and its hash compared
  * (a binary file is carried over on its size and mtime alone, as before).
+ *
+ * The stats are the check's cost (one a path, about 14,500 for a 13,000-file tree). A check can
+ * begin on another thread while this one works (opens the index, answers a query from what is
+ * stored) and is finished here: this thread then takes its share of the paths not yet stat'd.
  */
 import { statSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
 import type { SkippedFile, WalkedFile } from "./walk.js";
 
 /** Mtimes this close to (or after) the start of the check that saw them are not trusted. */
 export const RACY_MS = 2000;
+/** Fewer paths than this are stat'd on this thread alone (a thread costs tens of ms to start). */
+export const THREAD_MIN_PATHS = 2000;
+/**
+ * True when a core looks idle (the load average leaves one free): a thread's start costs about
+ * 100 ms of CPU on a busy machine, more than the stats it would take over, and pays only where
+ * it runs beside this one.
+ */
+export function coreToSpare(): boolean {
+  return os.availableParallelism() - os.loadavg()[0]! >= 1;
+}
+
+/** Paths a thread takes at a time. */
+const BATCH = 128;
+/** How long this thread waits for the other's last batches before stat'ing what is left itself. */
+const WAIT_MS = 2000;
 
 /** What a full walk saw of the listings: when its check began, and the mtime of each folder and .gitignore by root-relative path ("." for the root). */
 export interface ListingTimes {
@@ -42,39 +63,247 @@ export function isRacy(mtimeMs: number, checkedAt: number): boolean {
   return mtimeMs >= checkedAt - RACY_MS;
 }
 
+/** What a stat found of a path, the first of its three numbers (kind, size, mtime) in the results; `statClaimed` writes them as literals. */
+const FOUND_FILE = 1;
+/** Missing, or not reachable (a stat that failed). */
+const FOUND_GONE = 4;
+
+/**
+ * Stats `paths[index]` for each index claimed from `counters[0]` (a batch at a time), writing
+ * kind, size and mtime into `results`, and counts what it did in `counters[1]`; returns how many
+ * it took. It runs on both threads: the other thread gets its source text, so it uses nothing
+ * but its arguments.
+ */
+function statClaimed(paths: string[], counters: Int32Array, results: Float64Array, batch: number, stat: typeof statSync): number {
+  let taken = 0;
+  for (;;) {
+    const from = Atomics.add(counters, 0, batch);
+    if (from >= paths.length) return taken;
+    const to = Math.min(from + batch, paths.length);
+    for (let index = from; index < to; index++) {
+      let seen: ReturnType<typeof statSync> | undefined;
+      try {
+        seen = stat(paths[index]!, { throwIfNoEntry: false });
+      } catch {
+        seen = undefined;
+      }
+      // 1 a file, 2 a folder, 3 anything else, 4 gone.
+      results[3 * index] = seen === undefined ? 4 : seen.isFile() ? 1 : seen.isDirectory() ? 2 : 3;
+      if (seen !== undefined) {
+        results[3 * index + 1] = seen.size;
+        results[3 * index + 2] = seen.mtimeMs;
+      }
+    }
+    Atomics.add(counters, 1, to - from);
+    Atomics.notify(counters, 1);
+    taken += to - from;
+  }
+}
+
+const THREAD_SOURCE = `const { workerData } = require("node:worker_threads");
+(${statClaimed.toString()})(workerData.paths.split("\\0"), new Int32Array(workerData.counters), new Float64Array(workerData.results), workerData.batch, require("node:fs").statSync);`;
+
+/** The stats of a list of paths, taken here or (for many paths) on another thread as well, from when they begin. */
+class PathStats {
+  private readonly counters: Int32Array;
+  readonly results: Float64Array;
+  private thread: Worker | undefined;
+  /** Paths this thread stat'd. */
+  takenHere = 0;
+
+  constructor(
+    private readonly paths: string[],
+    useThread: boolean,
+  ) {
+    const shared = useThread && typeof SharedArrayBuffer === "function";
+    this.counters = new Int32Array(shared ? new SharedArrayBuffer(8) : new ArrayBuffer(8));
+    this.results = new Float64Array(shared ? new SharedArrayBuffer(24 * paths.length) : new ArrayBuffer(24 * paths.length));
+    if (!shared) return;
+    try {
+      const workerData = { paths: paths.join("\0"), counters: this.counters.buffer, results: this.results.buffer, batch: BATCH };
+      this.thread = new Worker(THREAD_SOURCE, { eval: true, workerData, execArgv: [], stdout: true, stderr: true });
+      this.thread.unref();
+      // A thread that fails leaves its paths to this one (`finish`).
+      this.thread.on("error", () => undefined);
+    } catch {
+      this.thread = undefined;
+    }
+  }
+
+  /** Paths stat'd so far, on either thread. */
+  get done(): number {
+    return Atomics.load(this.counters, 1);
+  }
+
+  /** Takes what is left here, waits for the other thread's last batches, and returns kind, size and mtime per path. */
+  finish(): Float64Array {
+    this.takenHere += statClaimed(this.paths, this.counters, this.results, BATCH, statSync);
+    const waitUntil = Date.now() + WAIT_MS;
+    for (let done = Atomics.load(this.counters, 1); done < this.paths.length; done = Atomics.load(this.counters, 1)) {
+      const left = waitUntil - Date.now();
+      if (left <= 0) {
+        // The other thread stopped within a batch: its paths are stat'd again here.
+        for (let index = 0; index < this.paths.length; index++)
+          if (this.results[3 * index] === 0) statClaimed([this.paths[index]!], new Int32Array(2), this.results.subarray(3 * index), 1, statSync);
+        break;
+      }
+      Atomics.wait(this.counters, 1, done, left);
+    }
+    this.cancel();
+    return this.results;
+  }
+
+  cancel(): void {
+    void this.thread?.terminate();
+    this.thread = undefined;
+  }
+}
+
+/**
+ * A change check: which indexed files may have changed since the last walk. `begin` plans it
+ * and starts the stats; `finish` completes them here and judges.
+ */
+export class ChangeCheck {
+  private constructor(
+    private readonly times: ListingTimes,
+    private readonly skipped: readonly SkippedFile[],
+    private readonly known: { paths: string[]; sizes: number[]; mtimes: number[] },
+    private readonly absolute: string[],
+    private readonly stats: PathStats,
+  ) {}
+
+  /**
+   * Plans the check of `root` against the listings in `times`, the indexed files and the
+   * skipped ones, and starts the stats (on another thread too when `useThread` and there are
+   * `threadMinPaths` or more). Undefined when a full walk is needed anyway.
+   */
+  static begin(
+    root: string,
+    times: ListingTimes,
+    known: KnownFiles,
+    skipped: readonly SkippedFile[],
+    useThread: boolean,
+    threadMinPaths = THREAD_MIN_PATHS,
+  ): ChangeCheck | undefined {
+    // The manifest is read as it is found on disk: a listing of another shape is not trusted.
+    if (typeof times.checkedAt !== "number" || typeof times.mtimes !== "object" || times.mtimes === null || !Array.isArray(skipped)) return undefined;
+    if (skipped.some((entry) => entry.reason === "unreadable")) return undefined;
+    const looked = skipped.filter((entry) => entry.reason !== "symlink");
+    const absolute = Object.keys(times.mtimes).map((relative) => path.join(root, relative));
+    for (const entry of looked) absolute.push(path.join(root, entry.path));
+    // Indexed paths are normalised and root-relative (walk.ts), so plain joining is path.join without its normalising pass.
+    const prefix = root.endsWith(path.sep) ? root : root + path.sep;
+    const separator = path.sep === "/" ? undefined : /\//g;
+    const files = { paths: [] as string[], sizes: [] as number[], mtimes: [] as number[] };
+    known.each((relative, size, mtimeMs) => {
+      files.paths.push(relative);
+      files.sizes.push(size);
+      files.mtimes.push(mtimeMs);
+      absolute.push(prefix + (separator === undefined ? relative : relative.replace(separator, path.sep)));
+      return true;
+    });
+    return new ChangeCheck(times, looked, files, absolute, new PathStats(absolute, useThread && absolute.length >= threadMinPaths));
+  }
+
+  /** Stops the stats of a check that will not be finished. */
+  cancel(): void {
+    this.stats.cancel();
+  }
+
+  /** The indexed files that may have changed (size or mtime moved, or a racy mtime); undefined when a full walk is needed. */
+  finish(maxFileBytes: number): WalkedFile[] | undefined {
+    const results = this.stats.finish();
+    const kind = (index: number) => results[3 * index]!;
+    const size = (index: number) => results[3 * index + 1]!;
+    const mtime = (index: number) => results[3 * index + 2]!;
+    const { checkedAt, mtimes } = this.times;
+    let index = 0;
+    for (const mtimeMs of Object.values(mtimes)) {
+      if (kind(index) === FOUND_GONE || mtime(index) !== mtimeMs || isRacy(mtimeMs, checkedAt)) return undefined;
+      index++;
+    }
+    for (const entry of this.skipped) {
+      if (kind(index) === FOUND_GONE) return undefined;
+      if (entry.reason === "too_large" && size(index) <= maxFileBytes) return undefined;
+      if (entry.reason === "binary" && (size(index) !== entry.size || mtime(index) !== entry.mtimeMs)) return undefined;
+      index++;
+    }
+    const changed: WalkedFile[] = [];
+    const { paths, sizes, mtimes: knownMtimes } = this.known;
+    for (let file = 0; file < paths.length; file++, index++) {
+      if (kind(index) !== FOUND_FILE || size(index) > maxFileBytes) return undefined;
+      if (size(index) !== sizes[file] || mtime(index) !== knownMtimes[file] || isRacy(mtime(index), checkedAt)) {
+        changed.push({ path: paths[file]!, absolute: this.absolute[index]!, size: size(index), mtimeMs: mtime(index) });
+      }
+    }
+    return changed;
+  }
+
+  /** How many paths the check stats (listings, skipped files, indexed files). */
+  get pathCount(): number {
+    return this.absolute.length;
+  }
+
+  /** How many of them are stat'd so far, on either thread. */
+  get statted(): number {
+    return this.stats.done;
+  }
+
+  /** How many of them this thread stat'd (in `finish`). */
+  get stattedHere(): number {
+    return this.stats.takenHere;
+  }
+}
+
+/** A check with the moment it began (mtimes after it are too recent to trust). */
+export interface BegunCheck {
+  check: ChangeCheck;
+  checkedAt: number;
+}
+
+/**
+ * A check of the whole workspace begun before the update that finishes it (a fresh process
+ * answers from what is stored meanwhile), kept with the stamp of the index it was planned
+ * against: an index changed since makes it worthless.
+ */
+export class CheckInAdvance {
+  private begun: (BegunCheck & { stamp: number }) | undefined;
+
+  /** A check planned by `plan` now, or undefined when `plan` finds a walk needed anyway. */
+  static now(plan: () => ChangeCheck | undefined): BegunCheck | undefined {
+    const checkedAt = Date.now();
+    const check = plan();
+    return check === undefined ? undefined : { check, checkedAt };
+  }
+
+  /** Begins a check (dropping one begun before); `stamp` marks the index as it is now. */
+  begin(plan: () => ChangeCheck | undefined, stamp: number): void {
+    this.cancel();
+    const begun = CheckInAdvance.now(plan);
+    this.begun = begun === undefined ? undefined : { ...begun, stamp };
+  }
+
+  /** Drops the begun check; returns undefined. */
+  cancel(): undefined {
+    this.begun?.check.cancel();
+    this.begun = undefined;
+    return undefined;
+  }
+
+  /** Takes the begun check when the index is still as `stamp` marks it; otherwise drops it. */
+  take(stamp: number): BegunCheck | undefined {
+    const begun = this.begun;
+    this.begun = undefined;
+    if (begun?.stamp === stamp) return begun;
+    begun?.check.cancel();
+    return undefined;
+  }
+}
+
 /**
  * The indexed files that may have changed (size or mtime moved, or a racy mtime), when the
- * listings are as `times` recorded; undefined when a full walk is needed.
+ * listings are as `times` recorded; undefined when a full walk is needed. Stats on this thread.
  */
 export function changedKnownFiles(root: string, times: ListingTimes, known: KnownFiles, skipped: readonly SkippedFile[], maxFileBytes: number): WalkedFile[] | undefined {
-  // The manifest is read as it is found on disk: a listing of another shape is not trusted.
-  if (typeof times.checkedAt !== "number" || typeof times.mtimes !== "object" || times.mtimes === null || !Array.isArray(skipped)) return undefined;
-  for (const [relative, mtimeMs] of Object.entries(times.mtimes)) {
-    const seen = statSync(path.join(root, relative), { throwIfNoEntry: false });
-    if (seen === undefined || seen.mtimeMs !== mtimeMs || isRacy(mtimeMs, times.checkedAt)) return undefined;
-  }
-  for (const entry of skipped) {
-    if (entry.reason === "symlink") continue;
-    if (entry.reason === "unreadable") return undefined;
-    const seen = statSync(path.join(root, entry.path), { throwIfNoEntry: false });
-    if (seen === undefined) return undefined;
-    if (entry.reason === "too_large" && seen.size <= maxFileBytes) return undefined;
-    if (entry.reason === "binary" && (seen.size !== entry.size || seen.mtimeMs !== entry.mtimeMs)) return undefined;
-  }
-  const changed: WalkedFile[] = [];
-  // Indexed paths are normalised and root-relative (walk.ts), so plain joining is path.join without its normalising pass.
-  const prefix = root.endsWith(path.sep) ? root : root + path.sep;
-  const separator = path.sep === "/" ? undefined : /\//g;
-  let walkNeeded = false;
-  known.each((relative, size, mtimeMs) => {
-    const absolute = prefix + (separator === undefined ? relative : relative.replace(separator, path.sep));
-    const seen = statSync(absolute, { throwIfNoEntry: false });
-    if (seen === undefined || !seen.isFile() || seen.size > maxFileBytes) {
-      walkNeeded = true;
-      return false;
-    }
-    if (seen.size !== size || seen.mtimeMs !== mtimeMs || isRacy(seen.mtimeMs, times.checkedAt)) changed.push({ path: relative, absolute, size: seen.size, mtimeMs: seen.mtimeMs });
-    return true;
-  });
-  return walkNeeded ? undefined : changed;
+  return ChangeCheck.begin(root, times, known, skipped, false)?.finish(maxFileBytes);
 }

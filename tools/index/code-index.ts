@@ -19,6 +19,7 @@ import type { SegmentReader } from "./segment.js";
 import { SegmentDamage } from "./segment-bytes.js";
 import { INDEX_FORMAT_VERSION, type IndexManifest, type VectorRecord } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
+import { ChangeCheck, CheckInAdvance, coreToSpare } from "./change-check.js";
 import { scanForChanges } from "./update-scan.js";
 import { exclusionOf, type SkippedFile } from "./walk.js";
 
@@ -44,6 +45,10 @@ export interface CodeIndexOptions {
   semanticWeight?: number;
   /** Worker threads beside this one for large updates (default: the machine's parallelism less one, at most 3; 0 keeps the work in this thread). */
   workers?: number;
+  /** Change checks of this many paths or more stat them on another thread as well, when a core is idle (default 2,000). */
+  threadMinPaths?: number;
+  /** Whether a core is idle for that thread (default: the load average leaves one free). */
+  coreToSpare?: () => boolean;
   /** Updates that read fewer bytes than this stay in this thread (default 8 MiB). */
   parallelMinBytes?: number;
   /** Analysed files are written as a segment once they hold this many term postings (default 1,000,000): bounds a build's memory. */
@@ -95,6 +100,8 @@ export class CodeIndex {
   private readonly store: IndexStore;
   /** The segment list differs from the manifest's (plan mode kept it from being written). */
   private uncommitted = false;
+  /** A change check of the whole workspace begun before its update (`beginCheck`). */
+  private readonly advance = new CheckInAdvance();
 
   private constructor(
     /** The workspace root (absolute). */
@@ -169,6 +176,31 @@ export class CodeIndex {
     }
   }
 
+  /** Changes whenever the indexed files do: results read before may be out of date. */
+  get stamp(): number {
+    return this.segments.stamp;
+  }
+
+  /**
+   * Begins the stats of the next update's change check of the whole workspace, on another
+   * thread while this one goes on (a fresh process answers from what is stored meanwhile). The
+   * next update of the whole workspace finishes it; `cancelCheck` drops it.
+   */
+  beginCheck(): void {
+    this.advance.begin(() => this.planCheck(), this.segments.stamp);
+  }
+
+  /** Drops a check `beginCheck` began (its results would be out of date later). */
+  cancelCheck(): void {
+    this.advance.cancel();
+  }
+
+  private planCheck(): ChangeCheck | undefined {
+    const listing = this.manifest.listing;
+    const useThread = (this.options.coreToSpare ?? coreToSpare)();
+    return listing === undefined ? undefined : ChangeCheck.begin(this.root, listing, this.files, this.manifest.skipped, useThread, this.options.threadMinPaths);
+  }
+
   /** True once an update has run here or in an earlier process. */
   get built(): boolean {
     return this.manifest.updatedAt > 0;
@@ -229,10 +261,12 @@ export class CodeIndex {
     const inScope = (filePath: string) => prefix === "" || filePath === prefix || filePath.startsWith(`${prefix}/`);
     const persist = this.options.persist?.() !== false;
     if (persist) await this.store.makeFolders();
-    const checkedAt = Date.now();
+    const begun = start === this.root ? (this.advance.take(this.segments.stamp) ?? CheckInAdvance.now(() => this.planCheck())) : this.advance.cancel();
+    const checkedAt = begun?.checkedAt ?? Date.now();
     const scan = scanForChanges(this.root, start, this.files, this.manifest, checkedAt, {
       ...(this.options.maxFileBytes !== undefined ? { maxFileBytes: this.options.maxFileBytes } : {}),
       ...(this.options.hidden ? { hidden: this.options.hidden } : {}),
+      ...(begun !== undefined ? { begun: begun.check } : {}),
     });
     const writer = new SegmentBatch(this.store, this.segments, persist, this.options.segmentPostings ?? SEGMENT_POSTINGS);
     const analysed = await this.analyse(scan.queue, writer, signal);

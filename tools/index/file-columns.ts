@@ -1,10 +1,17 @@
 /**
- * A segment's file list as stored: one JSON object of columns (all paths, all sizes, …) rather
- * than an object per file. A fresh process reads the whole list before its first search, and
- * columns are about half the bytes and parse in about a third of the time (no key repeated per
- * file, languages named once). The reader checks the columns' shape and lengths: a list that does
- * not hold together is a damaged segment.
+ * A segment's file list as stored: binary columns (all sizes, all mtimes, …) rather than an
+ * object per file, so a fresh process opens a segment without parsing text per file. Numbers are
+ * typed arrays viewed in place, hashes are 20 raw bytes, paths one UTF-8 run split on NUL (no
+ * path holds one), and the few fields a few files have are a small JSON tail.
+ *
+ * Layout (little-endian): count, paths length, tail length, checksum of the rest (4 × u32); then
+ * sizes, mtimes, meta offsets (f64 each); meta lengths, lines, symbol counts, chunks, language
+ * numbers (u32 each); hashes (20 bytes each); flags (a byte each: the state, and whether the hash
+ * is empty, as a removal's or a touch's is); paths; tail JSON (`languages`, `rare`). The reader
+ * checks the lengths, the checksum and every language number: a list that does not hold
+ * together is a damaged segment.
  */
+import { checksumOf } from "./segment-bytes.js";
 import type { IndexedFile } from "./store.js";
 
 /** A file as a segment lists it; `state` marks a removal or a change of size and mtime only. */
@@ -18,90 +25,149 @@ export type SegmentFileHeader = Pick<IndexedFile, "path" | "size" | "mtimeMs" | 
   state?: "removed" | "touched";
 };
 
-/** Fields a few files have: kept aside, by file number. */
-type RareFields = Pick<SegmentFileHeader, "entry" | "invalidUtf8" | "state">;
+/** Fields a few files have: kept aside, by file number (`hash` when it is neither a sha1 in hex nor empty). */
+type RareFields = Pick<SegmentFileHeader, "entry" | "invalidUtf8"> & { hash?: string };
 
-interface FileColumns {
-  paths: string[];
-  sizes: number[];
-  mtimes: number[];
-  hashes: string[];
-  /** Each distinct language once; `languageOf` holds each file's position in it. */
+interface Tail {
+  /** Each distinct language once; the language column holds each file's position in it. */
   languages: string[];
-  languageOf: number[];
-  lines: number[];
-  symbolCounts: number[];
-  chunks: number[];
-  /** Each file's meta blob as offset, length (two numbers a file). */
-  meta: number[];
   rare: [number, RareFields][];
 }
 
-/** The columns of `headers` as JSON text. */
-export function fileColumnsJson(headers: readonly SegmentFileHeader[]): string {
-  const languages: string[] = [];
+const HEAD = 16;
+const HASH_BYTES = 20;
+/** Bytes per file in the fixed-width columns: three f64, five u32, one hash, one flags byte. */
+const FIXED_BYTES_PER_FILE = 3 * 8 + 5 * 4 + HASH_BYTES + 1;
+/** The flags byte: the state in its two low bits, then whether the hash is empty. */
+const STATES: ReadonlyArray<SegmentFileHeader["state"]> = [undefined, "removed", "touched"];
+const EMPTY_HASH = 4;
+const SHA1_HEX = /^[0-9a-f]{40}$/;
+
+/** The columns of `headers` as bytes. */
+export function fileColumnsBytes(headers: readonly SegmentFileHeader[]): Uint8Array {
+  const count = headers.length;
+  const tail: Tail = { languages: [], rare: [] };
   const languageNumbers = new Map<string, number>();
-  const columns: FileColumns = { paths: [], sizes: [], mtimes: [], hashes: [], languages, languageOf: [], lines: [], symbolCounts: [], chunks: [], meta: [], rare: [] };
+  const paths = Buffer.from(headers.map((header) => header.path).join("\0"), "utf8");
+  if (headers.some((header) => header.path.includes("\0"))) throw new Error("a path holds a NUL character");
+  const fixedAt = HEAD;
+  const pathsAt = fixedAt + count * FIXED_BYTES_PER_FILE;
+  const rareAt = pathsAt + paths.length;
+  const columns = { sizes: new Float64Array(count), mtimes: new Float64Array(count), metaOffsets: new Float64Array(count) };
+  const counts = {
+    metaLengths: new Uint32Array(count),
+    lines: new Uint32Array(count),
+    symbolCounts: new Uint32Array(count),
+    chunks: new Uint32Array(count),
+    languageOf: new Uint32Array(count),
+  };
+  const hashes = Buffer.alloc(count * HASH_BYTES);
+  const flags = new Uint8Array(count);
   headers.forEach((header, index) => {
     let language = languageNumbers.get(header.language);
     if (language === undefined) {
-      language = languages.push(header.language) - 1;
+      language = tail.languages.push(header.language) - 1;
       languageNumbers.set(header.language, language);
     }
-    columns.paths.push(header.path);
-    columns.sizes.push(header.size);
-    columns.mtimes.push(header.mtimeMs);
-    columns.hashes.push(header.hash);
-    columns.languageOf.push(language);
-    columns.lines.push(header.lines);
-    columns.symbolCounts.push(header.symbolCount);
-    columns.chunks.push(header.chunks);
-    columns.meta.push(header.meta[0], header.meta[1]);
+    columns.sizes[index] = header.size;
+    columns.mtimes[index] = header.mtimeMs;
+    columns.metaOffsets[index] = header.meta[0];
+    counts.metaLengths[index] = header.meta[1];
+    counts.lines[index] = header.lines;
+    counts.symbolCounts[index] = header.symbolCount;
+    counts.chunks[index] = header.chunks;
+    counts.languageOf[index] = language;
     const rare: RareFields = {};
+    if (SHA1_HEX.test(header.hash)) hashes.write(header.hash, index * HASH_BYTES, "hex");
+    else if (header.hash === "") flags[index]! |= EMPTY_HASH;
+    else rare.hash = header.hash;
+    flags[index]! |= STATES.indexOf(header.state);
     if (header.entry !== undefined) rare.entry = header.entry;
     if (header.invalidUtf8 !== undefined) rare.invalidUtf8 = header.invalidUtf8;
-    if (header.state !== undefined) rare.state = header.state;
-    if (Object.keys(rare).length > 0) columns.rare.push([index, rare]);
+    if (Object.keys(rare).length > 0) tail.rare.push([index, rare]);
   });
-  return JSON.stringify(columns);
+  const tailBytes = Buffer.from(JSON.stringify(tail), "utf8");
+  const bytes = new Uint8Array(rareAt + tailBytes.length);
+  let at = fixedAt;
+  for (const column of [...Object.values(columns), ...Object.values(counts)]) {
+    bytes.set(new Uint8Array(column.buffer), at);
+    at += column.byteLength;
+  }
+  bytes.set(hashes, at);
+  bytes.set(flags, at + hashes.length);
+  bytes.set(paths, pathsAt);
+  bytes.set(tailBytes, rareAt);
+  const head = new DataView(bytes.buffer);
+  head.setUint32(0, count, true);
+  head.setUint32(4, paths.length, true);
+  head.setUint32(8, tailBytes.length, true);
+  head.setUint32(12, checksumOf(bytes.subarray(HEAD)), true);
+  return bytes;
 }
 
-const COLUMNS_PER_FILE = ["paths", "sizes", "mtimes", "hashes", "languageOf", "lines", "symbolCounts", "chunks"] as const;
-
 /**
- * A segment's file list as parsed columns, read in place: what a fresh process needs of every
- * file (path, size, mtime, chunks) is read from the columns, and a file's header object is built
- * only when something asks for that file.
+ * A segment's file list read in place: what a fresh process needs of every file (path, size,
+ * mtime, chunks) is read from the columns, and a file's header object is built only when
+ * something asks for that file.
  */
 export class FileTable {
   /** Each file's first chunk in the segment (counted from the chunks before it). */
   readonly firstChunks: Int32Array;
   private readonly rare = new Map<number, RareFields>();
+  private readonly sizes: Float64Array;
+  private readonly mtimes: Float64Array;
+  private readonly metaOffsets: Float64Array;
+  private readonly metaLengths: Uint32Array;
+  private readonly lines: Uint32Array;
+  private readonly symbolCounts: Uint32Array;
+  private readonly chunkCounts: Uint32Array;
+  private readonly languageOf: Uint32Array;
 
-  private constructor(private readonly columns: FileColumns) {
-    this.firstChunks = new Int32Array(columns.paths.length);
+  private constructor(
+    bytes: Uint8Array,
+    private readonly paths: string[],
+    private readonly hashes: Uint8Array,
+    private readonly flags: Uint8Array,
+    private readonly languages: string[],
+  ) {
+    const count = paths.length;
+    const float = (column: number) => new Float64Array(bytes.buffer, bytes.byteOffset + HEAD + column * 8 * count, count);
+    const whole = (column: number) => new Uint32Array(bytes.buffer, bytes.byteOffset + HEAD + 24 * count + column * 4 * count, count);
+    [this.sizes, this.mtimes, this.metaOffsets] = [float(0), float(1), float(2)];
+    [this.metaLengths, this.lines, this.symbolCounts, this.chunkCounts, this.languageOf] = [whole(0), whole(1), whole(2), whole(3), whole(4)];
+    this.firstChunks = new Int32Array(count);
   }
 
-  /** The table the parsed columns describe, or an error message when they do not hold together. */
-  static from(parsed: unknown): FileTable | string {
-    if (typeof parsed !== "object" || parsed === null) return "its file list is not an object of columns";
-    const columns = parsed as FileColumns;
-    const count = Array.isArray(columns.paths) ? columns.paths.length : -1;
-    for (const name of COLUMNS_PER_FILE) if (!Array.isArray(columns[name]) || columns[name].length !== count) return `its file list's ${name} column does not match its paths`;
-    if (!Array.isArray(columns.languages) || !Array.isArray(columns.meta) || columns.meta.length !== 2 * count || !Array.isArray(columns.rare))
-      return "its file list is missing columns";
-    const table = new FileTable(columns);
+  /** The table `stored` holds, or an error message when it does not hold together. */
+  static from(stored: Uint8Array): FileTable | string {
+    if (stored.length < HEAD) return "its file list is cut short";
+    // Typed views need the bytes at a multiple of 8.
+    const bytes = stored.byteOffset % 8 === 0 ? stored : new Uint8Array(stored);
+    const head = new DataView(bytes.buffer, bytes.byteOffset, HEAD);
+    const [count, pathsLength, tailLength] = [head.getUint32(0, true), head.getUint32(4, true), head.getUint32(8, true)];
+    const pathsAt = HEAD + count * FIXED_BYTES_PER_FILE;
+    if (pathsAt + pathsLength + tailLength !== bytes.length) return "its file list's length does not match its columns";
+    if (checksumOf(bytes.subarray(HEAD)) !== head.getUint32(12, true)) return "its file list does not match its checksum";
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+    const paths = count === 0 ? [] : buffer.toString("utf8", pathsAt, pathsAt + pathsLength).split("\0");
+    if (paths.length !== count) return "its file list's paths do not match its count";
+    let tail: Tail;
+    try {
+      tail = JSON.parse(buffer.toString("utf8", pathsAt + pathsLength)) as Tail;
+    } catch {
+      return "its file list's tail is not valid JSON";
+    }
+    if (typeof tail !== "object" || tail === null || !Array.isArray(tail.languages) || !Array.isArray(tail.rare)) return "its file list is missing columns";
+    const hashesAt = pathsAt - count * (HASH_BYTES + 1);
+    const table = new FileTable(bytes, paths, bytes.subarray(hashesAt, pathsAt - count), bytes.subarray(pathsAt - count, pathsAt), tail.languages);
     let firstChunk = 0;
     for (let index = 0; index < count; index++) {
-      if (typeof columns.languages[columns.languageOf[index]!] !== "string") return "its file list names a language it does not hold";
-      const chunks = columns.chunks[index]!;
-      if (!Number.isInteger(chunks) || chunks < 0) return "its file list's chunks column holds a value that is not a count";
-      if (typeof columns.paths[index] !== "string" || typeof columns.sizes[index] !== "number" || typeof columns.mtimes[index] !== "number")
-        return "its file list holds a path, size or mtime of the wrong kind";
+      if (typeof tail.languages[table.languageOf[index]!] !== "string") return "its file list names a language it does not hold";
+      if ((table.flags[index]! & 3) >= STATES.length || table.flags[index]! > 7) return "its file list holds a flag it does not know";
       table.firstChunks[index] = firstChunk;
-      firstChunk += chunks;
+      firstChunk += table.chunkCounts[index]!;
     }
-    for (const item of columns.rare as unknown[]) {
+    for (const item of tail.rare as unknown[]) {
       const [index, rare] = Array.isArray(item) ? (item as [number, RareFields]) : [-1, null];
       if (!Number.isInteger(index) || index < 0 || index >= count || typeof rare !== "object" || rare === null) return "its file list's rare fields name a file it does not hold";
       table.rare.set(index, rare);
@@ -110,57 +176,57 @@ export class FileTable {
   }
 
   get length(): number {
-    return this.columns.paths.length;
+    return this.paths.length;
   }
   path(index: number): string {
-    return this.columns.paths[index]!;
+    return this.paths[index]!;
   }
   size(index: number): number {
-    return this.columns.sizes[index]!;
+    return this.sizes[index]!;
   }
   mtimeMs(index: number): number {
-    return this.columns.mtimes[index]!;
+    return this.mtimes[index]!;
   }
   chunks(index: number): number {
-    return this.columns.chunks[index]!;
+    return this.chunkCounts[index]!;
   }
   symbolCount(index: number): number {
-    return this.columns.symbolCounts[index]!;
+    return this.symbolCounts[index]!;
   }
   /** Where the file's meta blob is, as [offset, length]. */
   meta(index: number): [number, number] {
-    return [this.columns.meta[2 * index]!, this.columns.meta[2 * index + 1]!];
+    return [this.metaOffsets[index]!, this.metaLengths[index]!];
   }
   state(index: number): SegmentFileHeader["state"] {
-    return this.rare.size === 0 ? undefined : this.rare.get(index)?.state;
+    return STATES[this.flags[index]! & 3];
   }
 
   /** The header of file `index`, built now. */
   header(index: number): SegmentFileHeader {
-    const columns = this.columns;
+    const rare = this.rare.get(index);
     const header: SegmentFileHeader = {
-      path: columns.paths[index]!,
-      size: columns.sizes[index]!,
-      mtimeMs: columns.mtimes[index]!,
-      hash: columns.hashes[index]!,
-      language: columns.languages[columns.languageOf[index]!]!,
-      lines: columns.lines[index]!,
-      symbolCount: columns.symbolCounts[index]!,
-      chunks: columns.chunks[index]!,
+      path: this.paths[index]!,
+      size: this.sizes[index]!,
+      mtimeMs: this.mtimes[index]!,
+      hash: rare?.hash ?? ((this.flags[index]! & EMPTY_HASH) !== 0 ? "" : Buffer.from(this.hashes.buffer, this.hashes.byteOffset + index * HASH_BYTES, HASH_BYTES).toString("hex")),
+      language: this.languages[this.languageOf[index]!]!,
+      lines: this.lines[index]!,
+      symbolCount: this.symbolCounts[index]!,
+      chunks: this.chunkCounts[index]!,
       firstChunk: this.firstChunks[index]!,
       meta: this.meta(index),
     };
-    const rare = this.rare.get(index);
     if (rare?.entry !== undefined) header.entry = rare.entry;
     if (rare?.invalidUtf8 !== undefined) header.invalidUtf8 = rare.invalidUtf8;
-    if (rare?.state !== undefined) header.state = rare.state;
+    const state = this.state(index);
+    if (state !== undefined) header.state = state;
     return header;
   }
 }
 
-/** The headers the parsed columns describe (each file's first chunk counted from the chunks before it), or an error message when they do not hold together. */
-export function headersFromColumns(parsed: unknown): SegmentFileHeader[] | string {
-  const table = FileTable.from(parsed);
+/** The headers `stored` holds (each file's first chunk counted from the chunks before it), or an error message when they do not hold together. */
+export function headersFromColumns(stored: Uint8Array): SegmentFileHeader[] | string {
+  const table = FileTable.from(stored);
   if (typeof table === "string") return table;
   return Array.from({ length: table.length }, (_, index) => table.header(index));
 }

@@ -13,6 +13,13 @@ export class SegmentDamage extends Error {
   }
 }
 
+/** FNV-1a over bytes: a segment's sections are checked with it. */
+export function checksumOf(bytes: Uint8Array): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < bytes.length; index++) hash = Math.imul(hash ^ bytes[index]!, 0x01000193);
+  return hash >>> 0;
+}
+
 /** A growing run of bytes with varint and string writers. */
 export class ByteBuffer {
   bytes = new Uint8Array(256);

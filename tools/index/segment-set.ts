@@ -184,8 +184,13 @@ export class LiveFiles implements ReadonlyMap<string, IndexEntry> {
   }
 }
 
+/** Stamps given out so far: every set and every segment added gets a new one. */
+let stamps = 0;
+
 export class SegmentSet {
   private readonly placed: Placed[] = [];
+  /** Changes whenever the set does (a segment added): what was read of it before may be out of date. */
+  stamp = ++stamps;
   readonly files = new LiveFiles(this.placed);
   private alive = new Uint8Array(0);
   private chunkTotal = 0;
@@ -204,6 +209,7 @@ export class SegmentSet {
 
   /** Adds a segment newer than all before it. */
   add(reader: SegmentReader): void {
+    this.stamp = ++stamps;
     const base = this.chunkTotal;
     const place = this.placed.length;
     this.placed.push({ reader, base });

@@ -9,12 +9,14 @@
  * of the same path, and a `removed` entry drops it.
  *
  * Layout: magic, meta blobs, chunk table (startLine, endLine, length per chunk), term postings,
- * symbol postings, term blocks, symbol blocks, file list (JSON columns, file-columns.ts), footer JSON, trailer (footer length,
- * footer checksum, end magic). Every section is named by offset and length in the footer.
+ * symbol postings, term blocks, symbol blocks, file list (binary columns, file-columns.ts), block
+ * index (each block's first term, offset and checksum, binary), footer JSON, trailer (footer
+ * length, footer checksum, end magic). Every section is named by offset and length in the footer.
  */
-import { FileTable, fileColumnsJson, type SegmentFileHeader } from "./file-columns.js";
+import { blockIndexBytes, type DictionaryFooter, readBlockIndex, type StoredDictionary } from "./block-index.js";
+import { FileTable, fileColumnsBytes, type SegmentFileHeader } from "./file-columns.js";
+import { ByteBuffer, ByteReader, checksumOf, SegmentDamage, type SegmentSink, type SegmentSource } from "./segment-bytes.js";
 import { FileMeta } from "./symbol-table.js";
-import { ByteBuffer, ByteReader, SegmentDamage, type SegmentSink, type SegmentSource } from "./segment-bytes.js";
 
 const MAGIC = Buffer.from("CLIOSEG8", "latin1");
 const END = Buffer.from("CLIOEND\n", "latin1");
@@ -30,29 +32,19 @@ export type { SegmentFileHeader } from "./file-columns.js";
 
 export type { FileMeta } from "./symbol-table.js";
 
-interface DictionaryFooter {
-  firsts: string[];
-  offsets: number[];
-  sums: number[];
-  /** Where the blocks end. */
-  end: number;
-  postings: number;
-}
-
-interface Footer {
+interface StoredFooter {
   chunkCount: number;
   chunks: [number, number];
   chunkSum: number;
   files: [number, number];
-  terms: DictionaryFooter;
-  symbols: DictionaryFooter;
+  /** The block index of both dictionaries (`blockIndexBytes`), and its checksum. */
+  blocks: [number, number];
+  blockSum: number;
+  terms: StoredDictionary;
+  symbols: StoredDictionary;
 }
 
-function checksum(bytes: Uint8Array): number {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < bytes.length; index++) hash = Math.imul(hash ^ bytes[index]!, 0x01000193);
-  return hash >>> 0;
-}
+type Footer = Omit<StoredFooter, "terms" | "symbols"> & { terms: DictionaryFooter; symbols: DictionaryFooter };
 
 /** JSON from bytes, or a damage error naming what did not parse. */
 function parseOr(bytes: Uint8Array, what: string): unknown {
@@ -67,7 +59,7 @@ function parseOr(bytes: Uint8Array, what: string): unknown {
 /** Writes a sorted dictionary: entries of term, document frequency, postings offset and length. */
 class DictionaryWriter {
   private readonly blocks = new ByteBuffer();
-  private readonly footer: Omit<DictionaryFooter, "end" | "postings"> = { firsts: [], offsets: [], sums: [] };
+  private readonly footer: { firsts: string[]; offsets: number[]; sums: number[] } = { firsts: [], offsets: [], sums: [] };
   private inBlock = 0;
   private blockStart = 0;
   private last: string | undefined;
@@ -89,7 +81,7 @@ class DictionaryWriter {
   }
 
   private closeBlock(): void {
-    this.footer.sums.push(checksum(this.blocks.bytes.subarray(this.blockStart, this.blocks.length)));
+    this.footer.sums.push(checksumOf(this.blocks.bytes.subarray(this.blockStart, this.blocks.length)));
     this.inBlock = 0;
   }
 
@@ -182,20 +174,25 @@ export class SegmentWriter {
     if (this.phase === "terms") this.symbolPostings = this.sink.written;
     const terms = this.terms.finish(this.sink, this.termPostings);
     const symbols = this.symbols.finish(this.sink, this.symbolPostings);
-    const files = Buffer.from(fileColumnsJson(this.headers), "utf8");
-    const footer: Footer = {
+    const files = fileColumnsBytes(this.headers);
+    const blocks = blockIndexBytes([terms, symbols]);
+    const stored = ({ firsts: _firsts, offsets, sums: _sums, ...rest }: DictionaryFooter): StoredDictionary => ({ ...rest, start: offsets[0] ?? rest.end });
+    if (this.sink.written + blocks.length > 2 ** 32) throw new Error("a segment may not grow past 4 GiB");
+    const footer: StoredFooter = {
       chunkCount: this.chunkCount,
       chunks: this.chunksAt,
-      chunkSum: checksum(this.chunkRows.view()),
+      chunkSum: checksumOf(this.chunkRows.view()),
       files: [this.sink.append(files), files.length],
-      terms,
-      symbols,
+      blocks: [this.sink.append(blocks), blocks.length],
+      blockSum: checksumOf(blocks),
+      terms: stored(terms),
+      symbols: stored(symbols),
     };
     const footerBytes = Buffer.from(JSON.stringify(footer), "utf8");
     this.sink.append(footerBytes);
     const trailer = Buffer.alloc(TRAILER);
     trailer.writeUInt32LE(footerBytes.length, 0);
-    trailer.writeUInt32LE(checksum(footerBytes), 4);
+    trailer.writeUInt32LE(checksumOf(footerBytes), 4);
     END.copy(trailer, 8);
     this.sink.append(trailer);
     return this.sink.finish();
@@ -242,14 +239,18 @@ export class SegmentReader {
     const footerLength = trailer.readUInt32LE(0);
     if (footerLength > size - TRAILER - MAGIC.length) throw new SegmentDamage("its footer is longer than the file");
     const footerBytes = source.read(size - TRAILER - footerLength, footerLength);
-    if (checksum(footerBytes) !== trailer.readUInt32LE(4)) throw new SegmentDamage("its footer does not match its checksum");
-    this.footer = parseOr(footerBytes, "its footer") as Footer;
-    const table = FileTable.from(parseOr(source.read(...this.footer.files), "its file list"));
+    if (checksumOf(footerBytes) !== trailer.readUInt32LE(4)) throw new SegmentDamage("its footer does not match its checksum");
+    const stored = parseOr(footerBytes, "its footer") as StoredFooter;
+    const blocks = source.read(...stored.blocks);
+    if (checksumOf(blocks) !== stored.blockSum) throw new SegmentDamage("its block index does not match its checksum");
+    const [terms, symbols] = readBlockIndex(blocks, [stored.terms, stored.symbols]);
+    this.footer = { ...stored, terms: terms!, symbols: symbols! };
+    const table = FileTable.from(source.read(...this.footer.files));
     if (typeof table === "string") throw new SegmentDamage(table);
     this.table = table;
     const rows = source.read(...this.footer.chunks);
     if (rows.length !== this.footer.chunkCount * CHUNK_ROW * 4) throw new SegmentDamage("its chunk table does not match its chunk count");
-    if (checksum(rows) !== this.footer.chunkSum) throw new SegmentDamage("its chunk table does not match its checksum");
+    if (checksumOf(rows) !== this.footer.chunkSum) throw new SegmentDamage("its chunk table does not match its checksum");
     // A copy only when the bytes do not start at a multiple of 4 (a view needs that).
     this.chunkRows = rows.byteOffset % 4 === 0 ? new Int32Array(rows.buffer, rows.byteOffset, rows.length / 4) : new Int32Array(new Uint8Array(rows).buffer);
     const last = table.length - 1;
@@ -363,7 +364,7 @@ export class SegmentReader {
     const start = dictionary.offsets[block]!;
     const end = dictionary.offsets[block + 1] ?? dictionary.end;
     const bytes = this.source.read(start, end - start);
-    if (checksum(bytes) !== dictionary.sums[block]) throw new SegmentDamage("a dictionary block does not match its checksum");
+    if (checksumOf(bytes) !== dictionary.sums[block]) throw new SegmentDamage("a dictionary block does not match its checksum");
     const reader = new ByteReader(bytes);
     const entries: DictionaryEntry[] = [];
     while (!reader.done) entries.push({ term: reader.text(), frequency: reader.varint(), offset: reader.varint(), length: reader.varint() });

@@ -9,8 +9,9 @@ import type { SkippedFile } from "./walk.js";
 
 /**
  * 8: each file's symbol table stored with its names' parts split, stemmed and lower-cased
- * (symbol-table.ts); 7: a segment's file list stored as columns; 6: segments with a sorted term
- * dictionary and postings read on demand.
+ * (symbol-table.ts), and a segment's file list and block index stored as binary; 7: a segment's
+ * file list stored as JSON columns; 6: segments with a sorted term dictionary and postings read
+ * on demand.
  */
 export const INDEX_FORMAT_VERSION = 8;
 

@@ -4,7 +4,7 @@
  * each); otherwise the folder is walked, and files are queued for analysis as the walk finds them
  * (new ones, those whose size or mtime moved, and those whose mtime is too recent to trust).
  */
-import { changedKnownFiles, isRacy, type KnownFile, type KnownFiles, type ListingTimes } from "./change-check.js";
+import { ChangeCheck, isRacy, type KnownFile, type KnownFiles, type ListingTimes } from "./change-check.js";
 import { FileQueue } from "./parallel.js";
 import type { IndexManifest } from "./store.js";
 import { DEFAULT_MAX_FILE_BYTES, walkFiles, type SkippedFile, type WalkedFile } from "./walk.js";
@@ -22,6 +22,8 @@ export interface KnownIndex extends KnownFiles {
 export interface ScanOptions {
   maxFileBytes?: number;
   hidden?: (relative: string) => boolean;
+  /** A check of the whole workspace begun earlier (`ChangeCheck.begin` with the same index and manifest), finished here instead of a new one. */
+  begun?: ChangeCheck;
 }
 
 export interface Scan {
@@ -39,13 +41,14 @@ export interface Scan {
 
 /**
  * Scans `start` (absolute, inside `root`) against what the index holds (`known`, and the
- * manifest's skipped files and listings); `checkedAt` is when the update began.
+ * manifest's skipped files and listings); `checkedAt` is when the update (or the check it
+ * finishes) began.
  */
 export function scanForChanges(root: string, start: string, known: KnownIndex, manifest: IndexManifest, checkedAt: number, options: ScanOptions): Scan {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const listing = manifest.listing;
   if (start === root && listing !== undefined) {
-    const changed = changedKnownFiles(root, listing, known, manifest.skipped, maxFileBytes);
+    const changed = (options.begun ?? ChangeCheck.begin(root, listing, known, manifest.skipped, false))?.finish(maxFileBytes);
     if (changed !== undefined) {
       const queue = FileQueue.of(changed.map((file) => ({ ...file, knownHash: known.get(file.path)?.hash })));
       const finished = Promise.resolve({ present: undefined, skipped: manifest.skipped, listing: { checkedAt, mtimes: listing.mtimes } });
