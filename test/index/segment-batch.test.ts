@@ -9,6 +9,7 @@ import { SegmentBatch } from "../../tools/index/segment-batch.js";
 import { SegmentSet } from "../../tools/index/segment-set.js";
 import { TermDictionary } from "../../tools/index/store.js";
 import { TermCounter } from "../../tools/index/term-counter.js";
+import { writableOf } from "../../tools/index/writable-file.js";
 
 const SOURCES: Array<[string, string]> = [
   ["src/parse.ts", "export function parseConfig(text: string) {\n  return JSON.parse(text);\n}\n// reads the config file\n"],
@@ -27,7 +28,7 @@ function counterWith(seed: string[]): { counter: TermCounter; terms: readonly st
 function recordOf(index: number, counter: TermCounter) {
   const [filePath, text] = SOURCES[index]!;
   const bytes = Buffer.from(text, "utf8");
-  return buildFileRecord({ path: filePath, size: bytes.length, mtimeMs: 1000 + index }, bytes, `hash${index}`, counter);
+  return writableOf(buildFileRecord({ path: filePath, size: bytes.length, mtimeMs: 1000 + index }, bytes, `hash${index}`, counter));
 }
 
 describe("a segment batch", () => {

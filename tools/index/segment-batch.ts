@@ -11,8 +11,9 @@
  */
 import type { IndexStore } from "./index-store.js";
 import { writeRecords, type FileChange } from "./segment-build.js";
+import { CHUNK_HEADER } from "./store.js";
 import type { SegmentSet } from "./segment-set.js";
-import type { IndexedFile } from "./store.js";
+import { forEachChunk, type WritableFile } from "./writable-file.js";
 
 /** A batch is written once it holds this many files, however few postings they have: each record's own objects (symbols, chunks) cost memory too. */
 const BATCH_FILES = 4000;
@@ -29,7 +30,7 @@ export class SegmentBatch {
   private used = new Map<readonly string[], UsedTerms>();
   /** For each thread's term list met in the last batch or this one: its ids in term order. */
   private orders = new Map<readonly string[], Int32Array>();
-  private records: IndexedFile[] = [];
+  private records: WritableFile[] = [];
   /** The term list each record's ids name, by record. */
   private recordTerms: UsedTerms[] = [];
   private changes: FileChange[] = [];
@@ -46,19 +47,22 @@ export class SegmentBatch {
   ) {}
 
   /** Adds a record whose term ids name `terms` (its ids are rewritten in place when the batch is written). */
-  record(file: IndexedFile, terms: readonly string[]): void {
+  record(file: WritableFile, terms: readonly string[]): void {
     const used = this.usedOf(terms);
     const numbers = file.numbers;
     const { marked, ids } = used;
-    for (const { termsAt, distinct } of file.chunks) {
-      for (let position = termsAt; position < termsAt + distinct; position++) {
-        const local = numbers[position]!;
+    for (let position = 0; position < numbers.length; ) {
+      const distinct = numbers[position + CHUNK_HEADER - 1]!;
+      const termsAt = position + CHUNK_HEADER;
+      for (let index = termsAt; index < termsAt + distinct; index++) {
+        const local = numbers[index]!;
         if (marked[local] === 0) {
           marked[local] = 1;
           ids.push(local);
         }
       }
       this.postings += distinct;
+      position = termsAt + 2 * distinct;
     }
     this.records.push(file);
     this.recordTerms.push(used);
@@ -140,7 +144,7 @@ function ordered(terms: readonly string[], known: Int32Array | undefined): Int32
  * gives equal terms one id in that order, and rewrites each record's ids onto it; returns the
  * sorted terms.
  */
-function renumber(records: readonly IndexedFile[], recordTerms: readonly UsedTerms[], lists: ReadonlyArray<UsedTerms & { order: Int32Array }>): string[] {
+function renumber(records: readonly WritableFile[], recordTerms: readonly UsedTerms[], lists: ReadonlyArray<UsedTerms & { order: Int32Array }>): string[] {
   // Each list's used ids, in term order.
   const runs = lists.map(({ order, marked }) => {
     const run = new Int32Array(order.length);
@@ -170,8 +174,9 @@ function renumber(records: readonly IndexedFile[], recordTerms: readonly UsedTer
   }
   records.forEach((file, position) => {
     const map = maps.get(recordTerms[position]!.terms)!;
-    const numbers = file.numbers;
-    for (const { termsAt, distinct } of file.chunks) for (let index = termsAt; index < termsAt + distinct; index++) numbers[index] = map[numbers[index]!]!;
+    forEachChunk(file.numbers, (termsAt, distinct) => {
+      for (let index = termsAt; index < termsAt + distinct; index++) file.numbers[index] = map[file.numbers[index]!]!;
+    });
   });
   return sorted;
 }
