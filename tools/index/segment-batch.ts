@@ -126,7 +126,7 @@ function byCodeUnits(left: string, right: string): number {
 function ordered(terms: readonly string[], known: Int32Array | undefined): Int32Array {
   const from = known?.length ?? 0;
   if (from === terms.length && known !== undefined) return known;
-  const added = Array.from({ length: terms.length - from }, (_, offset) => from + offset).sort((left, right) => byCodeUnits(terms[left]!, terms[right]!));
+  const added = sortedIds(terms, from);
   const order = new Int32Array(terms.length);
   let position = 0;
   let next = 0;
@@ -137,6 +137,54 @@ function ordered(terms: readonly string[], known: Int32Array | undefined): Int32
   }
   while (next < added.length) order[position++] = added[next++]!;
   return order;
+}
+
+const ID_SPAN = 2 ** 24;
+
+/**
+ * The ids `from` .. terms.length - 1 in term order. Each id is packed with its term's first four
+ * characters into one number, so a numeric sort orders them by prefix without calling a
+ * comparator; only runs sharing a prefix are then sorted by their whole terms. Terms are made of
+ * ASCII identifier characters; a list holding any other (or too many terms) is sorted by comparator.
+ */
+export function sortedIds(terms: readonly string[], from: number): Int32Array {
+  const count = terms.length - from;
+  const ids = new Int32Array(count);
+  const byTerm = (left: number, right: number) => byCodeUnits(terms[left]!, terms[right]!);
+  const packed = terms.length < ID_SPAN ? new Float64Array(count) : undefined;
+  for (let offset = 0; offset < count && packed !== undefined; offset++) {
+    const prefix = prefixKey(terms[from + offset]!);
+    if (prefix < 0) {
+      for (let index = 0; index < count; index++) ids[index] = from + index;
+      return ids.sort(byTerm);
+    }
+    packed[offset] = prefix * ID_SPAN + from + offset;
+  }
+  if (packed === undefined) {
+    for (let index = 0; index < count; index++) ids[index] = from + index;
+    return ids.sort(byTerm);
+  }
+  packed.sort();
+  let runStart = 0;
+  for (let index = 0; index <= count; index++) {
+    if (index < count) ids[index] = packed[index]! % ID_SPAN;
+    if (index === count || Math.floor(packed[index]! / ID_SPAN) !== Math.floor(packed[runStart]! / ID_SPAN)) {
+      if (index - runStart > 1) ids.subarray(runStart, index).sort(byTerm);
+      runStart = index;
+    }
+  }
+  return ids;
+}
+
+/** The first four characters' codes (7 bits each, 0 past the end) as one number ordered as the strings are, or -1 when one is not ASCII. */
+function prefixKey(term: string): number {
+  let key = 0;
+  for (let index = 0; index < 4; index++) {
+    const code = index < term.length ? term.charCodeAt(index) : 0;
+    if (code > 127) return -1;
+    key = key * 128 + code;
+  }
+  return key;
 }
 
 /**
