@@ -3,8 +3,7 @@ import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CodeIndex } from "../../tools/index/code-index.js";
-import type { FileOutcome } from "../../tools/index/file-record.js";
-import { analyseFiles, FileQueue } from "../../tools/index/parallel.js";
+import { analyseFiles, FileQueue, type AnalysedOutcome } from "../../tools/index/parallel.js";
 import { searchIndex } from "../../tools/index/search.js";
 import { walkFiles } from "../../tools/index/walk.js";
 import { temporaryFolder } from "../support/workspace.js";
@@ -76,9 +75,9 @@ describe("parallel analysis", () => {
 
   it("finishes in this thread, with the same outcomes, when a worker fails", async () => {
     const { files } = await walkFiles(folder.path, folder.path);
-    const here = [] as FileOutcome[];
+    const here = [] as AnalysedOutcome[];
     for await (const batch of analyseFiles(FileQueue.of(files), { workers: 0 })) here.push(...batch.outcomes);
-    const failing = [] as FileOutcome[];
+    const failing = [] as AnalysedOutcome[];
     const threads: number[] = [];
     const context = {
       workers: 2,
@@ -97,7 +96,7 @@ describe("parallel analysis", () => {
   it("reports a file that is gone by the time a worker reads it as unreadable, and analyses the rest", async () => {
     const { files } = await walkFiles(folder.path, folder.path);
     const gone = { ...files[0]!, absolute: path.join(folder.path, "vanished.ts"), path: "vanished.ts" };
-    const outcomes = [] as FileOutcome[];
+    const outcomes = [] as AnalysedOutcome[];
     const threads: number[] = [];
     for await (const batch of analyseFiles(FileQueue.of([gone, ...files]), { workers: 2, parallelMinBytes: 0 })) {
       outcomes.push(...batch.outcomes);
@@ -151,11 +150,11 @@ describe("a vocabulary larger than one dictionary keeps", () => {
 });
 
 describe("parallel analysis of files still being found", () => {
-  const kinds = (outcomes: FileOutcome[]) => outcomes.map((outcome) => outcome.kind);
+  const kinds = (outcomes: AnalysedOutcome[]) => outcomes.map((outcome) => outcome.kind);
 
   it("starts on the files queued so far and takes the rest as they come, in queue order", async () => {
     const { files } = await walkFiles(folder.path, folder.path);
-    const here = [] as FileOutcome[];
+    const here = [] as AnalysedOutcome[];
     for await (const batch of analyseFiles(FileQueue.of(files), { workers: 0 })) here.push(...batch.outcomes);
     const queue = new FileQueue();
     for (const file of files.slice(0, 60)) queue.push(file);
@@ -165,7 +164,7 @@ describe("parallel analysis of files still being found", () => {
       for (const file of files.slice(60)) queue.push(file);
       queue.end();
     });
-    const outcomes = [] as FileOutcome[];
+    const outcomes = [] as AnalysedOutcome[];
     const threads: number[] = [];
     for await (const batch of analyseFiles(queue, { workers: 1, parallelMinBytes: 0 })) {
       if (outcomes.length === 0) expect(queue.ended).toBe(false);
@@ -176,8 +175,8 @@ describe("parallel analysis of files still being found", () => {
     await feeding;
     expect(threads.every((workers) => workers === 1)).toBe(true);
     expect(kinds(outcomes)).toEqual(kinds(here));
-    expect(outcomes.map((outcome) => (outcome.kind === "record" ? outcome.record.path : outcome.kind))).toEqual(
-      here.map((outcome) => (outcome.kind === "record" ? outcome.record.path : outcome.kind)),
+    expect(outcomes.map((outcome) => (outcome.kind === "record" ? outcome.record.header.path : outcome.kind))).toEqual(
+      here.map((outcome) => (outcome.kind === "record" ? outcome.record.header.path : outcome.kind)),
     );
   });
 
@@ -185,7 +184,7 @@ describe("parallel analysis of files still being found", () => {
     const { files } = await walkFiles(folder.path, folder.path);
     const queue = new FileQueue();
     for (const file of files.slice(0, 70)) queue.push(file);
-    const outcomes = [] as FileOutcome[];
+    const outcomes = [] as AnalysedOutcome[];
     for await (const batch of analyseFiles(queue, { workers: 0 })) {
       expect(batch.workers).toBe(0);
       if (outcomes.length === 0) {
@@ -195,7 +194,7 @@ describe("parallel analysis of files still being found", () => {
       }
       outcomes.push(...batch.outcomes);
     }
-    expect(outcomes.map((outcome) => (outcome.kind === "record" ? outcome.record.path : outcome.kind))).toEqual(
+    expect(outcomes.map((outcome) => (outcome.kind === "record" ? outcome.record.header.path : outcome.kind))).toEqual(
       files.map((file) => (file.path.endsWith(".bin") ? "binary" : file.path)),
     );
   });
@@ -213,7 +212,7 @@ describe("parallel analysis of files still being found", () => {
       parallelMinBytes: 0,
       createWorker: () => new Worker("throw new Error('the worker broke')", { eval: true }),
     };
-    const outcomes = [] as FileOutcome[];
+    const outcomes = [] as AnalysedOutcome[];
     for await (const batch of analyseFiles(queue, context)) outcomes.push(...batch.outcomes);
     expect(outcomes).toHaveLength(files.length);
     expect(outcomes.filter((outcome) => outcome.kind === "record")).toHaveLength(FILES);
@@ -241,7 +240,7 @@ describe("parallel analysis, hard cases", () => {
       started.push(worker);
       return worker;
     };
-    const outcomes = [] as FileOutcome[];
+    const outcomes = [] as AnalysedOutcome[];
     for await (const batch of analyseFiles(FileQueue.of(files), { workers: 2, parallelMinBytes: 0, createWorker })) {
       expect(batch.workers).toBe(0);
       outcomes.push(...batch.outcomes);

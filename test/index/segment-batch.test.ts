@@ -2,13 +2,15 @@ import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildFileRecord } from "../../tools/index/file-record.js";
 import { IndexStore } from "../../tools/index/index-store.js";
-import { SegmentBatch } from "../../tools/index/segment-batch.js";
+import { SegmentBatch, sortedIds } from "../../tools/index/segment-batch.js";
 import { SegmentSet } from "../../tools/index/segment-set.js";
 import { TermDictionary } from "../../tools/index/store.js";
 import { TermCounter } from "../../tools/index/term-counter.js";
+import { writableOf } from "../../tools/index/writable-file.js";
 
 const SOURCES: Array<[string, string]> = [
   ["src/parse.ts", "export function parseConfig(text: string) {\n  return JSON.parse(text);\n}\n// reads the config file\n"],
@@ -27,7 +29,7 @@ function counterWith(seed: string[]): { counter: TermCounter; terms: readonly st
 function recordOf(index: number, counter: TermCounter) {
   const [filePath, text] = SOURCES[index]!;
   const bytes = Buffer.from(text, "utf8");
-  return buildFileRecord({ path: filePath, size: bytes.length, mtimeMs: 1000 + index }, bytes, `hash${index}`, counter);
+  return writableOf(buildFileRecord({ path: filePath, size: bytes.length, mtimeMs: 1000 + index }, bytes, `hash${index}`, counter));
 }
 
 describe("a segment batch", () => {
@@ -57,5 +59,21 @@ describe("a segment batch", () => {
     expect(single).toHaveLength(2);
     expect(split).toHaveLength(2);
     for (const [position, bytes] of single.entries()) expect(Buffer.compare(bytes, split[position]!)).toBe(0);
+  });
+});
+
+describe("the order of a list's new terms", () => {
+  const byCodeUnits = (left: string, right: string) => (left < right ? -1 : left > right ? 1 : 0);
+
+  it("is the order of a comparator sort, for terms sharing prefixes, shorter than four characters, or not ASCII", () => {
+    const term = fc.stringMatching(/^[abc_$0-9\u0000é😀]{0,7}$/u);
+    fc.assert(
+      fc.property(fc.uniqueArray(term, { maxLength: 60 }), fc.nat(), (terms, cut) => {
+        const from = terms.length === 0 ? 0 : cut % terms.length;
+        const expected = Array.from({ length: terms.length - from }, (_, offset) => from + offset).sort((left, right) => byCodeUnits(terms[left]!, terms[right]!));
+        expect([...sortedIds(terms, from)]).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

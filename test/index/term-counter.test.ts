@@ -42,6 +42,21 @@ describe("the term counter", () => {
     );
   });
 
+  it("counts identifiers made of parts met before in other spellings (camelCase, snake_case, capitals, stopwords) as tokenize() does", () => {
+    const dictionary = new TermDictionary();
+    const counter = new TermCounter(dictionary);
+    const part = fc.constantFrom("get", "Get", "GET", "http", "HTTP", "Request", "requests", "the", "File", "x", "V2", "2", "parsing", "Parse", "ies", "Body", "$", "_", "9a");
+    const identifier = fc.array(part, { minLength: 1, maxLength: 5 }).map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(fc.array(identifier, { minLength: 1, maxLength: 12 }), (identifiers) => {
+        const text = identifiers.join(" ");
+        counter.add(Buffer.from(text, "utf8"));
+        expect(finished(counter, dictionary)).toEqual(expectedCounts(text));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it("counts short texts (paths, symbol names) by character, with their weight", () => {
     const dictionary = new TermDictionary();
     const counter = new TermCounter(dictionary);

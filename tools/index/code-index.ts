@@ -339,7 +339,7 @@ export class CodeIndex {
         if (known?.size === file.size && known.mtimeMs === file.mtimeMs) sameContent++;
         else writer.change({ path: file.path, state: "touched", size: file.size, mtimeMs: file.mtimeMs });
       } else {
-        if (outcome.record.invalidUtf8) invalidUtf8.push(file.path);
+        if (outcome.record.header.invalidUtf8) invalidUtf8.push(file.path);
         writer.record(outcome.record, outcome.terms);
         indexed++;
       }

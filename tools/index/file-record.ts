@@ -8,7 +8,7 @@ import { chunkLines, type ChunkOptions } from "./chunks.js";
 import { commentLines } from "./comments.js";
 import { languageOf } from "./languages.js";
 import type { IndexedFile, StoredChunk } from "./store.js";
-import { extractSymbols } from "./symbols.js";
+import { extractSymbols, type SymbolDefinition } from "./symbols.js";
 import type { TermCounter } from "./term-counter.js";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
@@ -135,14 +135,13 @@ export function buildFileRecord(
   const pathText = file.path.replace(/\.[^./]+$/, "");
   const language = languageOf(file.path);
   const comments = commentLines(lines, language);
+  // Symbols by line, so each chunk finds its own by a binary search (a chunk's order of terms does not matter).
+  const byLine = [...symbols].sort((left, right) => left.line - right.line);
   const places = chunkLines(lines, symbols, options).map((range) => {
     counter.addText(pathText);
-    counter.add(bytes, lineStarts[range.startLine - 1]!, Math.min(bytes.length, lineStarts[range.endLine]!));
-    for (let line = range.startLine - 1; line < range.endLine; line++) {
-      if (comments[line] === 1) counter.add(bytes, lineStarts[line]!, Math.min(bytes.length, lineStarts[line + 1]!), COMMENT_EXTRA_WEIGHT);
-    }
-    for (const symbol of symbols) {
-      if (symbol.line >= range.startLine && symbol.line <= range.endLine) counter.addText(symbol.name, SYMBOL_WEIGHT);
+    addLines(counter, bytes, lineStarts, comments, range.startLine - 1, range.endLine);
+    for (let index = firstAtOrAfter(byLine, range.startLine); index < byLine.length && byLine[index]!.line <= range.endLine; index++) {
+      counter.addText(byLine[index]!.name, SYMBOL_WEIGHT);
     }
     return { range, ...counter.finishChunk(range.startLine, range.endLine) };
   });
@@ -169,6 +168,33 @@ export function buildFileRecord(
   if (entry !== undefined) record.entry = entry;
   if (invalidUtf8) record.invalidUtf8 = true;
   return record;
+}
+
+/**
+ * Adds the terms of lines [from, to) (0-based): each run of code lines once, each run of comment
+ * lines with their extra weight on top, in one pass over the bytes (no identifier spans a line).
+ */
+function addLines(counter: TermCounter, bytes: Uint8Array, lineStarts: Int32Array, comments: Uint8Array, from: number, to: number): void {
+  for (let line = from; line < to; ) {
+    const comment = comments[line];
+    let end = line + 1;
+    while (end < to && comments[end] === comment) end++;
+    const weight = comment === 1 ? 1 + COMMENT_EXTRA_WEIGHT : 1;
+    counter.add(bytes, lineStarts[line]!, Math.min(bytes.length, lineStarts[end]!), weight);
+    line = end;
+  }
+}
+
+/** The position of the first symbol in `byLine` (sorted by line) on `line` or after it. */
+function firstAtOrAfter(byLine: readonly SymbolDefinition[], line: number): number {
+  let low = 0;
+  let high = byLine.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (byLine[middle]!.line < line) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /**

@@ -14,8 +14,9 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ToolError } from "../errors.js";
 import { FileReader, readAndAnalyse, type FileOutcome, type FileToAnalyse } from "./file-record.js";
-import { fileFromParts, TermDictionary, type FileParts, type IndexedFile } from "./store.js";
+import { TermDictionary } from "./store.js";
 import { TermCounter } from "./term-counter.js";
+import { writableOf, type WritableFile } from "./writable-file.js";
 
 /** Files sent to a worker at a time. */
 const WORKER_BATCH = 24;
@@ -33,8 +34,8 @@ export interface WorkerTask {
   maxChunkLines?: number;
 }
 
-/** An outcome as a worker sends it: a record travels as its parts. */
-export type WorkerOutcome = Exclude<FileOutcome, { kind: "record" }> | { kind: "parts"; parts: FileParts };
+/** An outcome as a worker sends it: a record travels ready to write. */
+export type WorkerOutcome = Exclude<FileOutcome, { kind: "record" }> | { kind: "record"; record: WritableFile };
 
 export interface WorkerReply {
   start: number;
@@ -56,8 +57,8 @@ export interface AnalysisContext {
   signal?: AbortSignal;
 }
 
-/** An outcome as analysis yields it: a record comes with the terms its ids name (the dictionary of the thread that made it). */
-export type AnalysedOutcome = Exclude<FileOutcome, { kind: "record" }> | { kind: "record"; record: IndexedFile; terms: readonly string[] };
+/** An outcome as analysis yields it: a record, ready to write, comes with the terms its ids name (the dictionary of the thread that made it). */
+export type AnalysedOutcome = Exclude<FileOutcome, { kind: "record" }> | { kind: "record"; record: WritableFile; terms: readonly string[] };
 
 /** Outcomes of consecutive files, and how many worker threads were running beside this one (0: this thread alone). */
 export interface AnalysedBatch {
@@ -142,7 +143,9 @@ class LocalAnalysis {
       this.counter = new TermCounter(this.dictionary);
     }
     const terms = this.dictionary.terms;
-    return readAndAnalyse(files, this.counter, this.reader, { maxLines: this.maxLines }).map((outcome) => (outcome.kind === "record" ? { ...outcome, terms } : outcome));
+    return readAndAnalyse(files, this.counter, this.reader, { maxLines: this.maxLines }).map((outcome) =>
+      outcome.kind === "record" ? { kind: "record", record: writableOf(outcome.record), terms } : outcome,
+    );
   }
 }
 
@@ -292,7 +295,7 @@ async function* analyseInWorkers(queue: FileQueue, from: number, local: LocalAna
       for (let entry = received[taken]; entry !== undefined; entry = received[taken]) {
         received[taken++] = undefined;
         if ("here" in entry) ready.push(entry.here);
-        else ready.push(entry.sent.kind === "parts" ? { kind: "record", record: fileFromParts(entry.sent.parts), terms: entry.terms } : entry.sent);
+        else ready.push(entry.sent.kind === "record" ? { kind: "record", record: entry.sent.record, terms: entry.terms } : entry.sent);
       }
       yield { outcomes: ready, workers: count };
     }

@@ -11,8 +11,9 @@
  */
 import type { IndexStore } from "./index-store.js";
 import { writeRecords, type FileChange } from "./segment-build.js";
+import { CHUNK_HEADER } from "./store.js";
 import type { SegmentSet } from "./segment-set.js";
-import type { IndexedFile } from "./store.js";
+import { forEachChunk, type WritableFile } from "./writable-file.js";
 
 /** A batch is written once it holds this many files, however few postings they have: each record's own objects (symbols, chunks) cost memory too. */
 const BATCH_FILES = 4000;
@@ -29,7 +30,7 @@ export class SegmentBatch {
   private used = new Map<readonly string[], UsedTerms>();
   /** For each thread's term list met in the last batch or this one: its ids in term order. */
   private orders = new Map<readonly string[], Int32Array>();
-  private records: IndexedFile[] = [];
+  private records: WritableFile[] = [];
   /** The term list each record's ids name, by record. */
   private recordTerms: UsedTerms[] = [];
   private changes: FileChange[] = [];
@@ -46,19 +47,22 @@ export class SegmentBatch {
   ) {}
 
   /** Adds a record whose term ids name `terms` (its ids are rewritten in place when the batch is written). */
-  record(file: IndexedFile, terms: readonly string[]): void {
+  record(file: WritableFile, terms: readonly string[]): void {
     const used = this.usedOf(terms);
     const numbers = file.numbers;
     const { marked, ids } = used;
-    for (const { termsAt, distinct } of file.chunks) {
-      for (let position = termsAt; position < termsAt + distinct; position++) {
-        const local = numbers[position]!;
+    for (let position = 0; position < numbers.length; ) {
+      const distinct = numbers[position + CHUNK_HEADER - 1]!;
+      const termsAt = position + CHUNK_HEADER;
+      for (let index = termsAt; index < termsAt + distinct; index++) {
+        const local = numbers[index]!;
         if (marked[local] === 0) {
           marked[local] = 1;
           ids.push(local);
         }
       }
       this.postings += distinct;
+      position = termsAt + 2 * distinct;
     }
     this.records.push(file);
     this.recordTerms.push(used);
@@ -122,7 +126,7 @@ function byCodeUnits(left: string, right: string): number {
 function ordered(terms: readonly string[], known: Int32Array | undefined): Int32Array {
   const from = known?.length ?? 0;
   if (from === terms.length && known !== undefined) return known;
-  const added = Array.from({ length: terms.length - from }, (_, offset) => from + offset).sort((left, right) => byCodeUnits(terms[left]!, terms[right]!));
+  const added = sortedIds(terms, from);
   const order = new Int32Array(terms.length);
   let position = 0;
   let next = 0;
@@ -135,12 +139,60 @@ function ordered(terms: readonly string[], known: Int32Array | undefined): Int32
   return order;
 }
 
+const ID_SPAN = 2 ** 24;
+
+/**
+ * The ids `from` .. terms.length - 1 in term order. Each id is packed with its term's first four
+ * characters into one number, so a numeric sort orders them by prefix without calling a
+ * comparator; only runs sharing a prefix are then sorted by their whole terms. Terms are made of
+ * ASCII identifier characters; a list holding any other (or too many terms) is sorted by comparator.
+ */
+export function sortedIds(terms: readonly string[], from: number): Int32Array {
+  const count = terms.length - from;
+  const ids = new Int32Array(count);
+  const byTerm = (left: number, right: number) => byCodeUnits(terms[left]!, terms[right]!);
+  const packed = terms.length < ID_SPAN ? new Float64Array(count) : undefined;
+  for (let offset = 0; offset < count && packed !== undefined; offset++) {
+    const prefix = prefixKey(terms[from + offset]!);
+    if (prefix < 0) {
+      for (let index = 0; index < count; index++) ids[index] = from + index;
+      return ids.sort(byTerm);
+    }
+    packed[offset] = prefix * ID_SPAN + from + offset;
+  }
+  if (packed === undefined) {
+    for (let index = 0; index < count; index++) ids[index] = from + index;
+    return ids.sort(byTerm);
+  }
+  packed.sort();
+  let runStart = 0;
+  for (let index = 0; index <= count; index++) {
+    if (index < count) ids[index] = packed[index]! % ID_SPAN;
+    if (index === count || Math.floor(packed[index]! / ID_SPAN) !== Math.floor(packed[runStart]! / ID_SPAN)) {
+      if (index - runStart > 1) ids.subarray(runStart, index).sort(byTerm);
+      runStart = index;
+    }
+  }
+  return ids;
+}
+
+/** The first four characters' codes (7 bits each, 0 past the end) as one number ordered as the strings are, or -1 when one is not ASCII. */
+function prefixKey(term: string): number {
+  let key = 0;
+  for (let index = 0; index < 4; index++) {
+    const code = index < term.length ? term.charCodeAt(index) : 0;
+    if (code > 127) return -1;
+    key = key * 128 + code;
+  }
+  return key;
+}
+
 /**
  * Merges the used terms of every list in term order (by code units, as segments store them),
  * gives equal terms one id in that order, and rewrites each record's ids onto it; returns the
  * sorted terms.
  */
-function renumber(records: readonly IndexedFile[], recordTerms: readonly UsedTerms[], lists: ReadonlyArray<UsedTerms & { order: Int32Array }>): string[] {
+function renumber(records: readonly WritableFile[], recordTerms: readonly UsedTerms[], lists: ReadonlyArray<UsedTerms & { order: Int32Array }>): string[] {
   // Each list's used ids, in term order.
   const runs = lists.map(({ order, marked }) => {
     const run = new Int32Array(order.length);
@@ -170,8 +222,9 @@ function renumber(records: readonly IndexedFile[], recordTerms: readonly UsedTer
   }
   records.forEach((file, position) => {
     const map = maps.get(recordTerms[position]!.terms)!;
-    const numbers = file.numbers;
-    for (const { termsAt, distinct } of file.chunks) for (let index = termsAt; index < termsAt + distinct; index++) numbers[index] = map[numbers[index]!]!;
+    forEachChunk(file.numbers, (termsAt, distinct) => {
+      for (let index = termsAt; index < termsAt + distinct; index++) file.numbers[index] = map[file.numbers[index]!]!;
+    });
   });
   return sorted;
 }

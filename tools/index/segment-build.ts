@@ -3,10 +3,10 @@
  * and by merging segments into one, term by term in dictionary order, keeping only the files
  * still live. Both stream into a sink, so memory stays near one batch of records.
  */
-import { SegmentWriter, type SegmentFileHeader, type SegmentReader } from "./segment.js";
+import { SegmentWriter, type SegmentReader } from "./segment.js";
 import type { SegmentSink } from "./segment-bytes.js";
-import { encodeFileMeta } from "./symbol-table.js";
-import type { IndexedFile } from "./store.js";
+import { CHUNK_HEADER } from "./store.js";
+import { chunkRowsOf, type WritableFile } from "./writable-file.js";
 
 /** A path the segment marks removed, or whose size and mtime changed without its content. */
 export interface FileChange {
@@ -18,48 +18,22 @@ export interface FileChange {
 
 const emptyMeta = new Uint8Array(0);
 
-function metaOf(file: IndexedFile): Uint8Array {
-  return encodeFileMeta(
-    file.symbols,
-    file.imports,
-    file.chunks.map((chunk) => chunk.symbol ?? ""),
-  );
-}
-
-function headerOf(file: IndexedFile): Omit<SegmentFileHeader, "firstChunk" | "meta" | "chunks"> {
-  const header: Omit<SegmentFileHeader, "firstChunk" | "meta" | "chunks"> = {
-    path: file.path,
-    size: file.size,
-    mtimeMs: file.mtimeMs,
-    hash: file.hash,
-    language: file.language,
-    lines: file.lines,
-    symbolCount: file.symbols.length,
-  };
-  if (file.entry !== undefined) header.entry = file.entry;
-  if (file.invalidUtf8) header.invalidUtf8 = true;
-  return header;
-}
-
-/** Writes `records` and `changes` as one segment; `terms` names the records' term ids. */
-export function writeRecords(sink: SegmentSink, records: readonly IndexedFile[], changes: readonly FileChange[], terms: readonly string[]): Uint8Array | undefined {
+/** Writes `files` and `changes` as one segment; `terms` names the files' term ids, in term order (by code units). */
+export function writeRecords(sink: SegmentSink, files: readonly WritableFile[], changes: readonly FileChange[], terms: readonly string[]): Uint8Array | undefined {
   const writer = new SegmentWriter(sink);
   const symbolFiles = new Map<string, number[]>();
   const firstIds: number[] = [];
-  records.forEach((file, fileIndex) => {
-    const rows: number[] = [];
-    for (const chunk of file.chunks) rows.push(chunk.startLine, chunk.endLine, chunk.length);
-    firstIds.push(writer.addFile(headerOf(file), metaOf(file), rows));
-    for (const symbol of file.symbols) {
-      const key = symbol.name.toLowerCase();
-      const files = symbolFiles.get(key);
-      if (files === undefined) symbolFiles.set(key, [fileIndex]);
-      else if (files[files.length - 1] !== fileIndex) files.push(fileIndex);
+  files.forEach((file, fileIndex) => {
+    firstIds.push(writer.addFile(file.header, file.meta, chunkRowsOf(file.numbers)));
+    for (const key of file.symbolKeys) {
+      const holders = symbolFiles.get(key);
+      if (holders === undefined) symbolFiles.set(key, [fileIndex]);
+      else if (holders[holders.length - 1] !== fileIndex) holders.push(fileIndex);
     }
   });
   for (const change of changes)
     writer.addFile({ path: change.path, size: change.size, mtimeMs: change.mtimeMs, hash: "", language: "", lines: 0, symbolCount: 0, state: change.state }, emptyMeta, []);
-  writePostings(writer, records, firstIds, terms);
+  writePostings(writer, files, firstIds, terms);
   for (const name of [...symbolFiles.keys()].sort(byCodeUnits)) writer.addSymbol(name, symbolFiles.get(name)!);
   return writer.finish();
 }
@@ -68,31 +42,38 @@ function byCodeUnits(left: string, right: string): number {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
-/** Lays the records' postings out by term id in one counting pass, then writes them in term order. */
-function writePostings(writer: SegmentWriter, records: readonly IndexedFile[], firstIds: readonly number[], terms: readonly string[]): void {
-  const frequency = new Int32Array(terms.length + 1);
-  for (const file of records) {
-    for (const { termsAt, distinct } of file.chunks) for (let position = termsAt; position < termsAt + distinct; position++) frequency[file.numbers[position]! + 1]!++;
-  }
+/** Lays the files' postings out by term id in one counting pass, then writes them in term order (ids are in term order already). */
+function writePostings(writer: SegmentWriter, files: readonly WritableFile[], firstIds: readonly number[], terms: readonly string[]): void {
   const starts = new Int32Array(terms.length + 1);
-  for (let term = 0; term < terms.length; term++) starts[term + 1] = starts[term]! + frequency[term + 1]!;
+  for (const { numbers } of files) {
+    for (let position = 0; position < numbers.length; ) {
+      const distinct = numbers[position + CHUNK_HEADER - 1]!;
+      const termsAt = position + CHUNK_HEADER;
+      for (let index = termsAt; index < termsAt + distinct; index++) starts[numbers[index]! + 1]!++;
+      position = termsAt + 2 * distinct;
+    }
+  }
+  for (let term = 0; term < terms.length; term++) starts[term + 1]! += starts[term]!;
   const cursor = starts.slice();
   const ids = new Int32Array(starts[terms.length]!);
   const counts = new Int32Array(ids.length);
-  records.forEach((file, fileIndex) => {
-    const first = firstIds[fileIndex]!;
-    file.chunks.forEach(({ termsAt, distinct }, chunkIndex) => {
-      for (let position = termsAt; position < termsAt + distinct; position++) {
-        const slot = cursor[file.numbers[position]!]!++;
-        ids[slot] = first + chunkIndex;
-        counts[slot] = file.numbers[position + distinct]!;
+  for (let fileIndex = 0; fileIndex < files.length; fileIndex++) {
+    const numbers = files[fileIndex]!.numbers;
+    let chunkId = firstIds[fileIndex]!;
+    for (let position = 0; position < numbers.length; chunkId++) {
+      const distinct = numbers[position + CHUNK_HEADER - 1]!;
+      const termsAt = position + CHUNK_HEADER;
+      for (let index = termsAt; index < termsAt + distinct; index++) {
+        const slot = cursor[numbers[index]!]!++;
+        ids[slot] = chunkId;
+        counts[slot] = numbers[index + distinct]!;
       }
-    });
-  });
-  const present: number[] = [];
-  for (let term = 0; term < terms.length; term++) if (starts[term + 1]! > starts[term]!) present.push(term);
-  present.sort((left, right) => byCodeUnits(terms[left]!, terms[right]!));
-  for (const term of present) writer.addTerm(terms[term]!, ids.subarray(starts[term]!, starts[term + 1]!), counts.subarray(starts[term]!, starts[term + 1]!));
+      position = termsAt + 2 * distinct;
+    }
+  }
+  for (let term = 0; term < terms.length; term++) {
+    if (starts[term + 1]! > starts[term]!) writer.addTerm(terms[term]!, ids.subarray(starts[term]!, starts[term + 1]!), counts.subarray(starts[term]!, starts[term + 1]!));
+  }
 }
 
 /** A segment to merge: which of its files are still live, with their current size and mtime. */

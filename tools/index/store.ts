@@ -76,24 +76,6 @@ export interface IndexedFile {
   invalidUtf8?: boolean;
 }
 
-/** A file's content fields as a worker sends them: each chunk's symbol ("" for none); the rest of the chunks are in its numbers. */
-type FileHeader = Omit<IndexedFile, "chunks" | "numbers"> & { chunkSymbols: string[] };
-
-/** The JSON of a file's header fields that follow from its content, from `hash` on. */
-export function contentJsonOf(file: IndexedFile): string {
-  const fields: Omit<FileHeader, "path" | "size" | "mtimeMs"> = {
-    hash: file.hash,
-    language: file.language,
-    lines: file.lines,
-    symbols: file.symbols,
-    imports: file.imports,
-    chunkSymbols: file.chunks.map((chunk) => chunk.symbol ?? ""),
-  };
-  if (file.entry !== undefined) fields.entry = file.entry;
-  if (file.invalidUtf8 !== undefined) fields.invalidUtf8 = file.invalidUtf8;
-  return JSON.stringify(fields);
-}
-
 export interface IndexManifest {
   version: number;
   updatedAt: number;
@@ -109,48 +91,4 @@ export interface IndexManifest {
 export interface VectorRecord {
   hash: string;
   vectors: number[][];
-}
-
-/**
- * A file as a worker sends it: the JSON of its content fields and its chunk records, from which
- * `fileFromParts` rebuilds the record (cheaper to pass between threads than the record itself).
- */
-export interface FileParts {
-  path: string;
-  size: number;
-  mtimeMs: number;
-  contentJson: string;
-  numbers: Uint32Array;
-}
-
-export function partsOf(file: IndexedFile): FileParts {
-  return { path: file.path, size: file.size, mtimeMs: file.mtimeMs, contentJson: contentJsonOf(file), numbers: file.numbers };
-}
-
-/** The record `parts` describe (its term ids are whatever dictionary's the numbers use). */
-export function fileFromParts(parts: FileParts): IndexedFile {
-  const { chunkSymbols, ...content } = JSON.parse(parts.contentJson) as Omit<FileHeader, "path" | "size" | "mtimeMs">;
-  const { chunks, end } = readChunks(chunkSymbols, parts.numbers, 0, Number.POSITIVE_INFINITY);
-  if (end !== parts.numbers.length) throw new Error(`the chunk records of ${parts.path} do not match its chunks`);
-  return { path: parts.path, size: parts.size, mtimeMs: parts.mtimeMs, ...content, chunks, numbers: parts.numbers };
-}
-
-/**
- * The chunks named by `chunkSymbols`, read from the records in `numbers` from `first` on (their
- * `termsAt` counted from `first`), and where those records end. Throws when they are cut short
- * or name a term id of `dictionarySize` or more.
- */
-function readChunks(chunkSymbols: string[], numbers: Uint32Array, first: number, dictionarySize: number): { chunks: StoredChunk[]; end: number } {
-  let position = first;
-  const chunks = chunkSymbols.map((symbol) => {
-    const count = numbers[position + CHUNK_HEADER - 1];
-    if (count === undefined || position + CHUNK_HEADER + 2 * count > numbers.length) throw new Error("a file record is damaged: its chunk records are cut short");
-    const termsAt = position + CHUNK_HEADER;
-    const chunk: StoredChunk = { startLine: numbers[position]!, endLine: numbers[position + 1]!, length: numbers[position + 2]!, termsAt: termsAt - first, distinct: count };
-    if (symbol !== "") chunk.symbol = symbol;
-    for (let term = termsAt; term < termsAt + count; term++) if (numbers[term]! >= dictionarySize) throw new Error("a file record names a term the dictionary does not hold");
-    position = termsAt + 2 * count;
-    return chunk;
-  });
-  return { chunks, end: position };
 }

@@ -9,7 +9,9 @@
  * of a UTF-8 sequence) separates them exactly as the character it encodes does in text.
  */
 import { CHUNK_HEADER, type TermDictionary } from "./store.js";
-import { identifierTokens } from "./tokenize.js";
+import { IdentifierParts } from "./identifier-parts.js";
+import { grown, rehashed, roomFor } from "./int-tables.js";
+import { forEachPart, identifierTokens } from "./tokenize.js";
 
 const MAX_IDENTIFIER = 64;
 /** Past this many terms or identifiers a counter is `crowded`: its owner starts a new one (with a new dictionary), bounding memory on any tree. */
@@ -40,6 +42,8 @@ export class TermCounter {
   private touchedTerms = new Int32Array(1024);
   private scratch = new Uint32Array(1 << 16);
   private scratchLength = 0;
+  /** The stem's term id of each identifier part met, by the part's bytes. */
+  private readonly parts = new IdentifierParts();
   // A Buffer like the files' bytes, so `add` sees one kind of array.
   private textBytes = Buffer.alloc(256);
 
@@ -180,41 +184,54 @@ export class TermCounter {
     }
     const first = this.byteStart[id]!;
     const last = first + (end - start);
-    if (last > this.identifierBytes.length) {
-      const larger = Buffer.alloc(Math.max(last, 2 * this.identifierBytes.length));
-      larger.set(this.identifierBytes);
-      this.identifierBytes = larger;
-    }
+    this.identifierBytes = roomFor(this.identifierBytes, last);
     this.identifierBytes.set(bytes.subarray(start, end), first);
     this.byteStart[id + 1] = last;
     // The scan above finds exactly the identifiers tokenize() would, so each is one token source.
-    const tokens = identifierTokens(this.identifierBytes.toString("latin1", first, last));
-    if (this.termPoolLength + tokens.length > this.termPool.length) this.termPool = grown(this.termPool, this.termPoolLength + tokens.length);
-    for (const token of tokens) this.termPool[this.termPoolLength++] = this.dictionary.intern(token);
+    this.addTermsOf(first, last);
     this.termStart[id + 1] = this.termPoolLength;
     this.table[2 * slot] = id + 1;
     this.table[2 * slot + 1] = hash;
-    if (this.identifierCount * 4 > this.table.length) this.rehash();
+    if (this.identifierCount * 4 > this.table.length) this.table = rehashed(this.table);
     return id;
   }
 
-  private rehash(): void {
-    const old = this.table;
-    this.table = new Int32Array(old.length * 2);
-    const mask = (this.table.length >> 1) - 1;
-    for (let slot = 0; slot < old.length; slot += 2) {
-      const entry = old[slot]!;
-      if (entry === 0) continue;
-      let target = old[slot + 1]! & mask;
-      while (this.table[2 * target] !== 0) target = (target + 1) & mask;
-      this.table[2 * target] = entry;
-      this.table[2 * target + 1] = old[slot + 1]!;
+  /**
+   * Appends to the term pool the term ids of the identifier at identifierBytes[first, last), as
+   * `identifierTokens` gives its tokens. An identifier of several parts (camelCase, snake_case)
+   * finds each part's stem through the part table, by its bytes, so a part met before costs no
+   * string, stemming or dictionary look-up.
+   */
+  private addTermsOf(first: number, last: number): void {
+    const pool = this.identifierBytes;
+    let whole: string | undefined;
+    if (BYTE_CLASS[pool[first]!] !== 2) {
+      const parts = forEachPart(
+        last - first,
+        (position) => pool[first + position]!,
+        () => {},
+      );
+      if (parts > 1) whole = pool.toString("latin1", first, last);
     }
+    if (whole === undefined) {
+      // A number, or one part: its tokens are its whole form and perhaps its stem.
+      for (const token of identifierTokens(pool.toString("latin1", first, last))) this.pushTerm(this.dictionary.intern(token));
+      return;
+    }
+    this.pushTerm(this.dictionary.intern(whole.toLowerCase()));
+    forEachPart(
+      last - first,
+      (position) => pool[first + position]!,
+      (start, end) => {
+        if (end - start < 2) return;
+        const term = this.parts.termOf(pool, first + start, first + end, this.dictionary);
+        if (term >= 0) this.pushTerm(term);
+      },
+    );
   }
-}
 
-function grown<Numbers extends Int32Array | Uint32Array>(array: Numbers, needed: number): Numbers {
-  const larger = new (array.constructor as new (length: number) => Numbers)(Math.max(needed, array.length * 2));
-  larger.set(array);
-  return larger;
+  private pushTerm(term: number): void {
+    if (this.termPoolLength === this.termPool.length) this.termPool = grown(this.termPool, this.termPoolLength + 1);
+    this.termPool[this.termPoolLength++] = term;
+  }
 }

@@ -32,16 +32,16 @@ function letterClass(code: number): number {
 }
 
 /**
- * Splits one identifier into its lower-case parts: `parseHTTPRequest_v2` → parse, http, request,
- * v, 2. Any character other than an ASCII letter or digit separates parts; a run of capitals
- * before a lower-case letter gives up its last capital to the next word (`HTTPRequest`).
+ * The parts of an identifier whose character codes `codeAt` gives for positions 0..length-1:
+ * calls `each(start, end)` for each part, in order. Any character other than an ASCII letter or
+ * digit separates parts; a run of capitals before a lower-case letter gives up its last capital
+ * to the next word (`HTTPRequest`). Returns how many parts there were.
  */
-export function splitIdentifier(identifier: string): string[] {
-  const parts: string[] = [];
-  const length = identifier.length;
+export function forEachPart(length: number, codeAt: (position: number) => number, each: (start: number, end: number) => void): number {
+  let count = 0;
   let position = 0;
   while (position < length) {
-    const kind = letterClass(identifier.charCodeAt(position));
+    const kind = letterClass(codeAt(position));
     if (kind === 0) {
       position++;
       continue;
@@ -49,20 +49,32 @@ export function splitIdentifier(identifier: string): string[] {
     const start = position;
     let end = position + 1;
     if (kind === DIGIT) {
-      while (end < length && letterClass(identifier.charCodeAt(end)) === DIGIT) end++;
+      while (end < length && letterClass(codeAt(end)) === DIGIT) end++;
     } else if (kind === LOWER) {
-      while (end < length && letterClass(identifier.charCodeAt(end)) === LOWER) end++;
+      while (end < length && letterClass(codeAt(end)) === LOWER) end++;
     } else {
-      while (end < length && letterClass(identifier.charCodeAt(end)) === UPPER) end++;
-      if (end < length && letterClass(identifier.charCodeAt(end)) === LOWER) {
+      while (end < length && letterClass(codeAt(end)) === UPPER) end++;
+      if (end < length && letterClass(codeAt(end)) === LOWER) {
         // `HTTPRequest`: HTTP is a word, R starts the next; a single capital leads its word.
         if (end - start > 1) end--;
-        else while (end < length && letterClass(identifier.charCodeAt(end)) === LOWER) end++;
+        else while (end < length && letterClass(codeAt(end)) === LOWER) end++;
       }
     }
-    parts.push(identifier.slice(start, end).toLowerCase());
+    each(start, end);
+    count++;
     position = end;
   }
+  return count;
+}
+
+/** Splits one identifier into its lower-case parts (see `forEachPart`): `parseHTTPRequest_v2` → parse, http, request, v, 2. */
+export function splitIdentifier(identifier: string): string[] {
+  const parts: string[] = [];
+  forEachPart(
+    identifier.length,
+    (position) => identifier.charCodeAt(position),
+    (start, end) => parts.push(identifier.slice(start, end).toLowerCase()),
+  );
   return parts;
 }
 

@@ -7,8 +7,9 @@
 import { parentPort } from "node:worker_threads";
 import { FileReader, readAndAnalyse } from "./file-record.js";
 import type { WorkerOutcome, WorkerReply, WorkerTask } from "./parallel.js";
-import { partsOf, TermDictionary } from "./store.js";
+import { TermDictionary } from "./store.js";
 import { TermCounter } from "./term-counter.js";
+import { writableOf } from "./writable-file.js";
 
 const port = parentPort;
 if (port === null) throw new Error("tools/index/worker runs only as a worker thread.");
@@ -28,8 +29,9 @@ port.on("message", (task: WorkerTask) => {
   const transfer: ArrayBuffer[] = [];
   const outcomes = readAndAnalyse(task.files, counter, reader, { maxLines: task.maxChunkLines }).map((outcome): WorkerOutcome => {
     if (outcome.kind !== "record") return outcome;
-    transfer.push(outcome.record.numbers.buffer as ArrayBuffer);
-    return { kind: "parts", parts: partsOf(outcome.record) };
+    const record = writableOf(outcome.record);
+    transfer.push(record.numbers.buffer as ArrayBuffer, record.meta.buffer as ArrayBuffer);
+    return { kind: "record", record };
   });
   const reply: WorkerReply = { start: task.start, reset, terms: dictionary.terms.slice(termsSent), outcomes };
   termsSent = dictionary.size;
