@@ -1,4 +1,4 @@
-import { rm, stat, writeFile } from "node:fs/promises";
+import { rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CodeIndex } from "../../tools/index/code-index.js";
@@ -64,6 +64,50 @@ describe("search caches", () => {
     expectLines(6000, 6000);
     // Past the last line: the lines that exist, then the empty text after the final newline.
     expect(linesOfFile(file, indexed, 5999, 6005).slice(5998)).toEqual([lines[5998], lines[5999], ""]);
+  });
+
+  it("stores each chunk's bytes, and reads only them while the file keeps its indexed size and mtime", async () => {
+    const file = path.join(folder.path, "spans.ts");
+    // Multi-byte characters before and inside chunks, and no newline at the end.
+    const body = Array.from({ length: 400 }, (_, line) =>
+      line % 50 === 0 ? `export function step${line}(value: number) {` : `  const naïve${line} = "€${"é".repeat(line % 5)}";`,
+    );
+    await writeFile(file, body.join("\n"));
+    // A whole second, which utimes sets back exactly.
+    await utimes(file, 1_700_000_000, 1_700_000_000);
+    const index = await CodeIndex.open(folder.path);
+    await index.update();
+    const bytes = Buffer.from(body.join("\n"), "utf8");
+    const chunks = index.chunkIdsOf("spans.ts").map((id) => index.chunk(id));
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const chunk of chunks) {
+      const text = bytes.subarray(chunk.startByte, chunk.endByte).toString("utf8");
+      expect(text.replace(/\n$/, "").split("\n")).toEqual(body.slice(chunk.startLine - 1, chunk.endLine));
+    }
+    const indexed = await stampOf(file);
+    const last = chunks.at(-1)!;
+    expect(linesOfFile(file, indexed, last.startLine, last.endLine, last).slice(last.startLine - 1)).toEqual(body.slice(last.startLine - 1, last.endLine));
+    // The same size and mtime, but a line break moved from before the chunk to after it: the stamp says unchanged, so the
+    // span is trusted (a read from the start would show the next line at each place).
+    const middle = chunks[1]!;
+    const moved = Buffer.from(bytes);
+    moved[moved.indexOf(10)] = 32;
+    moved[moved.indexOf(32, middle.endByte)] = 10;
+    await writeFile(file, moved);
+    await utimes(file, 1_700_000_000, 1_700_000_000);
+    expect(linesOfFile(file, indexed, middle.startLine, middle.endLine, middle).slice(middle.startLine - 1)).toEqual(body.slice(middle.startLine - 1, middle.endLine));
+    // A span that does not fit the bytes (no line break before it) is not trusted: the file is read from its start.
+    const shifted = { startByte: middle.startByte + 1, endByte: middle.endByte };
+    const first = chunks[0]!;
+    const expected = moved
+      .toString("utf8")
+      .split("\n")
+      .slice(first.startLine - 1, first.endLine);
+    expect(linesOfFile(file, indexed, first.startLine, first.endLine, shifted).slice(first.startLine - 1)).toEqual(expected);
+    // A changed file is read as it is now, whatever the span says.
+    await writeFile(file, `// a new first line\n${body.join("\n")}`);
+    const now = await stampOf(file);
+    expect(linesOfFile(file, now, middle.startLine, middle.endLine, middle).slice(middle.startLine - 1)).toEqual(body.slice(middle.startLine - 2, middle.endLine - 1));
   });
 
   it("picks the window with the most query words, also when lines without them are skipped untokenized", () => {

@@ -17,7 +17,11 @@ const termOf = (number: number) => `term${String(number).padStart(6, "0")}`;
 function segmentWith(terms: number, metaPadding = 0): CountedSource {
   const writer = new SegmentWriter(new MemorySink());
   const meta = Buffer.from(JSON.stringify({ symbols: [], imports: [], chunkSymbols: ["", "", "", ""], padding: "x".repeat(metaPadding) }));
-  writer.addFile({ path: "a.ts", size: 1, mtimeMs: 1, hash: "h", language: "typescript", lines: 40, symbolCount: 0 }, meta, [1, 10, 5, 11, 20, 5, 21, 30, 5, 31, 40, 5]);
+  writer.addFile(
+    { path: "a.ts", size: 1, mtimeMs: 1, hash: "h", language: "typescript", lines: 40, symbolCount: 0 },
+    meta,
+    [1, 10, 5, 0, 90, 11, 20, 5, 90, 180, 21, 30, 5, 180, 270, 31, 40, 5, 270, 360],
+  );
   for (let number = 0; number < terms; number++) writer.addTerm(termOf(number), [number % 4], [(number % 7) + 1]);
   return new CountedSource(writer.finish()!);
 }
@@ -78,7 +82,7 @@ describe("reading a segment", () => {
   it("reads the chunk table wherever it lies in the bytes, at a multiple of 4 or not", () => {
     for (let padding = 0; padding < 4; padding++) {
       const reader = new SegmentReader("one", segmentWith(10, padding));
-      expect([...reader.chunkRows]).toEqual([1, 10, 5, 11, 20, 5, 21, 30, 5, 31, 40, 5]);
+      expect([...reader.chunkRows]).toEqual([1, 10, 5, 0, 90, 11, 20, 5, 90, 180, 21, 30, 5, 180, 270, 31, 40, 5, 270, 360]);
     }
   });
 });

@@ -11,11 +11,11 @@ function expectedCounts(text: string, weight = 1): Map<string, number> {
   return counts;
 }
 
-/** Finishes the counter's chunk (as lines 3..9) and reads its record back as term → count. */
+/** Finishes the counter's chunk (as lines 3..9, bytes 40..200) and reads its record back as term → count. */
 function finished(counter: TermCounter, dictionary: TermDictionary): Map<string, number> {
-  const { termsAt, distinct, length } = counter.finishChunk(3, 9);
+  const { termsAt, distinct, length } = counter.finishChunk(3, 9, 40, 200);
   const numbers = counter.takeFile();
-  expect([termsAt, ...numbers.subarray(0, CHUNK_HEADER)]).toEqual([CHUNK_HEADER, 3, 9, length, distinct]);
+  expect([termsAt, ...numbers.subarray(0, CHUNK_HEADER)]).toEqual([CHUNK_HEADER, 3, 9, length, 40, 200, distinct]);
   expect(numbers.length).toBe(CHUNK_HEADER + 2 * distinct);
   const counts = new Map<string, number>();
   let total = 0;

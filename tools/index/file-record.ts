@@ -143,7 +143,7 @@ export function buildFileRecord(
     for (let index = firstAtOrAfter(byLine, range.startLine); index < byLine.length && byLine[index]!.line <= range.endLine; index++) {
       counter.addText(byLine[index]!.name, SYMBOL_WEIGHT);
     }
-    return { range, ...counter.finishChunk(range.startLine, range.endLine) };
+    return { range, ...counter.finishChunk(range.startLine, range.endLine, lineStarts[range.startLine - 1]!, Math.min(bytes.length, lineStarts[range.endLine]!)) };
   });
   // One buffer per file holds every chunk's terms and counts.
   const numbers = counter.takeFile();

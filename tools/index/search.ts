@@ -179,7 +179,7 @@ async function makeHit(
   const chunk = chosen === undefined ? { startLine: 1, endLine: Math.max(1, file.lines) } : index.chunk(chosen);
   let lines: string[] = [];
   try {
-    lines = linesOfFile(path.join(index.root, ranked.path), file, chunk.startLine, chunk.endLine);
+    lines = linesOfFile(path.join(index.root, ranked.path), file, chunk.startLine, chunk.endLine, "startByte" in chunk ? chunk : undefined);
   } catch {
     // The file went away since it was indexed; the hit still names it.
   }

@@ -3,7 +3,7 @@
  * and by merging segments into one, term by term in dictionary order, keeping only the files
  * still live. Both stream into a sink, so memory stays near one batch of records.
  */
-import { SegmentWriter, type SegmentReader } from "./segment.js";
+import { CHUNK_ROW, SegmentWriter, type SegmentReader } from "./segment.js";
 import type { SegmentSink } from "./segment-bytes.js";
 import { CHUNK_HEADER } from "./store.js";
 import { chunkRowsOf, type WritableFile } from "./writable-file.js";
@@ -93,7 +93,7 @@ export function mergeSegments(sink: SegmentSink, inputs: readonly MergeInput[]):
     for (const { file, size, mtimeMs } of live) {
       const header = reader.files[file]!;
       const { firstChunk, chunks, meta: _meta, state: _state, ...rest } = header;
-      const rows = reader.chunkRows.subarray(3 * firstChunk, 3 * (firstChunk + chunks));
+      const rows = reader.chunkRows.subarray(CHUNK_ROW * firstChunk, CHUNK_ROW * (firstChunk + chunks));
       fileMap[file] = writer.fileCount;
       const first = writer.addFile({ ...rest, size, mtimeMs }, reader.metaBytes(file), rows);
       for (let chunk = 0; chunk < chunks; chunk++) chunkMap[firstChunk + chunk] = first + chunk;

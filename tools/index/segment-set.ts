@@ -5,7 +5,7 @@
  * frequencies count every segment's postings (as Lucene's do until segments merge).
  */
 import { ScoreBoard } from "./score-board.js";
-import type { DictionaryEntry, FileMeta, SegmentFileHeader, SegmentReader } from "./segment.js";
+import { CHUNK_ROW, type DictionaryEntry, type FileMeta, type SegmentFileHeader, type SegmentReader } from "./segment.js";
 import type { SymbolNames } from "./symbol-table.js";
 import type { SymbolDefinition } from "./symbols.js";
 
@@ -84,6 +84,9 @@ export interface ChunkView {
   index: number;
   startLine: number;
   endLine: number;
+  /** Where its bytes start and end in its file as indexed (to read only them while the file has not changed). */
+  startByte: number;
+  endByte: number;
   symbol?: string;
 }
 
@@ -237,7 +240,7 @@ export class SegmentSet {
       const chunks = table.chunks(file);
       for (let chunk = first; chunk < first + chunks; chunk++) {
         this.alive[base + chunk] = 1;
-        this.liveLength += rows[3 * chunk + 2]!;
+        this.liveLength += rows[CHUNK_ROW * chunk + 2]!;
       }
       this.live += chunks;
     }
@@ -251,7 +254,7 @@ export class SegmentSet {
     const chunks = reader.table.chunks(file);
     for (let chunk = first; chunk < first + chunks; chunk++) {
       this.alive[base + chunk] = 0;
-      this.liveLength -= reader.chunkRows[3 * chunk + 2]!;
+      this.liveLength -= reader.chunkRows[CHUNK_ROW * chunk + 2]!;
     }
     this.live -= chunks;
   }
@@ -272,7 +275,16 @@ export class SegmentSet {
   chunk(id: number): ChunkView {
     const { reader, fileIndex, local } = this.locate(id);
     const first = reader.table.firstChunks[fileIndex]!;
-    const view: ChunkView = { path: reader.table.path(fileIndex), index: local - first, startLine: reader.chunkRows[3 * local]!, endLine: reader.chunkRows[3 * local + 1]! };
+    const row = CHUNK_ROW * local;
+    const rows = reader.chunkRows;
+    const view: ChunkView = {
+      path: reader.table.path(fileIndex),
+      index: local - first,
+      startLine: rows[row]!,
+      endLine: rows[row + 1]!,
+      startByte: rows[row + 3]!,
+      endByte: rows[row + 4]!,
+    };
     const symbol = reader.meta(fileIndex).chunkSymbols[view.index];
     if (symbol !== undefined && symbol !== "") view.symbol = symbol;
     return view;
@@ -281,7 +293,7 @@ export class SegmentSet {
   /** A chunk's path and lines, without reading meta. */
   place(id: number): { path: string; startLine: number; endLine: number } {
     const { reader, fileIndex, local } = this.locate(id);
-    return { path: reader.table.path(fileIndex), startLine: reader.chunkRows[3 * local]!, endLine: reader.chunkRows[3 * local + 1]! };
+    return { path: reader.table.path(fileIndex), startLine: reader.chunkRows[CHUNK_ROW * local]!, endLine: reader.chunkRows[CHUNK_ROW * local + 1]! };
   }
 
   private locate(id: number): { reader: SegmentReader; fileIndex: number; local: number } {
@@ -395,7 +407,7 @@ export class QueryTerms {
           const local = ids[at]!;
           if (alive[base + local] !== 1) continue;
           const count = counts[at]!;
-          board.add(base + local, (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * rows[3 * local + 2]!) / averageLength)), mask);
+          board.add(base + local, (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * rows[CHUNK_ROW * local + 2]!) / averageLength)), mask);
         }
       }
     }

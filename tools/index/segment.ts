@@ -8,7 +8,7 @@
  * same shape whose postings are file numbers. A later segment's file replaces an earlier one's
  * of the same path, and a `removed` entry drops it.
  *
- * Layout: magic, meta blobs, chunk table (startLine, endLine, length per chunk), term postings,
+ * Layout: magic, meta blobs, chunk table (startLine, endLine, length, startByte, endByte per chunk), term postings,
  * symbol postings, term blocks, symbol blocks, file list (binary columns, file-columns.ts), block
  * index (each block's first term, offset and checksum, binary), footer JSON, trailer (footer
  * length, footer checksum, end magic). Every section is named by offset and length in the footer.
@@ -22,7 +22,8 @@ const MAGIC = Buffer.from("CLIOSEG8", "latin1");
 const END = Buffer.from("CLIOEND\n", "latin1");
 const TRAILER = 16;
 const BLOCK_TERMS = 32;
-const CHUNK_ROW = 3;
+/** Numbers per chunk in a segment's chunk table: startLine, endLine, length, startByte, endByte. */
+export const CHUNK_ROW = 5;
 /** Decoded dictionary blocks a segment keeps between lookups (each about 32 entries). */
 const CACHED_BLOCKS = 512;
 /** Decoded postings a segment keeps between queries (8 bytes each). */
@@ -117,7 +118,7 @@ export class SegmentWriter {
     return this.headers.length;
   }
 
-  /** Adds a file; `chunkRows` holds startLine, endLine and length for each of its chunks. Returns its first chunk's id in the segment. */
+  /** Adds a file; `chunkRows` holds a `CHUNK_ROW` row for each of its chunks. Returns its first chunk's id in the segment. */
   addFile(header: Omit<SegmentFileHeader, "firstChunk" | "meta" | "chunks">, meta: Uint8Array, chunkRows: ArrayLike<number>): number {
     if (this.phase !== "files") throw new Error("files come before terms");
     const chunks = chunkRows.length / CHUNK_ROW;

@@ -41,6 +41,12 @@ export interface FileStamp {
   mtimeMs: number;
 }
 
+/** Where a chunk's bytes start and end in its file as indexed. */
+export interface ByteSpan {
+  startByte: number;
+  endByte: number;
+}
+
 /** The reused buffer, at least `length` bytes long, holding its first `keep` bytes. */
 function bufferOf(length: number, keep: number): Buffer {
   if (buffer.length < length) {
@@ -93,14 +99,54 @@ function scan(descriptor: number, size: number, mtimeMs: number, endLine: number
   }
 }
 
-/** Lines start..end of a file as it is on disk now, and what its reads found (`known`'s, while the file has not changed). */
-function readLines(absolute: string, known: KnownFile | undefined, start: number, end: number): { file: KnownFile; lines: string[] } {
+/**
+ * The `count` lines a chunk's stored byte span holds, read alone; undefined when the bytes on disk
+ * do not fit the span (a line break just before it, `count` lines in it), so the caller reads the
+ * file from its start instead.
+ */
+function linesOfSpan(descriptor: number, span: ByteSpan, count: number, size: number): string[] | undefined {
+  const { startByte, endByte } = span;
+  if (startByte > endByte || endByte > size) return undefined;
+  const from = Math.max(0, startByte - 1);
+  const bytes = readRange(descriptor, from, endByte);
+  if (bytes.length !== endByte - from || (startByte > 0 && bytes[0] !== 10)) return undefined;
+  const body = bytes.subarray(startByte - from);
+  let breaks = 0;
+  for (let at = body.indexOf(10); at !== -1; at = body.indexOf(10, at + 1)) breaks++;
+  // The last line of a file may end without a line break.
+  if (breaks !== count && !(breaks === count - 1 && endByte === size)) return undefined;
+  return decodeText(body).text.split("\n").slice(0, count);
+}
+
+/** A file known only by its stamp: no line starts yet, only the lines it will show. */
+function stampOnly(size: number, mtimeMs: number): KnownFile {
+  const lineStarts = new Uint32Array(1);
+  return { size, mtimeMs, lineStarts, length: 0, whole: false, shown: new Map<string, string[]>(), cost: lineStarts.byteLength };
+}
+
+/**
+ * Lines start..end of a file as it is on disk now, and what its reads found (`known`'s, while the
+ * file has not changed). With the chunk's byte span, a file that still has the size and mtime it
+ * was indexed with is read only there.
+ */
+function readLines(
+  absolute: string,
+  indexed: FileStamp,
+  span: ByteSpan | undefined,
+  known: KnownFile | undefined,
+  start: number,
+  end: number,
+): { file: KnownFile; lines: string[] } {
   const descriptor = openSync(absolute, "r");
   try {
     const { size, mtimeMs } = fstatSync(descriptor);
     const same = known !== undefined && known.size === size && known.mtimeMs === mtimeMs;
     if (same && (known.whole || known.lineStarts.length > end)) {
       return { file: known, lines: linesIn(known, start, end, (from, to) => readRange(descriptor, from, to)) };
+    }
+    if (span !== undefined && size === indexed.size && mtimeMs === indexed.mtimeMs) {
+      const lines = linesOfSpan(descriptor, span, end - start + 1, size);
+      if (lines !== undefined) return { file: same ? known : stampOnly(size, mtimeMs), lines };
     }
     const { file, bytes } = scan(descriptor, size, mtimeMs, end);
     if (same) {
@@ -129,14 +175,16 @@ function linesIn(file: KnownFile, start: number, end: number, bytesOf: (from: nu
  * before them empty: only those lines are decoded (a newline byte never sits inside a longer
  * UTF-8 sequence, so the cut is safe). Lines already shown while the file had the size and mtime
  * the index holds are shown again as they were (no system call) until the index sees a change;
- * other lines are read as the file is now. Throws when the file cannot be read.
+ * other lines are read as the file is now: only the chunk's stored byte `span` while the file
+ * has the indexed size and mtime and the span fits its bytes, else from the file's start.
+ * Throws when the file cannot be read.
  */
-export function linesOfFile(absolute: string, indexed: FileStamp, start: number, end: number): string[] {
+export function linesOfFile(absolute: string, indexed: FileStamp, start: number, end: number, span?: ByteSpan): string[] {
   const known = files.peek(absolute);
   const key = `${start}:${end}`;
   let shown = known !== undefined && known.size === indexed.size && known.mtimeMs === indexed.mtimeMs ? known.shown.get(key) : undefined;
   if (shown === undefined) {
-    const read = readLines(absolute, known, start, end);
+    const read = readLines(absolute, indexed, span, known, start, end);
     shown = read.lines;
     if (!read.file.shown.has(key)) {
       read.file.shown.set(key, shown);

@@ -41,9 +41,10 @@ export class TermDictionary {
 
 /**
  * A file's chunks are stored as one run of 32-bit numbers, a record per chunk: startLine,
- * endLine, length, the number n of distinct terms, then n term ids and their n counts.
+ * endLine, length, startByte and endByte (the chunk's bytes in the file as indexed), the number n
+ * of distinct terms, then n term ids and their n counts.
  */
-export const CHUNK_HEADER = 4;
+export const CHUNK_HEADER = 6;
 
 export interface StoredChunk {
   startLine: number;

@@ -97,11 +97,11 @@ export class TermCounter {
   }
 
   /**
-   * Ends the chunk of lines startLine..endLine: its record (see `CHUNK_HEADER` in store.ts) is
+   * Ends the chunk of lines startLine..endLine (bytes startByte..endByte): its record (see `CHUNK_HEADER` in store.ts) is
    * appended to the file's numbers, and where its terms start returned; `takeFile` hands over
    * the whole file's numbers at once.
    */
-  finishChunk(startLine: number, endLine: number): { termsAt: number; distinct: number; length: number } {
+  finishChunk(startLine: number, endLine: number, startByte: number, endByte: number): { termsAt: number; distinct: number; length: number } {
     if (this.termCounts.length < this.dictionary.size) this.termCounts = grown(this.termCounts, this.dictionary.size);
     const termCounts = this.termCounts;
     const identifierCounts = this.identifierCounts;
@@ -140,7 +140,9 @@ export class TermCounter {
     scratch[header] = startLine;
     scratch[header + 1] = endLine;
     scratch[header + 2] = length;
-    scratch[header + 3] = distinct;
+    scratch[header + 3] = startByte;
+    scratch[header + 4] = endByte;
+    scratch[header + 5] = distinct;
     this.scratchLength = offset + 2 * distinct;
     return { termsAt: offset, distinct, length };
   }

@@ -56,9 +56,11 @@ export function forEachChunk(numbers: Uint32Array, each: (termsAt: number, disti
   }
 }
 
-/** The chunks' rows as a segment stores them: start line, end line and length of each. */
+/** The chunks' rows as a segment stores them: start line, end line, length, start byte and end byte of each (the record's header without its term count). */
 export function chunkRowsOf(numbers: Uint32Array): number[] {
   const rows: number[] = [];
-  forEachChunk(numbers, (termsAt) => rows.push(numbers[termsAt - CHUNK_HEADER]!, numbers[termsAt - CHUNK_HEADER + 1]!, numbers[termsAt - CHUNK_HEADER + 2]!));
+  forEachChunk(numbers, (termsAt) => {
+    for (let field = termsAt - CHUNK_HEADER; field < termsAt - 1; field++) rows.push(numbers[field]!);
+  });
   return rows;
 }
