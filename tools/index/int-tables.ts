@@ -1,4 +1,4 @@
-/** Helpers for the typed-array tables of the term counter: growing an array, and rehashing an open-addressing table of (entry + 1, hash) pairs. */
+/** The typed-array tables of the term counter: growing an array, and byte strings interned to ids in an open-addressing table. */
 
 /** A copy of `array` with room for at least `needed` numbers (at least twice its length). */
 export function grown<Numbers extends Int32Array | Uint32Array>(array: Numbers, needed: number): Numbers {
@@ -8,7 +8,7 @@ export function grown<Numbers extends Int32Array | Uint32Array>(array: Numbers, 
 }
 
 /** The open-addressing table `old` (pairs of entry + 1, 0 when empty, and hash) at twice the size, each pair placed again by its hash with linear probing. */
-export function rehashed(old: Int32Array): Int32Array<ArrayBuffer> {
+function rehashed(old: Int32Array): Int32Array<ArrayBuffer> {
   const table = new Int32Array(old.length * 2);
   const mask = (table.length >> 1) - 1;
   for (let slot = 0; slot < old.length; slot += 2) {
@@ -22,9 +22,80 @@ export function rehashed(old: Int32Array): Int32Array<ArrayBuffer> {
 }
 
 /** `bytes` itself when it holds `needed` bytes, else a copy with room for them (at least twice its length). */
-export function roomFor(bytes: Buffer<ArrayBuffer>, needed: number): Buffer<ArrayBuffer> {
+function roomFor(bytes: Buffer<ArrayBuffer>, needed: number): Buffer<ArrayBuffer> {
   if (needed <= bytes.length) return bytes;
   const larger = Buffer.alloc(Math.max(needed, 2 * bytes.length));
   larger.set(bytes);
   return larger;
+}
+
+/**
+ * Byte strings interned to ids 0, 1, 2… by their bytes, without a string each: an open-addressing
+ * table of (id + 1, hash) pairs over one pool of bytes. The caller hashes (so it can hash while it
+ * scans) and keeps whatever it needs per id in arrays of its own.
+ */
+export class ByteInterner {
+  private table: Int32Array;
+  /** Id → its bytes: `bytes[starts[id] .. starts[id + 1])`. */
+  bytes: Buffer<ArrayBuffer>;
+  private starts: Int32Array;
+  count = 0;
+  /** Whether the last `idOf` interned its bytes for the first time. */
+  added = false;
+
+  constructor(slots: number, poolBytes: number, ids: number) {
+    this.table = new Int32Array(2 * slots);
+    this.bytes = Buffer.alloc(poolBytes);
+    this.starts = new Int32Array(ids);
+  }
+
+  /** The id of source[start, end), whose FNV-1a hash is `hash`, interned at its first sight (`added` then says so). */
+  idOf(source: Uint8Array, start: number, end: number, hash: number): number {
+    const table = this.table;
+    const mask = (table.length >> 1) - 1;
+    const length = end - start;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const entry = table[2 * slot]!;
+      if (entry === 0) return this.add(source, start, end, hash, slot);
+      if (table[2 * slot + 1] !== hash) continue;
+      const id = entry - 1;
+      const known = this.starts[id]!;
+      if (this.starts[id + 1]! - known !== length) continue;
+      const pool = this.bytes;
+      let same = true;
+      for (let offset = 0; offset < length; offset++) {
+        if (pool[known + offset] !== source[start + offset]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) {
+        this.added = false;
+        return id;
+      }
+    }
+  }
+
+  /** Where id's bytes start and end in `bytes`. */
+  startOf(id: number): number {
+    return this.starts[id]!;
+  }
+  endOf(id: number): number {
+    return this.starts[id + 1]!;
+  }
+
+  private add(source: Uint8Array, start: number, end: number, hash: number, slot: number): number {
+    const id = this.count++;
+    if (id + 2 > this.starts.length) this.starts = grown(this.starts, id + 2);
+    const first = this.starts[id]!;
+    const last = first + (end - start);
+    this.bytes = roomFor(this.bytes, last);
+    this.bytes.set(source.subarray(start, end), first);
+    this.starts[id + 1] = last;
+    this.table[2 * slot] = id + 1;
+    this.table[2 * slot + 1] = hash;
+    if (this.count * 4 > this.table.length) this.table = rehashed(this.table);
+    this.added = true;
+    return id;
+  }
 }

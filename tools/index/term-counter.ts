@@ -10,7 +10,7 @@
  */
 import { CHUNK_HEADER, type TermDictionary } from "./store.js";
 import { IdentifierParts } from "./identifier-parts.js";
-import { grown, rehashed, roomFor } from "./int-tables.js";
+import { ByteInterner, grown } from "./int-tables.js";
 import { forEachPart, identifierTokens } from "./tokenize.js";
 
 const MAX_IDENTIFIER = 64;
@@ -25,12 +25,8 @@ for (let code = 0; code < 128; code++) {
 }
 
 export class TermCounter {
-  /** Open addressing: slot → identifier id + 1 (0 is empty), and the identifier's hash beside it. */
-  private table = new Int32Array(1 << 17);
-  private identifierCount = 0;
-  /** Identifier id → its bytes: `identifierBytes[byteStart[id] .. byteStart[id + 1])`. */
-  private identifierBytes = Buffer.alloc(1 << 18);
-  private byteStart = new Int32Array(1 << 15);
+  /** The identifiers met, by their bytes. */
+  private readonly identifiers = new ByteInterner(1 << 16, 1 << 18, 1 << 15);
   /** Identifier id → its term ids: `termPool[termStart[id] .. termStart[id + 1])`. */
   private termStart = new Int32Array(1 << 15);
   private termPool = new Int32Array(1 << 16);
@@ -51,7 +47,7 @@ export class TermCounter {
 
   /** True once the dictionary or the identifiers seen have grown past what one counter should keep. */
   get crowded(): boolean {
-    return this.identifierCount > CROWDED || this.dictionary.size > CROWDED;
+    return this.identifiers.count > CROWDED || this.dictionary.size > CROWDED;
   }
 
   /** Adds the terms of bytes[start, end) (UTF-8) to the current chunk, each occurrence counted `weight` times. */
@@ -155,57 +151,27 @@ export class TermCounter {
   }
 
   private identifierId(bytes: Uint8Array, start: number, end: number, hash: number): number {
-    const table = this.table;
-    const mask = (table.length >> 1) - 1;
-    const length = end - start;
-    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
-      const entry = table[2 * slot]!;
-      if (entry === 0) return this.addIdentifier(bytes, start, end, hash, slot);
-      if (table[2 * slot + 1] !== hash) continue;
-      const id = entry - 1;
-      const known = this.byteStart[id]!;
-      if (this.byteStart[id + 1]! - known !== length) continue;
-      const pool = this.identifierBytes;
-      let same = true;
-      for (let offset = 0; offset < length; offset++) {
-        if (pool[known + offset] !== bytes[start + offset]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) return id;
-    }
-  }
-
-  private addIdentifier(bytes: Uint8Array, start: number, end: number, hash: number, slot: number): number {
-    const id = this.identifierCount++;
+    const identifiers = this.identifiers;
+    const id = identifiers.idOf(bytes, start, end, hash);
+    if (!identifiers.added) return id;
     if (id + 2 > this.termStart.length) {
       this.termStart = grown(this.termStart, id + 2);
-      this.byteStart = grown(this.byteStart, id + 2);
       this.identifierCounts = grown(this.identifierCounts, id + 2);
     }
-    const first = this.byteStart[id]!;
-    const last = first + (end - start);
-    this.identifierBytes = roomFor(this.identifierBytes, last);
-    this.identifierBytes.set(bytes.subarray(start, end), first);
-    this.byteStart[id + 1] = last;
     // The scan above finds exactly the identifiers tokenize() would, so each is one token source.
-    this.addTermsOf(first, last);
+    this.addTermsOf(identifiers.startOf(id), identifiers.endOf(id));
     this.termStart[id + 1] = this.termPoolLength;
-    this.table[2 * slot] = id + 1;
-    this.table[2 * slot + 1] = hash;
-    if (this.identifierCount * 4 > this.table.length) this.table = rehashed(this.table);
     return id;
   }
 
   /**
-   * Appends to the term pool the term ids of the identifier at identifierBytes[first, last), as
+   * Appends to the term pool the term ids of the identifier at `identifiers.bytes[first, last)`, as
    * `identifierTokens` gives its tokens. An identifier of several parts (camelCase, snake_case)
    * finds each part's stem through the part table, by its bytes, so a part met before costs no
    * string, stemming or dictionary look-up.
    */
   private addTermsOf(first: number, last: number): void {
-    const pool = this.identifierBytes;
+    const pool = this.identifiers.bytes;
     let whole: string | undefined;
     if (BYTE_CLASS[pool[first]!] !== 2) {
       const parts = forEachPart(
