@@ -1,5 +1,5 @@
-/** Index of the first number in `sorted` (ascending) that is at least `value`, or `sorted.length`. */
-export function firstAtOrAfter(sorted: readonly number[], value: number): number {
+/** Index of the first number or string in `sorted` (ascending; strings in code-unit order) that is at least `value`, or `sorted.length`. */
+export function firstAtOrAfter<Value extends number | string>(sorted: ArrayLike<Value>, value: Value): number {
   let low = 0;
   let high = sorted.length;
   while (low < high) {

@@ -11,6 +11,7 @@
  * `{imports, chunkSymbols}`.
  * The parts are made by tokenize.ts: a change to how it splits or stems changes the format.
  */
+import { firstAtOrAfter } from "../../grammar/sorted.js";
 import { ByteBuffer, ByteReader, SegmentDamage } from "./segment-bytes.js";
 import type { SymbolDefinition, SymbolKind } from "./symbols.js";
 import { isStopword, splitIdentifier, stem } from "./tokenize.js";
@@ -144,13 +145,7 @@ export class SymbolNames {
   /** The numbers of the parts that start with `prefix`: one run of the sorted parts, as [first, end). */
   partsStartingWith(prefix: string): [number, number] {
     const parts = this.parts;
-    let low = 0;
-    let high = parts.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (parts[middle]! < prefix) low = middle + 1;
-      else high = middle;
-    }
+    const low = firstAtOrAfter(parts, prefix);
     let end = low;
     while (end < parts.length && parts[end]!.startsWith(prefix)) end++;
     return [low, end];
