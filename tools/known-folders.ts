@@ -73,16 +73,18 @@ export class KnownFolders {
    */
   realOf(absolute: string, inside: (real: string) => boolean): string | undefined {
     if (this.runs === 0) return undefined;
-    const folder = path.dirname(absolute);
+    // `absolute` is normal: its folder and name are the text around its last separator.
+    const separator = absolute.lastIndexOf(path.sep);
+    const folder = separator === 0 ? path.sep : absolute.slice(0, separator);
     let known = this.folders.get(folder);
     if (known === undefined || (known !== null && "met" in known)) {
       if (known === undefined && this.folders.size >= MAX_FOLDERS) this.folders.clear();
       known = meet(folder, known, inside);
       this.folders.set(folder, known);
     }
-    const name = path.basename(absolute);
-    if (known === null || "met" in known || known.links.has(name)) return undefined;
-    return path.join(known.real, name);
+    const name = absolute.slice(separator + 1);
+    if (known === null || "met" in known || name === "" || known.links.has(name)) return undefined;
+    return known.real === path.sep ? `${path.sep}${name}` : `${known.real}${path.sep}${name}`;
   }
 }
 

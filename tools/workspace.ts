@@ -68,6 +68,8 @@ export interface WorkspaceOptions {
 const DEFAULT_PROTECTED = [".git", ".clio"];
 /** An empty, `.` or `..` segment, or a trailing `/`: a path that is not in normal form. */
 const ODD_SEGMENT = /\/(\.{0,2})(\/|$)/;
+/** The same for a relative path: a leading `/`, or an empty, `.` or `..` first or later segment, or a trailing `/`. */
+const ODD_RELATIVE = /(?:^|\/)\.{0,2}(?:\/|$)/;
 const MAX_LINK_HOPS = 64;
 
 /** Longest file or folder name, and longest path, the file systems clio runs on accept (Linux). */
@@ -206,8 +208,9 @@ export class Workspace {
       // On Linux `\` is part of a name: `src\main.ts` would create one odd file at the root.
       throw new ToolError("invalid_argument", `The path ${input} contains \\, which is not a folder separator here.`, 'Separate folders with /, e.g. path="src/main.ts".');
     }
-    const absolute = this.lexicalResolve(input);
-    const relative = this.relativeOf(absolute);
+    const { absolute, normal } = this.lexicalResolve(input);
+    // A path written in normal relative form is its own root-relative form.
+    const relative = normal ? input : this.relativeOf(absolute);
     if (intent === "write") this.refuseProtected(input, relative);
     return { absolute, relative };
   }
@@ -288,7 +291,8 @@ export class Workspace {
     );
   }
 
-  private lexicalResolve(input: string): string {
+  /** The absolute path `input` names, after the spelling checks; `normal` when `input` is a relative path in normal form. */
+  private lexicalResolve(input: string): { absolute: string; normal: boolean } {
     if (input.includes("\0")) {
       throw new ToolError("invalid_argument", "The path contains a NUL byte.", "Write the path without control characters.");
     }
@@ -305,7 +309,8 @@ export class Workspace {
     if (input.trim() === "") {
       throw new ToolError("invalid_argument", "The path is empty.", 'Give a path relative to the workspace, e.g. path="src/main.ts".');
     }
-    const longName = input.split(/[\\/]/).find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES);
+    // A UTF-8 byte is at least a third of a UTF-16 unit: a short path needs no byte count.
+    const longName = input.length * 3 <= MAX_NAME_BYTES ? undefined : input.split(/[\\/]/).find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES);
     if (longName !== undefined) {
       throw new ToolError(
         "invalid_argument",
@@ -313,12 +318,14 @@ export class Workspace {
         "Use shorter file and folder names.",
       );
     }
-    if (Buffer.byteLength(input) > MAX_PATH_BYTES) {
+    if (input.length * 3 > MAX_PATH_BYTES && Buffer.byteLength(input) > MAX_PATH_BYTES) {
       throw new ToolError("invalid_argument", `The path is ${Buffer.byteLength(input)} bytes long; at most ${MAX_PATH_BYTES} are allowed.`, "Use a shorter path.");
     }
     if (input.startsWith("~")) {
       throw new ToolError("outside_workspace", `${input} refers to a home folder, which is outside the workspace ${this.root}.`, "Use a path relative to the workspace root.");
     }
+    const underRoot = this.underRoot(input);
+    if (underRoot !== undefined) return { absolute: this.withinPathLimit(input, underRoot), normal: true };
     let absolute = path.resolve(this.root, input);
     if (path.isAbsolute(input) && !this.contains(absolute) && this.givenRoot !== this.root) {
       const underGiven = path.relative(this.givenRoot, absolute);
@@ -329,7 +336,12 @@ export class Workspace {
     if (!this.contains(absolute)) {
       throw new ToolError("outside_workspace", `${input} is outside the workspace ${this.root}.`, "Use a path relative to the workspace root, without `..` that leaves it.");
     }
-    if (Buffer.byteLength(absolute) > MAX_PATH_BYTES) {
+    return { absolute: this.withinPathLimit(input, absolute), normal: false };
+  }
+
+  /** `absolute` (what `input` names), unless it is longer than a path may be. */
+  private withinPathLimit(input: string, absolute: string): string {
+    if (absolute.length * 3 > MAX_PATH_BYTES && Buffer.byteLength(absolute) > MAX_PATH_BYTES) {
       throw new ToolError(
         "invalid_argument",
         `The path ${input.slice(0, 40)}… is ${Buffer.byteLength(absolute)} bytes long with the workspace folder in front; at most ${MAX_PATH_BYTES} are allowed.`,
@@ -337,6 +349,16 @@ export class Workspace {
       );
     }
     return absolute;
+  }
+
+  /**
+   * `input` joined to the root when it is a relative path in normal form (no empty, `.` or `..`
+   * segment, no leading or trailing `/`): what `path.resolve` gives then, without its walk.
+   * Undefined for any other spelling.
+   */
+  private underRoot(input: string): string | undefined {
+    if (input === "" || ODD_RELATIVE.test(input)) return undefined;
+    return this.root === path.sep ? `${path.sep}${input}` : `${this.root}${path.sep}${input}`;
   }
 
   /**

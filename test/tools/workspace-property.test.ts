@@ -62,3 +62,33 @@ describe("workspace confinement (property)", () => {
     expect(await temp.read(".git/config")).toBe("x");
   });
 });
+
+describe("lexical resolution (property)", () => {
+  it("gives what path.resolve and path.relative give for every spelling, normal or not", () => {
+    const { workspace, root } = temp;
+    const real = workspace.root;
+    fc.assert(
+      fc.property(
+        fc.array(segment, { minLength: 1, maxLength: 6 }),
+        fc.constantFrom("", "/", "./", `${root}/`, `${real}/`),
+        fc.constantFrom("", "/"),
+        (segments, prefix, suffix) => {
+          const input = prefix + segments.join("/") + suffix;
+          let resolved: { absolute: string; relative: string } | undefined;
+          try {
+            resolved = workspace.resolveLexically(input);
+          } catch (error) {
+            if (!ClioError.isInstance(error)) throw error;
+            expect(["outside_workspace", "invalid_argument"]).toContain(error.code);
+            return;
+          }
+          const underGiven = path.isAbsolute(input) && input.startsWith(`${root}/`) && root !== real ? path.join(real, path.relative(root, path.resolve(input))) : undefined;
+          const absolute = underGiven ?? path.resolve(real, input);
+          expect(resolved.absolute).toBe(absolute);
+          expect(resolved.relative).toBe(path.relative(real, absolute) || ".");
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});
