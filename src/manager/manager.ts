@@ -263,9 +263,8 @@ export class ProtocolManager {
       permissionClass,
       checked: checkedPaths,
     });
-    const what = { protocol, action, permissionClass, description };
-    if (found instanceof Promise) return found.then((paths) => this.verdictOn(permissionRequest(what, paths, changes)));
-    return this.verdictOn(permissionRequest(what, found, changes));
+    if (found instanceof Promise) return found.then((paths) => this.verdictOn(permissionRequest(invocation, permissionClass, description, paths, changes)));
+    return this.verdictOn(permissionRequest(invocation, permissionClass, description, found, changes));
   }
 
   /** The policy's verdict on `request`: at once when no question is needed, else the question's promise. */
@@ -373,11 +372,16 @@ export class ProtocolManager {
 
 /** What the permission policy is asked: the command, what rules match of it (`paths`), and the changes it would make. */
 function permissionRequest(
-  what: Pick<PermissionRequest, "protocol" | "action" | "permissionClass" | "description">,
+  { protocol, action }: Invocation,
+  permissionClass: PermissionClass,
+  description: string,
   paths: PermissionSubject,
   changes: PlannedChange[] | undefined,
 ): PermissionRequest {
-  const request: PermissionRequest = { ...what, ...paths };
+  const request: PermissionRequest = { protocol, action, permissionClass, description };
+  if (paths.subject !== undefined) request.subject = paths.subject;
+  if (paths.subjectIsPath !== undefined) request.subjectIsPath = paths.subjectIsPath;
+  if (paths.pathForms !== undefined) request.pathForms = paths.pathForms;
   if (changes) request.changes = changes;
   return request;
 }

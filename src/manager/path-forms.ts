@@ -16,18 +16,19 @@ import type { PermissionPolicy, PermissionRequest } from "./permissions.js";
  */
 export function checkPaths(definition: ActionDefinition, decoded: Record<string, unknown>, workspace: Workspace): CheckedPaths | Promise<CheckedPaths> {
   const checked = new Map<string, ResolvedPath | Error>();
-  const seen = new Set<string>();
-  const waiting: Promise<void>[] = [];
-  for (const name of Object.keys(definition.parameters)) {
+  const { pathNames } = parametersOf(definition);
+  const seen = pathNames.length > 1 ? new Set<string>() : undefined;
+  let waiting: Promise<void>[] | undefined;
+  for (const name of pathNames) {
     const value = decoded[name];
     const spec = definition.parameters[name]!;
-    if (spec.path !== true || typeof value !== "string" || seen.has(value)) continue;
-    seen.add(value);
+    if (typeof value !== "string" || seen?.has(value)) continue;
+    seen?.add(value);
     try {
       // A read's path is often known at once (a remembered folder, one realpath): then no promise.
       const found = spec.opensConfirmed === true ? workspace.resolveCommandPathAtOnce(value) : workspace.resolve(value, "read");
       if (found instanceof Promise)
-        waiting.push(
+        (waiting ??= []).push(
           found.then(
             (resolved) => void checked.set(value, resolved),
             (error: unknown) => void checked.set(value, asError(error)),
@@ -38,7 +39,26 @@ export function checkPaths(definition: ActionDefinition, decoded: Record<string,
       checked.set(value, asError(error));
     }
   }
-  return waiting.length === 0 ? checked : Promise.all(waiting).then(() => checked);
+  return waiting === undefined ? checked : Promise.all(waiting).then(() => checked);
+}
+
+/** An action's first declared parameter and its path parameters, in declared order. */
+interface ParameterNames {
+  first: string | undefined;
+  pathNames: string[];
+}
+
+/** `ParameterNames` per action, worked out at its first command (an action's parameters never change). */
+const parameterNames = new WeakMap<ActionDefinition, ParameterNames>();
+
+function parametersOf(definition: ActionDefinition): ParameterNames {
+  let names = parameterNames.get(definition);
+  if (names === undefined) {
+    const declared = Object.keys(definition.parameters);
+    names = { first: declared[0], pathNames: declared.filter((name) => definition.parameters[name]!.path === true) };
+    parameterNames.set(definition, names);
+  }
+  return names;
 }
 
 function asError(error: unknown): Error {
@@ -52,14 +72,13 @@ function asError(error: unknown): Error {
  * `checked` are the command's paths as `checkPaths` resolved them (resolved here when absent).
  */
 export function permissionSubject(definition: ActionDefinition, decoded: Record<string, unknown>, context: SubjectContext): PermissionSubject | Promise<PermissionSubject> {
-  const names = Object.keys(definition.parameters);
-  const first = names[0];
+  const { first, pathNames } = parametersOf(definition);
   const subject = first === undefined ? undefined : decoded[first];
-  const paths = names.filter((name) => definition.parameters[name]!.path === true && typeof decoded[name] === "string");
-  const needed = context.permissionClass !== "read" || context.permissions.readsValues(context.protocol, context.action);
   const shown = typeof subject === "string" ? { subject } : {};
+  const needed = context.permissionClass !== "read" || context.permissions.readsValues(context.protocol, context.action);
+  const paths = needed ? pathNames.filter((name) => typeof decoded[name] === "string") : [];
   // Without path forms to work out, the answer is given at once (no promise per command).
-  if (paths.length === 0 || !needed) return shown;
+  if (paths.length === 0) return shown;
   return withPathForms(definition, decoded, context, paths, shown);
 }
 

@@ -69,6 +69,7 @@ export class PermissionPolicy {
 
   /** True when some rule matches this action by its value: only then are path forms worth working out. */
   readsValues(protocol: string, action: string): boolean {
+    if (this.denyRules.length === 0 && this.allowRules.length === 0) return false;
     const reads = (rule: Rule) => rule.readsValueOf(protocol, action);
     return this.denyRules.some(reads) || this.allowRules.some(reads);
   }
@@ -104,15 +105,17 @@ export class PermissionPolicy {
    * that does not ask, an allow rule, "always" given before); undefined when the person must be asked.
    */
   decideWithoutAsking(request: PermissionRequest): PermissionVerdict | undefined {
-    const label = `${request.protocol}.${request.action}`;
-    const denying = this.denyRules.find((rule) => rule.matches(request));
+    const denying = this.denyRules.length === 0 ? undefined : this.denyRules.find((rule) => rule.matches(request));
     if (denying) {
-      return refuse(`${label} is refused by the deny rule "${denying.text}".`, "Choose another way, or ask the person to change their permission rules.");
+      return refuse(
+        `${request.protocol}.${request.action} is refused by the deny rule "${denying.text}".`,
+        "Choose another way, or ask the person to change their permission rules.",
+      );
     }
     if (request.permissionClass === "read") return { allowed: true, asked: false };
     if (this.mode === "plan") {
       return refuse(
-        `${label} is a ${request.permissionClass} action and plan mode is read-only: nothing was changed or run.`,
+        `${request.protocol}.${request.action} is a ${request.permissionClass} action and plan mode is read-only: nothing was changed or run.`,
         "Describe the change you would make instead; the person can switch mode (/mode or --permission-mode) to let it run.",
       );
     }
