@@ -10,7 +10,7 @@ import { lstatOrNothing } from "./context.js";
 
 export class FileLedger {
   /** Real path → the file's stamp (size, modification time, inode) when the model last saw it. */
-  private readonly seen = new Map<string, string>();
+  private readonly seen = new Map<string, Stamp>();
 
   /** Notes the file as the model now knows it: as `stat` (taken on the file as it was read) says, or as it is now. */
   async remember(context: FileContext, real: string, stat?: Stats): Promise<void> {
@@ -30,7 +30,7 @@ export class FileLedger {
     const known = this.seen.get(real);
     if (known === undefined) return;
     const now = await stampOf(context, real);
-    if (now === known) return;
+    if (now !== undefined && sameStamp(now, known)) return;
     // Told once that the file is gone, the model may then create it afresh.
     if (now === undefined) this.seen.delete(real);
     throw new ToolError(
@@ -43,11 +43,22 @@ export class FileLedger {
   }
 }
 
-async function stampOf(context: FileContext, real: string): Promise<string | undefined> {
+/** What tells one version of a file from another (kept as numbers: no number is written as text per read). */
+interface Stamp {
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly ino: number;
+}
+
+async function stampOf(context: FileContext, real: string): Promise<Stamp | undefined> {
   const stat = await lstatOrNothing(context, real);
   return stat === undefined ? undefined : stampFrom(stat);
 }
 
-function stampFrom(stat: Stats): string {
-  return `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+function stampFrom({ size, mtimeMs, ino }: Stats): Stamp {
+  return { size, mtimeMs, ino };
+}
+
+function sameStamp(left: Stamp, right: Stamp): boolean {
+  return left.size === right.size && left.mtimeMs === right.mtimeMs && left.ino === right.ino;
 }
