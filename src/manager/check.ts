@@ -43,8 +43,9 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
       hint: `Write one of ${registry.names().join(", ")}, e.g. [${registry.names()[0] ?? "PROTOCOL"}:action=...].`,
     });
   }
+  // Not remembered: a protocol from outside learns its actions in place (MCP discovery).
   const actionNames = Object.keys(protocol.actions);
-  const actionParameter = command.parameters.find((parameter) => parameter.key === "action") ?? command.parameters.find((parameter) => parameter.key.toLowerCase() === "action");
+  const actionParameter = actionParameterOf(command.parameters);
   if (actionNames.length === 0) {
     // A protocol from outside whose server did not start (its summary says why).
     return failure(protocol.name, actionParameter?.text, {
@@ -70,7 +71,7 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
     });
   }
   const label = `${protocol.name}.${actionName}`;
-  const parameterNames = Object.keys(action.parameters);
+  const parameterNames = namesOf(action.parameters);
   const raw: Record<string, unknown> = {};
   const decoded: Record<string, string> = { action: actionName };
   for (const written of command.parameters) {
@@ -123,6 +124,25 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
     ok: true,
     invocation: { protocol: protocol.name, action: actionName, definition: action, protocolDefinition: protocol, args, decoded, command },
   };
+}
+
+/** The parameter that names the action: `action=`, else the one key that means it in another case. */
+function actionParameterOf(parameters: readonly Parameter[]): Parameter | undefined {
+  for (const parameter of parameters) if (parameter.key === "action") return parameter;
+  for (const parameter of parameters) if (parameter.key.toLowerCase() === "action") return parameter;
+  return undefined;
+}
+
+/** An action's parameter names, listed once per action (an action is replaced whole, never changed in place). */
+const parameterNamesOf = new WeakMap<ActionDefinition["parameters"], string[]>();
+
+function namesOf(parameters: ActionDefinition["parameters"]): string[] {
+  let names = parameterNamesOf.get(parameters);
+  if (names === undefined) {
+    names = Object.keys(parameters);
+    parameterNamesOf.set(parameters, names);
+  }
+  return names;
 }
 
 /** Per schema: whether it takes a missing value as missing (optional, no default), learned from its first check. */
