@@ -55,9 +55,14 @@ function startsWithAt(head: Uint8Array, bytes: readonly number[], at: number): b
 
 /** Formats lines with right-aligned line numbers and a `│` gutter: `  12│text`. */
 export function numberLines(lines: readonly string[], firstLine: number, width = String(firstLine + lines.length - 1).length): string {
-  const numbered = new Array<string>(lines.length);
-  for (let index = 0; index < lines.length; index++) numbered[index] = gutterOf(firstLine + index, width) + lines[index];
-  return numbered.join("\n");
+  // Gutters and lines side by side, joined once: no string is made per line.
+  const parts = new Array<string>(lines.length * 2);
+  for (let index = 0; index < lines.length; index++) {
+    const gutter = gutterOf(firstLine + index, width);
+    parts[2 * index] = index === 0 ? gutter.slice(1) : gutter;
+    parts[2 * index + 1] = lines[index]!;
+  }
+  return parts.join("");
 }
 
 /** Line numbers below this keep their gutters once made (most reads show the first lines of a file). */
@@ -65,11 +70,11 @@ const KEPT_GUTTERS = 8192;
 /** Gutters made so far, by width, then by line number. */
 const gutters: string[][] = [];
 
-/** `  12│`: the line number right-aligned in `width` and the gutter's bar. */
+/** `\n  12│`: a line break, then the line number right-aligned in `width` and the gutter's bar. */
 function gutterOf(line: number, width: number): string {
-  if (line >= KEPT_GUTTERS || line < 0) return `${String(line).padStart(width)}│`;
+  if (line >= KEPT_GUTTERS || line < 0) return `\n${String(line).padStart(width)}│`;
   const byLine = (gutters[width] ??= []);
-  return (byLine[line] ??= `${String(line).padStart(width)}│`);
+  return (byLine[line] ??= `\n${String(line).padStart(width)}│`);
 }
 
 /** True if every line of `text` starts like a line-number gutter (`12│` or `12\t`): text copied from a read. */
