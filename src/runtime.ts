@@ -8,7 +8,7 @@ import { ProtocolManager, type ManagerEvent, type RunWatcher } from "./manager/m
 import { PermissionPolicy, type PermissionAsker, type PermissionMode, type PermissionRules } from "./manager/permissions.js";
 import type { ProtocolEnvironment } from "../protocols/contract/protocol.js";
 import type { ClioConfig } from "./config/schema.js";
-import { log } from "./log.js";
+import { log, logs } from "./log.js";
 import { loadProtocols } from "./protocol-sources.js";
 import { loadBuiltinProtocols, type ProtocolRegistry } from "./registry.js";
 import { version } from "./version.js";
@@ -86,11 +86,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
 /** Each command's start and outcome in the log (decisions and timings; never file contents). */
 function logEvent(event: ManagerEvent): void {
   if (event.type === "command-started") {
+    if (!logs("debug")) return;
     log.debug("command started", { id: event.id, command: `${event.protocol}.${event.action}`, permission: event.permissionClass, description: event.description });
     return;
   }
   if (event.type !== "command-finished") return;
   const { result } = event;
+  // Only what will be written is put together (a replay finishes thousands of commands).
+  if (!logs(result.ok ? "info" : "warn")) return;
   const fields = {
     id: result.id,
     command: `${result.protocol}.${result.action ?? ""}`,

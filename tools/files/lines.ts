@@ -142,6 +142,8 @@ export function wholeLineWindow(content: Buffer, options: LineWindowOptions): Li
   if (text.endsWith("\n")) all.pop();
   // Every line's bytes, its break and its overhead together stay below the budget: no stop for bytes.
   if (content.length + 1 + all.length * (options.lineOverheadBytes ?? 0) >= options.maxBytes) return undefined;
+  // No line can be over the cut when the whole file is not, nor end in `\r` without one in it.
+  if (content.length <= options.maxLineBytes && !text.includes("\r")) return wholeWindow(all, options);
   // A line of more than a third of the cut in characters may be over it in bytes: measured then.
   const longest = options.maxLineBytes / 3;
   for (let index = 0; index < all.length; index++) {
@@ -152,6 +154,11 @@ export function wholeLineWindow(content: Buffer, options: LineWindowOptions): Li
       all[index] = line;
     }
   }
+  return wholeWindow(all, options);
+}
+
+/** The window `options` asks for of a file's lines `all` (none cut, within the budget). */
+function wholeWindow(all: string[], options: LineWindowOptions): LineWindow {
   const from = options.firstLine - 1;
   const lines = from === 0 && options.maxLines >= all.length ? all : all.slice(from, from + Math.max(options.maxLines, 0));
   return { lines, firstLine: options.firstLine, stoppedForBytes: false, cutLines: 0, totalLines: all.length };
