@@ -1,8 +1,9 @@
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ChangeCheck, type ListingTimes } from "../../tools/index/change-check.js";
 import { CodeIndex } from "../../tools/index/code-index.js";
+import { StatThread } from "../../tools/index/stat-thread.js";
 import type { SkippedFile } from "../../tools/index/walk.js";
 import { searchIndex } from "../../tools/index/search.js";
 import { temporaryFolder } from "../support/workspace.js";
@@ -123,6 +124,8 @@ describe("the change check before a search", () => {
 
 describe("a change check begun on another thread while this one answers from what is stored", () => {
   const threaded = { threadMinPaths: 0, coreToSpare: () => true };
+  const thread = StatThread.start()!;
+  afterAll(() => thread.stop());
   const listingOf = async () => JSON.parse(await readFile(manifestFile(), "utf8")) as { listing: ListingTimes; skipped: SkippedFile[] };
   const built = async () => {
     await (await CodeIndex.open(folder.path)).update();
@@ -135,7 +138,7 @@ describe("a change check begun on another thread while this one answers from wha
     await built();
     const index = await CodeIndex.open(folder.path);
     const { listing, skipped } = await listingOf();
-    const both = () => [true, false].map((useThread) => ChangeCheck.begin(folder.path, listing, index.files, skipped, useThread, 0)!.finish(1 << 20));
+    const both = () => [thread, undefined].map((shared) => ChangeCheck.begin(folder.path, listing, index.files, skipped, () => shared, 0)!.finish(1 << 20));
     expect(both()).toEqual([[], []]);
     // Same size, new mtime (half an hour back: not too recent to trust, so only the stat sees it).
     await writeFile(absolute("src/math.ts"), "export function addNumbers(a: number, b: number) {\n  return b + a;\n}\n");
@@ -153,14 +156,30 @@ describe("a change check begun on another thread while this one answers from wha
     await utimes(absolute("src/math.ts"), hour, new Date(Date.now() - 1800_000));
     const index = await CodeIndex.open(folder.path);
     const { listing, skipped } = await listingOf();
-    const onThread = ChangeCheck.begin(folder.path, listing, index.files, skipped, true, 0)!;
+    const onThread = ChangeCheck.begin(folder.path, listing, index.files, skipped, () => thread, 0)!;
     for (let waited = 0; onThread.statted < onThread.pathCount && waited < 10_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(onThread.finish(1 << 20)!.map((file) => file.path)).toEqual(["src/math.ts"]);
     expect(onThread.stattedHere).toBe(0);
-    const here = ChangeCheck.begin(folder.path, listing, index.files, skipped, true)!;
+    const here = ChangeCheck.begin(folder.path, listing, index.files, skipped, () => thread)!;
     expect(here.finish(1 << 20)!.map((file) => file.path)).toEqual(["src/math.ts"]);
     // Fewer paths than the default threshold: no thread.
     expect(here.stattedHere).toBe(here.pathCount);
+  });
+
+  it("one thread serves check after check, also after a check was cancelled while it stat'd", async () => {
+    await built();
+    const index = await CodeIndex.open(folder.path);
+    const { listing, skipped } = await listingOf();
+    const begin = () => ChangeCheck.begin(folder.path, listing, index.files, skipped, () => thread, 0)!;
+    begin().cancel();
+    await writeFile(absolute("src/math.ts"), "export function addNumbers(a: number, b: number) {\n  return b + a;\n}\n");
+    await utimes(absolute("src/math.ts"), hour, new Date(Date.now() - 1800_000));
+    for (let round = 0; round < 3; round++) {
+      const check = begin();
+      for (let waited = 0; check.statted < check.pathCount && waited < 10_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(check.finish(1 << 20)!.map((file) => file.path)).toEqual(["src/math.ts"]);
+      expect(check.stattedHere).toBe(0);
+    }
   });
 
   it("a search answered while the check ran is answered again when the check finds an edit, a new file or a removal", async () => {

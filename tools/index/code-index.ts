@@ -19,7 +19,8 @@ import type { SegmentReader } from "./segment.js";
 import { SegmentDamage } from "./segment-bytes.js";
 import { INDEX_FORMAT_VERSION, type IndexManifest, type VectorRecord } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
-import { ChangeCheck, CheckInAdvance, coreToSpare } from "./change-check.js";
+import { ChangeCheck, CheckInAdvance, THREAD_MIN_PATHS } from "./change-check.js";
+import { coreToSpare, StatThread } from "./stat-thread.js";
 import { scanForChanges } from "./update-scan.js";
 import { exclusionOf, type SkippedFile } from "./walk.js";
 
@@ -102,6 +103,8 @@ export class CodeIndex {
   private uncommitted = false;
   /** A change check of the whole workspace begun before its update (`beginCheck`). */
   private readonly advance = new CheckInAdvance();
+  /** The thread change checks share their stats with, once there is one. */
+  private statThread: StatThread | undefined;
 
   private constructor(
     /** The workspace root (absolute). */
@@ -149,7 +152,7 @@ export class CodeIndex {
   /** Opens the index of `root`, loading what is stored (nothing is walked until `update`). */
   static async open(root: string, options: CodeIndexOptions = {}): Promise<CodeIndex> {
     const index = new CodeIndex(root, options);
-    const stored = await index.store.load();
+    const stored = await index.store.load((manifest) => index.startThreadEarly(manifest));
     if (stored !== undefined) {
       index.manifest = stored.manifest;
       for (const reader of stored.readers) index.segments.add(reader);
@@ -195,10 +198,25 @@ export class CodeIndex {
     this.advance.cancel();
   }
 
+  private coreToSpare(): boolean {
+    return (this.options.coreToSpare ?? coreToSpare)();
+  }
+
+  /**
+   * Starts the stat thread as soon as the manifest says the first check will use it, so that it
+   * is ready by the time the check begins: starting takes about as long as opening the segments.
+   */
+  private startThreadEarly(manifest: IndexManifest): void {
+    // Read as found on disk: a field of another shape counts nothing.
+    const folders = manifest.listing?.mtimes;
+    const paths = (Number(manifest.files) || 0) + (typeof folders === "object" && folders !== null ? Object.keys(folders).length : 0);
+    if (paths >= (this.options.threadMinPaths ?? THREAD_MIN_PATHS) && this.coreToSpare()) this.statThread ??= StatThread.start();
+  }
+
   private planCheck(): ChangeCheck | undefined {
     const listing = this.manifest.listing;
-    const useThread = (this.options.coreToSpare ?? coreToSpare)();
-    return listing === undefined ? undefined : ChangeCheck.begin(this.root, listing, this.files, this.manifest.skipped, useThread, this.options.threadMinPaths);
+    const threadFor = () => (this.statThread ??= this.coreToSpare() ? StatThread.start() : undefined);
+    return listing === undefined ? undefined : ChangeCheck.begin(this.root, listing, this.files, this.manifest.skipped, threadFor, this.options.threadMinPaths);
   }
 
   /** True once an update has run here or in an earlier process. */
