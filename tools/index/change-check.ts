@@ -131,17 +131,18 @@ export class ChangeCheck {
     if (typeof times.checkedAt !== "number" || typeof times.mtimes !== "object" || times.mtimes === null || !Array.isArray(skipped)) return undefined;
     if (skipped.some((entry) => entry.reason === "unreadable")) return undefined;
     const looked = skipped.filter((entry) => entry.reason !== "symlink");
-    const absolute = Object.keys(times.mtimes).map((relative) => path.join(root, relative));
-    for (const entry of looked) absolute.push(path.join(root, entry.path));
-    // Indexed paths are normalised and root-relative (walk.ts), so plain joining is path.join without its normalising pass.
+    // Walked paths are normalised and root-relative ("." for the root; walk.ts), so plain joining is path.join without its normalising pass.
     const prefix = root.endsWith(path.sep) ? root : root + path.sep;
     const separator = path.sep === "/" ? undefined : /\//g;
+    const absoluteOf = (relative: string) => (relative === "." ? root : prefix + (separator === undefined ? relative : relative.replace(separator, path.sep)));
+    const absolute = Object.keys(times.mtimes).map(absoluteOf);
+    for (const entry of looked) absolute.push(absoluteOf(entry.path));
     const files = { paths: [] as string[], sizes: [] as number[], mtimes: [] as number[] };
     known.each((relative, size, mtimeMs) => {
       files.paths.push(relative);
       files.sizes.push(size);
       files.mtimes.push(mtimeMs);
-      absolute.push(prefix + (separator === undefined ? relative : relative.replace(separator, path.sep)));
+      absolute.push(absoluteOf(relative));
       return true;
     });
     return new ChangeCheck(times, looked, files, absolute, new PathStats(absolute, absolute.length >= threadMinPaths ? threadFor() : undefined));
