@@ -205,6 +205,26 @@ describe("a change check begun on another thread while this one answers from wha
     expect(await searchFresh("reverse text")).toEqual({ first: ["src/strings.py"], changed: true, again: [] });
   });
 
+  it("readWhileChecking answers from the files as they are: again after a change, also when the first read failed", async () => {
+    await built();
+    const index = await CodeIndex.open(folder.path, threaded);
+    let reads = 0;
+    const readPaths = (query: string) => async () => {
+      reads++;
+      const found = await pathsFound(index, query);
+      if (found.length === 0) throw new Error(`nothing for ${query}`);
+      return found;
+    };
+    const update = () => index.update();
+    expect(await index.readWhileChecking(readPaths("add numbers"), update)).toEqual(["src/math.ts"]);
+    expect(reads).toBe(1);
+    await write("src/extra/queue.ts", "export class PriorityQueue {}\n");
+    expect(await index.readWhileChecking(readPaths("priority queue"), update)).toEqual(["src/extra/queue.ts"]);
+    expect(reads).toBe(3);
+    await expect(index.readWhileChecking(readPaths("pelican flamingo"), update)).rejects.toThrow("nothing for pelican flamingo");
+    expect(reads).toBe(4);
+  });
+
   it("drops a begun check when the index changed before it was finished, and when it is cancelled", async () => {
     await built();
     const index = await CodeIndex.open(folder.path, threaded);

@@ -179,6 +179,25 @@ export class CodeIndex {
     }
   }
 
+  /**
+   * Runs `read` on what is stored while a change check of the whole workspace begins (its stats
+   * on the stat thread, when there is one), then `update` (the caller's update of the whole
+   * workspace, which finishes the check). When the update changed the index, `read` runs again,
+   * also when it failed the first time (what is stored may lack what the files now hold).
+   */
+  async readWhileChecking<Result>(read: () => Result | Promise<Result>, update: () => Promise<unknown>): Promise<Result> {
+    const stamp = this.stamp;
+    this.beginCheck();
+    const first = await this.reading(read).then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    await update();
+    if (this.stamp !== stamp) return this.reading(read);
+    if ("error" in first) throw first.error;
+    return first.result;
+  }
+
   /** Changes whenever the indexed files do: results read before may be out of date. */
   get stamp(): number {
     return this.segments.stamp;
