@@ -65,6 +65,8 @@ export function createRagProtocol(options: RagOptions = {}) {
       embed,
       hidden: (relative) => environment.workspace.isHidden(relative),
       persist: () => environment.workspace.mayKeepState(),
+      // The first read of an index checks it for changes (the refresh time starts long past).
+      checkAfterOpen: true,
     };
   };
 

@@ -123,7 +123,7 @@ describe("the change check before a search", () => {
 });
 
 describe("a change check begun on another thread while this one answers from what is stored", () => {
-  const threaded = { threadMinPaths: 0, coreToSpare: () => true };
+  const threaded = { threadMinPaths: 0, coreToSpare: () => true, checkAfterOpen: true };
   const thread = StatThread.start()!;
   afterAll(() => thread.stop());
   const listingOf = async () => JSON.parse(await readFile(manifestFile(), "utf8")) as { listing: ListingTimes; skipped: SkippedFile[] };

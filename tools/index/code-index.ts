@@ -50,6 +50,8 @@ export interface CodeIndexOptions {
   threadMinPaths?: number;
   /** Whether a core is idle for that thread (default: the load average leaves one free). */
   coreToSpare?: () => boolean;
+  /** The caller checks for changes right after opening (a fresh process's first search): the stat thread starts as the manifest is read, to be ready by then. */
+  checkAfterOpen?: boolean;
   /** Updates that read fewer bytes than this stay in this thread (default 8 MiB). */
   parallelMinBytes?: number;
   /** Analysed files are written as a segment once they hold this many term postings (default 1,000,000): bounds a build's memory. */
@@ -152,7 +154,7 @@ export class CodeIndex {
   /** Opens the index of `root`, loading what is stored (nothing is walked until `update`). */
   static async open(root: string, options: CodeIndexOptions = {}): Promise<CodeIndex> {
     const index = new CodeIndex(root, options);
-    const stored = await index.store.load((manifest) => index.startThreadEarly(manifest));
+    const stored = await index.store.load(options.checkAfterOpen ? (manifest) => index.startThreadEarly(manifest) : undefined);
     if (stored !== undefined) {
       index.manifest = stored.manifest;
       for (const reader of stored.readers) index.segments.add(reader);
