@@ -205,6 +205,19 @@ describe("a change check begun on another thread while this one answers from wha
     expect(await searchFresh("reverse text")).toEqual({ first: ["src/strings.py"], changed: true, again: [] });
   });
 
+  it("a thread that has ended leaves every stat to this thread, with the same result", async () => {
+    await built();
+    await writeFile(absolute("src/math.ts"), "export function addNumbers(a: number, b: number) {\n  return b + a;\n}\n");
+    await utimes(absolute("src/math.ts"), hour, new Date(Date.now() - 1800_000));
+    const index = await CodeIndex.open(folder.path);
+    const { listing, skipped } = await listingOf();
+    const ended = StatThread.start()!;
+    await ended.stop();
+    const check = ChangeCheck.begin(folder.path, listing, index.files, skipped, () => ended, 0)!;
+    expect(check.finish(1 << 20)!.map((file) => file.path)).toEqual(["src/math.ts"]);
+    expect(check.stattedHere).toBe(check.pathCount);
+  });
+
   it("readWhileChecking answers from the files as they are: again after a change, also when the first read failed", async () => {
     await built();
     const index = await CodeIndex.open(folder.path, threaded);

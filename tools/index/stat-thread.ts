@@ -92,8 +92,8 @@ export class StatThread {
     this.worker.postMessage({ paths: paths.join("\0"), counters: counters.buffer, results: results.buffer, batch: STAT_BATCH });
   }
 
-  /** Ends the thread. */
-  stop(): void {
-    void this.worker.terminate();
+  /** Ends the thread; resolves once it has ended. */
+  async stop(): Promise<void> {
+    await this.worker.terminate();
   }
 }
