@@ -126,6 +126,11 @@ describe("a change check begun on another thread while this one answers from wha
   const threaded = { threadMinPaths: 0, coreToSpare: () => true, checkAfterOpen: true };
   const thread = StatThread.start()!;
   afterAll(() => thread.stop());
+  /** src/math.ts edited in place: the same size, and a mtime half an hour back (not too recent to trust, so only a stat sees it). */
+  const editMathInPlace = async () => {
+    await writeFile(absolute("src/math.ts"), "export function addNumbers(a: number, b: number) {\n  return b + a;\n}\n");
+    await utimes(absolute("src/math.ts"), hour, new Date(Date.now() - 1800_000));
+  };
   const listingOf = async () => JSON.parse(await readFile(manifestFile(), "utf8")) as { listing: ListingTimes; skipped: SkippedFile[] };
   const built = async () => {
     await (await CodeIndex.open(folder.path)).update();
@@ -140,9 +145,7 @@ describe("a change check begun on another thread while this one answers from wha
     const { listing, skipped } = await listingOf();
     const both = () => [thread, undefined].map((shared) => ChangeCheck.begin(folder.path, listing, index.files, skipped, () => shared, 0)!.finish(1 << 20));
     expect(both()).toEqual([[], []]);
-    // Same size, new mtime (half an hour back: not too recent to trust, so only the stat sees it).
-    await writeFile(absolute("src/math.ts"), "export function addNumbers(a: number, b: number) {\n  return b + a;\n}\n");
-    await utimes(absolute("src/math.ts"), hour, new Date(Date.now() - 1800_000));
+    await editMathInPlace();
     const [onThread, here] = both();
     expect(onThread).toEqual(here);
     expect(onThread!.map((file) => file.path)).toEqual(["src/math.ts"]);
@@ -152,8 +155,7 @@ describe("a change check begun on another thread while this one answers from wha
 
   it("leaves the stats to the other thread when it is done first, and this thread stats everything when it has none", async () => {
     await built();
-    await writeFile(absolute("src/math.ts"), "export function addNumbers(a: number, b: number) {\n  return b + a;\n}\n");
-    await utimes(absolute("src/math.ts"), hour, new Date(Date.now() - 1800_000));
+    await editMathInPlace();
     const index = await CodeIndex.open(folder.path);
     const { listing, skipped } = await listingOf();
     const onThread = ChangeCheck.begin(folder.path, listing, index.files, skipped, () => thread, 0)!;
@@ -172,8 +174,7 @@ describe("a change check begun on another thread while this one answers from wha
     const { listing, skipped } = await listingOf();
     const begin = () => ChangeCheck.begin(folder.path, listing, index.files, skipped, () => thread, 0)!;
     begin().cancel();
-    await writeFile(absolute("src/math.ts"), "export function addNumbers(a: number, b: number) {\n  return b + a;\n}\n");
-    await utimes(absolute("src/math.ts"), hour, new Date(Date.now() - 1800_000));
+    await editMathInPlace();
     for (let round = 0; round < 3; round++) {
       const check = begin();
       for (let waited = 0; check.statted < check.pathCount && waited < 10_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -207,8 +208,7 @@ describe("a change check begun on another thread while this one answers from wha
 
   it("a thread that has ended leaves every stat to this thread, with the same result", async () => {
     await built();
-    await writeFile(absolute("src/math.ts"), "export function addNumbers(a: number, b: number) {\n  return b + a;\n}\n");
-    await utimes(absolute("src/math.ts"), hour, new Date(Date.now() - 1800_000));
+    await editMathInPlace();
     const index = await CodeIndex.open(folder.path);
     const { listing, skipped } = await listingOf();
     const ended = StatThread.start()!;
