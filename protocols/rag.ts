@@ -65,6 +65,8 @@ export function createRagProtocol(options: RagOptions = {}) {
       embed,
       hidden: (relative) => environment.workspace.isHidden(relative),
       persist: () => environment.workspace.mayKeepState(),
+      // The first read of an index checks it for changes (the refresh time starts long past).
+      checkAfterOpen: true,
     };
   };
 
@@ -94,10 +96,8 @@ export function createRagProtocol(options: RagOptions = {}) {
 
   /**
    * Runs `read` on the index, built on first use and brought up to date when the last check is
-   * older than the refresh interval. A stale index that is built is checked while `read` runs on
-   * what is stored (the stats on another thread): when the check finds a change, the index is
-   * updated and `read` runs again (also when it failed), so the result always reflects the
-   * files as they are.
+   * older than the refresh interval (a built index is checked while `read` runs on what is
+   * stored: `CodeIndex.readWhileChecking`), so the result always reflects the files as they are.
    */
   async function readFresh<Result>(
     state: RagState,
@@ -112,20 +112,12 @@ export function createRagProtocol(options: RagOptions = {}) {
       const built = await update(state, environment, undefined, signal);
       return { result: await index.reading(() => read(index)), built };
     } else if (stale) {
-      const stamp = index.stamp;
-      index.beginCheck();
-      // A read that fails on what is stored (nothing matches) may succeed on the files as they are.
-      const first = await index
-        .reading(() => read(index))
-        .then(
-          (result) => ({ result }),
-          (error: unknown) => ({ error }),
-        );
-      await update(state, environment, undefined, signal);
-      if (index.stamp === stamp) {
-        if ("error" in first) throw first.error;
-        return { result: first.result };
-      }
+      return {
+        result: await index.readWhileChecking(
+          () => read(index),
+          () => update(state, environment, undefined, signal),
+        ),
+      };
     }
     return { result: await index.reading(() => read(index)) };
   }

@@ -33,6 +33,9 @@ const SCRIPTS = [
     exports: ["replayCommand"],
     warmUp: warmUpReplay,
     runsTools: true,
+    // Except the code index's: a one-off search runs them in every fresh process, and as chunks
+    // they are ES modules compiled on each run (about 50 ms of a one-off search's CPU).
+    inlineLayersOf: ["protocols/rag.ts"],
     chunked: [
       ...["replay-model-script", "replay-session", "replay-fuzz-check", "replay-review"].map((name) => `src/cli/${name}.ts`),
       // Only for a YAML config file, a glob among the scripts, an MCP server's tools.
@@ -176,12 +179,16 @@ function dynamicImportChunks(metafile) {
   return chunks;
 }
 
-/** The tool layers protocol handlers load with import(), as paths from the root. */
-function toolLayers() {
+/** The tool layers the handlers of `protocolFiles` (default: every protocol) load with import(), as paths from the root. */
+function toolLayers(protocolFiles) {
   const layers = new Set();
-  for (const entry of readdirSync(path.join(root, "protocols"), { recursive: true })) {
-    if (!entry.endsWith(".ts") || entry.endsWith(".test.ts")) continue;
-    const file = path.join(root, "protocols", entry);
+  const files =
+    protocolFiles ??
+    readdirSync(path.join(root, "protocols"), { recursive: true })
+      .filter((entry) => entry.endsWith(".ts") && !entry.endsWith(".test.ts"))
+      .map((entry) => path.join("protocols", entry));
+  for (const relative of files) {
+    const file = path.join(root, relative);
     for (const [, specifier] of readFileSync(file, "utf8").matchAll(/\bimport\("(\.[^"]+)"\)/g)) {
       layers.add(path.relative(root, sourcePath(path.dirname(file), specifier)));
     }
@@ -189,8 +196,15 @@ function toolLayers() {
   return [...layers].sort();
 }
 
+/** The tool layers a script that runs commands holds itself (`inlineLayersOf`). */
+const inlineModules = (script) => (script.runsTools ? [...toolLayers(script.inlineLayersOf ?? [])] : []);
+
 /** The modules a script that runs commands loads as the main build's chunks. */
-const chunkedModules = (script) => (script.runsTools ? [...toolLayers(), ...script.chunked] : []);
+function chunkedModules(script) {
+  if (!script.runsTools) return [];
+  const inline = new Set(inlineModules(script));
+  return [...toolLayers().filter((layer) => !inline.has(layer)), ...script.chunked];
+}
 
 const CHUNK_PREFIX = "clio-chunk:";
 
@@ -202,7 +216,7 @@ const isPackage = (name) => !/^(src|tools|protocols|grammar)\//.test(name);
  * `__clioImportChunk` with the module's path (rewritten after bundling: a script run by vm has
  * no module loader); the loader made by cachedScripts() imports it.
  */
-function chunkedImports(files) {
+function chunkedImports(files, inline) {
   return {
     name: "chunked-imports",
     setup(context) {
@@ -213,7 +227,7 @@ function chunkedImports(files) {
         if (args.kind !== "dynamic-import") return undefined;
         const file = path.relative(root, sourcePath(args.resolveDir, args.path));
         if (files.includes(file)) return { path: `${CHUNK_PREFIX}${file}`, external: true };
-        if (file.startsWith(`protocols${path.sep}`)) return undefined;
+        if (file.startsWith(`protocols${path.sep}`) || inline.includes(file)) return undefined;
         return args.importer.startsWith(path.join(root, "protocols") + path.sep)
           ? { errors: [{ text: `${args.path}: a protocol's import() that scripts/cached-scripts.mjs did not find.` }] }
           : undefined;
@@ -273,7 +287,7 @@ export async function writeCachedScripts(chunksFolder, finalChunksFolder, metafi
       banner: { js: SCRIPT_PRELUDE.slice(0, runsTools ? 3 : 2).join("\n") },
       footer: { js: "})" },
       define: { "import.meta.url": "__clioScriptUrl" },
-      plugins: [sharedModules(shared), runsTools ? chunkedImports(chunkedModules(script)) : handlerToolsUnavailable],
+      plugins: [sharedModules(shared), runsTools ? chunkedImports(chunkedModules(script), inlineModules(script)) : handlerToolsUnavailable],
     });
     const text = asciiOnly(withChunkImports(result.outputFiles[0].text));
     writeFileSync(file, text);

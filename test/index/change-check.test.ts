@@ -1,8 +1,9 @@
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ChangeCheck, type ListingTimes } from "../../tools/index/change-check.js";
 import { CodeIndex } from "../../tools/index/code-index.js";
+import { StatThread } from "../../tools/index/stat-thread.js";
 import type { SkippedFile } from "../../tools/index/walk.js";
 import { searchIndex } from "../../tools/index/search.js";
 import { temporaryFolder } from "../support/workspace.js";
@@ -122,7 +123,14 @@ describe("the change check before a search", () => {
 });
 
 describe("a change check begun on another thread while this one answers from what is stored", () => {
-  const threaded = { threadMinPaths: 0, coreToSpare: () => true };
+  const threaded = { threadMinPaths: 0, coreToSpare: () => true, checkAfterOpen: true };
+  const thread = StatThread.start()!;
+  afterAll(() => thread.stop());
+  /** src/math.ts edited in place: the same size, and a mtime half an hour back (not too recent to trust, so only a stat sees it). */
+  const editMathInPlace = async () => {
+    await writeFile(absolute("src/math.ts"), "export function addNumbers(a: number, b: number) {\n  return b + a;\n}\n");
+    await utimes(absolute("src/math.ts"), hour, new Date(Date.now() - 1800_000));
+  };
   const listingOf = async () => JSON.parse(await readFile(manifestFile(), "utf8")) as { listing: ListingTimes; skipped: SkippedFile[] };
   const built = async () => {
     await (await CodeIndex.open(folder.path)).update();
@@ -135,11 +143,9 @@ describe("a change check begun on another thread while this one answers from wha
     await built();
     const index = await CodeIndex.open(folder.path);
     const { listing, skipped } = await listingOf();
-    const both = () => [true, false].map((useThread) => ChangeCheck.begin(folder.path, listing, index.files, skipped, useThread, 0)!.finish(1 << 20));
+    const both = () => [thread, undefined].map((shared) => ChangeCheck.begin(folder.path, listing, index.files, skipped, () => shared, 0)!.finish(1 << 20));
     expect(both()).toEqual([[], []]);
-    // Same size, new mtime (half an hour back: not too recent to trust, so only the stat sees it).
-    await writeFile(absolute("src/math.ts"), "export function addNumbers(a: number, b: number) {\n  return b + a;\n}\n");
-    await utimes(absolute("src/math.ts"), hour, new Date(Date.now() - 1800_000));
+    await editMathInPlace();
     const [onThread, here] = both();
     expect(onThread).toEqual(here);
     expect(onThread!.map((file) => file.path)).toEqual(["src/math.ts"]);
@@ -149,18 +155,32 @@ describe("a change check begun on another thread while this one answers from wha
 
   it("leaves the stats to the other thread when it is done first, and this thread stats everything when it has none", async () => {
     await built();
-    await writeFile(absolute("src/math.ts"), "export function addNumbers(a: number, b: number) {\n  return b + a;\n}\n");
-    await utimes(absolute("src/math.ts"), hour, new Date(Date.now() - 1800_000));
+    await editMathInPlace();
     const index = await CodeIndex.open(folder.path);
     const { listing, skipped } = await listingOf();
-    const onThread = ChangeCheck.begin(folder.path, listing, index.files, skipped, true, 0)!;
+    const onThread = ChangeCheck.begin(folder.path, listing, index.files, skipped, () => thread, 0)!;
     for (let waited = 0; onThread.statted < onThread.pathCount && waited < 10_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(onThread.finish(1 << 20)!.map((file) => file.path)).toEqual(["src/math.ts"]);
     expect(onThread.stattedHere).toBe(0);
-    const here = ChangeCheck.begin(folder.path, listing, index.files, skipped, true)!;
+    const here = ChangeCheck.begin(folder.path, listing, index.files, skipped, () => thread)!;
     expect(here.finish(1 << 20)!.map((file) => file.path)).toEqual(["src/math.ts"]);
     // Fewer paths than the default threshold: no thread.
     expect(here.stattedHere).toBe(here.pathCount);
+  });
+
+  it("one thread serves check after check, also after a check was cancelled while it stat'd", async () => {
+    await built();
+    const index = await CodeIndex.open(folder.path);
+    const { listing, skipped } = await listingOf();
+    const begin = () => ChangeCheck.begin(folder.path, listing, index.files, skipped, () => thread, 0)!;
+    begin().cancel();
+    await editMathInPlace();
+    for (let round = 0; round < 3; round++) {
+      const check = begin();
+      for (let waited = 0; check.statted < check.pathCount && waited < 10_000; waited += 10) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(check.finish(1 << 20)!.map((file) => file.path)).toEqual(["src/math.ts"]);
+      expect(check.stattedHere).toBe(0);
+    }
   });
 
   it("a search answered while the check ran is answered again when the check finds an edit, a new file or a removal", async () => {
@@ -184,6 +204,38 @@ describe("a change check begun on another thread while this one answers from wha
 
     await rm(absolute("src/strings.py"));
     expect(await searchFresh("reverse text")).toEqual({ first: ["src/strings.py"], changed: true, again: [] });
+  });
+
+  it("a thread that has ended leaves every stat to this thread, with the same result", async () => {
+    await built();
+    await editMathInPlace();
+    const index = await CodeIndex.open(folder.path);
+    const { listing, skipped } = await listingOf();
+    const ended = StatThread.start()!;
+    await ended.stop();
+    const check = ChangeCheck.begin(folder.path, listing, index.files, skipped, () => ended, 0)!;
+    expect(check.finish(1 << 20)!.map((file) => file.path)).toEqual(["src/math.ts"]);
+    expect(check.stattedHere).toBe(check.pathCount);
+  });
+
+  it("readWhileChecking answers from the files as they are: again after a change, also when the first read failed", async () => {
+    await built();
+    const index = await CodeIndex.open(folder.path, threaded);
+    let reads = 0;
+    const readPaths = (query: string) => async () => {
+      reads++;
+      const found = await pathsFound(index, query);
+      if (found.length === 0) throw new Error(`nothing for ${query}`);
+      return found;
+    };
+    const update = () => index.update();
+    expect(await index.readWhileChecking(readPaths("add numbers"), update)).toEqual(["src/math.ts"]);
+    expect(reads).toBe(1);
+    await write("src/extra/queue.ts", "export class PriorityQueue {}\n");
+    expect(await index.readWhileChecking(readPaths("priority queue"), update)).toEqual(["src/extra/queue.ts"]);
+    expect(reads).toBe(3);
+    await expect(index.readWhileChecking(readPaths("pelican flamingo"), update)).rejects.toThrow("nothing for pelican flamingo");
+    expect(reads).toBe(4);
   });
 
   it("drops a begun check when the index changed before it was finished, and when it is cancelled", async () => {

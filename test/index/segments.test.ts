@@ -1,8 +1,10 @@
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import zlib from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CodeIndex } from "../../tools/index/code-index.js";
 import { searchIndex } from "../../tools/index/search.js";
+import { checksumOf, crc32InScript } from "../../tools/index/segment-bytes.js";
 import { temporaryFolder } from "../support/workspace.js";
 
 let folder: { path: string; remove(): Promise<void> };
@@ -77,5 +79,20 @@ describe("index segments", () => {
     const fresh = await CodeIndex.open(folder.path);
     expect((await searchIndex(fresh, "tide table")).hits[0]?.path).toBe("retry_5.py");
     expect((await searchIndex(fresh, "harbour pilot")).hits[0]?.path).toBe("queue_4.py");
+  });
+});
+
+describe("the segments' checksum", () => {
+  it("is CRC-32 as zlib computes it, also where Node has no zlib.crc32", () => {
+    expect(checksumOf(Buffer.from("123456789"))).toBe(0xcbf43926);
+    expect(crc32InScript(Buffer.from("123456789"))).toBe(0xcbf43926);
+    expect(crc32InScript(new Uint8Array(0))).toBe(0);
+    let state = 11;
+    const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    for (const length of [1, 7, 255, 4096, 100_003]) {
+      const bytes = Uint8Array.from({ length }, () => Math.floor(random() * 256));
+      expect(crc32InScript(bytes)).toBe(zlib.crc32(bytes));
+      expect(checksumOf(bytes)).toBe(zlib.crc32(bytes));
+    }
   });
 });

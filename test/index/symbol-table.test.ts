@@ -7,6 +7,7 @@ import { planQuery } from "../../tools/index/query-plan.js";
 import { nameScore } from "../../tools/index/rank-files.js";
 import { searchIndex } from "../../tools/index/search.js";
 import { SegmentDamage } from "../../tools/index/segment-bytes.js";
+import { INDEX_FORMAT_VERSION } from "../../tools/index/store.js";
 import { encodeFileMeta, FileMeta, nameParts } from "../../tools/index/symbol-table.js";
 import type { SymbolDefinition } from "../../tools/index/symbols.js";
 import { stem } from "../../tools/index/tokenize.js";
@@ -136,7 +137,7 @@ describe("an index of format 7", () => {
     expect([report.indexed, report.files]).toEqual([2, 2]);
     const segments = await readdir(path.join(folder.path, ".clio/index/segments"));
     expect(segments).toHaveLength(1);
-    expect((await readFile(path.join(folder.path, ".clio/index/segments", segments[0]!))).subarray(0, 8).toString("latin1")).toBe("CLIOSEG8");
+    expect((await readFile(path.join(folder.path, ".clio/index/segments", segments[0]!))).subarray(0, 8).toString("latin1")).toBe(`CLIOSEG${INDEX_FORMAT_VERSION}`);
     const [hit] = (await searchIndex(index, "backoff delay")).hits;
     expect([hit?.path, hit?.nameMatch]).toEqual(["math.ts", "RetryPolicy.backoffDelay"]);
     expect((await searchIndex(await CodeIndex.open(folder.path), "parse config file")).hits[0]?.path).toBe("config.py");
@@ -145,7 +146,7 @@ describe("an index of format 7", () => {
   it("named by a manifest of the current version (a segment of the old format) is rebuilt as well", async () => {
     const manifestFile = path.join(folder.path, ".clio/index/manifest.json");
     const manifest = JSON.parse(await readFile(manifestFile, "utf8")) as { version: number };
-    await writeFile(manifestFile, JSON.stringify({ ...manifest, version: 8 }));
+    await writeFile(manifestFile, JSON.stringify({ ...manifest, version: INDEX_FORMAT_VERSION }));
     const index = await CodeIndex.open(folder.path);
     expect(index.built).toBe(false);
     expect((await index.update()).indexed).toBe(2);

@@ -16,26 +16,15 @@
  * stored) and is finished here: this thread then takes its share of the paths not yet stat'd.
  */
 import { statSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
+import { STAT_BATCH, type StatThread, statClaimed } from "./stat-thread.js";
 import type { SkippedFile, WalkedFile } from "./walk.js";
 
 /** Mtimes this close to (or after) the start of the check that saw them are not trusted. */
 export const RACY_MS = 2000;
-/** Fewer paths than this are stat'd on this thread alone (a thread costs tens of ms to start). */
+/** Fewer paths than this are stat'd on this thread alone (handing a list to the other thread costs a few ms). */
 export const THREAD_MIN_PATHS = 2000;
-/**
- * True when a core looks idle (the load average leaves one free): a thread's start costs about
- * 100 ms of CPU on a busy machine, more than the stats it would take over, and pays only where
- * it runs beside this one.
- */
-export function coreToSpare(): boolean {
-  return os.availableParallelism() - os.loadavg()[0]! >= 1;
-}
 
-/** Paths a thread takes at a time. */
-const BATCH = 128;
 /** How long this thread waits for the other's last batches before stat'ing what is left itself. */
 const WAIT_MS = 2000;
 
@@ -68,66 +57,20 @@ const FOUND_FILE = 1;
 /** Missing, or not reachable (a stat that failed). */
 const FOUND_GONE = 4;
 
-/**
- * Stats `paths[index]` for each index claimed from `counters[0]` (a batch at a time), writing
- * kind, size and mtime into `results`, and counts what it did in `counters[1]`; returns how many
- * it took. It runs on both threads: the other thread gets its source text, so it uses nothing
- * but its arguments.
- */
-function statClaimed(paths: string[], counters: Int32Array, results: Float64Array, batch: number, stat: typeof statSync): number {
-  let taken = 0;
-  for (;;) {
-    const from = Atomics.add(counters, 0, batch);
-    if (from >= paths.length) return taken;
-    const to = Math.min(from + batch, paths.length);
-    for (let index = from; index < to; index++) {
-      let seen: ReturnType<typeof statSync> | undefined;
-      try {
-        seen = stat(paths[index]!, { throwIfNoEntry: false });
-      } catch {
-        seen = undefined;
-      }
-      // 1 a file, 2 a folder, 3 anything else, 4 gone.
-      results[3 * index] = seen === undefined ? 4 : seen.isFile() ? 1 : seen.isDirectory() ? 2 : 3;
-      if (seen !== undefined) {
-        results[3 * index + 1] = seen.size;
-        results[3 * index + 2] = seen.mtimeMs;
-      }
-    }
-    Atomics.add(counters, 1, to - from);
-    Atomics.notify(counters, 1);
-    taken += to - from;
-  }
-}
-
-const THREAD_SOURCE = `const { workerData } = require("node:worker_threads");
-(${statClaimed.toString()})(workerData.paths.split("\\0"), new Int32Array(workerData.counters), new Float64Array(workerData.results), workerData.batch, require("node:fs").statSync);`;
-
-/** The stats of a list of paths, taken here or (for many paths) on another thread as well, from when they begin. */
+/** The stats of a list of paths, taken here and, when given a thread, there as well from when they begin. */
 class PathStats {
   private readonly counters: Int32Array;
   readonly results: Float64Array;
-  private thread: Worker | undefined;
   /** Paths this thread stat'd. */
   takenHere = 0;
 
   constructor(
     private readonly paths: string[],
-    useThread: boolean,
+    thread: StatThread | undefined,
   ) {
-    const shared = useThread && typeof SharedArrayBuffer === "function";
-    this.counters = new Int32Array(shared ? new SharedArrayBuffer(8) : new ArrayBuffer(8));
-    this.results = new Float64Array(shared ? new SharedArrayBuffer(24 * paths.length) : new ArrayBuffer(24 * paths.length));
-    if (!shared) return;
-    try {
-      const workerData = { paths: paths.join("\0"), counters: this.counters.buffer, results: this.results.buffer, batch: BATCH };
-      this.thread = new Worker(THREAD_SOURCE, { eval: true, workerData, execArgv: [], stdout: true, stderr: true });
-      this.thread.unref();
-      // A thread that fails leaves its paths to this one (`finish`).
-      this.thread.on("error", () => undefined);
-    } catch {
-      this.thread = undefined;
-    }
+    this.counters = new Int32Array(thread ? new SharedArrayBuffer(8) : new ArrayBuffer(8));
+    this.results = new Float64Array(thread ? new SharedArrayBuffer(24 * paths.length) : new ArrayBuffer(24 * paths.length));
+    thread?.share(paths, this.counters, this.results);
   }
 
   /** Paths stat'd so far, on either thread. */
@@ -137,7 +80,7 @@ class PathStats {
 
   /** Takes what is left here, waits for the other thread's last batches, and returns kind, size and mtime per path. */
   finish(): Float64Array {
-    this.takenHere += statClaimed(this.paths, this.counters, this.results, BATCH, statSync);
+    this.takenHere += statClaimed(this.paths, this.counters, this.results, STAT_BATCH, statSync);
     const waitUntil = Date.now() + WAIT_MS;
     for (let done = Atomics.load(this.counters, 1); done < this.paths.length; done = Atomics.load(this.counters, 1)) {
       const left = waitUntil - Date.now();
@@ -149,13 +92,12 @@ class PathStats {
       }
       Atomics.wait(this.counters, 1, done, left);
     }
-    this.cancel();
     return this.results;
   }
 
+  /** Leaves the other thread nothing more to claim (it stops after the batch it holds). */
   cancel(): void {
-    void this.thread?.terminate();
-    this.thread = undefined;
+    Atomics.store(this.counters, 0, this.paths.length);
   }
 }
 
@@ -174,35 +116,36 @@ export class ChangeCheck {
 
   /**
    * Plans the check of `root` against the listings in `times`, the indexed files and the
-   * skipped ones, and starts the stats (on another thread too when `useThread` and there are
-   * `threadMinPaths` or more). Undefined when a full walk is needed anyway.
+   * skipped ones, and starts the stats (shared with the thread `threadFor` gives, asked only
+   * when there are `threadMinPaths` or more). Undefined when a full walk is needed anyway.
    */
   static begin(
     root: string,
     times: ListingTimes,
     known: KnownFiles,
     skipped: readonly SkippedFile[],
-    useThread: boolean,
+    threadFor: () => StatThread | undefined,
     threadMinPaths = THREAD_MIN_PATHS,
   ): ChangeCheck | undefined {
     // The manifest is read as it is found on disk: a listing of another shape is not trusted.
     if (typeof times.checkedAt !== "number" || typeof times.mtimes !== "object" || times.mtimes === null || !Array.isArray(skipped)) return undefined;
     if (skipped.some((entry) => entry.reason === "unreadable")) return undefined;
     const looked = skipped.filter((entry) => entry.reason !== "symlink");
-    const absolute = Object.keys(times.mtimes).map((relative) => path.join(root, relative));
-    for (const entry of looked) absolute.push(path.join(root, entry.path));
-    // Indexed paths are normalised and root-relative (walk.ts), so plain joining is path.join without its normalising pass.
+    // Walked paths are normalised and root-relative ("." for the root; walk.ts), so plain joining is path.join without its normalising pass.
     const prefix = root.endsWith(path.sep) ? root : root + path.sep;
     const separator = path.sep === "/" ? undefined : /\//g;
+    const absoluteOf = (relative: string) => (relative === "." ? root : prefix + (separator === undefined ? relative : relative.replace(separator, path.sep)));
+    const absolute = Object.keys(times.mtimes).map(absoluteOf);
+    for (const entry of looked) absolute.push(absoluteOf(entry.path));
     const files = { paths: [] as string[], sizes: [] as number[], mtimes: [] as number[] };
     known.each((relative, size, mtimeMs) => {
       files.paths.push(relative);
       files.sizes.push(size);
       files.mtimes.push(mtimeMs);
-      absolute.push(prefix + (separator === undefined ? relative : relative.replace(separator, path.sep)));
+      absolute.push(absoluteOf(relative));
       return true;
     });
-    return new ChangeCheck(times, looked, files, absolute, new PathStats(absolute, useThread && absolute.length >= threadMinPaths));
+    return new ChangeCheck(times, looked, files, absolute, new PathStats(absolute, absolute.length >= threadMinPaths ? threadFor() : undefined));
   }
 
   /** Stops the stats of a check that will not be finished. */
@@ -305,5 +248,5 @@ export class CheckInAdvance {
  * listings are as `times` recorded; undefined when a full walk is needed. Stats on this thread.
  */
 export function changedKnownFiles(root: string, times: ListingTimes, known: KnownFiles, skipped: readonly SkippedFile[], maxFileBytes: number): WalkedFile[] | undefined {
-  return ChangeCheck.begin(root, times, known, skipped, false)?.finish(maxFileBytes);
+  return ChangeCheck.begin(root, times, known, skipped, () => undefined)?.finish(maxFileBytes);
 }

@@ -19,7 +19,8 @@ import type { SegmentReader } from "./segment.js";
 import { SegmentDamage } from "./segment-bytes.js";
 import { INDEX_FORMAT_VERSION, type IndexManifest, type VectorRecord } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
-import { ChangeCheck, CheckInAdvance, coreToSpare } from "./change-check.js";
+import { ChangeCheck, CheckInAdvance, THREAD_MIN_PATHS } from "./change-check.js";
+import { coreToSpare, StatThread } from "./stat-thread.js";
 import { scanForChanges } from "./update-scan.js";
 import { exclusionOf, type SkippedFile } from "./walk.js";
 
@@ -49,6 +50,8 @@ export interface CodeIndexOptions {
   threadMinPaths?: number;
   /** Whether a core is idle for that thread (default: the load average leaves one free). */
   coreToSpare?: () => boolean;
+  /** The caller checks for changes right after opening (a fresh process's first search): the stat thread starts as the manifest is read, to be ready by then. */
+  checkAfterOpen?: boolean;
   /** Updates that read fewer bytes than this stay in this thread (default 8 MiB). */
   parallelMinBytes?: number;
   /** Analysed files are written as a segment once they hold this many term postings (default 1,000,000): bounds a build's memory. */
@@ -102,6 +105,8 @@ export class CodeIndex {
   private uncommitted = false;
   /** A change check of the whole workspace begun before its update (`beginCheck`). */
   private readonly advance = new CheckInAdvance();
+  /** The thread change checks share their stats with, once there is one. */
+  private statThread: StatThread | undefined;
 
   private constructor(
     /** The workspace root (absolute). */
@@ -149,7 +154,7 @@ export class CodeIndex {
   /** Opens the index of `root`, loading what is stored (nothing is walked until `update`). */
   static async open(root: string, options: CodeIndexOptions = {}): Promise<CodeIndex> {
     const index = new CodeIndex(root, options);
-    const stored = await index.store.load();
+    const stored = await index.store.load(options.checkAfterOpen ? (manifest) => index.startThreadEarly(manifest) : undefined);
     if (stored !== undefined) {
       index.manifest = stored.manifest;
       for (const reader of stored.readers) index.segments.add(reader);
@@ -176,6 +181,25 @@ export class CodeIndex {
     }
   }
 
+  /**
+   * Runs `read` on what is stored while a change check of the whole workspace begins (its stats
+   * on the stat thread, when there is one), then `update` (the caller's update of the whole
+   * workspace, which finishes the check). When the update changed the index, `read` runs again,
+   * also when it failed the first time (what is stored may lack what the files now hold).
+   */
+  async readWhileChecking<Result>(read: () => Result | Promise<Result>, update: () => Promise<unknown>): Promise<Result> {
+    const stamp = this.stamp;
+    this.beginCheck();
+    const first = await this.reading(read).then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    );
+    await update();
+    if (this.stamp !== stamp) return this.reading(read);
+    if ("error" in first) throw first.error;
+    return first.result;
+  }
+
   /** Changes whenever the indexed files do: results read before may be out of date. */
   get stamp(): number {
     return this.segments.stamp;
@@ -195,10 +219,25 @@ export class CodeIndex {
     this.advance.cancel();
   }
 
+  private coreToSpare(): boolean {
+    return (this.options.coreToSpare ?? coreToSpare)();
+  }
+
+  /**
+   * Starts the stat thread as soon as the manifest says the first check will use it, so that it
+   * is ready by the time the check begins: starting takes about as long as opening the segments.
+   */
+  private startThreadEarly(manifest: IndexManifest): void {
+    // Read as found on disk: a field of another shape counts nothing.
+    const folders = manifest.listing?.mtimes;
+    const paths = (Number(manifest.files) || 0) + (typeof folders === "object" && folders !== null ? Object.keys(folders).length : 0);
+    if (paths >= (this.options.threadMinPaths ?? THREAD_MIN_PATHS) && this.coreToSpare()) this.statThread ??= StatThread.start();
+  }
+
   private planCheck(): ChangeCheck | undefined {
     const listing = this.manifest.listing;
-    const useThread = (this.options.coreToSpare ?? coreToSpare)();
-    return listing === undefined ? undefined : ChangeCheck.begin(this.root, listing, this.files, this.manifest.skipped, useThread, this.options.threadMinPaths);
+    const threadFor = () => (this.statThread ??= this.coreToSpare() ? StatThread.start() : undefined);
+    return listing === undefined ? undefined : ChangeCheck.begin(this.root, listing, this.files, this.manifest.skipped, threadFor, this.options.threadMinPaths);
   }
 
   /** True once an update has run here or in an earlier process. */

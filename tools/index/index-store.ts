@@ -52,12 +52,14 @@ export class IndexStore {
   /**
    * The manifest and open segments, or undefined when there is no usable index (missing, other
    * version, damaged). Opens under the index lock, so a save by another process is never half seen.
+   * `onManifest` sees the manifest before the segments are opened.
    */
-  async load(): Promise<{ manifest: IndexManifest; readers: SegmentReader[] } | undefined> {
+  async load(onManifest?: (manifest: IndexManifest) => void): Promise<{ manifest: IndexManifest; readers: SegmentReader[] } | undefined> {
     if ((await this.readManifest()) === undefined) return undefined;
     return withFileLock(path.join(this.directory, "lock"), async () => {
       const manifest = await this.readManifest();
       if (manifest?.version !== INDEX_FORMAT_VERSION || !Array.isArray(manifest.segments)) return undefined;
+      onManifest?.(manifest);
       const readers: SegmentReader[] = [];
       try {
         for (const name of manifest.segments) readers.push(new SegmentReader(name, new FileSource(this.segmentFile(name))));

@@ -8,12 +8,12 @@ import type { SymbolDefinition } from "./symbols.js";
 import type { SkippedFile } from "./walk.js";
 
 /**
- * 8: each file's symbol table stored with its names' parts split, stemmed and lower-cased
+ * 9: sections checked with CRC-32 instead of FNV-1a; 8: each file's symbol table stored with its names' parts split, stemmed and lower-cased
  * (symbol-table.ts), and a segment's file list and block index stored as binary; 7: a segment's
  * file list stored as JSON columns; 6: segments with a sorted term dictionary and postings read
  * on demand.
  */
-export const INDEX_FORMAT_VERSION = 8;
+export const INDEX_FORMAT_VERSION = 9;
 
 /** Terms interned as numbers while files are analysed (segments store the terms themselves). */
 export class TermDictionary {

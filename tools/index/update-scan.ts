@@ -48,7 +48,7 @@ export function scanForChanges(root: string, start: string, known: KnownIndex, m
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const listing = manifest.listing;
   if (start === root && listing !== undefined) {
-    const changed = (options.begun ?? ChangeCheck.begin(root, listing, known, manifest.skipped, false))?.finish(maxFileBytes);
+    const changed = (options.begun ?? ChangeCheck.begin(root, listing, known, manifest.skipped, () => undefined))?.finish(maxFileBytes);
     if (changed !== undefined) {
       const queue = FileQueue.of(changed.map((file) => ({ ...file, knownHash: known.get(file.path)?.hash })));
       const finished = Promise.resolve({ present: undefined, skipped: manifest.skipped, listing: { checkedAt, mtimes: listing.mtimes } });
