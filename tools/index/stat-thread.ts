@@ -79,11 +79,6 @@ export class StatThread {
     }
   }
 
-  /** Starts the thread when a core is idle to run it (`coreToSpare`). */
-  static startWhenUseful(): StatThread | undefined {
-    return coreToSpare() ? StatThread.start() : undefined;
-  }
-
   /**
    * Has the thread claim and stat paths of `paths` (shared `counters` and `results`, as
    * `statClaimed` takes them) as soon as it is free.
