@@ -33,6 +33,7 @@ export class TermDictionary {
     return id;
   }
 
+  /** The id of a term given as a string (keyed by its UTF-8 bytes, which for ASCII are the bytes `internBytes` takes). */
   intern(term: string): number {
     const length = Buffer.byteLength(term, "utf8");
     if (length > this.encoded.length) this.encoded = Buffer.alloc(Math.max(length, 2 * this.encoded.length));
