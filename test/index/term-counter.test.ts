@@ -57,6 +57,23 @@ describe("the term counter", () => {
     );
   });
 
+  it("stems a first-seen identifier's bytes as tokenize() stems its string (ies to y, doubled letters, a final e, stopwords)", () => {
+    const dictionary = new TermDictionary();
+    const counter = new TermCounter(dictionary);
+    const word = fc.constantFrom(
+      ..."Policies policies POLICIES running Runs stopped Make make cases process Passes FILES functions Codes ties abcies fizzing calling ly Early".split(" "),
+    );
+    const identifier = fc.array(word, { minLength: 1, maxLength: 3 }).chain((words) => fc.constantFrom("", "_", "$").map((joint) => words.join(joint)));
+    fc.assert(
+      fc.property(fc.array(identifier, { minLength: 1, maxLength: 10 }), (identifiers) => {
+        const text = identifiers.join(" ");
+        counter.add(Buffer.from(text, "utf8"));
+        expect(finished(counter, dictionary)).toEqual(expectedCounts(text));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
   it("counts short texts (paths, symbol names) by character, with their weight", () => {
     const dictionary = new TermDictionary();
     const counter = new TermCounter(dictionary);

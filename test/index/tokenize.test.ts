@@ -25,6 +25,33 @@ describe("code-aware tokens", () => {
     expect(stem("process")).toBe("process");
   });
 
+  it("stems as the suffix rule written with strings and regular expressions does", () => {
+    // The rule as it reads in words: the stemmer itself works on character codes, for strings and bytes alike.
+    const byStrings = (word: string): string => {
+      let base = word;
+      if (word.length > 4) {
+        for (const suffix of ["ations", "ation", "ings", "ing", "ers", "er", "ies", "es", "ed", "ly", "s"]) {
+          if (!word.endsWith(suffix) || word.length - suffix.length < 3) continue;
+          base = word.slice(0, -suffix.length);
+          if (suffix === "ies") base += "y";
+          else if (suffix === "s" && base.endsWith("s")) base = word;
+          else if (/^(ing|ed|er|ers|ings)$/.test(suffix) && /([^aeioulsz])\1$/.test(base)) base = base.slice(0, -1);
+          break;
+        }
+      }
+      return base.length >= 4 && base.endsWith("e") ? base.slice(0, -1) : base;
+    };
+    const letter = fc.constantFrom(..."aeilnrstygdz_$1".split(""));
+    const ending = fc.constantFrom("", "ations", "ation", "ings", "ing", "ers", "er", "ies", "es", "ed", "ly", "s", "e", "ss", "nning", "lled");
+    fc.assert(
+      fc.property(fc.array(letter, { maxLength: 8 }), ending, (letters, suffix) => {
+        const word = letters.join("") + suffix;
+        expect(stem(word)).toBe(byStrings(word));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it("drop question words and one-letter tokens", () => {
     expect(tokenize("where is the a x")).toEqual([]);
   });

@@ -1,11 +1,12 @@
 /**
  * The term of each identifier part a counter has met, found by the part's lower-cased bytes
  * (interned: `ByteInterner`), each id holding the term id of the part's stem, or -1 for a
- * stopword. Only a part's first sight makes a string.
+ * stopword. A part's first sight is stemmed on its bytes too: no string is made unless its stem
+ * is a term the dictionary has not met.
  */
-import { ByteInterner, grown } from "./int-tables.js";
+import { ByteInterner, grown, hashOfBytes } from "./int-tables.js";
 import type { TermDictionary } from "./store.js";
-import { isStopword, stem } from "./tokenize.js";
+import { isStopwordBytes, stemCut } from "./tokenize.js";
 
 export class IdentifierParts {
   private readonly parts = new ByteInterner(1 << 13, 1 << 16, 1 << 13);
@@ -13,29 +14,47 @@ export class IdentifierParts {
   private terms = new Int32Array(1 << 13);
   /** The part being looked up, lower-cased. */
   private lowered = new Uint8Array(64);
+  private readonly loweredAt = (position: number) => this.lowered[position]!;
 
   /** The term id of the stem of the part source[start, end) (ASCII letters and digits), or -1 when the part is a stopword. */
   termOf(source: Uint8Array, start: number, end: number, dictionary: TermDictionary): number {
     const length = end - start;
-    if (length > this.lowered.length) this.lowered = new Uint8Array(Math.max(length, 2 * this.lowered.length));
+    if (length + 1 > this.lowered.length) this.lowered = new Uint8Array(Math.max(length + 1, 2 * this.lowered.length));
     const lowered = this.lowered;
-    let hash = 0x811c9dc5 | 0;
-    for (let offset = 0; offset < length; offset++) {
-      const code = lowerCase(source[start + offset]!);
-      lowered[offset] = code;
-      hash = Math.imul(hash ^ code, 16777619);
-    }
+    const hash = lowerCasedInto(lowered, source, start, end);
     const parts = this.parts;
     const id = parts.idOf(lowered, 0, length, hash);
     if (parts.added) {
       if (id + 1 > this.terms.length) this.terms = grown(this.terms, id + 1);
-      const part = parts.bytes.toString("latin1", parts.startOf(id), parts.endOf(id));
-      this.terms[id] = isStopword(part) ? -1 : dictionary.intern(stem(part));
+      this.terms[id] = isStopwordBytes(lowered, 0, length, hash) ? -1 : stemTermOf(lowered, length, hash, this.loweredAt, dictionary);
     }
     return this.terms[id]!;
   }
 }
 
-function lowerCase(code: number): number {
-  return code >= 65 && code <= 90 ? code + 32 : code;
+/**
+ * The term id of the stem of the lower-cased word bytes[0, length) (FNV-1a hash `hash`; `codeAt`
+ * reads `bytes`): stemmed in place, so `bytes` needs room for one byte more (the `y` of `ies`).
+ */
+export function stemTermOf(bytes: Uint8Array, length: number, hash: number, codeAt: (position: number) => number, dictionary: TermDictionary): number {
+  const cut = stemCut(length, codeAt);
+  if (cut === 2 * length) return dictionary.internBytes(bytes, 0, length, hash);
+  const end = cut >> 1;
+  if (cut % 2 === 1) bytes[end] = Y;
+  const stemLength = end + (cut % 2);
+  return dictionary.internBytes(bytes, 0, stemLength, hashOfBytes(bytes, 0, stemLength));
+}
+
+const Y = 121;
+
+/** Writes source[start, end) lower-cased (ASCII) to target[0..]; returns the FNV-1a hash of what it wrote. */
+export function lowerCasedInto(target: Uint8Array, source: Uint8Array, start: number, end: number): number {
+  let hash = 0x811c9dc5 | 0;
+  for (let offset = 0; offset < end - start; offset++) {
+    const code = source[start + offset]!;
+    const lower = code >= 65 && code <= 90 ? code + 32 : code;
+    target[offset] = lower;
+    hash = Math.imul(hash ^ lower, 16777619);
+  }
+  return hash;
 }

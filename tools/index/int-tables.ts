@@ -1,5 +1,12 @@
 /** The typed-array tables of the term counter: growing an array, and byte strings interned to ids in an open-addressing table. */
 
+/** FNV-1a hash of source[start, end), as the byte tables key their entries. */
+export function hashOfBytes(source: Uint8Array, start: number, end: number): number {
+  let hash = 0x811c9dc5 | 0;
+  for (let position = start; position < end; position++) hash = Math.imul(hash ^ source[position]!, 16777619);
+  return hash;
+}
+
 /** A copy of `array` with room for at least `needed` numbers (at least twice its length). */
 export function grown<Numbers extends Int32Array | Uint32Array>(array: Numbers, needed: number): Numbers {
   const larger = new (array.constructor as new (length: number) => Numbers)(Math.max(needed, array.length * 2));
@@ -51,12 +58,22 @@ export class ByteInterner {
 
   /** The id of source[start, end), whose FNV-1a hash is `hash`, interned at its first sight (`added` then says so). */
   idOf(source: Uint8Array, start: number, end: number, hash: number): number {
+    const found = this.find(source, start, end, hash);
+    if (found >= 0) {
+      this.added = false;
+      return found;
+    }
+    return this.add(source, start, end, hash, -1 - found);
+  }
+
+  /** The id of source[start, end) (FNV-1a hash `hash`) if it is interned, else -1 - the free slot where it would go. */
+  find(source: Uint8Array, start: number, end: number, hash: number): number {
     const table = this.table;
     const mask = (table.length >> 1) - 1;
     const length = end - start;
     for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
       const entry = table[2 * slot]!;
-      if (entry === 0) return this.add(source, start, end, hash, slot);
+      if (entry === 0) return -1 - slot;
       if (table[2 * slot + 1] !== hash) continue;
       const id = entry - 1;
       const known = this.starts[id]!;
@@ -69,10 +86,7 @@ export class ByteInterner {
           break;
         }
       }
-      if (same) {
-        this.added = false;
-        return id;
-      }
+      if (same) return id;
     }
   }
 

@@ -93,11 +93,14 @@ export class SegmentBatch {
     const lists = [...used.values()];
     const orders = new Map(lists.map(({ terms }) => [terms, ordered(terms, this.orders.get(terms))]));
     this.orders = orders;
+    // Between the steps of a flush, worker threads' replies are taken in and their next files sent, so they do not run dry while it lasts.
+    await nextTurn();
     const terms = renumber(
       records,
       recordTerms,
       lists.map((list) => ({ ...list, order: orders.get(list.terms)! })),
     );
+    await nextTurn();
     const made = await this.store.makeSegment(this.persist, (sink) => writeRecords(sink, records, changes, terms));
     this.segments.add(made.reader);
     this.made++;
@@ -116,6 +119,11 @@ export class SegmentBatch {
     }
     return used;
   }
+}
+
+/** Resolves after the events waiting now (messages, timers, I/O) have run. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function byCodeUnits(left: string, right: string): number {

@@ -4,6 +4,7 @@
  * (index-store.ts). Segments (segment.ts) store the records with their terms spelled out.
  */
 import type { ListingTimes } from "./change-check.js";
+import { ByteInterner, hashOfBytes } from "./int-tables.js";
 import type { SymbolDefinition } from "./symbols.js";
 import type { SkippedFile } from "./walk.js";
 
@@ -15,23 +16,32 @@ import type { SkippedFile } from "./walk.js";
  */
 export const INDEX_FORMAT_VERSION = 9;
 
-/** Terms interned as numbers while files are analysed (segments store the terms themselves). */
+/**
+ * Terms interned as numbers while files are analysed (segments store the terms themselves), by
+ * their bytes: a term met again is found without a string; a new one makes its string once.
+ */
 export class TermDictionary {
-  private readonly ids = new Map<string, number>();
+  private readonly table = new ByteInterner(1 << 15, 1 << 18, 1 << 15);
   readonly terms: string[] = [];
+  private encoded = Buffer.alloc(64);
 
-  intern(term: string): number {
-    let id = this.ids.get(term);
-    if (id === undefined) {
-      id = this.terms.length;
-      this.ids.set(term, id);
-      this.terms.push(term);
-    }
+  /** The id of the term spelled by source[start, end) (ASCII; FNV-1a hash `hash`). */
+  internBytes(source: Uint8Array, start: number, end: number, hash: number): number {
+    const table = this.table;
+    const id = table.idOf(source, start, end, hash);
+    if (table.added) this.terms.push(table.bytes.toString("latin1", table.startOf(id), table.endOf(id)));
     return id;
   }
 
-  lookup(term: string): number | undefined {
-    return this.ids.get(term);
+  /** The id of a term given as a string (keyed by its UTF-8 bytes, which for ASCII are the bytes `internBytes` takes). */
+  intern(term: string): number {
+    const length = Buffer.byteLength(term, "utf8");
+    if (length > this.encoded.length) this.encoded = Buffer.alloc(Math.max(length, 2 * this.encoded.length));
+    this.encoded.write(term, 0, "utf8");
+    const table = this.table;
+    const id = table.idOf(this.encoded, 0, length, hashOfBytes(this.encoded, 0, length));
+    if (table.added) this.terms.push(term);
+    return id;
   }
 
   get size(): number {

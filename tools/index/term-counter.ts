@@ -9,9 +9,9 @@
  * of a UTF-8 sequence) separates them exactly as the character it encodes does in text.
  */
 import { CHUNK_HEADER, type TermDictionary } from "./store.js";
-import { IdentifierParts } from "./identifier-parts.js";
+import { IdentifierParts, lowerCasedInto, stemTermOf } from "./identifier-parts.js";
 import { ByteInterner, grown } from "./int-tables.js";
-import { forEachPart, identifierTokens } from "./tokenize.js";
+import { forEachPart, isStopwordBytes } from "./tokenize.js";
 
 const MAX_IDENTIFIER = 64;
 /** Past this many terms or identifiers a counter is `crowded`: its owner starts a new one (with a new dictionary), bounding memory on any tree. */
@@ -40,6 +40,10 @@ export class TermCounter {
   private scratchLength = 0;
   /** The stem's term id of each identifier part met, by the part's bytes. */
   private readonly parts = new IdentifierParts();
+  /** An identifier at its first sight, lower-cased (one byte more for a stem's `y`), and where its parts start and end. */
+  private readonly lowered = new Uint8Array(MAX_IDENTIFIER + 1);
+  private readonly loweredAt = (position: number) => this.lowered[position]!;
+  private readonly partBounds = new Int32Array(2 * MAX_IDENTIFIER);
   // A Buffer like the files' bytes, so `add` sees one kind of array.
   private textBytes = Buffer.alloc(256);
 
@@ -166,36 +170,47 @@ export class TermCounter {
 
   /**
    * Appends to the term pool the term ids of the identifier at `identifiers.bytes[first, last)`, as
-   * `identifierTokens` gives its tokens. An identifier of several parts (camelCase, snake_case)
-   * finds each part's stem through the part table, by its bytes, so a part met before costs no
-   * string, stemming or dictionary look-up.
+   * `identifierTokens` gives its tokens, working on its lower-cased bytes: a term the dictionary
+   * has met costs no string. An identifier of several parts (camelCase, snake_case) finds each
+   * part's stem through the part table, so a part met before is not stemmed again.
    */
   private addTermsOf(first: number, last: number): void {
     const pool = this.identifiers.bytes;
-    let whole: string | undefined;
+    const length = last - first;
+    const lowered = this.lowered;
+    const hash = lowerCasedInto(lowered, pool, first, last);
+    const bounds = this.partBounds;
+    let parts = 0;
+    // A digit run is one part; so is an identifier of one word, which skips the split.
     if (BYTE_CLASS[pool[first]!] !== 2) {
-      const parts = forEachPart(
-        last - first,
-        (position) => pool[first + position]!,
-        () => {},
-      );
-      if (parts > 1) whole = pool.toString("latin1", first, last);
+      parts = forEachPart(length, this.identifierAt(first), (start, end) => {
+        bounds[2 * parts] = start;
+        bounds[2 * parts + 1] = end;
+        parts++;
+      });
     }
-    if (whole === undefined) {
-      // A number, or one part: its tokens are its whole form and perhaps its stem.
-      for (const token of identifierTokens(pool.toString("latin1", first, last))) this.pushTerm(this.dictionary.intern(token));
+    if (parts <= 1) {
+      // Its whole form, and its stem when that differs; nothing for a stopword or one character.
+      if (length < 2 || isStopwordBytes(lowered, 0, length, hash)) return;
+      this.pushTerm(this.dictionary.internBytes(lowered, 0, length, hash));
+      const stemmed = stemTermOf(lowered, length, hash, this.loweredAt, this.dictionary);
+      if (stemmed !== this.termPool[this.termPoolLength - 1]) this.pushTerm(stemmed);
       return;
     }
-    this.pushTerm(this.dictionary.intern(whole.toLowerCase()));
-    forEachPart(
-      last - first,
-      (position) => pool[first + position]!,
-      (start, end) => {
-        if (end - start < 2) return;
-        const term = this.parts.termOf(pool, first + start, first + end, this.dictionary);
-        if (term >= 0) this.pushTerm(term);
-      },
-    );
+    this.pushTerm(this.dictionary.internBytes(lowered, 0, length, hash));
+    for (let part = 0; part < parts; part++) {
+      const start = bounds[2 * part]!;
+      const end = bounds[2 * part + 1]!;
+      if (end - start < 2) continue;
+      const term = this.parts.termOf(pool, first + start, first + end, this.dictionary);
+      if (term >= 0) this.pushTerm(term);
+    }
+  }
+
+  /** A reader of the identifier pool's bytes from `first` on. */
+  private identifierAt(first: number): (position: number) => number {
+    const pool = this.identifiers.bytes;
+    return (position) => pool[first + position]!;
   }
 
   private pushTerm(term: number): void {

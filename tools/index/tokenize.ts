@@ -3,6 +3,7 @@
  * split at camelCase, PascalCase, snake_case, kebab-case and digit boundaries; the parts are
  * lightly stemmed so "hashed" meets `hashPassword`.
  */
+import { ByteInterner, hashOfBytes } from "./int-tables.js";
 
 const IDENTIFIER = /[A-Za-z_$][A-Za-z0-9_$]*|[0-9]+/g;
 
@@ -18,6 +19,18 @@ const STOPWORDS = new Set(
 /** A word too common in questions and code to tell chunks apart (lower-case). */
 export function isStopword(word: string): boolean {
   return STOPWORDS.has(word);
+}
+
+/** The stopwords by their bytes, so a byte run is checked without making a string. */
+const STOPWORD_BYTES = new ByteInterner(256, 1024, 128);
+for (const word of STOPWORDS) {
+  const bytes = Buffer.from(word, "latin1");
+  STOPWORD_BYTES.idOf(bytes, 0, bytes.length, hashOfBytes(bytes, 0, bytes.length));
+}
+
+/** Whether source[start, end) (lower-case ASCII) spells a stopword; `hash` is its FNV-1a hash. */
+export function isStopwordBytes(source: Uint8Array, start: number, end: number, hash: number): boolean {
+  return STOPWORD_BYTES.find(source, start, end, hash) >= 0;
 }
 
 const UPPER = 1;
@@ -100,19 +113,47 @@ export function stem(word: string): string {
 }
 
 function stemOnce(word: string): string {
-  let base = word;
-  if (word.length > 4) {
-    for (const suffix of ["ations", "ation", "ings", "ing", "ers", "er", "ies", "es", "ed", "ly", "s"]) {
-      if (!word.endsWith(suffix) || word.length - suffix.length < 3) continue;
-      base = word.slice(0, -suffix.length);
-      if (suffix === "ies") base += "y";
-      else if (suffix === "s" && base.endsWith("s")) base = word;
-      else if (/^(ing|ed|er|ers|ings)$/.test(suffix) && /([^aeioulsz])\1$/.test(base)) base = base.slice(0, -1);
+  const cut = stemCut(word.length, (position) => word.charCodeAt(position));
+  if (cut === 2 * word.length) return word;
+  return cut % 2 === 1 ? `${word.slice(0, cut >> 1)}y` : word.slice(0, cut >> 1);
+}
+
+const SUFFIXES = ["ations", "ation", "ings", "ing", "ers", "er", "ies", "es", "ed", "ly", "s"].map((suffix) => ({
+  codes: Array.from(suffix, (character) => character.charCodeAt(0)),
+  /** A doubled consonant before it loses one (`running` → run). */
+  undoubles: /^(ing|ed|er|ers|ings)$/.test(suffix),
+  toY: suffix === "ies",
+}));
+/** Letters that stay doubled before a suffix. */
+const KEPT_DOUBLE = new Set(Array.from("aeioulsz", (character) => character.charCodeAt(0)));
+const CODE_E = 101;
+const CODE_S = 115;
+
+/**
+ * The stem rule over a word of `length` character codes (`codeAt`): the stem is the word's first
+ * n characters, followed by a `y` when `ies` became one; returns 2n + 1 with that `y`, else 2n
+ * (2 × length: the word is its own stem). So a string and a byte run are stemmed by one rule.
+ */
+export function stemCut(length: number, codeAt: (position: number) => number): number {
+  let end = length;
+  if (length > 4) {
+    for (const { codes, undoubles, toY } of SUFFIXES) {
+      if (length - codes.length < 3 || !endsWithCodes(length, codeAt, codes)) continue;
+      end = length - codes.length;
+      if (toY) return 2 * end + 1;
+      const last = codeAt(end - 1);
+      if (codes.length === 1 && last === CODE_S) end = length;
+      else if (undoubles && last === codeAt(end - 2) && !KEPT_DOUBLE.has(last)) end--;
       break;
     }
   }
-  if (base.length >= 4 && base.endsWith("e")) base = base.slice(0, -1);
-  return base;
+  if (end >= 4 && codeAt(end - 1) === CODE_E) end--;
+  return 2 * end;
+}
+
+function endsWithCodes(length: number, codeAt: (position: number) => number, codes: readonly number[]): boolean {
+  for (let offset = 1; offset <= codes.length; offset++) if (codeAt(length - offset) !== codes[codes.length - offset]) return false;
+  return true;
 }
 
 /**
