@@ -4,11 +4,12 @@
  */
 import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { firstAtOrAfter } from "../../grammar/sorted.js";
 import { chunkLines, type ChunkOptions } from "./chunks.js";
 import { commentLines } from "./comments.js";
 import { languageOf } from "./languages.js";
 import type { IndexedFile, StoredChunk } from "./store.js";
-import { extractSymbols, type SymbolDefinition } from "./symbols.js";
+import { extractSymbols } from "./symbols.js";
 import type { TermCounter } from "./term-counter.js";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
@@ -137,10 +138,11 @@ export function buildFileRecord(
   const comments = commentLines(lines, language);
   // Symbols by line, so each chunk finds its own by a binary search (a chunk's order of terms does not matter).
   const byLine = [...symbols].sort((left, right) => left.line - right.line);
+  const symbolLines = Int32Array.from(byLine, (symbol) => symbol.line);
   const places = chunkLines(lines, symbols, options).map((range) => {
     counter.addText(pathText);
     addLines(counter, bytes, lineStarts, comments, range.startLine - 1, range.endLine);
-    for (let index = firstAtOrAfter(byLine, range.startLine); index < byLine.length && byLine[index]!.line <= range.endLine; index++) {
+    for (let index = firstAtOrAfter(symbolLines, range.startLine); index < byLine.length && byLine[index]!.line <= range.endLine; index++) {
       counter.addText(byLine[index]!.name, SYMBOL_WEIGHT);
     }
     return { range, ...counter.finishChunk(range.startLine, range.endLine, lineStarts[range.startLine - 1]!, Math.min(bytes.length, lineStarts[range.endLine]!)) };
@@ -183,18 +185,6 @@ function addLines(counter: TermCounter, bytes: Uint8Array, lineStarts: Int32Arra
     counter.add(bytes, lineStarts[line]!, Math.min(bytes.length, lineStarts[end]!), weight);
     line = end;
   }
-}
-
-/** The position of the first symbol in `byLine` (sorted by line) on `line` or after it. */
-function firstAtOrAfter(byLine: readonly SymbolDefinition[], line: number): number {
-  let low = 0;
-  let high = byLine.length;
-  while (low < high) {
-    const middle = (low + high) >> 1;
-    if (byLine[middle]!.line < line) low = middle + 1;
-    else high = middle;
-  }
-  return low;
 }
 
 /**
