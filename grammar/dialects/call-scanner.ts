@@ -10,6 +10,7 @@
 import type { Mention } from "../ast.js";
 import type { InertRegionLog } from "../regions.js";
 import { SCANNER_STOPS, STOPS, Stops } from "../chars.js";
+import { LineFeedLog } from "../line-feed-log.js";
 import { print } from "../printer.js";
 import { StreamingScanner, type ParseEvent } from "../scanner.js";
 import { FollowUp, NO_EVENTS } from "../scanner-states.js";
@@ -55,7 +56,10 @@ export class CallScanner extends StreamingScanner {
     // Only the dialect layer reads the region log; without it the scanner records none.
     this.regionLog = vocabulary ? this.regions : NO_REGIONS;
     this.recognizer = vocabulary ? new DialectRecognizer(vocabulary) : undefined;
-    if (vocabulary) this.layerStops = Stops.every;
+    if (vocabulary) {
+      this.layerStops = Stops.every;
+      this.lineFeeds = new LineFeedLog();
+    }
   }
 
   /**
@@ -76,13 +80,21 @@ export class CallScanner extends StreamingScanner {
     const recognizer = this.recognizer;
     if (recognizer === undefined) return super.pushChunk(chunk);
     this.wake(recognizer);
+    const lineFeeds = this.lineFeeds!;
+    const start = this.total;
+    const line = this.line;
+    this.readAsIs = false;
     const events = super.pushChunk(chunk);
     let out: ParseEvent[];
     if (chunk.length === 1 && this.calm && recognizer.quiet(chunk)) out = events.length === 0 ? events : this.merge(events);
     else {
-      recognizer.feed(chunk);
+      // The scanner's line feeds spare the recognizer its own search, when they are all of the chunk's.
+      const passed = this.readAsIs ? lineFeeds.completeFor(chunk, start, this.lineStart, this.line - line) : undefined;
+      if (passed !== undefined) recognizer.feedWithLineFeeds(chunk, passed, this.lineStart);
+      else recognizer.feed(chunk);
       out = this.merge(events);
     }
+    lineFeeds.clear();
     this.sleepIfQuiet(recognizer);
     return out;
   }

@@ -55,6 +55,13 @@ export class DialectRecognizer extends CandidateReader {
   private nextBracket = -2;
   private nextWide = -2;
   private nextLine = -2;
+  /**
+   * Every line feed of the chunk being read before absolute offset `lineFeedsUntil` (absolute
+   * offsets), when the scanner handed them over; the next to look at.
+   */
+  private lineFeeds: Int32Array | undefined;
+  private lineFeedsNext = 0;
+  private lineFeedsUntil = 0;
 
   constructor(vocabulary: CallVocabulary) {
     super(vocabulary);
@@ -115,6 +122,18 @@ export class DialectRecognizer extends CandidateReader {
     }
     this.total++;
     return true;
+  }
+
+  /**
+   * Reads a chunk as `feed` does, given every line feed in it before absolute offset `until`
+   * (absolute offsets, increasing), as the scanner passed them: it need not search for those.
+   */
+  feedWithLineFeeds(input: string, lineFeeds: Int32Array, until: number): void {
+    this.lineFeeds = lineFeeds;
+    this.lineFeedsNext = 0;
+    this.lineFeedsUntil = until;
+    this.feed(input);
+    this.lineFeeds = undefined;
   }
 
   feed(input: string): void {
@@ -257,7 +276,7 @@ export class DialectRecognizer extends CandidateReader {
     if (this.nextWide !== -1 && this.nextWide < i) this.nextWide = input.indexOf("［", i);
     if (this.nextWide >= 0 && this.nextWide < next) next = this.nextWide;
     let lineFeed = this.nextLine;
-    if (lineFeed !== -1 && lineFeed < i) lineFeed = input.indexOf("\n", i);
+    if (lineFeed !== -1 && lineFeed < i) lineFeed = this.lineFeedAfter(input, i, base);
     while (lineFeed >= 0 && lineFeed < next) {
       // Findings wait for the end of their line: the first line feed settles them.
       if (this.lineOpen.length > 0) this.newline(base + lineFeed);
@@ -284,11 +303,23 @@ export class DialectRecognizer extends CandidateReader {
         // The line's first character rules out a call at its beginning (as lineFront would find): on to its end.
         this.front = Front.Dead;
       }
-      lineFeed = input.indexOf("\n", i);
+      lineFeed = this.lineFeedAfter(input, i, base);
     }
     this.nextLine = lineFeed;
     if (next === end) return end;
     return this.trigger(input, next, base, input.charCodeAt(next));
+  }
+
+  /** The index of the first line feed at or after index `i` of the chunk, -1: none. */
+  private lineFeedAfter(input: string, i: number, base: number): number {
+    const feeds = this.lineFeeds;
+    if (feeds === undefined) return input.indexOf("\n", i);
+    let next = this.lineFeedsNext;
+    const at = base + i;
+    while (next < feeds.length && feeds[next]! < at) next++;
+    this.lineFeedsNext = next;
+    if (next < feeds.length) return feeds[next]! - base;
+    return input.indexOf("\n", Math.max(i, this.lineFeedsUntil - base));
   }
 
   /** Whether a line beginning with `code` may begin a call: an indentation, `{`, or a letter a call name may begin with. */
