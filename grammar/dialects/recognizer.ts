@@ -32,8 +32,11 @@ import {
   SPACE,
   TAB,
   BACKSLASH,
+  COLON,
+  mayOpenNearBody,
 } from "./candidates.js";
 import { Shape } from "./finding.js";
+import { isNameCharacter } from "./near-name.js";
 import { EMPTY_NAME_HASH, hashName, type CallVocabulary } from "./vocabulary.js";
 
 export type { DialectFinding } from "./finding.js";
@@ -389,9 +392,11 @@ export class DialectRecognizer extends CandidateReader {
   }
 
   /**
-   * After a `[` at `from - 1`: false when the words after it (up to three spaces, then a name)
-   * are sure to name nothing, by their first character alone (`[x]`, `[NOTE]`, `[ ]`). The
-   * words hold no trigger, so what the near-miss reader would have read is searched as text.
+   * After a `[` at `from - 1`: false when the near-miss reader is sure to drop the words after it
+   * (up to three spaces, then a name): they name nothing by their first character (`[x]`,
+   * `[NOTE]`, `[ ]`) or their first two (`[docs]`), or they are this language's own start
+   * (`[FILE_OP:action…`, as `nearName` decides it). The words hold no trigger, so what the
+   * reader would have read is searched as text.
    */
   private wordsMayName(input: string, from: number): boolean {
     const end = input.length;
@@ -400,7 +405,15 @@ export class DialectRecognizer extends CandidateReader {
     while (j < end && j < from + 3 && ((code = input.charCodeAt(j)) === SPACE || code === TAB)) j++;
     if (j >= end) return true;
     code = input.charCodeAt(j);
-    return code !== SPACE && code !== TAB && this.vocabulary.mayBeginName(code);
+    if (code === SPACE || code === TAB || !this.vocabulary.mayBeginName(code)) return false;
+    if (j + 1 >= end) return true;
+    const second = input.charCodeAt(j + 1);
+    if (!isNameCharacter(second)) return true;
+    if (!this.vocabulary.mayContinueName(code, second)) return false;
+    if (j > from) return true;
+    let k = j + 2;
+    while (k < end && k - j <= this.nameLimit && isNameCharacter(input.charCodeAt(k))) k++;
+    return !(k + 1 < end && k - j <= this.nameLimit && input.charCodeAt(k) === COLON && !mayOpenNearBody(input.charCodeAt(k + 1)));
   }
 
   /**
