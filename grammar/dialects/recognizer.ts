@@ -220,6 +220,27 @@ export class DialectRecognizer extends FrontReader {
       i = this.lineFront(input, i, base);
       if (i >= end || this.mode !== Mode.Idle) return i;
     }
+    for (;;) {
+      const next = this.nextTrigger(input, i, base);
+      if (next < 0) return -next - 1;
+      if (next === end) return end;
+      const code = input.charCodeAt(next);
+      // A `[` whose words are sure to be dropped is passed over here, without a return to `feed`.
+      if ((code !== OPEN_BRACKET && code !== FULLWIDTH_OPEN) || this.wordsMayName(input, next + 1)) return this.trigger(input, next, base, code);
+      this.front = Front.Dead;
+      i = next + 1;
+      this.idleFrom = i;
+    }
+  }
+
+  /**
+   * From index `i` while idle, with the front dead: the line feeds before the next `<`, `[` or
+   * `［` (the chunk's end when there is none) are read, with each line's beginning. Returns that
+   * trigger's index, or -(where to go on) - 1 when a line's beginning opened a candidate or the
+   * chunk ended on one.
+   */
+  private nextTrigger(input: string, i: number, base: number): number {
+    const end = input.length;
     let next = end;
     if (this.nextLess !== -1 && this.nextLess < i) this.nextLess = input.indexOf("<", i);
     if (this.nextLess >= 0) next = this.nextLess;
@@ -241,7 +262,7 @@ export class DialectRecognizer extends FrontReader {
       if (i === end) {
         this.nextLine = lineFeed;
         this.front = Front.Indent;
-        return i;
+        return -i - 1;
       }
       if (this.mayOpenLine(input.charCodeAt(i))) {
         // Its beginning is read here; it holds no `<` or `[`, so `next` still stands.
@@ -249,7 +270,7 @@ export class DialectRecognizer extends FrontReader {
         i = this.lineFront(input, i, base);
         if (i >= end || this.mode !== Mode.Idle) {
           this.nextLine = lineFeed;
-          return i;
+          return -i - 1;
         }
       } else {
         // The line's first character rules out a call at its beginning (as lineFront would find): on to its end.
@@ -258,8 +279,7 @@ export class DialectRecognizer extends FrontReader {
       lineFeed = this.lineFeedAfter(input, i, base);
     }
     this.nextLine = lineFeed;
-    if (next === end) return end;
-    return this.trigger(input, next, base, input.charCodeAt(next));
+    return next;
   }
 
   /** The index of the first line feed at or after index `i` of the chunk, -1: none. */
