@@ -8,6 +8,8 @@
  * feed counted in bulk may be missing. So a reader trusts the log only up to that line start,
  * and only when the count there agrees (`completeFor`).
  */
+const INT32_LIMIT = 0x7fff_ffff;
+
 export class LineFeedLog {
   private offsets = new Int32Array(64);
   private count = 0;
@@ -15,7 +17,7 @@ export class LineFeedLog {
 
   /** A line feed at absolute `offset`; one at or before the last recorded is already in. */
   record(offset: number): void {
-    if (offset <= this.last) return;
+    if (offset <= this.last || offset > INT32_LIMIT) return;
     this.last = offset;
     if (this.count === this.offsets.length) {
       const grown = new Int32Array(this.count * 2);
@@ -40,7 +42,8 @@ export class LineFeedLog {
     const offsets = this.offsets;
     let count = this.count;
     while (count > 0 && offsets[count - 1]! >= limit) count--;
-    if (count !== lineFeeds || count === 0 || offsets[0]! < start || limit > start + chunk.length) return undefined;
+    // Offsets past 2^31 do not fit the log's 32-bit entries: such a chunk is searched as before.
+    if (count !== lineFeeds || count === 0 || offsets[0]! < start || limit > start + chunk.length || start + chunk.length > INT32_LIMIT) return undefined;
     return offsets.subarray(0, count);
   }
 }
