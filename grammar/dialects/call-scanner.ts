@@ -15,7 +15,7 @@ import { print } from "../printer.js";
 import { StreamingScanner, type ParseEvent } from "../scanner.js";
 import { FollowUp, NO_EVENTS } from "../scanner-states.js";
 import type { DialectFinding } from "./finding.js";
-import { DialectRecognizer } from "./recognizer.js";
+import { DialectRecognizer, SMALL_CHUNK } from "./recognizer.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
 /** Where the scanner keeps no region log: everything settled, nothing inert. */
@@ -80,20 +80,30 @@ export class CallScanner extends StreamingScanner {
     const recognizer = this.recognizer;
     if (recognizer === undefined) return super.pushChunk(chunk);
     this.wake(recognizer);
+    if (chunk.length > SMALL_CHUNK) return this.pushLong(chunk, recognizer);
+    const events = super.pushChunk(chunk);
+    let out: ParseEvent[];
+    if (chunk.length === 1 && this.calm && recognizer.quiet(chunk)) out = events.length === 0 ? events : this.merge(events);
+    else {
+      recognizer.feed(chunk);
+      out = this.merge(events);
+    }
+    this.lineFeeds!.clear();
+    this.sleepIfQuiet(recognizer);
+    return out;
+  }
+
+  /** A chunk the recognizer reads by searching: the scanner's line feeds spare it that search, when they are all of the chunk's. */
+  private pushLong(chunk: string, recognizer: DialectRecognizer): ParseEvent[] {
     const lineFeeds = this.lineFeeds!;
     const start = this.total;
     const line = this.line;
     this.readAsIs = false;
     const events = super.pushChunk(chunk);
-    let out: ParseEvent[];
-    if (chunk.length === 1 && this.calm && recognizer.quiet(chunk)) out = events.length === 0 ? events : this.merge(events);
-    else {
-      // The scanner's line feeds spare the recognizer its own search, when they are all of the chunk's.
-      const passed = this.readAsIs ? lineFeeds.completeFor(chunk, start, this.lineStart, this.line - line) : undefined;
-      if (passed !== undefined) recognizer.feedWithLineFeeds(chunk, passed, this.lineStart);
-      else recognizer.feed(chunk);
-      out = this.merge(events);
-    }
+    const passed = this.readAsIs ? lineFeeds.completeFor(chunk, start, this.lineStart, this.line - line) : undefined;
+    if (passed !== undefined) recognizer.feedWithLineFeeds(chunk, passed, this.lineStart);
+    else recognizer.feed(chunk);
+    const out = this.merge(events);
     lineFeeds.clear();
     this.sleepIfQuiet(recognizer);
     return out;

@@ -21,7 +21,7 @@ import { FrontReader } from "./line-fronts.js";
 export type { DialectFinding } from "./finding.js";
 
 /** Chunks up to this length are read a character at a time, as `quiet` reads them. */
-const SMALL_CHUNK = 16;
+export const SMALL_CHUNK = 16;
 
 export class DialectRecognizer extends FrontReader {
   /** Where the next of each trigger is in the chunk being read (-2: not searched, -1: none). */
