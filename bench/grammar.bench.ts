@@ -170,6 +170,21 @@ class NullScanner {
   }
 }
 
+/** Every line feed's offset in `text`: what the scanner hands the dialect layer in a parse. */
+function lineFeedsOf(text: string): Int32Array {
+  const offsets: number[] = [];
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) offsets.push(at);
+  return Int32Array.from(offsets);
+}
+
+/** The dialect layer's own work, one-shot, given the line feeds as the scanner hands them over. */
+function recognizerGiven(text: string, lineFeeds: Int32Array, vocabulary: CallVocabulary): number {
+  const recognizer = new DialectRecognizer(vocabulary);
+  recognizer.feedWithLineFeeds(text, lineFeeds, text.length);
+  recognizer.finish();
+  return recognizer.found.length;
+}
+
 /** The dialect layer's own work: its recognizer fed the text, without the scanner. */
 function recognizerOnly(text: string, size: number, vocabulary: CallVocabulary): number {
   const recognizer = new DialectRecognizer(vocabulary);
@@ -234,6 +249,8 @@ try {
     return found;
   });
 
+  const textLineFeeds = lineFeedsOf(text);
+  const mixedLineFeeds = lineFeedsOf(mixed);
   const oneMb = text.slice(0, MB);
   const twoMb = text.slice(0, 2 * MB);
   const hundredKb = text.slice(0, 100_000);
@@ -259,6 +276,8 @@ try {
     mixedStreamPlain: () => streamed(mixedOne, 1),
     mixedStreamOne: () => streamed(mixedOne, 1, vocabulary),
     layerOneShot: () => recognizerOnly(text, text.length, vocabulary),
+    layerGivenOneShot: () => recognizerGiven(text, textLineFeeds, vocabulary),
+    layerGivenMixedOneShot: () => recognizerGiven(mixed, mixedLineFeeds, vocabulary),
     scannerOneShot: () => scannerOnly(text, false),
     scannerLogOneShot: () => scannerOnly(text, true),
     layerStreamOne: () => recognizerOnly(oneMb, 1, vocabulary),
@@ -274,6 +293,7 @@ try {
   });
   const { regex, oneShot, oneShotOne, streamOne, harnessOne, streamTwo, oneShotHundred, streamHundred, chatOneShot, chatOneShotOne, chatStreamOne } = times;
   const { chatDialectOneShot, chatDialectStreamOne, dialectOneShot, dialectStreamOne, mixedOneShotPlain, mixedOneShot, mixedStreamPlain, mixedStreamOne } = times;
+  const { layerGivenOneShot, layerGivenMixedOneShot } = times;
   const { layerOneShot, layerStreamOne, layerMixedOneShot, triggers, callsPlain, callsWith, scannerOneShot, scannerLogOneShot } = times;
   const naiveHundred = bestTimes(1, { naive: () => naive(hundredKb, 4) }).naive;
 
@@ -341,6 +361,13 @@ try {
       cpu("layerOneShot", text.length),
     ],
     [
+      "  the same, given the line feeds (as the scanner hands them over)",
+      `${layerGivenOneShot.toFixed(1)} ms`,
+      rate(text.length, layerGivenOneShot),
+      `${(layerGivenOneShot / oneShot).toFixed(3)} × scanner one-shot`,
+      cpu("layerGivenOneShot", text.length),
+    ],
+    [
       "  the scanner alone, one-shot, 10 MB, recording the region log / not",
       `${scannerLogOneShot.toFixed(1)} / ${scannerOneShot.toFixed(1)} ms`,
       "",
@@ -367,6 +394,13 @@ try {
       rate(mixed.length, layerMixedOneShot),
       `${(layerMixedOneShot / mixedOneShotPlain).toFixed(3)} × scanner one-shot`,
       cpu("layerMixedOneShot", mixed.length),
+    ],
+    [
+      "  the same, given the line feeds",
+      `${layerGivenMixedOneShot.toFixed(1)} ms`,
+      rate(mixed.length, layerGivenMixedOneShot),
+      `${(layerGivenMixedOneShot / mixedOneShotPlain).toFixed(3)} × scanner one-shot`,
+      cpu("layerGivenMixedOneShot", mixed.length),
     ],
     [
       `the mixed corpus's ${mixedCalls.length} dialect calls alone, each parsed without dialects`,

@@ -8,6 +8,7 @@ import type { Mention, Position } from "./ast.js";
 import { BACKTICK } from "./chars.js";
 import { BacktickRuns } from "./backtick-runs.js";
 import { CommandMachine, Outcome, type MachineHost } from "./command-machine.js";
+import type { LineFeedLog } from "./line-feed-log.js";
 import { LoneReturns } from "./line-endings.js";
 import { MentionFinder, endPosition, firstLine } from "./mentions.js";
 import { parseCommandText } from "./parser.js";
@@ -79,6 +80,10 @@ export abstract class ScannerCore implements MachineHost {
   protected readonly machine = new CommandMachine(this);
   protected readonly mentions = new MentionFinder();
   protected log: RegionRecorder | undefined;
+  /** The line feeds passed, for a layer that reads each chunk after the scanner (dialects); undefined: none kept. */
+  protected lineFeeds: LineFeedLog | undefined;
+  /** The last chunk the full scanner read was read as it came (no lone `\r` made a line feed). */
+  protected readAsIs = false;
   protected readonly returns = new LoneReturns();
 
   /**
@@ -133,6 +138,13 @@ export abstract class ScannerCore implements MachineHost {
 
   /** A broken command left a heredoc header behind (`open`: still reading its tag): recovery skips its body. */
   protected abstract recoverHeredocBody(tag: string, open: boolean): void;
+
+  /** A line feed at absolute `offset` was passed: the next line starts after it. */
+  protected countLine(offset: number): void {
+    this.line++;
+    this.lineStart = offset + 1;
+    if (this.lineFeeds !== undefined) this.lineFeeds.record(offset);
+  }
 
   protected markRegion(offset: number, kind: InertRegionKind | undefined): void {
     if (this.log !== undefined) this.log.mark(offset, kind);
@@ -306,10 +318,7 @@ export abstract class ScannerCore implements MachineHost {
     const content = input.slice(index, closerIndex);
     this.findSpanMentions(content, base + index);
     // A span that ran over lines: the line count moves on past them.
-    for (let lineFeed = content.indexOf("\n"); lineFeed >= 0; lineFeed = content.indexOf("\n", lineFeed + 1)) {
-      this.line++;
-      this.lineStart = base + index + lineFeed + 1;
-    }
+    for (let lineFeed = content.indexOf("\n"); lineFeed >= 0; lineFeed = content.indexOf("\n", lineFeed + 1)) this.countLine(base + index + lineFeed);
     return closerIndex + this.runLength;
   }
 

@@ -18,8 +18,7 @@ export abstract class FenceScanner extends ScannerCore {
 
   /** MachineHost: a line feed at `offset` was consumed; true when it closes the current fence. */
   newline(offset: number, input: string, next: number): boolean {
-    this.line++;
-    this.lineStart = offset + 1;
+    this.countLine(offset);
     if (this.region !== Region.Fence) return false;
     if (this.closer === Closer.Matched) return true;
     this.closer = Closer.Indent;

@@ -79,8 +79,7 @@ export abstract class LineScanner extends RecoveringScanner {
 
   /** A line feed in live text at absolute `offset`; returns the absolute offset to go on from. */
   protected textLineFeed(offset: number): number {
-    this.line++;
-    this.lineStart = offset + 1;
+    this.countLine(offset);
     const starts = this.skipStarts;
     if (starts.length > 0) {
       while (this.skipNext < starts.length && starts[this.skipNext]! <= offset) this.skipNext++;
@@ -219,8 +218,7 @@ export abstract class LineScanner extends RecoveringScanner {
     if (region !== undefined) this.findSpanMentions(text, this.lineContent, region as Mention["context"]);
     if (region === "html" && this.tracker.leaf === Leaf.Html && htmlBlockEnds(this.tracker.htmlType, text)) this.tracker.closeLeaf();
     if (atEnd) return index;
-    this.line++;
-    this.lineStart = base + index + 1;
+    this.countLine(base + index);
     if (region === "reasoning") {
       this.lineContent = this.lineStart;
       this.startCapture(index + 1);
@@ -265,6 +263,7 @@ export abstract class LineScanner extends RecoveringScanner {
       }
       this.holdLines++;
       this.holdLastLineStart = this.holdPrefixStart;
+      if (this.lineFeeds !== undefined) this.lineFeeds.record(this.holdPrefixStart - 1);
       this.state = this.holdResume;
       if (lineAt + content >= full.length) return index;
       if (this.captureText.length === 0) return this.captureFrom + lineAt + content;

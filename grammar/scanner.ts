@@ -74,6 +74,7 @@ export class StreamingScanner extends EndingScanner {
   private scanText(chunk: string, final: boolean): void {
     const returns = this.returns;
     const text = returns.pending || chunk.indexOf("\r") >= 0 ? returns.read(chunk, this.total, final) : chunk;
+    this.readAsIs = text === chunk;
     const base = this.total;
     this.total += text.length;
     if (text.length > 0) {
@@ -317,8 +318,7 @@ export class StreamingScanner extends EndingScanner {
             break;
           }
           this.endFenceInfo(lineFeed, base + lineFeed);
-          this.line++;
-          this.lineStart = base + lineFeed + 1;
+          this.countLine(base + lineFeed);
           this.region = Region.Fence;
           this.closer = Closer.Indent;
           this.closerIndent = 0;

@@ -10,11 +10,12 @@
 import type { Mention } from "../ast.js";
 import type { InertRegionLog } from "../regions.js";
 import { SCANNER_STOPS, STOPS, Stops } from "../chars.js";
+import { LineFeedLog } from "../line-feed-log.js";
 import { print } from "../printer.js";
 import { StreamingScanner, type ParseEvent } from "../scanner.js";
 import { FollowUp, NO_EVENTS } from "../scanner-states.js";
 import type { DialectFinding } from "./finding.js";
-import { DialectRecognizer } from "./recognizer.js";
+import { DialectRecognizer, SMALL_CHUNK } from "./recognizer.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
 /** Where the scanner keeps no region log: everything settled, nothing inert. */
@@ -55,7 +56,10 @@ export class CallScanner extends StreamingScanner {
     // Only the dialect layer reads the region log; without it the scanner records none.
     this.regionLog = vocabulary ? this.regions : NO_REGIONS;
     this.recognizer = vocabulary ? new DialectRecognizer(vocabulary) : undefined;
-    if (vocabulary) this.layerStops = Stops.every;
+    if (vocabulary) {
+      this.layerStops = Stops.every;
+      this.lineFeeds = new LineFeedLog();
+    }
   }
 
   /**
@@ -76,6 +80,7 @@ export class CallScanner extends StreamingScanner {
     const recognizer = this.recognizer;
     if (recognizer === undefined) return super.pushChunk(chunk);
     this.wake(recognizer);
+    if (chunk.length > SMALL_CHUNK) return this.pushLong(chunk, recognizer);
     const events = super.pushChunk(chunk);
     let out: ParseEvent[];
     if (chunk.length === 1 && this.calm && recognizer.quiet(chunk)) out = events.length === 0 ? events : this.merge(events);
@@ -83,6 +88,23 @@ export class CallScanner extends StreamingScanner {
       recognizer.feed(chunk);
       out = this.merge(events);
     }
+    this.lineFeeds!.clear();
+    this.sleepIfQuiet(recognizer);
+    return out;
+  }
+
+  /** A chunk the recognizer reads by searching: the scanner's line feeds spare it that search, when they are all of the chunk's. */
+  private pushLong(chunk: string, recognizer: DialectRecognizer): ParseEvent[] {
+    const lineFeeds = this.lineFeeds!;
+    const start = this.total;
+    const line = this.line;
+    this.readAsIs = false;
+    const events = super.pushChunk(chunk);
+    const passed = this.readAsIs ? lineFeeds.completeFor(chunk, start, this.lineStart, this.line - line) : undefined;
+    if (passed !== undefined) recognizer.feedWithLineFeeds(chunk, passed, this.lineStart);
+    else recognizer.feed(chunk);
+    const out = this.merge(events);
+    lineFeeds.clear();
     this.sleepIfQuiet(recognizer);
     return out;
   }

@@ -53,7 +53,7 @@ export const LINE_FEED = 0x0a;
 export const SPACE = 0x20;
 export const TAB = 0x09;
 const CARRIAGE_RETURN = 0x0d;
-const COLON = 0x3a;
+export const COLON = 0x3a;
 const QUOTE = 0x22;
 const APOSTROPHE = 0x27;
 export const BACKSLASH = 0x5c;
@@ -338,6 +338,6 @@ export abstract class CandidateReader {
 }
 
 /** Whether `code`, right after `[NAME:`, may lead to a `{` (what NearColon waits for): a blank or the brace itself. */
-function mayOpenNearBody(code: number): boolean {
+export function mayOpenNearBody(code: number): boolean {
   return code === OPEN_BRACE || code === SPACE || code === TAB || code === CARRIAGE_RETURN || code === LINE_FEED;
 }

@@ -14,52 +14,28 @@
  * it, instead of searching the text for them; a name is checked by its hash before any string is
  * made. One-character chunks take `quiet`.
  */
-import {
-  CandidateReader,
-  Class,
-  classOf,
-  Front,
-  Mode,
-  CLASSES,
-  DOT,
-  UNDERSCORE,
-  LESS,
-  LINE_FEED,
-  OPEN_BRACE,
-  OPEN_BRACKET,
-  OPEN_PARENTHESIS,
-  FULLWIDTH_OPEN,
-  SPACE,
-  TAB,
-  BACKSLASH,
-} from "./candidates.js";
+import { Class, classOf, Front, Mode, CLASSES, LESS, LINE_FEED, OPEN_BRACE, OPEN_BRACKET, OPEN_PARENTHESIS, FULLWIDTH_OPEN, SPACE, TAB, BACKSLASH } from "./candidates.js";
 import { Shape } from "./finding.js";
-import { EMPTY_NAME_HASH, hashName, type CallVocabulary } from "./vocabulary.js";
+import { FrontReader } from "./line-fronts.js";
 
 export type { DialectFinding } from "./finding.js";
 
 /** Chunks up to this length are read a character at a time, as `quiet` reads them. */
-const SMALL_CHUNK = 16;
+export const SMALL_CHUNK = 16;
 
-export class DialectRecognizer extends CandidateReader {
-  /** For a name front: its characters (the first `nameLength`), and its absolute start. */
-  private readonly nameBuffer: Uint16Array;
-  private nameLength = 0;
-  private nameStart = 0;
-  /** Set by `frontAt` for a name: where its part in this chunk starts, and how many came before. */
-  private nameFrom = 0;
-  private nameCarried = 0;
-
+export class DialectRecognizer extends FrontReader {
   /** Where the next of each trigger is in the chunk being read (-2: not searched, -1: none). */
   private nextLess = -2;
   private nextBracket = -2;
   private nextWide = -2;
   private nextLine = -2;
-
-  constructor(vocabulary: CallVocabulary) {
-    super(vocabulary);
-    this.nameBuffer = new Uint16Array(this.nameLimit + 1);
-  }
+  /**
+   * Every line feed of the chunk being read before absolute offset `lineFeedsUntil` (absolute
+   * offsets), when the scanner handed them over; the next to look at.
+   */
+  private lineFeeds: Int32Array | undefined;
+  private lineFeedsNext = 0;
+  private lineFeedsUntil = 0;
 
   /** Nothing open and the line's beginning decided: only `<`, `[`, `［` and line feeds change anything (`Stops.dialect`). */
   get asleep(): boolean {
@@ -115,6 +91,18 @@ export class DialectRecognizer extends CandidateReader {
     }
     this.total++;
     return true;
+  }
+
+  /**
+   * Reads a chunk as `feed` does, given every line feed in it before absolute offset `until`
+   * (absolute offsets, increasing), as the scanner passed them: it need not search for those.
+   */
+  feedWithLineFeeds(input: string, lineFeeds: Int32Array, until: number): void {
+    this.lineFeeds = lineFeeds;
+    this.lineFeedsNext = 0;
+    this.lineFeedsUntil = until;
+    this.feed(input);
+    this.lineFeeds = undefined;
   }
 
   feed(input: string): void {
@@ -195,23 +183,6 @@ export class DialectRecognizer extends CandidateReader {
     return true;
   }
 
-  /** Whether the name in `nameBuffer` may be registered (vocabulary.mayResolve). */
-  private bufferedNameMay(): boolean {
-    return this.nameMay(this.nameLength, "", 0, 0);
-  }
-
-  /** Whether the name made of `carried` characters of `nameBuffer`, then `input` from `from` to `to`, may be registered. */
-  private nameMay(carried: number, input: string, from: number, to: number): boolean {
-    let hash = EMPTY_NAME_HASH;
-    let head = EMPTY_NAME_HASH;
-    for (let k = 0; k < carried + to - from; k++) {
-      const code = k < carried ? this.nameBuffer[k]! : input.charCodeAt(from + k - carried);
-      if (code === DOT || code === UNDERSCORE) head = hash;
-      hash = hashName(hash, code);
-    }
-    return this.vocabulary.mayResolve(hash, head);
-  }
-
   private openNearName(offset: number, code: number): void {
     this.mode = Mode.NearName;
     this.startOffset = offset;
@@ -249,6 +220,27 @@ export class DialectRecognizer extends CandidateReader {
       i = this.lineFront(input, i, base);
       if (i >= end || this.mode !== Mode.Idle) return i;
     }
+    for (;;) {
+      const next = this.nextTrigger(input, i, base);
+      if (next < 0) return -next - 1;
+      if (next === end) return end;
+      const code = input.charCodeAt(next);
+      // A `[` whose words are sure to be dropped is passed over here, without a return to `feed`.
+      if ((code !== OPEN_BRACKET && code !== FULLWIDTH_OPEN) || this.wordsMayName(input, next + 1)) return this.trigger(input, next, base, code);
+      this.front = Front.Dead;
+      i = next + 1;
+      this.idleFrom = i;
+    }
+  }
+
+  /**
+   * From index `i` while idle, with the front dead: the line feeds before the next `<`, `[` or
+   * `［` (the chunk's end when there is none) are read, with each line's beginning. Returns that
+   * trigger's index, or -(where to go on) - 1 when a line's beginning opened a candidate or the
+   * chunk ended on one.
+   */
+  private nextTrigger(input: string, i: number, base: number): number {
+    const end = input.length;
     let next = end;
     if (this.nextLess !== -1 && this.nextLess < i) this.nextLess = input.indexOf("<", i);
     if (this.nextLess >= 0) next = this.nextLess;
@@ -257,7 +249,7 @@ export class DialectRecognizer extends CandidateReader {
     if (this.nextWide !== -1 && this.nextWide < i) this.nextWide = input.indexOf("［", i);
     if (this.nextWide >= 0 && this.nextWide < next) next = this.nextWide;
     let lineFeed = this.nextLine;
-    if (lineFeed !== -1 && lineFeed < i) lineFeed = input.indexOf("\n", i);
+    if (lineFeed !== -1 && lineFeed < i) lineFeed = this.lineFeedAfter(input, i, base);
     while (lineFeed >= 0 && lineFeed < next) {
       // Findings wait for the end of their line: the first line feed settles them.
       if (this.lineOpen.length > 0) this.newline(base + lineFeed);
@@ -270,7 +262,7 @@ export class DialectRecognizer extends CandidateReader {
       if (i === end) {
         this.nextLine = lineFeed;
         this.front = Front.Indent;
-        return i;
+        return -i - 1;
       }
       if (this.mayOpenLine(input.charCodeAt(i))) {
         // Its beginning is read here; it holds no `<` or `[`, so `next` still stands.
@@ -278,22 +270,28 @@ export class DialectRecognizer extends CandidateReader {
         i = this.lineFront(input, i, base);
         if (i >= end || this.mode !== Mode.Idle) {
           this.nextLine = lineFeed;
-          return i;
+          return -i - 1;
         }
       } else {
         // The line's first character rules out a call at its beginning (as lineFront would find): on to its end.
         this.front = Front.Dead;
       }
-      lineFeed = input.indexOf("\n", i);
+      lineFeed = this.lineFeedAfter(input, i, base);
     }
     this.nextLine = lineFeed;
-    if (next === end) return end;
-    return this.trigger(input, next, base, input.charCodeAt(next));
+    return next;
   }
 
-  /** Whether a line beginning with `code` may begin a call: an indentation, `{`, or a letter a call name may begin with. */
-  private mayOpenLine(code: number): boolean {
-    return code === SPACE || code === TAB || code === OPEN_BRACE || (classOf(code) === Class.Letter && this.vocabulary.mayBeginCallName(code));
+  /** The index of the first line feed at or after index `i` of the chunk, -1: none. */
+  private lineFeedAfter(input: string, i: number, base: number): number {
+    const feeds = this.lineFeeds;
+    if (feeds === undefined) return input.indexOf("\n", i);
+    let next = this.lineFeedsNext;
+    const at = base + i;
+    while (next < feeds.length && feeds[next]! < at) next++;
+    this.lineFeedsNext = next;
+    if (next < feeds.length) return feeds[next]! - base;
+    return input.indexOf("\n", Math.max(i, this.lineFeedsUntil - base));
   }
 
   /**
@@ -354,95 +352,6 @@ export class DialectRecognizer extends CandidateReader {
     } else if (code === LESS) {
       this.begin(Mode.Less, i, base);
     } else if (this.wordsMayName(input, i + 1)) this.openNearName(base + i, code);
-    return i + 1;
-  }
-
-  /**
-   * After a `[` at `from - 1`: false when the words after it (up to three spaces, then a name)
-   * are sure to name nothing, by their first character alone (`[x]`, `[NOTE]`, `[ ]`). The
-   * words hold no trigger, so what the near-miss reader would have read is searched as text.
-   */
-  private wordsMayName(input: string, from: number): boolean {
-    const end = input.length;
-    let j = from;
-    let code = 0;
-    while (j < end && j < from + 3 && ((code = input.charCodeAt(j)) === SPACE || code === TAB)) j++;
-    if (j >= end) return true;
-    code = input.charCodeAt(j);
-    return code !== SPACE && code !== TAB && this.vocabulary.mayBeginName(code);
-  }
-
-  /**
-   * The front at index `i` of this chunk, read back to `idleFrom` (where `front` holds). For a
-   * name, sets `nameFrom` (where its part in this chunk starts) and `nameCarried` (how many of
-   * its characters came before, in `nameBuffer`).
-   */
-  private frontAt(input: string, i: number): Front {
-    const floor = this.idleFrom;
-    let j = i;
-    while (j > floor && classOf(input.charCodeAt(j - 1)) >= Class.Letter && classOf(input.charCodeAt(j - 1)) <= Class.NameRest) {
-      j--;
-      if (i - j > this.nameLimit) return Front.Dead;
-    }
-    const nameFrom = j;
-    while (j > floor && (input.charCodeAt(j - 1) === SPACE || input.charCodeAt(j - 1) === TAB)) j--;
-    let before = this.front;
-    if (j > floor) {
-      if (input.charCodeAt(j - 1) !== LINE_FEED) return Front.Dead;
-      before = Front.Indent;
-    }
-    this.nameFrom = nameFrom;
-    if (nameFrom === i) {
-      // No name characters since the floor: spaces end a name, and keep an indentation.
-      if (j === i && before === Front.Name) this.nameCarried = this.nameLength;
-      return j === i || before === Front.Indent ? before : Front.Dead;
-    }
-    if (j < nameFrom || before === Front.Indent) {
-      if (before !== Front.Indent || classOf(input.charCodeAt(nameFrom)) !== Class.Letter) return Front.Dead;
-      this.nameCarried = 0;
-      return Front.Name;
-    }
-    if (before !== Front.Name || this.nameLength + (i - nameFrom) > this.nameLimit) return Front.Dead;
-    this.nameCarried = this.nameLength;
-    return Front.Name;
-  }
-
-  /** At the chunk's end while idle: the front there, kept for the next chunk. */
-  private carryFront(input: string, base: number): void {
-    const end = input.length;
-    const front = this.frontAt(input, end);
-    if (front === Front.Name) {
-      const carried = this.nameCarried;
-      if (carried === 0) this.nameStart = base + this.nameFrom;
-      for (let k = this.nameFrom; k < end; k++) this.nameBuffer[carried + k - this.nameFrom] = input.charCodeAt(k);
-      this.nameLength = carried + end - this.nameFrom;
-    }
-    this.front = front;
-  }
-
-  /** At `(` while idle: a function call when a registered name stands alone before it at the line's start. */
-  private openFunction(input: string, i: number, base: number): number {
-    const front = this.frontAt(input, i);
-    this.front = Front.Dead;
-    this.idleFrom = i + 1;
-    if (front !== Front.Name) return i + 1;
-    const carried = this.nameCarried;
-    if (!this.nameMay(carried, input, this.nameFrom, i)) return i + 1;
-    const before = carried > 0 ? String.fromCharCode.apply(null, this.nameBuffer.subarray(0, carried) as unknown as number[]) : "";
-    const name = before + input.slice(this.nameFrom, i);
-    const target = this.vocabulary.resolve(name);
-    // Function-call style needs the protocol name as it is registered (upper case), or another agent's tool name.
-    if (!target || (target.type === "protocol" && !name.startsWith(target.protocol.name))) return i + 1;
-    this.begin(Mode.FunctionArgs, i, base);
-    this.startOffset = carried > 0 ? this.nameStart : base + this.nameFrom;
-    this.startColumn = this.startOffset - this.lineStart + 1;
-    this.capture = name;
-    this.name = name;
-    this.shape = Shape.Function;
-    this.depth = 1;
-    this.inString = 0;
-    this.escaped = false;
-    this.blank = false;
     return i + 1;
   }
 }

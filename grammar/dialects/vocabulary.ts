@@ -88,6 +88,8 @@ export class CallVocabulary {
   private readonly callNamePairs = new Uint8Array(128 * 128);
   /** 1 for each ASCII character, in either case, a registered or alias name begins with (`mayBeginName`). */
   private readonly nameStarts = new Uint8Array(128);
+  /** 1 at `first * 128 + second` for the first two characters, in either case, of a name `resolve` may find (`mayContinueName`). */
+  private readonly namePairs = new Uint8Array(128 * 128);
   /** `resolve`'s answers by name, without and with actions (null: nothing); emptied when full. */
   private readonly resolved = [new Map<string, NameTarget | null>(), new Map<string, NameTarget | null>()] as const;
 
@@ -134,7 +136,24 @@ export class CallVocabulary {
     for (const name of [...this.protocols.keys(), ...this.aliases.keys()]) {
       this.markNameStart(name.toLowerCase().charCodeAt(0));
       this.markNameStart(name.toUpperCase().charCodeAt(0));
+      // A one-letter protocol goes on with its action (`X_read`); a one-letter alias is all there is.
+      for (const second of name.length > 1 ? [name[1]!] : [".", "_"]) {
+        for (const pair of [
+          name[0]! + second,
+          (name[0]! + second).toLowerCase(),
+          (name[0]! + second).toUpperCase(),
+          name[0]!.toLowerCase() + second.toUpperCase(),
+          name[0]!.toUpperCase() + second.toLowerCase(),
+        ]) {
+          if (pair.charCodeAt(0) < 128 && pair.charCodeAt(1) < 128) this.namePairs[pair.charCodeAt(0) * 128 + pair.charCodeAt(1)] = 1;
+        }
+      }
     }
+  }
+
+  /** False when no name `resolve` finds (without actions) begins with the characters `first` then `second`. */
+  mayContinueName(first: number, second: number): boolean {
+    return first >= 128 || second >= 128 || this.namePairs[first * 128 + second] === 1;
   }
 
   private markCallNameStart(code: number): void {

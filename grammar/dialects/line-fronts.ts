@@ -1,0 +1,145 @@
+/**
+ * The part of the dialect recognizer (recognizer.ts) that reads a line's beginning, where `{`
+ * and `NAME(` may open a call, and the words after a `[`: what a name there may be, and the
+ * front (what the line holds so far) read back from a trigger or carried to the next chunk.
+ */
+import { CandidateReader, Class, classOf, COLON, Front, Mode, mayOpenNearBody, DOT, UNDERSCORE, LINE_FEED, OPEN_BRACE, SPACE, TAB } from "./candidates.js";
+import { Shape } from "./finding.js";
+import { isNameCharacter } from "./near-name.js";
+import { EMPTY_NAME_HASH, hashName, type CallVocabulary } from "./vocabulary.js";
+
+export abstract class FrontReader extends CandidateReader {
+  /** For a name front: its characters (the first `nameLength`), and its absolute start. */
+  protected readonly nameBuffer: Uint16Array;
+  protected nameLength = 0;
+  protected nameStart = 0;
+  /** Set by `frontAt` for a name: where its part in this chunk starts, and how many came before. */
+  protected nameFrom = 0;
+  protected nameCarried = 0;
+
+  constructor(vocabulary: CallVocabulary) {
+    super(vocabulary);
+    this.nameBuffer = new Uint16Array(this.nameLimit + 1);
+  }
+
+  /** Whether the name in `nameBuffer` may be registered (vocabulary.mayResolve). */
+  protected bufferedNameMay(): boolean {
+    return this.nameMay(this.nameLength, "", 0, 0);
+  }
+
+  /** Whether the name made of `carried` characters of `nameBuffer`, then `input` from `from` to `to`, may be registered. */
+  protected nameMay(carried: number, input: string, from: number, to: number): boolean {
+    let hash = EMPTY_NAME_HASH;
+    let head = EMPTY_NAME_HASH;
+    for (let k = 0; k < carried + to - from; k++) {
+      const code = k < carried ? this.nameBuffer[k]! : input.charCodeAt(from + k - carried);
+      if (code === DOT || code === UNDERSCORE) head = hash;
+      hash = hashName(hash, code);
+    }
+    return this.vocabulary.mayResolve(hash, head);
+  }
+
+  /** Whether a line beginning with `code` may begin a call: an indentation, `{`, or a letter a call name may begin with. */
+  protected mayOpenLine(code: number): boolean {
+    return code === SPACE || code === TAB || code === OPEN_BRACE || (classOf(code) === Class.Letter && this.vocabulary.mayBeginCallName(code));
+  }
+
+  /**
+   * After a `[` at `from - 1`: false when the near-miss reader is sure to drop the words after it
+   * (up to three spaces, then a name): they name nothing by their first character (`[x]`,
+   * `[NOTE]`, `[ ]`) or their first two (`[docs]`), or they are this language's own start
+   * (`[FILE_OP:action…`, as `nearName` decides it). The words hold no trigger, so what the
+   * reader would have read is searched as text.
+   */
+  protected wordsMayName(input: string, from: number): boolean {
+    const end = input.length;
+    let j = from;
+    let code = 0;
+    while (j < end && j < from + 3 && ((code = input.charCodeAt(j)) === SPACE || code === TAB)) j++;
+    if (j >= end) return true;
+    code = input.charCodeAt(j);
+    if (code === SPACE || code === TAB || !this.vocabulary.mayBeginName(code)) return false;
+    if (j + 1 >= end) return true;
+    const second = input.charCodeAt(j + 1);
+    if (!isNameCharacter(second)) return true;
+    if (!this.vocabulary.mayContinueName(code, second)) return false;
+    if (j > from) return true;
+    let k = j + 2;
+    while (k < end && k - j <= this.nameLimit && isNameCharacter(input.charCodeAt(k))) k++;
+    return !(k + 1 < end && k - j <= this.nameLimit && input.charCodeAt(k) === COLON && !mayOpenNearBody(input.charCodeAt(k + 1)));
+  }
+
+  /**
+   * The front at index `i` of this chunk, read back to `idleFrom` (where `front` holds). For a
+   * name, sets `nameFrom` (where its part in this chunk starts) and `nameCarried` (how many of
+   * its characters came before, in `nameBuffer`).
+   */
+  protected frontAt(input: string, i: number): Front {
+    const floor = this.idleFrom;
+    let j = i;
+    while (j > floor && classOf(input.charCodeAt(j - 1)) >= Class.Letter && classOf(input.charCodeAt(j - 1)) <= Class.NameRest) {
+      j--;
+      if (i - j > this.nameLimit) return Front.Dead;
+    }
+    const nameFrom = j;
+    while (j > floor && (input.charCodeAt(j - 1) === SPACE || input.charCodeAt(j - 1) === TAB)) j--;
+    let before = this.front;
+    if (j > floor) {
+      if (input.charCodeAt(j - 1) !== LINE_FEED) return Front.Dead;
+      before = Front.Indent;
+    }
+    this.nameFrom = nameFrom;
+    if (nameFrom === i) {
+      // No name characters since the floor: spaces end a name, and keep an indentation.
+      if (j === i && before === Front.Name) this.nameCarried = this.nameLength;
+      return j === i || before === Front.Indent ? before : Front.Dead;
+    }
+    if (j < nameFrom || before === Front.Indent) {
+      if (before !== Front.Indent || classOf(input.charCodeAt(nameFrom)) !== Class.Letter) return Front.Dead;
+      this.nameCarried = 0;
+      return Front.Name;
+    }
+    if (before !== Front.Name || this.nameLength + (i - nameFrom) > this.nameLimit) return Front.Dead;
+    this.nameCarried = this.nameLength;
+    return Front.Name;
+  }
+
+  /** At the chunk's end while idle: the front there, kept for the next chunk. */
+  protected carryFront(input: string, base: number): void {
+    const end = input.length;
+    const front = this.frontAt(input, end);
+    if (front === Front.Name) {
+      const carried = this.nameCarried;
+      if (carried === 0) this.nameStart = base + this.nameFrom;
+      for (let k = this.nameFrom; k < end; k++) this.nameBuffer[carried + k - this.nameFrom] = input.charCodeAt(k);
+      this.nameLength = carried + end - this.nameFrom;
+    }
+    this.front = front;
+  }
+
+  /** At `(` while idle: a function call when a registered name stands alone before it at the line's start. */
+  protected openFunction(input: string, i: number, base: number): number {
+    const front = this.frontAt(input, i);
+    this.front = Front.Dead;
+    this.idleFrom = i + 1;
+    if (front !== Front.Name) return i + 1;
+    const carried = this.nameCarried;
+    if (!this.nameMay(carried, input, this.nameFrom, i)) return i + 1;
+    const before = carried > 0 ? String.fromCharCode.apply(null, this.nameBuffer.subarray(0, carried) as unknown as number[]) : "";
+    const name = before + input.slice(this.nameFrom, i);
+    const target = this.vocabulary.resolve(name);
+    // Function-call style needs the protocol name as it is registered (upper case), or another agent's tool name.
+    if (!target || (target.type === "protocol" && !name.startsWith(target.protocol.name))) return i + 1;
+    this.begin(Mode.FunctionArgs, i, base);
+    this.startOffset = carried > 0 ? this.nameStart : base + this.nameFrom;
+    this.startColumn = this.startOffset - this.lineStart + 1;
+    this.capture = name;
+    this.name = name;
+    this.shape = Shape.Function;
+    this.depth = 1;
+    this.inString = 0;
+    this.escaped = false;
+    this.blank = false;
+    return i + 1;
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * In a long chunk the recognizer drops the words after a `[` before reading them when the
+ * near-miss reader is sure to drop them: no registered name begins with their first two
+ * characters (`[docs]`), or they are this language's own start (`[FILE_OP:action…`). The law:
+ * it finds exactly what it finds reading one character at a time, where every `[` word is read.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { DialectRecognizer } from "../../grammar/dialects/recognizer.js";
+import { CallVocabulary } from "../../grammar/index.js";
+import { SMALL_VOCABULARY } from "./support.js";
+
+/** A one-letter protocol (`[X_run …`, `[x.run`) and a one-letter tool name beside the usual ones. */
+const ONE_LETTER = new CallVocabulary({
+  protocols: [
+    { name: "X", actions: { run: { parameters: { command: "text" } } } },
+    { name: "FILE_OP", actions: { read: { parameters: { path: "text" } } } },
+  ],
+  aliases: { q: { protocol: "X", action: "run" }, read_file: { protocol: "FILE_OP", action: "read" } },
+});
+
+const PIECES = [
+  "[docs]",
+  "[do it]",
+  "[FILE_OP:action=read:path=a]",
+  "[FILE_OP:",
+  "[FILE_OP: {",
+  '[FILE_OP:{"action": "read", "path": "a"}]',
+  '[file_op action=read path="a"]',
+  "[Fi",
+  "[fI",
+  "[FILE OP action=read path=a]",
+  "[ FILE_OP action=read]",
+  "[read_file path=a]",
+  "[READ_FILE path=a]",
+  "[re]",
+  "[X_run command=ls]",
+  "[x.run command=ls]",
+  "[X command=ls]",
+  "[q command=ls]",
+  "[qq command=ls]",
+  "[Q:command=ls]",
+  "［FILE_OP：action=read］",
+  "［docs］",
+  "[EXEC:action=run:command=ls]",
+  "[exec run]",
+  " ",
+  ":",
+  "\n",
+  "x",
+  "]",
+  "{",
+];
+
+function found(vocabulary: CallVocabulary, text: string, whole: boolean): string {
+  const recognizer = new DialectRecognizer(vocabulary);
+  if (whole) recognizer.feed(text);
+  else for (const character of text) recognizer.feed(character);
+  recognizer.finish();
+  return JSON.stringify(recognizer.found);
+}
+
+describe("words after `[` dropped before they are read", () => {
+  for (const [name, vocabulary] of [
+    ["the usual names", SMALL_VOCABULARY],
+    ["a one-letter protocol and tool name", ONE_LETTER],
+  ] as const) {
+    it(`finds what reading every word finds, with ${name}`, () => {
+      fc.assert(
+        fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 30 }), (pieces) => {
+          // Padded past the small-chunk length, so the whole text takes the long-chunk path.
+          const text = `${pieces.join("")}\n${" ".repeat(20)}`;
+          expect(found(vocabulary, text, true)).toBe(found(vocabulary, text, false));
+        }),
+        { numRuns: 500 },
+      );
+    });
+  }
+
+  it("still reads the near-misses it must", () => {
+    for (const text of ['[file_op action=read path="a"]\n', "[X_run command=ls]\n", "[q command=ls]\n", '[FILE_OP:{"action": "read", "path": "a"}]\n']) {
+      const recognizer = new DialectRecognizer(ONE_LETTER);
+      recognizer.feed(text.padEnd(40, " "));
+      recognizer.finish();
+      expect(recognizer.found.length, text).toBe(1);
+    }
+  });
+});
