@@ -7,7 +7,7 @@
  */
 import { defineAction, defineProtocol, parameter, type ActionContext, type PlannedChange, type ProtocolEnvironment } from "./contract/protocol.js";
 import { loadOnce } from "./contract/load-once.js";
-import type { FileLedger, FileSystem, FileTools, ListEntry, SearchResult, SyncReads, WriteResult } from "../tools/files/index.js";
+import type { FileLedger, FileSystem, FileTools, ListEntry, ReadResult, SearchResult, SyncReads, WriteResult } from "../tools/files/index.js";
 import { formatBytes, numberLines } from "../tools/files/text.js";
 import { plural } from "../tools/format.js";
 
@@ -55,6 +55,16 @@ function searchOutput(result: SearchResult, content: string | undefined): string
     body = hits.length === 0 ? `No lines match ${content} in files matching ${result.glob} in ${where}.` : hits.map((hit) => `${hit.path}:${hit.line}: ${hit.text}`).join("\n");
   }
   return [body, ...notes].join("\n");
+}
+
+/**
+ * A read's data: the result without its lines (the output shows them), with their count. Written
+ * out field by field, in the result's order, rather than spread: a spread per read was the read
+ * handler's largest cost; `satisfies` keeps every field of ReadResult listed.
+ */
+function readData(result: ReadResult) {
+  const { relative, size, firstLine, totalLines, complete, note } = result;
+  return { relative, size, lines: undefined, firstLine, totalLines, complete, note, lineCount: result.lines.length } satisfies Record<keyof ReadResult | "lineCount", unknown>;
 }
 
 const loadFileTools = loadOnce(() => import("../tools/files/index.js"));
@@ -121,7 +131,7 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
           const description = result.complete
             ? `Read ${result.relative} (${plural(result.totalLines ?? 0, "line")})`
             : `Read ${result.relative} lines ${result.firstLine}–${lastLine} of ${of}`;
-          return { output: result.note === undefined ? shown : `${shown}\n(${result.note})`, description, data: { ...result, lines: undefined, lineCount: result.lines.length } };
+          return { output: result.note === undefined ? shown : `${shown}\n(${result.note})`, description, data: readData(result) };
         },
       }),
 
