@@ -229,7 +229,8 @@ export class ProtocolManager {
     const changes = again && "changes" in again ? again.changes : undefined;
     if (changes?.length) this.emit({ type: "files-changing", id, protocol, action, changes });
     this.emit({ type: "command-started", id, protocol, action, permissionClass, description });
-    return this.execute(id, invocation, permissionClass, description, checkedPaths, signal);
+    // Awaited, not returned: an async function that returns a promise takes two more turns of the queue.
+    return await this.execute(id, invocation, permissionClass, description, checkedPaths, signal);
   }
 
   /** The result of a command refused before it ran (a failed preview, the permission policy). */

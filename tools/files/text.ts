@@ -27,22 +27,29 @@ const SIGNATURES: Array<[string, number[], number?]> = [
   ["tar archive", [0x75, 0x73, 0x74, 0x61, 0x72], 257],
 ];
 
+/** 1 for each byte that opens a signature at offset 0: a file starting with any other needs only tar's (at 257) looked at. */
+const SIGNATURE_OPENINGS = new Uint8Array(256);
+for (const [, bytes, at = 0] of SIGNATURES) if (at === 0) SIGNATURE_OPENINGS[bytes[0]!] = 1;
+/** 1 for each byte counted as a control character: below 32, bar tab, line feed, form feed, carriage return and escape (common in text). */
+const CONTROL = new Uint8Array(256);
+for (let byte = 1; byte < 32; byte++) if (byte !== 9 && byte !== 10 && byte !== 12 && byte !== 13 && byte !== 27) CONTROL[byte] = 1;
+/** The byte tar's signature (`ustar` at 257) opens with. */
+const TAR_OPENING = 0x75;
+
 /**
  * Decides from a file's first bytes whether it is binary, and if so guesses its type.
  * Returns undefined for text. A NUL byte, or many control characters, mean binary.
  */
 export function binaryType(head: Uint8Array): string | undefined {
-  for (let signature = 0; signature < SIGNATURES.length; signature++) {
-    const [name, bytes, at = 0] = SIGNATURES[signature]!;
-    if (startsWithAt(head, bytes, at)) return name;
+  if (SIGNATURE_OPENINGS[head[0] ?? 0] === 1 || head[257] === TAR_OPENING) {
+    for (let signature = 0; signature < SIGNATURES.length; signature++) {
+      const [name, bytes, at = 0] = SIGNATURES[signature]!;
+      if (startsWithAt(head, bytes, at)) return name;
+    }
   }
+  if (head.indexOf(0) !== -1) return "binary data";
   let control = 0;
-  for (let index = 0; index < head.length; index++) {
-    const byte = head[index]!;
-    if (byte === 0) return "binary data";
-    // Tab, line feed, form feed, carriage return and escape are common in text.
-    if (byte < 32 && byte !== 9 && byte !== 10 && byte !== 12 && byte !== 13 && byte !== 27) control++;
-  }
+  for (let index = 0; index < head.length; index++) control += CONTROL[head[index]!]!;
   return head.length > 0 && control / head.length > 0.1 ? "binary data" : undefined;
 }
 
