@@ -9,6 +9,7 @@ import { print, type PrintableCommand } from "../../grammar/printer.js";
 import type { ResultError } from "../errors.js";
 import type { ActionDefinition, ProtocolDefinition } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
+import { parameterNamesOf } from "./parameter-names.js";
 import { RESULT_ENVELOPE_NAME } from "./result.js";
 
 /** A command that passed every check and can run. */
@@ -71,7 +72,7 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
     });
   }
   const label = `${protocol.name}.${actionName}`;
-  const parameterNames = namesOf(action.parameters);
+  const parameterNames = parameterNamesOf(action).all;
   const raw: Record<string, unknown> = {};
   const decoded: Record<string, string> = { action: actionName };
   for (const written of command.parameters) {
@@ -133,18 +134,6 @@ function actionParameterOf(parameters: readonly Parameter[]): Parameter | undefi
   return undefined;
 }
 
-/** An action's parameter names, listed once per action (an action is replaced whole, never changed in place). */
-const parameterNamesOf = new WeakMap<ActionDefinition["parameters"], string[]>();
-
-function namesOf(parameters: ActionDefinition["parameters"]): string[] {
-  let names = parameterNamesOf.get(parameters);
-  if (names === undefined) {
-    names = Object.keys(parameters);
-    parameterNamesOf.set(parameters, names);
-  }
-  return names;
-}
-
 /** Per schema: whether it takes a missing value as missing (optional, no default), learned from its first check. */
 const takesAbsent = new WeakMap<object, boolean>();
 
@@ -163,7 +152,7 @@ function absentStaysAbsent(schema: ActionDefinition["parameters"][string]["schem
   return known;
 }
 
-function foldedKey(key: string, declared: string[]): string {
+function foldedKey(key: string, declared: readonly string[]): string {
   const matches = declared.filter((name) => name.toLowerCase() === key.toLowerCase());
   return matches.length === 1 ? matches[0]! : key;
 }

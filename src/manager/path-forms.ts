@@ -6,6 +6,7 @@
 import path from "node:path";
 import type { ActionDefinition, PermissionClass } from "../../protocols/contract/protocol.js";
 import type { CheckedPaths, ResolvedPath, Workspace } from "../../tools/workspace.js";
+import { parameterNamesOf } from "./parameter-names.js";
 import type { PermissionPolicy, PermissionRequest } from "./permissions.js";
 
 /**
@@ -16,7 +17,7 @@ import type { PermissionPolicy, PermissionRequest } from "./permissions.js";
  */
 export function checkPaths(definition: ActionDefinition, decoded: Record<string, unknown>, workspace: Workspace): CheckedPaths | Promise<CheckedPaths> {
   const checked = new Map<string, ResolvedPath | Error>();
-  const { pathNames } = parametersOf(definition);
+  const pathNames = parameterNamesOf(definition).paths;
   const seen = pathNames.length > 1 ? new Set<string>() : undefined;
   let waiting: Promise<void>[] | undefined;
   for (const name of pathNames) {
@@ -42,25 +43,6 @@ export function checkPaths(definition: ActionDefinition, decoded: Record<string,
   return waiting === undefined ? checked : Promise.all(waiting).then(() => checked);
 }
 
-/** An action's first declared parameter and its path parameters, in declared order. */
-interface ParameterNames {
-  first: string | undefined;
-  pathNames: string[];
-}
-
-/** `ParameterNames` per action, worked out at its first command (an action's parameters never change). */
-const parameterNames = new WeakMap<ActionDefinition, ParameterNames>();
-
-function parametersOf(definition: ActionDefinition): ParameterNames {
-  let names = parameterNames.get(definition);
-  if (names === undefined) {
-    const declared = Object.keys(definition.parameters);
-    names = { first: declared[0], pathNames: declared.filter((name) => definition.parameters[name]!.path === true) };
-    parameterNames.set(definition, names);
-  }
-  return names;
-}
-
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
@@ -72,7 +54,7 @@ function asError(error: unknown): Error {
  * `checked` are the command's paths as `checkPaths` resolved them (resolved here when absent).
  */
 export function permissionSubject(definition: ActionDefinition, decoded: Record<string, unknown>, context: SubjectContext): PermissionSubject | Promise<PermissionSubject> {
-  const { first, pathNames } = parametersOf(definition);
+  const { first, paths: pathNames } = parameterNamesOf(definition);
   const subject = first === undefined ? undefined : decoded[first];
   const shown = typeof subject === "string" ? { subject } : {};
   const needed = context.permissionClass !== "read" || context.permissions.readsValues(context.protocol, context.action);
