@@ -43,34 +43,20 @@ describe("the term counter", () => {
   });
 
   it("counts identifiers made of parts met before in other spellings (camelCase, snake_case, capitals, stopwords) as tokenize() does", () => {
-    const dictionary = new TermDictionary();
-    const counter = new TermCounter(dictionary);
     const part = fc.constantFrom("get", "Get", "GET", "http", "HTTP", "Request", "requests", "the", "File", "x", "V2", "2", "parsing", "Parse", "ies", "Body", "$", "_", "9a");
-    const identifier = fc.array(part, { minLength: 1, maxLength: 5 }).map((parts) => parts.join(""));
-    fc.assert(
-      fc.property(fc.array(identifier, { minLength: 1, maxLength: 12 }), (identifiers) => {
-        const text = identifiers.join(" ");
-        counter.add(Buffer.from(text, "utf8"));
-        expect(finished(counter, dictionary)).toEqual(expectedCounts(text));
-      }),
-      { numRuns: 400 },
+    countsIdentifiersAsTokenize(
+      fc.array(part, { minLength: 1, maxLength: 5 }).map((parts) => parts.join("")),
+      12,
     );
   });
 
   it("stems a first-seen identifier's bytes as tokenize() stems its string (ies to y, doubled letters, a final e, stopwords)", () => {
-    const dictionary = new TermDictionary();
-    const counter = new TermCounter(dictionary);
     const word = fc.constantFrom(
       ..."Policies policies POLICIES running Runs stopped Make make cases process Passes FILES functions Codes ties abcies fizzing calling ly Early".split(" "),
     );
-    const identifier = fc.array(word, { minLength: 1, maxLength: 3 }).chain((words) => fc.constantFrom("", "_", "$").map((joint) => words.join(joint)));
-    fc.assert(
-      fc.property(fc.array(identifier, { minLength: 1, maxLength: 10 }), (identifiers) => {
-        const text = identifiers.join(" ");
-        counter.add(Buffer.from(text, "utf8"));
-        expect(finished(counter, dictionary)).toEqual(expectedCounts(text));
-      }),
-      { numRuns: 400 },
+    countsIdentifiersAsTokenize(
+      fc.array(word, { minLength: 1, maxLength: 3 }).chain((words) => fc.constantFrom("", "_", "$").map((joint) => words.join(joint))),
+      10,
     );
   });
 
@@ -121,3 +107,17 @@ describe("the term counter", () => {
     expect(finished(counter, dictionary)).toEqual(new Map([["kept", 1]]));
   });
 });
+
+/** One counter fed texts of up to `maxIdentifiers` of `identifier` joined by spaces (400 runs): each text's counts are tokenize()'s. */
+function countsIdentifiersAsTokenize(identifier: fc.Arbitrary<string>, maxIdentifiers: number): void {
+  const dictionary = new TermDictionary();
+  const counter = new TermCounter(dictionary);
+  fc.assert(
+    fc.property(fc.array(identifier, { minLength: 1, maxLength: maxIdentifiers }), (identifiers) => {
+      const text = identifiers.join(" ");
+      counter.add(Buffer.from(text, "utf8"));
+      expect(finished(counter, dictionary)).toEqual(expectedCounts(text));
+    }),
+    { numRuns: 400 },
+  );
+}
