@@ -187,13 +187,21 @@ function toolLayers(protocolFiles) {
     readdirSync(path.join(root, "protocols"), { recursive: true })
       .filter((entry) => entry.endsWith(".ts") && !entry.endsWith(".test.ts"))
       .map((entry) => path.join("protocols", entry));
-  for (const relative of files) {
-    const file = path.join(root, relative);
-    for (const [, specifier] of readFileSync(file, "utf8").matchAll(/\bimport\("(\.[^"]+)"\)/g)) {
-      layers.add(path.relative(root, sourcePath(path.dirname(file), specifier)));
-    }
-  }
+  for (const relative of files) for (const layer of layersImportedBy(relative)) layers.add(layer);
   return [...layers].sort();
+}
+
+const importedLayers = new Map();
+
+/** The tool layers one protocol file loads with import(), as paths from the root; each file is read once per build. */
+function layersImportedBy(relative) {
+  let layers = importedLayers.get(relative);
+  if (layers === undefined) {
+    const file = path.join(root, relative);
+    layers = [...readFileSync(file, "utf8").matchAll(/\bimport\("(\.[^"]+)"\)/g)].map(([, specifier]) => path.relative(root, sourcePath(path.dirname(file), specifier)));
+    importedLayers.set(relative, layers);
+  }
+  return layers;
 }
 
 /** The tool layers a script that runs commands holds itself (`inlineLayersOf`). */
