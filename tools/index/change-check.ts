@@ -17,6 +17,7 @@
  */
 import { statSync } from "node:fs";
 import path from "node:path";
+import type { RecentChanges } from "./recent-changes.js";
 import { STAT_BATCH, type StatThread, statClaimed } from "./stat-thread.js";
 import type { SkippedFile, WalkedFile } from "./walk.js";
 
@@ -54,6 +55,8 @@ export function isRacy(mtimeMs: number, checkedAt: number): boolean {
 
 /** What a stat found of a path, the first of its three numbers (kind, size, mtime) in the results; `statClaimed` writes them as literals. */
 const FOUND_FILE = 1;
+/** A folder. */
+const FOUND_FOLDER = 2;
 /** Missing, or not reachable (a stat that failed). */
 const FOUND_GONE = 4;
 
@@ -112,12 +115,14 @@ export class ChangeCheck {
     private readonly known: { paths: string[]; sizes: number[]; mtimes: number[] },
     private readonly absolute: string[],
     private readonly stats: PathStats,
+    private readonly recent: RecentChanges | undefined,
   ) {}
 
   /**
    * Plans the check of `root` against the listings in `times`, the indexed files and the
-   * skipped ones, and starts the stats (shared with the thread `threadFor` gives, asked only
-   * when there are `threadMinPaths` or more). Undefined when a full walk is needed anyway.
+   * skipped ones, and starts the stats: by `recentFor` (a find of the paths changed since the
+   * last check) when it gives one, else shared with the thread `threadFor` gives (both asked
+   * only when there are `threadMinPaths` or more). Undefined when a full walk is needed anyway.
    */
   static begin(
     root: string,
@@ -126,6 +131,7 @@ export class ChangeCheck {
     skipped: readonly SkippedFile[],
     threadFor: () => StatThread | undefined,
     threadMinPaths = THREAD_MIN_PATHS,
+    recentFor: (paths: readonly string[], checkedAt: number) => RecentChanges | undefined = () => undefined,
   ): ChangeCheck | undefined {
     // The manifest is read as it is found on disk: a listing of another shape is not trusted.
     if (typeof times.checkedAt !== "number" || typeof times.mtimes !== "object" || times.mtimes === null || !Array.isArray(skipped)) return undefined;
@@ -145,7 +151,10 @@ export class ChangeCheck {
       absolute.push(absoluteOf(relative));
       return true;
     });
-    return new ChangeCheck(times, looked, files, absolute, new PathStats(absolute, absolute.length >= threadMinPaths ? threadFor() : undefined));
+    const many = absolute.length >= threadMinPaths;
+    // A clock set back since the last check could give a later change an older ctime.
+    const recent = many && Date.now() >= times.checkedAt ? recentFor(absolute, times.checkedAt) : undefined;
+    return new ChangeCheck(times, looked, files, absolute, new PathStats(absolute, many && recent === undefined ? threadFor() : undefined), recent);
   }
 
   /** Stops the stats of a check that will not be finished. */
@@ -153,9 +162,47 @@ export class ChangeCheck {
     this.stats.cancel();
   }
 
+  /** Resolves once the stats begun elsewhere (find's) are in: `finish` does not wait for them. */
+  async ready(): Promise<void> {
+    this.reported = await this.recent?.reported;
+  }
+
+  /** The paths find reported (`ready`); undefined before, or when find could not answer. */
+  private reported: Set<string> | undefined;
+
+  /**
+   * Kind, size and mtime per path: stat'd here for the paths find reported and the skipped
+   * files, and as the last check saw them for the others (whose ctime says nothing moved).
+   */
+  private resultsWithReport(reported: Set<string>): Float64Array {
+    this.stats.cancel();
+    const results = new Float64Array(3 * this.absolute.length);
+    const statHere = (index: number) => {
+      statClaimed([this.absolute[index]!], new Int32Array(2), results.subarray(3 * index), 1, statSync);
+      this.stats.takenHere++;
+    };
+    let index = 0;
+    for (const mtimeMs of Object.values(this.times.mtimes)) {
+      if (reported.has(this.absolute[index]!)) statHere(index);
+      else results.set([FOUND_FOLDER, 0, mtimeMs], 3 * index);
+      index++;
+    }
+    for (let skipped = 0; skipped < this.skipped.length; skipped++) statHere(index++);
+    const { sizes, mtimes } = this.known;
+    for (let file = 0; file < sizes.length; file++, index++) {
+      if (reported.has(this.absolute[index]!)) statHere(index);
+      else {
+        results[3 * index] = FOUND_FILE;
+        results[3 * index + 1] = sizes[file]!;
+        results[3 * index + 2] = mtimes[file]!;
+      }
+    }
+    return results;
+  }
+
   /** The indexed files that may have changed (size or mtime moved, or a racy mtime); undefined when a full walk is needed. */
   finish(maxFileBytes: number): WalkedFile[] | undefined {
-    const results = this.stats.finish();
+    const results = this.reported === undefined ? this.stats.finish() : this.resultsWithReport(this.reported);
     const kind = (index: number) => results[3 * index]!;
     const size = (index: number) => results[3 * index + 1]!;
     const mtime = (index: number) => results[3 * index + 2]!;

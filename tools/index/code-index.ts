@@ -5,6 +5,7 @@
  * update analyses the changed files and writes them, a batch at a time, as new segments; past
  * `MAX_SEGMENTS` they are merged into one.
  */
+import { spawn } from "node:child_process";
 import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
@@ -19,7 +20,8 @@ import type { SegmentReader } from "./segment.js";
 import { SegmentDamage } from "./segment-bytes.js";
 import { INDEX_FORMAT_VERSION, type IndexManifest, type VectorRecord } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
-import { ChangeCheck, CheckInAdvance, THREAD_MIN_PATHS } from "./change-check.js";
+import { ChangeCheck, CheckInAdvance, RACY_MS, THREAD_MIN_PATHS } from "./change-check.js";
+import { RecentChanges, type SpawnProcess } from "./recent-changes.js";
 import { coreToSpare, StatThread } from "./stat-thread.js";
 import { scanForChanges } from "./update-scan.js";
 import { exclusionOf, type SkippedFile } from "./walk.js";
@@ -52,6 +54,12 @@ export interface CodeIndexOptions {
   coreToSpare?: () => boolean;
   /** The caller checks for changes right after opening (a fresh process's first search): the stat thread starts as the manifest is read, to be ready by then. */
   checkAfterOpen?: boolean;
+  /**
+   * Starts find(1) for change checks of `threadMinPaths` paths or more, which then stat only the
+   * paths find reports changed since the last check (recent-changes.ts). Default: node's spawn
+   * on Linux; false (or another system) leaves the stats to this thread and the stat thread.
+   */
+  spawnFind?: SpawnProcess | false;
   /** Updates that read fewer bytes than this stay in this thread (default 8 MiB). */
   parallelMinBytes?: number;
   /** Analysed files are written as a segment once they hold this many term postings (default 1,000,000): bounds a build's memory. */
@@ -231,13 +239,33 @@ export class CodeIndex {
     // Read as found on disk: a field of another shape counts nothing.
     const folders = manifest.listing?.mtimes;
     const paths = (Number(manifest.files) || 0) + (typeof folders === "object" && folders !== null ? Object.keys(folders).length : 0);
-    if (paths >= (this.options.threadMinPaths ?? THREAD_MIN_PATHS) && this.coreToSpare()) this.statThread ??= StatThread.start();
+    if (this.spawnFind === undefined && paths >= (this.options.threadMinPaths ?? THREAD_MIN_PATHS) && this.coreToSpare()) this.statThread ??= StatThread.start();
   }
+
+  /** How change checks start find, unless it is off or has failed in this process. */
+  private get spawnFind(): SpawnProcess | undefined {
+    if (this.findFailed || this.options.spawnFind === false) return undefined;
+    return this.options.spawnFind ?? (process.platform === "linux" ? spawn : undefined);
+  }
+
+  /** find cannot answer in this process (none, or not GNU find 4.9 or later): later checks do without. */
+  private findFailed = false;
 
   private planCheck(): ChangeCheck | undefined {
     const listing = this.manifest.listing;
     const threadFor = () => (this.statThread ??= this.coreToSpare() ? StatThread.start() : undefined);
-    return listing === undefined ? undefined : ChangeCheck.begin(this.root, listing, this.files, this.manifest.skipped, threadFor, this.options.threadMinPaths);
+    const spawnFind = this.spawnFind;
+    const recentFor =
+      spawnFind === undefined
+        ? undefined
+        : (paths: readonly string[], checkedAt: number) => {
+            const recent = RecentChanges.start(paths, checkedAt - RACY_MS, spawnFind);
+            recent?.reported.then(() => {
+              if (recent.unusable) this.findFailed = true;
+            });
+            return recent;
+          };
+    return listing === undefined ? undefined : ChangeCheck.begin(this.root, listing, this.files, this.manifest.skipped, threadFor, this.options.threadMinPaths, recentFor);
   }
 
   /** True once an update has run here or in an earlier process. */
@@ -302,6 +330,7 @@ export class CodeIndex {
     if (persist) await this.store.makeFolders();
     const begun = start === this.root ? (this.advance.take(this.segments.stamp) ?? CheckInAdvance.now(() => this.planCheck())) : this.advance.cancel();
     const checkedAt = begun?.checkedAt ?? Date.now();
+    await begun?.check.ready();
     const scan = scanForChanges(this.root, start, this.files, this.manifest, checkedAt, {
       ...(this.options.maxFileBytes !== undefined ? { maxFileBytes: this.options.maxFileBytes } : {}),
       ...(this.options.hidden ? { hidden: this.options.hidden } : {}),

@@ -1,0 +1,146 @@
+import { spawn } from "node:child_process";
+import { appendFile, chmod, mkdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ChangeCheck, type ListingTimes } from "../../tools/index/change-check.js";
+import { CodeIndex } from "../../tools/index/code-index.js";
+import { RecentChanges, type SpawnProcess } from "../../tools/index/recent-changes.js";
+import type { SkippedFile } from "../../tools/index/walk.js";
+import { temporaryFolder } from "../support/workspace.js";
+
+let folder: { path: string; remove(): Promise<void> };
+const at = (relative: string) => path.join(folder.path, relative);
+/** Longer than the grain of the kernel's clock for ctimes (one tick). */
+const tick = () => new Promise((resolve) => setTimeout(resolve, 30));
+const reportOf = (paths: string[], sinceMs: number, run: SpawnProcess = spawn) => RecentChanges.start(paths, sinceMs, run)!;
+
+beforeEach(async () => {
+  folder = await temporaryFolder("clio-recent-");
+  await mkdir(at("src"));
+  await writeFile(at("src/one.ts"), "export const one = 1;\n");
+  await writeFile(at("src/two.ts"), "export const two = 2;\n");
+  await writeFile(at("src/name with spaces\nand a line.ts"), "export const three = 3;\n");
+});
+afterEach(() => folder.remove());
+
+describe("find(1) for the paths changed since a moment", () => {
+  const all = () => ["src", "src/one.ts", "src/two.ts", "src/name with spaces\nand a line.ts"].map(at);
+
+  it("reports the paths whose ctime is after the moment: an edit, a touch, a change of mode; and every path for a moment long past", async () => {
+    await tick();
+    const moment = Date.now();
+    await tick();
+    expect(await reportOf(all(), moment).reported).toEqual(new Set());
+    await appendFile(at("src/one.ts"), "// more\n");
+    // A mtime set back, as `cp -p` or `touch -d` would: the ctime still moves.
+    await utimes(at("src/two.ts"), new Date(0), new Date(0));
+    await chmod(at("src/name with spaces\nand a line.ts"), 0o600);
+    expect(await reportOf(all(), moment).reported).toEqual(new Set(all().slice(1)));
+    expect(await reportOf(all(), moment - 3600_000).reported).toEqual(new Set(all()));
+  });
+
+  it("reports a folder an entry was added to or removed from", async () => {
+    await tick();
+    const moment = Date.now();
+    await tick();
+    await rm(at("src/one.ts"));
+    const survivors = all().filter((file) => file !== at("src/one.ts"));
+    expect(await reportOf(survivors, moment).reported).toEqual(new Set([at("src")]));
+  });
+
+  it("answers nothing for a path that is gone, without taking find for unusable", async () => {
+    await rm(at("src/two.ts"));
+    const recent = reportOf(all(), Date.now());
+    expect(await recent.reported).toBeUndefined();
+    expect(recent.unusable).toBe(false);
+  });
+
+  it("answers nothing, and says so, when find is missing or does not know -files0-from", async () => {
+    const missing = reportOf(all(), 0, (_, args, options) => spawn("clio-no-such-find", args, options));
+    expect(await missing.reported).toBeUndefined();
+    expect(missing.unusable).toBe(true);
+    const older = reportOf(all(), 0, (_, __, options) => spawn("sh", ["-c", "echo \"find: unknown predicate '-files0-from'\" >&2; exit 1"], options));
+    expect(await older.reported).toBeUndefined();
+    expect(older.unusable).toBe(true);
+  });
+});
+
+describe("a change check that stats only what find reports", () => {
+  const listingOf = async () => JSON.parse(await readFile(at(".clio/index/manifest.json"), "utf8")) as { listing: ListingTimes; skipped: SkippedFile[] };
+  /** A check of the stored index, with find asked from the last check's moment on (no margin) or, without `find`, stats of every path. */
+  const check = async (find: boolean) => {
+    const index = await CodeIndex.open(folder.path);
+    const { listing, skipped } = await listingOf();
+    const recentFor = find ? (paths: readonly string[], checkedAt: number) => RecentChanges.start(paths, checkedAt, spawn) : undefined;
+    const begun = ChangeCheck.begin(folder.path, listing, index.files, skipped, () => undefined, 0, recentFor)!;
+    await begun.ready();
+    return { changed: begun.finish(1 << 20)?.map((file) => file.path), stattedHere: begun.stattedHere, paths: begun.pathCount };
+  };
+  const bothAgree = async () => {
+    const [found, statted] = [await check(true), await check(false)];
+    expect(found.changed).toEqual(statted.changed);
+    return found;
+  };
+  const indexed = async () => {
+    const hour = new Date(Date.now() - 3600_000);
+    for (const file of ["src/one.ts", "src/two.ts", "src/name with spaces\nand a line.ts", "src", "."]) await utimes(at(file), hour, hour);
+    await (await CodeIndex.open(folder.path)).update();
+    // Once more with the tree's mtimes an hour back: a listing old enough to trust, and ctimes before its check.
+    for (const file of [".clio", "src", "."]) await utimes(at(file), hour, hour);
+    await tick();
+    await (await CodeIndex.open(folder.path)).update();
+    await tick();
+  };
+
+  it("stats nothing here when nothing changed, one file when one was edited in place, and agrees with stats of every path", async () => {
+    await indexed();
+    expect(await bothAgree()).toMatchObject({ changed: [], stattedHere: 0 });
+    await writeFile(at("src/one.ts"), "export const uno = 1;\n");
+    await utimes(at("src/one.ts"), new Date(Date.now() - 1800_000), new Date(Date.now() - 1800_000));
+    const edited = await bothAgree();
+    expect(edited).toMatchObject({ changed: ["src/one.ts"], stattedHere: 1 });
+    expect(edited.paths).toBeGreaterThan(3);
+  });
+
+  it("walks again (as stats of every path do) after a file was added or removed", async () => {
+    await indexed();
+    await writeFile(at("src/three.ts"), "export const three = 3;\n");
+    expect(await bothAgree()).toMatchObject({ changed: undefined });
+    await indexed();
+    await rm(at("src/two.ts"));
+    expect(await bothAgree()).toMatchObject({ changed: undefined });
+  });
+
+  it("stats every path here when find cannot answer, and finds the same", async () => {
+    await indexed();
+    await writeFile(at("src/one.ts"), "export const uno = 1;\n");
+    const index = await CodeIndex.open(folder.path);
+    const { listing, skipped } = await listingOf();
+    const failing = (paths: readonly string[], checkedAt: number) => RecentChanges.start(paths, checkedAt, (_, args, options) => spawn("clio-no-such-find", args, options));
+    const begun = ChangeCheck.begin(folder.path, listing, index.files, skipped, () => undefined, 0, failing)!;
+    await begun.ready();
+    expect(begun.finish(1 << 20)?.map((file) => file.path)).toEqual(["src/one.ts"]);
+    expect(begun.stattedHere).toBe(begun.pathCount);
+  });
+
+  it("an index in a fresh process sees an edit, a new file and a removal through find, and goes on without a find that fails", async () => {
+    await indexed();
+    const fresh = (spawnFind?: SpawnProcess) => CodeIndex.open(folder.path, { threadMinPaths: 0, ...(spawnFind ? { spawnFind } : {}) });
+    await writeFile(at("src/one.ts"), "export const uno = 1;\n");
+    expect(await (await fresh()).update()).toMatchObject({ indexed: 1 });
+    await writeFile(at("src/four.ts"), "export const four = 4;\n");
+    await rm(at("src/two.ts"));
+    expect(await (await fresh()).update()).toMatchObject({ indexed: 1, removed: 1 });
+    let runs = 0;
+    const broken: SpawnProcess = (_, args, options) => {
+      runs++;
+      return spawn("clio-no-such-find", args, options);
+    };
+    const index = await fresh(broken);
+    await writeFile(at("src/one.ts"), "export const eins = 1;\n");
+    expect(await index.update()).toMatchObject({ indexed: 1 });
+    await writeFile(at("src/one.ts"), "export const un = 1;\n");
+    expect(await index.update()).toMatchObject({ indexed: 1 });
+    expect(runs).toBe(1);
+  });
+});
