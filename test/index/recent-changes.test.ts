@@ -12,7 +12,7 @@ let folder: { path: string; remove(): Promise<void> };
 const at = (relative: string) => path.join(folder.path, relative);
 /** Longer than the grain of the kernel's clock for ctimes (one tick). */
 const tick = () => new Promise((resolve) => setTimeout(resolve, 30));
-const reportOf = (paths: string[], sinceMs: number, run: SpawnProcess = spawn) => RecentChanges.start(paths, sinceMs, run)!;
+const reportOf = (listed: string[], sinceMs: number, run: SpawnProcess = spawn) => RecentChanges.start(folder.path, listed, sinceMs, run)!;
 
 beforeEach(async () => {
   folder = await temporaryFolder("clio-recent-");
@@ -24,19 +24,21 @@ beforeEach(async () => {
 afterEach(() => folder.remove());
 
 describe("find(1) for the paths changed since a moment", () => {
-  const all = () => ["src", "src/one.ts", "src/two.ts", "src/name with spaces\nand a line.ts"].map(at);
+  const files = ["src/one.ts", "src/two.ts", "src/name with spaces\nand a line.ts"];
 
-  it("reports the paths whose ctime is after the moment: an edit, a touch, a change of mode; and every path for a moment long past", async () => {
+  it("reports the listed folders and their entries whose ctime is after the moment: an edit, a touch, a change of mode; and all of them for a moment long past", async () => {
     await tick();
     const moment = Date.now();
     await tick();
-    expect(await reportOf(all(), moment).reported).toEqual(new Set());
+    expect(await reportOf(["src"], moment).reported).toEqual(new Set());
     await appendFile(at("src/one.ts"), "// more\n");
     // A mtime set back, as `cp -p` or `touch -d` would: the ctime still moves.
     await utimes(at("src/two.ts"), new Date(0), new Date(0));
-    await chmod(at("src/name with spaces\nand a line.ts"), 0o600);
-    expect(await reportOf(all(), moment).reported).toEqual(new Set(all().slice(1)));
-    expect(await reportOf(all(), moment - 3600_000).reported).toEqual(new Set(all()));
+    await chmod(at(files[2]!), 0o600);
+    expect(await reportOf(["src"], moment).reported).toEqual(new Set(files));
+    expect(await reportOf(["src"], moment - 3600_000).reported).toEqual(new Set(["src", ...files]));
+    // The root's entries by their names; the root itself as ".".
+    expect(await reportOf(["."], moment - 3600_000).reported).toEqual(new Set([".", "src"]));
   });
 
   it("reports a folder an entry was added to or removed from", async () => {
@@ -44,22 +46,21 @@ describe("find(1) for the paths changed since a moment", () => {
     const moment = Date.now();
     await tick();
     await rm(at("src/one.ts"));
-    const survivors = all().filter((file) => file !== at("src/one.ts"));
-    expect(await reportOf(survivors, moment).reported).toEqual(new Set([at("src")]));
+    await writeFile(at("src/four.ts"), "export const four = 4;\n");
+    expect(await reportOf([".", "src"], moment).reported).toEqual(new Set(["src", "src/four.ts"]));
   });
 
-  it("answers nothing for a path that is gone, without taking find for unusable", async () => {
-    await rm(at("src/two.ts"));
-    const recent = reportOf(all(), Date.now());
+  it("answers nothing for a listed folder that is gone, without taking find for unusable", async () => {
+    const recent = reportOf(["src", "lib"], Date.now());
     expect(await recent.reported).toBeUndefined();
     expect(recent.unusable).toBe(false);
   });
 
   it("answers nothing, and says so, when find is missing or does not know -files0-from", async () => {
-    const missing = reportOf(all(), 0, (_, args, options) => spawn("clio-no-such-find", args, options));
+    const missing = reportOf(["src"], 0, (_, args, options) => spawn("clio-no-such-find", args, options));
     expect(await missing.reported).toBeUndefined();
     expect(missing.unusable).toBe(true);
-    const older = reportOf(all(), 0, (_, __, options) => spawn("sh", ["-c", "echo \"find: unknown predicate '-files0-from'\" >&2; exit 1"], options));
+    const older = reportOf(["src"], 0, (_, __, options) => spawn("sh", ["-c", "echo \"find: unknown predicate '-files0-from'\" >&2; exit 1"], options));
     expect(await older.reported).toBeUndefined();
     expect(older.unusable).toBe(true);
   });
@@ -71,7 +72,7 @@ describe("a change check that stats only what find reports", () => {
   const check = async (find: boolean) => {
     const index = await CodeIndex.open(folder.path);
     const { listing, skipped } = await listingOf();
-    const recentFor = find ? (paths: readonly string[], checkedAt: number) => RecentChanges.start(paths, checkedAt, spawn) : undefined;
+    const recentFor = find ? (listed: readonly string[], checkedAt: number) => RecentChanges.start(folder.path, listed, checkedAt, spawn) : undefined;
     const begun = ChangeCheck.begin(folder.path, listing, index.files, skipped, () => undefined, 0, recentFor)!;
     await begun.ready();
     return { changed: begun.finish(1 << 20)?.map((file) => file.path), stattedHere: begun.stattedHere, paths: begun.pathCount };
@@ -92,8 +93,11 @@ describe("a change check that stats only what find reports", () => {
     await tick();
   };
 
-  it("stats nothing here when nothing changed, one file when one was edited in place, and agrees with stats of every path", async () => {
+  it("stats nothing here when nothing indexed changed, one file when one was edited in place, and agrees with stats of every path", async () => {
     await indexed();
+    expect(await bothAgree()).toMatchObject({ changed: [], stattedHere: 0 });
+    // An entry of the root that is not indexed (.clio) is reported by find and passed over.
+    await writeFile(at(".clio/scratch"), "not indexed\n");
     expect(await bothAgree()).toMatchObject({ changed: [], stattedHere: 0 });
     await writeFile(at("src/one.ts"), "export const uno = 1;\n");
     await utimes(at("src/one.ts"), new Date(Date.now() - 1800_000), new Date(Date.now() - 1800_000));
@@ -116,7 +120,8 @@ describe("a change check that stats only what find reports", () => {
     await writeFile(at("src/one.ts"), "export const uno = 1;\n");
     const index = await CodeIndex.open(folder.path);
     const { listing, skipped } = await listingOf();
-    const failing = (paths: readonly string[], checkedAt: number) => RecentChanges.start(paths, checkedAt, (_, args, options) => spawn("clio-no-such-find", args, options));
+    const failing = (listed: readonly string[], checkedAt: number) =>
+      RecentChanges.start(folder.path, listed, checkedAt, (_, args, options) => spawn("clio-no-such-find", args, options));
     const begun = ChangeCheck.begin(folder.path, listing, index.files, skipped, () => undefined, 0, failing)!;
     await begun.ready();
     expect(begun.finish(1 << 20)?.map((file) => file.path)).toEqual(["src/one.ts"]);

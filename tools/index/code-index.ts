@@ -258,8 +258,8 @@ export class CodeIndex {
     const recentFor =
       spawnFind === undefined
         ? undefined
-        : (paths: readonly string[], checkedAt: number) => {
-            const recent = RecentChanges.start(paths, checkedAt - RACY_MS, spawnFind);
+        : (listed: readonly string[], checkedAt: number) => {
+            const recent = RecentChanges.start(this.root, listed, checkedAt - RACY_MS, spawnFind);
             recent?.reported.then(() => {
               if (recent.unusable) this.findFailed = true;
             });

@@ -1,12 +1,13 @@
 /**
- * Which of a change check's paths changed lately, asked of find(1) in a child process. A file's
- * ctime moves to the current time whenever its content, size, mtime, mode or links change, and
- * no call can set it back; a folder's moves when an entry is added, removed or renamed. So a path
- * whose ctime is older than the last check (less a margin for the clock's grain) has the size
- * and mtime that check saw, and only the paths find reports need a stat here.
+ * Which paths of a workspace changed lately, asked of find(1) in a child process. A file's ctime
+ * moves to the current time whenever its content, size, mtime, mode or links change, and no call
+ * can set it back; a folder's moves when an entry is added, removed or renamed. So a path whose
+ * ctime is older than the last check (less a margin for the clock's grain) has the size and
+ * mtime that check saw, and only the paths find reports need a stat here. find looks at the
+ * folders a walk listed and their entries (every indexed file is one).
  *
  * The stats are find's, on another core, with no JavaScript object per path: this thread writes
- * the list to a file, starts find and goes on (a fresh process answers its query meanwhile). GNU
+ * the folders to a file, starts find and goes on (a fresh process answers its query meanwhile). GNU
  * find reads the list with `-files0-from`; any other find, a path that is gone, a message on
  * stderr or a find that takes too long makes the result undefined, and the caller stats every
  * path itself, as it would without find.
@@ -36,17 +37,19 @@ export class RecentChanges {
   }
 
   /**
-   * Starts find over `paths` (absolute) for those whose ctime is after `sinceMs`; undefined
-   * when the list cannot be written or find not started (the caller then stats every path).
+   * Starts find in `root` for `listed` (root-relative folders and files, "." for the root) and
+   * the folders' entries, reporting those whose ctime is after `sinceMs` by root-relative path;
+   * undefined when the list cannot be written or find not started (the caller then stats every path).
    */
-  static start(paths: readonly string[], sinceMs: number, spawn: SpawnProcess): RecentChanges | undefined {
+  static start(root: string, listed: readonly string[], sinceMs: number, spawn: SpawnProcess): RecentChanges | undefined {
     const list = path.join(os.tmpdir(), `clio-check-${process.pid}-${listCount++}`);
     let input: number | undefined;
     try {
       // NUL ends each name: the only byte a path cannot hold.
-      writeFileSync(list, `${paths.join("\0")}\0`, { mode: 0o600 });
+      writeFileSync(list, `${listed.join("\0")}\0`, { mode: 0o600 });
       input = openSync(list, "r");
-      const child = spawn("find", ["-L", "-files0-from", "-", "-maxdepth", "0", "-newerct", `@${(sinceMs / 1000).toFixed(3)}`, "-print0"], {
+      const child = spawn("find", ["-L", "-files0-from", "-", "-maxdepth", "1", "-newerct", `@${(sinceMs / 1000).toFixed(3)}`, "-print0"], {
+        cwd: root,
         stdio: [input, "pipe", "pipe"],
       });
       return new RecentChanges(child);
@@ -86,7 +89,8 @@ export class RecentChanges {
         if (code !== 0 || complaints.length > 0) return resolve(undefined);
         const names = Buffer.concat(output).toString("utf8").split("\0");
         names.pop();
-        resolve(new Set(names));
+        // The root's entries come as "./name"; every other path as it was listed.
+        resolve(new Set(names.map((name) => (name.startsWith("./") ? name.slice(2) : name))));
       });
     });
   }
