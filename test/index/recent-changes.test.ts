@@ -148,4 +148,26 @@ describe("a change check that stats only what find reports", () => {
     expect(await index.update()).toMatchObject({ indexed: 1 });
     expect(runs).toBe(1);
   });
+
+  it("a find started as the manifest is read serves the first check, and a later check starts its own", async () => {
+    await indexed();
+    let runs = 0;
+    const counted: SpawnProcess = (command, args, options) => {
+      runs++;
+      return spawn(command, args, options);
+    };
+    await writeFile(at("src/two.ts"), "export const zwei = 2;\n");
+    const index = await CodeIndex.open(folder.path, { threadMinPaths: 0, checkAfterOpen: true, spawnFind: counted });
+    const opened = Date.now();
+    expect(runs).toBe(1);
+    await tick();
+    expect(await index.update()).toMatchObject({ indexed: 1 });
+    expect(runs).toBe(1);
+    // The listing written is dated from find's start, not the check's: a change made in between is after it.
+    const { listing } = JSON.parse(await readFile(at(".clio/index/manifest.json"), "utf8")) as { listing: ListingTimes };
+    expect(listing.checkedAt).toBeLessThanOrEqual(opened);
+    await writeFile(at("src/two.ts"), "export const deux = 2;\n");
+    expect(await index.update()).toMatchObject({ indexed: 1 });
+    expect(runs).toBe(2);
+  });
 });

@@ -55,6 +55,15 @@ export function isRacy(mtimeMs: number, checkedAt: number): boolean {
   return mtimeMs >= checkedAt - RACY_MS;
 }
 
+/**
+ * True when a ctime after `times.checkedAt` (less `RACY_MS`) can tell what changed since that
+ * check: not when the clock reads earlier than the check began (set back since, a later change
+ * could carry an older ctime).
+ */
+export function trustsCtimes(times: ListingTimes): boolean {
+  return typeof times.checkedAt === "number" && Date.now() >= times.checkedAt;
+}
+
 /** What a stat found of a path, the first of its three numbers (kind, size, mtime) in the results; `statClaimed` writes them as literals. */
 const FOUND_FILE = 1;
 /** Missing, or not reachable (a stat that failed). */
@@ -156,8 +165,7 @@ export class ChangeCheck {
     const absoluteOf = (relative: string) => (relative === "." ? root : prefix + (separator === undefined ? relative : relative.replace(separator, path.sep)));
     const listed = Object.keys(times.mtimes);
     const many = listed.length + looked.length + known.size >= threadMinPaths;
-    // A clock set back since the last check could give a later change an older ctime.
-    const recent = many && Date.now() >= times.checkedAt ? recentFor(listed, times.checkedAt) : undefined;
+    const recent = many && trustsCtimes(times) ? recentFor(listed, times.checkedAt) : undefined;
     const check = new ChangeCheck(times, looked, known, absoluteOf, recent, undefined);
     if (recent === undefined) check.all = check.planAll(many ? threadFor() : undefined);
     return check;
@@ -181,6 +189,11 @@ export class ChangeCheck {
   /** Stops the stats of a check that will not be finished. */
   cancel(): void {
     this.all?.stats.cancel();
+  }
+
+  /** When the find this check uses began (undefined without one). */
+  get findStartedAt(): number | undefined {
+    return this.recent?.startedAt;
   }
 
   /** Resolves once find has answered, when it was asked: `finish` does not wait for it. */
@@ -299,7 +312,8 @@ export class CheckInAdvance {
   static now(plan: () => ChangeCheck | undefined): BegunCheck | undefined {
     const checkedAt = Date.now();
     const check = plan();
-    return check === undefined ? undefined : { check, checkedAt };
+    // A find started before the check (as the manifest was read) saw the files as they were then.
+    return check === undefined ? undefined : { check, checkedAt: Math.min(checkedAt, check.findStartedAt ?? checkedAt) };
   }
 
   /** Begins a check (dropping one begun before); `stamp` marks the index as it is now. */

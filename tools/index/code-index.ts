@@ -5,7 +5,6 @@
  * update analyses the changed files and writes them, a batch at a time, as new segments; past
  * `MAX_SEGMENTS` they are merged into one.
  */
-import { spawn } from "node:child_process";
 import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
@@ -20,9 +19,8 @@ import type { SegmentReader } from "./segment.js";
 import { SegmentDamage } from "./segment-bytes.js";
 import { INDEX_FORMAT_VERSION, type IndexManifest, type VectorRecord } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
-import { ChangeCheck, CheckInAdvance, RACY_MS, THREAD_MIN_PATHS } from "./change-check.js";
-import { RecentChanges, type SpawnProcess } from "./recent-changes.js";
-import { coreToSpare, StatThread } from "./stat-thread.js";
+import { ChangeCheck, CheckInAdvance } from "./change-check.js";
+import { type CheckHelperOptions, CheckHelpers } from "./check-helpers.js";
 import { scanForChanges } from "./update-scan.js";
 import { exclusionOf, type SkippedFile } from "./walk.js";
 
@@ -35,7 +33,8 @@ export interface IndexProgress {
   total: number;
 }
 
-export interface CodeIndexOptions {
+/** Options of an index; those of its change checks' find and stat thread are `CheckHelperOptions`. */
+export interface CodeIndexOptions extends CheckHelperOptions {
   /** Files larger than this are skipped (default 1 MiB). */
   maxFileBytes?: number;
   /** Longest chunk in lines (default 60). */
@@ -48,18 +47,8 @@ export interface CodeIndexOptions {
   semanticWeight?: number;
   /** Worker threads beside this one for large updates (default: the machine's parallelism less one, at most 3; 0 keeps the work in this thread). */
   workers?: number;
-  /** Change checks of this many paths or more stat them on another thread as well, when a core is idle (default 2,000). */
-  threadMinPaths?: number;
-  /** Whether a core is idle for that thread (default: the load average leaves one free). */
-  coreToSpare?: () => boolean;
-  /** The caller checks for changes right after opening (a fresh process's first search): the stat thread starts as the manifest is read, to be ready by then. */
+  /** The caller checks for changes right after opening (a fresh process's first search): find or the stat thread starts as the manifest is read, to be under way by then. */
   checkAfterOpen?: boolean;
-  /**
-   * Starts find(1) for change checks of `threadMinPaths` paths or more, which then stat only the
-   * paths find reports changed since the last check (recent-changes.ts). Default: node's spawn
-   * on Linux; false (or another system) leaves the stats to this thread and the stat thread.
-   */
-  spawnFind?: SpawnProcess | false;
   /** Updates that read fewer bytes than this stay in this thread (default 8 MiB). */
   parallelMinBytes?: number;
   /** Analysed files are written as a segment once they hold this many term postings (default 1,000,000): bounds a build's memory. */
@@ -113,8 +102,8 @@ export class CodeIndex {
   private uncommitted = false;
   /** A change check of the whole workspace begun before its update (`beginCheck`). */
   private readonly advance = new CheckInAdvance();
-  /** The thread change checks share their stats with, once there is one. */
-  private statThread: StatThread | undefined;
+  /** find or the stat thread, shared by the change checks. */
+  private readonly helpers: CheckHelpers;
 
   private constructor(
     /** The workspace root (absolute). */
@@ -123,6 +112,7 @@ export class CodeIndex {
   ) {
     this.store = new IndexStore(path.join(root, INDEX_DIRECTORY));
     this.segments = new SegmentSet(options.hidden);
+    this.helpers = new CheckHelpers(root, options);
   }
 
   /** The indexed files by path. */
@@ -162,7 +152,7 @@ export class CodeIndex {
   /** Opens the index of `root`, loading what is stored (nothing is walked until `update`). */
   static async open(root: string, options: CodeIndexOptions = {}): Promise<CodeIndex> {
     const index = new CodeIndex(root, options);
-    const stored = await index.store.load(options.checkAfterOpen ? (manifest) => index.startThreadEarly(manifest) : undefined);
+    const stored = await index.store.load(options.checkAfterOpen ? (manifest) => index.helpers.startEarly(manifest) : undefined);
     if (stored !== undefined) {
       index.manifest = stored.manifest;
       for (const reader of stored.readers) index.segments.add(reader);
@@ -227,45 +217,11 @@ export class CodeIndex {
     this.advance.cancel();
   }
 
-  private coreToSpare(): boolean {
-    return (this.options.coreToSpare ?? coreToSpare)();
-  }
-
-  /**
-   * Starts the stat thread as soon as the manifest says the first check will use it, so that it
-   * is ready by the time the check begins: starting takes about as long as opening the segments.
-   */
-  private startThreadEarly(manifest: IndexManifest): void {
-    // Read as found on disk: a field of another shape counts nothing.
-    const folders = manifest.listing?.mtimes;
-    const paths = (Number(manifest.files) || 0) + (typeof folders === "object" && folders !== null ? Object.keys(folders).length : 0);
-    if (this.spawnFind === undefined && paths >= (this.options.threadMinPaths ?? THREAD_MIN_PATHS) && this.coreToSpare()) this.statThread ??= StatThread.start();
-  }
-
-  /** How change checks start find, unless it is off or has failed in this process. */
-  private get spawnFind(): SpawnProcess | undefined {
-    if (this.findFailed || this.options.spawnFind === false) return undefined;
-    return this.options.spawnFind ?? (process.platform === "linux" ? spawn : undefined);
-  }
-
-  /** find cannot answer in this process (none, or not GNU find 4.9 or later): later checks do without. */
-  private findFailed = false;
-
   private planCheck(): ChangeCheck | undefined {
     const listing = this.manifest.listing;
-    const threadFor = () => (this.statThread ??= this.coreToSpare() ? StatThread.start() : undefined);
-    const spawnFind = this.spawnFind;
-    const recentFor =
-      spawnFind === undefined
-        ? undefined
-        : (listed: readonly string[], checkedAt: number) => {
-            const recent = RecentChanges.start(this.root, listed, checkedAt - RACY_MS, spawnFind);
-            recent?.reported.then(() => {
-              if (recent.unusable) this.findFailed = true;
-            });
-            return recent;
-          };
-    return listing === undefined ? undefined : ChangeCheck.begin(this.root, listing, this.files, this.manifest.skipped, threadFor, this.options.threadMinPaths, recentFor);
+    return listing === undefined
+      ? undefined
+      : ChangeCheck.begin(this.root, listing, this.files, this.manifest.skipped, this.helpers.threadFor, this.options.threadMinPaths, this.helpers.findFor(listing));
   }
 
   /** True once an update has run here or in an earlier process. */

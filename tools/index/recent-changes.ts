@@ -29,6 +29,8 @@ let listCount = 0;
 export class RecentChanges {
   /** Resolves to the reported paths, or undefined when find could not answer. */
   readonly reported: Promise<Set<string> | undefined>;
+  /** When find was started: what it reports is the files as they were from then on. */
+  readonly startedAt = Date.now();
   /** Set (once `reported` resolves) when find cannot do this at all: not started, or `-files0-from` unknown to it. */
   unusable = false;
 
