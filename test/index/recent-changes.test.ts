@@ -106,6 +106,17 @@ describe("a change check that stats only what find reports", () => {
     expect(edited.paths).toBeGreaterThan(3);
   });
 
+  it("reads again, as stats of every path do, a file find passes over whose mtime is in the future (too recent to trust)", async () => {
+    await indexed();
+    const ahead = new Date(Date.now() + 3600_000);
+    await utimes(at("src/two.ts"), ahead, ahead);
+    await tick();
+    await (await CodeIndex.open(folder.path)).update();
+    await tick();
+    // The mtime set, and the ctime with it, before the last check began: find does not report the file.
+    expect(await bothAgree()).toMatchObject({ changed: ["src/two.ts"], stattedHere: 0 });
+  });
+
   it("walks again (as stats of every path do) after a file was added or removed", async () => {
     await indexed();
     await writeFile(at("src/three.ts"), "export const three = 3;\n");

@@ -46,6 +46,10 @@ export interface KnownFile {
 export interface KnownFiles {
   /** How many files. */
   readonly size: number;
+  /** One file's size and mtime as its last check saw them. */
+  get(path: string): { size: number; mtimeMs: number } | undefined;
+  /** At least the largest size and the latest mtime of any file. */
+  bounds(): { size: number; mtimeMs: number };
   /** Calls `visit` with each file's path, size and mtime as its last check saw them; stops when `visit` returns false. */
   each(visit: (path: string, size: number, mtimeMs: number) => boolean): void;
 }
@@ -256,12 +260,25 @@ export class ChangeCheck {
       if (!this.skippedUnchanged(entry, kind, size, mtimeMs, maxFileBytes)) return undefined;
     }
     const changed: WalkedFile[] = [];
+    /** Judges one indexed file; false when a full walk is needed. */
+    const judge = (relative: string, knownSize: number, knownMtime: number): boolean => {
+      const [kind, size, mtimeMs] = reported.has(relative) ? this.statHere(relative) : [FOUND_FILE, knownSize, knownMtime];
+      if (kind !== FOUND_FILE || size > maxFileBytes) return false;
+      if (size !== knownSize || mtimeMs !== knownMtime || isRacy(mtimeMs, checkedAt)) changed.push({ path: relative, absolute: this.absoluteOf(relative), size, mtimeMs });
+      return true;
+    };
+    const bounds = this.known.bounds();
+    if (bounds.size <= maxFileBytes && !isRacy(bounds.mtimeMs, checkedAt)) {
+      // No file find passed over can be too large or too recent: only those it reported are judged.
+      for (const relative of reported) {
+        const known = this.known.get(relative);
+        if (known !== undefined && !judge(relative, known.size, known.mtimeMs)) return undefined;
+      }
+      return changed;
+    }
     let walk = false;
     this.known.each((relative, knownSize, knownMtime) => {
-      const [kind, size, mtimeMs] = reported.has(relative) ? this.statHere(relative) : [FOUND_FILE, knownSize, knownMtime];
-      walk = kind !== FOUND_FILE || size > maxFileBytes;
-      if (!walk && (size !== knownSize || mtimeMs !== knownMtime || isRacy(mtimeMs, checkedAt)))
-        changed.push({ path: relative, absolute: this.absoluteOf(relative), size, mtimeMs });
+      walk = !judge(relative, knownSize, knownMtime);
       return !walk;
     });
     return walk ? undefined : changed;

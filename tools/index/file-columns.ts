@@ -184,6 +184,15 @@ export class FileTable {
   size(index: number): number {
     return this.sizes[index]!;
   }
+  /** The largest size and the latest mtime of any file in the table. */
+  bounds(): { size: number; mtimeMs: number } {
+    let [size, mtimeMs] = [0, 0];
+    for (let index = 0; index < this.sizes.length; index++) {
+      if (this.sizes[index]! > size) size = this.sizes[index]!;
+      if (this.mtimes[index]! > mtimeMs) mtimeMs = this.mtimes[index]!;
+    }
+    return { size, mtimeMs };
+  }
   mtimeMs(index: number): number {
     return this.mtimes[index]!;
   }

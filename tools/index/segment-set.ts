@@ -147,6 +147,17 @@ export class LiveFiles implements ReadonlyMap<string, IndexEntry> {
     }
   }
 
+  /** At least the largest size and the latest mtime of any live file (dead ones count too), read from the columns. */
+  bounds(): { size: number; mtimeMs: number } {
+    let [size, mtimeMs] = [0, 0];
+    for (const { reader } of this.placed) {
+      const table = reader.table.bounds();
+      [size, mtimeMs] = [Math.max(size, table.size), Math.max(mtimeMs, table.mtimeMs)];
+    }
+    for (const [touchedSize, touchedMtime] of this.touched.values()) [size, mtimeMs] = [Math.max(size, touchedSize), Math.max(mtimeMs, touchedMtime)];
+    return { size, mtimeMs };
+  }
+
   /** Symbols defined in the live files, counted from the columns. */
   symbolCount(): number {
     let symbols = 0;
