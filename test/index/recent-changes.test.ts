@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { appendFile, chmod, mkdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import { appendFile, chmod, mkdir, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ChangeCheck, type ListingTimes } from "../../tools/index/change-check.js";
@@ -48,6 +49,12 @@ describe("find(1) for the paths changed since a moment", () => {
     await rm(at("src/one.ts"));
     await writeFile(at("src/four.ts"), "export const four = 4;\n");
     expect(await reportOf([".", "src"], moment).reported).toEqual(new Set(["src", "src/four.ts"]));
+  });
+
+  it("leaves no list file behind", async () => {
+    const recent = reportOf(["src"], 0);
+    expect((await readdir(os.tmpdir())).filter((name) => name.startsWith(`clio-check-${process.pid}-`))).toEqual([]);
+    expect(await recent.reported).toEqual(new Set(["src", ...files]));
   });
 
   it("answers nothing for a listed folder that is gone, without taking find for unusable", async () => {

@@ -47,9 +47,14 @@ export class RecentChanges {
     const list = path.join(os.tmpdir(), `clio-check-${process.pid}-${listCount++}`);
     let input: number | undefined;
     try {
-      // NUL ends each name: the only byte a path cannot hold.
-      writeFileSync(list, `${listed.join("\0")}\0`, { mode: 0o600 });
-      input = openSync(list, "r");
+      // NUL ends each name: the only byte a path cannot hold. A new file only ("wx"): never one, or a link, found there.
+      writeFileSync(list, `${listed.join("\0")}\0`, { mode: 0o600, flag: "wx" });
+      try {
+        input = openSync(list, "r");
+      } finally {
+        // find reads the list through the open descriptor: the name is not needed any more.
+        unlinkSync(list);
+      }
       const child = spawn("find", ["-L", "-files0-from", "-", "-maxdepth", "1", "-newerct", `@${(sinceMs / 1000).toFixed(3)}`, "-print0"], {
         cwd: root,
         stdio: [input, "pipe", "pipe"],
@@ -59,11 +64,6 @@ export class RecentChanges {
       return undefined;
     } finally {
       if (input !== undefined) closeSync(input);
-      try {
-        unlinkSync(list);
-      } catch {
-        // Already gone: nothing to clean.
-      }
     }
   }
 
