@@ -124,6 +124,21 @@ describe("a change check that stats only what find reports", () => {
     expect(await bothAgree()).toMatchObject({ changed: ["src/two.ts"], stattedHere: 0 });
   });
 
+  it("the live files' bounds are at least the largest size and latest mtime of each file, and a file's record is what each gives", async () => {
+    await indexed();
+    await writeFile(at("src/two.ts"), "export const two = 2; // grown\n");
+    await (await CodeIndex.open(folder.path)).update();
+    const index = await CodeIndex.open(folder.path);
+    const bounds = index.files.bounds();
+    index.files.each((relative, size, mtimeMs) => {
+      expect(bounds.size).toBeGreaterThanOrEqual(size);
+      expect(bounds.mtimeMs).toBeGreaterThanOrEqual(mtimeMs);
+      expect(index.files.recorded(relative)).toEqual({ size, mtimeMs });
+      return true;
+    });
+    expect(bounds.size).toBe(Math.max(...[...index.files.values()].map((entry) => entry.size)));
+  });
+
   it("walks again (as stats of every path do) after a file was added or removed", async () => {
     await indexed();
     await writeFile(at("src/three.ts"), "export const three = 3;\n");

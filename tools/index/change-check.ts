@@ -47,7 +47,7 @@ export interface KnownFiles {
   /** How many files. */
   readonly size: number;
   /** One file's size and mtime as its last check saw them. */
-  get(path: string): { size: number; mtimeMs: number } | undefined;
+  recorded(path: string): { size: number; mtimeMs: number } | undefined;
   /** At least the largest size and the latest mtime of any file. */
   bounds(): { size: number; mtimeMs: number };
   /** Calls `visit` with each file's path, size and mtime as its last check saw them; stops when `visit` returns false. */
@@ -271,7 +271,7 @@ export class ChangeCheck {
     if (bounds.size <= maxFileBytes && !isRacy(bounds.mtimeMs, checkedAt)) {
       // No file find passed over can be too large or too recent: only those it reported are judged.
       for (const relative of reported) {
-        const known = this.known.get(relative);
+        const known = this.known.recorded(relative);
         if (known !== undefined && !judge(relative, known.size, known.mtimeMs)) return undefined;
       }
       return changed;
