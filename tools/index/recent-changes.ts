@@ -29,12 +29,14 @@ let listCount = 0;
 export class RecentChanges {
   /** Resolves to the reported paths, or undefined when find could not answer. */
   readonly reported: Promise<Set<string> | undefined>;
-  /** When find was started: what it reports is the files as they were from then on. */
-  readonly startedAt = Date.now();
   /** Set (once `reported` resolves) when find cannot do this at all: not started, or `-files0-from` unknown to it. */
   unusable = false;
 
-  private constructor(child: ChildProcess) {
+  private constructor(
+    child: ChildProcess,
+    /** When find was started (just before): what it reports is the files as they were from then on. */
+    readonly startedAt: number,
+  ) {
     this.reported = this.reportOf(child);
   }
 
@@ -44,6 +46,7 @@ export class RecentChanges {
    * undefined when the list cannot be written or find not started (the caller then stats every path).
    */
   static start(root: string, listed: readonly string[], sinceMs: number, spawn: SpawnProcess): RecentChanges | undefined {
+    const startedAt = Date.now();
     const list = path.join(os.tmpdir(), `clio-check-${process.pid}-${listCount++}`);
     let input: number | undefined;
     try {
@@ -59,7 +62,7 @@ export class RecentChanges {
         cwd: root,
         stdio: [input, "pipe", "pipe"],
       });
-      return new RecentChanges(child);
+      return new RecentChanges(child, startedAt);
     } catch {
       return undefined;
     } finally {
