@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ChangeCheck, type ListingTimes } from "../../tools/index/change-check.js";
+import { EARLY_FIND_MS } from "../../tools/index/check-helpers.js";
 import { CodeIndex } from "../../tools/index/code-index.js";
 import { RecentChanges, type SpawnProcess } from "../../tools/index/recent-changes.js";
 import type { SkippedFile } from "../../tools/index/walk.js";
@@ -200,6 +201,21 @@ describe("a change check that stats only what find reports", () => {
     const { listing } = JSON.parse(await readFile(at(".clio/index/manifest.json"), "utf8")) as { listing: ListingTimes };
     expect(listing.checkedAt).toBeLessThanOrEqual(opened);
     await writeFile(at("src/two.ts"), "export const deux = 2;\n");
+    expect(await index.update()).toMatchObject({ indexed: 1 });
+    expect(runs).toBe(2);
+  });
+
+  it("a find started as the manifest was read is not used by a check begun much later: an edit made in between is seen", async () => {
+    await indexed();
+    let runs = 0;
+    const counted: SpawnProcess = (command, args, options) => {
+      runs++;
+      return spawn(command, args, options);
+    };
+    const index = await CodeIndex.open(folder.path, { threadMinPaths: 0, checkAfterOpen: true, spawnFind: counted });
+    await new Promise((resolve) => setTimeout(resolve, EARLY_FIND_MS + 100));
+    await writeFile(at("src/one.ts"), "export const uno = 1;\n");
+    await utimes(at("src/one.ts"), new Date(Date.now() - 1800_000), new Date(Date.now() - 1800_000));
     expect(await index.update()).toMatchObject({ indexed: 1 });
     expect(runs).toBe(2);
   });

@@ -22,6 +22,13 @@ export interface CheckHelperOptions {
   spawnFind?: SpawnProcess | false;
 }
 
+/**
+ * A find started early serves a check that begins within this long: it saw the files as they
+ * were when it started, so a check begun later (a session's later command) would miss an edit made
+ * in between.
+ */
+export const EARLY_FIND_MS = 1000;
+
 /** Starts a find for a check against a listing: its listed paths and the moment it began. */
 export type FindStart = (listed: readonly string[], checkedAt: number) => RecentChanges | undefined;
 
@@ -60,7 +67,7 @@ export class CheckHelpers {
     return (listed, checkedAt) => {
       const early = this.earlyFind;
       this.earlyFind = undefined;
-      if (early?.listing === listing) return early.recent;
+      if (early?.listing === listing && Date.now() - early.recent.startedAt <= EARLY_FIND_MS) return early.recent;
       const recent = RecentChanges.start(this.root, listed, checkedAt - RACY_MS, spawnFind);
       recent?.reported.then(() => {
         if (recent.unusable) this.findFailed = true;
