@@ -14,6 +14,17 @@ let folder: { path: string; remove(): Promise<void> };
 const at = (relative: string) => path.join(folder.path, relative);
 /** Longer than the grain of the kernel's clock for ctimes (one tick). */
 const tick = () => new Promise((resolve) => setTimeout(resolve, 30));
+/** The real spawn, counting its calls (of `command` instead of find, when given). */
+const countedSpawn = (command?: string) => {
+  const counted = {
+    runs: 0,
+    spawn: ((asked, args, options) => {
+      counted.runs++;
+      return spawn(command ?? asked, args, options);
+    }) as SpawnProcess,
+  };
+  return counted;
+};
 const reportOf = (listed: string[], sinceMs: number, run: SpawnProcess = spawn) => RecentChanges.start(folder.path, listed, sinceMs, run)!;
 
 beforeEach(async () => {
@@ -65,7 +76,7 @@ describe("find(1) for the paths changed since a moment", () => {
   });
 
   it("answers nothing, and says so, when find is missing or does not know -files0-from", async () => {
-    const missing = reportOf(["src"], 0, (_, args, options) => spawn("clio-no-such-find", args, options));
+    const missing = reportOf(["src"], 0, countedSpawn("clio-no-such-find").spawn);
     expect(await missing.reported).toBeUndefined();
     expect(missing.unusable).toBe(true);
     const older = reportOf(["src"], 0, (_, __, options) => spawn("sh", ["-c", "echo \"find: unknown predicate '-files0-from'\" >&2; exit 1"], options));
@@ -154,8 +165,7 @@ describe("a change check that stats only what find reports", () => {
     await writeFile(at("src/one.ts"), "export const uno = 1;\n");
     const index = await CodeIndex.open(folder.path);
     const { listing, skipped } = await listingOf();
-    const failing = (listed: readonly string[], checkedAt: number) =>
-      RecentChanges.start(folder.path, listed, checkedAt, (_, args, options) => spawn("clio-no-such-find", args, options));
+    const failing = (listed: readonly string[], checkedAt: number) => RecentChanges.start(folder.path, listed, checkedAt, countedSpawn("clio-no-such-find").spawn);
     const begun = ChangeCheck.begin(folder.path, listing, index.files, skipped, () => undefined, 0, failing)!;
     await begun.ready();
     expect(begun.finish(1 << 20)?.map((file) => file.path)).toEqual(["src/one.ts"]);
@@ -170,53 +180,41 @@ describe("a change check that stats only what find reports", () => {
     await writeFile(at("src/four.ts"), "export const four = 4;\n");
     await rm(at("src/two.ts"));
     expect(await (await fresh()).update()).toMatchObject({ indexed: 1, removed: 1 });
-    let runs = 0;
-    const broken: SpawnProcess = (_, args, options) => {
-      runs++;
-      return spawn("clio-no-such-find", args, options);
-    };
-    const index = await fresh(broken);
+    const broken = countedSpawn("clio-no-such-find");
+    const index = await fresh(broken.spawn);
     await writeFile(at("src/one.ts"), "export const eins = 1;\n");
     expect(await index.update()).toMatchObject({ indexed: 1 });
     await writeFile(at("src/one.ts"), "export const un = 1;\n");
     expect(await index.update()).toMatchObject({ indexed: 1 });
-    expect(runs).toBe(1);
+    expect(broken.runs).toBe(1);
   });
 
   it("a find started as the manifest is read serves the first check, and a later check starts its own", async () => {
     await indexed();
-    let runs = 0;
-    const counted: SpawnProcess = (command, args, options) => {
-      runs++;
-      return spawn(command, args, options);
-    };
+    const counted = countedSpawn();
     await writeFile(at("src/two.ts"), "export const zwei = 2;\n");
-    const index = await CodeIndex.open(folder.path, { threadMinPaths: 0, checkAfterOpen: true, spawnFind: counted });
+    const index = await CodeIndex.open(folder.path, { threadMinPaths: 0, checkAfterOpen: true, spawnFind: counted.spawn });
     const opened = Date.now();
-    expect(runs).toBe(1);
+    expect(counted.runs).toBe(1);
     await tick();
     expect(await index.update()).toMatchObject({ indexed: 1 });
-    expect(runs).toBe(1);
+    expect(counted.runs).toBe(1);
     // The listing written is dated from find's start, not the check's: a change made in between is after it.
     const { listing } = JSON.parse(await readFile(at(".clio/index/manifest.json"), "utf8")) as { listing: ListingTimes };
     expect(listing.checkedAt).toBeLessThanOrEqual(opened);
     await writeFile(at("src/two.ts"), "export const deux = 2;\n");
     expect(await index.update()).toMatchObject({ indexed: 1 });
-    expect(runs).toBe(2);
+    expect(counted.runs).toBe(2);
   });
 
   it("a find started as the manifest was read is not used by a check begun much later: an edit made in between is seen", async () => {
     await indexed();
-    let runs = 0;
-    const counted: SpawnProcess = (command, args, options) => {
-      runs++;
-      return spawn(command, args, options);
-    };
-    const index = await CodeIndex.open(folder.path, { threadMinPaths: 0, checkAfterOpen: true, spawnFind: counted });
+    const counted = countedSpawn();
+    const index = await CodeIndex.open(folder.path, { threadMinPaths: 0, checkAfterOpen: true, spawnFind: counted.spawn });
     await new Promise((resolve) => setTimeout(resolve, EARLY_FIND_MS + 100));
     await writeFile(at("src/one.ts"), "export const uno = 1;\n");
     await utimes(at("src/one.ts"), new Date(Date.now() - 1800_000), new Date(Date.now() - 1800_000));
     expect(await index.update()).toMatchObject({ indexed: 1 });
-    expect(runs).toBe(2);
+    expect(counted.runs).toBe(2);
   });
 });
