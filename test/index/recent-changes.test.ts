@@ -1,3 +1,6 @@
+// The change check's find(1) (tools/index/recent-changes.ts), run for real: these tests need GNU
+// findutils 4.9 or later (`-files0-from`), as Debian 12 has; the fallbacks are tested with a find
+// that is missing or does not know the option.
 import { spawn } from "node:child_process";
 import { appendFile, chmod, mkdir, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
