@@ -123,7 +123,9 @@ describe("the change check before a search", () => {
 });
 
 describe("a change check begun on another thread while this one answers from what is stored", () => {
-  const threaded = { threadMinPaths: 0, coreToSpare: () => true, checkAfterOpen: true };
+  const threaded = { threadMinPaths: 0, coreToSpare: () => true, checkAfterOpen: true, spawnFind: false as const };
+  /** The stats left to find(1), which reports what changed since the last check (recent-changes.ts). */
+  const finding = { threadMinPaths: 0, checkAfterOpen: true };
   const thread = StatThread.start()!;
   afterAll(() => thread.stop());
   /** src/math.ts edited in place: the same size, and a mtime half an hour back (not too recent to trust, so only a stat sees it). */
@@ -183,10 +185,13 @@ describe("a change check begun on another thread while this one answers from wha
     }
   });
 
-  it("a search answered while the check ran is answered again when the check finds an edit, a new file or a removal", async () => {
+  it.each([
+    ["the stat thread", threaded],
+    ["find", finding],
+  ])("a search answered while the check ran (with %s) is answered again when the check finds an edit, a new file or a removal", async (_, options) => {
     await built();
     const searchFresh = async (query: string) => {
-      const index = await CodeIndex.open(folder.path, threaded);
+      const index = await CodeIndex.open(folder.path, options);
       const stamp = index.stamp;
       index.beginCheck();
       const first = await pathsFound(index, query);

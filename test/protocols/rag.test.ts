@@ -145,7 +145,7 @@ describe("RAG actions that run together", () => {
 });
 
 describe("a one-off RAG read (a new protocol and state each time, as in a fresh process)", () => {
-  it("answers from the files as they are: an edit in place of the same size, a removed file and a new file (stats on another thread when a core is idle)", async () => {
+  it("answers from the files as they are: an edit in place of the same size, a removed file and a new file (find reports what changed since the last check)", async () => {
     const oneOff = await temporaryFolder("clio-rag-one-off-");
     try {
       const write = (relative: string, text: string, mtime?: Date) =>

@@ -11,12 +11,15 @@
  * folder is listed again (by a full walk), an indexed file is read again and its hash compared
  * (a binary file is carried over on its size and mtime alone, as before).
  *
- * The stats are the check's cost (one a path, about 14,500 for a 13,000-file tree). A check can
- * begin on another thread while this one works (opens the index, answers a query from what is
- * stored) and is finished here: this thread then takes its share of the paths not yet stat'd.
+ * The stats are the check's cost (one a path, about 14,500 for a 13,000-file tree). Where find(1)
+ * can say which paths' ctime moved since the last check (recent-changes.ts), only those are
+ * stat'd here. Otherwise a check can begin on another thread while this one works (opens the
+ * index, answers a query from what is stored) and is finished here: this thread then takes its
+ * share of the paths not yet stat'd.
  */
 import { statSync } from "node:fs";
 import path from "node:path";
+import type { RecentChanges } from "./recent-changes.js";
 import { STAT_BATCH, type StatThread, statClaimed } from "./stat-thread.js";
 import type { SkippedFile, WalkedFile } from "./walk.js";
 
@@ -43,6 +46,12 @@ export interface KnownFile {
 
 /** The files the index holds, visited without an object per file. */
 export interface KnownFiles {
+  /** How many files. */
+  readonly size: number;
+  /** One file's size and mtime as its last check saw them. */
+  recorded(path: string): { size: number; mtimeMs: number } | undefined;
+  /** At least the largest size and the latest mtime of any file. */
+  bounds(): { size: number; mtimeMs: number };
   /** Calls `visit` with each file's path, size and mtime as its last check saw them; stops when `visit` returns false. */
   each(visit: (path: string, size: number, mtimeMs: number) => boolean): void;
 }
@@ -50,6 +59,15 @@ export interface KnownFiles {
 /** True when a mtime seen by a check that began at `checkedAt` cannot be trusted to change with the content. */
 export function isRacy(mtimeMs: number, checkedAt: number): boolean {
   return mtimeMs >= checkedAt - RACY_MS;
+}
+
+/**
+ * True when a ctime after `times.checkedAt` (less `RACY_MS`) can tell what changed since that
+ * check: not when the clock reads earlier than the check began (set back since, a later change
+ * could carry an older ctime).
+ */
+export function trustsCtimes(times: ListingTimes): boolean {
+  return typeof times.checkedAt === "number" && Date.now() >= times.checkedAt;
 }
 
 /** What a stat found of a path, the first of its three numbers (kind, size, mtime) in the results; `statClaimed` writes them as literals. */
@@ -101,23 +119,38 @@ class PathStats {
   }
 }
 
+/** Every path of a check planned for stats here (and on the thread): listings, skipped files, indexed files. */
+interface AllPaths {
+  files: { paths: string[]; sizes: number[]; mtimes: number[] };
+  absolute: string[];
+  stats: PathStats;
+}
+
 /**
  * A change check: which indexed files may have changed since the last walk. `begin` plans it
- * and starts the stats; `finish` completes them here and judges.
+ * and starts the stats; `ready` waits for find's answer, if find was asked; `finish` completes
+ * the stats here and judges.
  */
 export class ChangeCheck {
+  /** The paths find reported (`ready`); undefined before, or when find could not answer. */
+  private reported: Set<string> | undefined;
+
   private constructor(
     private readonly times: ListingTimes,
     private readonly skipped: readonly SkippedFile[],
-    private readonly known: { paths: string[]; sizes: number[]; mtimes: number[] },
-    private readonly absolute: string[],
-    private readonly stats: PathStats,
+    private readonly known: KnownFiles,
+    private readonly absoluteOf: (relative: string) => string,
+    private readonly recent: RecentChanges | undefined,
+    /** Planned at once without find, and only if find cannot answer with it. */
+    private all: AllPaths | undefined,
   ) {}
 
   /**
    * Plans the check of `root` against the listings in `times`, the indexed files and the
-   * skipped ones, and starts the stats (shared with the thread `threadFor` gives, asked only
-   * when there are `threadMinPaths` or more). Undefined when a full walk is needed anyway.
+   * skipped ones, and starts the stats: by `recentFor` (a find, in the listed folders, of what
+   * changed since the last check) when it gives one, else shared with the thread `threadFor`
+   * gives (both asked only when there are `threadMinPaths` paths or more). Undefined when a full
+   * walk is needed anyway.
    */
   static begin(
     root: string,
@@ -126,6 +159,7 @@ export class ChangeCheck {
     skipped: readonly SkippedFile[],
     threadFor: () => StatThread | undefined,
     threadMinPaths = THREAD_MIN_PATHS,
+    recentFor: (listed: readonly string[], checkedAt: number) => RecentChanges | undefined = () => undefined,
   ): ChangeCheck | undefined {
     // The manifest is read as it is found on disk: a listing of another shape is not trusted.
     if (typeof times.checkedAt !== "number" || typeof times.mtimes !== "object" || times.mtimes === null || !Array.isArray(skipped)) return undefined;
@@ -135,27 +169,49 @@ export class ChangeCheck {
     const prefix = root.endsWith(path.sep) ? root : root + path.sep;
     const separator = path.sep === "/" ? undefined : /\//g;
     const absoluteOf = (relative: string) => (relative === "." ? root : prefix + (separator === undefined ? relative : relative.replace(separator, path.sep)));
-    const absolute = Object.keys(times.mtimes).map(absoluteOf);
-    for (const entry of looked) absolute.push(absoluteOf(entry.path));
+    const listed = Object.keys(times.mtimes);
+    const many = listed.length + looked.length + known.size >= threadMinPaths;
+    const recent = many && trustsCtimes(times) ? recentFor(listed, times.checkedAt) : undefined;
+    const check = new ChangeCheck(times, looked, known, absoluteOf, recent, undefined);
+    if (recent === undefined) check.all = check.planAll(many ? threadFor() : undefined);
+    return check;
+  }
+
+  /** Lists every path for stats here, and on `thread` from now on. */
+  private planAll(thread: StatThread | undefined): AllPaths {
+    const absolute = Object.keys(this.times.mtimes).map(this.absoluteOf);
+    for (const entry of this.skipped) absolute.push(this.absoluteOf(entry.path));
     const files = { paths: [] as string[], sizes: [] as number[], mtimes: [] as number[] };
-    known.each((relative, size, mtimeMs) => {
+    this.known.each((relative, size, mtimeMs) => {
       files.paths.push(relative);
       files.sizes.push(size);
       files.mtimes.push(mtimeMs);
-      absolute.push(absoluteOf(relative));
+      absolute.push(this.absoluteOf(relative));
       return true;
     });
-    return new ChangeCheck(times, looked, files, absolute, new PathStats(absolute, absolute.length >= threadMinPaths ? threadFor() : undefined));
+    return { files, absolute, stats: new PathStats(absolute, thread) };
   }
 
   /** Stops the stats of a check that will not be finished. */
   cancel(): void {
-    this.stats.cancel();
+    this.all?.stats.cancel();
+  }
+
+  /** When the find this check uses began (undefined without one). */
+  get findStartedAt(): number | undefined {
+    return this.recent?.startedAt;
+  }
+
+  /** Resolves once find has answered, when it was asked: `finish` does not wait for it. */
+  async ready(): Promise<void> {
+    this.reported = await this.recent?.reported;
   }
 
   /** The indexed files that may have changed (size or mtime moved, or a racy mtime); undefined when a full walk is needed. */
   finish(maxFileBytes: number): WalkedFile[] | undefined {
-    const results = this.stats.finish();
+    if (this.reported !== undefined) return this.judgeReported(this.reported, maxFileBytes);
+    this.all ??= this.planAll(undefined);
+    const results = this.all.stats.finish();
     const kind = (index: number) => results[3 * index]!;
     const size = (index: number) => results[3 * index + 1]!;
     const mtime = (index: number) => results[3 * index + 2]!;
@@ -166,35 +222,94 @@ export class ChangeCheck {
       index++;
     }
     for (const entry of this.skipped) {
-      if (kind(index) === FOUND_GONE) return undefined;
-      if (entry.reason === "too_large" && size(index) <= maxFileBytes) return undefined;
-      if (entry.reason === "binary" && (size(index) !== entry.size || mtime(index) !== entry.mtimeMs)) return undefined;
+      if (!this.skippedUnchanged(entry, kind(index), size(index), mtime(index), maxFileBytes)) return undefined;
       index++;
     }
     const changed: WalkedFile[] = [];
-    const { paths, sizes, mtimes: knownMtimes } = this.known;
+    const { paths, sizes, mtimes: knownMtimes } = this.all.files;
     for (let file = 0; file < paths.length; file++, index++) {
       if (kind(index) !== FOUND_FILE || size(index) > maxFileBytes) return undefined;
       if (size(index) !== sizes[file] || mtime(index) !== knownMtimes[file] || isRacy(mtime(index), checkedAt)) {
-        changed.push({ path: paths[file]!, absolute: this.absolute[index]!, size: size(index), mtimeMs: mtime(index) });
+        changed.push({ path: paths[file]!, absolute: this.all.absolute[index]!, size: size(index), mtimeMs: mtime(index) });
       }
     }
     return changed;
   }
 
-  /** How many paths the check stats (listings, skipped files, indexed files). */
+  /** True when a skipped file is still to be skipped as it was. */
+  private skippedUnchanged(entry: SkippedFile, kind: number, size: number, mtimeMs: number, maxFileBytes: number): boolean {
+    if (kind === FOUND_GONE) return false;
+    if (entry.reason === "too_large" && size <= maxFileBytes) return false;
+    return entry.reason !== "binary" || (size === entry.size && mtimeMs === entry.mtimeMs);
+  }
+
+  /**
+   * `finish` with find's answer: the paths it reported (the listed folders and .gitignore files
+   * whose ctime moved, and the entries of listed folders whose ctime moved) are stat'd here, and
+   * the skipped files; every other path has the size and mtime the last check saw. The same
+   * judgement as `finish`'s, which stats every path.
+   */
+  private judgeReported(reported: Set<string>, maxFileBytes: number): WalkedFile[] | undefined {
+    const { checkedAt, mtimes } = this.times;
+    for (const [relative, mtimeMs] of Object.entries(mtimes)) {
+      if (isRacy(mtimeMs, checkedAt)) return undefined;
+      if (!reported.has(relative)) continue;
+      const seen = this.statHere(relative);
+      if (seen[0] === FOUND_GONE || seen[2] !== mtimeMs) return undefined;
+    }
+    for (const entry of this.skipped) {
+      const [kind, size, mtimeMs] = this.statHere(entry.path);
+      if (!this.skippedUnchanged(entry, kind, size, mtimeMs, maxFileBytes)) return undefined;
+    }
+    const changed: WalkedFile[] = [];
+    /** Judges one indexed file; false when a full walk is needed. */
+    const judge = (relative: string, knownSize: number, knownMtime: number): boolean => {
+      const [kind, size, mtimeMs] = reported.has(relative) ? this.statHere(relative) : [FOUND_FILE, knownSize, knownMtime];
+      if (kind !== FOUND_FILE || size > maxFileBytes) return false;
+      if (size !== knownSize || mtimeMs !== knownMtime || isRacy(mtimeMs, checkedAt)) changed.push({ path: relative, absolute: this.absoluteOf(relative), size, mtimeMs });
+      return true;
+    };
+    const bounds = this.known.bounds();
+    if (bounds.size <= maxFileBytes && !isRacy(bounds.mtimeMs, checkedAt)) {
+      // No file find passed over can be too large or too recent: only those it reported are judged.
+      for (const relative of reported) {
+        const known = this.known.recorded(relative);
+        if (known !== undefined && !judge(relative, known.size, known.mtimeMs)) return undefined;
+      }
+      return changed;
+    }
+    let walk = false;
+    this.known.each((relative, knownSize, knownMtime) => {
+      walk = !judge(relative, knownSize, knownMtime);
+      return !walk;
+    });
+    return walk ? undefined : changed;
+  }
+
+  /** Kind, size and mtime of one path, stat'd on this thread. */
+  private statHere(relative: string): [kind: number, size: number, mtimeMs: number] {
+    const seen = new Float64Array(3);
+    statClaimed([this.absoluteOf(relative)], new Int32Array(2), seen, 1, statSync);
+    this.takenHere++;
+    return [seen[0]!, seen[1]!, seen[2]!];
+  }
+
+  /** Paths this thread stat'd with find's answer. */
+  private takenHere = 0;
+
+  /** How many paths the check stats without find (listings, skipped files, indexed files). */
   get pathCount(): number {
-    return this.absolute.length;
+    return Object.keys(this.times.mtimes).length + this.skipped.length + this.known.size;
   }
 
   /** How many of them are stat'd so far, on either thread. */
   get statted(): number {
-    return this.stats.done;
+    return this.all?.stats.done ?? this.takenHere;
   }
 
   /** How many of them this thread stat'd (in `finish`). */
   get stattedHere(): number {
-    return this.stats.takenHere;
+    return this.takenHere + (this.all?.stats.takenHere ?? 0);
   }
 }
 
@@ -216,7 +331,8 @@ export class CheckInAdvance {
   static now(plan: () => ChangeCheck | undefined): BegunCheck | undefined {
     const checkedAt = Date.now();
     const check = plan();
-    return check === undefined ? undefined : { check, checkedAt };
+    // A find started before the check (as the manifest was read) saw the files as they were then.
+    return check === undefined ? undefined : { check, checkedAt: Math.min(checkedAt, check.findStartedAt ?? checkedAt) };
   }
 
   /** Begins a check (dropping one begun before); `stamp` marks the index as it is now. */

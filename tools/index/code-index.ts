@@ -19,8 +19,8 @@ import type { SegmentReader } from "./segment.js";
 import { SegmentDamage } from "./segment-bytes.js";
 import { INDEX_FORMAT_VERSION, type IndexManifest, type VectorRecord } from "./store.js";
 import type { SymbolDefinition } from "./symbols.js";
-import { ChangeCheck, CheckInAdvance, THREAD_MIN_PATHS } from "./change-check.js";
-import { coreToSpare, StatThread } from "./stat-thread.js";
+import { ChangeCheck, CheckInAdvance } from "./change-check.js";
+import { type CheckHelperOptions, CheckHelpers } from "./check-helpers.js";
 import { scanForChanges } from "./update-scan.js";
 import { exclusionOf, type SkippedFile } from "./walk.js";
 
@@ -33,7 +33,8 @@ export interface IndexProgress {
   total: number;
 }
 
-export interface CodeIndexOptions {
+/** Options of an index; those of its change checks' find and stat thread are `CheckHelperOptions`. */
+export interface CodeIndexOptions extends CheckHelperOptions {
   /** Files larger than this are skipped (default 1 MiB). */
   maxFileBytes?: number;
   /** Longest chunk in lines (default 60). */
@@ -46,11 +47,7 @@ export interface CodeIndexOptions {
   semanticWeight?: number;
   /** Worker threads beside this one for large updates (default: the machine's parallelism less one, at most 3; 0 keeps the work in this thread). */
   workers?: number;
-  /** Change checks of this many paths or more stat them on another thread as well, when a core is idle (default 2,000). */
-  threadMinPaths?: number;
-  /** Whether a core is idle for that thread (default: the load average leaves one free). */
-  coreToSpare?: () => boolean;
-  /** The caller checks for changes right after opening (a fresh process's first search): the stat thread starts as the manifest is read, to be ready by then. */
+  /** The caller checks for changes right after opening (a fresh process's first search): find or the stat thread starts as the manifest is read, to be under way by then. */
   checkAfterOpen?: boolean;
   /** Updates that read fewer bytes than this stay in this thread (default 8 MiB). */
   parallelMinBytes?: number;
@@ -105,8 +102,8 @@ export class CodeIndex {
   private uncommitted = false;
   /** A change check of the whole workspace begun before its update (`beginCheck`). */
   private readonly advance = new CheckInAdvance();
-  /** The thread change checks share their stats with, once there is one. */
-  private statThread: StatThread | undefined;
+  /** find or the stat thread, shared by the change checks. */
+  private readonly helpers: CheckHelpers;
 
   private constructor(
     /** The workspace root (absolute). */
@@ -115,6 +112,7 @@ export class CodeIndex {
   ) {
     this.store = new IndexStore(path.join(root, INDEX_DIRECTORY));
     this.segments = new SegmentSet(options.hidden);
+    this.helpers = new CheckHelpers(root, options);
   }
 
   /** The indexed files by path. */
@@ -154,7 +152,7 @@ export class CodeIndex {
   /** Opens the index of `root`, loading what is stored (nothing is walked until `update`). */
   static async open(root: string, options: CodeIndexOptions = {}): Promise<CodeIndex> {
     const index = new CodeIndex(root, options);
-    const stored = await index.store.load(options.checkAfterOpen ? (manifest) => index.startThreadEarly(manifest) : undefined);
+    const stored = await index.store.load(options.checkAfterOpen ? (manifest) => index.helpers.startEarly(manifest) : undefined);
     if (stored !== undefined) {
       index.manifest = stored.manifest;
       for (const reader of stored.readers) index.segments.add(reader);
@@ -219,25 +217,11 @@ export class CodeIndex {
     this.advance.cancel();
   }
 
-  private coreToSpare(): boolean {
-    return (this.options.coreToSpare ?? coreToSpare)();
-  }
-
-  /**
-   * Starts the stat thread as soon as the manifest says the first check will use it, so that it
-   * is ready by the time the check begins: starting takes about as long as opening the segments.
-   */
-  private startThreadEarly(manifest: IndexManifest): void {
-    // Read as found on disk: a field of another shape counts nothing.
-    const folders = manifest.listing?.mtimes;
-    const paths = (Number(manifest.files) || 0) + (typeof folders === "object" && folders !== null ? Object.keys(folders).length : 0);
-    if (paths >= (this.options.threadMinPaths ?? THREAD_MIN_PATHS) && this.coreToSpare()) this.statThread ??= StatThread.start();
-  }
-
   private planCheck(): ChangeCheck | undefined {
     const listing = this.manifest.listing;
-    const threadFor = () => (this.statThread ??= this.coreToSpare() ? StatThread.start() : undefined);
-    return listing === undefined ? undefined : ChangeCheck.begin(this.root, listing, this.files, this.manifest.skipped, threadFor, this.options.threadMinPaths);
+    return listing === undefined
+      ? undefined
+      : ChangeCheck.begin(this.root, listing, this.files, this.manifest.skipped, this.helpers.threadFor, this.options.threadMinPaths, this.helpers.findFor(listing));
   }
 
   /** True once an update has run here or in an earlier process. */
@@ -302,6 +286,7 @@ export class CodeIndex {
     if (persist) await this.store.makeFolders();
     const begun = start === this.root ? (this.advance.take(this.segments.stamp) ?? CheckInAdvance.now(() => this.planCheck())) : this.advance.cancel();
     const checkedAt = begun?.checkedAt ?? Date.now();
+    await begun?.check.ready();
     const scan = scanForChanges(this.root, start, this.files, this.manifest, checkedAt, {
       ...(this.options.maxFileBytes !== undefined ? { maxFileBytes: this.options.maxFileBytes } : {}),
       ...(this.options.hidden ? { hidden: this.options.hidden } : {}),

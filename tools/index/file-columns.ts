@@ -184,6 +184,10 @@ export class FileTable {
   size(index: number): number {
     return this.sizes[index]!;
   }
+  /** The largest size and the latest mtime of any file in the table. */
+  bounds(): { size: number; mtimeMs: number } {
+    return { size: largestOf(this.sizes), mtimeMs: largestOf(this.mtimes) };
+  }
   mtimeMs(index: number): number {
     return this.mtimes[index]!;
   }
@@ -229,4 +233,11 @@ export function headersFromColumns(stored: Uint8Array): SegmentFileHeader[] | st
   const table = FileTable.from(stored);
   if (typeof table === "string") return table;
   return Array.from({ length: table.length }, (_, index) => table.header(index));
+}
+
+/** The largest number of `column` (0 when empty), through the built-in `Math.max` a block at a time: a loop here runs cold, about 10 times slower. */
+function largestOf(column: Float64Array): number {
+  let largest = 0;
+  for (let at = 0; at < column.length; at += 8192) largest = Math.max(largest, Math.max.apply(null, column.subarray(at, at + 8192) as unknown as number[]));
+  return largest;
 }

@@ -140,11 +140,36 @@ export class LiveFiles implements ReadonlyMap<string, IndexEntry> {
   /** Calls `visit` with each live file's path, size and mtime, making no entries; stops when it returns false. */
   each(visit: (path: string, size: number, mtimeMs: number) => boolean): void {
     for (const [path, slot] of this.slots) {
-      const touched = this.touched.size === 0 ? undefined : this.touched.get(slot);
-      const table = this.placed[Math.floor(slot / SLOT_SPAN)]!.reader.table;
-      const file = slot % SLOT_SPAN;
-      if (!visit(path, touched?.[0] ?? table.size(file), touched?.[1] ?? table.mtimeMs(file))) return;
+      const [size, mtimeMs] = this.recordedAt(slot);
+      if (!visit(path, size, mtimeMs)) return;
     }
+  }
+
+  /** A live file's size and mtime, read from the columns (no entry made). */
+  recorded(path: string): { size: number; mtimeMs: number } | undefined {
+    const slot = this.slots.get(path);
+    if (slot === undefined) return undefined;
+    const [size, mtimeMs] = this.recordedAt(slot);
+    return { size, mtimeMs };
+  }
+
+  private recordedAt(slot: number): [size: number, mtimeMs: number] {
+    const touched = this.touched.size === 0 ? undefined : this.touched.get(slot);
+    if (touched !== undefined) return touched;
+    const table = this.placed[Math.floor(slot / SLOT_SPAN)]!.reader.table;
+    const file = slot % SLOT_SPAN;
+    return [table.size(file), table.mtimeMs(file)];
+  }
+
+  /** At least the largest size and the latest mtime of any live file (dead ones count too), read from the columns. */
+  bounds(): { size: number; mtimeMs: number } {
+    let [size, mtimeMs] = [0, 0];
+    for (const { reader } of this.placed) {
+      const table = reader.table.bounds();
+      [size, mtimeMs] = [Math.max(size, table.size), Math.max(mtimeMs, table.mtimeMs)];
+    }
+    for (const [touchedSize, touchedMtime] of this.touched.values()) [size, mtimeMs] = [Math.max(size, touchedSize), Math.max(mtimeMs, touchedMtime)];
+    return { size, mtimeMs };
   }
 
   /** Symbols defined in the live files, counted from the columns. */
@@ -179,7 +204,7 @@ export class LiveFiles implements ReadonlyMap<string, IndexEntry> {
     if (entry === undefined) {
       const { reader, base } = this.placed[Math.floor(slot / SLOT_SPAN)]!;
       const file = slot % SLOT_SPAN;
-      const [size, mtimeMs] = this.touched.get(slot) ?? [reader.table.size(file), reader.table.mtimeMs(file)];
+      const [size, mtimeMs] = this.recordedAt(slot);
       entry = new IndexEntry(reader, file, base + reader.table.firstChunks[file]!, size, mtimeMs);
       this.made.set(slot, entry);
     }
