@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CHUNK_HEADER, TermDictionary } from "../../tools/index/store.js";
 import { TermCounter } from "../../tools/index/term-counter.js";
+import { termText } from "../../tools/index/term-list.js";
 import { tokenize } from "../../tools/index/tokenize.js";
 
 /** Counts each token of `tokenize(text)`, `weight` times an occurrence. */
@@ -20,7 +21,7 @@ function finished(counter: TermCounter, dictionary: TermDictionary): Map<string,
   const counts = new Map<string, number>();
   let total = 0;
   for (let index = 0; index < distinct; index++) {
-    counts.set(dictionary.terms[numbers[termsAt + index]!]!, numbers[termsAt + distinct + index]!);
+    counts.set(termText(dictionary, numbers[termsAt + index]!), numbers[termsAt + distinct + index]!);
     total += numbers[termsAt + distinct + index]!;
   }
   expect(length).toBe(total);

@@ -13,6 +13,7 @@ import type { IndexStore } from "./index-store.js";
 import { writeRecords, type FileChange } from "./segment-build.js";
 import { CHUNK_HEADER } from "./store.js";
 import type { SegmentSet } from "./segment-set.js";
+import { compareTerms, GrowingTermList, type TermList } from "./term-list.js";
 import { forEachChunk, type WritableFile } from "./writable-file.js";
 
 /** A batch is written once it holds this many files, however few postings they have: each record's own objects (symbols, chunks) cost memory too. */
@@ -20,16 +21,15 @@ const BATCH_FILES = 4000;
 
 /** The ids of one thread's term list that the batch's records use. */
 interface UsedTerms {
-  terms: readonly string[];
+  terms: TermList;
   marked: Uint8Array;
-  ids: number[];
 }
 
 export class SegmentBatch {
   /** For each thread's term list met in this batch: which of its ids the records use. */
-  private used = new Map<readonly string[], UsedTerms>();
+  private used = new Map<TermList, UsedTerms>();
   /** For each thread's term list met in the last batch or this one: its ids in term order. */
-  private orders = new Map<readonly string[], Int32Array>();
+  private orders = new Map<TermList, Int32Array>();
   private records: WritableFile[] = [];
   /** The term list each record's ids name, by record. */
   private recordTerms: UsedTerms[] = [];
@@ -47,19 +47,16 @@ export class SegmentBatch {
   ) {}
 
   /** Adds a record whose term ids name `terms` (its ids are rewritten in place when the batch is written). */
-  record(file: WritableFile, terms: readonly string[]): void {
+  record(file: WritableFile, terms: TermList): void {
     const used = this.usedOf(terms);
     const numbers = file.numbers;
-    const { marked, ids } = used;
+    const { marked } = used;
     for (let position = 0; position < numbers.length; ) {
       const distinct = numbers[position + CHUNK_HEADER - 1]!;
       const termsAt = position + CHUNK_HEADER;
       for (let index = termsAt; index < termsAt + distinct; index++) {
         const local = numbers[index]!;
-        if (marked[local] === 0) {
-          marked[local] = 1;
-          ids.push(local);
-        }
+        marked[local] = 1;
       }
       this.postings += distinct;
       position = termsAt + 2 * distinct;
@@ -107,13 +104,13 @@ export class SegmentBatch {
   }
 
   /** The used-id marks for `terms`, grown to cover terms added to the list since they were made. */
-  private usedOf(terms: readonly string[]): UsedTerms {
+  private usedOf(terms: TermList): UsedTerms {
     let used = this.used.get(terms);
     if (used === undefined) {
-      used = { terms, marked: new Uint8Array(terms.length), ids: [] };
+      used = { terms, marked: new Uint8Array(terms.count) };
       this.used.set(terms, used);
-    } else if (used.marked.length < terms.length) {
-      const larger = new Uint8Array(Math.max(terms.length, 2 * used.marked.length));
+    } else if (used.marked.length < terms.count) {
+      const larger = new Uint8Array(Math.max(terms.count, 2 * used.marked.length));
       larger.set(used.marked);
       used.marked = larger;
     }
@@ -126,21 +123,17 @@ function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-function byCodeUnits(left: string, right: string): number {
-  return left < right ? -1 : left > right ? 1 : 0;
-}
-
 /** The ids of `terms` in term order, from `known` (the order of the list's first `known.length` terms) and its newer terms sorted and merged in. */
-function ordered(terms: readonly string[], known: Int32Array | undefined): Int32Array {
+function ordered(terms: TermList, known: Int32Array | undefined): Int32Array {
   const from = known?.length ?? 0;
-  if (from === terms.length && known !== undefined) return known;
+  if (from === terms.count && known !== undefined) return known;
   const added = sortedIds(terms, from);
-  const order = new Int32Array(terms.length);
+  const order = new Int32Array(terms.count);
   let position = 0;
   let next = 0;
   for (let index = 0; index < from; index++) {
     const id = known![index]!;
-    while (next < added.length && terms[added[next]!]! < terms[id]!) order[position++] = added[next++]!;
+    while (next < added.length && compareTerms(terms, added[next]!, terms, id) < 0) order[position++] = added[next++]!;
     order[position++] = id;
   }
   while (next < added.length) order[position++] = added[next++]!;
@@ -150,18 +143,18 @@ function ordered(terms: readonly string[], known: Int32Array | undefined): Int32
 const ID_SPAN = 2 ** 24;
 
 /**
- * The ids `from` .. terms.length - 1 in term order. Each id is packed with its term's first four
- * characters into one number, so a numeric sort orders them by prefix without calling a
- * comparator; only runs sharing a prefix are then sorted by their whole terms. Terms are made of
- * ASCII identifier characters; a list holding any other (or too many terms) is sorted by comparator.
+ * The ids `from` .. terms.count - 1 in term order. Each id is packed with its term's first four
+ * bytes into one number, so a numeric sort orders them by prefix without calling a comparator;
+ * only runs sharing a prefix are then sorted by their whole terms. Terms are made of ASCII
+ * identifier characters; a list holding any other byte (or too many terms) is sorted by comparator.
  */
-export function sortedIds(terms: readonly string[], from: number): Int32Array {
-  const count = terms.length - from;
+export function sortedIds(terms: TermList, from: number): Int32Array {
+  const count = terms.count - from;
   const ids = new Int32Array(count);
-  const byTerm = (left: number, right: number) => byCodeUnits(terms[left]!, terms[right]!);
-  const packed = terms.length < ID_SPAN ? new Float64Array(count) : undefined;
+  const byTerm = (left: number, right: number) => compareTerms(terms, left, terms, right);
+  const packed = terms.count < ID_SPAN ? new Float64Array(count) : undefined;
   for (let offset = 0; offset < count && packed !== undefined; offset++) {
-    const prefix = prefixKey(terms[from + offset]!);
+    const prefix = prefixKey(terms, from + offset);
     if (prefix < 0) {
       for (let index = 0; index < count; index++) ids[index] = from + index;
       return ids.sort(byTerm);
@@ -184,11 +177,14 @@ export function sortedIds(terms: readonly string[], from: number): Int32Array {
   return ids;
 }
 
-/** The first four characters' codes (7 bits each, 0 past the end) as one number ordered as the strings are, or -1 when one is not ASCII. */
-function prefixKey(term: string): number {
+/** Term id's first four bytes (7 bits each, 0 past the end) as one number ordered as the terms are, or -1 when one is not ASCII. */
+function prefixKey(terms: TermList, id: number): number {
+  const bytes = terms.bytes;
+  const start = terms.startOf(id);
+  const length = terms.endOf(id) - start;
   let key = 0;
   for (let index = 0; index < 4; index++) {
-    const code = index < term.length ? term.charCodeAt(index) : 0;
+    const code = index < length ? bytes[start + index]! : 0;
     if (code > 127) return -1;
     key = key * 128 + code;
   }
@@ -196,11 +192,11 @@ function prefixKey(term: string): number {
 }
 
 /**
- * Merges the used terms of every list in term order (by code units, as segments store them),
- * gives equal terms one id in that order, and rewrites each record's ids onto it; returns the
- * sorted terms.
+ * Merges the used terms of every list in term order (by bytes, which for ASCII terms is the
+ * segments' order by code units), gives equal terms one id in that order, and rewrites each
+ * record's ids onto it; returns the sorted terms.
  */
-function renumber(records: readonly WritableFile[], recordTerms: readonly UsedTerms[], lists: ReadonlyArray<UsedTerms & { order: Int32Array }>): string[] {
+function renumber(records: readonly WritableFile[], recordTerms: readonly UsedTerms[], lists: ReadonlyArray<UsedTerms & { order: Int32Array }>): TermList {
   // Each list's used ids, in term order.
   const runs = lists.map(({ order, marked }) => {
     const run = new Int32Array(order.length);
@@ -210,21 +206,25 @@ function renumber(records: readonly WritableFile[], recordTerms: readonly UsedTe
   });
   const maps = new Map(lists.map((list) => [list.terms, new Int32Array(list.marked.length)]));
   const mapsByList = [...maps.values()];
-  const heads = runs.map(() => 0);
-  const sorted: string[] = [];
+  const termLists = lists.map((list) => list.terms);
+  const heads = new Int32Array(runs.length);
+  const sorted = new GrowingTermList();
   for (;;) {
-    let smallest: string | undefined;
+    let smallestList = -1;
     for (let list = 0; list < runs.length; list++) {
       if (heads[list]! === runs[list]!.length) continue;
-      const term = lists[list]!.terms[runs[list]![heads[list]!]!]!;
-      if (smallest === undefined || term < smallest) smallest = term;
+      if (smallestList < 0 || compareTerms(termLists[list]!, runs[list]![heads[list]!]!, termLists[smallestList]!, runs[smallestList]![heads[smallestList]!]!) < 0)
+        smallestList = list;
     }
-    if (smallest === undefined) break;
-    sorted.push(smallest);
+    if (smallestList < 0) break;
+    const smallest = runs[smallestList]![heads[smallestList]!]!;
+    const smallestTerms = termLists[smallestList]!;
+    const id = sorted.push(smallestTerms.bytes, smallestTerms.startOf(smallest), smallestTerms.endOf(smallest));
     for (let list = 0; list < runs.length; list++) {
-      const id = runs[list]![heads[list]!];
-      if (id === undefined || lists[list]!.terms[id] !== smallest) continue;
-      mapsByList[list]![id] = sorted.length - 1;
+      if (heads[list]! === runs[list]!.length) continue;
+      const local = runs[list]![heads[list]!]!;
+      if (list !== smallestList && compareTerms(termLists[list]!, local, smallestTerms, smallest) !== 0) continue;
+      mapsByList[list]![local] = id;
       heads[list]!++;
     }
   }

@@ -64,21 +64,47 @@ class DictionaryWriter {
   private inBlock = 0;
   private blockStart = 0;
   private last: string | undefined;
+  /** The last term added as bytes (a copy: the caller's bytes may change), to check the order of the next. */
+  private lastBytes = new Uint8Array(64);
+  private lastLength = -1;
 
   add(term: string, frequency: number, offset: number, length: number): void {
     if (this.last !== undefined && !(this.last < term)) throw new Error(`terms out of order: ${this.last} then ${term}`);
     this.last = term;
-    if (this.inBlock === BLOCK_TERMS) this.closeBlock();
-    if (this.inBlock === 0) {
-      this.footer.firsts.push(term);
-      this.footer.offsets.push(this.blocks.length);
-      this.blockStart = this.blocks.length;
-    }
+    if (this.opensBlock()) this.footer.firsts.push(term);
     this.blocks.text(term);
+    this.entryNumbers(frequency, offset, length);
+  }
+
+  /** Adds a term given as source[start, end) (ASCII, so its bytes order it as code units do); only a block's first term becomes a string. */
+  addBytes(source: Uint8Array, start: number, end: number, frequency: number, offset: number, length: number): void {
+    const term = source.subarray(start, end);
+    const last = this.lastBytes.subarray(0, this.lastLength);
+    if (this.lastLength >= 0 && !(Buffer.compare(last, term) < 0))
+      throw new Error(`terms out of order: ${Buffer.from(last).toString("latin1")} then ${Buffer.from(term).toString("latin1")}`);
+    if (term.length > this.lastBytes.length) this.lastBytes = new Uint8Array(2 * term.length);
+    this.lastBytes.set(term);
+    this.lastLength = term.length;
+    if (this.opensBlock()) this.footer.firsts.push(Buffer.from(term.buffer, term.byteOffset, term.length).toString("latin1"));
+    this.blocks.varint(term.length);
+    this.blocks.raw(term);
+    this.entryNumbers(frequency, offset, length);
+  }
+
+  /** Counts an entry in, closing a full block first; true when the entry opens a block (whose first term the caller names). */
+  private opensBlock(): boolean {
+    if (this.inBlock === BLOCK_TERMS) this.closeBlock();
+    this.inBlock++;
+    if (this.inBlock > 1) return false;
+    this.footer.offsets.push(this.blocks.length);
+    this.blockStart = this.blocks.length;
+    return true;
+  }
+
+  private entryNumbers(frequency: number, offset: number, length: number): void {
     this.blocks.varint(frequency);
     this.blocks.varint(offset);
     this.blocks.varint(length);
-    this.inBlock++;
   }
 
   private closeBlock(): void {
@@ -140,6 +166,18 @@ export class SegmentWriter {
 
   /** Adds a term with its postings: chunk ids ascending, each with its count. */
   addTerm(term: string, ids: ArrayLike<number>, counts: ArrayLike<number>): void {
+    const at = this.appendPostings(ids, counts);
+    this.terms.add(term, ids.length, at, this.postings.length);
+  }
+
+  /** `addTerm` for a term spelled by source[start, end) (ASCII), without a string for it. */
+  addTermBytes(source: Uint8Array, start: number, end: number, ids: ArrayLike<number>, counts: ArrayLike<number>): void {
+    const at = this.appendPostings(ids, counts);
+    this.terms.addBytes(source, start, end, ids.length, at, this.postings.length);
+  }
+
+  /** Writes a term's postings (in `this.postings` too, until the next term); returns where they start. */
+  private appendPostings(ids: ArrayLike<number>, counts: ArrayLike<number>): number {
     this.startTerms();
     this.postings.clear();
     let previous = 0;
@@ -148,8 +186,7 @@ export class SegmentWriter {
       this.postings.varint(counts[index]!);
       previous = ids[index]!;
     }
-    const at = this.sink.append(this.postings.view());
-    this.terms.add(term, ids.length, at, this.postings.length);
+    return this.sink.append(this.postings.view());
   }
 
   /** Adds a lower-cased symbol name with the (ascending) numbers of the files that define it. */

@@ -51,7 +51,7 @@ export class TermCounter {
 
   /** True once the dictionary or the identifiers seen have grown past what one counter should keep. */
   get crowded(): boolean {
-    return this.identifiers.count > CROWDED || this.dictionary.size > CROWDED;
+    return this.identifiers.count > CROWDED || this.dictionary.count > CROWDED;
   }
 
   /** Adds the terms of bytes[start, end) (UTF-8) to the current chunk, each occurrence counted `weight` times. */
@@ -102,7 +102,7 @@ export class TermCounter {
    * the whole file's numbers at once.
    */
   finishChunk(startLine: number, endLine: number, startByte: number, endByte: number): { termsAt: number; distinct: number; length: number } {
-    if (this.termCounts.length < this.dictionary.size) this.termCounts = grown(this.termCounts, this.dictionary.size);
+    if (this.termCounts.length < this.dictionary.count) this.termCounts = grown(this.termCounts, this.dictionary.count);
     const termCounts = this.termCounts;
     const identifierCounts = this.identifierCounts;
     const termStart = this.termStart;
