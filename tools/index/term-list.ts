@@ -40,7 +40,8 @@ export class GrowingTermList implements TermList {
   push(source: Uint8Array, start: number, end: number): number {
     const at = this.count === 0 ? 0 : this.ends[this.count - 1]!;
     this.reserve(1, end - start);
-    this.bytes.set(source.subarray(start, end), at);
+    const bytes = this.bytes;
+    for (let offset = 0; offset < end - start; offset++) bytes[at + offset] = source[start + offset]!;
     this.ends[this.count] = at + end - start;
     return this.count++;
   }
