@@ -64,10 +64,10 @@ describe("a segment batch", () => {
 });
 
 describe("the order of a list's new terms", () => {
-  it("is the order of a comparator sort of their bytes, for terms sharing prefixes, shorter than four characters, or not ASCII", () => {
-    const term = fc.stringMatching(/^[abc_$0-9\u0000é😀]{0,7}$/u);
+  /** Checks `sortedIds` against a comparator sort of the terms' bytes, for lists of `term`s of up to `maxLength`. */
+  function ordersAsComparator(term: fc.Arbitrary<string>, maxLength: number, numRuns: number): void {
     fc.assert(
-      fc.property(fc.uniqueArray(term, { maxLength: 60 }), fc.nat(), (terms, cut) => {
+      fc.property(fc.uniqueArray(term, { maxLength }), fc.nat(), (terms, cut) => {
         const from = terms.length === 0 ? 0 : cut % terms.length;
         const encoded = terms.map((text) => Buffer.from(text, "utf8"));
         const list = new GrowingTermList();
@@ -75,7 +75,24 @@ describe("the order of a list's new terms", () => {
         const expected = Array.from({ length: terms.length - from }, (_, offset) => from + offset).sort((left, right) => Buffer.compare(encoded[left]!, encoded[right]!));
         expect([...sortedIds(list, from)]).toEqual(expected);
       }),
-      { numRuns: 500 },
+      { numRuns },
     );
+  }
+
+  it("is the order of a comparator sort of their bytes, for terms sharing prefixes, shorter than four characters, or not ASCII", () => {
+    ordersAsComparator(fc.stringMatching(/^[abc_$0-9\u0000é😀]{0,7}$/u), 60, 500);
+  });
+
+  it("orders a term before a longer one it starts, however the longer one goes on (NUL bytes included)", () => {
+    const list = new GrowingTermList();
+    // "ab" followed by 0..19 NUL bytes, in a shuffled order: one run longer than a comparator's share, all sharing a key.
+    const lengths = Array.from({ length: 20 }, (_, index) => (index * 7) % 20);
+    for (const nuls of lengths) list.push(Buffer.from(`ab${"\u0000".repeat(nuls)}`, "latin1"), 0, 2 + nuls);
+    const byLength = lengths.map((nuls, id) => ({ nuls, id })).sort((left, right) => left.nuls - right.nuls);
+    expect([...sortedIds(list, 0)]).toEqual(byLength.map(({ id }) => id));
+  });
+
+  it("is the order of a comparator sort of their bytes for long ASCII terms sharing prefixes of many lengths (sorted four bytes at a time)", () => {
+    ordersAsComparator(fc.stringMatching(/^(ab|a|b|\u0000|x){0,12}$/), 400, 200);
   });
 });

@@ -141,53 +141,63 @@ function ordered(terms: TermList, known: Int32Array | undefined): Int32Array {
 }
 
 const ID_SPAN = 2 ** 24;
+/** A byte 0..127 of a term is the digit byte + 1 of a key, and 0 marks a term's end, so a shorter term orders before a longer one it starts. */
+const BASE = 129;
+/** Bytes per key: 129^4 < 2^29, and with an id below 2^24 a key and its id fit the 53 bits of a double exactly. */
+const KEY_BYTES = 4;
+/** Runs up to this long are sorted by comparing their terms. */
+const SMALL_RUN = 8;
 
 /**
- * The ids `from` .. terms.count - 1 in term order. Each id is packed with its term's first four
- * bytes into one number, so a numeric sort orders them by prefix without calling a comparator;
- * only runs sharing a prefix are then sorted by their whole terms. Terms are made of ASCII
- * identifier characters; a list holding any other byte (or too many terms) is sorted by comparator.
+ * The ids `from` .. terms.count - 1 in term order, sorted by their bytes four at a time (most
+ * significant first): each id is packed with the key of its term's next four bytes into one
+ * number, a numeric sort orders a run by key without calling a comparator, and each run sharing a
+ * key is sorted again on the bytes after it. Terms are made of ASCII identifier characters; a list
+ * holding any other byte (or too many terms) is sorted by comparator.
  */
 export function sortedIds(terms: TermList, from: number): Int32Array {
   const count = terms.count - from;
   const ids = new Int32Array(count);
-  const byTerm = (left: number, right: number) => compareTerms(terms, left, terms, right);
-  const packed = terms.count < ID_SPAN ? new Float64Array(count) : undefined;
-  for (let offset = 0; offset < count && packed !== undefined; offset++) {
-    const prefix = prefixKey(terms, from + offset);
-    if (prefix < 0) {
-      for (let index = 0; index < count; index++) ids[index] = from + index;
-      return ids.sort(byTerm);
-    }
-    packed[offset] = prefix * ID_SPAN + from + offset;
-  }
-  if (packed === undefined) {
-    for (let index = 0; index < count; index++) ids[index] = from + index;
-    return ids.sort(byTerm);
-  }
-  packed.sort();
-  let runStart = 0;
-  for (let index = 0; index <= count; index++) {
-    if (index < count) ids[index] = packed[index]! % ID_SPAN;
-    if (index === count || Math.floor(packed[index]! / ID_SPAN) !== Math.floor(packed[runStart]! / ID_SPAN)) {
-      if (index - runStart > 1) ids.subarray(runStart, index).sort(byTerm);
-      runStart = index;
-    }
-  }
+  for (let index = 0; index < count; index++) ids[index] = from + index;
+  const bytes = terms.bytes;
+  let ascii = terms.count < ID_SPAN;
+  for (let position = terms.startOf(from); ascii && position < terms.startOf(terms.count); position++) ascii = bytes[position]! < 128;
+  if (!ascii) return ids.sort((left, right) => compareTerms(terms, left, terms, right));
+  sortRun(terms, ids, new Float64Array(count), 0, count, 0);
   return ids;
 }
 
-/** Term id's first four bytes (7 bits each, 0 past the end) as one number ordered as the terms are, or -1 when one is not ASCII. */
-function prefixKey(terms: TermList, id: number): number {
-  const bytes = terms.bytes;
-  const start = terms.startOf(id);
-  const length = terms.endOf(id) - start;
-  let key = 0;
-  for (let index = 0; index < 4; index++) {
-    const code = index < length ? bytes[start + index]! : 0;
-    if (code > 127) return -1;
-    key = key * 128 + code;
+/** Sorts ids[start, end), whose terms share their first `depth` bytes, by their bytes from `depth` on (`packed` is scratch of ids' length). */
+function sortRun(terms: TermList, ids: Int32Array, packed: Float64Array, start: number, end: number, depth: number): void {
+  if (end - start <= SMALL_RUN) {
+    for (let index = start + 1; index < end; index++) {
+      const id = ids[index]!;
+      let at = index;
+      for (; at > start && compareTerms(terms, ids[at - 1]!, terms, id) > 0; at--) ids[at] = ids[at - 1]!;
+      ids[at] = id;
+    }
+    return;
   }
+  for (let index = start; index < end; index++) packed[index] = keyOf(terms, ids[index]!, depth) * ID_SPAN + ids[index]!;
+  packed.subarray(start, end).sort();
+  let runStart = start;
+  for (let index = start; index <= end; index++) {
+    if (index < end) ids[index] = packed[index]! % ID_SPAN;
+    if (index === end || Math.floor(packed[index]! / ID_SPAN) !== Math.floor(packed[runStart]! / ID_SPAN)) {
+      // Equal keys that end a term would be equal terms, which a list does not hold twice.
+      if (index - runStart > 1 && Math.floor(packed[runStart]! / ID_SPAN) % BASE !== 0) sortRun(terms, ids, packed, runStart, index, depth + KEY_BYTES);
+      runStart = index;
+    }
+  }
+}
+
+/** The key of term id's bytes depth .. depth + 3: a digit of byte + 1 each, 0 past its end. */
+function keyOf(terms: TermList, id: number, depth: number): number {
+  const bytes = terms.bytes;
+  const start = terms.startOf(id) + depth;
+  const end = terms.endOf(id);
+  let key = 0;
+  for (let index = 0; index < KEY_BYTES; index++) key = key * BASE + (start + index < end ? bytes[start + index]! + 1 : 0);
   return key;
 }
 
