@@ -74,8 +74,7 @@ function writePostings(writer: SegmentWriter, files: readonly WritableFile[], fi
   }
   const bytes = terms.bytes;
   for (let term = 0; term < terms.count; term++) {
-    if (starts[term + 1]! > starts[term]!)
-      writer.addTermBytes(bytes, terms.startOf(term), terms.endOf(term), ids.subarray(starts[term]!, starts[term + 1]!), counts.subarray(starts[term]!, starts[term + 1]!));
+    if (starts[term + 1]! > starts[term]!) writer.addTermBytes(bytes, terms.startOf(term), terms.endOf(term), ids, counts, starts[term]!, starts[term + 1]!);
   }
 }
 

@@ -78,17 +78,28 @@ class DictionaryWriter {
 
   /** Adds a term given as source[start, end) (ASCII, so its bytes order it as code units do); only a block's first term becomes a string. */
   addBytes(source: Uint8Array, start: number, end: number, frequency: number, offset: number, length: number): void {
-    const term = source.subarray(start, end);
-    const last = this.lastBytes.subarray(0, this.lastLength);
-    if (this.lastLength >= 0 && !(Buffer.compare(last, term) < 0))
-      throw new Error(`terms out of order: ${Buffer.from(last).toString("latin1")} then ${Buffer.from(term).toString("latin1")}`);
-    if (term.length > this.lastBytes.length) this.lastBytes = new Uint8Array(2 * term.length);
-    this.lastBytes.set(term);
-    this.lastLength = term.length;
-    if (this.opensBlock()) this.footer.firsts.push(Buffer.from(term.buffer, term.byteOffset, term.length).toString("latin1"));
-    this.blocks.varint(term.length);
-    this.blocks.raw(term);
+    if (this.lastLength >= 0 && !this.follows(source, start, end)) {
+      const text = (bytes: Uint8Array, from: number, to: number) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1", from, to);
+      throw new Error(`terms out of order: ${text(this.lastBytes, 0, this.lastLength)} then ${text(source, start, end)}`);
+    }
+    if (end - start > this.lastBytes.length) this.lastBytes = new Uint8Array(2 * (end - start));
+    const last = this.lastBytes;
+    for (let index = start; index < end; index++) last[index - start] = source[index]!;
+    this.lastLength = end - start;
+    if (this.opensBlock()) this.footer.firsts.push(Buffer.from(source.buffer, source.byteOffset, source.length).toString("latin1", start, end));
+    this.blocks.varint(end - start);
+    this.blocks.bytesOf(source, start, end);
     this.entryNumbers(frequency, offset, length);
+  }
+
+  /** Whether source[start, end) orders after the last term added as bytes. */
+  private follows(source: Uint8Array, start: number, end: number): boolean {
+    const last = this.lastBytes;
+    const shared = Math.min(this.lastLength, end - start);
+    for (let index = 0; index < shared; index++) {
+      if (last[index] !== source[start + index]) return last[index]! < source[start + index]!;
+    }
+    return this.lastLength < end - start;
   }
 
   /** Counts an entry in, closing a full block first; true when the entry opens a block (whose first term the caller names). */
@@ -166,26 +177,21 @@ export class SegmentWriter {
 
   /** Adds a term with its postings: chunk ids ascending, each with its count. */
   addTerm(term: string, ids: ArrayLike<number>, counts: ArrayLike<number>): void {
-    const at = this.appendPostings(ids, counts);
+    const at = this.appendPostings(ids, counts, 0, ids.length);
     this.terms.add(term, ids.length, at, this.postings.length);
   }
 
-  /** `addTerm` for a term spelled by source[start, end) (ASCII), without a string for it. */
-  addTermBytes(source: Uint8Array, start: number, end: number, ids: ArrayLike<number>, counts: ArrayLike<number>): void {
-    const at = this.appendPostings(ids, counts);
-    this.terms.addBytes(source, start, end, ids.length, at, this.postings.length);
+  /** `addTerm` for a term spelled by source[start, end) (ASCII), without a string for it, with the postings ids[from, to) and counts[from, to). */
+  addTermBytes(source: Uint8Array, start: number, end: number, ids: ArrayLike<number>, counts: ArrayLike<number>, from: number, to: number): void {
+    const at = this.appendPostings(ids, counts, from, to);
+    this.terms.addBytes(source, start, end, to - from, at, this.postings.length);
   }
 
   /** Writes a term's postings (in `this.postings` too, until the next term); returns where they start. */
-  private appendPostings(ids: ArrayLike<number>, counts: ArrayLike<number>): number {
+  private appendPostings(ids: ArrayLike<number>, counts: ArrayLike<number>, from: number, to: number): number {
     this.startTerms();
     this.postings.clear();
-    let previous = 0;
-    for (let index = 0; index < ids.length; index++) {
-      this.postings.varint(ids[index]! - previous);
-      this.postings.varint(counts[index]!);
-      previous = ids[index]!;
-    }
+    this.postings.deltaPairs(ids, counts, from, to);
     return this.sink.append(this.postings.view());
   }
 
