@@ -101,6 +101,23 @@ describe("the term counter", () => {
     );
   });
 
+  it("counts as a fresh counter does when started afresh with the tables of one that grew (sizedLike)", () => {
+    const grownDictionary = new TermDictionary();
+    const grownCounter = new TermCounter(grownDictionary);
+    grownCounter.add(Buffer.from(Array.from({ length: 5000 }, (_, index) => `name${index}Part${index % 97} value_${index}`).join("\n"), "utf8"));
+    finished(grownCounter, grownDictionary);
+    const dictionary = new TermDictionary(grownDictionary);
+    const counter = new TermCounter(dictionary, grownCounter);
+    expect(dictionary.count).toBe(0);
+    fc.assert(
+      fc.property(codeText, (text) => {
+        counter.add(Buffer.from(text, "utf8"));
+        expect(finished(counter, dictionary)).toEqual(expectedCounts(text));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("leaves out identifiers longer than 64 characters", () => {
     const dictionary = new TermDictionary();
     const counter = new TermCounter(dictionary);

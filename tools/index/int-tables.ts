@@ -90,6 +90,11 @@ export class ByteInterner {
     }
   }
 
+  /** An empty table with this one's room (slots, pool bytes, ids), for a table that will fill about as far. */
+  emptyCopy(): ByteInterner {
+    return new ByteInterner(this.table.length >> 1, this.bytes.length, this.starts.length);
+  }
+
   /** Where id's bytes start and end in `bytes`. */
   startOf(id: number): number {
     return this.starts[id]!;

@@ -140,8 +140,8 @@ class LocalAnalysis {
 
   analyse(files: FileToAnalyse[]): AnalysedOutcome[] {
     if (this.counter.crowded) {
-      this.dictionary = new TermDictionary();
-      this.counter = new TermCounter(this.dictionary);
+      this.dictionary = new TermDictionary(this.dictionary);
+      this.counter = new TermCounter(this.dictionary, this.counter);
     }
     const terms = this.dictionary;
     return readAndAnalyse(files, this.counter, this.reader, { maxLines: this.maxLines }).map((outcome) =>

@@ -22,8 +22,13 @@ export const INDEX_FORMAT_VERSION = 9;
  * their bytes, kept in one pool (a `TermList`): no string is made for a term, new or met before.
  */
 export class TermDictionary implements TermList {
-  private readonly table = new ByteInterner(1 << 15, 1 << 18, 1 << 15);
+  private readonly table: ByteInterner;
   private encoded = Buffer.alloc(64);
+
+  /** An empty dictionary; with `sizedLike`, its table starts with that dictionary's room (one started afresh fills about as far). */
+  constructor(sizedLike?: TermDictionary) {
+    this.table = sizedLike?.table.emptyCopy() ?? new ByteInterner(1 << 15, 1 << 18, 1 << 15);
+  }
 
   /** The id of the term spelled by source[start, end) (ASCII; FNV-1a hash `hash`). */
   internBytes(source: Uint8Array, start: number, end: number, hash: number): number {

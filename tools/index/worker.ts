@@ -23,8 +23,8 @@ const reader = new FileReader();
 port.on("message", (task: WorkerTask) => {
   const reset = counter.crowded;
   if (reset) {
-    dictionary = new TermDictionary();
-    counter = new TermCounter(dictionary);
+    dictionary = new TermDictionary(dictionary);
+    counter = new TermCounter(dictionary, counter);
     termsSent = 0;
   }
   const transfer: ArrayBuffer[] = [];
