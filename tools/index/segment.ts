@@ -79,14 +79,14 @@ class DictionaryWriter {
   /** Adds a term given as source[start, end) (ASCII, so its bytes order it as code units do); only a block's first term becomes a string. */
   addBytes(source: Uint8Array, start: number, end: number, frequency: number, offset: number, length: number): void {
     if (this.lastLength >= 0 && !this.follows(source, start, end)) {
-      const text = (bytes: Uint8Array, from: number, to: number) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1", from, to);
+      const text = (bytes: Uint8Array, from: number, to: number) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8", from, to);
       throw new Error(`terms out of order: ${text(this.lastBytes, 0, this.lastLength)} then ${text(source, start, end)}`);
     }
     if (end - start > this.lastBytes.length) this.lastBytes = new Uint8Array(2 * (end - start));
     const last = this.lastBytes;
     for (let index = start; index < end; index++) last[index - start] = source[index]!;
     this.lastLength = end - start;
-    if (this.opensBlock()) this.footer.firsts.push(Buffer.from(source.buffer, source.byteOffset, source.length).toString("latin1", start, end));
+    if (this.opensBlock()) this.footer.firsts.push(Buffer.from(source.buffer, source.byteOffset, source.length).toString("utf8", start, end));
     this.blocks.varint(end - start);
     this.blocks.bytesOf(source, start, end);
     this.entryNumbers(frequency, offset, length);
