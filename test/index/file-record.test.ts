@@ -5,12 +5,13 @@ import { describe, expect, it } from "vitest";
 import { buildFileRecord, FileReader } from "../../tools/index/file-record.js";
 import { TermDictionary, type IndexedFile } from "../../tools/index/store.js";
 import { TermCounter } from "../../tools/index/term-counter.js";
+import { termText } from "../../tools/index/term-list.js";
 
 /** For each chunk of the record: its lines and the set of its terms. */
 function chunkTerms(record: IndexedFile, dictionary: TermDictionary) {
   return record.chunks.map((chunk) => ({
     lines: [chunk.startLine, chunk.endLine],
-    terms: new Set(Array.from({ length: chunk.distinct }, (_, offset) => dictionary.terms[record.numbers[chunk.termsAt + offset]!]!)),
+    terms: new Set(Array.from({ length: chunk.distinct }, (_, offset) => termText(dictionary, record.numbers[chunk.termsAt + offset]!))),
   }));
 }
 

@@ -220,7 +220,7 @@ describe("parallel analysis of files still being found", () => {
 });
 
 describe("parallel analysis, hard cases", () => {
-  it("takes a worker reply with more new terms than a call takes arguments", async () => {
+  it("takes a worker reply with 180,000 new terms at once (one run of bytes)", async () => {
     // Three data files in one folder (one batch) with 60,000 distinct identifiers each.
     await mkdir(path.join(folder.path, "data"));
     for (const [position, name] of ["a", "b", "c"].entries()) {

@@ -10,6 +10,7 @@ import { SegmentBatch, sortedIds } from "../../tools/index/segment-batch.js";
 import { SegmentSet } from "../../tools/index/segment-set.js";
 import { TermDictionary } from "../../tools/index/store.js";
 import { TermCounter } from "../../tools/index/term-counter.js";
+import { GrowingTermList, type TermList } from "../../tools/index/term-list.js";
 import { writableOf } from "../../tools/index/writable-file.js";
 
 const SOURCES: Array<[string, string]> = [
@@ -20,10 +21,10 @@ const SOURCES: Array<[string, string]> = [
 ];
 
 /** A counter whose dictionary already holds `seed` words, so its ids differ from a fresh one's. */
-function counterWith(seed: string[]): { counter: TermCounter; terms: readonly string[] } {
+function counterWith(seed: string[]): { counter: TermCounter; terms: TermList } {
   const dictionary = new TermDictionary();
   for (const word of seed) dictionary.intern(word);
-  return { counter: new TermCounter(dictionary), terms: dictionary.terms };
+  return { counter: new TermCounter(dictionary), terms: dictionary };
 }
 
 function recordOf(index: number, counter: TermCounter) {
@@ -39,7 +40,7 @@ describe("a segment batch", () => {
   });
 
   /** Writes the records as two segments (the first two files, then the other two); returns each segment file's bytes. */
-  async function segmentsOf(threadOf: (index: number) => number, threads: Array<{ counter: TermCounter; terms: readonly string[] }>): Promise<Buffer[]> {
+  async function segmentsOf(threadOf: (index: number) => number, threads: Array<{ counter: TermCounter; terms: TermList }>): Promise<Buffer[]> {
     const folder = await mkdtemp(path.join(os.tmpdir(), "clio-batch-"));
     folders.push(folder);
     const store = new IndexStore(folder);
@@ -63,17 +64,35 @@ describe("a segment batch", () => {
 });
 
 describe("the order of a list's new terms", () => {
-  const byCodeUnits = (left: string, right: string) => (left < right ? -1 : left > right ? 1 : 0);
-
-  it("is the order of a comparator sort, for terms sharing prefixes, shorter than four characters, or not ASCII", () => {
-    const term = fc.stringMatching(/^[abc_$0-9\u0000é😀]{0,7}$/u);
+  /** Checks `sortedIds` against a comparator sort of the terms' bytes, for lists of `term`s of up to `maxLength`. */
+  function ordersAsComparator(term: fc.Arbitrary<string>, maxLength: number, numRuns: number): void {
     fc.assert(
-      fc.property(fc.uniqueArray(term, { maxLength: 60 }), fc.nat(), (terms, cut) => {
+      fc.property(fc.uniqueArray(term, { maxLength }), fc.nat(), (terms, cut) => {
         const from = terms.length === 0 ? 0 : cut % terms.length;
-        const expected = Array.from({ length: terms.length - from }, (_, offset) => from + offset).sort((left, right) => byCodeUnits(terms[left]!, terms[right]!));
-        expect([...sortedIds(terms, from)]).toEqual(expected);
+        const encoded = terms.map((text) => Buffer.from(text, "utf8"));
+        const list = new GrowingTermList();
+        for (const bytes of encoded) list.push(bytes, 0, bytes.length);
+        const expected = Array.from({ length: terms.length - from }, (_, offset) => from + offset).sort((left, right) => Buffer.compare(encoded[left]!, encoded[right]!));
+        expect([...sortedIds(list, from)]).toEqual(expected);
       }),
-      { numRuns: 500 },
+      { numRuns },
     );
+  }
+
+  it("is the order of a comparator sort of their bytes, for terms sharing prefixes, shorter than four characters, or not ASCII", () => {
+    ordersAsComparator(fc.stringMatching(/^[abc_$0-9\u0000é😀]{0,7}$/u), 60, 500);
+  });
+
+  it("orders a term before a longer one it starts, however the longer one goes on (NUL bytes included)", () => {
+    const list = new GrowingTermList();
+    // "ab" followed by 0..19 NUL bytes, in a shuffled order: one run longer than a comparator's share, all sharing a key.
+    const lengths = Array.from({ length: 20 }, (_, index) => (index * 7) % 20);
+    for (const nuls of lengths) list.push(Buffer.from(`ab${"\u0000".repeat(nuls)}`, "latin1"), 0, 2 + nuls);
+    const byLength = lengths.map((nuls, id) => ({ nuls, id })).sort((left, right) => left.nuls - right.nuls);
+    expect([...sortedIds(list, 0)]).toEqual(byLength.map(({ id }) => id));
+  });
+
+  it("is the order of a comparator sort of their bytes for long ASCII terms sharing prefixes of many lengths (sorted four bytes at a time)", () => {
+    ordersAsComparator(fc.stringMatching(/^(ab|a|b|\u0000|x){0,12}$/), 400, 200);
   });
 });

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CHUNK_HEADER, TermDictionary } from "../../tools/index/store.js";
 import { TermCounter } from "../../tools/index/term-counter.js";
+import { termText } from "../../tools/index/term-list.js";
 import { tokenize } from "../../tools/index/tokenize.js";
 
 /** Counts each token of `tokenize(text)`, `weight` times an occurrence. */
@@ -20,7 +21,7 @@ function finished(counter: TermCounter, dictionary: TermDictionary): Map<string,
   const counts = new Map<string, number>();
   let total = 0;
   for (let index = 0; index < distinct; index++) {
-    counts.set(dictionary.terms[numbers[termsAt + index]!]!, numbers[termsAt + distinct + index]!);
+    counts.set(termText(dictionary, numbers[termsAt + index]!), numbers[termsAt + distinct + index]!);
     total += numbers[termsAt + distinct + index]!;
   }
   expect(length).toBe(total);
@@ -97,6 +98,23 @@ describe("the term counter", () => {
         ["order", 1],
         ["ord", 1],
       ]),
+    );
+  });
+
+  it("counts as a fresh counter does when started afresh with the tables of one that grew (sizedLike)", () => {
+    const grownDictionary = new TermDictionary();
+    const grownCounter = new TermCounter(grownDictionary);
+    grownCounter.add(Buffer.from(Array.from({ length: 5000 }, (_, index) => `name${index}Part${index % 97} value_${index}`).join("\n"), "utf8"));
+    finished(grownCounter, grownDictionary);
+    const dictionary = new TermDictionary(grownDictionary);
+    const counter = new TermCounter(dictionary, grownCounter);
+    expect(dictionary.count).toBe(0);
+    fc.assert(
+      fc.property(codeText, (text) => {
+        counter.add(Buffer.from(text, "utf8"));
+        expect(finished(counter, dictionary)).toEqual(expectedCounts(text));
+      }),
+      { numRuns: 200 },
     );
   });
 

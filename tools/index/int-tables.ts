@@ -90,6 +90,11 @@ export class ByteInterner {
     }
   }
 
+  /** An empty table with this one's room (slots, pool bytes, ids), for a table that will fill about as far. */
+  emptyCopy(): ByteInterner {
+    return new ByteInterner(this.table.length >> 1, this.bytes.length, this.starts.length);
+  }
+
   /** Where id's bytes start and end in `bytes`. */
   startOf(id: number): number {
     return this.starts[id]!;
@@ -103,8 +108,9 @@ export class ByteInterner {
     if (id + 2 > this.starts.length) this.starts = grown(this.starts, id + 2);
     const first = this.starts[id]!;
     const last = first + (end - start);
-    this.bytes = roomFor(this.bytes, last);
-    this.bytes.set(source.subarray(start, end), first);
+    const bytes = (this.bytes = roomFor(this.bytes, last));
+    // A loop, not set(subarray): the source is often a Buffer, whose subarray costs an object and a constructor call, and the bytes are few.
+    for (let offset = 0; offset < end - start; offset++) bytes[first + offset] = source[start + offset]!;
     this.starts[id + 1] = last;
     this.table[2 * slot] = id + 1;
     this.table[2 * slot + 1] = hash;

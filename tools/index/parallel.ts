@@ -16,6 +16,7 @@ import { ToolError } from "../errors.js";
 import { FileReader, readAndAnalyse, type FileOutcome, type FileToAnalyse } from "./file-record.js";
 import { TermDictionary } from "./store.js";
 import { TermCounter } from "./term-counter.js";
+import { GrowingTermList, type TermList, type TermRun } from "./term-list.js";
 import { writableOf, type WritableFile } from "./writable-file.js";
 
 /** Files sent to a worker at a time. */
@@ -24,6 +25,12 @@ const WORKER_BATCH = 24;
 const IN_FLIGHT_BYTES = 4 * 1024 * 1024;
 /** Files analysed at a time in this thread. */
 const LOCAL_BATCH = 64;
+/**
+ * A worker's young generation: its garbage is mostly one file's text and lines at a time, so a
+ * smaller nursery than V8's default costs no measurable CPU, and a build's peak memory was about
+ * 18 MB lower with it (docs/performance.md, branch rag-pool).
+ */
+const WORKER_LIMITS = { maxYoungGenerationSizeMb: 12 };
 /** Below this many bytes to read, starting workers costs more than it saves. */
 const PARALLEL_MIN_BYTES = 8 * 1024 * 1024;
 
@@ -42,7 +49,7 @@ export interface WorkerReply {
   /** The worker started a new dictionary before this reply (its counter was crowded): `terms` start from id 0. */
   reset: boolean;
   /** Terms the worker's dictionary gained since its last reply, in id order. */
-  terms: string[];
+  terms: TermRun;
   outcomes: WorkerOutcome[];
 }
 
@@ -58,7 +65,7 @@ export interface AnalysisContext {
 }
 
 /** An outcome as analysis yields it: a record, ready to write, comes with the terms its ids name (the dictionary of the thread that made it). */
-export type AnalysedOutcome = Exclude<FileOutcome, { kind: "record" }> | { kind: "record"; record: WritableFile; terms: readonly string[] };
+export type AnalysedOutcome = Exclude<FileOutcome, { kind: "record" }> | { kind: "record"; record: WritableFile; terms: TermList };
 
 /** Outcomes of consecutive files, and how many worker threads were running beside this one (0: this thread alone). */
 export interface AnalysedBatch {
@@ -139,10 +146,10 @@ class LocalAnalysis {
 
   analyse(files: FileToAnalyse[]): AnalysedOutcome[] {
     if (this.counter.crowded) {
-      this.dictionary = new TermDictionary();
-      this.counter = new TermCounter(this.dictionary);
+      this.dictionary = new TermDictionary(this.dictionary);
+      this.counter = new TermCounter(this.dictionary, this.counter);
     }
-    const terms = this.dictionary.terms;
+    const terms = this.dictionary;
     return readAndAnalyse(files, this.counter, this.reader, { maxLines: this.maxLines }).map((outcome) =>
       outcome.kind === "record" ? { kind: "record", record: writableOf(outcome.record), terms } : outcome,
     );
@@ -189,14 +196,14 @@ interface Pooled {
   /** Batches sent and not yet answered, and their files' bytes by start position. */
   inFlight: Map<number, number>;
   bytesInFlight: number;
-  /** The worker's current dictionary, as its replies spell it out (a new array when it starts afresh). */
-  terms: string[];
+  /** The worker's current dictionary, as its replies spell it out (a new list when it starts afresh). */
+  terms: GrowingTermList;
 }
 
 async function* analyseInWorkers(queue: FileQueue, from: number, local: LocalAnalysis, context: AnalysisContext, count: number): AsyncGenerator<AnalysedBatch> {
   const files = queue.files;
   /** Outcomes analysed here, or sent by a worker (with the worker's terms their ids name). */
-  const received: Array<{ here: AnalysedOutcome } | { sent: WorkerOutcome; terms: readonly string[] } | undefined> = [];
+  const received: Array<{ here: AnalysedOutcome } | { sent: WorkerOutcome; terms: TermList } | undefined> = [];
   let assigned = from;
   let taken = from;
   let failure: Error | undefined;
@@ -247,12 +254,11 @@ async function* analyseInWorkers(queue: FileQueue, from: number, local: LocalAna
       yield* analyseHere(queue, from, local, context);
       return;
     }
-    const pooled: Pooled = { worker, inFlight: new Map(), bytesInFlight: 0, terms: [] };
+    const pooled: Pooled = { worker, inFlight: new Map(), bytesInFlight: 0, terms: new GrowingTermList() };
     pooled.worker.on("message", (reply: WorkerReply) => {
-      // Outcomes still waiting keep the old array: their ids name its terms.
-      if (reply.reset) pooled.terms = [];
-      // A loop, not push(...terms): a reply can carry more terms than a call takes arguments.
-      for (const term of reply.terms) pooled.terms.push(term);
+      // Outcomes still waiting keep the old list: their ids name its terms.
+      if (reply.reset) pooled.terms = new GrowingTermList();
+      pooled.terms.append(reply.terms);
       const terms = pooled.terms;
       reply.outcomes.forEach((outcome, offset) => (received[reply.start + offset] = { sent: outcome, terms }));
       pooled.bytesInFlight -= pooled.inFlight.get(reply.start) ?? 0;
@@ -313,10 +319,10 @@ interface WorkerEntry {
 }
 
 function startWorker(entry: WorkerEntry): Worker {
-  if (entry.built !== undefined) return new Worker(entry.built);
+  if (entry.built !== undefined) return new Worker(entry.built, { resourceLimits: WORKER_LIMITS });
   // Running from source (tests, benchmarks under tsx): load the TypeScript entry through tsx.
   const source = JSON.stringify(entry.source);
-  return new Worker(`import { register } from "tsx/esm/api"; register(); await import(${source});`, { eval: true });
+  return new Worker(`import { register } from "tsx/esm/api"; register(); await import(${source});`, { eval: true, resourceLimits: WORKER_LIMITS });
 }
 
 /**

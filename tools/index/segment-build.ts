@@ -6,6 +6,7 @@
 import { CHUNK_ROW, SegmentWriter, type SegmentReader } from "./segment.js";
 import type { SegmentSink } from "./segment-bytes.js";
 import { CHUNK_HEADER } from "./store.js";
+import type { TermList } from "./term-list.js";
 import { chunkRowsOf, type WritableFile } from "./writable-file.js";
 
 /** A path the segment marks removed, or whose size and mtime changed without its content. */
@@ -18,8 +19,8 @@ export interface FileChange {
 
 const emptyMeta = new Uint8Array(0);
 
-/** Writes `files` and `changes` as one segment; `terms` names the files' term ids, in term order (by code units). */
-export function writeRecords(sink: SegmentSink, files: readonly WritableFile[], changes: readonly FileChange[], terms: readonly string[]): Uint8Array | undefined {
+/** Writes `files` and `changes` as one segment; `terms` names the files' term ids, in term order. */
+export function writeRecords(sink: SegmentSink, files: readonly WritableFile[], changes: readonly FileChange[], terms: TermList): Uint8Array | undefined {
   const writer = new SegmentWriter(sink);
   const symbolFiles = new Map<string, number[]>();
   const firstIds: number[] = [];
@@ -43,8 +44,8 @@ function byCodeUnits(left: string, right: string): number {
 }
 
 /** Lays the files' postings out by term id in one counting pass, then writes them in term order (ids are in term order already). */
-function writePostings(writer: SegmentWriter, files: readonly WritableFile[], firstIds: readonly number[], terms: readonly string[]): void {
-  const starts = new Int32Array(terms.length + 1);
+function writePostings(writer: SegmentWriter, files: readonly WritableFile[], firstIds: readonly number[], terms: TermList): void {
+  const starts = new Int32Array(terms.count + 1);
   for (const { numbers } of files) {
     for (let position = 0; position < numbers.length; ) {
       const distinct = numbers[position + CHUNK_HEADER - 1]!;
@@ -53,9 +54,9 @@ function writePostings(writer: SegmentWriter, files: readonly WritableFile[], fi
       position = termsAt + 2 * distinct;
     }
   }
-  for (let term = 0; term < terms.length; term++) starts[term + 1]! += starts[term]!;
+  for (let term = 0; term < terms.count; term++) starts[term + 1]! += starts[term]!;
   const cursor = starts.slice();
-  const ids = new Int32Array(starts[terms.length]!);
+  const ids = new Int32Array(starts[terms.count]!);
   const counts = new Int32Array(ids.length);
   for (let fileIndex = 0; fileIndex < files.length; fileIndex++) {
     const numbers = files[fileIndex]!.numbers;
@@ -71,8 +72,9 @@ function writePostings(writer: SegmentWriter, files: readonly WritableFile[], fi
       position = termsAt + 2 * distinct;
     }
   }
-  for (let term = 0; term < terms.length; term++) {
-    if (starts[term + 1]! > starts[term]!) writer.addTerm(terms[term]!, ids.subarray(starts[term]!, starts[term + 1]!), counts.subarray(starts[term]!, starts[term + 1]!));
+  const bytes = terms.bytes;
+  for (let term = 0; term < terms.count; term++) {
+    if (starts[term + 1]! > starts[term]!) writer.addTermBytes(bytes, terms.startOf(term), terms.endOf(term), ids, counts, starts[term]!, starts[term + 1]!);
   }
 }
 

@@ -39,6 +39,26 @@ export function crc32InScript(bytes: Uint8Array): number {
  */
 export const checksumOf: (bytes: Uint8Array) => number = typeof zlib.crc32 === "function" ? (bytes) => zlib.crc32(bytes) : crc32InScript;
 
+/** Writes `value` (a whole number ≥ 0) as a varint at bytes[at..] (room for 10 bytes); returns where it ends. */
+function writeVarint(bytes: Uint8Array, at: number, value: number): number {
+  let rest = value;
+  let end = at;
+  if (rest < 2 ** 32) {
+    // Below 2^32 the bit operators see the whole value (`>>>` reads it as unsigned).
+    while (rest >= 0x80) {
+      bytes[end++] = (rest & 0x7f) | 0x80;
+      rest >>>= 7;
+    }
+  } else {
+    while (rest >= 0x80) {
+      bytes[end++] = (rest % 0x80) | 0x80;
+      rest = Math.floor(rest / 0x80);
+    }
+  }
+  bytes[end++] = rest;
+  return end;
+}
+
 /** A growing run of bytes with varint and string writers. */
 export class ByteBuffer {
   bytes = new Uint8Array(256);
@@ -56,12 +76,28 @@ export class ByteBuffer {
 
   varint(value: number): void {
     this.reserve(10);
-    let rest = value;
-    while (rest >= 0x80) {
-      this.bytes[this.length++] = (rest % 0x80) | 0x80;
-      rest = Math.floor(rest / 0x80);
+    this.length = writeVarint(this.bytes, this.length, value);
+  }
+
+  /** A posting list: the varint of each of ids[from, to) as its difference from the id before (the first from 0), each followed by its count's varint. */
+  deltaPairs(ids: ArrayLike<number>, counts: ArrayLike<number>, from: number, to: number): void {
+    this.reserve(20 * (to - from));
+    const bytes = this.bytes;
+    let at = this.length;
+    let previous = 0;
+    for (let index = from; index < to; index++) {
+      at = writeVarint(bytes, at, ids[index]! - previous);
+      at = writeVarint(bytes, at, counts[index]!);
+      previous = ids[index]!;
     }
-    this.bytes[this.length++] = rest;
+    this.length = at;
+  }
+
+  /** source[start, end), copied byte by byte (no view object for a few bytes). */
+  bytesOf(source: Uint8Array, start: number, end: number): void {
+    this.reserve(end - start);
+    const bytes = this.bytes;
+    for (let index = start; index < end; index++) bytes[this.length++] = source[index]!;
   }
 
   raw(bytes: Uint8Array): void {

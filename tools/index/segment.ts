@@ -64,21 +64,58 @@ class DictionaryWriter {
   private inBlock = 0;
   private blockStart = 0;
   private last: string | undefined;
+  /** The last term added as bytes (a copy: the caller's bytes may change), to check the order of the next. */
+  private lastBytes = new Uint8Array(64);
+  private lastLength = -1;
 
   add(term: string, frequency: number, offset: number, length: number): void {
     if (this.last !== undefined && !(this.last < term)) throw new Error(`terms out of order: ${this.last} then ${term}`);
     this.last = term;
-    if (this.inBlock === BLOCK_TERMS) this.closeBlock();
-    if (this.inBlock === 0) {
-      this.footer.firsts.push(term);
-      this.footer.offsets.push(this.blocks.length);
-      this.blockStart = this.blocks.length;
-    }
+    if (this.opensBlock()) this.footer.firsts.push(term);
     this.blocks.text(term);
+    this.entryNumbers(frequency, offset, length);
+  }
+
+  /** Adds a term given as source[start, end) (ASCII, so its bytes order it as code units do); only a block's first term becomes a string. */
+  addBytes(source: Uint8Array, start: number, end: number, frequency: number, offset: number, length: number): void {
+    if (this.lastLength >= 0 && !this.follows(source, start, end)) {
+      const text = (bytes: Uint8Array, from: number, to: number) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8", from, to);
+      throw new Error(`terms out of order: ${text(this.lastBytes, 0, this.lastLength)} then ${text(source, start, end)}`);
+    }
+    if (end - start > this.lastBytes.length) this.lastBytes = new Uint8Array(2 * (end - start));
+    const last = this.lastBytes;
+    for (let index = start; index < end; index++) last[index - start] = source[index]!;
+    this.lastLength = end - start;
+    if (this.opensBlock()) this.footer.firsts.push(Buffer.from(source.buffer, source.byteOffset, source.length).toString("utf8", start, end));
+    this.blocks.varint(end - start);
+    this.blocks.bytesOf(source, start, end);
+    this.entryNumbers(frequency, offset, length);
+  }
+
+  /** Whether source[start, end) orders after the last term added as bytes. */
+  private follows(source: Uint8Array, start: number, end: number): boolean {
+    const last = this.lastBytes;
+    const shared = Math.min(this.lastLength, end - start);
+    for (let index = 0; index < shared; index++) {
+      if (last[index] !== source[start + index]) return last[index]! < source[start + index]!;
+    }
+    return this.lastLength < end - start;
+  }
+
+  /** Counts an entry in, closing a full block first; true when the entry opens a block (whose first term the caller names). */
+  private opensBlock(): boolean {
+    if (this.inBlock === BLOCK_TERMS) this.closeBlock();
+    this.inBlock++;
+    if (this.inBlock > 1) return false;
+    this.footer.offsets.push(this.blocks.length);
+    this.blockStart = this.blocks.length;
+    return true;
+  }
+
+  private entryNumbers(frequency: number, offset: number, length: number): void {
     this.blocks.varint(frequency);
     this.blocks.varint(offset);
     this.blocks.varint(length);
-    this.inBlock++;
   }
 
   private closeBlock(): void {
@@ -140,16 +177,22 @@ export class SegmentWriter {
 
   /** Adds a term with its postings: chunk ids ascending, each with its count. */
   addTerm(term: string, ids: ArrayLike<number>, counts: ArrayLike<number>): void {
+    const at = this.appendPostings(ids, counts, 0, ids.length);
+    this.terms.add(term, ids.length, at, this.postings.length);
+  }
+
+  /** `addTerm` for a term spelled by source[start, end) (ASCII), without a string for it, with the postings ids[from, to) and counts[from, to). */
+  addTermBytes(source: Uint8Array, start: number, end: number, ids: ArrayLike<number>, counts: ArrayLike<number>, from: number, to: number): void {
+    const at = this.appendPostings(ids, counts, from, to);
+    this.terms.addBytes(source, start, end, to - from, at, this.postings.length);
+  }
+
+  /** Writes a term's postings (in `this.postings` too, until the next term); returns where they start. */
+  private appendPostings(ids: ArrayLike<number>, counts: ArrayLike<number>, from: number, to: number): number {
     this.startTerms();
     this.postings.clear();
-    let previous = 0;
-    for (let index = 0; index < ids.length; index++) {
-      this.postings.varint(ids[index]! - previous);
-      this.postings.varint(counts[index]!);
-      previous = ids[index]!;
-    }
-    const at = this.sink.append(this.postings.view());
-    this.terms.add(term, ids.length, at, this.postings.length);
+    this.postings.deltaPairs(ids, counts, from, to);
+    return this.sink.append(this.postings.view());
   }
 
   /** Adds a lower-cased symbol name with the (ascending) numbers of the files that define it. */

@@ -6,6 +6,7 @@
 import type { ListingTimes } from "./change-check.js";
 import { ByteInterner, hashOfBytes } from "./int-tables.js";
 import type { SymbolDefinition } from "./symbols.js";
+import type { TermList } from "./term-list.js";
 import type { SkippedFile } from "./walk.js";
 
 /**
@@ -18,19 +19,20 @@ export const INDEX_FORMAT_VERSION = 9;
 
 /**
  * Terms interned as numbers while files are analysed (segments store the terms themselves), by
- * their bytes: a term met again is found without a string; a new one makes its string once.
+ * their bytes, kept in one pool (a `TermList`): no string is made for a term, new or met before.
  */
-export class TermDictionary {
-  private readonly table = new ByteInterner(1 << 15, 1 << 18, 1 << 15);
-  readonly terms: string[] = [];
+export class TermDictionary implements TermList {
+  private readonly table: ByteInterner;
   private encoded = Buffer.alloc(64);
+
+  /** An empty dictionary; with `sizedLike`, its table starts with that dictionary's room (one started afresh fills about as far). */
+  constructor(sizedLike?: TermDictionary) {
+    this.table = sizedLike?.table.emptyCopy() ?? new ByteInterner(1 << 15, 1 << 18, 1 << 15);
+  }
 
   /** The id of the term spelled by source[start, end) (ASCII; FNV-1a hash `hash`). */
   internBytes(source: Uint8Array, start: number, end: number, hash: number): number {
-    const table = this.table;
-    const id = table.idOf(source, start, end, hash);
-    if (table.added) this.terms.push(table.bytes.toString("latin1", table.startOf(id), table.endOf(id)));
-    return id;
+    return this.table.idOf(source, start, end, hash);
   }
 
   /** The id of a term given as a string (keyed by its UTF-8 bytes, which for ASCII are the bytes `internBytes` takes). */
@@ -38,14 +40,23 @@ export class TermDictionary {
     const length = Buffer.byteLength(term, "utf8");
     if (length > this.encoded.length) this.encoded = Buffer.alloc(Math.max(length, 2 * this.encoded.length));
     this.encoded.write(term, 0, "utf8");
-    const table = this.table;
-    const id = table.idOf(this.encoded, 0, length, hashOfBytes(this.encoded, 0, length));
-    if (table.added) this.terms.push(term);
-    return id;
+    return this.table.idOf(this.encoded, 0, length, hashOfBytes(this.encoded, 0, length));
   }
 
-  get size(): number {
-    return this.terms.length;
+  get count(): number {
+    return this.table.count;
+  }
+
+  get bytes(): Uint8Array {
+    return this.table.bytes;
+  }
+
+  startOf(id: number): number {
+    return this.table.startOf(id);
+  }
+
+  endOf(id: number): number {
+    return this.table.endOf(id);
   }
 }
 

@@ -26,7 +26,7 @@ for (let code = 0; code < 128; code++) {
 
 export class TermCounter {
   /** The identifiers met, by their bytes. */
-  private readonly identifiers = new ByteInterner(1 << 16, 1 << 18, 1 << 15);
+  private readonly identifiers: ByteInterner;
   /** Identifier id → its term ids: `termPool[termStart[id] .. termStart[id + 1])`. */
   private termStart = new Int32Array(1 << 15);
   private termPool = new Int32Array(1 << 16);
@@ -47,11 +47,25 @@ export class TermCounter {
   // A Buffer like the files' bytes, so `add` sees one kind of array.
   private textBytes = Buffer.alloc(256);
 
-  constructor(private readonly dictionary: TermDictionary) {}
+  /**
+   * A counter over `dictionary`; with `sizedLike` (the counter this one replaces, as its owner
+   * starts afresh), its tables start at that counter's sizes instead of growing again step by step.
+   */
+  constructor(
+    private readonly dictionary: TermDictionary,
+    sizedLike?: TermCounter,
+  ) {
+    this.identifiers = sizedLike?.identifiers.emptyCopy() ?? new ByteInterner(1 << 16, 1 << 18, 1 << 15);
+    if (sizedLike === undefined) return;
+    this.termStart = new Int32Array(sizedLike.termStart.length);
+    this.identifierCounts = new Int32Array(sizedLike.identifierCounts.length);
+    this.termPool = new Int32Array(sizedLike.termPool.length);
+    this.termCounts = new Int32Array(sizedLike.termCounts.length);
+  }
 
   /** True once the dictionary or the identifiers seen have grown past what one counter should keep. */
   get crowded(): boolean {
-    return this.identifiers.count > CROWDED || this.dictionary.size > CROWDED;
+    return this.identifiers.count > CROWDED || this.dictionary.count > CROWDED;
   }
 
   /** Adds the terms of bytes[start, end) (UTF-8) to the current chunk, each occurrence counted `weight` times. */
@@ -102,7 +116,7 @@ export class TermCounter {
    * the whole file's numbers at once.
    */
   finishChunk(startLine: number, endLine: number, startByte: number, endByte: number): { termsAt: number; distinct: number; length: number } {
-    if (this.termCounts.length < this.dictionary.size) this.termCounts = grown(this.termCounts, this.dictionary.size);
+    if (this.termCounts.length < this.dictionary.count) this.termCounts = grown(this.termCounts, this.dictionary.count);
     const termCounts = this.termCounts;
     const identifierCounts = this.identifierCounts;
     const termStart = this.termStart;

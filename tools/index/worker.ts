@@ -1,14 +1,15 @@
 /**
  * The entry of an index worker thread: reads and analyses the files it is sent, with a term
  * dictionary of its own (started afresh between batches once it grows large). Each reply carries
- * the terms the dictionary gained since the last one, so the main thread can name the worker's
- * term ids.
+ * the terms the dictionary gained since the last one, as one run of bytes, so the main thread can
+ * name the worker's term ids.
  */
 import { parentPort } from "node:worker_threads";
 import { FileReader, readAndAnalyse } from "./file-record.js";
 import type { WorkerOutcome, WorkerReply, WorkerTask } from "./parallel.js";
 import { TermDictionary } from "./store.js";
 import { TermCounter } from "./term-counter.js";
+import { termRunOf } from "./term-list.js";
 import { writableOf } from "./writable-file.js";
 
 const port = parentPort;
@@ -22,8 +23,8 @@ const reader = new FileReader();
 port.on("message", (task: WorkerTask) => {
   const reset = counter.crowded;
   if (reset) {
-    dictionary = new TermDictionary();
-    counter = new TermCounter(dictionary);
+    dictionary = new TermDictionary(dictionary);
+    counter = new TermCounter(dictionary, counter);
     termsSent = 0;
   }
   const transfer: ArrayBuffer[] = [];
@@ -33,7 +34,9 @@ port.on("message", (task: WorkerTask) => {
     transfer.push(record.numbers.buffer as ArrayBuffer, record.meta.buffer as ArrayBuffer);
     return { kind: "record", record };
   });
-  const reply: WorkerReply = { start: task.start, reset, terms: dictionary.terms.slice(termsSent), outcomes };
-  termsSent = dictionary.size;
+  const terms = termRunOf(dictionary, termsSent);
+  transfer.push(terms.bytes.buffer as ArrayBuffer, terms.ends.buffer as ArrayBuffer);
+  const reply: WorkerReply = { start: task.start, reset, terms, outcomes };
+  termsSent = dictionary.count;
   port.postMessage(reply, transfer);
 });
