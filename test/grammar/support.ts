@@ -49,3 +49,21 @@ export const SMALL_VOCABULARY = new CallVocabulary({
   ],
   aliases: { read_file: { protocol: "FILE_OP", action: "read" }, execute_command: { protocol: "EXEC", action: "run" } },
 });
+
+/** `text` cut into chunks of the given sizes, taken in turn. */
+export function chunksOf(text: string, sizes: number[]): string[] {
+  const chunks: string[] = [];
+  for (let at = 0, turn = 0; at < text.length; turn++) {
+    const size = sizes[turn % sizes.length]!;
+    chunks.push(text.slice(at, at + size));
+    at += size;
+  }
+  return chunks;
+}
+
+/** The absolute offsets of the line feeds in `text`, which starts at absolute `base`. */
+export function lineFeedsOf(text: string, base: number): number[] {
+  const offsets: number[] = [];
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) offsets.push(base + at);
+  return offsets;
+}
