@@ -2,13 +2,14 @@
  * Given the scanner's line feeds, the recognizer passes over the lines whose beginning rules out
  * a call in one loop (`passDeadLines`), without reading each line's front as `lineFront` does.
  * Law: it finds exactly what it finds reading every line's front (searching for the line feeds
- * itself), with any vocabulary, for lines beginning with every kind of front, cut at any point.
+ * itself), with any vocabulary, for lines beginning with every kind of front, cut at any point;
+ * and the call scanner, which hands its line feeds over, gives the one-shot result in any chunking.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DialectRecognizer } from "../../grammar/dialects/recognizer.js";
 import { CallVocabulary } from "../../grammar/index.js";
-import { chunksOf, lineFeedsOf, SMALL_VOCABULARY } from "./support.js";
+import { chunkedAndWhole, chunksOf, lineFeedsOf, SMALL_VOCABULARY } from "./support.js";
 
 /** A one-letter tool name, and a name shorter than the usual ones, beside them. */
 const SHORT_NAMES = new CallVocabulary({
@@ -100,4 +101,14 @@ describe("the recognizer passing over lines that cannot open a call", () => {
       expect(calls).toBeGreaterThan(100);
     });
   }
+
+  it("gives the one-shot result through the call scanner in any chunking", () => {
+    fc.assert(
+      fc.property(textArbitrary, sizesArbitrary, (text, sizes) => {
+        const { chunked, whole } = chunkedAndWhole(SHORT_NAMES, text, chunksOf(text, sizes));
+        expect(chunked).toEqual(whole);
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

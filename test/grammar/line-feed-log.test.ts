@@ -8,10 +8,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DialectRecognizer } from "../../grammar/dialects/recognizer.js";
-import { CallScanner, parse } from "../../grammar/index.js";
 import { LineFeedLog } from "../../grammar/line-feed-log.js";
 import { StreamingScanner } from "../../grammar/scanner.js";
-import { chunksOf, lineFeedsOf, SMALL_VOCABULARY } from "./support.js";
+import { chunkedAndWhole, chunksOf, lineFeedsOf, SMALL_VOCABULARY } from "./support.js";
 
 const PIECES = [
   '<tool_call>\n{"name": "read_file", "arguments": {"path": "a.ts"}}\n</tool_call>\n',
@@ -152,13 +151,8 @@ describe("the recognizer given the scanner's line feeds", () => {
   it("gives the one-shot result in any chunking through the call scanner", () => {
     fc.assert(
       fc.property(textArbitrary, sizesArbitrary, (text, sizes) => {
-        const scanner = new CallScanner(SMALL_VOCABULARY);
-        const events = chunksOf(text, sizes).flatMap((chunk) => scanner.push(chunk));
-        events.push(...scanner.end());
-        const whole = parse(text, SMALL_VOCABULARY);
-        expect(events.filter((event) => event.type === "command").map((event) => event.command)).toEqual(whole.commands);
-        expect(events.filter((event) => event.type === "mention").map((event) => event.mention)).toEqual(whole.mentions);
-        expect(events.filter((event) => event.type === "error").map((event) => event.error)).toEqual(whole.errors);
+        const { chunked, whole } = chunkedAndWhole(SMALL_VOCABULARY, text, chunksOf(text, sizes));
+        expect(chunked).toEqual(whole);
       }),
       { numRuns: 400 },
     );
