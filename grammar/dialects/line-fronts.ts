@@ -80,12 +80,14 @@ export abstract class FrontReader extends CandidateReader {
   }
 
   /**
-   * From the line feed at index `lineFeed` of the chunk (at `feeds[next]`, absolute), with
-   * nothing waiting for a line's end: passes over the lines whose beginning rules out a call
-   * (as `mayOpenLine` and `lineFront` decide it: not an indentation, `{` or a letter a call name
-   * may begin with, or two characters no such name begins with), before index `limit` and the
-   * chunk's last two characters, counting them. Returns the index in `feeds` of the first line
-   * feed not passed over; `lineFeed` is then the last one passed, or -1 when none was.
+   * From the line feed at `feeds[next]` (absolute offsets, this chunk's), with nothing waiting
+   * for a line's end: passes over the lines whose beginning rules out a call, as `mayOpenLine`
+   * and `lineFront` would decide it (no indentation, `{` or letter a call name may begin with;
+   * two characters no such name begins with; a name not followed by `(`, or one that cannot be
+   * registered), and counts them. It stops at a line feed at or after index `limit` (the next
+   * trigger), at a line it cannot settle by itself (one that may open a call, reaches the chunk's
+   * last character, or holds a character past ASCII where it is read), and at the list's end.
+   * Returns the index in `feeds` where it stopped; the line after that feed is read as before.
    */
   protected passDeadLines(input: string, feeds: Int32Array, next: number, base: number, limit: number): number {
     const openers = this.lineOpeners;
