@@ -3,10 +3,38 @@
  * and `NAME(` may open a call, and the words after a `[`: what a name there may be, and the
  * front (what the line holds so far) read back from a trigger or carried to the next chunk.
  */
-import { CandidateReader, Class, classOf, COLON, Front, Mode, mayOpenNearBody, DOT, UNDERSCORE, LINE_FEED, OPEN_BRACE, SPACE, TAB } from "./candidates.js";
+import {
+  CandidateReader,
+  Class,
+  CLASSES,
+  classOf,
+  COLON,
+  Front,
+  Mode,
+  mayOpenNearBody,
+  DOT,
+  UNDERSCORE,
+  LINE_FEED,
+  OPEN_BRACE,
+  OPEN_PARENTHESIS,
+  SPACE,
+  TAB,
+} from "./candidates.js";
 import { Shape } from "./finding.js";
 import { isNameCharacter } from "./near-name.js";
 import { EMPTY_NAME_HASH, hashName, type CallVocabulary } from "./vocabulary.js";
+
+/** What a character decides at a line's beginning, after its indentation. */
+const enum LineOpener {
+  /** Not a call: anything but the below. */
+  Dead,
+  /** A space or tab: the indentation goes on. */
+  Indent,
+  /** `{`: a JSON object may open. */
+  Open,
+  /** A letter a call name may begin with: the next character decides. */
+  Letter,
+}
 
 export abstract class FrontReader extends CandidateReader {
   /** For a name front: its characters (the first `nameLength`), and its absolute start. */
@@ -17,9 +45,79 @@ export abstract class FrontReader extends CandidateReader {
   protected nameFrom = 0;
   protected nameCarried = 0;
 
+  /**
+   * For each ASCII character, what it decides at a line's beginning after its indentation
+   * (`LineOpener`), as `lineFront` would find it.
+   */
+  private readonly lineOpeners: Uint8Array;
+
   constructor(vocabulary: CallVocabulary) {
     super(vocabulary);
     this.nameBuffer = new Uint16Array(this.nameLimit + 1);
+    this.lineOpeners = new Uint8Array(128);
+    for (let code = 0; code < 128; code++) {
+      if (code === SPACE || code === TAB) this.lineOpeners[code] = LineOpener.Indent;
+      else if (code === OPEN_BRACE) this.lineOpeners[code] = LineOpener.Open;
+      else if (classOf(code) === Class.Letter && vocabulary.mayBeginCallName(code)) this.lineOpeners[code] = LineOpener.Letter;
+    }
+  }
+
+  /** Whether a line whose name begins with `first`, then `second`, may go on to a call (as `lineFront`'s two-character check). */
+  private mayContinueLine(first: number, second: number): boolean {
+    const kind = classOf(second);
+    return (kind !== Class.Letter && kind !== Class.NameRest) || this.vocabulary.mayContinueCallName(first, second);
+  }
+
+  /** Where the name that begins at index `from` ends: at its first character that is not a name's, or after `nameLimit + 1` characters. */
+  private nameEnd(input: string, from: number): number {
+    const limit = Math.min(input.length, from + this.nameLimit + 1);
+    let i = from;
+    for (; i < limit; i++) {
+      const code = input.charCodeAt(i);
+      if (code >= 128 || (CLASSES[code] !== Class.Letter && CLASSES[code] !== Class.NameRest)) break;
+    }
+    return i;
+  }
+
+  /**
+   * From the line feed at `feeds[next]` (absolute offsets, this chunk's), with nothing waiting
+   * for a line's end: passes over the lines whose beginning rules out a call, as `mayOpenLine`
+   * and `lineFront` would decide it (no indentation, `{` or letter a call name may begin with;
+   * two characters no such name begins with; a name not followed by `(`, or one that cannot be
+   * registered), and counts them. It stops at a line feed at or after index `limit` (the next
+   * trigger), at a line it cannot settle by itself (one that may open a call, reaches the chunk's
+   * last character, or holds a character past ASCII where it is read), and at the list's end.
+   * Returns the index in `feeds` where it stopped; the line after that feed is read as before.
+   */
+  protected passDeadLines(input: string, feeds: Int32Array, next: number, base: number, limit: number): number {
+    const openers = this.lineOpeners;
+    const end = input.length - 1;
+    const first = next;
+    while (next < feeds.length) {
+      const at = feeds[next]! - base;
+      if (at >= limit) break;
+      let j = at + 1;
+      let code = j < end ? input.charCodeAt(j) : 0;
+      while (code === SPACE || code === TAB) code = ++j < end ? input.charCodeAt(j) : 0;
+      // The chunk's end, or a character the tables do not hold: the caller reads that line.
+      if (j >= end || code >= 128) break;
+      const opener = openers[code]!;
+      if (opener === LineOpener.Open) break;
+      if (opener === LineOpener.Letter && this.mayContinueLine(code, input.charCodeAt(j + 1))) {
+        // A name, then `(`, opens a call when the name may be registered; anything else ends the line's chance.
+        const nameEnd = this.nameEnd(input, j);
+        if (nameEnd === input.length || (input.charCodeAt(nameEnd) === OPEN_PARENTHESIS && this.nameMay(0, input, j, nameEnd))) break;
+      }
+      next++;
+    }
+    if (next > first) {
+      const last = feeds[next - 1]! - base;
+      this.line += next - first;
+      this.lineStart = base + last + 1;
+      this.idleFrom = last + 1;
+      this.front = Front.Dead;
+    }
+    return next;
   }
 
   /** Whether the name in `nameBuffer` may be registered (vocabulary.mayResolve). */

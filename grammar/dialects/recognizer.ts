@@ -251,6 +251,16 @@ export class DialectRecognizer extends FrontReader {
     let lineFeed = this.nextLine;
     if (lineFeed !== -1 && lineFeed < i) lineFeed = this.lineFeedAfter(input, i, base);
     while (lineFeed >= 0 && lineFeed < next) {
+      const feeds = this.lineFeeds;
+      if (feeds !== undefined && this.lineOpen.length === 0 && this.lineFeedsNext < feeds.length) {
+        // The scanner's line feeds: the lines that cannot open a call are passed over in one loop.
+        const passed = this.lineFeedsNext;
+        this.lineFeedsNext = this.passDeadLines(input, feeds, passed, base, next);
+        if (this.lineFeedsNext > passed) {
+          lineFeed = this.lineFeedAfter(input, this.idleFrom, base);
+          if (lineFeed < 0 || lineFeed >= next) break;
+        }
+      }
       // Findings wait for the end of their line: the first line feed settles them.
       if (this.lineOpen.length > 0) this.newline(base + lineFeed);
       else {

@@ -44,6 +44,9 @@ export type NameTarget =
 /** The hash of the empty name; `hashName` folds characters into it. */
 export const EMPTY_NAME_HASH = 5381;
 
+/** The low bits of a name's hash that index `CallVocabulary`'s filter of hashes (4,096 entries). */
+const HASH_FILTER_MASK = 0xfff;
+
 /**
  * Folds one character of a name into a running hash, ignoring ASCII case: the recognizer checks
  * a name against the vocabulary (`mayResolve`) as it reads it, without building a string.
@@ -53,7 +56,7 @@ export function hashName(hash: number, code: number): number {
 }
 
 /** The hash of a whole name, and of its part before its last `.` or `_` (EMPTY_NAME_HASH when it has none). */
-function hashesOf(name: string): { hash: number; head: number } {
+export function hashesOf(name: string): { hash: number; head: number } {
   let hash = EMPTY_NAME_HASH;
   let head = EMPTY_NAME_HASH;
   for (let i = 0; i < name.length; i++) {
@@ -82,6 +85,8 @@ export class CallVocabulary {
   private readonly nameHashes = new Set<number>();
   private readonly protocolHashes = new Set<number>();
   private readonly actionHashes = new Set<number>();
+  /** 1 at `hash & HASH_FILTER_MASK` for every hash in the three sets above: most names are turned away here, before a set is asked. */
+  private readonly hashFilter = new Uint8Array(HASH_FILTER_MASK + 1);
   /** 1 for each ASCII character a function-call name may begin with (`mayBeginCallName`). */
   private readonly callNameStarts = new Uint8Array(128);
   /** 1 at `first * 128 + second` for the first two characters of a function-call name (`mayContinueCallName`). */
@@ -116,6 +121,7 @@ export class CallVocabulary {
     }
     for (const name of this.aliases.keys()) this.nameHashes.add(hashesOf(name).hash);
     for (const name of this.actionOwners.keys()) this.actionHashes.add(hashesOf(name).hash);
+    for (const hashes of [this.nameHashes, this.protocolHashes, this.actionHashes]) for (const hash of hashes) this.hashFilter[hash & HASH_FILTER_MASK] = 1;
     // A protocol is called by its name as registered; another agent's tool name in any case.
     for (const protocol of this.protocols.values()) this.markCallNameStart(protocol.name.charCodeAt(0));
     for (const name of this.aliases.keys()) {
@@ -197,6 +203,8 @@ export class CallVocabulary {
    * with `hashName`. A cheap test before building the name; true may still resolve to nothing.
    */
   mayResolve(hash: number, head: number, actions = false): boolean {
+    const filter = this.hashFilter;
+    if (filter[hash & HASH_FILTER_MASK] === 0 && (head === EMPTY_NAME_HASH || filter[head & HASH_FILTER_MASK] === 0)) return false;
     return this.nameHashes.has(hash) || this.protocolHashes.has(head) || (actions && this.actionHashes.has(hash));
   }
 

@@ -8,10 +8,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DialectRecognizer } from "../../grammar/dialects/recognizer.js";
-import { CallScanner, parse } from "../../grammar/index.js";
 import { LineFeedLog } from "../../grammar/line-feed-log.js";
 import { StreamingScanner } from "../../grammar/scanner.js";
-import { SMALL_VOCABULARY } from "./support.js";
+import { chunkedAndWhole, chunksOf, lineFeedsOf, SMALL_VOCABULARY } from "./support.js";
 
 const PIECES = [
   '<tool_call>\n{"name": "read_file", "arguments": {"path": "a.ts"}}\n</tool_call>\n',
@@ -54,12 +53,6 @@ const PIECES = [
 const textArbitrary = fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((pieces) => pieces.join(""));
 const sizesArbitrary = fc.array(fc.constantFrom(1, 3, 17, 40, 70, 500, 100_000), { minLength: 1, maxLength: 6 });
 
-function lineFeedsOf(text: string, base: number): number[] {
-  const offsets: number[] = [];
-  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) offsets.push(base + at);
-  return offsets;
-}
-
 /** The scanner keeping a line feed log, as the dialect layer has it kept. */
 class LoggingScanner extends StreamingScanner {
   readonly feedLog = new LineFeedLog();
@@ -84,16 +77,6 @@ class LoggingScanner extends StreamingScanner {
     }
     this.feedLog.clear();
   }
-}
-
-function chunksOf(text: string, sizes: number[]): string[] {
-  const chunks: string[] = [];
-  for (let at = 0, turn = 0; at < text.length; turn++) {
-    const size = sizes[turn % sizes.length]!;
-    chunks.push(text.slice(at, at + size));
-    at += size;
-  }
-  return chunks;
 }
 
 describe("the scanner's line feed log", () => {
@@ -168,13 +151,8 @@ describe("the recognizer given the scanner's line feeds", () => {
   it("gives the one-shot result in any chunking through the call scanner", () => {
     fc.assert(
       fc.property(textArbitrary, sizesArbitrary, (text, sizes) => {
-        const scanner = new CallScanner(SMALL_VOCABULARY);
-        const events = chunksOf(text, sizes).flatMap((chunk) => scanner.push(chunk));
-        events.push(...scanner.end());
-        const whole = parse(text, SMALL_VOCABULARY);
-        expect(events.filter((event) => event.type === "command").map((event) => event.command)).toEqual(whole.commands);
-        expect(events.filter((event) => event.type === "mention").map((event) => event.mention)).toEqual(whole.mentions);
-        expect(events.filter((event) => event.type === "error").map((event) => event.error)).toEqual(whole.errors);
+        const { chunked, whole } = chunkedAndWhole(SMALL_VOCABULARY, text, chunksOf(text, sizes));
+        expect(chunked).toEqual(whole);
       }),
       { numRuns: 400 },
     );

@@ -1,7 +1,8 @@
 /** Shared helpers for the grammar specifications. */
 import type { Command, ParseResult } from "../../grammar/ast.js";
+import { CallScanner } from "../../grammar/dialects/call-scanner.js";
 import { CallVocabulary } from "../../grammar/dialects/vocabulary.js";
-import { collectEvents } from "../../grammar/parse.js";
+import { collectEvents, parse } from "../../grammar/parse.js";
 import { StreamingScanner } from "../../grammar/scanner.js";
 
 /** Feeds `chunks` to one scanner and collects everything it reports. */
@@ -49,3 +50,30 @@ export const SMALL_VOCABULARY = new CallVocabulary({
   ],
   aliases: { read_file: { protocol: "FILE_OP", action: "read" }, execute_command: { protocol: "EXEC", action: "run" } },
 });
+
+/** `text` cut into chunks of the given sizes, taken in turn. */
+export function chunksOf(text: string, sizes: number[]): string[] {
+  const chunks: string[] = [];
+  for (let at = 0, turn = 0; at < text.length; turn++) {
+    const size = sizes[turn % sizes.length]!;
+    chunks.push(text.slice(at, at + size));
+    at += size;
+  }
+  return chunks;
+}
+
+/** The absolute offsets of the line feeds in `text`, which starts at absolute `base`. */
+export function lineFeedsOf(text: string, base: number): number[] {
+  const offsets: number[] = [];
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) offsets.push(base + at);
+  return offsets;
+}
+
+/** What a call scanner with `vocabulary` reports for `text` in `chunks`, and what `parse` reports for it whole. */
+export function chunkedAndWhole(vocabulary: CallVocabulary, text: string, chunks: string[]): { chunked: ParseResult; whole: ParseResult } {
+  const scanner = new CallScanner(vocabulary);
+  const chunked: ParseResult = { commands: [], mentions: [], errors: [] };
+  for (const chunk of chunks) collectEvents(scanner.push(chunk), chunked);
+  collectEvents(scanner.end(), chunked);
+  return { chunked, whole: parse(text, vocabulary) };
+}
