@@ -28,6 +28,7 @@ export interface ScriptSubmission {
   source: string | undefined;
 }
 
+/** One script's submissions, read a piece at a time as `next` asks for them (see the file's header). */
 export class ScriptStream {
   private readonly scanner: CallScanner;
   private fed = 0;
