@@ -9,6 +9,6 @@ export type { Command, Dialect, Mention, MentionContext, Parameter, ParseResult,
 export { decodeBase64, encodeBase64 } from "./base64.js";
 export { decodeParameter, formatArgumentError, type DecodeResult, type ParameterKind } from "./kinds.js";
 export { describeMentionContext } from "./mentions.js";
-export { parse } from "./parse.js";
+export { parse, parserFailure } from "./parse.js";
 export { isBareSafe, print, printCanonical, type PrintableCommand } from "./printer.js";
 export { StreamingScanner, type ParseEvent } from "./scanner.js";

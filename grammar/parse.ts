@@ -2,7 +2,7 @@
  * One-shot parsing: one StreamingScanner fed the whole text, so one-shot and streaming
  * results cannot disagree. Never throws.
  */
-import type { ParseResult } from "./ast.js";
+import type { ParseResult, SyntaxError } from "./ast.js";
 import { CallScanner } from "./dialects/call-scanner.js";
 import type { CallVocabulary } from "./dialects/vocabulary.js";
 import type { ParseEvent } from "./scanner.js";
@@ -28,12 +28,17 @@ export function parse(text: string, vocabulary?: CallVocabulary): ParseResult {
     collectEvents(scanner.push(text), result);
     collectEvents(scanner.end(), result);
   } catch (caught) {
-    const end = { offset: text.length, line: 1, column: 1 };
-    result.errors.push({
-      code: "unexpected_character",
-      message: `internal: the parser failed (${String(caught)}); please report this with the text that caused it`,
-      span: { start: end, end },
-    });
+    result.errors.push(parserFailure(text, caught));
   }
   return result;
+}
+
+/** The error that stands for the findings when the scanner threw on `text` (which it never should), at the text's end. */
+export function parserFailure(text: string, caught: unknown): SyntaxError {
+  const end = { offset: text.length, line: 1, column: 1 };
+  return {
+    code: "unexpected_character",
+    message: `internal: the parser failed (${String(caught)}); please report this with the text that caused it`,
+    span: { start: end, end },
+  };
 }

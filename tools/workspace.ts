@@ -76,6 +76,31 @@ const MAX_LINK_HOPS = 64;
 const MAX_NAME_BYTES = 255;
 const MAX_PATH_BYTES = 4095;
 
+/**
+ * A `ResolvedPath` as a workspace makes it: frozen, and marked (out of sight, in a private field)
+ * with the workspace that resolved it, so that workspace may take it back without resolving it
+ * again. A mark per path, not a set of them: no table to add each resolution to.
+ */
+class Resolution implements ResolvedPath {
+  readonly #workspace: Workspace;
+
+  constructor(
+    workspace: Workspace,
+    readonly input: string,
+    readonly absolute: string,
+    readonly relative: string,
+    readonly real: string,
+  ) {
+    this.#workspace = workspace;
+    Object.freeze(this);
+  }
+
+  /** True when `workspace` resolved `path`. */
+  static madeBy(path: ResolvedPath, workspace: Workspace): boolean {
+    return #workspace in path && path.#workspace === workspace;
+  }
+}
+
 export class Workspace {
   private constructor(
     /** The real path of the root (symlinks expanded). */
@@ -87,8 +112,6 @@ export class Workspace {
     private readonly keepsState?: () => boolean,
   ) {}
 
-  /** The paths this workspace resolved (and so may take back without resolving them again). */
-  private readonly resolved = new WeakSet<ResolvedPath>();
   /** Folders already resolved in the current run of reads (see known-folders.ts). */
   private readonly known = new KnownFolders();
 
@@ -194,9 +217,7 @@ export class Workspace {
   /** Records a resolution as this workspace's (see `ResolvedPath`), after the write checks of where it really leads. */
   private resolvedAs(input: string, intent: PathIntent, absolute: string, relative: string, real: string): ResolvedPath {
     if (intent === "write") this.refuseProtected(input, this.relativeOf(real));
-    const resolved: ResolvedPath = Object.freeze({ input, absolute, relative, real });
-    this.resolved.add(resolved);
-    return resolved;
+    return new Resolution(this, input, absolute, relative, real);
   }
 
   /**
@@ -247,7 +268,7 @@ export class Workspace {
 
   /** A path this workspace resolved, with `intent`'s checks applied (no file-system access). */
   private forIntent(resolved: ResolvedPath, intent: PathIntent): ResolvedPath {
-    if (!this.resolved.has(resolved)) {
+    if (!Resolution.madeBy(resolved, this)) {
       throw new ToolError("internal_error", `${resolved.input} was not resolved by this workspace.`, "Pass the path as text, or as this workspace resolved it.");
     }
     if (intent === "write") {

@@ -44,10 +44,9 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
       hint: `Write one of ${registry.names().join(", ")}, e.g. [${registry.names()[0] ?? "PROTOCOL"}:action=...].`,
     });
   }
-  // Not remembered: a protocol from outside learns its actions in place (MCP discovery).
-  const actionNames = Object.keys(protocol.actions);
+  // Action names are listed afresh, and only for a message: a protocol from outside learns its actions in place (MCP discovery).
   const actionParameter = actionParameterOf(command.parameters);
-  if (actionNames.length === 0) {
+  if (!hasAny(protocol.actions)) {
     // A protocol from outside whose server did not start (its summary says why).
     return failure(protocol.name, actionParameter?.text, {
       code: "unknown_action",
@@ -59,16 +58,17 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
     return failure(protocol.name, undefined, {
       code: "missing_parameter",
       message: `${protocol.name}: the action parameter is missing.`,
-      hint: `Start with action=…, one of: ${actionNames.join(", ")}.`,
+      hint: `Start with action=…, one of: ${Object.keys(protocol.actions).join(", ")}.`,
     });
   }
   const actionName = actionParameter.text;
   const action = Object.hasOwn(protocol.actions, actionName) ? protocol.actions[actionName] : undefined;
   if (!action) {
+    const names = Object.keys(protocol.actions).join(", ");
     return failure(protocol.name, actionName, {
       code: "unknown_action",
-      message: `${protocol.name} has no action "${actionName}". Its actions: ${actionNames.join(", ")}.`,
-      hint: `Write action= followed by one of: ${actionNames.join(", ")}.`,
+      message: `${protocol.name} has no action "${actionName}". Its actions: ${names}.`,
+      hint: `Write action= followed by one of: ${names}.`,
     });
   }
   const label = `${protocol.name}.${actionName}`;
@@ -125,6 +125,12 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
     ok: true,
     invocation: { protocol: protocol.name, action: actionName, definition: action, protocolDefinition: protocol, args, decoded, command },
   };
+}
+
+/** True when `record` has an own enumerable key (what `Object.keys(record).length > 0` says, without the list). */
+function hasAny(record: object): boolean {
+  for (const key in record) if (Object.hasOwn(record, key)) return true;
+  return false;
 }
 
 /** The parameter that names the action: `action=`, else the one key that means it in another case. */

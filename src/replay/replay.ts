@@ -6,6 +6,7 @@ import type { Mention, Span } from "../../grammar/ast.js";
 import { parse, type CallVocabulary } from "../../grammar/index.js";
 import { callVocabularyOf } from "../call-vocabulary.js";
 import type { ProtocolManager, Submission } from "../manager/manager.js";
+import { ScriptStream, sourceOf } from "./script-stream.js";
 import type { CommandResult } from "../manager/result.js";
 
 /** Which commands of a script run (all when absent): given each one's text and where it stands. */
@@ -82,16 +83,6 @@ export function scriptSubmissions(text: string, select?: CommandSelector, vocabu
   return { submissions: located, mentions: parsed.mentions, sources };
 }
 
-/** A command's text; for a syntax error, from its command's `[` (or its line's start) to the end of the error. */
-function sourceOf(text: string, span: Span, submission: Submission): string {
-  const { start, end } = span;
-  if (!("syntaxError" in submission)) return text.slice(start.offset, end.offset);
-  const { protocol } = submission.syntaxError;
-  const lineStart = text.lastIndexOf("\n", start.offset - 1) + 1;
-  const opening = protocol === undefined ? -1 : text.lastIndexOf(`[${protocol}`, start.offset);
-  return text.slice(opening >= 0 ? opening : lineStart, Math.max(end.offset, start.offset + 1));
-}
-
 /** Commands handed to the manager ahead of the one being reported, so reads overlap. */
 const LOOKAHEAD = 32;
 
@@ -101,19 +92,23 @@ const LOOKAHEAD = 32;
  * each command waits for the one before it, so nothing after a failure runs.
  */
 export async function replayScript(text: string, manager: ProtocolManager, options: ReplayOptions = {}): Promise<ReplayOutcome> {
-  const { submissions, mentions, sources } = scriptSubmissions(text, options.select, callVocabularyOf(manager.registry));
-  const results: CommandResult[] = [];
   const keep = options.keepResults ?? true;
+  // Read as the commands are run: see script-stream.ts.
+  const script = new ScriptStream(text, options.select, callVocabularyOf(manager.registry), keep);
+  const results: CommandResult[] = [];
+  const commands: string[] = [];
   let ran = 0;
   let failed = 0;
   const lookahead = options.stopOnError ? 1 : LOOKAHEAD;
   const pending: Promise<CommandResult>[] = [];
-  let next = 0;
   // One signal for the whole script, as a chat turn has one for all its commands.
   const signal = options.signal ?? new AbortController().signal;
   for (;;) {
-    while (pending.length < lookahead && next < submissions.length && !signal.aborted) {
-      pending.push(manager.submit(submissions[next++]!, signal));
+    while (pending.length < lookahead && !signal.aborted) {
+      const next = script.next();
+      if (next === undefined) break;
+      if (keep) commands.push(next.source!);
+      pending.push(manager.submit(next.submission, signal));
     }
     const current = pending.shift();
     if (current === undefined) break;
@@ -124,6 +119,8 @@ export async function replayScript(text: string, manager: ProtocolManager, optio
     options.onResult?.(result);
     if (!result.ok && options.stopOnError) break;
   }
-  const stopped = ran < submissions.length;
-  return { results, ran, failed, mentions, total: submissions.length, stopped, commands: keep ? sources.slice(0, ran) : [] };
+  // What was not run is still counted, and its mentions reported.
+  script.drain();
+  const { total, mentions } = script;
+  return { results, ran, failed, mentions, total, stopped: ran < total, commands: keep ? commands.slice(0, ran) : [] };
 }

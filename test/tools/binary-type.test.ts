@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { binaryType } from "../../tools/files/text.js";
+import { binaryType, binaryTypeOfDecoded, SNIFF_BYTES } from "../../tools/files/text.js";
 
 /** Known openings, as the plain check compares them: name, bytes, offset. */
 const SIGNATURES: Array<[string, number[], number]> = [
@@ -72,5 +72,32 @@ describe("binaryType", () => {
     expect(binaryType(Uint8Array.from([1, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41, 0x41]))).toBeUndefined();
     expect(binaryType(new Uint8Array())).toBeUndefined();
     expect(binaryType(Buffer.from("\t\n\f\r\u001b text"))).toBeUndefined();
+  });
+
+  it("from the decoded text of a whole file, decides as binaryType does on the file's first bytes", () => {
+    // Long files too (the control characters past the first bytes then send it to the walk), and
+    // bytes that are not UTF-8 next to control characters (a broken sequence never hides one).
+    const files = fc
+      .tuple(
+        heads,
+        fc.oneof(fc.constant(0), fc.integer({ min: 0, max: SNIFF_BYTES + 300 })),
+        fc.array(fc.oneof(fc.integer({ min: 0x80, max: 0xff }), fc.integer({ min: 0, max: 31 }), fc.constant(0x41)), { maxLength: 40 }),
+      )
+      .map(([head, padding, tail]) => Buffer.concat([Buffer.from(head), Buffer.alloc(padding, 0x61), Uint8Array.from(tail)]));
+    fc.assert(
+      fc.property(files, (content) => {
+        expect(binaryTypeOfDecoded(content, content.toString("utf8"))).toBe(plainBinaryType(content.subarray(0, SNIFF_BYTES)));
+      }),
+      { numRuns: 3000 },
+    );
+    for (const [name, bytes, at] of SIGNATURES) {
+      const content = Buffer.alloc(at + bytes.length + 10, 0x41);
+      content.set(bytes, at);
+      expect(binaryTypeOfDecoded(content, content.toString("utf8"))).toBe(name);
+    }
+    const late = Buffer.concat([Buffer.alloc(SNIFF_BYTES, 0x41), Buffer.from([0, 1, 2])]);
+    expect(binaryTypeOfDecoded(late, late.toString("utf8"))).toBeUndefined();
+    const broken = Buffer.from([0xe2, 0x01, 0xf0, 0x9f, 0x02, 0xc3, 0x00]);
+    expect(binaryTypeOfDecoded(broken, broken.toString("utf8"))).toBe("binary data");
   });
 });

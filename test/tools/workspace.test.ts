@@ -118,6 +118,19 @@ describe("Workspace.resolve", () => {
     expect((await workspace.resolve(path.join(alias, "a.txt"), "write")).relative).toBe("a.txt");
   });
 
+  it("takes back only the resolutions it made itself, not a copy nor another workspace's", async () => {
+    await temp.write("src/main.ts", "x");
+    const resolved = await temp.workspace.resolve("src/main.ts");
+    expect(Object.isFrozen(resolved)).toBe(true);
+    expect(JSON.parse(JSON.stringify(resolved))).toEqual({ ...resolved });
+    expect(await temp.workspace.resolve(resolved, "write")).toBe(resolved);
+    const other = await Workspace.open(temp.root);
+    for (const stranger of [{ ...resolved }, await other.resolve("src/main.ts")]) {
+      const error = await temp.workspace.resolve(stranger).catch((caught: unknown) => caught);
+      expect(ClioError.isInstance(error) && error.code).toBe("internal_error");
+    }
+  });
+
   it("opens only existing folders", async () => {
     await expect(Workspace.open(path.join(temp.base, "missing"))).rejects.toMatchObject({ code: "not_found" });
     await temp.write("file.txt", "x");

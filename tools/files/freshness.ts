@@ -20,9 +20,20 @@ export class FileLedger {
     else this.seen.set(real, stamp);
   }
 
-  /** Notes the file as `stat`, taken on the very file the model was shown, says it is. */
+  /**
+   * Notes the file as `stat`, taken on the very file the model was shown, says it is. A file seen
+   * before has its stamp written over (a stamp is only read here, never handed out): a new stamp
+   * per read would be one more object per read that lives on in the map.
+   */
   rememberAs(real: string, stat: Stats): void {
-    this.seen.set(real, stampFrom(stat));
+    const known = this.seen.get(real);
+    if (known === undefined) {
+      this.seen.set(real, stampFrom(stat));
+      return;
+    }
+    known.size = stat.size;
+    known.mtimeMs = stat.mtimeMs;
+    known.ino = stat.ino;
   }
 
   /** Throws `stale_file` when the file changed since the model last read or wrote it. */
@@ -45,9 +56,9 @@ export class FileLedger {
 
 /** What tells one version of a file from another (kept as numbers: no number is written as text per read). */
 interface Stamp {
-  readonly size: number;
-  readonly mtimeMs: number;
-  readonly ino: number;
+  size: number;
+  mtimeMs: number;
+  ino: number;
 }
 
 async function stampOf(context: FileContext, real: string): Promise<Stamp | undefined> {

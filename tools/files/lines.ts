@@ -133,11 +133,12 @@ export async function readLineWindow(handle: FileHandle | undefined, options: Li
  * The window of a file held whole in `content`, decoded in one piece, when no line needs cutting
  * and the whole file fits the budget (the common small file); undefined otherwise, for the
  * general walk. Gives what the walk gives: a `\n` byte never lies inside a UTF-8 sequence, so
- * decoding the whole and splitting it equals decoding each line.
+ * decoding the whole and splitting it equals decoding each line. `decoded` is `content` decoded,
+ * when the caller has it already.
  */
-export function wholeLineWindow(content: Buffer, options: LineWindowOptions): LineWindow | undefined {
+export function wholeLineWindow(content: Buffer, options: LineWindowOptions, decoded?: string): LineWindow | undefined {
   if (content.length >= options.countUpToBytes) return undefined;
-  const text = content.toString("utf8");
+  const text = decoded ?? content.toString("utf8");
   const all = text === "" ? [] : text.split("\n");
   if (text.endsWith("\n")) all.pop();
   // Every line's bytes, its break and its overhead together stay below the budget: no stop for bytes.

@@ -7,7 +7,7 @@ import type { FileHandle } from "node:fs/promises";
 import type { ResolvedPath } from "../workspace.js";
 import { openRegularFile, readSmallRegularFile, type FileContext } from "./context.js";
 import { readLineWindow, wholeLineWindow, type LineWindow, type LineWindowOptions } from "./lines.js";
-import { binaryType, formatBytes, formatCount, SNIFF_BYTES } from "./text.js";
+import { binaryType, binaryTypeOfDecoded, formatBytes, formatCount, SNIFF_BYTES } from "./text.js";
 
 /** Output budget of one read. */
 export const READ_MAX_BYTES = 256 * 1024;
@@ -60,8 +60,10 @@ export function readTextFile(context: FileContext, resolved: ResolvedPath, optio
   const small = readSmallRegularFile(context, resolved.real, relative, WHOLE_READ_BYTES);
   if (small === undefined) return readInWindows(context, resolved, options);
   const { content, stat } = small;
-  refuseBinary(relative, stat, content);
-  const whole = wholeLineWindow(content, windowOptions(content, stat, options));
+  // Decoded once: the binary check reads the text, and a file whose lines all fit is split from it.
+  const text = content.toString("utf8");
+  refuseBinary(relative, stat, binaryTypeOfDecoded(content, text));
+  const whole = wholeLineWindow(content, windowOptions(content, stat, options), text);
   if (whole !== undefined) return { read: windowResult(relative, stat, whole, options), stat };
   return windowOf(relative, stat, content, undefined, options).then((read) => ({ read, stat }));
 }
@@ -73,16 +75,15 @@ async function readInWindows(context: FileContext, { real, relative }: ResolvedP
     const sniffed = Buffer.alloc(Math.min(SNIFF_BYTES, stat.size));
     const { bytesRead } = await handle.read(sniffed, 0, sniffed.length, 0);
     const head = sniffed.subarray(0, bytesRead);
-    refuseBinary(relative, stat, head);
+    refuseBinary(relative, stat, binaryType(head.subarray(0, SNIFF_BYTES)));
     return { read: await windowOf(relative, stat, head, handle, options), stat };
   } finally {
     await handle.close();
   }
 }
 
-/** Throws `binary_file` when the file's first bytes (`head`) look binary. */
-function refuseBinary(relative: string, stat: Stats, head: Buffer): void {
-  const type = binaryType(head.subarray(0, SNIFF_BYTES));
+/** Throws `binary_file` when the file's first bytes looked binary (`type`, what `binaryType` told of them). */
+function refuseBinary(relative: string, stat: Stats, type: string | undefined): void {
   if (type !== undefined) {
     throw new ToolError("binary_file", `${relative} looks binary (${type}, ${formatBytes(stat.size)}); only text files can be read.`, [
       "Use ",

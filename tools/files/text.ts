@@ -53,6 +53,19 @@ export function binaryType(head: Uint8Array): string | undefined {
   return head.length > 0 && control / head.length > 0.1 ? "binary data" : undefined;
 }
 
+/** A NUL or a control character `binaryType` counts, as UTF-8 decodes it: bytes below 32 decode to themselves, and no other byte decodes to one. */
+const NUL_OR_CONTROL = /[\u0000-\u0008\u000b\u000e-\u001a\u001c-\u001f]/;
+
+/**
+ * `binaryType` of the first `SNIFF_BYTES` of a file held whole in `content`, whose UTF-8 decoding
+ * is `text`: a text with no NUL or control character, whose first bytes open no signature, is text
+ * without a walk over its bytes (one regular expression over the decoded text instead).
+ */
+export function binaryTypeOfDecoded(content: Uint8Array, text: string): string | undefined {
+  if (SIGNATURE_OPENINGS[content[0] ?? 0] !== 1 && content[257] !== TAR_OPENING && !NUL_OR_CONTROL.test(text)) return undefined;
+  return binaryType(content.subarray(0, SNIFF_BYTES));
+}
+
 /** True if `head` holds `bytes` at offset `at`. */
 function startsWithAt(head: Uint8Array, bytes: readonly number[], at: number): boolean {
   if (head.length < at + bytes.length) return false;
