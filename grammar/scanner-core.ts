@@ -121,6 +121,16 @@ export abstract class ScannerCore implements MachineHost {
     }
   }
 
+  /**
+   * Where a finding the scanner is still reading starts, when it lies in settled text: a command
+   * being read in a fence (a mention to come), or a fence line's failed command whose mention waits
+   * for the line's end. -1 when there is none.
+   */
+  protected findingOpenFrom(): number {
+    if (this.ended || this.region !== Region.Fence) return -1;
+    return this.state === State.Machine || this.mentionPending ? this.machine.startOffset : -1;
+  }
+
   /** Where the code span or tag held open starts. */
   protected abstract heldFrom(): number;
 

@@ -145,11 +145,15 @@ export class CallScanner extends StreamingScanner {
     for (const event of events) this.waiting.push(event);
     const out: ParseEvent[] = [];
     const settled = this.regionLog.settledUntil;
+    const scannerOpen = this.findingOpenFrom();
     // A finding waits for its region to settle and for its last line to end: the scanner's
-    // findings on that line (mentions in an inert line) are out by then.
+    // findings on that line (mentions in an inert line) are out by then. It also waits for a
+    // finding the scanner is still reading from before it (a command in a fence, whose heredoc
+    // may run on for lines), so that the two come in source order in any chunking.
     while (this.pendingFrom < this.pending.length) {
       const finding = this.pending[this.pendingFrom]!;
       if (!(finding.start.offset < settled && finding.lineEnd !== undefined && finding.lineEnd < settled)) break;
+      if (scannerOpen >= 0 && scannerOpen < finding.start.offset) break;
       this.pendingFrom++;
       this.release(out, finding.start.offset);
       const kind = this.regionLog.kindAt(finding.start.offset);

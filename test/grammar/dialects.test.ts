@@ -258,6 +258,12 @@ const PIECES = [
   '"name": "read_file", "arguments": {"path": "a"}}',
   'path="a")',
   " action=read path=a]",
+  // Heredocs and the other fence, so a command read in a fence runs on past calls found after its start.
+  ":content<<EOF\n",
+  "EOF\n",
+  "EOF]",
+  "~~~\n",
+  '"x]"',
 ];
 
 describe("laws", () => {
@@ -281,12 +287,45 @@ describe("laws", () => {
     );
   });
 
-  it("never throws, and reports findings in source order", () => {
+  it("a command read in a fence that runs on past a call found after its start comes first, in any chunking", () => {
+    const pieces = [
+      "```\n",
+      "~~~\n",
+      "[FILE_OP:action=read:path=",
+      '"x]"',
+      "[FILE_OP action=read path=a]",
+      '[FILE_OP:{"action": "read"}]',
+      ":content<<EOF\n",
+      "EOF\n",
+      "EOF]",
+      "\n",
+      "a ",
+      "<read_file><path>a</path></read_file>",
+      'FILE_OP.read(path="a")',
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 16 }), fc.integer({ min: 1, max: 17 }), (parts, size) => {
+        const text = parts.join("");
+        const whole = parse(text, vocabulary);
+        for (const list of [whole.commands, whole.mentions, whole.errors]) {
+          const starts = list.map(({ span }) => span.start.offset);
+          expect([...starts].sort((left, right) => left - right)).toEqual(starts);
+        }
+        const chunks: string[] = [];
+        for (let at = 0; at < text.length; at += size) chunks.push(text.slice(at, at + size));
+        expect(chunked(chunks)).toEqual(whole);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("never throws, and reports commands, mentions and errors each in source order", () => {
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom(...PIECES, "a", "=", ":", ",", "|", "{", "}", "'", "\\"), maxLength: 60 }), (text) => {
         const result = parse(text, vocabulary);
-        const starts = [...result.commands.map((command) => command.span.start.offset)];
-        expect([...starts].sort((left, right) => left - right)).toEqual(starts);
+        for (const spans of [result.commands, result.mentions, result.errors].map((list) => list.map(({ span }) => span.start.offset))) {
+          expect([...spans].sort((left, right) => left - right)).toEqual(spans);
+        }
       }),
       { numRuns: 500 },
     );

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { documentArbitrary } from "../../grammar/arbitraries.js";
-import type { CallVocabulary, Mention } from "../../grammar/index.js";
+import type { CallVocabulary } from "../../grammar/index.js";
 import { callVocabularyOf } from "../../src/call-vocabulary.js";
 import { loadBuiltinProtocols } from "../../src/registry.js";
 import { scriptSubmissions, selectorFor } from "../../src/replay/replay.js";
@@ -57,22 +57,13 @@ function streamed(text: string, vocabulary: CallVocabulary | undefined, pieceLen
     sources.push(next.source);
   }
   stream.drain();
-  return { submissions, sources, mentions: inSourceOrder(stream.mentions), total: stream.total };
-}
-
-/**
- * Mentions by where they start. Read in pieces, the dialect layer can report two mentions of one
- * fence in the other order than the one-shot parse does (grammar/dialects/call-scanner.ts): what
- * is mentioned is the same, the order of the list is not.
- */
-function inSourceOrder(mentions: readonly Mention[]): Mention[] {
-  return [...mentions].sort((left, right) => left.span.start.offset - right.span.start.offset || left.span.end.offset - right.span.end.offset);
+  return { submissions, sources, mentions: stream.mentions, total: stream.total };
 }
 
 /** What scriptSubmissions gives, as `streamed` reports it. */
 function oneShot(text: string, vocabulary: CallVocabulary | undefined, only?: string) {
   const whole = scriptSubmissions(text, only === undefined ? undefined : selectorFor(only), vocabulary);
-  return { submissions: whole.submissions, sources: whole.sources, mentions: inSourceOrder(whole.mentions), total: whole.submissions.length };
+  return { submissions: whole.submissions, sources: whole.sources, mentions: whole.mentions, total: whole.submissions.length };
 }
 
 let vocabulary: CallVocabulary;
