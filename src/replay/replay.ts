@@ -2,27 +2,13 @@
  * Replaying a protocol script: any text in the language (a markdown file with commands is a
  * runnable script) runs command by command, in order, against the workspace.
  */
-import type { Mention, Span } from "../../grammar/ast.js";
-import { parse, type CallVocabulary } from "../../grammar/index.js";
+import type { Mention } from "../../grammar/ast.js";
 import { callVocabularyOf } from "../call-vocabulary.js";
-import type { ProtocolManager, Submission } from "../manager/manager.js";
-import { ScriptStream, sourceOf } from "./script-stream.js";
+import type { ProtocolManager } from "../manager/manager.js";
 import type { CommandResult } from "../manager/result.js";
+import { type CommandSelector, ScriptStream } from "./script-stream.js";
 
-/** Which commands of a script run (all when absent): given each one's text and where it stands. */
-export type CommandSelector = (source: string, span: Span) => boolean;
-
-/**
- * `--only LINE|TEXT`: a number selects the command standing on that line (a heredoc command
- * spans several), any other text the commands whose text contains it.
- */
-export function selectorFor(only: string): CommandSelector {
-  if (/^\d+$/.test(only)) {
-    const line = Number(only);
-    return (_source, span) => span.start.line <= line && line <= span.end.line;
-  }
-  return (source) => source.includes(only);
-}
+export { type CommandSelector, scriptSubmissions, selectorFor } from "./script-stream.js";
 
 export interface ReplayOptions {
   stopOnError?: boolean;
@@ -50,37 +36,6 @@ export interface ReplayOutcome {
   /** Each command (or syntax error) as the script writes it, in order: `commands[i]` gave `results[i]`. */
   commands: string[];
   stopped: boolean;
-}
-
-/**
- * Every command and syntax error of a script, in source order. With the registry's `vocabulary`
- * (callVocabularyOf) the script is read as the agent reads a reply: calls written in another
- * dialect are commands too, or errors whose hint is the clio command.
- */
-export function scriptSubmissions(text: string, select?: CommandSelector, vocabulary?: CallVocabulary): { submissions: Submission[]; mentions: Mention[]; sources: string[] } {
-  const parsed = parse(text, vocabulary);
-  const submissions: Submission[] = [];
-  const spans: Span[] = [];
-  for (const command of parsed.commands) {
-    submissions.push({ command });
-    spans.push(command.span);
-  }
-  for (const syntaxError of parsed.errors) {
-    submissions.push({ syntaxError });
-    spans.push(syntaxError.span);
-  }
-  const order = submissions.map((_, index) => index);
-  order.sort((left, right) => spans[left]!.start.offset - spans[right]!.start.offset);
-  const located: Submission[] = [];
-  const sources: string[] = [];
-  for (const index of order) {
-    const submission = submissions[index]!;
-    const source = sourceOf(text, spans[index]!, submission);
-    if (select && !select(source, spans[index]!)) continue;
-    located.push(submission);
-    sources.push(source);
-  }
-  return { submissions: located, mentions: parsed.mentions, sources };
 }
 
 /** Commands handed to the manager ahead of the one being reported, so reads overlap. */

@@ -1,22 +1,50 @@
 /**
- * A script's commands and syntax errors, read as the replay needs them: the text goes to the
- * scanner a piece at a time, so a long script's parsed commands are run and dropped while they are
- * young, instead of all of them being made first and held to the end (at 10,000 commands the
- * parse then cost about twice as much, in allocation of objects that live on, garbage collection
- * and cache misses).
+ * A script's commands and syntax errors, in source order, read as the replay needs them: the
+ * text goes to the scanner a piece at a time, so a long script's parsed commands are run and
+ * dropped while they are young, instead of all of them being made first and held to the end (at
+ * 10,000 commands the parse then cost about twice as much, in allocation of objects that live on,
+ * garbage collection and cache misses). `scriptSubmissions` reads a script in one piece.
  *
  * The scanner hands its findings over in the order they start, and any chunking of a text gives
- * the findings of the whole (grammar/scanner.ts), so the submissions come in the order of
- * `scriptSubmissions` (a broken command's error and the command whose `[` broke it start at one
- * offset: they are put in that function's order, see `take`). Pieces end after a line break. One
- * difference is known and left: read in pieces, the dialect layer may list two mentions in one
- * fence in the other order. test/replay/script-stream.test.ts checks all of it against
- * `scriptSubmissions`.
+ * the findings of the whole (grammar/scanner.ts). A broken command's error and the command whose
+ * `[` broke it start at one offset: the command goes first (see `take`). Pieces end after a line
+ * break. test/replay/script-stream.test.ts checks it all, mentions included, against the one-shot
+ * parse with its findings sorted by where they start.
  */
 import type { Mention, Span } from "../../grammar/ast.js";
 import { CallScanner, parserFailure, type CallVocabulary, type ParseEvent } from "../../grammar/index.js";
 import type { Submission } from "../manager/manager.js";
-import type { CommandSelector } from "./replay.js";
+
+/** Which commands of a script run (all when absent): given each one's text and where it stands. */
+export type CommandSelector = (source: string, span: Span) => boolean;
+
+/**
+ * `--only LINE|TEXT`: a number selects the command standing on that line (a heredoc command
+ * spans several), any other text the commands whose text contains it.
+ */
+export function selectorFor(only: string): CommandSelector {
+  if (/^\d+$/.test(only)) {
+    const line = Number(only);
+    return (_source, span) => span.start.line <= line && line <= span.end.line;
+  }
+  return (source) => source.includes(only);
+}
+
+/**
+ * Every command and syntax error of a script, in source order, read in one piece. With the
+ * registry's `vocabulary` (callVocabularyOf) the script is read as the agent reads a reply: calls
+ * written in another dialect are commands too, or errors whose hint is the clio command.
+ */
+export function scriptSubmissions(text: string, select?: CommandSelector, vocabulary?: CallVocabulary): { submissions: Submission[]; mentions: Mention[]; sources: string[] } {
+  const stream = new ScriptStream(text, select, vocabulary, true, Number.POSITIVE_INFINITY);
+  const submissions: Submission[] = [];
+  const sources: string[] = [];
+  for (let next = stream.next(); next !== undefined; next = stream.next()) {
+    submissions.push(next.submission);
+    sources.push(next.source!);
+  }
+  return { submissions, mentions: stream.mentions, sources };
+}
 
 /** Characters handed to the scanner at a time, at least: pieces end after a line break (see `pieceEnd`). */
 const PIECE = 8192;

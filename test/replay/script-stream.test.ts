@@ -1,11 +1,13 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { documentArbitrary } from "../../grammar/arbitraries.js";
-import type { CallVocabulary } from "../../grammar/index.js";
+import type { Span } from "../../grammar/ast.js";
+import { parse, type CallVocabulary } from "../../grammar/index.js";
 import { callVocabularyOf } from "../../src/call-vocabulary.js";
 import { loadBuiltinProtocols } from "../../src/registry.js";
 import { scriptSubmissions, selectorFor } from "../../src/replay/replay.js";
-import { ScriptStream } from "../../src/replay/script-stream.js";
+import type { Submission } from "../../src/manager/manager.js";
+import { ScriptStream, sourceOf } from "../../src/replay/script-stream.js";
 
 /** Pieces of commands, calls in other dialects, markdown and breakage, put together at random. */
 const PIECES = [
@@ -60,10 +62,27 @@ function streamed(text: string, vocabulary: CallVocabulary | undefined, pieceLen
   return { submissions, sources, mentions: stream.mentions, total: stream.total };
 }
 
-/** What scriptSubmissions gives, as `streamed` reports it. */
+/**
+ * The reference: the one-shot parse, its commands and errors sorted by where they start (a stable
+ * sort: at one offset, commands before errors), each with its source, then selected.
+ */
 function oneShot(text: string, vocabulary: CallVocabulary | undefined, only?: string) {
-  const whole = scriptSubmissions(text, only === undefined ? undefined : selectorFor(only), vocabulary);
-  return { submissions: whole.submissions, sources: whole.sources, mentions: whole.mentions, total: whole.submissions.length };
+  const select = only === undefined ? undefined : selectorFor(only);
+  const parsed = parse(text, vocabulary);
+  const all: { submission: Submission; span: Span }[] = [
+    ...parsed.commands.map((command) => ({ submission: { command }, span: command.span })),
+    ...parsed.errors.map((syntaxError) => ({ submission: { syntaxError }, span: syntaxError.span })),
+  ];
+  all.sort((left, right) => left.span.start.offset - right.span.start.offset);
+  const submissions: Submission[] = [];
+  const sources: string[] = [];
+  for (const { submission, span } of all) {
+    const source = sourceOf(text, span, submission);
+    if (select && !select(source, span)) continue;
+    submissions.push(submission);
+    sources.push(source);
+  }
+  return { submissions, sources, mentions: parsed.mentions, total: submissions.length };
 }
 
 let vocabulary: CallVocabulary;
@@ -72,17 +91,20 @@ beforeAll(async () => {
 });
 
 describe("ScriptStream", () => {
-  it("hands out what scriptSubmissions gives, in its order, read in pieces of any length (pieces end after a line break)", () => {
+  it("hands out what the one-shot parse gives, in source order, read in pieces of any length (pieces end after a line break)", () => {
     fc.assert(
       fc.property(scripts, fc.integer({ min: 1, max: 40 }), fc.boolean(), (text, pieceLength, withVocabulary) => {
         const words = withVocabulary ? vocabulary : undefined;
-        expect(streamed(text, words, pieceLength)).toEqual(oneShot(text, words));
+        const reference = oneShot(text, words);
+        expect(streamed(text, words, pieceLength)).toEqual(reference);
+        const whole = scriptSubmissions(text, undefined, words);
+        expect({ ...whole, total: whole.submissions.length }).toEqual(reference);
       }),
       { numRuns: 1500 },
     );
   });
 
-  it("applies a selector as scriptSubmissions does", () => {
+  it("applies a selector as the one-shot reference does", () => {
     fc.assert(
       fc.property(scripts, fc.integer({ min: 1, max: 40 }), fc.constantFrom("1", "2", "3", "FILE_OP", "k=1", "read"), (text, pieceLength, only) => {
         expect(streamed(text, vocabulary, pieceLength, only)).toEqual(oneShot(text, vocabulary, only));
@@ -99,14 +121,14 @@ describe("ScriptStream", () => {
       if (index % 700 === 3) lines.push("```", "[FILE_OP:action=read:path=mention.txt]", "```", '[FILE_OP:action=read:path="broken]');
     }
     const text = lines.join("\n");
-    const whole = scriptSubmissions(text, undefined, vocabulary);
+    const whole = oneShot(text, vocabulary);
     const stream = new ScriptStream(text, undefined, vocabulary, true);
     const handed = [];
     for (let next = stream.next(); next !== undefined; next = stream.next()) handed.push(next);
     expect(handed.map((each) => each.submission)).toEqual(whole.submissions);
     expect(handed.map((each) => each.source)).toEqual(whole.sources);
     expect(stream.mentions).toEqual(whole.mentions);
-    expect(stream.total).toBe(whole.submissions.length);
+    expect(stream.total).toBe(whole.total);
     expect(whole.submissions.length).toBeGreaterThan(3000);
     expect(whole.mentions.length).toBeGreaterThan(0);
   });
