@@ -7,7 +7,7 @@ import path from "node:path";
 import type { CodeIndex } from "./code-index.js";
 import { TEST_FILE, TEST_FOLDER } from "./file-kinds.js";
 import { ImportResolver } from "./imports.js";
-import type { IndexEntry } from "./segment-set.js";
+import type { IndexEntry } from "./live-files.js";
 import type { SymbolKind } from "./symbols.js";
 
 export interface LanguageSummary {

@@ -14,7 +14,8 @@ import { type AnalysedOutcome, analyseFiles, type FileQueue } from "./parallel.j
 import { IndexStore } from "./index-store.js";
 import { SegmentBatch } from "./segment-batch.js";
 import { mergeSegments } from "./segment-build.js";
-import { type IndexEntry, type LiveFiles, SegmentSet, type ChunkView, type QueryTerms } from "./segment-set.js";
+import type { IndexEntry, LiveFiles } from "./live-files.js";
+import { SegmentSet, type ChunkView, type QueryTerms } from "./segment-set.js";
 import type { SegmentReader } from "./segment.js";
 import { SegmentDamage } from "./segment-bytes.js";
 import { INDEX_FORMAT_VERSION, type IndexManifest, type VectorRecord } from "./store.js";

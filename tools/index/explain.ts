@@ -10,7 +10,7 @@ import type { CodeIndex, SymbolLocation } from "./code-index.js";
 import { decodeText } from "./file-record.js";
 import { ImportResolver } from "./imports.js";
 import { searchIndex } from "./search.js";
-import type { IndexEntry } from "./segment-set.js";
+import type { IndexEntry } from "./live-files.js";
 import type { SymbolDefinition } from "./symbols.js";
 
 export interface ExplainOptions {

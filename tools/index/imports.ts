@@ -4,7 +4,7 @@
  * the rest are external dependencies.
  */
 import path from "node:path";
-import type { IndexEntry } from "./segment-set.js";
+import type { IndexEntry } from "./live-files.js";
 
 export interface ResolvedImport {
   specifier: string;

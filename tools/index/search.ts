@@ -11,7 +11,7 @@ import type { CodeIndex } from "./code-index.js";
 import type { ScoreBoard } from "./score-board.js";
 import { nameSpellings, planQuery, type QueryPlan } from "./query-plan.js";
 import { rankFiles, type RankedFile, type RankingView } from "./rank-files.js";
-import type { IndexEntry } from "./segment-set.js";
+import type { IndexEntry } from "./live-files.js";
 import { bestWindow, linesOfFile } from "./snippets.js";
 import type { SymbolDefinition, SymbolKind } from "./symbols.js";
 import { tokenize } from "./tokenize.js";

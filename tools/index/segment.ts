@@ -3,7 +3,7 @@
  * as Lucene and tantivy do. It holds a set of files (their headers, chunk lines and lengths, and
  * each file's symbol table, imports and chunk symbols, read per file on demand: symbol-table.ts),
  * a term dictionary sorted by term, cut into
- * blocks of `BLOCK_TERMS` with only each block's first term kept in memory, and postings at
+ * blocks of `BLOCK_TERMS` (dictionary-writer.ts) with only each block's first term kept in memory, and postings at
  * offsets (chunk ids as deltas, with counts, in varints). Symbol names have a dictionary of the
  * same shape whose postings are file numbers. A later segment's file replaces an earlier one's
  * of the same path, and a `removed` entry drops it.
@@ -14,6 +14,7 @@
  * length, footer checksum, end magic). Every section is named by offset and length in the footer.
  */
 import { blockIndexBytes, type DictionaryFooter, readBlockIndex, type StoredDictionary } from "./block-index.js";
+import { DictionaryWriter } from "./dictionary-writer.js";
 import { FileTable, fileColumnsBytes, type SegmentFileHeader } from "./file-columns.js";
 import { ByteBuffer, ByteReader, checksumOf, SegmentDamage, type SegmentSink, type SegmentSource } from "./segment-bytes.js";
 import { FileMeta } from "./symbol-table.js";
@@ -21,7 +22,6 @@ import { FileMeta } from "./symbol-table.js";
 const MAGIC = Buffer.from("CLIOSEG9", "latin1");
 const END = Buffer.from("CLIOEND\n", "latin1");
 const TRAILER = 16;
-const BLOCK_TERMS = 32;
 /** Numbers per chunk in a segment's chunk table: startLine, endLine, length, startByte, endByte. */
 export const CHUNK_ROW = 5;
 /** Decoded dictionary blocks a segment keeps between lookups (each about 32 entries). */
@@ -54,80 +54,6 @@ function parseOr(bytes: Uint8Array, what: string): unknown {
     return JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8"));
   } catch {
     throw new SegmentDamage(`${what} is not valid JSON`);
-  }
-}
-
-/** Writes a sorted dictionary: entries of term, document frequency, postings offset and length. */
-class DictionaryWriter {
-  private readonly blocks = new ByteBuffer();
-  private readonly footer: { firsts: string[]; offsets: number[]; sums: number[] } = { firsts: [], offsets: [], sums: [] };
-  private inBlock = 0;
-  private blockStart = 0;
-  private last: string | undefined;
-  /** The last term added as bytes (a copy: the caller's bytes may change), to check the order of the next. */
-  private lastBytes = new Uint8Array(64);
-  private lastLength = -1;
-
-  add(term: string, frequency: number, offset: number, length: number): void {
-    if (this.last !== undefined && !(this.last < term)) throw new Error(`terms out of order: ${this.last} then ${term}`);
-    this.last = term;
-    if (this.opensBlock()) this.footer.firsts.push(term);
-    this.blocks.text(term);
-    this.entryNumbers(frequency, offset, length);
-  }
-
-  /** Adds a term given as source[start, end) (ASCII, so its bytes order it as code units do); only a block's first term becomes a string. */
-  addBytes(source: Uint8Array, start: number, end: number, frequency: number, offset: number, length: number): void {
-    if (this.lastLength >= 0 && !this.follows(source, start, end)) {
-      const text = (bytes: Uint8Array, from: number, to: number) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("utf8", from, to);
-      throw new Error(`terms out of order: ${text(this.lastBytes, 0, this.lastLength)} then ${text(source, start, end)}`);
-    }
-    if (end - start > this.lastBytes.length) this.lastBytes = new Uint8Array(2 * (end - start));
-    const last = this.lastBytes;
-    for (let index = start; index < end; index++) last[index - start] = source[index]!;
-    this.lastLength = end - start;
-    if (this.opensBlock()) this.footer.firsts.push(Buffer.from(source.buffer, source.byteOffset, source.length).toString("utf8", start, end));
-    this.blocks.varint(end - start);
-    this.blocks.bytesOf(source, start, end);
-    this.entryNumbers(frequency, offset, length);
-  }
-
-  /** Whether source[start, end) orders after the last term added as bytes. */
-  private follows(source: Uint8Array, start: number, end: number): boolean {
-    const last = this.lastBytes;
-    const shared = Math.min(this.lastLength, end - start);
-    for (let index = 0; index < shared; index++) {
-      if (last[index] !== source[start + index]) return last[index]! < source[start + index]!;
-    }
-    return this.lastLength < end - start;
-  }
-
-  /** Counts an entry in, closing a full block first; true when the entry opens a block (whose first term the caller names). */
-  private opensBlock(): boolean {
-    if (this.inBlock === BLOCK_TERMS) this.closeBlock();
-    this.inBlock++;
-    if (this.inBlock > 1) return false;
-    this.footer.offsets.push(this.blocks.length);
-    this.blockStart = this.blocks.length;
-    return true;
-  }
-
-  private entryNumbers(frequency: number, offset: number, length: number): void {
-    this.blocks.varint(frequency);
-    this.blocks.varint(offset);
-    this.blocks.varint(length);
-  }
-
-  private closeBlock(): void {
-    this.footer.sums.push(checksumOf(this.blocks.bytes.subarray(this.blockStart, this.blocks.length)));
-    this.inBlock = 0;
-  }
-
-  /** Writes the blocks; offsets in the footer are relative to where they start. */
-  finish(sink: SegmentSink, postings: number): DictionaryFooter {
-    if (this.inBlock > 0) this.closeBlock();
-    const at = sink.append(this.blocks.view());
-    return { ...this.footer, offsets: this.footer.offsets.map((offset) => offset + at), end: at + this.blocks.length, postings };
   }
 }
 
