@@ -27,13 +27,8 @@ export class FileLedger {
    */
   rememberAs(real: string, stat: Stats): void {
     const known = this.seen.get(real);
-    if (known === undefined) {
-      this.seen.set(real, stampFrom(stat));
-      return;
-    }
-    known.size = stat.size;
-    known.mtimeMs = stat.mtimeMs;
-    known.ino = stat.ino;
+    if (known === undefined) this.seen.set(real, stampFrom(stat));
+    else writeStamp(known, stat);
   }
 
   /** Throws `stale_file` when the file changed since the model last read or wrote it. */
@@ -66,8 +61,16 @@ async function stampOf(context: FileContext, real: string): Promise<Stamp | unde
   return stat === undefined ? undefined : stampFrom(stat);
 }
 
-function stampFrom({ size, mtimeMs, ino }: Stats): Stamp {
-  return { size, mtimeMs, ino };
+function stampFrom(stat: Stats): Stamp {
+  return writeStamp({ size: 0, mtimeMs: 0, ino: 0 }, stat);
+}
+
+/** Writes what tells this version of the file from another into `stamp`; the one place a stamp's fields are listed from a stat. */
+function writeStamp(stamp: Stamp, { size, mtimeMs, ino }: Stats): Stamp {
+  stamp.size = size;
+  stamp.mtimeMs = mtimeMs;
+  stamp.ino = ino;
+  return stamp;
 }
 
 function sameStamp(left: Stamp, right: Stamp): boolean {
