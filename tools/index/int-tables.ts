@@ -8,7 +8,7 @@ export function hashOfBytes(source: Uint8Array, start: number, end: number): num
 }
 
 /** A copy of `array` with room for at least `needed` numbers (at least twice its length). */
-export function grown<Numbers extends Int32Array | Uint32Array>(array: Numbers, needed: number): Numbers {
+export function grown<Numbers extends Int32Array | Uint32Array | Uint8Array>(array: Numbers, needed: number): Numbers {
   const larger = new (array.constructor as new (length: number) => Numbers)(Math.max(needed, array.length * 2));
   larger.set(array);
   return larger;

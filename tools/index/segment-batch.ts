@@ -10,6 +10,7 @@
  * of records and one batch's terms, whatever the size of the tree.
  */
 import type { IndexStore } from "./index-store.js";
+import { grown } from "./int-tables.js";
 import { writeRecords, type FileChange } from "./segment-build.js";
 import { CHUNK_HEADER } from "./store.js";
 import type { SegmentSet } from "./segment-set.js";
@@ -109,11 +110,7 @@ export class SegmentBatch {
     if (used === undefined) {
       used = { terms, marked: new Uint8Array(terms.count) };
       this.used.set(terms, used);
-    } else if (used.marked.length < terms.count) {
-      const larger = new Uint8Array(Math.max(terms.count, 2 * used.marked.length));
-      larger.set(used.marked);
-      used.marked = larger;
-    }
+    } else if (used.marked.length < terms.count) used.marked = grown(used.marked, terms.count);
     return used;
   }
 }

@@ -6,6 +6,8 @@
  * worker's list.
  */
 
+import { grown } from "./int-tables.js";
+
 /** Terms numbered 0 .. count - 1: term id's bytes are `bytes[startOf(id) .. endOf(id))`. */
 export interface TermList {
   readonly count: number;
@@ -57,16 +59,8 @@ export class GrowingTermList implements TermList {
 
   private reserve(terms: number, bytes: number): void {
     const used = this.count === 0 ? 0 : this.ends[this.count - 1]!;
-    if (used + bytes > this.bytes.length) {
-      const larger = new Uint8Array(Math.max(used + bytes, 2 * this.bytes.length));
-      larger.set(this.bytes.subarray(0, used));
-      this.bytes = larger;
-    }
-    if (this.count + terms > this.ends.length) {
-      const larger = new Int32Array(Math.max(this.count + terms, 2 * this.ends.length));
-      larger.set(this.ends.subarray(0, this.count));
-      this.ends = larger;
-    }
+    if (used + bytes > this.bytes.length) this.bytes = grown(this.bytes, used + bytes);
+    if (this.count + terms > this.ends.length) this.ends = grown(this.ends, this.count + terms);
   }
 }
 
