@@ -14,8 +14,9 @@ let grouped: Intl.NumberFormat | undefined;
 
 /** `1,234` style counts in messages (as `count.toLocaleString("en-US")` writes them). */
 export function formatCount(count: number): string {
-  // A positive whole number is its digits in groups of three: the formatter costs microseconds a call and tens of ms at its first.
-  if (count > 0 && Number.isSafeInteger(count)) return count < 1000 ? String(count) : String(count).replace(/\B(?=(\d{3})+$)/g, ",");
+  // A whole number ≥ 0 is its digits in groups of three: the formatter costs microseconds a call and tens of ms at its first
+  // (an index report with nothing read counts 0; -0 is left to the formatter, which writes "-0").
+  if ((count > 0 || Object.is(count, 0)) && Number.isSafeInteger(count)) return count < 1000 ? String(count) : String(count).replace(/\B(?=(\d{3})+$)/g, ",");
   grouped ??= new Intl.NumberFormat("en-US");
   return grouped.format(count);
 }

@@ -25,5 +25,7 @@ describe("formatCount", () => {
     for (const count of counts) expect(formatCount(count)).toBe(count.toLocaleString("en-US"));
     expect(plural(1234, "line")).toBe("1,234 lines");
     expect(plural(1, "line")).toBe("1 line");
+    expect(plural(0, "file")).toBe("0 files");
+    expect(formatCount(-0)).toBe("-0");
   });
 });
