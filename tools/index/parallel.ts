@@ -136,21 +136,26 @@ export async function* analyseFiles(queue: FileQueue, context: AnalysisContext):
   if (reached < queue.files.length || !queue.ended) yield* analyseInWorkers(queue, reached, local, context, workers);
 }
 
-/** This thread's analysis: a counter with a dictionary of its own, started afresh between batches once it is crowded. */
+/**
+ * This thread's analysis: a counter with a dictionary of its own, started afresh between batches
+ * once it is crowded. Made at the first batch: a check that finds nothing changed analyses nothing,
+ * and the counter's tables cost a fresh process milliseconds.
+ */
 class LocalAnalysis {
-  private dictionary = new TermDictionary();
-  private counter = new TermCounter(this.dictionary);
-  private readonly reader = new FileReader();
+  private state: { dictionary: TermDictionary; counter: TermCounter; reader: FileReader } | undefined;
 
   constructor(private readonly maxLines: number | undefined) {}
 
   analyse(files: FileToAnalyse[]): AnalysedOutcome[] {
-    if (this.counter.crowded) {
-      this.dictionary = new TermDictionary(this.dictionary);
-      this.counter = new TermCounter(this.dictionary, this.counter);
+    if (this.state === undefined) {
+      const dictionary = new TermDictionary();
+      this.state = { dictionary, counter: new TermCounter(dictionary), reader: new FileReader() };
+    } else if (this.state.counter.crowded) {
+      this.state.dictionary = new TermDictionary(this.state.dictionary);
+      this.state.counter = new TermCounter(this.state.dictionary, this.state.counter);
     }
-    const terms = this.dictionary;
-    return readAndAnalyse(files, this.counter, this.reader, { maxLines: this.maxLines }).map((outcome) =>
+    const { dictionary: terms, counter, reader } = this.state;
+    return readAndAnalyse(files, counter, reader, { maxLines: this.maxLines }).map((outcome) =>
       outcome.kind === "record" ? { kind: "record", record: writableOf(outcome.record), terms } : outcome,
     );
   }
