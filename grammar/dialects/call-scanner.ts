@@ -73,7 +73,29 @@ export class CallScanner extends StreamingScanner {
       if (followUp === FollowUp.Capture) this.captureText += chunk;
       return NO_EVENTS;
     }
+    if (chunk.length === 1 && this.layerStops === Stops.every && this.calm && (STOPS[chunk.charCodeAt(0)]! & this.fastMask & SCANNER_STOPS) === 0 && this.fastMask !== 0) {
+      return this.passBoth(chunk, followUp);
+    }
     return this.pushChunk(chunk);
+  }
+
+  /**
+   * One character the scanner's fast path passes while the recognizer is awake (an indentation,
+   * a name at a line's beginning, a `[` word): when the recognizer reads it without a finding,
+   * both take it here, without the full push of either.
+   */
+  private passBoth(chunk: string, followUp: FollowUp): ParseEvent[] {
+    const recognizer = this.recognizer!;
+    if (!recognizer.quiet(chunk)) return this.pushChunk(chunk);
+    this.total++;
+    if (followUp === FollowUp.Capture) this.captureText += chunk;
+    else if (followUp === FollowUp.Full) this.followUpFastPass(chunk);
+    if (recognizer.asleep) {
+      this.layerStops = Stops.dialect;
+      this.asleepAt = this.total;
+      if (this.fastMask !== 0) this.fastMask = (this.fastMask & SCANNER_STOPS) | Stops.dialect;
+    }
+    return NO_EVENTS;
   }
 
   protected override pushChunk(chunk: string): ParseEvent[] {

@@ -65,7 +65,14 @@ export class DialectRecognizer extends FrontReader {
   private quietStep(code: number, chunk: string): boolean {
     switch (this.mode) {
       case Mode.NearName:
-        if (this.near.take(code)) break;
+        if (this.near.take(code)) {
+          // Words that already name nothing are text from here: the recognizer may sleep again.
+          if (this.near.namesNothing(code)) {
+            this.mode = Mode.Idle;
+            this.front = Front.Dead;
+          }
+          break;
+        }
         if (this.near.mayName()) return false;
         // The words name nothing: the character after them is read as text.
         this.mode = Mode.Idle;
