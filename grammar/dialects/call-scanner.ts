@@ -73,9 +73,6 @@ export class CallScanner extends StreamingScanner {
       if (followUp === FollowUp.Capture) this.captureText += chunk;
       return NO_EVENTS;
     }
-    if (chunk.length === 1 && this.layerStops === Stops.every && this.calm && (STOPS[chunk.charCodeAt(0)]! & this.fastMask & SCANNER_STOPS) === 0 && this.fastMask !== 0) {
-      return this.passBoth(chunk, followUp);
-    }
     return this.pushChunk(chunk);
   }
 
@@ -84,9 +81,9 @@ export class CallScanner extends StreamingScanner {
    * a name at a line's beginning, a `[` word): when the recognizer reads it without a finding,
    * both take it here, without the full push of either.
    */
-  private passBoth(chunk: string, followUp: FollowUp): ParseEvent[] {
-    const recognizer = this.recognizer!;
-    if (!recognizer.quiet(chunk)) return this.pushChunk(chunk);
+  private passBoth(chunk: string, recognizer: DialectRecognizer): ParseEvent[] {
+    if (!recognizer.quiet(chunk)) return this.pushAwake(chunk, recognizer, false);
+    const followUp = this.fastFollowUp;
     this.total++;
     if (followUp === FollowUp.Capture) this.captureText += chunk;
     else if (followUp === FollowUp.Full) this.followUpFastPass(chunk);
@@ -101,11 +98,19 @@ export class CallScanner extends StreamingScanner {
   protected override pushChunk(chunk: string): ParseEvent[] {
     const recognizer = this.recognizer;
     if (recognizer === undefined) return super.pushChunk(chunk);
+    if (chunk.length === 1 && this.layerStops === Stops.every && this.calm && (STOPS[chunk.charCodeAt(0)]! & this.fastMask & SCANNER_STOPS) === 0 && this.fastMask !== 0) {
+      return this.passBoth(chunk, recognizer);
+    }
+    return this.pushAwake(chunk, recognizer, true);
+  }
+
+  /** A chunk both read in full; `mayBeQuiet`: `quiet` has not turned down its one character yet. */
+  private pushAwake(chunk: string, recognizer: DialectRecognizer, mayBeQuiet: boolean): ParseEvent[] {
     this.wake(recognizer);
     if (chunk.length > SMALL_CHUNK) return this.pushLong(chunk, recognizer);
     const events = super.pushChunk(chunk);
     let out: ParseEvent[];
-    if (chunk.length === 1 && this.calm && recognizer.quiet(chunk)) out = events.length === 0 ? events : this.merge(events);
+    if (mayBeQuiet && chunk.length === 1 && this.calm && recognizer.quiet(chunk)) out = events.length === 0 ? events : this.merge(events);
     else {
       recognizer.feed(chunk);
       out = this.merge(events);
