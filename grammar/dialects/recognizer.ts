@@ -81,6 +81,11 @@ export class DialectRecognizer extends FrontReader {
       case Mode.Idle:
         if (!this.frontStep(code, this.total)) return false;
         break;
+      case Mode.Less:
+        if (!this.tagNameGoesOn(code)) return false;
+        this.name += chunk;
+        this.capture += chunk;
+        break;
       case Mode.TagBody:
         // A character of a tag's body that cannot begin its closing tag or end a line.
         if (this.matched !== 0 || code === LESS || code === LINE_FEED) return false;
@@ -89,8 +94,11 @@ export class DialectRecognizer extends FrontReader {
       case Mode.JsonObject:
       case Mode.FunctionArgs:
       case Mode.NearBody:
-        // A character inside a string that neither escapes, ends it, nor ends a line.
-        if (this.inString === 0 || this.escaped || code === BACKSLASH || code === this.inString || code === LINE_FEED) return false;
+        // The commonest: a character inside a string that neither escapes, ends it, nor ends a line.
+        if (this.inString === 0 || this.escaped || code === BACKSLASH || code === this.inString || code === LINE_FEED) {
+          if (!this.insideGoesOn(code)) return false;
+          this.inside(chunk, 0, this.total, code);
+        }
         this.capture += chunk;
         break;
       default:
