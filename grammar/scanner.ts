@@ -112,7 +112,7 @@ export class StreamingScanner extends EndingScanner {
   }
 
   /** What a chunk that took the fast path still changes: captured text, a name, a fence line, a line start. */
-  private followUpFastPass(chunk: string): void {
+  protected followUpFastPass(chunk: string): void {
     if (this.capturing) {
       this.captureText += chunk;
       if (this.state === State.Machine && this.machine.passedThrough(chunk)) this.chooseFastPath();

@@ -76,14 +76,41 @@ export class CallScanner extends StreamingScanner {
     return this.pushChunk(chunk);
   }
 
+  /**
+   * One character the scanner's fast path passes while the recognizer is awake (an indentation,
+   * a name at a line's beginning, a `[` word): when the recognizer reads it without a finding,
+   * both take it here, without the full push of either.
+   */
+  private passBoth(chunk: string, recognizer: DialectRecognizer): ParseEvent[] {
+    if (!recognizer.quiet(chunk)) return this.pushAwake(chunk, recognizer, false);
+    const followUp = this.fastFollowUp;
+    this.total++;
+    if (followUp === FollowUp.Capture) this.captureText += chunk;
+    else if (followUp === FollowUp.Full) this.followUpFastPass(chunk);
+    if (recognizer.asleep) {
+      this.layerStops = Stops.dialect;
+      this.asleepAt = this.total;
+      if (this.fastMask !== 0) this.fastMask = (this.fastMask & SCANNER_STOPS) | Stops.dialect;
+    }
+    return NO_EVENTS;
+  }
+
   protected override pushChunk(chunk: string): ParseEvent[] {
     const recognizer = this.recognizer;
     if (recognizer === undefined) return super.pushChunk(chunk);
+    if (chunk.length === 1 && this.layerStops === Stops.every && this.calm && (STOPS[chunk.charCodeAt(0)]! & this.fastMask & SCANNER_STOPS) === 0 && this.fastMask !== 0) {
+      return this.passBoth(chunk, recognizer);
+    }
+    return this.pushAwake(chunk, recognizer, true);
+  }
+
+  /** A chunk both read in full; `mayBeQuiet`: `quiet` has not turned down its one character yet. */
+  private pushAwake(chunk: string, recognizer: DialectRecognizer, mayBeQuiet: boolean): ParseEvent[] {
     this.wake(recognizer);
     if (chunk.length > SMALL_CHUNK) return this.pushLong(chunk, recognizer);
     const events = super.pushChunk(chunk);
     let out: ParseEvent[];
-    if (chunk.length === 1 && this.calm && recognizer.quiet(chunk)) out = events.length === 0 ? events : this.merge(events);
+    if (mayBeQuiet && chunk.length === 1 && this.calm && recognizer.quiet(chunk)) out = events.length === 0 ? events : this.merge(events);
     else {
       recognizer.feed(chunk);
       out = this.merge(events);

@@ -162,12 +162,11 @@ export abstract class CandidateReader {
   protected step(input: string, i: number, base: number, code: number): number {
     switch (this.mode) {
       case Mode.Less: {
-        if (isNameCharacter(code) || code === DOT || code === 0x3d || code === 0x2d) {
-          if (this.name.length >= this.nameLimit) return this.abandon(i);
+        if (this.tagNameGoesOn(code)) {
           this.name += input[i];
           return i + 1;
         }
-        return this.endTagName(i, code);
+        return this.name.length >= this.nameLimit && isTagNameCharacter(code) ? this.abandon(i) : this.endTagName(i, code);
       }
       case Mode.NearName:
         return this.nearName(input, i, code);
@@ -244,6 +243,30 @@ export abstract class CandidateReader {
     }
     this.mode = Mode.NearBody;
     return i;
+  }
+
+  /** After `<`: whether `code` adds to the tag's name (not past the name limit). */
+  protected tagNameGoesOn(code: number): boolean {
+    return isTagNameCharacter(code) && this.name.length < this.nameLimit;
+  }
+
+  /**
+   * Whether `inside` takes `code` without ending or dropping the candidate and without a line
+   * feed: anything but a line break, the bracket or parenthesis that closes a near-miss or a
+   * function call, what a JSON object may not open with, and nesting at the depth limit.
+   */
+  protected insideGoesOn(code: number): boolean {
+    if (code === LINE_FEED) return false;
+    if (this.inString !== 0) return true;
+    if (this.depth >= MAX_JSON_DEPTH) return false;
+    switch (this.mode) {
+      case Mode.NearBody:
+        return this.depth > 0 || (code !== CLOSE_BRACKET && code !== FULLWIDTH_CLOSE);
+      case Mode.FunctionArgs:
+        return this.depth > 1 || code !== CLOSE_PARENTHESIS;
+      default:
+        return !this.jsonOpening || code === QUOTE || code === CLOSE_BRACE || code === SPACE || code === TAB || code === CARRIAGE_RETURN;
+    }
   }
 
   /** Inside a near-miss, a function call's parentheses or a JSON object: strings, nesting, blank lines. */
@@ -335,6 +358,11 @@ export abstract class CandidateReader {
     this.found.push(finding);
     this.lineOpen.push(finding);
   }
+}
+
+/** A character of a tag's name after `<`: a name character, `.`, `=` (`<function=…`) or `-`. */
+function isTagNameCharacter(code: number): boolean {
+  return isNameCharacter(code) || code === DOT || code === 0x3d || code === 0x2d;
 }
 
 /** Whether `code`, right after `[NAME:`, may lead to a `{` (what NearColon waits for): a blank or the brace itself. */

@@ -39,6 +39,8 @@ export class NearNameReader {
   private firstHead = EMPTY_NAME_HASH;
   private joinedHash = EMPTY_NAME_HASH;
   private joinedHead = EMPTY_NAME_HASH;
+  /** The first word's first character, for `namesNothing`. */
+  private firstCode = 0;
 
   constructor(
     private readonly vocabulary: CallVocabulary,
@@ -74,6 +76,7 @@ export class NearNameReader {
       }
       this.afterSpace = false;
       if (this.words === 1) {
+        if (this.length === 0) this.firstCode = code;
         if (code === UNDERSCORE) this.firstHead = this.firstHash;
         this.firstHash = hashName(this.firstHash, code);
       } else if (this.words === 2) {
@@ -95,6 +98,17 @@ export class NearNameReader {
       return true;
     }
     return false;
+  }
+
+  /**
+   * Right after `take(code)` took a name character: true when the words already name nothing,
+   * as `wordsMayName` (line-fronts.ts) decides it at the `[`: no name begins with their first
+   * character, or with their first two.
+   */
+  namesNothing(code: number): boolean {
+    if (this.words !== 1 || this.afterSpace) return false;
+    if (this.length === 1) return !this.vocabulary.mayBeginName(code);
+    return this.length === 2 && !this.vocabulary.mayContinueName(this.firstCode, code);
   }
 
   /** False when the words are sure to name nothing (checked by their hashes). */

@@ -65,7 +65,14 @@ export class DialectRecognizer extends FrontReader {
   private quietStep(code: number, chunk: string): boolean {
     switch (this.mode) {
       case Mode.NearName:
-        if (this.near.take(code)) break;
+        if (this.near.take(code)) {
+          // Words that already name nothing are text from here: the recognizer may sleep again.
+          if (this.near.namesNothing(code)) {
+            this.mode = Mode.Idle;
+            this.front = Front.Dead;
+          }
+          break;
+        }
         if (this.near.mayName()) return false;
         // The words name nothing: the character after them is read as text.
         this.mode = Mode.Idle;
@@ -73,6 +80,11 @@ export class DialectRecognizer extends FrontReader {
         return this.quietStep(code, chunk);
       case Mode.Idle:
         if (!this.frontStep(code, this.total)) return false;
+        break;
+      case Mode.Less:
+        if (!this.tagNameGoesOn(code)) return false;
+        this.name += chunk;
+        this.capture += chunk;
         break;
       case Mode.TagBody:
         // A character of a tag's body that cannot begin its closing tag or end a line.
@@ -82,8 +94,11 @@ export class DialectRecognizer extends FrontReader {
       case Mode.JsonObject:
       case Mode.FunctionArgs:
       case Mode.NearBody:
-        // A character inside a string that neither escapes, ends it, nor ends a line.
-        if (this.inString === 0 || this.escaped || code === BACKSLASH || code === this.inString || code === LINE_FEED) return false;
+        // The commonest: a character inside a string that neither escapes, ends it, nor ends a line.
+        if (this.inString === 0 || this.escaped || code === BACKSLASH || code === this.inString || code === LINE_FEED) {
+          if (!this.insideGoesOn(code)) return false;
+          this.inside(chunk, 0, this.total, code);
+        }
         this.capture += chunk;
         break;
       default:

@@ -3,6 +3,8 @@
  * near-miss reader is sure to drop them: no registered name begins with their first two
  * characters (`[docs]`), or they are this language's own start (`[FILE_OP:action…`). The law:
  * it finds exactly what it finds reading one character at a time, where every `[` word is read.
+ * Read a character at a time through `quiet`, the same words are dropped after their first one
+ * or two letters (`NearNameReader.namesNothing`), with the same law.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -72,6 +74,33 @@ describe("words after `[` dropped before they are read", () => {
           const text = `${pieces.join("")}\n${" ".repeat(20)}`;
           expect(found(vocabulary, text, true)).toBe(found(vocabulary, text, false));
         }),
+        { numRuns: 500 },
+      );
+    });
+  }
+
+  for (const [name, vocabulary] of [
+    ["the usual names", SMALL_VOCABULARY],
+    ["a one-letter protocol and tool name", ONE_LETTER],
+  ] as const) {
+    it(`drops them after their first one or two letters when read a character at a time, in any mix with short chunks, with ${name}`, () => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.constantFrom(...PIECES, "[  ", "[   d"), { maxLength: 30 }),
+          fc.array(fc.constantFrom(1, 1, 1, 2, 3), { minLength: 1, maxLength: 8 }),
+          (pieces, sizes) => {
+            const text = `${pieces.join("")}\n`;
+            const recognizer = new DialectRecognizer(vocabulary);
+            for (let at = 0, turn = 0; at < text.length; turn++) {
+              const chunk = text.slice(at, at + sizes[turn % sizes.length]!);
+              // One character goes to `quiet` first, as the call scanner sends it; the rest is read by `feed`.
+              if (chunk.length > 1 || !recognizer.quiet(chunk)) recognizer.feed(chunk);
+              at += chunk.length;
+            }
+            recognizer.finish();
+            expect(JSON.stringify(recognizer.found)).toBe(found(vocabulary, text, false));
+          },
+        ),
         { numRuns: 500 },
       );
     });

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { ParseResult } from "../../grammar/ast.js";
 import { CallScanner, CallVocabulary, parse } from "../../grammar/index.js";
 import { collectEvents } from "../../grammar/parse.js";
+import { DialectRecognizer } from "../../grammar/dialects/recognizer.js";
 import { SMALL_VOCABULARY } from "./support.js";
 
 const vocabulary = SMALL_VOCABULARY;
@@ -128,5 +129,18 @@ describe("the dialect layer on the scanner's fast path", () => {
     const streamed: ParseResult = { commands: [], mentions: [], errors: [] };
     for (const character of text) collectEvents(scanner.push(character), streamed);
     expect(collectEvents(scanner.end(), streamed)).toEqual(whole);
+  });
+  it("a character the recognizer reads quietly never ends a candidate: only feed makes a finding", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PIECES, "FILE_OP.read(a=(1), b=[2])\n", '{"name": "read_file", "arguments": {"path": "a"}}\n'), { maxLength: 20 }), (pieces) => {
+        const recognizer = new DialectRecognizer(vocabulary);
+        for (const character of pieces.join("")) {
+          const before = recognizer.found.length;
+          if (recognizer.quiet(character)) expect(recognizer.found.length).toBe(before);
+          else recognizer.feed(character);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
