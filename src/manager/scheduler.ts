@@ -36,6 +36,8 @@ export class CommandScheduler {
   private barrierPassed = true;
   /** A run of reads whose reads all finished at once, left open until the next turn of the event loop (`readAtOnce`). */
   private runEndDue = false;
+  /** Whether a look at a due run's end is queued for the next turn. */
+  private endLookQueued = false;
 
   constructor(
     private readonly concurrency = 4,
@@ -145,17 +147,26 @@ export class CommandScheduler {
    * once, are still one run (see `ReadRunObserver`). A command that runs alone ends it first.
    */
   private readAtOnceEnded(): void {
-    if (--this.readsRunning > 0 || this.runEndDue) return;
+    if (--this.readsRunning > 0) return;
     this.runEndDue = true;
-    setImmediate(this.endRunDue);
+    // One look on the next turn, however many reads end before it.
+    if (this.endLookQueued) return;
+    this.endLookQueued = true;
+    setImmediate(this.lookAtRunEnd);
   }
 
+  /** The look at a due run's end on the next turn of the event loop. */
+  private readonly lookAtRunEnd = (): void => {
+    this.endLookQueued = false;
+    this.endRunDue();
+  };
+
   /** Tells the observer of a run's end that was due, if no read started since. */
-  private readonly endRunDue = (): void => {
+  private endRunDue(): void {
     if (!this.runEndDue || this.readsRunning > 0) return;
     this.runEndDue = false;
     this.observer?.readRunEnded();
-  };
+  }
 
   /** A slot is free: it passes straight to the longest waiter, or is counted free. */
   private slotFreed(): void {
