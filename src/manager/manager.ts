@@ -262,7 +262,7 @@ export class ProtocolManager {
     try {
       result = await this.outcomeOf(command, await this.stateOf(protocolDefinition), checkedPaths);
     } catch (error) {
-      // The protocol's state could not be set up.
+      // The protocol's state could not be set up (what the handler gives is already a result).
       result = await this.failedRun(command, error);
     }
     const durationMs = elapsedSince(began);
@@ -278,7 +278,10 @@ export class ProtocolManager {
       // Bound, not a closure: a closure per command costs more where names are kept (tsx, tests).
       const progress = this.emitOutput.bind(this, id);
       output = invocation.definition.handler(invocation.args, { state, environment: this.options.environment, signal, progress, checkedPaths });
-      if (!(output instanceof Promise)) return this.succeeded(command, output);
+      if (!(output instanceof Promise)) {
+        const result = this.succeeded(command, output);
+        return result instanceof Promise ? result.catch((error: unknown) => this.failedRun(command, error)) : result;
+      }
     } catch (error) {
       return this.failedRun(command, error);
     }

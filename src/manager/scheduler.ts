@@ -34,7 +34,7 @@ export class CommandScheduler {
   private readonly waiting: (() => void)[] = [];
   /** False from when a command that runs alone is scheduled until it (and every read before it) has finished. */
   private barrierPassed = true;
-  /** A run of reads whose reads all finished at once, left open until the next turn of the event loop (`readAtOnce`). */
+  /** A run of reads whose reads all finished at once, left open until the next turn of the event loop (`readAtOnceEnded`). */
   private runEndDue = false;
   /** Whether a look at a due run's end is queued for the next turn. */
   private endLookQueued = false;
