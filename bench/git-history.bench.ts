@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     const signal = new AbortController().signal;
     const clio = (action: string, args: Record<string, unknown>) => () => gitProtocol.actions[action]!.handler(args, { state: undefined, environment, signal });
     const cli = (args: string[]) => () => run("git", args, { cwd: root, env, maxBuffer: 256 * 1024 * 1024 });
-    const script: Array<[string, () => Promise<unknown>, () => Promise<unknown>]> = [
+    const script: Array<[string, () => unknown, () => Promise<unknown>]> = [
       ["status", clio("status", {}), cli(["status", "--porcelain"])],
       ["log (10)", clio("log", {}), cli(["log", "-10"])],
       ["log (100)", clio("log", { count: 100 }), cli(["log", "-100"])],

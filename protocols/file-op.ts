@@ -5,7 +5,7 @@
  * gutter, then the line exactly); copy text after the gutter when writing `old` for replace.
  * Settings (`config.FILE_OP`): `readLimit` (bytes one read shows, default 16,000).
  */
-import { defineAction, defineProtocol, parameter, type ActionContext, type PlannedChange, type ProtocolEnvironment } from "./contract/protocol.js";
+import { defineAction, defineProtocol, parameter, type ActionContext, type ActionOutput, type PlannedChange, type ProtocolEnvironment } from "./contract/protocol.js";
 import { loadOnce } from "./contract/load-once.js";
 import type { FileLedger, FileSystem, FileTools, ListEntry, ReadResult, SearchResult, SyncReads, WriteResult } from "../tools/files/index.js";
 import { formatBytes, numberLines } from "../tools/files/text.js";
@@ -67,6 +67,17 @@ function readData(result: ReadResult) {
   return { relative, size, lines: undefined, firstLine, totalLines, complete, note, lineCount: result.lines.length } satisfies Record<keyof ReadResult | "lineCount", unknown>;
 }
 
+/** What a read shows: its lines numbered, and the note on how to read on. */
+function readOutput(result: ReadResult): ActionOutput {
+  const shown = result.lines.length === 0 ? "(empty file)" : numberLines(result.lines, result.firstLine);
+  const lastLine = result.firstLine + result.lines.length - 1;
+  const of = result.totalLines === undefined ? formatBytes(result.size) : `${plural(result.totalLines, "line")}`;
+  const description = result.complete
+    ? `Read ${result.relative} (${plural(result.totalLines ?? 0, "line")})`
+    : `Read ${result.relative} lines ${result.firstLine}–${lastLine} of ${of}`;
+  return { output: result.note === undefined ? shown : `${shown}\n(${result.note})`, description, data: readData(result) };
+}
+
 const loadFileTools = loadOnce(() => import("../tools/files/index.js"));
 
 /** Makes the FILE_OP protocol over the given file-system seam. */
@@ -116,22 +127,13 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
           limit: parameter.integer("How many lines to show (default: all that fit one read)", { min: 1 }),
         },
         describe: (args) => `Reading ${args.path}${args.offset === undefined ? "" : ` from line ${args.offset}`}`,
-        async handler(args, context) {
+        handler(args, context) {
           const files = tools(context);
-          // A small file's read comes at once (see FileTools.readAtOnceOrLater): no promise to wait for.
-          const reading = (files instanceof Promise ? await files : files).readAtOnceOrLater(args.path, {
-            offset: args.offset,
-            limit: args.limit,
-            maxBytes: readLimit(context.environment),
-          });
-          const result = reading instanceof Promise ? await reading : reading;
-          const shown = result.lines.length === 0 ? "(empty file)" : numberLines(result.lines, result.firstLine);
-          const lastLine = result.firstLine + result.lines.length - 1;
-          const of = result.totalLines === undefined ? formatBytes(result.size) : `${plural(result.totalLines, "line")}`;
-          const description = result.complete
-            ? `Read ${result.relative} (${plural(result.totalLines ?? 0, "line")})`
-            : `Read ${result.relative} lines ${result.firstLine}–${lastLine} of ${of}`;
-          return { output: result.note === undefined ? shown : `${shown}\n(${result.note})`, description, data: readData(result) };
+          const options = { offset: args.offset, limit: args.limit, maxBytes: readLimit(context.environment) };
+          if (files instanceof Promise) return files.then((loaded) => loaded.read(args.path, options)).then(readOutput);
+          // A small file's read comes at once (see FileTools.readAtOnceOrLater), and so does the output: no promise to wait for.
+          const reading = files.readAtOnceOrLater(args.path, options);
+          return reading instanceof Promise ? reading.then(readOutput) : readOutput(reading);
         },
       }),
 

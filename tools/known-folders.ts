@@ -12,12 +12,15 @@
  * after it was listed (the open refuses it as changed, and everything is forgotten), and a link
  * on the way turned to another folder inside (the read shows the file where the path led when the
  * folder was remembered: the one its permission check judged).
+ * The run also remembers each file it opened and confirmed, by its stat (`noteConfirmed`): the
+ * same file opened again, unchanged, is not looked up under /proc a second time (a swap on the
+ * way would have led the open to another file, which is confirmed in full).
  * Whoever runs commands forgets all of it before and after anything that changes state
  * (`Workspace.stateChanging`) and when the run of reads ends. Only a command's path whose action
  * opens it confirmed (`opensConfirmed`, via `Workspace.resolveCommandPath`) uses it; every other
  * resolution (listings, other protocols, kept outputs, attachments, undo snapshots) walks afresh.
  */
-import { opendirSync, realpathSync } from "node:fs";
+import { opendirSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
 
 /** A folder met in this run: its real path, and the names in it that are symbolic links. */
@@ -32,8 +35,24 @@ interface UnlistedFolder {
   retryAt: number;
 }
 
+/**
+ * What tells a file from any other, and one version of it from the next: a file with the same
+ * device, inode and birth time is the same file (an inode number freed and given to a new file
+ * gets a new birth time), and one with the same change time and size is unchanged (a write, a
+ * rename of the file, a new link or a change of mode sets its change time).
+ */
+interface FileIdentity {
+  dev: number;
+  ino: number;
+  birthtimeMs: number;
+  ctimeMs: number;
+  size: number;
+}
+
 /** Folders remembered at most; past this the memory starts again. */
 const MAX_FOLDERS = 4096;
+/** Confirmed files remembered at most; past this that memory starts again. */
+const MAX_CONFIRMED_FILES = 65_536;
 /** A folder holding more entries than this is not remembered (listing it would cost more than it saves). */
 const MAX_ENTRIES = 4096;
 /**
@@ -49,6 +68,8 @@ export class KnownFolders {
   private runs = 0;
   /** By the folder's absolute path as written (links in it not expanded); null: resolve in full. */
   private readonly folders = new Map<string, KnownFolder | UnlistedFolder | null>();
+  /** By real path: the files this run opened there and confirmed through `/proc/self/fd`, as their descriptor's stat showed them. */
+  private readonly confirmed = new Map<string, FileIdentity>();
 
   /** A run of read-only commands began (runs may overlap: memory lasts until the last one ends). */
   runStarted(): void {
@@ -58,12 +79,41 @@ export class KnownFolders {
   /** A run of read-only commands ended; with none left, everything is forgotten. */
   runEnded(): void {
     this.runs = Math.max(0, this.runs - 1);
-    if (this.runs === 0) this.folders.clear();
+    if (this.runs === 0) this.forget();
   }
 
-  /** Forgets every folder: state changed, or a path was found changed under a command. */
+  /** Forgets every folder and confirmed file: state changed, or a path was found changed under a command. */
   forget(): void {
     this.folders.clear();
+    this.confirmed.clear();
+  }
+
+  /**
+   * Notes that the file `stat` describes was opened at `real` and its descriptor confirmed to be
+   * `real` (see `Workspace.confirmOpened`); remembered only while a run of reads is on.
+   */
+  noteConfirmed(real: string, stat: Stats): void {
+    if (this.runs === 0) return;
+    if (this.confirmed.size >= MAX_CONFIRMED_FILES) this.confirmed.clear();
+    const { dev, ino, birthtimeMs, ctimeMs, size } = stat;
+    this.confirmed.set(real, { dev, ino, birthtimeMs, ctimeMs, size });
+  }
+
+  /**
+   * True when this run confirmed, at `real`, the very file `stat` describes, unchanged since.
+   * Whatever a link swapped in on the way now leads to, a descriptor with this stat is that file.
+   */
+  confirmedBefore(real: string, stat: Stats): boolean {
+    if (this.runs === 0) return false;
+    const known = this.confirmed.get(real);
+    return (
+      known !== undefined &&
+      known.ino === stat.ino &&
+      known.dev === stat.dev &&
+      known.ctimeMs === stat.ctimeMs &&
+      known.size === stat.size &&
+      known.birthtimeMs === stat.birthtimeMs
+    );
   }
 
   /**

@@ -4,7 +4,7 @@
  * escapes it. Writes never reach git's internals (`.git` at any depth) or clio's own state
  * (`.clio` at any depth: a nested project's config is config too), not even through a symlink.
  */
-import { promises as fs, realpathSync } from "node:fs";
+import { promises as fs, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
 import { ToolError } from "./errors.js";
 import { KnownFolders } from "./known-folders.js";
@@ -264,6 +264,20 @@ export class Workspace {
       `${relative} changed while it was being used: a folder or link on its way was replaced and now leads to ${this.relativeOf(opened)}. Nothing was read or written.`,
       "Run the command again on the path as it is now.",
     );
+  }
+
+  /**
+   * `confirmOpened` for a descriptor whose stat (`fstat`) is at hand. During a run of reads, a file
+   * this run already confirmed at `real` needs no second look through `/proc/self/fd` when the
+   * stat shows the very same file, unchanged (device, inode, birth time, change time, size): a
+   * folder or link swapped on the way since would have led the open to another file, and that one
+   * is confirmed in full. Each file a run reads is thus looked up under /proc once, not per read.
+   */
+  confirmOpenedFile(descriptor: number, real: string, relative: string, stat: Stats, readLink: (path: string) => string): boolean {
+    if (this.known.confirmedBefore(real, stat)) return true;
+    const confirmed = this.confirmOpened(descriptor, real, relative, readLink);
+    if (confirmed && stat.isFile()) this.known.noteConfirmed(real, stat);
+    return confirmed;
   }
 
   /** A path this workspace resolved, with `intent`'s checks applied (no file-system access). */

@@ -102,7 +102,8 @@ export interface ActionDefinition<Args extends Record<string, unknown> = any, St
    * that throws means none; the handler reports the problem when it runs.
    */
   preview?(args: Args, context: ActionContext<State>): Promise<PlannedChange[]>;
-  handler(args: Args, context: ActionContext<State>): Promise<ActionOutput>;
+  /** Runs the action. An output at hand without waiting may be given at once (not as a promise): the command then finishes without a turn of the queue. */
+  handler(args: Args, context: ActionContext<State>): ActionOutput | Promise<ActionOutput>;
 }
 
 /**

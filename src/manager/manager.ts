@@ -3,82 +3,30 @@
  * whose results are data. It is the one catch boundary: a handler that throws becomes an error
  * result, never a crash.
  */
-import type { Command, SyntaxError as GrammarSyntaxError } from "../../grammar/ast.js";
+import type { Command } from "../../grammar/ast.js";
 import { ClioError } from "../../grammar/errors.js";
-import {
-  wholeOutputOf,
-  type ActionOutput,
-  type PermissionClass,
-  type PlannedChange,
-  type ProtocolDefinition,
-  type ProtocolEnvironment,
-} from "../../protocols/contract/protocol.js";
+import { wholeOutputOf, type ActionOutput, type PermissionClass, type PlannedChange, type ProtocolDefinition } from "../../protocols/contract/protocol.js";
 import type { CheckedPaths } from "../../tools/workspace.js";
 import type { ResultError } from "../errors.js";
 import type { ProtocolRegistry } from "../registry.js";
 import { actionErrorData, failureResult, safeDescribe, successResult, toErrorData } from "./action-results.js";
 import { checkCommand, type CheckResult, type Invocation } from "./check.js";
 import { OutputKeeper } from "./kept-outputs.js";
-import { checkPaths, permissionSubject, type PermissionSubject } from "./path-forms.js";
-import type { PermissionPolicy, PermissionRequest, PermissionVerdict } from "./permissions.js";
+import type { ManagerEvent, ManagerOptions, ReplyCommands, RunWatcher, Submission } from "./manager-types.js";
+import { checkPaths } from "./path-forms.js";
+import type { PermissionVerdict } from "./permissions.js";
 import type { CommandResult } from "./result.js";
 import { CommandScheduler, HeldStream, runsAlone } from "./scheduler.js";
+import { verdictFor } from "./verdict.js";
 
-/** What the manager tells its listener (`ManagerOptions.onEvent`) as commands start, change files, print and finish. */
-export type ManagerEvent =
-  | { type: "command-started"; id: number; protocol: string; action: string; permissionClass: PermissionClass; description: string }
-  /** Just before an action that changes files runs: their text now and after, for checkpoints. */
-  | { type: "files-changing"; id: number; protocol: string; action: string; changes: PlannedChange[] }
-  /** Output of a running command as it comes, for a person watching. */
-  | { type: "command-output"; id: number; text: string }
-  | { type: "command-finished"; id: number; result: CommandResult };
-
-/** What a manager works with: the protocols, their environment, the permission policy and its limits. */
-export interface ManagerOptions {
-  registry: ProtocolRegistry;
-  environment: ProtocolEnvironment;
-  permissions: PermissionPolicy;
-  /** Characters of output the model reads per command before it is cut (default 20,000). */
-  outputLimit?: number;
-  /** Where cut outputs are kept whole, relative to the workspace (default `.clio/outputs`). */
-  outputFolder?: string;
-  /** Read-only commands running at once (default 4). */
-  concurrency?: number;
-  onEvent?: (event: ManagerEvent) => void;
-  /**
-   * Called (and awaited) just before an allowed action runs; the function it returns, just after
-   * (before command-finished). Undo uses it to see what a shell command changed.
-   */
-  watchRun?: RunWatcher;
-}
-
-/** See `ManagerOptions.watchRun`. */
-export type RunWatcher = (run: { protocol: string; action: string; permissionClass: PermissionClass }) => Promise<(() => Promise<void>) | undefined>;
-
-/**
- * Something to run: a command to check and run (with its check result when the caller already
- * has it), or a syntax error to report in its place.
- */
-export type Submission = { command: Command; checked?: CheckResult } | { syntaxError: GrammarSyntaxError };
-
-/** One streaming reply's commands (see `ProtocolManager.replyCommands`). */
-export interface ReplyCommands {
-  /** A command (or syntax error) whose text just arrived. */
-  add(submission: Submission): void;
-  /** The reply ended whole: held commands start in order, each as `vet` returns it (a refusal, say). */
-  release(vet?: (submission: Submission) => Submission): void;
-  /** The results of every command started, in order. */
-  results(): Promise<CommandResult[]>;
-  /** Resolves when every started command has finished (held ones never start). */
-  settled(): Promise<void>;
-  /** Milliseconds each start took, from arrival to being handed to the scheduler. */
-  dispatchDelays: number[];
-}
+export type { ManagerEvent, ManagerOptions, ReplyCommands, RunWatcher, Submission } from "./manager-types.js";
 
 /** Checks, schedules, permits and runs commands; see the file's header. */
 export class ProtocolManager {
   private readonly scheduler: CommandScheduler;
   private readonly states = new Map<ProtocolDefinition, Promise<unknown>>();
+  /** The states of `states` that are set up, by protocol: what a command that runs at once is given. */
+  private readonly readyStates = new Map<ProtocolDefinition, unknown>();
   private nextId = 1;
 
   constructor(private readonly options: ManagerOptions) {
@@ -144,33 +92,39 @@ export class ProtocolManager {
    * Never rejects.
    */
   submit(submission: Submission, signal: AbortSignal = new AbortController().signal): Promise<CommandResult> {
+    const result = this.submitAtOnce(submission, signal);
+    return result instanceof Promise ? result : Promise.resolve(result);
+  }
+
+  /**
+   * `submit`, whose result comes at once (not as a promise) when the command could run to its end
+   * in this call: a refusal, or a read that found a slot free, nothing running alone before it,
+   * and a handler that gave its output at once. Its events are told in this call then.
+   */
+  submitAtOnce(submission: Submission, signal: AbortSignal = new AbortController().signal): CommandResult | Promise<CommandResult> {
     const id = this.nextId++;
     if ("syntaxError" in submission) {
       const { syntaxError } = submission;
-      return Promise.resolve(
-        this.failed(
-          id,
-          syntaxError.protocol?.toUpperCase() ?? "SYNTAX",
-          null,
-          null,
-          syntaxError.hint === undefined ? { code: "syntax_error", message: syntaxError.message } : { code: "syntax_error", message: syntaxError.message, hint: syntaxError.hint },
-          syntaxError.span.start,
-        ),
+      return this.failed(
+        id,
+        syntaxError.protocol?.toUpperCase() ?? "SYNTAX",
+        null,
+        null,
+        syntaxError.hint === undefined ? { code: "syntax_error", message: syntaxError.message } : { code: "syntax_error", message: syntaxError.message, hint: syntaxError.hint },
+        syntaxError.span.start,
       );
     }
     const checked = submission.checked ?? this.check(submission.command);
     const start = submission.command.span.start;
-    if (!checked.ok) {
-      return Promise.resolve(this.failed(id, checked.protocol, checked.action ?? null, null, checked.error, start));
-    }
+    if (!checked.ok) return this.failed(id, checked.protocol, checked.action ?? null, null, checked.error, start);
     const { invocation } = checked;
     let permissionClass: PermissionClass;
     try {
       permissionClass = this.permissionClassOf(invocation);
     } catch (error) {
-      return Promise.resolve(this.failed(id, invocation.protocol, invocation.action, null, toErrorData(error), start));
+      return this.failed(id, invocation.protocol, invocation.action, null, toErrorData(error), start);
     }
-    return this.scheduler.schedule(runsAlone(permissionClass, invocation.definition.exclusive), () => this.run(id, invocation, permissionClass, signal));
+    return this.scheduler.scheduleAtOnce(runsAlone(permissionClass, invocation.definition.exclusive), () => this.run(id, invocation, permissionClass, signal));
   }
 
   /** Runs commands in order, returning their results in the same order. */
@@ -197,6 +151,7 @@ export class ProtocolManager {
   async dispose(): Promise<void> {
     const entries = [...this.states.entries()];
     this.states.clear();
+    this.readyStates.clear();
     await Promise.all([
       this.options.registry.close(),
       ...entries.map(async ([definition, state]) => {
@@ -209,38 +164,57 @@ export class ProtocolManager {
     ]);
   }
 
-  private async run(id: number, invocation: Invocation, permissionClass: PermissionClass, signal: AbortSignal): Promise<CommandResult> {
-    const { protocol, action, definition } = invocation;
-    const description = safeDescribe(definition, invocation);
+  /** Checks a command's paths, asks for permission and runs it: at once when no step has to wait (no preview, no question). */
+  private run(id: number, invocation: Invocation, permissionClass: PermissionClass, signal: AbortSignal): CommandResult | Promise<CommandResult> {
+    const { definition } = invocation;
+    const command: CommandRun = { id, invocation, permissionClass, description: safeDescribe(definition, invocation), signal };
     // A command whose turn was cancelled while it waited is not put to the person.
-    if (signal.aborted) return this.cancelled(id, invocation, permissionClass, description);
+    if (signal.aborted) return this.cancelled(command);
     // Paths are resolved once: the permission rules judge these, and the action uses them.
     const checking = checkPaths(definition, invocation.decoded, this.options.environment.workspace);
-    const checkedPaths = checking instanceof Promise ? await checking : checking;
+    if (checking instanceof Promise || definition.preview) return this.runLater(command, checking);
+    const verdict = this.decide(command, checking, undefined);
+    if (verdict instanceof Promise) return this.runLater(command, checking, verdict);
+    if (!verdict.allowed) return this.refused(command, verdict.error);
+    if (signal.aborted) return this.cancelled(command);
+    return this.start(command, checking, undefined);
+  }
+
+  /** `run` from where a step has to wait: the paths' check, the preview, or the permission verdict (`deciding`, when asked already). */
+  private async runLater(command: CommandRun, checking: CheckedPaths | Promise<CheckedPaths>, deciding?: Promise<PermissionVerdict>): Promise<CommandResult> {
+    const { invocation, signal } = command;
+    const { definition } = invocation;
+    const checkedPaths = await checking;
     const preview = definition.preview ? await this.previewOf(invocation, checkedPaths, signal) : undefined;
     // An action that cannot work (a replace whose text is not there) fails without a question.
-    if (preview && "error" in preview) return this.refused(id, invocation, permissionClass, description, preview.error);
-    const deciding = this.decide(invocation, permissionClass, description, checkedPaths, preview?.changes);
-    const verdict = deciding instanceof Promise ? await deciding : deciding;
-    if (!verdict.allowed) return this.refused(id, invocation, permissionClass, description, verdict.error);
-    if (signal.aborted) return this.cancelled(id, invocation, permissionClass, description);
+    if (preview && "error" in preview) return this.refused(command, preview.error);
+    const verdict = await (deciding ?? this.decide(command, checkedPaths, preview?.changes));
+    if (!verdict.allowed) return this.refused(command, verdict.error);
+    if (signal.aborted) return this.cancelled(command);
     // A question may have stood for minutes: the files are looked at again just before the change.
     const again = verdict.asked && definition.preview ? await this.previewOf(invocation, checkedPaths, signal) : preview;
     const changes = again && "changes" in again ? again.changes : undefined;
+    // Awaited, not returned: an async function that returns a promise takes two more turns of the queue.
+    return await this.start(command, checkedPaths, changes);
+  }
+
+  /** Tells the listener an allowed command starts (and the files it will change), then runs it. */
+  private start(command: CommandRun, checkedPaths: CheckedPaths, changes: PlannedChange[] | undefined): CommandResult | Promise<CommandResult> {
+    const { id, invocation, permissionClass, description } = command;
+    const { protocol, action } = invocation;
     if (changes?.length) this.emit({ type: "files-changing", id, protocol, action, changes });
     this.emit({ type: "command-started", id, protocol, action, permissionClass, description });
-    // Awaited, not returned: an async function that returns a promise takes two more turns of the queue.
-    return await this.execute(id, invocation, permissionClass, description, checkedPaths, signal);
+    return this.execute(command, checkedPaths);
   }
 
   /** The result of a command refused before it ran (a failed preview, the permission policy). */
-  private refused(id: number, invocation: Invocation, permissionClass: PermissionClass, description: string, error: ResultError): CommandResult {
+  private refused({ id, invocation, permissionClass, description }: CommandRun, error: ResultError): CommandResult {
     const start = invocation.command.span.start;
     return { ...this.failed(id, invocation.protocol, invocation.action, permissionClass, error, start, description), args: invocation.decoded };
   }
 
   /** The result of a command whose turn was cancelled before it started. */
-  private cancelled(id: number, invocation: Invocation, permissionClass: PermissionClass, description: string): CommandResult {
+  private cancelled({ id, invocation, permissionClass, description }: CommandRun): CommandResult {
     const { protocol, action } = invocation;
     const error: ResultError = { code: "cancelled", message: `${protocol}.${action} was cancelled before it started.` };
     return this.failed(id, protocol, action, permissionClass, error, invocation.command.span.start, description);
@@ -248,36 +222,12 @@ export class ProtocolManager {
 
   /** Asks the permission policy (at once when it needs no question); a policy that fails refuses (nothing runs). */
   private decide(
-    invocation: Invocation,
-    permissionClass: PermissionClass,
-    description: string,
+    { invocation, permissionClass, description }: CommandRun,
     checkedPaths: CheckedPaths,
     changes: PlannedChange[] | undefined,
   ): PermissionVerdict | Promise<PermissionVerdict> {
-    const { protocol, action, definition } = invocation;
-    const { workspace } = this.options.environment;
-    const found = permissionSubject(definition, invocation.decoded, {
-      workspace,
-      permissions: this.options.permissions,
-      protocol,
-      action,
-      permissionClass,
-      checked: checkedPaths,
-    });
-    if (found instanceof Promise) return found.then((paths) => this.verdictOn(permissionRequest(invocation, permissionClass, description, paths, changes)));
-    return this.verdictOn(permissionRequest(invocation, permissionClass, description, found, changes));
-  }
-
-  /** The policy's verdict on `request`: at once when no question is needed, else the question's promise. */
-  private verdictOn(request: PermissionRequest): PermissionVerdict | Promise<PermissionVerdict> {
-    const { permissions } = this.options;
-    try {
-      const atOnce = permissions.decideWithoutAsking(request);
-      if (atOnce !== undefined) return atOnce;
-    } catch (error) {
-      return askingFailed(request, error);
-    }
-    return permissions.decide(request).catch((error: unknown) => askingFailed(request, error));
+    const { permissions, environment } = this.options;
+    return verdictFor(permissions, environment.workspace, { invocation, permissionClass, description, checkedPaths, changes });
   }
 
   private outputKeeper: OutputKeeper | undefined;
@@ -289,35 +239,74 @@ export class ProtocolManager {
     return this.outputKeeper;
   }
 
-  /** Runs an allowed action's handler: its result (cut to the limit), or what it threw as an error result. */
-  private async execute(
-    id: number,
-    invocation: Invocation,
-    permissionClass: PermissionClass,
-    description: string,
-    checkedPaths: CheckedPaths,
-    signal: AbortSignal,
-  ): Promise<CommandResult> {
-    const { protocol, action, definition } = invocation;
-    const watched = this.options.watchRun ? await this.watch({ protocol, action, permissionClass }) : undefined;
+  /**
+   * Runs an allowed action's handler: its result (cut to the limit), or what it threw as an error
+   * result. At once when nothing has to wait: no run watcher, the protocol's state set up, and a
+   * handler that gives its output at once.
+   */
+  private execute(command: CommandRun, checkedPaths: CheckedPaths): CommandResult | Promise<CommandResult> {
+    const definition = command.invocation.protocolDefinition;
+    if (this.options.watchRun !== undefined || !this.readyStates.has(definition)) return this.executeLater(command, checkedPaths);
+    const began = performance.now();
+    const outcome = this.outcomeOf(command, this.readyStates.get(definition), checkedPaths);
+    if (outcome instanceof Promise) return outcome.then((result) => this.finished(command.id, result, elapsedSince(began)));
+    return this.finished(command.id, outcome, elapsedSince(began));
+  }
+
+  /** `execute` with a run watcher told before and after, or a protocol state still to set up. */
+  private async executeLater(command: CommandRun, checkedPaths: CheckedPaths): Promise<CommandResult> {
+    const { protocol, action, protocolDefinition } = command.invocation;
+    const watched = this.options.watchRun ? await this.watch({ protocol, action, permissionClass: command.permissionClass }) : undefined;
     const began = performance.now();
     let result: CommandResult;
     try {
-      const state = await this.stateOf(invocation.protocolDefinition);
+      result = await this.outcomeOf(command, await this.stateOf(protocolDefinition), checkedPaths);
+    } catch (error) {
+      // The protocol's state could not be set up (what the handler gives is already a result).
+      result = await this.failedRun(command, error);
+    }
+    const durationMs = elapsedSince(began);
+    await watched?.().catch(() => undefined);
+    return this.finished(command.id, result, durationMs);
+  }
+
+  /** What the handler gave, as a result (cut to the limit), or what it threw as an error result; at once when it gave its output at once. */
+  private outcomeOf(command: CommandRun, state: unknown, checkedPaths: CheckedPaths): CommandResult | Promise<CommandResult> {
+    const { id, invocation, signal } = command;
+    let output: unknown;
+    try {
       // Bound, not a closure: a closure per command costs more where names are kept (tsx, tests).
       const progress = this.emitOutput.bind(this, id);
-      const output: unknown = await definition.handler(invocation.args, { state, environment: this.options.environment, signal, progress, checkedPaths });
-      const succeeded = successResult(id, invocation, permissionClass, description, output);
-      const { wholeOutput } = output as ActionOutput;
-      result = this.outputs.needsLimit(succeeded, wholeOutput) ? await this.outputs.limit(succeeded, wholeOutput) : succeeded;
+      output = invocation.definition.handler(invocation.args, { state, environment: this.options.environment, signal, progress, checkedPaths });
+      if (!(output instanceof Promise)) {
+        const result = this.succeeded(command, output);
+        return result instanceof Promise ? result.catch((error: unknown) => this.failedRun(command, error)) : result;
+      }
     } catch (error) {
-      result = failureResult(id, protocol, action, permissionClass, actionErrorData(error, invocation), invocation.command.span.start, description);
-      result.args = invocation.decoded;
-      const whole = wholeOutputOf(error);
-      if (whole !== undefined) await this.outputs.keepForError(result, whole);
+      return this.failedRun(command, error);
     }
-    result.durationMs = Math.round((performance.now() - began) * 10) / 10;
-    await watched?.().catch(() => undefined);
+    return output.then((given: unknown) => this.succeeded(command, given)).catch((error: unknown) => this.failedRun(command, error));
+  }
+
+  /** A handler's output as a result, cut to the limit (then as a promise, which rejects when keeping the whole fails). */
+  private succeeded({ id, invocation, permissionClass, description }: CommandRun, output: unknown): CommandResult | Promise<CommandResult> {
+    const result = successResult(id, invocation, permissionClass, description, output);
+    const { wholeOutput } = output as ActionOutput;
+    return this.outputs.needsLimit(result, wholeOutput) ? this.outputs.limit(result, wholeOutput) : result;
+  }
+
+  /** What a failed run gives: the error as a result, with a shortened error output kept whole. */
+  private failedRun({ id, invocation, permissionClass, description }: CommandRun, error: unknown): CommandResult | Promise<CommandResult> {
+    const { protocol, action } = invocation;
+    const result = failureResult(id, protocol, action, permissionClass, actionErrorData(error, invocation), invocation.command.span.start, description);
+    result.args = invocation.decoded;
+    const whole = wholeOutputOf(error);
+    return whole === undefined ? result : this.outputs.keepForError(result, whole).then(() => result);
+  }
+
+  /** A run's result with its duration, told to the listener. */
+  private finished(id: number, result: CommandResult, durationMs: number): CommandResult {
+    result.durationMs = durationMs;
     this.emit({ type: "command-finished", id, result });
     return result;
   }
@@ -349,10 +338,16 @@ export class ProtocolManager {
   private stateOf(definition: ProtocolDefinition): Promise<unknown> {
     let state = this.states.get(definition);
     if (!state) {
-      state = Promise.resolve(definition.setup ? definition.setup(this.options.environment) : undefined);
-      this.states.set(definition, state);
-      // A failed setup is retried on the next command rather than cached.
-      state.catch(() => this.states.delete(definition));
+      const made = Promise.resolve(definition.setup ? definition.setup(this.options.environment) : undefined);
+      state = made;
+      this.states.set(definition, made);
+      // Once set up, the state is at hand for commands that run at once; a failed setup is retried on the next command rather than cached.
+      made.then(
+        (ready) => {
+          if (this.states.get(definition) === made) this.readyStates.set(definition, ready);
+        },
+        () => this.states.delete(definition),
+      );
     }
     return state;
   }
@@ -377,30 +372,16 @@ export class ProtocolManager {
   }
 }
 
-/** What the permission policy is asked: the command, what rules match of it (`paths`), and the changes it would make. */
-function permissionRequest(
-  { protocol, action }: Invocation,
-  permissionClass: PermissionClass,
-  description: string,
-  paths: PermissionSubject,
-  changes: PlannedChange[] | undefined,
-): PermissionRequest {
-  const request: PermissionRequest = { protocol, action, permissionClass, description };
-  if (paths.subject !== undefined) request.subject = paths.subject;
-  if (paths.subjectIsPath !== undefined) request.subjectIsPath = paths.subjectIsPath;
-  if (paths.pathForms !== undefined) request.pathForms = paths.pathForms;
-  if (changes) request.changes = changes;
-  return request;
+/** One command on its way through `run`: what every step of it reads. */
+interface CommandRun {
+  id: number;
+  invocation: Invocation;
+  permissionClass: PermissionClass;
+  description: string;
+  signal: AbortSignal;
 }
 
-/** The refusal when asking for permission failed: nothing runs. */
-function askingFailed({ protocol, action }: PermissionRequest, error: unknown): PermissionVerdict {
-  return {
-    allowed: false,
-    error: {
-      code: "permission_denied",
-      message: `${protocol}.${action} was refused: asking for permission failed (${error instanceof Error ? error.message : String(error)}).`,
-      hint: "Nothing ran. Try again, or ask the person to allow it in their permission rules.",
-    },
-  };
+/** Milliseconds since `began` (a `performance.now()`), to a tenth. */
+function elapsedSince(began: number): number {
+  return Math.round((performance.now() - began) * 10) / 10;
 }

@@ -32,6 +32,12 @@ export class CommandScheduler {
   /** Reads past the barrier and not yet finished (running or waiting for a slot); a run of reads lasts while this stays above zero. */
   private readsRunning = 0;
   private readonly waiting: (() => void)[] = [];
+  /** False from when a command that runs alone is scheduled until it (and every read before it) has finished. */
+  private barrierPassed = true;
+  /** A run of reads whose reads all finished at once, left open until the next turn of the event loop (`readAtOnceEnded`). */
+  private runEndDue = false;
+  /** Whether a look at a due run's end is queued for the next turn. */
+  private endLookQueued = false;
 
   constructor(
     private readonly concurrency = 4,
@@ -39,15 +45,48 @@ export class CommandScheduler {
   ) {}
 
   /** Runs `task` when the ordering rules allow; `exclusive` for anything that changes state. */
-  schedule<T>(exclusive: boolean, task: () => Promise<T>): Promise<T> {
+  schedule<T>(exclusive: boolean, task: () => T | Promise<T>): Promise<T> {
     if (exclusive) {
       const before = Promise.all([this.barrier, this.reads.finished()]);
       const run = before.then(() => this.changing(task));
-      this.barrier = run.then(ignore, ignore);
+      const barrier = run.then(ignore, ignore);
+      this.barrier = barrier;
+      this.barrierPassed = false;
+      barrier.then(() => {
+        if (this.barrier === barrier) this.barrierPassed = true;
+      });
       this.reads = new ReadGroup();
       return run;
     }
     const run = this.withSlot(this.barrier, task);
+    this.reads.add(run);
+    return run;
+  }
+
+  /**
+   * `schedule`, for a task that may finish at once: a read that finds no command running alone
+   * before it and a slot free runs in this call, and when its task gives its value at once (not a
+   * promise) so does this. Anything else is scheduled as `schedule` does.
+   */
+  scheduleAtOnce<T>(exclusive: boolean, task: () => T | Promise<T>): T | Promise<T> {
+    if (exclusive || !this.barrierPassed || this.running >= this.concurrency) return this.schedule(exclusive, task);
+    this.readStarted();
+    this.running++;
+    let value: T | Promise<T>;
+    try {
+      value = task();
+    } catch (error) {
+      value = Promise.reject(error);
+    }
+    if (!(value instanceof Promise)) {
+      this.slotFreed();
+      this.readAtOnceEnded();
+      return value;
+    }
+    const run = value.finally(() => {
+      this.slotFreed();
+      this.readEnded();
+    });
     this.reads.add(run);
     return run;
   }
@@ -58,7 +97,8 @@ export class CommandScheduler {
   }
 
   /** Runs a task that may change state, with the observer told before and after. */
-  private async changing<T>(task: () => Promise<T>): Promise<T> {
+  private async changing<T>(task: () => T | Promise<T>): Promise<T> {
+    this.endRunDue();
     this.observer?.stateChanging();
     try {
       return await task();
@@ -72,9 +112,9 @@ export class CommandScheduler {
    * when the first of a run starts and the last ends. The barrier is awaited here rather than
    * chained with `then`, which would cost a closure and two more turns of the queue per read.
    */
-  private async withSlot<T>(barrier: Promise<void>, task: () => Promise<T>): Promise<T> {
+  private async withSlot<T>(barrier: Promise<void>, task: () => T | Promise<T>): Promise<T> {
     await barrier;
-    if (this.readsRunning++ === 0) this.observer?.readRunStarted();
+    this.readStarted();
     try {
       // A freed slot passes straight to the longest waiter, so no newcomer can take it in between.
       if (this.running >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
@@ -82,13 +122,57 @@ export class CommandScheduler {
       try {
         return await task();
       } finally {
-        const next = this.waiting.shift();
-        if (next) next();
-        else this.running--;
+        this.slotFreed();
       }
     } finally {
-      if (--this.readsRunning === 0) this.observer?.readRunEnded();
+      this.readEnded();
     }
+  }
+
+  /** A read is past its barrier: the first of a run tells the observer (unless the run's end was only due). */
+  private readStarted(): void {
+    if (this.readsRunning++ > 0) return;
+    if (this.runEndDue) this.runEndDue = false;
+    else this.observer?.readRunStarted();
+  }
+
+  /** A read finished: the last of a run tells the observer. */
+  private readEnded(): void {
+    if (--this.readsRunning === 0) this.observer?.readRunEnded();
+  }
+
+  /**
+   * A read that finished at once: when it was the last, the run's end is told on the next turn of
+   * the event loop unless another read starts first, so reads handed over one by one, each done at
+   * once, are still one run (see `ReadRunObserver`). A command that runs alone ends it first.
+   */
+  private readAtOnceEnded(): void {
+    if (--this.readsRunning > 0) return;
+    this.runEndDue = true;
+    // One look on the next turn, however many reads end before it.
+    if (this.endLookQueued) return;
+    this.endLookQueued = true;
+    setImmediate(this.lookAtRunEnd);
+  }
+
+  /** The look at a due run's end on the next turn of the event loop. */
+  private readonly lookAtRunEnd = (): void => {
+    this.endLookQueued = false;
+    this.endRunDue();
+  };
+
+  /** Tells the observer of a run's end that was due, if no read started since. */
+  private endRunDue(): void {
+    if (!this.runEndDue || this.readsRunning > 0) return;
+    this.runEndDue = false;
+    this.observer?.readRunEnded();
+  }
+
+  /** A slot is free: it passes straight to the longest waiter, or is counted free. */
+  private slotFreed(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.running--;
   }
 }
 

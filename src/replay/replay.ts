@@ -55,7 +55,8 @@ export async function replayScript(text: string, manager: ProtocolManager, optio
   let ran = 0;
   let failed = 0;
   const lookahead = options.stopOnError ? 1 : LOOKAHEAD;
-  const pending: Promise<CommandResult>[] = [];
+  // A command that ran to its end when it was handed over gives its result at once, not a promise.
+  const pending: (CommandResult | Promise<CommandResult>)[] = [];
   // One signal for the whole script, as a chat turn has one for all its commands.
   const signal = options.signal ?? new AbortController().signal;
   for (;;) {
@@ -63,7 +64,7 @@ export async function replayScript(text: string, manager: ProtocolManager, optio
       const next = script.next();
       if (next === undefined) break;
       if (keep) commands.push(next.source!);
-      pending.push(manager.submit(next.submission, signal));
+      pending.push(manager.submitAtOnce(next.submission, signal));
     }
     const current = pending.shift();
     if (current === undefined) break;

@@ -84,6 +84,63 @@ describe("the command scheduler", () => {
   });
 });
 
+describe("reads run at once", () => {
+  const observed = () => {
+    const told: string[] = [];
+    const scheduler = new CommandScheduler(2, {
+      readRunStarted: () => told.push("reads start"),
+      readRunEnded: () => told.push("reads end"),
+      stateChanging: () => told.push("changing"),
+    });
+    return { told, scheduler };
+  };
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it("give a read's value in the call when a slot is free; reads handed over one by one are one run, ended on the next turn", async () => {
+    const { told, scheduler } = observed();
+    for (const name of ["r1", "r2", "r3"]) {
+      expect(scheduler.scheduleAtOnce(false, () => (told.push(name), name))).toBe(name);
+      await Promise.resolve();
+    }
+    expect(told).toEqual(["reads start", "r1", "r2", "r3"]);
+    await nextTurn();
+    expect(told).toEqual(["reads start", "r1", "r2", "r3", "reads end"]);
+  });
+
+  it("wait for a command that runs alone before them, and end a run that was due before the change", async () => {
+    const { told, scheduler } = observed();
+    scheduler.scheduleAtOnce(false, () => told.push("r1"));
+    const gate = deferred();
+    const write = scheduler.scheduleAtOnce(true, async () => {
+      told.push("w1");
+      await gate.promise;
+    });
+    const read = scheduler.scheduleAtOnce(false, () => (told.push("r2"), "r2"));
+    expect(read).toBeInstanceOf(Promise);
+    gate.resolve();
+    await write;
+    expect(await read).toBe("r2");
+    await nextTurn();
+    expect(told).toEqual(["reads start", "r1", "reads end", "changing", "w1", "changing", "reads start", "r2", "reads end"]);
+  });
+
+  it("keep to the bound: past it a read waits for a slot, and a task that throws rejects", async () => {
+    const { scheduler } = observed();
+    const gate = deferred();
+    const slow = [scheduler.scheduleAtOnce(false, () => gate.promise), scheduler.scheduleAtOnce(false, () => gate.promise)];
+    const third = scheduler.scheduleAtOnce(false, () => "third");
+    expect(third).toBeInstanceOf(Promise);
+    gate.resolve();
+    await Promise.all(slow);
+    expect(await third).toBe("third");
+    const failing = scheduler.scheduleAtOnce(false, () => {
+      throw new Error("broken");
+    });
+    await expect(failing).rejects.toThrow("broken");
+    expect(scheduler.scheduleAtOnce(false, () => "after")).toBe("after");
+  });
+});
+
 describe("a streaming reply's commands", () => {
   const alone = (name: string) => name.startsWith("w");
 

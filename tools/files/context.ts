@@ -138,8 +138,9 @@ export async function openRegularFile(context: FileContext, real: string, relati
 
 /**
  * Reads a regular file whole with synchronous calls when it holds at most `limit` bytes (the
- * same non-blocking open and descriptor check as `openRegularFile`); undefined for a larger file,
- * which is then read in windows.
+ * same non-blocking open and descriptor check as `openRegularFile`, except that a file this run
+ * of reads confirmed before is known again by its stat: `Workspace.confirmOpenedFile`); undefined
+ * for a larger file, which is then read in windows.
  */
 export function readSmallRegularFile(context: FileContext, real: string, relative: string, limit: number): { content: Buffer; stat: Stats } | undefined {
   const sync = context.syncReads;
@@ -150,8 +151,9 @@ export function readSmallRegularFile(context: FileContext, real: string, relativ
     throw openFailure(context, error, relative);
   }
   try {
-    confirmOpened(context, descriptor, real, relative);
     const stat = sync.fstatSync(descriptor);
+    // Confirmed before anything is said of the file: a swapped path gives its own error first.
+    context.workspace.confirmOpenedFile(descriptor, real, relative, stat, sync.readlinkSync);
     if (!stat.isFile()) throw notAFile(relative, stat);
     if (stat.size > limit) return undefined;
     const content = Buffer.allocUnsafe(stat.size);
