@@ -8,6 +8,7 @@ import { promises as fs, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
 import { ToolError } from "./errors.js";
 import { KnownFolders } from "./known-folders.js";
+import { checkPathSpelling, joinedUnderRoot, withinPathLimit } from "./path-spelling.js";
 
 export type PathIntent = "read" | "write";
 
@@ -68,13 +69,7 @@ export interface WorkspaceOptions {
 const DEFAULT_PROTECTED = [".git", ".clio"];
 /** An empty, `.` or `..` segment, or a trailing `/`: a path that is not in normal form. */
 const ODD_SEGMENT = /\/(\.{0,2})(\/|$)/;
-/** The same for a relative path: a leading `/`, or an empty, `.` or `..` first or later segment, or a trailing `/`. */
-const ODD_RELATIVE = /(?:^|\/)\.{0,2}(?:\/|$)/;
 const MAX_LINK_HOPS = 64;
-
-/** Longest file or folder name, and longest path, the file systems clio runs on accept (Linux). */
-const MAX_NAME_BYTES = 255;
-const MAX_PATH_BYTES = 4095;
 
 /**
  * A `ResolvedPath` as a workspace makes it: frozen, and marked (out of sight, in a private field)
@@ -328,39 +323,9 @@ export class Workspace {
 
   /** The absolute path `input` names, after the spelling checks; `normal` when `input` is a relative path in normal form. */
   private lexicalResolve(input: string): { absolute: string; normal: boolean } {
-    if (input.includes("\0")) {
-      throw new ToolError("invalid_argument", "The path contains a NUL byte.", "Write the path without control characters.");
-    }
-    // A line break or tab in a path is almost always a slip (`a.txt\n`), and makes files no one can type.
-    const control = /[\u0001-\u001f\u007f]/.exec(input);
-    if (control) {
-      const shown = JSON.stringify(control[0]);
-      throw new ToolError(
-        "invalid_argument",
-        `The path ${JSON.stringify(input)} contains the control character ${shown}.`,
-        "Write the path without line breaks, tabs or other control characters.",
-      );
-    }
-    if (input.trim() === "") {
-      throw new ToolError("invalid_argument", "The path is empty.", 'Give a path relative to the workspace, e.g. path="src/main.ts".');
-    }
-    // A UTF-8 byte is at least a third of a UTF-16 unit: a short path needs no byte count.
-    const longName = input.length * 3 <= MAX_NAME_BYTES ? undefined : input.split(/[\\/]/).find((name) => Buffer.byteLength(name) > MAX_NAME_BYTES);
-    if (longName !== undefined) {
-      throw new ToolError(
-        "invalid_argument",
-        `The path has a name of ${Buffer.byteLength(longName)} bytes ("${longName.slice(0, 24)}…"); file systems allow at most ${MAX_NAME_BYTES} bytes per name.`,
-        "Use shorter file and folder names.",
-      );
-    }
-    if (input.length * 3 > MAX_PATH_BYTES && Buffer.byteLength(input) > MAX_PATH_BYTES) {
-      throw new ToolError("invalid_argument", `The path is ${Buffer.byteLength(input)} bytes long; at most ${MAX_PATH_BYTES} are allowed.`, "Use a shorter path.");
-    }
-    if (input.startsWith("~")) {
-      throw new ToolError("outside_workspace", `${input} refers to a home folder, which is outside the workspace ${this.root}.`, "Use a path relative to the workspace root.");
-    }
-    const underRoot = this.underRoot(input);
-    if (underRoot !== undefined) return { absolute: this.withinPathLimit(input, underRoot), normal: true };
+    checkPathSpelling(input, this.root);
+    const underRoot = joinedUnderRoot(this.root, input);
+    if (underRoot !== undefined) return { absolute: withinPathLimit(input, underRoot), normal: true };
     let absolute = path.resolve(this.root, input);
     if (path.isAbsolute(input) && !this.contains(absolute) && this.givenRoot !== this.root) {
       const underGiven = path.relative(this.givenRoot, absolute);
@@ -371,29 +336,7 @@ export class Workspace {
     if (!this.contains(absolute)) {
       throw new ToolError("outside_workspace", `${input} is outside the workspace ${this.root}.`, "Use a path relative to the workspace root, without `..` that leaves it.");
     }
-    return { absolute: this.withinPathLimit(input, absolute), normal: false };
-  }
-
-  /** `absolute` (what `input` names), unless it is longer than a path may be. */
-  private withinPathLimit(input: string, absolute: string): string {
-    if (absolute.length * 3 > MAX_PATH_BYTES && Buffer.byteLength(absolute) > MAX_PATH_BYTES) {
-      throw new ToolError(
-        "invalid_argument",
-        `The path ${input.slice(0, 40)}… is ${Buffer.byteLength(absolute)} bytes long with the workspace folder in front; at most ${MAX_PATH_BYTES} are allowed.`,
-        "Use a shorter path.",
-      );
-    }
-    return absolute;
-  }
-
-  /**
-   * `input` joined to the root when it is a relative path in normal form (no empty, `.` or `..`
-   * segment, no leading or trailing `/`): what `path.resolve` gives then, without its walk.
-   * Undefined for any other spelling.
-   */
-  private underRoot(input: string): string | undefined {
-    if (input === "" || ODD_RELATIVE.test(input)) return undefined;
-    return this.root === path.sep ? `${path.sep}${input}` : `${this.root}${path.sep}${input}`;
+    return { absolute: withinPathLimit(input, absolute), normal: false };
   }
 
   /**
