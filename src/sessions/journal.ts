@@ -65,18 +65,26 @@ export type JournalOutcome =
   | { ok: false; kind: "corrupt"; reason: string }
   | { ok: false; kind: "newer"; version: number };
 
-/** True when `text` starts like a journal (a header line) rather than a format-1 JSON document. */
-export function isJournal(text: string): boolean {
-  return /^\{"kind":"session"/.test(text);
+const JOURNAL_START = Buffer.from('{"kind":"session"');
+const LINE_FEED = 0x0a;
+
+/** True when the file's bytes start like a journal (a header line) rather than a format-1 JSON document. */
+export function isJournal(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, JOURNAL_START.length)).equals(JOURNAL_START);
 }
 
-/** Reads a journal's text into the session it records. */
-export function readJournal(text: string): JournalOutcome {
-  const headerEnd = text.indexOf("\n");
+/**
+ * Reads a journal's bytes into the session it records. Each line is decoded on its own (a line
+ * feed never falls inside a UTF-8 sequence): no string of the whole file is made, which on a
+ * long session is megabytes of fresh memory for nothing.
+ */
+export function readJournal(bytes: Uint8Array): JournalOutcome {
+  const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const headerEnd = source.indexOf(LINE_FEED);
   if (headerEnd < 0) return { ok: false, kind: "corrupt", reason: "the header line is cut short (the session was interrupted while being created)" };
   let header: unknown;
   try {
-    header = JSON.parse(text.slice(0, headerEnd));
+    header = JSON.parse(source.toString("utf8", 0, headerEnd));
   } catch {
     return { ok: false, kind: "corrupt", reason: "line 1 (the header) is not valid JSON" };
   }
@@ -102,17 +110,17 @@ export function readJournal(text: string): JournalOutcome {
   };
   const usageByTurn = new Map<number, TurnUsage>();
   // Every record is written with its line break in one write: a last line without one is torn.
-  const wholeEnd = text.lastIndexOf("\n") + 1;
+  const wholeEnd = source.lastIndexOf(LINE_FEED) + 1;
   let line = 1;
   for (let start = headerEnd + 1; start < wholeEnd; ) {
     line++;
-    const end = text.indexOf("\n", start);
-    const applied = applyLine(data, usageByTurn, text.slice(start, end));
+    const end = source.indexOf(LINE_FEED, start);
+    const applied = applyLine(data, usageByTurn, source.toString("utf8", start, end));
     if (!applied.ok) return { ok: false, kind: "corrupt", reason: `line ${line}: ${applied.reason}` };
     start = end + 1;
   }
   finish(data, usageByTurn);
-  return wholeEnd === text.length ? { ok: true, data } : { ok: true, data, wholeLength: Buffer.byteLength(text.slice(0, wholeEnd)) };
+  return wholeEnd === source.length ? { ok: true, data } : { ok: true, data, wholeLength: wholeEnd };
 }
 
 function applyLine(data: SessionData, usageByTurn: Map<number, TurnUsage>, lineText: string): { ok: true } | { ok: false; reason: string } {

@@ -351,20 +351,20 @@ interface ReadSession {
 type ReadOutcome = ReadSession | { kind: "missing" } | { kind: "corrupt"; reason: string } | { kind: "newer"; version: number };
 
 async function readSessionFile(file: string): Promise<ReadOutcome> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await fs.readFile(file, "utf8");
+    bytes = await fs.readFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
     throw error;
   }
-  const length = Buffer.byteLength(text);
-  if (isJournal(text)) {
-    const read = readJournal(text);
+  const length = bytes.length;
+  if (isJournal(bytes)) {
+    const read = readJournal(bytes);
     if (!read.ok) return read.kind === "newer" ? { kind: "newer", version: read.version } : { kind: "corrupt", reason: read.reason };
     return read.wholeLength === undefined ? { kind: "ok", data: read.data, length } : { kind: "ok", data: read.data, length, wholeLength: read.wholeLength };
   }
-  const parsed = parseJsonText(text);
+  const parsed = parseJsonText(bytes.toString("utf8"));
   if (!parsed.ok) return { kind: "corrupt", reason: `invalid JSON at line ${parsed.line}, column ${parsed.column}: ${parsed.message}` };
   const decoded = decodeSession(parsed.value);
   if (decoded.ok) return { kind: "ok", data: decoded.data, length, migratedFrom: decoded.migratedFrom };

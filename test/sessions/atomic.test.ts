@@ -16,7 +16,7 @@ afterEach(async () => {
 });
 
 async function readWhole(file: string) {
-  const read = readJournal(await fs.readFile(file, "utf8"));
+  const read = readJournal(await fs.readFile(file));
   if (!read.ok || read.wholeLength !== undefined) throw new Error(`not a whole journal: ${JSON.stringify(read)}`);
   return read.data;
 }

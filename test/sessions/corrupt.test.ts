@@ -67,6 +67,25 @@ describe("a corrupt session file", () => {
     ]);
   });
 
+  it("cuts a torn last line at its exact byte, also after a whole line holding a byte that is no UTF-8", async () => {
+    const session = await store().create({ workspace: "/w", provider: "p", model: "m" });
+    await session.appendMessage({ role: "user", content: "héllo — 🙂 ☃", turn: 1 });
+    await session.close();
+    // A whole line holding a byte that is no UTF-8 (read as U+FFFD, three bytes when encoded again).
+    const written = await fs.readFile(session.file);
+    const whole = Buffer.from(written);
+    whole[whole.indexOf("é") + 1] = 0xff;
+    // Then a crash in the middle of a four-byte character, and more bytes that are no UTF-8.
+    const torn = Buffer.concat([whole, Buffer.from('{"kind":"message","content":"\u{1F642}').subarray(0, -2), Buffer.from([0xff, 0xfe])]);
+    await fs.writeFile(session.file, torn);
+
+    const reopened = await store().open(session.id);
+    expect(await fs.readFile(session.file)).toEqual(whole);
+    await reopened.appendMessage({ role: "assistant", content: "again", turn: 1 });
+    await reopened.close();
+    expect((await store().read(session.id)).messages.map((message) => message.content)).toEqual(["h\ufffd\ufffdllo — 🙂 ☃", "again"]);
+  });
+
   it("is reported by read, which leaves it where it is", async () => {
     const { id, file, text } = await makeSession();
     await fs.writeFile(file, text.slice(0, 10));

@@ -26,7 +26,7 @@ async function track(session: Promise<Session>): Promise<Session> {
 
 /** The session as the file on disk holds it now. */
 async function readStored(session: Session): Promise<Record<string, any>> {
-  const read = readJournal(await fs.readFile(session.file, "utf8"));
+  const read = readJournal(await fs.readFile(session.file));
   if (!read.ok || read.wholeLength !== undefined) throw new Error(`not a whole journal: ${JSON.stringify(read)}`);
   return read.data;
 }
