@@ -66,8 +66,17 @@ export function isRacy(mtimeMs: number, checkedAt: number): boolean {
  * check: not when the clock reads earlier than the check began (set back since, a later change
  * could carry an older ctime).
  */
-export function trustsCtimes(times: ListingTimes): boolean {
+function trustsCtimes(times: ListingTimes): boolean {
   return typeof times.checkedAt === "number" && Date.now() >= times.checkedAt;
+}
+
+/**
+ * Whether a check of `paths` paths against `times` asks find(1) what changed: enough paths to be
+ * worth another process, and ctimes that can tell. The one rule for a check and for the find
+ * started early, as the manifest is read (check-helpers.ts).
+ */
+export function asksFind(times: ListingTimes, paths: number, threadMinPaths = THREAD_MIN_PATHS): boolean {
+  return paths >= threadMinPaths && trustsCtimes(times);
 }
 
 /** What a stat found of a path, the first of its three numbers (kind, size, mtime) in the results; `statClaimed` writes them as literals. */
@@ -137,6 +146,8 @@ export class ChangeCheck {
 
   private constructor(
     private readonly times: ListingTimes,
+    /** The listed folders (the keys of `times.mtimes`). */
+    private readonly listed: readonly string[],
     private readonly skipped: readonly SkippedFile[],
     private readonly known: KnownFiles,
     private readonly absoluteOf: (relative: string) => string,
@@ -170,16 +181,16 @@ export class ChangeCheck {
     const separator = path.sep === "/" ? undefined : /\//g;
     const absoluteOf = (relative: string) => (relative === "." ? root : prefix + (separator === undefined ? relative : relative.replace(separator, path.sep)));
     const listed = Object.keys(times.mtimes);
-    const many = listed.length + looked.length + known.size >= threadMinPaths;
-    const recent = many && trustsCtimes(times) ? recentFor(listed, times.checkedAt) : undefined;
-    const check = new ChangeCheck(times, looked, known, absoluteOf, recent, undefined);
-    if (recent === undefined) check.all = check.planAll(many ? threadFor() : undefined);
+    const paths = listed.length + looked.length + known.size;
+    const recent = asksFind(times, paths, threadMinPaths) ? recentFor(listed, times.checkedAt) : undefined;
+    const check = new ChangeCheck(times, listed, looked, known, absoluteOf, recent, undefined);
+    if (recent === undefined) check.all = check.planAll(paths >= threadMinPaths ? threadFor() : undefined);
     return check;
   }
 
   /** Lists every path for stats here, and on `thread` from now on. */
   private planAll(thread: StatThread | undefined): AllPaths {
-    const absolute = Object.keys(this.times.mtimes).map(this.absoluteOf);
+    const absolute = this.listed.map(this.absoluteOf);
     for (const entry of this.skipped) absolute.push(this.absoluteOf(entry.path));
     const files = { paths: [] as string[], sizes: [] as number[], mtimes: [] as number[] };
     this.known.each((relative, size, mtimeMs) => {
@@ -299,7 +310,7 @@ export class ChangeCheck {
 
   /** How many paths the check stats without find (listings, skipped files, indexed files). */
   get pathCount(): number {
-    return Object.keys(this.times.mtimes).length + this.skipped.length + this.known.size;
+    return this.listed.length + this.skipped.length + this.known.size;
   }
 
   /** How many of them are stat'd so far, on either thread. */

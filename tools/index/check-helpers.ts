@@ -4,7 +4,7 @@
  * started as the manifest is read, before the first check, so that it is under way by then.
  */
 import { spawn } from "node:child_process";
-import { type ListingTimes, RACY_MS, THREAD_MIN_PATHS, trustsCtimes } from "./change-check.js";
+import { asksFind, type ListingTimes, RACY_MS, THREAD_MIN_PATHS } from "./change-check.js";
 import { RecentChanges, type SpawnProcess } from "./recent-changes.js";
 import { coreToSpare, StatThread } from "./stat-thread.js";
 import type { IndexManifest } from "./store.js";
@@ -51,8 +51,10 @@ export class CheckHelpers {
     const listing = manifest.listing;
     const folders = listing?.mtimes;
     const listed = typeof folders === "object" && folders !== null ? Object.keys(folders) : [];
-    if ((Number(manifest.files) || 0) + listed.length < (this.options.threadMinPaths ?? THREAD_MIN_PATHS)) return;
-    const recent = listing !== undefined && trustsCtimes(listing) ? this.findFor(listing)?.(listed, listing.checkedAt) : undefined;
+    const paths = (Number(manifest.files) || 0) + listed.length;
+    const threadMinPaths = this.options.threadMinPaths ?? THREAD_MIN_PATHS;
+    if (paths < threadMinPaths) return;
+    const recent = listing !== undefined && asksFind(listing, paths, threadMinPaths) ? this.findFor(listing)?.(listed, listing.checkedAt) : undefined;
     if (recent !== undefined) this.earlyFind = { listing: listing!, recent };
     else if (this.spawnFind === undefined && this.coreIdle()) this.statThread ??= StatThread.start();
   }
