@@ -141,21 +141,26 @@ describe("an index whose file list is damaged or of the previous format", () => 
     expect((await searchIndex(reopened, "add numbers")).hits[0]?.path).toBe("math.ts");
   });
 
-  it("rebuilds when a byte of a segment's block index (each dictionary block's first term) changes", async () => {
+  it.each([
+    ["block index (each dictionary block's first term)", "blocks"],
+    ["chunk table", "chunks"],
+  ] as const)("rebuilds at the first search when a byte of a segment's %s changes; an update never reads it", async (_, section) => {
     await (await CodeIndex.open(folder.path)).update();
     const segments = path.join(folder.path, ".clio/index/segments");
     const [name] = await readdir(segments);
     const file = path.join(segments, name!);
     const bytes = await readFile(file);
     const footerLength = bytes.readUInt32LE(bytes.length - 16);
-    const footer = JSON.parse(bytes.toString("utf8", bytes.length - 16 - footerLength, bytes.length - 16)) as { blocks: [number, number] };
-    const [at, length] = footer.blocks;
+    const footer = JSON.parse(bytes.toString("utf8", bytes.length - 16 - footerLength, bytes.length - 16)) as Record<typeof section, [number, number]>;
+    const [at, length] = footer[section];
     expect(length).toBeGreaterThan(8);
     bytes[at + length - 1] = bytes[at + length - 1]! ^ 1;
     await writeFile(file, bytes);
     const reopened = await CodeIndex.open(folder.path);
-    expect(reopened.built).toBe(false);
-    expect((await reopened.update()).indexed).toBe(1);
-    expect((await searchIndex(reopened, "add numbers")).hits[0]?.path).toBe("math.ts");
+    expect(reopened.built).toBe(true);
+    expect((await reopened.update()).indexed).toBe(0);
+    const { hits } = await reopened.reading(() => searchIndex(reopened, "add numbers"));
+    expect(hits[0]?.path).toBe("math.ts");
+    expect(await readdir(segments)).not.toContain(name);
   });
 });
