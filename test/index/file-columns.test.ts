@@ -112,6 +112,22 @@ describe("an index whose file list is damaged or of the previous format", () => 
   });
   afterEach(() => folder.remove());
 
+  /** Indexes the folder, then flips the last byte of a section of its one segment (read on demand, so not checked at open). */
+  async function indexAndDamage(section: "blocks" | "chunks"): Promise<{ segments: string; name: string }> {
+    await (await CodeIndex.open(folder.path)).update();
+    const segments = path.join(folder.path, ".clio/index/segments");
+    const [name] = await readdir(segments);
+    const file = path.join(segments, name!);
+    const bytes = await readFile(file);
+    const footerLength = bytes.readUInt32LE(bytes.length - 16);
+    const footer = JSON.parse(bytes.toString("utf8", bytes.length - 16 - footerLength, bytes.length - 16)) as Record<typeof section, [number, number]>;
+    const [at, length] = footer[section];
+    expect(length).toBeGreaterThan(8);
+    bytes[at + length - 1] = bytes[at + length - 1]! ^ 1;
+    await writeFile(file, bytes);
+    return { segments, name: name! };
+  }
+
   it("rebuilds an index of format 7 (columns as JSON) cleanly", async () => {
     await (await CodeIndex.open(folder.path)).update();
     const manifestFile = path.join(folder.path, ".clio/index/manifest.json");
@@ -141,21 +157,29 @@ describe("an index whose file list is damaged or of the previous format", () => 
     expect((await searchIndex(reopened, "add numbers")).hits[0]?.path).toBe("math.ts");
   });
 
-  it("rebuilds when a byte of a segment's block index (each dictionary block's first term) changes", async () => {
-    await (await CodeIndex.open(folder.path)).update();
-    const segments = path.join(folder.path, ".clio/index/segments");
-    const [name] = await readdir(segments);
-    const file = path.join(segments, name!);
-    const bytes = await readFile(file);
-    const footerLength = bytes.readUInt32LE(bytes.length - 16);
-    const footer = JSON.parse(bytes.toString("utf8", bytes.length - 16 - footerLength, bytes.length - 16)) as { blocks: [number, number] };
-    const [at, length] = footer.blocks;
-    expect(length).toBeGreaterThan(8);
-    bytes[at + length - 1] = bytes[at + length - 1]! ^ 1;
-    await writeFile(file, bytes);
+  it.each([
+    ["block index (each dictionary block's first term)", "blocks"],
+    ["chunk table", "chunks"],
+  ] as const)("rebuilds at the first search when a byte of a segment's %s changes; an update never reads it", async (_, section) => {
+    const { segments, name } = await indexAndDamage(section);
     const reopened = await CodeIndex.open(folder.path);
-    expect(reopened.built).toBe(false);
-    expect((await reopened.update()).indexed).toBe(1);
+    expect(reopened.built).toBe(true);
+    expect((await reopened.update()).indexed).toBe(0);
+    const { hits } = await reopened.reading(() => searchIndex(reopened, "add numbers"));
+    expect(hits[0]?.path).toBe("math.ts");
+    expect(await readdir(segments)).not.toContain(name);
+  });
+
+  it.each(["blocks", "chunks"] as const)("rebuilds, instead of failing, when the update that merges the segments meets a damaged %s", async (section) => {
+    const { segments, name } = await indexAndDamage(section);
+    const reopened = await CodeIndex.open(folder.path);
+    // Each edit adds a segment; past eight, the update merges them all, which reads every section of each.
+    for (let edit = 1; edit <= 8; edit++) {
+      await writeFile(path.join(folder.path, "math.ts"), `export function addNumbers(a: number, b: number) {\n  return a + b;\n}\n${"// edited\n".repeat(edit)}`);
+      await reopened.update();
+    }
+    expect(reopened.segmentReaders.length).toBe(1);
+    expect(await readdir(segments)).not.toContain(name);
     expect((await searchIndex(reopened, "add numbers")).hits[0]?.path).toBe("math.ts");
   });
 });

@@ -35,6 +35,17 @@ function visited(index: CodeIndex): Map<string, [number, number]> {
   return seen;
 }
 
+/** Indexes the tree, then edits src/math.ts and rewrites src/strings.py with the same bytes (a touch), both half an hour back, and updates in a fresh process. */
+async function editAndTouch() {
+  await (await CodeIndex.open(folder.path)).update();
+  await ageTree();
+  await writeFile(absolute("src/math.ts"), "export function multiplyNumbers(a: number, b: number) {\n  return a * b;\n}\n");
+  await utimes(absolute("src/math.ts"), hourAgo, halfHourAgo);
+  await writeFile(absolute("src/strings.py"), await readFile(absolute("src/strings.py")));
+  await utimes(absolute("src/strings.py"), hourAgo, halfHourAgo);
+  return (await CodeIndex.open(folder.path)).update();
+}
+
 beforeEach(async () => {
   folder = await temporaryFolder("clio-live-files-");
   await write("src/math.ts", "export function addNumbers(a: number, b: number) {\n  return a + b;\n}\n");
@@ -46,14 +57,8 @@ afterEach(() => folder.remove());
 
 describe("the live files of an index over several segments, in a fresh process", () => {
   it("gives each path's newest file, with the size and mtime of a later touch, and leaves removed files out", async () => {
-    await (await CodeIndex.open(folder.path)).update();
-    await ageTree();
     // An edit (a new segment holds the file), a rewrite with the same bytes and another mtime (a touch), a removal.
-    await writeFile(absolute("src/math.ts"), "export function multiplyNumbers(a: number, b: number) {\n  return a * b;\n}\n");
-    await utimes(absolute("src/math.ts"), hourAgo, halfHourAgo);
-    await writeFile(absolute("src/strings.py"), await readFile(absolute("src/strings.py")));
-    await utimes(absolute("src/strings.py"), hourAgo, halfHourAgo);
-    const updated = await (await CodeIndex.open(folder.path)).update();
+    const updated = await editAndTouch();
     expect(updated).toMatchObject({ indexed: 1, removed: 0 });
 
     const index = await CodeIndex.open(folder.path);
@@ -93,6 +98,36 @@ describe("the live files of an index over several segments, in a fresh process",
     expect(after.files.has("lib/util.go")).toBe(false);
     expect([...after.files.keys()].sort()).toEqual(["src/math.ts", "src/strings.py"]);
     expect([...visited(after).keys()].sort()).toEqual(["src/math.ts", "src/strings.py"]);
+  });
+
+  it("visits with eachBeyond exactly the live files each visits that are larger than a size or at or after a mtime, a touched file by its touch", async () => {
+    // An edit (its older record stays in the first segment, dead) and a touch.
+    await editAndTouch();
+    const index = await CodeIndex.open(folder.path);
+    const all = visited(index);
+    const sizes = [-1, ...[...all.values()].map(([size]) => size), Number.POSITIVE_INFINITY];
+    const mtimes = [0, ...[...all.values()].map(([, mtimeMs]) => mtimeMs), Number.POSITIVE_INFINITY];
+    let nonEmpty = 0;
+    for (const size of sizes) {
+      for (const mtimeMs of mtimes) {
+        const beyond = new Map<string, [number, number]>();
+        index.files.eachBeyond(size, mtimeMs, (filePath, fileSize, fileMtime) => {
+          expect(beyond.has(filePath)).toBe(false);
+          beyond.set(filePath, [fileSize, fileMtime]);
+          return true;
+        });
+        const expected = [...all].filter(([, [fileSize, fileMtime]]) => fileSize > size || fileMtime >= mtimeMs);
+        expect(new Map([...beyond].sort())).toEqual(new Map(expected.sort()));
+        if (beyond.size > 0 && beyond.size < all.size) nonEmpty++;
+      }
+    }
+    expect(nonEmpty).toBeGreaterThan(3);
+    // The touched file counts by its touch (half an hour back), the edited one by its newest record.
+    const recent = new Set<string>();
+    const touchedAt = Math.min(all.get("src/math.ts")![1], all.get("src/strings.py")![1]);
+    expect(touchedAt).toBeGreaterThan(all.get("lib/util.go")![1]);
+    index.files.eachBeyond(Number.POSITIVE_INFINITY, touchedAt, (filePath) => recent.add(filePath).size > 0);
+    expect([...recent].sort()).toEqual(["src/math.ts", "src/strings.py"]);
   });
 
   it("stops the visit when asked to", async () => {

@@ -54,6 +54,8 @@ export interface KnownFiles {
   bounds(): { size: number; mtimeMs: number };
   /** Calls `visit` with each file's path, size and mtime as its last check saw them; stops when `visit` returns false. */
   each(visit: (path: string, size: number, mtimeMs: number) => boolean): void;
+  /** `each` for the files larger than `size` or with a mtime at or after `mtimeMs` only. */
+  eachBeyond(size: number, mtimeMs: number, visit: (path: string, size: number, mtimeMs: number) => boolean): void;
 }
 
 /** True when a mtime seen by a check that began at `checkedAt` cannot be trusted to change with the content. */
@@ -280,17 +282,17 @@ export class ChangeCheck {
       if (size !== knownSize || mtimeMs !== knownMtime || isRacy(mtimeMs, checkedAt)) changed.push({ path: relative, absolute: this.absoluteOf(relative), size, mtimeMs });
       return true;
     };
-    const bounds = this.known.bounds();
-    if (bounds.size <= maxFileBytes && !isRacy(bounds.mtimeMs, checkedAt)) {
-      // No file find passed over can be too large or too recent: only those it reported are judged.
-      for (const relative of reported) {
-        const known = this.known.recorded(relative);
-        if (known !== undefined && !judge(relative, known.size, known.mtimeMs)) return undefined;
-      }
-      return changed;
+    for (const relative of reported) {
+      const known = this.known.recorded(relative);
+      if (known !== undefined && !judge(relative, known.size, known.mtimeMs)) return undefined;
     }
+    const bounds = this.known.bounds();
+    // No file find passed over can be too large or too recent: those it reported are all.
+    if (bounds.size <= maxFileBytes && !isRacy(bounds.mtimeMs, checkedAt)) return changed;
+    // Else the ones find passed over that are too large (a walk) or too recent (read again), found in the columns.
     let walk = false;
-    this.known.each((relative, knownSize, knownMtime) => {
+    this.known.eachBeyond(maxFileBytes, checkedAt - RACY_MS, (relative, knownSize, knownMtime) => {
+      if (reported.has(relative)) return true;
       walk = !judge(relative, knownSize, knownMtime);
       return !walk;
     });

@@ -172,12 +172,17 @@ export class CodeIndex {
       return await work();
     } catch (error) {
       if (!(error instanceof SegmentDamage)) throw error;
-      this.segments.close();
-      this.segments = new SegmentSet(this.options.hidden);
-      this.manifest = { version: INDEX_FORMAT_VERSION, updatedAt: 0, files: 0, skipped: [], segments: [] };
+      this.dropStored();
       await this.update();
       return work();
     }
+  }
+
+  /** Forgets what is stored (a damaged segment was found): the next update walks the workspace and writes the index afresh. */
+  private dropStored(): void {
+    this.segments.close();
+    this.segments = new SegmentSet(this.options.hidden);
+    this.manifest = { version: INDEX_FORMAT_VERSION, updatedAt: 0, files: 0, skipped: [], segments: [] };
   }
 
   /**
@@ -270,6 +275,17 @@ export class CodeIndex {
    * nothing is written.
    */
   async update(start: string = this.root, signal?: AbortSignal): Promise<IndexReport> {
+    try {
+      return await this.updateOnce(start, signal);
+    } catch (error) {
+      // Segments are read on demand: a merge reads every section, and may be the first to meet a damaged one.
+      if (!(error instanceof SegmentDamage)) throw error;
+      this.dropStored();
+      return this.updateOnce(start, signal);
+    }
+  }
+
+  private async updateOnce(start: string, signal: AbortSignal | undefined): Promise<IndexReport> {
     const began = performance.now();
     const progress = this.options.onProgress;
     progress?.({ phase: "scanning", done: 0, total: 0 });

@@ -191,6 +191,13 @@ export class FileTable {
   mtimeMs(index: number): number {
     return this.mtimes[index]!;
   }
+  /** The files larger than `size` or with a mtime at or after `mtimeMs`, in file order (a pass over two columns). */
+  beyond(size: number, mtimeMs: number): number[] {
+    const found: number[] = [];
+    const { sizes, mtimes } = this;
+    for (let index = 0; index < sizes.length; index++) if (sizes[index]! > size || mtimes[index]! >= mtimeMs) found.push(index);
+    return found;
+  }
   chunks(index: number): number {
     return this.chunkCounts[index]!;
   }

@@ -126,6 +126,28 @@ export class LiveFiles implements ReadonlyMap<string, IndexEntry> {
     }
   }
 
+  /**
+   * Calls `visit` with each live file larger than `size` or with a mtime at or after `mtimeMs`
+   * (read from the columns, no entry made; every other live file has neither); stops when it
+   * returns false.
+   */
+  eachBeyond(size: number, mtimeMs: number, visit: (path: string, size: number, mtimeMs: number) => boolean): void {
+    for (let place = 0; place < this.placed.length; place++) {
+      const table = this.placed[place]!.reader.table;
+      for (const file of table.beyond(size, mtimeMs)) {
+        const slot = place * SLOT_SPAN + file;
+        const path = table.path(file);
+        // A dead file, or one a later segment touched (its size and mtime are the touch's, below).
+        if (this.slots.get(path) !== slot || this.touched.has(slot)) continue;
+        if (!visit(path, table.size(file), table.mtimeMs(file))) return;
+      }
+    }
+    for (const [slot, [touchedSize, touchedMtime]] of this.touched) {
+      if (touchedSize <= size && touchedMtime < mtimeMs) continue;
+      if (!visit(this.placed[Math.floor(slot / SLOT_SPAN)]!.reader.table.path(slot % SLOT_SPAN), touchedSize, touchedMtime)) return;
+    }
+  }
+
   /** A live file's size and mtime, read from the columns (no entry made). */
   recorded(path: string): { size: number; mtimeMs: number } | undefined {
     const slot = this.slots.get(path);

@@ -36,7 +36,8 @@ export class SegmentSet {
   private alive = new Uint8Array(0);
   private chunkTotal = 0;
   private live = 0;
-  private liveLength = 0;
+  /** The live chunks' summed lengths, counted when a query first needs them after a change (an update never does). */
+  private liveLength: number | undefined = 0;
 
   constructor(private readonly hidden?: (path: string) => boolean) {}
 
@@ -60,41 +61,54 @@ export class SegmentSet {
       larger.set(this.alive);
       this.alive = larger;
     }
+    this.liveLength = undefined;
+    // The segment's chunks start live; a hidden file's are then marked dead (and a removal's or a touch's, which should hold none).
+    this.alive.fill(1, base, this.chunkTotal);
+    this.live += reader.chunkCount;
     const table = reader.table;
-    const rows = reader.chunkRows;
     for (let file = 0; file < table.length; file++) {
       const path = table.path(file);
-      if (this.hidden?.(path)) continue;
+      const slot = place * SLOT_SPAN + file;
       const state = table.state(file);
+      const hidden = this.hidden?.(path) === true;
+      if (state !== undefined || hidden) this.killChunks(slot);
+      if (hidden) continue;
       const known = this.files.slotOf(path);
       if (state === "touched") {
         if (known !== undefined) this.files.touch(known, table.size(file), table.mtimeMs(file));
         continue;
       }
       if (known !== undefined) this.kill(path, known);
-      if (state === "removed") continue;
-      this.files.place(path, place * SLOT_SPAN + file);
-      const first = table.firstChunks[file]!;
-      const chunks = table.chunks(file);
-      for (let chunk = first; chunk < first + chunks; chunk++) {
-        this.alive[base + chunk] = 1;
-        this.liveLength += rows[CHUNK_ROW * chunk + 2]!;
-      }
-      this.live += chunks;
+      if (state !== "removed") this.files.place(path, slot);
     }
   }
 
   private kill(path: string, slot: number): void {
+    this.files.drop(path, slot);
+    this.killChunks(slot);
+  }
+
+  /** Marks the chunks of the file in `slot` dead. */
+  private killChunks(slot: number): void {
     const { reader, base } = this.placed[Math.floor(slot / SLOT_SPAN)]!;
     const file = slot % SLOT_SPAN;
-    this.files.drop(path, slot);
-    const first = reader.table.firstChunks[file]!;
+    const first = base + reader.table.firstChunks[file]!;
     const chunks = reader.table.chunks(file);
-    for (let chunk = first; chunk < first + chunks; chunk++) {
-      this.alive[base + chunk] = 0;
-      this.liveLength -= reader.chunkRows[CHUNK_ROW * chunk + 2]!;
-    }
+    this.alive.fill(0, first, first + chunks);
     this.live -= chunks;
+  }
+
+  /** The live chunks' summed lengths (BM25's average length), counted from the chunk tables after a change. */
+  private get liveLengths(): number {
+    if (this.liveLength !== undefined) return this.liveLength;
+    let total = 0;
+    for (const { reader, base } of this.placed) {
+      const rows = reader.chunkRows;
+      const alive = this.alive;
+      for (let chunk = 0; chunk < reader.chunkCount; chunk++) if (alive[base + chunk] === 1) total += rows[CHUNK_ROW * chunk + 2]!;
+    }
+    this.liveLength = total;
+    return total;
   }
 
   /** Closes every segment (after a merge replaced them, or when the index is dropped). */
@@ -176,7 +190,7 @@ export class SegmentSet {
 
   /** A vocabulary for one query: terms are looked up in each segment as the query asks for them. */
   queryTerms(): QueryTerms {
-    return new QueryTerms(this.placed, this.alive, this.live, this.live === 0 ? 1 : this.liveLength / this.live);
+    return new QueryTerms(this.placed, this.alive, this.live, this.live === 0 ? 1 : this.liveLengths / this.live);
   }
 }
 

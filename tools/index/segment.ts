@@ -45,8 +45,6 @@ interface StoredFooter {
   symbols: StoredDictionary;
 }
 
-type Footer = Omit<StoredFooter, "terms" | "symbols"> & { terms: DictionaryFooter; symbols: DictionaryFooter };
-
 /** JSON from bytes, or a damage error naming what did not parse. */
 function parseOr(bytes: Uint8Array, what: string): unknown {
   try {
@@ -188,9 +186,10 @@ export class SegmentReader {
   /** Its file list, read in place (file-columns.ts). */
   readonly table: FileTable;
   private headers: SegmentFileHeader[] | undefined;
-  /** startLine, endLine, length for each chunk. */
-  readonly chunkRows: Int32Array;
-  private readonly footer: Footer;
+  private rows: Int32Array | undefined;
+  private readonly footer: StoredFooter;
+  /** Both dictionaries' block indexes, decoded at the first lookup (an update never looks a term up). */
+  private dictionaries: { terms: DictionaryFooter; symbols: DictionaryFooter } | undefined;
   private readonly metaCache = new Map<number, FileMeta>();
   /** Decoded blocks by dictionary, most recently used last: a query looks up many words in few blocks, and the next query often in the same ones. */
   private readonly blockCache = new Map<DictionaryFooter, Map<number, DictionaryEntry[]>>();
@@ -210,22 +209,34 @@ export class SegmentReader {
     if (footerLength > size - TRAILER - MAGIC.length) throw new SegmentDamage("its footer is longer than the file");
     const footerBytes = source.read(size - TRAILER - footerLength, footerLength);
     if (checksumOf(footerBytes) !== trailer.readUInt32LE(4)) throw new SegmentDamage("its footer does not match its checksum");
-    const stored = parseOr(footerBytes, "its footer") as StoredFooter;
-    const blocks = source.read(...stored.blocks);
-    if (checksumOf(blocks) !== stored.blockSum) throw new SegmentDamage("its block index does not match its checksum");
-    const [terms, symbols] = readBlockIndex(blocks, [stored.terms, stored.symbols]);
-    this.footer = { ...stored, terms: terms!, symbols: symbols! };
+    this.footer = parseOr(footerBytes, "its footer") as StoredFooter;
     const table = FileTable.from(source.read(...this.footer.files));
     if (typeof table === "string") throw new SegmentDamage(table);
     this.table = table;
-    const rows = source.read(...this.footer.chunks);
-    if (rows.length !== this.footer.chunkCount * CHUNK_ROW * 4) throw new SegmentDamage("its chunk table does not match its chunk count");
-    if (checksumOf(rows) !== this.footer.chunkSum) throw new SegmentDamage("its chunk table does not match its checksum");
-    // A copy only when the bytes do not start at a multiple of 4 (a view needs that).
-    this.chunkRows = rows.byteOffset % 4 === 0 ? new Int32Array(rows.buffer, rows.byteOffset, rows.length / 4) : new Int32Array(new Uint8Array(rows).buffer);
+    if (this.footer.chunks[1] !== this.footer.chunkCount * CHUNK_ROW * 4) throw new SegmentDamage("its chunk table does not match its chunk count");
     const last = table.length - 1;
     const chunks = last < 0 ? 0 : table.firstChunks[last]! + table.chunks(last);
     if (chunks !== this.footer.chunkCount) throw new SegmentDamage("its files do not match its chunks");
+  }
+
+  /** startLine, endLine, length, startByte, endByte for each chunk (read and checked at first use: an update needs none of it). */
+  get chunkRows(): Int32Array {
+    if (this.rows !== undefined) return this.rows;
+    const rows = this.source.read(...this.footer.chunks);
+    if (checksumOf(rows) !== this.footer.chunkSum) throw new SegmentDamage("its chunk table does not match its checksum");
+    // A copy only when the bytes do not start at a multiple of 4 (a view needs that).
+    this.rows = rows.byteOffset % 4 === 0 ? new Int32Array(rows.buffer, rows.byteOffset, rows.length / 4) : new Int32Array(new Uint8Array(rows).buffer);
+    return this.rows;
+  }
+
+  /** The term and symbol dictionaries' block indexes, read and checked at first use. */
+  private get dictionary(): { terms: DictionaryFooter; symbols: DictionaryFooter } {
+    if (this.dictionaries !== undefined) return this.dictionaries;
+    const blocks = this.source.read(...this.footer.blocks);
+    if (checksumOf(blocks) !== this.footer.blockSum) throw new SegmentDamage("its block index does not match its checksum");
+    const [terms, symbols] = readBlockIndex(blocks, [this.footer.terms, this.footer.symbols]);
+    this.dictionaries = { terms: terms!, symbols: symbols! };
+    return this.dictionaries;
   }
 
   /** Every file's header (built on first use: a search reads the table instead). */
@@ -261,7 +272,7 @@ export class SegmentReader {
   }
 
   term(term: string): DictionaryEntry | undefined {
-    return this.find(this.footer.terms, term);
+    return this.find(this.dictionary.terms, term);
   }
 
   /** Calls `visit` with each chunk id and count of a term's postings. */
@@ -303,7 +314,7 @@ export class SegmentReader {
 
   /** The numbers of the files that define a symbol of this lower-cased name. */
   symbolFiles(name: string): number[] {
-    const entry = this.find(this.footer.symbols, name);
+    const entry = this.find(this.dictionary.symbols, name);
     if (entry === undefined) return [];
     const reader = new ByteReader(this.source.read(entry.offset, entry.length));
     const files: number[] = [];
@@ -318,12 +329,12 @@ export class SegmentReader {
 
   /** Every term entry, in term order (for a merge). */
   *termEntries(): Generator<DictionaryEntry> {
-    yield* this.entries(this.footer.terms);
+    yield* this.entries(this.dictionary.terms);
   }
 
   /** Every symbol name with its files, in name order (for a merge). */
   *symbolEntries(): Generator<{ name: string; files: number[] }> {
-    for (const entry of this.entries(this.footer.symbols)) yield { name: entry.term, files: this.symbolFiles(entry.term) };
+    for (const entry of this.entries(this.dictionary.symbols)) yield { name: entry.term, files: this.symbolFiles(entry.term) };
   }
 
   private *entries(dictionary: DictionaryFooter): Generator<DictionaryEntry> {
