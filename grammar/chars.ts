@@ -51,6 +51,23 @@ export function isWhitespace(code: number): boolean {
   return code === SPACE || code === LINE_FEED || code === TAB || code === CARRIAGE_RETURN;
 }
 
+/** A character regular expressions call `\s`: JavaScript's white space and line terminators. */
+export function isRegexSpace(code: number): boolean {
+  if (code <= 0x20) return code === SPACE || (code >= TAB && code <= CARRIAGE_RETURN);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
 /** Whether `text` is a complete bare value: `B+ (ws+ B+)* ("=" | "==")?`. */
 export const BARE_VALUE = /^[A-Za-z0-9+/_.,@%~-]+(?:[ \t\r\n]+[A-Za-z0-9+/_.,@%~-]+)*(?:==?)?$/;
 

@@ -3,6 +3,8 @@
  * 1–7), and a resumable recognizer for inline raw HTML (open and closing tags, comments,
  * processing instructions, declarations, CDATA), fed text in pieces of any size.
  */
+// CommonMark's `\s` in tags is JavaScript's white space, as commonmark.js's regular expressions read it.
+import { isRegexSpace } from "./chars.js";
 
 const BLOCK_NAMES = new Set(
   (
@@ -24,23 +26,6 @@ function isNameCharacter(code: number): boolean {
   return isLetter(code) || (code >= 0x30 && code <= 0x39) || code === 0x2d;
 }
 
-/** CommonMark's `\s` in tags: JavaScript's whitespace, as commonmark.js's regular expressions read it. */
-function isSpace(code: number): boolean {
-  return (
-    code === 0x20 ||
-    (code >= 0x09 && code <= 0x0d) ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000 ||
-    code === 0xfeff
-  );
-}
-
 /**
  * The HTML block type (1–6) that `rest` (a line from a `<`) starts, 0 when none, -1 when more
  * of the line is needed (`final`: the line is complete). Type 7 needs the whole tag: see TagRecognizer.
@@ -58,7 +43,7 @@ export function htmlBlockStart(rest: string, final: boolean): number {
   if (i >= rest.length && !final) return i - (closing ? 2 : 1) > 10 ? 0 : -1;
   const name = rest.slice(closing ? 2 : 1, i).toLowerCase();
   const next = rest.charCodeAt(i);
-  const ends = i >= rest.length || isSpace(next) || next === 0x3e;
+  const ends = i >= rest.length || isRegexSpace(next) || next === 0x3e;
   if (!closing && RAW_NAMES.has(name) && ends) return 1;
   if (!BLOCK_NAMES.has(name)) return 0;
   if (ends) return 6;
@@ -223,26 +208,26 @@ export class TagRecognizer {
       case Tag.CloseName:
         if (isNameCharacter(code)) return this.go(Tag.CloseName, code);
         if (code === 0x3e) return TagOutcome.Complete;
-        return isSpace(code) ? this.go(Tag.CloseSpace) : TagOutcome.Failed;
+        return isRegexSpace(code) ? this.go(Tag.CloseSpace) : TagOutcome.Failed;
       case Tag.CloseSpace:
         if (code === 0x3e) return TagOutcome.Complete;
-        return isSpace(code) ? TagOutcome.Running : TagOutcome.Failed;
+        return isRegexSpace(code) ? TagOutcome.Running : TagOutcome.Failed;
       case Tag.AttributeSpace:
-        if (isSpace(code)) return TagOutcome.Running;
+        if (isRegexSpace(code)) return TagOutcome.Running;
         if (isLetter(code) || code === 0x5f || code === 0x3a) return this.go(Tag.AttributeName);
         return this.endOfTag(code);
       case Tag.AttributeName:
         if (isNameCharacter(code) || code === 0x5f || code === 0x3a || code === 0x2e) return TagOutcome.Running;
-        if (isSpace(code)) return this.go(Tag.AfterAttributeName);
+        if (isRegexSpace(code)) return this.go(Tag.AfterAttributeName);
         if (code === 0x3d) return this.go(Tag.BeforeValue);
         return this.endOfTag(code);
       case Tag.AfterAttributeName:
-        if (isSpace(code)) return TagOutcome.Running;
+        if (isRegexSpace(code)) return TagOutcome.Running;
         if (code === 0x3d) return this.go(Tag.BeforeValue);
         if (isLetter(code) || code === 0x5f || code === 0x3a) return this.go(Tag.AttributeName);
         return this.endOfTag(code);
       case Tag.BeforeValue:
-        if (isSpace(code)) return TagOutcome.Running;
+        if (isRegexSpace(code)) return TagOutcome.Running;
         if (code === 0x22) return this.go(Tag.DoubleQuoted);
         if (code === 0x27) return this.go(Tag.SingleQuoted);
         return unquoted(code) ? this.go(Tag.Unquoted) : TagOutcome.Failed;
@@ -252,10 +237,10 @@ export class TagRecognizer {
         return code === 0x27 ? this.go(Tag.AfterValue) : TagOutcome.Running;
       case Tag.Unquoted:
         if (unquoted(code)) return TagOutcome.Running;
-        if (isSpace(code)) return this.go(Tag.AttributeSpace);
+        if (isRegexSpace(code)) return this.go(Tag.AttributeSpace);
         return code === 0x3e ? TagOutcome.Complete : TagOutcome.Failed;
       case Tag.AfterValue:
-        if (isSpace(code)) return this.go(Tag.AttributeSpace);
+        if (isRegexSpace(code)) return this.go(Tag.AttributeSpace);
         return this.endOfTag(code);
       case Tag.SelfClose:
         return code === 0x3e ? TagOutcome.Complete : TagOutcome.Failed;
@@ -316,7 +301,7 @@ export class TagRecognizer {
   }
 
   private afterName(code: number): TagOutcome {
-    if (isSpace(code)) return this.go(Tag.AttributeSpace);
+    if (isRegexSpace(code)) return this.go(Tag.AttributeSpace);
     return this.endOfTag(code);
   }
 

@@ -276,6 +276,7 @@ export abstract class CandidateReader {
       else if (code === BACKSLASH) this.escaped = true;
       else if (code === this.inString) this.inString = 0;
       else if (code === LINE_FEED) this.newline(base + i);
+      else return stringRunEnd(input, i + 1, this.inString);
       return i + 1;
     }
     if (code === LINE_FEED) {
@@ -291,6 +292,7 @@ export abstract class CandidateReader {
       if (code !== QUOTE && code !== CLOSE_BRACE) return this.abandon(i);
       this.jsonOpening = false;
     }
+    if (!isStructural(code)) return plainRunEnd(input, i + 1);
     if (code === QUOTE || (code === APOSTROPHE && this.mode === Mode.FunctionArgs)) {
       this.inString = code;
       return i + 1;
@@ -358,6 +360,48 @@ export abstract class CandidateReader {
     this.found.push(finding);
     this.lineOpen.push(finding);
   }
+}
+
+/**
+ * Index of the first character from `from` on that a string closed by `quote` must read one at a
+ * time (a backslash, the quote, a line feed): the others change nothing.
+ */
+function stringRunEnd(input: string, from: number, quote: number): number {
+  let i = from;
+  for (; i < input.length; i++) {
+    const code = input.charCodeAt(i);
+    if (code === BACKSLASH || code === quote || code === LINE_FEED) return i;
+  }
+  return i;
+}
+
+/** A character `inside` acts on outside a string: a quote, a bracket, a brace, a parenthesis or a line feed. */
+function isStructural(code: number): boolean {
+  switch (code) {
+    case QUOTE:
+    case APOSTROPHE:
+    case OPEN_BRACKET:
+    case CLOSE_BRACKET:
+    case OPEN_BRACE:
+    case CLOSE_BRACE:
+    case OPEN_PARENTHESIS:
+    case CLOSE_PARENTHESIS:
+    case FULLWIDTH_CLOSE:
+    case LINE_FEED:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * Index of the first structural character from `from` on, outside a string, once a character
+ * that is not a blank was read: the others (blanks included) change nothing.
+ */
+function plainRunEnd(input: string, from: number): number {
+  let i = from;
+  while (i < input.length && !isStructural(input.charCodeAt(i))) i++;
+  return i;
 }
 
 /** A character of a tag's name after `<`: a name character, `.`, `=` (`<function=…`) or `-`. */

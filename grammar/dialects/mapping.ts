@@ -75,10 +75,9 @@ export function mapCall(call: RawCall, vocabulary: CallVocabulary, unknownIsErro
   const values: [string, unknown][] = [];
   for (const [key, value] of call.args) {
     if (ignore?.includes(key)) continue;
-    const lower = key.toLowerCase();
-    if (lower === "action") {
+    if (key.length === 6 && key.toLowerCase() === "action") {
       if (action === undefined && typeof value === "string") action = value;
-    } else values.push([rename[key] ?? rename[lower] ?? key, value]);
+    } else values.push([rename === NONE ? key : (rename[key] ?? rename[key.toLowerCase()] ?? key), value]);
   }
   for (const key in fixed) if (!values.some(([existing]) => existing === key)) values.push([key, fixed[key]]);
   if (action === undefined) {
@@ -157,7 +156,16 @@ function asText(value: unknown): string {
 }
 
 function parameter(key: string, form: Parameter["form"], text: string, span: Span): Parameter {
-  return { key, form, raw: form === "quoted" ? JSON.stringify(text) : text, text, span };
+  return { key, form, raw: form === "quoted" ? quoted(text) : text, text, span };
+}
+
+/** `JSON.stringify(text)`, without its call for text that has nothing to escape. */
+function quoted(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return JSON.stringify(text);
+  }
+  return `"${text}"`;
 }
 
 function fail(call: RawCall, message: string, hint: string | undefined, protocol?: string): MappedCall {

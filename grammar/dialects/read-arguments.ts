@@ -4,13 +4,13 @@
  * `[FILE_OP|action=read|path="a.ts"]`, `[FILE_OP.read:path="a.ts"]`, `[FILE_OP:{…json…}]`,
  * fullwidth `［：］`). Plain loops over a finished string, each character read once.
  */
+import { isRegexSpace } from "../chars.js";
 import { callFromJson, parseJson, type ReadCall, type ReadResult } from "./read-call.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
-const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_-]*/y;
-/** Whether a text holds any of FULLWIDTH's characters (no `g`: no `lastIndex` to keep). */
-const FULLWIDTH_PATTERN = /[［］：｜，＝（）＂]/;
-const FULLWIDTH: Record<string, string> = { "［": "[", "］": "]", "：": ":", "｜": "|", "，": ",", "＝": "=", "（": "(", "）": ")", "＂": '"' };
+/** The ASCII form of the fullwidth `［］：｜，＝（）＂`, by their code less 0xff00. */
+const FULLWIDTH: (string | undefined)[] = [];
+for (const ascii of '[]:|,=()"') FULLWIDTH[ascii.charCodeAt(0) - 0x20] = ascii;
 
 /** Index just after the string literal opening at `start` (its quote character), or -1. */
 function stringEnd(text: string, start: number): number {
@@ -31,6 +31,8 @@ function stringEnd(text: string, start: number): number {
 /** The value of a string literal (JSON, single-quoted or triple-quoted). */
 function stringValue(literal: string): string {
   if (literal.startsWith('"""') || literal.startsWith("'''")) return literal.slice(3, -3);
+  // Without a backslash there is nothing to unescape: JSON's reading and the fallback below agree.
+  if (!literal.includes("\\")) return literal.slice(1, -1);
   if (literal.startsWith('"')) {
     const parsed = parseJson(literal);
     if (typeof parsed === "string") return parsed;
@@ -61,34 +63,60 @@ function balancedEnd(text: string, start: number): number {
 
 const WORDS: Record<string, unknown> = { true: true, True: true, false: false, False: false, None: null, null: null };
 
-/** The two sticky patterns of `readPairs` for each set of separators, compiled once (each use sets `lastIndex` first). */
-const PAIR_PATTERNS = new Map<string, { skip: RegExp; bareRun: RegExp }>();
+/** Between a function call's arguments: white space or `,`. */
+function isArgumentSeparator(code: number): boolean {
+  return code === 0x2c || isRegexSpace(code);
+}
 
-function pairPatterns(separators: string): { skip: RegExp; bareRun: RegExp } {
-  let patterns = PAIR_PATTERNS.get(separators);
-  if (patterns === undefined) {
-    patterns = { skip: new RegExp(`[${separators}]*`, "y"), bareRun: new RegExp(`[^${separators}\\]\\)]+`, "y") };
-    PAIR_PATTERNS.set(separators, patterns);
+/** Between a near-miss's parameters: white space, `:`, `|` or `,`. */
+function isNearMissSeparator(code: number): boolean {
+  return code === 0x3a || code === 0x7c || code === 0x2c || isRegexSpace(code);
+}
+
+/** `[A-Za-z_]`, and with `rest` also `[0-9-]`: a parameter name's characters. */
+function isKeyCharacter(code: number, rest: boolean): boolean {
+  if ((code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === 0x5f) return true;
+  return rest && ((code >= 0x30 && code <= 0x39) || code === 0x2d);
+}
+
+/** Index of the first character at or after `from` that is no separator. */
+function skipSeparators(text: string, from: number, isSeparator: (code: number) => boolean): number {
+  let i = from;
+  while (i < text.length && isSeparator(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** Index just after the parameter name at `from` (`from` itself when there is none). */
+function keyEnd(text: string, from: number): number {
+  if (from >= text.length || !isKeyCharacter(text.charCodeAt(from), false)) return from;
+  let i = from + 1;
+  while (i < text.length && isKeyCharacter(text.charCodeAt(i), true)) i++;
+  return i;
+}
+
+/** Index just after the bare value at `from`: up to a separator, `]` or `)`. */
+function bareEnd(text: string, from: number, isSeparator: (code: number) => boolean): number {
+  let i = from;
+  for (; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x5d || code === 0x29 || isSeparator(code)) break;
   }
-  return patterns;
+  return i;
 }
 
 /**
- * `key=value` pairs separated by `separators` (a regular-expression character class body).
+ * `key=value` pairs separated by the characters `isSeparator` takes.
  * Values: string literals, numbers, words, JSON objects and arrays, heredocs, or bare runs.
  */
-export function readPairs(text: string, separators: string): { problem: string } | { args: ReadCall["args"]; bare: Set<string> | undefined } {
-  const { skip, bareRun } = pairPatterns(separators);
+export function readPairs(text: string, isSeparator: (code: number) => boolean): { problem: string } | { args: ReadCall["args"]; bare: Set<string> | undefined } {
   const args: ReadCall["args"] = [];
   let bare: Set<string> | undefined;
   let i = 0;
   for (;;) {
-    skip.lastIndex = i;
-    skip.exec(text);
-    i = skip.lastIndex;
+    i = skipSeparators(text, i, isSeparator);
     if (i >= text.length) return { args, bare };
-    IDENTIFIER.lastIndex = i;
-    const key = IDENTIFIER.exec(text)?.[0];
+    const nameEnd = keyEnd(text, i);
+    const key = nameEnd > i ? text.slice(i, nameEnd) : undefined;
     if (key === undefined) return { problem: `expected a parameter name at "${text.slice(i, i + 20)}"` };
     i += key.length;
     while (text[i] === " " || text[i] === "\t") i++;
@@ -120,10 +148,9 @@ export function readPairs(text: string, separators: string): { problem: string }
       value = end < 0 ? undefined : parseJson(text.slice(i, end));
       if (value === undefined) return { problem: `the value of ${key} is not valid JSON` };
     } else {
-      bareRun.lastIndex = i;
-      const run = bareRun.exec(text)?.[0]?.trimEnd() ?? "";
-      if (run === "") return { problem: `${key} has no value` };
-      end = i + run.length;
+      end = bareEnd(text, i, isSeparator);
+      if (end === i) return { problem: `${key} has no value` };
+      const run = text.slice(i, end);
       value = Object.hasOwn(WORDS, run) ? WORDS[run] : run;
       if (typeof value === "string") (bare ??= new Set()).add(key);
     }
@@ -139,7 +166,7 @@ export function readFunctionArguments(name: string, action: string | undefined, 
     const value = parseJson(trimmed);
     if (typeof value === "object" && value !== null && !Array.isArray(value)) return withAction({ name, args: Object.entries(value) }, action);
   }
-  const pairs = readPairs(text, "\\s,");
+  const pairs = readPairs(text, isArgumentSeparator);
   if ("problem" in pairs) {
     const positional = /^\s*["'\d]/.test(text);
     return { problem: positional ? 'its arguments must be named (path="a.ts"), not positional' : pairs.problem };
@@ -153,8 +180,17 @@ function withAction(call: ReadCall, action: string | undefined): ReadCall {
 
 /** Fullwidth brackets, colons and bars as their ASCII forms. */
 export function normaliseFullwidth(text: string): string {
-  if (!FULLWIDTH_PATTERN.test(text)) return text;
-  return text.replace(/[［］：｜，＝（）＂]/g, (character) => FULLWIDTH[character] ?? character);
+  let out: string | undefined;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0xff02 || code > 0xff5c) continue;
+    const ascii = FULLWIDTH[code - 0xff00];
+    if (ascii === undefined) continue;
+    out = (out ?? "") + text.slice(from, i) + ascii;
+    from = i + 1;
+  }
+  return out === undefined ? text : out + text.slice(from);
 }
 
 /**
@@ -190,7 +226,7 @@ export function readNearMiss(text: string, vocabulary: CallVocabulary): ReadResu
     if (typeof value === "object" && value !== null && !Array.isArray(value)) return withAction({ name, args: Object.entries(value) }, action);
     return { problem: "its parameters must be a JSON object" };
   }
-  const pairs = readPairs(rest, "\\s:|,");
+  const pairs = readPairs(rest, isNearMissSeparator);
   if ("problem" in pairs) return { problem: pairs.problem };
   const call: ReadCall = { name, args: pairs.args };
   if (pairs.bare !== undefined) call.bare = pairs.bare;
