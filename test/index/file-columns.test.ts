@@ -173,7 +173,7 @@ describe("an index whose file list is damaged or of the previous format", () => 
   it.each(["blocks", "chunks"] as const)("rebuilds, instead of failing, when the update that merges the segments meets a damaged %s", async (section) => {
     const { segments, name } = await indexAndDamage(section);
     const reopened = await CodeIndex.open(folder.path);
-    // Each edit adds a segment; past eight, the update merges them all, which reads every section of each.
+    // Each edit adds a segment; past eight, the update merges them all (the first holds no live file), which reads every section of each.
     for (let edit = 1; edit <= 8; edit++) {
       await writeFile(path.join(folder.path, "math.ts"), `export function addNumbers(a: number, b: number) {\n  return a + b;\n}\n${"// edited\n".repeat(edit)}`);
       await reopened.update();

@@ -1,4 +1,4 @@
-import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -28,11 +28,13 @@ const segmentsOf = async () => (JSON.parse(await readFile(path.join(folder.path,
 const ranking = async (index: CodeIndex, query: string) => (await searchIndex(index, query, { limit: 20 })).hits.map((hit) => [hit.path, hit.startLine, hit.score]);
 
 describe("index segments", () => {
-  it("merges the segments into one past eight, leaving no other segment file, and ranks as a fresh build of the same files", async () => {
+  it("merges the segments into one past eight when the first no longer outweighs the newer ones, leaving no other segment file, and ranks as a fresh build of the same files", async () => {
     const index = await CodeIndex.open(folder.path);
     await index.update();
     for (let round = 0; round < 7; round++) {
-      await writeFile(path.join(folder.path, `stream_${round}.py`), `def stream_round_${round}():\n    return "socket buffer ${round}"\n`);
+      // Each round rewrites five of the first segment's files: soon most of its chunks are dead.
+      for (let file = round * 5; file < round * 5 + 5; file++)
+        await writeFile(path.join(folder.path, `${WORDS[file % WORDS.length]}_${file}.py`), `def stream_round_${file}():\n    return "socket buffer ${round}"\n`);
       await index.update();
       expect(await segmentsOf()).toHaveLength(round + 2);
     }
@@ -47,6 +49,44 @@ describe("index segments", () => {
     const fresh = await CodeIndex.open(folder.path);
     await fresh.update();
     expect(kept).toEqual(await ranking(fresh, "socket buffer"));
+  });
+
+  it("past eight, merges only the newer segments while the first outweighs them, carrying their removals and touches of its files", async () => {
+    const index = await CodeIndex.open(folder.path);
+    await index.update();
+    const [first] = await segmentsOf();
+    await writeFile(path.join(folder.path, "parse_0.py"), "def lighthouse_keeper():\n    return 'lamp'\n");
+    await index.update();
+    await rm(path.join(folder.path, "token_1.py"));
+    await index.update();
+    const touchedAt = new Date(Date.UTC(2024, 0, 2));
+    await utimes(path.join(folder.path, "cache_2.py"), touchedAt, touchedAt);
+    await index.update();
+    for (let round = 0; round < 5; round++) {
+      await writeFile(path.join(folder.path, `harbour_${round}.py`), `def harbour_round_${round}():\n    return "tide ${round}"\n`);
+      await index.update();
+    }
+    const segments = await segmentsOf();
+    expect(segments).toHaveLength(2);
+    expect(segments[0]).toBe(first);
+    expect((await readdir(path.join(folder.path, ".clio/index/segments"))).sort()).toEqual(segments.map((name) => `${name}.seg`).sort());
+
+    const reopened = await CodeIndex.open(folder.path);
+    const filesOf = (opened: CodeIndex) => [...opened.files.values()].map((file) => [file.path, file.size, file.mtimeMs, file.hash]).sort();
+    expect(filesOf(reopened)).toEqual(filesOf(index));
+    expect(reopened.files.has("token_1.py")).toBe(false);
+    expect(reopened.files.get("cache_2.py")?.mtimeMs).toBe(touchedAt.getTime());
+    expect(reopened.definitions("parse_route_0")).toEqual([]);
+    expect(reopened.definitions("lighthouse_keeper")[0]?.path).toBe("parse_0.py");
+    expect((await searchIndex(reopened, "tide", { limit: 50 })).hits.map((hit) => hit.path).sort()).toEqual([0, 1, 2, 3, 4].map((round) => `harbour_${round}.py`));
+    for (const query of ["socket buffer", "lighthouse keeper", "tide harbour", "route"]) expect(await ranking(reopened, query)).toEqual(await ranking(index, query));
+    // Nothing changed since: a fresh process's check finds nothing to do, not the touched or removed files again.
+    expect(await reopened.update()).toMatchObject({ indexed: 0, removed: 0, files: FILES - 1 + 5 });
+
+    await rm(path.join(folder.path, ".clio"), { recursive: true, force: true });
+    const fresh = await CodeIndex.open(folder.path);
+    await fresh.update();
+    expect(filesOf(fresh).map(([file, size, _mtime, hash]) => [file, size, hash])).toEqual(filesOf(reopened).map(([file, size, _mtime, hash]) => [file, size, hash]));
   });
 
   it("adds a segment per update for changed and removed files, and a fresh process sees the newest version of each file", async () => {

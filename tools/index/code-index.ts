@@ -3,7 +3,7 @@
  * symbol table and (optionally) chunk vectors for hybrid ranking. Stored under
  * `<workspace>/.clio/index/` as segments read on demand (segment.ts); writes nothing else. An
  * update analyses the changed files and writes them, a batch at a time, as new segments; past
- * `MAX_SEGMENTS` they are merged into one.
+ * `MAX_SEGMENTS` the newer ones are merged into one (merge-policy.ts).
  */
 import { promises as fs, readFileSync } from "node:fs";
 import path from "node:path";
@@ -14,6 +14,7 @@ import { type AnalysedOutcome, analyseFiles, type FileQueue } from "./parallel.j
 import { IndexStore } from "./index-store.js";
 import { SegmentBatch } from "./segment-batch.js";
 import { mergeSegments } from "./segment-build.js";
+import { mergeStart } from "./merge-policy.js";
 import type { IndexEntry, LiveFiles } from "./live-files.js";
 import { SegmentSet, type ChunkView, type QueryTerms } from "./segment-set.js";
 import type { SegmentReader } from "./segment.js";
@@ -90,7 +91,7 @@ export interface SymbolLocation {
 
 export const INDEX_DIRECTORY = path.join(".clio", "index");
 const EMBED_BATCH = 64;
-/** More segments than this are merged into one after an update. */
+/** Past this many segments, an update merges the newer ones into one. */
 const MAX_SEGMENTS = 8;
 const SEGMENT_POSTINGS = 1_000_000;
 
@@ -399,7 +400,7 @@ export class CodeIndex {
 
   /** Merges the segments when there are too many, and names them in the manifest (unless nothing may be written now). */
   private async save(persist: boolean, madeSegments: number): Promise<void> {
-    if (this.segments.readers.length > MAX_SEGMENTS) await this.mergeAll(persist);
+    if (this.segments.readers.length > MAX_SEGMENTS) await this.mergeFrom(mergeStart(this.segments.sizes()), persist);
     if (!persist) {
       this.uncommitted ||= madeSegments > 0;
       return;
@@ -408,20 +409,24 @@ export class CodeIndex {
     this.manifest.segments = await this.store.commit(
       manifest,
       this.segments.readers.map((reader) => reader.name),
-      () => this.mergeAll(true),
+      () => this.mergeFrom(0, true),
     );
     this.uncommitted = false;
   }
 
-  /** Replaces every segment with one holding only the live files; returns its name. */
-  private async mergeAll(persist: boolean): Promise<string> {
-    const inputs = this.segments.liveBySegment();
-    const made = await this.store.makeSegment(persist, (sink) => mergeSegments(sink, inputs));
-    const old = this.segments;
+  /** Replaces the segments from place `from` on (oldest first) with one holding their live files and what they said of older files; returns its name. */
+  private async mergeFrom(from: number, persist: boolean): Promise<string> {
+    const inputs = this.segments.liveBySegment().slice(from);
+    const changes = this.segments.statesBefore(from);
+    const made = await this.store.makeSegment(persist, (sink) => mergeSegments(sink, inputs, changes));
+    const old = this.segments.readers;
     this.segments = new SegmentSet(this.options.hidden);
+    for (const reader of old.slice(0, from)) this.segments.add(reader);
     this.segments.add(made.reader);
-    for (const reader of old.readers) this.store.forget(reader.name);
-    old.close();
+    for (const reader of old.slice(from)) {
+      this.store.forget(reader.name);
+      reader.close();
+    }
     return made.reader.name;
   }
 

@@ -32,11 +32,16 @@ export function writeRecords(sink: SegmentSink, files: readonly WritableFile[], 
       else if (holders[holders.length - 1] !== fileIndex) holders.push(fileIndex);
     }
   });
-  for (const change of changes)
-    writer.addFile({ path: change.path, size: change.size, mtimeMs: change.mtimeMs, hash: "", language: "", lines: 0, symbolCount: 0, state: change.state }, emptyMeta, []);
+  addChanges(writer, changes);
   writePostings(writer, files, firstIds, terms);
   for (const name of [...symbolFiles.keys()].sort(byCodeUnits)) writer.addSymbol(name, symbolFiles.get(name)!);
   return writer.finish();
+}
+
+/** Adds a row, with no chunks, for each path a segment marks removed or touched. */
+function addChanges(writer: SegmentWriter, changes: readonly FileChange[]): void {
+  for (const change of changes)
+    writer.addFile({ path: change.path, size: change.size, mtimeMs: change.mtimeMs, hash: "", language: "", lines: 0, symbolCount: 0, state: change.state }, emptyMeta, []);
 }
 
 function byCodeUnits(left: string, right: string): number {
@@ -84,8 +89,11 @@ export interface MergeInput {
   live: Array<{ file: number; size: number; mtimeMs: number }>;
 }
 
-/** Merges segments into one holding only their live files (removals are dropped: nothing older remains). */
-export function mergeSegments(sink: SegmentSink, inputs: readonly MergeInput[]): Uint8Array | undefined {
+/**
+ * Merges segments into one holding only their live files, and `changes`: what the merged
+ * segments said about the files of older segments that stay (none when every segment is merged).
+ */
+export function mergeSegments(sink: SegmentSink, inputs: readonly MergeInput[], changes: readonly FileChange[] = []): Uint8Array | undefined {
   const writer = new SegmentWriter(sink);
   const chunkMaps: Int32Array[] = [];
   const fileMaps: Int32Array[] = [];
@@ -103,6 +111,7 @@ export function mergeSegments(sink: SegmentSink, inputs: readonly MergeInput[]):
     chunkMaps.push(chunkMap);
     fileMaps.push(fileMap);
   }
+  addChanges(writer, changes);
   mergeInOrder(
     inputs.map(({ reader }) => reader.termEntries()),
     (entry) => entry.term,

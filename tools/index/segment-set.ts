@@ -5,8 +5,10 @@
  * frequencies count every segment's postings (as Lucene's do until segments merge).
  */
 import { LiveFiles, type Placed, SLOT_SPAN } from "./live-files.js";
+import type { SegmentSize } from "./merge-policy.js";
 import { ScoreBoard } from "./score-board.js";
 import { CHUNK_ROW, type DictionaryEntry, type SegmentReader } from "./segment.js";
+import type { FileChange } from "./segment-build.js";
 import type { SymbolDefinition } from "./symbols.js";
 
 const K1 = 1.2;
@@ -114,6 +116,43 @@ export class SegmentSet {
   /** Closes every segment (after a merge replaced them, or when the index is dropped). */
   close(): void {
     for (const { reader } of this.placed) reader.close();
+  }
+
+  /** Each segment's chunks and live chunks, oldest first (what the merge policy weighs). */
+  sizes(): SegmentSize[] {
+    return this.placed.map(({ reader, base }) => {
+      let live = 0;
+      for (let chunk = base; chunk < base + reader.chunkCount; chunk++) live += this.alive[chunk]!;
+      return { chunks: reader.chunkCount, live };
+    });
+  }
+
+  /**
+   * What the segments from place `from` on say about the files of the segments before it, as
+   * change rows for the segment that merges them: a removal for each path those hold that is no
+   * longer live, a touch for each of their live files whose size or mtime a later segment changed.
+   * (A path live in a merged segment needs neither: its record there replaces the older ones.)
+   */
+  statesBefore(from: number): FileChange[] {
+    const changes: FileChange[] = [];
+    const removed = new Set<string>();
+    for (let place = 0; place < from; place++) {
+      const table = this.placed[place]!.reader.table;
+      for (let file = 0; file < table.length; file++) {
+        if (table.state(file) !== undefined) continue;
+        const path = table.path(file);
+        if (this.hidden?.(path)) continue;
+        const slot = this.files.slotOf(path);
+        if (slot === undefined) {
+          if (!removed.has(path)) changes.push({ path, state: "removed", size: 0, mtimeMs: 0 });
+          removed.add(path);
+        } else if (slot === place * SLOT_SPAN + file) {
+          const now = this.files.recorded(path)!;
+          if (now.size !== table.size(file) || now.mtimeMs !== table.mtimeMs(file)) changes.push({ path, state: "touched", ...now });
+        }
+      }
+    }
+    return changes;
   }
 
   /** The live files of each segment, for a merge. */
