@@ -8,11 +8,15 @@ describe("which segments a merge rewrites", () => {
     expect(mergeStart(whole(1000, 10, 10, 10, 10, 10, 10, 10, 10))).toBe(1);
   });
 
+  it("merges only the newer small segments after a build's segments of like size", () => {
+    expect(mergeStart(whole(2600, 2600, 2500, 2700, 2600, 10, 10, 10, 10))).toBe(5);
+  });
+
   it("merges every segment when they are of like size", () => {
     expect(mergeStart(whole(100, 100, 90, 120, 100, 100, 100, 100, 100))).toBe(0);
   });
 
-  it("keeps each segment larger than all after it, and merges at least the last two", () => {
+  it("takes an older segment only once the newer ones taken outweigh it, and merges at least the last two", () => {
     expect(mergeStart(whole(1000, 300, 100, 20, 20, 20, 20, 20, 20))).toBe(2);
     expect(mergeStart(whole(256, 128, 64, 32, 16, 8, 4, 2, 1))).toBe(7);
   });
