@@ -99,7 +99,10 @@ export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exa
   };
   const byFile = new Map<string, RankedFile>();
   const refused = new Set<string>();
-  for (const id of view.bestChunks(CANDIDATE_CHUNKS)) {
+  const candidates = view.bestChunks(CANDIDATE_CHUNKS);
+  // Indexed loops: a process's first searches run this code cold, where `for…of` costs several times more.
+  for (let at = 0; at < candidates.length; at++) {
+    const id = candidates[at]!;
     const raw = view.scoreOf(id);
     const filePath = view.pathOf(id);
     let file = byFile.get(filePath);
@@ -122,7 +125,8 @@ export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exa
     if (!byFile.has(exact) && view.accepts(exact)) byFile.set(exact, { path: exact, score: 0, chunks: [], mask: 0, fileName: 0, best: 0, support: isSupportPath(exact) });
   }
   const files = [...byFile.values()];
-  for (const file of files) {
+  for (let at = 0; at < files.length; at++) {
+    const file = files[at]!;
     file.chunks.sort((left, right) => right.score - left.score);
     const evidence = file.chunks.slice(0, CHUNKS_PER_FILE).reduce((sum, chunk, position) => sum + chunk.score * weights.chunkDecay ** position, 0);
     // Words spread over a large file count less than words found together.
@@ -142,7 +146,7 @@ export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exa
     file.score *= 1 + weights.name * name.score;
   }
   // A query that is exactly a symbol's name puts the files that define it first.
-  for (const file of files) file.score += 10 * (top + 1) * (exactFiles.get(file.path) ?? 0);
+  if (exactFiles.size > 0) for (let at = 0; at < files.length; at++) files[at]!.score += 10 * (top + 1) * (exactFiles.get(files[at]!.path) ?? 0);
   return files.sort((left, right) => right.score - left.score || left.path.localeCompare(right.path)).slice(0, limit);
 }
 
@@ -163,13 +167,12 @@ function bestDefinition(plan: QueryPlan, names: SymbolNames): NameMatch | undefi
   const { partStarts, partNumbers } = names;
   let best: NameMatch | undefined;
   let bestSymbol = -1;
-  for (let symbol = 0; symbol < names.count; symbol++) {
+  // A name none of whose parts match scores 0: only the names holding a matched part are scored, in symbol order.
+  const holding = symbolsHolding(partStarts, partNumbers, matched.keys());
+  for (let at = 0; at < holding.length; at++) {
+    const symbol = holding[at]!;
     const start = partStarts[symbol]!;
     const end = partStarts[symbol + 1]!;
-    let any = false;
-    for (let at = start; at < end && !any; at++) any = matched.has(partNumbers[at]!);
-    // A name none of whose parts match scores 0.
-    if (!any) continue;
     const score = partsScore(plan, end - start, (position) => matched.get(partNumbers[start + position]!) ?? []);
     if (score > 0 && (best === undefined || score > best.score)) {
       best = { text: "", score };
@@ -178,6 +181,32 @@ function bestDefinition(plan: QueryPlan, names: SymbolNames): NameMatch | undefi
   }
   if (best === undefined) return undefined;
   return { text: names.qualifiedName(bestSymbol), line: names.line(bestSymbol), score: best.score };
+}
+
+/**
+ * The symbols whose names hold any of `parts`, ascending and each once. The part numbers are
+ * searched with the typed array's own `indexOf` (native code even while this runs cold, as a
+ * process's first searches do), and each place found is mapped to its symbol by binary search.
+ */
+function symbolsHolding(partStarts: Uint32Array, partNumbers: Uint32Array, parts: Iterable<number>): Uint32Array {
+  const places: number[] = [];
+  for (const part of parts) for (let at = partNumbers.indexOf(part); at !== -1; at = partNumbers.indexOf(part, at + 1)) places.push(at);
+  const sorted = Uint32Array.from(places).sort();
+  const symbols = new Uint32Array(sorted.length);
+  let count = 0;
+  let symbol = 0;
+  for (let place = 0; place < sorted.length; place++) {
+    const at = sorted[place]!;
+    // The last symbol whose parts start at or before `at` (a symbol without parts starts where the next one does).
+    let high = partStarts.length - 2;
+    while (symbol < high) {
+      const middle = (symbol + high + 1) >>> 1;
+      if (partStarts[middle]! <= at) symbol = middle;
+      else high = middle - 1;
+    }
+    if (count === 0 || symbols[count - 1] !== symbol) symbols[count++] = symbol;
+  }
+  return symbols.subarray(0, count);
 }
 
 /**
