@@ -134,9 +134,9 @@ export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exa
     file.score = evidence * (weights.coverageFloor + (1 - weights.coverageFloor) * covered * covered);
     if (file.support !== plan.asksForTests) file.score *= weights.support;
   }
-  files.sort((left, right) => right.score - left.score);
-  const top = files[0]?.score ?? 0;
-  for (const file of files.slice(0, NAMED_CANDIDATES)) {
+  const named = firstInOrder(files, NAMED_CANDIDATES, (left, right) => right.score - left.score);
+  const top = named[0]?.score ?? 0;
+  for (const file of named) {
     file.fileName = nameScore(plan, file.path.slice(file.path.lastIndexOf("/") + 1).replace(/\.[^.]+$/, ""));
     file.score *= 1 + weights.fileName * file.fileName;
     const names = view.namesOf(file.path);
@@ -147,7 +147,26 @@ export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exa
   }
   // A query that is exactly a symbol's name puts the files that define it first.
   if (exactFiles.size > 0) for (let at = 0; at < files.length; at++) files[at]!.score += 10 * (top + 1) * (exactFiles.get(files[at]!.path) ?? 0);
-  return files.sort((left, right) => right.score - left.score || left.path.localeCompare(right.path)).slice(0, limit);
+  return firstInOrder(files, limit, (left, right) => right.score - left.score || left.path.localeCompare(right.path));
+}
+
+/**
+ * The first `count` items of a stable sort of `items` by `compare`, without sorting them all:
+ * each item is compared with the last one kept, and placed among them only when it comes before it.
+ */
+function firstInOrder<Item>(items: readonly Item[], count: number, compare: (left: Item, right: Item) => number): Item[] {
+  const kept: Item[] = [];
+  if (count <= 0) return kept;
+  for (let at = 0; at < items.length; at++) {
+    const item = items[at]!;
+    if (kept.length === count && compare(item, kept[count - 1]!) >= 0) continue;
+    let place = kept.length === count ? count - 1 : kept.length;
+    // After every kept item it does not come strictly before (a tie keeps the earlier item first, as a stable sort does).
+    while (place > 0 && compare(item, kept[place - 1]!) < 0) place--;
+    if (kept.length === count) kept.pop();
+    kept.splice(place, 0, item);
+  }
+  return kept;
 }
 
 /** The query weight a mask covers: a word in full, a related word for half. */
