@@ -115,7 +115,7 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
   return { hits, notes };
 }
 
-function rankingView(index: CodeIndex, scores: ScoreBoard, accept: (file: IndexEntry) => boolean): RankingView {
+function rankingView(index: CodeIndex, scores: ScoreBoard, accept: ((file: IndexEntry) => boolean) | undefined): RankingView {
   return {
     bestChunks: (count) => scores.atLeastBest(count),
     scoreOf: (id) => scores.get(id),
@@ -123,10 +123,14 @@ function rankingView(index: CodeIndex, scores: ScoreBoard, accept: (file: IndexE
     pathOf: (id) => index.chunkPlace(id).path,
     linesOf: (id) => index.chunkPlace(id),
     namesOf: (filePath) => index.files.get(filePath)?.names,
-    accepts: (filePath) => {
-      const file = index.files.get(filePath);
-      return file !== undefined && accept(file);
-    },
+    // Without a filter a file's entry is not made: a first search ranks a few hundred files it has not seen.
+    accepts:
+      accept === undefined
+        ? (filePath) => index.files.has(filePath)
+        : (filePath) => {
+            const file = index.files.get(filePath);
+            return file !== undefined && accept(file);
+          },
   };
 }
 
@@ -244,8 +248,8 @@ export function cosine(left: number[], right: number[]): number {
   return leftNorm === 0 || rightNorm === 0 ? 0 : dot / Math.sqrt(leftNorm * rightNorm);
 }
 
-/** A predicate for the path (folder prefix or glob) and language filters. */
-export function fileFilter(options: { path?: string; language?: string }): (file: IndexEntry) => boolean {
+/** A predicate for the path (folder prefix or glob) and language filters; undefined when they keep every file. */
+export function fileFilter(options: { path?: string; language?: string }): ((file: IndexEntry) => boolean) | undefined {
   const language = options.language?.toLowerCase();
   let matchPath: ((filePath: string) => boolean) | undefined;
   if (options.path !== undefined && options.path.trim() !== "" && options.path !== ".") {
@@ -257,6 +261,7 @@ export function fileFilter(options: { path?: string; language?: string }): (file
       matchPath = (filePath) => filePath === pattern || filePath.startsWith(`${pattern}/`);
     }
   }
+  if (language === undefined && matchPath === undefined) return undefined;
   return (file) => (language === undefined || file.language === language) && (matchPath === undefined || matchPath(file.path));
 }
 
