@@ -156,9 +156,10 @@ function exactDefinitions(index: CodeIndex, query: string): Map<string, SymbolDe
 }
 
 function chunkAt(index: CodeIndex, filePath: string, line: number): number | undefined {
-  for (const id of index.chunkIdsOf(filePath)) {
-    const chunk = index.chunkPlace(id);
-    if (chunk.startLine <= line && chunk.endLine >= line) return id;
+  const ids = index.chunkIdsOf(filePath);
+  for (let at = 0; at < ids.length; at++) {
+    const chunk = index.chunkPlace(ids[at]!);
+    if (chunk.startLine <= line && chunk.endLine >= line) return ids[at];
   }
   return undefined;
 }
@@ -282,10 +283,12 @@ function globToRegExp(glob: string): RegExp {
 /** The definition in lines start..end whose name shares the most words with the query (only those names are decoded). */
 function symbolInChunk(file: IndexEntry, start: number, end: number, queryTokens: Set<string>): string | undefined {
   const names = file.names;
+  // The lines read straight from the table: a large file's every definition is looked at, cold in a first search.
+  const lines = names.lines;
   let best: string | undefined;
   let bestOverlap = 0;
-  for (let symbol = 0; symbol < names.count; symbol++) {
-    const line = names.line(symbol);
+  for (let symbol = 0; symbol < lines.length; symbol++) {
+    const line = lines[symbol]!;
     if (line < start || line > end) continue;
     const overlap = tokenize(names.name(symbol)).filter((token) => queryTokens.has(token)).length;
     if (overlap > bestOverlap) {
