@@ -99,7 +99,10 @@ export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exa
   };
   const byFile = new Map<string, RankedFile>();
   const refused = new Set<string>();
-  for (const id of view.bestChunks(CANDIDATE_CHUNKS)) {
+  const candidates = view.bestChunks(CANDIDATE_CHUNKS);
+  // Indexed loops: a process's first searches run this code cold, where `for…of` costs several times more.
+  for (let at = 0; at < candidates.length; at++) {
+    const id = candidates[at]!;
     const raw = view.scoreOf(id);
     const filePath = view.pathOf(id);
     let file = byFile.get(filePath);
@@ -122,7 +125,8 @@ export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exa
     if (!byFile.has(exact) && view.accepts(exact)) byFile.set(exact, { path: exact, score: 0, chunks: [], mask: 0, fileName: 0, best: 0, support: isSupportPath(exact) });
   }
   const files = [...byFile.values()];
-  for (const file of files) {
+  for (let at = 0; at < files.length; at++) {
+    const file = files[at]!;
     file.chunks.sort((left, right) => right.score - left.score);
     const evidence = file.chunks.slice(0, CHUNKS_PER_FILE).reduce((sum, chunk, position) => sum + chunk.score * weights.chunkDecay ** position, 0);
     // Words spread over a large file count less than words found together.
@@ -130,9 +134,9 @@ export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exa
     file.score = evidence * (weights.coverageFloor + (1 - weights.coverageFloor) * covered * covered);
     if (file.support !== plan.asksForTests) file.score *= weights.support;
   }
-  files.sort((left, right) => right.score - left.score);
-  const top = files[0]?.score ?? 0;
-  for (const file of files.slice(0, NAMED_CANDIDATES)) {
+  const named = firstInOrder(files, NAMED_CANDIDATES, (left, right) => right.score - left.score);
+  const top = named[0]?.score ?? 0;
+  for (const file of named) {
     file.fileName = nameScore(plan, file.path.slice(file.path.lastIndexOf("/") + 1).replace(/\.[^.]+$/, ""));
     file.score *= 1 + weights.fileName * file.fileName;
     const names = view.namesOf(file.path);
@@ -142,8 +146,27 @@ export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exa
     file.score *= 1 + weights.name * name.score;
   }
   // A query that is exactly a symbol's name puts the files that define it first.
-  for (const file of files) file.score += 10 * (top + 1) * (exactFiles.get(file.path) ?? 0);
-  return files.sort((left, right) => right.score - left.score || left.path.localeCompare(right.path)).slice(0, limit);
+  if (exactFiles.size > 0) for (let at = 0; at < files.length; at++) files[at]!.score += 10 * (top + 1) * (exactFiles.get(files[at]!.path) ?? 0);
+  return firstInOrder(files, limit, (left, right) => right.score - left.score || left.path.localeCompare(right.path));
+}
+
+/**
+ * The first `count` items of a stable sort of `items` by `compare`, without sorting them all:
+ * each item is compared with the last one kept, and placed among them only when it comes before it.
+ */
+function firstInOrder<Item>(items: readonly Item[], count: number, compare: (left: Item, right: Item) => number): Item[] {
+  const kept: Item[] = [];
+  if (count <= 0) return kept;
+  for (let at = 0; at < items.length; at++) {
+    const item = items[at]!;
+    if (kept.length === count && compare(item, kept[count - 1]!) >= 0) continue;
+    let place = kept.length === count ? count - 1 : kept.length;
+    // After every kept item it does not come strictly before (a tie keeps the earlier item first, as a stable sort does).
+    while (place > 0 && compare(item, kept[place - 1]!) < 0) place--;
+    if (kept.length === count) kept.pop();
+    kept.splice(place, 0, item);
+  }
+  return kept;
 }
 
 /** The query weight a mask covers: a word in full, a related word for half. */
@@ -163,13 +186,12 @@ function bestDefinition(plan: QueryPlan, names: SymbolNames): NameMatch | undefi
   const { partStarts, partNumbers } = names;
   let best: NameMatch | undefined;
   let bestSymbol = -1;
-  for (let symbol = 0; symbol < names.count; symbol++) {
+  // A name none of whose parts match scores 0: only the names holding a matched part are scored, in symbol order.
+  const holding = symbolsHolding(partStarts, partNumbers, matched.keys());
+  for (let at = 0; at < holding.length; at++) {
+    const symbol = holding[at]!;
     const start = partStarts[symbol]!;
     const end = partStarts[symbol + 1]!;
-    let any = false;
-    for (let at = start; at < end && !any; at++) any = matched.has(partNumbers[at]!);
-    // A name none of whose parts match scores 0.
-    if (!any) continue;
     const score = partsScore(plan, end - start, (position) => matched.get(partNumbers[start + position]!) ?? []);
     if (score > 0 && (best === undefined || score > best.score)) {
       best = { text: "", score };
@@ -178,6 +200,32 @@ function bestDefinition(plan: QueryPlan, names: SymbolNames): NameMatch | undefi
   }
   if (best === undefined) return undefined;
   return { text: names.qualifiedName(bestSymbol), line: names.line(bestSymbol), score: best.score };
+}
+
+/**
+ * The symbols whose names hold any of `parts`, ascending and each once. The part numbers are
+ * searched with the typed array's own `indexOf` (native code even while this runs cold, as a
+ * process's first searches do), and each place found is mapped to its symbol by binary search.
+ */
+function symbolsHolding(partStarts: Uint32Array, partNumbers: Uint32Array, parts: Iterable<number>): Uint32Array {
+  const places: number[] = [];
+  for (const part of parts) for (let at = partNumbers.indexOf(part); at !== -1; at = partNumbers.indexOf(part, at + 1)) places.push(at);
+  const sorted = Uint32Array.from(places).sort();
+  const symbols = new Uint32Array(sorted.length);
+  let count = 0;
+  let symbol = 0;
+  for (let place = 0; place < sorted.length; place++) {
+    const at = sorted[place]!;
+    // The last symbol whose parts start at or before `at` (a symbol without parts starts where the next one does).
+    let high = partStarts.length - 2;
+    while (symbol < high) {
+      const middle = (symbol + high + 1) >>> 1;
+      if (partStarts[middle]! <= at) symbol = middle;
+      else high = middle - 1;
+    }
+    if (count === 0 || symbols[count - 1] !== symbol) symbols[count++] = symbol;
+  }
+  return symbols.subarray(0, count);
 }
 
 /**

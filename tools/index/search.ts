@@ -115,7 +115,7 @@ export async function searchIndex(index: CodeIndex, query: string, options: Sear
   return { hits, notes };
 }
 
-function rankingView(index: CodeIndex, scores: ScoreBoard, accept: (file: IndexEntry) => boolean): RankingView {
+function rankingView(index: CodeIndex, scores: ScoreBoard, accept: ((file: IndexEntry) => boolean) | undefined): RankingView {
   return {
     bestChunks: (count) => scores.atLeastBest(count),
     scoreOf: (id) => scores.get(id),
@@ -123,10 +123,14 @@ function rankingView(index: CodeIndex, scores: ScoreBoard, accept: (file: IndexE
     pathOf: (id) => index.chunkPlace(id).path,
     linesOf: (id) => index.chunkPlace(id),
     namesOf: (filePath) => index.files.get(filePath)?.names,
-    accepts: (filePath) => {
-      const file = index.files.get(filePath);
-      return file !== undefined && accept(file);
-    },
+    // Without a filter a file's entry is not made: a first search ranks a few hundred files it has not seen.
+    accepts:
+      accept === undefined
+        ? (filePath) => index.files.has(filePath)
+        : (filePath) => {
+            const file = index.files.get(filePath);
+            return file !== undefined && accept(file);
+          },
   };
 }
 
@@ -152,9 +156,10 @@ function exactDefinitions(index: CodeIndex, query: string): Map<string, SymbolDe
 }
 
 function chunkAt(index: CodeIndex, filePath: string, line: number): number | undefined {
-  for (const id of index.chunkIdsOf(filePath)) {
-    const chunk = index.chunkPlace(id);
-    if (chunk.startLine <= line && chunk.endLine >= line) return id;
+  const ids = index.chunkIdsOf(filePath);
+  for (let at = 0; at < ids.length; at++) {
+    const chunk = index.chunkPlace(ids[at]!);
+    if (chunk.startLine <= line && chunk.endLine >= line) return ids[at];
   }
   return undefined;
 }
@@ -244,8 +249,8 @@ export function cosine(left: number[], right: number[]): number {
   return leftNorm === 0 || rightNorm === 0 ? 0 : dot / Math.sqrt(leftNorm * rightNorm);
 }
 
-/** A predicate for the path (folder prefix or glob) and language filters. */
-export function fileFilter(options: { path?: string; language?: string }): (file: IndexEntry) => boolean {
+/** A predicate for the path (folder prefix or glob) and language filters; undefined when they keep every file. */
+export function fileFilter(options: { path?: string; language?: string }): ((file: IndexEntry) => boolean) | undefined {
   const language = options.language?.toLowerCase();
   let matchPath: ((filePath: string) => boolean) | undefined;
   if (options.path !== undefined && options.path.trim() !== "" && options.path !== ".") {
@@ -257,6 +262,7 @@ export function fileFilter(options: { path?: string; language?: string }): (file
       matchPath = (filePath) => filePath === pattern || filePath.startsWith(`${pattern}/`);
     }
   }
+  if (language === undefined && matchPath === undefined) return undefined;
   return (file) => (language === undefined || file.language === language) && (matchPath === undefined || matchPath(file.path));
 }
 
@@ -277,10 +283,12 @@ function globToRegExp(glob: string): RegExp {
 /** The definition in lines start..end whose name shares the most words with the query (only those names are decoded). */
 function symbolInChunk(file: IndexEntry, start: number, end: number, queryTokens: Set<string>): string | undefined {
   const names = file.names;
+  // The lines read straight from the table: a large file's every definition is looked at, cold in a first search.
+  const lines = names.lines;
   let best: string | undefined;
   let bestOverlap = 0;
-  for (let symbol = 0; symbol < names.count; symbol++) {
-    const line = names.line(symbol);
+  for (let symbol = 0; symbol < lines.length; symbol++) {
+    const line = lines[symbol]!;
     if (line < start || line > end) continue;
     const overlap = tokenize(names.name(symbol)).filter((token) => queryTokens.has(token)).length;
     if (overlap > bestOverlap) {

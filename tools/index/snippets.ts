@@ -207,7 +207,14 @@ export function bestWindow(lines: string[], start: number, end: number, queryTok
   for (let line = start; line <= end; line++) {
     const text = lines[line - 1] ?? "";
     const lower = text.toLowerCase();
-    matches.push(heads.some((head) => lower.includes(head)) ? tokenize(text).filter((token) => queryTokens.has(token)).length : 0);
+    let holds = false;
+    for (let head = 0; head < heads.length && !holds; head++) holds = lower.includes(heads[head]!);
+    let count = 0;
+    if (holds) {
+      const tokens = tokenize(text);
+      for (let token = 0; token < tokens.length; token++) if (queryTokens.has(tokens[token]!)) count++;
+    }
+    matches.push(count);
   }
   let best = 0;
   let bestCount = -1;

@@ -84,7 +84,8 @@ export class SymbolNames {
   private readonly nameAt: Uint32Array;
   private readonly nameLength: Uint32Array;
   private readonly kinds: Uint8Array;
-  private readonly lines: Uint32Array;
+  /** Each symbol's 1-based first line, by symbol number. */
+  readonly lines: Uint32Array;
   private readonly endLines: Uint32Array;
   /** 0 for none, else the parent's number + 1. */
   private readonly parentOf: Uint32Array;

@@ -213,9 +213,12 @@ function tokensOfIdentifier(identifier: string): readonly string[] {
  */
 export function tokenize(text: string): string[] {
   const tokens: string[] = [];
-  for (const match of text.matchAll(IDENTIFIER)) {
-    if (match[0].length > 64) continue;
-    for (const token of tokensOfIdentifier(match[0])) tokens.push(token);
+  // All the identifiers at once as strings (no match object each), and indexed loops: searches run this cold on the lines they show.
+  const identifiers = text.match(IDENTIFIER) ?? [];
+  for (let at = 0; at < identifiers.length; at++) {
+    if (identifiers[at]!.length > 64) continue;
+    const found = tokensOfIdentifier(identifiers[at]!);
+    for (let token = 0; token < found.length; token++) tokens.push(found[token]!);
   }
   return tokens;
 }
