@@ -5,92 +5,30 @@
  * update analyses the changed files and writes them, a batch at a time, as new segments; past
  * `MAX_SEGMENTS` the newer ones are merged into one (merge-policy.ts).
  */
-import { promises as fs, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
-import { decodeText } from "./file-record.js";
 import type { FileToAnalyse } from "./file-record.js";
 import { type AnalysedOutcome, analyseFiles, type FileQueue } from "./parallel.js";
 import { IndexStore } from "./index-store.js";
 import { SegmentBatch } from "./segment-batch.js";
 import { mergeSegments } from "./segment-build.js";
 import { mergeStart } from "./merge-policy.js";
-import type { IndexEntry, LiveFiles } from "./live-files.js";
+import type { LiveFiles } from "./live-files.js";
 import { SegmentSet, type ChunkView, type QueryTerms } from "./segment-set.js";
 import type { SegmentReader } from "./segment.js";
 import { SegmentDamage } from "./segment-bytes.js";
 import { INDEX_FORMAT_VERSION, type IndexManifest, type VectorRecord } from "./store.js";
-import type { SymbolDefinition } from "./symbols.js";
 import { ChangeCheck, CheckInAdvance } from "./change-check.js";
-import { type CheckHelperOptions, CheckHelpers } from "./check-helpers.js";
+import { CheckHelpers } from "./check-helpers.js";
 import { scanForChanges } from "./update-scan.js";
+import { embedMissing } from "./embed-missing.js";
+import type { CodeIndexOptions, IndexReport, SymbolLocation } from "./index-types.js";
 import { exclusionOf, type SkippedFile } from "./walk.js";
 
-/** Turns texts into vectors (one per text, all of one length) for semantic ranking. */
-export type Embedder = (texts: string[]) => Promise<number[][]>;
-
-export interface IndexProgress {
-  phase: "scanning" | "reading" | "embedding" | "writing";
-  done: number;
-  total: number;
-}
-
-/** Options of an index; those of its change checks' find and stat thread are `CheckHelperOptions`. */
-export interface CodeIndexOptions extends CheckHelperOptions {
-  /** Files larger than this are skipped (default 1 MiB). */
-  maxFileBytes?: number;
-  /** Longest chunk in lines (default 60). */
-  maxChunkLines?: number;
-  /** Called as the work goes on (the terminal shows it). */
-  onProgress?: (progress: IndexProgress) => void;
-  /** Enables hybrid ranking: chunk vectors are stored beside the index. Off by default. */
-  embed?: Embedder;
-  /** Share of the semantic score in hybrid ranking, 0..1 (default 0.5). */
-  semanticWeight?: number;
-  /** Worker threads beside this one for large updates (default: the machine's parallelism less one, at most 3; 0 keeps the work in this thread). */
-  workers?: number;
-  /** The caller checks for changes right after opening (a fresh process's first search): find or the stat thread starts as the manifest is read, to be under way by then. */
-  checkAfterOpen?: boolean;
-  /** Updates that read fewer bytes than this stay in this thread (default 8 MiB). */
-  parallelMinBytes?: number;
-  /** Analysed files are written as a segment once they hold this many term postings (default 1,000,000): bounds a build's memory. */
-  segmentPostings?: number;
-  /**
-   * Root-relative paths the person's deny rules keep from being read: never indexed, and
-   * dropped from a stored index on open, so no search, explanation or overview shows them.
-   */
-  hidden?: (relative: string) => boolean;
-  /**
-   * False while nothing may be written in the workspace (plan mode): the index is then built
-   * and kept in memory only, and written at the first update after it turns true again.
-   */
-  persist?: () => boolean;
-}
-
-export interface IndexReport {
-  /** Files the index holds after the update. */
-  files: number;
-  /** Files read and analysed in this update (new or changed content). */
-  indexed: number;
-  unchanged: number;
-  removed: number;
-  skipped: SkippedFile[];
-  /** Indexed files whose bytes were not valid UTF-8 (read with replacement characters). */
-  invalidUtf8: string[];
-  chunks: number;
-  symbols: number;
-  /** Worker threads that analysed files (0: all in this thread). */
-  workers: number;
-  durationMs: number;
-}
-
-export interface SymbolLocation {
-  path: string;
-  symbol: SymbolDefinition;
-}
+export type { CodeIndexOptions, Embedder, IndexProgress, IndexReport, SymbolLocation } from "./index-types.js";
 
 export const INDEX_DIRECTORY = path.join(".clio", "index");
-const EMBED_BATCH = 64;
 /** Past this many segments, an update merges the newer ones into one. */
 const MAX_SEGMENTS = 8;
 const SEGMENT_POSTINGS = 1_000_000;
@@ -346,7 +284,10 @@ export class CodeIndex {
     progress?.({ phase: "writing", done: 0, total: 1 });
     await writer.flush();
     progress?.({ phase: "reading", done: changed, total: changed });
-    if (this.options.embed !== undefined) await this.embedMissing(this.options.embed, signal);
+    if (this.options.embed !== undefined) {
+      const persistVectors = this.options.persist?.() !== false ? (vectors: Map<string, VectorRecord>) => this.store.saveVectors(vectors) : undefined;
+      await embedMissing(this, this.vectors, this.options.embed, { onProgress: this.options.onProgress, save: persistVectors, signal });
+    }
     this.manifest = {
       version: INDEX_FORMAT_VERSION,
       updatedAt: Date.now(),
@@ -428,38 +369,5 @@ export class CodeIndex {
       reader.close();
     }
     return made.reader.name;
-  }
-
-  /** Embeds the chunks of files whose vectors are missing or stale, and stores them. */
-  private async embedMissing(embed: Embedder, signal?: AbortSignal): Promise<void> {
-    for (const filePath of [...this.vectors.keys()]) if (!this.files.has(filePath)) this.vectors.delete(filePath);
-    const stale = [...this.files.values()].filter((file) => this.vectors.get(file.path)?.hash !== file.hash && file.chunkCount > 0);
-    if (stale.length === 0) return;
-    const pending: Array<{ file: IndexEntry; text: string }> = [];
-    for (const file of stale) {
-      const { text } = decodeText(await fs.readFile(path.join(this.root, file.path)));
-      const lines = text.split("\n");
-      for (const id of this.chunkIdsOf(file.path)) {
-        const chunk = this.chunk(id);
-        pending.push({ file, text: lines.slice(chunk.startLine - 1, chunk.endLine).join("\n") });
-      }
-    }
-    const results: number[][] = [];
-    for (let start = 0; start < pending.length; start += EMBED_BATCH) {
-      if (signal?.aborted) throw new ToolError("cancelled", "Embedding was cancelled.", "Run the index action again to finish it.");
-      this.options.onProgress?.({ phase: "embedding", done: start, total: pending.length });
-      const batch = pending.slice(start, start + EMBED_BATCH);
-      const vectors = await embed(batch.map((entry) => entry.text));
-      if (vectors.length !== batch.length) {
-        throw new ToolError("internal_error", `The embedder returned ${vectors.length} vectors for ${batch.length} texts.`, "An embedder must return one vector per text.");
-      }
-      results.push(...vectors);
-    }
-    let position = 0;
-    for (const file of stale) {
-      this.vectors.set(file.path, { hash: file.hash, vectors: results.slice(position, position + file.chunkCount) });
-      position += file.chunkCount;
-    }
-    if (this.options.persist?.() !== false) await this.store.saveVectors(this.vectors);
   }
 }
