@@ -19,6 +19,7 @@
  */
 import { statSync } from "node:fs";
 import path from "node:path";
+import { holdsTheSameNames } from "./folder-names.js";
 import type { RecentChanges } from "./recent-changes.js";
 import { STAT_BATCH, type StatThread, statClaimed } from "./stat-thread.js";
 import type { SkippedFile, WalkedFile } from "./walk.js";
@@ -35,6 +36,12 @@ const WAIT_MS = 2000;
 export interface ListingTimes {
   checkedAt: number;
   mtimes: Record<string, number>;
+  /**
+   * The entries' names, as listed, of each folder whose mtime was too recent to trust against
+   * `checkedAt` (`isRacy`): a check lists such a folder again, once its mtime is old enough,
+   * and trusts it if the names are the same (creating `.clio/` in the root makes the root one).
+   */
+  names?: Record<string, string[]>;
 }
 
 /** A file the index holds, as its last check saw it. */
@@ -230,8 +237,8 @@ export class ChangeCheck {
     const mtime = (index: number) => results[3 * index + 2]!;
     const { checkedAt, mtimes } = this.times;
     let index = 0;
-    for (const mtimeMs of Object.values(mtimes)) {
-      if (kind(index) === FOUND_GONE || mtime(index) !== mtimeMs || isRacy(mtimeMs, checkedAt)) return undefined;
+    for (const [relative, mtimeMs] of Object.entries(mtimes)) {
+      if (kind(index) === FOUND_GONE || mtime(index) !== mtimeMs || !this.trusted(relative, mtimeMs)) return undefined;
       index++;
     }
     for (const entry of this.skipped) {
@@ -247,6 +254,15 @@ export class ChangeCheck {
       }
     }
     return changed;
+  }
+
+  /**
+   * Whether the listing of a folder whose mtime is as the last check saw it can be trusted: its
+   * mtime is older than that check (less `RACY_MS`), or, for one that was too recent then, it is
+   * old enough now and the folder holds the very names it held.
+   */
+  private trusted(relative: string, mtimeMs: number): boolean {
+    return !isRacy(mtimeMs, this.times.checkedAt) || (!isRacy(mtimeMs, Date.now()) && holdsTheSameNames(this.absoluteOf(relative), mtimeMs, this.times.names?.[relative]));
   }
 
   /** True when a skipped file is still to be skipped as it was. */
@@ -265,7 +281,7 @@ export class ChangeCheck {
   private judgeReported(reported: Set<string>, maxFileBytes: number): WalkedFile[] | undefined {
     const { checkedAt, mtimes } = this.times;
     for (const [relative, mtimeMs] of Object.entries(mtimes)) {
-      if (isRacy(mtimeMs, checkedAt)) return undefined;
+      if (!this.trusted(relative, mtimeMs)) return undefined;
       if (!reported.has(relative)) continue;
       const seen = this.statHere(relative);
       if (seen[0] === FOUND_GONE || seen[2] !== mtimeMs) return undefined;

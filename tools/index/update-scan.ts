@@ -4,6 +4,7 @@
  * each); otherwise the folder is walked, and files are queued for analysis as the walk finds them
  * (new ones, those whose size or mtime moved, and those whose mtime is too recent to trust).
  */
+import type { Dirent } from "node:fs";
 import { ChangeCheck, isRacy, type KnownFile, type KnownFiles, type ListingTimes } from "./change-check.js";
 import { FileQueue } from "./parallel.js";
 import type { IndexManifest } from "./store.js";
@@ -51,7 +52,7 @@ export function scanForChanges(root: string, start: string, known: KnownIndex, m
     const changed = (options.begun ?? ChangeCheck.begin(root, listing, known, manifest.skipped, () => undefined))?.finish(maxFileBytes);
     if (changed !== undefined) {
       const queue = FileQueue.of(changed.map((file) => ({ ...file, knownHash: known.get(file.path)?.hash })));
-      const finished = Promise.resolve({ present: undefined, skipped: manifest.skipped, listing: { checkedAt, mtimes: listing.mtimes } });
+      const finished = Promise.resolve({ present: undefined, skipped: manifest.skipped, listing: listingOf(checkedAt, listing.mtimes, listing.names ?? {}) });
       return { queue, finished, carriedBinary: [] };
     }
   }
@@ -65,9 +66,18 @@ function walkIntoQueue(root: string, start: string, known: KnownIndex, manifest:
   const carriedBinary: SkippedFile[] = [];
   const queue = new FileQueue();
   const mtimes: Record<string, number> = {};
+  const names: Record<string, string[]> = {};
   const walking = walkFiles(root, start, {
     ...options,
-    ...(start === root ? { onListing: (relative: string, mtimeMs: number) => (mtimes[relative] = mtimeMs) } : {}),
+    ...(start === root
+      ? {
+          onListing: (relative: string, mtimeMs: number) => (mtimes[relative] = mtimeMs),
+          // A folder whose mtime cannot be trusted yet: the next check lists it again and compares (change-check.ts).
+          onEntries: (relative: string, entries: readonly Dirent[]) => {
+            if (isRacy(mtimes[relative]!, checkedAt)) names[relative] = entries.map((entry) => entry.name);
+          },
+        }
+      : {}),
     onFiles: (found) => {
       for (const file of found) {
         const binary = knownBinary.get(file.path);
@@ -84,6 +94,12 @@ function walkIntoQueue(root: string, start: string, known: KnownIndex, manifest:
     () => queue.end(),
     () => queue.end(),
   );
-  const finished = walking.then(({ files, skipped }) => ({ present: files, skipped, listing: start === root ? { checkedAt, mtimes } : undefined }));
+  const finished = walking.then(({ files, skipped }) => ({ present: files, skipped, listing: start === root ? listingOf(checkedAt, mtimes, names) : undefined }));
   return { queue, finished, carriedBinary };
+}
+
+/** A listing as of `checkedAt`, with the names of the folders whose mtime is too recent to trust against it. */
+function listingOf(checkedAt: number, mtimes: Record<string, number>, names: Record<string, string[]>): ListingTimes {
+  const racy = Object.entries(names).filter(([relative]) => isRacy(mtimes[relative]!, checkedAt));
+  return racy.length === 0 ? { checkedAt, mtimes } : { checkedAt, mtimes, names: Object.fromEntries(racy) };
 }

@@ -3,7 +3,7 @@
  * version control's folders left out, symbolic links not followed (so a loop cannot trap the
  * walk), and files too large to be source skipped by size without being read.
  */
-import { promises as fs, readdirSync, readFileSync, statSync } from "node:fs";
+import { type Dirent, promises as fs, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
 
@@ -43,6 +43,8 @@ export interface WalkOptions {
    * walk reads: while none of them moves, a walk would list the same files (see change-check.ts).
    */
   onListing?: (relative: string, mtimeMs: number) => void;
+  /** Called with each folder's entries as listed, all of them (ignored ones too), sorted by name. */
+  onEntries?: (relative: string, entries: readonly Dirent[]) => void;
 }
 
 /** Folders never indexed, whether or not a .gitignore names them. */
@@ -84,6 +86,7 @@ export async function walkFiles(root: string, start: string, options: WalkOption
       return;
     }
     entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+    options.onEntries?.(relativeDirectory, entries);
     const own = entries.some((entry) => entry.name === ".gitignore" && entry.isFile()) ? readIgnore(directory, relativeDirectory, options.onListing) : undefined;
     const active = own === undefined ? inherited : [...inherited, own];
     const subfolders: string[] = [];
