@@ -16,9 +16,9 @@ describe("which segments a merge rewrites", () => {
     expect(mergeStart(whole(100, 100, 90, 120, 100, 100, 100, 100, 100))).toBe(0);
   });
 
-  it("takes an older segment only once the newer ones taken outweigh it, and merges at least the last two", () => {
+  it("takes an older segment only once the newer ones taken outweigh it, and merges at least the last three", () => {
     expect(mergeStart(whole(1000, 300, 100, 20, 20, 20, 20, 20, 20))).toBe(2);
-    expect(mergeStart(whole(256, 128, 64, 32, 16, 8, 4, 2, 1))).toBe(7);
+    expect(mergeStart(whole(256, 128, 64, 32, 16, 8, 4, 2, 1))).toBe(6);
   });
 
   it("merges a segment with more than a quarter of its chunks dead, and all after it", () => {
@@ -33,7 +33,8 @@ describe("which segments a merge rewrites", () => {
     expect(mergeStart([...whole(1000, 100), { chunks: 0, live: 0 }, ...whole(10, 10, 10, 10, 10, 10)])).toBe(2);
   });
 
-  it("merges the two segments there are", () => {
+  it("merges the segments there are when there are no more than three", () => {
+    expect(mergeStart(whole(100, 5, 1))).toBe(0);
     expect(mergeStart(whole(5, 1))).toBe(0);
     expect(mergeStart(whole(1))).toBe(0);
   });
