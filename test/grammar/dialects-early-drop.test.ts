@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DialectRecognizer } from "../../grammar/dialects/recognizer.js";
 import { CallVocabulary } from "../../grammar/index.js";
-import { SMALL_VOCABULARY } from "./support.js";
+import { dialectFindings, SMALL_VOCABULARY } from "./support.js";
 
 /** A one-letter protocol (`[X_run …`, `[x.run`) and a one-letter tool name beside the usual ones. */
 const ONE_LETTER = new CallVocabulary({
@@ -54,14 +54,6 @@ const PIECES = [
   "{",
 ];
 
-function found(vocabulary: CallVocabulary, text: string, whole: boolean): string {
-  const recognizer = new DialectRecognizer(vocabulary);
-  if (whole) recognizer.feed(text);
-  else for (const character of text) recognizer.feed(character);
-  recognizer.finish();
-  return JSON.stringify(recognizer.found);
-}
-
 describe("words after `[` dropped before they are read", () => {
   for (const [name, vocabulary] of [
     ["the usual names", SMALL_VOCABULARY],
@@ -72,7 +64,7 @@ describe("words after `[` dropped before they are read", () => {
         fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 30 }), (pieces) => {
           // Padded past the small-chunk length, so the whole text takes the long-chunk path.
           const text = `${pieces.join("")}\n${" ".repeat(20)}`;
-          expect(found(vocabulary, text, true)).toBe(found(vocabulary, text, false));
+          expect(dialectFindings(vocabulary, text, true)).toBe(dialectFindings(vocabulary, text, false));
         }),
         { numRuns: 500 },
       );
@@ -98,7 +90,7 @@ describe("words after `[` dropped before they are read", () => {
               at += chunk.length;
             }
             recognizer.finish();
-            expect(JSON.stringify(recognizer.found)).toBe(found(vocabulary, text, false));
+            expect(JSON.stringify(recognizer.found)).toBe(dialectFindings(vocabulary, text, false));
           },
         ),
         { numRuns: 500 },

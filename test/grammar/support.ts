@@ -1,6 +1,7 @@
 /** Shared helpers for the grammar specifications. */
 import type { Command, ParseResult } from "../../grammar/ast.js";
 import { CallScanner } from "../../grammar/dialects/call-scanner.js";
+import { DialectRecognizer } from "../../grammar/dialects/recognizer.js";
 import { CallVocabulary } from "../../grammar/dialects/vocabulary.js";
 import { collectEvents, parse } from "../../grammar/parse.js";
 import { StreamingScanner } from "../../grammar/scanner.js";
@@ -76,4 +77,13 @@ export function chunkedAndWhole(vocabulary: CallVocabulary, text: string, chunks
   for (const chunk of chunks) collectEvents(scanner.push(chunk), chunked);
   collectEvents(scanner.end(), chunked);
   return { chunked, whole: parse(text, vocabulary) };
+}
+
+/** A dialect recognizer's findings, as JSON, for `text` fed in one chunk (`whole`) or a character at a time. */
+export function dialectFindings(vocabulary: CallVocabulary, text: string, whole: boolean): string {
+  const recognizer = new DialectRecognizer(vocabulary);
+  if (whole) recognizer.feed(text);
+  else for (const character of text) recognizer.feed(character);
+  recognizer.finish();
+  return JSON.stringify(recognizer.found);
 }
