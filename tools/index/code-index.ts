@@ -357,7 +357,7 @@ export class CodeIndex {
 
   /** Replaces the segments from place `from` on (oldest first) with one holding their live files and what they said of older files; returns its name. */
   private async mergeFrom(from: number, persist: boolean): Promise<string> {
-    const inputs = this.segments.liveBySegment().slice(from);
+    const inputs = this.segments.liveBySegment(from);
     const changes = this.segments.statesBefore(from);
     const made = await this.store.makeSegment(persist, (sink) => mergeSegments(sink, inputs, changes));
     const old = this.segments.readers;

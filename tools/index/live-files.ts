@@ -126,6 +126,14 @@ export class LiveFiles implements ReadonlyMap<string, IndexEntry> {
     }
   }
 
+  /** Calls `visit` with each live file's slot, size and mtime, making no entries. */
+  eachSlot(visit: (slot: number, size: number, mtimeMs: number) => void): void {
+    for (const slot of this.slots.values()) {
+      const [size, mtimeMs] = this.recordedAt(slot);
+      visit(slot, size, mtimeMs);
+    }
+  }
+
   /**
    * Calls `visit` with each live file larger than `size` or with a mtime at or after `mtimeMs`
    * (read from the columns, no entry made; every other live file has neither); stops when it

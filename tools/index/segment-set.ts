@@ -155,11 +155,15 @@ export class SegmentSet {
     return changes;
   }
 
-  /** The live files of each segment, for a merge. */
-  liveBySegment(): Array<{ reader: SegmentReader; live: Array<{ file: number; size: number; mtimeMs: number }> }> {
-    const bySegment = new Map(this.placed.map(({ reader }) => [reader, [] as Array<{ file: number; size: number; mtimeMs: number }>]));
-    for (const entry of this.files.values()) bySegment.get(entry.segment)!.push({ file: entry.fileIndex, size: entry.size, mtimeMs: entry.mtimeMs });
-    return [...bySegment].map(([reader, live]) => ({ reader, live: live.sort((left, right) => left.file - right.file) }));
+  /** The live files of each segment from place `from` on, for a merge (read from the columns, no entry made). */
+  liveBySegment(from: number): Array<{ reader: SegmentReader; live: Array<{ file: number; size: number; mtimeMs: number }> }> {
+    const bySegment = this.placed.slice(from).map(({ reader }) => ({ reader, live: [] as Array<{ file: number; size: number; mtimeMs: number }> }));
+    this.files.eachSlot((slot, size, mtimeMs) => {
+      const place = Math.floor(slot / SLOT_SPAN);
+      if (place >= from) bySegment[place - from]!.live.push({ file: slot % SLOT_SPAN, size, mtimeMs });
+    });
+    for (const { live } of bySegment) live.sort((left, right) => left.file - right.file);
+    return bySegment;
   }
 
   /** A chunk by id, with the symbol it was cut at (read from its file's meta). */
