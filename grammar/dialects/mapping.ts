@@ -4,6 +4,7 @@
  * the equivalent command written in this language.
  */
 import type { Command, Dialect, Parameter, Span, SyntaxError } from "../ast.js";
+import { BACKSLASH, QUOTE } from "../chars.js";
 import { decodeParameter, type ParameterKind } from "../kinds.js";
 import { isBareSafe, print } from "../printer.js";
 import type { CallVocabulary, VocabularyProtocol } from "./vocabulary.js";
@@ -163,7 +164,7 @@ function parameter(key: string, form: Parameter["form"], text: string, span: Spa
 function quoted(text: string): string {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) return JSON.stringify(text);
+    if (code < 0x20 || code === QUOTE || code === BACKSLASH || (code >= 0xd800 && code <= 0xdfff)) return JSON.stringify(text);
   }
   return `"${text}"`;
 }

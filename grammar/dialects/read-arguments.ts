@@ -4,7 +4,7 @@
  * `[FILE_OP|action=read|path="a.ts"]`, `[FILE_OP.read:path="a.ts"]`, `[FILE_OP:{…json…}]`,
  * fullwidth `［：］`). Plain loops over a finished string, each character read once.
  */
-import { isRegexSpace } from "../chars.js";
+import { COLON, isRegexSpace } from "../chars.js";
 import { callFromJson, parseJson, type ReadCall, type ReadResult } from "./read-call.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
@@ -70,7 +70,7 @@ function isArgumentSeparator(code: number): boolean {
 
 /** Between a near-miss's parameters: white space, `:`, `|` or `,`. */
 function isNearMissSeparator(code: number): boolean {
-  return code === 0x3a || code === 0x7c || code === 0x2c || isRegexSpace(code);
+  return code === COLON || code === 0x7c || code === 0x2c || isRegexSpace(code);
 }
 
 /** `[A-Za-z_]`, and with `rest` also `[0-9-]`: a parameter name's characters. */
