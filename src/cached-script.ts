@@ -5,6 +5,7 @@
  * run. A cache V8 rejects (another Node version, other V8 flags) or a missing one only costs
  * that time: the script then compiles as usual. Running from source never comes here.
  */
+import { isAscii } from "node:buffer";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -22,7 +23,10 @@ export function loadCachedScript(url: URL, shared: Record<string, unknown> = {})
   const file = fileURLToPath(url);
   let source: string;
   try {
-    source = readFileSync(file, "utf8");
+    // The build writes the script in ASCII (asciiOnly in scripts/cached-scripts.mjs): made as
+    // Latin-1 its string needs no UTF-8 decoding and about a quarter fewer fresh pages.
+    const bytes = readFileSync(file);
+    source = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
   } catch (error) {
     throw new Error(`clio's build is incomplete: ${file} cannot be read (${(error as Error).message}). Run npm run build.`);
   }

@@ -59,6 +59,12 @@ describe("loadCachedScript", () => {
     expect(exports.file).toBe(file);
   });
 
+  it("reads a script that is not ASCII as UTF-8", () => {
+    const file = path.join(folder.path, "unicode.cjs");
+    writeFileSync(file, '(function (module, exports) {\nexports.text = "a［b］😀é";\n})');
+    expect(loadCachedScript(pathToFileURL(file))).toEqual({ text: "a［b］😀é" });
+  });
+
   it("says the build is incomplete when the script is missing", () => {
     expect(() => loadCachedScript(pathToFileURL(path.join(folder.path, "missing.cjs")))).toThrow(/build is incomplete.*npm run build/);
   });
