@@ -10,12 +10,13 @@ import type { TermList } from "./term-list.js";
 import type { SkippedFile } from "./walk.js";
 
 /**
+ * 10: each file's symbol table stored as fixed-width columns, read in place (symbol-table.ts);
  * 9: sections checked with CRC-32 instead of FNV-1a; 8: each file's symbol table stored with its names' parts split, stemmed and lower-cased
  * (symbol-table.ts), and a segment's file list and block index stored as binary; 7: a segment's
  * file list stored as JSON columns; 6: segments with a sorted term dictionary and postings read
  * on demand.
  */
-export const INDEX_FORMAT_VERSION = 9;
+export const INDEX_FORMAT_VERSION = 10;
 
 /**
  * Terms interned as numbers while files are analysed (segments store the terms themselves), by
