@@ -28,7 +28,7 @@ export class TermDictionary implements TermList {
 
   /** An empty dictionary; with `sizedLike`, its table starts with that dictionary's room (one started afresh fills about as far). */
   constructor(sizedLike?: TermDictionary) {
-    this.table = sizedLike?.table.emptyCopy() ?? new ByteInterner(1 << 15, 1 << 18, 1 << 15);
+    this.table = sizedLike?.table.emptyCopy() ?? new ByteInterner(1 << 12, 1 << 15, 1 << 12);
   }
 
   /** The id of the term spelled by source[start, end) (ASCII; FNV-1a hash `hash`). */
