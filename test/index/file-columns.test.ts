@@ -68,9 +68,17 @@ describe("a segment's file list as binary columns", () => {
     expect(headersFromColumns(changed(12, bytes[12]! ^ 1))).toMatch(/checksum/);
     // A flags byte of a state it does not know, with the checksum made to match.
     const flagsAt = 16 + headers.length * (24 + 20 + 20);
-    const unknown = changed(flagsAt, 3);
-    new DataView(unknown.buffer).setUint32(12, checksumOf(unknown.subarray(16)), true);
-    expect(headersFromColumns(unknown)).toMatch(/flag/);
+    for (const flag of [3, 7, 8, 255]) {
+      const unknown = changed(flagsAt + 1, flag);
+      new DataView(unknown.buffer).setUint32(12, checksumOf(unknown.subarray(16)), true);
+      expect(headersFromColumns(unknown)).toMatch(/flag/);
+    }
+    // Flags the table knows: a touch with an empty hash (6), a removal (1).
+    for (const flag of [6, 1]) {
+      const known = changed(flagsAt + 1, flag);
+      new DataView(known.buffer).setUint32(12, checksumOf(known.subarray(16)), true);
+      expect(headersFromColumns(known)).not.toBeTypeOf("string");
+    }
   });
 
   it("names a language number or a rare field that points nowhere, and a tail that is not JSON", () => {
@@ -91,6 +99,7 @@ describe("a segment's file list as binary columns", () => {
     };
     expect(headersFromColumns(withTail('{"languages":["go","markdown"],"rare":[]}'))).not.toBeTypeOf("string");
     expect(headersFromColumns(withTail('{"languages":["go"],"rare":[]}'))).toMatch(/language/);
+    expect(headersFromColumns(withTail('{"languages":["go",5],"rare":[]}'))).toMatch(/language/);
     expect(headersFromColumns(withTail('{"languages":["go","markdown"],"rare":[]}', [0, 9, 0, 0, 0]))).toMatch(/language/);
     expect(headersFromColumns(withTail('{"languages":["go","markdown"],"rare":[[7,{"entry":"x"}]]}'))).toMatch(/rare fields/);
     expect(headersFromColumns(withTail('{"languages":["go","markdown"],"rare":[5,"x",[0,null]]}'))).toMatch(/rare fields/);

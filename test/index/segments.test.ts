@@ -122,6 +122,31 @@ describe("index segments", () => {
   });
 });
 
+describe("a chunk's path and the chunk at a line, read from the columns", () => {
+  it("agree with the chunks' places, over files of several segments and every line", async () => {
+    // Files with several chunks each (definitions far apart), then an update that puts some of them in a second segment.
+    const longFile = (name: string, extra: string) =>
+      Array.from({ length: 12 }, (_, at) => `def ${name}_${at}(value):\n${"    value = value + 1\n".repeat(20)}    return value\n`).join("\n") + extra;
+    for (const name of ["alpha", "beta", "gamma"]) await writeFile(path.join(folder.path, `${name}.py`), longFile(name, ""));
+    const index = await CodeIndex.open(folder.path);
+    await index.update();
+    await writeFile(path.join(folder.path, "beta.py"), longFile("beta", "# edited\n"));
+    await index.update();
+    expect(index.segmentReaders.length).toBe(2);
+    for (const filePath of index.files.keys()) {
+      const ids = index.chunkIdsOf(filePath);
+      for (const id of ids) expect(index.chunkPath(id)).toBe(index.chunkPlace(id).path);
+      const lines = index.files.get(filePath)!.lines;
+      for (let line = 0; line <= lines + 1; line++) {
+        const first = ids.find((id) => index.chunkPlace(id).startLine <= line && index.chunkPlace(id).endLine >= line);
+        expect(index.chunkAtLine(filePath, line)).toBe(first);
+      }
+    }
+    expect(index.chunkIdsOf("beta.py").length).toBeGreaterThan(3);
+    expect(index.chunkAtLine("missing.py", 1)).toBeUndefined();
+  });
+});
+
 describe("the segments' checksum", () => {
   it("is CRC-32 as zlib computes it, also where Node has no zlib.crc32", () => {
     expect(checksumOf(Buffer.from("123456789"))).toBe(0xcbf43926);

@@ -6,7 +6,8 @@ import { CodeIndex } from "../../tools/index/code-index.js";
 import { planQuery } from "../../tools/index/query-plan.js";
 import { nameScore } from "../../tools/index/rank-files.js";
 import { searchIndex } from "../../tools/index/search.js";
-import { SegmentDamage } from "../../tools/index/segment-bytes.js";
+import { checksumOf, FileSource, SegmentDamage } from "../../tools/index/segment-bytes.js";
+import { SegmentReader } from "../../tools/index/segment.js";
 import { INDEX_FORMAT_VERSION } from "../../tools/index/store.js";
 import { encodeFileMeta, FileMeta, nameParts } from "../../tools/index/symbol-table.js";
 import type { SymbolDefinition } from "../../tools/index/symbols.js";
@@ -48,37 +49,76 @@ describe("a file's stored symbol table", () => {
     expect([meta.symbols, meta.imports, meta.chunkSymbols, meta.names.count]).toEqual([[], [], [], 0]);
   });
 
-  it("reports a damaged table as segment damage (which rebuilds the index), never as a wrong answer", () => {
+  it("reads a table whose bytes do not start at a multiple of 4 (a view into a larger buffer) as it reads an aligned one", () => {
+    const bytes = encodeFileMeta(symbols, ["./http"], ["RetryPolicy"]);
+    const larger = new Uint8Array(bytes.length + 3);
+    larger.set(bytes, 1);
+    const meta = FileMeta.read(larger.subarray(1, 1 + bytes.length));
+    expect([meta.symbols, meta.imports, meta.names.parts]).toEqual([symbols, ["./http"], FileMeta.read(bytes).names.parts]);
+  });
+
+  it("reports a damaged table as segment damage (which rebuilds the index), never as a wrong answer or a crash", () => {
     const bytes = encodeFileMeta(symbols, [], []);
     const damaged = (change: (copy: Uint8Array) => Uint8Array) => () => FileMeta.read(change(bytes.slice()));
     expect(damaged((copy) => copy.subarray(0, 20))).toThrow(SegmentDamage);
-    // The first count says far more symbols than the bytes can hold.
-    expect(damaged((copy) => ((copy[0] = 0x7f), copy))).toThrow(/counts more than it holds/);
-    // A symbol's kind, parent or part number out of range.
-    const single = encodeFileMeta([{ name: "ab", kind: "function", line: 1, endLine: 2 }], [], []);
-    // count 1, part total 1, 1 part "ab", 0 parents, then name "ab", kind, line, end line, parent, 1 part, part 0.
-    expect(Array.from(single.subarray(0, 15))).toEqual([1, 1, 1, 2, 97, 98, 0, 2, 97, 98, 0, 1, 2, 0, 1]);
-    const broken = (at: number, value: number) => () => {
-      const copy = single.slice();
-      copy[at] = value;
-      return FileMeta.read(copy);
-    };
-    expect(broken(10, 40)).toThrow(/kind/);
-    // A part count of 2^28 (a five-byte varint) is damage, not an array to allocate.
-    const huge = new Uint8Array([1, 1, 0x80, 0x80, 0x80, 0x80, 0x01, ...single.subarray(3)]);
-    expect(() => FileMeta.read(huge)).toThrow(/counts more than it holds/);
-    expect(broken(13, 3)).toThrow(/parent/);
-    expect(broken(15, 4)).toThrow(/part its file does not list/);
-    // Parts are kept in code-unit order (ranking finds the parts a word begins by binary search): a table out of order is damaged.
-    const two = encodeFileMeta([{ name: "zz_ab", kind: "function", line: 1, endLine: 1 }], [], []);
-    expect(Array.from(two.subarray(0, 9))).toEqual([1, 2, 2, 2, 97, 98, 2, 122, 122]);
-    two.set([122, 122, 2, 97, 98], 4);
-    expect(() => FileMeta.read(two)).toThrow(/out of order/);
-    const garbledJson = single.slice();
+    // The symbol count (the header's second word) says far more symbols than the bytes can hold: damage, not an array to allocate.
+    expect(damaged((copy) => ((copy[7] = 0x7f), copy))).toThrow(/counts more than it holds/);
+    // Any changed byte of the table (here one of its part numbers' columns, and one of its names) fails its checksum.
+    for (const at of [40, FileMeta.read(bytes).names.end - 3]) expect(damaged((copy) => ((copy[at] = copy[at]! ^ 1), copy))).toThrow(/checksum/);
+    const garbledJson = bytes.slice();
     garbledJson[garbledJson.length - 1] = 0x41;
     const meta = FileMeta.read(garbledJson);
-    expect(meta.symbols[0]?.name).toBe("ab");
+    expect(meta.symbols[0]?.name).toBe("RetryPolicy");
     expect(() => meta.imports).toThrow(SegmentDamage);
+  });
+
+  it("names a kind, a parent, a name or a part count that points nowhere, even under a checksum that matches", () => {
+    // One symbol: header (8 words), its name's end, line, end line, parent, part starts (2), part number 0, then kind, "ab", "ab".
+    const single = encodeFileMeta([{ name: "ab", kind: "function", line: 1, endLine: 2 }], [], []);
+    const word = (at: number) => new DataView(single.buffer).getUint32(4 * at, true);
+    expect(Array.from({ length: 15 }, (_, at) => word(at))).toEqual([word(0), 1, 1, 1, 0, 2, 2, 0, 2, 1, 2, 0, 0, 1, 0]);
+    expect(Array.from(single.subarray(60, 65))).toEqual([0, 97, 98, 97, 98]);
+    /** A copy with one word or byte changed and the checksum made to match again. */
+    const changed = (change: (copy: Uint8Array, words: DataView) => void) => {
+      const copy = single.slice();
+      change(copy, new DataView(copy.buffer));
+      new DataView(copy.buffer).setUint32(0, checksumOf(copy.subarray(4, 65)), true);
+      return copy;
+    };
+    expect(() => FileMeta.read(changed((copy) => (copy[60] = 40))).symbols).toThrow(/kind/);
+    expect(() => FileMeta.read(changed((_, words) => words.setUint32(44, 3, true))).symbols).toThrow(/parent/);
+    expect(() => FileMeta.read(changed((_, words) => words.setUint32(32, 9, true))).names.name(0)).toThrow(/beyond its pool/);
+    expect(() => FileMeta.read(changed((_, words) => words.setUint32(12, 2, true)))).toThrow(/parts do not match/);
+  });
+});
+
+describe("a damaged symbol table in a segment on disk", () => {
+  let folder: { path: string; remove(): Promise<void> };
+  beforeEach(async () => {
+    folder = await temporaryFolder("clio-symbol-damage-");
+  });
+  afterEach(() => folder.remove());
+
+  it("is found by the first search that reads it, which rebuilds the index and answers", async () => {
+    await writeFile(path.join(folder.path, "math.ts"), "export function addNumbers(a: number, b: number) {\n  return a + b;\n}\n");
+    await (await CodeIndex.open(folder.path)).update();
+    const segments = path.join(folder.path, ".clio/index/segments");
+    const [name] = await readdir(segments);
+    const file = path.join(segments, name!);
+    const reader = new SegmentReader(name!, new FileSource(file));
+    const [at, length] = reader.table.meta(0);
+    reader.close();
+    expect(length).toBeGreaterThan(40);
+    const bytes = await readFile(file);
+    // A byte of the table's columns: the file keeps its length, and no section checksum covers the meta blobs.
+    bytes[at + 36] = bytes[at + 36]! ^ 1;
+    await writeFile(file, bytes);
+    const reopened = await CodeIndex.open(folder.path);
+    expect(reopened.built).toBe(true);
+    expect((await reopened.update()).indexed).toBe(0);
+    const { hits } = await reopened.reading(() => searchIndex(reopened, "add numbers"));
+    expect([hits[0]?.path, hits[0]?.nameMatch]).toEqual(["math.ts", "addNumbers"]);
+    expect(await readdir(segments)).not.toContain(name);
   });
 });
 
@@ -120,11 +160,11 @@ describe("ranking on the stored table", () => {
   });
 });
 
-describe("an index of format 7", () => {
+describe.each(["7", "9"])("an index of format %s", (format) => {
   let folder: { path: string; remove(): Promise<void> };
-  const fixture = path.join(import.meta.dirname, "../fixtures/index-format-7");
+  const fixture = path.join(import.meta.dirname, `../fixtures/index-format-${format}`);
   beforeEach(async () => {
-    folder = await temporaryFolder("clio-format-7-");
+    folder = await temporaryFolder(`clio-format-${format}-`);
     for (const file of ["math.ts", "config.py"]) await cp(path.join(fixture, file), path.join(folder.path, file));
     await cp(path.join(fixture, "index"), path.join(folder.path, ".clio/index"), { recursive: true });
   });
@@ -137,7 +177,7 @@ describe("an index of format 7", () => {
     expect([report.indexed, report.files]).toEqual([2, 2]);
     const segments = await readdir(path.join(folder.path, ".clio/index/segments"));
     expect(segments).toHaveLength(1);
-    expect((await readFile(path.join(folder.path, ".clio/index/segments", segments[0]!))).subarray(0, 8).toString("latin1")).toBe(`CLIOSEG${INDEX_FORMAT_VERSION}`);
+    expect((await readFile(path.join(folder.path, ".clio/index/segments", segments[0]!))).subarray(0, 8).toString("latin1")).toBe(`CLIOSG${INDEX_FORMAT_VERSION}`);
     const [hit] = (await searchIndex(index, "backoff delay")).hits;
     expect([hit?.path, hit?.nameMatch]).toEqual(["math.ts", "RetryPolicy.backoffDelay"]);
     expect((await searchIndex(await CodeIndex.open(folder.path), "parse config file")).hits[0]?.path).toBe("config.py");

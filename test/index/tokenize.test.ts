@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { splitIdentifier, stem, tokenize } from "../../tools/index/tokenize.js";
+import { countTokensIn, splitIdentifier, stem, stemHead, tokenize } from "../../tools/index/tokenize.js";
 
 describe("code-aware tokens", () => {
   it("split camelCase, PascalCase, acronyms, snake_case and digits", () => {
@@ -80,5 +80,44 @@ describe("splitIdentifier", () => {
     expect(splitIdentifier("XMLHttpRequest")).toEqual(["xml", "http", "request"]);
     expect(splitIdentifier("ABc")).toEqual(["a", "bc"]);
     expect(splitIdentifier("getID2fa")).toEqual(["get", "id", "2", "fa"]);
+  });
+});
+
+describe("countTokensIn", () => {
+  it("counts the wanted tokens tokenize gives, splitting only identifiers that hold a wanted token's head", () => {
+    const pieces = [
+      "parse",
+      "Parsing",
+      "entries",
+      "Entry",
+      "config",
+      "CONFIG",
+      "getID2fa",
+      "retries",
+      "running",
+      "run",
+      "y",
+      "ies",
+      "http",
+      "_",
+      "$",
+      "12",
+      " ",
+      ".",
+      "(",
+      "é",
+      "\n",
+      "x".repeat(70),
+    ];
+    const words = ["parse", "pars", "entry", "entri", "config", "retry", "run", "running", "http", "12", "id", "y", "fa"];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 30 }), fc.uniqueArray(fc.constantFrom(...words), { maxLength: 4 }), (parts, chosen) => {
+        const text = parts.join("");
+        const wanted = new Set(chosen.flatMap((word) => tokenize(word)).concat(chosen));
+        const heads = [...new Set([...wanted].map(stemHead))];
+        expect(countTokensIn(text, wanted, heads)).toBe(tokenize(text).filter((token) => wanted.has(token)).length);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });

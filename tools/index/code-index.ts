@@ -79,9 +79,19 @@ export class CodeIndex {
     return this.segments.chunk(id);
   }
 
+  /** A chunk's file path (cheaper than `chunkPlace`). */
+  chunkPath(id: number): string {
+    return this.segments.pathOf(id);
+  }
+
   /** A chunk's path and lines (cheaper than `chunk`). */
   chunkPlace(id: number): { path: string; startLine: number; endLine: number } {
     return this.segments.place(id);
+  }
+
+  /** The first chunk, in file order, of the file whose lines hold `line` (cheaper than a `chunkPlace` for each of its chunks). */
+  chunkAtLine(filePath: string, line: number): number | undefined {
+    return this.segments.chunkHolding(filePath, line);
   }
 
   /** The chunk ids of a file, in file order. */

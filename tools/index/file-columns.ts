@@ -160,12 +160,17 @@ export class FileTable {
     if (typeof tail !== "object" || tail === null || !Array.isArray(tail.languages) || !Array.isArray(tail.rare)) return "its file list is missing columns";
     const hashesAt = pathsAt - count * (HASH_BYTES + 1);
     const table = new FileTable(bytes, paths, bytes.subarray(hashesAt, pathsAt - count), bytes.subarray(pathsAt - count, pathsAt), tail.languages);
+    // Checked with built-ins over whole columns: a loop here runs cold, in every fresh process, over every file.
+    if (!tail.languages.every((language) => typeof language === "string") || (count > 0 && largestOf(table.languageOf) >= tail.languages.length)) {
+      return "its file list names a language it does not hold";
+    }
+    // A flag's low two bits are a state (STATES: 0 to 2), its third bit EMPTY_HASH: 3, 7 and anything above 7 mean nothing.
+    if (largestOf(table.flags) > 7 || table.flags.includes(3) || table.flags.includes(7)) return "its file list holds a flag it does not know";
+    const { firstChunks, chunkCounts } = table;
     let firstChunk = 0;
     for (let index = 0; index < count; index++) {
-      if (typeof tail.languages[table.languageOf[index]!] !== "string") return "its file list names a language it does not hold";
-      if ((table.flags[index]! & 3) >= STATES.length || table.flags[index]! > 7) return "its file list holds a flag it does not know";
-      table.firstChunks[index] = firstChunk;
-      firstChunk += table.chunkCounts[index]!;
+      firstChunks[index] = firstChunk;
+      firstChunk += chunkCounts[index]!;
     }
     for (const item of tail.rare as unknown[]) {
       const [index, rare] = Array.isArray(item) ? (item as [number, RareFields]) : [-1, null];
@@ -243,7 +248,7 @@ export function headersFromColumns(stored: Uint8Array): SegmentFileHeader[] | st
 }
 
 /** The largest number of `column` (0 when empty), through the built-in `Math.max` a block at a time: a loop here runs cold, about 10 times slower. */
-function largestOf(column: Float64Array): number {
+function largestOf(column: Float64Array | Uint32Array | Uint8Array): number {
   let largest = 0;
   for (let at = 0; at < column.length; at += 8192) largest = Math.max(largest, Math.max.apply(null, column.subarray(at, at + 8192) as unknown as number[]));
   return largest;

@@ -9,9 +9,9 @@ import type { TermDictionary } from "./store.js";
 import { isStopwordBytes, stemCut } from "./tokenize.js";
 
 export class IdentifierParts {
-  private readonly parts = new ByteInterner(1 << 13, 1 << 16, 1 << 13);
+  private readonly parts = new ByteInterner(1 << 11, 1 << 14, 1 << 11);
   /** Part id → the term id of its stem (-1: a stopword). */
-  private terms = new Int32Array(1 << 13);
+  private terms = new Int32Array(1 << 11);
   /** The part being looked up, lower-cased. */
   private lowered = new Uint8Array(64);
   private readonly loweredAt = (position: number) => this.lowered[position]!;

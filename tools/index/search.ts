@@ -120,7 +120,7 @@ function rankingView(index: CodeIndex, scores: ScoreBoard, accept: ((file: Index
     bestChunks: (count) => scores.atLeastBest(count),
     scoreOf: (id) => scores.get(id),
     maskOf: (id) => scores.mask(id),
-    pathOf: (id) => index.chunkPlace(id).path,
+    pathOf: (id) => index.chunkPath(id),
     linesOf: (id) => index.chunkPlace(id),
     namesOf: (filePath) => index.files.get(filePath)?.names,
     // Without a filter a file's entry is not made: a first search ranks a few hundred files it has not seen.
@@ -155,15 +155,6 @@ function exactDefinitions(index: CodeIndex, query: string): Map<string, SymbolDe
   return found;
 }
 
-function chunkAt(index: CodeIndex, filePath: string, line: number): number | undefined {
-  const ids = index.chunkIdsOf(filePath);
-  for (let at = 0; at < ids.length; at++) {
-    const chunk = index.chunkPlace(ids[at]!);
-    if (chunk.startLine <= line && chunk.endLine >= line) return ids[at];
-  }
-  return undefined;
-}
-
 function qualifiedName(symbol: SymbolDefinition): string {
   return symbol.parent === undefined ? symbol.name : `${symbol.parent}.${symbol.name}`;
 }
@@ -179,7 +170,7 @@ async function makeHit(
   const file = index.files.get(ranked.path)!;
   const named = ranked.name !== undefined && ranked.name.score >= SHOWN_NAME_SCORE ? ranked.name : undefined;
   const focusLine = exact?.line ?? named?.line;
-  const focus = focusLine === undefined ? undefined : chunkAt(index, ranked.path, focusLine);
+  const focus = focusLine === undefined ? undefined : index.chunkAtLine(ranked.path, focusLine);
   const chosen = focus ?? ranked.chunks[0]?.id ?? index.chunkIdsOf(ranked.path)[0];
   const chunk = chosen === undefined ? { startLine: 1, endLine: Math.max(1, file.lines) } : index.chunk(chosen);
   let lines: string[] = [];

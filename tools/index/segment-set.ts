@@ -185,6 +185,12 @@ export class SegmentSet {
     return view;
   }
 
+  /** A chunk's file path alone (ranking asks it of a few hundred chunks a query). */
+  pathOf(id: number): string {
+    const { reader, fileIndex } = this.locate(id);
+    return reader.table.path(fileIndex);
+  }
+
   /** A chunk's path and lines, without reading meta. */
   place(id: number): { path: string; startLine: number; endLine: number } {
     const { reader, fileIndex, local } = this.locate(id);
@@ -209,6 +215,20 @@ export class SegmentSet {
   private placeOf(id: number): Placed {
     for (let index = this.placed.length - 1; index >= 0; index--) if (this.placed[index]!.base <= id) return this.placed[index]!;
     throw new RangeError(`no chunk ${id}`);
+  }
+
+  /** The id of the first chunk, in file order, of a live file whose lines hold `line`: read from the chunk table, no object made per chunk. */
+  chunkHolding(path: string, line: number): number | undefined {
+    const entry = this.files.get(path);
+    if (entry === undefined) return undefined;
+    const reader = entry.segment;
+    const first = reader.table.firstChunks[entry.fileIndex]!;
+    const rows = reader.chunkRows;
+    for (let chunk = 0; chunk < entry.chunkCount; chunk++) {
+      const row = CHUNK_ROW * (first + chunk);
+      if (rows[row]! <= line && rows[row + 1]! >= line) return entry.firstChunk + chunk;
+    }
+    return undefined;
   }
 
   /** The live chunk ids of a file, in file order. */

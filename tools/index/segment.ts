@@ -19,7 +19,7 @@ import { FileTable, fileColumnsBytes, type SegmentFileHeader } from "./file-colu
 import { ByteBuffer, ByteReader, checksumOf, SegmentDamage, type SegmentSink, type SegmentSource } from "./segment-bytes.js";
 import { FileMeta } from "./symbol-table.js";
 
-const MAGIC = Buffer.from("CLIOSEG9", "latin1");
+const MAGIC = Buffer.from("CLIOSG10", "latin1");
 const END = Buffer.from("CLIOEND\n", "latin1");
 const TRAILER = 16;
 /** Numbers per chunk in a segment's chunk table: startLine, endLine, length, startByte, endByte. */

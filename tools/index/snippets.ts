@@ -8,7 +8,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { BoundedCache } from "../bounded-cache.js";
 import { decodeText } from "./file-record.js";
-import { stemHead, tokenize } from "./tokenize.js";
+import { countTokensIn, stemHead } from "./tokenize.js";
 
 /** Bytes of line starts and shown text kept between searches. */
 const CACHED_BYTES = 32 * 1024 * 1024;
@@ -209,12 +209,7 @@ export function bestWindow(lines: string[], start: number, end: number, queryTok
     const lower = text.toLowerCase();
     let holds = false;
     for (let head = 0; head < heads.length && !holds; head++) holds = lower.includes(heads[head]!);
-    let count = 0;
-    if (holds) {
-      const tokens = tokenize(text);
-      for (let token = 0; token < tokens.length; token++) if (queryTokens.has(tokens[token]!)) count++;
-    }
-    matches.push(count);
+    matches.push(holds ? countTokensIn(text, queryTokens, heads) : 0);
   }
   let best = 0;
   let bestCount = -1;

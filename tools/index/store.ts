@@ -10,12 +10,13 @@ import type { TermList } from "./term-list.js";
 import type { SkippedFile } from "./walk.js";
 
 /**
+ * 10: each file's symbol table stored as fixed-width columns, read in place (symbol-table.ts);
  * 9: sections checked with CRC-32 instead of FNV-1a; 8: each file's symbol table stored with its names' parts split, stemmed and lower-cased
  * (symbol-table.ts), and a segment's file list and block index stored as binary; 7: a segment's
  * file list stored as JSON columns; 6: segments with a sorted term dictionary and postings read
  * on demand.
  */
-export const INDEX_FORMAT_VERSION = 9;
+export const INDEX_FORMAT_VERSION = 10;
 
 /**
  * Terms interned as numbers while files are analysed (segments store the terms themselves), by
@@ -27,7 +28,7 @@ export class TermDictionary implements TermList {
 
   /** An empty dictionary; with `sizedLike`, its table starts with that dictionary's room (one started afresh fills about as far). */
   constructor(sizedLike?: TermDictionary) {
-    this.table = sizedLike?.table.emptyCopy() ?? new ByteInterner(1 << 15, 1 << 18, 1 << 15);
+    this.table = sizedLike?.table.emptyCopy() ?? new ByteInterner(1 << 12, 1 << 15, 1 << 12);
   }
 
   /** The id of the term spelled by source[start, end) (ASCII; FNV-1a hash `hash`). */

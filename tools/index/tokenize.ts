@@ -207,6 +207,29 @@ function tokensOfIdentifier(identifier: string): readonly string[] {
 }
 
 /**
+ * How many of the tokens of `text` (as `tokenize` gives them, repeats counted) are in `wanted`.
+ * Only identifiers whose lower-cased form holds one of `heads` are split: every token of an
+ * identifier holds its own `stemHead` and lies in the identifier's lower-cased form, so `heads`
+ * being the `stemHead`s of `wanted` makes this the count `tokenize` would give, without the
+ * tokens of the other identifiers (most of a long line).
+ */
+export function countTokensIn(text: string, wanted: ReadonlySet<string>, heads: readonly string[]): number {
+  const identifiers = text.match(IDENTIFIER) ?? [];
+  let count = 0;
+  for (let at = 0; at < identifiers.length; at++) {
+    const identifier = identifiers[at]!;
+    if (identifier.length > 64) continue;
+    const lower = identifier.toLowerCase();
+    let holds = false;
+    for (let head = 0; head < heads.length && !holds; head++) holds = lower.includes(heads[head]!);
+    if (!holds) continue;
+    const found = tokensOfIdentifier(identifier);
+    for (let token = 0; token < found.length; token++) if (wanted.has(found[token]!)) count++;
+  }
+  return count;
+}
+
+/**
  * The tokens of a text, in order, repeats kept (term frequency counts them): for each
  * identifier its whole lower-cased form, then its stemmed parts when it has more than one part
  * or the stem differs.
