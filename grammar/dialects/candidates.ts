@@ -82,8 +82,12 @@ export function classOf(code: number): Class {
 export abstract class CandidateReader {
   /** Findings completed by the last `feed` or `finish`, in source order. */
   readonly found: DialectFinding[] = [];
-  /** Findings whose last line has not ended yet. */
+  /**
+   * Findings whose last line has not ended yet: the first `lineOpenCount` (the list is not
+   * emptied by setting its length, which would give it a new store at the next finding).
+   */
   protected readonly lineOpen: DialectFinding[] = [];
+  protected lineOpenCount = 0;
   protected total = 0;
   protected line = 1;
   protected lineStart = 0;
@@ -138,10 +142,13 @@ export abstract class CandidateReader {
   protected newline(offset: number): void {
     this.line++;
     this.lineStart = offset + 1;
-    if (this.lineOpen.length > 0) {
-      for (const finding of this.lineOpen) finding.lineEnd = offset;
-      this.lineOpen.length = 0;
-    }
+    if (this.lineOpenCount > 0) this.endLineOpen(offset);
+  }
+
+  /** The findings waiting for their line's end get `lineEnd`. */
+  protected endLineOpen(lineEnd: number): void {
+    for (let k = 0; k < this.lineOpenCount; k++) this.lineOpen[k]!.lineEnd = lineEnd;
+    this.lineOpenCount = 0;
   }
 
   /** Back to idle at index `i` of this chunk: an indentation there when it starts a line. */
@@ -358,7 +365,7 @@ export abstract class CandidateReader {
     const finding = findingOf({ shape: this.shape, text, name: this.name, closer: this.closer, start, end }, this.vocabulary);
     if (finding === undefined) return;
     this.found.push(finding);
-    this.lineOpen.push(finding);
+    this.lineOpen[this.lineOpenCount++] = finding;
   }
 }
 

@@ -82,7 +82,8 @@ export function findingOf(candidate: Candidate, vocabulary: CallVocabulary): Dia
     }
   }
   if (mapped.type === "text") return undefined;
-  return { start, end, preview, markup, mapped };
+  // `lineEnd` is set later; made here, so that setting it does not change the object's shape.
+  return { start, end, preview, markup, mapped, lineEnd: undefined };
 }
 
 function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read: ReadResult; dialect: RawCall["dialect"]; markup: boolean; unknownIsError: boolean } {

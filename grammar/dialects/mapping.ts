@@ -125,9 +125,14 @@ function addParameter(parameters: Parameter[], definition: VocabularyAction, wri
   return undefined;
 }
 
+/** `action` in any case, compared without lower-casing (which makes a new string). */
 function isActionKey(key: string): boolean {
-  return key.length === 6 && key.toLowerCase() === "action";
+  if (key.length !== 6) return false;
+  for (let k = 0; k < 6; k++) if ((key.charCodeAt(k) | 0x20) !== ACTION_CODES[k]) return false;
+  return true;
 }
+
+const ACTION_CODES = [0x61, 0x63, 0x74, 0x69, 0x6f, 0x6e];
 
 /** `key` as the alias renames it. */
 function renamed(resolved: Resolved, key: string): string {

@@ -4,6 +4,7 @@
  * character arrives. `[FILE_OP action=…`, `[ FILE_OP:`, `[FILE OP:` name a protocol; `[x]`,
  * `[docs]` and `[NOTE]` name nothing and cost a hash look-up.
  */
+import { isRegexSpace } from "../chars.js";
 import { EMPTY_NAME_HASH, hashName, type CallVocabulary } from "./vocabulary.js";
 
 const SPACE = 0x20;
@@ -137,8 +138,28 @@ export class NearNameReader {
     const firstMay = this.firstMay();
     if (!joinedMay && !firstMay) return { named: false, plain, raw: "" };
     const raw = String.fromCharCode.apply(null, this.rawBuffer().subarray(0, this.rawLength) as unknown as number[]);
-    const words = raw.trim().split(/[ \t]+/);
-    const named = (joinedMay && vocabulary.resolve(`${words[0]}_${words[1]}`) !== undefined) || (firstMay && vocabulary.resolve(words[0]!) !== undefined);
+    // The first two words of `raw` trimmed, as split at runs of spaces and tabs, without the split's list.
+    let from = 0;
+    let to = raw.length;
+    while (from < to && isRegexSpace(raw.charCodeAt(from))) from++;
+    while (to > from && isRegexSpace(raw.charCodeAt(to - 1))) to--;
+    const firstEnd = blankAt(raw, from, to);
+    let secondStart = firstEnd;
+    while (secondStart < to && isBlank(raw.charCodeAt(secondStart))) secondStart++;
+    const first = raw.slice(from, firstEnd);
+    const joined = joinedMay && secondStart < to ? `${first}_${raw.slice(secondStart, blankAt(raw, secondStart, to))}` : undefined;
+    const named = (joined !== undefined && vocabulary.resolve(joined) !== undefined) || (firstMay && vocabulary.resolve(first) !== undefined);
     return { named, plain, raw };
   }
+}
+
+function isBlank(code: number): boolean {
+  return code === SPACE || code === TAB;
+}
+
+/** The index of the first space or tab in `text` from `from` to `to`, or `to`. */
+function blankAt(text: string, from: number, to: number): number {
+  let i = from;
+  while (i < to && !isBlank(text.charCodeAt(i))) i++;
+  return i;
 }

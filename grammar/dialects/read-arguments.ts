@@ -4,7 +4,7 @@
  * `[FILE_OP|action=read|path="a.ts"]`, `[FILE_OP.read:path="a.ts"]`, `[FILE_OP:{…json…}]`,
  * fullwidth `［：］`). Plain loops over a finished string, each character read once.
  */
-import { COLON, isRegexSpace } from "../chars.js";
+import { BACKSLASH, COLON, isRegexSpace, QUOTE } from "../chars.js";
 import { callFromJson, parseJson, type ReadCall, type ReadResult } from "./read-call.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
@@ -14,16 +14,15 @@ for (const ascii of '[]:|,=()"') FULLWIDTH[ascii.charCodeAt(0) - 0x20] = ascii;
 
 /** Index just after the string literal opening at `start` (its quote character), or -1. */
 function stringEnd(text: string, start: number): number {
-  const quote = text[start]!;
-  const triple = text.startsWith(quote.repeat(3), start);
-  if (triple) {
-    const close = text.indexOf(quote.repeat(3), start + 3);
+  const quote = text.charCodeAt(start);
+  if (text.charCodeAt(start + 1) === quote && text.charCodeAt(start + 2) === quote) {
+    const close = text.indexOf(quote === QUOTE ? '"""' : "'''", start + 3);
     return close < 0 ? -1 : close + 3;
   }
   for (let i = start + 1; i < text.length; i++) {
-    const character = text[i];
-    if (character === "\\") i++;
-    else if (character === quote) return i + 1;
+    const code = text.charCodeAt(i);
+    if (code === BACKSLASH) i++;
+    else if (code === quote) return i + 1;
   }
   return -1;
 }
