@@ -235,7 +235,9 @@ export abstract class CandidateReader {
     }
     // Words whose hashes name nothing; and `[NAME:` not followed by a blank or `{`, this language's own start.
     if (!near.mayName() || (code === COLON && near.plain() && i + 1 < end && !mayOpenNearBody(input.charCodeAt(i + 1)))) return this.abandon(i);
-    const verdict = near.verdict();
+    // The words lie in this chunk when their `[` does: taken from it, not rebuilt from the reader's buffer.
+    const wordsFrom = this.startOffset + 1 - this.base;
+    const verdict = near.verdict(wordsFrom >= 0 ? input.slice(wordsFrom, i) : undefined);
     if (!verdict.named || code === CLOSE_BRACKET || code === FULLWIDTH_CLOSE) return this.abandon(i);
     this.shape = Shape.NearMiss;
     this.inString = 0;

@@ -130,14 +130,17 @@ export class NearNameReader {
     return !this.leadingSpace && this.words === 1 && !this.afterSpace;
   }
 
-  /** What the words read so far name: the first two joined by `_` (`[FILE OP:`), else the first. */
-  verdict(): NearNameVerdict {
+  /**
+   * What the words read so far name: the first two joined by `_` (`[FILE OP:`), else the first.
+   * `read`: the words as the caller has them in its chunk, when all of them are there.
+   */
+  verdict(read?: string): NearNameVerdict {
     const plain = this.plain();
     const vocabulary = this.vocabulary;
     const joinedMay = this.joinedMay();
     const firstMay = this.firstMay();
     if (!joinedMay && !firstMay) return { named: false, plain, raw: "" };
-    const raw = String.fromCharCode.apply(null, this.rawBuffer().subarray(0, this.rawLength) as unknown as number[]);
+    const raw = read !== undefined && read.length === this.rawLength ? read : String.fromCharCode.apply(null, this.rawBuffer().subarray(0, this.rawLength) as unknown as number[]);
     // The first two words of `raw` trimmed, as split at runs of spaces and tabs, without the split's list.
     let from = 0;
     let to = raw.length;
