@@ -15,11 +15,11 @@ export interface RawCall {
   /** The tool or protocol name as written. */
   name: string;
   /** An action the form itself names (`FILE_OP.read(…)`). */
-  action?: string;
+  action?: string | undefined;
   /** Arguments in order: key and value (a JSON value, or text). */
   args: [string, unknown][];
   /** Keys whose values were written bare (near-misses of this language): kept bare when they decode. */
-  bare?: Set<string>;
+  bare?: string[] | undefined;
   span: Span;
 }
 
@@ -118,7 +118,7 @@ function addParameter(parameters: Parameter[], definition: VocabularyAction, wri
     ? writtenKey
     : (Object.keys(definition.parameters).find((name) => name.toLowerCase() === writtenKey.toLowerCase()) ?? writtenKey);
   const kind: ParameterKind = definition.parameters[key] ?? "text";
-  const made = valueParameter(key, kind, value, call.bare?.has(writtenKey) === true, call.span);
+  const made = valueParameter(key, kind, value, call.bare?.includes(writtenKey) === true, call.span);
   if (typeof made === "string") return made;
   for (let k = 0; k < parameters.length; k++) if (parameters[k]!.key === key) return `${key} is given twice`;
   parameters.push(made);

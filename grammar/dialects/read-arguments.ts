@@ -107,9 +107,9 @@ function bareEnd(text: string, from: number, isSeparator: (code: number) => bool
  * `key=value` pairs separated by the characters `isSeparator` takes.
  * Values: string literals, numbers, words, JSON objects and arrays, heredocs, or bare runs.
  */
-export function readPairs(text: string, isSeparator: (code: number) => boolean): { problem: string } | { args: ReadCall["args"]; bare: Set<string> | undefined } {
+export function readPairs(text: string, isSeparator: (code: number) => boolean): { problem: string } | { args: ReadCall["args"]; bare: string[] | undefined } {
   const args: ReadCall["args"] = [];
-  let bare: Set<string> | undefined;
+  let bare: string[] | undefined;
   let i = 0;
   for (;;) {
     i = skipSeparators(text, i, isSeparator);
@@ -151,7 +151,7 @@ export function readPairs(text: string, isSeparator: (code: number) => boolean):
       if (end === i) return { problem: `${key} has no value` };
       const run = text.slice(i, end);
       value = Object.hasOwn(WORDS, run) ? WORDS[run] : run;
-      if (typeof value === "string") (bare ??= new Set()).add(key);
+      if (typeof value === "string") (bare ??= []).push(key);
     }
     args.push([key, value]);
     i = end;
