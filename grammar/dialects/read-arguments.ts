@@ -93,6 +93,15 @@ function keyEnd(text: string, from: number): number {
   return i;
 }
 
+/** Index just after the word `[A-Za-z][A-Za-z0-9_]*` at `from` (`from` itself when there is none). */
+function wordEnd(text: string, from: number): number {
+  const first = text.charCodeAt(from);
+  if (!((first >= 0x61 && first <= 0x7a) || (first >= 0x41 && first <= 0x5a))) return from;
+  let i = from + 1;
+  while (i < text.length && isKeyCharacter(text.charCodeAt(i), true) && text.charCodeAt(i) !== 0x2d) i++;
+  return i;
+}
+
 /** Index just after the bare value at `from`: up to a separator, `]` or `)`. */
 function bareEnd(text: string, from: number, isSeparator: (code: number) => boolean): number {
   let i = from;
@@ -199,14 +208,25 @@ export function normaliseFullwidth(text: string): string {
  */
 export function readNearMiss(text: string, vocabulary: CallVocabulary): ReadResult {
   const inner = normaliseFullwidth(text).slice(1, -1);
-  const head = /^\s*([A-Za-z][A-Za-z0-9_]*)(?:[ \t]+([A-Za-z][A-Za-z0-9_]*))?/.exec(inner);
-  if (!head) return undefined;
-  let name = head[1]!;
-  let rest = inner.slice(head[0].length);
-  if (head[2] !== undefined && vocabulary.resolve(`${head[1]}_${head[2]}`)) name = `${head[1]}_${head[2]}`;
-  else {
+  // The name: white space, a word, and maybe a second word after spaces or tabs (`FILE OP`).
+  const firstStart = skipSeparators(inner, 0, isRegexSpace);
+  const firstEnd = wordEnd(inner, firstStart);
+  if (firstEnd === firstStart) return undefined;
+  let name = inner.slice(firstStart, firstEnd);
+  let rest: string | undefined;
+  let secondStart = firstEnd;
+  while (inner.charCodeAt(secondStart) === 0x20 || inner.charCodeAt(secondStart) === 0x09) secondStart++;
+  const secondEnd = secondStart > firstEnd ? wordEnd(inner, secondStart) : secondStart;
+  if (secondEnd > secondStart) {
+    const joined = `${name}_${inner.slice(secondStart, secondEnd)}`;
+    if (vocabulary.resolve(joined)) {
+      name = joined;
+      rest = inner.slice(secondEnd);
+    }
+  }
+  if (rest === undefined) {
     if (!vocabulary.resolve(name)) return undefined;
-    rest = inner.slice(inner.indexOf(name) + name.length);
+    rest = inner.slice(firstEnd);
   }
   let action: string | undefined;
   const dotted = /^\.([A-Za-z_][A-Za-z0-9_]*)/.exec(rest);
