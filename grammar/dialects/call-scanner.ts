@@ -169,7 +169,9 @@ export class CallScanner extends StreamingScanner {
     }
     const open = recognizer.openStart;
     if (this.pending.length === this.pendingFrom && this.waiting.length === this.waitingFrom && open < 0) return events;
-    for (const event of events) this.waiting.push(event);
+    // With nothing held, the scanner's new list (its own each chunk) is held as it is, not copied.
+    if (this.waiting.length === 0 && events !== NO_EVENTS) this.waiting = events;
+    else for (const event of events) this.waiting.push(event);
     const out: ParseEvent[] = [];
     const settled = this.regionLog.settledUntil;
     const scannerOpen = this.findingOpenFrom();

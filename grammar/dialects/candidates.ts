@@ -82,8 +82,12 @@ export function classOf(code: number): Class {
 export abstract class CandidateReader {
   /** Findings completed by the last `feed` or `finish`, in source order. */
   readonly found: DialectFinding[] = [];
-  /** Findings whose last line has not ended yet. */
+  /**
+   * Findings whose last line has not ended yet: the first `lineOpenCount` (the list is not
+   * emptied by setting its length, which would give it a new store at the next finding).
+   */
   protected readonly lineOpen: DialectFinding[] = [];
+  protected lineOpenCount = 0;
   protected total = 0;
   protected line = 1;
   protected lineStart = 0;
@@ -138,10 +142,13 @@ export abstract class CandidateReader {
   protected newline(offset: number): void {
     this.line++;
     this.lineStart = offset + 1;
-    if (this.lineOpen.length > 0) {
-      for (const finding of this.lineOpen) finding.lineEnd = offset;
-      this.lineOpen.length = 0;
-    }
+    if (this.lineOpenCount > 0) this.endLineOpen(offset);
+  }
+
+  /** The findings waiting for their line's end get `lineEnd`. */
+  protected endLineOpen(lineEnd: number): void {
+    for (let k = 0; k < this.lineOpenCount; k++) this.lineOpen[k]!.lineEnd = lineEnd;
+    this.lineOpenCount = 0;
   }
 
   /** Back to idle at index `i` of this chunk: an indentation there when it starts a line. */
@@ -228,7 +235,9 @@ export abstract class CandidateReader {
     }
     // Words whose hashes name nothing; and `[NAME:` not followed by a blank or `{`, this language's own start.
     if (!near.mayName() || (code === COLON && near.plain() && i + 1 < end && !mayOpenNearBody(input.charCodeAt(i + 1)))) return this.abandon(i);
-    const verdict = near.verdict();
+    // The words lie in this chunk when their `[` does: taken from it, not rebuilt from the reader's buffer.
+    const wordsFrom = this.startOffset + 1 - this.base;
+    const verdict = near.verdict(wordsFrom >= 0 ? input.slice(wordsFrom, i) : undefined);
     if (!verdict.named || code === CLOSE_BRACKET || code === FULLWIDTH_CLOSE) return this.abandon(i);
     this.shape = Shape.NearMiss;
     this.inString = 0;
@@ -358,7 +367,7 @@ export abstract class CandidateReader {
     const finding = findingOf({ shape: this.shape, text, name: this.name, closer: this.closer, start, end }, this.vocabulary);
     if (finding === undefined) return;
     this.found.push(finding);
-    this.lineOpen.push(finding);
+    this.lineOpen[this.lineOpenCount++] = finding;
   }
 }
 

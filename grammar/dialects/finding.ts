@@ -72,9 +72,8 @@ export function findingOf(candidate: Candidate, vocabulary: CallVocabulary): Dia
     };
     mapped = { type: "error", error };
   } else {
-    const call: RawCall = { dialect, name: read.name, args: read.args, span };
-    if (read.action !== undefined) call.action = read.action;
-    if (read.bare !== undefined) call.bare = read.bare;
+    // Made with all its fields at once: one added later gives the object a separate store.
+    const call: RawCall = { dialect, name: read.name, args: read.args, span, action: read.action, bare: read.bare };
     try {
       mapped = mapCall(call, vocabulary, unknownIsError);
     } catch {
@@ -82,7 +81,8 @@ export function findingOf(candidate: Candidate, vocabulary: CallVocabulary): Dia
     }
   }
   if (mapped.type === "text") return undefined;
-  return { start, end, preview, markup, mapped };
+  // `lineEnd` is set later; made here, so that setting it does not change the object's shape.
+  return { start, end, preview, markup, mapped, lineEnd: undefined };
 }
 
 function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read: ReadResult; dialect: RawCall["dialect"]; markup: boolean; unknownIsError: boolean } {
@@ -103,8 +103,8 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
     case Shape.Element:
       return { read: callFromElement(name, text.slice(name.length + 2, text.length - candidate.closer.length)), dialect: "xml", markup: true, unknownIsError: false };
     case Shape.NearMiss: {
-      const inner = text.slice(1, -1);
-      const shaped = /[=({]/.test(inner);
+      // Its brackets are none of these, so the whole text is searched.
+      const shaped = /[=({]/.test(text);
       return { read: shaped ? readNearMiss(text, vocabulary) : undefined, dialect: "clio-variant", markup: false, unknownIsError: false };
     }
     case Shape.Function: {

@@ -7,7 +7,7 @@ import type { Command, Dialect, Parameter, Span, SyntaxError } from "../ast.js";
 import { BACKSLASH, QUOTE } from "../chars.js";
 import { decodeParameter, type ParameterKind } from "../kinds.js";
 import { isBareSafe, print } from "../printer.js";
-import type { CallVocabulary, VocabularyProtocol } from "./vocabulary.js";
+import type { CallVocabulary, VocabularyAction, VocabularyProtocol } from "./vocabulary.js";
 
 /** A call as read from its dialect, before it is mapped. */
 export interface RawCall {
@@ -15,11 +15,11 @@ export interface RawCall {
   /** The tool or protocol name as written. */
   name: string;
   /** An action the form itself names (`FILE_OP.read(…)`). */
-  action?: string;
+  action?: string | undefined;
   /** Arguments in order: key and value (a JSON value, or text). */
   args: [string, unknown][];
   /** Keys whose values were written bare (near-misses of this language): kept bare when they decode. */
-  bare?: Set<string>;
+  bare?: string[] | undefined;
   span: Span;
 }
 
@@ -71,40 +71,87 @@ export function mapCall(call: RawCall, vocabulary: CallVocabulary, unknownIsErro
     );
   }
   if (typeof resolved === "string") return fail(call, resolved, undefined);
-  const { protocol, rename, fixed, ignore } = resolved;
+  const { protocol, fixed } = resolved;
   let action = resolved.action;
-  const values: [string, unknown][] = [];
-  for (const [key, value] of call.args) {
-    if (ignore?.includes(key)) continue;
-    if (key.length === 6 && key.toLowerCase() === "action") {
-      if (action === undefined && typeof value === "string") action = value;
-    } else values.push([rename === NONE ? key : (rename[key] ?? rename[key.toLowerCase()] ?? key), value]);
+  const args = call.args;
+  for (let k = 0; action === undefined && k < args.length; k++) {
+    const [key, value] = args[k]!;
+    if (isActionKey(key) && typeof value === "string" && !resolved.ignore?.includes(key)) action = value;
   }
-  for (const key in fixed) if (!values.some(([existing]) => existing === key)) values.push([key, fixed[key]]);
   if (action === undefined) {
     const message = `${describeDialect(call.dialect)} names ${protocol.name} but no action (one of: ${actionList(protocol)}).`;
-    return fail(call, message, draft(protocol, firstAction(protocol), values), protocol.name);
+    return fail(call, message, draft(protocol, firstAction(protocol), givenValues(call, resolved)), protocol.name);
   }
   const definition = Object.hasOwn(protocol.actions, action) ? protocol.actions[action] : protocol.actions[action.toLowerCase()];
   if (!definition) {
-    return fail(call, `${protocol.name} has no action "${action}" (its actions: ${actionList(protocol)}).`, draft(protocol, firstAction(protocol), values), protocol.name);
+    return fail(
+      call,
+      `${protocol.name} has no action "${action}" (its actions: ${actionList(protocol)}).`,
+      draft(protocol, firstAction(protocol), givenValues(call, resolved)),
+      protocol.name,
+    );
   }
   action = action.toLowerCase();
+  // The parameters are made from the arguments as given, with no list of them made first (an error's hint makes one).
   const parameters: Parameter[] = [parameter("action", "bare", action, call.span)];
-  for (const [writtenKey, value] of values) {
-    if (value === null || value === undefined) continue;
-    const key = Object.hasOwn(definition.parameters, writtenKey)
-      ? writtenKey
-      : (Object.keys(definition.parameters).find((name) => name.toLowerCase() === writtenKey.toLowerCase()) ?? writtenKey);
-    const kind: ParameterKind = definition.parameters[key] ?? "text";
-    const made = valueParameter(key, kind, value, call.bare?.has(writtenKey) === true, call.span);
-    if (typeof made === "string") return fail(call, `${protocol.name}.${action}: ${made}.`, draft(protocol, action, values), protocol.name);
-    if (parameters.some((existing) => existing.key === key))
-      return fail(call, `${protocol.name}.${action}: ${key} is given twice.`, draft(protocol, action, values), protocol.name);
-    parameters.push(made);
+  for (let k = 0; k < args.length; k++) {
+    const key = args[k]![0];
+    if (resolved.ignore?.includes(key) || isActionKey(key)) continue;
+    const problem = addParameter(parameters, definition, renamed(resolved, key), args[k]![1], call);
+    if (problem !== undefined) return fail(call, `${protocol.name}.${action}: ${problem}.`, draft(protocol, action, givenValues(call, resolved)), protocol.name);
+  }
+  if (fixed !== NONE) {
+    for (const key in fixed) {
+      if (argumentNamed(call, resolved, key)) continue;
+      const problem = addParameter(parameters, definition, key, fixed[key], call);
+      if (problem !== undefined) return fail(call, `${protocol.name}.${action}: ${problem}.`, draft(protocol, action, givenValues(call, resolved)), protocol.name);
+    }
   }
   const command: Command = { protocol: protocol.name, name: call.name, parameters, span: call.span, dialect: call.dialect };
   return { type: "command", command };
+}
+
+/** Adds the parameter `writtenKey` (as renamed) with `value` to `parameters`; what is wrong with it, if anything. */
+function addParameter(parameters: Parameter[], definition: VocabularyAction, writtenKey: string, value: unknown, call: RawCall): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  const key = Object.hasOwn(definition.parameters, writtenKey)
+    ? writtenKey
+    : (Object.keys(definition.parameters).find((name) => name.toLowerCase() === writtenKey.toLowerCase()) ?? writtenKey);
+  const kind: ParameterKind = definition.parameters[key] ?? "text";
+  const made = valueParameter(key, kind, value, call.bare?.includes(writtenKey) === true, call.span);
+  if (typeof made === "string") return made;
+  for (let k = 0; k < parameters.length; k++) if (parameters[k]!.key === key) return `${key} is given twice`;
+  parameters.push(made);
+  return undefined;
+}
+
+/** `action` in any case, compared without lower-casing (which makes a new string). */
+function isActionKey(key: string): boolean {
+  if (key.length !== 6) return false;
+  for (let k = 0; k < 6; k++) if ((key.charCodeAt(k) | 0x20) !== ACTION_CODES[k]) return false;
+  return true;
+}
+
+const ACTION_CODES = [0x61, 0x63, 0x74, 0x69, 0x6f, 0x6e];
+
+/** `key` as the alias renames it. */
+function renamed(resolved: Resolved, key: string): string {
+  const rename = resolved.rename;
+  return rename === NONE ? key : (rename[key] ?? rename[key.toLowerCase()] ?? key);
+}
+
+/** Whether an argument, renamed, is called `key`. */
+function argumentNamed(call: RawCall, resolved: Resolved, key: string): boolean {
+  for (const [written] of call.args) if (!resolved.ignore?.includes(written) && !isActionKey(written) && renamed(resolved, written) === key) return true;
+  return false;
+}
+
+/** The arguments as given, but the action: keys renamed, then the fixed parameters no argument gives. */
+function givenValues(call: RawCall, resolved: Resolved): [string, unknown][] {
+  const values: [string, unknown][] = [];
+  for (const [key, value] of call.args) if (!resolved.ignore?.includes(key) && !isActionKey(key)) values.push([renamed(resolved, key), value]);
+  for (const key in resolved.fixed) if (!values.some(([existing]) => existing === key)) values.push([key, resolved.fixed[key]]);
+  return values;
 }
 
 function actionList(protocol: VocabularyProtocol): string {

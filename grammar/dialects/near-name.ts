@@ -4,6 +4,7 @@
  * character arrives. `[FILE_OP action=…`, `[ FILE_OP:`, `[FILE OP:` name a protocol; `[x]`,
  * `[docs]` and `[NOTE]` name nothing and cost a hash look-up.
  */
+import { isRegexSpace } from "../chars.js";
 import { EMPTY_NAME_HASH, hashName, type CallVocabulary } from "./vocabulary.js";
 
 const SPACE = 0x20;
@@ -129,16 +130,39 @@ export class NearNameReader {
     return !this.leadingSpace && this.words === 1 && !this.afterSpace;
   }
 
-  /** What the words read so far name: the first two joined by `_` (`[FILE OP:`), else the first. */
-  verdict(): NearNameVerdict {
+  /**
+   * What the words read so far name: the first two joined by `_` (`[FILE OP:`), else the first.
+   * `read`: the words as the caller has them in its chunk, when all of them are there.
+   */
+  verdict(read?: string): NearNameVerdict {
     const plain = this.plain();
     const vocabulary = this.vocabulary;
     const joinedMay = this.joinedMay();
     const firstMay = this.firstMay();
     if (!joinedMay && !firstMay) return { named: false, plain, raw: "" };
-    const raw = String.fromCharCode.apply(null, this.rawBuffer().subarray(0, this.rawLength) as unknown as number[]);
-    const words = raw.trim().split(/[ \t]+/);
-    const named = (joinedMay && vocabulary.resolve(`${words[0]}_${words[1]}`) !== undefined) || (firstMay && vocabulary.resolve(words[0]!) !== undefined);
+    const raw = read !== undefined && read.length === this.rawLength ? read : String.fromCharCode.apply(null, this.rawBuffer().subarray(0, this.rawLength) as unknown as number[]);
+    // The first two words of `raw` trimmed, as split at runs of spaces and tabs, without the split's list.
+    let from = 0;
+    let to = raw.length;
+    while (from < to && isRegexSpace(raw.charCodeAt(from))) from++;
+    while (to > from && isRegexSpace(raw.charCodeAt(to - 1))) to--;
+    const firstEnd = blankAt(raw, from, to);
+    let secondStart = firstEnd;
+    while (secondStart < to && isBlank(raw.charCodeAt(secondStart))) secondStart++;
+    const first = raw.slice(from, firstEnd);
+    const joined = joinedMay && secondStart < to ? `${first}_${raw.slice(secondStart, blankAt(raw, secondStart, to))}` : undefined;
+    const named = (joined !== undefined && vocabulary.resolve(joined) !== undefined) || (firstMay && vocabulary.resolve(first) !== undefined);
     return { named, plain, raw };
   }
+}
+
+function isBlank(code: number): boolean {
+  return code === SPACE || code === TAB;
+}
+
+/** The index of the first space or tab in `text` from `from` to `to`, or `to`. */
+function blankAt(text: string, from: number, to: number): number {
+  let i = from;
+  while (i < to && !isBlank(text.charCodeAt(i))) i++;
+  return i;
 }

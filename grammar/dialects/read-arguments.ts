@@ -4,7 +4,7 @@
  * `[FILE_OP|action=read|path="a.ts"]`, `[FILE_OP.read:path="a.ts"]`, `[FILE_OP:{…json…}]`,
  * fullwidth `［：］`). Plain loops over a finished string, each character read once.
  */
-import { COLON, isRegexSpace } from "../chars.js";
+import { BACKSLASH, COLON, isRegexSpace, QUOTE } from "../chars.js";
 import { callFromJson, parseJson, type ReadCall, type ReadResult } from "./read-call.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
@@ -14,16 +14,15 @@ for (const ascii of '[]:|,=()"') FULLWIDTH[ascii.charCodeAt(0) - 0x20] = ascii;
 
 /** Index just after the string literal opening at `start` (its quote character), or -1. */
 function stringEnd(text: string, start: number): number {
-  const quote = text[start]!;
-  const triple = text.startsWith(quote.repeat(3), start);
-  if (triple) {
-    const close = text.indexOf(quote.repeat(3), start + 3);
+  const quote = text.charCodeAt(start);
+  if (text.charCodeAt(start + 1) === quote && text.charCodeAt(start + 2) === quote) {
+    const close = text.indexOf(quote === QUOTE ? '"""' : "'''", start + 3);
     return close < 0 ? -1 : close + 3;
   }
   for (let i = start + 1; i < text.length; i++) {
-    const character = text[i];
-    if (character === "\\") i++;
-    else if (character === quote) return i + 1;
+    const code = text.charCodeAt(i);
+    if (code === BACKSLASH) i++;
+    else if (code === quote) return i + 1;
   }
   return -1;
 }
@@ -94,6 +93,15 @@ function keyEnd(text: string, from: number): number {
   return i;
 }
 
+/** Index just after the word `[A-Za-z][A-Za-z0-9_]*` at `from` (`from` itself when there is none). */
+function wordEnd(text: string, from: number): number {
+  const first = text.charCodeAt(from);
+  if (!((first >= 0x61 && first <= 0x7a) || (first >= 0x41 && first <= 0x5a))) return from;
+  let i = from + 1;
+  while (i < text.length && isKeyCharacter(text.charCodeAt(i), true) && text.charCodeAt(i) !== 0x2d) i++;
+  return i;
+}
+
 /** Index just after the bare value at `from`: up to a separator, `]` or `)`. */
 function bareEnd(text: string, from: number, isSeparator: (code: number) => boolean): number {
   let i = from;
@@ -108,9 +116,9 @@ function bareEnd(text: string, from: number, isSeparator: (code: number) => bool
  * `key=value` pairs separated by the characters `isSeparator` takes.
  * Values: string literals, numbers, words, JSON objects and arrays, heredocs, or bare runs.
  */
-export function readPairs(text: string, isSeparator: (code: number) => boolean): { problem: string } | { args: ReadCall["args"]; bare: Set<string> | undefined } {
+export function readPairs(text: string, isSeparator: (code: number) => boolean): { problem: string } | { args: ReadCall["args"]; bare: string[] | undefined } {
   const args: ReadCall["args"] = [];
-  let bare: Set<string> | undefined;
+  let bare: string[] | undefined;
   let i = 0;
   for (;;) {
     i = skipSeparators(text, i, isSeparator);
@@ -152,7 +160,7 @@ export function readPairs(text: string, isSeparator: (code: number) => boolean):
       if (end === i) return { problem: `${key} has no value` };
       const run = text.slice(i, end);
       value = Object.hasOwn(WORDS, run) ? WORDS[run] : run;
-      if (typeof value === "string") (bare ??= new Set()).add(key);
+      if (typeof value === "string") (bare ??= []).push(key);
     }
     args.push([key, value]);
     i = end;
@@ -200,14 +208,25 @@ export function normaliseFullwidth(text: string): string {
  */
 export function readNearMiss(text: string, vocabulary: CallVocabulary): ReadResult {
   const inner = normaliseFullwidth(text).slice(1, -1);
-  const head = /^\s*([A-Za-z][A-Za-z0-9_]*)(?:[ \t]+([A-Za-z][A-Za-z0-9_]*))?/.exec(inner);
-  if (!head) return undefined;
-  let name = head[1]!;
-  let rest = inner.slice(head[0].length);
-  if (head[2] !== undefined && vocabulary.resolve(`${head[1]}_${head[2]}`)) name = `${head[1]}_${head[2]}`;
-  else {
+  // The name: white space, a word, and maybe a second word after spaces or tabs (`FILE OP`).
+  const firstStart = skipSeparators(inner, 0, isRegexSpace);
+  const firstEnd = wordEnd(inner, firstStart);
+  if (firstEnd === firstStart) return undefined;
+  let name = inner.slice(firstStart, firstEnd);
+  let rest: string | undefined;
+  let secondStart = firstEnd;
+  while (inner.charCodeAt(secondStart) === 0x20 || inner.charCodeAt(secondStart) === 0x09) secondStart++;
+  const secondEnd = secondStart > firstEnd ? wordEnd(inner, secondStart) : secondStart;
+  if (secondEnd > secondStart) {
+    const joined = `${name}_${inner.slice(secondStart, secondEnd)}`;
+    if (vocabulary.resolve(joined)) {
+      name = joined;
+      rest = inner.slice(secondEnd);
+    }
+  }
+  if (rest === undefined) {
     if (!vocabulary.resolve(name)) return undefined;
-    rest = inner.slice(inner.indexOf(name) + name.length);
+    rest = inner.slice(firstEnd);
   }
   let action: string | undefined;
   const dotted = /^\.([A-Za-z_][A-Za-z0-9_]*)/.exec(rest);

@@ -11,7 +11,7 @@ export interface ReadCall {
   action?: string;
   args: [string, unknown][];
   /** Keys whose values were written bare. */
-  bare?: Set<string>;
+  bare?: string[];
 }
 
 export type ReadResult = ReadCall | { problem: string } | undefined;

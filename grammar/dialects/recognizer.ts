@@ -152,8 +152,7 @@ export class DialectRecognizer extends FrontReader {
     }
     this.mode = Mode.Idle;
     this.capture = "";
-    for (const finding of this.lineOpen) finding.lineEnd = -1;
-    this.lineOpen.length = 0;
+    this.endLineOpen(-1);
   }
 
   /**
@@ -267,7 +266,7 @@ export class DialectRecognizer extends FrontReader {
     if (lineFeed !== -1 && lineFeed < i) lineFeed = this.lineFeedAfter(input, i, base);
     while (lineFeed >= 0 && lineFeed < next) {
       const feeds = this.lineFeeds;
-      if (feeds !== undefined && this.lineOpen.length === 0 && this.lineFeedsNext < feeds.length) {
+      if (feeds !== undefined && this.lineOpenCount === 0 && this.lineFeedsNext < feeds.length) {
         // The scanner's line feeds: the lines that cannot open a call are passed over in one loop.
         const passed = this.lineFeedsNext;
         this.lineFeedsNext = this.passDeadLines(input, feeds, passed, base, next);
@@ -277,7 +276,7 @@ export class DialectRecognizer extends FrontReader {
         }
       }
       // Findings wait for the end of their line: the first line feed settles them.
-      if (this.lineOpen.length > 0) this.newline(base + lineFeed);
+      if (this.lineOpenCount > 0) this.newline(base + lineFeed);
       else {
         this.line++;
         this.lineStart = base + lineFeed + 1;
