@@ -51,6 +51,11 @@ export function isWhitespace(code: number): boolean {
   return code === SPACE || code === LINE_FEED || code === TAB || code === CARRIAGE_RETURN;
 }
 
+/** A space or a tab: what separates words on one line. */
+export function isSpaceOrTab(code: number): boolean {
+  return code === SPACE || code === TAB;
+}
+
 /** A character regular expressions call `\s`: JavaScript's white space and line terminators. */
 export function isRegexSpace(code: number): boolean {
   if (code <= 0x20) return code === SPACE || (code >= TAB && code <= CARRIAGE_RETURN);

@@ -4,11 +4,9 @@
  * character arrives. `[FILE_OP action=…`, `[ FILE_OP:`, `[FILE OP:` name a protocol; `[x]`,
  * `[docs]` and `[NOTE]` name nothing and cost a hash look-up.
  */
-import { isRegexSpace } from "../chars.js";
+import { isRegexSpace, isSpaceOrTab } from "../chars.js";
 import { EMPTY_NAME_HASH, hashName, type CallVocabulary } from "./vocabulary.js";
 
-const SPACE = 0x20;
-const TAB = 0x09;
 const UNDERSCORE = 0x5f;
 
 /** `[A-Za-z0-9_]`: a character of a name in a near-miss or a tag. */
@@ -88,7 +86,7 @@ export class NearNameReader {
       this.rawBuffer()[this.rawLength++] = code;
       return true;
     }
-    if ((code === SPACE || code === TAB) && this.spaces < 3) {
+    if (isSpaceOrTab(code) && this.spaces < 3) {
       if (this.words === 0) this.leadingSpace = true;
       else if (!this.afterSpace) {
         this.afterSpace = true;
@@ -148,7 +146,7 @@ export class NearNameReader {
     while (to > from && isRegexSpace(raw.charCodeAt(to - 1))) to--;
     const firstEnd = blankAt(raw, from, to);
     let secondStart = firstEnd;
-    while (secondStart < to && isBlank(raw.charCodeAt(secondStart))) secondStart++;
+    while (secondStart < to && isSpaceOrTab(raw.charCodeAt(secondStart))) secondStart++;
     const first = raw.slice(from, firstEnd);
     const joined = joinedMay && secondStart < to ? `${first}_${raw.slice(secondStart, blankAt(raw, secondStart, to))}` : undefined;
     const named = (joined !== undefined && vocabulary.resolve(joined) !== undefined) || (firstMay && vocabulary.resolve(first) !== undefined);
@@ -156,13 +154,9 @@ export class NearNameReader {
   }
 }
 
-function isBlank(code: number): boolean {
-  return code === SPACE || code === TAB;
-}
-
 /** The index of the first space or tab in `text` from `from` to `to`, or `to`. */
 function blankAt(text: string, from: number, to: number): number {
   let i = from;
-  while (i < to && !isBlank(text.charCodeAt(i))) i++;
+  while (i < to && !isSpaceOrTab(text.charCodeAt(i))) i++;
   return i;
 }

@@ -4,7 +4,7 @@
  * `[FILE_OP|action=read|path="a.ts"]`, `[FILE_OP.read:path="a.ts"]`, `[FILE_OP:{…json…}]`,
  * fullwidth `［：］`). Plain loops over a finished string, each character read once.
  */
-import { BACKSLASH, COLON, isRegexSpace, QUOTE } from "../chars.js";
+import { BACKSLASH, COLON, isRegexSpace, isSpaceOrTab, NAME_FIRST, NAME_REST, QUOTE } from "../chars.js";
 import { callFromJson, parseJson, type ReadCall, type ReadResult } from "./read-call.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
@@ -95,10 +95,9 @@ function keyEnd(text: string, from: number): number {
 
 /** Index just after the word `[A-Za-z][A-Za-z0-9_]*` at `from` (`from` itself when there is none). */
 function wordEnd(text: string, from: number): number {
-  const first = text.charCodeAt(from);
-  if (!((first >= 0x61 && first <= 0x7a) || (first >= 0x41 && first <= 0x5a))) return from;
+  if (NAME_FIRST[text.charCodeAt(from)] !== 1) return from;
   let i = from + 1;
-  while (i < text.length && isKeyCharacter(text.charCodeAt(i), true) && text.charCodeAt(i) !== 0x2d) i++;
+  while (i < text.length && NAME_REST[text.charCodeAt(i)] === 1) i++;
   return i;
 }
 
@@ -215,7 +214,7 @@ export function readNearMiss(text: string, vocabulary: CallVocabulary): ReadResu
   let name = inner.slice(firstStart, firstEnd);
   let rest: string | undefined;
   let secondStart = firstEnd;
-  while (inner.charCodeAt(secondStart) === 0x20 || inner.charCodeAt(secondStart) === 0x09) secondStart++;
+  while (isSpaceOrTab(inner.charCodeAt(secondStart))) secondStart++;
   const secondEnd = secondStart > firstEnd ? wordEnd(inner, secondStart) : secondStart;
   if (secondEnd > secondStart) {
     const joined = `${name}_${inner.slice(secondStart, secondEnd)}`;
