@@ -8,7 +8,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { BoundedCache } from "../bounded-cache.js";
 import { decodeText } from "./file-record.js";
-import { countTokensIn, stemHead } from "./tokenize.js";
+import { countTokensIn, holdsAny, stemHead } from "./tokenize.js";
 
 /** Bytes of line starts and shown text kept between searches. */
 const CACHED_BYTES = 32 * 1024 * 1024;
@@ -206,10 +206,7 @@ export function bestWindow(lines: string[], start: number, end: number, queryTok
   const matches: number[] = [];
   for (let line = start; line <= end; line++) {
     const text = lines[line - 1] ?? "";
-    const lower = text.toLowerCase();
-    let holds = false;
-    for (let head = 0; head < heads.length && !holds; head++) holds = lower.includes(heads[head]!);
-    matches.push(holds ? countTokensIn(text, queryTokens, heads) : 0);
+    matches.push(holdsAny(text.toLowerCase(), heads) ? countTokensIn(text, queryTokens, heads) : 0);
   }
   let best = 0;
   let bestCount = -1;

@@ -206,6 +206,12 @@ function tokensOfIdentifier(identifier: string): readonly string[] {
   return tokens;
 }
 
+/** Whether lower-cased `text` holds any of `heads` (a token's `stemHead`s): else it holds none of their tokens. */
+export function holdsAny(lower: string, heads: readonly string[]): boolean {
+  for (let head = 0; head < heads.length; head++) if (lower.includes(heads[head]!)) return true;
+  return false;
+}
+
 /**
  * How many of the tokens of `text` (as `tokenize` gives them, repeats counted) are in `wanted`.
  * Only identifiers whose lower-cased form holds one of `heads` are split: every token of an
@@ -218,11 +224,7 @@ export function countTokensIn(text: string, wanted: ReadonlySet<string>, heads: 
   let count = 0;
   for (let at = 0; at < identifiers.length; at++) {
     const identifier = identifiers[at]!;
-    if (identifier.length > 64) continue;
-    const lower = identifier.toLowerCase();
-    let holds = false;
-    for (let head = 0; head < heads.length && !holds; head++) holds = lower.includes(heads[head]!);
-    if (!holds) continue;
+    if (identifier.length > 64 || !holdsAny(identifier.toLowerCase(), heads)) continue;
     const found = tokensOfIdentifier(identifier);
     for (let token = 0; token < found.length; token++) if (wanted.has(found[token]!)) count++;
   }
