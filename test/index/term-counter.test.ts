@@ -101,22 +101,32 @@ describe("the term counter", () => {
     );
   });
 
-  it("counts as a fresh counter does when started afresh with the tables of one that grew (sizedLike)", () => {
-    const grownDictionary = new TermDictionary();
-    const grownCounter = new TermCounter(grownDictionary);
-    grownCounter.add(Buffer.from(Array.from({ length: 5000 }, (_, index) => `name${index}Part${index % 97} value_${index}`).join("\n"), "utf8"));
-    finished(grownCounter, grownDictionary);
-    const dictionary = new TermDictionary(grownDictionary);
-    const counter = new TermCounter(dictionary, grownCounter);
-    expect(dictionary.count).toBe(0);
-    fc.assert(
-      fc.property(codeText, (text) => {
-        counter.add(Buffer.from(text, "utf8"));
-        expect(finished(counter, dictionary)).toEqual(expectedCounts(text));
-      }),
-      { numRuns: 200 },
-    );
-  });
+  for (const [how, next] of [
+    ["a new dictionary sized like the old", (old: TermDictionary) => new TermDictionary(old)],
+    ["the old dictionary emptied (as a worker does)", (old: TermDictionary) => (old.clear(), old)],
+  ] as const) {
+    it(`counts as a fresh counter does once restarted on ${how}, over identifiers it met before the restart`, () => {
+      const grownDictionary = new TermDictionary();
+      const counter = new TermCounter(grownDictionary);
+      const seen = Array.from({ length: 5000 }, (_, index) => `name${index}Part${index % 97} value_${index} getHTTPRequest`).join("\n");
+      counter.add(Buffer.from(seen, "utf8"));
+      finished(counter, grownDictionary);
+      const dictionary = next(grownDictionary);
+      counter.restart(dictionary);
+      expect(dictionary.count).toBe(0);
+      counter.add(Buffer.from("name7Part7 getHTTPRequest value_12", "utf8"));
+      expect(finished(counter, dictionary)).toEqual(expectedCounts("name7Part7 getHTTPRequest value_12"));
+      // Only the terms of that one chunk are in the dictionary: nothing was carried over from before the restart.
+      expect(dictionary.count).toBe(expectedCounts("name7Part7 getHTTPRequest value_12").size);
+      fc.assert(
+        fc.property(codeText, (text) => {
+          counter.add(Buffer.from(text, "utf8"));
+          expect(finished(counter, dictionary)).toEqual(expectedCounts(text));
+        }),
+        { numRuns: 200 },
+      );
+    });
+  }
 
   it("leaves out identifiers longer than 64 characters", () => {
     const dictionary = new TermDictionary();

@@ -16,6 +16,11 @@ export class IdentifierParts {
   private lowered = new Uint8Array(64);
   private readonly loweredAt = (position: number) => this.lowered[position]!;
 
+  /** Forgets every part (their stems' term ids name a dictionary no longer in use), keeping the tables. */
+  clear(): void {
+    this.parts.clear();
+  }
+
   /** The term id of the stem of the part source[start, end) (ASCII letters and digits), or -1 when the part is a stopword. */
   termOf(source: Uint8Array, start: number, end: number, dictionary: TermDictionary): number {
     const length = end - start;

@@ -90,6 +90,13 @@ export class ByteInterner {
     }
   }
 
+  /** Forgets every entry, keeping the arrays (and the pages they have touched) for the entries to come. */
+  clear(): void {
+    this.table.fill(0);
+    this.count = 0;
+    this.added = false;
+  }
+
   /** An empty table with this one's room (slots, pool bytes, ids), for a table that will fill about as far. */
   emptyCopy(): ByteInterner {
     return new ByteInterner(this.table.length >> 1, this.bytes.length, this.starts.length);

@@ -152,7 +152,8 @@ class LocalAnalysis {
       this.state = { dictionary, counter: new TermCounter(dictionary), reader: new FileReader() };
     } else if (this.state.counter.crowded) {
       this.state.dictionary = new TermDictionary(this.state.dictionary);
-      this.state.counter = new TermCounter(this.state.dictionary, this.state.counter);
+      // Records not yet written name the old dictionary's ids, so it is replaced, not emptied.
+      this.state.counter.restart(this.state.dictionary);
     }
     const { dictionary: terms, counter, reader } = this.state;
     return readAndAnalyse(files, counter, reader, { maxLines: this.maxLines }).map((outcome) =>

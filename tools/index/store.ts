@@ -44,6 +44,11 @@ export class TermDictionary implements TermList {
     return this.table.idOf(this.encoded, 0, length, hashOfBytes(this.encoded, 0, length));
   }
 
+  /** Forgets every term, keeping the tables: for a thread whose old ids nothing names any more. */
+  clear(): void {
+    this.table.clear();
+  }
+
   get count(): number {
     return this.table.count;
   }

@@ -15,16 +15,17 @@ import { writableOf } from "./writable-file.js";
 const port = parentPort;
 if (port === null) throw new Error("tools/index/worker runs only as a worker thread.");
 
-let dictionary = new TermDictionary();
-let counter = new TermCounter(dictionary);
+const dictionary = new TermDictionary();
+const counter = new TermCounter(dictionary);
 let termsSent = 0;
 const reader = new FileReader();
 
 port.on("message", (task: WorkerTask) => {
   const reset = counter.crowded;
   if (reset) {
-    dictionary = new TermDictionary(dictionary);
-    counter = new TermCounter(dictionary, counter);
+    // The main thread has its own copy of the terms sent, so this thread's tables are emptied and kept.
+    dictionary.clear();
+    counter.restart(dictionary);
     termsSent = 0;
   }
   const transfer: ArrayBuffer[] = [];
