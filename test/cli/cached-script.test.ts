@@ -65,8 +65,44 @@ describe("loadCachedScript", () => {
     expect(loadCachedScript(pathToFileURL(file))).toEqual({ text: "a［b］😀é" });
   });
 
+  it("reads a script larger than its cache, and a cache larger than its script, whole", () => {
+    const file = path.join(folder.path, "long.cjs");
+    const filler = "x".repeat(300_000);
+    writeFileSync(file, `(function (module, exports) {\nexports.length = ${JSON.stringify(filler)}.length;\n})`);
+    writeCache(file);
+    expect(loadCachedScript(pathToFileURL(file))).toEqual({ length: 300_000 });
+    writeFileSync(`${file}.cache`, Buffer.alloc(400_000, 7));
+    expect(loadCachedScript(pathToFileURL(file))).toEqual({ length: 300_000 });
+  });
+
   it("says the build is incomplete when the script is missing", () => {
     expect(() => loadCachedScript(pathToFileURL(path.join(folder.path, "missing.cjs")))).toThrow(/build is incomplete.*npm run build/);
+  });
+});
+
+describe("withLazyBuiltins (a built-in loaded when a name of it is first read)", () => {
+  const BUNDLED =
+    'var import_node_crypto=require("node:crypto"),import_node_os=__toESM(require("node:os")),import_node_fs=require("node:fs");exports.make=()=>(0,import_node_crypto.randomBytes)(4).length;';
+
+  it("rewrites a plain require of a listed built-in only, and loads it at the first read of a name", async () => {
+    // @ts-expect-error: a build script without type declarations.
+    const { withLazyBuiltins, SCRIPT_PRELUDE } = (await import("../../scripts/cached-scripts.mjs")) as { withLazyBuiltins: (text: string) => string; SCRIPT_PRELUDE: string[] };
+    const rewritten = withLazyBuiltins(BUNDLED);
+    expect(rewritten).toContain('import_node_crypto=__clioLazyBuiltin("node:crypto")');
+    expect(rewritten).toContain('__toESM(require("node:os"))');
+    expect(rewritten).toContain('import_node_fs=require("node:fs")');
+    const loaded: string[] = [];
+    const require = (id: string) => {
+      loaded.push(id);
+      return createRequire(import.meta.url)(id);
+    };
+    const text = `${SCRIPT_PRELUDE.slice(0, 2).join("\n")}\nconst __toESM = (module) => module;\n${rewritten}\n})`;
+    const module = { exports: {} as { make?: () => number } };
+    new vm.Script(text).runInThisContext()(module, module.exports, require);
+    expect(loaded).toEqual(["node:os", "node:fs"]);
+    expect(module.exports.make?.()).toBe(4);
+    expect(module.exports.make?.()).toBe(4);
+    expect(loaded).toEqual(["node:os", "node:fs", "node:crypto"]);
   });
 });
 
