@@ -261,29 +261,9 @@ export function asciiOnly(text) {
   return text.replace(/[^\0-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/**
- * Built-in modules a script names only through their exports (`crypto.randomBytes`), loaded when
- * a name is first read instead of when the importing module starts: a replay of one read never
- * makes a temporary name, prompts or starts a worker, and crypto alone is about 190 fresh pages.
- */
-const LAZY_BUILTINS = ["node:crypto", "node:zlib", "node:worker_threads", "node:readline/promises", "node:child_process", "node:net"];
-
-/**
- * The script with each plain `NAME=require("node:…")` of a built-in in LAZY_BUILTINS made a
- * `__clioLazyBuiltin` call. esbuild reads a named import as a property at each use, so the proxy
- * is enough; a default or namespace import goes through `__toESM`, which lists every name, and
- * is left as it is.
- */
-export function withLazyBuiltins(text) {
-  return text.replace(/(?<![\w$.])([\w$]+)=require\(("node:[a-z_/]+")\)/g, (whole, name, id) =>
-    LAZY_BUILTINS.includes(JSON.parse(id)) ? `${name}=__clioLazyBuiltin(${id})` : whole,
-  );
-}
-
-/** What every script gets first: import.meta.url, the loader of lazy built-ins and (to run commands) of main-build chunks. */
-export const SCRIPT_PRELUDE = [
+/** What a script that runs commands gets first: import.meta.url and the loader of main-build chunks. */
+const SCRIPT_PRELUDE = [
   "(function (module, exports, require) {",
-  "const __clioLazyBuiltin = (id) => { let loaded; return new Proxy({}, { get: (_, name) => (loaded ??= require(id))[name] }); };",
   // import.meta.url is the script's own address (module.filename, set by src/cached-script.ts).
   'const __clioScriptUrl = require("node:url").pathToFileURL(module.filename).href;',
   `const __clioImportChunk = require(${JSON.stringify(hostSpecifier("import"))});`,
@@ -312,12 +292,12 @@ export async function writeCachedScripts(chunksFolder, finalChunksFolder, metafi
       minifyWhitespace: true,
       charset: "ascii",
       logLevel: "warning",
-      banner: { js: SCRIPT_PRELUDE.slice(0, runsTools ? 4 : 3).join("\n") },
+      banner: { js: SCRIPT_PRELUDE.slice(0, runsTools ? 3 : 2).join("\n") },
       footer: { js: "})" },
       define: { "import.meta.url": "__clioScriptUrl" },
       plugins: [sharedModules(shared), runsTools ? chunkedImports(chunkedModules(script), inlineModules(script)) : handlerToolsUnavailable],
     });
-    const text = asciiOnly(withLazyBuiltins(withChunkImports(result.outputFiles[0].text)));
+    const text = asciiOnly(withChunkImports(result.outputFiles[0].text));
     writeFileSync(file, text);
     // The cache holds what compiling the script, running its module body and one run of the
     // command compiled: V8 compiles a function when it first runs, and a cache made before the

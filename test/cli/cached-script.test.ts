@@ -80,32 +80,6 @@ describe("loadCachedScript", () => {
   });
 });
 
-describe("withLazyBuiltins (a built-in loaded when a name of it is first read)", () => {
-  const BUNDLED =
-    'var import_node_crypto=require("node:crypto"),import_node_os=__toESM(require("node:os")),import_node_fs=require("node:fs");exports.make=()=>(0,import_node_crypto.randomBytes)(4).length;';
-
-  it("rewrites a plain require of a listed built-in only, and loads it at the first read of a name", async () => {
-    // @ts-expect-error: a build script without type declarations.
-    const { withLazyBuiltins, SCRIPT_PRELUDE } = (await import("../../scripts/cached-scripts.mjs")) as { withLazyBuiltins: (text: string) => string; SCRIPT_PRELUDE: string[] };
-    const rewritten = withLazyBuiltins(BUNDLED);
-    expect(rewritten).toContain('import_node_crypto=__clioLazyBuiltin("node:crypto")');
-    expect(rewritten).toContain('__toESM(require("node:os"))');
-    expect(rewritten).toContain('import_node_fs=require("node:fs")');
-    const loaded: string[] = [];
-    const require = (id: string) => {
-      loaded.push(id);
-      return createRequire(import.meta.url)(id);
-    };
-    const text = `${SCRIPT_PRELUDE.slice(0, 2).join("\n")}\nconst __toESM = (module) => module;\n${rewritten}\n})`;
-    const module = { exports: {} as { make?: () => number } };
-    new vm.Script(text).runInThisContext()(module, module.exports, require);
-    expect(loaded).toEqual(["node:os", "node:fs"]);
-    expect(module.exports.make?.()).toBe(4);
-    expect(module.exports.make?.()).toBe(4);
-    expect(loaded).toEqual(["node:os", "node:fs", "node:crypto"]);
-  });
-});
-
 describe("asciiOnly (the build's last step on a cached script)", () => {
   it("escapes what esbuild leaves in regular expressions, which then match as before", async () => {
     // @ts-expect-error: a build script without type declarations.
