@@ -35,31 +35,43 @@ export function loadCachedScript(url: URL, shared: Record<string, unknown> = {})
  * touched once instead of the two files' pages each (about 250 pages for `clio replay`).
  */
 function readScriptAndCache(file: string): { source: string; cachedData: Buffer | undefined } {
-  let scriptFd: number;
+  const scriptFd = asScriptRead(file, () => openSync(file, "r"));
+  // A cache that cannot be read only costs the compile time.
+  const cacheFd = unlessUnreadable(() => openSync(`${file}.cache`, "r"));
   try {
-    scriptFd = openSync(file, "r");
-  } catch (error) {
-    throw new Error(`clio's build is incomplete: ${file} cannot be read (${(error as Error).message}). Run npm run build.`);
-  }
-  let cacheFd: number | undefined;
-  try {
-    cacheFd = openSync(`${file}.cache`, "r");
-  } catch {
-    cacheFd = undefined;
-  }
-  try {
-    const scriptSize = fstatSync(scriptFd).size;
-    const cacheSize = cacheFd === undefined ? 0 : fstatSync(cacheFd).size;
+    const scriptSize = asScriptRead(file, () => fstatSync(scriptFd).size);
+    const cacheSize = cacheFd === undefined ? 0 : (unlessUnreadable(() => fstatSync(cacheFd).size) ?? 0);
     const buffer = Buffer.allocUnsafe(Math.max(scriptSize, cacheSize));
-    const bytes = buffer.subarray(0, readAll(scriptFd, buffer, scriptSize));
+    const bytes = buffer.subarray(
+      0,
+      asScriptRead(file, () => readAll(scriptFd, buffer, scriptSize)),
+    );
     // The build writes the script in ASCII (asciiOnly in scripts/cached-scripts.mjs): made as
     // Latin-1 its string needs no UTF-8 decoding and about a quarter fewer fresh pages.
     const source = bytes.toString(isAscii(bytes) ? "latin1" : "utf8");
-    const cachedData = cacheFd === undefined ? undefined : buffer.subarray(0, readAll(cacheFd, buffer, cacheSize));
+    const cachedData = cacheFd === undefined || cacheSize === 0 ? undefined : unlessUnreadable(() => buffer.subarray(0, readAll(cacheFd, buffer, cacheSize)));
     return { source, cachedData };
   } finally {
     closeSync(scriptFd);
     if (cacheFd !== undefined) closeSync(cacheFd);
+  }
+}
+
+/** `read`'s value; an error reading the script itself says the build is incomplete. */
+function asScriptRead<Value>(file: string, read: () => Value): Value {
+  try {
+    return read();
+  } catch (error) {
+    throw new Error(`clio's build is incomplete: ${file} cannot be read (${(error as Error).message}). Run npm run build.`);
+  }
+}
+
+/** `read`'s value, or undefined when it fails. */
+function unlessUnreadable<Value>(read: () => Value): Value | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
   }
 }
 
