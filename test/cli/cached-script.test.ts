@@ -1,6 +1,6 @@
 /** Loading a bundled command script with or without its V8 code cache. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -63,6 +63,26 @@ describe("loadCachedScript", () => {
     const file = path.join(folder.path, "unicode.cjs");
     writeFileSync(file, '(function (module, exports) {\nexports.text = "a［b］😀é";\n})');
     expect(loadCachedScript(pathToFileURL(file))).toEqual({ text: "a［b］😀é" });
+  });
+
+  it("reads a script larger than its cache, and a cache larger than its script, whole", () => {
+    const file = path.join(folder.path, "long.cjs");
+    writeFileSync(file, `(function (module, exports) {\n/* ${"x".repeat(300_000)} */\nexports.tail = "read to the end";\n})`);
+    writeCache(file);
+    expect(statSync(`${file}.cache`).size).toBeLessThan(statSync(file).size);
+    expect(loadCachedScript(pathToFileURL(file))).toEqual({ tail: "read to the end" });
+    writeFileSync(`${file}.cache`, Buffer.alloc(400_000, 7));
+    expect(loadCachedScript(pathToFileURL(file))).toEqual({ tail: "read to the end" });
+  });
+
+  it("compiles the script as usual when its cache cannot be read", () => {
+    const file = writeScript("cache-folder");
+    mkdirSync(`${file}.cache`);
+    expect(loadCachedScript(pathToFileURL(file))).toEqual({ answer: 42, separator: path.sep });
+  });
+
+  it("says the build is incomplete when the script cannot be read", () => {
+    expect(() => loadCachedScript(pathToFileURL(folder.path))).toThrow(/build is incomplete.*npm run build/);
   });
 
   it("says the build is incomplete when the script is missing", () => {
