@@ -92,71 +92,67 @@ describe("a file's stored symbol table", () => {
   });
 });
 
-describe("a damaged symbol table in a segment on disk", () => {
-  let folder: { path: string; remove(): Promise<void> };
-  beforeEach(async () => {
-    folder = await temporaryFolder("clio-symbol-damage-");
-  });
-  afterEach(() => folder.remove());
-
-  it("is found by the first search that reads it, which rebuilds the index and answers", async () => {
-    await writeFile(path.join(folder.path, "math.ts"), "export function addNumbers(a: number, b: number) {\n  return a + b;\n}\n");
-    await (await CodeIndex.open(folder.path)).update();
-    const segments = path.join(folder.path, ".clio/index/segments");
-    const [name] = await readdir(segments);
-    const file = path.join(segments, name!);
-    const reader = new SegmentReader(name!, new FileSource(file));
-    const [at, length] = reader.table.meta(0);
-    reader.close();
-    expect(length).toBeGreaterThan(40);
-    const bytes = await readFile(file);
-    // A byte of the table's columns: the file keeps its length, and no section checksum covers the meta blobs.
-    bytes[at + 36] = bytes[at + 36]! ^ 1;
-    await writeFile(file, bytes);
-    const reopened = await CodeIndex.open(folder.path);
-    expect(reopened.built).toBe(true);
-    expect((await reopened.update()).indexed).toBe(0);
-    const { hits } = await reopened.reading(() => searchIndex(reopened, "add numbers"));
-    expect([hits[0]?.path, hits[0]?.nameMatch]).toEqual(["math.ts", "addNumbers"]);
-    expect(await readdir(segments)).not.toContain(name);
-  });
-});
-
-describe("ranking on the stored table", () => {
+describe("tables in an index on disk", () => {
   let folder: { path: string; remove(): Promise<void> };
   beforeEach(async () => {
     folder = await temporaryFolder("clio-symbol-table-");
   });
   afterEach(() => folder.remove());
 
-  it("names the definition whose name reads best as the query, as nameScore on each name would", async () => {
-    const words = ["parse", "config", "cache", "retry", "delay", "backoff", "json", "schema", "tree", "walk", "http", "headers"];
-    const joined = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 4 });
-    const camel = (parts: string[]) => parts.map((part, at) => (at === 0 ? part : part[0]!.toUpperCase() + part.slice(1))).join("");
-    await fc.assert(
-      fc.asyncProperty(
-        fc.uniqueArray(joined.map(camel), { minLength: 1, maxLength: 12 }),
-        fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 3 }),
-        async (names, queryWords) => {
-          const source = names.map((name, at) => `function ${name}() {\n  return ${at};\n}\n`).join("\n");
-          await writeFile(path.join(folder.path, "code.js"), `// ${queryWords.join(" ")}\n${source}`);
-          const index = await CodeIndex.open(folder.path);
-          await index.update();
-          const query = queryWords.join(" ");
-          const plan = planQuery(index.queryTerms(), query);
-          let best: { name: string; score: number } | undefined;
-          for (const name of names) {
-            const score = nameScore(plan, name);
-            if (score > 0 && (best === undefined || score > best.score)) best = { name, score };
-          }
-          const [hit] = (await searchIndex(index, query)).hits;
-          expect(hit?.path).toBe("code.js");
-          // A name is given as the reason when it reads well enough (search.ts: 0.3).
-          expect(hit?.nameMatch).toBe(best !== undefined && best.score >= 0.3 ? best.name : undefined);
-        },
-      ),
-      { numRuns: 40 },
-    );
+  describe("a damaged symbol table in a segment on disk", () => {
+    it("is found by the first search that reads it, which rebuilds the index and answers", async () => {
+      await writeFile(path.join(folder.path, "math.ts"), "export function addNumbers(a: number, b: number) {\n  return a + b;\n}\n");
+      await (await CodeIndex.open(folder.path)).update();
+      const segments = path.join(folder.path, ".clio/index/segments");
+      const [name] = await readdir(segments);
+      const file = path.join(segments, name!);
+      const reader = new SegmentReader(name!, new FileSource(file));
+      const [at, length] = reader.table.meta(0);
+      reader.close();
+      expect(length).toBeGreaterThan(40);
+      const bytes = await readFile(file);
+      // A byte of the table's columns: the file keeps its length, and no section checksum covers the meta blobs.
+      bytes[at + 36] = bytes[at + 36]! ^ 1;
+      await writeFile(file, bytes);
+      const reopened = await CodeIndex.open(folder.path);
+      expect(reopened.built).toBe(true);
+      expect((await reopened.update()).indexed).toBe(0);
+      const { hits } = await reopened.reading(() => searchIndex(reopened, "add numbers"));
+      expect([hits[0]?.path, hits[0]?.nameMatch]).toEqual(["math.ts", "addNumbers"]);
+      expect(await readdir(segments)).not.toContain(name);
+    });
+  });
+
+  describe("ranking on the stored table", () => {
+    it("names the definition whose name reads best as the query, as nameScore on each name would", async () => {
+      const words = ["parse", "config", "cache", "retry", "delay", "backoff", "json", "schema", "tree", "walk", "http", "headers"];
+      const joined = fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 4 });
+      const camel = (parts: string[]) => parts.map((part, at) => (at === 0 ? part : part[0]!.toUpperCase() + part.slice(1))).join("");
+      await fc.assert(
+        fc.asyncProperty(
+          fc.uniqueArray(joined.map(camel), { minLength: 1, maxLength: 12 }),
+          fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 3 }),
+          async (names, queryWords) => {
+            const source = names.map((name, at) => `function ${name}() {\n  return ${at};\n}\n`).join("\n");
+            await writeFile(path.join(folder.path, "code.js"), `// ${queryWords.join(" ")}\n${source}`);
+            const index = await CodeIndex.open(folder.path);
+            await index.update();
+            const query = queryWords.join(" ");
+            const plan = planQuery(index.queryTerms(), query);
+            let best: { name: string; score: number } | undefined;
+            for (const name of names) {
+              const score = nameScore(plan, name);
+              if (score > 0 && (best === undefined || score > best.score)) best = { name, score };
+            }
+            const [hit] = (await searchIndex(index, query)).hits;
+            expect(hit?.path).toBe("code.js");
+            // A name is given as the reason when it reads well enough (search.ts: 0.3).
+            expect(hit?.nameMatch).toBe(best !== undefined && best.score >= 0.3 ? best.name : undefined);
+          },
+        ),
+        { numRuns: 40 },
+      );
+    });
   });
 });
 
