@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DialectRecognizer } from "../../grammar/dialects/recognizer.js";
-import { dialectFindings, SMALL_VOCABULARY } from "./support.js";
+import { dialectFindings, piecesTextArbitrary, SMALL_VOCABULARY } from "./support.js";
 
 /** Openers of each kind of candidate, and pieces of their insides. */
 const PIECES = [
@@ -53,9 +53,9 @@ const PIECES = [
 describe("runs inside a candidate passed in one loop", () => {
   it("find what reading every character as its own step finds", () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 30 }), (pieces) => {
+      fc.property(piecesTextArbitrary(PIECES, 30), (pieces) => {
         // Padded past the small-chunk length, so the whole text takes the long-chunk path.
-        const text = `${pieces.join("")}\n${" ".repeat(20)}`;
+        const text = `${pieces}\n${" ".repeat(20)}`;
         expect(dialectFindings(SMALL_VOCABULARY, text, true)).toBe(dialectFindings(SMALL_VOCABULARY, text, false));
       }),
       { numRuns: 1500 },

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { DialectRecognizer } from "../../grammar/dialects/recognizer.js";
 import { LineFeedLog } from "../../grammar/line-feed-log.js";
 import { StreamingScanner } from "../../grammar/scanner.js";
-import { chunkedAndWhole, chunksOf, lineFeedsOf, SMALL_VOCABULARY } from "./support.js";
+import { chunkedAndWhole, chunksOf, lineFeedsOf, piecesTextArbitrary, SMALL_VOCABULARY } from "./support.js";
 
 const PIECES = [
   '<tool_call>\n{"name": "read_file", "arguments": {"path": "a.ts"}}\n</tool_call>\n',
@@ -50,7 +50,7 @@ const PIECES = [
   "é",
 ];
 
-const textArbitrary = fc.array(fc.constantFrom(...PIECES), { maxLength: 40 }).map((pieces) => pieces.join(""));
+const textArbitrary = piecesTextArbitrary(PIECES, 40);
 const sizesArbitrary = fc.array(fc.constantFrom(1, 3, 17, 40, 70, 500, 100_000), { minLength: 1, maxLength: 6 });
 
 /** The scanner keeping a line feed log, as the dialect layer has it kept. */

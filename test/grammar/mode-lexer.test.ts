@@ -5,6 +5,7 @@ import { brokenCommandArbitrary, printableCommandArbitrary } from "../../grammar
 import { print } from "../../grammar/index.js";
 import { commandLexer, commandModes, Key } from "../../grammar/lexer.js";
 import { ModeLexer } from "../../grammar/mode-lexer.js";
+import { piecesTextArbitrary } from "./support.js";
 
 // The reference: Chevrotain's own Lexer on the same modes, as the grammar built it before.
 const chevrotainLexer = new Lexer(commandModes, { positionTracking: "onlyOffset", ensureOptimizations: false, skipValidations: true });
@@ -56,7 +57,7 @@ const PIECES = [
 ];
 const commandLikeText = fc.oneof(
   fc.string({ unit: fc.constantFrom("[", "]", ":", "=", "<", "A", "k", "1", " ", "\n", "\r", "\t", '"', "\\", "E", "O", "F", "+", "é"), maxLength: 80 }),
-  fc.array(fc.constantFrom(...PIECES), { maxLength: 30 }).map((pieces) => pieces.join("")),
+  piecesTextArbitrary(PIECES, 30),
   fc.string({ unit: "binary", maxLength: 40 }),
 );
 

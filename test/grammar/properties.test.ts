@@ -2,13 +2,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chunkingArbitrary, documentArbitrary, printableCommandArbitrary } from "../../grammar/arbitraries.js";
 import { decodeBase64, parse, print } from "../../grammar/index.js";
-import { allPositions, parseChunks, positionOf } from "./support.js";
+import { allPositions, parseChunks, piecesTextArbitrary, positionOf } from "./support.js";
 
 const PIECES = ["[A:", "k=1", "]", "[B:j=", '"x]"', "<<EOF\n", "\nEOF\n", "EOF", "```\n", "~~~\n", "`", "``", "\\", "\n", "\r\n", "\r", " ", ":", "!", "é", "😀"];
 const anyText = fc.oneof(
   fc.string({ unit: "binary", maxLength: 60 }),
   fc.string({ unit: fc.constantFrom("[", "]", ":", "=", "<", "A", "k", " ", "\n", "\r", "`", "~", "\\", '"', "E", "O", "F"), maxLength: 80 }),
-  fc.array(fc.constantFrom(...PIECES), { maxLength: 30 }).map((pieces) => pieces.join("")),
+  piecesTextArbitrary(PIECES, 30),
 );
 
 describe("laws", () => {

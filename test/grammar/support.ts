@@ -1,4 +1,5 @@
 /** Shared helpers for the grammar specifications. */
+import fc from "fast-check";
 import type { Command, ParseResult } from "../../grammar/ast.js";
 import { CallScanner } from "../../grammar/dialects/call-scanner.js";
 import { DialectRecognizer } from "../../grammar/dialects/recognizer.js";
@@ -86,4 +87,9 @@ export function dialectFindings(vocabulary: CallVocabulary, text: string, whole:
   else for (const character of text) recognizer.feed(character);
   recognizer.finish();
   return JSON.stringify(recognizer.found);
+}
+
+/** Texts made of up to `maxLength` of `pieces`, each any number of times, joined as they are. */
+export function piecesTextArbitrary(pieces: readonly string[], maxLength: number): fc.Arbitrary<string> {
+  return fc.array(fc.constantFrom(...pieces), { maxLength }).map((chosen) => chosen.join(""));
 }
