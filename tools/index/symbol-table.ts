@@ -129,11 +129,6 @@ export function encodeFileMeta(symbols: readonly SymbolDefinition[], imports: re
   return blob;
 }
 
-/** The 32-bit little-endian number at byte `at`. */
-function wordAt(bytes: Uint8Array, at: number): number {
-  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16)) + bytes[at + 3]! * 2 ** 24;
-}
-
 /** A file's symbol table read in place: names and parts by symbol number, objects made on demand. */
 export class SymbolNames {
   /** The file's distinct name parts, in code-unit order. */
@@ -160,19 +155,21 @@ export class SymbolNames {
   /** Reads the table at the start of `bytes`. Throws SegmentDamage when it does not hold together. */
   constructor(private readonly bytes: Uint8Array) {
     if (bytes.length < HEADER_BYTES) throw new SegmentDamage("a file's symbol table is cut short");
+    const header = new DataView(bytes.buffer, bytes.byteOffset, HEADER_BYTES);
+    const wordAt = (at: number) => header.getUint32(at, true);
     const shape: TableShape = {
-      count: wordAt(bytes, 4),
-      partTotal: wordAt(bytes, 8),
-      partCount: wordAt(bytes, 12),
-      parentCount: wordAt(bytes, 16),
-      namesBytes: wordAt(bytes, 20),
-      partsBytes: wordAt(bytes, 24),
-      parentsBytes: wordAt(bytes, 28),
+      count: wordAt(4),
+      partTotal: wordAt(8),
+      partCount: wordAt(12),
+      parentCount: wordAt(16),
+      namesBytes: wordAt(20),
+      partsBytes: wordAt(24),
+      parentsBytes: wordAt(28),
     };
     const { kindsAt, end } = tableBounds(shape);
     // Sizes beyond the bytes are damage, not a reason to allocate.
     if (end > bytes.length) throw new SegmentDamage("a file's symbol table counts more than it holds");
-    if (checksumOf(bytes.subarray(4, end)) !== wordAt(bytes, 0)) throw new SegmentDamage("a file's symbol table does not match its checksum");
+    if (checksumOf(bytes.subarray(4, end)) !== wordAt(0)) throw new SegmentDamage("a file's symbol table does not match its checksum");
     const wordCount = columnWords(shape);
     // A view needs its bytes to start at a multiple of 4; otherwise the columns are copied.
     const words =
