@@ -9,3 +9,12 @@ export function firstAtOrAfter<Value extends number | string>(sorted: ArrayLike<
   }
   return low;
 }
+
+/**
+ * Orders strings by their UTF-16 code units, as `<` does: the same order on every machine, and
+ * unlike `localeCompare` it needs no ICU collator (whose first use costs a fresh process about
+ * 10 ms).
+ */
+export function compareCodeUnits(left: string, right: string): number {
+  return left < right ? -1 : left > right ? 1 : 0;
+}

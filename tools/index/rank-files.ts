@@ -6,6 +6,7 @@
  * fixtures, examples and generated files go below other code unless the query asks for tests.
  * Knows nothing of storage: it reads chunk scores, chunk places and symbols through a view.
  */
+import { compareCodeUnits } from "../../grammar/sorted.js";
 import { isSupportPath } from "./file-kinds.js";
 import type { QueryPlan } from "./query-plan.js";
 import { nameParts, type SymbolNames } from "./symbol-table.js";
@@ -147,7 +148,7 @@ export function rankFiles(view: RankingView, plan: QueryPlan, limit: number, exa
   }
   // A query that is exactly a symbol's name puts the files that define it first.
   if (exactFiles.size > 0) for (let at = 0; at < files.length; at++) files[at]!.score += 10 * (top + 1) * (exactFiles.get(files[at]!.path) ?? 0);
-  return firstInOrder(files, limit, (left, right) => right.score - left.score || left.path.localeCompare(right.path));
+  return firstInOrder(files, limit, (left, right) => right.score - left.score || compareCodeUnits(left.path, right.path));
 }
 
 /**

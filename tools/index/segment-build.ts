@@ -3,6 +3,7 @@
  * and by merging segments into one, term by term in dictionary order, keeping only the files
  * still live. Both stream into a sink, so memory stays near one batch of records.
  */
+import { compareCodeUnits } from "../../grammar/sorted.js";
 import { CHUNK_ROW, SegmentWriter, type SegmentReader } from "./segment.js";
 import type { SegmentSink } from "./segment-bytes.js";
 import { CHUNK_HEADER } from "./store.js";
@@ -34,7 +35,7 @@ export function writeRecords(sink: SegmentSink, files: readonly WritableFile[], 
   });
   addChanges(writer, changes);
   writePostings(writer, files, firstIds, terms);
-  for (const name of [...symbolFiles.keys()].sort(byCodeUnits)) writer.addSymbol(name, symbolFiles.get(name)!);
+  for (const name of [...symbolFiles.keys()].sort(compareCodeUnits)) writer.addSymbol(name, symbolFiles.get(name)!);
   return writer.finish();
 }
 
@@ -42,10 +43,6 @@ export function writeRecords(sink: SegmentSink, files: readonly WritableFile[], 
 function addChanges(writer: SegmentWriter, changes: readonly FileChange[]): void {
   for (const change of changes)
     writer.addFile({ path: change.path, size: change.size, mtimeMs: change.mtimeMs, hash: "", language: "", lines: 0, symbolCount: 0, state: change.state }, emptyMeta, []);
-}
-
-function byCodeUnits(left: string, right: string): number {
-  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 /** Lays the files' postings out by term id in one counting pass, then writes them in term order (ids are in term order already). */
