@@ -38,6 +38,17 @@ async function startLoggingFromArguments(argv: string[]): Promise<void> {
 
 await startLoggingFromArguments(process.argv);
 
+/**
+ * Ends a command that has done all its work: exits as soon as what it wrote to stdout and stderr
+ * has gone out (a pipe to a slow reader holds writes back), skipping the teardown of the heap that
+ * waiting for the event loop to empty goes through (about 7 ms of a replay's fresh process). Exit
+ * hooks still run.
+ */
+async function exitOnceWritten(code: number): Promise<never> {
+  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write("", () => resolve()))));
+  process.exit(code);
+}
+
 function positiveNumber(value: string): number {
   const parsed = Number(value);
   if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError("expected a number above 0, e.g. 30 or 0.5.");
@@ -72,7 +83,7 @@ program
   .option("--chunk <n>", "feed the text to the streaming scanner n characters at a time", positiveInteger)
   .action(async (file: string | undefined, options: { json?: boolean; chunk?: number }) => {
     const { parseCommand } = await import("./parse-command.js");
-    process.exitCode = await parseCommand(file, options);
+    await exitOnceWritten(await parseCommand(file, options));
   });
 
 program
@@ -102,7 +113,7 @@ program
   .option("--git-author <author>", 'the author of the commits the script makes, as "Name <email>" (default "Clio Replay <replay@example.com>")')
   .action(async (files: string[], options) => {
     const { replayCommand } = await import("./replay-command.js");
-    process.exitCode = await replayCommand(files, options);
+    await exitOnceWritten(await replayCommand(files, options));
   });
 
 program
