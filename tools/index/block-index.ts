@@ -5,9 +5,41 @@
  */
 import { SegmentDamage } from "./segment-bytes.js";
 
+/** The first term of each block of a dictionary, in block order. */
+export interface FirstTerms {
+  readonly count: number;
+  at(block: number): string;
+}
+
+/** First terms the writer has as strings. */
+export function firstTermsOf(terms: readonly string[]): FirstTerms {
+  return { count: terms.length, at: (block) => terms[block]! };
+}
+
+/**
+ * First terms read from a block index: one text and where each term starts in it. A lookup
+ * compares a term with about log2(count) of them, so only those become strings (a segment of a
+ * large tree has thousands of blocks, and a one-off search looks up a few words).
+ */
+class StoredFirstTerms implements FirstTerms {
+  constructor(
+    private readonly text: string,
+    /** Where each term starts in `text`, and one past the last's end. */
+    private readonly starts: Uint32Array,
+  ) {}
+
+  get count(): number {
+    return this.starts.length - 1;
+  }
+
+  at(block: number): string {
+    return this.text.slice(this.starts[block], this.starts[block + 1]);
+  }
+}
+
 /** A dictionary as a reader holds it: its blocks' first terms, offsets and checksums, where the blocks end, and where its postings start. */
 export interface DictionaryFooter {
-  firsts: string[];
+  firsts: FirstTerms;
   offsets: ArrayLike<number>;
   sums: ArrayLike<number>;
   /** Where the blocks end. */
@@ -25,15 +57,16 @@ export type StoredDictionary = Pick<DictionaryFooter, "end" | "postings"> & { st
  */
 export function blockIndexBytes(dictionaries: readonly DictionaryFooter[]): Uint8Array {
   const parts = dictionaries.flatMap((dictionary) => {
-    const count = dictionary.firsts.length;
-    const text = Buffer.from(dictionary.firsts.join(""), "utf8");
+    const count = dictionary.firsts.count;
+    const firsts = Array.from({ length: count }, (_, block) => dictionary.firsts.at(block));
+    const text = Buffer.from(firsts.join(""), "utf8");
     const numbers = Buffer.alloc(8 + 12 * count);
     numbers.writeUInt32LE(count, 0);
     numbers.writeUInt32LE(text.length, 4);
     for (let block = 0; block < count; block++) {
       numbers.writeUInt32LE(dictionary.offsets[block]!, 8 + 4 * block);
       numbers.writeUInt32LE(dictionary.sums[block]!, 8 + 4 * (count + block));
-      numbers.writeUInt32LE(dictionary.firsts[block]!.length, 8 + 4 * (2 * count + block));
+      numbers.writeUInt32LE(firsts[block]!.length, 8 + 4 * (2 * count + block));
     }
     return [numbers, text];
   });
@@ -56,14 +89,11 @@ export function readBlockIndex(bytes: Uint8Array, stored: readonly StoredDiction
     const offsets = numbers.subarray(0, count);
     const sums = numbers.subarray(count, 2 * count);
     const lengths = numbers.subarray(2 * count);
-    const firsts: string[] = new Array(count);
-    let position = 0;
-    for (let block = 0; block < count; block++) {
-      firsts[block] = text.slice(position, position + lengths[block]!);
-      position += lengths[block]!;
-    }
+    const starts = new Uint32Array(count + 1);
+    for (let block = 0; block < count; block++) starts[block + 1] = starts[block]! + lengths[block]!;
+    const position = starts[count]!;
     if (position !== text.length || (count > 0 && offsets[0] !== start)) throw new SegmentDamage("its block index does not match its dictionary");
     at = textAt + textLength;
-    return { firsts, offsets, sums, end, postings };
+    return { firsts: new StoredFirstTerms(text, starts), offsets, sums, end, postings };
   });
 }

@@ -3,7 +3,7 @@
  * term, document frequency, postings offset and length, each block checksummed, with each
  * block's first term and offset kept for the block index.
  */
-import type { DictionaryFooter } from "./block-index.js";
+import { type DictionaryFooter, firstTermsOf } from "./block-index.js";
 import { ByteBuffer, checksumOf, type SegmentSink } from "./segment-bytes.js";
 
 /** Entries in a dictionary block. */
@@ -79,6 +79,6 @@ export class DictionaryWriter {
   finish(sink: SegmentSink, postings: number): DictionaryFooter {
     if (this.inBlock > 0) this.closeBlock();
     const at = sink.append(this.blocks.view());
-    return { ...this.footer, offsets: this.footer.offsets.map((offset) => offset + at), end: at + this.blocks.length, postings };
+    return { firsts: firstTermsOf(this.footer.firsts), sums: this.footer.sums, offsets: this.footer.offsets.map((offset) => offset + at), end: at + this.blocks.length, postings };
   }
 }

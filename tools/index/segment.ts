@@ -338,7 +338,7 @@ export class SegmentReader {
   }
 
   private *entries(dictionary: DictionaryFooter): Generator<DictionaryEntry> {
-    for (let block = 0; block < dictionary.firsts.length; block++) yield* this.block(dictionary, block);
+    for (let block = 0; block < dictionary.firsts.count; block++) yield* this.block(dictionary, block);
   }
 
   private block(dictionary: DictionaryFooter, block: number): DictionaryEntry[] {
@@ -355,11 +355,11 @@ export class SegmentReader {
   private find(dictionary: DictionaryFooter, term: string): DictionaryEntry | undefined {
     const firsts = dictionary.firsts;
     let low = 0;
-    let high = firsts.length - 1;
+    let high = firsts.count - 1;
     // The last block whose first term is at or before `term`.
     while (low <= high) {
       const middle = (low + high) >>> 1;
-      if (firsts[middle]! <= term) low = middle + 1;
+      if (firsts.at(middle) <= term) low = middle + 1;
       else high = middle - 1;
     }
     if (high < 0) return undefined;
