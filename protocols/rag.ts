@@ -18,6 +18,9 @@ import type { SearchHit, SearchResult } from "../tools/index/search.js";
 import { plural } from "../tools/format.js";
 import { summarizeSkipped } from "../tools/index/skipped.js";
 
+/** The first change check's start, loaded before the rest of the index code (early-check.ts). */
+const loadEarlyCheck = loadOnce(() => import("../tools/index/early-check.js"));
+
 /** The code index, loaded on the first RAG command rather than at start-up. */
 const loadIndexTools = loadOnce(async () => {
   const [{ CodeIndex }, { analyzeIndex }, { explainInIndex }, { searchIndex }, { createHttpEmbedder, embeddingsSettingsOf }] = await Promise.all([
@@ -49,6 +52,11 @@ interface RagState {
   updating?: Promise<IndexReport>;
 }
 
+/** The `RAG` section of the config. */
+function settingsOf(environment: ProtocolEnvironment): { maxFileBytes?: number; maxChunkLines?: number; semanticWeight?: number; threadMinPaths?: number; embeddings?: unknown } {
+  return (environment.config.RAG ?? {}) as ReturnType<typeof settingsOf>;
+}
+
 const query = parameter.text("Words or an identifier to look for");
 const optionalPath = parameter.optionalPath("A folder or file relative to the workspace (default: the whole workspace)");
 const contextSize = parameter.integer("How many lines of code to show (search: per hit, default 12; explain: in all, default 80)", { min: 1, max: 500 });
@@ -56,7 +64,7 @@ const contextSize = parameter.integer("How many lines of code to show (search: p
 /** Makes the RAG protocol; `options` are the seams the terminal and tests pass. */
 export function createRagProtocol(options: RagOptions = {}) {
   const indexOptions = (environment: ProtocolEnvironment, tools: Awaited<ReturnType<typeof loadIndexTools>>): CodeIndexOptions => {
-    const { embeddings, ...settings } = (environment.config.RAG ?? {}) as { maxFileBytes?: number; maxChunkLines?: number; semanticWeight?: number; embeddings?: unknown };
+    const { embeddings, ...settings } = settingsOf(environment);
     const configured = tools.embeddingsSettingsOf(embeddings, environment.env);
     const embed = options.embed ?? (configured === undefined ? undefined : tools.createHttpEmbedder(configured, { fetch: options.fetch ?? fetch, env: environment.env }));
     return {
@@ -71,8 +79,13 @@ export function createRagProtocol(options: RagOptions = {}) {
   };
 
   async function openIndex(state: RagState, environment: ProtocolEnvironment): Promise<CodeIndex> {
-    state.index ??= loadIndexTools()
-      .then((tools) => tools.CodeIndex.open(environment.workspace.root, indexOptions(environment, tools)))
+    const root = environment.workspace.root;
+    // The change check begins before the index code loads (early-check.ts): find is under way meanwhile.
+    state.index ??= loadEarlyCheck()
+      .then(({ beginCheckEarly }) => {
+        const helpers = beginCheckEarly(root, settingsOf(environment));
+        return loadIndexTools().then((tools) => tools.CodeIndex.open(root, { ...indexOptions(environment, tools), helpers }));
+      })
       .catch((error: unknown) => {
         state.index = undefined;
         throw error;

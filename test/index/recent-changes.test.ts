@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ChangeCheck, type ListingTimes } from "../../tools/index/change-check.js";
 import { EARLY_FIND_MS } from "../../tools/index/check-helpers.js";
 import { CodeIndex } from "../../tools/index/code-index.js";
+import { beginCheckEarly } from "../../tools/index/early-check.js";
 import { RecentChanges, type SpawnProcess } from "../../tools/index/recent-changes.js";
 import type { SkippedFile } from "../../tools/index/walk.js";
 import { temporaryFolder } from "../support/workspace.js";
@@ -219,5 +220,47 @@ describe("a change check that stats only what find reports", () => {
     await utimes(at("src/one.ts"), new Date(Date.now() - 1800_000), new Date(Date.now() - 1800_000));
     expect(await index.update()).toMatchObject({ indexed: 1 });
     expect(counted.runs).toBe(2);
+  });
+
+  it("a find begun before the index code loads (early-check.ts) is the one the opened index's first check uses", async () => {
+    await indexed();
+    const counted = countedSpawn();
+    await writeFile(at("src/two.ts"), "export const zwei = 2;\n");
+    const helpers = beginCheckEarly(folder.path, { threadMinPaths: 0, spawnFind: counted.spawn });
+    expect(counted.runs).toBe(1);
+    const index = await CodeIndex.open(folder.path, { threadMinPaths: 0, checkAfterOpen: true, spawnFind: counted.spawn, helpers });
+    expect(counted.runs).toBe(1);
+    expect(await index.update()).toMatchObject({ indexed: 1 });
+    expect(counted.runs).toBe(1);
+  });
+
+  it("a find begun early for a listing that another check has since replaced is not used: the edit after it is seen", async () => {
+    await indexed();
+    const counted = countedSpawn();
+    const helpers = beginCheckEarly(folder.path, { threadMinPaths: 0, spawnFind: counted.spawn });
+    // Another process finds an edit and writes a newer listing; then a file changes with its mtime set back.
+    await tick();
+    await writeFile(at("src/two.ts"), "export const zwei = 2;\n");
+    expect(await (await CodeIndex.open(folder.path)).update()).toMatchObject({ indexed: 1 });
+    await tick();
+    await writeFile(at("src/one.ts"), "export const uno = 1;\n");
+    await utimes(at("src/one.ts"), new Date(Date.now() - 1800_000), new Date(Date.now() - 1800_000));
+    const index = await CodeIndex.open(folder.path, { threadMinPaths: 0, checkAfterOpen: true, spawnFind: counted.spawn, helpers });
+    expect(counted.runs).toBe(2);
+    expect(await index.update()).toMatchObject({ indexed: 1 });
+    expect(counted.runs).toBe(2);
+  });
+
+  it("begins nothing without a stored index, or with one of another format", async () => {
+    const counted = countedSpawn();
+    beginCheckEarly(folder.path, { threadMinPaths: 0, spawnFind: counted.spawn });
+    await indexed();
+    const manifest = at(".clio/index/manifest.json");
+    const stored = JSON.parse(await readFile(manifest, "utf8")) as { version: number };
+    await writeFile(manifest, JSON.stringify({ ...stored, version: stored.version + 1 }));
+    beginCheckEarly(folder.path, { threadMinPaths: 0, spawnFind: counted.spawn });
+    await writeFile(manifest, "{ not json");
+    beginCheckEarly(folder.path, { threadMinPaths: 0, spawnFind: counted.spawn });
+    expect(counted.runs).toBe(0);
   });
 });

@@ -45,7 +45,10 @@ export class CheckHelpers {
     private readonly options: CheckHelperOptions,
   ) {}
 
-  /** Starts find, or the stat thread, for the first check when the manifest says it will use it. */
+  /**
+   * Starts find, or the stat thread, for the first check when the manifest says it will use it
+   * (a find begun for that listing already, before the index opened, is kept: early-check.ts).
+   */
   startEarly(manifest: IndexManifest): void {
     // Read as found on disk: a field of another shape counts nothing (and ChangeCheck.begin refuses it).
     const listing = manifest.listing;
@@ -69,7 +72,7 @@ export class CheckHelpers {
     return (listed, checkedAt) => {
       const early = this.earlyFind;
       this.earlyFind = undefined;
-      if (early?.listing === listing && Date.now() - early.recent.startedAt <= EARLY_FIND_MS) return early.recent;
+      if (early !== undefined && sameListing(early.listing, listing) && Date.now() - early.recent.startedAt <= EARLY_FIND_MS) return early.recent;
       const recent = RecentChanges.start(this.root, listed, checkedAt - RACY_MS, spawnFind);
       recent?.reported.then(() => {
         if (recent.unusable) this.findFailed = true;
@@ -86,4 +89,16 @@ export class CheckHelpers {
   private coreIdle(): boolean {
     return (this.options.coreToSpare ?? coreToSpare)();
   }
+}
+
+/**
+ * Whether two reads of a manifest hold the same listing: each check writes its own moment, so
+ * a listing read again (the manifest is read before the index opens and again as it opens) is
+ * the same when that moment and its folders are.
+ */
+function sameListing(left: ListingTimes, right: ListingTimes): boolean {
+  if (left === right) return true;
+  if (left.checkedAt !== right.checkedAt || typeof left.mtimes !== "object" || typeof right.mtimes !== "object" || left.mtimes === null || right.mtimes === null) return false;
+  const folders = Object.keys(left.mtimes);
+  return folders.length === Object.keys(right.mtimes).length && folders.every((folder) => right.mtimes[folder] === left.mtimes[folder]);
 }

@@ -18,7 +18,7 @@ import type { LiveFiles } from "./live-files.js";
 import { SegmentSet, type ChunkView, type QueryTerms } from "./segment-set.js";
 import type { SegmentReader } from "./segment.js";
 import { SegmentDamage } from "./segment-bytes.js";
-import { INDEX_FORMAT_VERSION, type IndexManifest, type VectorRecord } from "./store.js";
+import { INDEX_DIRECTORY, INDEX_FORMAT_VERSION, type IndexManifest, type VectorRecord } from "./store.js";
 import { ChangeCheck, CheckInAdvance } from "./change-check.js";
 import { CheckHelpers } from "./check-helpers.js";
 import { scanForChanges } from "./update-scan.js";
@@ -28,7 +28,6 @@ import { exclusionOf, type SkippedFile } from "./walk.js";
 
 export type { CodeIndexOptions, Embedder, IndexProgress, IndexReport, SymbolLocation } from "./index-types.js";
 
-export const INDEX_DIRECTORY = path.join(".clio", "index");
 /** Past this many segments, an update merges the newer ones into one. */
 const MAX_SEGMENTS = 8;
 const SEGMENT_POSTINGS = 1_000_000;
@@ -52,7 +51,7 @@ export class CodeIndex {
   ) {
     this.store = new IndexStore(path.join(root, INDEX_DIRECTORY));
     this.segments = new SegmentSet(options.hidden);
-    this.helpers = new CheckHelpers(root, options);
+    this.helpers = options.helpers ?? new CheckHelpers(root, options);
   }
 
   /** The indexed files by path. */

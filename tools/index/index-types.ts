@@ -1,5 +1,5 @@
 /** The contracts of a code index (code-index.ts): its options, progress, report and embedder. */
-import type { CheckHelperOptions } from "./check-helpers.js";
+import type { CheckHelperOptions, CheckHelpers } from "./check-helpers.js";
 import type { SymbolDefinition } from "./symbols.js";
 import type { SkippedFile } from "./walk.js";
 
@@ -28,6 +28,8 @@ export interface CodeIndexOptions extends CheckHelperOptions {
   workers?: number;
   /** The caller checks for changes right after opening (a fresh process's first search): find or the stat thread starts as the manifest is read, to be under way by then. */
   checkAfterOpen?: boolean;
+  /** The change checks' helpers, when begun before the index code loaded (early-check.ts); made by the index otherwise. */
+  helpers?: CheckHelpers;
   /** Updates that read fewer bytes than this stay in this thread (default 8 MiB). */
   parallelMinBytes?: number;
   /** Analysed files are written as a segment once they hold this many term postings (default 1,000,000): bounds a build's memory. */

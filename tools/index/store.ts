@@ -3,6 +3,7 @@
  * numbers), the dictionary those ids refer to, and the manifest of the index on disk
  * (index-store.ts). Segments (segment.ts) store the records with their terms spelled out.
  */
+import path from "node:path";
 import type { ListingTimes } from "./change-check.js";
 import { ByteInterner, hashOfBytes } from "./int-tables.js";
 import type { SymbolDefinition } from "./symbols.js";
@@ -17,6 +18,9 @@ import type { SkippedFile } from "./walk.js";
  * on demand.
  */
 export const INDEX_FORMAT_VERSION = 10;
+
+/** Where a workspace keeps its index, relative to its root. */
+export const INDEX_DIRECTORY = path.join(".clio", "index");
 
 /**
  * Terms interned as numbers while files are analysed (segments store the terms themselves), by
