@@ -34,31 +34,35 @@ describe("file ranking", () => {
   it("keeps the first files of the whole order: score first, then the path in code-unit order (the same on every machine), for every limit", () => {
     const plan = planQuery(everyWord, "zebra");
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.stringMatching(/^[a-cA-C][a-cA-C_/.-]{0,3}$/), fc.integer({ min: 1, max: 4 })), { minLength: 1, maxLength: 60 }), fc.nat(70), (files, limit) => {
-        const unique = [...new Map(files).entries()];
-        const paths = unique.map(([filePath]) => filePath);
-        const whole = rankFiles(
-          viewOf(
-            paths,
-            unique.map(([, score]) => score),
-          ),
-          plan,
-          paths.length,
-        );
-        for (let at = 1; at < whole.length; at++) {
-          const [before, after] = [whole[at - 1]!, whole[at]!];
-          expect(before.score > after.score || (before.score === after.score && before.path < after.path)).toBe(true);
-        }
-        const first = rankFiles(
-          viewOf(
-            paths,
-            unique.map(([, score]) => score),
-          ),
-          plan,
-          limit,
-        );
-        expect(first.map((file) => file.path)).toEqual(whole.slice(0, limit).map((file) => file.path));
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.stringMatching(/^[a-cA-C][a-cA-C_/.-]{0,3}$/), fc.integer({ min: 1, max: 4 })), { minLength: 1, maxLength: 60 }),
+        fc.nat(70),
+        (files, limit) => {
+          const unique = [...new Map(files).entries()];
+          const paths = unique.map(([filePath]) => filePath);
+          const whole = rankFiles(
+            viewOf(
+              paths,
+              unique.map(([, score]) => score),
+            ),
+            plan,
+            paths.length,
+          );
+          for (let at = 1; at < whole.length; at++) {
+            const [before, after] = [whole[at - 1]!, whole[at]!];
+            expect(before.score > after.score || (before.score === after.score && before.path < after.path)).toBe(true);
+          }
+          const first = rankFiles(
+            viewOf(
+              paths,
+              unique.map(([, score]) => score),
+            ),
+            plan,
+            limit,
+          );
+          expect(first.map((file) => file.path)).toEqual(whole.slice(0, limit).map((file) => file.path));
+        },
+      ),
     );
   });
 
