@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SegmentReader, SegmentWriter } from "../../tools/index/segment.js";
 import { MemorySink, MemorySource } from "../../tools/index/segment-bytes.js";
+import { mergeSegments } from "../../tools/index/segment-build.js";
 
 /** A segment held in memory whose reads are counted. */
 class CountedSource extends MemorySource {
@@ -84,5 +85,29 @@ describe("reading a segment", () => {
       const reader = new SegmentReader("one", segmentWith(10, padding));
       expect([...reader.chunkRows]).toEqual([1, 10, 5, 0, 90, 11, 20, 5, 90, 180, 21, 30, 5, 180, 270, 31, 40, 5, 270, 360]);
     }
+  });
+
+  it("merges segments reading their dictionaries and postings a window at a time, into the same postings and symbols", () => {
+    const withSymbols = (terms: number, offset: number) => {
+      const writer = new SegmentWriter(new MemorySink());
+      const meta = Buffer.from(JSON.stringify({ symbols: [], imports: [], chunkSymbols: ["", ""] }));
+      writer.addFile({ path: `f${offset}.ts`, size: 1, mtimeMs: 1, hash: "h", language: "typescript", lines: 20, symbolCount: 0 }, meta, [1, 10, 5, 0, 90, 11, 20, 5, 90, 180]);
+      for (let number = 0; number < terms; number++) writer.addTerm(termOf(offset + 2 * number), [number % 2], [(number % 5) + 1]);
+      for (let number = 0; number < terms; number++) writer.addSymbol(`name${String(offset + 2 * number).padStart(6, "0")}`, [0]);
+      return new CountedSource(writer.finish()!);
+    };
+    const sources = [withSymbols(3000, 0), withSymbols(3000, 1)];
+    const inputs = sources.map((source, at) => ({ reader: new SegmentReader(`s${at}`, source), live: [{ file: 0, size: 1, mtimeMs: 1 }] }));
+    for (const source of sources) source.reads = 0;
+    const merged = new SegmentReader("merged", new MemorySource(mergeSegments(new MemorySink(), inputs)!));
+    // 6,000 terms and 6,000 symbols: a read each would be over 12,000; a window at a time, a few.
+    for (const source of sources) expect(source.reads).toBeLessThan(20);
+    for (const number of [0, 1, 2, 2999, 5998, 5999]) {
+      const input = number % 2;
+      const local = (number - input) / 2;
+      expect(postingsOf(merged, termOf(number))).toEqual([[input * 2 + (local % 2), (local % 5) + 1]]);
+      expect(merged.symbolFiles(`name${String(number).padStart(6, "0")}`)).toEqual([input]);
+    }
+    expect([...merged.termEntries()]).toHaveLength(6000);
   });
 });

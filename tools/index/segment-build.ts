@@ -109,6 +109,7 @@ export function mergeSegments(sink: SegmentSink, inputs: readonly MergeInput[], 
     fileMaps.push(fileMap);
   }
   addChanges(writer, changes);
+  const postingsOf = inputs.map(({ reader }) => reader.postingsInOrder());
   mergeInOrder(
     inputs.map(({ reader }) => reader.termEntries()),
     (entry) => entry.term,
@@ -117,7 +118,7 @@ export function mergeSegments(sink: SegmentSink, inputs: readonly MergeInput[], 
       const counts: number[] = [];
       for (const [input, entry] of entries) {
         const map = chunkMaps[input]!;
-        inputs[input]!.reader.postings(entry, (chunk, count) => {
+        postingsOf[input]!(entry, (chunk, count) => {
           if (map[chunk]! < 0) return;
           ids.push(map[chunk]!);
           counts.push(count);

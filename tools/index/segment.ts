@@ -28,6 +28,8 @@ export const CHUNK_ROW = 5;
 const CACHED_BLOCKS = 512;
 /** Decoded postings a segment keeps between queries (8 bytes each). */
 const CACHED_POSTINGS = 1_000_000;
+/** Bytes a merge reads at a time from each segment it merges (`readsInOrder`). */
+const READ_WINDOW = 256 * 1024;
 
 export type { SegmentFileHeader } from "./file-columns.js";
 
@@ -277,7 +279,37 @@ export class SegmentReader {
 
   /** Calls `visit` with each chunk id and count of a term's postings. */
   postings(entry: DictionaryEntry, visit: (chunk: number, count: number) => void): void {
-    const reader = new ByteReader(this.source.read(entry.offset, entry.length));
+    this.decodePostings(this.source.read(entry.offset, entry.length), entry, visit);
+  }
+
+  /**
+   * `postings` for terms asked in dictionary order, as a merge asks them: a term's postings lie
+   * right after the one before it, so they are read a window at a time (`readsInOrder`).
+   */
+  postingsInOrder(): (entry: DictionaryEntry, visit: (chunk: number, count: number) => void) => void {
+    const read = this.readsInOrder();
+    return (entry, visit) => this.decodePostings(read(entry.offset, entry.length), entry, visit);
+  }
+
+  /**
+   * Reads of ranges asked in ascending order, a window of the file at a time: a merge walks a
+   * segment's dictionary blocks and postings in order, and read each range alone it made tens of
+   * thousands of reads for a few small segments.
+   */
+  private readsInOrder(): (offset: number, length: number) => Uint8Array {
+    let window: Uint8Array = new Uint8Array(0);
+    let start = 0;
+    return (offset, length) => {
+      if (offset < start || offset + length > start + window.length) {
+        start = offset;
+        window = this.source.read(start, Math.max(length, Math.min(READ_WINDOW, this.source.size - start)));
+      }
+      return window.subarray(offset - start, offset - start + length);
+    };
+  }
+
+  private decodePostings(bytes: Uint8Array, entry: DictionaryEntry, visit: (chunk: number, count: number) => void): void {
+    const reader = new ByteReader(bytes);
     let chunk = 0;
     for (let index = 0; index < entry.frequency; index++) {
       chunk += reader.varint();
@@ -315,8 +347,12 @@ export class SegmentReader {
   /** The numbers of the files that define a symbol of this lower-cased name. */
   symbolFiles(name: string): number[] {
     const entry = this.find(this.dictionary.symbols, name);
-    if (entry === undefined) return [];
-    const reader = new ByteReader(this.source.read(entry.offset, entry.length));
+    return entry === undefined ? [] : this.filesOf(this.source.read(entry.offset, entry.length), entry);
+  }
+
+  /** A symbol's files from its postings' bytes. */
+  private filesOf(bytes: Uint8Array, entry: DictionaryEntry): number[] {
+    const reader = new ByteReader(bytes);
     const files: number[] = [];
     let file = 0;
     for (let index = 0; index < entry.frequency; index++) {
@@ -334,17 +370,19 @@ export class SegmentReader {
 
   /** Every symbol name with its files, in name order (for a merge). */
   *symbolEntries(): Generator<{ name: string; files: number[] }> {
-    for (const entry of this.entries(this.dictionary.symbols)) yield { name: entry.term, files: this.symbolFiles(entry.term) };
+    const read = this.readsInOrder();
+    for (const entry of this.entries(this.dictionary.symbols)) yield { name: entry.term, files: this.filesOf(read(entry.offset, entry.length), entry) };
   }
 
   private *entries(dictionary: DictionaryFooter): Generator<DictionaryEntry> {
-    for (let block = 0; block < dictionary.firsts.count; block++) yield* this.block(dictionary, block);
+    const read = this.readsInOrder();
+    for (let block = 0; block < dictionary.firsts.count; block++) yield* this.block(dictionary, block, read);
   }
 
-  private block(dictionary: DictionaryFooter, block: number): DictionaryEntry[] {
+  private block(dictionary: DictionaryFooter, block: number, read = (offset: number, length: number) => this.source.read(offset, length)): DictionaryEntry[] {
     const start = dictionary.offsets[block]!;
     const end = dictionary.offsets[block + 1] ?? dictionary.end;
-    const bytes = this.source.read(start, end - start);
+    const bytes = read(start, end - start);
     if (checksumOf(bytes) !== dictionary.sums[block]) throw new SegmentDamage("a dictionary block does not match its checksum");
     const reader = new ByteReader(bytes);
     const entries: DictionaryEntry[] = [];
