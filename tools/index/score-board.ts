@@ -3,40 +3,39 @@
  * bits of the terms each holds; the buffers are reused from query to query.
  */
 
-/** Buffers handed back by a released board, for the next query. */
-let spare: { values: Float64Array; masks: Uint32Array } | undefined;
+/** Buffers handed back by a released board, for the next query, with the ids it scored (cleared when they are taken again). */
+let spare: Released | undefined;
+
+interface Released {
+  values: Float64Array;
+  masks: Uint32Array;
+  touched: number[];
+}
 
 /** Scores of one query, dense by chunk id, with the list of chunks that have one and the bits of the terms each holds. */
 export class ScoreBoard {
   /** A board for chunk ids below `size`, on reused buffers when they are large enough. */
   static sized(size: number): ScoreBoard {
-    const buffers = spare !== undefined && spare.values.length >= size ? spare : { values: new Float64Array(size), masks: new Uint32Array(size) };
+    const reused = spare !== undefined && spare.values.length >= size ? spare : undefined;
     spare = undefined;
-    return new ScoreBoard(buffers.values, buffers.masks, [], (released) => (spare = released));
+    if (reused === undefined) return new ScoreBoard(new Float64Array(size), new Uint32Array(size), [], (released) => (spare = released));
+    cleared(reused);
+    return new ScoreBoard(reused.values, reused.masks, reused.touched, (released) => (spare = released));
   }
 
   constructor(
     private readonly values: Float64Array,
     private readonly masks: Uint32Array,
     private readonly touched: number[],
-    private readonly onRelease: (buffers: { values: Float64Array; masks: Uint32Array }) => void,
+    private readonly onRelease: (released: Released) => void,
   ) {}
 
-  /** Clears the scores and hands the buffers back for the next query; the board is unusable after. */
+  /**
+   * Hands the buffers back for the next query; the board is unusable after. They are cleared
+   * when the next query takes them: a fresh process's one search never pays for that.
+   */
   release(): void {
-    const { touched, values, masks } = this;
-    if (touched.length > values.length / 16) {
-      values.fill(0);
-      masks.fill(0);
-    } else {
-      // Indexed loops here and below: a process's first searches run this code cold, where `for…of` costs several times more.
-      for (let at = 0; at < touched.length; at++) {
-        values[touched[at]!] = 0;
-        masks[touched[at]!] = 0;
-      }
-    }
-    touched.length = 0;
-    this.onRelease({ values, masks });
+    this.onRelease({ values: this.values, masks: this.masks, touched: this.touched });
   }
 
   get size(): number {
@@ -83,6 +82,21 @@ export class ScoreBoard {
     for (let at = 0; at < touched.length; at++) if (values[touched[at]!]! >= threshold) found.push(touched[at]!);
     return found;
   }
+}
+
+/** Zeroes the scores and bits a released board set, and empties its list of them. */
+function cleared({ values, masks, touched }: Released): void {
+  if (touched.length > values.length / 16) {
+    values.fill(0);
+    masks.fill(0);
+  } else {
+    // Indexed loops here and below: a process's first searches run this code cold, where `for…of` costs several times more.
+    for (let at = 0; at < touched.length; at++) {
+      values[touched[at]!] = 0;
+      masks[touched[at]!] = 0;
+    }
+  }
+  touched.length = 0;
 }
 
 /** Reused by `atLeastBest` across queries (one search runs at a time in a thread). */
