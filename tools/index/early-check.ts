@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { CheckHelpers, type CheckHelperOptions } from "./check-helpers.js";
-import { INDEX_DIRECTORY, INDEX_FORMAT_VERSION, type IndexManifest } from "./store.js";
+import { INDEX_DIRECTORY, type IndexManifest, usableManifest } from "./store.js";
 
 /** Helpers for the index of `root`, with find or the stat thread under way when its manifest asks for them. */
 export function beginCheckEarly(root: string, options: CheckHelperOptions): CheckHelpers {
@@ -23,8 +23,7 @@ export function beginCheckEarly(root: string, options: CheckHelperOptions): Chec
 /** The manifest as stored, when there is one of this format (the index reads it again, under its lock, as it opens). */
 function storedManifest(root: string): IndexManifest | undefined {
   try {
-    const manifest = JSON.parse(readFileSync(path.join(root, INDEX_DIRECTORY, "manifest.json"), "utf8")) as IndexManifest;
-    return manifest?.version === INDEX_FORMAT_VERSION ? manifest : undefined;
+    return usableManifest(JSON.parse(readFileSync(path.join(root, INDEX_DIRECTORY, "manifest.json"), "utf8")));
   } catch {
     return undefined;
   }

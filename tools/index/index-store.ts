@@ -14,7 +14,7 @@ import { ToolError } from "../errors.js";
 import { withFileLock } from "../lock-file.js";
 import { SegmentReader } from "./segment.js";
 import { FileSink, FileSource, MemorySink, MemorySource, type SegmentSink } from "./segment-bytes.js";
-import { INDEX_FORMAT_VERSION, type IndexManifest, type VectorRecord } from "./store.js";
+import { INDEX_FORMAT_VERSION, type IndexManifest, usableManifest, type VectorRecord } from "./store.js";
 
 /** Segment files not named by the manifest and older than this are left from a crash: removed at the next save. */
 const ORPHAN_AGE_MS = 10 * 60 * 1000;
@@ -57,8 +57,8 @@ export class IndexStore {
   async load(onManifest?: (manifest: IndexManifest) => void): Promise<{ manifest: IndexManifest; readers: SegmentReader[] } | undefined> {
     if ((await this.readManifest()) === undefined) return undefined;
     return withFileLock(path.join(this.directory, "lock"), async () => {
-      const manifest = await this.readManifest();
-      if (manifest?.version !== INDEX_FORMAT_VERSION || !Array.isArray(manifest.segments)) return undefined;
+      const manifest = usableManifest(await this.readManifest());
+      if (manifest === undefined) return undefined;
       onManifest?.(manifest);
       const readers: SegmentReader[] = [];
       try {

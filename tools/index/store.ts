@@ -120,6 +120,12 @@ export interface IndexManifest {
   listing?: ListingTimes;
 }
 
+/** `manifest` (JSON as found on disk) when this version can open the index it names: its format, with a list of segments. */
+export function usableManifest(manifest: unknown): IndexManifest | undefined {
+  const found = manifest as IndexManifest | undefined;
+  return found?.version === INDEX_FORMAT_VERSION && Array.isArray(found.segments) ? found : undefined;
+}
+
 export interface VectorRecord {
   hash: string;
   vectors: number[][];
