@@ -79,18 +79,20 @@ export function createRagProtocol(options: RagOptions = {}) {
   };
 
   async function openIndex(state: RagState, environment: ProtocolEnvironment): Promise<CodeIndex> {
-    const root = environment.workspace.root;
-    // The change check begins before the index code loads (early-check.ts): find is under way meanwhile.
-    state.index ??= loadEarlyCheck()
-      .then(({ beginCheckEarly }) => {
-        const helpers = beginCheckEarly(root, settingsOf(environment));
-        return loadIndexTools().then((tools) => tools.CodeIndex.open(root, { ...indexOptions(environment, tools), helpers }));
-      })
-      .catch((error: unknown) => {
-        state.index = undefined;
-        throw error;
-      });
+    state.index ??= loadIndex(environment).catch((error: unknown) => {
+      state.index = undefined;
+      throw error;
+    });
     return state.index;
+  }
+
+  /** Loads the index code and opens the workspace's index; its first change check begins before that code loads (early-check.ts), so find is under way meanwhile. */
+  async function loadIndex(environment: ProtocolEnvironment): Promise<CodeIndex> {
+    const root = environment.workspace.root;
+    const { beginCheckEarly } = await loadEarlyCheck();
+    const helpers = beginCheckEarly(root, settingsOf(environment));
+    const tools = await loadIndexTools();
+    return tools.CodeIndex.open(root, { ...indexOptions(environment, tools), helpers });
   }
 
   /** Runs one update at a time; parallel callers share it. */
