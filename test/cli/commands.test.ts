@@ -1,30 +1,17 @@
 /** `clio config`, `clio start` and the chat's entry without a terminal, through the bundled CLI. */
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { temporaryFolder } from "../support/workspace.js";
-import { ensureBuilt, isolatedEnv, runCli } from "./support.js";
+import { freshCliFolders, isolatedEnv, runCli } from "./support.js";
 
-let home: Awaited<ReturnType<typeof temporaryFolder>>;
-let workspace: Awaited<ReturnType<typeof temporaryFolder>>;
-beforeAll(async () => {
-  await ensureBuilt();
-});
-beforeEach(async () => {
-  home = await temporaryFolder("clio-cli-home-");
-  workspace = await temporaryFolder("clio-cli-workspace-");
-});
-afterEach(async () => {
-  await home.remove();
-  await workspace.remove();
-});
+const folders = freshCliFolders();
 
-const clio = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { cwd: workspace.path, env: isolatedEnv(home.path, env) });
+const clio = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(args, { cwd: folders.workspace.path, env: isolatedEnv(folders.home.path, env) });
 
 describe("clio config", () => {
   it("prints every setting with where it came from, and never the API key itself", async () => {
-    await mkdir(path.join(home.path, ".clio"), { recursive: true });
-    await writeFile(path.join(home.path, ".clio", "config.json"), JSON.stringify({ model: "from-user-config", permissions: { deny: ["WEB"] } }));
+    await mkdir(path.join(folders.home.path, ".clio"), { recursive: true });
+    await writeFile(path.join(folders.home.path, ".clio", "config.json"), JSON.stringify({ model: "from-user-config", permissions: { deny: ["WEB"] } }));
     const result = await clio(["config"], { OPENAI_API_KEY: "sk-test-0123456789abcdef", CLIO_MAX_TURNS: "7" });
     expect(result.code).toBe(0);
     expect(result.stdout).not.toContain("sk-test-0123456789abcdef");
@@ -42,8 +29,8 @@ describe("clio config", () => {
   });
 
   it("exits 2 naming the file and the key when a config file is wrong", async () => {
-    await mkdir(path.join(workspace.path, ".clio"), { recursive: true });
-    const file = path.join(workspace.path, ".clio", "config.json");
+    await mkdir(path.join(folders.workspace.path, ".clio"), { recursive: true });
+    const file = path.join(folders.workspace.path, ".clio", "config.json");
     await writeFile(file, JSON.stringify({ maxTurns: "lots" }));
     const result = await clio(["config"]);
     expect(result.code).toBe(2);

@@ -6,11 +6,8 @@
 import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { temporaryFolder } from "../support/workspace.js";
-import { bundledCli, ensureBuilt, isolatedEnv } from "./support.js";
-
-type Folder = Awaited<ReturnType<typeof temporaryFolder>>;
+import { describe, expect, it } from "vitest";
+import { bundledCli, freshCliFolders, isolatedEnv } from "./support.js";
 
 /** Runs the CLI with stdout a pipe nobody reads for `delayMs`, then reads it to its end. */
 function runWithLateReader(args: string[], cwd: string, home: string, delayMs: number): Promise<{ code: number | null; stdout: string }> {
@@ -30,24 +27,14 @@ function runWithLateReader(args: string[], cwd: string, home: string, delayMs: n
 }
 
 describe("a command that exits once its output is written", () => {
-  let home: Folder;
-  let workspace: Folder;
-  beforeAll(ensureBuilt);
-  beforeEach(async () => {
-    home = await temporaryFolder("clio-exit-home-");
-    workspace = await temporaryFolder("clio-exit-workspace-");
-  });
-  afterEach(async () => {
-    await home.remove();
-    await workspace.remove();
-  });
+  const folders = freshCliFolders();
 
   it("hands a slow reader all of a replay's JSON lines, several pipe-fulls of them", async () => {
     const lines = Array.from({ length: 400 }, (_, line) => `line ${line}: ${"the replay prints this file ".repeat(3)}`);
-    await writeFile(path.join(workspace.path, "long.txt"), `${lines.join("\n")}\n`);
-    const script = path.join(workspace.path, "reads.clio");
+    await writeFile(path.join(folders.workspace.path, "long.txt"), `${lines.join("\n")}\n`);
+    const script = path.join(folders.workspace.path, "reads.clio");
     await writeFile(script, '[FILE_OP:action=read:path="long.txt"]\n'.repeat(40));
-    const { code, stdout } = await runWithLateReader(["replay", "--json", script], workspace.path, home.path, 600);
+    const { code, stdout } = await runWithLateReader(["replay", "--json", script], folders.workspace.path, folders.home.path, 600);
     expect(code).toBe(0);
     expect(stdout.length).toBeGreaterThan(500_000);
     const records = stdout
@@ -60,9 +47,9 @@ describe("a command that exits once its output is written", () => {
 
   it("hands a slow reader all of a parse's JSON report", async () => {
     const reply = Array.from({ length: 6000 }, (_, at) => `Step ${at}: [FILE_OP:action=read:path="src/file${at}.ts"]`).join("\n");
-    const file = path.join(workspace.path, "reply.md");
+    const file = path.join(folders.workspace.path, "reply.md");
     await writeFile(file, reply);
-    const { code, stdout } = await runWithLateReader(["parse", "--json", file], workspace.path, home.path, 600);
+    const { code, stdout } = await runWithLateReader(["parse", "--json", file], folders.workspace.path, folders.home.path, 600);
     expect(code).toBe(0);
     expect(stdout.length).toBeGreaterThan(500_000);
     const report = JSON.parse(stdout) as { commands: unknown[] };

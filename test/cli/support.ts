@@ -47,22 +47,35 @@ export function runCli(args: string[], options: { cwd: string; env: NodeJS.Proce
 }
 
 /**
- * A model test server, a home folder and a workspace made fresh for every test of the file that
- * calls this (and removed after it); read them from the returned object inside tests.
+ * A home folder and a workspace made fresh for every test of the file that calls this (and
+ * removed after it), with the CLI built; read them from the returned object inside tests.
  */
-export function freshCliFixture(prepare?: (workspace: string) => Promise<void>): { server: OpenAITestServer; home: TemporaryFolder; workspace: TemporaryFolder } {
-  const fixture = {} as { server: OpenAITestServer; home: TemporaryFolder; workspace: TemporaryFolder };
+export function freshCliFolders(prepare?: (workspace: string) => Promise<void>): { home: TemporaryFolder; workspace: TemporaryFolder } {
+  const folders = {} as { home: TemporaryFolder; workspace: TemporaryFolder };
   beforeAll(ensureBuilt);
   beforeEach(async () => {
+    folders.home = await temporaryFolder("clio-cli-home-");
+    folders.workspace = await temporaryFolder("clio-cli-workspace-");
+    await prepare?.(folders.workspace.path);
+  });
+  afterEach(async () => {
+    await folders.home.remove();
+    await folders.workspace.remove();
+  });
+  return folders;
+}
+
+/**
+ * A model test server besides `freshCliFolders`' home folder and workspace, made fresh for every
+ * test of the file that calls this (and closed after it).
+ */
+export function freshCliFixture(prepare?: (workspace: string) => Promise<void>): { server: OpenAITestServer; home: TemporaryFolder; workspace: TemporaryFolder } {
+  const fixture = freshCliFolders(prepare) as { server: OpenAITestServer; home: TemporaryFolder; workspace: TemporaryFolder };
+  beforeEach(async () => {
     fixture.server = await startOpenAIServer();
-    fixture.home = await temporaryFolder("clio-cli-home-");
-    fixture.workspace = await temporaryFolder("clio-cli-workspace-");
-    await prepare?.(fixture.workspace.path);
   });
   afterEach(async () => {
     await fixture.server.close();
-    await fixture.home.remove();
-    await fixture.workspace.remove();
   });
   return fixture;
 }
