@@ -6,7 +6,7 @@
  * a missing, foreign-version or damaged store is rebuilt, never trusted.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, promises as fs, openSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, promises as fs, openSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { writeAtomically } from "../atomic-file.js";
 import { makeFolder } from "../clio-folder.js";
@@ -41,9 +41,10 @@ export class IndexStore {
     return path.join(this.segmentFolder, `${name}.seg`);
   }
 
-  private async readManifest(): Promise<IndexManifest | undefined> {
+  /** The manifest as stored, read at once: it is small, and an asynchronous read cost a fresh process's search several ms of round trips. */
+  private readManifest(): IndexManifest | undefined {
     try {
-      return JSON.parse(await fs.readFile(path.join(this.directory, "manifest.json"), "utf8")) as IndexManifest;
+      return JSON.parse(readFileSync(path.join(this.directory, "manifest.json"), "utf8")) as IndexManifest;
     } catch {
       return undefined;
     }
@@ -55,9 +56,9 @@ export class IndexStore {
    * `onManifest` sees the manifest before the segments are opened.
    */
   async load(onManifest?: (manifest: IndexManifest) => void): Promise<{ manifest: IndexManifest; readers: SegmentReader[] } | undefined> {
-    if ((await this.readManifest()) === undefined) return undefined;
+    if (this.readManifest() === undefined) return undefined;
     return withFileLock(path.join(this.directory, "lock"), async () => {
-      const manifest = usableManifest(await this.readManifest());
+      const manifest = usableManifest(this.readManifest());
       if (manifest === undefined) return undefined;
       onManifest?.(manifest);
       const readers: SegmentReader[] = [];
@@ -117,7 +118,7 @@ export class IndexStore {
   async commit(manifest: Omit<IndexManifest, "segments">, segments: readonly string[], mergeAll: () => Promise<string>): Promise<string[]> {
     await this.makeFolders();
     return withFileLock(path.join(this.directory, "lock"), async () => {
-      const onDisk = await this.readManifest();
+      const onDisk = this.readManifest();
       let names = [...segments];
       const foreign = onDisk?.version === INDEX_FORMAT_VERSION && JSON.stringify(onDisk.segments ?? null) !== JSON.stringify(this.known ?? null);
       if (foreign) names = [await mergeAll()];
