@@ -4,7 +4,9 @@ import zlib from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CodeIndex } from "../../tools/index/code-index.js";
 import { searchIndex } from "../../tools/index/search.js";
+import { CHUNK_ROW } from "../../tools/index/segment.js";
 import { checksumOf, crc32InScript } from "../../tools/index/segment-bytes.js";
+import { SegmentSet } from "../../tools/index/segment-set.js";
 import { temporaryFolder } from "../support/workspace.js";
 
 let folder: { path: string; remove(): Promise<void> };
@@ -159,5 +161,61 @@ describe("the segments' checksum", () => {
       expect(crc32InScript(bytes)).toBe(zlib.crc32(bytes));
       expect(checksumOf(bytes)).toBe(zlib.crc32(bytes));
     }
+  });
+});
+
+describe("the live chunks' summed lengths (BM25's average length)", () => {
+  /** The lengths of the chunks of the files the set holds live, counted chunk by chunk from the chunk tables. */
+  const countedOf = (set: SegmentSet) => {
+    let total = 0;
+    for (const entry of set.files.values()) {
+      const rows = entry.segment.chunkRows;
+      const first = entry.segment.table.firstChunks[entry.fileIndex]!;
+      for (let chunk = first; chunk < first + entry.chunkCount; chunk++) total += rows[CHUNK_ROW * chunk + 2]!;
+    }
+    return total;
+  };
+
+  it("are each segment's stored total less the chunks of replaced, removed and hidden files, as counted chunk by chunk", async () => {
+    const index = await CodeIndex.open(folder.path);
+    await index.update();
+    for (let round = 0; round < 3; round++) {
+      for (let file = round * 4; file < round * 4 + 4; file++)
+        await writeFile(path.join(folder.path, `${WORDS[file % WORDS.length]}_${file}.py`), `def changed_${file}_${round}():\n    return ${round}\n`);
+      await rm(path.join(folder.path, `${WORDS[(30 + round) % WORDS.length]}_${30 + round}.py`));
+      await index.update();
+    }
+    expect(index.segmentReaders.length).toBe(4);
+    for (const hidden of [undefined, (relative: string) => relative.startsWith("parse_") || relative === "socket_16.py"]) {
+      const set = new SegmentSet(hidden);
+      for (const reader of index.segmentReaders) set.add(reader);
+      expect(set.files.size).toBe(hidden === undefined ? FILES - 3 : FILES - 3 - 3 - 1);
+      expect(set.liveChunkLengths).toBe(countedOf(set));
+      expect(set.liveChunkLengths).toBeGreaterThan(0);
+    }
+  });
+
+  it("are counted from the chunk table for a segment whose footer stores no total (written before it was stored)", async () => {
+    const index = await CodeIndex.open(folder.path);
+    await index.update();
+    const [name] = await segmentsOf();
+    const file = path.join(folder.path, ".clio/index/segments", `${name}.seg`);
+    const bytes = await readFile(file);
+    const footerLength = bytes.readUInt32LE(bytes.length - 16);
+    const footer = JSON.parse(bytes.subarray(bytes.length - 16 - footerLength, bytes.length - 16).toString("utf8")) as Record<string, unknown>;
+    expect(typeof footer.chunkLengths).toBe("number");
+    delete footer.chunkLengths;
+    const older = Buffer.from(JSON.stringify(footer), "utf8");
+    const trailer = Buffer.from(bytes.subarray(bytes.length - 16));
+    trailer.writeUInt32LE(older.length, 0);
+    trailer.writeUInt32LE(checksumOf(older), 4);
+    await writeFile(file, Buffer.concat([bytes.subarray(0, bytes.length - 16 - footerLength), older, trailer]));
+    const reopened = await CodeIndex.open(folder.path);
+    const set = new SegmentSet();
+    for (const reader of reopened.segmentReaders) set.add(reader);
+    expect(set.liveChunkLengths).toBe(countedOf(set));
+    expect((await searchIndex(reopened, "socket buffer")).hits.map((hit) => [hit.path, hit.score])).toEqual(
+      (await searchIndex(index, "socket buffer")).hits.map((hit) => [hit.path, hit.score]),
+    );
   });
 });

@@ -40,6 +40,8 @@ export class SegmentSet {
   private live = 0;
   /** The live chunks' summed lengths, counted when a query first needs them after a change (an update never does). */
   private liveLength: number | undefined = 0;
+  /** The chunks marked dead, as (place in the set, first chunk in its segment, count) triples: their lengths are taken off the segments' totals. */
+  private readonly dead: number[] = [];
 
   constructor(private readonly hidden?: (path: string) => boolean) {}
 
@@ -94,20 +96,28 @@ export class SegmentSet {
   private killChunks(slot: number): void {
     const { reader, base } = this.placed[Math.floor(slot / SLOT_SPAN)]!;
     const file = slot % SLOT_SPAN;
-    const first = base + reader.table.firstChunks[file]!;
+    const first = reader.table.firstChunks[file]!;
     const chunks = reader.table.chunks(file);
-    this.alive.fill(0, first, first + chunks);
+    if (chunks === 0) return;
+    this.alive.fill(0, base + first, base + first + chunks);
     this.live -= chunks;
+    // A file's chunks die once: its slot is dropped with them (a hidden or changed file's are never placed).
+    this.dead.push(Math.floor(slot / SLOT_SPAN), first, chunks);
   }
 
-  /** The live chunks' summed lengths (BM25's average length), counted from the chunk tables after a change. */
-  private get liveLengths(): number {
+  /**
+   * The live chunks' summed lengths (BM25's average length): each segment's total, less the
+   * lengths of the chunks marked dead. A fresh process's search counted every chunk's before;
+   * the dead ones are few (the files later segments replaced).
+   */
+  get liveChunkLengths(): number {
     if (this.liveLength !== undefined) return this.liveLength;
     let total = 0;
-    for (const { reader, base } of this.placed) {
-      const rows = reader.chunkRows;
-      const alive = this.alive;
-      for (let chunk = 0; chunk < reader.chunkCount; chunk++) if (alive[base + chunk] === 1) total += rows[CHUNK_ROW * chunk + 2]!;
+    for (const { reader } of this.placed) total += reader.chunkLengths;
+    const dead = this.dead;
+    for (let at = 0; at < dead.length; at += 3) {
+      const rows = this.placed[dead[at]!]!.reader.chunkRows;
+      for (let chunk = dead[at + 1]!, end = chunk + dead[at + 2]!; chunk < end; chunk++) total -= rows[CHUNK_ROW * chunk + 2]!;
     }
     this.liveLength = total;
     return total;
@@ -253,7 +263,7 @@ export class SegmentSet {
 
   /** A vocabulary for one query: terms are looked up in each segment as the query asks for them. */
   queryTerms(): QueryTerms {
-    return new QueryTerms(this.placed, this.alive, this.live, this.live === 0 ? 1 : this.liveLengths / this.live);
+    return new QueryTerms(this.placed, this.alive, this.live, this.live === 0 ? 1 : this.liveChunkLengths / this.live);
   }
 }
 

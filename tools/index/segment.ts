@@ -45,6 +45,8 @@ interface StoredFooter {
   blockSum: number;
   terms: StoredDictionary;
   symbols: StoredDictionary;
+  /** The chunks' lengths summed (BM25's average length needs it); segments written before it was stored have none. */
+  chunkLengths?: number;
 }
 
 /** JSON from bytes, or a damage error naming what did not parse. */
@@ -65,6 +67,7 @@ export class SegmentWriter {
   private readonly headers: SegmentFileHeader[] = [];
   private readonly chunkRows = new ByteBuffer();
   private chunkCount = 0;
+  private chunkLengths = 0;
   private phase: "files" | "terms" | "symbols" = "files";
   private chunksAt: [number, number] = [0, 0];
   private termPostings = 0;
@@ -90,6 +93,7 @@ export class SegmentWriter {
     this.headers.push({ ...header, chunks, firstChunk, meta: [at, meta.length] });
     const rows = new Uint8Array(new Int32Array(Array.from(chunkRows)).buffer);
     this.chunkRows.raw(rows);
+    for (let chunk = 0; chunk < chunks; chunk++) this.chunkLengths += chunkRows[CHUNK_ROW * chunk + 2]!;
     this.chunkCount += chunks;
     return firstChunk;
   }
@@ -157,6 +161,7 @@ export class SegmentWriter {
       blockSum: checksumOf(blocks),
       terms: stored(terms),
       symbols: stored(symbols),
+      chunkLengths: this.chunkLengths,
     };
     const footerBytes = Buffer.from(JSON.stringify(footer), "utf8");
     this.sink.append(footerBytes);
@@ -249,6 +254,16 @@ export class SegmentReader {
 
   get chunkCount(): number {
     return this.footer.chunkCount;
+  }
+
+  /** The chunks' lengths summed: as stored, or counted from the chunk table for a segment that stores none. */
+  get chunkLengths(): number {
+    const stored = this.footer.chunkLengths;
+    if (Number.isSafeInteger(stored) && stored! >= 0) return stored!;
+    const rows = this.chunkRows;
+    let total = 0;
+    for (let chunk = 0; chunk < this.chunkCount; chunk++) total += rows[CHUNK_ROW * chunk + 2]!;
+    return total;
   }
 
   close(): void {
