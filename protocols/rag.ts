@@ -32,6 +32,7 @@ const loadIndexTools = loadOnce(async () => {
   ]);
   return { CodeIndex, analyzeIndex, explainInIndex, searchIndex, createHttpEmbedder, embeddingsSettingsOf };
 });
+type IndexTools = Awaited<ReturnType<typeof loadIndexTools>>;
 
 export interface RagOptions {
   /** Shows indexing progress (the terminal passes its status line). */
@@ -63,7 +64,7 @@ const contextSize = parameter.integer("How many lines of code to show (search: p
 
 /** Makes the RAG protocol; `options` are the seams the terminal and tests pass. */
 export function createRagProtocol(options: RagOptions = {}) {
-  const indexOptions = (environment: ProtocolEnvironment, tools: Awaited<ReturnType<typeof loadIndexTools>>): CodeIndexOptions => {
+  const indexOptions = (environment: ProtocolEnvironment, tools: IndexTools): CodeIndexOptions => {
     const { embeddings, ...settings } = settingsOf(environment);
     const configured = tools.embeddingsSettingsOf(embeddings, environment.env);
     const embed = options.embed ?? (configured === undefined ? undefined : tools.createHttpEmbedder(configured, { fetch: options.fetch ?? fetch, env: environment.env }));
@@ -113,14 +114,17 @@ export function createRagProtocol(options: RagOptions = {}) {
    * Runs `read` on the index, built on first use and brought up to date when the last check is
    * older than the refresh interval (a built index is checked while `read` runs on what is
    * stored: `CodeIndex.readWhileChecking`), so the result always reflects the files as they are.
+   * `read` is handed the index code, loaded once the first check has begun (`loadIndex`).
    */
   async function readFresh<Result>(
     state: RagState,
     environment: ProtocolEnvironment,
     signal: AbortSignal,
-    read: (index: CodeIndex) => Promise<Result>,
+    readWith: (index: CodeIndex, tools: IndexTools) => Promise<Result>,
   ): Promise<{ result: Result; built?: IndexReport }> {
     const index = await openIndex(state, environment);
+    const tools = await loadIndexTools();
+    const read = (index: CodeIndex) => readWith(index, tools);
     const stale = environment.now() - state.refreshedAt > (options.refreshIntervalMs ?? 2000);
     if (state.updating !== undefined) await state.updating.catch(() => undefined);
     else if (!index.built) {
@@ -195,8 +199,7 @@ export function createRagProtocol(options: RagOptions = {}) {
         describe: (args) => `Searching the code for ${JSON.stringify(args.query.slice(0, 60))}${args.path === undefined ? "" : ` in ${args.path}`}`,
         async handler(args, { state, environment, signal }) {
           const filter = args.path !== undefined && !/[*?]/.test(args.path) ? await relativePath(environment, args.path) : args.path;
-          const { searchIndex } = await loadIndexTools();
-          const { result, built } = await readFresh(state, environment, signal, (index) =>
+          const { result, built } = await readFresh(state, environment, signal, (index, { searchIndex }) =>
             searchIndex(index, args.query, { path: filter, language: args.language, contextLines: args.context_size, limit: args.limit }),
           );
           const prefix = built === undefined ? [] : [`(Built the index first: ${plural(built.files, "file")}, ${summarizeSkipped(built.skipped)}.)`];
@@ -215,10 +218,9 @@ export function createRagProtocol(options: RagOptions = {}) {
         describe: (args) => `Analysing ${args.path ?? "the workspace"}`,
         async handler(args, { state, environment, signal, checkedPaths }) {
           const relative = (await relativePath(environment, args.path, checkedPaths)) ?? ".";
-          const { analyzeIndex } = await loadIndexTools();
           const {
             result: { analysis, skipped },
-          } = await readFresh(state, environment, signal, async (index) => ({ analysis: await analyzeIndex(index, relative), skipped: index.skipped.length }));
+          } = await readFresh(state, environment, signal, async (index, { analyzeIndex }) => ({ analysis: await analyzeIndex(index, relative), skipped: index.skipped.length }));
           if (analysis.files === 0) {
             throw new ProtocolError(
               "not_found",
@@ -242,8 +244,7 @@ export function createRagProtocol(options: RagOptions = {}) {
         describe: (args) => `Explaining ${args.query ?? args.path ?? "?"}`,
         async handler(args, { state, environment, signal, checkedPaths }) {
           const relative = await relativePath(environment, args.path, checkedPaths);
-          const { explainInIndex } = await loadIndexTools();
-          const { result: explanation } = await readFresh(state, environment, signal, (index) =>
+          const { result: explanation } = await readFresh(state, environment, signal, (index, { explainInIndex }) =>
             explainInIndex(index, { query: args.query, path: relative, contextLines: args.context_size }),
           );
           return { output: explanationText(explanation), description: `Explained ${explanation.subject}`, data: explanation };
