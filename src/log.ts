@@ -8,6 +8,7 @@
 import { appendFileSync, mkdirSync, renameSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { processState } from "./process-state.js";
 
 export const logLevels = ["error", "warn", "info", "debug"] as const;
 export type LogLevel = (typeof logLevels)[number];
@@ -21,7 +22,8 @@ interface Sink {
   stderr: boolean;
 }
 
-let sink: Sink | undefined;
+/** Where log lines go, once logging started: one for the process (process-state.ts). */
+const state = processState("log", (): { sink: Sink | undefined } => ({ sink: undefined }));
 
 const rank = (level: LogLevel) => logLevels.indexOf(level);
 
@@ -45,18 +47,18 @@ export function startLogging(options: { level: LogLevel; file?: string; stderr?:
   } catch {
     // No log yet.
   }
-  sink = { level: options.level, file, stderr: options.stderr ?? false };
+  state.sink = { level: options.level, file, stderr: options.stderr ?? false };
   appendFileSync(file, "", { mode: 0o600 });
 }
 
 /** Stops logging (tests). */
 export function stopLogging(): void {
-  sink = undefined;
+  state.sink = undefined;
 }
 
 /** Whether a line at `level` would be written. */
 export function logs(level: LogLevel): boolean {
-  return sink !== undefined && rank(level) <= rank(sink.level);
+  return state.sink !== undefined && rank(level) <= rank(state.sink.level);
 }
 
 /** Masks what looks like a secret: `sk-…` keys, bearer tokens, `key=`/`token=` values, GitHub tokens. */
@@ -69,15 +71,15 @@ export function maskSecrets(text: string): string {
 }
 
 function write(level: LogLevel, message: string, fields?: Record<string, unknown>): void {
-  if (!sink || rank(level) > rank(sink.level)) return;
+  if (!state.sink || rank(level) > rank(state.sink.level)) return;
   const extra = fields === undefined ? "" : ` ${JSON.stringify(fields)}`;
   const text = maskSecrets(`${message}${extra}`).replace(/\r?\n/g, "\\n");
   try {
-    appendFileSync(sink.file, `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${text}\n`, { mode: 0o600 });
+    appendFileSync(state.sink.file, `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} ${text}\n`, { mode: 0o600 });
   } catch {
     // A log that cannot be written must not stop the work.
   }
-  if (sink.stderr) process.stderr.write(`[clio ${level}] ${text}\n`);
+  if (state.sink.stderr) process.stderr.write(`[clio ${level}] ${text}\n`);
 }
 
 /** The log: `log.info("provider chosen", { provider: "ollama" })`. */

@@ -4,16 +4,18 @@
  * removes what is left at once and exits. Interrupted runs exit 130 (SIGINT) or 143 (SIGTERM).
  */
 import { rmSync } from "node:fs";
+import { processState } from "../process-state.js";
 
 export type InterruptSignal = "SIGINT" | "SIGTERM";
 
 export const INTERRUPT_EXIT_CODES: Record<InterruptSignal, number> = { SIGINT: 130, SIGTERM: 143 };
 
-let watching = 0;
+/** How many commands watch for interruptions: one count for the process (process-state.ts). */
+const state = processState("interrupts", () => ({ watching: 0 }));
 
 /** Whether a command is handling SIGINT and SIGTERM itself (the CLI's default exit then stands aside). */
 export function signalsClaimed(): boolean {
-  return watching > 0;
+  return state.watching > 0;
 }
 
 export interface InterruptWatch {
@@ -43,7 +45,7 @@ export function watchInterrupts(onFirst?: (signal: InterruptSignal) => void): In
   const onTerminate = () => handle("SIGTERM");
   process.on("SIGINT", onInterrupt);
   process.on("SIGTERM", onTerminate);
-  watching++;
+  state.watching++;
   return {
     signal: controller.signal,
     get received() {
@@ -51,7 +53,7 @@ export function watchInterrupts(onFirst?: (signal: InterruptSignal) => void): In
     },
     track: (folder) => void folders.add(folder),
     dispose() {
-      watching--;
+      state.watching--;
       process.off("SIGINT", onInterrupt);
       process.off("SIGTERM", onTerminate);
     },

@@ -36,8 +36,6 @@ async function startLoggingFromArguments(argv: string[]): Promise<void> {
   log.info(`clio ${version} started`, { arguments: shown, cwd: process.cwd(), node: process.version, log: logFileFor() });
 }
 
-await startLoggingFromArguments(process.argv);
-
 /**
  * Ends a command that has done all its work: exits as soon as what it wrote to stdout and stderr
  * has gone out (a pipe to a slow reader holds writes back), skipping the teardown of the heap that
@@ -253,4 +251,10 @@ for (const [signal, code] of [
   });
 }
 
-await program.parseAsync(process.argv);
+/** Runs the command line (no top-level await: the entry is also bundled as CommonJS, see scripts/build.mjs). */
+async function main(): Promise<void> {
+  await startLoggingFromArguments(process.argv);
+  await program.parseAsync(process.argv);
+}
+
+void main();
