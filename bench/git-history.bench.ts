@@ -145,7 +145,7 @@ async function main(): Promise<void> {
       "branch",
     ];
     await fs.writeFile(clioScript, `${clioCommands.map((command) => `[GIT:action=${command}]`).join("\n")}\n`);
-    const clioBinary = fileURLToPath(new URL("../dist/clio.js", import.meta.url));
+    const clioBinary = fileURLToPath(new URL("../dist/clio.cjs", import.meta.url));
     const processRows: number[][] = [[], []];
     for (let round = 0; round < 4; round++) {
       processRows[0]!.push(await time(() => run("sh", [cliScript], { cwd: root, env, maxBuffer: 256 * 1024 * 1024 })));

@@ -18,7 +18,7 @@ import { createRuntime } from "../src/runtime.js";
 import { format, median, printTable, time, timeProcess } from "./support.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const cli = path.join(root, "dist", "clio.js");
+const cli = path.join(root, "dist", "clio.cjs");
 const testServer = path.join(root, "test", "fixtures", "mcp", "stdio-server.mjs");
 const folder = mkdtempSync(path.join(os.tmpdir(), "clio-mcp-bench-"));
 const workspace = path.join(folder, "workspace");

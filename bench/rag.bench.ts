@@ -40,7 +40,7 @@ const SEARCHES = Number(flag("--searches") ?? 8);
 /** Re-indexes of the same 10 changed files, each from the index as the build left it. */
 const REINDEXES = Number(flag("--reindexes") ?? 5);
 /** The clio to run in fresh processes (another build, e.g. of main, with --clio). */
-const CLIO = flag("--clio") ?? path.join(here, "../dist/clio.js");
+const CLIO = flag("--clio") ?? path.join(here, "../dist/clio.cjs");
 
 /** One-off searches: words a person looks for in a dependency tree. */
 const QUERIES = [

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { format, median, printTable, timeProcess } from "./support.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const cli = path.join(root, "dist", "clio.js");
+const cli = path.join(root, "dist", "clio.cjs");
 const folder = mkdtempSync(path.join(os.tmpdir(), "clio-startup-"));
 const sample = path.join(folder, "reply.md");
 writeFileSync(sample, 'Let me read it.\n[FILE_OP:action=read:path=c3JjL21haW4uYw==]\n`[EXEC:action=run:command="ls"]`\n');

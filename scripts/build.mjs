@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
-import { cachedScripts, writeCachedScripts } from "./cached-scripts.mjs";
+import { cachedScripts, dynamicImportChunks, writeCachedScripts } from "./cached-scripts.mjs";
 import { writeFuzzTypes } from "./fuzz-types.mjs";
 import "./generate-protocol-list.mjs";
 
@@ -36,6 +36,24 @@ const main = await build({
   },
 });
 
+// The command as installed (package.json "bin"): the same main.ts as one CommonJS file. Node
+// starts a CommonJS entry without its ES-module loader, and `clio replay` and `clio parse` load
+// their cached scripts from it directly, so those run with no ES module at all; every other
+// subcommand is the ES-module build's chunk, loaded by import().
+await build({
+  entryPoints: ["src/cli/main.ts"],
+  outfile: `${fresh}/clio.cjs`,
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  sourcemap: "linked",
+  legalComments: "none",
+  logLevel: "warning",
+  plugins: [cachedScripts(dynamicImportChunks(main.metafile))],
+  banner: { js: "#!/usr/bin/env node" },
+});
+
 /** One self-contained ES module file for Node (no chunks to resolve). */
 const singleFile = { bundle: true, platform: "node", format: "esm", target: "node20", sourcemap: "linked", legalComments: "none", logLevel: "warning" };
 
@@ -59,7 +77,7 @@ await writeCachedScripts(`${fresh}/chunks`, `${dist}/chunks`, main.metafile);
 // docs/protocols.md is the registry's own account of the protocols (test/cli/protocols-command.test.ts
 // fails when the file and the registry differ); rewritten only when it changed.
 const reference = fileURLToPath(new URL("../docs/protocols.md", import.meta.url));
-const markdown = execFileSync(process.execPath, [`${fresh}/clio.js`, "protocols", "--markdown"], { encoding: "utf8" });
+const markdown = execFileSync(process.execPath, [`${fresh}/clio.cjs`, "protocols", "--markdown"], { encoding: "utf8" });
 if (!existsSync(reference) || readFileSync(reference, "utf8") !== markdown) writeFileSync(reference, markdown);
 
 if (existsSync(dist)) renameSync(dist, old);

@@ -75,7 +75,7 @@ async function warmUpReplay(exports, folder) {
   process.env.CLIO_HOME = home;
   try {
     const exitCode = await withOutputDropped(() => exports.replayCommand([script], { workspace, permissionMode: "yolo" }));
-    if (exitCode !== 0) throw new Error(`the build's warm-up replay exited ${exitCode}; run dist/clio.js replay on a FILE_OP read to see why.`);
+    if (exitCode !== 0) throw new Error(`the build's warm-up replay exited ${exitCode}; run dist/clio.cjs replay on a FILE_OP read to see why.`);
   } finally {
     if (homeBefore === undefined) delete process.env.CLIO_HOME;
     else process.env.CLIO_HOME = homeBefore;
@@ -101,31 +101,59 @@ const sourcePath = (resolveDir, specifier) => path.resolve(resolveDir, specifier
 /**
  * An esbuild plugin for the main build: `import("./parse-command.js")` becomes a chunk that
  * loads the cached script (dist/chunks/parse-command.cjs) and re-exports its names.
+ *
+ * With `esmChunks` (the ES-module build's chunk for each module it loads by import(), from
+ * `dynamicImportChunks`), it is the plugin of the CommonJS entry (dist/clio.cjs): the cached
+ * commands are loaded by the entry itself, with no ES module on the way, and every other
+ * import() loads the ES-module build's chunk of that module.
  */
-export function cachedScripts() {
+export function cachedScripts(esmChunks) {
+  const entry = esmChunks !== undefined;
   return {
     name: "cached-scripts",
     setup(context) {
       context.onResolve({ filter: /^\./ }, (args) => {
-        const script = SCRIPTS.find(({ entry }) => sourcePath(args.resolveDir, args.path) === path.join(root, entry));
-        return script && args.kind === "dynamic-import" ? { path: script.name, namespace: "cached-script" } : undefined;
+        if (args.kind !== "dynamic-import") return undefined;
+        const source = sourcePath(args.resolveDir, args.path);
+        const script = SCRIPTS.find(({ entry }) => source === path.join(root, entry));
+        if (script) return { path: script.name, namespace: "cached-script" };
+        // The entry keeps the log in its own bundle: the cached scripts share it (`shared`).
+        if (!entry || source === path.join(root, "src", "log.ts")) return undefined;
+        return { path: esmChunkOf(esmChunks, source, args.path), external: true };
+      });
+      context.onResolve({ filter: new RegExp(`^${ESM_CHUNK}`) }, async (args) => {
+        const name = args.path.slice(ESM_CHUNK.length);
+        const resolved = isPackage(name) ? (await context.resolve(name, { kind: "dynamic-import", resolveDir: root })).path : path.join(root, name);
+        return { path: esmChunkOf(esmChunks, resolved, name), external: true };
       });
       context.onLoad({ filter: /.*/, namespace: "cached-script" }, (args) => {
         const script = SCRIPTS.find(({ name }) => name === args.path);
         const shared = script.shared ?? [];
         const chunked = chunkedModules(script);
+        const specifier = (file) => (entry ? `${ESM_CHUNK}${file}` : isPackage(file) ? file : path.join(root, file));
+        const here = entry ? 'require("node:url").pathToFileURL(__filename)' : "import.meta.url";
         const contents = [
           `import { loadCachedScript } from ${JSON.stringify(path.join(root, "src", "cached-script.ts"))};`,
           ...shared.map((file, index) => `import * as shared${index} from ${JSON.stringify(path.join(root, file))};`),
-          `const chunks = { ${chunked.map((file) => `${JSON.stringify(file)}: () => import(${JSON.stringify(isPackage(file) ? file : path.join(root, file))})`).join(", ")} };`,
+          `const chunks = { ${chunked.map((file) => `${JSON.stringify(file)}: () => import(${JSON.stringify(specifier(file))})`).join(", ")} };`,
           `const shared = { ${[...shared.map((file, index) => `${JSON.stringify(hostSpecifier(file))}: shared${index}`), `${JSON.stringify(hostSpecifier("import"))}: (file) => chunks[file]()`].join(", ")} };`,
-          `const script = loadCachedScript(new URL(${JSON.stringify(`./${script.name}.cjs`)}, import.meta.url), shared);`,
+          `const script = loadCachedScript(new URL(${JSON.stringify(`./${entry ? "chunks/" : ""}${script.name}.cjs`)}, ${here}), shared);`,
           ...script.exports.map((name) => `export const ${name} = script.${name};`),
         ];
         return { contents: contents.join("\n"), resolveDir: root, loader: "js" };
       });
     },
   };
+}
+
+/** How the CommonJS entry's loader of a cached command names a module it loads from the ES-module build. */
+const ESM_CHUNK = "clio-esm-chunk:";
+
+/** The ES-module build's chunk of `source` (an absolute path), as the entry in dist/ imports it. */
+function esmChunkOf(esmChunks, source, asWritten) {
+  const chunk = esmChunks.get(source);
+  if (chunk === undefined) throw new Error(`${asWritten}: the ES-module build made no chunk of ${source} for the CommonJS entry to load.`);
+  return `./chunks/${chunk}`;
 }
 
 /** In a cached script, a protocol handler's import() of its tool layer. */
@@ -171,7 +199,7 @@ async function hostModulesForWarmUp(files, folder) {
 }
 
 /** The main build's chunk for each module loaded by import(): source path → the chunk's file name. */
-function dynamicImportChunks(metafile) {
+export function dynamicImportChunks(metafile) {
   const chunks = new Map();
   for (const [output, { entryPoint }] of Object.entries(metafile.outputs)) {
     if (entryPoint && output.endsWith(".js")) chunks.set(path.resolve(root, entryPoint), path.basename(output));

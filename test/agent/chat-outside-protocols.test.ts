@@ -49,7 +49,7 @@ describe("the chat with an MCP server and a todo list", () => {
       [
         `cd ${JSON.stringify(workspace.path)} &&`,
         `env NO_COLOR=1 CLIO_HOME=${JSON.stringify(home.path)} HOME=${JSON.stringify(home.path)}`,
-        `node ${JSON.stringify(path.join(root, "dist/clio.js"))}`,
+        `node ${JSON.stringify(path.join(root, "dist/clio.cjs"))}`,
         `--base-url ${model.baseURL} --model ${testModelName} --api-key test-key --permission-mode yolo;`,
         "echo CLIO-EXITED-$?; sleep 30",
       ].join(" "),

@@ -38,7 +38,7 @@ function startChat(pane: string, extra: string[] = []): void {
     [
       `cd ${JSON.stringify(workspace.path)} &&`,
       `env NO_COLOR=1 CLIO_HOME=${JSON.stringify(home.path)} HOME=${JSON.stringify(home.path)}`,
-      `node ${JSON.stringify(path.join(root, "dist/clio.js"))}`,
+      `node ${JSON.stringify(path.join(root, "dist/clio.cjs"))}`,
       ...modelFlags().map((word) => JSON.stringify(word)),
       ...extra,
       "; echo CLIO-EXITED-$?; sleep 30",

@@ -6,7 +6,7 @@ import { protocolsMarkdown } from "../../src/cli/protocols-command.js";
 import { loadBuiltinProtocols } from "../../src/registry.js";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const clio = (...args: string[]) => execFileSync(process.execPath, [path.join(root, "dist/clio.js"), ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+const clio = (...args: string[]) => execFileSync(process.execPath, [path.join(root, "dist/clio.cjs"), ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
 
 describe("clio protocols", () => {
   it("lists every registered protocol with every action and its parameters", async () => {

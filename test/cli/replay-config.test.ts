@@ -7,7 +7,7 @@ import { promisify } from "node:util";
 import { temporaryFolder } from "../support/workspace.js";
 
 const run = promisify(execFile);
-const cli = path.resolve(import.meta.dirname, "../../dist/clio.js");
+const cli = path.resolve(import.meta.dirname, "../../dist/clio.cjs");
 
 describe("clio replay under the person's config", () => {
   it("applies deny rules from the config files, even in yolo mode", async () => {

@@ -1,5 +1,5 @@
 /**
- * Running the bundled CLI (dist/clio.js) as a person or a script would: a child process with its
+ * Running the bundled CLI (dist/clio.cjs) as a person or a script would: a child process with its
  * own home folder, workspace and environment, standard input a pipe (never a terminal).
  */
 import { execFile, spawn } from "node:child_process";
@@ -13,9 +13,9 @@ import { temporaryFolder } from "../support/workspace.js";
 type TemporaryFolder = Awaited<ReturnType<typeof temporaryFolder>>;
 
 export const repositoryRoot = path.resolve(import.meta.dirname, "../..");
-export const bundledCli = path.join(repositoryRoot, "dist", "clio.js");
+export const bundledCli = path.join(repositoryRoot, "dist", "clio.cjs");
 
-/** Builds dist/clio.js when it is missing (npm test builds it first). */
+/** Builds dist/clio.cjs when it is missing (npm test builds it first). */
 export async function ensureBuilt(): Promise<void> {
   if (!existsSync(bundledCli)) await promisify(execFile)(process.execPath, [path.join(repositoryRoot, "scripts", "build.mjs")], { cwd: repositoryRoot });
 }

@@ -1,4 +1,4 @@
-/** `clio replay` end to end, through the real bundled CLI (dist/clio.js, built by `npm test`). */
+/** `clio replay` end to end, through the real bundled CLI (dist/clio.cjs, built by `npm test`). */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";

@@ -9,7 +9,7 @@ import { temporaryFolder } from "../support/workspace.js";
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "../..");
-const cli = path.join(root, "dist/clio.js");
+const cli = path.join(root, "dist/clio.cjs");
 
 async function clio(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {

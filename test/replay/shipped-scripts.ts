@@ -6,7 +6,7 @@ import path from "node:path";
 export const repositoryRoot = path.resolve(import.meta.dirname, "../..");
 export const scriptsFolder = path.join(repositoryRoot, "sessions", "scripts");
 export const scriptsFixture = path.join(scriptsFolder, "fixture");
-export const bundledCli = path.join(repositoryRoot, "dist", "clio.js");
+export const bundledCli = path.join(repositoryRoot, "dist", "clio.cjs");
 
 export interface ShippedScript {
   name: string;

@@ -12,7 +12,7 @@ export function chatCommandLine(options: { workspace: string; home: string; base
   return [
     `cd ${JSON.stringify(options.workspace)} &&`,
     `env NO_COLOR=1 CLIO_HOME=${JSON.stringify(options.home)} HOME=${JSON.stringify(options.home)}`,
-    `node ${JSON.stringify(path.join(root, "dist/clio.js"))}`,
+    `node ${JSON.stringify(path.join(root, "dist/clio.cjs"))}`,
     `--base-url ${options.baseURL} --model ${options.model} --api-key test-key --context-window 1000000`,
     `--session-dir ${JSON.stringify(path.join(options.home, "sessions"))} --permission-mode ask;`,
     "echo CLIO-EXITED-$?; sleep 30",

@@ -1,0 +1,47 @@
+/**
+ * The installed command, dist/clio.cjs: a CommonJS entry that loads the cached commands itself
+ * (no ES module on the way) and the other subcommands as the ES-module build's chunks.
+ */
+import { execFile } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+import { bundledCli, freshCliFolders, isolatedEnv, repositoryRoot, runCli } from "./support.js";
+
+const folders = freshCliFolders(async (workspace) => {
+  await writeFile(path.join(workspace, "retry.ts"), "export function retryWithBackoff(task: () => void) {\n  task();\n}\n");
+  await writeFile(path.join(workspace, "search.clio"), '[RAG:action=search:query="retry backoff"]\n');
+});
+
+/** Which of node's ES-module loader parts a process loaded, printed as it exits (a preload). */
+const ESM_WITNESS = 'process.on("exit", () => process._rawDebug("esm: " + process.moduleLoadList.filter((name) => /esm\\/(module_job|translators)/.test(name)).join(",")));\n';
+
+describe("dist/clio.cjs", () => {
+  it("is the package's bin, and runs a replay of a RAG search without loading an ES module", async () => {
+    const packageJson = createRequire(import.meta.url)(path.join(repositoryRoot, "package.json")) as { bin: Record<string, string> };
+    expect(path.join(repositoryRoot, packageJson.bin.clio!)).toBe(bundledCli);
+    const witness = path.join(folders.home.path, "esm-witness.cjs");
+    await writeFile(witness, ESM_WITNESS);
+    const env = isolatedEnv(folders.home.path);
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--require", witness, bundledCli, "replay", "search.clio"], { cwd: folders.workspace.path, env });
+    expect(stdout).toContain("retry.ts");
+    expect(stderr).toContain("esm: \n");
+    // The same witness sees the ES-module loader at work for a subcommand that is a chunk of that build.
+    const chunked = await promisify(execFile)(process.execPath, ["--require", witness, bundledCli, "protocols"], { cwd: folders.workspace.path, env });
+    expect(chunked.stderr).toMatch(/esm: \S/);
+  });
+
+  it("and the ES-module entry dist/clio.js run the same replay", async () => {
+    const env = isolatedEnv(folders.home.path);
+    // The first search builds the index; the two compared find it built.
+    expect((await runCli(["replay", "search.clio"], { cwd: folders.workspace.path, env })).code).toBe(0);
+    const fromCommonJs = await runCli(["replay", "search.clio"], { cwd: folders.workspace.path, env });
+    const fromModule = await promisify(execFile)(process.execPath, [path.join(repositoryRoot, "dist", "clio.js"), "replay", "search.clio"], { cwd: folders.workspace.path, env });
+    expect(fromCommonJs.code).toBe(0);
+    const withoutTimes = (text: string) => text.replace(/\d+(\.\d+)? m?s\b/g, "");
+    expect(withoutTimes(fromModule.stdout)).toBe(withoutTimes(fromCommonJs.stdout));
+    expect(fromCommonJs.stdout).toContain("retryWithBackoff");
+  });
+});
