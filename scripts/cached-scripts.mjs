@@ -33,9 +33,10 @@ const SCRIPTS = [
     exports: ["replayCommand"],
     warmUp: warmUpReplay,
     runsTools: true,
-    // Except the code index's: a one-off search runs them in every fresh process, and as chunks
-    // they are ES modules compiled on each run (about 50 ms of a one-off search's CPU).
-    inlineLayersOf: ["protocols/rag.ts"],
+    // Except the code index's and the file tools': a one-off search or read runs them in every
+    // fresh process, and as chunks they are ES modules compiled on each run (about 50 ms of a
+    // one-off search's CPU; a read loaded the ES-module loader for them, 14-16 ms of its time).
+    inlineLayersOf: ["protocols/rag.ts", "protocols/file-op.ts"],
     chunked: [
       ...["replay-model-script", "replay-session", "replay-fuzz-check", "replay-review"].map((name) => `src/cli/${name}.ts`),
       // Only for a YAML config file, a glob among the scripts, an MCP server's tools.

@@ -13,13 +13,14 @@ import { bundledCli, freshCliFolders, isolatedEnv, repositoryRoot, runCli } from
 const folders = freshCliFolders(async (workspace) => {
   await writeFile(path.join(workspace, "retry.ts"), "export function retryWithBackoff(task: () => void) {\n  task();\n}\n");
   await writeFile(path.join(workspace, "search.clio"), '[RAG:action=search:query="retry backoff"]\n');
+  await writeFile(path.join(workspace, "read.clio"), '[FILE_OP:action=read:path="retry.ts"]\n');
 });
 
 /** Which of node's ES-module loader parts a process loaded, printed as it exits (a preload). */
 const ESM_WITNESS = 'process.on("exit", () => process._rawDebug("esm: " + process.moduleLoadList.filter((name) => /esm\\/(module_job|translators)/.test(name)).join(",")));\n';
 
 describe("dist/clio.cjs", () => {
-  it("is the package's bin, and runs a replay of a RAG search without loading an ES module", async () => {
+  it("is the package's bin, and runs a replay of a RAG search or a file read without loading an ES module", async () => {
     const packageJson = createRequire(import.meta.url)(path.join(repositoryRoot, "package.json")) as { bin: Record<string, string> };
     expect(path.join(repositoryRoot, packageJson.bin.clio!)).toBe(bundledCli);
     const witness = path.join(folders.home.path, "esm-witness.cjs");
@@ -28,6 +29,9 @@ describe("dist/clio.cjs", () => {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--require", witness, bundledCli, "replay", "search.clio"], { cwd: folders.workspace.path, env });
     expect(stdout).toContain("retry.ts");
     expect(stderr).toContain("esm: \n");
+    const read = await promisify(execFile)(process.execPath, ["--require", witness, bundledCli, "replay", "read.clio"], { cwd: folders.workspace.path, env });
+    expect(read.stdout).toContain("retryWithBackoff");
+    expect(read.stderr).toContain("esm: \n");
     // The same witness sees the ES-module loader at work for a subcommand that is a chunk of that build.
     const chunked = await promisify(execFile)(process.execPath, ["--require", witness, bundledCli, "protocols"], { cwd: folders.workspace.path, env });
     expect(chunked.stderr).toMatch(/esm: \S/);
