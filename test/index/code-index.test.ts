@@ -1,7 +1,8 @@
 import { mkdir, readFile, rm, symlink, truncate, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CodeIndex, type IndexProgress } from "../../tools/index/code-index.js";
+import { LiveFiles } from "../../tools/index/live-files.js";
 import { searchIndex } from "../../tools/index/search.js";
 import { temporaryFolder } from "../support/workspace.js";
 
@@ -33,6 +34,23 @@ describe("CodeIndex", () => {
     expect(second.definitions("addNumbers")[0]).toMatchObject({ path: "src/math.ts", symbol: { kind: "function", line: 1 } });
     const again = await second.update();
     expect(again).toMatchObject({ indexed: 0, unchanged: 3 });
+  });
+
+  it("counts a report's symbols when the report is read, as the files are after the update: an update nobody reads the count of passes over no file for it", async () => {
+    const index = await CodeIndex.open(folder.path);
+    const built = await index.update();
+    expect(built.symbols).toBe(3);
+    await rm(path.join(folder.path, "src/strings.py"));
+    const counting = vi.spyOn(LiveFiles.prototype, "symbolCount");
+    try {
+      const report = await index.update();
+      await index.update();
+      expect(counting).not.toHaveBeenCalled();
+      expect(report).toMatchObject({ files: 2, removed: 1, symbols: 2 });
+      expect(JSON.parse(JSON.stringify(report)).symbols).toBe(2);
+    } finally {
+      counting.mockRestore();
+    }
   });
 
   it("re-reads only changed files, keeps unchanged content whose mtime moved, and drops deleted files", async () => {

@@ -276,18 +276,24 @@ export class CodeIndex {
       present === undefined
         ? [...scanSkipped.filter((entry) => !analysed.skippedPaths.has(entry.path)), ...analysed.skipped]
         : [...scanSkipped, ...scan.carriedBinary, ...analysed.skipped];
-    const report = (): IndexReport => ({
-      files: this.files.size,
-      indexed: analysed.indexed,
-      unchanged,
-      removed,
-      skipped,
-      invalidUtf8: analysed.invalidUtf8,
-      chunks: this.segments.chunkCount,
-      symbols: this.files.symbolCount(),
-      workers: analysed.workers,
-      durationMs: performance.now() - began,
-    });
+    const report = (): IndexReport => {
+      const files = this.files;
+      return {
+        files: files.size,
+        indexed: analysed.indexed,
+        unchanged,
+        removed,
+        skipped,
+        invalidUtf8: analysed.invalidUtf8,
+        chunks: this.segments.chunkCount,
+        // A pass over every live file (a few ms in a fresh process), made when the report is read: a search's update never reads it.
+        get symbols() {
+          return files.symbolCount();
+        },
+        workers: analysed.workers,
+        durationMs: performance.now() - began,
+      };
+    };
     // Nothing moved and nothing is waiting to be written: the stored index stays as it is.
     if (present === undefined && writer.empty && changed === 0 && !this.uncommitted && this.options.embed === undefined) return report();
     progress?.({ phase: "writing", done: 0, total: 1 });

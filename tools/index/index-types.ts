@@ -57,7 +57,8 @@ export interface IndexReport {
   /** Indexed files whose bytes were not valid UTF-8 (read with replacement characters). */
   invalidUtf8: string[];
   chunks: number;
-  symbols: number;
+  /** Symbols defined in the indexed files (counted when read: a search's update never reads it). */
+  readonly symbols: number;
   /** Worker threads that analysed files (0: all in this thread). */
   workers: number;
   durationMs: number;
