@@ -6,9 +6,9 @@ import { appendFile, chmod, mkdir, readdir, readFile, rm, utimes, writeFile } fr
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ChangeCheck, type ListingTimes } from "../../tools/index/change-check.js";
+import { ChangeCheck, type ListingTimes, RACY_MS } from "../../tools/index/change-check.js";
 import { EARLY_FIND_MS } from "../../tools/index/check-helpers.js";
-import { CodeIndex } from "../../tools/index/code-index.js";
+import { CodeIndex, RESTAMP_REPORTED } from "../../tools/index/code-index.js";
 import { beginCheckEarly } from "../../tools/index/early-check.js";
 import { RecentChanges, type SpawnProcess } from "../../tools/index/recent-changes.js";
 import type { SkippedFile } from "../../tools/index/walk.js";
@@ -162,6 +162,30 @@ describe("a change check that stats only what find reports", () => {
     await indexed();
     await rm(at("src/two.ts"));
     expect(await bothAgree()).toMatchObject({ changed: undefined });
+  });
+
+  it("records a check whose find reported many paths none of which changed (a chmod of every file), so the next process's find reports none of them", async () => {
+    const many = Array.from({ length: RESTAMP_REPORTED + 20 }, (_, index) => `src/many/file${index}.ts`);
+    await mkdir(at("src/many"));
+    for (const [index, file] of many.entries()) await writeFile(at(file), `export const value${index} = ${index};\n`);
+    const hour = new Date(Date.now() - 3600_000);
+    for (const file of many) await utimes(at(file), hour, hour);
+    await utimes(at("src/many"), hour, hour);
+    await indexed();
+    const before = (await listingOf()).listing.checkedAt;
+    for (const file of many) await chmod(at(file), 0o600);
+    // Past the margin a check gives ctimes: the next check's find sees these as older than it.
+    await new Promise((resolve) => setTimeout(resolve, RACY_MS + 100));
+    expect(await check(true)).toMatchObject({ changed: [], stattedHere: many.length });
+    const report = await (await CodeIndex.open(folder.path, { threadMinPaths: 0 })).update();
+    expect(report).toMatchObject({ indexed: 0, removed: 0 });
+    expect((await listingOf()).listing.checkedAt).toBeGreaterThan(before);
+    expect(await bothAgree()).toMatchObject({ changed: [], stattedHere: 0 });
+    // A few reported paths are not worth a write: the manifest stays as it is.
+    await chmod(at(many[0]!), 0o644);
+    const recorded = await readFile(at(".clio/index/manifest.json"), "utf8");
+    await (await CodeIndex.open(folder.path, { threadMinPaths: 0 })).update();
+    expect(await readFile(at(".clio/index/manifest.json"), "utf8")).toBe(recorded);
   });
 
   it("stats every path here when find cannot answer, and finds the same", async () => {

@@ -222,6 +222,11 @@ export class ChangeCheck {
     return this.recent?.startedAt;
   }
 
+  /** How many paths find reported (undefined before it answered, or without it). */
+  get reportedCount(): number | undefined {
+    return this.reported?.size;
+  }
+
   /** Resolves once find has answered, when it was asked: `finish` does not wait for it. */
   async ready(): Promise<void> {
     this.reported = await this.recent?.reported;
