@@ -72,7 +72,7 @@ export function createRagProtocol(options: RagOptions = {}) {
       ...settings,
       onProgress: options.onProgress,
       embed,
-      hidden: (relative) => environment.workspace.isHidden(relative),
+      ...(environment.workspace.hidesAny ? { hidden: (relative: string) => environment.workspace.isHidden(relative) } : {}),
       persist: () => environment.workspace.mayKeepState(),
       // The first read of an index checks it for changes (the refresh time starts long past).
       checkAfterOpen: true,

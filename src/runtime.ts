@@ -58,7 +58,8 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const permissions = new PermissionPolicy(options.permissionMode, options.rules, options.asker);
   const readers = fileReaders(registry);
   const workspace = await Workspace.open(options.workspace, {
-    hidden: (relative) => permissions.deniesReading(relative, readers),
+    // Without deny rules nothing is hidden, and the code index, walks and listings need not ask of every path.
+    ...(permissions.mayDenyReading ? { hidden: (relative: string) => permissions.deniesReading(relative, readers) } : {}),
     // Plan mode writes nothing in the workspace, clio's own state included.
     mayKeepState: () => permissions.mode !== "plan",
   });

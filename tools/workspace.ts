@@ -130,6 +130,11 @@ export class Workspace {
     return this.keepsState?.() ?? true;
   }
 
+  /** False when no path can be hidden (no deny rule reads paths): callers that ask of every file may skip asking. */
+  get hidesAny(): boolean {
+    return this.hidden !== undefined;
+  }
+
   /** True when a deny rule keeps this workspace-relative path (a file, or a folder with or without `/`) from being read. */
   isHidden(relative: string): boolean {
     if (this.hidden === undefined) return false;

@@ -79,6 +79,11 @@ export class PermissionPolicy {
     return this.denyRules.some((rule) => !rule.readsValueOf(protocol, action) && rule.matches({ protocol, action, permissionClass: "read", description: "" }));
   }
 
+  /** False when no rule can deny reading a path (`deniesReading` is then false for every one). */
+  get mayDenyReading(): boolean {
+    return this.denyRules.length > 0;
+  }
+
   /**
    * True when a deny rule with a path glob refuses reading `relative` through one of `readers`
    * (the actions that read one file, e.g. FILE_OP.read): such a path is then left out of every

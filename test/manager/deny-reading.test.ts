@@ -104,3 +104,17 @@ describe("a deny rule on FILE_OP paths", () => {
     expect(await output('[GIT:action=diff:from="HEAD"]')).not.toContain(SECRET);
   });
 });
+
+describe("without deny rules", () => {
+  it("the workspace hides nothing, so the code index and walks ask of no path; with a rule that denies, it asks", async () => {
+    const plain = await createRuntime({ workspace: folder.path, permissionMode: "yolo", env: { PATH: process.env.PATH } });
+    try {
+      expect(plain.environment.workspace.hidesAny).toBe(false);
+      expect(plain.environment.workspace.isHidden("secrets/api.ts")).toBe(false);
+    } finally {
+      await plain.manager.dispose();
+    }
+    expect(runtime.environment.workspace.hidesAny).toBe(true);
+    expect(runtime.environment.workspace.isHidden("secrets/api.ts")).toBe(true);
+  });
+});
