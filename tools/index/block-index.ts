@@ -74,6 +74,17 @@ export function blockIndexBytes(dictionaries: readonly DictionaryFooter[]): Uint
 }
 
 /** The dictionaries' block indexes from `bytes` (as `blockIndexBytes` wrote them), in order. */
+/**
+ * Where each block's first term starts in the text of first terms (and where the last ends): the
+ * lengths summed. A loop over every block of a segment, in a function of its own so that V8
+ * optimises it alone rather than with the whole reader around it.
+ */
+function startsOf(lengths: Uint32Array): Uint32Array {
+  const starts = new Uint32Array(lengths.length + 1);
+  for (let block = 0; block < lengths.length; block++) starts[block + 1] = starts[block]! + lengths[block]!;
+  return starts;
+}
+
 export function readBlockIndex(bytes: Uint8Array, stored: readonly StoredDictionary[]): DictionaryFooter[] {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   let at = 0;
@@ -89,8 +100,7 @@ export function readBlockIndex(bytes: Uint8Array, stored: readonly StoredDiction
     const offsets = numbers.subarray(0, count);
     const sums = numbers.subarray(count, 2 * count);
     const lengths = numbers.subarray(2 * count);
-    const starts = new Uint32Array(count + 1);
-    for (let block = 0; block < count; block++) starts[block + 1] = starts[block]! + lengths[block]!;
+    const starts = startsOf(lengths);
     const position = starts[count]!;
     if (position !== text.length || (count > 0 && offsets[0] !== start)) throw new SegmentDamage("its block index does not match its dictionary");
     at = textAt + textLength;

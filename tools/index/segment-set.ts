@@ -327,15 +327,33 @@ export class QueryTerms {
       const mask = masks?.get(term) ?? 0;
       for (const [{ reader, base }, entry] of this.found[term]?.entries ?? []) {
         const { ids, counts } = reader.postingList(entry);
-        const rows = reader.chunkRows;
-        for (let at = 0; at < ids.length; at++) {
-          const local = ids[at]!;
-          if (alive[base + local] !== 1) continue;
-          const count = counts[at]!;
-          board.add(base + local, (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * rows[CHUNK_ROW * local + 2]!) / averageLength)), mask);
-        }
+        scorePostings(board, ids, counts, reader.chunkRows, alive, base, idf, averageLength, mask);
       }
     }
     return board;
+  }
+}
+
+/**
+ * Adds one segment's postings of a term to the board. The loop that runs hot, in a function of
+ * its own: V8 optimises it alone, in a fraction of the time it took to optimise `score` with its
+ * iterations over maps and entries inlined (15-50 ms of a fresh search's background compile).
+ */
+function scorePostings(
+  board: ScoreBoard,
+  ids: Uint32Array,
+  counts: Uint32Array,
+  rows: Int32Array,
+  alive: Uint8Array,
+  base: number,
+  idf: number,
+  averageLength: number,
+  mask: number,
+): void {
+  for (let at = 0; at < ids.length; at++) {
+    const local = ids[at]!;
+    if (alive[base + local] !== 1) continue;
+    const count = counts[at]!;
+    board.add(base + local, (idf * count * (K1 + 1)) / (count + K1 * (1 - B + (B * rows[CHUNK_ROW * local + 2]!) / averageLength)), mask);
   }
 }
