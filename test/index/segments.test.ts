@@ -4,7 +4,7 @@ import zlib from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CodeIndex } from "../../tools/index/code-index.js";
 import { searchIndex } from "../../tools/index/search.js";
-import { CHUNK_ROW } from "../../tools/index/segment.js";
+import { CHUNK_ROW, decodePostingsInto } from "../../tools/index/segment.js";
 import { checksumOf, crc32InScript } from "../../tools/index/segment-bytes.js";
 import { SegmentSet } from "../../tools/index/segment-set.js";
 import { temporaryFolder } from "../support/workspace.js";
@@ -217,5 +217,51 @@ describe("the live chunks' summed lengths (BM25's average length)", () => {
     expect((await searchIndex(reopened, "socket buffer")).hits.map((hit) => [hit.path, hit.score])).toEqual(
       (await searchIndex(index, "socket buffer")).hits.map((hit) => [hit.path, hit.score]),
     );
+  });
+});
+
+describe("a term's posting list", () => {
+  it("decoded at once for a search is what the general decoder visits, in every segment, for every word", async () => {
+    const index = await CodeIndex.open(folder.path);
+    await index.update();
+    await writeFile(path.join(folder.path, "extra.py"), `def ${WORDS.join("_")}():\n    return "${WORDS.join(" ")}"\n`);
+    await index.update();
+    expect(index.segmentReaders.length).toBe(2);
+    let compared = 0;
+    for (const reader of index.segmentReaders) {
+      for (const word of [...WORDS, "value", "def", "return", "turns", "into"]) {
+        const entry = reader.term(word);
+        if (entry === undefined) continue;
+        const visited: number[][] = [];
+        reader.postings(entry, (chunk, count) => visited.push([chunk, count]));
+        const { ids, counts } = reader.postingList(entry);
+        expect([...ids].map((chunk, at) => [chunk, counts[at]])).toEqual(visited);
+        compared += visited.length;
+      }
+    }
+    expect(compared).toBeGreaterThan(FILES);
+  });
+});
+
+describe("decodePostingsInto", () => {
+  const decoded = (bytes: number[], frequency: number, chunkCount = 1000) => {
+    const [ids, counts] = [new Uint32Array(frequency), new Uint32Array(frequency)];
+    decodePostingsInto(Uint8Array.from(bytes), frequency, chunkCount, ids, counts);
+    return [...ids].map((chunk, at) => [chunk, counts[at]]);
+  };
+
+  it("reads delta-coded chunk ids and counts as varints", () => {
+    // Chunk 3 (count 1), chunk 3 + 300 = 303 (count 2), chunk 303 + 1 = 304 (count 130).
+    expect(decoded([3, 1, 0xac, 0x02, 2, 1, 0x82, 0x01], 3)).toEqual([
+      [3, 1],
+      [303, 2],
+      [304, 130],
+    ]);
+  });
+
+  it("throws the damage a search rebuilds on, as the general decoder does: cut short, a number too long, a chunk past the segment's", () => {
+    expect(() => decoded([3, 1, 0xac], 2)).toThrow(/runs past its section/);
+    expect(() => decoded([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1], 1)).toThrow(/too long/);
+    expect(() => decoded([5, 1, 5, 1], 2, 8)).toThrow(/does not hold/);
   });
 });

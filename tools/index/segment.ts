@@ -188,6 +188,36 @@ export interface PostingList {
   counts: Uint32Array;
 }
 
+/**
+ * A term's postings (delta-coded chunk ids and counts, as varints) decoded into `ids` and
+ * `counts`, with the checks `decodePostings` makes. The loop a search runs hot, on its own and
+ * with no callback: V8 optimises it in a fraction of the time the general one took.
+ */
+export function decodePostingsInto(bytes: Uint8Array, frequency: number, chunkCount: number, ids: Uint32Array, counts: Uint32Array): void {
+  let position = 0;
+  let chunk = 0;
+  for (let index = 0; index < frequency; index++) {
+    // Two varints: the gap to this chunk, then its count.
+    for (let number = 0; number < 2; number++) {
+      let value = 0;
+      let scale = 1;
+      let ended = false;
+      for (let shift = 0; shift < 8 && !ended; shift++) {
+        if (position >= bytes.length) throw new SegmentDamage("a number runs past its section");
+        const byte = bytes[position++]!;
+        value += (byte & 0x7f) * scale;
+        ended = byte < 0x80;
+        scale *= 0x80;
+      }
+      if (!ended) throw new SegmentDamage("a number is too long");
+      if (number === 0) chunk += value;
+      else counts[index] = value;
+    }
+    if (chunk >= chunkCount) throw new SegmentDamage("a posting names a chunk it does not hold");
+    ids[index] = chunk;
+  }
+}
+
 /** Reads a segment on demand: the footer, file list and chunk table when opened; dictionary blocks, postings and meta blobs when asked. */
 export class SegmentReader {
   /** Its file list, read in place (file-columns.ts). */
@@ -343,11 +373,7 @@ export class SegmentReader {
       return list;
     }
     list = { ids: new Uint32Array(entry.frequency), counts: new Uint32Array(entry.frequency) };
-    let at = 0;
-    this.postings(entry, (chunk, count) => {
-      list.ids[at] = chunk;
-      list.counts[at++] = count;
-    });
+    decodePostingsInto(this.source.read(entry.offset, entry.length), entry.frequency, this.footer.chunkCount, list.ids, list.counts);
     if (entry.frequency > CACHED_POSTINGS / 4) return list;
     this.postingCache.set(entry.offset, list);
     this.cachedPostings += entry.frequency;
