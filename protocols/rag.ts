@@ -124,7 +124,7 @@ export function createRagProtocol(options: RagOptions = {}) {
   ): Promise<{ result: Result; built?: IndexReport }> {
     const index = await openIndex(state, environment);
     const tools = await loadIndexTools();
-    const read = (index: CodeIndex) => readWith(index, tools);
+    const read = (opened: CodeIndex) => readWith(opened, tools);
     const stale = environment.now() - state.refreshedAt > (options.refreshIntervalMs ?? 2000);
     if (state.updating !== undefined) await state.updating.catch(() => undefined);
     else if (!index.built) {
