@@ -164,6 +164,8 @@ export function createRagProtocol(options: RagOptions = {}) {
       search_code: { action: "search" },
     },
     setup: () => ({ refreshedAt: Number.NEGATIVE_INFINITY }),
+    // Opening the index begins its first change check (find) while the script is parsed and checked.
+    prepare: (state, environment) => void openIndex(state, environment).catch(() => undefined),
     actions: {
       index: defineAction({
         summary: "Build or refresh the code index (only changed files are re-read; .gitignore respected; binary and huge files skipped).",

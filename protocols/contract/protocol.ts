@@ -135,6 +135,12 @@ export interface ProtocolDefinition<State = any> {
   aliases?: Record<string, ToolAlias>;
   /** Makes the protocol's state once per manager (job tables, open indexes). */
   setup?(environment: ProtocolEnvironment): State | Promise<State>;
+  /**
+   * Work that may begin as soon as a script is known to name the protocol, before its first
+   * command is parsed, checked and run: it must only read (RAG opens its index, which starts the
+   * check for changed files). What fails here is met again, and reported, by the command.
+   */
+  prepare?(state: State, environment: ProtocolEnvironment): void;
   /** Releases what `setup` made (kills background jobs, closes files). */
   dispose?(state: State): void | Promise<void>;
   /**

@@ -27,6 +27,8 @@ export class ProtocolManager {
   private readonly states = new Map<ProtocolDefinition, Promise<unknown>>();
   /** The states of `states` that are set up, by protocol: what a command that runs at once is given. */
   private readonly readyStates = new Map<ProtocolDefinition, unknown>();
+  /** Protocols `prepareFor` has let begin their work. */
+  private readonly prepared = new Set<ProtocolDefinition>();
   private nextId = 1;
 
   constructor(private readonly options: ManagerOptions) {
@@ -35,6 +37,25 @@ export class ProtocolManager {
 
   get registry(): ProtocolRegistry {
     return this.options.registry;
+  }
+
+  /**
+   * Lets each protocol with a `prepare` whose name `text` holds begin that work, once per manager;
+   * resolves once it has begun. A replay awaits it before its script's first command is parsed (a
+   * one-off search's change check starts that much sooner). A name that is only mentioned costs a
+   * needless read, never a command; a protocol a deny rule refuses outright is not prepared.
+   */
+  async prepareFor(text: string): Promise<void> {
+    const begun: Promise<void>[] = [];
+    for (const definition of this.options.registry.all()) {
+      const prepare = definition.prepare;
+      if (prepare === undefined || this.prepared.has(definition) || !text.includes(definition.name)) continue;
+      // A protocol whose every action a deny rule refuses is left alone.
+      if (Object.keys(definition.actions).every((action) => this.options.permissions.refusesAll(definition.name, action))) continue;
+      this.prepared.add(definition);
+      begun.push(this.stateOf(definition).then((state) => prepare.call(definition, state, this.options.environment)));
+    }
+    await Promise.all(begun.map((work) => work.catch(() => undefined)));
   }
 
   /** Checks a command against the registry: an invocation ready to run, or the error. */

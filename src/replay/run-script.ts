@@ -89,6 +89,7 @@ export async function runScript(text: string, options: ScriptRunOptions): Promis
     let outcome: ReplayOutcome;
     try {
       await discoverProtocolsOf(runtime.registry, text);
+      await runtime.manager.prepareFor(text);
       outcome = await replayScript(text, runtime.manager, {
         stopOnError: options.stopOnError ?? false,
         ...(options.select ? { select: options.select } : {}),
