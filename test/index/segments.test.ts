@@ -221,7 +221,7 @@ describe("the live chunks' summed lengths (BM25's average length)", () => {
 });
 
 describe("a term's posting list", () => {
-  it("decoded at once for a search is what the general decoder visits, in every segment, for every word", async () => {
+  it("kept for a search is what postings visits, and what a merge's reading in dictionary order visits, in every segment, for every word", async () => {
     const index = await CodeIndex.open(folder.path);
     await index.update();
     await writeFile(path.join(folder.path, "extra.py"), `def ${WORDS.join("_")}():\n    return "${WORDS.join(" ")}"\n`);
@@ -229,13 +229,18 @@ describe("a term's posting list", () => {
     expect(index.segmentReaders.length).toBe(2);
     let compared = 0;
     for (const reader of index.segmentReaders) {
-      for (const word of [...WORDS, "value", "def", "return", "turns", "into"]) {
+      const inOrder = reader.postingsInOrder();
+      const words = [...WORDS, "value", "def", "return", "turns", "into"].sort();
+      for (const word of words) {
         const entry = reader.term(word);
         if (entry === undefined) continue;
         const visited: number[][] = [];
         reader.postings(entry, (chunk, count) => visited.push([chunk, count]));
         const { ids, counts } = reader.postingList(entry);
         expect([...ids].map((chunk, at) => [chunk, counts[at]])).toEqual(visited);
+        const visitedInOrder: number[][] = [];
+        inOrder(entry, (chunk, count) => visitedInOrder.push([chunk, count]));
+        expect(visitedInOrder).toEqual(visited);
         compared += visited.length;
       }
     }
@@ -259,7 +264,7 @@ describe("decodePostingsInto", () => {
     ]);
   });
 
-  it("throws the damage a search rebuilds on, as the general decoder does: cut short, a number too long, a chunk past the segment's", () => {
+  it("throws the damage a search or merge rebuilds on: cut short, a number too long, a chunk past the segment's", () => {
     expect(() => decoded([3, 1, 0xac], 2)).toThrow(/runs past its section/);
     expect(() => decoded([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 1], 1)).toThrow(/too long/);
     expect(() => decoded([5, 1, 5, 1], 2, 8)).toThrow(/does not hold/);
