@@ -6,7 +6,7 @@
  * a missing, foreign-version or damaged store is rebuilt, never trusted.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, promises as fs, openSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, promises as fs, openSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { writeAtomically } from "../atomic-file.js";
 import { makeFolder } from "../clio-folder.js";
@@ -41,10 +41,14 @@ export class IndexStore {
     return path.join(this.segmentFolder, `${name}.seg`);
   }
 
+  private get manifestFile(): string {
+    return path.join(this.directory, "manifest.json");
+  }
+
   /** The manifest as stored, read at once: it is small, and an asynchronous read cost a fresh process's search several ms of round trips. */
   private readManifest(): IndexManifest | undefined {
     try {
-      return JSON.parse(readFileSync(path.join(this.directory, "manifest.json"), "utf8")) as IndexManifest;
+      return JSON.parse(readFileSync(this.manifestFile, "utf8")) as IndexManifest;
     } catch {
       return undefined;
     }
@@ -56,7 +60,8 @@ export class IndexStore {
    * `onManifest` sees the manifest before the segments are opened.
    */
   async load(onManifest?: (manifest: IndexManifest) => void): Promise<{ manifest: IndexManifest; readers: SegmentReader[] } | undefined> {
-    if (this.readManifest() === undefined) return undefined;
+    // No lock taken where there is no index; the manifest is read once, under the lock.
+    if (!existsSync(this.manifestFile)) return undefined;
     return withFileLock(path.join(this.directory, "lock"), async () => {
       const manifest = usableManifest(this.readManifest());
       if (manifest === undefined) return undefined;
@@ -130,7 +135,7 @@ export class IndexStore {
         renameSync(`${file}.${process.pid}.tmp`, file);
         this.unsaved.delete(name);
       }
-      await writeAtomically(path.join(this.directory, "manifest.json"), JSON.stringify({ ...manifest, segments: names }));
+      await writeAtomically(this.manifestFile, JSON.stringify({ ...manifest, segments: names }));
       this.known = names;
       await this.removeUnnamed(new Set(names), new Set([...(onDisk?.segments ?? []), ...segments]));
       return names;
