@@ -1,8 +1,8 @@
 /** Whole-file replacement that a reader never sees half done, and that leaves nothing behind when it fails. */
-import { randomBytes } from "node:crypto";
 import nodeFileSystem, { promises as fs } from "node:fs";
 import path from "node:path";
 import { isProcessAlive, type WriteFileSystem } from "./lock-file.js";
+import { randomHex } from "./node-crypto.js";
 
 export type { WriteFileSystem } from "./lock-file.js";
 
@@ -10,7 +10,7 @@ export type { WriteFileSystem } from "./lock-file.js";
 const TEMPORARY = /^(.*)\.tmp-(\d+)-[0-9a-f]{8}$/;
 
 function temporaryFor(file: string): string {
-  return `${file}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
+  return `${file}.tmp-${process.pid}-${randomHex(4)}`;
 }
 
 /** Writes `content` to `file` atomically: a unique temporary file in the same folder, then rename. */

@@ -8,10 +8,10 @@
  * taken over race-free: renamed aside first (only one process wins the rename), its content
  * compared with what was judged stale, and put back if a fresh lock had replaced it.
  */
-import { randomBytes } from "node:crypto";
 import nodeFileSystem, { promises as fs } from "node:fs";
 import os from "node:os";
 import { ToolError } from "./errors.js";
+import { randomHex } from "./node-crypto.js";
 
 /**
  * The file-system calls a short-held lock and an atomic rewrite make; tests inject failures (a
@@ -167,7 +167,7 @@ function parseOwner(text: string): Owner | undefined {
  * and put back if what was moved is not the stale content judged (a fresh lock replaced it).
  */
 export async function takeOverStaleLock(file: string, staleText: string): Promise<void> {
-  const aside = `${file}.stale-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const aside = `${file}.stale-${process.pid}-${randomHex(4)}`;
   try {
     await fs.rename(file, aside);
   } catch (error) {

@@ -2,9 +2,9 @@
  * Command results as data, and as the text the model reads back inside a nonce envelope
  * (../shared/protocol-language.md §6) that no content can close early.
  */
-import { randomBytes } from "node:crypto";
 import type { ResultError } from "../errors.js";
 import type { PermissionClass } from "../../protocols/contract/protocol.js";
+import { randomHex } from "../../tools/node-crypto.js";
 
 export interface CommandResult {
   /** Sequence number within the manager, from 1. */
@@ -37,7 +37,7 @@ export interface CommandResult {
 /** A fresh nonce for one turn's envelopes: short, random, and absent from every result body. */
 export function createNonce(bodies: string[] = []): string {
   for (;;) {
-    const nonce = randomBytes(4).toString("hex");
+    const nonce = randomHex(4);
     if (!bodies.some((body) => body.includes(nonce))) return nonce;
   }
 }

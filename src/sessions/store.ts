@@ -3,7 +3,6 @@
  * before session format 2, moved to a journal when opened), `<id>.lock` while a clio process
  * has it open. Ids sort by time: `20261122-0243-a1b2c3` (UTC date and minute, then random).
  */
-import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { ClioError } from "../../grammar/errors.js";
@@ -14,6 +13,7 @@ import { SESSION_FORMAT_VERSION, type SessionData, type SessionMode, decodeSessi
 import { headerLine, isJournal, journalText, readJournal } from "./journal.js";
 import { type LockOptions, SessionLock } from "./lock.js";
 import { Session, type SessionWriter } from "./session.js";
+import { randomHex } from "../../tools/node-crypto.js";
 
 const ID_PATTERN = /^\d{8}-\d{4}-[0-9a-f]{6}$/;
 const SESSION_FILE_PATTERN = /^(\d{8}-\d{4}-[0-9a-f]{6})\.jsonl?$/;
@@ -75,7 +75,7 @@ export class SessionStore {
   ) {
     this.directory = path.resolve(directory);
     this.now = options.now ?? Date.now;
-    this.randomSuffix = options.randomSuffix ?? (() => randomBytes(3).toString("hex"));
+    this.randomSuffix = options.randomSuffix ?? (() => randomHex(3));
     this.openWriter = options.openWriter ?? appendingWriter;
     this.maxOutputChars = options.maxOutputChars ?? 32_000;
   }

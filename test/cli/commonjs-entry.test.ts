@@ -3,7 +3,7 @@
  * (no ES module on the way) and the other subcommands as the ES-module build's chunks.
  */
 import { execFile } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { utimes, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -14,10 +14,14 @@ const folders = freshCliFolders(async (workspace) => {
   await writeFile(path.join(workspace, "retry.ts"), "export function retryWithBackoff(task: () => void) {\n  task();\n}\n");
   await writeFile(path.join(workspace, "search.clio"), '[RAG:action=search:query="retry backoff"]\n');
   await writeFile(path.join(workspace, "read.clio"), '[FILE_OP:action=read:path="retry.ts"]\n');
+  await writeFile(path.join(workspace, "write.clio"), '[FILE_OP:action=write:path="notes.txt":content="kept"]\n');
 });
 
 /** Which of node's ES-module loader parts a process loaded, printed as it exits (a preload). */
 const ESM_WITNESS = 'process.on("exit", () => process._rawDebug("esm: " + process.moduleLoadList.filter((name) => /esm\\/(module_job|translators)/.test(name)).join(",")));\n';
+
+/** Whether the process loaded node:crypto, printed as it exits (a preload). */
+const CRYPTO_WITNESS = 'process.on("exit", () => process._rawDebug("crypto: " + process.moduleLoadList.includes("NativeModule crypto")));\n';
 
 describe("dist/clio.cjs", () => {
   it("is the package's bin, and runs a replay of a RAG search or a file read without loading an ES module", async () => {
@@ -47,5 +51,29 @@ describe("dist/clio.cjs", () => {
     const withoutTimes = (text: string) => text.replace(/\d+(\.\d+)? m?s\b/g, "");
     expect(withoutTimes(fromModule.stdout)).toBe(withoutTimes(fromCommonJs.stdout));
     expect(fromCommonJs.stdout).toContain("retryWithBackoff");
+  });
+
+  it("loads node:crypto only for work that needs it: a replay of a read or a search does not, one that writes a file does", async () => {
+    const witness = path.join(folders.home.path, "crypto-witness.cjs");
+    await writeFile(witness, CRYPTO_WITNESS);
+    const env = isolatedEnv(folders.home.path);
+    const replay = (script: string, ...flags: string[]) =>
+      promisify(execFile)(process.execPath, ["--require", witness, bundledCli, "replay", script, ...flags], { cwd: folders.workspace.path, env });
+    // The first search builds the index (its segment files have random names) and the next stamps
+    // the folder it saw changed; after them a search only reads. The workspace is made an hour old
+    // first: a folder or file changed within the last moments is looked at again.
+    await replay("search.clio");
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    for (const name of [".", "retry.ts", "search.clio", "read.clio", "write.clio"]) await utimes(path.join(folders.workspace.path, name), hourAgo, hourAgo);
+    await replay("search.clio");
+    const search = await replay("search.clio");
+    expect(search.stdout).toContain("retry.ts");
+    expect(search.stderr).toContain("crypto: false");
+    const read = await replay("read.clio");
+    expect(read.stdout).toContain("retryWithBackoff");
+    expect(read.stderr).toContain("crypto: false");
+    const write = await replay("write.clio", "--permission-mode", "yolo");
+    expect(write.stdout).toContain("notes.txt");
+    expect(write.stderr).toContain("crypto: true");
   });
 });

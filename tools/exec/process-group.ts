@@ -8,8 +8,8 @@
  * (a process that wipes its environment escapes this; the bubblewrap sandbox does not let it).
  */
 import type { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
+import { randomHex } from "../node-crypto.js";
 
 /** The spawn seam (node:child_process spawn). */
 export type Spawn = typeof spawn;
@@ -23,7 +23,7 @@ export const TAG_VARIABLE = "CLIO_EXEC_TAG";
 
 /** A new tag for one command or job, remembered so it is swept when clio exits. */
 export function newTag(): string {
-  const tag = randomBytes(8).toString("hex");
+  const tag = randomHex(8);
   liveTags.add(tag);
   installExitHook();
   return tag;

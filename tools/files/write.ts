@@ -2,7 +2,6 @@
  * Writing files atomically (temp file in the same folder, then rename) and reporting what
  * changed as added and removed lines.
  */
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { diffLines } from "diff";
 import { ToolError } from "../errors.js";
@@ -13,6 +12,7 @@ import { errorCode } from "./file-system.js";
 import { countLines } from "./lines.js";
 import { COUNT_LINES_UP_TO_BYTES } from "./read.js";
 import { formatBytes, splitLines } from "./text.js";
+import { randomHex } from "../node-crypto.js";
 
 /** The largest content one write accepts. */
 export const WRITE_MAX_BYTES = 16 * 1024 * 1024;
@@ -58,7 +58,7 @@ export async function atomicWrite(context: FileContext, target: string, data: st
  * On any failure the temp file is removed and the old entry is untouched.
  */
 export async function replaceThroughTemporary(context: FileContext, target: string, fill: (temporary: string) => Promise<void>): Promise<void> {
-  const suffix = `.clio-${randomBytes(6).toString("hex")}.tmp`;
+  const suffix = `.clio-${randomHex(6)}.tmp`;
   const name = `.${path.basename(target)}${suffix}`;
   const entry = await holdEntry(context, target);
   try {

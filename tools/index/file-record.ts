@@ -2,7 +2,6 @@
  * Turns one file's bytes into its index record: language, symbols, imports, and chunks with
  * their term counts. Binary files are refused here (the caller reports them skipped).
  */
-import { createHash } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { firstAtOrAfter } from "../../grammar/sorted.js";
 import { chunkLines, type ChunkOptions } from "./chunks.js";
@@ -11,6 +10,7 @@ import { languageOf } from "./languages.js";
 import type { IndexedFile, StoredChunk } from "./store.js";
 import { extractSymbols } from "./symbols.js";
 import type { TermCounter } from "./term-counter.js";
+import { nodeCrypto } from "../node-crypto.js";
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
 const lenientUtf8 = new TextDecoder("utf-8");
@@ -21,7 +21,7 @@ const SYMBOL_WEIGHT = 3;
 const COMMENT_EXTRA_WEIGHT = 1;
 
 function hashBytes(bytes: Uint8Array): string {
-  return createHash("sha1").update(bytes).digest("hex");
+  return nodeCrypto().createHash("sha1").update(bytes).digest("hex");
 }
 
 /** A NUL byte in the first 8 KiB marks a file as binary (git's rule). */

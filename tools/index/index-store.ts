@@ -5,7 +5,6 @@
  * segments it names are in place, so a crash leaves the old index whole. The index is a cache:
  * a missing, foreign-version or damaged store is rebuilt, never trusted.
  */
-import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, promises as fs, openSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { writeAtomically } from "../atomic-file.js";
@@ -15,6 +14,7 @@ import { withFileLock } from "../lock-file.js";
 import { SegmentReader } from "./segment.js";
 import { FileSink, FileSource, MemorySink, MemorySource, type SegmentSink } from "./segment-bytes.js";
 import { INDEX_FORMAT_VERSION, type IndexManifest, usableManifest, type VectorRecord } from "./store.js";
+import { randomHex } from "../node-crypto.js";
 
 /** Segment files not named by the manifest and older than this are left from a crash: removed at the next save. */
 const ORPHAN_AGE_MS = 10 * 60 * 1000;
@@ -80,7 +80,7 @@ export class IndexStore {
 
   /** Makes a segment with `write`: into a new file, or into memory when `persist` is false. */
   async makeSegment(persist: boolean, write: (sink: SegmentSink) => Uint8Array | undefined): Promise<MadeSegment> {
-    const name = `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}`;
+    const name = `${Date.now().toString(36)}-${randomHex(6)}`;
     if (!persist) {
       const bytes = write(new MemorySink())!;
       this.unsaved.set(name, bytes);

@@ -4,10 +4,10 @@
  * (size cap, timeout, cancel, connection lost) the temporary file is removed, so a partial
  * download never appears under the target's name.
  */
-import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
+import { randomHex } from "../node-crypto.js";
 
 export interface WrittenFile {
   bytes: number;
@@ -37,7 +37,7 @@ export async function writeAtomically(absolute: string, chunks: AsyncIterable<Bu
     () => true,
     () => false,
   );
-  const temporary = path.join(folder, `.${path.basename(absolute)}.${randomBytes(6).toString("hex")}.download`);
+  const temporary = path.join(folder, `.${path.basename(absolute)}.${randomHex(6)}.download`);
   const handle = await fs.open(temporary, "wx");
   let bytes = 0;
   try {
