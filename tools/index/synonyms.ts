@@ -12,7 +12,7 @@
  * `value`, `data`) makes noise. Words are compared after stemming, so write plain forms
  * (`delete`, not `deleted`). A word may sit in several groups.
  */
-import { stem } from "./tokenize.js";
+import { stem, stemHead } from "./tokenize.js";
 
 /** How a word's group relates to it: another spelling of the same word, or a word for a related thing. */
 export interface Bridge {
@@ -176,25 +176,46 @@ const RELATED: readonly string[] = [
   "test tests testing spec",
 ];
 
-/** Stemmed word → the stems of the other words in its groups, with how they relate. */
-const BRIDGES = new Map<string, Bridge[]>();
-function addGroups(groups: readonly string[], relation: { weight: number; credit: number }): void {
-  for (const group of groups) {
-    const stems = [...new Set(group.split(" ").map((word) => stem(word)))];
-    for (const word of stems) {
-      const bridges = BRIDGES.get(word) ?? [];
-      for (const other of stems) if (other !== word && !bridges.some((bridge) => bridge.stem === other)) bridges.push({ stem: other, ...relation });
-      BRIDGES.set(word, bridges);
-    }
-  }
-}
-// Abbreviations first: a word in both kinds of group keeps the stronger bridge.
-addGroups(ABBREVIATIONS, SAME_WORD);
-addGroups(RELATED, RELATED_WORD);
+/** Every group, abbreviations first: a word in both kinds of group keeps the stronger bridge. */
+export const GROUPS: readonly { words: readonly string[]; relation: { weight: number; credit: number } }[] = [
+  ...ABBREVIATIONS.map((group) => ({ words: group.split(" "), relation: SAME_WORD })),
+  ...RELATED.map((group) => ({ words: group.split(" "), relation: RELATED_WORD })),
+];
 
-/** The stems a (stemmed) query word also looks for, abbreviations and other spellings first. */
+/**
+ * A word's first letter → the groups holding a word with it, in order. A stem is the start of its
+ * word (but for the y that `ies` becomes: `stemHead`), so only those groups can hold a word with a
+ * given stem, and only their words are stemmed: stemming all of them up front cost a one-off
+ * search in a fresh process about 2 ms.
+ */
+let groupsByLetter: Map<string, number[]> | undefined;
+function groupsStartingWith(letter: string): readonly number[] {
+  if (groupsByLetter === undefined) {
+    groupsByLetter = new Map();
+    GROUPS.forEach(({ words }, index) => {
+      for (const word of words) {
+        const groups = groupsByLetter!.get(word[0]!) ?? [];
+        if (groups[groups.length - 1] !== index) groups.push(index);
+        groupsByLetter!.set(word[0]!, groups);
+      }
+    });
+  }
+  return groupsByLetter.get(letter) ?? [];
+}
+
+/**
+ * The stems a (stemmed) query word also looks for, abbreviations and other spellings first: the
+ * other stems of every group holding a word whose stem is `stemmed`, each once, in the groups' order.
+ */
 export function synonymsOf(stemmed: string): readonly Bridge[] {
-  return BRIDGES.get(stemmed) ?? [];
+  const bridges: Bridge[] = [];
+  for (const index of groupsStartingWith(stemHead(stemmed).charAt(0))) {
+    const { words, relation } = GROUPS[index]!;
+    const stems = [...new Set(words.map((word) => stem(word)))];
+    if (!stems.includes(stemmed)) continue;
+    for (const other of stems) if (other !== stemmed && !bridges.some((bridge) => bridge.stem === other)) bridges.push({ stem: other, ...relation });
+  }
+  return bridges;
 }
 
 /** The stems a two-word phrase of a query also looks for, as abbreviations of it. */
