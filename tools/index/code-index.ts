@@ -9,10 +9,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ToolError } from "../errors.js";
 import type { FileToAnalyse } from "./file-record.js";
-import { type AnalysedOutcome, analyseFiles, type FileQueue } from "./parallel.js";
+import type { FileQueue } from "./file-queue.js";
+import type { AnalysedOutcome } from "./parallel.js";
 import { IndexStore } from "./index-store.js";
-import { SegmentBatch } from "./segment-batch.js";
-import { mergeSegments } from "./segment-build.js";
+import type { SegmentBatch } from "./segment-batch.js";
 import { mergeStart } from "./merge-policy.js";
 import type { LiveFiles } from "./live-files.js";
 import { SegmentSet, type ChunkView, type QueryTerms } from "./segment-set.js";
@@ -22,7 +22,6 @@ import { INDEX_DIRECTORY, INDEX_FORMAT_VERSION, type IndexManifest, type VectorR
 import { ChangeCheck, CheckInAdvance } from "./change-check.js";
 import { CheckHelpers } from "./check-helpers.js";
 import { scanForChanges } from "./update-scan.js";
-import { embedMissing } from "./embed-missing.js";
 import type { CodeIndexOptions, IndexReport, SymbolLocation } from "./index-types.js";
 import { exclusionOf, type SkippedFile } from "./walk.js";
 
@@ -37,6 +36,18 @@ export const RESTAMP_REPORTED = 500;
 
 /** Past this many segments, an update merges the newer ones into one. */
 const MAX_SEGMENTS = 8;
+
+/** What analysing the changed files came to. */
+interface Analysed {
+  indexed: number;
+  sameContent: number;
+  invalidUtf8: string[];
+  skipped: SkippedFile[];
+  skippedPaths: Set<string>;
+  workers: number;
+}
+
+const nothingAnalysed = (): Analysed => ({ indexed: 0, sameContent: 0, invalidUtf8: [], skipped: [], skippedPaths: new Set(), workers: 0 });
 const SEGMENT_POSTINGS = 1_000_000;
 
 export class CodeIndex {
@@ -264,18 +275,17 @@ export class CodeIndex {
       ...(this.options.hidden ? { hidden: this.options.hidden } : {}),
       ...(begun !== undefined ? { begun: begun.check } : {}),
     });
-    const writer = new SegmentBatch(this.store, this.segments, persist, this.options.segmentPostings ?? SEGMENT_POSTINGS);
-    const analysed = await this.analyse(scan.queue, writer, signal);
+    // The writer and the analysis are loaded only when something changed: most checks find nothing.
+    let batch: SegmentBatch | undefined;
+    const writer = async () => (batch ??= await this.segmentBatch(persist));
+    const analysed = (await scan.queue.holdsAny()) ? await this.analyse(scan.queue, await writer(), signal) : nothingAnalysed();
     const { present, skipped: scanSkipped, listing } = await scan.finished;
     let removed = 0;
     if (present !== undefined) {
       const presentPaths = new Set(present.map((file) => file.path));
-      for (const filePath of this.files.keys()) {
-        if (inScope(filePath) && !presentPaths.has(filePath)) {
-          writer.change({ path: filePath, state: "removed", size: 0, mtimeMs: 0 });
-          removed++;
-        }
-      }
+      const gone = [...this.files.keys()].filter((filePath) => inScope(filePath) && !presentPaths.has(filePath));
+      for (const filePath of gone) (await writer()).change({ path: filePath, state: "removed", size: 0, mtimeMs: 0 });
+      removed = gone.length;
     }
     const changed = scan.queue.files.length;
     const unchanged = (present?.length ?? this.files.size) - changed - scan.carriedBinary.length + analysed.sameContent;
@@ -305,12 +315,14 @@ export class CodeIndex {
     // find reported many paths that had not changed (a copy, a chmod or a touch moves ctimes
     // alone): the manifest then records this check, or every later process stats them again.
     const restamp = (begun?.check.reportedCount ?? 0) >= RESTAMP_REPORTED;
-    if (present === undefined && writer.empty && changed === 0 && !this.uncommitted && this.options.embed === undefined && !restamp) return report();
+    if (present === undefined && (batch?.empty ?? true) && changed === 0 && !this.uncommitted && this.options.embed === undefined && !restamp) return report();
     progress?.({ phase: "writing", done: 0, total: 1 });
-    await writer.flush();
+    const written = await writer();
+    await written.flush();
     progress?.({ phase: "reading", done: changed, total: changed });
     if (this.options.embed !== undefined) {
       const persistVectors = this.options.persist?.() !== false ? (vectors: Map<string, VectorRecord>) => this.store.saveVectors(vectors) : undefined;
+      const { embedMissing } = await import("./embed-missing.js");
       await embedMissing(this, this.vectors, this.options.embed, { onProgress: this.options.onProgress, save: persistVectors, signal });
     }
     this.manifest = {
@@ -321,16 +333,18 @@ export class CodeIndex {
       segments: [],
       ...(listing !== undefined ? { listing } : {}),
     };
-    await this.save(persist, writer.made);
+    await this.save(persist, written.made);
     return report();
   }
 
+  /** A writer of this index's next segments (its module loaded on first use). */
+  private async segmentBatch(persist: boolean): Promise<SegmentBatch> {
+    const { SegmentBatch } = await import("./segment-batch.js");
+    return new SegmentBatch(this.store, this.segments, persist, this.options.segmentPostings ?? SEGMENT_POSTINGS);
+  }
+
   /** Reads and analyses the queued files into `writer`, writing a segment whenever it is full. */
-  private async analyse(
-    queue: FileQueue,
-    writer: SegmentBatch,
-    signal: AbortSignal | undefined,
-  ): Promise<{ indexed: number; sameContent: number; invalidUtf8: string[]; skipped: SkippedFile[]; skippedPaths: Set<string>; workers: number }> {
+  private async analyse(queue: FileQueue, writer: SegmentBatch, signal: AbortSignal | undefined): Promise<Analysed> {
     const invalidUtf8: string[] = [];
     const skipped: SkippedFile[] = [];
     let indexed = 0;
@@ -355,6 +369,7 @@ export class CodeIndex {
     let done = 0;
     let workers = 0;
     const context = { maxChunkLines: this.options.maxChunkLines, workers: this.options.workers, parallelMinBytes: this.options.parallelMinBytes, signal };
+    const { analyseFiles } = await import("./parallel.js");
     for await (const batch of analyseFiles(queue, context)) {
       workers = Math.max(workers, batch.workers);
       for (const outcome of batch.outcomes) apply(queue.files[done++]!, outcome);
@@ -384,6 +399,7 @@ export class CodeIndex {
   private async mergeFrom(from: number, persist: boolean): Promise<string> {
     const inputs = this.segments.liveBySegment(from);
     const changes = this.segments.statesBefore(from);
+    const { mergeSegments } = await import("./segment-build.js");
     const made = await this.store.makeSegment(persist, (sink) => mergeSegments(sink, inputs, changes));
     const old = this.segments.readers;
     this.segments = new SegmentSet(this.options.hidden);

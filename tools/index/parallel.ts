@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { ToolError } from "../errors.js";
 import { FileReader, readAndAnalyse, type FileOutcome, type FileToAnalyse } from "./file-record.js";
+import type { FileQueue } from "./file-queue.js";
 import { TermDictionary } from "./store.js";
 import { TermCounter } from "./term-counter.js";
 import { GrowingTermList, type TermList, type TermRun } from "./term-list.js";
@@ -71,57 +72,6 @@ export type AnalysedOutcome = Exclude<FileOutcome, { kind: "record" }> | { kind:
 export interface AnalysedBatch {
   outcomes: AnalysedOutcome[];
   workers: number;
-}
-
-/**
- * Files to analyse, handed in while a walk is still finding them: `push` adds, `end` says no more
- * come. Analysis starts before the walk ends (on worker threads once enough bytes are queued).
- */
-export class FileQueue {
-  readonly files: FileToAnalyse[] = [];
-  bytes = 0;
-  ended = false;
-  private readonly listeners = new Set<() => void>();
-
-  /** A queue already holding all its files. */
-  static of(files: FileToAnalyse[]): FileQueue {
-    const queue = new FileQueue();
-    for (const file of files) queue.push(file);
-    queue.end();
-    return queue;
-  }
-
-  push(file: FileToAnalyse): void {
-    this.files.push(file);
-    this.bytes += file.size;
-    this.changed();
-  }
-
-  end(): void {
-    this.ended = true;
-    this.changed();
-  }
-
-  /** Calls `listener` whenever files arrive or the queue ends, until the returned function is called. */
-  listen(listener: () => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
-
-  /** Resolves once files arrive or the queue ends. */
-  next(): Promise<void> {
-    return new Promise((resolve) => {
-      const stop = this.listen(() => {
-        stop();
-        resolve();
-      });
-    });
-  }
-
-  private changed(): void {
-    // A listener may remove itself as it runs: a Set's iteration allows that without a copy.
-    for (const listener of this.listeners) listener();
-  }
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { Dirent } from "node:fs";
 import { ChangeCheck, isRacy, type KnownFile, type KnownFiles, type ListingTimes } from "./change-check.js";
-import { FileQueue } from "./parallel.js";
+import { FileQueue } from "./file-queue.js";
 import type { IndexManifest } from "./store.js";
 import { DEFAULT_MAX_FILE_BYTES, walkFiles, type SkippedFile, type WalkedFile } from "./walk.js";
 
