@@ -6,7 +6,7 @@
  * clio. Whether its servers start at all is the trust decision's (trust.ts), like a project's
  * own `.clio/config.json`.
  */
-import { promises as fs } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
 import { mcpServerSchema } from "./extensions.js";
@@ -30,7 +30,7 @@ export async function readProjectMcpFile(projectRoot: string): Promise<ProjectMc
   const file = path.join(projectRoot, PROJECT_MCP_FILE);
   let text: string;
   try {
-    text = await fs.readFile(file, "utf8");
+    text = readFileSync(file, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     return { file, servers: {}, warnings: [`${file} cannot be read (${(error as Error).message}); its servers are left out.`] };
