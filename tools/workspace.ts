@@ -4,7 +4,7 @@
  * escapes it. Writes never reach git's internals (`.git` at any depth) or clio's own state
  * (`.clio` at any depth: a nested project's config is config too), not even through a symlink.
  */
-import { promises as fs, realpathSync, type Stats } from "node:fs";
+import { promises as fs, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import { ToolError } from "./errors.js";
 import { KnownFolders } from "./known-folders.js";
@@ -145,14 +145,14 @@ export class Workspace {
   /** Opens a workspace at `root`, which must be an existing directory. */
   static async open(root: string, options: WorkspaceOptions = {}): Promise<Workspace> {
     const given = path.resolve(root);
+    // Blocking calls: the workspace opens once, as a command starts, and two asynchronous ones were two round trips to the thread pool.
     let real: string;
     try {
-      real = await fs.realpath(given);
+      real = realpathSync.native(given);
     } catch {
       throw new ToolError("not_found", `Workspace folder ${root} does not exist.`, "Pass an existing folder with --workspace DIR.");
     }
-    const stat = await fs.stat(real);
-    if (!stat.isDirectory()) {
+    if (!statSync(real).isDirectory()) {
       throw new ToolError("not_a_directory", `Workspace ${root} is not a folder.`, "Pass a folder with --workspace DIR.");
     }
     const protectedNames = (options.protectedNames ?? DEFAULT_PROTECTED).map((name) => name.toLowerCase());

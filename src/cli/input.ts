@@ -1,5 +1,5 @@
 /** Reading a command's input: a file, or standard input for `-` or no file. */
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 
 export class InputError extends Error {}
 
@@ -9,7 +9,8 @@ export async function readInput(file: string | undefined): Promise<string> {
     return (await readPipedInput()) ?? "";
   }
   try {
-    return await readFile(file, "utf8");
+    // At once: the script is read as the command starts, and an asynchronous read was a round trip to the thread pool.
+    return readFileSync(file, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : code === "EACCES" ? "permission denied" : (error as Error).message;
