@@ -36,6 +36,7 @@ export const RESTAMP_REPORTED = 500;
 
 /** Past this many segments, an update merges the newer ones into one. */
 const MAX_SEGMENTS = 8;
+const SEGMENT_POSTINGS = 1_000_000;
 
 /** What analysing the changed files came to. */
 interface Analysed {
@@ -48,7 +49,6 @@ interface Analysed {
 }
 
 const nothingAnalysed = (): Analysed => ({ indexed: 0, sameContent: 0, invalidUtf8: [], skipped: [], skippedPaths: new Set(), workers: 0 });
-const SEGMENT_POSTINGS = 1_000_000;
 
 export class CodeIndex {
   private segments: SegmentSet;
