@@ -25,8 +25,8 @@ const SCRIPTS = [
   // `clio replay` runs commands. Its script holds what replaying a script file needs; the tool
   // layers protocol handlers import() and the rarer modes (`chunked`: --model-script,
   // --from-session…) are loaded as the main build's chunks, so the script does not hold every
-  // tool layer and its libraries. The modules whose state main.ts reads or sets (the log, the
-  // interrupt watch) are main's own, handed to the script (`shared`).
+  // tool layer and its libraries. The state main.ts reads or sets in modules the script carries
+  // too (the log, the interrupt watch) is kept once per process (src/process-state.ts).
   {
     entry: "src/cli/replay-command.ts",
     name: "replay-command",
@@ -44,7 +44,6 @@ const SCRIPTS = [
       "fast-glob",
       "@modelcontextprotocol/sdk/validation/ajv",
     ],
-    shared: ["src/log.ts", "src/cli/interrupts.ts"],
   },
 ];
 
@@ -118,7 +117,7 @@ export function cachedScripts(esmChunks) {
         const source = sourcePath(args.resolveDir, args.path);
         const script = SCRIPTS.find(({ entry }) => source === path.join(root, entry));
         if (script) return { path: script.name, namespace: "cached-script" };
-        // The entry keeps the log in its own bundle: the cached scripts share it (`shared`).
+        // The entry keeps the log in its own bundle: `--debug` starts it before any chunk loads.
         if (!entry || source === path.join(root, "src", "log.ts")) return undefined;
         return { path: esmChunkOf(esmChunks, source, args.path), external: true };
       });
@@ -129,16 +128,14 @@ export function cachedScripts(esmChunks) {
       });
       context.onLoad({ filter: /.*/, namespace: "cached-script" }, (args) => {
         const script = SCRIPTS.find(({ name }) => name === args.path);
-        const shared = script.shared ?? [];
         const chunked = chunkedModules(script);
         const specifier = (file) => (entry ? `${ESM_CHUNK}${file}` : isPackage(file) ? file : path.join(root, file));
         const here = entry ? 'require("node:url").pathToFileURL(__filename)' : "import.meta.url";
         const contents = [
           `import { loadCachedScript } from ${JSON.stringify(path.join(root, "src", "cached-script.ts"))};`,
-          ...shared.map((file, index) => `import * as shared${index} from ${JSON.stringify(path.join(root, file))};`),
           `const chunks = { ${chunked.map((file) => `${JSON.stringify(file)}: () => import(${JSON.stringify(specifier(file))})`).join(", ")} };`,
-          `const shared = { ${[...shared.map((file, index) => `${JSON.stringify(hostSpecifier(file))}: shared${index}`), `${JSON.stringify(hostSpecifier("import"))}: (file) => chunks[file]()`].join(", ")} };`,
-          `const script = loadCachedScript(new URL(${JSON.stringify(`./${entry ? "chunks/" : ""}${script.name}.cjs`)}, ${here}), shared);`,
+          `const hosted = { ${JSON.stringify(hostSpecifier("import"))}: (file) => chunks[file]() };`,
+          `const script = loadCachedScript(new URL(${JSON.stringify(`./${entry ? "chunks/" : ""}${script.name}.cjs`)}, ${here}), hosted);`,
           ...script.exports.map((name) => `export const ${name} = script.${name};`),
         ];
         return { contents: contents.join("\n"), resolveDir: root, loader: "js" };
@@ -171,33 +168,8 @@ const handlerToolsUnavailable = {
   },
 };
 
-/** How a cached script names a module its loader hands to it. */
-const hostSpecifier = (file) => `clio-host:${file}`;
-
-/** In a cached script, imports of the modules its loader hands to it. */
-function sharedModules(files) {
-  return {
-    name: "shared-modules",
-    setup(context) {
-      context.onResolve({ filter: /^\./ }, (args) => {
-        const file = files.find((shared) => sourcePath(args.resolveDir, args.path) === path.join(root, shared));
-        return file ? { path: hostSpecifier(file), external: true } : undefined;
-      });
-    },
-  };
-}
-
-/** The modules a script's loader hands to it, bundled from source for the warm-up run. */
-async function hostModulesForWarmUp(files, folder) {
-  const hosted = {};
-  for (const file of files) {
-    const outfile = path.join(folder, `warm-up-${path.basename(file, ".ts")}.cjs`);
-    await build({ entryPoints: [path.join(root, file)], outfile, bundle: true, platform: "node", format: "cjs", target: "node20", logLevel: "warning" });
-    hosted[hostSpecifier(file)] = createRequire(import.meta.url)(outfile);
-    rmSync(outfile, { force: true });
-  }
-  return hosted;
-}
+/** How a cached script names what its loader hands to it (the importer of main-build chunks). */
+const hostSpecifier = (name) => `clio-host:${name}`;
 
 /** The main build's chunk for each module loaded by import(): source path → the chunk's file name. */
 export function dynamicImportChunks(metafile) {
@@ -307,7 +279,7 @@ const SCRIPT_PRELUDE = [
 export async function writeCachedScripts(chunksFolder, finalChunksFolder, metafile) {
   const chunks = dynamicImportChunks(metafile);
   for (const script of SCRIPTS) {
-    const { entry, name, warmUp, runsTools, shared = [] } = script;
+    const { entry, name, warmUp, runsTools } = script;
     const file = path.join(chunksFolder, `${name}.cjs`);
     const result = await build({
       entryPoints: [path.join(root, entry)],
@@ -324,7 +296,7 @@ export async function writeCachedScripts(chunksFolder, finalChunksFolder, metafi
       banner: { js: SCRIPT_PRELUDE.slice(0, runsTools ? 3 : 2).join("\n") },
       footer: { js: "})" },
       define: { "import.meta.url": "__clioScriptUrl" },
-      plugins: [sharedModules(shared), runsTools ? chunkedImports(chunkedModules(script), inlineModules(script)) : handlerToolsUnavailable],
+      plugins: [runsTools ? chunkedImports(chunkedModules(script), inlineModules(script)) : handlerToolsUnavailable],
     });
     const text = asciiOnly(withChunkImports(result.outputFiles[0].text));
     writeFileSync(file, text);
@@ -335,7 +307,7 @@ export async function writeCachedScripts(chunksFolder, finalChunksFolder, metafi
     const compiled = new vm.Script(text, { filename: path.join(finalChunksFolder, `${name}.cjs`) });
     const module = { exports: {}, filename: file };
     const importChunk = (source) => (isPackage(source) ? import(source) : import(pathToFileURL(path.join(chunksFolder, chunks.get(path.join(root, source)))).href));
-    const hosted = { ...(await hostModulesForWarmUp(shared, chunksFolder)), [hostSpecifier("import")]: importChunk };
+    const hosted = { [hostSpecifier("import")]: importChunk };
     const require = createRequire(file);
     compiled.runInThisContext()(module, module.exports, (id) => hosted[id] ?? require(id));
     await warmUp(module.exports, chunksFolder);

@@ -15,17 +15,17 @@ import vm from "node:vm";
 type ModuleBody = (module: { exports: Record<string, unknown>; filename: string }, exports: Record<string, unknown>, require: (id: string) => unknown) => void;
 
 /**
- * The exports of the script at `url` (NAME.cjs, with its cache at NAME.cjs.cache). `shared`:
- * modules of the caller the script uses as its own (by the name the build gave them), so their
- * state is one in the process.
+ * The exports of the script at `url` (NAME.cjs, with its cache at NAME.cjs.cache). `hosted`:
+ * what the script requires from its loader by the name the build gave it (the importer of the
+ * main build's chunks).
  */
-export function loadCachedScript(url: URL, shared: Record<string, unknown> = {}): Record<string, unknown> {
+export function loadCachedScript(url: URL, hosted: Record<string, unknown> = {}): Record<string, unknown> {
   const file = fileURLToPath(url);
   const { source, cachedData } = readScriptAndCache(file);
   const body = new vm.Script(source, { filename: file, cachedData }).runInThisContext() as ModuleBody;
   const module = { exports: {} as Record<string, unknown>, filename: file };
   const require = createRequire(file);
-  body(module, module.exports, (id) => (Object.hasOwn(shared, id) ? shared[id] : require(id)));
+  body(module, module.exports, (id) => (Object.hasOwn(hosted, id) ? hosted[id] : require(id)));
   return module.exports;
 }
 
