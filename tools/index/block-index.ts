@@ -73,7 +73,6 @@ export function blockIndexBytes(dictionaries: readonly DictionaryFooter[]): Uint
   return Buffer.concat(parts);
 }
 
-/** The dictionaries' block indexes from `bytes` (as `blockIndexBytes` wrote them), in order. */
 /**
  * Where each block's first term starts in the text of first terms (and where the last ends): the
  * lengths summed. A loop over every block of a segment, in a function of its own so that V8
@@ -85,6 +84,7 @@ function startsOf(lengths: Uint32Array): Uint32Array {
   return starts;
 }
 
+/** The dictionaries' block indexes from `bytes` (as `blockIndexBytes` wrote them), in order. */
 export function readBlockIndex(bytes: Uint8Array, stored: readonly StoredDictionary[]): DictionaryFooter[] {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
   let at = 0;

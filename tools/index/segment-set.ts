@@ -7,7 +7,7 @@
 import { LiveFiles, type Placed, SLOT_SPAN } from "./live-files.js";
 import type { SegmentSize } from "./merge-policy.js";
 import { ScoreBoard } from "./score-board.js";
-import { CHUNK_ROW, type DictionaryEntry, type SegmentReader } from "./segment.js";
+import { CHUNK_ROW, type DictionaryEntry, type SegmentReader, summedChunkLengths } from "./segment.js";
 import type { FileChange } from "./segment-build.js";
 import type { SymbolDefinition } from "./symbols.js";
 
@@ -115,10 +115,7 @@ export class SegmentSet {
     let total = 0;
     for (const { reader } of this.placed) total += reader.chunkLengths;
     const dead = this.dead;
-    for (let at = 0; at < dead.length; at += 3) {
-      const rows = this.placed[dead[at]!]!.reader.chunkRows;
-      for (let chunk = dead[at + 1]!, end = chunk + dead[at + 2]!; chunk < end; chunk++) total -= rows[CHUNK_ROW * chunk + 2]!;
-    }
+    for (let at = 0; at < dead.length; at += 3) total -= summedChunkLengths(this.placed[dead[at]!]!.reader.chunkRows, dead[at + 1]!, dead[at + 1]! + dead[at + 2]!);
     this.liveLength = total;
     return total;
   }

@@ -24,6 +24,14 @@ const END = Buffer.from("CLIOEND\n", "latin1");
 const TRAILER = 16;
 /** Numbers per chunk in a segment's chunk table: startLine, endLine, length, startByte, endByte. */
 export const CHUNK_ROW = 5;
+
+/** The lengths (each row's third number) of the chunks `from` up to `to` of a chunk table, summed. */
+export function summedChunkLengths(rows: ArrayLike<number>, from: number, to: number): number {
+  let total = 0;
+  for (let chunk = from; chunk < to; chunk++) total += rows[CHUNK_ROW * chunk + 2]!;
+  return total;
+}
+
 /** Decoded dictionary blocks a segment keeps between lookups (each about 32 entries). */
 const CACHED_BLOCKS = 512;
 /** Decoded postings a segment keeps between queries (8 bytes each). */
@@ -93,7 +101,7 @@ export class SegmentWriter {
     this.headers.push({ ...header, chunks, firstChunk, meta: [at, meta.length] });
     const rows = new Uint8Array(new Int32Array(Array.from(chunkRows)).buffer);
     this.chunkRows.raw(rows);
-    for (let chunk = 0; chunk < chunks; chunk++) this.chunkLengths += chunkRows[CHUNK_ROW * chunk + 2]!;
+    this.chunkLengths += summedChunkLengths(chunkRows, 0, chunks);
     this.chunkCount += chunks;
     return firstChunk;
   }
@@ -289,11 +297,7 @@ export class SegmentReader {
   /** The chunks' lengths summed: as stored, or counted from the chunk table for a segment that stores none. */
   get chunkLengths(): number {
     const stored = this.footer.chunkLengths;
-    if (Number.isSafeInteger(stored) && stored! >= 0) return stored!;
-    const rows = this.chunkRows;
-    let total = 0;
-    for (let chunk = 0; chunk < this.chunkCount; chunk++) total += rows[CHUNK_ROW * chunk + 2]!;
-    return total;
+    return Number.isSafeInteger(stored) && stored! >= 0 ? stored! : summedChunkLengths(this.chunkRows, 0, this.chunkCount);
   }
 
   close(): void {
