@@ -48,6 +48,8 @@ export class CallScanner extends StreamingScanner {
   private pendingFrom = 0;
   /** Nothing held and nothing pending. */
   private calm = true;
+  /** Where the last live call released ends: a scanner finding that starts before it, out later than the call, is that call's data too. */
+  private liveUntil = 0;
   /** The scanner's offset when the fast path last took over for the recognizer too. */
   private asleepAt = 0;
 
@@ -160,8 +162,9 @@ export class CallScanner extends StreamingScanner {
     if (this.fastMask !== 0) this.fastMask |= this.layerStops;
   }
 
-  private merge(events: ParseEvent[]): ParseEvent[] {
+  private merge(scanned: ParseEvent[]): ParseEvent[] {
     const recognizer = this.recognizer!;
+    const events = scanned.length > 0 && startOf(scanned[0]!) < this.liveUntil ? scanned.filter((event) => startOf(event) >= this.liveUntil) : scanned;
     const found = recognizer.found;
     if (found.length > 0) {
       for (const finding of found) this.pending.push(finding);
@@ -189,6 +192,7 @@ export class CallScanner extends StreamingScanner {
       if (kind === undefined || (kind === "html" && finding.markup)) {
         // The scanner's findings inside a live call are its data.
         while (this.waitingFrom < this.waiting.length && startOf(this.waiting[this.waitingFrom]!) < finding.end.offset) this.waitingFrom++;
+        if (finding.end.offset > this.liveUntil) this.liveUntil = finding.end.offset;
         out.push(eventOf(finding));
       } else if (kind !== "command") out.push({ type: "mention", mention: mentionOf(finding, kind) });
     }

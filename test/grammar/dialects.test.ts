@@ -319,6 +319,25 @@ describe("laws", () => {
     );
   });
 
+  it("a scanner finding inside a live call, read out after the call, is the call's data in any chunking", () => {
+    // Found by the replay's chunk-invariance property: the fence's unfinished command is the
+    // scanner's mention, read out only when the fence closes, after the call it sits in was let go.
+    const pieces = ["<tool_call>", "</tool_call>", "\n", "~~~\n", "```\n", '[I:_=""', "[FILE_OP:action=read:path=a]", ":content<<EOF\n", "EOF\n", "a "];
+    const text = '<tool_call>\n~~~\n[I:_=""</tool_call>\n~~~\n';
+    const whole = parse(text, vocabulary);
+    expect(whole.mentions).toEqual([]);
+    expect(chunked([...text])).toEqual(whole);
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 14 }), fc.integer({ min: 1, max: 9 }), (parts, size) => {
+        const joined = parts.join("");
+        const chunks: string[] = [];
+        for (let at = 0; at < joined.length; at += size) chunks.push(joined.slice(at, at + size));
+        expect(chunked(chunks)).toEqual(parse(joined, vocabulary));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it("never throws, and reports commands, mentions and errors each in source order", () => {
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom(...PIECES, "a", "=", ":", ",", "|", "{", "}", "'", "\\"), maxLength: 60 }), (text) => {
