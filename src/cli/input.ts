@@ -1,5 +1,7 @@
 /** Reading a command's input: a file, or standard input for `-` or no file. */
-import { readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { Readable } from "node:stream";
 
 export class InputError extends Error {}
 
@@ -9,13 +11,50 @@ export async function readInput(file: string | undefined): Promise<string> {
     return (await readPipedInput()) ?? "";
   }
   try {
-    // At once: the script is read as the command starts, and an asynchronous read was a round trip to the thread pool.
-    return readFileSync(file, "utf8");
+    return await readFileOrPipe(file);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : code === "EACCES" ? "permission denied" : (error as Error).message;
     throw new InputError(`Cannot read ${file}: ${reason}.`);
   }
+}
+
+/**
+ * A file's text, read at once as the command starts (an asynchronous read was a round trip to the
+ * thread pool). A named pipe is read through the event loop instead: the open does not wait for a
+ * writer (O_NONBLOCK), so until one comes the command still answers SIGTERM, whose handler
+ * (main.ts) is JavaScript that a blocking open, waiting in the kernel, would never let run.
+ */
+async function readFileOrPipe(file: string): Promise<string> {
+  const descriptor = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  let handedOver = false;
+  try {
+    const stat = fstatSync(descriptor);
+    if (stat.isFIFO()) {
+      handedOver = true;
+      // Loaded here only (a cached script has no dynamic import): most inputs are files.
+      const { Socket } = createRequire(import.meta.url)("node:net") as typeof import("node:net");
+      return await readToEnd(new Socket({ fd: descriptor, readable: true, writable: false }));
+    }
+    // A device (a terminal, /dev/stdin on one) is read as before, blocking: a non-blocking read there fails with EAGAIN.
+    if (stat.isCharacterDevice()) return readFileSync(file, "utf8");
+    return readFileSync(descriptor, "utf8");
+  } finally {
+    if (!handedOver) closeSync(descriptor);
+  }
+}
+
+/** A stream's bytes to its end, as UTF-8 text; the stream is closed either way. */
+function readToEnd(stream: Readable): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+    stream.once("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    stream.once("error", (error) => {
+      stream.destroy();
+      reject(error);
+    });
+  });
 }
 
 /** How long `-p` with a prompt waits for the first piped byte (override: CLIO_STDIN_WAIT_MS). */
