@@ -21,9 +21,13 @@ export function isBareSafe(text: string): boolean {
   return BARE_VALUE.test(text);
 }
 
-/** A tag that is not a line of `text` (spaces after it counted as part of the line's end). */
+/**
+ * A tag that is not a line of `text` (spaces after it counted as part of the line's end). Lines
+ * end as the scanner ends them: at `\n`, `\r\n` or a lone `\r` (CommonMark), so `EOF\r]` holds
+ * the line `EOF`.
+ */
 function heredocTag(text: string): string {
-  const lines = new Set(text.split("\n").map((line) => line.replace(/[ \t\r]+$/, "")));
+  const lines = new Set(text.split(/\r\n?|\n/).map((line) => line.replace(/[ \t]+$/, "")));
   let tag = "EOF";
   for (let n = 1; lines.has(tag); n++) tag = `EOF${n}`;
   return tag;

@@ -31,6 +31,15 @@ describe("print", () => {
     expect(parse(text).commands.map(shape)).toEqual([{ protocol: "A", parameters: [["k", "heredoc", "EOF\nEOF1  \nx"]] }]);
   });
 
+  it("picks a heredoc tag that is not a line of the body when a lone carriage return ends a line (found by clio fuzz)", () => {
+    for (const body of ["EOF\r]", "\rEOF", "x\rEOF \ry", "EOF\r\nEOF1\rz"]) {
+      const text = print({ protocol: "A", parameters: [{ key: "k", form: "heredoc", text: body }] });
+      expect(parse(text).errors).toEqual([]);
+      expect(parse(text).commands.map(shape)).toEqual([{ protocol: "A", parameters: [["k", "heredoc", body]] }]);
+    }
+    expect(print({ protocol: "A", parameters: [{ key: "k", form: "heredoc", text: "EOF\r]" }] })).toBe("[A:k<<EOF1\nEOF\r]\nEOF1\n]");
+  });
+
   it("falls back to quoted for a heredoc body ending in a carriage return", () => {
     expect(print({ protocol: "A", parameters: [{ key: "k", form: "heredoc", text: "a\r" }] })).toBe('[A:k="a\\r"]');
   });
