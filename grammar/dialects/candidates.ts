@@ -18,6 +18,8 @@ export const enum Mode {
   JsonObject,
   JsonAfter,
   TagBody,
+  /** After `<invoke` and a blank: its attributes, up to the `>`. */
+  TagAttributes,
 }
 
 /** What the current line holds before the place being read, while no candidate is open. */
@@ -60,6 +62,8 @@ export const BACKSLASH = 0x5c;
 export const DOT = 0x2e;
 export const UNDERSCORE = 0x5f;
 const MAX_JSON_DEPTH = 64;
+/** An `<invoke …>` tag's attributes longer than this are not a call's. */
+const MAX_ATTRIBUTES = 512;
 
 export const CLASSES = (() => {
   const table = new Uint8Array(128);
@@ -107,6 +111,8 @@ export abstract class CandidateReader {
   protected matched = 0;
   /** A JSON object's first key is still to come. */
   protected jsonOpening = false;
+  /** Characters of an `<invoke …>` tag's attributes read so far. */
+  protected attributeLength = 0;
   /** The bracket a near-miss opened with. */
   protected bracket = "[";
   protected readonly near: NearNameReader;
@@ -202,6 +208,13 @@ export abstract class CandidateReader {
         return this.abandon(i);
       case Mode.TagBody:
         return this.tagBody(input, i, base, code);
+      case Mode.TagAttributes:
+        if (code === GREATER) {
+          this.openTag(Shape.Invoke, "</invoke>");
+          return i + 1;
+        }
+        if (code === LINE_FEED || code === LESS || ++this.attributeLength > MAX_ATTRIBUTES) return this.abandon(i);
+        return i + 1;
       default:
         return this.abandon(i);
     }
@@ -210,6 +223,11 @@ export abstract class CandidateReader {
   protected endTagName(i: number, code: number): number {
     const name = this.name;
     const lower = name.toLowerCase();
+    if ((code === SPACE || code === TAB) && lower === "invoke") {
+      this.mode = Mode.TagAttributes;
+      this.attributeLength = 0;
+      return i + 1;
+    }
     if (code !== GREATER || name === "") return this.abandon(i);
     if (lower === "tool_call") this.openTag(Shape.ToolCall, "</tool_call>");
     else if (lower.startsWith("function=") && name.length > 9) this.openTag(Shape.FunctionTags, "</function>");

@@ -6,7 +6,7 @@
 import type { Position } from "../ast.js";
 import { mapCall, type MappedCall, type RawCall } from "./mapping.js";
 import { readFunctionArguments, readNearMiss } from "./read-arguments.js";
-import { callFromElement, callFromFunctionTags, callFromJson, callFromToolCall, parseJson, type ReadResult } from "./read-call.js";
+import { callFromElement, callFromFunctionTags, callFromInvoke, callFromJson, callFromToolCall, GLM_NAME, parseJson, type ReadResult } from "./read-call.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
 /** The form a candidate was opened in. */
@@ -17,6 +17,7 @@ export const enum Shape {
   NearMiss,
   Function,
   Json,
+  Invoke,
 }
 
 /** A finished candidate: where it is, its text's start (for a mention), and what it maps to. */
@@ -91,7 +92,8 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
     case Shape.ToolCall: {
       const body = text.slice("<tool_call>".length, text.length - (endsWithLowerCase(text, "</tool_call>") ? "</tool_call>".length : 0));
       const read = callFromToolCall(body);
-      const dialect = body.trim().startsWith("<function=") ? "qwen-xml" : "hermes";
+      const trimmed = body.trim();
+      const dialect = trimmed.startsWith("<function=") ? "qwen-xml" : GLM_NAME.test(trimmed) ? "glm-xml" : "hermes";
       return { read, dialect, markup: true, unknownIsError: true };
     }
     case Shape.FunctionTags: {
@@ -99,6 +101,12 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
       const closed = endsWithLowerCase(text, "</function>");
       const body = text.slice(header + 1, closed ? text.length - "</function>".length : text.length);
       return { read: callFromFunctionTags(name.slice("function=".length), body), dialect: "qwen-xml", markup: true, unknownIsError: true };
+    }
+    case Shape.Invoke: {
+      const header = text.indexOf(">");
+      const closed = endsWithLowerCase(text, "</invoke>");
+      const body = text.slice(header + 1, closed ? text.length - "</invoke>".length : text.length);
+      return { read: callFromInvoke(text.slice("<invoke".length, header), body), dialect: "invoke-xml", markup: true, unknownIsError: true };
     }
     case Shape.Element:
       return { read: callFromElement(name, text.slice(name.length + 2, text.length - candidate.closer.length)), dialect: "xml", markup: true, unknownIsError: false };

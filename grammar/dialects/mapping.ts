@@ -46,6 +46,8 @@ const DIALECT_NAMES: Record<RawCall["dialect"], string> = {
   hermes: "a <tool_call> block",
   json: "a JSON tool call",
   "qwen-xml": "a <function=…> call",
+  "glm-xml": "a <tool_call> with <arg_key> and <arg_value>",
+  "invoke-xml": 'an <invoke name="…"> call',
   xml: "an XML tool call",
   function: "a function-call",
 };

@@ -1,8 +1,10 @@
 /**
  * Reading the calls of other dialects out of a candidate's complete text: JSON objects
  * (`{"name": …, "arguments": {…}}` and its kin), Qwen's `<function=NAME><parameter=KEY>` form,
- * XML elements with one child per parameter. Each reader returns the call, a problem to report,
- * or undefined when the text is not call-shaped (then it is plain text).
+ * GLM's `NAME<arg_key>KEY</arg_key><arg_value>…` form, `<invoke name="NAME">` with
+ * `<parameter name="KEY">` children, XML elements with one child per parameter. Each reader
+ * returns the call, a problem to report, or undefined when the text is not call-shaped (then it
+ * is plain text).
  */
 
 /** A call as read, before mapping: the name as written, an action the form names, the arguments. */
@@ -29,7 +31,7 @@ function jsonType(value: unknown): string {
 }
 
 const NAME_KEYS = ["name", "tool", "tool_name", "function", "command"];
-const ARGUMENT_KEYS = ["arguments", "parameters", "args", "input", "params"];
+const ARGUMENT_KEYS = ["arguments", "parameters", "args", "input", "params", "tool_input"];
 
 /** Deeper JSON is not a call, and the engine's parser would run out of stack on it. */
 const MAX_DEPTH = 64;
@@ -69,7 +71,7 @@ export function callFromJson(value: unknown): ReadResult {
   let object = value;
   if (isObject(object.function)) object = object.function;
   const nameKey = NAME_KEYS.find((key) => typeof object[key] === "string");
-  if (nameKey === undefined) return undefined;
+  if (nameKey === undefined) return actionCallFromJson(object);
   const name = object[nameKey] as string;
   const argumentKey = ARGUMENT_KEYS.find((key) => Object.hasOwn(object, key));
   let args: unknown;
@@ -82,6 +84,15 @@ export function callFromJson(value: unknown): ReadResult {
   }
   if (!isObject(args)) return { problem: `its ${argumentKey ?? "arguments"} must be a JSON object, not ${jsonType(args)}` };
   return { name, args: Object.entries(args) };
+}
+
+/** LangChain's agent action, `{"action": NAME, "action_input": {…}}`; undefined for any other object. */
+function actionCallFromJson(object: JsonObject): ReadResult {
+  if (typeof object.action !== "string" || !Object.hasOwn(object, "action_input")) return undefined;
+  const args = object.action_input;
+  // A string is LangChain's answer or a one-input tool's input: no parameter can be named from it.
+  if (!isObject(args)) return undefined;
+  return { name: object.action, args: Object.entries(args) };
 }
 
 /** A parameter value written between tags: one line trimmed, several lines without the line breaks next to the tags. */
@@ -100,6 +111,76 @@ export function callFromFunctionTags(name: string, body: string): ReadResult {
   return { name: name.trim(), args };
 }
 
+/** `name="…"` or `name='…'` in a tag's attributes, or undefined; each character is looked at a bounded number of times. */
+function nameAttribute(attributes: string): string | undefined {
+  for (let at = attributes.indexOf("name"); at >= 0; at = attributes.indexOf("name", at + 4)) {
+    if (at > 0 && !/\s/.test(attributes[at - 1]!)) continue;
+    const equals = afterBlanks(attributes, at + 4);
+    if (attributes[equals] !== "=") continue;
+    const open = afterBlanks(attributes, equals + 1);
+    const quote = attributes[open];
+    if (quote !== '"' && quote !== "'") continue;
+    const close = attributes.indexOf(quote, open + 1);
+    return close < 0 ? undefined : attributes.slice(open + 1, close);
+  }
+  return undefined;
+}
+
+/**
+ * `<invoke name="NAME">` (the text between `<invoke` and its `>` is `attributes`) and its body:
+ * `<parameter name="KEY">value</parameter>` each, as Anthropic's prompt format and MiniMax write it.
+ * Read with forward searches only, so a body of many unclosed parameters costs linear time.
+ */
+export function callFromInvoke(attributes: string, body: string): ReadResult {
+  const name = nameAttribute(attributes);
+  if (name === undefined) return { problem: 'its <invoke> tag must name the tool, as in <invoke name="read_file">' };
+  const args: [string, unknown][] = [];
+  for (let at = body.indexOf("<parameter"); at >= 0; at = body.indexOf("<parameter", at)) {
+    const headerEnd = body.indexOf(">", at);
+    if (headerEnd < 0) break;
+    const close = body.indexOf("</parameter", headerEnd);
+    const key = nameAttribute(body.slice(at + "<parameter".length, headerEnd));
+    if (close < 0 || key === undefined) break;
+    args.push([key, tagValue(body.slice(headerEnd + 1, close))]);
+    at = close + "</parameter".length;
+  }
+  if (args.length === 0 && body.trim() !== "") return { problem: 'its parameters must each be written <parameter name="KEY">value</parameter>' };
+  return { name: name.trim(), args };
+}
+
+/** The index of the first character at or after `from` that is not a blank or line break. */
+function afterBlanks(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && /\s/.test(text[i]!)) i++;
+  return i;
+}
+
+const ARG_KEY = "<arg_key>";
+const ARG_KEY_END = "</arg_key>";
+const ARG_VALUE = "<arg_value>";
+const ARG_VALUE_END = "</arg_value>";
+
+/**
+ * GLM's body of a `<tool_call>` after the name: `<arg_key>KEY</arg_key><arg_value>value</arg_value>`
+ * pairs, blanks between them and nothing else. Read with forward searches only (linear time).
+ */
+function callFromArgumentKeys(name: string, rest: string): ReadResult {
+  const args: [string, unknown][] = [];
+  const malformed = { problem: "its arguments must each be <arg_key>KEY</arg_key> then <arg_value>value</arg_value>" };
+  for (let at = afterBlanks(rest, 0); at < rest.length; at = afterBlanks(rest, at)) {
+    if (!rest.startsWith(ARG_KEY, at)) return malformed;
+    const keyEnd = rest.indexOf(ARG_KEY_END, at + ARG_KEY.length);
+    if (keyEnd < 0) return malformed;
+    const valueAt = afterBlanks(rest, keyEnd + ARG_KEY_END.length);
+    if (!rest.startsWith(ARG_VALUE, valueAt)) return malformed;
+    const valueEnd = rest.indexOf(ARG_VALUE_END, valueAt + ARG_VALUE.length);
+    if (valueEnd < 0) return malformed;
+    args.push([rest.slice(at + ARG_KEY.length, keyEnd).trim(), tagValue(rest.slice(valueAt + ARG_VALUE.length, valueEnd))]);
+    at = valueEnd + ARG_VALUE_END.length;
+  }
+  return { name, args };
+}
+
 /** An element's body: one child element per parameter (`<path>a.ts</path>`). */
 export function callFromElement(name: string, body: string): ReadResult {
   const args: [string, unknown][] = [];
@@ -109,11 +190,16 @@ export function callFromElement(name: string, body: string): ReadResult {
   return { name, args };
 }
 
-/** The body of a `<tool_call>` block: a JSON call, or Qwen's `<function=NAME>` form. */
+/** A tool's name opening a `<tool_call>`'s body, alone or before its first `<arg_key>` (GLM). */
+export const GLM_NAME = /^([A-Za-z_][A-Za-z0-9_.:-]*)(?=\s*(?:<arg_key>|$))/;
+
+/** The body of a `<tool_call>` block: a JSON call, Qwen's `<function=NAME>` form or GLM's `NAME<arg_key>…` form. */
 export function callFromToolCall(body: string): ReadResult {
   const trimmed = body.trim();
   const functionTag = /^<function=([^>]+)>([\s\S]*?)(?:<\/function\s*>\s*)?$/.exec(trimmed);
   if (functionTag) return callFromFunctionTags(functionTag[1]!, functionTag[2]!);
+  const named = GLM_NAME.exec(trimmed);
+  if (named) return callFromArgumentKeys(named[1]!, trimmed.slice(named[0].length));
   if (!trimmed.startsWith("{")) return { problem: 'its body must be a JSON object such as {"name": "…", "arguments": {…}}' };
   const value = parseJson(trimmed);
   if (value === undefined) return { problem: "its body is not valid JSON" };

@@ -23,6 +23,11 @@ export type { DialectFinding } from "./finding.js";
 /** Chunks up to this length are read a character at a time, as `quiet` reads them. */
 export const SMALL_CHUNK = 16;
 
+/** Whether an unclosed `<tool_call>`'s body begins a call (JSON, `<function=…>`, or a name and its first `<arg_key>`). */
+function startsToolCallBody(body: string): boolean {
+  return body.startsWith("{") || body.startsWith("<function=") || /^[A-Za-z_][A-Za-z0-9_.:-]*\s*<arg_key>/.test(body);
+}
+
 export class DialectRecognizer extends FrontReader {
   /** Where the next of each trigger is in the chunk being read (-2: not searched, -1: none). */
   private nextLess = -2;
@@ -148,7 +153,7 @@ export class DialectRecognizer extends FrontReader {
     else if (this.mode === Mode.TagBody && this.shape !== Shape.Element) {
       // An unclosed <tool_call> is read only when a call follows its opener; else it is prose about one.
       const body = this.capture.slice(this.capture.indexOf(">") + 1).trimStart();
-      if (this.shape === Shape.FunctionTags || body.startsWith("{") || body.startsWith("<function=")) this.complete(this.total);
+      if (this.shape === Shape.FunctionTags || (this.shape === Shape.Invoke ? body.startsWith("<parameter") : startsToolCallBody(body))) this.complete(this.total);
     }
     this.mode = Mode.Idle;
     this.capture = "";

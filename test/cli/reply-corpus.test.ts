@@ -72,6 +72,8 @@ describe("the reply corpus, classified as `clio parse` reports it", () => {
       "json",
       "json-fence",
       "qwen-xml",
+      "glm-xml",
+      "invoke-xml",
       "xml",
       "function",
       "near-miss",

@@ -145,6 +145,25 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
     expectLinear(openers, 50_000);
   });
 
+  it("<invoke> and GLM calls with thousands of unclosed parameters, keys or attributes: an error or text, in linear work; the command after them runs", () => {
+    const cases: [string, (n: number) => string, string | undefined][] = [
+      ["unclosed <parameter>s", (n) => `<invoke name="read_file">${'<parameter name="path">a '.repeat(n)}</invoke>\n\n${READ}`, "<parameter name"],
+      ["<arg_key>s without values", (n) => `<tool_call>read_file${"<arg_key>k</arg_key>".repeat(n)}</tool_call>\n${READ}`, "<arg_value>"],
+      ["unclosed <arg_value>s", (n) => `<tool_call>read_file${"<arg_key>k</arg_key><arg_value>v ".repeat(n)}</tool_call>\n${READ}`, "<arg_value>"],
+      ["name attributes never quoted to an end", (n) => `<invoke name="read_file"><parameter${' name="x'.repeat(n)}>v</parameter></invoke>\n\n${READ}`, undefined],
+      ["<invoke openers", (n) => `${'<invoke name="read_file">'.repeat(n)}\n\n${READ}`, undefined],
+      ["an <invoke tag whose attributes run on", (n) => `<invoke ${"x ".repeat(n)}>\n\n${READ}`, undefined],
+    ];
+    for (const [name, make, message] of cases) {
+      const result = parse(make(5_000), vocabulary);
+      // The last command is the clio one after the bad text (a name attribute read to the next quote may map to a call before it).
+      expect(result.commands.at(-1)?.dialect, name).toBeUndefined();
+      expect(result.commands.length, name).toBeLessThanOrEqual(2);
+      if (message !== undefined) expect(result.errors, name).toMatchObject([{ code: "unmapped_call", message: expect.stringContaining(message) }]);
+      expectLinear(make, 5_000);
+    }
+  });
+
   it("a <tool_call> naming an unknown tool is an error that lists what exists; nothing runs", () => {
     const unknown = '<tool_call>{"name": "browser_open", "arguments": {"url": "http://127.0.0.1/"}}</tool_call>';
     const result = parse(unknown, vocabulary);

@@ -56,6 +56,16 @@ const FORMS: Record<string, string> = {
   "json over lines": '{\n  "name": "FILE_OP",\n  "arguments": {"action": "read", "path": "a.ts"}\n}',
   "qwen-xml": "<tool_call>\n<function=read_file>\n<parameter=path>\na.ts\n</parameter>\n</function>\n</tool_call>",
   "qwen-xml, bare function": "<function=FILE_OP>\n<parameter=action>\nread\n</parameter>\n<parameter=path>\na.ts\n</parameter>\n</function>",
+  "glm-xml": "<tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>a.ts</arg_value>\n</tool_call>",
+  "glm-xml, protocol name on one line": "<tool_call>FILE_OP<arg_key>action</arg_key><arg_value>read</arg_value><arg_key>path</arg_key><arg_value>a.ts</arg_value></tool_call>",
+  "glm-xml, unclosed": "<tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>a.ts</arg_value>",
+  "invoke-xml": '<invoke name="read_file">\n<parameter name="path">a.ts</parameter>\n</invoke>',
+  "invoke-xml, in function_calls":
+    "<function_calls>\n<invoke name='FILE_OP'><parameter name='action'>read</parameter><parameter name='path'>a.ts</parameter></invoke>\n</function_calls>",
+  "invoke-xml, in minimax:tool_call": '<minimax:tool_call>\n<invoke name="read_file">\n<parameter name="path">a.ts</parameter>\n</invoke>\n</minimax:tool_call>',
+  "invoke-xml, unclosed": '<invoke name="read_file">\n<parameter name="path">a.ts</parameter>',
+  "json, LangChain tool_input": '{"tool": "read_file", "tool_input": {"path": "a.ts"}}',
+  "json, LangChain action_input": '{"action": "read_file", "action_input": {"path": "a.ts"}}',
   "xml, tool element": "<read_file>\n<path>a.ts</path>\n</read_file>",
   "xml, protocol element": "<FILE_OP><action>read</action><path>a.ts</path></FILE_OP>",
   function: 'FILE_OP(action="read", path="a.ts")',
@@ -98,10 +108,37 @@ describe("other dialects and near-misses", () => {
   it("names the dialect each was written in; clio's own form has none", () => {
     expect(calls(FORMS.hermes!)[0]![1]).toBe("hermes");
     expect(calls(FORMS["qwen-xml"]!)[0]![1]).toBe("qwen-xml");
+    expect(calls(FORMS["glm-xml"]!)[0]![1]).toBe("glm-xml");
+    expect(calls(FORMS["invoke-xml"]!)[0]![1]).toBe("invoke-xml");
     expect(calls(FORMS["xml, tool element"]!)[0]![1]).toBe("xml");
     expect(calls(FORMS.function!)[0]![1]).toBe("function");
     expect(calls(FORMS["near-miss, bars"]!)[0]![1]).toBe("clio-variant");
     expect(calls('[FILE_OP:action=read:path="a.ts"]')[0]![1]).toBeUndefined();
+  });
+
+  it("GLM's and <invoke>'s forms: a name that is nothing registered is an error listing the protocols; malformed arguments an error; prose about the tags is text", () => {
+    for (const text of [
+      '<invoke name="web_search"><parameter name="q">x</parameter></invoke>',
+      "<tool_call>web_search\n<arg_key>q</arg_key>\n<arg_value>x</arg_value>\n</tool_call>",
+    ]) {
+      const result = parse(text, vocabulary);
+      expect(result.commands, text).toEqual([]);
+      expect(result.errors, text).toMatchObject([{ code: "unmapped_call", message: expect.stringContaining("FILE_OP") }]);
+    }
+    expect(parse('<invoke name="read_file"><path>a.ts</path></invoke>', vocabulary).errors).toMatchObject([
+      { code: "unmapped_call", message: expect.stringContaining('<parameter name="KEY">') },
+    ]);
+    expect(parse("<invoke><parameter name='path'>a.ts</parameter></invoke>", vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
+    expect(parse("<tool_call>read_file\n<arg_key>path</arg_key>a.ts\n</tool_call>", vocabulary).errors).toMatchObject([
+      { code: "unmapped_call", message: expect.stringContaining("<arg_value>") },
+    ]);
+    for (const prose of [
+      "I will use <invoke> tags and <invoke name=x> later.",
+      'Write <invoke name="read_file"> then stop.',
+      '{"action": "Final Answer", "action_input": "done"}',
+    ]) {
+      expect(parse(prose, vocabulary), prose).toEqual({ commands: [], mentions: [], errors: [] });
+    }
   });
 
   it("maps other agents' parameter names and drops the ones declared meaningless", () => {
@@ -214,6 +251,13 @@ describe("bad input", () => {
     expect(parse(`${"<tool_call>".repeat(100_000)}{"name": "x"}`, vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
   });
 
+  it("100,000 <invoke openers, and an <invoke tag whose attributes never end, are text", () => {
+    expect(parse('<invoke name="read_file">'.repeat(100_000), vocabulary).commands).toEqual([]);
+    // A blank line ends the HTML block the tag opens to CommonMark; the command after it runs.
+    expect(parse(`<invoke ${"x".repeat(1_000_000)}>\n\n[FILE_OP:action=read:path="a"]`, vocabulary).commands).toHaveLength(1);
+    expect(parse(`<tool_call>read_file${"<arg_key>k</arg_key>".repeat(50_000)}</tool_call>`, vocabulary).errors).toMatchObject([{ code: "unmapped_call" }]);
+  });
+
   it("100,000 near-miss and function-call starts are text", () => {
     expect(parse("[FILE_OP ".repeat(100_000), vocabulary).commands).toEqual([]);
     expect(parse("FILE_OP(\n".repeat(100_000), vocabulary).commands).toEqual([]);
@@ -236,6 +280,13 @@ const PIECES = [
   '{"name": 1}',
   "<tool_call>",
   "</tool_call>",
+  "<invoke ",
+  'name="read_file">',
+  '<parameter name="path">',
+  "</parameter>",
+  "</invoke>",
+  "<arg_key>path</arg_key>",
+  "<arg_value>a</arg_value>",
   "[",
   "]",
   '"',
