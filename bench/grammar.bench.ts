@@ -36,6 +36,7 @@ const WORDS = (
 const DIALECT_CALLS = [
   '<tool_call>\n{"name": "read_file", "arguments": {"path": "src/a.ts"}}\n</tool_call>\n',
   '{"name": "execute_command", "arguments": {"command": "npm test"}}\n',
+  '[{"name": "read_file", "arguments": {"path": "src/a.ts"}}, {"name": "execute_command", "arguments": {"command": "npm test"}}]\n',
   "<tool_call>\n<function=read_file>\n<parameter=path>\nsrc/a.ts\n</parameter>\n</function>\n</tool_call>\n",
   "<tool_call>read_file\n<arg_key>path</arg_key>\n<arg_value>src/a.ts</arg_value>\n</tool_call>\n",
   '<invoke name="read_file">\n<parameter name="path">src/a.ts</parameter>\n</invoke>\n',

@@ -4,6 +4,7 @@
  * object; and, once it ends, reads and maps it (finding.ts) into a finding.
  */
 import type { Position } from "../ast.js";
+import { objectsOfArray, PositionWalk } from "./call-array.js";
 import { findingOf, Shape, type DialectFinding } from "./finding.js";
 import { isNameCharacter, NearNameReader } from "./near-name.js";
 import type { CallVocabulary } from "./vocabulary.js";
@@ -20,6 +21,8 @@ export const enum Mode {
   TagBody,
   /** After `<invoke` and a blank: its attributes, up to the `>`. */
   TagAttributes,
+  /** After a `[` alone at a line's end, where that line began: blanks and line breaks up to the `{` of a JSON array of calls. */
+  ArrayOpen,
 }
 
 /** What the current line holds before the place being read, while no candidate is open. */
@@ -113,6 +116,8 @@ export abstract class CandidateReader {
   protected jsonOpening = false;
   /** Characters of an `<invoke …>` tag's attributes read so far. */
   protected attributeLength = 0;
+  /** Whether the near-miss's `[` began its line (after an indentation): a `{` right after it opens a JSON array of calls. */
+  protected nearAtLineStart = false;
   /** The bracket a near-miss opened with. */
   protected bracket = "[";
   protected readonly near: NearNameReader;
@@ -208,6 +213,8 @@ export abstract class CandidateReader {
         return this.abandon(i);
       case Mode.TagBody:
         return this.tagBody(input, i, base, code);
+      case Mode.ArrayOpen:
+        return this.arrayOpen(i, base, code);
       case Mode.TagAttributes:
         if (code === GREATER) {
           this.openTag(Shape.Invoke, "</invoke>");
@@ -251,6 +258,15 @@ export abstract class CandidateReader {
       if (++i === end) return end;
       code = input.charCodeAt(i);
     }
+    if (this.mayOpenArray(code)) {
+      const wordsFrom = this.startOffset + 1 - this.base;
+      this.capture = this.bracket + near.verdict(wordsFrom >= 0 ? input.slice(wordsFrom, i) : undefined).raw;
+      this.captureFrom = i;
+      if (code === OPEN_BRACE) return this.openArray(i);
+      this.mode = Mode.ArrayOpen;
+      this.blank = false;
+      return i;
+    }
     // Words whose hashes name nothing; and `[NAME:` not followed by a blank or `{`, this language's own start.
     if (!near.mayName() || (code === COLON && near.plain() && i + 1 < end && !mayOpenNearBody(input.charCodeAt(i + 1)))) return this.abandon(i);
     // The words lie in this chunk when their `[` does: taken from it, not rebuilt from the reader's buffer.
@@ -270,6 +286,42 @@ export abstract class CandidateReader {
     }
     this.mode = Mode.NearBody;
     return i;
+  }
+
+  /**
+   * Whether `code`, right after a near-miss's `[` and any blanks the name reader took, may lead to a
+   * JSON array of calls: the `[` began its line and no word came, and `code` is `{` or a line break.
+   */
+  protected mayOpenArray(code: number): boolean {
+    return this.nearAtLineStart && this.bracket === "[" && this.near.wordless() && (code === OPEN_BRACE || code === LINE_FEED || code === CARRIAGE_RETURN);
+  }
+
+  /** The `{` at `i` opens a JSON array of calls, read as a JSON object is (its objects are the calls); the capture holds what came before. */
+  protected openArray(i: number): number {
+    this.readJson(Shape.JsonArray, 2);
+    return i + 1;
+  }
+
+  /** Reads on as a JSON object whose first key is still to come, `depth` brackets and braces deep. */
+  protected readJson(shape: Shape, depth: number): void {
+    this.mode = Mode.JsonObject;
+    this.shape = shape;
+    this.depth = depth;
+    this.inString = 0;
+    this.escaped = false;
+    this.blank = false;
+    this.jsonOpening = true;
+  }
+
+  /** Between a `[` that ends its line and the `{` of the array's first call: blanks and single line breaks. */
+  protected arrayOpen(i: number, base: number, code: number): number {
+    if (code === OPEN_BRACE) return this.openArray(i);
+    if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) return i + 1;
+    if (code !== LINE_FEED) return this.abandon(i);
+    this.newline(base + i);
+    if (this.blank) return this.abandon(i + 1);
+    this.blank = true;
+    return i + 1;
   }
 
   /** After `<`: whether `code` adds to the tag's name (not past the name limit). */
@@ -381,12 +433,39 @@ export abstract class CandidateReader {
     this.mode = Mode.Idle;
     this.capture = "";
     const start: Position = { offset: this.startOffset, line: this.startLine, column: this.startColumn };
+    const array = this.shape === Shape.JsonArray ? 0 : this.shape === Shape.ToolCall ? toolCallArrayAt(text) : -1;
+    if (array >= 0) {
+      this.completeEach(text, array, start);
+      return;
+    }
     const end: Position = { offset: endOffset, line: this.line, column: endOffset - this.lineStart + 1 };
-    const finding = findingOf({ shape: this.shape, text, name: this.name, closer: this.closer, start, end }, this.vocabulary);
+    this.record(findingOf({ shape: this.shape, text, name: this.name, closer: this.closer, start, end }, this.vocabulary));
+  }
+
+  /** A JSON array of calls opening at `text[from]`: each of its objects read and mapped as a call of its own. */
+  private completeEach(text: string, from: number, start: Position): void {
+    const objects = objectsOfArray(text, from);
+    if (objects === undefined) return;
+    const shape = this.shape === Shape.JsonArray ? Shape.Json : Shape.ToolCallItem;
+    const positions = new PositionWalk(text, start);
+    for (const [objectStart, objectEnd] of objects) {
+      const candidate = { shape, text: text.slice(objectStart, objectEnd), name: "", closer: "", start: positions.at(objectStart), end: positions.at(objectEnd) };
+      this.record(findingOf(candidate, this.vocabulary));
+    }
+  }
+
+  private record(finding: DialectFinding | undefined): void {
     if (finding === undefined) return;
     this.found.push(finding);
     this.lineOpen[this.lineOpenCount++] = finding;
   }
+}
+
+/** Where the JSON array of calls a `<tool_call>`'s body holds opens (its `[`), or -1 when the body is no array. */
+function toolCallArrayAt(text: string): number {
+  let i = "<tool_call>".length;
+  while (i < text.length && (text[i] === " " || text[i] === "\t" || text[i] === "\r" || text[i] === "\n")) i++;
+  return text[i] === "[" ? i : -1;
 }
 
 /**

@@ -18,6 +18,10 @@ export const enum Shape {
   Function,
   Json,
   Invoke,
+  /** `[{…}, …]` at a line's start: each object a call (see callsOfArray). */
+  JsonArray,
+  /** One object of a `<tool_call>` holding a JSON array of calls. */
+  ToolCallItem,
 }
 
 /** A finished candidate: where it is, its text's start (for a mention), and what it maps to. */
@@ -123,6 +127,11 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
       const value = parseJson(text.trim());
       return { read: callFromJson(value), dialect: "json", markup: false, unknownIsError: false };
     }
+    case Shape.ToolCallItem:
+      return { read: callFromJson(parseJson(text)) ?? { problem: 'its JSON must have "name" and "arguments"' }, dialect: "hermes", markup: true, unknownIsError: true };
+    case Shape.JsonArray:
+      // Its objects are read one by one (candidates.ts, completeEach): the array itself is no call.
+      return { read: undefined, dialect: "json", markup: false, unknownIsError: false };
   }
 }
 

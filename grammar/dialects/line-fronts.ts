@@ -16,6 +16,7 @@ import {
   UNDERSCORE,
   LINE_FEED,
   OPEN_BRACE,
+  OPEN_BRACKET,
   OPEN_PARENTHESIS,
   SPACE,
   TAB,
@@ -103,6 +104,8 @@ export abstract class FrontReader extends CandidateReader {
       if (j >= end || code >= 128) break;
       const opener = openers[code]!;
       if (opener === LineOpener.Open) break;
+      // `[{` or a `[` before blanks may open a JSON array of calls: the line is read as before, so its `[` knows it begins the line.
+      if (code === OPEN_BRACKET && mayFollowArrayBracket(input.charCodeAt(j + 1))) break;
       if (opener === LineOpener.Letter && this.mayContinueLine(code, input.charCodeAt(j + 1))) {
         // A name, then `(`, opens a call when the name may be registered; anything else ends the line's chance.
         const nameEnd = this.nameEnd(input, j);
@@ -156,6 +159,8 @@ export abstract class FrontReader extends CandidateReader {
     while (j < end && j < from + 3 && ((code = input.charCodeAt(j)) === SPACE || code === TAB)) j++;
     if (j >= end) return true;
     code = input.charCodeAt(j);
+    // `[{`, or a `[` ending its line, may open a JSON array of calls at a line's start, as `nearName` decides.
+    if (code === OPEN_BRACE || code === LINE_FEED || code === CARRIAGE_RETURN) return true;
     if (code === SPACE || code === TAB || !this.vocabulary.mayBeginName(code)) return false;
     if (j + 1 >= end) return true;
     const second = input.charCodeAt(j + 1);
@@ -240,4 +245,11 @@ export abstract class FrontReader extends CandidateReader {
     this.blank = false;
     return i + 1;
   }
+}
+
+const CARRIAGE_RETURN = 0x0d;
+
+/** Whether `code`, right after a `[` that begins a line, may lead to a JSON array of calls: `{`, a blank or a line break. */
+function mayFollowArrayBracket(code: number): boolean {
+  return code === OPEN_BRACE || code === SPACE || code === TAB || code === LINE_FEED || code === CARRIAGE_RETURN;
 }

@@ -123,6 +123,11 @@ export class NearNameReader {
     return this.words >= 1 && this.vocabulary.mayResolve(this.firstHash, this.firstHead);
   }
 
+  /** No word was read (only blanks, or nothing). */
+  wordless(): boolean {
+    return this.words === 0;
+  }
+
   /** One word, no space before or after it. */
   plain(): boolean {
     return !this.leadingSpace && this.words === 1 && !this.afterSpace;

@@ -25,7 +25,7 @@ export const SMALL_CHUNK = 16;
 
 /** Whether an unclosed `<tool_call>`'s body begins a call (JSON, `<function=…>`, or a name and its first `<arg_key>`). */
 function startsToolCallBody(body: string): boolean {
-  return body.startsWith("{") || body.startsWith("<function=") || /^[A-Za-z_][A-Za-z0-9_.:-]*\s*<arg_key>/.test(body);
+  return body.startsWith("{") || body.startsWith("[{") || body.startsWith("<function=") || /^[A-Za-z_][A-Za-z0-9_.:-]*\s*<arg_key>/.test(body);
 }
 
 export class DialectRecognizer extends FrontReader {
@@ -78,7 +78,7 @@ export class DialectRecognizer extends FrontReader {
           }
           break;
         }
-        if (this.near.mayName()) return false;
+        if (this.near.mayName() || this.mayOpenArray(code)) return false;
         // The words name nothing: the character after them is read as text.
         this.mode = Mode.Idle;
         this.front = this.total === this.lineStart ? Front.Indent : Front.Dead;
@@ -172,7 +172,7 @@ export class DialectRecognizer extends FrontReader {
         if (code === LESS || (code === OPEN_BRACE && this.front === Front.Indent) || (code === OPEN_PARENTHESIS && this.front === Front.Name && this.bufferedNameMay())) {
           return false;
         }
-        if (code === OPEN_BRACKET || code === FULLWIDTH_OPEN) this.openNearName(offset, code);
+        if (code === OPEN_BRACKET || code === FULLWIDTH_OPEN) this.openNearName(offset, code, this.front === Front.Indent);
         this.front = Front.Dead;
         return true;
       case Class.Other:
@@ -202,8 +202,9 @@ export class DialectRecognizer extends FrontReader {
     return true;
   }
 
-  private openNearName(offset: number, code: number): void {
+  private openNearName(offset: number, code: number, atLineStart: boolean): void {
     this.mode = Mode.NearName;
+    this.nearAtLineStart = atLineStart;
     this.startOffset = offset;
     this.startLine = this.line;
     this.startColumn = offset - this.lineStart + 1;
@@ -293,7 +294,11 @@ export class DialectRecognizer extends FrontReader {
         this.front = Front.Indent;
         return -i - 1;
       }
-      if (this.mayOpenLine(input.charCodeAt(i))) {
+      const first = input.charCodeAt(i);
+      if (first === OPEN_BRACKET) {
+        // The next trigger begins the line: its front is an indentation, for a `[{` (see nearName).
+        this.front = Front.Indent;
+      } else if (this.mayOpenLine(first)) {
         // Its beginning is read here; it holds no `<` or `[`, so `next` still stands.
         this.front = Front.Indent;
         i = this.lineFront(input, i, base);
@@ -335,6 +340,8 @@ export class DialectRecognizer extends FrontReader {
       while (i < end && ((code = input.charCodeAt(i)) === SPACE || code === TAB)) i++;
       if (i === end) return end;
       if (code === OPEN_BRACE) return this.trigger(input, i, base, code);
+      // A `[` is the next trigger: the front stays an indentation, so a `[{` there may open a JSON array of calls.
+      if (code === OPEN_BRACKET) return i;
       if (classOf(code) !== Class.Letter || !this.vocabulary.mayBeginCallName(code)) {
         this.front = Front.Dead;
         return i;
@@ -366,21 +373,16 @@ export class DialectRecognizer extends FrontReader {
   /** At a trigger character `code` (index `i`) while idle. */
   private trigger(input: string, i: number, base: number, code: number): number {
     if (code === OPEN_PARENTHESIS) return this.openFunction(input, i, base);
-    const front = code === OPEN_BRACE ? this.frontAt(input, i) : Front.Dead;
+    const front = code === OPEN_BRACE || code === OPEN_BRACKET ? this.frontAt(input, i) : Front.Dead;
     this.front = Front.Dead;
     this.idleFrom = i + 1;
     if (code === OPEN_BRACE) {
       if (front !== Front.Indent) return i + 1;
       this.begin(Mode.JsonObject, i, base);
-      this.shape = Shape.Json;
-      this.depth = 1;
-      this.inString = 0;
-      this.escaped = false;
-      this.blank = false;
-      this.jsonOpening = true;
+      this.readJson(Shape.Json, 1);
     } else if (code === LESS) {
       this.begin(Mode.Less, i, base);
-    } else if (this.wordsMayName(input, i + 1)) this.openNearName(base + i, code);
+    } else if (this.wordsMayName(input, i + 1)) this.openNearName(base + i, code, front === Front.Indent);
     return i + 1;
   }
 }

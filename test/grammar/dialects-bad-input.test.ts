@@ -164,6 +164,23 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
     }
   });
 
+  it("JSON arrays of calls: floods of `[{`, an array that never closes, thousands of calls in one array: linear work, nothing run that was not written", () => {
+    const call = '{"name": "read_file", "arguments": {"path": "a"}}';
+    const floods: [string, (n: number) => string, number][] = [
+      ["an array of calls that never closes", (n) => `[${`${call},\n`.repeat(n)}`, 0],
+      ["`[{` at every line's start", (n) => "[{\n".repeat(n), 0],
+      ["`[{` over and over on one line", (n) => "[{ ".repeat(n), 0],
+      ["arrays of objects that name nothing", (n) => '[{"name": "app", "port": 8080}]\n'.repeat(n), 0],
+    ];
+    for (const [name, make, commands] of floods) {
+      expect(parse(make(5_000), vocabulary).commands, name).toHaveLength(commands);
+      expectLinear(make, 5_000);
+    }
+    const many = (n: number) => `[${Array.from({ length: n }, () => call).join(", ")}]\n${READ}`;
+    expect(parse(many(2_000), vocabulary).commands).toHaveLength(2_001);
+    expectLinear(many, 2_000);
+  });
+
   it("a <tool_call> naming an unknown tool is an error that lists what exists; nothing runs", () => {
     const unknown = '<tool_call>{"name": "browser_open", "arguments": {"url": "http://127.0.0.1/"}}</tool_call>';
     const result = parse(unknown, vocabulary);

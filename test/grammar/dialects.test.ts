@@ -64,6 +64,9 @@ const FORMS: Record<string, string> = {
     "<function_calls>\n<invoke name='FILE_OP'><parameter name='action'>read</parameter><parameter name='path'>a.ts</parameter></invoke>\n</function_calls>",
   "invoke-xml, in minimax:tool_call": '<minimax:tool_call>\n<invoke name="read_file">\n<parameter name="path">a.ts</parameter>\n</invoke>\n</minimax:tool_call>',
   "invoke-xml, unclosed": '<invoke name="read_file">\n<parameter name="path">a.ts</parameter>',
+  "json, an array of one call": '[{"name": "read_file", "arguments": {"path": "a.ts"}}]',
+  "json, an array over lines after an indentation": 'Calling:\n  [\n{"name": "read_file", "arguments": {"path": "a.ts"}}\n]',
+  "hermes, an array of one call": '<tool_call>\n[{"name": "read_file", "arguments": {"path": "a.ts"}}]\n</tool_call>',
   "json, LangChain tool_input": '{"tool": "read_file", "tool_input": {"path": "a.ts"}}',
   "json, LangChain action_input": '{"action": "read_file", "action_input": {"path": "a.ts"}}',
   "xml, tool element": "<read_file>\n<path>a.ts</path>\n</read_file>",
@@ -139,6 +142,41 @@ describe("other dialects and near-misses", () => {
     ]) {
       expect(parse(prose, vocabulary), prose).toEqual({ commands: [], mentions: [], errors: [] });
     }
+  });
+
+  it("a JSON array of calls at a line's start runs each call, with its own span; elsewhere, or naming nothing, it is text", () => {
+    const text = 'Both:\n[{"name": "read_file", "arguments": {"path": "a.ts"}},\n {"name": "execute_command", "arguments": {"command": "npm test"}}]\nDone.';
+    const result = parse(text, vocabulary);
+    expect(result.errors).toEqual([]);
+    const first = '{"name": "read_file", "arguments": {"path": "a.ts"}}';
+    const second = '{"name": "execute_command", "arguments": {"command": "npm test"}}';
+    expect(result.commands.map((command) => [command.protocol, command.dialect, command.span.start.line, command.span.start.column, command.span.end.column])).toEqual([
+      ["FILE_OP", "json", 2, 2, 2 + first.length],
+      ["EXEC", "json", 3, 2, 2 + second.length],
+    ]);
+    expect(text.slice(result.commands[1]!.span.start.offset, result.commands[1]!.span.end.offset)).toBe(second);
+    const pretty = parse(`Both:\n  [\n    ${first},\n    ${second}\n  ]\n`, vocabulary);
+    expect(pretty.commands.map((command) => [command.protocol, command.span.start.line, command.span.start.column])).toEqual([
+      ["FILE_OP", 3, 5],
+      ["EXEC", 4, 5],
+    ]);
+    expect(parse(`[\n\n${first}]`, vocabulary).commands).toEqual([]);
+    const hermes = parse('<tool_call>[{"name": "read_file", "arguments": {"path": "a.ts"}}, {"name": "browser_open", "arguments": {}}]</tool_call>', vocabulary);
+    expect(hermes.commands.map((command) => command.dialect)).toEqual(["hermes"]);
+    expect(hermes.errors).toMatchObject([{ code: "unmapped_call", message: expect.stringContaining("browser_open") }]);
+    for (const plain of [
+      'Inline [{"name": "read_file", "arguments": {"path": "a.ts"}}] is prose.',
+      '[{"name": "app", "port": 8080}]',
+      "[{x}] and [{y}](https://example.com)",
+      '[{"name": "read_file", "arguments": {"path": "a.ts"}}, "text"]',
+      '[[{"name": "read_file", "arguments": {"path": "a.ts"}}]]',
+      '[{"name": "read_file", "arguments": {"path": "a.ts"}}] and more on the line',
+    ]) {
+      expect(parse(plain, vocabulary).commands, plain).toEqual([]);
+    }
+    expect(parse('```json\n[{"name": "read_file", "arguments": {"path": "a.ts"}}]\n```', vocabulary).mentions).toMatchObject([
+      { context: "fence", hint: '[FILE_OP:action=read:path="a.ts"]' },
+    ]);
   });
 
   it("maps other agents' parameter names and drops the ones declared meaningless", () => {
@@ -286,6 +324,12 @@ const PIECES = [
   "</parameter>",
   "</invoke>",
   "<arg_key>path</arg_key>",
+  "[{",
+  "[\n",
+  "  [",
+  '"name": "execute_command", "arguments": {"command": "ls"}}',
+  ", {",
+  "}]",
   "<arg_value>a</arg_value>",
   "[",
   "]",
