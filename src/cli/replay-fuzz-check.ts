@@ -24,7 +24,7 @@ export async function replayFuzzCheckCommand(file: string, options: ReplayComman
   if ("exitCode" in input) return input.exitCode;
   const workspace = path.resolve(options.workspace ?? process.cwd());
   const base = path.dirname(workspace);
-  const sandbox: FuzzSandbox = { base, workspace, sentinel: path.join(base, "sentinel"), home: path.join(base, "home"), remove: async () => {} };
+  const sandbox: FuzzSandbox = { base, workspace, sentinel: path.join(base, "sentinel"), home: path.join(base, "home"), remove: async () => undefined };
   const guarded = existsSync(sandbox.sentinel);
   const before = guarded ? await snapshotOutside(sandbox) : undefined;
   const style = createStyle(process.stdout);

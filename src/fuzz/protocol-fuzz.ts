@@ -10,7 +10,7 @@
  * an address is one of LOCAL_URLS. Gated commands are still parsed and checked, never handled.
  */
 import fc from "fast-check";
-import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, realpath, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { ProtocolManager } from "../manager/manager.js";
@@ -24,7 +24,7 @@ import { Workspace } from "../../tools/workspace.js";
 import { isSafeExecValue, LOCAL_URLS } from "./arbitraries.js";
 import { scriptArbitrary } from "./commands.js";
 import { currentDescendants, killAll, waitForLeftovers } from "./processes.js";
-import { createFuzzSandbox, outsidePathsFor, snapshotChanges, snapshotOutside, type FuzzSandbox } from "./sandbox.js";
+import { createFuzzSandbox, outsidePathsFor, removeTree, snapshotChanges, snapshotOutside, type FuzzSandbox } from "./sandbox.js";
 
 export interface ProtocolFuzzOptions {
   /** Random cases (each a script of 1–3 commands). */
@@ -160,7 +160,13 @@ export async function runFuzzCase(
     process.env.CLIO_HOME = savedHome.CLIO_HOME;
     if (savedHome.HOME === undefined) delete process.env.HOME;
     if (savedHome.CLIO_HOME === undefined) delete process.env.CLIO_HOME;
-    await sandbox.remove();
+    // A removal that fails or has to try again is the case's problem, never an exception that ends the run.
+    try {
+      const note = await sandbox.remove();
+      if (note !== undefined) problems.push(note);
+    } catch (error) {
+      problems.push(`the sandbox could not be removed after dispose(): ${error instanceof Error ? error.message : String(error)}; something the case started still writes into it`);
+    }
   }
   return problems;
 }
@@ -253,7 +259,7 @@ export async function fuzzProtocol(protocol: ProtocolDefinition, options: Protoc
     }
     return outcome;
   } finally {
-    await rm(runFolder, { recursive: true, force: true });
+    await removeRunFolder(runFolder);
   }
 }
 
@@ -276,8 +282,13 @@ export async function recheckProtocolCase(protocol: ProtocolDefinition, lines: s
       caseOptions,
     );
   } finally {
-    await rm(runFolder, { recursive: true, force: true });
+    await removeRunFolder(runFolder);
   }
+}
+
+/** The run's temporary folder removed; one that cannot be (a process the cases started still writes into it) is left, its case already reported. */
+async function removeRunFolder(runFolder: string): Promise<void> {
+  await removeTree(runFolder).catch(() => undefined);
 }
 
 /** Stands for the sandbox folder in a reported counterexample (its paths change from run to run). */

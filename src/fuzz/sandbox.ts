@@ -18,7 +18,31 @@ export interface FuzzSandbox {
   workspace: string;
   sentinel: string;
   home: string;
-  remove(): Promise<void>;
+  /**
+   * Removes the sandbox. Resolves with a note when its tree changed while it was being removed
+   * (something the case started still wrote into it), after trying again until it was gone;
+   * rejects when it could not be removed at all.
+   */
+  remove(): Promise<string | undefined>;
+}
+
+/** Errors of a removal that another try may get past: the tree changed under it, or a file was busy. */
+const RETRYABLE = new Set(["ENOTEMPTY", "EBUSY", "EPERM", "EMFILE", "ENFILE"]);
+
+/**
+ * Removes the tree at `folder`; undefined when the first try did it, else a note saying why it
+ * had to try again (up to about 5 s in all). Rejects when the tree is still there then.
+ */
+export async function removeTree(folder: string): Promise<string | undefined> {
+  try {
+    await fs.rm(folder, { recursive: true, force: true });
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "";
+    if (!RETRYABLE.has(code)) throw error;
+    await fs.rm(folder, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    return `the sandbox changed while it was being removed after dispose() (${code}): something the case started still wrote into it`;
+  }
 }
 
 const WORKSPACE_FILES: Record<string, string> = {
@@ -47,7 +71,11 @@ async function writeFiles(root: string, files: Record<string, string>): Promise<
  * share the same absolute paths) or in a new folder under the system temp folder.
  */
 export async function createFuzzSandbox(location?: string): Promise<FuzzSandbox> {
-  if (location) await fs.mkdir(location);
+  if (location) {
+    // Left by a case whose sandbox could not be removed (its problem was reported then).
+    await removeTree(location);
+    await fs.mkdir(location);
+  }
   const base = await fs.realpath(location ?? (await fs.mkdtemp(path.join(os.tmpdir(), "clio-fuzz-"))));
   const workspace = path.join(base, "workspace");
   const sentinel = path.join(base, "sentinel");
@@ -62,7 +90,7 @@ export async function createFuzzSandbox(location?: string): Promise<FuzzSandbox>
     workspace,
     sentinel,
     home,
-    remove: () => fs.rm(base, { recursive: true, force: true }),
+    remove: () => removeTree(base),
   };
 }
 

@@ -15,7 +15,7 @@ import { fuzzProtocol, reproductionFor, FUZZ_CASE_PLACEHOLDER } from "../../src/
 import { loadBuiltinProtocols } from "../../src/registry.js";
 import { notesProtocol } from "../manager/notes-protocol.js";
 import { bundledCli, repositoryRoot } from "../replay/shipped-scripts.js";
-import { escapingProtocol, hangingProtocol, leakingProtocol, recordingProtocol, throwingProtocol } from "./bad-protocol.js";
+import { escapingProtocol, hangingProtocol, leakingProtocol, outlivingProtocol, recordingProtocol, throwingProtocol } from "./bad-protocol.js";
 
 const run = promisify(execFile);
 
@@ -100,6 +100,13 @@ describe("protocol fuzzing", () => {
     const pids = [...outcome.failure!.problem.matchAll(/(\d+) \(sleep\)/g)].map((match) => Number(match[1]));
     const still = (await leftoverProcesses("/nonexistent")).filter((info) => pids.includes(info.pid));
     expect(still).toEqual([]);
+  });
+
+  it("reports a process that outlives the case and writes into its sandbox while it is removed, instead of ending the run with ENOTEMPTY", async () => {
+    const outcome = await fuzzProtocol(outlivingProtocol, { runs: 2, seed: 1, leftoverGraceMs: 0 });
+    expect(outcome.failure?.problem).toMatch(/the sandbox changed while it was being removed after dispose\(\) \((ENOTEMPTY|EBUSY)\)|the sandbox could not be removed/);
+    // The writer stops after about a second; the run's folder is gone then, or left only while it wrote.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
   });
 
   it("reproduces with the sandbox as CLIO_HOME too, as the fuzz ran, so a reproduction never touches the person's own clio home", async () => {
