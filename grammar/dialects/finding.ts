@@ -18,7 +18,7 @@ export const enum Shape {
   Function,
   Json,
   Invoke,
-  /** `[{…}, …]` at a line's start: each object a call (see callsOfArray). */
+  /** `[{…}, …]` at a line's start: each object a call of its own (candidates.ts, completeEach). */
   JsonArray,
   /** One object of a `<tool_call>` holding a JSON array of calls. */
   ToolCallItem,
