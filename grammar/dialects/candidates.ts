@@ -23,6 +23,8 @@ export const enum Mode {
   TagAttributes,
   /** After a `[` alone at a line's end, where that line began: blanks and line breaks up to the `{` of a JSON array of calls. */
   ArrayOpen,
+  /** After `<|` at a line's start: a model's tool-call marker token (`<|python_tag|>`, `<|tool_call|>`). */
+  Marker,
 }
 
 /** What the current line holds before the place being read, while no candidate is open. */
@@ -67,6 +69,14 @@ export const UNDERSCORE = 0x5f;
 const MAX_JSON_DEPTH = 64;
 /** An `<invoke …>` tag's attributes longer than this are not a call's. */
 const MAX_ATTRIBUTES = 512;
+const PIPE = 0x7c;
+/**
+ * The marker tokens models print before a JSON call or array when the server does not parse them
+ * (Llama 3's `<|python_tag|>`, Phi-4's and Granite's `<|tool_call|>`): the JSON after one may
+ * open a call as at a line's start, and ends the call with its closing brace or bracket.
+ */
+const MARKERS = new Set(["python_tag", "tool_call", "tool_calls"]);
+const MAX_MARKER = 16;
 
 export const CLASSES = (() => {
   const table = new Uint8Array(128);
@@ -116,6 +126,10 @@ export abstract class CandidateReader {
   protected jsonOpening = false;
   /** Characters of an `<invoke …>` tag's attributes read so far. */
   protected attributeLength = 0;
+  /** The line of the last marker token read (`MARKERS`), -1 before any. */
+  protected markedLine = -1;
+  /** The JSON candidate being read opened right after a marker token: it ends with its closing brace or bracket. */
+  protected jsonMarked = false;
   /** Whether the near-miss's `[` began its line (after an indentation): a `{` right after it opens a JSON array of calls. */
   protected nearAtLineStart = false;
   /** The bracket a near-miss opened with. */
@@ -215,6 +229,8 @@ export abstract class CandidateReader {
         return this.tagBody(input, i, base, code);
       case Mode.ArrayOpen:
         return this.arrayOpen(i, base, code);
+      case Mode.Marker:
+        return this.marker(input, i, code);
       case Mode.TagAttributes:
         if (code === GREATER) {
           this.openTag(Shape.Invoke, "</invoke>");
@@ -233,6 +249,11 @@ export abstract class CandidateReader {
     if ((code === SPACE || code === TAB) && lower === "invoke") {
       this.mode = Mode.TagAttributes;
       this.attributeLength = 0;
+      return i + 1;
+    }
+    if (name === "" && code === PIPE && this.startOffset === this.lineStart) {
+      this.mode = Mode.Marker;
+      this.matched = 0;
       return i + 1;
     }
     if (code !== GREATER || name === "") return this.abandon(i);
@@ -304,6 +325,7 @@ export abstract class CandidateReader {
 
   /** Reads on as a JSON object whose first key is still to come, `depth` brackets and braces deep. */
   protected readJson(shape: Shape, depth: number): void {
+    this.jsonMarked = this.markedLine === this.line;
     this.mode = Mode.JsonObject;
     this.shape = shape;
     this.depth = depth;
@@ -311,6 +333,24 @@ export abstract class CandidateReader {
     this.escaped = false;
     this.blank = false;
     this.jsonOpening = true;
+  }
+
+  /** In `<|NAME|>`: a marker token in `MARKERS` leaves the line's front an indentation, so JSON after it may open a call. */
+  protected marker(input: string, i: number, code: number): number {
+    if (this.matched === 1) {
+      if (code !== GREATER || !MARKERS.has(this.name.toLowerCase())) return this.abandon(i);
+      this.idleAt(i + 1);
+      this.front = Front.Indent;
+      this.markedLine = this.line;
+      return i + 1;
+    }
+    if (code === PIPE) {
+      this.matched = 1;
+      return i + 1;
+    }
+    if (!isNameCharacter(code) || this.name.length >= MAX_MARKER) return this.abandon(i);
+    this.name += input[i];
+    return i + 1;
   }
 
   /** Between a `[` that ends its line and the `{` of the array's first call: blanks and single line breaks. */
@@ -344,6 +384,8 @@ export abstract class CandidateReader {
       case Mode.FunctionArgs:
         return this.depth > 1 || code !== CLOSE_PARENTHESIS;
       default:
+        // The brace or bracket that ends a call after a marker token ends the candidate: `inside` must read it.
+        if (this.jsonMarked && this.depth === 1 && (code === CLOSE_BRACE || code === CLOSE_BRACKET)) return false;
         return !this.jsonOpening || code === QUOTE || code === CLOSE_BRACE || code === SPACE || code === TAB || code === CARRIAGE_RETURN;
     }
   }
@@ -387,7 +429,9 @@ export abstract class CandidateReader {
       if (++this.depth > MAX_JSON_DEPTH) return this.abandon(i + 1);
     } else if (code === (json ? CLOSE_BRACE : CLOSE_PARENTHESIS) || (json && code === CLOSE_BRACKET)) {
       if (--this.depth === 0) {
-        if (json) this.mode = Mode.JsonAfter;
+        // After a marker token the call ends here (a closing token may follow on its line); else its line must end blank.
+        if (json && this.jsonMarked) this.completeAt(input, i + 1, base);
+        else if (json) this.mode = Mode.JsonAfter;
         else this.completeAt(input, i + 1, base);
       }
     }

@@ -171,6 +171,9 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
       ["`[{` at every line's start", (n) => "[{\n".repeat(n), 0],
       ["`[{` over and over on one line", (n) => "[{ ".repeat(n), 0],
       ["arrays of objects that name nothing", (n) => '[{"name": "app", "port": 8080}]\n'.repeat(n), 0],
+      ["marker tokens at every line's start", (n) => "<|python_tag|>\n".repeat(n), 0],
+      ["marker tokens and JSON that never closes", (n) => `<|python_tag|>{"name": "read_file", "parameters": {"path": "${"x".repeat(n)}`, 0],
+      ["long names after <|", (n) => `<|${"a".repeat(40)}|>\n`.repeat(n), 0],
     ];
     for (const [name, make, commands] of floods) {
       expect(parse(make(5_000), vocabulary).commands, name).toHaveLength(commands);

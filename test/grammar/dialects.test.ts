@@ -67,6 +67,9 @@ const FORMS: Record<string, string> = {
   "json, an array of one call": '[{"name": "read_file", "arguments": {"path": "a.ts"}}]',
   "json, an array over lines after an indentation": 'Calling:\n  [\n{"name": "read_file", "arguments": {"path": "a.ts"}}\n]',
   "hermes, an array of one call": '<tool_call>\n[{"name": "read_file", "arguments": {"path": "a.ts"}}]\n</tool_call>',
+  "json after Llama's <|python_tag|>": '<|python_tag|>{"name": "read_file", "parameters": {"path": "a.ts"}}<|eom_id|>',
+  "json after a marker, on the next line": '<|python_tag|>\n{"name": "read_file", "parameters": {"path": "a.ts"}}',
+  "json array after Phi-4's <|tool_call|>": '<|tool_call|>[{"name": "read_file", "arguments": {"path": "a.ts"}}]<|/tool_call|>',
   "json, LangChain tool_input": '{"tool": "read_file", "tool_input": {"path": "a.ts"}}',
   "json, LangChain action_input": '{"action": "read_file", "action_input": {"path": "a.ts"}}',
   "xml, tool element": "<read_file>\n<path>a.ts</path>\n</read_file>",
@@ -177,6 +180,16 @@ describe("other dialects and near-misses", () => {
     expect(parse('```json\n[{"name": "read_file", "arguments": {"path": "a.ts"}}]\n```', vocabulary).mentions).toMatchObject([
       { context: "fence", hint: '[FILE_OP:action=read:path="a.ts"]' },
     ]);
+  });
+
+  it("a marker token (<|python_tag|>, <|tool_call|>) counts only at a line's start and only when it is one of those", () => {
+    const call = '{"name": "read_file", "parameters": {"path": "a.ts"}}';
+    const two = parse(`<|tool_call|>[${call}, {"name": "execute_command", "arguments": {"command": "ls"}}]<|/tool_call|>`, vocabulary);
+    expect(two.commands.map((command) => command.protocol)).toEqual(["FILE_OP", "EXEC"]);
+    expect(parse('<|python_tag|>read_file(path="a.ts")', vocabulary).commands.map((command) => command.dialect)).toEqual(["function"]);
+    for (const plain of [`The token <|python_tag|>${call} is prose here.`, `<|im_start|>${call}`, `<|python_tag|> and then ${call}`, '<|python_tag|>{"name": "app", "port": 1}']) {
+      expect(parse(plain, vocabulary).commands, plain).toEqual([]);
+    }
   });
 
   it("maps other agents' parameter names and drops the ones declared meaningless", () => {
@@ -325,6 +338,10 @@ const PIECES = [
   "</invoke>",
   "<arg_key>path</arg_key>",
   "[{",
+  "<|python_tag|>",
+  "<|tool_call|>",
+  "<|/tool_call|>",
+  "<|eom_id|>",
   "[\n",
   "  [",
   '"name": "execute_command", "arguments": {"command": "ls"}}',
