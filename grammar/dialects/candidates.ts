@@ -49,7 +49,7 @@ export const enum Class {
 export const LESS = 0x3c;
 const GREATER = 0x3e;
 export const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
+export const CLOSE_BRACKET = 0x5d;
 export const OPEN_PARENTHESIS = 0x28;
 const CLOSE_PARENTHESIS = 0x29;
 export const OPEN_BRACE = 0x7b;
@@ -76,6 +76,7 @@ const PIPE = 0x7c;
  * open a call as at a line's start, and ends the call with its closing brace or bracket.
  */
 const MARKERS = new Set(["python_tag", "tool_call", "tool_calls"]);
+// Mistral's `[TOOL_CALLS]` is read as a near-miss's words (near-name.ts, TOOL_CALLS_MARKER).
 const MAX_MARKER = 16;
 
 export const CLASSES = (() => {
@@ -288,6 +289,7 @@ export abstract class CandidateReader {
       this.blank = false;
       return i;
     }
+    if (code === CLOSE_BRACKET && this.opensMarker()) return this.markAt(i + 1);
     // Words whose hashes name nothing; and `[NAME:` not followed by a blank or `{`, this language's own start.
     if (!near.mayName() || (code === COLON && near.plain() && i + 1 < end && !mayOpenNearBody(input.charCodeAt(i + 1)))) return this.abandon(i);
     // The words lie in this chunk when their `[` does: taken from it, not rebuilt from the reader's buffer.
@@ -337,13 +339,7 @@ export abstract class CandidateReader {
 
   /** In `<|NAME|>`: a marker token in `MARKERS` leaves the line's front an indentation, so JSON after it may open a call. */
   protected marker(input: string, i: number, code: number): number {
-    if (this.matched === 1) {
-      if (code !== GREATER || !MARKERS.has(this.name.toLowerCase())) return this.abandon(i);
-      this.idleAt(i + 1);
-      this.front = Front.Indent;
-      this.markedLine = this.line;
-      return i + 1;
-    }
+    if (this.matched === 1) return code === GREATER && MARKERS.has(this.name.toLowerCase()) ? this.markAt(i + 1) : this.abandon(i);
     if (code === PIPE) {
       this.matched = 1;
       return i + 1;
@@ -351,6 +347,19 @@ export abstract class CandidateReader {
     if (!isNameCharacter(code) || this.name.length >= MAX_MARKER) return this.abandon(i);
     this.name += input[i];
     return i + 1;
+  }
+
+  /** Whether a near-miss's words, at their `]`, are Mistral's `[TOOL_CALLS]` token at a line's start. */
+  protected opensMarker(): boolean {
+    return this.nearAtLineStart && this.bracket === "[" && this.near.isToolCallsMarker();
+  }
+
+  /** A marker token ended just before index `i`: idle there, the line's front an indentation, so JSON after it may open a call. */
+  protected markAt(i: number): number {
+    this.idleAt(i);
+    this.front = Front.Indent;
+    this.markedLine = this.line;
+    return i;
   }
 
   /** Between a `[` that ends its line and the `{` of the array's first call: blanks and single line breaks. */

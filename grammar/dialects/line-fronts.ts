@@ -22,7 +22,7 @@ import {
   TAB,
 } from "./candidates.js";
 import { Shape } from "./finding.js";
-import { isNameCharacter } from "./near-name.js";
+import { beginsToolCallsMarker, isNameCharacter } from "./near-name.js";
 import { EMPTY_NAME_HASH, hashName, type CallVocabulary } from "./vocabulary.js";
 
 /** What a character decides at a line's beginning, after its indentation. */
@@ -104,8 +104,8 @@ export abstract class FrontReader extends CandidateReader {
       if (j >= end || code >= 128) break;
       const opener = openers[code]!;
       if (opener === LineOpener.Open) break;
-      // `[{` or a `[` before blanks may open a JSON array of calls: the line is read as before, so its `[` knows it begins the line.
-      if (code === OPEN_BRACKET && mayFollowArrayBracket(input.charCodeAt(j + 1))) break;
+      // `[{`, a `[` before blanks or `[TOOL_CALLS]` may lead to a JSON array of calls: the line is read as before, so its `[` knows it begins the line.
+      if (code === OPEN_BRACKET && mayFollowLineStartBracket(input.charCodeAt(j + 1))) break;
       if (opener === LineOpener.Letter && this.mayContinueLine(code, input.charCodeAt(j + 1))) {
         // A name, then `(`, opens a call when the name may be registered; anything else ends the line's chance.
         const nameEnd = this.nameEnd(input, j);
@@ -161,11 +161,11 @@ export abstract class FrontReader extends CandidateReader {
     code = input.charCodeAt(j);
     // `[{`, or a `[` ending its line, may open a JSON array of calls at a line's start, as `nearName` decides.
     if (code === OPEN_BRACE || code === LINE_FEED || code === CARRIAGE_RETURN) return true;
-    if (code === SPACE || code === TAB || !this.vocabulary.mayBeginName(code)) return false;
+    if (code === SPACE || code === TAB || (!this.vocabulary.mayBeginName(code) && !beginsToolCallsMarker(code))) return false;
     if (j + 1 >= end) return true;
     const second = input.charCodeAt(j + 1);
     if (!isNameCharacter(second)) return true;
-    if (!this.vocabulary.mayContinueName(code, second)) return false;
+    if (!this.vocabulary.mayContinueName(code, second) && !beginsToolCallsMarker(code, second)) return false;
     if (j > from) return true;
     let k = j + 2;
     while (k < end && k - j <= this.nameLimit && isNameCharacter(input.charCodeAt(k))) k++;
@@ -249,7 +249,7 @@ export abstract class FrontReader extends CandidateReader {
 
 const CARRIAGE_RETURN = 0x0d;
 
-/** Whether `code`, right after a `[` that begins a line, may lead to a JSON array of calls: `{`, a blank or a line break. */
-function mayFollowArrayBracket(code: number): boolean {
-  return code === OPEN_BRACE || code === SPACE || code === TAB || code === LINE_FEED || code === CARRIAGE_RETURN;
+/** Whether `code`, right after a `[` that begins a line, may lead to a JSON array of calls: `{`, a blank, a line break, or the first letter of `[TOOL_CALLS]`. */
+function mayFollowLineStartBracket(code: number): boolean {
+  return code === OPEN_BRACE || code === SPACE || code === TAB || code === LINE_FEED || code === CARRIAGE_RETURN || beginsToolCallsMarker(code);
 }

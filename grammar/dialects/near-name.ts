@@ -24,6 +24,18 @@ export interface NearNameVerdict {
   raw: string;
 }
 
+/**
+ * Mistral's marker token, printed as `[TOOL_CALLS]` before a JSON array of calls when the server
+ * does not parse it: the words of a `[` at a line's start that are this are never dropped early,
+ * whatever the vocabulary, so the array after it may be read (candidates.ts, nearName).
+ */
+export const TOOL_CALLS_MARKER = "TOOL_CALLS";
+
+/** Whether `first` (and `second`, when given) begin `TOOL_CALLS_MARKER`. */
+export function beginsToolCallsMarker(first: number, second?: number): boolean {
+  return first === TOOL_CALLS_MARKER.charCodeAt(0) && (second === undefined || second === TOOL_CALLS_MARKER.charCodeAt(1));
+}
+
 export class NearNameReader {
   /** Made at the first character taken: most parsers never read a `[` word that may name something. */
   private raw: Uint16Array | undefined;
@@ -106,8 +118,16 @@ export class NearNameReader {
    */
   namesNothing(code: number): boolean {
     if (this.words !== 1 || this.afterSpace) return false;
-    if (this.length === 1) return !this.vocabulary.mayBeginName(code);
-    return this.length === 2 && !this.vocabulary.mayContinueName(this.firstCode, code);
+    if (this.length === 1) return !this.vocabulary.mayBeginName(code) && !beginsToolCallsMarker(code);
+    return this.length === 2 && !this.vocabulary.mayContinueName(this.firstCode, code) && !beginsToolCallsMarker(this.firstCode, code);
+  }
+
+  /** Whether the words are exactly `TOOL_CALLS`, no space before or after: Mistral's marker token (see `TOOL_CALLS_MARKER`). */
+  isToolCallsMarker(): boolean {
+    if (!this.plain() || this.rawLength !== TOOL_CALLS_MARKER.length) return false;
+    const raw = this.rawBuffer();
+    for (let k = 0; k < TOOL_CALLS_MARKER.length; k++) if (raw[k] !== TOOL_CALLS_MARKER.charCodeAt(k)) return false;
+    return true;
   }
 
   /** False when the words are sure to name nothing (checked by their hashes). */

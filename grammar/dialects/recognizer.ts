@@ -14,7 +14,23 @@
  * it, instead of searching the text for them; a name is checked by its hash before any string is
  * made. One-character chunks take `quiet`.
  */
-import { Class, classOf, Front, Mode, CLASSES, LESS, LINE_FEED, OPEN_BRACE, OPEN_BRACKET, OPEN_PARENTHESIS, FULLWIDTH_OPEN, SPACE, TAB, BACKSLASH } from "./candidates.js";
+import {
+  Class,
+  classOf,
+  Front,
+  Mode,
+  CLASSES,
+  CLOSE_BRACKET,
+  LESS,
+  LINE_FEED,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  OPEN_PARENTHESIS,
+  FULLWIDTH_OPEN,
+  SPACE,
+  TAB,
+  BACKSLASH,
+} from "./candidates.js";
 import { Shape } from "./finding.js";
 import { FrontReader } from "./line-fronts.js";
 
@@ -78,7 +94,7 @@ export class DialectRecognizer extends FrontReader {
           }
           break;
         }
-        if (this.near.mayName() || this.mayOpenArray(code)) return false;
+        if (this.near.mayName() || this.mayOpenArray(code) || (code === CLOSE_BRACKET && this.opensMarker())) return false;
         // The words name nothing: the character after them is read as text.
         this.mode = Mode.Idle;
         this.front = this.total === this.lineStart ? Front.Indent : Front.Dead;

@@ -70,6 +70,7 @@ const FORMS: Record<string, string> = {
   "json after Llama's <|python_tag|>": '<|python_tag|>{"name": "read_file", "parameters": {"path": "a.ts"}}<|eom_id|>',
   "json after a marker, on the next line": '<|python_tag|>\n{"name": "read_file", "parameters": {"path": "a.ts"}}',
   "json array after Phi-4's <|tool_call|>": '<|tool_call|>[{"name": "read_file", "arguments": {"path": "a.ts"}}]<|/tool_call|>',
+  "json array after Mistral's [TOOL_CALLS]": '[TOOL_CALLS][{"name": "read_file", "arguments": {"path": "a.ts"}}]</s>',
   "json, LangChain tool_input": '{"tool": "read_file", "tool_input": {"path": "a.ts"}}',
   "json, LangChain action_input": '{"action": "read_file", "action_input": {"path": "a.ts"}}',
   "xml, tool element": "<read_file>\n<path>a.ts</path>\n</read_file>",
@@ -97,6 +98,20 @@ describe("other dialects and near-misses", () => {
     expect(call?.[1]).not.toBe("clio");
     expect(call?.[2]).toEqual(READ);
     expect(parse(text, vocabulary).errors).toEqual([]);
+  });
+
+  it.each(Object.entries(FORMS))("%s, on a later line after prose or a blank line, runs the same, one-shot, cut anywhere in two and a character at a time", (name, form) => {
+    // An unclosed form runs to the text's end: prose after it would be its body.
+    const after = name.includes("unclosed") ? "" : "\nMore prose.";
+    for (const text of [`Some prose.\n${form}${after}`, `Some prose.\n\n${form}`, `${"x".repeat(40)}\n${form}`]) {
+      const whole = parse(text, vocabulary);
+      expect(
+        whole.commands.map((command) => command.protocol),
+        text,
+      ).toEqual(["FILE_OP"]);
+      for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `${text} cut at ${cut}`).toEqual(whole);
+      expect(chunked([...text])).toEqual(whole);
+    }
   });
 
   it("[NAME: is a near-miss only when a blank or { follows the colon, wherever a chunk ends", () => {
@@ -188,6 +203,21 @@ describe("other dialects and near-misses", () => {
     expect(two.commands.map((command) => command.protocol)).toEqual(["FILE_OP", "EXEC"]);
     expect(parse('<|python_tag|>read_file(path="a.ts")', vocabulary).commands.map((command) => command.dialect)).toEqual(["function"]);
     for (const plain of [`The token <|python_tag|>${call} is prose here.`, `<|im_start|>${call}`, `<|python_tag|> and then ${call}`, '<|python_tag|>{"name": "app", "port": 1}']) {
+      expect(parse(plain, vocabulary).commands, plain).toEqual([]);
+    }
+  });
+
+  it("[TOOL_CALLS] is a marker at a line's start whatever the vocabulary names (this one has no name beginning with T), in any chunking", () => {
+    const text = '[TOOL_CALLS] [{"name": "read_file", "arguments": {"path": "a.ts"}}, {"name": "execute_command", "arguments": {"command": "ls"}}]';
+    const whole = parse(text, vocabulary);
+    expect(whole.commands.map((command) => command.protocol)).toEqual(["FILE_OP", "EXEC"]);
+    for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
+    expect(chunked([...text])).toEqual(whole);
+    for (const plain of [
+      'text [TOOL_CALLS][{"name": "read_file", "arguments": {"path": "a.ts"}}]',
+      '[TOOL_CALL][{"name": "read_file", "arguments": {"path": "a.ts"}}]',
+      "[TOOLS] and [TOOL_CALLS]",
+    ]) {
       expect(parse(plain, vocabulary).commands, plain).toEqual([]);
     }
   });
@@ -339,6 +369,9 @@ const PIECES = [
   "<arg_key>path</arg_key>",
   "[{",
   "<|python_tag|>",
+  "[TOOL_CALLS]",
+  "[TOOL",
+  "_CALLS]",
   "<|tool_call|>",
   "<|/tool_call|>",
   "<|eom_id|>",
