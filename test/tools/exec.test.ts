@@ -1,6 +1,8 @@
+import { spawn } from "node:child_process";
 import os from "node:os";
 import { describe, expect, it } from "vitest";
 import { childEnvironment, commandLine, groupAlive, isSecretName, runProcess, shellQuote, type RunOptions } from "../../tools/exec/index.js";
+import { newTag, releaseTag, TAG_VARIABLE } from "../../tools/exec/process-group.js";
 import { eventually } from "./eventually.js";
 
 const shell = (command: string, options: Partial<RunOptions> = {}) =>
@@ -177,5 +179,19 @@ describe("shell quoting", () => {
     expect(shellQuote("it's")).toBe(`'it'\\''s'`);
     const result = await shell(commandLine(`printf '%s\\n'`, args));
     expect(result.stdout.text).toBe(args.map((arg) => `${arg}\n`).join(""));
+  });
+});
+
+describe("a released tag", () => {
+  it("is swept again shortly after: a process that shows the tag only after the first sweep (as one caught mid-exec does) is killed too", async () => {
+    const tag = newTag();
+    expect(releaseTag(tag)).toBe(0);
+    const late = spawn("sleep", ["30"], { env: { ...process.env, [TAG_VARIABLE]: tag }, stdio: "ignore" });
+    try {
+      expect(await eventually(() => late.signalCode !== null || late.exitCode !== null, 3000)).toBe(true);
+      expect(late.signalCode).toBe("SIGKILL");
+    } finally {
+      late.kill("SIGKILL");
+    }
   });
 });

@@ -58,10 +58,24 @@ export function killTagged(tag: string): number {
   return killed;
 }
 
-/** Sweeps the tag and forgets it. */
+/**
+ * When a released tag is swept again: a process caught in the middle of `exec` (a `setsid`
+ * becoming the program it starts) shows no environment for that moment, so one sweep can miss it.
+ */
+const RESWEEPS_MS = [50, 500];
+
+/** Sweeps the tag now (returns how many it killed), and again shortly after; then forgets it. */
 export function releaseTag(tag: string): number {
-  liveTags.delete(tag);
-  return killTagged(tag);
+  const killed = killTagged(tag);
+  let remaining = RESWEEPS_MS.length;
+  for (const delay of RESWEEPS_MS) {
+    setTimeout(() => {
+      killTagged(tag);
+      // Until the last sweep the exit hook still sweeps it too.
+      if (--remaining === 0) liveTags.delete(tag);
+    }, delay).unref();
+  }
+  return killed;
 }
 
 /** Sends `signal` to every process in the group led by `pid`. False if none is left. */
