@@ -42,6 +42,7 @@ const DIALECT_CALLS = [
   '<invoke name="read_file">\n<parameter name="path">src/a.ts</parameter>\n</invoke>\n',
   "<read_file>\n<path>src/a.ts</path>\n</read_file>\n",
   'FILE_OP.read(path="src/a.ts")\n',
+  'Action: read_file\nAction Input: {"path": "src/a.ts"}\n',
   '[FILE_OP action=read path="src/a.ts"]\n',
   '[FILE_OP:{"action": "read", "path": "src/a.ts"}]\n',
   '［FILE_OP：action=read：path="src/a.ts"］\n',

@@ -25,6 +25,14 @@ export const enum Mode {
   ArrayOpen,
   /** After `<|` at a line's start: a model's tool-call marker token (`<|python_tag|>`, `<|tool_call|>`). */
   Marker,
+  /** After `Action:` at a line's start: the rest of that line (the tool's name). */
+  ReactAction,
+  /** At the start of the line after a ReAct `Action:` line: `Action Input:`, matched a character at a time. */
+  ReactLabel,
+  /** After `Action Input:`: blanks, then a JSON object or the rest of the line. */
+  ReactInput,
+  /** A ReAct input that is not a JSON object: to the end of its line. */
+  ReactText,
 }
 
 /** What the current line holds before the place being read, while no candidate is open. */
@@ -78,6 +86,9 @@ const PIPE = 0x7c;
 const MARKERS = new Set(["python_tag", "tool_call", "tool_calls"]);
 // Mistral's `[TOOL_CALLS]` is read as a near-miss's words (near-name.ts, TOOL_CALLS_MARKER).
 const MAX_MARKER = 16;
+const REACT_LABEL = "Action Input:";
+/** A ReAct `Action:` line longer than this (after the colon) names no tool. */
+const MAX_REACT_ACTION = 200;
 
 export const CLASSES = (() => {
   const table = new Uint8Array(128);
@@ -232,6 +243,11 @@ export abstract class CandidateReader {
         return this.arrayOpen(i, base, code);
       case Mode.Marker:
         return this.marker(input, i, code);
+      case Mode.ReactAction:
+      case Mode.ReactLabel:
+      case Mode.ReactInput:
+      case Mode.ReactText:
+        return this.react(input, i, base, code);
       case Mode.TagAttributes:
         if (code === GREATER) {
           this.openTag(Shape.Invoke, "</invoke>");
@@ -360,6 +376,40 @@ export abstract class CandidateReader {
     this.front = Front.Indent;
     this.markedLine = this.line;
     return i;
+  }
+
+  /** A ReAct step after its `Action:`: the action's line, the `Action Input:` label, then the input. */
+  protected react(input: string, i: number, base: number, code: number): number {
+    switch (this.mode) {
+      case Mode.ReactAction:
+        if (code === LINE_FEED) {
+          this.newline(base + i);
+          this.mode = Mode.ReactLabel;
+          this.matched = 0;
+        } else if (++this.attributeLength > MAX_REACT_ACTION) return this.abandon(i);
+        return i + 1;
+      case Mode.ReactLabel:
+        // No `Action Input:` line: the step is text, and this line is read again from here.
+        if (code !== REACT_LABEL.charCodeAt(this.matched)) return this.abandon(i);
+        if (++this.matched === REACT_LABEL.length) this.mode = Mode.ReactInput;
+        return i + 1;
+      case Mode.ReactInput:
+        if (code === SPACE || code === TAB) return i + 1;
+        if (code === OPEN_BRACE) {
+          this.readJson(Shape.React, 1);
+          // The object ends the step: what follows on its line is not read.
+          this.jsonMarked = true;
+          return i + 1;
+        }
+        this.mode = Mode.ReactText;
+        return i;
+      default:
+        if (code === LINE_FEED) {
+          this.completeAt(input, i, base);
+          return i;
+        }
+        return i + 1;
+    }
   }
 
   /** Between a `[` that ends its line and the `{` of the array's first call: blanks and single line breaks. */

@@ -6,7 +6,7 @@
 import type { Position } from "../ast.js";
 import { mapCall, type MappedCall, type RawCall } from "./mapping.js";
 import { readFunctionArguments, readNearMiss } from "./read-arguments.js";
-import { callFromElement, callFromFunctionTags, callFromInvoke, callFromJson, callFromToolCall, GLM_NAME, parseJson, type ReadResult } from "./read-call.js";
+import { callFromElement, callFromFunctionTags, callFromInvoke, callFromJson, callFromReact, callFromToolCall, GLM_NAME, parseJson, type ReadResult } from "./read-call.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
 /** The form a candidate was opened in. */
@@ -22,6 +22,8 @@ export const enum Shape {
   JsonArray,
   /** One object of a `<tool_call>` holding a JSON array of calls. */
   ToolCallItem,
+  /** A ReAct step: `Action: NAME`, then `Action Input: …` on the next line. */
+  React,
 }
 
 /** A finished candidate: where it is, its text's start (for a mention), and what it maps to. */
@@ -129,6 +131,8 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
     }
     case Shape.ToolCallItem:
       return { read: callFromJson(parseJson(text)) ?? { problem: 'its JSON must have "name" and "arguments"' }, dialect: "hermes", markup: true, unknownIsError: true };
+    case Shape.React:
+      return { read: callFromReact(text), dialect: "react", markup: false, unknownIsError: false };
     case Shape.JsonArray:
       // Its objects are read one by one (candidates.ts, completeEach): the array itself is no call.
       return { read: undefined, dialect: "json", markup: false, unknownIsError: false };

@@ -23,7 +23,7 @@ import {
 } from "./candidates.js";
 import { Shape } from "./finding.js";
 import { beginsToolCallsMarker, isNameCharacter } from "./near-name.js";
-import { EMPTY_NAME_HASH, hashName, type CallVocabulary } from "./vocabulary.js";
+import { EMPTY_NAME_HASH, hashName, REACT_ACTION, type CallVocabulary } from "./vocabulary.js";
 
 /** What a character decides at a line's beginning, after its indentation. */
 const enum LineOpener {
@@ -109,7 +109,8 @@ export abstract class FrontReader extends CandidateReader {
       if (opener === LineOpener.Letter && this.mayContinueLine(code, input.charCodeAt(j + 1))) {
         // A name, then `(`, opens a call when the name may be registered; anything else ends the line's chance.
         const nameEnd = this.nameEnd(input, j);
-        if (nameEnd === input.length || (input.charCodeAt(nameEnd) === OPEN_PARENTHESIS && this.nameMay(0, input, j, nameEnd))) break;
+        const after = input.charCodeAt(nameEnd);
+        if (nameEnd === input.length || (after === OPEN_PARENTHESIS && this.nameMay(0, input, j, nameEnd)) || (after === COLON && isReactAction(input, j, nameEnd))) break;
       }
       next++;
     }
@@ -220,23 +221,49 @@ export abstract class FrontReader extends CandidateReader {
     this.front = front;
   }
 
-  /** At `(` while idle: a function call when a registered name stands alone before it at the line's start. */
-  protected openFunction(input: string, i: number, base: number): number {
+  /** At `:` while idle: a ReAct step when `Action` stands alone before it at the line's start. */
+  protected openReact(input: string, i: number, base: number): number {
+    if (!this.nameStandsBefore(input, i)) return i + 1;
+    const name = this.nameBefore(input, i);
+    if (name !== REACT_ACTION) return i + 1;
+    this.beginAtName(Mode.ReactAction, i, base, name);
+    this.shape = Shape.React;
+    this.attributeLength = 0;
+    return i + 1;
+  }
+
+  /** At `i` (a `(` or `:`) while idle: whether a name stands alone before it at the line's start; reading goes on after `i` either way. */
+  private nameStandsBefore(input: string, i: number): boolean {
     const front = this.frontAt(input, i);
     this.front = Front.Dead;
     this.idleFrom = i + 1;
-    if (front !== Front.Name) return i + 1;
+    return front === Front.Name;
+  }
+
+  /** The name `nameStandsBefore` found before index `i`: the characters carried from earlier chunks, then this chunk's. */
+  private nameBefore(input: string, i: number): string {
     const carried = this.nameCarried;
-    if (!this.nameMay(carried, input, this.nameFrom, i)) return i + 1;
     const before = carried > 0 ? String.fromCharCode.apply(null, this.nameBuffer.subarray(0, carried) as unknown as number[]) : "";
-    const name = before + input.slice(this.nameFrom, i);
-    const target = this.vocabulary.resolve(name);
-    // Function-call style needs the protocol name as it is registered (upper case), or another agent's tool name.
-    if (!target || (target.type === "protocol" && !name.startsWith(target.protocol.name))) return i + 1;
-    this.begin(Mode.FunctionArgs, i, base);
+    return before + input.slice(this.nameFrom, i);
+  }
+
+  /** Opens a candidate in `mode` that starts where the name before index `i` starts, its capture that name. */
+  private beginAtName(mode: Mode, i: number, base: number, name: string): void {
+    const carried = this.nameCarried;
+    this.begin(mode, i, base);
     this.startOffset = carried > 0 ? this.nameStart : base + this.nameFrom;
     this.startColumn = this.startOffset - this.lineStart + 1;
     this.capture = name;
+  }
+
+  /** At `(` while idle: a function call when a registered name stands alone before it at the line's start. */
+  protected openFunction(input: string, i: number, base: number): number {
+    if (!this.nameStandsBefore(input, i) || !this.nameMay(this.nameCarried, input, this.nameFrom, i)) return i + 1;
+    const name = this.nameBefore(input, i);
+    const target = this.vocabulary.resolve(name);
+    // Function-call style needs the protocol name as it is registered (upper case), or another agent's tool name.
+    if (!target || (target.type === "protocol" && !name.startsWith(target.protocol.name))) return i + 1;
+    this.beginAtName(Mode.FunctionArgs, i, base, name);
     this.name = name;
     this.shape = Shape.Function;
     this.depth = 1;
@@ -252,4 +279,11 @@ const CARRIAGE_RETURN = 0x0d;
 /** Whether `code`, right after a `[` that begins a line, may lead to a JSON array of calls: `{`, a blank, a line break, or the first letter of `[TOOL_CALLS]`. */
 function mayFollowLineStartBracket(code: number): boolean {
   return code === OPEN_BRACE || code === SPACE || code === TAB || code === LINE_FEED || code === CARRIAGE_RETURN || beginsToolCallsMarker(code);
+}
+
+/** Whether `input` from `from` to `to` (a name followed by `:`) is `Action`, a ReAct step's opening word. */
+function isReactAction(input: string, from: number, to: number): boolean {
+  if (to - from !== REACT_ACTION.length) return false;
+  for (let k = 0; k < REACT_ACTION.length; k++) if (input.charCodeAt(from + k) !== REACT_ACTION.charCodeAt(k)) return false;
+  return true;
 }

@@ -48,6 +48,7 @@ const DIALECT_NAMES: Record<RawCall["dialect"], string> = {
   "qwen-xml": "a <function=…> call",
   "glm-xml": "a <tool_call> with <arg_key> and <arg_value>",
   "invoke-xml": 'an <invoke name="…"> call',
+  react: "a ReAct step (Action / Action Input)",
   xml: "an XML tool call",
   function: "a function-call",
 };
@@ -96,8 +97,11 @@ export function mapCall(call: RawCall, vocabulary: CallVocabulary, unknownIsErro
   action = action.toLowerCase();
   // The parameters are made from the arguments as given, with no list of them made first (an error's hint makes one).
   const parameters: Parameter[] = [parameter("action", "bare", action, call.span)];
+  // A ReAct step's plain input (read-call.ts, callFromReact) is the value of the action's first parameter.
+  const plainInput =
+    call.dialect === "react" && args.length === 1 && args[0]![0] === "input" && !Object.hasOwn(definition.parameters, "input") ? Object.keys(definition.parameters)[0] : undefined;
   for (let k = 0; k < args.length; k++) {
-    const key = args[k]![0];
+    const key = plainInput ?? args[k]![0];
     if (resolved.ignore?.includes(key) || isActionKey(key)) continue;
     const problem = addParameter(parameters, definition, renamed(resolved, key), args[k]![1], call);
     if (problem !== undefined) return fail(call, `${protocol.name}.${action}: ${problem}.`, draft(protocol, action, givenValues(call, resolved)), protocol.name);

@@ -181,6 +181,23 @@ function callFromArgumentKeys(name: string, rest: string): ReadResult {
   return { name, args };
 }
 
+/**
+ * A ReAct step, `Action: NAME` then `Action Input: INPUT` on the next line (LangChain's agents):
+ * a JSON object's entries are the arguments; any other input is one argument named `input`, which
+ * the mapping gives to the action's first parameter (mapping.ts).
+ */
+export function callFromReact(text: string): ReadResult {
+  const step = /^Action:[ \t]*([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*\r?\nAction Input:[ \t]*([\s\S]*)$/.exec(text);
+  if (!step) return undefined;
+  const input = step[2]!.trim();
+  if (input === "") return { name: step[1]!, args: [] };
+  if (input.startsWith("[")) return { problem: 'its Action Input is not a JSON object; write the arguments as {"path": "a.ts"}' };
+  if (!input.startsWith("{")) return { name: step[1]!, args: [["input", input]] };
+  const value = parseJson(input);
+  if (!isObject(value)) return { problem: 'its Action Input is not a JSON object; write the arguments as {"path": "a.ts"}' };
+  return { name: step[1]!, args: Object.entries(value) };
+}
+
 /** An element's body: one child element per parameter (`<path>a.ts</path>`). */
 export function callFromElement(name: string, body: string): ReadResult {
   const args: [string, unknown][] = [];

@@ -21,6 +21,7 @@ import {
   Mode,
   CLASSES,
   CLOSE_BRACKET,
+  COLON,
   LESS,
   LINE_FEED,
   OPEN_BRACE,
@@ -33,6 +34,7 @@ import {
 } from "./candidates.js";
 import { Shape } from "./finding.js";
 import { FrontReader } from "./line-fronts.js";
+import { REACT_ACTION } from "./vocabulary.js";
 
 export type { DialectFinding } from "./finding.js";
 
@@ -165,7 +167,7 @@ export class DialectRecognizer extends FrontReader {
 
   /** The text is complete: a candidate still open is finished or dropped. */
   finish(): void {
-    if (this.mode === Mode.JsonAfter) this.complete(this.total);
+    if (this.mode === Mode.JsonAfter || this.mode === Mode.ReactInput || this.mode === Mode.ReactText) this.complete(this.total);
     else if (this.mode === Mode.TagBody && this.shape !== Shape.Element) {
       // An unclosed <tool_call> is read only when a call follows its opener; else it is prose about one.
       const body = this.capture.slice(this.capture.indexOf(">") + 1).trimStart();
@@ -192,6 +194,8 @@ export class DialectRecognizer extends FrontReader {
         this.front = Front.Dead;
         return true;
       case Class.Other:
+        // `Action:` at a line's start opens a ReAct step (trigger).
+        if (code === COLON && this.front === Front.Name && this.bufferedNameIsReactAction()) return false;
         this.front = Front.Dead;
         return true;
       case Class.LineFeed:
@@ -215,6 +219,13 @@ export class DialectRecognizer extends FrontReader {
       if (this.nameLength >= this.nameLimit || (this.nameLength === 1 && !this.vocabulary.mayContinueCallName(this.nameBuffer[0]!, code))) this.front = Front.Dead;
       else this.nameBuffer[this.nameLength++] = code;
     }
+    return true;
+  }
+
+  /** Whether the name in `nameBuffer` is `Action`. */
+  private bufferedNameIsReactAction(): boolean {
+    if (this.nameLength !== REACT_ACTION.length) return false;
+    for (let k = 0; k < REACT_ACTION.length; k++) if (this.nameBuffer[k] !== REACT_ACTION.charCodeAt(k)) return false;
     return true;
   }
 
@@ -382,6 +393,7 @@ export class DialectRecognizer extends FrontReader {
     }
     if (i === end) return end;
     if (code === OPEN_PARENTHESIS && (nameFrom < 0 || this.nameMay(0, input, nameFrom, i))) return this.openFunction(input, i, base);
+    if (code === COLON) return this.openReact(input, i, base);
     this.front = Front.Dead;
     return i;
   }
@@ -389,6 +401,7 @@ export class DialectRecognizer extends FrontReader {
   /** At a trigger character `code` (index `i`) while idle. */
   private trigger(input: string, i: number, base: number, code: number): number {
     if (code === OPEN_PARENTHESIS) return this.openFunction(input, i, base);
+    if (code === COLON) return this.openReact(input, i, base);
     const front = code === OPEN_BRACE || code === OPEN_BRACKET ? this.frontAt(input, i) : Front.Dead;
     this.front = Front.Dead;
     this.idleFrom = i + 1;

@@ -75,6 +75,9 @@ const RESOLVED_LIMIT = 1024;
 const RESOLVED_NAME_LENGTH = 64;
 
 /** Look-ups over the vocabulary, built once. */
+/** The word that opens a ReAct step's call (`Action: NAME`, then `Action Input: {…}` on the next line). */
+export const REACT_ACTION = "Action";
+
 export class CallVocabulary {
   private readonly protocols = new Map<string, VocabularyProtocol>();
   private readonly aliases = new Map<string, VocabularyAlias>();
@@ -139,6 +142,9 @@ export class CallVocabulary {
         for (const second of [name[1]!.toLowerCase(), name[1]!.toUpperCase()]) this.markCallNamePair(first, second);
       }
     }
+    // A ReAct step's `Action:` line opens a call too (line-fronts.ts): its first letters pass the same early checks.
+    this.markCallNameStart(REACT_ACTION.charCodeAt(0));
+    this.markCallNamePair(REACT_ACTION[0]!, REACT_ACTION[1]!);
     for (const name of [...this.protocols.keys(), ...this.aliases.keys()]) {
       this.markNameStart(name.toLowerCase().charCodeAt(0));
       this.markNameStart(name.toUpperCase().charCodeAt(0));

@@ -74,6 +74,7 @@ describe("the reply corpus, classified as `clio parse` reports it", () => {
       "qwen-xml",
       "glm-xml",
       "invoke-xml",
+      "react",
       "xml",
       "function",
       "near-miss",

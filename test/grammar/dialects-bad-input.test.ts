@@ -174,6 +174,9 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
       ["marker tokens at every line's start", (n) => "<|python_tag|>\n".repeat(n), 0],
       ["marker tokens and JSON that never closes", (n) => `<|python_tag|>{"name": "read_file", "parameters": {"path": "${"x".repeat(n)}`, 0],
       ["long names after <|", (n) => `<|${"a".repeat(40)}|>\n`.repeat(n), 0],
+      ["ReAct action lines", (n) => "Action: read_file\n".repeat(n), 0],
+      ["ReAct steps whose JSON input never closes", (n) => `Action: read_file\nAction Input: {"path": "${"x".repeat(n)}`, 0],
+      ["a ReAct action line that runs on", (n) => `Action: ${"read_file ".repeat(n)}\nAction Input: {}`, 0],
     ];
     for (const [name, make, commands] of floods) {
       expect(parse(make(5_000), vocabulary).commands, name).toHaveLength(commands);

@@ -71,6 +71,9 @@ const FORMS: Record<string, string> = {
   "json after a marker, on the next line": '<|python_tag|>\n{"name": "read_file", "parameters": {"path": "a.ts"}}',
   "json array after Phi-4's <|tool_call|>": '<|tool_call|>[{"name": "read_file", "arguments": {"path": "a.ts"}}]<|/tool_call|>',
   "json array after Mistral's [TOOL_CALLS]": '[TOOL_CALLS][{"name": "read_file", "arguments": {"path": "a.ts"}}]</s>',
+  react: 'Thought: I need the file.\nAction: read_file\nAction Input: {"path": "a.ts"}\nObservation: (waiting)',
+  "react, plain input": "Action: read_file\nAction Input: a.ts",
+  "react, JSON over lines": 'Action: FILE_OP\nAction Input: {\n  "action": "read",\n  "path": "a.ts"\n}',
   "json, LangChain tool_input": '{"tool": "read_file", "tool_input": {"path": "a.ts"}}',
   "json, LangChain action_input": '{"action": "read_file", "action_input": {"path": "a.ts"}}',
   "xml, tool element": "<read_file>\n<path>a.ts</path>\n</read_file>",
@@ -131,6 +134,7 @@ describe("other dialects and near-misses", () => {
     expect(calls(FORMS["qwen-xml"]!)[0]![1]).toBe("qwen-xml");
     expect(calls(FORMS["glm-xml"]!)[0]![1]).toBe("glm-xml");
     expect(calls(FORMS["invoke-xml"]!)[0]![1]).toBe("invoke-xml");
+    expect(calls(FORMS.react!)[0]![1]).toBe("react");
     expect(calls(FORMS["xml, tool element"]!)[0]![1]).toBe("xml");
     expect(calls(FORMS.function!)[0]![1]).toBe("function");
     expect(calls(FORMS["near-miss, bars"]!)[0]![1]).toBe("clio-variant");
@@ -220,6 +224,24 @@ describe("other dialects and near-misses", () => {
     ]) {
       expect(parse(plain, vocabulary).commands, plain).toEqual([]);
     }
+  });
+
+  it("a ReAct step needs `Action:` at a line's start, a registered name, and an `Action Input:` line; otherwise it is text", () => {
+    for (const plain of [
+      "Action: we fix the bug now\nAction Input: nothing",
+      "Action: web_search\nAction Input: cats",
+      "Action: read_file\nThen I read it.",
+      'Actually, Action: read_file\nAction Input: {"path": "a.ts"}',
+      'Next Action: read_file\nAction Input: {"path": "a.ts"}',
+      "Action items: read_file and more",
+    ]) {
+      expect(parse(plain, vocabulary), plain).toEqual({ commands: [], mentions: [], errors: [] });
+    }
+    expect(parse('Action: read_file\nAction Input: ["a.ts"]', vocabulary).errors).toMatchObject([
+      { code: "unmapped_call", message: expect.stringContaining("Action Input is not a JSON object") },
+    ]);
+    // The line after a step with no `Action Input:` is read as any other line.
+    expect(calls('Action: read_file\n{"name": "read_file", "arguments": {"path": "a.ts"}}')).toEqual([["FILE_OP", "json", READ]]);
   });
 
   it("maps other agents' parameter names and drops the ones declared meaningless", () => {
@@ -369,6 +391,10 @@ const PIECES = [
   "<arg_key>path</arg_key>",
   "[{",
   "<|python_tag|>",
+  "Action: ",
+  "read_file\n",
+  "Action Input: ",
+  "Actually",
   "[TOOL_CALLS]",
   "[TOOL",
   "_CALLS]",
