@@ -200,9 +200,10 @@ export abstract class LineScanner extends RecoveringScanner {
    */
   protected endInertLine(input: string, index: number, base: number, atEnd: boolean): number {
     const region = this.lineRegion;
-    let text = region === undefined ? "" : this.captured(index);
+    const captured = region === undefined ? "" : this.captured(index);
     this.stopCapture();
-    if (text.charCodeAt(text.length - 1) === CARRIAGE_RETURN) text = text.slice(0, -1);
+    // The line's text without the `\r` of a CRLF, for its mentions.
+    const text = captured.charCodeAt(captured.length - 1) === CARRIAGE_RETURN ? captured.slice(0, -1) : captured;
     if (region === "reasoning") {
       const close = text.toLowerCase().indexOf(this.reasoningClose);
       if (close >= 0) {
@@ -211,7 +212,8 @@ export abstract class LineScanner extends RecoveringScanner {
         this.markRegion(this.lineContent + after, undefined);
         this.tracker.reset();
         this.state = State.Text;
-        this.stack.push({ input, index, base }, { input: text.slice(after), index: 0, base: this.lineContent + after });
+        // The rest of the line is read again as prose with its `\r`, so every offset after it holds.
+        this.stack.push({ input, index, base }, { input: captured.slice(after), index: 0, base: this.lineContent + after });
         return -1;
       }
     }

@@ -100,6 +100,15 @@ describe("reasoning split by the scanner's regions", () => {
     }
   });
 
+  it("keeps the line feed of a CRLF after a block closed mid-line and a held backtick run, in any chunking (found by the property below, seed 1971016849)", () => {
+    const text = "<THINKING></thinking>``\r\n<THINKING>~~~\n``";
+    const whole = pieces([text]);
+    expect(whole.text).toBe("``\r\n");
+    expect(whole.reasoning).toEqual(["", "~~~\n``"]);
+    const single = pieces([...text]);
+    expect([single.text, single.reasoning]).toEqual([whole.text, whole.reasoning]);
+  });
+
   it("gives the same split in any chunking of generated Markdown around tags, and never throws", () => {
     const fragments = [
       "<think>",
