@@ -4,8 +4,7 @@
  * object; and, once it ends, reads and maps it (finding.ts) into a finding.
  */
 import type { Position } from "../ast.js";
-import { objectsOfArray, PositionWalk } from "./call-array.js";
-import { findingOf, Shape, type DialectFinding } from "./finding.js";
+import { findingsOf, Shape, type DialectFinding } from "./finding.js";
 import { isNameCharacter, NearNameReader } from "./near-name.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
@@ -136,8 +135,8 @@ export abstract class CandidateReader {
   protected matched = 0;
   /** A JSON object's first key is still to come. */
   protected jsonOpening = false;
-  /** Characters of an `<invoke …>` tag's attributes read so far. */
-  protected attributeLength = 0;
+  /** Characters read so far of a stretch that has a bound: an `<invoke …>` tag's attributes, a ReAct `Action:` line. */
+  protected boundedLength = 0;
   /** The line of the last marker token read (`MARKERS`), -1 before any. */
   protected markedLine = -1;
   /** The JSON candidate being read opened right after a marker token: it ends with its closing brace or bracket. */
@@ -253,7 +252,7 @@ export abstract class CandidateReader {
           this.openTag(Shape.Invoke, "</invoke>");
           return i + 1;
         }
-        if (code === LINE_FEED || code === LESS || ++this.attributeLength > MAX_ATTRIBUTES) return this.abandon(i);
+        if (code === LINE_FEED || code === LESS || ++this.boundedLength > MAX_ATTRIBUTES) return this.abandon(i);
         return i + 1;
       default:
         return this.abandon(i);
@@ -265,7 +264,7 @@ export abstract class CandidateReader {
     const lower = name.toLowerCase();
     if ((code === SPACE || code === TAB) && lower === "invoke") {
       this.mode = Mode.TagAttributes;
-      this.attributeLength = 0;
+      this.boundedLength = 0;
       return i + 1;
     }
     if (name === "" && code === PIPE && this.startOffset === this.lineStart) {
@@ -341,9 +340,13 @@ export abstract class CandidateReader {
     return i + 1;
   }
 
-  /** Reads on as a JSON object whose first key is still to come, `depth` brackets and braces deep. */
-  protected readJson(shape: Shape, depth: number): void {
-    this.jsonMarked = this.markedLine === this.line;
+  /**
+   * Reads on as a JSON object whose first key is still to come, `depth` brackets and braces deep.
+   * `endsAtClose`: the call ends with its closing brace or bracket (after a marker token on its line,
+   * or as a ReAct input), not with a blank rest of its line.
+   */
+  protected readJson(shape: Shape, depth: number, endsAtClose = this.markedLine === this.line): void {
+    this.jsonMarked = endsAtClose;
     this.mode = Mode.JsonObject;
     this.shape = shape;
     this.depth = depth;
@@ -386,7 +389,7 @@ export abstract class CandidateReader {
           this.newline(base + i);
           this.mode = Mode.ReactLabel;
           this.matched = 0;
-        } else if (++this.attributeLength > MAX_REACT_ACTION) return this.abandon(i);
+        } else if (++this.boundedLength > MAX_REACT_ACTION) return this.abandon(i);
         return i + 1;
       case Mode.ReactLabel:
         // No `Action Input:` line: the step is text, and this line is read again from here.
@@ -396,9 +399,8 @@ export abstract class CandidateReader {
       case Mode.ReactInput:
         if (code === SPACE || code === TAB) return i + 1;
         if (code === OPEN_BRACE) {
-          this.readJson(Shape.React, 1);
           // The object ends the step: what follows on its line is not read.
-          this.jsonMarked = true;
+          this.readJson(Shape.React, 1, true);
           return i + 1;
         }
         this.mode = Mode.ReactText;
@@ -530,45 +532,18 @@ export abstract class CandidateReader {
     this.idleAt(index);
   }
 
-  /** The candidate `this.capture` ended at absolute `endOffset`: read, map and record it. */
+  /** The candidate `this.capture` ended at absolute `endOffset`: read, map and record it (a JSON array of calls gives one finding per call). */
   protected complete(endOffset: number): void {
     const text = this.capture;
     this.mode = Mode.Idle;
     this.capture = "";
     const start: Position = { offset: this.startOffset, line: this.startLine, column: this.startColumn };
-    const array = this.shape === Shape.JsonArray ? 0 : this.shape === Shape.ToolCall ? toolCallArrayAt(text) : -1;
-    if (array >= 0) {
-      this.completeEach(text, array, start);
-      return;
-    }
     const end: Position = { offset: endOffset, line: this.line, column: endOffset - this.lineStart + 1 };
-    this.record(findingOf({ shape: this.shape, text, name: this.name, closer: this.closer, start, end }, this.vocabulary));
-  }
-
-  /** A JSON array of calls opening at `text[from]`: each of its objects read and mapped as a call of its own. */
-  private completeEach(text: string, from: number, start: Position): void {
-    const objects = objectsOfArray(text, from);
-    if (objects === undefined) return;
-    const shape = this.shape === Shape.JsonArray ? Shape.Json : Shape.ToolCallItem;
-    const positions = new PositionWalk(text, start);
-    for (const [objectStart, objectEnd] of objects) {
-      const candidate = { shape, text: text.slice(objectStart, objectEnd), name: "", closer: "", start: positions.at(objectStart), end: positions.at(objectEnd) };
-      this.record(findingOf(candidate, this.vocabulary));
+    for (const finding of findingsOf({ shape: this.shape, text, name: this.name, closer: this.closer, start, end }, this.vocabulary)) {
+      this.found.push(finding);
+      this.lineOpen[this.lineOpenCount++] = finding;
     }
   }
-
-  private record(finding: DialectFinding | undefined): void {
-    if (finding === undefined) return;
-    this.found.push(finding);
-    this.lineOpen[this.lineOpenCount++] = finding;
-  }
-}
-
-/** Where the JSON array of calls a `<tool_call>`'s body holds opens (its `[`), or -1 when the body is no array. */
-function toolCallArrayAt(text: string): number {
-  let i = "<tool_call>".length;
-  while (i < text.length && (text[i] === " " || text[i] === "\t" || text[i] === "\r" || text[i] === "\n")) i++;
-  return text[i] === "[" ? i : -1;
 }
 
 /**

@@ -4,6 +4,7 @@
  * command. The recognizer (recognizer.ts) only finds where a candidate starts and ends.
  */
 import type { Position } from "../ast.js";
+import { objectsOfArray, PositionWalk } from "./call-array.js";
 import { mapCall, type MappedCall, type RawCall } from "./mapping.js";
 import { readFunctionArguments, readNearMiss } from "./read-arguments.js";
 import { callFromElement, callFromFunctionTags, callFromInvoke, callFromJson, callFromReact, callFromToolCall, GLM_NAME, parseJson, type ReadResult } from "./read-call.js";
@@ -18,7 +19,7 @@ export const enum Shape {
   Function,
   Json,
   Invoke,
-  /** `[{…}, …]` at a line's start: each object a call of its own (candidates.ts, completeEach). */
+  /** `[{…}, …]` at a line's start: each object a call of its own (findingsOf). */
   JsonArray,
   /** One object of a `<tool_call>` holding a JSON array of calls. */
   ToolCallItem,
@@ -55,8 +56,40 @@ export interface Candidate {
   end: Position;
 }
 
+/**
+ * Reads and maps `candidate`: one finding, or one per call of a JSON array of calls (`[{…}, …]`
+ * at a line's start, or in a `<tool_call>`), each with its own span; none when it is plain text.
+ * Never throws.
+ */
+export function findingsOf(candidate: Candidate, vocabulary: CallVocabulary): DialectFinding[] {
+  const { text, shape } = candidate;
+  const array = shape === Shape.JsonArray ? 0 : shape === Shape.ToolCall ? toolCallArrayAt(text) : -1;
+  if (array < 0) {
+    const finding = findingOf(candidate, vocabulary);
+    return finding === undefined ? [] : [finding];
+  }
+  const objects = objectsOfArray(text, array);
+  if (objects === undefined) return [];
+  const itemShape = shape === Shape.JsonArray ? Shape.Json : Shape.ToolCallItem;
+  const positions = new PositionWalk(text, candidate.start);
+  const findings: DialectFinding[] = [];
+  for (const [objectStart, objectEnd] of objects) {
+    const item = { shape: itemShape, text: text.slice(objectStart, objectEnd), name: "", closer: "", start: positions.at(objectStart), end: positions.at(objectEnd) };
+    const finding = findingOf(item, vocabulary);
+    if (finding !== undefined) findings.push(finding);
+  }
+  return findings;
+}
+
+/** Where the JSON array of calls a `<tool_call>`'s body holds opens (its `[`), or -1 when the body is no array. */
+function toolCallArrayAt(text: string): number {
+  let i = "<tool_call>".length;
+  while (i < text.length && (text[i] === " " || text[i] === "\t" || text[i] === "\r" || text[i] === "\n")) i++;
+  return text[i] === "[" ? i : -1;
+}
+
 /** Reads and maps `candidate`; undefined when it is plain text after all. Never throws. */
-export function findingOf(candidate: Candidate, vocabulary: CallVocabulary): DialectFinding | undefined {
+function findingOf(candidate: Candidate, vocabulary: CallVocabulary): DialectFinding | undefined {
   const { text, start, end } = candidate;
   const span = { start, end };
   let outcome;
@@ -134,7 +167,7 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
     case Shape.React:
       return { read: callFromReact(text), dialect: "react", markup: false, unknownIsError: false };
     case Shape.JsonArray:
-      // Its objects are read one by one (candidates.ts, completeEach): the array itself is no call.
+      // Its objects are read one by one (findingsOf): the array itself is no call.
       return { read: undefined, dialect: "json", markup: false, unknownIsError: false };
   }
 }

@@ -228,7 +228,7 @@ export abstract class FrontReader extends CandidateReader {
     if (name !== REACT_ACTION) return i + 1;
     this.beginAtName(Mode.ReactAction, i, base, name);
     this.shape = Shape.React;
-    this.attributeLength = 0;
+    this.boundedLength = 0;
     return i + 1;
   }
 

@@ -209,6 +209,8 @@ export function callFromElement(name: string, body: string): ReadResult {
 
 /** A tool's name opening a `<tool_call>`'s body, alone or before its first `<arg_key>` (GLM). */
 export const GLM_NAME = /^([A-Za-z_][A-Za-z0-9_.:-]*)(?=\s*(?:<arg_key>|$))/;
+/** GLM's name and first `<arg_key>`: enough of an unclosed `<tool_call>`'s body to read it as a call. */
+export const GLM_OPENING = /^[A-Za-z_][A-Za-z0-9_.:-]*\s*<arg_key>/;
 
 /** The body of a `<tool_call>` block: a JSON call, Qwen's `<function=NAME>` form or GLM's `NAME<arg_key>…` form. */
 export function callFromToolCall(body: string): ReadResult {

@@ -34,6 +34,7 @@ import {
 } from "./candidates.js";
 import { Shape } from "./finding.js";
 import { FrontReader } from "./line-fronts.js";
+import { GLM_OPENING } from "./read-call.js";
 import { REACT_ACTION } from "./vocabulary.js";
 
 export type { DialectFinding } from "./finding.js";
@@ -43,7 +44,7 @@ export const SMALL_CHUNK = 16;
 
 /** Whether an unclosed `<tool_call>`'s body begins a call (JSON, `<function=…>`, or a name and its first `<arg_key>`). */
 function startsToolCallBody(body: string): boolean {
-  return body.startsWith("{") || body.startsWith("[{") || body.startsWith("<function=") || /^[A-Za-z_][A-Za-z0-9_.:-]*\s*<arg_key>/.test(body);
+  return body.startsWith("{") || body.startsWith("[{") || body.startsWith("<function=") || GLM_OPENING.test(body);
 }
 
 export class DialectRecognizer extends FrontReader {
