@@ -208,6 +208,19 @@ function groupsStartingWith(letter: string): readonly number[] {
  * other stems of every group holding a word whose stem is `stemmed`, each once, in the groups' order.
  */
 export function synonymsOf(stemmed: string): readonly Bridge[] {
+  let bridges = BRIDGES.get(stemmed);
+  if (bridges === undefined) {
+    if (BRIDGES.size >= REMEMBERED_STEMS) BRIDGES.clear();
+    BRIDGES.set(stemmed, (bridges = bridgesOf(stemmed)));
+  }
+  return bridges;
+}
+
+/** Each stem's bridges once found (a session's searches ask for the same words again), up to `REMEMBERED_STEMS` stems. */
+const BRIDGES = new Map<string, readonly Bridge[]>();
+const REMEMBERED_STEMS = 4096;
+
+function bridgesOf(stemmed: string): readonly Bridge[] {
   const bridges: Bridge[] = [];
   for (const index of groupsStartingWith(stemHead(stemmed).charAt(0))) {
     const { words, relation } = GROUPS[index]!;
