@@ -76,7 +76,11 @@ export function parseTree(oid: string, content: Buffer): TreeEntry[] {
 
 /** Names git's verify_path refuses: separators, `.`, `..`, and `.git` as NTFS and HFS+ would read it. */
 function unsafeName(name: string): boolean {
-  if (name === "" || name.includes("/") || name.includes("\\")) return true;
+  if (name.includes("/") || name.includes("\\")) return true;
+  // Once the ignored characters are dropped, every refused name starts with "." or "g" (".git", "git~1"): others are safe.
+  const first = name.charCodeAt(0);
+  if (first < 0x80 && first !== 0x2e && (first | 0x20) !== 0x67) return false;
+  if (name === "") return true;
   const hfs = name.replace(/[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/g, "");
   if (hfs === "." || hfs === "..") return true;
   const ntfs = hfs

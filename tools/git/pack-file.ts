@@ -3,8 +3,8 @@
  * reads and node's zlib: a whole pack is never read into memory, only each entry's own bytes.
  * Deltas are returned as they are; object-reader.ts resolves their chains.
  */
-import { inflateSync } from "node:zlib";
 import { ToolError } from "../errors.js";
+import { inflateToSize } from "./inflater.js";
 import { PackIndex, readExactly, type PackFileSystem } from "./pack-index.js";
 
 export type ObjectType = "commit" | "tree" | "blob" | "tag";
@@ -114,8 +114,7 @@ export class PackFile {
     const compressed = this.bytesAt(start, Math.min(bound, this.end - start), corrupt);
     let data: Buffer;
     try {
-      // One output buffer of the known size: zlib's default 16 KB chunks cost more than the inflating for small objects.
-      data = inflateSync(compressed, { chunkSize: Math.max(64, size + 1), maxOutputLength: Math.max(size, 1) });
+      data = inflateToSize(compressed, size);
     } catch (error) {
       throw corrupt(`its data does not inflate: ${(error as Error).message}`);
     }
