@@ -4,7 +4,10 @@
  * log with and without a path, diffs between commits, against the index and the worktree, the
  * branch list) runs through clio's GIT handlers in one process and through the git CLI (one
  * process per command), side by side in one run. Target: the whole script ≤ 3× git in its first,
- * cold round (a real script runs once); later rounds and whole processes are reported too.
+ * cold round (a real script runs once). A cold round is one sample per process, so it is taken
+ * in COLD_ROUNDS fresh processes (the code loaded first, untimed), each followed by the git CLI
+ * running the same commands, and the medians are compared; later rounds in one process and whole
+ * processes (`clio replay`) are reported too.
  * Run: node --import tsx bench/git-history.bench.ts
  */
 import { execFile, spawnSync } from "node:child_process";
@@ -21,6 +24,8 @@ const run = promisify(execFile);
 const FILES = 4000;
 const COMMITS = 400;
 const ROUNDS = 5;
+/** Fresh processes each running the script once, cold. */
+const COLD_ROUNDS = 7;
 
 /**
  * A fast-import stream: one commit with every file, then commits that each edit a line or two
@@ -64,6 +69,53 @@ async function buildRepository(root: string, env: NodeJS.ProcessEnv): Promise<st
   return files;
 }
 
+type Step = [name: string, clio: () => unknown, git: () => Promise<unknown>];
+
+/** The mixed script: each step through clio's GIT handlers in this process, and as a git CLI process. */
+async function scriptOf(root: string, env: NodeJS.ProcessEnv, someFile: string): Promise<Step[]> {
+  const environment = { workspace: await Workspace.open(root), config: {}, env, now: Date.now, userAgent: "clio-bench" };
+  const signal = new AbortController().signal;
+  const clio = (action: string, args: Record<string, unknown>) => () => gitProtocol.actions[action]!.handler(args, { state: undefined, environment, signal });
+  const cli = (args: string[]) => () => run("git", args, { cwd: root, env, maxBuffer: 256 * 1024 * 1024 });
+  return [
+    ["status", clio("status", {}), cli(["status", "--porcelain"])],
+    ["log (10)", clio("log", {}), cli(["log", "-10"])],
+    ["log (100)", clio("log", { count: 100 }), cli(["log", "-100"])],
+    ["log of one file", clio("log", { path: someFile, count: 10 }), cli(["log", "-10", "--", someFile])],
+    ["diff HEAD~50 HEAD", clio("diff", { from: "HEAD~50", to: "HEAD" }), cli(["diff", "HEAD~50", "HEAD"])],
+    ["diff HEAD~1 HEAD", clio("diff", { from: "HEAD~1", to: "HEAD" }), cli(["diff", "HEAD~1", "HEAD"])],
+    ["diff (worktree vs index)", clio("diff", {}), cli(["diff"])],
+    ["diff staged", clio("diff", { staged: true }), cli(["diff", "--cached"])],
+    ["diff HEAD~5 vs worktree", clio("diff", { from: "HEAD~5" }), cli(["diff", "HEAD~5"])],
+    ["branch list", clio("branch", {}), cli(["branch"])],
+  ];
+}
+
+/** In a fresh process (`--cold-round BASE FILE`): loads the code, then runs clio's side of the script once and prints each step's time. */
+async function coldRound(base: string, someFile: string): Promise<void> {
+  await import("../tools/git/api.js");
+  const script = await scriptOf(path.join(base, "repo"), gitBenchEnvironment(base), someFile);
+  const times: number[] = [];
+  for (const [, clioRun] of script) times.push(await time(clioRun));
+  process.stdout.write(JSON.stringify(times));
+}
+
+/** COLD_ROUNDS pairs: a fresh process's cold round of clio, then the git CLI running the same commands. */
+async function coldPairs(base: string, script: Step[], someFile: string): Promise<{ clio: number[][]; git: number[][] }> {
+  const clio: number[][] = [];
+  const git: number[][] = [];
+  for (let round = 0; round < COLD_ROUNDS; round++) {
+    const child = await run(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--cold-round", base, someFile], { maxBuffer: 1024 * 1024 });
+    clio.push(JSON.parse(child.stdout) as number[]);
+    const cliTimes: number[] = [];
+    for (const [, , cliRun] of script) cliTimes.push(await time(cliRun));
+    git.push(cliTimes);
+  }
+  return { clio, git };
+}
+
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+
 async function main(): Promise<void> {
   const keep = process.env.CLIO_BENCH_KEEP; // a folder to build into once and keep, for profiling
   const base = keep ?? (await fs.mkdtemp(path.join(os.tmpdir(), "clio-git-history-bench-")));
@@ -80,23 +132,9 @@ async function main(): Promise<void> {
     const built = reuse ? 0 : await time(() => buildRepository(root, env));
     const files = (await run("git", ["ls-files"], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 })).stdout.split("\n");
     const someFile = files[1234]!;
-    const environment = { workspace: await Workspace.open(root), config: {}, env, now: Date.now, userAgent: "clio-bench" };
-    const signal = new AbortController().signal;
-    const clio = (action: string, args: Record<string, unknown>) => () => gitProtocol.actions[action]!.handler(args, { state: undefined, environment, signal });
-    const cli = (args: string[]) => () => run("git", args, { cwd: root, env, maxBuffer: 256 * 1024 * 1024 });
-    const script: Array<[string, () => unknown, () => Promise<unknown>]> = [
-      ["status", clio("status", {}), cli(["status", "--porcelain"])],
-      ["log (10)", clio("log", {}), cli(["log", "-10"])],
-      ["log (100)", clio("log", { count: 100 }), cli(["log", "-100"])],
-      ["log of one file", clio("log", { path: someFile, count: 10 }), cli(["log", "-10", "--", someFile])],
-      ["diff HEAD~50 HEAD", clio("diff", { from: "HEAD~50", to: "HEAD" }), cli(["diff", "HEAD~50", "HEAD"])],
-      ["diff HEAD~1 HEAD", clio("diff", { from: "HEAD~1", to: "HEAD" }), cli(["diff", "HEAD~1", "HEAD"])],
-      ["diff (worktree vs index)", clio("diff", {}), cli(["diff"])],
-      ["diff staged", clio("diff", { staged: true }), cli(["diff", "--cached"])],
-      ["diff HEAD~5 vs worktree", clio("diff", { from: "HEAD~5" }), cli(["diff", "HEAD~5"])],
-      ["branch list", clio("branch", {}), cli(["branch"])],
-    ];
-    // The code is loaded before the first round (timed on its own): that round measures cold repository caches.
+    const script = await scriptOf(root, env, someFile);
+    const cold = await coldPairs(base, script, someFile);
+    // In this process: the code loaded (timed on its own), then ROUNDS rounds, the first one cold.
     const codeLoad = await time(() => import("../tools/git/api.js"));
     const clioTimes = script.map((): number[] => []);
     const cliTimes = script.map((): number[] => []);
@@ -156,31 +194,38 @@ async function main(): Promise<void> {
     const rows: [string, string][] = script.map(([name], index) => {
       const ours = median(clioTimes[index]!.slice(1));
       const theirs = median(cliTimes[index]!.slice(1));
-      const [coldOurs, coldTheirs] = [clioTimes[index]![0]!, cliTimes[index]![0]!];
+      const [coldOurs, coldTheirs] = [median(cold.clio.map((times) => times[index]!)), median(cold.git.map((times) => times[index]!))];
       return [
         name,
         `cold: clio ${format(coldOurs, 1)} ms, git ${format(coldTheirs, 1)} ms, ${format(coldOurs / coldTheirs, 2)}×; later: clio ${format(ours, 1)} ms, git ${format(theirs, 1)} ms, ${format(ours / theirs, 2)}×`,
       ];
     });
+    const coldOurs = median(cold.clio.map(sum));
+    const coldTheirs = median(cold.git.map(sum));
+    const pairRatios = cold.clio.map((times, round) => sum(times) / sum(cold.git[round]!)).sort((left, right) => left - right);
+    rows.push([
+      `whole script, cold (median of ${COLD_ROUNDS} fresh processes)`,
+      `clio ${format(coldOurs, 1)} ms, git ${format(coldTheirs, 1)} ms, ${format(coldOurs / coldTheirs, 2)}× (target ≤ 3×); pairs ${pairRatios.map((ratio) => format(ratio, 2)).join(", ")}`,
+    ]);
+    rows.push([
+      "  first round in this process, with loading the GIT code",
+      `clio ${format(clioWhole[0]!, 1)} + ${format(codeLoad, 1)} ms, git ${format(cliWhole[0]!, 1)} ms, ${format((clioWhole[0]! + codeLoad) / cliWhole[0]!, 2)}×`,
+    ]);
     const ours = median(clioWhole.slice(1));
     const theirs = median(cliWhole.slice(1));
-    rows.push([
-      "whole script, first round (cold)",
-      `clio ${format(clioWhole[0]!, 1)} ms, git ${format(cliWhole[0]!, 1)} ms, ${format(clioWhole[0]! / cliWhole[0]!, 2)}× (target ≤ 3×)`,
-    ]);
-    rows.push([
-      "  the same with loading the GIT code",
-      `clio ${format(clioWhole[0]! + codeLoad, 1)} ms, git ${format(cliWhole[0]!, 1)} ms, ${format((clioWhole[0]! + codeLoad) / cliWhole[0]!, 2)}×`,
-    ]);
     rows.push(["whole script, later rounds", `clio ${format(ours, 1)} ms, git ${format(theirs, 1)} ms, ${format(ours / theirs, 2)}×`]);
     const gitProcess = median(processRows[0]!.slice(1));
     const clioProcess = median(processRows[1]!.slice(1));
     rows.push(["as processes: clio replay vs git CLI", `clio ${format(clioProcess, 1)} ms, git ${format(gitProcess, 1)} ms, ${format(clioProcess / gitProcess, 2)}×`]);
-    console.log(`GIT on ${FILES.toLocaleString("en")} files, ${COMMITS} packed commits (built in ${format(built / 1000, 1)} s), median of ${ROUNDS - 1} rounds`);
+    console.log(
+      `GIT on ${FILES.toLocaleString("en")} files, ${COMMITS} packed commits (built in ${format(built / 1000, 1)} s), later rounds: median of ${ROUNDS - 1} in one process`,
+    );
     printTable(rows);
   } finally {
     if (keep === undefined) await fs.rm(base, { recursive: true, force: true });
   }
 }
 
-await main();
+const coldAt = process.argv.indexOf("--cold-round");
+if (coldAt === -1) await main();
+else await coldRound(process.argv[coldAt + 1]!, process.argv[coldAt + 2]!);
