@@ -6,8 +6,10 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { structuredPatch } from "diff";
 import { headCommit, readIndex, resolveCommit, type Repository } from "./repository.js";
-import { compareWorktreeWithIndex } from "./status.js";
-import { changedFiles, commitFiles, commitTree, hashBlob, readBlob, type FlatTree } from "./tree.js";
+import { parentOf } from "./ignore-rules.js";
+import type { IndexFile } from "./index-file.js";
+import { compareWorktreeWithIndex, type StatusCode, treeFilesBesideIndex } from "./status.js";
+import { changedFiles, commitTree, hashBlob, readBlob, type FlatTree } from "./tree.js";
 import { cQuote, pathFilter } from "./format.js";
 
 /** One side of a diff: which files it has, and how to read one. */
@@ -45,14 +47,25 @@ export async function diffRepository(repository: Repository, request: DiffReques
     before = treeSide(repository, changed.before);
     after = treeSide(repository, changed.after);
   } else if (request.from !== undefined) {
-    before = treeSide(repository, await commitFiles(repository, await resolveCommit(repository, request.from)));
-    after = await worktreeSide(repository);
+    // Folders the index's cache-tree shows as in the commit, with no tracked file changed on disk, are not read.
+    const index = await readIndex(repository);
+    const changes = worktreeChanges(repository, index);
+    const changedFolders = foldersOf([...changes.keys(), ...index.entries.filter((entry) => entry.stage !== 0).map((entry) => entry.path)]);
+    const commit = await commitTree(repository, await resolveCommit(repository, request.from));
+    const tree = await treeFilesBesideIndex(repository, commit, index.cachedTrees, (folder) => !changedFolders.has(folder));
+    before = treeSide(repository, tree.files);
+    after = await worktreeSide(repository, index, changes, tree.passed);
   } else if (request.staged) {
-    before = treeSide(repository, await commitFiles(repository, await headCommit(repository)));
-    after = await indexSide(repository);
+    // Folders the index's cache-tree shows as in HEAD are not read.
+    const index = await readIndex(repository);
+    const head = await headCommit(repository);
+    const tree = await treeFilesBesideIndex(repository, head === undefined ? undefined : await commitTree(repository, head), index.cachedTrees);
+    before = treeSide(repository, tree.files);
+    after = indexSide(repository, index, tree.passed);
   } else {
-    before = await indexSide(repository);
-    after = await worktreeSide(repository);
+    const index = await readIndex(repository);
+    before = indexSide(repository, index);
+    after = await worktreeSide(repository, index, worktreeChanges(repository, index));
   }
   const selected = request.paths === undefined ? () => true : pathFilter(request.paths);
   const names = [...new Set([...before.files.keys(), ...after.files.keys()])].filter(selected).sort();
@@ -75,19 +88,38 @@ function treeSide(repository: Repository, files: FlatTree): Side {
   return { files, read: (file) => readBlob(repository, files.get(file)!.oid) };
 }
 
-async function indexSide(repository: Repository): Promise<Side> {
-  const index = await readIndex(repository);
-  const files = new Map(index.entries.filter((entry) => entry.stage === 0).map((entry) => [entry.path, { oid: entry.oid, mode: entry.mode }]));
+/** The index's stage-0 files, except those `passed` (the same on the other side). */
+function indexSide(repository: Repository, index: IndexFile, passed: (file: string) => boolean = () => false): Side {
+  const files = new Map(index.entries.filter((entry) => entry.stage === 0 && !passed(entry.path)).map((entry) => [entry.path, { oid: entry.oid, mode: entry.mode }]));
   return { files, read: (file) => readBlob(repository, files.get(file)!.oid) };
 }
 
-/** Tracked files as they are on disk; unchanged ones keep the index oid so they are not read. */
-async function worktreeSide(repository: Repository): Promise<Side> {
-  const index = await readIndex(repository);
-  const entries = index.entries.filter((entry) => entry.stage === 0);
-  const changes = compareWorktreeWithIndex(repository, entries, index.mtimeMs);
+/** Tracked files that differ on disk from the index (M, D or T). */
+function worktreeChanges(repository: Repository, index: IndexFile & { mtimeMs: number }): Map<string, StatusCode> {
+  return compareWorktreeWithIndex(
+    repository,
+    index.entries.filter((entry) => entry.stage === 0),
+    index.mtimeMs,
+  );
+}
+
+/** Every folder holding one of `files`, at any depth, the top ("") included. */
+function foldersOf(files: readonly string[]): Set<string> {
+  const folders = new Set<string>();
+  for (const file of files) {
+    for (let folder = parentOf(file); !folders.has(folder); folder = parentOf(folder)) {
+      folders.add(folder);
+      if (folder === "") break;
+    }
+  }
+  return folders;
+}
+
+/** Tracked files as they are on disk (except those `passed`); unchanged ones keep the index oid so they are not read. */
+async function worktreeSide(repository: Repository, index: IndexFile, changes: Map<string, StatusCode>, passed: (file: string) => boolean = () => false): Promise<Side> {
   const files: Side["files"] = new Map();
-  for (const entry of entries) {
+  for (const entry of index.entries) {
+    if (entry.stage !== 0 || passed(entry.path)) continue;
     const change = changes.get(entry.path);
     if (change === "D") continue;
     if (change === undefined) files.set(entry.path, { oid: entry.oid, mode: entry.mode });

@@ -14,7 +14,7 @@ import git from "isomorphic-git";
 import type { IndexEntry } from "./index-file.js";
 import { IgnoreRules, excludeFiles, parentOf } from "./ignore-rules.js";
 import { headCommit, readIndex, type Repository } from "./repository.js";
-import { commitTree, flattenTree, hashBlob } from "./tree.js";
+import { commitTree, type FlatTree, flattenTree, hashBlob } from "./tree.js";
 
 /** One porcelain code: ' ' unchanged, M modified, A added, D deleted, R renamed, T type changed, U unmerged, ? untracked. */
 export type StatusCode = " " | "M" | "A" | "D" | "R" | "T" | "U" | "?";
@@ -116,17 +116,7 @@ export async function compareIndexWithHead(
 ): Promise<{ changes: Map<string, StatusCode>; headOids: Map<string, string> }> {
   const changes = new Map<string, StatusCode>();
   const head = await headCommit(repository);
-  const { files, skipped } =
-    head === undefined
-      ? { files: new Map(), skipped: new Set<string>() }
-      : await flattenTree(repository, await commitTree(repository, head), (folder, oid) => cachedTrees.get(folder) === oid);
-  const underSkipped = (file: string): boolean => {
-    if (skipped.size === 0) return false;
-    for (let folder = parentOf(file); ; folder = parentOf(folder)) {
-      if (skipped.has(folder)) return true;
-      if (folder === "") return false;
-    }
-  };
+  const { files, passed: underSkipped } = await treeFilesBesideIndex(repository, head === undefined ? undefined : await commitTree(repository, head), cachedTrees);
   const seen = new Set<string>();
   for (const entry of entries) {
     seen.add(entry.path);
@@ -142,6 +132,30 @@ export async function compareIndexWithHead(
     if (!seen.has(file)) changes.set(file, "D");
   }
   return { changes, headOids };
+}
+
+/**
+ * A tree's files, except in folders where the index's cache-tree records the same oid as the
+ * tree: there the index holds exactly the tree's files, so a comparison with the index passes
+ * them by (`passed(file)` tells whether a file lies in such a folder). `alsoSame(folder)` can
+ * refuse a folder (for a comparison with the worktree: one where a tracked file changed).
+ */
+export async function treeFilesBesideIndex(
+  repository: Repository,
+  treeOid: string | undefined,
+  cachedTrees: ReadonlyMap<string, string>,
+  alsoSame: (folder: string) => boolean = () => true,
+): Promise<{ files: FlatTree; passed: (file: string) => boolean }> {
+  if (treeOid === undefined) return { files: new Map(), passed: () => false };
+  const { files, skipped } = await flattenTree(repository, treeOid, (folder, oid) => cachedTrees.get(folder) === oid && alsoSame(folder));
+  const passed = (file: string): boolean => {
+    if (skipped.size === 0) return false;
+    for (let folder = parentOf(file); ; folder = parentOf(folder)) {
+      if (skipped.has(folder)) return true;
+      if (folder === "") return false;
+    }
+  };
+  return { files, passed };
 }
 
 /**
