@@ -95,18 +95,42 @@ export async function exists(file: string): Promise<boolean> {
   );
 }
 
-/** Reads `.git/index` (an empty index when the file does not exist yet). */
-export async function readIndex(repository: Repository): Promise<IndexFile & { mtimeMs: number }> {
+/** The index file last parsed, per path, with the identity of the file it was parsed from. */
+const parsedIndexes = new Map<string, { identity: string; index: Readonly<IndexFile & { mtimeMs: number }> }>();
+/** How many repositories' parsed indexes the process keeps. */
+const KEPT_INDEXES = 8;
+
+/**
+ * Reads `.git/index` (an empty index when the file does not exist yet). The parse is kept for
+ * the process while the file is the same one (device, inode, size, change and modification
+ * times in nanoseconds: git replaces the index by renaming a new file over it), so a script's
+ * commands parse it once; the result is shared, frozen, and must not be changed.
+ */
+export async function readIndex(repository: Repository): Promise<Readonly<IndexFile & { mtimeMs: number }>> {
   const file = path.join(repository.gitdir, "index");
-  let buffer: Buffer;
-  let mtimeMs: number;
+  let handle: nodeFs.promises.FileHandle;
   try {
-    [buffer, { mtimeMs }] = await Promise.all([nodeFs.promises.readFile(file), nodeFs.promises.stat(file)]);
+    handle = await nodeFs.promises.open(file, "r");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { ...emptyIndex(), mtimeMs: 0 };
     throw error;
   }
-  return { ...parseIndex(buffer), mtimeMs };
+  try {
+    // One open file for the identity and the bytes, so they belong together even if git replaces the index meanwhile.
+    const stat = await handle.stat({ bigint: true });
+    const identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.ctimeNs}:${stat.mtimeNs}`;
+    const known = parsedIndexes.get(file);
+    if (known?.identity === identity) return known.index;
+    const parsed = parseIndex(await handle.readFile());
+    Object.freeze(parsed.entries);
+    const index = Object.freeze({ ...parsed, mtimeMs: Number(stat.mtimeNs / 1_000_000n) + Number(stat.mtimeNs % 1_000_000n) / 1e6 });
+    parsedIndexes.delete(file);
+    parsedIndexes.set(file, { identity, index });
+    if (parsedIndexes.size > KEPT_INDEXES) parsedIndexes.delete(parsedIndexes.keys().next().value!);
+    return index;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The commits of a merge in progress (`.git/MERGE_HEAD`); none when no merge is. */
