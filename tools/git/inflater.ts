@@ -5,11 +5,12 @@
  * entry of source code holds: over the 10,766 entries of a gc'd 400-commit pack, 2.5–3.3 µs an
  * entry against 4.5–6.5 µs, and about a third of its time the first time through. The handle is
  * the one node's own `zlib.Inflate` holds, driven with the calls node's `inflateSync` makes
- * (`reset`, `writeSync`, the two-number write state); when this node does not have them, or
- * anything about a stream is not exactly as expected (an error, a size other than the one asked
- * for), `inflateSync` does the work again and its result or error is the one given.
+ * (`reset`, `writeSync`, the two-number write state). A new handle must first inflate a known
+ * stream exactly; when this node does not have those calls, the handle fails, or anything about
+ * a stream is not exactly as expected (an error, a size other than the one asked for),
+ * `inflateSync` does the work again and its result or error is the one given.
  */
-import { constants, Inflate, inflateSync } from "node:zlib";
+import { constants, deflateSync, Inflate, inflateSync } from "node:zlib";
 
 /** The parts of node's zlib handle used here (internal to node, so checked before use). */
 interface NativeInflater {
@@ -42,8 +43,38 @@ function engineOf(): Engine | undefined {
   }
   // A stream error reaches the stream as an 'error' event; the caller learns of it from `destroyed`.
   stream.on("error", () => {});
-  engine = { handle: handle as NativeInflater, state: internals._writeState, stream };
+  const candidate = { handle: handle as NativeInflater, state: internals._writeState, stream };
+  if (!inflatesKnownStream(candidate)) {
+    stream.close();
+    engine = null;
+    return undefined;
+  }
+  engine = candidate;
   return engine;
+}
+
+/** Whether a new handle inflates a known stream exactly, before it is trusted with a pack. */
+function inflatesKnownStream(candidate: Engine): boolean {
+  const text = "a kept zlib handle";
+  try {
+    return inflateWith(candidate, deflateSync(text), text.length)?.toString("latin1") === text;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether this node's zlib handle is the one inflating (tests check the fast path is taken). */
+export function keptHandleInUse(): boolean {
+  return engineOf() !== undefined;
+}
+
+/** The stream inflated by `kept`, or undefined when it is not exactly `size` bytes that end the stream cleanly. */
+function inflateWith(kept: Engine, compressed: Uint8Array, size: number): Buffer | undefined {
+  // One byte more than asked for: room left over after the write means the stream ended there.
+  const output = Buffer.allocUnsafe(size + 1);
+  kept.handle.reset();
+  kept.handle.writeSync(constants.Z_FINISH, compressed, 0, compressed.length, output, 0, size + 1);
+  return !kept.stream.destroyed && kept.state[0] === 1 ? output.subarray(0, size) : undefined;
 }
 
 /**
@@ -54,11 +85,15 @@ function engineOf(): Engine | undefined {
 export function inflateToSize(compressed: Uint8Array, size: number): Buffer {
   const kept = size <= LARGEST_KEPT ? engineOf() : undefined;
   if (kept !== undefined) {
-    // One byte more than asked for: room left over after the write means the stream ended there.
-    const output = Buffer.allocUnsafe(size + 1);
-    kept.handle.reset();
-    kept.handle.writeSync(constants.Z_FINISH, compressed, 0, compressed.length, output, 0, size + 1);
-    if (!kept.stream.destroyed && kept.state[0] === 1) return output.subarray(0, size);
+    let inflated: Buffer | undefined;
+    try {
+      inflated = inflateWith(kept, compressed, size);
+    } catch {
+      // The handle itself failed (not the stream: that is reported through the stream): do without it.
+      kept.stream.close();
+      engine = null;
+    }
+    if (inflated !== undefined) return inflated;
   }
   return inflateSync(compressed, { chunkSize: Math.max(64, size + 1), maxOutputLength: Math.max(size, 1) });
 }

@@ -1,7 +1,7 @@
 import { deflateSync, inflateSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { inflateToSize } from "../../../tools/git/inflater.js";
+import { inflateToSize, keptHandleInUse } from "../../../tools/git/inflater.js";
 
 /** What inflateSync (the reference) gives for the same call: its bytes, or its error's message. */
 function reference(compressed: Buffer, size: number): Buffer | string {
@@ -26,6 +26,10 @@ const text = fc.oneof(
 );
 
 describe("inflateToSize (one kept zlib handle for a pack's many small streams)", () => {
+  it("uses the kept handle on this node (else every test below would only check inflateSync against itself)", () => {
+    expect(keptHandleInUse()).toBe(true);
+  });
+
   it("gives what inflateSync gives for any stream and any claimed size, bytes after the stream ignored", () => {
     fc.assert(
       fc.property(text, fc.integer({ min: -3, max: 3 }), fc.uint8Array({ maxLength: 40 }), fc.integer({ min: 0, max: 9 }), (plain, sizeOffset, after, level) => {
