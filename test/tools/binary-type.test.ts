@@ -95,6 +95,12 @@ describe("binaryType", () => {
       content.set(bytes, at);
       expect(binaryTypeOfDecoded(content, content.toString("utf8"))).toBe(name);
     }
+    // Every byte below 32 alone in a short text, at its start, middle and end: each control character is looked for.
+    for (let byte = 0; byte < 32; byte++) {
+      for (const content of [Buffer.from([byte, 0x41, 0x41, 0x41]), Buffer.from([0x41, byte, 0x41, 0x41]), Buffer.from([0x41, 0x41, 0x41, byte])]) {
+        expect(binaryTypeOfDecoded(content, content.toString("utf8"))).toBe(plainBinaryType(content));
+      }
+    }
     const late = Buffer.concat([Buffer.alloc(SNIFF_BYTES, 0x41), Buffer.from([0, 1, 2])]);
     expect(binaryTypeOfDecoded(late, late.toString("utf8"))).toBeUndefined();
     const broken = Buffer.from([0xe2, 0x01, 0xf0, 0x9f, 0x02, 0xc3, 0x00]);
