@@ -12,6 +12,7 @@ import { EmbeddedActionsParser, type IToken } from "chevrotain";
 import type { Command, Parameter, Position, SyntaxError, ValueForm } from "./ast.js";
 import { allTokens, Bare, Close, Colon, commandLexer, CommandOpen, Equals, HeredocBody, HeredocOpen, Key, Quoted } from "./lexer.js";
 import * as messages from "./messages.js";
+import { plainCommand } from "./plain-command.js";
 import { firstAtOrAfter } from "./sorted.js";
 
 interface RawParameter {
@@ -115,9 +116,16 @@ export type CommandTextResult = { ok: true; command: Command } | { ok: false; er
 
 /**
  * Parses the text of one complete command (from `[` through `]`) that starts at `start`.
- * Duplicate keys are reported here (`duplicate_key`, at the second occurrence).
+ * Duplicate keys are reported here (`duplicate_key`, at the second occurrence). A command in the
+ * plain form (plain-command.ts) is read without the lexer and parser, to the same result.
  */
 export function parseCommandText(text: string, start: Position): CommandTextResult {
+  const command = plainCommand(text, start);
+  return command === undefined ? parseCommandTextInFull(text, start) : { ok: true, command };
+}
+
+/** `parseCommandText` through the lexer and parser, whatever the form (tests compare the plain form's reading with it). */
+export function parseCommandTextInFull(text: string, start: Position): CommandTextResult {
   const positions = new PositionMap(text, start);
   const lexed = commandLexer().tokenize(text);
   const instance = commandParser();
