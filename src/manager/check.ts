@@ -46,7 +46,9 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
   }
   // Action names are listed afresh, and only for a message: a protocol from outside learns its actions in place (MCP discovery).
   const actionParameter = actionParameterOf(command.parameters);
-  if (!hasAny(protocol.actions)) {
+  const action = actionParameter !== undefined && Object.hasOwn(protocol.actions, actionParameter.text) ? protocol.actions[actionParameter.text] : undefined;
+  // A protocol with an action to run has actions: only a command that names none looks for any.
+  if (!action && !hasAny(protocol.actions)) {
     // A protocol from outside whose server did not start (its summary says why).
     return failure(protocol.name, actionParameter?.text, {
       code: "unknown_action",
@@ -62,7 +64,6 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
     });
   }
   const actionName = actionParameter.text;
-  const action = Object.hasOwn(protocol.actions, actionName) ? protocol.actions[actionName] : undefined;
   if (!action) {
     const names = Object.keys(protocol.actions).join(", ");
     return failure(protocol.name, actionName, {
@@ -71,7 +72,11 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
       hint: `Write action= followed by one of: ${names}.`,
     });
   }
-  const label = `${protocol.name}.${actionName}`;
+  return checkArguments(command, protocol, action, actionName, actionParameter);
+}
+
+/** The arguments of a command whose protocol and action were found: decoded by their kinds, then checked by their schemas. */
+function checkArguments(command: Command, protocol: ProtocolDefinition, action: ActionDefinition, actionName: string, actionParameter: Parameter): CheckResult {
   const parameterNames = parameterNamesOf(action).all;
   const raw: Record<string, unknown> = {};
   const decoded: Record<string, string> = { action: actionName };
@@ -83,8 +88,10 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
     if (!definition) {
       return failure(protocol.name, actionName, {
         code: "unknown_parameter",
-        message: `${label}: unknown parameter "${parameter.key}".`,
-        hint: parameterNames.length ? `${label} takes: ${parameterNames.join(", ")}.` : `${label} takes no parameters besides action.`,
+        message: `${labelOf(protocol, actionName)}: unknown parameter "${parameter.key}".`,
+        hint: parameterNames.length
+          ? `${labelOf(protocol, actionName)} takes: ${parameterNames.join(", ")}.`
+          : `${labelOf(protocol, actionName)} takes no parameters besides action.`,
       });
     }
     const result = decodeParameter(parameter, definition.kind);
@@ -92,7 +99,7 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
       const corrected = result.literal === undefined ? undefined : print(withLiteral(command, written, result.literal));
       return failure(protocol.name, actionName, {
         code: "invalid_argument",
-        message: formatArgumentError(label, parameter.key, result),
+        message: formatArgumentError(labelOf(protocol, actionName), parameter.key, result),
         hint: corrected === undefined ? result.fix : `${result.fix} — the whole command: ${corrected}`,
       });
     }
@@ -111,13 +118,13 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
     if (raw[name] === undefined) {
       return failure(protocol.name, actionName, {
         code: "missing_parameter",
-        message: `${label}: the required parameter ${name} is missing (${definition.description}).`,
+        message: `${labelOf(protocol, actionName)}: the required parameter ${name} is missing (${definition.description}).`,
         hint: `Add :${name}=… to the command.`,
       });
     }
     return failure(protocol.name, actionName, {
       code: "invalid_argument",
-      message: `${label}: ${name} ${describeZodError(parsed.error)}; got ${preview(decoded[name] ?? "")}.`,
+      message: `${labelOf(protocol, actionName)}: ${name} ${describeZodError(parsed.error)}; got ${preview(decoded[name] ?? "")}.`,
       hint: `${name}: ${definition.description}.`,
     });
   }
@@ -125,6 +132,11 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
     ok: true,
     invocation: { protocol: protocol.name, action: actionName, definition: action, protocolDefinition: protocol, args, decoded, command },
   };
+}
+
+/** `FILE_OP.read`: how messages name an action (made only for a message: a command that passes needs none). */
+function labelOf(protocol: ProtocolDefinition, actionName: string): string {
+  return `${protocol.name}.${actionName}`;
 }
 
 /** True when `record` has an own enumerable key (what `Object.keys(record).length > 0` says, without the list). */
