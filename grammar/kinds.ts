@@ -54,7 +54,8 @@ function checkJson(key: string, text: string, form: Parameter["form"]): DecodeRe
 
 /** A short run of word characters, `/`, `-`: plausible as a value written as is (a path, a name). */
 function looksLiteral(text: string): boolean {
-  return /^[A-Za-z0-9_/-]{1,24}$/.test(text);
+  // Most base64 values are longer than a word: no pattern to try then.
+  return text.length <= 24 && /^[A-Za-z0-9_/-]{1,24}$/.test(text);
 }
 
 /** Text without control characters (tabs and line breaks aside) or replacement characters. */
