@@ -12,6 +12,8 @@
  * after it was listed (the open refuses it as changed, and everything is forgotten), and a link
  * on the way turned to another folder inside (the read shows the file where the path led when the
  * folder was remembered: the one its permission check judged).
+ * A path resolved through a remembered folder is remembered with its answer, so the same path read
+ * again is not split and looked up again (the answer could only change with the folder's memory).
  * The run also remembers each file it opened and confirmed, by its stat (`noteConfirmed`): the
  * same file opened again, unchanged, is not looked up under /proc a second time (a swap on the
  * way would have led the open to another file, which is confirmed in full).
@@ -51,6 +53,8 @@ interface FileIdentity {
 
 /** Folders remembered at most; past this the memory starts again. */
 const MAX_FOLDERS = 4096;
+/** Real paths given remembered at most; past this that memory starts again. */
+const MAX_REALS = 65_536;
 /** Confirmed files remembered at most; past this that memory starts again. */
 const MAX_CONFIRMED_FILES = 65_536;
 /** A folder holding more entries than this is not remembered (listing it would cost more than it saves). */
@@ -70,6 +74,13 @@ export class KnownFolders {
   private readonly folders = new Map<string, KnownFolder | UnlistedFolder | null>();
   /** By real path: the files this run opened there and confirmed through `/proc/self/fd`, as their descriptor's stat showed them. */
   private readonly confirmed = new Map<string, FileIdentity>();
+  /**
+   * By normal absolute path: the real paths `realOf` gave in this run. A remembered folder's answer
+   * does not change until it is forgotten, and the same path is often read again; the real path
+   * given again is the very string the confirmed files and the ledger already hold (found by its
+   * kept hash, not made and hashed anew).
+   */
+  private readonly reals = new Map<string, string>();
 
   /** A run of read-only commands began (runs may overlap: memory lasts until the last one ends). */
   runStarted(): void {
@@ -86,6 +97,7 @@ export class KnownFolders {
   forget(): void {
     this.folders.clear();
     this.confirmed.clear();
+    this.reals.clear();
   }
 
   /**
@@ -123,18 +135,29 @@ export class KnownFolders {
    */
   realOf(absolute: string, inside: (real: string) => boolean): string | undefined {
     if (this.runs === 0) return undefined;
+    const given = this.reals.get(absolute);
+    if (given !== undefined) return given;
     // `absolute` is normal: its folder and name are the text around its last separator.
     const separator = absolute.lastIndexOf(path.sep);
     const folder = separator === 0 ? path.sep : absolute.slice(0, separator);
     let known = this.folders.get(folder);
     if (known === undefined || (known !== null && "met" in known)) {
-      if (known === undefined && this.folders.size >= MAX_FOLDERS) this.folders.clear();
+      if (known === undefined && this.folders.size >= MAX_FOLDERS) this.forgetFolders();
       known = meet(folder, known, inside);
       this.folders.set(folder, known);
     }
     const name = absolute.slice(separator + 1);
     if (known === null || "met" in known || name === "" || known.links.has(name)) return undefined;
-    return known.real === path.sep ? `${path.sep}${name}` : `${known.real}${path.sep}${name}`;
+    const real = known.real === path.sep ? `${path.sep}${name}` : `${known.real}${path.sep}${name}`;
+    if (this.reals.size >= MAX_REALS) this.reals.clear();
+    this.reals.set(absolute, real);
+    return real;
+  }
+
+  /** Forgets the folders and the real paths found through them (the memory starts again when it is full). */
+  private forgetFolders(): void {
+    this.folders.clear();
+    this.reals.clear();
   }
 }
 

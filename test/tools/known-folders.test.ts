@@ -63,6 +63,17 @@ describe("folders remembered during a run of reads", () => {
     await expect(temp.workspace.resolveCommandPath("docs/b.txt")).rejects.toMatchObject({ code: "outside_workspace", message: expect.stringContaining("symbolic link") });
   });
 
+  it("refuse a second read of the same path after its folder was swapped for a link outside (the path's real place given again is confirmed at the open)", async () => {
+    temp.workspace.readRunStarted();
+    expect(lineText(await files.read("docs/a.txt"))).toContain("inside a");
+    expect((await temp.workspace.resolveCommandPath("docs/a.txt")).real).toBe(path.join(temp.root, "docs", "a.txt"));
+    swapDocsOutside();
+    const refused = await files.read("docs/a.txt").catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: "outside_workspace", message: expect.stringContaining("changed while it was being used") });
+    expect(JSON.stringify(refused)).not.toContain("SECRET");
+    await expect(temp.workspace.resolveCommandPath("docs/a.txt")).rejects.toMatchObject({ code: "outside_workspace", message: expect.stringContaining("symbolic link") });
+  });
+
   it("refuse a link put in place of a name after its folder was listed, then resolve that link afresh", async () => {
     temp.workspace.readRunStarted();
     await files.read("docs/a.txt");
