@@ -75,10 +75,12 @@ export class KnownFolders {
   /** By real path: the files this run opened there and confirmed through `/proc/self/fd`, as their descriptor's stat showed them. */
   private readonly confirmed = new Map<string, FileIdentity>();
   /**
-   * By normal absolute path: the real paths `realOf` gave in this run. A remembered folder's answer
-   * does not change until it is forgotten, and the same path is often read again; the real path
-   * given again is the very string the confirmed files and the ledger already hold (found by its
-   * kept hash, not made and hashed anew).
+   * By the path as the command wrote it: the real paths `realOf` gave in this run. A remembered
+   * folder's answer does not change until it is forgotten, and the same path is often read again;
+   * the real path given again is the very string the confirmed files and the ledger already hold
+   * (found by its kept hash, not made and hashed anew). The written path is the key rather than
+   * the absolute one made from it: that one is two strings joined, which a lookup must first copy
+   * into one (about 0.2 µs for a path of 70 characters, against a few hundredths).
    */
   private readonly reals = new Map<string, string>();
 
@@ -131,11 +133,12 @@ export class KnownFolders {
   /**
    * The real path of the normal absolute path `absolute` when a run of reads is on, its folder
    * lies (really) inside the workspace (`inside`) and its last name is no link; undefined when it
-   * must be resolved in full.
+   * must be resolved in full. `written` is the path as the command wrote it, which names
+   * `absolute` and nothing else (the key its answer is remembered by).
    */
-  realOf(absolute: string, inside: (real: string) => boolean): string | undefined {
+  realOf(absolute: string, written: string, inside: (real: string) => boolean): string | undefined {
     if (this.runs === 0) return undefined;
-    const given = this.reals.get(absolute);
+    const given = this.reals.get(written);
     if (given !== undefined) return given;
     // `absolute` is normal: its folder and name are the text around its last separator.
     const separator = absolute.lastIndexOf(path.sep);
@@ -150,7 +153,7 @@ export class KnownFolders {
     if (known === null || "met" in known || name === "" || known.links.has(name)) return undefined;
     const real = known.real === path.sep ? `${path.sep}${name}` : `${known.real}${path.sep}${name}`;
     if (this.reals.size >= MAX_REALS) this.reals.clear();
-    this.reals.set(absolute, real);
+    this.reals.set(written, real);
     return real;
   }
 

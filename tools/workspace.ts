@@ -109,6 +109,8 @@ export class Workspace {
 
   /** Folders already resolved in the current run of reads (see known-folders.ts). */
   private readonly known = new KnownFolders();
+  /** `contains`, made once for the remembered folders to ask (not a new closure per resolution). */
+  private readonly containsReal = (real: string): boolean => this.contains(real);
 
   /** A run of read-only commands began: folders resolved from now on are remembered until it ends. */
   readRunStarted(): void {
@@ -351,7 +353,7 @@ export class Workspace {
    */
   private realLocationAtOnce(input: string, absolute: string, mayRemember: boolean): string | undefined {
     // A folder met in this run of reads: no walk (the open that follows confirms where it lands).
-    const known = mayRemember ? this.known.realOf(absolute, (real) => this.contains(real)) : undefined;
+    const known = mayRemember ? this.known.realOf(absolute, input, this.containsReal) : undefined;
     if (known !== undefined) return known;
     // An existing path: one realpath call resolves every link on the way (synchronous: here one
     // such call costs a fraction of the promise one, and commands resolve paths all the time).
