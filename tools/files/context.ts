@@ -163,7 +163,8 @@ export function readSmallRegularFile(context: FileContext, real: string, relativ
       if (bytesRead === 0) break;
       filled += bytesRead;
     }
-    return { content: content.subarray(0, filled), stat };
+    // A file that shrank while it was read is cut to what was read (one view more only then).
+    return { content: filled === content.length ? content : content.subarray(0, filled), stat };
   } finally {
     sync.closeSync(descriptor);
   }
