@@ -32,7 +32,7 @@ const recursive = parameter.boolean("Include folders and everything in them (def
  * in view instead of the text being cut mid-way.
  */
 export const DEFAULT_READ_LIMIT = 16_000;
-const readLimit = (environment: ProtocolEnvironment): number => ((environment.config.FILE_OP ?? {}) as { readLimit?: number }).readLimit ?? DEFAULT_READ_LIMIT;
+const readLimit = (environment: ProtocolEnvironment): number => (environment.config.FILE_OP as { readLimit?: number } | undefined)?.readLimit ?? DEFAULT_READ_LIMIT;
 
 const changeSummary = (result: WriteResult) => (result.created ? `+${result.added}` : `+${result.added} −${result.removed}`);
 
@@ -67,14 +67,17 @@ function readData(result: ReadResult) {
   return { relative, size, lines: undefined, firstLine, totalLines, complete, note, lineCount: result.lines.length } satisfies Record<keyof ReadResult | "lineCount", unknown>;
 }
 
+/** The description of a read that shows part of its file: which lines, of how many (or of how many bytes). */
+function partDescription(result: ReadResult): string {
+  const lastLine = result.firstLine + result.lines.length - 1;
+  const of = result.totalLines === undefined ? formatBytes(result.size) : `${plural(result.totalLines, "line")}`;
+  return `Read ${result.relative} lines ${result.firstLine}–${lastLine} of ${of}`;
+}
+
 /** What a read shows: its lines numbered, and the note on how to read on. */
 function readOutput(result: ReadResult): ActionOutput {
   const shown = result.lines.length === 0 ? "(empty file)" : numberLines(result.lines, result.firstLine);
-  const lastLine = result.firstLine + result.lines.length - 1;
-  const of = result.totalLines === undefined ? formatBytes(result.size) : `${plural(result.totalLines, "line")}`;
-  const description = result.complete
-    ? `Read ${result.relative} (${plural(result.totalLines ?? 0, "line")})`
-    : `Read ${result.relative} lines ${result.firstLine}–${lastLine} of ${of}`;
+  const description = result.complete ? `Read ${result.relative} (${plural(result.totalLines ?? 0, "line")})` : partDescription(result);
   return { output: result.note === undefined ? shown : `${shown}\n(${result.note})`, description, data: readData(result) };
 }
 
