@@ -188,7 +188,7 @@ export class CallScanner extends StreamingScanner {
       if (scannerOpen >= 0 && scannerOpen < finding.start.offset) break;
       this.pendingFrom++;
       this.release(out, finding.start.offset);
-      const kind = this.regionLog.kindAt(finding.start.offset);
+      const kind = this.regionLog.kindAt(finding.regionAt);
       if (kind === undefined || (kind === "html" && finding.markup)) {
         // The scanner's findings inside a live call are its data.
         while (this.waitingFrom < this.waiting.length && startOf(this.waiting[this.waitingFrom]!) < finding.end.offset) this.waitingFrom++;

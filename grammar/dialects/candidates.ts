@@ -32,6 +32,8 @@ export const enum Mode {
   ReactInput,
   /** A ReAct input that is not a JSON object: to the end of its line. */
   ReactText,
+  /** After Mistral's `[TOOL_CALLS]`: a tool's name, `[ARGS]` (or `[CALL_ID]…[ARGS]`), up to the `{` of its arguments. */
+  MistralName,
 }
 
 /** What the current line holds before the place being read, while no candidate is open. */
@@ -54,7 +56,7 @@ export const enum Class {
 }
 
 export const LESS = 0x3c;
-const GREATER = 0x3e;
+export const GREATER = 0x3e;
 export const OPEN_BRACKET = 0x5b;
 export const CLOSE_BRACKET = 0x5d;
 export const OPEN_PARENTHESIS = 0x28;
@@ -76,15 +78,9 @@ export const UNDERSCORE = 0x5f;
 const MAX_JSON_DEPTH = 64;
 /** An `<invoke …>` tag's attributes longer than this are not a call's. */
 const MAX_ATTRIBUTES = 512;
-const PIPE = 0x7c;
-/**
- * The marker tokens models print before a JSON call or array when the server does not parse them
- * (Llama 3's `<|python_tag|>`, Phi-4's and Granite's `<|tool_call|>`): the JSON after one may
- * open a call as at a line's start, and ends the call with its closing brace or bracket.
- */
-const MARKERS = new Set(["python_tag", "tool_call", "tool_calls"]);
-// Mistral's `[TOOL_CALLS]` is read as a near-miss's words (near-name.ts, TOOL_CALLS_MARKER).
-const MAX_MARKER = 16;
+export const PIPE = 0x7c;
+/** DeepSeek's fullwidth `｜` in its tokens (`<｜tool▁call▁begin｜>`). */
+export const FULLWIDTH_PIPE = 0xff5c;
 const REACT_LABEL = "Action Input:";
 /** A ReAct `Action:` line longer than this (after the colon) names no tool. */
 const MAX_REACT_ACTION = 200;
@@ -145,6 +141,8 @@ export abstract class CandidateReader {
   protected nearAtLineStart = false;
   /** The bracket a near-miss opened with. */
   protected bracket = "[";
+  /** The pipe a model token opened with after its `<`: `|`, or DeepSeek's fullwidth `｜`. */
+  protected markerPipe = PIPE;
   protected readonly near: NearNameReader;
 
   /** The front where `idleFrom` (an index into the chunk being read) stands. */
@@ -241,7 +239,8 @@ export abstract class CandidateReader {
       case Mode.ArrayOpen:
         return this.arrayOpen(i, base, code);
       case Mode.Marker:
-        return this.marker(input, i, code);
+      case Mode.MistralName:
+        return this.token(input, i, code);
       case Mode.ReactAction:
       case Mode.ReactLabel:
       case Mode.ReactInput:
@@ -267,13 +266,14 @@ export abstract class CandidateReader {
       this.boundedLength = 0;
       return i + 1;
     }
-    if (name === "" && code === PIPE && this.startOffset === this.lineStart) {
+    if (name === "" && (code === PIPE || code === FULLWIDTH_PIPE)) {
       this.mode = Mode.Marker;
       this.matched = 0;
+      this.markerPipe = code;
       return i + 1;
     }
     if (code !== GREATER || name === "") return this.abandon(i);
-    if (lower === "tool_call") this.openTag(Shape.ToolCall, "</tool_call>");
+    if (lower === "tool_call" || lower === "function_call" || lower === "tools") this.openTag(Shape.ToolCall, `</${lower}>`);
     else if (lower.startsWith("function=") && name.length > 9) this.openTag(Shape.FunctionTags, "</function>");
     else if (this.vocabulary.resolve(name, true)) this.openTag(Shape.Element, `</${lower}>`);
     else return this.abandon(i);
@@ -304,7 +304,7 @@ export abstract class CandidateReader {
       this.blank = false;
       return i;
     }
-    if (code === CLOSE_BRACKET && this.opensMarker()) return this.markAt(i + 1);
+    if (code === CLOSE_BRACKET && this.opensMarker()) return this.openToolCalls(i + 1);
     // Words whose hashes name nothing; and `[NAME:` not followed by a blank or `{`, this language's own start.
     if (!near.mayName() || (code === COLON && near.plain() && i + 1 < end && !mayOpenNearBody(input.charCodeAt(i + 1)))) return this.abandon(i);
     // The words lie in this chunk when their `[` does: taken from it, not rebuilt from the reader's buffer.
@@ -356,22 +356,16 @@ export abstract class CandidateReader {
     this.jsonOpening = true;
   }
 
-  /** In `<|NAME|>`: a marker token in `MARKERS` leaves the line's front an indentation, so JSON after it may open a call. */
-  protected marker(input: string, i: number, code: number): number {
-    if (this.matched === 1) return code === GREATER && MARKERS.has(this.name.toLowerCase()) ? this.markAt(i + 1) : this.abandon(i);
-    if (code === PIPE) {
-      this.matched = 1;
-      return i + 1;
-    }
-    if (!isNameCharacter(code) || this.name.length >= MAX_MARKER) return this.abandon(i);
-    this.name += input[i];
-    return i + 1;
-  }
-
   /** Whether a near-miss's words, at their `]`, are Mistral's `[TOOL_CALLS]` token at a line's start. */
   protected opensMarker(): boolean {
-    return this.nearAtLineStart && this.bracket === "[" && this.near.isToolCallsMarker();
+    return this.bracket === "[" && this.near.isToolCallsMarker();
   }
+
+  /** Reads on in one of the modes of model tokens (`Mode.Marker`, `Mode.MistralName`): tokens.ts. */
+  protected abstract token(input: string, i: number, code: number): number;
+
+  /** Mistral's `[TOOL_CALLS]` ended just before index `i`: tokens.ts. */
+  protected abstract openToolCalls(i: number): number;
 
   /** A marker token ended just before index `i`: idle there, the line's front an indentation, so JSON after it may open a call. */
   protected markAt(i: number): number {

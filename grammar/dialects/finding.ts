@@ -8,6 +8,7 @@ import { objectsOfArray, PositionWalk } from "./call-array.js";
 import { mapCall, type MappedCall, type RawCall } from "./mapping.js";
 import { readFunctionArguments, readNearMiss } from "./read-arguments.js";
 import { callFromElement, callFromFunctionTags, callFromInvoke, callFromJson, callFromReact, callFromToolCall, GLM_NAME, parseJson, type ReadResult } from "./read-call.js";
+import { callFromDeepSeek, callFromMistral, callFromPlugin, deepSeekCallsOf } from "./read-tokens.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
 /** The form a candidate was opened in. */
@@ -25,6 +26,16 @@ export const enum Shape {
   ToolCallItem,
   /** A ReAct step: `Action: NAME`, then `Action Input: …` on the next line. */
   React,
+  /** One object of a JSON object's `"tool_calls"` array (xLAM, OpenAI's message shape). */
+  JsonItem,
+  /** DeepSeek's `<｜tool▁calls▁begin｜>` block: each `<｜tool▁call▁begin｜>` in it a call of its own (findingsOf). */
+  DeepSeekCalls,
+  /** One DeepSeek `<｜tool▁call▁begin｜>` … `<｜tool▁call▁end｜>`. */
+  DeepSeekCall,
+  /** InternLM's `<|action_start|>` … `<|action_end|>`. */
+  Plugin,
+  /** Mistral's `[TOOL_CALLS]NAME[ARGS]{…}`. */
+  Mistral,
 }
 
 /** A finished candidate: where it is, its text's start (for a mention), and what it maps to. */
@@ -35,6 +46,11 @@ export interface DialectFinding {
   preview: string;
   /** Written as markup: raw HTML to CommonMark, so an `html` region at its start is itself. */
   markup: boolean;
+  /**
+   * Where the region that decides it (live or inert) is looked up: its start, or the start of the
+   * block it was written in (a DeepSeek block, whose ```json fences open inside it).
+   */
+  regionAt: number;
   mapped: Exclude<MappedCall, { type: "text" }>;
   /**
    * The line feed that ends the finding's last line (-1 once the text ended; undefined until
@@ -54,6 +70,8 @@ export interface Candidate {
   closer: string;
   start: Position;
   end: Position;
+  /** The start of the block it was written in, when that decides its region (DialectFinding.regionAt). */
+  regionAt?: number;
 }
 
 /**
@@ -63,29 +81,45 @@ export interface Candidate {
  */
 export function findingsOf(candidate: Candidate, vocabulary: CallVocabulary): DialectFinding[] {
   const { text, shape } = candidate;
-  const array = shape === Shape.JsonArray ? 0 : shape === Shape.ToolCall ? toolCallArrayAt(text) : -1;
+  if (shape === Shape.DeepSeekCalls) return itemFindings(candidate, deepSeekCallsOf(text), Shape.DeepSeekCall, vocabulary);
+  const array = shape === Shape.JsonArray ? 0 : shape === Shape.ToolCall ? toolCallArrayAt(text) : shape === Shape.Json ? toolCallsKeyAt(text) : -1;
   if (array < 0) {
     const finding = findingOf(candidate, vocabulary);
     return finding === undefined ? [] : [finding];
   }
   const objects = objectsOfArray(text, array);
   if (objects === undefined) return [];
-  const itemShape = shape === Shape.JsonArray ? Shape.Json : Shape.ToolCallItem;
+  return itemFindings(candidate, objects, shape === Shape.JsonArray ? Shape.Json : shape === Shape.Json ? Shape.JsonItem : Shape.ToolCallItem, vocabulary);
+}
+
+/**
+ * The calls at the [start, end) index pairs `items` of `candidate`'s text, each read as `itemShape`
+ * with its own span; a DeepSeek block's calls are live or inert as the block's start is.
+ */
+function itemFindings(candidate: Candidate, items: [number, number][], itemShape: Shape, vocabulary: CallVocabulary): DialectFinding[] {
+  const { text } = candidate;
+  const regionAt = candidate.shape === Shape.DeepSeekCalls ? candidate.start.offset : undefined;
   const positions = new PositionWalk(text, candidate.start);
   const findings: DialectFinding[] = [];
-  for (const [objectStart, objectEnd] of objects) {
-    const item = { shape: itemShape, text: text.slice(objectStart, objectEnd), name: "", closer: "", start: positions.at(objectStart), end: positions.at(objectEnd) };
+  for (const [itemStart, itemEnd] of items) {
+    const item = { shape: itemShape, text: text.slice(itemStart, itemEnd), name: "", closer: "", start: positions.at(itemStart), end: positions.at(itemEnd), regionAt };
     const finding = findingOf(item, vocabulary);
     if (finding !== undefined) findings.push(finding);
   }
   return findings;
 }
 
-/** Where the JSON array of calls a `<tool_call>`'s body holds opens (its `[`), or -1 when the body is no array. */
+/** Where the JSON array of calls a `<tool_call>`'s (or `<function_call>`'s, `<tools>`') body holds opens (its `[`), or -1 when the body is no array. */
 function toolCallArrayAt(text: string): number {
-  let i = "<tool_call>".length;
+  let i = text.indexOf(">") + 1;
   while (i < text.length && (text[i] === " " || text[i] === "\t" || text[i] === "\r" || text[i] === "\n")) i++;
   return text[i] === "[" ? i : -1;
+}
+
+/** `{"tool_calls": [` opening a JSON object (xLAM, OpenAI's message shape): where its array opens, or -1. */
+function toolCallsKeyAt(text: string): number {
+  const opening = /^\s*\{\s*"tool_calls"\s*:\s*\[/.exec(text);
+  return opening === null ? -1 : opening[0].length - 1;
 }
 
 /** Reads and maps `candidate`; undefined when it is plain text after all. Never throws. */
@@ -122,16 +156,19 @@ function findingOf(candidate: Candidate, vocabulary: CallVocabulary): DialectFin
   }
   if (mapped.type === "text") return undefined;
   // `lineEnd` is set later; made here, so that setting it does not change the object's shape.
-  return { start, end, preview, markup, mapped, lineEnd: undefined };
+  return { start, end, preview, markup, regionAt: candidate.regionAt ?? start.offset, mapped, lineEnd: undefined };
 }
 
 function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read: ReadResult; dialect: RawCall["dialect"]; markup: boolean; unknownIsError: boolean } {
   const { text, name } = candidate;
   switch (candidate.shape) {
     case Shape.ToolCall: {
-      const body = text.slice("<tool_call>".length, text.length - (endsWithLowerCase(text, "</tool_call>") ? "</tool_call>".length : 0));
-      const read = callFromToolCall(body);
+      const closer = candidate.closer;
+      const body = text.slice(text.indexOf(">") + 1, text.length - (endsWithLowerCase(text, closer) ? closer.length : 0));
       const trimmed = body.trim();
+      // `<function_call>` and `<tools>` wrap JSON calls only: any other body is prose about them.
+      if (closer !== "</tool_call>" && !trimmed.startsWith("{") && !trimmed.startsWith("[")) return { read: undefined, dialect: "hermes", markup: true, unknownIsError: true };
+      const read = callFromToolCall(body);
       const dialect = trimmed.startsWith("<function=") ? "qwen-xml" : GLM_NAME.test(trimmed) ? "glm-xml" : "hermes";
       return { read, dialect, markup: true, unknownIsError: true };
     }
@@ -166,6 +203,25 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
       return { read: callFromJson(parseJson(text)) ?? { problem: 'its JSON must have "name" and "arguments"' }, dialect: "hermes", markup: true, unknownIsError: true };
     case Shape.React:
       return { read: callFromReact(text), dialect: "react", markup: false, unknownIsError: false };
+    case Shape.DeepSeekCall:
+      return { read: callFromDeepSeek(text), dialect: "deepseek", markup: false, unknownIsError: true };
+    case Shape.Plugin: {
+      const header = text.indexOf(">");
+      const body = text.slice(header + 1, endsWithLowerCase(text, candidate.closer) ? text.length - candidate.closer.length : text.length);
+      return { read: callFromPlugin(body), dialect: "internlm", markup: false, unknownIsError: true };
+    }
+    case Shape.Mistral:
+      return { read: callFromMistral(text), dialect: "mistral", markup: false, unknownIsError: true };
+    case Shape.DeepSeekCalls:
+      // Its calls are read one by one (findingsOf): the block itself is no call.
+      return { read: undefined, dialect: "deepseek", markup: false, unknownIsError: true };
+    case Shape.JsonItem:
+      return {
+        read: callFromJson(parseJson(text)) ?? { problem: 'each of its "tool_calls" must have "name" and "arguments"' },
+        dialect: "json",
+        markup: false,
+        unknownIsError: true,
+      };
     case Shape.JsonArray:
       // Its objects are read one by one (findingsOf): the array itself is no call.
       return { read: undefined, dialect: "json", markup: false, unknownIsError: false };

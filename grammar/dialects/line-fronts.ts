@@ -3,25 +3,9 @@
  * and `NAME(` may open a call, and the words after a `[`: what a name there may be, and the
  * front (what the line holds so far) read back from a trigger or carried to the next chunk.
  */
-import {
-  CandidateReader,
-  Class,
-  CLASSES,
-  classOf,
-  COLON,
-  Front,
-  Mode,
-  mayOpenNearBody,
-  DOT,
-  UNDERSCORE,
-  LINE_FEED,
-  OPEN_BRACE,
-  OPEN_BRACKET,
-  OPEN_PARENTHESIS,
-  SPACE,
-  TAB,
-} from "./candidates.js";
+import { Class, CLASSES, classOf, COLON, Front, Mode, mayOpenNearBody, DOT, UNDERSCORE, LINE_FEED, OPEN_BRACE, OPEN_BRACKET, OPEN_PARENTHESIS, SPACE, TAB } from "./candidates.js";
 import { Shape } from "./finding.js";
+import { TokenReader } from "./tokens.js";
 import { beginsToolCallsMarker, isNameCharacter } from "./near-name.js";
 import { EMPTY_NAME_HASH, hashName, REACT_ACTION, type CallVocabulary } from "./vocabulary.js";
 
@@ -37,7 +21,7 @@ const enum LineOpener {
   Letter,
 }
 
-export abstract class FrontReader extends CandidateReader {
+export abstract class FrontReader extends TokenReader {
   /** For a name front: its characters (the first `nameLength`), and its absolute start. */
   protected readonly nameBuffer: Uint16Array;
   protected nameLength = 0;

@@ -69,7 +69,9 @@ export function parseJson(text: string): unknown {
 export function callFromJson(value: unknown): ReadResult {
   if (!isObject(value)) return undefined;
   let object = value;
+  // OpenAI's shapes: `{"function": {…}}` and the older `{"function_call": {…}}`.
   if (isObject(object.function)) object = object.function;
+  else if (isObject(object.function_call)) object = object.function_call;
   const nameKey = NAME_KEYS.find((key) => typeof object[key] === "string");
   if (nameKey === undefined) return actionCallFromJson(object);
   const name = object[nameKey] as string;
@@ -105,6 +107,13 @@ function tagValue(text: string): string {
 
 /** The body of `<function=NAME>` (after its `>`, up to `</function>`): `<parameter=KEY>value</parameter>` each. */
 export function callFromFunctionTags(name: string, body: string): ReadResult {
+  const trimmed = body.trim();
+  // Llama 3.1's custom form writes the arguments as one JSON object: `<function=NAME>{…}</function>`.
+  if (trimmed.startsWith("{")) {
+    const value = parseJson(trimmed);
+    if (!isObject(value)) return { problem: "its body is not a JSON object of arguments" };
+    return { name: name.trim(), args: Object.entries(value) };
+  }
   const args: [string, unknown][] = [];
   const pattern = /<parameter=([^>\s]+)\s*>([\s\S]*?)<\/parameter\s*>/g;
   for (let match = pattern.exec(body); match; match = pattern.exec(body)) args.push([match[1]!, tagValue(match[2]!)]);

@@ -42,9 +42,25 @@ export type { DialectFinding } from "./finding.js";
 /** Chunks up to this length are read a character at a time, as `quiet` reads them. */
 export const SMALL_CHUNK = 16;
 
-/** Whether an unclosed `<tool_call>`'s body begins a call (JSON, `<function=…>`, or a name and its first `<arg_key>`). */
-function startsToolCallBody(body: string): boolean {
-  return body.startsWith("{") || body.startsWith("[{") || body.startsWith("<function=") || GLM_OPENING.test(body);
+/**
+ * Whether the body of a tag whose closing tag never came, from its first character that is not a
+ * blank, begins a call: JSON, `<function=…>`, or a name and its first `<arg_key>` after `<tool_call>`;
+ * a `<parameter` after `<invoke …>`; `<|plugin|>` after InternLM's `<|action_start|>`. DeepSeek's
+ * calls and `<function=…>` are read whatever follows (their readers tell prose from a call).
+ */
+function startsUnclosedBody(shape: Shape, body: string): boolean {
+  switch (shape) {
+    case Shape.FunctionTags:
+    case Shape.DeepSeekCalls:
+    case Shape.DeepSeekCall:
+      return true;
+    case Shape.Invoke:
+      return body.startsWith("<parameter");
+    case Shape.Plugin:
+      return /^<[|｜]plugin[|｜]>/i.test(body);
+    default:
+      return body.startsWith("{") || body.startsWith("[{") || body.startsWith("<function=") || GLM_OPENING.test(body);
+  }
 }
 
 export class DialectRecognizer extends FrontReader {
@@ -172,7 +188,7 @@ export class DialectRecognizer extends FrontReader {
     else if (this.mode === Mode.TagBody && this.shape !== Shape.Element) {
       // An unclosed <tool_call> is read only when a call follows its opener; else it is prose about one.
       const body = this.capture.slice(this.capture.indexOf(">") + 1).trimStart();
-      if (this.shape === Shape.FunctionTags || (this.shape === Shape.Invoke ? body.startsWith("<parameter") : startsToolCallBody(body))) this.complete(this.total);
+      if (startsUnclosedBody(this.shape, body)) this.complete(this.total);
     }
     this.mode = Mode.Idle;
     this.capture = "";

@@ -187,6 +187,24 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
     expectLinear(many, 2_000);
   });
 
+  it("model tokens (DeepSeek's, InternLM's, Mistral's [TOOL_CALLS]) in floods or never closed: linear work, nothing run that was not written", () => {
+    const floods: [string, (n: number) => string, number][] = [
+      ["DeepSeek call openers that never close", (n) => "<｜tool▁call▁begin｜>".repeat(n), 0],
+      ["DeepSeek block openers", (n) => "<｜tool▁calls▁begin｜> x\n".repeat(n), 0],
+      ["a DeepSeek block of calls without their end tokens", (n) => `<｜tool▁calls▁begin｜>${"<｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{}".repeat(n)}`, 5_000],
+      ["DeepSeek separators after one opener", (n) => `<｜tool▁call▁begin｜>${"<｜tool▁sep｜>".repeat(n)}`, 0],
+      ["long names after <｜", (n) => `<｜${"tool▁".repeat(20)}|>\n`.repeat(n), 0],
+      ["InternLM action openers", (n) => "<|action_start|>".repeat(n), 0],
+      ["[TOOL_CALLS] over and over", (n) => "[TOOL_CALLS]".repeat(n), 0],
+      ["[TOOL_CALLS] and a name over and over", (n) => "[TOOL_CALLS]read_file".repeat(n), 0],
+      ["a Mistral call whose arguments never close", (n) => `[TOOL_CALLS]read_file[ARGS]{"path": "${"x".repeat(n)}`, 0],
+    ];
+    for (const [name, make, commands] of floods) {
+      expect(parse(make(5_000), vocabulary).commands, name).toHaveLength(commands);
+      expectLinear(make, 5_000);
+    }
+  });
+
   it("a <tool_call> naming an unknown tool is an error that lists what exists; nothing runs", () => {
     const unknown = '<tool_call>{"name": "browser_open", "arguments": {"url": "http://127.0.0.1/"}}</tool_call>';
     const result = parse(unknown, vocabulary);

@@ -92,6 +92,20 @@ const FORMS: Record<string, string> = {
   "near-miss, line break before :": '[FILE_OP\n:action=read:path="a.ts"]',
   "near-miss, fullwidth": '［FILE_OP：action=read：path="a.ts"］',
   "near-miss, function in brackets": '[FILE_OP(action="read", path="a.ts")]',
+  "hermes, <function_call>": '<function_call>{"name": "read_file", "arguments": {"path": "a.ts"}}</function_call>',
+  "hermes, <tools>": '<tools>\n{"name": "read_file", "arguments": {"path": "a.ts"}}\n</tools>',
+  "json, xLAM's tool_calls": '{"tool_calls": [{"name": "read_file", "arguments": {"path": "a.ts"}}]}',
+  "json, OpenAI's function_call": '{"function_call": {"name": "read_file", "arguments": "{\\"path\\": \\"a.ts\\"}"}}',
+  "qwen-xml, Llama 3.1's JSON body": '<function=read_file>{"path": "a.ts"}</function>',
+  "deepseek V3": '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>read_file\n```json\n{"path": "a.ts"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+  "deepseek V3.1": '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path": "a.ts"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+  "deepseek, a call without its block": '<｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path":"a.ts"}<｜tool▁call▁end｜>',
+  "deepseek, ASCII bars": '<|tool▁calls▁begin|><|tool▁call▁begin|>read_file<|tool▁sep|>{"path": "a.ts"}<|tool▁call▁end|><|tool▁calls▁end|>',
+  "deepseek, unclosed": '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path": "a.ts"}',
+  internlm: '<|action_start|><|plugin|>\n{"name": "read_file", "parameters": {"path": "a.ts"}}<|action_end|>',
+  "mistral, name and [ARGS]": '[TOOL_CALLS]read_file[ARGS]{"path": "a.ts"}',
+  "mistral, name and arguments": 'Reading it.[TOOL_CALLS]read_file{"path": "a.ts"}</s>',
+  "mistral, with [CALL_ID]": '[TOOL_CALLS]FILE_OP.read[CALL_ID]a1b2c3d4e[ARGS]{"path": "a.ts"}',
 };
 
 describe("other dialects and near-misses", () => {
@@ -137,6 +151,9 @@ describe("other dialects and near-misses", () => {
     expect(calls(FORMS.react!)[0]![1]).toBe("react");
     expect(calls(FORMS["xml, tool element"]!)[0]![1]).toBe("xml");
     expect(calls(FORMS.function!)[0]![1]).toBe("function");
+    expect(calls(FORMS["deepseek V3"]!)[0]![1]).toBe("deepseek");
+    expect(calls(FORMS.internlm!)[0]![1]).toBe("internlm");
+    expect(calls(FORMS["mistral, name and [ARGS]"]!)[0]![1]).toBe("mistral");
     expect(calls(FORMS["near-miss, bars"]!)[0]![1]).toBe("clio-variant");
     expect(calls('[FILE_OP:action=read:path="a.ts"]')[0]![1]).toBeUndefined();
   });
@@ -211,18 +228,51 @@ describe("other dialects and near-misses", () => {
     }
   });
 
-  it("[TOOL_CALLS] is a marker at a line's start whatever the vocabulary names (this one has no name beginning with T), in any chunking", () => {
+  it("[TOOL_CALLS] is a marker wherever it stands whatever the vocabulary names (this one has no name beginning with T), in any chunking", () => {
     const text = '[TOOL_CALLS] [{"name": "read_file", "arguments": {"path": "a.ts"}}, {"name": "execute_command", "arguments": {"command": "ls"}}]';
     const whole = parse(text, vocabulary);
     expect(whole.commands.map((command) => command.protocol)).toEqual(["FILE_OP", "EXEC"]);
     for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
     expect(chunked([...text])).toEqual(whole);
-    for (const plain of [
-      'text [TOOL_CALLS][{"name": "read_file", "arguments": {"path": "a.ts"}}]',
-      '[TOOL_CALL][{"name": "read_file", "arguments": {"path": "a.ts"}}]',
-      "[TOOLS] and [TOOL_CALLS]",
-    ]) {
+    // After prose on its line, as Mistral's models write it straight after their text.
+    expect(parse('text [TOOL_CALLS][{"name": "read_file", "arguments": {"path": "a.ts"}}]', vocabulary).commands.map((command) => command.protocol)).toEqual(["FILE_OP"]);
+    for (const plain of ['[TOOL_CALL][{"name": "read_file", "arguments": {"path": "a.ts"}}]', "[TOOLS] and [TOOL_CALLS]"]) {
       expect(parse(plain, vocabulary).commands, plain).toEqual([]);
+    }
+  });
+
+  it("DeepSeek's block runs each of its calls, though the first call's ```json fence is left open to CommonMark; in a fence of its own it is a mention", () => {
+    const call = (name: string, args: string) => `<｜tool▁call▁begin｜>function<｜tool▁sep｜>${name}\n\`\`\`json\n${args}\n\`\`\`<｜tool▁call▁end｜>`;
+    const text = `Both.<｜tool▁calls▁begin｜>${call("read_file", '{"path": "a.ts"}')}\n${call("execute_command", '{"command": "ls"}')}<｜tool▁calls▁end｜>`;
+    const whole = parse(text, vocabulary);
+    expect(whole.commands.map((command) => [command.protocol, command.span.start.line])).toEqual([
+      ["FILE_OP", 1],
+      ["EXEC", 5],
+    ]);
+    for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
+    expect(chunked([...text])).toEqual(whole);
+    const fenced = parse(`DeepSeek writes:\n\n\`\`\`\n${FORMS["deepseek, a call without its block"]}\n\`\`\`\n`, vocabulary);
+    expect(fenced.commands).toEqual([]);
+    expect(fenced.mentions).toMatchObject([{ context: "fence", hint: '[FILE_OP:action=read:path="a.ts"]' }]);
+  });
+
+  it("calls between model tokens naming an unknown tool are errors; the tokens in prose are text", () => {
+    for (const unknown of [
+      '<｜tool▁call▁begin｜>browser_open<｜tool▁sep｜>{"url": "x"}<｜tool▁call▁end｜>',
+      '[TOOL_CALLS]browser_open[ARGS]{"url": "x"}',
+      '<|action_start|><|plugin|>\n{"name": "browser_open", "parameters": {"url": "x"}}<|action_end|>',
+      '{"tool_calls": [{"name": "browser_open", "arguments": {"url": "x"}}]}',
+    ]) {
+      const result = parse(unknown, vocabulary);
+      expect(result.commands, unknown).toEqual([]);
+      expect(result.errors, unknown).toMatchObject([{ code: "unmapped_call", message: expect.stringContaining("browser_open") }]);
+    }
+    for (const plain of [
+      "The <｜tool▁call▁begin｜> token opens a call, [TOOL_CALLS] marks them, <|action_start|> too.",
+      "<function_call> and <tools> wrap JSON calls.",
+      '{"tool_calls": []}',
+    ]) {
+      expect(parse(plain, vocabulary), plain).toEqual({ commands: [], mentions: [], errors: [] });
     }
   });
 

@@ -1,0 +1,90 @@
+/**
+ * The part of the dialect recognizer (recognizer.ts) that reads the special tokens models print
+ * around their tool calls when the server does not parse them: `<|NAME|>` markers (Llama 3's
+ * `<|python_tag|>`, Phi-4's `<|tool_call|>`), InternLM's `<|action_start|><|plugin|>` … `<|action_end|>`,
+ * DeepSeek's `<｜tool▁calls▁begin｜>` … (fullwidth bars, `▁` between the words), and Mistral's
+ * `[TOOL_CALLS]`, before a JSON array or before a tool's name and its `[ARGS]{…}`.
+ */
+import { CandidateReader, DOT, GREATER, Mode, OPEN_BRACE, OPEN_BRACKET, CLOSE_BRACKET, PIPE } from "./candidates.js";
+import { Shape } from "./finding.js";
+import { isNameCharacter } from "./near-name.js";
+
+/**
+ * The marker tokens models print before a JSON call or array when the server does not parse them
+ * (Llama 3's `<|python_tag|>`, Phi-4's and Granite's `<|tool_call|>`): at a line's start, the JSON
+ * after one may open a call as at a line's start, and ends the call with its closing brace or bracket.
+ */
+const MARKERS = new Set(["python_tag", "tool_call", "tool_calls"]);
+/** A token's name longer than this is no token of these. */
+const MAX_MARKER = 24;
+/** DeepSeek's `▁` between the words of its tokens (`tool▁call▁begin`), read as `_`. */
+const WORD_SEPARATOR = 0x2581;
+/** What may stand between a Mistral tool's name and the `{` of its arguments (`[ARGS]`, `[CALL_ID]abc123def[ARGS]`), at most. */
+const MAX_MISTRAL_TAIL = 64;
+const HYPHEN = 0x2d;
+
+export abstract class TokenReader extends CandidateReader {
+  /** In `Mode.Marker` (after `<|` or `<｜`) or `Mode.MistralName` (after `[TOOL_CALLS]`). */
+  protected token(input: string, i: number, code: number): number {
+    return this.mode === Mode.Marker ? this.marker(input, i, code) : this.mistralName(i, code);
+  }
+
+  /**
+   * In `<|NAME|>` or `<｜NAME｜>`: a marker in `MARKERS` at a line's start leaves the line's front an
+   * indentation, so JSON after it may open a call; DeepSeek's and InternLM's opening tokens open
+   * a body that runs to their closing token.
+   */
+  private marker(input: string, i: number, code: number): number {
+    if (this.matched === 1) return code === GREATER ? this.endMarker(i) : this.abandon(i);
+    if (code === this.markerPipe) {
+      this.matched = 1;
+      return i + 1;
+    }
+    if ((!isNameCharacter(code) && code !== WORD_SEPARATOR) || this.name.length >= MAX_MARKER) return this.abandon(i);
+    this.name += input[i];
+    return i + 1;
+  }
+
+  /** At the `>` (index `i`) that ends a token `<|NAME|>`. */
+  private endMarker(i: number): number {
+    const name = this.name.toLowerCase();
+    const word = name.replaceAll("▁", "_");
+    const pipe = String.fromCharCode(this.markerPipe);
+    if (MARKERS.has(word) && this.markerPipe === PIPE && this.startOffset === this.lineStart) return this.markAt(i + 1);
+    if (word === "tool_calls_begin") this.openTag(Shape.DeepSeekCalls, `<${pipe}${name.slice(0, -"begin".length)}end${pipe}>`);
+    else if (word === "tool_call_begin") this.openTag(Shape.DeepSeekCall, `<${pipe}${name.slice(0, -"begin".length)}end${pipe}>`);
+    else if (word === "action_start") this.openTag(Shape.Plugin, `<${pipe}action_end${pipe}>`);
+    else return this.abandon(i);
+    return i + 1;
+  }
+
+  /**
+   * Mistral's `[TOOL_CALLS]` ended just before index `i`: a tool's name may follow (its newer
+   * form, `[TOOL_CALLS]read_file[ARGS]{…}`); else it is a marker, and a JSON array or object
+   * after it may open calls as at a line's start.
+   */
+  protected openToolCalls(i: number): number {
+    this.mode = Mode.MistralName;
+    this.shape = Shape.Mistral;
+    this.capture = `${this.bracket}TOOL_CALLS]`;
+    this.captureFrom = i;
+    this.boundedLength = 0;
+    return i;
+  }
+
+  /** After `[TOOL_CALLS]`: a name, then `[ARGS]` or the like, up to the `{` that opens the arguments. */
+  private mistralName(i: number, code: number): number {
+    if (this.boundedLength === 0 && !isNameCharacter(code)) {
+      // No name: the marker before a JSON array or object (or before prose).
+      this.capture = "";
+      return this.markAt(i);
+    }
+    if (code === OPEN_BRACE) {
+      this.readJson(Shape.Mistral, 1, true);
+      return i + 1;
+    }
+    const goesOn = isNameCharacter(code) || code === DOT || code === HYPHEN || code === OPEN_BRACKET || code === CLOSE_BRACKET;
+    if (!goesOn || ++this.boundedLength > this.nameLimit + MAX_MISTRAL_TAIL) return this.abandon(i);
+    return i + 1;
+  }
+}
