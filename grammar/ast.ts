@@ -39,7 +39,21 @@ export interface Parameter {
  * How a command was written: `clio` (this language), `clio-variant` (a near-miss of it, such as
  * `[FILE_OP action=read path="a"]`), or another format models are trained on (§4a).
  */
-export type Dialect = "clio" | "clio-variant" | "hermes" | "json" | "qwen-xml" | "glm-xml" | "invoke-xml" | "deepseek" | "mistral" | "internlm" | "react" | "xml" | "function";
+export type Dialect =
+  | "clio"
+  | "clio-variant"
+  | "hermes"
+  | "json"
+  | "qwen-xml"
+  | "glm-xml"
+  | "invoke-xml"
+  | "deepseek"
+  | "mistral"
+  | "internlm"
+  | "qwen-agent"
+  | "react"
+  | "xml"
+  | "function";
 
 export interface Command {
   /** The protocol name in canonical upper case (`file_op` is `FILE_OP`). */

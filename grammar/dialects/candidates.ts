@@ -24,9 +24,11 @@ export const enum Mode {
   ArrayOpen,
   /** After `<|` at a line's start: a model's tool-call marker token (`<|python_tag|>`, `<|tool_call|>`). */
   Marker,
-  /** After `Action:` at a line's start: the rest of that line (the tool's name). */
+  /** After `✿` at a line's start: the rest of Qwen-Agent's `✿FUNCTION✿:`, matched a character at a time. */
+  ReactOpen,
+  /** After `Action:` (or `✿FUNCTION✿:`) at a line's start: the rest of that line (the tool's name). */
   ReactAction,
-  /** At the start of the line after a ReAct `Action:` line: `Action Input:`, matched a character at a time. */
+  /** At the start of the line after a ReAct `Action:` line: `Action Input:` (or `✿ARGS✿:`, `closer`), matched a character at a time. */
   ReactLabel,
   /** After `Action Input:`: blanks, then a JSON object or the rest of the line. */
   ReactInput,
@@ -81,7 +83,13 @@ const MAX_ATTRIBUTES = 512;
 export const PIPE = 0x7c;
 /** DeepSeek's fullwidth `｜` in its tokens (`<｜tool▁call▁begin｜>`). */
 export const FULLWIDTH_PIPE = 0xff5c;
-const REACT_LABEL = "Action Input:";
+/** The label of a ReAct step's second line. */
+export const REACT_LABEL = "Action Input:";
+/** Qwen-Agent's ReAct-like step (its `fncall_prompt_type` "qwen"): `✿FUNCTION✿: NAME`, then `✿ARGS✿: {…}` on the next line. */
+const QWEN_AGENT_FUNCTION = "✿FUNCTION✿:";
+const QWEN_AGENT_ARGS = "✿ARGS✿:";
+/** The `✿` that opens Qwen-Agent's step at a line's start. */
+export const FLOWER = 0x273f;
 /** A ReAct `Action:` line longer than this (after the colon) names no tool. */
 const MAX_REACT_ACTION = 200;
 
@@ -241,6 +249,7 @@ export abstract class CandidateReader {
       case Mode.Marker:
       case Mode.MistralName:
         return this.token(input, i, code);
+      case Mode.ReactOpen:
       case Mode.ReactAction:
       case Mode.ReactLabel:
       case Mode.ReactInput:
@@ -375,9 +384,20 @@ export abstract class CandidateReader {
     return i;
   }
 
-  /** A ReAct step after its `Action:`: the action's line, the `Action Input:` label, then the input. */
+  /**
+   * A ReAct step after its `Action:` (or Qwen-Agent's, from its `✿`): the action's line, the
+   * `Action Input:` (`✿ARGS✿:`) label, then the input.
+   */
   protected react(input: string, i: number, base: number, code: number): number {
     switch (this.mode) {
+      case Mode.ReactOpen:
+        if (code !== QWEN_AGENT_FUNCTION.charCodeAt(this.matched)) return this.abandon(i);
+        if (++this.matched === QWEN_AGENT_FUNCTION.length) {
+          this.mode = Mode.ReactAction;
+          this.boundedLength = 0;
+          this.closer = QWEN_AGENT_ARGS;
+        }
+        return i + 1;
       case Mode.ReactAction:
         if (code === LINE_FEED) {
           this.newline(base + i);
@@ -387,8 +407,8 @@ export abstract class CandidateReader {
         return i + 1;
       case Mode.ReactLabel:
         // No `Action Input:` line: the step is text, and this line is read again from here.
-        if (code !== REACT_LABEL.charCodeAt(this.matched)) return this.abandon(i);
-        if (++this.matched === REACT_LABEL.length) this.mode = Mode.ReactInput;
+        if (code !== this.closer.charCodeAt(this.matched)) return this.abandon(i);
+        if (++this.matched === this.closer.length) this.mode = Mode.ReactInput;
         return i + 1;
       case Mode.ReactInput:
         if (code === SPACE || code === TAB) return i + 1;

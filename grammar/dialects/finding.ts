@@ -6,7 +6,7 @@
 import type { Position } from "../ast.js";
 import { objectsOfArray, PositionWalk } from "./call-array.js";
 import { mapCall, type MappedCall, type RawCall } from "./mapping.js";
-import { readFunctionArguments, readNearMiss } from "./read-arguments.js";
+import { callListItems, readFunctionArguments, readNearMiss } from "./read-arguments.js";
 import { callFromElement, callFromFunctionTags, callFromInvoke, callFromJson, callFromReact, callFromToolCall, GLM_NAME, parseJson, type ReadResult } from "./read-call.js";
 import { callFromDeepSeek, callFromMistral, callFromPlugin, deepSeekCallsOf } from "./read-tokens.js";
 import type { CallVocabulary } from "./vocabulary.js";
@@ -28,6 +28,8 @@ export const enum Shape {
   React,
   /** One object of a JSON object's `"tool_calls"` array (xLAM, OpenAI's message shape). */
   JsonItem,
+  /** One call of a Python list of calls, `[NAME(…), NAME(…)]`. */
+  FunctionItem,
   /** DeepSeek's `<｜tool▁calls▁begin｜>` block: each `<｜tool▁call▁begin｜>` in it a call of its own (findingsOf). */
   DeepSeekCalls,
   /** One DeepSeek `<｜tool▁call▁begin｜>` … `<｜tool▁call▁end｜>`. */
@@ -82,6 +84,8 @@ export interface Candidate {
 export function findingsOf(candidate: Candidate, vocabulary: CallVocabulary): DialectFinding[] {
   const { text, shape } = candidate;
   if (shape === Shape.DeepSeekCalls) return itemFindings(candidate, deepSeekCallsOf(text), Shape.DeepSeekCall, vocabulary);
+  const list = shape === Shape.NearMiss ? callListItems(text) : undefined;
+  if (list !== undefined) return itemFindings(candidate, list, Shape.FunctionItem, vocabulary);
   const array = shape === Shape.JsonArray ? 0 : shape === Shape.ToolCall ? toolCallArrayAt(text) : shape === Shape.Json ? toolCallsKeyAt(text) : -1;
   if (array < 0) {
     const finding = findingOf(candidate, vocabulary);
@@ -191,9 +195,12 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
       const shaped = /[=({]/.test(text);
       return { read: shaped ? readNearMiss(text, vocabulary) : undefined, dialect: "clio-variant", markup: false, unknownIsError: false };
     }
-    case Shape.Function: {
+    case Shape.Function:
+    case Shape.FunctionItem: {
       const open = text.indexOf("(");
-      return { read: readFunctionArguments(name, undefined, text.slice(open + 1, -1)), dialect: "function", markup: false, unknownIsError: false };
+      // A list's calls are plainly calls, once its first names something registered: one naming nothing is an error.
+      const item = candidate.shape === Shape.FunctionItem;
+      return { read: readFunctionArguments(item ? text.slice(0, open) : name, undefined, text.slice(open + 1, -1)), dialect: "function", markup: false, unknownIsError: item };
     }
     case Shape.Json: {
       const value = parseJson(text.trim());
@@ -201,8 +208,11 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
     }
     case Shape.ToolCallItem:
       return { read: callFromJson(parseJson(text)) ?? { problem: 'its JSON must have "name" and "arguments"' }, dialect: "hermes", markup: true, unknownIsError: true };
-    case Shape.React:
-      return { read: callFromReact(text), dialect: "react", markup: false, unknownIsError: false };
+    case Shape.React: {
+      // Qwen-Agent's step is plainly a call; `Action:` may open a line of prose.
+      const qwenAgent = text.startsWith("✿");
+      return { read: callFromReact(text), dialect: qwenAgent ? "qwen-agent" : "react", markup: false, unknownIsError: qwenAgent };
+    }
     case Shape.DeepSeekCall:
       return { read: callFromDeepSeek(text), dialect: "deepseek", markup: false, unknownIsError: true };
     case Shape.Plugin: {

@@ -3,7 +3,25 @@
  * and `NAME(` may open a call, and the words after a `[`: what a name there may be, and the
  * front (what the line holds so far) read back from a trigger or carried to the next chunk.
  */
-import { Class, CLASSES, classOf, COLON, Front, Mode, mayOpenNearBody, DOT, UNDERSCORE, LINE_FEED, OPEN_BRACE, OPEN_BRACKET, OPEN_PARENTHESIS, SPACE, TAB } from "./candidates.js";
+import {
+  Class,
+  CLASSES,
+  classOf,
+  COLON,
+  FLOWER,
+  Front,
+  Mode,
+  mayOpenNearBody,
+  REACT_LABEL,
+  DOT,
+  UNDERSCORE,
+  LINE_FEED,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  OPEN_PARENTHESIS,
+  SPACE,
+  TAB,
+} from "./candidates.js";
 import { Shape } from "./finding.js";
 import { TokenReader } from "./tokens.js";
 import { beginsToolCallsMarker, isNameCharacter } from "./near-name.js";
@@ -125,9 +143,19 @@ export abstract class FrontReader extends TokenReader {
     return this.vocabulary.mayResolve(hash, head);
   }
 
-  /** Whether a line beginning with `code` may begin a call: an indentation, `{`, or a letter a call name may begin with. */
+  /** Whether a line beginning with `code` may begin a call: an indentation, `{`, `✿`, or a letter a call name may begin with. */
   protected mayOpenLine(code: number): boolean {
-    return code === SPACE || code === TAB || code === OPEN_BRACE || (classOf(code) === Class.Letter && this.vocabulary.mayBeginCallName(code));
+    return code === SPACE || code === TAB || code === OPEN_BRACE || code === FLOWER || (classOf(code) === Class.Letter && this.vocabulary.mayBeginCallName(code));
+  }
+
+  /** At Qwen-Agent's `✿` (index `i`) at a line's start, after its indentation: its step opens. */
+  protected openQwenAgent(i: number, base: number): number {
+    this.front = Front.Dead;
+    this.idleFrom = i + 1;
+    this.begin(Mode.ReactOpen, i, base);
+    this.shape = Shape.React;
+    this.matched = 1;
+    return i + 1;
   }
 
   /**
@@ -212,6 +240,7 @@ export abstract class FrontReader extends TokenReader {
     if (name !== REACT_ACTION) return i + 1;
     this.beginAtName(Mode.ReactAction, i, base, name);
     this.shape = Shape.React;
+    this.closer = REACT_LABEL;
     this.boundedLength = 0;
     return i + 1;
   }

@@ -51,6 +51,7 @@ const DIALECT_NAMES: Record<RawCall["dialect"], string> = {
   deepseek: "a DeepSeek <｜tool▁call▁begin｜> call",
   mistral: "a Mistral [TOOL_CALLS] call",
   internlm: "an InternLM <|action_start|><|plugin|> call",
+  "qwen-agent": "a Qwen-Agent step (✿FUNCTION✿ / ✿ARGS✿)",
   react: "a ReAct step (Action / Action Input)",
   xml: "an XML tool call",
   function: "a function-call",

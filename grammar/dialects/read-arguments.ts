@@ -43,7 +43,7 @@ function stringValue(literal: string): string {
     .replace(/\\t/g, "\t");
 }
 
-/** Index just after the balanced `{…}` or `[…]` opening at `start`, or -1. */
+/** Index just after the balanced `{…}`, `[…]` or `(…)` opening at `start`, or -1. */
 function balancedEnd(text: string, start: number): number {
   let depth = 0;
   for (let i = start; i < text.length; i++) {
@@ -52,8 +52,8 @@ function balancedEnd(text: string, start: number): number {
       const end = stringEnd(text, i);
       if (end < 0) return -1;
       i = end - 1;
-    } else if (character === "{" || character === "[") depth++;
-    else if (character === "}" || character === "]") {
+    } else if (character === "{" || character === "[" || character === "(") depth++;
+    else if (character === "}" || character === "]" || character === ")") {
       if (--depth === 0) return i + 1;
     }
   }
@@ -109,6 +109,30 @@ function bareEnd(text: string, from: number, isSeparator: (code: number) => bool
     if (code === 0x5d || code === 0x29 || isSeparator(code)) break;
   }
   return i;
+}
+
+/**
+ * A Python list of two or more calls, `[NAME(…), NAME(…)]` (Llama 3.2's and ToolACE's pythonic
+ * form, as a near-miss's text): the [start, end) index pairs of its calls, or undefined when
+ * `text` is no such list. One pass over the text.
+ */
+export function callListItems(text: string): [number, number][] | undefined {
+  if (text.charCodeAt(0) !== 0x5b) return undefined;
+  const items: [number, number][] = [];
+  let i = 1;
+  for (;;) {
+    i = skipSeparators(text, i, isRegexSpace);
+    let nameEnd = wordEnd(text, i);
+    while (nameEnd > i && text.charCodeAt(nameEnd) === 0x2e) nameEnd = wordEnd(text, nameEnd + 1);
+    if (nameEnd === i || text.charCodeAt(nameEnd) !== 0x28) return undefined;
+    const close = balancedEnd(text, nameEnd);
+    if (close < 0) return undefined;
+    items.push([i, close]);
+    i = skipSeparators(text, close, isRegexSpace);
+    if (text.charCodeAt(i) === 0x5d) return items.length > 1 ? items : undefined;
+    if (text.charCodeAt(i) !== 0x2c) return undefined;
+    i++;
+  }
 }
 
 /**

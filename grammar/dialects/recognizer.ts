@@ -28,6 +28,7 @@ import {
   OPEN_BRACKET,
   OPEN_PARENTHESIS,
   FULLWIDTH_OPEN,
+  FLOWER,
   SPACE,
   TAB,
   BACKSLASH,
@@ -211,8 +212,9 @@ export class DialectRecognizer extends FrontReader {
         this.front = Front.Dead;
         return true;
       case Class.Other:
-        // `Action:` at a line's start opens a ReAct step (trigger).
+        // `Action:` at a line's start opens a ReAct step, `✿` Qwen-Agent's (trigger).
         if (code === COLON && this.front === Front.Name && this.bufferedNameIsReactAction()) return false;
+        if (code === FLOWER && this.front === Front.Indent) return false;
         this.front = Front.Dead;
         return true;
       case Class.LineFeed:
@@ -384,6 +386,7 @@ export class DialectRecognizer extends FrontReader {
       while (i < end && ((code = input.charCodeAt(i)) === SPACE || code === TAB)) i++;
       if (i === end) return end;
       if (code === OPEN_BRACE) return this.trigger(input, i, base, code);
+      if (code === FLOWER) return this.openQwenAgent(i, base);
       // A `[` is the next trigger: the front stays an indentation, so a `[{` there may open a JSON array of calls.
       if (code === OPEN_BRACKET) return i;
       if (classOf(code) !== Class.Letter || !this.vocabulary.mayBeginCallName(code)) {
@@ -419,6 +422,7 @@ export class DialectRecognizer extends FrontReader {
   private trigger(input: string, i: number, base: number, code: number): number {
     if (code === OPEN_PARENTHESIS) return this.openFunction(input, i, base);
     if (code === COLON) return this.openReact(input, i, base);
+    if (code === FLOWER) return this.openQwenAgent(i, base);
     const front = code === OPEN_BRACE || code === OPEN_BRACKET ? this.frontAt(input, i) : Front.Dead;
     this.front = Front.Dead;
     this.idleFrom = i + 1;

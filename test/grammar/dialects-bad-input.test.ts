@@ -198,6 +198,9 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
       ["[TOOL_CALLS] over and over", (n) => "[TOOL_CALLS]".repeat(n), 0],
       ["[TOOL_CALLS] and a name over and over", (n) => "[TOOL_CALLS]read_file".repeat(n), 0],
       ["a Mistral call whose arguments never close", (n) => `[TOOL_CALLS]read_file[ARGS]{"path": "${"x".repeat(n)}`, 0],
+      ["Qwen-Agent function lines", (n) => "✿FUNCTION✿: read_file\n".repeat(n), 0],
+      ["Qwen-Agent flowers", (n) => "✿✿✿\n".repeat(n), 0],
+      ["a Python list of calls that never closes", (n) => `[read_file(path="a"), ${'list_files(path="."), '.repeat(n)}`, 0],
     ];
     for (const [name, make, commands] of floods) {
       expect(parse(make(5_000), vocabulary).commands, name).toHaveLength(commands);

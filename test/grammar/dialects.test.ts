@@ -106,6 +106,9 @@ const FORMS: Record<string, string> = {
   "mistral, name and [ARGS]": '[TOOL_CALLS]read_file[ARGS]{"path": "a.ts"}',
   "mistral, name and arguments": 'Reading it.[TOOL_CALLS]read_file{"path": "a.ts"}</s>',
   "mistral, with [CALL_ID]": '[TOOL_CALLS]FILE_OP.read[CALL_ID]a1b2c3d4e[ARGS]{"path": "a.ts"}',
+  "qwen-agent": '✿FUNCTION✿: read_file\n✿ARGS✿: {"path": "a.ts"}',
+  "qwen-agent, indented, its result to come": '  ✿FUNCTION✿: FILE_OP\n✿ARGS✿: {"action": "read", "path": "a.ts"}\n✿RESULT✿:',
+  "function, a Python list of one call": '[read_file(path="a.ts")]',
 };
 
 describe("other dialects and near-misses", () => {
@@ -154,6 +157,7 @@ describe("other dialects and near-misses", () => {
     expect(calls(FORMS["deepseek V3"]!)[0]![1]).toBe("deepseek");
     expect(calls(FORMS.internlm!)[0]![1]).toBe("internlm");
     expect(calls(FORMS["mistral, name and [ARGS]"]!)[0]![1]).toBe("mistral");
+    expect(calls(FORMS["qwen-agent"]!)[0]![1]).toBe("qwen-agent");
     expect(calls(FORMS["near-miss, bars"]!)[0]![1]).toBe("clio-variant");
     expect(calls('[FILE_OP:action=read:path="a.ts"]')[0]![1]).toBeUndefined();
   });
@@ -256,12 +260,28 @@ describe("other dialects and near-misses", () => {
     expect(fenced.mentions).toMatchObject([{ context: "fence", hint: '[FILE_OP:action=read:path="a.ts"]' }]);
   });
 
+  it("a Python list of calls (Llama 3.2, ToolACE) runs each call; once its first names a tool, one naming nothing is an error", () => {
+    const text = 'Both:\n[read_file(path="a.ts"), list_files(path=".", recursive=True)]\nDone.';
+    const whole = parse(text, vocabulary);
+    expect(whole.commands.map((command) => [command.protocol, command.dialect, command.span.start.column])).toEqual([
+      ["FILE_OP", "function", 2],
+      ["FILE_OP", "function", 26],
+    ]);
+    for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
+    expect(chunked([...text])).toEqual(whole);
+    const unknown = parse('[read_file(path="a.ts"), browser_open(url="x")]', vocabulary);
+    expect(unknown.commands).toHaveLength(1);
+    expect(unknown.errors).toMatchObject([{ code: "unmapped_call", message: expect.stringContaining("browser_open") }]);
+    expect(parse("[foo(1), bar(2)] are Python calls; [x(1), y(2)] too.", vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
+  });
+
   it("calls between model tokens naming an unknown tool are errors; the tokens in prose are text", () => {
     for (const unknown of [
       '<｜tool▁call▁begin｜>browser_open<｜tool▁sep｜>{"url": "x"}<｜tool▁call▁end｜>',
       '[TOOL_CALLS]browser_open[ARGS]{"url": "x"}',
       '<|action_start|><|plugin|>\n{"name": "browser_open", "parameters": {"url": "x"}}<|action_end|>',
       '{"tool_calls": [{"name": "browser_open", "arguments": {"url": "x"}}]}',
+      '✿FUNCTION✿: browser_open\n✿ARGS✿: {"url": "x"}',
     ]) {
       const result = parse(unknown, vocabulary);
       expect(result.commands, unknown).toEqual([]);
@@ -270,6 +290,7 @@ describe("other dialects and near-misses", () => {
     for (const plain of [
       "The <｜tool▁call▁begin｜> token opens a call, [TOOL_CALLS] marks them, <|action_start|> too.",
       "<function_call> and <tools> wrap JSON calls.",
+      "✿ flowers ✿\n✿FUNCTION✿ is Qwen-Agent's label.\n✿FUNCTION✿: read_file\nand no arguments line",
       '{"tool_calls": []}',
     ]) {
       expect(parse(plain, vocabulary), plain).toEqual({ commands: [], mentions: [], errors: [] });
