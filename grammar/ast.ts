@@ -51,6 +51,7 @@ export type Dialect =
   | "mistral"
   | "internlm"
   | "qwen-agent"
+  | "kimi"
   | "react"
   | "xml"
   | "function";

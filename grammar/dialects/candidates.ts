@@ -80,6 +80,11 @@ export const UNDERSCORE = 0x5f;
 const MAX_JSON_DEPTH = 64;
 /** An `<invoke …>` tag's attributes longer than this are not a call's. */
 const MAX_ATTRIBUTES = 512;
+/**
+ * The tags whose body is a call as `<tool_call>`'s is (Hermes, Qwen): `<function_call>`, `<tools>`,
+ * Apriel's `<tool_calls>` and Nemotron's `<TOOLCALL>` wrap JSON calls or arrays of them.
+ */
+const JSON_CALL_TAGS = new Set(["tool_call", "function_call", "tools", "tool_calls", "toolcall"]);
 export const PIPE = 0x7c;
 /** DeepSeek's fullwidth `｜` in its tokens (`<｜tool▁call▁begin｜>`). */
 export const FULLWIDTH_PIPE = 0xff5c;
@@ -282,7 +287,7 @@ export abstract class CandidateReader {
       return i + 1;
     }
     if (code !== GREATER || name === "") return this.abandon(i);
-    if (lower === "tool_call" || lower === "function_call" || lower === "tools") this.openTag(Shape.ToolCall, `</${lower}>`);
+    if (JSON_CALL_TAGS.has(lower)) this.openTag(Shape.ToolCall, `</${lower}>`);
     else if (lower.startsWith("function=") && name.length > 9) this.openTag(Shape.FunctionTags, "</function>");
     else if (this.vocabulary.resolve(name, true)) this.openTag(Shape.Element, `</${lower}>`);
     else return this.abandon(i);

@@ -170,7 +170,7 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
       const closer = candidate.closer;
       const body = text.slice(text.indexOf(">") + 1, text.length - (endsWithLowerCase(text, closer) ? closer.length : 0));
       const trimmed = body.trim();
-      // `<function_call>` and `<tools>` wrap JSON calls only: any other body is prose about them.
+      // The other wrappers (`<function_call>`, `<tools>`, Cohere's `<|START_ACTION|>`) hold JSON calls only: any other body is prose about them.
       if (closer !== "</tool_call>" && !trimmed.startsWith("{") && !trimmed.startsWith("[")) return { read: undefined, dialect: "hermes", markup: true, unknownIsError: true };
       const read = callFromToolCall(body);
       const dialect = trimmed.startsWith("<function=") ? "qwen-xml" : GLM_NAME.test(trimmed) ? "glm-xml" : "hermes";
@@ -214,7 +214,7 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
       return { read: callFromReact(text), dialect: qwenAgent ? "qwen-agent" : "react", markup: false, unknownIsError: qwenAgent };
     }
     case Shape.DeepSeekCall:
-      return { read: callFromDeepSeek(text), dialect: "deepseek", markup: false, unknownIsError: true };
+      return { read: callFromDeepSeek(text), dialect: /argument_begin/i.test(text) ? "kimi" : "deepseek", markup: false, unknownIsError: true };
     case Shape.Plugin: {
       const header = text.indexOf(">");
       const body = text.slice(header + 1, endsWithLowerCase(text, candidate.closer) ? text.length - candidate.closer.length : text.length);

@@ -25,7 +25,7 @@ import {
 import { Shape } from "./finding.js";
 import { TokenReader } from "./tokens.js";
 import { beginsToolCallsMarker, isNameCharacter } from "./near-name.js";
-import { EMPTY_NAME_HASH, hashName, REACT_ACTION, type CallVocabulary } from "./vocabulary.js";
+import { EMPTY_NAME_HASH, FUNCTOOLS, hashName, REACT_ACTION, type CallVocabulary } from "./vocabulary.js";
 
 /** What a character decides at a line's beginning, after its indentation. */
 const enum LineOpener {
@@ -112,7 +112,14 @@ export abstract class FrontReader extends TokenReader {
         // A name, then `(`, opens a call when the name may be registered; anything else ends the line's chance.
         const nameEnd = this.nameEnd(input, j);
         const after = input.charCodeAt(nameEnd);
-        if (nameEnd === input.length || (after === OPEN_PARENTHESIS && this.nameMay(0, input, j, nameEnd)) || (after === COLON && isReactAction(input, j, nameEnd))) break;
+        if (
+          nameEnd === input.length ||
+          (after === OPEN_PARENTHESIS && this.nameMay(0, input, j, nameEnd)) ||
+          (after === COLON && isWord(input, j, nameEnd, REACT_ACTION)) ||
+          (after === OPEN_BRACKET && isWord(input, j, nameEnd, FUNCTOOLS))
+        ) {
+          break;
+        }
       }
       next++;
     }
@@ -141,6 +148,30 @@ export abstract class FrontReader extends TokenReader {
       hash = hashName(hash, code);
     }
     return this.vocabulary.mayResolve(hash, head);
+  }
+
+  /**
+   * Whether the name made of the first `carried` characters of `nameBuffer`, then `input` from
+   * `from` to `to`, is `word`.
+   */
+  protected nameIs(word: string, carried: number, input: string, from: number, to: number): boolean {
+    if (carried + to - from !== word.length) return false;
+    for (let k = 0; k < word.length; k++) {
+      const code = k < carried ? this.nameBuffer[k]! : input.charCodeAt(from + k - carried);
+      if (code !== word.charCodeAt(k)) return false;
+    }
+    return true;
+  }
+
+  /**
+   * FireFunction's `functools` ended its line's name at the `[` at index `i`: a marker, so the
+   * `[` opens as at a line's start, and a JSON array of calls there ends with its `]`.
+   */
+  protected markFunctools(i: number): number {
+    this.markedLine = this.line;
+    this.front = Front.Indent;
+    this.idleFrom = i;
+    return i;
   }
 
   /** Whether a line beginning with `code` may begin a call: an indentation, `{`, `✿`, or a letter a call name may begin with. */
@@ -294,9 +325,9 @@ function mayFollowLineStartBracket(code: number): boolean {
   return code === OPEN_BRACE || code === SPACE || code === TAB || code === LINE_FEED || code === CARRIAGE_RETURN || beginsToolCallsMarker(code);
 }
 
-/** Whether `input` from `from` to `to` (a name followed by `:`) is `Action`, a ReAct step's opening word. */
-function isReactAction(input: string, from: number, to: number): boolean {
-  if (to - from !== REACT_ACTION.length) return false;
-  for (let k = 0; k < REACT_ACTION.length; k++) if (input.charCodeAt(from + k) !== REACT_ACTION.charCodeAt(k)) return false;
+/** Whether `input` from `from` to `to` is `word` (`Action` before a ReAct step's `:`, `functools` before FireFunction's `[`). */
+function isWord(input: string, from: number, to: number, word: string): boolean {
+  if (to - from !== word.length) return false;
+  for (let k = 0; k < word.length; k++) if (input.charCodeAt(from + k) !== word.charCodeAt(k)) return false;
   return true;
 }

@@ -52,6 +52,7 @@ const DIALECT_NAMES: Record<RawCall["dialect"], string> = {
   mistral: "a Mistral [TOOL_CALLS] call",
   internlm: "an InternLM <|action_start|><|plugin|> call",
   "qwen-agent": "a Qwen-Agent step (✿FUNCTION✿ / ✿ARGS✿)",
+  kimi: "a Kimi K2 <|tool_call_begin|> call",
   react: "a ReAct step (Action / Action Input)",
   xml: "an XML tool call",
   function: "a function-call",

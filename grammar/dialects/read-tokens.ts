@@ -13,7 +13,8 @@ function deepSeekToken(words: string): RegExp {
 
 const CALL_BEGIN = deepSeekToken("tool_call_begin");
 const CALL_END = deepSeekToken("tool_call_end");
-const SEPARATOR = deepSeekToken("tool_sep");
+/** DeepSeek's `<｜tool▁sep｜>`, or Kimi K2's `<|tool_call_argument_begin|>`. */
+const SEPARATOR = new RegExp(`${deepSeekToken("tool_sep").source}|${deepSeekToken("tool_call_argument_begin").source}`, "gi");
 
 /** The first match of `token` in `text` at or after `from`: its index and length, or undefined. */
 function find(token: RegExp, text: string, from: number): { at: number; length: number } | undefined {
@@ -44,7 +45,8 @@ export function deepSeekCallsOf(text: string): [number, number][] {
 
 /**
  * One DeepSeek call, from its `<｜tool▁call▁begin｜>`: V3 and R1's `function<｜tool▁sep｜>NAME` with
- * the arguments in a ```json fence on the lines after, or V3.1's `NAME<｜tool▁sep｜>{…}`. Undefined
+ * the arguments in a ```json fence on the lines after, V3.1's `NAME<｜tool▁sep｜>{…}`, or Kimi K2's
+ * `functions.NAME:0<|tool_call_argument_begin|>{…}`. Undefined
  * when it has no `<｜tool▁sep｜>` (prose about the token).
  */
 export function callFromDeepSeek(text: string): ReadResult {
@@ -54,7 +56,8 @@ export function callFromDeepSeek(text: string): ReadResult {
   const end = find(CALL_END, text, separator.at);
   const before = text.slice(begin.at + begin.length, separator.at).trim();
   let after = text.slice(separator.at + separator.length, end?.at ?? text.length).trim();
-  let name = before;
+  // Kimi K2 names the tool `functions.NAME:INDEX`.
+  let name = before.replace(/^functions\./, "").replace(/:\d+$/, "");
   if (!after.startsWith("{")) {
     // V3: the separator follows the type (`function`); the name is the rest of its line.
     const lineEnd = after.indexOf("\n");

@@ -36,7 +36,7 @@ import {
 import { Shape } from "./finding.js";
 import { FrontReader } from "./line-fronts.js";
 import { GLM_OPENING } from "./read-call.js";
-import { REACT_ACTION } from "./vocabulary.js";
+import { FUNCTOOLS, REACT_ACTION } from "./vocabulary.js";
 
 export type { DialectFinding } from "./finding.js";
 
@@ -208,12 +208,15 @@ export class DialectRecognizer extends FrontReader {
         if (code === LESS || (code === OPEN_BRACE && this.front === Front.Indent) || (code === OPEN_PARENTHESIS && this.front === Front.Name && this.bufferedNameMay())) {
           return false;
         }
-        if (code === OPEN_BRACKET || code === FULLWIDTH_OPEN) this.openNearName(offset, code, this.front === Front.Indent);
+        if (code === OPEN_BRACKET && this.front === Front.Name && this.nameIs(FUNCTOOLS, this.nameLength, "", 0, 0)) {
+          this.markedLine = this.line;
+          this.openNearName(offset, code, true);
+        } else if (code === OPEN_BRACKET || code === FULLWIDTH_OPEN) this.openNearName(offset, code, this.front === Front.Indent);
         this.front = Front.Dead;
         return true;
       case Class.Other:
         // `Action:` at a line's start opens a ReAct step, `✿` Qwen-Agent's (trigger).
-        if (code === COLON && this.front === Front.Name && this.bufferedNameIsReactAction()) return false;
+        if (code === COLON && this.front === Front.Name && this.nameIs(REACT_ACTION, this.nameLength, "", 0, 0)) return false;
         if (code === FLOWER && this.front === Front.Indent) return false;
         this.front = Front.Dead;
         return true;
@@ -238,13 +241,6 @@ export class DialectRecognizer extends FrontReader {
       if (this.nameLength >= this.nameLimit || (this.nameLength === 1 && !this.vocabulary.mayContinueCallName(this.nameBuffer[0]!, code))) this.front = Front.Dead;
       else this.nameBuffer[this.nameLength++] = code;
     }
-    return true;
-  }
-
-  /** Whether the name in `nameBuffer` is `Action`. */
-  private bufferedNameIsReactAction(): boolean {
-    if (this.nameLength !== REACT_ACTION.length) return false;
-    for (let k = 0; k < REACT_ACTION.length; k++) if (this.nameBuffer[k] !== REACT_ACTION.charCodeAt(k)) return false;
     return true;
   }
 
@@ -396,6 +392,7 @@ export class DialectRecognizer extends FrontReader {
     }
     // A name that begins in this chunk is checked here by its hash; one carried over, by openFunction.
     const nameFrom = this.front === Front.Indent ? i : -1;
+    const restFrom = i;
     if (nameFrom >= 0 && i + 1 < end) {
       const second = input.charCodeAt(i + 1);
       const kind = classOf(second);
@@ -414,6 +411,7 @@ export class DialectRecognizer extends FrontReader {
     if (i === end) return end;
     if (code === OPEN_PARENTHESIS && (nameFrom < 0 || this.nameMay(0, input, nameFrom, i))) return this.openFunction(input, i, base);
     if (code === COLON) return this.openReact(input, i, base);
+    if (code === OPEN_BRACKET && this.nameIs(FUNCTOOLS, nameFrom < 0 ? this.nameLength : 0, input, nameFrom < 0 ? restFrom : nameFrom, i)) return this.markFunctools(i);
     this.front = Front.Dead;
     return i;
   }

@@ -15,6 +15,22 @@ import { isNameCharacter } from "./near-name.js";
  * after one may open a call as at a line's start, and ends the call with its closing brace or bracket.
  */
 const MARKERS = new Set(["python_tag", "tool_call", "tool_calls"]);
+/**
+ * The tokens that open a body running to a closing token, by their names (`▁` read as `_`, lower
+ * case): the shape it is read as, and the closing token's name (undefined: the name with its
+ * `begin` made `end`).
+ */
+const OPENING_TOKENS = new Map<string, { shape: Shape; closer?: string }>([
+  // DeepSeek V3, R1, V3.1: a block of calls, or one call without it.
+  ["tool_calls_begin", { shape: Shape.DeepSeekCalls }],
+  ["tool_call_begin", { shape: Shape.DeepSeekCall }],
+  // Kimi K2: the same form, its separator `<|tool_call_argument_begin|>`.
+  ["tool_calls_section_begin", { shape: Shape.DeepSeekCalls }],
+  // InternLM 2: `<|action_start|><|plugin|>` and a JSON call.
+  ["action_start", { shape: Shape.Plugin, closer: "action_end" }],
+  // Cohere's Command R7B and A: a JSON array of calls.
+  ["start_action", { shape: Shape.ToolCall, closer: "end_action" }],
+]);
 /** A token's name longer than this is no token of these. */
 const MAX_MARKER = 24;
 /** DeepSeek's `▁` between the words of its tokens (`tool▁call▁begin`), read as `_`. */
@@ -51,10 +67,11 @@ export abstract class TokenReader extends CandidateReader {
     const word = name.replaceAll("▁", "_");
     const pipe = String.fromCharCode(this.markerPipe);
     if (MARKERS.has(word) && this.markerPipe === PIPE && this.startOffset === this.lineStart) return this.markAt(i + 1);
-    if (word === "tool_calls_begin") this.openTag(Shape.DeepSeekCalls, `<${pipe}${name.slice(0, -"begin".length)}end${pipe}>`);
-    else if (word === "tool_call_begin") this.openTag(Shape.DeepSeekCall, `<${pipe}${name.slice(0, -"begin".length)}end${pipe}>`);
-    else if (word === "action_start") this.openTag(Shape.Plugin, `<${pipe}action_end${pipe}>`);
-    else return this.abandon(i);
+    const opened = OPENING_TOKENS.get(word);
+    if (opened === undefined) return this.abandon(i);
+    // The closing token is spelt as the opening one was (`｜` or `|`, `▁` or `_`).
+    const closer = opened.closer ?? `${name.slice(0, -"begin".length)}end`;
+    this.openTag(opened.shape, `<${pipe}${closer}${pipe}>`);
     return i + 1;
   }
 

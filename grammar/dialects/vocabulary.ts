@@ -77,6 +77,8 @@ const RESOLVED_NAME_LENGTH = 64;
 /** Look-ups over the vocabulary, built once. */
 /** The word that opens a ReAct step's call (`Action: NAME`, then `Action Input: {…}` on the next line). */
 export const REACT_ACTION = "Action";
+/** The word FireFunction v2 writes before its JSON array of calls, `functools[{…}]`, at a line's start. */
+export const FUNCTOOLS = "functools";
 
 export class CallVocabulary {
   private readonly protocols = new Map<string, VocabularyProtocol>();
@@ -145,6 +147,9 @@ export class CallVocabulary {
     // A ReAct step's `Action:` line opens a call too (line-fronts.ts): its first letters pass the same early checks.
     this.markCallNameStart(REACT_ACTION.charCodeAt(0));
     this.markCallNamePair(REACT_ACTION[0]!, REACT_ACTION[1]!);
+    // So does FireFunction's `functools[` (recognizer.ts).
+    this.markCallNameStart(FUNCTOOLS.charCodeAt(0));
+    this.markCallNamePair(FUNCTOOLS[0]!, FUNCTOOLS[1]!);
     for (const name of [...this.protocols.keys(), ...this.aliases.keys()]) {
       this.markNameStart(name.toLowerCase().charCodeAt(0));
       this.markNameStart(name.toUpperCase().charCodeAt(0));

@@ -109,6 +109,12 @@ const FORMS: Record<string, string> = {
   "qwen-agent": '✿FUNCTION✿: read_file\n✿ARGS✿: {"path": "a.ts"}',
   "qwen-agent, indented, its result to come": '  ✿FUNCTION✿: FILE_OP\n✿ARGS✿: {"action": "read", "path": "a.ts"}\n✿RESULT✿:',
   "function, a Python list of one call": '[read_file(path="a.ts")]',
+  "function, Llama 4's python tokens": '<|python_start|>[read_file(path="a.ts")]<|python_end|>',
+  "json after FireFunction's functools": ' functools[{"name": "read_file", "arguments": {"path": "a.ts"}}]<|eot_id|>',
+  kimi: '<|tool_calls_section_begin|>\n<|tool_call_begin|>functions.read_file:0<|tool_call_argument_begin|>{"path": "a.ts"}<|tool_call_end|>\n<|tool_calls_section_end|>',
+  "hermes, Cohere's <|START_ACTION|>": '<|START_ACTION|>[\n    {"tool_call_id": "0", "tool_name": "read_file", "parameters": {"path": "a.ts"}}\n]<|END_ACTION|>',
+  "hermes, Apriel's <tool_calls>": '<tool_calls>[{"name": "read_file", "arguments": {"path": "a.ts"}}]</tool_calls>',
+  "hermes, Nemotron's <TOOLCALL>": '<TOOLCALL>[{"name": "read_file", "arguments": {"path": "a.ts"}}]</TOOLCALL>',
 };
 
 describe("other dialects and near-misses", () => {
@@ -158,6 +164,7 @@ describe("other dialects and near-misses", () => {
     expect(calls(FORMS.internlm!)[0]![1]).toBe("internlm");
     expect(calls(FORMS["mistral, name and [ARGS]"]!)[0]![1]).toBe("mistral");
     expect(calls(FORMS["qwen-agent"]!)[0]![1]).toBe("qwen-agent");
+    expect(calls(FORMS.kimi!)[0]![1]).toBe("kimi");
     expect(calls(FORMS["near-miss, bars"]!)[0]![1]).toBe("clio-variant");
     expect(calls('[FILE_OP:action=read:path="a.ts"]')[0]![1]).toBeUndefined();
   });
@@ -290,6 +297,7 @@ describe("other dialects and near-misses", () => {
     for (const plain of [
       "The <｜tool▁call▁begin｜> token opens a call, [TOOL_CALLS] marks them, <|action_start|> too.",
       "<function_call> and <tools> wrap JSON calls.",
+      'functools is a module; functools[0] too\nfunctools[{"name": "alice"}]\nfunctools [{"name": "read_file", "arguments": {"path": "a.ts"}}]',
       "✿ flowers ✿\n✿FUNCTION✿ is Qwen-Agent's label.\n✿FUNCTION✿: read_file\nand no arguments line",
       '{"tool_calls": []}',
     ]) {
