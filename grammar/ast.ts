@@ -52,6 +52,7 @@ export type Dialect =
   | "internlm"
   | "qwen-agent"
   | "kimi"
+  | "harmony"
   | "react"
   | "xml"
   | "function";

@@ -34,6 +34,8 @@ export const enum Mode {
   ReactInput,
   /** A ReAct input that is not a JSON object: to the end of its line. */
   ReactText,
+  /** After gpt-oss's `<|start|>` or `<|channel|>`: its header, up to `<|message|>` (harmony's tool call names its recipient, `to=functions.NAME`). */
+  HarmonyHeader,
   /** After Mistral's `[TOOL_CALLS]`: a tool's name, `[ARGS]` (or `[CALL_ID]…[ARGS]`), up to the `{` of its arguments. */
   MistralName,
 }
@@ -252,6 +254,7 @@ export abstract class CandidateReader {
       case Mode.ArrayOpen:
         return this.arrayOpen(i, base, code);
       case Mode.Marker:
+      case Mode.HarmonyHeader:
       case Mode.MistralName:
         return this.token(input, i, code);
       case Mode.ReactOpen:
@@ -375,7 +378,7 @@ export abstract class CandidateReader {
     return this.bracket === "[" && this.near.isToolCallsMarker();
   }
 
-  /** Reads on in one of the modes of model tokens (`Mode.Marker`, `Mode.MistralName`): tokens.ts. */
+  /** Reads on in one of the modes of model tokens (`Mode.Marker`, `Mode.HarmonyHeader`, `Mode.MistralName`): tokens.ts. */
   protected abstract token(input: string, i: number, code: number): number;
 
   /** Mistral's `[TOOL_CALLS]` ended just before index `i`: tokens.ts. */

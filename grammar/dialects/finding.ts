@@ -8,7 +8,7 @@ import { objectsOfArray, PositionWalk } from "./call-array.js";
 import { mapCall, type MappedCall, type RawCall } from "./mapping.js";
 import { callListItems, readFunctionArguments, readNearMiss } from "./read-arguments.js";
 import { callFromElement, callFromFunctionTags, callFromInvoke, callFromJson, callFromReact, callFromToolCall, GLM_NAME, parseJson, type ReadResult } from "./read-call.js";
-import { callFromDeepSeek, callFromMistral, callFromPlugin, deepSeekCallsOf } from "./read-tokens.js";
+import { callFromDeepSeek, callFromHarmony, callFromMistral, callFromPlugin, deepSeekCallsOf } from "./read-tokens.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
 /** The form a candidate was opened in. */
@@ -38,6 +38,8 @@ export const enum Shape {
   Plugin,
   /** Mistral's `[TOOL_CALLS]NAME[ARGS]{…}`. */
   Mistral,
+  /** gpt-oss's harmony call: a header naming its recipient, `<|message|>{…}<|call|>`. */
+  Harmony,
 }
 
 /** A finished candidate: where it is, its text's start (for a mention), and what it maps to. */
@@ -220,6 +222,8 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
       const body = text.slice(header + 1, endsWithLowerCase(text, candidate.closer) ? text.length - candidate.closer.length : text.length);
       return { read: callFromPlugin(body), dialect: "internlm", markup: false, unknownIsError: true };
     }
+    case Shape.Harmony:
+      return { read: callFromHarmony(text), dialect: "harmony", markup: false, unknownIsError: true };
     case Shape.Mistral:
       return { read: callFromMistral(text), dialect: "mistral", markup: false, unknownIsError: true };
     case Shape.DeepSeekCalls:

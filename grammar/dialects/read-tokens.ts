@@ -1,8 +1,9 @@
 /**
  * Reading the calls models write between special tokens, out of a candidate's complete text
  * (tokens.ts finds them): DeepSeek's `<｜tool▁call▁begin｜>…<｜tool▁sep｜>…<｜tool▁call▁end｜>`,
- * InternLM's `<|action_start|><|plugin|>{…}<|action_end|>` and Mistral's
- * `[TOOL_CALLS]NAME[ARGS]{…}`. Forward searches over a finished string only.
+ * Kimi K2's `functions.NAME:0<|tool_call_argument_begin|>{…}`, InternLM's
+ * `<|action_start|><|plugin|>{…}<|action_end|>`, gpt-oss's harmony `… to=functions.NAME …<|message|>{…}<|call|>`
+ * and Mistral's `[TOOL_CALLS]NAME[ARGS]{…}`. Forward searches over a finished string only.
  */
 import { callFromJson, parseJson, type ReadResult } from "./read-call.js";
 
@@ -94,4 +95,17 @@ export function callFromMistral(text: string): ReadResult {
   const value = parseJson(call[2]!);
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { problem: "its arguments are not a JSON object" };
   return { name: call[1]!, args: Object.entries(value) };
+}
+
+/**
+ * gpt-oss's harmony call, from its `<|start|>` or `<|channel|>`: the header names the recipient
+ * (`to=functions.NAME`), the message after `<|message|>` (to `<|call|>`) is its JSON arguments.
+ */
+export function callFromHarmony(text: string): ReadResult {
+  const message = text.indexOf("<|message|>");
+  const recipient = /(?:^|\s)to=([^\s<]+)/.exec(text.slice(0, message));
+  if (message < 0 || recipient === null) return undefined;
+  const end = text.lastIndexOf("<|call|>");
+  const name = recipient[1]!.replace(/^functions\./, "");
+  return { name, ...argumentsOf(text.slice(message + "<|message|>".length, end > message ? end : text.length)) };
 }

@@ -59,6 +59,8 @@ function startsUnclosedBody(shape: Shape, body: string): boolean {
       return body.startsWith("<parameter");
     case Shape.Plugin:
       return /^<[|｜]plugin[|｜]>/i.test(body);
+    case Shape.Harmony:
+      return /<\|message\|>\s*\{/.test(body);
     default:
       return body.startsWith("{") || body.startsWith("[{") || body.startsWith("<function=") || GLM_OPENING.test(body);
   }

@@ -38,11 +38,38 @@ const WORD_SEPARATOR = 0x2581;
 /** What may stand between a Mistral tool's name and the `{` of its arguments (`[ARGS]`, `[CALL_ID]abc123def[ARGS]`), at most. */
 const MAX_MISTRAL_TAIL = 64;
 const HYPHEN = 0x2d;
+const LESS = 0x3c;
+const LINE_FEED = 0x0a;
+/** The token that ends a harmony header. */
+const HARMONY_MESSAGE = "<|message|>";
+/** A harmony header longer than this (on one line) is none. */
+const MAX_HARMONY_HEADER = 256;
+/** A harmony header that sends the message to a tool: `to=functions.NAME`. */
+const HARMONY_RECIPIENT = /(?:^|\s)to=/;
 
 export abstract class TokenReader extends CandidateReader {
-  /** In `Mode.Marker` (after `<|` or `<｜`) or `Mode.MistralName` (after `[TOOL_CALLS]`). */
+  /** In `Mode.Marker` (after `<|` or `<｜`), `Mode.HarmonyHeader` or `Mode.MistralName` (after `[TOOL_CALLS]`). */
   protected token(input: string, i: number, code: number): number {
-    return this.mode === Mode.Marker ? this.marker(input, i, code) : this.mistralName(i, code);
+    if (this.mode === Mode.Marker) return this.marker(input, i, code);
+    return this.mode === Mode.HarmonyHeader ? this.harmonyHeader(input, i, code) : this.mistralName(i, code);
+  }
+
+  /**
+   * In a gpt-oss harmony header (`<|start|>assistant<|channel|>commentary to=functions.NAME
+   * <|constrain|>json`): at its `<|message|>`, a header naming a recipient opens a call whose
+   * body runs to `<|call|>`; any other (a message to the user, its reasoning) is text.
+   */
+  private harmonyHeader(input: string, i: number, code: number): number {
+    if (code === LINE_FEED || ++this.boundedLength > MAX_HARMONY_HEADER) return this.abandon(i);
+    if (code !== HARMONY_MESSAGE.charCodeAt(this.matched)) {
+      this.matched = code === LESS ? 1 : 0;
+      return i + 1;
+    }
+    if (++this.matched < HARMONY_MESSAGE.length) return i + 1;
+    const header = this.capture + input.slice(this.captureFrom, i);
+    if (!HARMONY_RECIPIENT.test(header)) return this.abandon(i + 1);
+    this.openTag(Shape.Harmony, "<|call|>");
+    return i + 1;
   }
 
   /**
@@ -67,6 +94,12 @@ export abstract class TokenReader extends CandidateReader {
     const word = name.replaceAll("▁", "_");
     const pipe = String.fromCharCode(this.markerPipe);
     if (MARKERS.has(word) && this.markerPipe === PIPE && this.startOffset === this.lineStart) return this.markAt(i + 1);
+    if (word === "start" || word === "channel") {
+      this.mode = Mode.HarmonyHeader;
+      this.boundedLength = 0;
+      this.matched = 0;
+      return i + 1;
+    }
     const opened = OPENING_TOKENS.get(word);
     if (opened === undefined) return this.abandon(i);
     // The closing token is spelt as the opening one was (`｜` or `|`, `▁` or `_`).

@@ -111,6 +111,9 @@ const FORMS: Record<string, string> = {
   "function, a Python list of one call": '[read_file(path="a.ts")]',
   "function, Llama 4's python tokens": '<|python_start|>[read_file(path="a.ts")]<|python_end|>',
   "json after FireFunction's functools": ' functools[{"name": "read_file", "arguments": {"path": "a.ts"}}]<|eot_id|>',
+  harmony: '<|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path":"a.ts"}<|call|>',
+  "harmony, the recipient in the role":
+    '<|channel|>analysis<|message|>I need it.<|end|><|start|>assistant to=functions.read_file<|channel|>commentary json<|message|>{"path": "a.ts"}<|call|>',
   kimi: '<|tool_calls_section_begin|>\n<|tool_call_begin|>functions.read_file:0<|tool_call_argument_begin|>{"path": "a.ts"}<|tool_call_end|>\n<|tool_calls_section_end|>',
   "hermes, Cohere's <|START_ACTION|>": '<|START_ACTION|>[\n    {"tool_call_id": "0", "tool_name": "read_file", "parameters": {"path": "a.ts"}}\n]<|END_ACTION|>',
   "hermes, Apriel's <tool_calls>": '<tool_calls>[{"name": "read_file", "arguments": {"path": "a.ts"}}]</tool_calls>',
@@ -165,6 +168,7 @@ describe("other dialects and near-misses", () => {
     expect(calls(FORMS["mistral, name and [ARGS]"]!)[0]![1]).toBe("mistral");
     expect(calls(FORMS["qwen-agent"]!)[0]![1]).toBe("qwen-agent");
     expect(calls(FORMS.kimi!)[0]![1]).toBe("kimi");
+    expect(calls(FORMS.harmony!)[0]![1]).toBe("harmony");
     expect(calls(FORMS["near-miss, bars"]!)[0]![1]).toBe("clio-variant");
     expect(calls('[FILE_OP:action=read:path="a.ts"]')[0]![1]).toBeUndefined();
   });
@@ -289,6 +293,8 @@ describe("other dialects and near-misses", () => {
       '<|action_start|><|plugin|>\n{"name": "browser_open", "parameters": {"url": "x"}}<|action_end|>',
       '{"tool_calls": [{"name": "browser_open", "arguments": {"url": "x"}}]}',
       '✿FUNCTION✿: browser_open\n✿ARGS✿: {"url": "x"}',
+      '<|channel|>commentary to=functions.browser_open <|constrain|>json<|message|>{"url": "x"}<|call|>',
+      '<|tool_calls_section_begin|><|tool_call_begin|>functions.browser_open:0<|tool_call_argument_begin|>{"url": "x"}<|tool_call_end|><|tool_calls_section_end|>',
     ]) {
       const result = parse(unknown, vocabulary);
       expect(result.commands, unknown).toEqual([]);
@@ -297,6 +303,7 @@ describe("other dialects and near-misses", () => {
     for (const plain of [
       "The <｜tool▁call▁begin｜> token opens a call, [TOOL_CALLS] marks them, <|action_start|> too.",
       "<function_call> and <tools> wrap JSON calls.",
+      "<|channel|>analysis<|message|>Think.<|end|><|start|>assistant<|channel|>final<|message|>The answer is 42.<|return|>",
       'functools is a module; functools[0] too\nfunctools[{"name": "alice"}]\nfunctools [{"name": "read_file", "arguments": {"path": "a.ts"}}]',
       "✿ flowers ✿\n✿FUNCTION✿ is Qwen-Agent's label.\n✿FUNCTION✿: read_file\nand no arguments line",
       '{"tool_calls": []}',
