@@ -56,6 +56,15 @@ const FRONTS = [
   "``` ",
   "9(",
   "_x(",
+  "functools[",
+  'functools[{"name": "read_file", "arguments": {"path": "a"}}]',
+  "functools",
+  "functool[",
+  "✿FUNCTION✿: read_file\n✿ARGS✿: {}",
+  "✿",
+  "  ✿FUNCTION✿: q",
+  "✿ARGS✿: {}",
+  "[TOOL_CALLS]read_file",
 ];
 const RESTS = ["", "x", " a b", ")", " <", "[", "(", "{", "\r"];
 

@@ -61,6 +61,17 @@ const PIECES = [
   "[   FILE_OP action=read path=a]",
   "[    FILE_OP action=read]",
   "[ read_file path=a]",
+  '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>read_file<｜tool▁sep｜>{"path": "a"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n',
+  '<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path": "a"}<|call|>\n',
+  '<|action_start|><|plugin|>\n{"name": "read_file", "parameters": {"path": "a"}}<|action_end|>\n',
+  'x[TOOL_CALLS]read_file[ARGS]{"path": "a"}\n',
+  '✿FUNCTION✿: read_file\n✿ARGS✿: {"path": "a"}\n',
+  'functools[{"name": "read_file", "arguments": {"path": "a"}}]\n',
+  '[read_file(path="a"), read_file(path="b")]\n',
+  "✿",
+  "functools",
+  "<|",
+  "<｜",
 ];
 
 function chunkedBySizes(text: string, sizes: number[]): ParseResult {
