@@ -1,84 +1,41 @@
 /**
  * The part of the dialect recognizer (recognizer.ts) that reads an open candidate to its end:
- * a tag's name and body, a near-miss's words and body, a function call's arguments, a JSON
- * object; and, once it ends, reads and maps it (finding.ts) into a finding.
+ * a tag's name and body, a near-miss's body, a function call's arguments, a JSON object; and,
+ * once it ends, reads and maps it (finding.ts) into a finding. The words after a `[`
+ * (near-miss.ts), model tokens (tokens.ts) and labelled steps (steps.ts) are read by the parts
+ * that extend it, in that order, below the line fronts (line-fronts.ts) and the recognizer.
  */
 import type { Position } from "../ast.js";
 import { findingsOf, Shape, type DialectFinding } from "./finding.js";
 import { isNameCharacter, NearNameReader } from "./near-name.js";
+import {
+  APOSTROPHE,
+  BACKSLASH,
+  CARRIAGE_RETURN,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  CLOSE_PARENTHESIS,
+  DOT,
+  FULLWIDTH_CLOSE,
+  FULLWIDTH_PIPE,
+  Front,
+  GREATER,
+  LESS,
+  LINE_FEED,
+  Mode,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  OPEN_PARENTHESIS,
+  PIPE,
+  QUOTE,
+  SPACE,
+  TAB,
+  isStructural,
+  plainRunEnd,
+  stringRunEnd,
+} from "./states.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
-export const enum Mode {
-  Idle,
-  Less,
-  NearName,
-  NearColon,
-  NearBody,
-  FunctionArgs,
-  JsonObject,
-  JsonAfter,
-  TagBody,
-  /** After `<invoke` and a blank: its attributes, up to the `>`. */
-  TagAttributes,
-  /** After a `[` alone at a line's end, where that line began: blanks and line breaks up to the `{` of a JSON array of calls. */
-  ArrayOpen,
-  /** After `<|` at a line's start: a model's tool-call marker token (`<|python_tag|>`, `<|tool_call|>`). */
-  Marker,
-  /** After `✿` at a line's start: the rest of Qwen-Agent's `✿FUNCTION✿:`, matched a character at a time. */
-  ReactOpen,
-  /** After `Action:` (or `✿FUNCTION✿:`) at a line's start: the rest of that line (the tool's name). */
-  ReactAction,
-  /** At the start of the line after a ReAct `Action:` line: `Action Input:` (or `✿ARGS✿:`, `closer`), matched a character at a time. */
-  ReactLabel,
-  /** After `Action Input:`: blanks, then a JSON object or the rest of the line. */
-  ReactInput,
-  /** A ReAct input that is not a JSON object: to the end of its line. */
-  ReactText,
-  /** After gpt-oss's `<|start|>` or `<|channel|>`: its header, up to `<|message|>` (harmony's tool call names its recipient, `to=functions.NAME`). */
-  HarmonyHeader,
-  /** After Mistral's `[TOOL_CALLS]`: a tool's name, `[ARGS]` (or `[CALL_ID]…[ARGS]`), up to the `{` of its arguments. */
-  MistralName,
-}
-
-/** What the current line holds before the place being read, while no candidate is open. */
-export const enum Front {
-  /** Anything that is no indentation followed by at most a name. */
-  Dead,
-  /** Spaces and tabs only (or nothing). */
-  Indent,
-  /** An indentation, then a name `[A-Za-z][A-Za-z0-9_.]*` no longer than the limit. */
-  Name,
-}
-
-export const enum Class {
-  Other,
-  Space,
-  Letter,
-  NameRest,
-  LineFeed,
-  Trigger,
-}
-
-export const LESS = 0x3c;
-export const GREATER = 0x3e;
-export const OPEN_BRACKET = 0x5b;
-export const CLOSE_BRACKET = 0x5d;
-export const OPEN_PARENTHESIS = 0x28;
-const CLOSE_PARENTHESIS = 0x29;
-export const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-export const FULLWIDTH_OPEN = 0xff3b;
-const FULLWIDTH_CLOSE = 0xff3d;
-export const LINE_FEED = 0x0a;
-export const SPACE = 0x20;
-export const TAB = 0x09;
-const CARRIAGE_RETURN = 0x0d;
-export const COLON = 0x3a;
-const QUOTE = 0x22;
-const APOSTROPHE = 0x27;
-export const BACKSLASH = 0x5c;
-export const DOT = 0x2e;
-export const UNDERSCORE = 0x5f;
 const MAX_JSON_DEPTH = 64;
 /** An `<invoke …>` tag's attributes longer than this are not a call's. */
 const MAX_ATTRIBUTES = 512;
@@ -87,36 +44,6 @@ const MAX_ATTRIBUTES = 512;
  * Apriel's `<tool_calls>` and Nemotron's `<TOOLCALL>` wrap JSON calls or arrays of them.
  */
 const JSON_CALL_TAGS = new Set(["tool_call", "function_call", "tools", "tool_calls", "toolcall"]);
-export const PIPE = 0x7c;
-/** DeepSeek's fullwidth `｜` in its tokens (`<｜tool▁call▁begin｜>`). */
-export const FULLWIDTH_PIPE = 0xff5c;
-/** The label of a ReAct step's second line. */
-export const REACT_LABEL = "Action Input:";
-/** Qwen-Agent's ReAct-like step (its `fncall_prompt_type` "qwen"): `✿FUNCTION✿: NAME`, then `✿ARGS✿: {…}` on the next line. */
-const QWEN_AGENT_FUNCTION = "✿FUNCTION✿:";
-const QWEN_AGENT_ARGS = "✿ARGS✿:";
-/** The `✿` that opens Qwen-Agent's step at a line's start. */
-export const FLOWER = 0x273f;
-/** A ReAct `Action:` line longer than this (after the colon) names no tool. */
-const MAX_REACT_ACTION = 200;
-
-export const CLASSES = (() => {
-  const table = new Uint8Array(128);
-  for (let code = 0x41; code <= 0x5a; code++) table[code] = Class.Letter;
-  for (let code = 0x61; code <= 0x7a; code++) table[code] = Class.Letter;
-  for (let code = 0x30; code <= 0x39; code++) table[code] = Class.NameRest;
-  table[UNDERSCORE] = Class.NameRest;
-  table[DOT] = Class.NameRest;
-  table[SPACE] = Class.Space;
-  table[TAB] = Class.Space;
-  table[LINE_FEED] = Class.LineFeed;
-  for (const code of [LESS, OPEN_BRACKET, OPEN_PARENTHESIS, OPEN_BRACE]) table[code] = Class.Trigger;
-  return table;
-})();
-
-export function classOf(code: number): Class {
-  return code < 128 ? (CLASSES[code]! as Class) : code === FULLWIDTH_OPEN ? Class.Trigger : Class.Other;
-}
 
 export abstract class CandidateReader {
   /** Findings completed by the last `feed` or `finish`, in source order. */
@@ -304,59 +231,6 @@ export abstract class CandidateReader {
     this.matched = 0;
   }
 
-  /** After `[`: up to three spaces and two words that must name something registered. */
-  protected nearName(input: string, i: number, code: number): number {
-    const end = input.length;
-    const near = this.near;
-    while (near.take(code)) {
-      if (++i === end) return end;
-      code = input.charCodeAt(i);
-    }
-    if (this.mayOpenArray(code)) {
-      const wordsFrom = this.startOffset + 1 - this.base;
-      this.capture = this.bracket + near.verdict(wordsFrom >= 0 ? input.slice(wordsFrom, i) : undefined).raw;
-      this.captureFrom = i;
-      if (code === OPEN_BRACE) return this.openArray(i);
-      this.mode = Mode.ArrayOpen;
-      this.blank = false;
-      return i;
-    }
-    if (code === CLOSE_BRACKET && this.opensMarker()) return this.openToolCalls(i + 1);
-    // Words whose hashes name nothing; and `[NAME:` not followed by a blank or `{`, this language's own start.
-    if (!near.mayName() || (code === COLON && near.plain() && i + 1 < end && !mayOpenNearBody(input.charCodeAt(i + 1)))) return this.abandon(i);
-    // The words lie in this chunk when their `[` does: taken from it, not rebuilt from the reader's buffer.
-    const wordsFrom = this.startOffset + 1 - this.base;
-    const verdict = near.verdict(wordsFrom >= 0 ? input.slice(wordsFrom, i) : undefined);
-    if (!verdict.named || code === CLOSE_BRACKET || code === FULLWIDTH_CLOSE) return this.abandon(i);
-    this.shape = Shape.NearMiss;
-    this.inString = 0;
-    this.depth = 0;
-    this.blank = false;
-    this.capture = this.bracket + verdict.raw;
-    this.captureFrom = i;
-    if (code === COLON && verdict.plain) {
-      // `[NAME:` is this language's own start: only `[NAME:{…}]` is a near-miss.
-      this.mode = Mode.NearColon;
-      return i + 1;
-    }
-    this.mode = Mode.NearBody;
-    return i;
-  }
-
-  /**
-   * Whether `code`, right after a near-miss's `[` and any blanks the name reader took, may lead to a
-   * JSON array of calls: the `[` began its line and no word came, and `code` is `{` or a line break.
-   */
-  protected mayOpenArray(code: number): boolean {
-    return this.nearAtLineStart && this.bracket === "[" && this.near.wordless() && (code === OPEN_BRACE || code === LINE_FEED || code === CARRIAGE_RETURN);
-  }
-
-  /** The `{` at `i` opens a JSON array of calls, read as a JSON object is (its objects are the calls); the capture holds what came before. */
-  protected openArray(i: number): number {
-    this.readJson(Shape.JsonArray, 2);
-    return i + 1;
-  }
-
   /**
    * Reads on as a JSON object whose first key is still to come, `depth` brackets and braces deep.
    * `endsAtClose`: the call ends with its closing brace or bracket (after a marker token on its line,
@@ -373,16 +247,17 @@ export abstract class CandidateReader {
     this.jsonOpening = true;
   }
 
-  /** Whether a near-miss's words, at their `]`, are Mistral's `[TOOL_CALLS]` token at a line's start. */
-  protected opensMarker(): boolean {
-    return this.bracket === "[" && this.near.isToolCallsMarker();
-  }
-
   /** Reads on in one of the modes of model tokens (`Mode.Marker`, `Mode.HarmonyHeader`, `Mode.MistralName`): tokens.ts. */
   protected abstract token(input: string, i: number, code: number): number;
 
-  /** Mistral's `[TOOL_CALLS]` ended just before index `i`: tokens.ts. */
-  protected abstract openToolCalls(i: number): number;
+  /** After `[`: the words of a near-miss (near-miss.ts). */
+  protected abstract nearName(input: string, i: number, code: number): number;
+
+  /** Between a `[` that ends its line and a JSON array's first `{` (near-miss.ts). */
+  protected abstract arrayOpen(i: number, base: number, code: number): number;
+
+  /** Reads on in a ReAct or Qwen-Agent step (`Mode.ReactOpen` to `Mode.ReactText`): steps.ts. */
+  protected abstract react(input: string, i: number, base: number, code: number): number;
 
   /** A marker token ended just before index `i`: idle there, the line's front an indentation, so JSON after it may open a call. */
   protected markAt(i: number): number {
@@ -390,61 +265,6 @@ export abstract class CandidateReader {
     this.front = Front.Indent;
     this.markedLine = this.line;
     return i;
-  }
-
-  /**
-   * A ReAct step after its `Action:` (or Qwen-Agent's, from its `✿`): the action's line, the
-   * `Action Input:` (`✿ARGS✿:`) label, then the input.
-   */
-  protected react(input: string, i: number, base: number, code: number): number {
-    switch (this.mode) {
-      case Mode.ReactOpen:
-        if (code !== QWEN_AGENT_FUNCTION.charCodeAt(this.matched)) return this.abandon(i);
-        if (++this.matched === QWEN_AGENT_FUNCTION.length) {
-          this.mode = Mode.ReactAction;
-          this.boundedLength = 0;
-          this.closer = QWEN_AGENT_ARGS;
-        }
-        return i + 1;
-      case Mode.ReactAction:
-        if (code === LINE_FEED) {
-          this.newline(base + i);
-          this.mode = Mode.ReactLabel;
-          this.matched = 0;
-        } else if (++this.boundedLength > MAX_REACT_ACTION) return this.abandon(i);
-        return i + 1;
-      case Mode.ReactLabel:
-        // No `Action Input:` line: the step is text, and this line is read again from here.
-        if (code !== this.closer.charCodeAt(this.matched)) return this.abandon(i);
-        if (++this.matched === this.closer.length) this.mode = Mode.ReactInput;
-        return i + 1;
-      case Mode.ReactInput:
-        if (code === SPACE || code === TAB) return i + 1;
-        if (code === OPEN_BRACE) {
-          // The object ends the step: what follows on its line is not read.
-          this.readJson(Shape.React, 1, true);
-          return i + 1;
-        }
-        this.mode = Mode.ReactText;
-        return i;
-      default:
-        if (code === LINE_FEED) {
-          this.completeAt(input, i, base);
-          return i;
-        }
-        return i + 1;
-    }
-  }
-
-  /** Between a `[` that ends its line and the `{` of the array's first call: blanks and single line breaks. */
-  protected arrayOpen(i: number, base: number, code: number): number {
-    if (code === OPEN_BRACE) return this.openArray(i);
-    if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) return i + 1;
-    if (code !== LINE_FEED) return this.abandon(i);
-    this.newline(base + i);
-    if (this.blank) return this.abandon(i + 1);
-    this.blank = true;
-    return i + 1;
   }
 
   /** After `<`: whether `code` adds to the tag's name (not past the name limit). */
@@ -568,54 +388,7 @@ export abstract class CandidateReader {
   }
 }
 
-/**
- * Index of the first character from `from` on that a string closed by `quote` must read one at a
- * time (a backslash, the quote, a line feed): the others change nothing.
- */
-function stringRunEnd(input: string, from: number, quote: number): number {
-  let i = from;
-  for (; i < input.length; i++) {
-    const code = input.charCodeAt(i);
-    if (code === BACKSLASH || code === quote || code === LINE_FEED) return i;
-  }
-  return i;
-}
-
-/** A character `inside` acts on outside a string: a quote, a bracket, a brace, a parenthesis or a line feed. */
-function isStructural(code: number): boolean {
-  switch (code) {
-    case QUOTE:
-    case APOSTROPHE:
-    case OPEN_BRACKET:
-    case CLOSE_BRACKET:
-    case OPEN_BRACE:
-    case CLOSE_BRACE:
-    case OPEN_PARENTHESIS:
-    case CLOSE_PARENTHESIS:
-    case FULLWIDTH_CLOSE:
-    case LINE_FEED:
-      return true;
-    default:
-      return false;
-  }
-}
-
-/**
- * Index of the first structural character from `from` on, outside a string, once a character
- * that is not a blank was read: the others (blanks included) change nothing.
- */
-function plainRunEnd(input: string, from: number): number {
-  let i = from;
-  while (i < input.length && !isStructural(input.charCodeAt(i))) i++;
-  return i;
-}
-
 /** A character of a tag's name after `<`: a name character, `.`, `=` (`<function=…`) or `-`. */
 function isTagNameCharacter(code: number): boolean {
   return isNameCharacter(code) || code === DOT || code === 0x3d || code === 0x2d;
-}
-
-/** Whether `code`, right after `[NAME:`, may lead to a `{` (what NearColon waits for): a blank or the brace itself. */
-export function mayOpenNearBody(code: number): boolean {
-  return code === OPEN_BRACE || code === SPACE || code === TAB || code === CARRIAGE_RETURN || code === LINE_FEED;
 }

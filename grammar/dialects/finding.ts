@@ -7,7 +7,18 @@ import type { Position } from "../ast.js";
 import { objectsOfArray, PositionWalk } from "./call-array.js";
 import { mapCall, type MappedCall, type RawCall } from "./mapping.js";
 import { callListItems, readFunctionArguments, readNearMiss } from "./read-arguments.js";
-import { callFromElement, callFromFunctionTags, callFromInvoke, callFromJson, callFromReact, callFromToolCall, GLM_NAME, parseJson, type ReadResult } from "./read-call.js";
+import {
+  callFromElement,
+  callFromFunctionTags,
+  callFromInvoke,
+  callFromJson,
+  callFromReact,
+  callFromToolCall,
+  GLM_NAME,
+  GLM_OPENING,
+  parseJson,
+  type ReadResult,
+} from "./read-call.js";
 import { callFromDeepSeek, callFromHarmony, callFromMistral, callFromPlugin, deepSeekCallsOf } from "./read-tokens.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
@@ -61,6 +72,30 @@ export interface DialectFinding {
    * then): the scanner's findings on that line are all out by then.
    */
   lineEnd?: number;
+}
+
+/**
+ * Whether the body of a tag whose closing tag never came, from its first character that is not a
+ * blank, begins a call: JSON, `<function=…>`, or a name and its first `<arg_key>` after `<tool_call>`;
+ * a `<parameter` after `<invoke …>`; `<|plugin|>` after InternLM's `<|action_start|>`; `<|message|>{`
+ * in a harmony call. DeepSeek's calls and `<function=…>` are read whatever follows (their readers
+ * tell prose from a call).
+ */
+export function readsUnclosed(shape: Shape, body: string): boolean {
+  switch (shape) {
+    case Shape.FunctionTags:
+    case Shape.DeepSeekCalls:
+    case Shape.DeepSeekCall:
+      return true;
+    case Shape.Invoke:
+      return body.startsWith("<parameter");
+    case Shape.Plugin:
+      return /^<[|｜]plugin[|｜]>/i.test(body);
+    case Shape.Harmony:
+      return /<\|message\|>\s*\{/.test(body);
+    default:
+      return body.startsWith("{") || body.startsWith("[{") || body.startsWith("<function=") || GLM_OPENING.test(body);
+  }
 }
 
 /** A candidate as the recognizer closed it. */
@@ -215,6 +250,29 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
       const qwenAgent = text.startsWith("✿");
       return { read: callFromReact(text), dialect: qwenAgent ? "qwen-agent" : "react", markup: false, unknownIsError: qwenAgent };
     }
+    case Shape.DeepSeekCalls:
+    case Shape.DeepSeekCall:
+    case Shape.Plugin:
+    case Shape.Harmony:
+    case Shape.Mistral:
+      return readTokenCandidate(candidate);
+    case Shape.JsonItem:
+      return {
+        read: callFromJson(parseJson(text)) ?? { problem: 'each of its "tool_calls" must have "name" and "arguments"' },
+        dialect: "json",
+        markup: false,
+        unknownIsError: true,
+      };
+    case Shape.JsonArray:
+      // Its objects are read one by one (findingsOf): the array itself is no call.
+      return { read: undefined, dialect: "json", markup: false, unknownIsError: false };
+  }
+}
+
+/** Reads a call written between model tokens (tokens.ts): DeepSeek's, Kimi's, InternLM's, harmony's, Mistral's. */
+function readTokenCandidate(candidate: Candidate): { read: ReadResult; dialect: RawCall["dialect"]; markup: boolean; unknownIsError: boolean } {
+  const { text } = candidate;
+  switch (candidate.shape) {
     case Shape.DeepSeekCall:
       return { read: callFromDeepSeek(text), dialect: /argument_begin/i.test(text) ? "kimi" : "deepseek", markup: false, unknownIsError: true };
     case Shape.Plugin: {
@@ -226,19 +284,9 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
       return { read: callFromHarmony(text), dialect: "harmony", markup: false, unknownIsError: true };
     case Shape.Mistral:
       return { read: callFromMistral(text), dialect: "mistral", markup: false, unknownIsError: true };
-    case Shape.DeepSeekCalls:
-      // Its calls are read one by one (findingsOf): the block itself is no call.
+    default:
+      // A DeepSeek block: its calls are read one by one (findingsOf), the block itself is no call.
       return { read: undefined, dialect: "deepseek", markup: false, unknownIsError: true };
-    case Shape.JsonItem:
-      return {
-        read: callFromJson(parseJson(text)) ?? { problem: 'each of its "tool_calls" must have "name" and "arguments"' },
-        dialect: "json",
-        markup: false,
-        unknownIsError: true,
-      };
-    case Shape.JsonArray:
-      // Its objects are read one by one (findingsOf): the array itself is no call.
-      return { read: undefined, dialect: "json", markup: false, unknownIsError: false };
   }
 }
 

@@ -3,6 +3,7 @@
  * and `NAME(` may open a call, and the words after a `[`: what a name there may be, and the
  * front (what the line holds so far) read back from a trigger or carried to the next chunk.
  */
+
 import {
   Class,
   CLASSES,
@@ -12,7 +13,6 @@ import {
   Front,
   Mode,
   mayOpenNearBody,
-  REACT_LABEL,
   DOT,
   UNDERSCORE,
   LINE_FEED,
@@ -21,9 +21,9 @@ import {
   OPEN_PARENTHESIS,
   SPACE,
   TAB,
-} from "./candidates.js";
+} from "./states.js";
 import { Shape } from "./finding.js";
-import { TokenReader } from "./tokens.js";
+import { REACT_LABEL, StepReader } from "./steps.js";
 import { beginsToolCallsMarker, isNameCharacter } from "./near-name.js";
 import { EMPTY_NAME_HASH, FUNCTOOLS, hashName, REACT_ACTION, type CallVocabulary } from "./vocabulary.js";
 
@@ -39,7 +39,7 @@ const enum LineOpener {
   Letter,
 }
 
-export abstract class FrontReader extends TokenReader {
+export abstract class FrontReader extends StepReader {
   /** For a name front: its characters (the first `nameLength`), and its absolute start. */
   protected readonly nameBuffer: Uint16Array;
   protected nameLength = 0;

@@ -4,9 +4,11 @@
  * finding.ts reads and maps the finished candidate, and call-scanner.ts decides by the region
  * log whether it is live (a call) or inert (a mention).
  *
- * Candidates: `<tool_call>…</tool_call>`, `<function=NAME>…</function>`, `<NAME>…</NAME>` for a
- * registered name; at a line start, a JSON object (`{"…`) on lines of its own and `NAME(…)`;
- * and `[`/`［` followed by a registered name in a shape that is not this language's own.
+ * Candidates: `<tool_call>…</tool_call>` (and the other wrappers of JSON calls), `<function=NAME>…</function>`,
+ * `<NAME>…</NAME>` for a registered name, model tokens (`<|…|>`, `<｜…｜>`, `[TOOL_CALLS]`: tokens.ts);
+ * at a line start, a JSON object (`{"…`) on lines of its own, `NAME(…)`, `Action:` and `✿FUNCTION✿:`
+ * steps (steps.ts) and `functools[`; and `[`/`［` followed by a registered name in a shape that is
+ * not this language's own (near-miss.ts).
  *
  * Between candidates it jumps from one trigger character (`<`, `[`, `［`, line feed) to the next
  * with `indexOf`. `{` and `(` open a call only at a line's beginning (the "front": an
@@ -32,39 +34,15 @@ import {
   SPACE,
   TAB,
   BACKSLASH,
-} from "./candidates.js";
-import { Shape } from "./finding.js";
+} from "./states.js";
+import { readsUnclosed, Shape } from "./finding.js";
 import { FrontReader } from "./line-fronts.js";
-import { GLM_OPENING } from "./read-call.js";
 import { FUNCTOOLS, REACT_ACTION } from "./vocabulary.js";
 
 export type { DialectFinding } from "./finding.js";
 
 /** Chunks up to this length are read a character at a time, as `quiet` reads them. */
 export const SMALL_CHUNK = 16;
-
-/**
- * Whether the body of a tag whose closing tag never came, from its first character that is not a
- * blank, begins a call: JSON, `<function=…>`, or a name and its first `<arg_key>` after `<tool_call>`;
- * a `<parameter` after `<invoke …>`; `<|plugin|>` after InternLM's `<|action_start|>`. DeepSeek's
- * calls and `<function=…>` are read whatever follows (their readers tell prose from a call).
- */
-function startsUnclosedBody(shape: Shape, body: string): boolean {
-  switch (shape) {
-    case Shape.FunctionTags:
-    case Shape.DeepSeekCalls:
-    case Shape.DeepSeekCall:
-      return true;
-    case Shape.Invoke:
-      return body.startsWith("<parameter");
-    case Shape.Plugin:
-      return /^<[|｜]plugin[|｜]>/i.test(body);
-    case Shape.Harmony:
-      return /<\|message\|>\s*\{/.test(body);
-    default:
-      return body.startsWith("{") || body.startsWith("[{") || body.startsWith("<function=") || GLM_OPENING.test(body);
-  }
-}
 
 export class DialectRecognizer extends FrontReader {
   /** Where the next of each trigger is in the chunk being read (-2: not searched, -1: none). */
@@ -191,7 +169,7 @@ export class DialectRecognizer extends FrontReader {
     else if (this.mode === Mode.TagBody && this.shape !== Shape.Element) {
       // An unclosed <tool_call> is read only when a call follows its opener; else it is prose about one.
       const body = this.capture.slice(this.capture.indexOf(">") + 1).trimStart();
-      if (startsUnclosedBody(this.shape, body)) this.complete(this.total);
+      if (readsUnclosed(this.shape, body)) this.complete(this.total);
     }
     this.mode = Mode.Idle;
     this.capture = "";

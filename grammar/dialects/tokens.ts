@@ -2,10 +2,13 @@
  * The part of the dialect recognizer (recognizer.ts) that reads the special tokens models print
  * around their tool calls when the server does not parse them: `<|NAME|>` markers (Llama 3's
  * `<|python_tag|>`, Phi-4's `<|tool_call|>`), InternLM's `<|action_start|><|plugin|>` … `<|action_end|>`,
- * DeepSeek's `<｜tool▁calls▁begin｜>` … (fullwidth bars, `▁` between the words), and Mistral's
+ * DeepSeek's `<｜tool▁calls▁begin｜>` … (fullwidth bars, `▁` between the words), Kimi K2's
+ * `<|tool_calls_section_begin|>` …, Cohere's `<|START_ACTION|>` … `<|END_ACTION|>`, gpt-oss's harmony
+ * `<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`, and Mistral's
  * `[TOOL_CALLS]`, before a JSON array or before a tool's name and its `[ARGS]{…}`.
  */
-import { CandidateReader, DOT, GREATER, Mode, OPEN_BRACE, OPEN_BRACKET, CLOSE_BRACKET, PIPE } from "./candidates.js";
+import { NearMissReader } from "./near-miss.js";
+import { DOT, GREATER, Mode, OPEN_BRACE, OPEN_BRACKET, CLOSE_BRACKET, PIPE } from "./states.js";
 import { Shape } from "./finding.js";
 import { isNameCharacter } from "./near-name.js";
 
@@ -47,7 +50,7 @@ const MAX_HARMONY_HEADER = 256;
 /** A harmony header that sends the message to a tool: `to=functions.NAME`. */
 const HARMONY_RECIPIENT = /(?:^|\s)to=/;
 
-export abstract class TokenReader extends CandidateReader {
+export abstract class TokenReader extends NearMissReader {
   /** In `Mode.Marker` (after `<|` or `<｜`), `Mode.HarmonyHeader` or `Mode.MistralName` (after `[TOOL_CALLS]`). */
   protected token(input: string, i: number, code: number): number {
     if (this.mode === Mode.Marker) return this.marker(input, i, code);
