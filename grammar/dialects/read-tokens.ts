@@ -90,7 +90,7 @@ export function callFromPlugin(body: string): ReadResult {
 
 /** Mistral's newer form, `[TOOL_CALLS]NAME[ARGS]{…}` (also without `[ARGS]`, or with `[CALL_ID]…` before it). */
 export function callFromMistral(text: string): ReadResult {
-  const call = /^\[TOOL_CALLS\]([A-Za-z_][A-Za-z0-9_.-]*)(?:\[CALL_ID\][A-Za-z0-9_]*)?(?:\[ARGS\])?(\{[\s\S]*\})$/.exec(text);
+  const call = /^\[TOOL_CALLS\][ \t]*([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*(?:\[CALL_ID\][ \t]*[A-Za-z0-9_]*[ \t]*)?(?:\[ARGS\][ \t]*)?(\{[\s\S]*\})$/.exec(text);
   if (call === null) return { problem: "its call must be written [TOOL_CALLS]NAME[ARGS]{…}" };
   const value = parseJson(call[2]!);
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { problem: "its arguments are not a JSON object" };

@@ -8,7 +8,7 @@
  * `[TOOL_CALLS]`, before a JSON array or before a tool's name and its `[ARGS]{…}`.
  */
 import { NearMissReader } from "./near-miss.js";
-import { DOT, GREATER, Mode, OPEN_BRACE, OPEN_BRACKET, CLOSE_BRACKET, PIPE } from "./states.js";
+import { CLOSE_BRACKET, DOT, GREATER, Mode, OPEN_BRACE, OPEN_BRACKET, PIPE, SPACE, TAB } from "./states.js";
 import { Shape } from "./finding.js";
 import { isNameCharacter } from "./near-name.js";
 
@@ -122,21 +122,29 @@ export abstract class TokenReader extends NearMissReader {
     this.capture = `${this.bracket}TOOL_CALLS]`;
     this.captureFrom = i;
     this.boundedLength = 0;
+    this.matched = 0;
     return i;
   }
 
-  /** After `[TOOL_CALLS]`: a name, then `[ARGS]` or the like, up to the `{` that opens the arguments. */
+  /**
+   * After `[TOOL_CALLS]`: blanks, a name, then `[ARGS]` or the like (blanks between), up to the
+   * `{` that opens the arguments. `matched` is 1 once a character of the name was read.
+   */
   private mistralName(i: number, code: number): number {
-    if (this.boundedLength === 0 && !isNameCharacter(code)) {
-      // No name: the marker before a JSON array or object (or before prose).
-      this.capture = "";
-      return this.markAt(i);
+    if (this.matched === 0) {
+      if ((code === SPACE || code === TAB) && ++this.boundedLength <= MAX_MISTRAL_TAIL) return i + 1;
+      if (!isNameCharacter(code)) {
+        // No name: the marker before a JSON array or object (or before prose).
+        this.capture = "";
+        return this.markAt(i);
+      }
+      this.matched = 1;
     }
     if (code === OPEN_BRACE) {
       this.readJson(Shape.Mistral, 1, true);
       return i + 1;
     }
-    const goesOn = isNameCharacter(code) || code === DOT || code === HYPHEN || code === OPEN_BRACKET || code === CLOSE_BRACKET;
+    const goesOn = isNameCharacter(code) || code === DOT || code === HYPHEN || code === OPEN_BRACKET || code === CLOSE_BRACKET || code === SPACE || code === TAB;
     if (!goesOn || ++this.boundedLength > this.nameLimit + MAX_MISTRAL_TAIL) return this.abandon(i);
     return i + 1;
   }

@@ -197,6 +197,8 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
       ["InternLM action openers", (n) => "<|action_start|>".repeat(n), 0],
       ["[TOOL_CALLS] over and over", (n) => "[TOOL_CALLS]".repeat(n), 0],
       ["[TOOL_CALLS] and a name over and over", (n) => "[TOOL_CALLS]read_file".repeat(n), 0],
+      ["[TOOL_CALLS] and blanks", (n) => `[TOOL_CALLS]${" ".repeat(n)}read_file{}`, 0],
+      ["[TOOL_CALLS], a name and blanks", (n) => `[TOOL_CALLS]read_file${" ".repeat(n)}{}`, 0],
       ["a Mistral call whose arguments never close", (n) => `[TOOL_CALLS]read_file[ARGS]{"path": "${"x".repeat(n)}`, 0],
       ["FireFunction openers at every line's start", (n) => "functools[{\n".repeat(n), 0],
       ["functools words", (n) => "functools functools[ functools\n".repeat(n), 0],

@@ -105,6 +105,7 @@ const FORMS: Record<string, string> = {
   internlm: '<|action_start|><|plugin|>\n{"name": "read_file", "parameters": {"path": "a.ts"}}<|action_end|>',
   "mistral, name and [ARGS]": '[TOOL_CALLS]read_file[ARGS]{"path": "a.ts"}',
   "mistral, name and arguments": 'Reading it.[TOOL_CALLS]read_file{"path": "a.ts"}</s>',
+  "mistral, blanks between its tokens": '[TOOL_CALLS] read_file [ARGS] {"path": "a.ts"}',
   "mistral, with [CALL_ID]": '[TOOL_CALLS]FILE_OP.read[CALL_ID]a1b2c3d4e[ARGS]{"path": "a.ts"}',
   "qwen-agent": '✿FUNCTION✿: read_file\n✿ARGS✿: {"path": "a.ts"}',
   "qwen-agent, indented, its result to come": '  ✿FUNCTION✿: FILE_OP\n✿ARGS✿: {"action": "read", "path": "a.ts"}\n✿RESULT✿:',
