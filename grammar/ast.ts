@@ -53,6 +53,7 @@ export type Dialect =
   | "qwen-agent"
   | "kimi"
   | "harmony"
+  | "functionary"
   | "react"
   | "xml"
   | "function";

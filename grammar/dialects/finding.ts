@@ -246,9 +246,9 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
     case Shape.ToolCallItem:
       return { read: callFromJson(parseJson(text)) ?? { problem: 'its JSON must have "name" and "arguments"' }, dialect: "hermes", markup: true, unknownIsError: true };
     case Shape.React: {
-      // Qwen-Agent's step is plainly a call; `Action:` may open a line of prose.
+      // Qwen-Agent's step is plainly a call; `Action:` may open a line of prose, `>>>` a quote (and Functionary's `>>>all` is its text).
       const qwenAgent = text.startsWith("✿");
-      return { read: callFromReact(text), dialect: qwenAgent ? "qwen-agent" : "react", markup: false, unknownIsError: qwenAgent };
+      return { read: callFromReact(text), dialect: qwenAgent ? "qwen-agent" : text.startsWith(">") ? "functionary" : "react", markup: false, unknownIsError: qwenAgent };
     }
     case Shape.DeepSeekCalls:
     case Shape.DeepSeekCall:

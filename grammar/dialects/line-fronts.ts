@@ -10,6 +10,7 @@ import {
   classOf,
   COLON,
   FLOWER,
+  GREATER,
   Front,
   Mode,
   mayOpenNearBody,
@@ -60,7 +61,7 @@ export abstract class FrontReader extends StepReader {
     this.lineOpeners = new Uint8Array(128);
     for (let code = 0; code < 128; code++) {
       if (code === SPACE || code === TAB) this.lineOpeners[code] = LineOpener.Indent;
-      else if (code === OPEN_BRACE) this.lineOpeners[code] = LineOpener.Open;
+      else if (code === OPEN_BRACE || code === GREATER) this.lineOpeners[code] = LineOpener.Open;
       else if (classOf(code) === Class.Letter && vocabulary.mayBeginCallName(code)) this.lineOpeners[code] = LineOpener.Letter;
     }
   }
@@ -174,19 +175,11 @@ export abstract class FrontReader extends StepReader {
     return i;
   }
 
-  /** Whether a line beginning with `code` may begin a call: an indentation, `{`, `✿`, or a letter a call name may begin with. */
+  /** Whether a line beginning with `code` may begin a call: an indentation, `{`, `✿`, `>`, or a letter a call name may begin with. */
   protected mayOpenLine(code: number): boolean {
-    return code === SPACE || code === TAB || code === OPEN_BRACE || code === FLOWER || (classOf(code) === Class.Letter && this.vocabulary.mayBeginCallName(code));
-  }
-
-  /** At Qwen-Agent's `✿` (index `i`) at a line's start, after its indentation: its step opens. */
-  protected openQwenAgent(i: number, base: number): number {
-    this.front = Front.Dead;
-    this.idleFrom = i + 1;
-    this.begin(Mode.ReactOpen, i, base);
-    this.shape = Shape.React;
-    this.matched = 1;
-    return i + 1;
+    return (
+      code === SPACE || code === TAB || code === OPEN_BRACE || code === FLOWER || code === GREATER || (classOf(code) === Class.Letter && this.vocabulary.mayBeginCallName(code))
+    );
   }
 
   /**

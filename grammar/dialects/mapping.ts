@@ -53,6 +53,7 @@ const DIALECT_NAMES: Record<RawCall["dialect"], string> = {
   internlm: "an InternLM <|action_start|><|plugin|> call",
   "qwen-agent": "a Qwen-Agent step (✿FUNCTION✿ / ✿ARGS✿)",
   kimi: "a Kimi K2 <|tool_call_begin|> call",
+  functionary: "a Functionary step (>>>NAME, then its JSON arguments)",
   harmony: "a gpt-oss harmony call (<|channel|>commentary to=functions.NAME)",
   react: "a ReAct step (Action / Action Input)",
   xml: "an XML tool call",

@@ -192,12 +192,12 @@ function callFromArgumentKeys(name: string, rest: string): ReadResult {
 
 /**
  * A ReAct step, `Action: NAME` then `Action Input: INPUT` on the next line (LangChain's agents), or
- * Qwen-Agent's `✿FUNCTION✿: NAME` then `✿ARGS✿: INPUT`:
+ * Qwen-Agent's `✿FUNCTION✿: NAME` then `✿ARGS✿: INPUT`, or Functionary's `>>>NAME` then INPUT:
  * a JSON object's entries are the arguments; any other input is one argument named `input`, which
  * the mapping gives to the action's first parameter (mapping.ts).
  */
 export function callFromReact(text: string): ReadResult {
-  const step = /^(?:Action|✿FUNCTION✿):[ \t]*([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*\r?\n(?:Action Input|✿ARGS✿):[ \t]*([\s\S]*)$/.exec(text);
+  const step = /^(?:(?:Action|✿FUNCTION✿):[ \t]*|>>>)([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*\r?\n(?:(?:Action Input|✿ARGS✿):)?[ \t]*([\s\S]*)$/.exec(text);
   if (!step) return undefined;
   const input = step[2]!.trim();
   if (input === "") return { name: step[1]!, args: [] };

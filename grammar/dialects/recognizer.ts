@@ -31,6 +31,7 @@ import {
   OPEN_PARENTHESIS,
   FULLWIDTH_OPEN,
   FLOWER,
+  GREATER,
   SPACE,
   TAB,
   BACKSLASH,
@@ -197,7 +198,7 @@ export class DialectRecognizer extends FrontReader {
       case Class.Other:
         // `Action:` at a line's start opens a ReAct step, `✿` Qwen-Agent's (trigger).
         if (code === COLON && this.front === Front.Name && this.nameIs(REACT_ACTION, this.nameLength, "", 0, 0)) return false;
-        if (code === FLOWER && this.front === Front.Indent) return false;
+        if ((code === FLOWER || code === GREATER) && this.front === Front.Indent) return false;
         this.front = Front.Dead;
         return true;
       case Class.LineFeed:
@@ -362,7 +363,7 @@ export class DialectRecognizer extends FrontReader {
       while (i < end && ((code = input.charCodeAt(i)) === SPACE || code === TAB)) i++;
       if (i === end) return end;
       if (code === OPEN_BRACE) return this.trigger(input, i, base, code);
-      if (code === FLOWER) return this.openQwenAgent(i, base);
+      if (code === FLOWER || code === GREATER) return this.openStep(i, base, code);
       // A `[` is the next trigger: the front stays an indentation, so a `[{` there may open a JSON array of calls.
       if (code === OPEN_BRACKET) return i;
       if (classOf(code) !== Class.Letter || !this.vocabulary.mayBeginCallName(code)) {
@@ -400,7 +401,7 @@ export class DialectRecognizer extends FrontReader {
   private trigger(input: string, i: number, base: number, code: number): number {
     if (code === OPEN_PARENTHESIS) return this.openFunction(input, i, base);
     if (code === COLON) return this.openReact(input, i, base);
-    if (code === FLOWER) return this.openQwenAgent(i, base);
+    if (code === FLOWER || code === GREATER) return this.openStep(i, base, code);
     const front = code === OPEN_BRACE || code === OPEN_BRACKET ? this.frontAt(input, i) : Front.Dead;
     this.front = Front.Dead;
     this.idleFrom = i + 1;

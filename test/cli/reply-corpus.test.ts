@@ -83,6 +83,7 @@ describe("the reply corpus, classified as `clio parse` reports it", () => {
       "python-list",
       "firefunction",
       "wrappers",
+      "functionary",
       "react",
       "xml",
       "function",

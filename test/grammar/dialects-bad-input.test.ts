@@ -206,6 +206,8 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
       ["harmony headers", (n) => "<|start|>assistant<|channel|>".repeat(n), 0],
       ["harmony headers that run on", (n) => `<|channel|>commentary to=${"x ".repeat(n)}<|message|>{}`, 0],
       ["a harmony call whose arguments never end", (n) => `<|channel|>commentary to=functions.read_file<|message|>{"path": "${"x".repeat(n)}`, 0],
+      ["Functionary step lines", (n) => ">>>read_file\n".repeat(n), 0],
+      ["quote lines", (n) => "> a quote >>>\n>>> x\n".repeat(n), 0],
       ["Qwen-Agent function lines", (n) => "✿FUNCTION✿: read_file\n".repeat(n), 0],
       ["Qwen-Agent flowers", (n) => "✿✿✿\n".repeat(n), 0],
       ["a Python list of calls that never closes", (n) => `[read_file(path="a"), ${'list_files(path="."), '.repeat(n)}`, 0],

@@ -69,6 +69,8 @@ const PIECES = [
   'functools[{"name": "read_file", "arguments": {"path": "a"}}]\n',
   '[read_file(path="a"), read_file(path="b")]\n',
   "✿",
+  '>>>read_file\n{"path": "a"}\n',
+  ">>>",
   "functools",
   "<|",
   "<｜",

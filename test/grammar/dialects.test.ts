@@ -287,6 +287,17 @@ describe("other dialects and near-misses", () => {
     expect(parse("[foo(1), bar(2)] are Python calls; [x(1), y(2)] too.", vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
   });
 
+  it("Functionary's >>>NAME step is a block quote to CommonMark: a mention whose hint is the command, in any chunking; its >>>all text is nothing", () => {
+    const text = '>>>all\nI will read the file.\n>>>read_file\n{"path": "a.ts"}\n';
+    const whole = parse(text, vocabulary);
+    expect(whole.commands).toEqual([]);
+    expect(whole.errors).toEqual([]);
+    expect(whole.mentions).toMatchObject([{ context: "quote", text: ">>>read_file", hint: '[FILE_OP:action=read:path="a.ts"]' }]);
+    for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
+    expect(chunked([...text])).toEqual(whole);
+    expect(parse("> quoted\n>>> nested\n> > more\n>>>\n", vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
+  });
+
   it("calls between model tokens naming an unknown tool are errors; the tokens in prose are text", () => {
     for (const unknown of [
       '<｜tool▁call▁begin｜>browser_open<｜tool▁sep｜>{"url": "x"}<｜tool▁call▁end｜>',
@@ -529,6 +540,8 @@ const PIECES = [
   "✿FUNCTION✿: ",
   "✿ARGS✿: ",
   "✿",
+  ">>>read_file\n",
+  ">",
   "functools",
   "functools[",
   "<function_call>",
