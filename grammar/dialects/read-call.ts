@@ -64,7 +64,8 @@ export function parseJson(text: string): unknown {
 
 /**
  * A JSON value as a call: `{"name", "arguments"|"parameters"|…}`, OpenAI's
- * `{"function": {"name", "arguments": "<json text>"}}`, or a name with the arguments beside it.
+ * `{"function": {"name", "arguments": "<json text>"}}`, or a name with the arguments beside it;
+ * undefined for a tool's definition (its parameters a JSON Schema) and other objects.
  */
 export function callFromJson(value: unknown): ReadResult {
   if (!isObject(value)) return undefined;
@@ -85,6 +86,8 @@ export function callFromJson(value: unknown): ReadResult {
     args = parsed;
   }
   if (!isObject(args)) return { problem: `its ${argumentKey ?? "arguments"} must be a JSON object, not ${jsonType(args)}` };
+  // A tool's definition (as in Hermes' `<tools>`), its parameters a JSON Schema: no call.
+  if (isToolDefinition(object)) return undefined;
   return { name, args: Object.entries(args) };
 }
 
@@ -232,5 +235,17 @@ export function callFromToolCall(body: string): ReadResult {
   if (!trimmed.startsWith("{")) return { problem: 'its body must be a JSON object such as {"name": "…", "arguments": {…}}' };
   const value = parseJson(trimmed);
   if (value === undefined) return { problem: "its body is not valid JSON" };
-  return callFromJson(value) ?? { problem: 'its JSON must have "name" and "arguments"' };
+  return (
+    callFromJson(value) ?? {
+      problem: isToolDefinition(value) ? "it holds a tool's definition (its parameters a JSON Schema), not a call" : 'its JSON must have "name" and "arguments"',
+    }
+  );
+}
+
+/** Whether `value` is a tool's definition: a name, and parameters that are a JSON Schema (`{"type": "object", "properties": {…}}`). */
+function isToolDefinition(value: unknown): boolean {
+  if (!isObject(value)) return false;
+  const definition = isObject(value.function) ? value.function : value;
+  const parameters = definition.parameters;
+  return isObject(parameters) && parameters.type === "object" && isObject(parameters.properties);
 }

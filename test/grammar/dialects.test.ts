@@ -298,6 +298,17 @@ describe("other dialects and near-misses", () => {
     expect(parse("> quoted\n>>> nested\n> > more\n>>>\n", vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
   });
 
+  it("a tool's definition (its parameters a JSON Schema) is no call: text on a line of its own, an error saying so in a <tools> or <tool_call> block", () => {
+    const definition =
+      '{"type": "function", "function": {"name": "read_file", "description": "Read a file", "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}}}';
+    expect(parse(`The tool:\n${definition}\n`, vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
+    for (const tag of ["tools", "tool_call"]) {
+      const result = parse(`<${tag}>\n${definition}\n</${tag}>`, vocabulary);
+      expect(result.commands).toEqual([]);
+      expect(result.errors).toMatchObject([{ code: "unmapped_call", message: expect.stringContaining("a tool's definition") }]);
+    }
+  });
+
   it("calls between model tokens naming an unknown tool are errors; the tokens in prose are text", () => {
     for (const unknown of [
       '<｜tool▁call▁begin｜>browser_open<｜tool▁sep｜>{"url": "x"}<｜tool▁call▁end｜>',
