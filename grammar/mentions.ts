@@ -57,12 +57,14 @@ export class MentionFinder implements MachineHost {
     const found: Mention[] = [];
     let i = 0;
     let counted = 0;
+    // The next line feed not passed yet (-1: none), so a long line is searched for it once.
+    let lineFeed = content.indexOf("\n");
     while (i < content.length) {
       const bracket = content.indexOf("[", i);
       if (bracket < 0) break;
       // Line feeds before the bracket that the machine did not consume.
-      for (let lineFeed = content.indexOf("\n", Math.max(counted, i)); lineFeed >= 0 && lineFeed < bracket; lineFeed = content.indexOf("\n", lineFeed + 1)) {
-        this.newline(offset + lineFeed);
+      for (; lineFeed >= 0 && lineFeed < bracket; lineFeed = content.indexOf("\n", lineFeed + 1)) {
+        if (lineFeed >= Math.max(counted, i)) this.newline(offset + lineFeed);
       }
       counted = bracket;
       if (bracket > i && content.charCodeAt(bracket - 1) === 0x5c) {
