@@ -5,6 +5,10 @@
  */
 // CommonMark's `\s` in tags is JavaScript's white space, as commonmark.js's regular expressions read it.
 import { isRegexSpace } from "./chars.js";
+import { HarmonyHeaderReader } from "./harmony.js";
+import { TagOutcome } from "./tag-outcome.js";
+
+export { TagOutcome } from "./tag-outcome.js";
 
 const BLOCK_NAMES = new Set(
   (
@@ -61,12 +65,6 @@ export function htmlBlockEnds(type: number, line: string): boolean {
   return type >= 1 && type <= 5 && BLOCK_ENDS[type]!.test(line);
 }
 
-export const enum TagOutcome {
-  Running,
-  Complete,
-  Failed,
-}
-
 const enum Tag {
   AfterLessThan,
   OpenName,
@@ -98,6 +96,8 @@ const enum Tag {
   InstructionQuestion,
   Scheme,
   Autolink,
+  /** After `<|`: a gpt-oss harmony header (harmony.ts). */
+  Harmony,
 }
 
 /**
@@ -123,6 +123,17 @@ export class TagRecognizer {
   private absentUntil = -1;
   private name = "";
   private matched = 0;
+  private readonly harmony = new HarmonyHeaderReader();
+
+  /** Whether what completed is a harmony header (harmony.ts): a message's, never HTML. */
+  get harmonyHeader(): boolean {
+    return this.state === Tag.Harmony;
+  }
+
+  /** Whether what completed is a harmony header opening the `analysis` channel: reasoning. */
+  get harmonyAnalysis(): boolean {
+    return this.state === Tag.Harmony && this.harmony.analysis;
+  }
 
   /**
    * The paragraph ended (at absolute `end`) with this construct still waiting for its
@@ -191,6 +202,11 @@ export class TagRecognizer {
         if (code === 0x2f) return this.go(Tag.CloseFirst);
         if (code === 0x21) return this.go(Tag.Bang);
         if (code === 0x3f) return this.go(Tag.Instruction);
+        if (code === 0x7c) {
+          this.harmony.begin();
+          this.state = Tag.Harmony;
+          return this.harmony.step(code);
+        }
         return TagOutcome.Failed;
       case Tag.OpenName:
         if (isNameCharacter(code)) return this.go(Tag.OpenName, code);
@@ -244,6 +260,8 @@ export class TagRecognizer {
         return this.endOfTag(code);
       case Tag.SelfClose:
         return code === 0x3e ? TagOutcome.Complete : TagOutcome.Failed;
+      case Tag.Harmony:
+        return this.harmony.step(code);
       default:
         return this.special(code);
     }

@@ -6,39 +6,12 @@
  */
 import type { Mention } from "./ast.js";
 import { BACKTICK, CARRIAGE_RETURN, LINE_FEED, TILDE } from "./chars.js";
+import { HARMONY_CLOSE, reasoningEnd } from "./harmony.js";
 import { BlockTracker, Leaf, LineKind, Need } from "./blocks.js";
 import { htmlBlockEnds, REASONING_NAMES, TagOutcome, TagRecognizer } from "./html.js";
 import type { InertRegionKind } from "./regions.js";
 import { BacktickRuns, State } from "./scanner-core.js";
 import { RecoveringScanner } from "./scanner-recovery.js";
-
-/** Characters that can only be part of a line's beginning (markers, indentation, fence runs). */
-function prefixTable(): Uint8Array {
-  const table = new Uint8Array(128).fill(1);
-  for (const character of " \t\r>-+*_=#.)`~0123456789") table[character.charCodeAt(0)] = 0;
-  return table;
-}
-const PREFIX_END = prefixTable();
-
-/** Index of the first character at or after `from` that ends a line's beginning (given `need`), or `input.length`. */
-export function prefixEnd(input: string, from: number, need: Need): number {
-  const end = input.length;
-  let i = from;
-  if (need === Need.Decider) {
-    while (i < end) {
-      const code = input.charCodeAt(i);
-      if (code >= 128 || PREFIX_END[code] === 1) return i;
-      i++;
-    }
-    return end;
-  }
-  while (i < end) {
-    const code = input.charCodeAt(i);
-    if (code === LINE_FEED || (code === BACKTICK && need === Need.LineOrBacktick)) return i;
-    i++;
-  }
-  return end;
-}
 
 export abstract class LineScanner extends RecoveringScanner {
   protected readonly tracker = new BlockTracker();
@@ -50,7 +23,7 @@ export abstract class LineScanner extends RecoveringScanner {
   protected lineHeading = false;
   /** Absolute offset of a `<` that starts a paragraph and may make it an HTML block (type 7). */
   protected mayBeHtmlAt = -1;
-  /** While in reasoning: its closing tag, lower case. */
+  /** While in reasoning: its closing tag, lower case, or HARMONY_CLOSE in a harmony message (harmony.ts). */
   protected reasoningClose = "";
   /** Where the held code span or tag starts, and the line it starts on. */
   protected holdStart = 0;
@@ -205,10 +178,10 @@ export abstract class LineScanner extends RecoveringScanner {
     // The line's text without the `\r` of a CRLF, for its mentions.
     const text = captured.charCodeAt(captured.length - 1) === CARRIAGE_RETURN ? captured.slice(0, -1) : captured;
     if (region === "reasoning") {
-      const close = text.toLowerCase().indexOf(this.reasoningClose);
-      if (close >= 0) {
-        const after = close + this.reasoningClose.length;
-        this.findSpanMentions(text.slice(0, close), this.lineContent, "reasoning");
+      const close = reasoningEnd(text.toLowerCase(), this.reasoningClose);
+      if (close !== undefined) {
+        const after = close.resume;
+        this.findSpanMentions(text.slice(0, close.start), this.lineContent, "reasoning");
         this.markRegion(this.lineContent + after, undefined);
         this.tracker.reset();
         this.state = State.Text;
@@ -335,16 +308,21 @@ export abstract class LineScanner extends RecoveringScanner {
   private completeTag(text: string): void {
     const start = this.holdStart;
     const name = this.tag.openName;
-    if (REASONING_NAMES.has(name)) {
+    if (REASONING_NAMES.has(name) || this.tag.harmonyAnalysis) {
       this.markRegion(start, "reasoning");
       this.applyHeldLines();
-      this.reasoningClose = `</${name}>`;
+      this.reasoningClose = this.tag.harmonyAnalysis ? HARMONY_CLOSE : `</${name}>`;
       this.lineRegion = "reasoning";
       this.lineContent = start + text.length;
       this.capturing = true;
       this.captureText = "";
       this.captureFrom = this.lineContent - this.base;
       this.state = State.InertLine;
+      return;
+    }
+    if (this.tag.harmonyHeader) {
+      // Another channel's header, or a tool call's (the dialect layer reads it): text, read once.
+      this.state = State.Text;
       return;
     }
     if (this.tag.autolink) {

@@ -13,7 +13,7 @@ import { Need } from "./blocks.js";
 import { Outcome } from "./command-machine.js";
 import { Closer, FENCE_SPECIAL, FollowUp, HOLD_SPECIAL, NO_EVENTS, RECOVER_SPECIAL, Region, skipTo, State, TEXT_SPECIAL, type ParseEvent } from "./scanner-core.js";
 import { EndingScanner } from "./scanner-end.js";
-import { prefixEnd } from "./scanner-lines.js";
+import { prefixEnd } from "./line-prefix.js";
 
 export type { ParseEvent } from "./scanner-core.js";
 

@@ -34,6 +34,7 @@ const BAD_INPUTS: Record<string, (size: number) => string> = {
   "an unmatched backtick run before many paired ones": (size) => `\`x ${"``y [A:k=1]`` ".repeat(size)}[B:k=1]`,
   "a block quote as deep as the text is long": (size) => `${">".repeat(size)} [A:k=1]\n${"lazy `x [B:k=1]\n".repeat(size)}`,
   "list items indented with tabs and spaces": (size) => "- a\n \t [A:k=1]\n\n\t  [B:k=1]\n".repeat(size),
+  "an unclosed harmony analysis message at the end": (size) => `<|channel|>analysis<|message|>\n${"x [A:k=1] `y <b <|end|\n".repeat(size)}`,
   "<think> inside a fence": (size) => `\`\`\`\n${"<think>\n[A:k=1]\n".repeat(size)}\`\`\`\n[B:k=1]`,
 };
 
@@ -49,6 +50,16 @@ describe("bad input (issue 16)", () => {
         expect({ name, size, scannedPerCharacter: once.scanned / small.length <= 3 }).toEqual({ name, size, scannedPerCharacter: true });
         expect(twice.found).toBeGreaterThanOrEqual(once.found);
       }
+    }
+  });
+
+  it("harmony headers that never reach <|message|> are scanned in linear work, in chunks (one chunk counts the rest of the text at each `<` that fails)", () => {
+    const build = (size: number) => "<|channel|>analysis x [A:k=1] ".repeat(size);
+    for (const size of [7, 1]) {
+      const once = work(build(2_000), size);
+      const twice = work(build(4_000), size);
+      expect({ size, ratio: twice.scanned / once.scanned <= 2.1, found: twice.found }).toEqual({ size, ratio: true, found: 4_000 });
+      expect(once.scanned / build(2_000).length).toBeLessThanOrEqual(3);
     }
   });
 

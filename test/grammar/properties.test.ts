@@ -4,7 +4,34 @@ import { chunkingArbitrary, documentArbitrary, printableCommandArbitrary } from 
 import { decodeBase64, parse, print } from "../../grammar/index.js";
 import { allPositions, parseChunks, piecesTextArbitrary, positionOf } from "./support.js";
 
-const PIECES = ["[A:", "k=1", "]", "[B:j=", '"x]"', "<<EOF\n", "\nEOF\n", "EOF", "```\n", "~~~\n", "`", "``", "\\", "\n", "\r\n", "\r", " ", ":", "!", "é", "😀"];
+const PIECES = [
+  "[A:",
+  "k=1",
+  "]",
+  "[B:j=",
+  '"x]"',
+  "<<EOF\n",
+  "\nEOF\n",
+  "EOF",
+  "```\n",
+  "~~~\n",
+  "`",
+  "``",
+  "\\",
+  "\n",
+  "\r\n",
+  "\r",
+  " ",
+  ":",
+  "!",
+  "é",
+  "😀",
+  "<|channel|>analysis<|message|>",
+  "<|start|>assistant",
+  "<|channel|>",
+  "<|end|>",
+  "<|",
+];
 const anyText = fc.oneof(
   fc.string({ unit: "binary", maxLength: 60 }),
   fc.string({ unit: fc.constantFrom("[", "]", ":", "=", "<", "A", "k", " ", "\n", "\r", "`", "~", "\\", '"', "E", "O", "F"), maxLength: 80 }),
