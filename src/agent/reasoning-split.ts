@@ -1,9 +1,10 @@
 /**
- * Reasoning written into a reply's text (`<think>`, `<thinking>`, `<reasoning>` blocks, an
- * unclosed one to the end), told apart from what the reply says. Which text is reasoning is the
+ * Reasoning written into a reply's text (`<think>`, `<thinking>`, `<reasoning>` blocks, gpt-oss's
+ * harmony analysis messages `<|channel|>analysis<|message|>…<|end|>`, an unclosed one to the end),
+ * told apart from what the reply says. Which text is reasoning is the
  * scanner's decision (its region log, grammar/regions.ts), so a tag inside a fence or a code span
- * stays text, as it is code. The tags themselves, and the line break that ends a closing tag's
- * line, belong to neither side.
+ * stays text, as it is code. The tags (a harmony message's header and its `<|end|>`), and the line
+ * break that ends a closing tag's line, belong to neither side.
  */
 import type { InertRegionLog } from "../../grammar/regions.js";
 import { StreamingScanner } from "../../grammar/scanner.js";
@@ -18,19 +19,60 @@ export interface ReasoningSink {
 }
 
 const OPENER_NAMES = ["think", "thinking", "reasoning"];
+/** The end of a harmony message's header, which opens its body. */
+const HARMONY_MESSAGE = "<|message|>";
+/** The tokens that end a harmony message inside its region (the next message's header lies outside it). */
+const HARMONY_CLOSINGS = ["<|end|>", "<|return|>", "<|call|>"];
 
 /**
  * Index of the first `<` in `text` from `from` that may still open a reasoning block: its
- * letters name one of the tags, or are the beginning of a name when the text stops there.
+ * letters name one of the tags, or are the beginning of a name when the text stops there; or a
+ * `<|` that may begin a harmony header.
  */
 function possibleOpener(text: string, from: number): number {
   for (let at = text.indexOf("<", from); at >= 0; at = text.indexOf("<", at + 1)) {
+    if (text.charCodeAt(at + 1) === 0x7c) return at;
     let end = at + 1;
     while (end < text.length && /[A-Za-z]/.test(text[end]!)) end++;
     const name = text.slice(at + 1, end).toLowerCase();
     if (end === text.length ? OPENER_NAMES.some((opener) => opener.startsWith(name)) : OPENER_NAMES.includes(name)) return at;
   }
   return -1;
+}
+
+/**
+ * The opening (a tag, or a harmony header up to its `<|message|>`) at the start of `text`: its
+ * length and the closings that end its block, lower case. Undefined while it is incomplete.
+ */
+function openingOf(text: string): { length: number; closings: string[] } | undefined {
+  if (text.startsWith("<|")) {
+    const message = text.indexOf(HARMONY_MESSAGE);
+    return message < 0 ? undefined : { length: message + HARMONY_MESSAGE.length, closings: HARMONY_CLOSINGS };
+  }
+  const close = openingTagEnd(text);
+  if (close < 0) return undefined;
+  return { length: close + 1, closings: [`</${(/^<([A-Za-z]+)/.exec(text)?.[1] ?? "").toLowerCase()}>`] };
+}
+
+/** The first of `closings` in `text` (lower case): where it starts and its length, or undefined. */
+function firstClosing(text: string, closings: string[]): { at: number; length: number } | undefined {
+  let first: { at: number; length: number } | undefined;
+  for (const closing of closings) {
+    const at = text.indexOf(closing);
+    if (at >= 0 && (first === undefined || at < first.at)) first = { at, length: closing.length };
+  }
+  return first;
+}
+
+/** How many characters at the end of `text` may begin one of `closings`. */
+function closingPrefix(text: string, closings: string[]): number {
+  let longest = 0;
+  for (const closing of closings) {
+    let held = Math.min(closing.length - 1, text.length);
+    while (held > longest && !closing.startsWith(text.slice(text.length - held).toLowerCase())) held--;
+    longest = Math.max(longest, held);
+  }
+  return longest;
 }
 
 /** Index of the `>` that ends the opening tag at the start of `text` (quoted values skipped), or -1. */
@@ -58,7 +100,7 @@ export class ReasoningSplitter {
   private pending = "";
   private routed = 0;
   /** Inside a reasoning block: its opening tag is being skipped, then its body passed on. */
-  private block: { opening: boolean; closing: string; held: string } | undefined;
+  private block: { opening: boolean; closings: string[]; held: string } | undefined;
   /** After a closing tag, blanks and one line break are dropped ("return": a `\r` was, a `\n` may follow). */
   private afterBlock: "no" | "blanks" | "return" = "no";
 
@@ -130,31 +172,30 @@ export class ReasoningSplitter {
   private reasoningPiece(piece: string): void {
     let rest = piece;
     while (rest) {
-      this.block ??= { opening: true, closing: "", held: "" };
+      this.block ??= { opening: true, closings: [], held: "" };
       const block = this.block;
       if (block.opening) {
         block.held += rest;
-        const close = openingTagEnd(block.held);
-        if (close < 0) return;
-        block.closing = `</${(/^<([A-Za-z]+)/.exec(block.held)?.[1] ?? "").toLowerCase()}>`;
+        const opening = openingOf(block.held);
+        if (opening === undefined) return;
+        block.closings = opening.closings;
         block.opening = false;
-        rest = block.held.slice(close + 1);
+        rest = block.held.slice(opening.length);
         block.held = "";
       }
       const text = block.held + rest;
-      // The scanner ends a block at its first closing tag, so one found here is the block's end.
-      const end = text.toLowerCase().indexOf(block.closing);
-      if (end >= 0) {
-        if (end > 0) this.sink.reasoning(text.slice(0, end));
+      // The scanner ends a block at its first closing, so one found here is the block's end.
+      const end = firstClosing(text.toLowerCase(), block.closings);
+      if (end !== undefined) {
+        if (end.at > 0) this.sink.reasoning(text.slice(0, end.at));
         this.block = undefined;
         this.sink.reasoningEnded();
         this.afterBlock = "blanks";
-        rest = text.slice(end + block.closing.length);
+        rest = text.slice(end.at + end.length);
         continue;
       }
-      // What may be the beginning of the closing tag waits until the block's end is known.
-      let held = Math.min(block.closing.length - 1, text.length);
-      while (held > 0 && !block.closing.startsWith(text.slice(text.length - held).toLowerCase())) held--;
+      // What may be the beginning of the closing waits until the block's end is known.
+      const held = closingPrefix(text, block.closings);
       block.held = text.slice(text.length - held);
       const ready = text.slice(0, text.length - held);
       if (ready) this.sink.reasoning(ready);

@@ -47,6 +47,9 @@ const SAMPLES = [
   "<think>a</think><THINKING>b</thinking><think>c</think>\nd",
   "x <think data-note=\"a>b\" id='c>d'>body</think> y",
   "<thi<THINKING></thinking>\r<div></reasoning>",
+  '<|channel|>analysis<|message|>I need a.ts [FILE_OP:action=read:path="a.ts"]<|end|><|start|>assistant<|channel|>final<|message|>Reading a.ts.<|return|>',
+  "<|start|>assistant<|channel|>analysis<|message|>line one\r\nline two<|start|>assistant<|channel|>final<|message|>Answer\r\n",
+  "```\n<|channel|>analysis<|message|>fenced<|end|>\n```\n<|channel|>analysis<|message|>cut off",
 ];
 
 describe("reasoning split by the scanner's regions", () => {
@@ -79,6 +82,16 @@ describe("reasoning split by the scanner's regions", () => {
   it("splits blocks that touch, and skips an opening tag's quoted values", () => {
     expect(splitReasoning(SAMPLES[14]!)).toEqual({ text: "d", reasoning: ["a", "b", "c"] });
     expect(splitReasoning(SAMPLES[15]!)).toEqual({ text: "x y", reasoning: ["body"] });
+  });
+
+  it("takes gpt-oss's harmony analysis messages as reasoning: the header and its <|end|> belong to neither side", () => {
+    expect(splitReasoning(SAMPLES[17]!)).toEqual({
+      text: "<|start|>assistant<|channel|>final<|message|>Reading a.ts.<|return|>",
+      reasoning: ['I need a.ts [FILE_OP:action=read:path="a.ts"]'],
+    });
+    expect(splitReasoning(SAMPLES[18]!)).toEqual({ text: "<|start|>assistant<|channel|>final<|message|>Answer\r\n", reasoning: ["line one\r\nline two"] });
+    expect(splitReasoning(SAMPLES[19]!)).toEqual({ text: "```\n<|channel|>analysis<|message|>fenced<|end|>\n```\n", reasoning: ["cut off"] });
+    expect(withoutReasoning("<|channel|>analysis<|message|>plan<|end|>\n\nThe answer.")).toBe("The answer.");
   });
 
   it("a code span left open is prose when its paragraph ends, so the tag in it is reasoning", () => {
@@ -119,6 +132,15 @@ describe("reasoning split by the scanner's regions", () => {
       "</reasoning>",
       "<thi",
       "nk>",
+      "<|channel|>analysis<|message|>",
+      "<|start|>assistant",
+      "<|channel|>final<|message|>",
+      "<|channel|>",
+      "analysis",
+      "<|message|>",
+      "<|end|>",
+      "<|return|>",
+      "<|",
       "```\n",
       "~~~\n",
       "`",
