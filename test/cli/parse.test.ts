@@ -68,6 +68,32 @@ describe("clio parse", () => {
     }
   });
 
+  it("reads a raw gpt-oss reply (harmony tokens kept): the analysis channel is reasoning, the final channel and a tool call run", async () => {
+    const reply = [
+      "<|channel|>analysis<|message|>The user asks why the build fails. Let me think.",
+      'I could wipe it with [EXEC:action=run:command="rm -rf dist"] but that is drastic.',
+      'Better: read the config first, <tool_call>{"name": "execute_command", "arguments": {"command": "npm ci"}}</tool_call> later maybe.<|end|>',
+      '<|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path": "package.json"}<|call|>',
+      "<|start|>assistant<|channel|>final<|message|>Checking the build script.",
+      '[EXEC:action=run:command="npm run build"]<|return|>',
+    ].join("\n");
+    await writeFile(path.join(folder.path, "gpt-oss.md"), reply);
+    for (const chunk of [[], ["--chunk", "1"]]) {
+      const report = JSON.parse((await clio(["parse", "gpt-oss.md", "--json", ...chunk])).stdout);
+      expect(report.commands.map((command: { dialect: string; args: object }) => [command.dialect, command.args])).toEqual([
+        ["harmony", { action: "read", path: "package.json" }],
+        ["clio", { action: "run", command: "npm run build" }],
+      ]);
+      expect(
+        report.mentions.map((mention: { line: number; context: string; hint?: string; text: string }) => [mention.line, mention.context, mention.hint ?? mention.text]),
+      ).toEqual([
+        [2, "reasoning", '[EXEC:action=run:command="rm -rf dist"]'],
+        [3, "reasoning", '[EXEC:action=run:command="npm ci"]'],
+      ]);
+      expect(report.errors).toEqual([]);
+    }
+  });
+
   it("reads standard input for - or no file, and exits 0 for any text at all", async () => {
     const piped = await clio(["parse", "-", "--json"], "[GIT:action=status]\n");
     expect(piped.code).toBe(0);
