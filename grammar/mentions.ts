@@ -20,7 +20,7 @@ const WHERE: Record<MentionContext, string> = {
   "inline-code": "inside inline code (backticks)",
   html: "inside raw HTML",
   quote: "inside a block quote (a line starting with >)",
-  reasoning: "inside reasoning (a <think> block)",
+  reasoning: "inside reasoning (a <think> block or a gpt-oss analysis message)",
 };
 
 /** Where a mention was, in words for a person or a model: "inside a block quote (…)". */
