@@ -3,7 +3,7 @@
  * special tokens instead of parsing them: `<|channel|>analysis<|message|>…<|end|>` (often after
  * `<|start|>assistant`) is the model's reasoning, like a `<think>` block. The header, from
  * `<|start|>` or `<|channel|>` up to `<|message|>`, is read after the `<` by HarmonyHeaderReader
- * (fed by html.ts's TagRecognizer); the message's end is found by `reasoningEnd`.
+ * (fed by html.ts's TagRecognizer); the message's end is found by reasoning-close.ts.
  */
 import { TagOutcome } from "./tag-outcome.js";
 
@@ -113,29 +113,4 @@ export class HarmonyHeaderReader {
 
 function isLetter(code: number): boolean {
   return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
-}
-
-/** The closer that stands for a harmony message's end (`reasoningEnd`): no tag is spelt so. */
-export const HARMONY_CLOSE = "<|end|>";
-
-/**
- * The tokens that end a harmony message: its own end (`<|end|>`, `<|return|>`, `<|call|>`, part of
- * the message) or the next message's header (`<|start|>`, `<|channel|>`, when the end is missing).
- */
-const HARMONY_END = /<\|(end|return|call|start|channel)\|>/;
-
-/**
- * Where a reasoning block closed by `close` (`</think>`, or HARMONY_CLOSE for a harmony message)
- * ends in `line`, lower case: the closer's start and where the text after it is read again as
- * prose. Undefined when the line does not end it.
- */
-export function reasoningEnd(line: string, close: string): { start: number; resume: number } | undefined {
-  if (close !== HARMONY_CLOSE) {
-    const start = line.indexOf(close);
-    return start < 0 ? undefined : { start, resume: start + close.length };
-  }
-  const found = HARMONY_END.exec(line);
-  if (found === null) return undefined;
-  const opensNext = found[1] === "start" || found[1] === "channel";
-  return { start: found.index, resume: opensNext ? found.index : found.index + found[0].length };
 }

@@ -43,7 +43,7 @@ export abstract class EndingScanner extends LineScanner {
           break;
         }
         case State.InertLine:
-          if (this.endInertLine(input, at, this.base, true) >= 0) return;
+          if (this.endInertLine(at, this.base, true) >= 0) return;
           next = -1;
           break;
         default:

@@ -6,7 +6,7 @@
  */
 import type { Mention } from "./ast.js";
 import { BACKTICK, CARRIAGE_RETURN, LINE_FEED, TILDE } from "./chars.js";
-import { HARMONY_CLOSE, reasoningEnd } from "./harmony.js";
+import { CLOSED, HARMONY_CLOSE, ReasoningCloser } from "./reasoning-close.js";
 import { BlockTracker, Leaf, LineKind, Need } from "./blocks.js";
 import { htmlBlockEnds, REASONING_NAMES, TagOutcome, TagRecognizer } from "./html.js";
 import type { InertRegionKind } from "./regions.js";
@@ -23,8 +23,8 @@ export abstract class LineScanner extends RecoveringScanner {
   protected lineHeading = false;
   /** Absolute offset of a `<` that starts a paragraph and may make it an HTML block (type 7). */
   protected mayBeHtmlAt = -1;
-  /** While in reasoning: its closing tag, lower case, or HARMONY_CLOSE in a harmony message (harmony.ts). */
-  protected reasoningClose = "";
+  /** While in reasoning: the search for its closer (a closing tag, or a harmony message's end). */
+  protected readonly reasoningCloser = new ReasoningCloser();
   /** Where the held code span or tag starts, and the line it starts on. */
   protected holdStart = 0;
   protected holdLine = 1;
@@ -168,28 +168,46 @@ export abstract class LineScanner extends RecoveringScanner {
   }
 
   /**
-   * The inert line ends at `index` (a line feed, or the text's end): its mentions, and what it
-   * ends. Returns the index to go on from, or -1 when a replay was scheduled.
+   * Reads an inert line on from `index`: to its line feed, or in reasoning to the closer found on
+   * the way. Returns the index to go on from (`input.length`: all of it was read), or -1 when a
+   * replay was scheduled.
    */
-  protected endInertLine(input: string, index: number, base: number, atEnd: boolean): number {
+  protected readInertLine(input: string, index: number, base: number): number {
+    if (this.lineRegion !== "reasoning") {
+      const lineFeed = input.indexOf("\n", index);
+      return lineFeed < 0 ? input.length : this.endInertLine(lineFeed, base, false);
+    }
+    const found = this.reasoningCloser.find(input, index);
+    if (found === CLOSED) return this.closeReasoning(input, index, base);
+    return found < 0 ? input.length : this.endInertLine(found, base, false);
+  }
+
+  /** The reasoning closer was found reading from `index`: its line's mentions, and prose again after it. */
+  private closeReasoning(input: string, index: number, base: number): number {
+    const closer = this.reasoningCloser;
+    const full = this.captured(Math.max(closer.resume, index));
+    const resumeAt = base + closer.resume;
+    this.stopCapture();
+    this.findSpanMentions(full.slice(0, base + closer.start - this.lineContent), this.lineContent, "reasoning");
+    this.markRegion(resumeAt, undefined);
+    this.tracker.reset();
+    this.state = State.Text;
+    if (closer.resume >= index) return closer.resume;
+    // The next message's header began in an earlier chunk: it is read again as prose, then this input.
+    this.stack.push({ input, index, base }, { input: full.slice(resumeAt - this.lineContent), index: 0, base: resumeAt });
+    return -1;
+  }
+
+  /**
+   * The inert line ends at `index` (a line feed, or the text's end): its mentions, and what it
+   * ends. Returns the index to go on from.
+   */
+  protected endInertLine(index: number, base: number, atEnd: boolean): number {
     const region = this.lineRegion;
     const captured = region === undefined ? "" : this.captured(index);
     this.stopCapture();
     // The line's text without the `\r` of a CRLF, for its mentions.
     const text = captured.charCodeAt(captured.length - 1) === CARRIAGE_RETURN ? captured.slice(0, -1) : captured;
-    if (region === "reasoning") {
-      const close = reasoningEnd(text.toLowerCase(), this.reasoningClose);
-      if (close !== undefined) {
-        const after = close.resume;
-        this.findSpanMentions(text.slice(0, close.start), this.lineContent, "reasoning");
-        this.markRegion(this.lineContent + after, undefined);
-        this.tracker.reset();
-        this.state = State.Text;
-        // The rest of the line is read again as prose with its `\r`, so every offset after it holds.
-        this.stack.push({ input, index, base }, { input: captured.slice(after), index: 0, base: this.lineContent + after });
-        return -1;
-      }
-    }
     if (region !== undefined) this.findSpanMentions(text, this.lineContent, region as Mention["context"]);
     if (region === "html" && this.tracker.leaf === Leaf.Html && htmlBlockEnds(this.tracker.htmlType, text)) this.tracker.closeLeaf();
     if (atEnd) return index;
@@ -311,7 +329,7 @@ export abstract class LineScanner extends RecoveringScanner {
     if (REASONING_NAMES.has(name) || this.tag.harmonyAnalysis) {
       this.markRegion(start, "reasoning");
       this.applyHeldLines();
-      this.reasoningClose = this.tag.harmonyAnalysis ? HARMONY_CLOSE : `</${name}>`;
+      this.reasoningCloser.begin(this.tag.harmonyAnalysis ? HARMONY_CLOSE : `</${name}>`);
       this.lineRegion = "reasoning";
       this.lineContent = start + text.length;
       this.capturing = true;

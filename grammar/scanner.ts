@@ -152,7 +152,8 @@ export class StreamingScanner extends EndingScanner {
           mask = this.prefixNeed === Need.Decider ? Stops.prefix : this.prefixNeed === Need.LineOrBacktick ? Stops.codeHold : Stops.lineFeed;
           break;
         case State.InertLine:
-          mask = Stops.lineFeed;
+          // Reasoning reads every chunk: its closer is searched as it streams (reasoning-close.ts).
+          mask = this.lineRegion === "reasoning" ? 0 : Stops.lineFeed;
           break;
         case State.FenceContent:
           mask = Stops.fence;
@@ -226,16 +227,10 @@ export class StreamingScanner extends EndingScanner {
           if (i < 0) return;
           continue;
         }
-        case State.InertLine: {
-          const lineFeed = input.indexOf("\n", i);
-          if (lineFeed < 0) {
-            i = end;
-            break;
-          }
-          i = this.endInertLine(input, lineFeed, base, false);
+        case State.InertLine:
+          i = this.readInertLine(input, i, base);
           if (i < 0) return;
           continue;
-        }
         case State.TagHold:
           i = this.feedTag(input, i, base);
           if (i < 0) return;

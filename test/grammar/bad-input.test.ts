@@ -53,14 +53,23 @@ describe("bad input (issue 16)", () => {
     }
   });
 
-  it("harmony headers that never reach <|message|> are scanned in linear work, in chunks (one chunk counts the rest of the text at each `<` that fails)", () => {
-    const build = (size: number) => "<|channel|>analysis x [A:k=1] ".repeat(size);
-    for (const size of [7, 1]) {
-      const once = work(build(2_000), size);
-      const twice = work(build(4_000), size);
-      expect({ size, ratio: twice.scanned / once.scanned <= 2.1, found: twice.found }).toEqual({ size, ratio: true, found: 4_000 });
-      expect(once.scanned / build(2_000).length).toBeLessThanOrEqual(3);
+  it("tags held on one long line are scanned in linear work, in chunks (in one chunk each tag held counts the rest of the text)", () => {
+    const inputs: Record<string, (size: number) => string> = {
+      "harmony headers that never reach <|message|>": (size) => "<|channel|>analysis x [A:k=1] ".repeat(size),
+      "think blocks closed and opened again on one line": (size) => `${"<think>a [A:k=1]</think> b ".repeat(size)}\n`,
+      "harmony analysis messages one after another on one line": (size) => `${"<|channel|>analysis<|message|>a [A:k=1]<|end|><|start|>assistant".repeat(size)}\n`,
+    };
+    for (const [name, build] of Object.entries(inputs)) {
+      for (const size of [7, 1]) {
+        const once = work(build(2_000), size);
+        const twice = work(build(4_000), size);
+        expect({ name, size, ratio: twice.scanned / once.scanned <= 2.1, found: twice.found }).toEqual({ name, size, ratio: true, found: 4_000 });
+        expect(once.scanned / build(2_000).length).toBeLessThanOrEqual(3);
+      }
     }
+    const started = performance.now();
+    expect(parse("<think>a [A:k=1]</think> b ".repeat(100_000)).mentions).toHaveLength(100_000);
+    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it("an unclosed fence, HTML block or think block runs to the end of the reply", () => {

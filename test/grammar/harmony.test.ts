@@ -80,7 +80,7 @@ describe("harmony's analysis channel is reasoning", () => {
     for (const sizes of [[2], [3, 7], [5, 1, 11]]) expect(parseChunks(chunksOf(text, sizes))).toEqual(whole);
   });
 
-  it("100,000 <|channel|> openers without <|message|>, and a huge unclosed analysis message, are read in linear time", () => {
+  it("100,000 <|channel|> openers without <|message|>, a huge unclosed analysis message, 100,000 messages on one line, are read in linear time", () => {
     const openers = `${"<|channel|>analysis ".repeat(100_000)}${READ_A}`;
     let started = performance.now();
     expect(found(openers).commands).toEqual(["read a.ts"]);
@@ -90,6 +90,8 @@ describe("harmony's analysis channel is reasoning", () => {
     expect(result.mentions).toHaveLength(100_000);
     expect(performance.now() - started).toBeLessThan(5_000);
     started = performance.now();
+    const touching = `${`<|channel|>analysis<|message|>x ${READ_A}<|end|> `.repeat(100_000)}${READ_B}`;
+    expect(parse(touching).commands).toHaveLength(1);
     const lines = `<|channel|>analysis<|message|>${`x ${READ_A}\n`.repeat(100_000)}`;
     expect(parseChunks(chunksOf(lines, [7])).mentions).toHaveLength(100_000);
     expect(performance.now() - started).toBeLessThan(5_000);

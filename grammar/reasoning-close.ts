@@ -1,0 +1,74 @@
+/**
+ * Where reasoning ends (contract §4): a `<think>` block's closing tag, or a harmony analysis
+ * message's end token (harmony.ts). Searched as the text streams, the line feed and the closer
+ * in one pass, so a line holding many blocks is read once and a closer may fall across chunks.
+ */
+
+/** The closer that stands for a harmony message's end: no tag is spelt so. */
+export const HARMONY_CLOSE = "<|end|>";
+/** What `ReasoningCloser.find` returns when the closer came first. */
+export const CLOSED = -2;
+/** Longer than any closer: the characters a chunk's end keeps for the next chunk to complete one. */
+const TAIL = 15;
+
+/**
+ * The line feed, or the tokens that end a harmony message: its own end (`<|end|>`, `<|return|>`,
+ * `<|call|>`, part of the message) or the next message's header (`<|start|>`, `<|channel|>`, when
+ * the end is missing).
+ */
+const HARMONY_END = /\n|<\|(end|return|call|start|channel)\|>/gi;
+
+/** Searches a reasoning block's lines for its closer, as they stream. */
+export class ReasoningCloser {
+  /** After `find` returned CLOSED: the closer's index in the input (negative when it began in an earlier chunk). */
+  start = 0;
+  /** After `find` returned CLOSED: the index where prose resumes (the next message's header is prose). */
+  resume = 0;
+  private pattern = HARMONY_END;
+  /** The end of the line read so far, which may hold the beginning of the closer. */
+  private tail = "";
+
+  /** A block begins whose closer is `close` (a closing tag, lower case, or HARMONY_CLOSE). */
+  begin(close: string): void {
+    this.pattern = close === HARMONY_CLOSE ? HARMONY_END : new RegExp(`\\n|${close.replace(/[^A-Za-z]/g, "\\$&")}`, "gi");
+    this.tail = "";
+  }
+
+  /**
+   * Reads `input` from `from` to the first line feed or closer: returns CLOSED (see `start` and
+   * `resume`), the index of the line feed, or -1 when the rest of the input is all reasoning.
+   */
+  find(input: string, from: number): number {
+    if (this.tail !== "" && this.straddles(input, from)) return CLOSED;
+    const pattern = this.pattern;
+    pattern.lastIndex = from;
+    const found = pattern.exec(input);
+    if (found === null) {
+      const kept = input.length - from >= TAIL ? input.slice(input.length - TAIL) : this.tail + input.slice(from);
+      this.tail = kept.length > TAIL ? kept.slice(kept.length - TAIL) : kept;
+      return -1;
+    }
+    this.tail = "";
+    if (found[0] === "\n") return found.index;
+    this.closeAt(found, found.index);
+    return CLOSED;
+  }
+
+  /** Whether a closer begins in the tail kept from the chunks before and ends in `input`. */
+  private straddles(input: string, from: number): boolean {
+    const pattern = this.pattern;
+    const text = this.tail + input.slice(from, from + TAIL);
+    pattern.lastIndex = 0;
+    const found = pattern.exec(text);
+    if (found === null || found[0] === "\n" || found.index >= this.tail.length) return false;
+    this.closeAt(found, from + found.index - this.tail.length);
+    this.tail = "";
+    return true;
+  }
+
+  private closeAt(found: RegExpExecArray, start: number): void {
+    const opensNext = found[1] !== undefined && /^(?:start|channel)$/i.test(found[1]);
+    this.start = start;
+    this.resume = opensNext ? start : start + found[0].length;
+  }
+}
