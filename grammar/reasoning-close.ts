@@ -39,19 +39,29 @@ export class ReasoningCloser {
    * `resume`), the index of the line feed, or -1 when the rest of the input is all reasoning.
    */
   find(input: string, from: number): number {
+    // A closer ends at a `>`: a piece without one, nor a line feed, only adds to the tail.
+    if (input.length - from <= TAIL && input.indexOf(">", from) < 0 && input.indexOf("\n", from) < 0) {
+      this.keep(input, from);
+      return -1;
+    }
     if (this.tail !== "" && this.straddles(input, from)) return CLOSED;
     const pattern = this.pattern;
     pattern.lastIndex = from;
     const found = pattern.exec(input);
     if (found === null) {
-      const kept = input.length - from >= TAIL ? input.slice(input.length - TAIL) : this.tail + input.slice(from);
-      this.tail = kept.length > TAIL ? kept.slice(kept.length - TAIL) : kept;
+      this.keep(input, from);
       return -1;
     }
     this.tail = "";
     if (found[0] === "\n") return found.index;
     this.closeAt(found, found.index);
     return CLOSED;
+  }
+
+  /** Keeps the end of what was read, `input` from `from` after the tail, for a closer that falls across chunks. */
+  private keep(input: string, from: number): void {
+    const kept = input.length - from >= TAIL ? input.slice(input.length - TAIL) : this.tail + input.slice(from);
+    this.tail = kept.length > TAIL ? kept.slice(kept.length - TAIL) : kept;
   }
 
   /** Whether a closer begins in the tail kept from the chunks before and ends in `input`. */
