@@ -67,9 +67,8 @@ describe("bad input (issue 16)", () => {
         expect(once.scanned / build(2_000).length).toBeLessThanOrEqual(3);
       }
     }
-    const started = performance.now();
+    // One chunk: the count above does not apply (see the title); when the search was quadratic, 40,000 blocks took 34 s, past the 30 s test timeout.
     expect(parse("<think>a [A:k=1]</think> b ".repeat(100_000)).mentions).toHaveLength(100_000);
-    expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it("an unclosed fence, HTML block or think block runs to the end of the reply", () => {
