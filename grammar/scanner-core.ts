@@ -110,6 +110,8 @@ export abstract class ScannerCore implements MachineHost {
       case State.FenceRun:
       case State.RecoverFenceCandidate:
       case State.Prefix:
+      // After a tag that began its line: a line feed before anything but blanks makes the whole line an HTML block.
+      case State.AfterLineTag:
         return this.lineStart;
       case State.HoldPrefix:
       case State.TagHold:

@@ -97,6 +97,19 @@ describe("the inert region log", () => {
     );
   });
 
+  it("a tag with attributes, blanks after it, and the line feed in the next chunk: the blanks are HTML in any chunking (found by a long property run)", () => {
+    for (const [line, end] of [
+      ['<b t="x"> ', "\n"],
+      ['<b t="<b t="> ', "\r\n"],
+      ["<b t='y'>\t ", "\n"],
+    ] as const) {
+      const whole = kinds([line + end]).kinds;
+      expect(whole.every((kind) => kind === "html")).toBe(true);
+      expect(kinds([line, end]).kinds).toEqual(whole);
+      expect(kinds(["", line, "", end]).kinds).toEqual(whole);
+    }
+  });
+
   it("marks indented code, HTML, quotes and reasoning", () => {
     expect(letters("    [A:k=1]\n\nb")).toBe(`${"N".repeat(13)}.`);
     expect(letters("> q\n\nb")).toBe("QQQQ..");
