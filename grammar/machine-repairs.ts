@@ -58,7 +58,14 @@ export abstract class MachineRepairs extends MachineBase {
     } else if (code === OPEN_BRACKET) this.brokenDepth++;
     else if (code === CLOSE_BRACKET && this.brokenDepth === 0 && !this.brokenQuoteSeen && this.repair?.strayAt !== undefined) {
       // `"v" junk]`: no stray quote after all, only text after the value; recovery takes it from this `]`.
-      this.defer(this.junkOffset, this.junkLine, this.junkColumn, "unexpected_character", this.unexpected(messages.expectations.afterValue(this.key), this.junkCode));
+      this.defer(
+        this.junkOffset,
+        this.junkLine,
+        this.junkColumn,
+        "unexpected_character",
+        this.unexpected(messages.expectations.afterValue(this.key), this.junkCode),
+        this.junkCode === LINE_FEED,
+      );
       this.repair = undefined;
       return (this.failDeferred(i, base), -1);
     } else if (code === CLOSE_BRACKET && this.brokenDepth > 0) this.brokenDepth--;
@@ -79,7 +86,15 @@ export abstract class MachineRepairs extends MachineBase {
       this.deferStray();
       return i;
     }
-    this.missingColonAt(this.quoteOffset + 1, this.quoteLine, this.quoteColumn + 1, messages.missingColon(this.name, this.key, this.quoteLine, this.quoteColumn));
+    // The `:` belonged right after the closing quote; when a line feed stands there (the stray key's line starts just past it), the span ends on the next line.
+    const lineFeedAfterQuote = this.junkOffset - this.junkColumn + 1 === this.quoteOffset + 2;
+    this.missingColonAt(
+      this.quoteOffset + 1,
+      this.quoteLine,
+      this.quoteColumn + 1,
+      messages.missingColon(this.name, this.key, this.quoteLine, this.quoteColumn),
+      lineFeedAfterQuote,
+    );
     this.key = this.strayKey;
     this.state = State.AfterKey;
     return i;

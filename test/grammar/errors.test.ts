@@ -197,6 +197,16 @@ describe("line breaks", () => {
 });
 
 describe("a missing : before a parameter on the next line", () => {
+  it("the error's span ends on the next line when a line feed stands where the : belonged (found by a long property run)", () => {
+    for (const text of ['[B:j="x]"\nk=1', '[B:j="x"\n  k=1]']) {
+      const span = parse(text).errors[0]!.span;
+      expect(text.charCodeAt(span.start.offset)).toBe(0x0a);
+      expect(span.end).toEqual({ offset: span.start.offset + 1, line: span.start.line + 1, column: 1 });
+    }
+    const carriageReturn = parse('[B:j="x]"\r\nk=1').errors[0]!.span;
+    expect(carriageReturn.end).toEqual({ offset: carriageReturn.start.offset + 1, line: carriageReturn.start.line, column: carriageReturn.start.column + 1 });
+  });
+
   it("is reported where the : belongs, on the line before the break (found by the position law)", () => {
     for (const [text, offset] of [
       ['[B:j="x]"\r\nk=1', 9],
