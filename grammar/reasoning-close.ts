@@ -6,6 +6,8 @@
 
 /** The closer that stands for a harmony message's end: no tag is spelt so. */
 export const HARMONY_CLOSE = "<|end|>";
+/** The names of the tokens that end a harmony message and belong to it (`<|end|>`, `<|return|>`, `<|call|>`). */
+export const HARMONY_MESSAGE_ENDS = ["end", "return", "call"] as const;
 /** What `ReasoningCloser.find` returns when the closer came first. */
 export const CLOSED = -2;
 /** Longer than any closer: the characters a chunk's end keeps for the next chunk to complete one. */
@@ -16,7 +18,7 @@ const TAIL = 15;
  * `<|call|>`, part of the message) or the next message's header (`<|start|>`, `<|channel|>`, when
  * the end is missing).
  */
-const HARMONY_END = /\n|<\|(end|return|call|start|channel)\|>/gi;
+const HARMONY_END = new RegExp(`\\n|<\\|(${[...HARMONY_MESSAGE_ENDS, "start", "channel"].join("|")})\\|>`, "gi");
 
 /** Searches a reasoning block's lines for its closer, as they stream. */
 export class ReasoningCloser {

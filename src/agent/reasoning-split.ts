@@ -6,6 +6,8 @@
  * stays text, as it is code. The tags (a harmony message's header and its `<|end|>`), and the line
  * break that ends a closing tag's line, belong to neither side.
  */
+import { REASONING_NAMES } from "../../grammar/html.js";
+import { HARMONY_MESSAGE_ENDS } from "../../grammar/reasoning-close.js";
 import type { InertRegionLog } from "../../grammar/regions.js";
 import { StreamingScanner } from "../../grammar/scanner.js";
 import type { ChatMessage } from "../providers/types.js";
@@ -18,11 +20,11 @@ export interface ReasoningSink {
   reasoningEnded(): void;
 }
 
-const OPENER_NAMES = ["think", "thinking", "reasoning"];
+const OPENER_NAMES = [...REASONING_NAMES];
 /** The end of a harmony message's header, which opens its body. */
 const HARMONY_MESSAGE = "<|message|>";
 /** The tokens that end a harmony message inside its region (the next message's header lies outside it). */
-const HARMONY_CLOSINGS = ["<|end|>", "<|return|>", "<|call|>"];
+const HARMONY_CLOSINGS = HARMONY_MESSAGE_ENDS.map((name) => `<|${name}|>`);
 
 /**
  * Index of the first `<` in `text` from `from` that may still open a reasoning block: its
