@@ -42,6 +42,7 @@ export interface IndexFile {
 const SIGNATURE = 0x44495243; // "DIRC"
 const EXTENDED = 0x4000;
 const ASSUME_VALID = 0x8000;
+const NAME_LENGTH = 0xfff;
 
 /** An index with no entries, for a repository that has never staged anything. */
 export function emptyIndex(): IndexFile {
@@ -85,7 +86,9 @@ export function parseIndex(buffer: Buffer): IndexFile {
       offset = nul + 1;
       previousPath = pathBytes;
     } else {
-      const nul = buffer.indexOf(0, offset);
+      // The flags hold the name's length when it is under 0xfff bytes, which saves a search per entry.
+      const nameLength = flags & NAME_LENGTH;
+      const nul = nameLength < NAME_LENGTH && buffer[offset + nameLength] === 0 ? offset + nameLength : buffer.indexOf(0, offset);
       pathBytes = buffer.subarray(offset, nul);
       offset = start + Math.ceil((nul - start + 1) / 8) * 8;
     }
