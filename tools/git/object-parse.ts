@@ -47,17 +47,39 @@ function person(text: string, oid: string): CommitObject["author"] {
 }
 
 const TYPES_BY_MODE: Record<string, TreeEntry["type"]> = { "040000": "tree", "100644": "blob", "100755": "blob", "120000": "blob", "160000": "commit" };
+/** The modes git writes, by the number their digits spell (read without making a string). */
+const MODES_BY_NUMBER = new Map<number, string>([
+  [40000, "040000"],
+  [100644, "100644"],
+  [100755, "100755"],
+  [120000, "120000"],
+  [160000, "160000"],
+]);
 
 /** A tree's entries in their stored order (git's order). */
 export function parseTree(oid: string, content: Buffer): TreeEntry[] {
   const entries: TreeEntry[] = [];
+  const length = content.length;
   let cursor = 0;
-  while (cursor < content.length) {
-    const space = content.indexOf(0x20, cursor);
-    const end = space < 0 ? -1 : content.indexOf(0, space);
-    if (end < 0 || end + 21 > content.length) throw damaged("tree", oid, `an entry at byte ${cursor} is cut short`);
-    let mode = content.toString("latin1", cursor, space);
-    if (mode === "40000") mode = "040000";
+  // Modes and names are short: found byte by byte here rather than by a call into node per separator.
+  while (cursor < length) {
+    let space = cursor;
+    let digits = 0;
+    for (; space < length; space++) {
+      const byte = content[space]!;
+      if (byte === 0x20) break;
+      digits = byte >= 0x30 && byte <= 0x39 && digits >= 0 ? digits * 10 + byte - 0x30 : -1;
+    }
+    let end = space + 1;
+    while (end < length && content[end] !== 0) end++;
+    if (space >= length || end >= length || end + 21 > length) throw damaged("tree", oid, `an entry at byte ${cursor} is cut short`);
+    const known = MODES_BY_NUMBER.get(digits);
+    // "40000" is how git writes a folder; any other spelling of a known number ("0100644") is not a mode.
+    let mode = known !== undefined && (known.length === space - cursor || (digits === 40000 && space - cursor === 5)) ? known : undefined;
+    if (mode === undefined) {
+      mode = content.toString("latin1", cursor, space);
+      if (mode === "40000") mode = "040000";
+    }
     const type = TYPES_BY_MODE[mode];
     if (type === undefined) throw damaged("tree", oid, `an entry has the unknown mode ${mode}`);
     const name = content.toString("utf8", space + 1, end);

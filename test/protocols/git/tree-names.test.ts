@@ -73,3 +73,48 @@ describe("tree entry names git refuses to check out", () => {
     );
   });
 });
+
+describe("tree entry modes, read from the bytes", () => {
+  const typeOf: Record<string, string> = { "40000": "tree", "040000": "tree", "100644": "blob", "100755": "blob", "120000": "blob", "160000": "commit" };
+  const spelling = fc.constantFrom(
+    "40000",
+    "040000",
+    "100644",
+    "100755",
+    "120000",
+    "160000",
+    "0100644",
+    "10063>",
+    "1006",
+    "10064",
+    "644",
+    "",
+    "100644\0",
+    "1e5",
+    "4e4",
+    "00040000",
+  );
+  const name = fc.stringMatching(/^[a-z0-9._-]{1,12}$/).filter((text) => !refusedByGit(text));
+
+  it("gives git's mode and type for every mode git writes, and refuses every other spelling as damaged", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(spelling, name, fc.uint8Array({ minLength: 20, maxLength: 20 })), { minLength: 1, maxLength: 8 }), (entries) => {
+        const bytes = Buffer.concat(entries.flatMap(([mode, entryName, oid]) => [Buffer.from(`${mode} ${entryName}\0`, "latin1"), Buffer.from(oid)]));
+        const valid = entries.every(([mode]) => typeOf[mode] !== undefined);
+        if (!valid) {
+          expect(() => parseTree("tree-under-test", bytes)).toThrow(/cannot be read/);
+          return;
+        }
+        expect(parseTree("tree-under-test", bytes)).toEqual(
+          entries.map(([mode, entryName, oid]) => ({ mode: mode === "40000" ? "040000" : mode, path: entryName, oid: Buffer.from(oid).toString("hex"), type: typeOf[mode] })),
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("says an entry is cut short when its name or oid runs past the end", () => {
+    for (const bytes of [Buffer.from("100644"), Buffer.from("100644 name"), Buffer.concat([Buffer.from("100644 name\0"), Buffer.alloc(19)])])
+      expect(() => parseTree("tree-under-test", bytes)).toThrow(/cut short/);
+  });
+});
