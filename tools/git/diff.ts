@@ -4,13 +4,13 @@
  */
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { structuredPatch } from "diff";
 import { headCommit, readIndex, resolveCommit, type Repository } from "./repository.js";
 import { parentOf } from "./ignore-rules.js";
 import type { IndexFile } from "./index-file.js";
 import { compareWorktreeWithIndex, type StatusCode, treeFilesBesideIndex } from "./status.js";
 import { changedFiles, commitTree, hashBlob, readBlob, type FlatTree } from "./tree.js";
 import { cQuote, pathFilter } from "./format.js";
+import { lineDiffHunks } from "./line-diff.js";
 
 /** One side of a diff: which files it has, and how to read one. */
 interface Side {
@@ -176,9 +176,9 @@ function formatFileDiff(name: string, old: Version | undefined, next: Version | 
     } else {
       lines.push(`--- ${old ? `${a}${tab}` : "/dev/null"}`, `+++ ${next ? `${b}${tab}` : "/dev/null"}`);
       const oldText = old?.content.toString("utf8") ?? "";
-      const patch = structuredPatch(name, name, oldText, next?.content.toString("utf8") ?? "", "", "", { context: 3 });
+      const hunks = lineDiffHunks(oldText, next?.content.toString("utf8") ?? "");
       const oldLines = oldText.split("\n");
-      for (const hunk of patch.hunks) {
+      for (const hunk of hunks) {
         const heading = functionHeading(oldLines, hunk.oldLines === 0 ? hunk.oldStart : hunk.oldStart - 1);
         lines.push(`@@ -${range(hunk.oldStart, hunk.oldLines)} +${range(hunk.newStart, hunk.newLines)} @@${heading ? ` ${heading}` : ""}`, ...hunk.lines);
       }

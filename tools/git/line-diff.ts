@@ -1,0 +1,108 @@
+/**
+ * Unified-diff hunks between two texts, the way git's xdiff starts: the lines the two texts
+ * share at their head and tail are set aside first (xdl_trim_ends), and only the lines between
+ * are diffed (jsdiff's Myers diff). Besides sparing the diff the unchanged bulk of a file, this
+ * places a change among repeated lines where git places it (`x c c` → `c` deletes `x c`, not
+ * `x` and the last `c`).
+ */
+import { diffLines } from "diff";
+
+export interface Hunk {
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  /** ` `, `-` or `+` and the line without its line feed; `\ No newline at end of file` after a last line that lacks one. */
+  lines: string[];
+}
+
+/**
+ * A run of lines that is the same on both sides, or removed, or added (each line keeps its line
+ * feed). The shared head holds only its last `context` lines, the shared tail its first: all
+ * a hunk can show of them.
+ */
+interface Block {
+  kind: " " | "-" | "+";
+  count: number;
+  lines: string[];
+}
+
+/** The lines of `text`, each with its line feed (the last may have none). */
+function splitLines(text: string): string[] {
+  const lines: string[] = [];
+  let start = 0;
+  while (start < text.length) {
+    const feed = text.indexOf("\n", start);
+    const end = feed === -1 ? text.length : feed + 1;
+    lines.push(text.slice(start, end));
+    start = end;
+  }
+  return lines;
+}
+
+/** The hunks of a unified diff from `oldText` to `newText` with `context` lines around each change. */
+export function lineDiffHunks(oldText: string, newText: string, context = 3): Hunk[] {
+  const oldLines = splitLines(oldText);
+  const newLines = splitLines(newText);
+  const shortest = Math.min(oldLines.length, newLines.length);
+  let head = 0;
+  while (head < shortest && oldLines[head] === newLines[head]) head++;
+  let tail = 0;
+  while (tail < shortest - head && oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]) tail++;
+  if (head === oldLines.length && head === newLines.length) return [];
+  const blocks: Block[] = [];
+  if (head > 0) blocks.push({ kind: " ", count: head, lines: oldLines.slice(Math.max(0, head - context), head) });
+  const middleOld = oldLines.slice(head, oldLines.length - tail).join("");
+  const middleNew = newLines.slice(head, newLines.length - tail).join("");
+  for (const change of diffLines(middleOld, middleNew)) {
+    const lines = splitLines(change.value);
+    blocks.push({ kind: change.added ? "+" : change.removed ? "-" : " ", count: lines.length, lines });
+  }
+  if (tail > 0) blocks.push({ kind: " ", count: tail, lines: oldLines.slice(oldLines.length - tail, oldLines.length - tail + context) });
+  return hunksOf(blocks, context);
+}
+
+/** Groups changes into hunks: runs of at most 2 × context shared lines between two changes join them. */
+function hunksOf(blocks: readonly Block[], context: number): Hunk[] {
+  const hunks: Hunk[] = [];
+  let current: Hunk | undefined;
+  let oldLine = 1;
+  let newLine = 1;
+  for (const [position, block] of blocks.entries()) {
+    if (block.kind !== " ") {
+      if (current === undefined) {
+        const previous = blocks[position - 1];
+        const before = previous === undefined || context === 0 ? [] : previous.lines.slice(-context);
+        current = { oldStart: oldLine - before.length, oldLines: 0, newStart: newLine - before.length, newLines: 0, lines: before.map((line) => ` ${line}`) };
+      }
+      for (const line of block.lines) current.lines.push(`${block.kind}${line}`);
+      if (block.kind === "+") newLine += block.count;
+      else oldLine += block.count;
+      continue;
+    }
+    if (current !== undefined) {
+      if (block.count <= 2 * context && position < blocks.length - 1) {
+        for (const line of block.lines) current.lines.push(` ${line}`);
+      } else {
+        const after = block.lines.slice(0, context);
+        for (const line of after) current.lines.push(` ${line}`);
+        hunks.push(closed(current, oldLine + after.length, newLine + after.length));
+        current = undefined;
+      }
+    }
+    oldLine += block.count;
+    newLine += block.count;
+  }
+  if (current !== undefined) hunks.push(closed(current, oldLine, newLine));
+  return hunks;
+}
+
+/** The hunk with its line counts, its lines without line feeds, and git's marker after a last line that has none. */
+function closed(hunk: Hunk, oldEnd: number, newEnd: number): Hunk {
+  const lines: string[] = [];
+  for (const line of hunk.lines) {
+    if (line.endsWith("\n")) lines.push(line.slice(0, -1));
+    else lines.push(line, "\\ No newline at end of file");
+  }
+  return { ...hunk, oldLines: oldEnd - hunk.oldStart, newLines: newEnd - hunk.newStart, lines };
+}
