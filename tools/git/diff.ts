@@ -2,7 +2,7 @@
  * Unified diffs in git's format (`diff --git` headers, `@@ -a,b +c,d @@` hunks with three
  * lines of context) between any two of: a commit's tree, the index, the worktree.
  */
-import { promises as fs } from "node:fs";
+import { lstatSync, readFileSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { headCommit, readIndex, resolveCommit, type Repository } from "./repository.js";
 import { parentOf } from "./ignore-rules.js";
@@ -128,15 +128,17 @@ async function worktreeSide(repository: Repository, index: IndexFile, changes: M
   return {
     files,
     async read(file) {
+      // A file the same on disk as in the index (by its stat data, or hashed when that could not tell) is read from the objects, as git does.
+      const unchanged = files.get(file)?.oid;
+      if (unchanged !== undefined) return readBlob(repository, unchanged);
       const absolute = path.join(repository.dir, file);
-      const stat = await fs.lstat(absolute);
-      return stat.isSymbolicLink() ? Buffer.from(await fs.readlink(absolute)) : fs.readFile(absolute);
+      return lstatSync(absolute).isSymbolicLink() ? Buffer.from(readlinkSync(absolute)) : readFileSync(absolute);
     },
   };
 }
 
 async function modeOnDisk(repository: Repository, file: string): Promise<number> {
-  const stat = await fs.lstat(path.join(repository.dir, file));
+  const stat = lstatSync(path.join(repository.dir, file));
   if (stat.isSymbolicLink()) return 0o120000;
   return stat.mode & 0o111 ? 0o100755 : 0o100644;
 }

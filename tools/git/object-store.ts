@@ -6,6 +6,10 @@
  * forgets them whenever the action writes below `objects/`. Between actions, the parsed pack
  * indexes and the objects resolved from them are kept for the process, until the set of packs
  * changes (a `git gc`, a fetch).
+ *
+ * Its reads are synchronous except for packs: the library reads HEAD, refs, packed-refs and the
+ * config ten to twenty times an action, and each of node's promise reads is four trips through
+ * the thread pool (open, stat, read, close), which cost far more than these small files' bytes.
  */
 import * as nodeFs from "node:fs";
 import path from "node:path";
@@ -24,54 +28,61 @@ const MUTATIONS = ["writeFile", "mkdir", "rmdir", "unlink", "rename", "rm", "sym
 export function objectListingFileSystem(gitdir: string): GitFileSystem {
   const objects = path.join(gitdir, "objects");
   const packFolder = path.join(objects, "pack");
-  let packListing: Promise<string[]> | undefined;
-  let looseFolders: Promise<Set<string>> | undefined;
-  const looseListings = new Map<string, Promise<Set<string>>>();
+  let packListing: string[] | undefined;
+  let looseFolders: Set<string> | undefined;
+  const looseListings = new Map<string, Set<string>>();
   const forget = () => {
     packListing = undefined;
     looseFolders = undefined;
     looseListings.clear();
   };
-  const listing = (folder: string): Promise<Set<string>> =>
-    nodeFs.promises.readdir(folder).then(
-      (names) => new Set(names),
-      () => new Set<string>(),
-    );
+  const listing = (folder: string): Set<string> => {
+    try {
+      return new Set(nodeFs.readdirSync(folder));
+    } catch {
+      return new Set();
+    }
+  };
   /** True when the loose object file surely does not exist (its folder's listing lacks it). */
-  const looseMissing = async (folder: string, name: string): Promise<boolean> => {
+  const looseMissing = (folder: string, name: string): boolean => {
     looseFolders ??= listing(objects);
-    if (!(await looseFolders).has(folder)) return true;
+    if (!looseFolders.has(folder)) return true;
     let names = looseListings.get(folder);
     if (names === undefined) {
       names = listing(path.join(objects, folder));
       looseListings.set(folder, names);
     }
-    return !(await names).has(name);
+    return !names.has(name);
   };
+  const inPackFolder = (file: nodeFs.PathLike) => typeof file !== "string" || file.startsWith(`${packFolder}${path.sep}`);
 
   const real = nodeFs.promises;
   const promises: Promises = { ...real };
-  let gitdirStat: Promise<nodeFs.Stats> | undefined;
-  promises.stat = ((file: nodeFs.PathLike, options?: unknown) => {
-    if (file !== gitdir || options !== undefined) return real.stat(file, options as never);
-    gitdirStat ??= real.stat(gitdir);
+  let gitdirStat: nodeFs.Stats | undefined;
+  promises.stat = (async (file: nodeFs.PathLike, options?: unknown) => {
+    if (file !== gitdir || options !== undefined) return nodeFs.statSync(file, options as never);
+    gitdirStat ??= nodeFs.statSync(gitdir);
     return gitdirStat;
   }) as Promises["stat"];
+  promises.lstat = (async (file: nodeFs.PathLike, options?: unknown) => nodeFs.lstatSync(file, options as never)) as Promises["lstat"];
+  promises.readlink = (async (file: nodeFs.PathLike, options?: unknown) => nodeFs.readlinkSync(file, options as never)) as Promises["readlink"];
   promises.readFile = (async (file: nodeFs.PathLike | undefined, options?: unknown) => {
     // isomorphic-git calls readFile() with no path on every API call, to see that it returns a promise.
     if (file === undefined) throw NO_PATH;
     if (typeof file === "string") {
       const loose = looseObjectName(objects, file);
-      if (loose !== undefined && (await looseMissing(loose.folder, loose.name))) throw notFound(file);
+      if (loose !== undefined && looseMissing(loose.folder, loose.name)) throw notFound(file);
     }
-    return real.readFile(file, options as never);
+    // A pack may be large: read without holding up the process.
+    if (inPackFolder(file)) return real.readFile(file, options as never);
+    return nodeFs.readFileSync(file, options as never);
   }) as Promises["readFile"];
   promises.readdir = (async (folder: nodeFs.PathLike, options?: unknown) => {
     if (folder === packFolder && options === undefined) {
-      packListing ??= real.readdir(packFolder);
-      return [...(await packListing)];
+      packListing ??= nodeFs.readdirSync(packFolder);
+      return [...packListing];
     }
-    return real.readdir(folder, options as never);
+    return nodeFs.readdirSync(folder, options as never);
   }) as Promises["readdir"];
   const touchesObjects = (args: unknown[]) => args.some((arg) => typeof arg === "string" && (arg === objects || arg.startsWith(`${objects}${path.sep}`)));
   for (const name of MUTATIONS) {
@@ -113,8 +124,13 @@ const sharedCaches = new Map<string, { packs: string; cache: object }>();
  * isomorphic-git's cache for a repository (parsed pack indexes, pack contents, objects resolved
  * from deltas), shared by the actions of this process while the set of packs stays the same.
  */
-export async function sharedObjectCache(gitdir: string): Promise<object> {
-  const names = await nodeFs.promises.readdir(path.join(gitdir, "objects", "pack")).catch(() => [] as string[]);
+export function sharedObjectCache(gitdir: string): object {
+  let names: string[] = [];
+  try {
+    names = nodeFs.readdirSync(path.join(gitdir, "objects", "pack"));
+  } catch {
+    // No pack folder yet: no packs.
+  }
   const packs = names
     .filter((name) => name.endsWith(".pack") || name.endsWith(".idx"))
     .sort()

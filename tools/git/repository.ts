@@ -38,7 +38,7 @@ export interface OpenOptions {
 /** Opens the repository whose `.git` folder is directly in `root`; `not_a_repository` otherwise. */
 export async function openRepository(root: string, options: OpenOptions = {}): Promise<Repository> {
   const gitdir = path.join(root, ".git");
-  const stat = await nodeFs.promises.stat(gitdir).catch(() => undefined);
+  const stat = statOrUndefined(gitdir);
   if (stat?.isFile()) {
     throw new ToolError(
       "not_a_repository",
@@ -61,23 +61,38 @@ export async function openRepository(root: string, options: OpenOptions = {}): P
       ", or start clio with --workspace set to the repository's top folder.",
     ]);
   }
-  const fileMode = await git.getConfig({ fs: nodeFs, gitdir, path: "core.fileMode" }).catch(() => undefined);
+  const fs = objectListingFileSystem(gitdir);
+  const fileMode = await git.getConfig({ fs, gitdir, path: "core.fileMode" }).catch(() => undefined);
   return {
     dir: root,
     gitdir,
-    fs: objectListingFileSystem(gitdir),
-    cache: await sharedObjectCache(gitdir),
+    fs,
+    cache: sharedObjectCache(gitdir),
     objects: objectReaderFor(gitdir),
-    shallow: await readShallow(gitdir),
+    shallow: readShallow(gitdir),
     lockOptions: options.lockOptions ?? {},
     fileMode: fileMode !== false && fileMode !== "false",
   };
 }
 
 /** The commits `.git/shallow` lists: a shallow clone has not fetched their parents. */
-async function readShallow(gitdir: string): Promise<Set<string>> {
-  const text = await nodeFs.promises.readFile(path.join(gitdir, "shallow"), "utf8").catch(() => "");
+function readShallow(gitdir: string): Set<string> {
+  let text = "";
+  try {
+    text = nodeFs.readFileSync(path.join(gitdir, "shallow"), "utf8");
+  } catch {
+    // No shallow file: a full clone.
+  }
   return new Set(text.split("\n").filter((line) => /^[0-9a-f]{40}$/.test(line)));
+}
+
+/** The stat of `file`, or undefined when it cannot be read. Small files of the git folder are read synchronously (see object-store.ts). */
+function statOrUndefined(file: string): nodeFs.Stats | undefined {
+  try {
+    return nodeFs.statSync(file);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The closest folder above `root` that holds a `.git` (folder or file), if any. */
@@ -89,10 +104,7 @@ export async function enclosingRepository(root: string): Promise<string | undefi
 }
 
 export async function exists(file: string): Promise<boolean> {
-  return nodeFs.promises.lstat(file).then(
-    () => true,
-    () => false,
-  );
+  return nodeFs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
 }
 
 /** The index file last parsed, per path, with the identity of the file it was parsed from. */
@@ -108,20 +120,20 @@ const KEPT_INDEXES = 8;
  */
 export async function readIndex(repository: Repository): Promise<Readonly<IndexFile & { mtimeMs: number }>> {
   const file = path.join(repository.gitdir, "index");
-  let handle: nodeFs.promises.FileHandle;
+  let descriptor: number;
   try {
-    handle = await nodeFs.promises.open(file, "r");
+    descriptor = nodeFs.openSync(file, "r");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { ...emptyIndex(), mtimeMs: 0 };
     throw error;
   }
   try {
     // One open file for the identity and the bytes, so they belong together even if git replaces the index meanwhile.
-    const stat = await handle.stat({ bigint: true });
+    const stat = nodeFs.fstatSync(descriptor, { bigint: true });
     const identity = `${stat.dev}:${stat.ino}:${stat.size}:${stat.ctimeNs}:${stat.mtimeNs}`;
     const known = parsedIndexes.get(file);
     if (known?.identity === identity) return known.index;
-    const parsed = parseIndex(await handle.readFile());
+    const parsed = parseIndex(nodeFs.readFileSync(descriptor));
     Object.freeze(parsed.entries);
     const index = Object.freeze({ ...parsed, mtimeMs: Number(stat.mtimeNs / 1_000_000n) + Number(stat.mtimeNs % 1_000_000n) / 1e6 });
     parsedIndexes.delete(file);
@@ -129,7 +141,7 @@ export async function readIndex(repository: Repository): Promise<Readonly<IndexF
     if (parsedIndexes.size > KEPT_INDEXES) parsedIndexes.delete(parsedIndexes.keys().next().value!);
     return index;
   } finally {
-    await handle.close();
+    nodeFs.closeSync(descriptor);
   }
 }
 
