@@ -64,16 +64,22 @@ export function parseIndex(buffer: Buffer): IndexFile {
   const end = buffer.length - 20;
   let offset = 12;
   let previousPath: Buffer = Buffer.alloc(0);
+  // A few calls into node for the whole file instead of several per entry: numbers read through a
+  // DataView, ASCII paths cut from the file's Latin-1 text, oids from its hex text.
+  const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  const latin1 = version === 4 ? "" : buffer.toString("latin1");
+  const hex = buffer.toString("hex");
   for (let number = 0; number < count; number++) {
     const start = offset;
-    const flags = buffer.readUInt16BE(start + 60);
+    if (start + 62 > end) throw corrupt("an entry runs past the end of the file");
+    const flags = view.getUint16(start + 60);
     offset = start + 62;
     let extendedFlags = 0;
     if (flags & EXTENDED) {
-      extendedFlags = buffer.readUInt16BE(offset);
+      extendedFlags = view.getUint16(offset);
       offset += 2;
     }
-    let pathBytes: Buffer;
+    let path: string;
     if (version === 4) {
       let byte = buffer[offset++]!;
       let strip = byte & 127;
@@ -82,30 +88,35 @@ export function parseIndex(buffer: Buffer): IndexFile {
         strip = ((strip + 1) << 7) | (byte & 127);
       }
       const nul = buffer.indexOf(0, offset);
-      pathBytes = Buffer.concat([previousPath.subarray(0, previousPath.length - strip), buffer.subarray(offset, nul)]);
+      if (nul < 0) throw corrupt("an entry's path does not end");
+      const pathBytes = Buffer.concat([previousPath.subarray(0, previousPath.length - strip), buffer.subarray(offset, nul)]);
       offset = nul + 1;
       previousPath = pathBytes;
+      path = pathBytes.toString("utf8");
     } else {
       // The flags hold the name's length when it is under 0xfff bytes, which saves a search per entry.
       const nameLength = flags & NAME_LENGTH;
       const nul = nameLength < NAME_LENGTH && buffer[offset + nameLength] === 0 ? offset + nameLength : buffer.indexOf(0, offset);
-      pathBytes = buffer.subarray(offset, nul);
+      if (nul < 0) throw corrupt("an entry's path does not end");
+      let ascii = true;
+      for (let at = offset; at < nul && ascii; at++) ascii = buffer[at]! < 0x80;
+      path = ascii ? latin1.slice(offset, nul) : buffer.toString("utf8", offset, nul);
       offset = start + Math.ceil((nul - start + 1) / 8) * 8;
     }
     if (offset > end) throw corrupt("an entry runs past the end of the file");
     entries[number] = {
-      path: pathBytes.toString("utf8"),
-      ctimeSeconds: buffer.readUInt32BE(start),
-      ctimeNanoseconds: buffer.readUInt32BE(start + 4),
-      mtimeSeconds: buffer.readUInt32BE(start + 8),
-      mtimeNanoseconds: buffer.readUInt32BE(start + 12),
-      dev: buffer.readUInt32BE(start + 16),
-      ino: buffer.readUInt32BE(start + 20),
-      mode: buffer.readUInt32BE(start + 24),
-      uid: buffer.readUInt32BE(start + 28),
-      gid: buffer.readUInt32BE(start + 32),
-      size: buffer.readUInt32BE(start + 36),
-      oid: buffer.toString("hex", start + 40, start + 60),
+      path,
+      ctimeSeconds: view.getUint32(start),
+      ctimeNanoseconds: view.getUint32(start + 4),
+      mtimeSeconds: view.getUint32(start + 8),
+      mtimeNanoseconds: view.getUint32(start + 12),
+      dev: view.getUint32(start + 16),
+      ino: view.getUint32(start + 20),
+      mode: view.getUint32(start + 24),
+      uid: view.getUint32(start + 28),
+      gid: view.getUint32(start + 32),
+      size: view.getUint32(start + 36),
+      oid: hex.slice(2 * start + 80, 2 * start + 120),
       stage: (flags >> 12) & 3,
       assumeValid: (flags & ASSUME_VALID) !== 0,
       extendedFlags,

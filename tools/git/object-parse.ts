@@ -60,8 +60,11 @@ const MODES_BY_NUMBER = new Map<number, string>([
 export function parseTree(oid: string, content: Buffer): TreeEntry[] {
   const entries: TreeEntry[] = [];
   const length = content.length;
+  // Two calls into node for the whole tree instead of two per entry: ASCII names are cut from its
+  // Latin-1 text, oids from its hex text.
+  const latin1 = content.toString("latin1");
+  const hex = content.toString("hex");
   let cursor = 0;
-  // Modes and names are short: found byte by byte here rather than by a call into node per separator.
   while (cursor < length) {
     let space = cursor;
     let digits = 0;
@@ -71,18 +74,23 @@ export function parseTree(oid: string, content: Buffer): TreeEntry[] {
       digits = byte >= 0x30 && byte <= 0x39 && digits >= 0 ? digits * 10 + byte - 0x30 : -1;
     }
     let end = space + 1;
-    while (end < length && content[end] !== 0) end++;
+    let ascii = true;
+    for (; end < length; end++) {
+      const byte = content[end]!;
+      if (byte === 0) break;
+      if (byte >= 0x80) ascii = false;
+    }
     if (space >= length || end >= length || end + 21 > length) throw damaged("tree", oid, `an entry at byte ${cursor} is cut short`);
     const known = MODES_BY_NUMBER.get(digits);
     // "40000" is how git writes a folder; any other spelling of a known number ("0100644") is not a mode.
     let mode = known !== undefined && (known.length === space - cursor || (digits === 40000 && space - cursor === 5)) ? known : undefined;
     if (mode === undefined) {
-      mode = content.toString("latin1", cursor, space);
+      mode = latin1.slice(cursor, space);
       if (mode === "40000") mode = "040000";
     }
     const type = TYPES_BY_MODE[mode];
     if (type === undefined) throw damaged("tree", oid, `an entry has the unknown mode ${mode}`);
-    const name = content.toString("utf8", space + 1, end);
+    const name = ascii ? latin1.slice(space + 1, end) : content.toString("utf8", space + 1, end);
     if (unsafeName(name)) {
       throw new ToolError(
         "invalid_argument",
@@ -90,7 +98,7 @@ export function parseTree(oid: string, content: Buffer): TreeEntry[] {
         "Do not use this commit; git fsck reports it too.",
       );
     }
-    entries.push({ mode, path: name, oid: content.toString("hex", end + 1, end + 21), type });
+    entries.push({ mode, path: name, oid: hex.slice(2 * end + 2, 2 * end + 42), type });
     cursor = end + 21;
   }
   return entries;

@@ -57,3 +57,27 @@ describe("the index is parsed once while it is the same file", () => {
     expect(await paths()).toEqual(["a.txt", "dir/b.txt"]);
   });
 });
+
+describe("index entries read as git lists them", () => {
+  it("paths of 4,095 bytes or more (stored without their length), paths outside ASCII, in versions 2, 3 and 4", async () => {
+    await fs.writeFile(path.join(sandbox.repo, "blob.txt"), "content\n");
+    const oid = (await sandbox.git(["hash-object", "-w", "blob.txt"])).trim();
+    const long = `${Array.from({ length: 17 }, (_, level) => `${String(level).padStart(2, "0")}${"d".repeat(240)}`).join("/")}/file.txt`;
+    expect(Buffer.byteLength(long)).toBeGreaterThan(0xfff);
+    for (const name of [long, "ünïcødé/名前.txt", "z.txt"]) await sandbox.git(["update-index", "--add", "--cacheinfo", `100644,${oid},${name}`]);
+    for (const version of ["2", "3", "4"]) {
+      await sandbox.git(["update-index", "--index-version", version]);
+      const listed = (await sandbox.git(["ls-files", "--stage", "-z"]))
+        .split("\0")
+        .filter((line) => line !== "")
+        .map((line) => {
+          const [info, name] = line.split("\t");
+          const [mode, entryOid] = info!.split(" ");
+          return { path: name!, oid: entryOid!, mode: Number.parseInt(mode!, 8) };
+        });
+      const entries = (await readIndex(await openRepository(sandbox.repo))).entries.map(({ path: name, oid: entryOid, mode }) => ({ path: name, oid: entryOid, mode }));
+      expect(entries, `version ${version}`).toEqual(listed);
+      expect(entries.map((entry) => entry.path)).toContain(long);
+    }
+  });
+});
