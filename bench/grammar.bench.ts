@@ -94,6 +94,28 @@ function corpus(bytes: number, seed: number, dialects = false): string {
   return parts.join("").slice(0, bytes);
 }
 
+/**
+ * Replies of a reasoning model as its server streams them when it does not split the reasoning
+ * out (DeepSeek R1, Qwen3 thinking): a `<think>` block of a few paragraphs (comparisons with `<`
+ * and `>`, a drafted command that must not run, tags named in passing), then a short answer with a call.
+ */
+function reasoningCorpus(bytes: number, seed: number): string {
+  const next = random(seed);
+  const pick = <T>(items: T[]): T => items[Math.floor(next() * items.length)]!;
+  const words = (count: number) => Array.from({ length: count }, () => pick(WORDS)).join(" ");
+  const aside = () => pick([" if a < b then", " when count > 0,", " the <div> wrapper", ` maybe [FILE_OP:action=read:path="${pick(WORDS)}.ts"] first`, " -> next", ""]);
+  const thought = () => `${words(10 + Math.floor(next() * 15))}${next() < 0.3 ? aside() : ""}.`;
+  const parts: string[] = [];
+  let length = 0;
+  while (length < bytes) {
+    const paragraphs = Array.from({ length: 2 + Math.floor(next() * 4) }, () => Array.from({ length: 2 + Math.floor(next() * 4) }, thought).join(" "));
+    const part = `<think>\n${paragraphs.join("\n\n")}\n</think>\n\n${words(12)}.\n\n[FILE_OP:action=read:path="src/${pick(WORDS)}.ts"]\n\n`;
+    parts.push(part);
+    length += part.length;
+  }
+  return parts.join("").slice(0, bytes);
+}
+
 /** Chat-shaped replies: headings, bullets with inline code, paragraphs, occasional fences, a call per ~2 KB. */
 function chatCorpus(bytes: number, seed: number): string {
   const next = random(seed);
@@ -245,6 +267,7 @@ try {
   writeFileSync(join(folder, "chat.txt"), chat);
   const chatSummary = parse(chat);
   const chatOneMb = chat.slice(0, MB);
+  const reasoningOneMb = reasoningCorpus(MB, 13);
   const startPattern = /\[[A-Za-z][A-Za-z0-9_]*:/g;
   // The mixed corpus's dialect calls, each on its own: what reading and mapping them costs alone.
   const mixedCalls = DIALECT_CALLS.flatMap((call) => {
@@ -294,10 +317,12 @@ try {
     chatStreamOne: () => streamed(chatOneMb, 1),
     chatDialectOneShot: () => parse(chat, vocabulary),
     chatDialectStreamOne: () => streamed(chatOneMb, 1, vocabulary),
+    reasoningOneShot: () => parse(reasoningOneMb),
+    reasoningStreamOne: () => streamed(reasoningOneMb, 1),
   });
   const { regex, oneShot, oneShotOne, streamOne, harnessOne, streamTwo, oneShotHundred, streamHundred, chatOneShot, chatOneShotOne, chatStreamOne } = times;
   const { chatDialectOneShot, chatDialectStreamOne, dialectOneShot, dialectStreamOne, mixedOneShotPlain, mixedOneShot, mixedStreamPlain, mixedStreamOne } = times;
-  const { layerGivenOneShot, layerGivenMixedOneShot } = times;
+  const { layerGivenOneShot, layerGivenMixedOneShot, reasoningOneShot, reasoningStreamOne } = times;
   const { layerOneShot, layerStreamOne, layerMixedOneShot, triggers, callsPlain, callsWith, scannerOneShot, scannerLogOneShot } = times;
   const naiveHundred = bestTimes(1, { naive: () => naive(hundredKb, 4) }).naive;
 
@@ -314,6 +339,14 @@ try {
     ["streaming, 1-char chunks, 1 MB", `${streamOne.toFixed(1)} ms`, rate(MB, streamOne), `${(streamOne / oneShotOne).toFixed(2)} × one-shot`, cpu("streamOne", MB)],
     ["  of which slicing + push calls alone", `${harnessOne.toFixed(1)} ms`, rate(MB, harnessOne), `${(harnessOne / oneShotOne).toFixed(2)} × one-shot`, cpu("harnessOne", MB)],
     ["streaming, 1-char chunks, 2 MB", `${streamTwo.toFixed(1)} ms`, rate(2 * MB, streamTwo), `${(streamTwo / streamOne).toFixed(2)} × 1 MB`, cpu("streamTwo", 2 * MB)],
+    ["reasoning replies (<think> blocks), one-shot, 1 MB", `${reasoningOneShot.toFixed(1)} ms`, rate(MB, reasoningOneShot), "1.00", cpu("reasoningOneShot", MB)],
+    [
+      "reasoning replies, 1-char chunks, 1 MB",
+      `${reasoningStreamOne.toFixed(1)} ms`,
+      rate(MB, reasoningStreamOne),
+      `${(reasoningStreamOne / reasoningOneShot).toFixed(2)} × one-shot`,
+      cpu("reasoningStreamOne", MB),
+    ],
     [
       "streaming, 4-byte chunks, 100 KB",
       `${streamHundred.toFixed(1)} ms`,

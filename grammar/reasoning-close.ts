@@ -18,7 +18,9 @@ const TAIL = 15;
  * `<|call|>`, part of the message) or the next message's header (`<|start|>`, `<|channel|>`, when
  * the end is missing).
  */
-const HARMONY_END = new RegExp(`\\n|<\\|(${[...HARMONY_MESSAGE_ENDS, "start", "channel"].join("|")})\\|>`, "gi");
+const HARMONY_TOKENS = [...HARMONY_MESSAGE_ENDS, "start", "channel"];
+const HARMONY_END = new RegExp(`\\n|<\\|(${HARMONY_TOKENS.join("|")})\\|>`, "gi");
+const HARMONY_CLOSERS = HARMONY_TOKENS.map((name) => `<|${name}|>`);
 
 /** Searches a reasoning block's lines for its closer, as they stream. */
 export class ReasoningCloser {
@@ -27,12 +29,28 @@ export class ReasoningCloser {
   /** After `find` returned CLOSED: the index where prose resumes (the next message's header is prose). */
   resume = 0;
   private pattern = HARMONY_END;
+  /** The closers spelt out, lower case (every one begins with `<` and has no other). */
+  private closers: readonly string[] = HARMONY_CLOSERS;
   /** The end of the line read so far, which may hold the beginning of the closer. */
   private tail = "";
+
+  /**
+   * Whether the text kept from earlier chunks may hold a closer's beginning. Every closer starts
+   * with `<` and holds no other, so only what follows the last `<` kept can be one; while it is not
+   * the beginning of a closer, a chunk without `<` or a line feed cannot end the block and need not
+   * be read (the scanner's fast path passes it by).
+   */
+  get pending(): boolean {
+    const last = this.tail.lastIndexOf("<");
+    if (last < 0) return false;
+    const begun = this.tail.slice(last).toLowerCase();
+    return this.closers.some((closer) => closer.startsWith(begun));
+  }
 
   /** A block begins whose closer is `close` (a closing tag, lower case, or HARMONY_CLOSE). */
   begin(close: string): void {
     this.pattern = close === HARMONY_CLOSE ? HARMONY_END : new RegExp(`\\n|${close.replace(/[^A-Za-z]/g, "\\$&")}`, "gi");
+    this.closers = close === HARMONY_CLOSE ? HARMONY_CLOSERS : [close.toLowerCase()];
     this.tail = "";
   }
 

@@ -152,8 +152,8 @@ export class StreamingScanner extends EndingScanner {
           mask = this.prefixNeed === Need.Decider ? Stops.prefix : this.prefixNeed === Need.LineOrBacktick ? Stops.codeHold : Stops.lineFeed;
           break;
         case State.InertLine:
-          // Reasoning reads every chunk: its closer is searched as it streams (reasoning-close.ts).
-          mask = this.lineRegion === "reasoning" ? 0 : Stops.lineFeed;
+          // Reasoning's closer is searched as it streams (reasoning-close.ts): a chunk with no `<` or line feed is passed by while no closer's beginning is kept.
+          mask = this.lineRegion !== "reasoning" ? Stops.lineFeed : this.reasoningCloser.pending ? 0 : Stops.recover;
           break;
         case State.FenceContent:
           mask = Stops.fence;

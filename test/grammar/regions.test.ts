@@ -110,6 +110,56 @@ describe("the inert region log", () => {
     }
   });
 
+  it("reasoning streamed in small chunks: closers cut anywhere, stray < and >, commands before and after, as the whole text reads it", () => {
+    const piece = fc.constantFrom(
+      "<think>",
+      "</think>",
+      "</thi",
+      "nk>",
+      "</TH",
+      "INK>",
+      "<",
+      ">",
+      "a",
+      " b",
+      "\n",
+      "<|end|>",
+      "<|e",
+      "nd|>",
+      "<|channel|>analysis<|message|>",
+      "[A:k=1]",
+      "<b>",
+      "<di",
+      "x>y",
+      "</",
+      "|>",
+      "<|x",
+    );
+    const events = (chunks: string[]) => {
+      const scanner = new StreamingScanner();
+      const seen = chunks.flatMap((chunk) => scanner.push(chunk));
+      return JSON.stringify([...seen, ...scanner.end()]);
+    };
+    fc.assert(
+      fc.property(
+        fc
+          .array(piece, { maxLength: 40 })
+          .map((pieces) => pieces.join(""))
+          .chain((joined) => fc.tuple(fc.constant(joined), fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 8 }))),
+        ([joined, sizes]) => {
+          const chunks: string[] = [];
+          for (let at = 0, turn = 0; at < joined.length; turn++) {
+            chunks.push(joined.slice(at, at + sizes[turn % sizes.length]!));
+            at += sizes[turn % sizes.length]!;
+          }
+          expect(kinds(chunks).kinds).toEqual(kinds([joined]).kinds);
+          expect(events(chunks)).toBe(events([joined]));
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
   it("marks indented code, HTML, quotes and reasoning", () => {
     expect(letters("    [A:k=1]\n\nb")).toBe(`${"N".repeat(13)}.`);
     expect(letters("> q\n\nb")).toBe("QQQQ..");
