@@ -104,7 +104,12 @@ export async function enclosingRepository(root: string): Promise<string | undefi
 }
 
 export async function exists(file: string): Promise<boolean> {
-  return nodeFs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+  try {
+    return nodeFs.lstatSync(file, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    // A path through a file (ENOTDIR) or a folder it may not read: nothing there for clio.
+    return false;
+  }
 }
 
 /** The index file last parsed, per path, with the identity of the file it was parsed from. */
