@@ -5,6 +5,7 @@
  * `<|start|>` or `<|channel|>` up to `<|message|>`, is read after the `<` by HarmonyHeaderReader
  * (fed by html.ts's TagRecognizer); the message's end is found by reasoning-close.ts.
  */
+import { HARMONY_MESSAGE_ENDS } from "./reasoning-close.js";
 import { TagOutcome } from "./tag-outcome.js";
 
 /** A harmony header longer than this (on one line) is none. */
@@ -113,4 +114,34 @@ export class HarmonyHeaderReader {
 
 function isLetter(code: number): boolean {
   return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
+
+/** The tokens that end a message to no recipient (`<|call|>` ends a tool call's). */
+const MESSAGE_ENDS = HARMONY_MESSAGE_ENDS.filter((name) => name !== "call");
+/** The header text between a harmony header's tokens: no line break, backtick, `[` or `<` (as HarmonyHeaderReader reads it). */
+const HEADER_TEXT = "[^<\\n`\\[]*";
+
+/**
+ * A harmony message's framing, at a `<|` (sticky, any case): the header of a message to no
+ * recipient, `<|start|>ROLE<|channel|>CHANNEL<|message|>` or `<|channel|>CHANNEL<|message|>`
+ * (`<|constrain|>` may stand in it), or the end token of such a message, `<|return|>` or `<|end|>`.
+ * A header longer than `MAX_FRAMING` is none (see `isFraming`).
+ */
+export const HARMONY_FRAMING = new RegExp(
+  `<\\|(?:start\\|>${HEADER_TEXT}<\\|)?channel\\|>${HEADER_TEXT}(?:<\\|constrain\\|>${HEADER_TEXT})?<\\|message\\|>|<\\|(?:${MESSAGE_ENDS.join("|")})\\|>`,
+  "iy",
+);
+/** The longest framing: a header of at most 256 characters after its `<`. */
+export const MAX_FRAMING = MAX_HEADER + 1;
+/** The tokens framing may begin with, lower case: a text that is the beginning of one may still become framing. */
+export const FRAMING_OPENINGS = ["start", "channel", ...MESSAGE_ENDS].map((name) => `<|${name}|>`);
+
+/**
+ * Whether `found` (a match of HARMONY_FRAMING) is framing: not longer than a header may be, and
+ * no tool call's header (a recipient, `to=`, in it), nor the reasoning channel's.
+ */
+export function isFraming(found: string): boolean {
+  if (found.length > MAX_FRAMING) return false;
+  const channel = /channel\|>([^<]*)/i.exec(found)?.[1] ?? "";
+  return !RECIPIENT.test(found.replace(/<\|[a-z]+\|>/gi, " ")) && !ANALYSIS.test(channel);
 }

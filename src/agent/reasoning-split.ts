@@ -4,13 +4,15 @@
  * told apart from what the reply says. Which text is reasoning is the
  * scanner's decision (its region log, grammar/regions.ts), so a tag inside a fence or a code span
  * stays text, as it is code. The tags (a harmony message's header and its `<|end|>`), and the line
- * break that ends a closing tag's line, belong to neither side.
+ * break that ends a closing tag's line, belong to neither side; so does the framing of a harmony
+ * message in live text (harmony-framing.ts).
  */
 import { REASONING_NAMES } from "../../grammar/html.js";
 import { HARMONY_MESSAGE_ENDS } from "../../grammar/reasoning-close.js";
 import type { InertRegionLog } from "../../grammar/regions.js";
 import { StreamingScanner } from "../../grammar/scanner.js";
 import type { ChatMessage } from "../providers/types.js";
+import { HarmonyFramingFilter } from "./harmony-framing.js";
 
 /** Where the split goes, as it is decided. */
 export interface ReasoningSink {
@@ -105,6 +107,7 @@ export class ReasoningSplitter {
   private block: { opening: boolean; closings: string[]; held: string } | undefined;
   /** After a closing tag, blanks and one line break are dropped ("return": a `\r` was, a `\n` may follow). */
   private afterBlock: "no" | "blanks" | "return" = "no";
+  private readonly framing = new HarmonyFramingFilter((offset) => this.log.kindAt(offset) === undefined);
 
   constructor(private readonly sink: ReasoningSink) {}
 
@@ -119,6 +122,7 @@ export class ReasoningSplitter {
   end(): void {
     this.scanner.end();
     this.route(this.log.settledUntil);
+    this.flushFraming();
     if (this.block) this.finishBlock();
   }
 
@@ -131,8 +135,10 @@ export class ReasoningSplitter {
       while (end < upTo && (this.log.kindAt(end) === "reasoning") === reasoning) end++;
       if (!reasoning && this.block) this.finishBlock();
       const piece = this.take(end);
-      if (reasoning) this.reasoningPiece(piece);
-      else this.textPiece(piece);
+      if (reasoning) {
+        this.flushFraming();
+        this.reasoningPiece(piece);
+      } else this.textPiece(piece);
     }
     if (this.block || !this.pending) return;
     // Unsettled, but before any possible opener: this cannot become reasoning.
@@ -156,6 +162,7 @@ export class ReasoningSplitter {
   }
 
   private textPiece(piece: string): void {
+    const at = this.routed - piece.length;
     let skip = 0;
     if (this.afterBlock === "return") {
       skip = piece.startsWith("\n") ? 1 : 0;
@@ -167,7 +174,15 @@ export class ReasoningSplitter {
       if (blank.endsWith("\r") && skip === piece.length) this.afterBlock = "return";
       else if (skip < piece.length || /[\r\n]$/.test(blank)) this.afterBlock = "no";
     }
-    if (skip < piece.length) this.sink.text(skip ? piece.slice(skip) : piece);
+    if (skip === piece.length) return;
+    const said = this.framing.push(skip ? piece.slice(skip) : piece, at + skip);
+    if (said) this.sink.text(said);
+  }
+
+  /** Text held as possible framing goes on as it is: reasoning follows, or the reply ended. */
+  private flushFraming(): void {
+    const held = this.framing.flush();
+    if (held) this.sink.text(held);
   }
 
   /** A piece of reasoning text; it may close its block and open the next (blocks may touch). */
@@ -234,12 +249,13 @@ export function splitReasoning(text: string): { text: string; reasoning: string[
 
 /**
  * A reply as it goes back to the model: without its reasoning blocks (providers reject reasoning
- * in the history: DeepSeek). A reply with none comes back unchanged; `""` when it was all reasoning.
+ * in the history: DeepSeek) and its harmony framing. A reply with neither comes back unchanged;
+ * `""` when it was all reasoning.
  */
 export function withoutReasoning(text: string): string {
   if (possibleOpener(text, 0) < 0) return text;
   const split = splitReasoning(text);
-  return split.reasoning.length ? split.text.trimStart() : text;
+  return split.reasoning.length || split.text !== text ? split.text.trimStart() : text;
 }
 
 /** What stands in the history for a reply that was reasoning only (a provider may refuse an empty message). */

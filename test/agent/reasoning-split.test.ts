@@ -50,6 +50,10 @@ const SAMPLES = [
   '<|channel|>analysis<|message|>I need a.ts [FILE_OP:action=read:path="a.ts"]<|end|><|start|>assistant<|channel|>final<|message|>Reading a.ts.<|return|>',
   "<|start|>assistant<|channel|>analysis<|message|>line one\r\nline two<|start|>assistant<|channel|>final<|message|>Answer\r\n",
   "```\n<|channel|>analysis<|message|>fenced<|end|>\n```\n<|channel|>analysis<|message|>cut off",
+  "<|start|>assistant<|channel|>final<|message|>Done.<|return|>",
+  "Sure. <|channel|>final<|message|>Done.<|end|>\n```\n<|channel|>final<|message|>quoted<|return|>\n```\nUse `<|return|>` to end.",
+  '<|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{"path": "a.ts"}<|call|>',
+  "<|end|> no begin <|start|>assistant <|chan",
 ];
 
 describe("reasoning split by the scanner's regions", () => {
@@ -85,13 +89,23 @@ describe("reasoning split by the scanner's regions", () => {
   });
 
   it("takes gpt-oss's harmony analysis messages as reasoning: the header and its <|end|> belong to neither side", () => {
-    expect(splitReasoning(SAMPLES[17]!)).toEqual({
-      text: "<|start|>assistant<|channel|>final<|message|>Reading a.ts.<|return|>",
-      reasoning: ['I need a.ts [FILE_OP:action=read:path="a.ts"]'],
-    });
-    expect(splitReasoning(SAMPLES[18]!)).toEqual({ text: "<|start|>assistant<|channel|>final<|message|>Answer\r\n", reasoning: ["line one\r\nline two"] });
+    expect(splitReasoning(SAMPLES[17]!)).toEqual({ text: "Reading a.ts.", reasoning: ['I need a.ts [FILE_OP:action=read:path="a.ts"]'] });
+    expect(splitReasoning(SAMPLES[18]!)).toEqual({ text: "Answer\r\n", reasoning: ["line one\r\nline two"] });
     expect(splitReasoning(SAMPLES[19]!)).toEqual({ text: "```\n<|channel|>analysis<|message|>fenced<|end|>\n```\n", reasoning: ["cut off"] });
     expect(withoutReasoning("<|channel|>analysis<|message|>plan<|end|>\n\nThe answer.")).toBe("The answer.");
+  });
+
+  it("takes the framing of a final message out of live text: its header and its <|return|> or <|end|>", () => {
+    expect(splitReasoning(SAMPLES[20]!)).toEqual({ text: "Done.", reasoning: [] });
+    expect(withoutReasoning(SAMPLES[20]!)).toBe("Done.");
+    expect(withoutReasoning("<|channel|>final<|message|>Done.")).toBe("Done.");
+  });
+
+  it("leaves harmony framing in a fence or a code span, a tool call's header, and tokens that frame nothing", () => {
+    expect(splitReasoning(SAMPLES[21]!).text).toBe("Sure. Done.\n```\n<|channel|>final<|message|>quoted<|return|>\n```\nUse `<|return|>` to end.");
+    expect(splitReasoning(SAMPLES[22]!)).toEqual({ text: SAMPLES[22], reasoning: [] });
+    expect(withoutReasoning(SAMPLES[22]!)).toBe(SAMPLES[22]);
+    expect(splitReasoning(SAMPLES[23]!).text).toBe(" no begin <|start|>assistant <|chan");
   });
 
   it("a code span left open is prose when its paragraph ends, so the tag in it is reasoning", () => {

@@ -67,6 +67,33 @@ describe("reasoning", () => {
     ).toEqual([...sentBack(3), "Done."]);
   });
 
+  it("gpt-oss's harmony framing of a final message stays out of the chat and the history sent back, and in the session file", async () => {
+    harness = await startHarness({ files: { "a.txt": "alpha\n" } });
+    const reply = '<|channel|>analysis<|message|>Read it first.<|end|><|start|>assistant<|channel|>final<|message|>Reading it.\n[FILE_OP:action=read:path="a.txt"]\n<|return|>';
+    const answer = "<|start|>assistant<|channel|>final<|message|>It says alpha.<|return|>";
+    harness.server.enqueue({ reply, chunkSizes: 1 }, { reply: answer, chunkSizes: 3 }, { reply: "Done." });
+
+    const outcome = await harness.conversation.prompt("What is in a.txt?");
+    await harness.conversation.prompt("And now?");
+
+    expect(outcome).toMatchObject({ reason: "done", finalText: "It says alpha." });
+    const sentBack = (harness.server.requests[2]!.body.messages as { role: string; content: string }[])
+      .filter((message) => message.role === "assistant")
+      .map((message) => message.content);
+    expect(sentBack).toEqual(['Reading it.\n[FILE_OP:action=read:path="a.txt"]\n', "It says alpha."]);
+    const recorded = harness.conversation.session!.data.messages.filter((message) => message.role === "assistant").map((message) => message.content);
+    expect(recorded.slice(0, 2)).toEqual([reply, answer]);
+    expect(
+      sessionHistory(harness.conversation.session!)
+        .filter((message) => message.role === "assistant")
+        .map((message) => message.content)
+        .slice(0, 2),
+    ).toEqual(sentBack);
+    const { view, shown } = viewOf("hide");
+    replyWith(view, 1, [...answer]);
+    expect(shown()).toBe("It says alpha.\n");
+  });
+
   it("/resume's last-reply line leaves a reply's reasoning blocks out", () => {
     const style = new Chalk({ level: 0 });
     const messages = [
