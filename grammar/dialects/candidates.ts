@@ -36,7 +36,8 @@ import {
 } from "./states.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
-const MAX_JSON_DEPTH = 64;
+/** JSON (or a Python call's arguments) nested deeper than this is text. */
+export const MAX_JSON_DEPTH = 64;
 /** An `<invoke …>` tag's attributes longer than this are not a call's. */
 const MAX_ATTRIBUTES = 512;
 /**
@@ -180,6 +181,8 @@ export abstract class CandidateReader {
         return this.tagBody(input, i, base, code);
       case Mode.ArrayOpen:
         return this.arrayOpen(i, base, code);
+      case Mode.CallList:
+        return this.callList(input, i, base, code);
       case Mode.Marker:
       case Mode.HarmonyHeader:
       case Mode.MistralName:
@@ -255,6 +258,9 @@ export abstract class CandidateReader {
 
   /** Between a `[` that ends its line and a JSON array's first `{` (near-miss.ts). */
   protected abstract arrayOpen(i: number, base: number, code: number): number;
+
+  /** In a Python list whose first call names nothing (near-miss.ts). */
+  protected abstract callList(input: string, i: number, base: number, code: number): number;
 
   /** Reads on in a ReAct or Qwen-Agent step (`Mode.ReactOpen` to `Mode.ReactText`): steps.ts. */
   protected abstract react(input: string, i: number, base: number, code: number): number;

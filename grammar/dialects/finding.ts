@@ -122,7 +122,9 @@ export function findingsOf(candidate: Candidate, vocabulary: CallVocabulary): Di
   const { text, shape } = candidate;
   if (shape === Shape.DeepSeekCalls) return itemFindings(candidate, deepSeekCallsOf(text), Shape.DeepSeekCall, vocabulary);
   const list = shape === Shape.NearMiss ? callListItems(text) : undefined;
-  if (list !== undefined) return itemFindings(candidate, list, Shape.FunctionItem, vocabulary);
+  // A Python list is calls once one of them names something registered; else it is code or prose (`[f(1), g(2)]`).
+  if (list !== undefined)
+    return list.some(([from]) => vocabulary.resolve(text.slice(from, text.indexOf("(", from))) !== undefined) ? itemFindings(candidate, list, Shape.FunctionItem, vocabulary) : [];
   const array = shape === Shape.JsonArray ? 0 : shape === Shape.ToolCall ? toolCallArrayAt(text) : shape === Shape.Json ? toolCallsKeyAt(text) : -1;
   if (array < 0) {
     const finding = findingOf(candidate, vocabulary);
@@ -235,7 +237,7 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
     case Shape.Function:
     case Shape.FunctionItem: {
       const open = text.indexOf("(");
-      // A list's calls are plainly calls, once its first names something registered: one naming nothing is an error.
+      // A list's calls are plainly calls, once one of them names something registered: one naming nothing is an error.
       const item = candidate.shape === Shape.FunctionItem;
       return { read: readFunctionArguments(item ? text.slice(0, open) : name, undefined, text.slice(open + 1, -1)), dialect: "function", markup: false, unknownIsError: item };
     }

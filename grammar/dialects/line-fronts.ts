@@ -25,7 +25,7 @@ import {
 } from "./states.js";
 import { Shape } from "./finding.js";
 import { REACT_LABEL, StepReader } from "./steps.js";
-import { beginsToolCallsMarker, isNameCharacter } from "./near-name.js";
+import { beginsCallName, beginsToolCallsMarker, isNameCharacter } from "./near-name.js";
 import { EMPTY_NAME_HASH, FUNCTOOLS, hashName, REACT_ACTION, type CallVocabulary } from "./vocabulary.js";
 
 /** What a character decides at a line's beginning, after its indentation. */
@@ -185,7 +185,8 @@ export abstract class FrontReader extends StepReader {
   /**
    * After a `[` at `from - 1`: false when the near-miss reader is sure to drop the words after it
    * (up to three spaces, then a name): they name nothing by their first character (`[x]`,
-   * `[NOTE]`, `[ ]`) or their first two (`[docs]`), or they are this language's own start
+   * `[NOTE]`, `[ ]`) or their first two (`[docs]`), and are no word right before a `(` (which may
+   * open a Python list of calls, `wordCalls`); or they are this language's own start
    * (`[FILE_OP:action…`, as `nearName` decides it). The words hold no trigger, so what the
    * reader would have read is searched as text.
    */
@@ -198,15 +199,29 @@ export abstract class FrontReader extends StepReader {
     code = input.charCodeAt(j);
     // `[{`, or a `[` ending its line, may open a JSON array of calls at a line's start, as `nearName` decides.
     if (code === OPEN_BRACE || code === LINE_FEED || code === CARRIAGE_RETURN) return true;
-    if (code === SPACE || code === TAB || (!this.vocabulary.mayBeginName(code) && !beginsToolCallsMarker(code))) return false;
+    if (code === SPACE || code === TAB) return false;
+    if (!this.vocabulary.mayBeginName(code) && !beginsToolCallsMarker(code)) return j === from && this.wordCalls(input, j);
     if (j + 1 >= end) return true;
     const second = input.charCodeAt(j + 1);
     if (!isNameCharacter(second)) return true;
-    if (!this.vocabulary.mayContinueName(code, second) && !beginsToolCallsMarker(code, second)) return false;
+    if (!this.vocabulary.mayContinueName(code, second) && !beginsToolCallsMarker(code, second)) return j === from && this.wordCalls(input, j);
     if (j > from) return true;
     let k = j + 2;
     while (k < end && k - j <= this.nameLimit && isNameCharacter(input.charCodeAt(k))) k++;
     return !(k + 1 < end && k - j <= this.nameLimit && input.charCodeAt(k) === COLON && !mayOpenNearBody(input.charCodeAt(k + 1)));
+  }
+
+  /**
+   * Whether the word at index `from`, right after a `[`, is followed by `(` (or reaches the chunk's
+   * end first), as the near-miss reader takes it: one that begins with a letter or `_`, of at most
+   * `nameLimit + 1` name characters. Such a `[foo(` may open a Python list of calls (near-miss.ts).
+   */
+  private wordCalls(input: string, from: number): boolean {
+    if (!beginsCallName(input.charCodeAt(from))) return false;
+    const end = Math.min(input.length, from + this.nameLimit + 1);
+    let k = from + 1;
+    while (k < end && isNameCharacter(input.charCodeAt(k))) k++;
+    return k === input.length || input.charCodeAt(k) === OPEN_PARENTHESIS;
   }
 
   /**

@@ -1,13 +1,49 @@
 /**
  * The part of the dialect recognizer (recognizer.ts) that reads what follows a `[` (or `［`) that is
  * not this language's own start: the words of a near-miss (`[FILE_OP action=read …]`), Mistral's
- * `[TOOL_CALLS]`, and the opening of a JSON array of calls at a line's start (`[{…}, …]`).
+ * `[TOOL_CALLS]`, the opening of a JSON array of calls at a line's start (`[{…}, …]`), and a
+ * Python list of calls on one line whose first call names nothing (`[foo(x=1), read_file(…)]`).
  */
-import { CandidateReader } from "./candidates.js";
+import { CandidateReader, MAX_JSON_DEPTH } from "./candidates.js";
 import { Shape } from "./finding.js";
-import { CARRIAGE_RETURN, CLOSE_BRACKET, COLON, FULLWIDTH_CLOSE, LINE_FEED, Mode, mayOpenNearBody, OPEN_BRACE, SPACE, TAB } from "./states.js";
+import { beginsCallName, isNameCharacter } from "./near-name.js";
+import {
+  APOSTROPHE,
+  BACKSLASH,
+  CARRIAGE_RETURN,
+  CLOSE_BRACE,
+  CLOSE_BRACKET,
+  CLOSE_PARENTHESIS,
+  COLON,
+  COMMA,
+  DOT,
+  FULLWIDTH_CLOSE,
+  LESS,
+  LINE_FEED,
+  Mode,
+  mayOpenNearBody,
+  OPEN_BRACE,
+  OPEN_BRACKET,
+  OPEN_PARENTHESIS,
+  QUOTE,
+  SPACE,
+  stringRunEnd,
+  TAB,
+} from "./states.js";
+
+/** Where a Python list whose first call names nothing stands, outside its calls' parentheses. */
+const enum ListPart {
+  /** A call's name: its characters, then `(`. */
+  Name,
+  /** After a call's `)`: blanks, then `,` or the list's `]`. */
+  Between,
+  /** After `,`: blanks, then the next call's name. */
+  Next,
+}
 
 export abstract class NearMissReader extends CandidateReader {
+  private listPart = ListPart.Name;
+
   /** After `[`: up to three spaces and two words that must name something registered. */
   protected nearName(input: string, i: number, code: number): number {
     const end = input.length;
@@ -27,11 +63,12 @@ export abstract class NearMissReader extends CandidateReader {
     }
     if (code === CLOSE_BRACKET && this.opensMarker()) return this.openToolCalls(i + 1);
     // Words whose hashes name nothing; and `[NAME:` not followed by a blank or `{`, this language's own start.
-    if (!near.mayName() || (code === COLON && near.plain() && i + 1 < end && !mayOpenNearBody(input.charCodeAt(i + 1)))) return this.abandon(i);
+    if (!near.mayName() || (code === COLON && near.plain() && i + 1 < end && !mayOpenNearBody(input.charCodeAt(i + 1)))) return this.openList(input, i, code);
     // The words lie in this chunk when their `[` does: taken from it, not rebuilt from the reader's buffer.
     const wordsFrom = this.startOffset + 1 - this.base;
     const verdict = near.verdict(wordsFrom >= 0 ? input.slice(wordsFrom, i) : undefined);
-    if (!verdict.named || code === CLOSE_BRACKET || code === FULLWIDTH_CLOSE) return this.abandon(i);
+    if (!verdict.named) return this.openList(input, i, code);
+    if (code === CLOSE_BRACKET || code === FULLWIDTH_CLOSE) return this.abandon(i);
     this.shape = Shape.NearMiss;
     this.inString = 0;
     this.depth = 0;
@@ -45,6 +82,64 @@ export abstract class NearMissReader extends CandidateReader {
     }
     this.mode = Mode.NearBody;
     return i;
+  }
+
+  /**
+   * Words that name nothing ended at index `i`: a `(` after one word right after `[` may open a
+   * Python list of calls, read to its `]` on this line (`callList`); anything else drops them.
+   */
+  private openList(input: string, i: number, code: number): number {
+    if (code !== OPEN_PARENTHESIS || this.bracket !== "[" || !this.near.mayCall()) return this.abandon(i);
+    const wordsFrom = this.startOffset + 1 - this.base;
+    this.capture = this.bracket + this.near.text(wordsFrom >= 0 ? input.slice(wordsFrom, i) : undefined);
+    this.captureFrom = i;
+    this.mode = Mode.CallList;
+    this.shape = Shape.NearMiss;
+    this.listPart = ListPart.Name;
+    this.depth = 0;
+    this.inString = 0;
+    this.escaped = false;
+    return i;
+  }
+
+  /**
+   * In a Python list whose first call names nothing: calls (a name, its parenthesised arguments)
+   * separated by commas, up to the `]`, on one line. A line break, a `<` outside a string, or
+   * anything else between the calls drops it there, and that character is read as text: only
+   * what lay inside complete names and parentheses was passed over.
+   */
+  protected callList(input: string, i: number, base: number, code: number): number {
+    if (code === LINE_FEED) return this.abandon(i);
+    if (this.inString !== 0) {
+      if (this.escaped) this.escaped = false;
+      else if (code === BACKSLASH) this.escaped = true;
+      else if (code === this.inString) this.inString = 0;
+      else return stringRunEnd(input, i + 1, this.inString);
+      return i + 1;
+    }
+    if (code === LESS) return this.abandon(i);
+    if (this.depth > 0) {
+      if (code === QUOTE || code === APOSTROPHE) this.inString = code;
+      else if (code === OPEN_PARENTHESIS || code === OPEN_BRACKET || code === OPEN_BRACE) {
+        if (++this.depth > MAX_JSON_DEPTH) return this.abandon(i);
+      } else if ((code === CLOSE_PARENTHESIS || code === CLOSE_BRACKET || code === CLOSE_BRACE) && --this.depth === 0) this.listPart = ListPart.Between;
+      return i + 1;
+    }
+    switch (this.listPart) {
+      case ListPart.Name:
+        if (code === OPEN_PARENTHESIS) this.depth = 1;
+        else if (!isNameCharacter(code) && code !== DOT) return this.abandon(i);
+        return i + 1;
+      case ListPart.Between:
+        if (code === COMMA) this.listPart = ListPart.Next;
+        else if (code === CLOSE_BRACKET) this.completeAt(input, i + 1, base);
+        else if (code !== SPACE && code !== TAB) return this.abandon(i);
+        return i + 1;
+      default:
+        if (beginsCallName(code)) this.listPart = ListPart.Name;
+        else if (code !== SPACE && code !== TAB) return this.abandon(i);
+        return i + 1;
+    }
   }
 
   /**

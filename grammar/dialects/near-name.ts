@@ -14,6 +14,11 @@ export function isNameCharacter(code: number): boolean {
   return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === UNDERSCORE;
 }
 
+/** `[A-Za-z_]`: a character a Python call's name may begin with. */
+export function beginsCallName(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === UNDERSCORE;
+}
+
 /** What the words name, once read. */
 export interface NearNameVerdict {
   /** The words name something registered (the first word, or the first two joined by `_`). */
@@ -114,10 +119,12 @@ export class NearNameReader {
   /**
    * Right after `take(code)` took a name character: true when the words already name nothing,
    * as `wordsMayName` (line-fronts.ts) decides it at the `[`: no name begins with their first
-   * character, or with their first two.
+   * character, or with their first two, and they are not one word right after the `[` that a `(`
+   * may follow (`[foo(`, a Python list's first call).
    */
   namesNothing(code: number): boolean {
-    if (this.words !== 1 || this.afterSpace) return false;
+    // `[foo` may still open a Python list whose later call names a tool: its word is read to its end.
+    if (this.words !== 1 || this.afterSpace || (!this.leadingSpace && beginsCallName(this.firstCode))) return false;
     if (this.length === 1) return !this.vocabulary.mayBeginName(code) && !beginsToolCallsMarker(code);
     return this.length === 2 && !this.vocabulary.mayContinueName(this.firstCode, code) && !beginsToolCallsMarker(this.firstCode, code);
   }
@@ -143,6 +150,19 @@ export class NearNameReader {
     return this.words >= 1 && this.vocabulary.mayResolve(this.firstHash, this.firstHead);
   }
 
+  /**
+   * Whether the words may be the name of a Python list's first call when a `(` follows them: one
+   * word beginning with a letter or `_`, no space before or after it (`[foo(`).
+   */
+  mayCall(): boolean {
+    return this.plain() && beginsCallName(this.firstCode);
+  }
+
+  /** The words as read; `read`: the caller's copy of them, when it has them all. */
+  text(read?: string): string {
+    return read !== undefined && read.length === this.rawLength ? read : String.fromCharCode.apply(null, this.rawBuffer().subarray(0, this.rawLength) as unknown as number[]);
+  }
+
   /** No word was read (only blanks, or nothing). */
   wordless(): boolean {
     return this.words === 0;
@@ -163,7 +183,7 @@ export class NearNameReader {
     const joinedMay = this.joinedMay();
     const firstMay = this.firstMay();
     if (!joinedMay && !firstMay) return { named: false, plain, raw: "" };
-    const raw = read !== undefined && read.length === this.rawLength ? read : String.fromCharCode.apply(null, this.rawBuffer().subarray(0, this.rawLength) as unknown as number[]);
+    const raw = this.text(read);
     // The first two words of `raw` trimmed, as split at runs of spaces and tabs, without the split's list.
     let from = 0;
     let to = raw.length;

@@ -33,6 +33,8 @@ export const enum Mode {
   HarmonyHeader,
   /** After Mistral's `[TOOL_CALLS]`: a tool's name, `[ARGS]` (or `[CALL_ID]…[ARGS]`), up to the `{` of its arguments. */
   MistralName,
+  /** A Python list of calls on one line whose first call names nothing registered: `[foo(x=1), read_file(…)]` (near-miss.ts). */
+  CallList,
 }
 
 /** What the current line holds before the place being read, while no candidate is open. */
@@ -69,6 +71,7 @@ export const SPACE = 0x20;
 export const TAB = 0x09;
 export const CARRIAGE_RETURN = 0x0d;
 export const COLON = 0x3a;
+export const COMMA = 0x2c;
 export const QUOTE = 0x22;
 export const APOSTROPHE = 0x27;
 export const BACKSLASH = 0x5c;

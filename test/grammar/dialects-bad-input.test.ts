@@ -211,6 +211,9 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
       ["Qwen-Agent function lines", (n) => "✿FUNCTION✿: read_file\n".repeat(n), 0],
       ["Qwen-Agent flowers", (n) => "✿✿✿\n".repeat(n), 0],
       ["a Python list of calls that never closes", (n) => `[read_file(path="a"), ${'list_files(path="."), '.repeat(n)}`, 0],
+      ["a Python list whose first call names nothing, never closed", (n) => `[a(1), ${'read_file(path="."), '.repeat(n)}`, 0],
+      ["Python list openers naming nothing on one line", (n) => "[a(1), ".repeat(n), 0],
+      ["nested Python list openers", (n) => "[a([b(".repeat(n), 0],
     ];
     for (const [name, make, commands] of floods) {
       expect(parse(make(5_000), vocabulary).commands, name).toHaveLength(commands);

@@ -272,7 +272,7 @@ describe("other dialects and near-misses", () => {
     expect(fenced.mentions).toMatchObject([{ context: "fence", hint: '[FILE_OP:action=read:path="a.ts"]' }]);
   });
 
-  it("a Python list of calls (Llama 3.2, ToolACE) runs each call; once its first names a tool, one naming nothing is an error", () => {
+  it("a Python list of calls (Llama 3.2, ToolACE) runs each call; once one names a tool, one naming nothing is an error", () => {
     const text = 'Both:\n[read_file(path="a.ts"), list_files(path=".", recursive=True)]\nDone.';
     const whole = parse(text, vocabulary);
     expect(whole.commands.map((command) => [command.protocol, command.dialect, command.span.start.column])).toEqual([
@@ -285,6 +285,41 @@ describe("other dialects and near-misses", () => {
     expect(unknown.commands).toHaveLength(1);
     expect(unknown.errors).toMatchObject([{ code: "unmapped_call", message: expect.stringContaining("browser_open") }]);
     expect(parse("[foo(1), bar(2)] are Python calls; [x(1), y(2)] too.", vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
+  });
+
+  it("a Python list on one line whose first call names nothing is calls too, once a later one names a tool: that one runs, each naming nothing is an error", () => {
+    const text = 'Sure: [foo(x=1), read_file(path="a.ts"), bar(y="]")]\nDone.';
+    const whole = parse(text, vocabulary);
+    expect(whole.commands.map((command) => [command.protocol, command.dialect, command.span.start.column])).toEqual([["FILE_OP", "function", 18]]);
+    expect(whole.errors.map((error) => [error.code, error.span.start.column, error.message.includes("no clio command")])).toEqual([
+      ["unmapped_call", 8, true],
+      ["unmapped_call", 42, true],
+    ]);
+    for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
+    expect(chunked([...text])).toEqual(whole);
+    expect(parse('`[foo(x=1), read_file(path="a.ts")]`', vocabulary).mentions).toMatchObject([
+      { context: "inline-code" },
+      { context: "inline-code", hint: '[FILE_OP:action=read:path="a.ts"]' },
+    ]);
+  });
+
+  it("lists, links and calls in prose that name no tool stay text, and a list broken off leaves what follows it to be read", () => {
+    for (const prose of [
+      "[a(1), b(2)]",
+      "[x(y)]",
+      "See [the docs](https://x.y/read_file(a)) and [a, b].",
+      "[f(x) for x in xs]",
+      "[foo(1),\nbar(2)]",
+      '[foo (1), read_file(path="a")]',
+    ]) {
+      expect(parse(prose, vocabulary), prose).toEqual({ commands: [], mentions: [], errors: [] });
+    }
+    expect(parse("[a(1), ".repeat(150_000), vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
+    const broken = parse('[foo(x) <tool_call>{"name": "read_file", "arguments": {"path": "a.ts"}}</tool_call>', vocabulary);
+    expect(broken.commands.map((command) => command.dialect)).toEqual(["hermes"]);
+    const inFence = parse('```\n[foo(x=1), read_file(path="a.ts")]\n```\n', vocabulary);
+    expect(inFence.commands).toEqual([]);
+    expect(inFence.mentions.map((mention) => mention.context)).toEqual(["fence", "fence"]);
   });
 
   it("Functionary's >>>NAME step is a block quote to CommonMark: a mention whose hint is the command, in any chunking; its >>>all text is nothing", () => {
