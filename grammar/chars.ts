@@ -43,6 +43,7 @@ export const TILDE = 0x7e;
 export const COLON = 0x3a;
 export const EQUALS = 0x3d;
 export const LESS_THAN = 0x3c;
+export const GREATER_THAN = 0x3e;
 export const FULLWIDTH_OPEN_BRACKET = 0xff3b; // ［
 export const QUOTE = 0x22;
 
@@ -122,7 +123,7 @@ export const Stops = {
   prefix: 4096,
   /** The rest of a broken quoted value (command-machine.ts): quotes, escapes, brackets and line breaks. */
   broken: 8192,
-  /** What a dialect layer must read while it waits for a call (dialects/call-scanner.ts): `<`, `[`, `［`, line feeds. */
+  /** What a dialect layer must read while it waits for a call (dialects/call-scanner.ts): `<`, `>`, `[`, `［`, line feeds. */
   dialect: 16384,
   /** Every character: a layer beside the scanner that must read each one. */
   every: 32768,
@@ -150,7 +151,7 @@ function buildStops(): Uint16Array {
     if (mask & Stops.text || code === SPACE || code === TAB || code === TILDE || code === CLOSE_BRACKET || code === LESS_THAN) mask |= Stops.lineStart;
     if (NAME_FIRST[code] !== 1) mask |= Stops.nameFirst;
     if (code === QUOTE || code === BACKSLASH || code === OPEN_BRACKET || code === CLOSE_BRACKET || code === LINE_FEED) mask |= Stops.broken;
-    if (code === LESS_THAN || code === OPEN_BRACKET || code === LINE_FEED) mask |= Stops.dialect;
+    if (code === LESS_THAN || code === GREATER_THAN || code === OPEN_BRACKET || code === LINE_FEED) mask |= Stops.dialect;
     table[code] = mask | Stops.every;
   }
   table[FULLWIDTH_OPEN_BRACKET] = table[FULLWIDTH_OPEN_BRACKET]! | Stops.dialect;

@@ -192,6 +192,8 @@ export abstract class CandidateReader {
       case Mode.ReactLabel:
       case Mode.ReactInput:
       case Mode.ReactText:
+      case Mode.GreaterName:
+      case Mode.GreaterInput:
         return this.react(input, i, base, code);
       case Mode.TagAttributes:
         if (code === GREATER) {
@@ -262,7 +264,7 @@ export abstract class CandidateReader {
   /** In a Python list whose first call names nothing (near-miss.ts). */
   protected abstract callList(input: string, i: number, base: number, code: number): number;
 
-  /** Reads on in a ReAct or Qwen-Agent step (`Mode.ReactOpen` to `Mode.ReactText`): steps.ts. */
+  /** Reads on in a ReAct, Qwen-Agent or Functionary step (`Mode.ReactOpen` to `Mode.ReactText`, `Mode.GreaterName`, `Mode.GreaterInput`): steps.ts. */
   protected abstract react(input: string, i: number, base: number, code: number): number;
 
   /** A marker token ended just before index `i`: idle there, the line's front an indentation, so JSON after it may open a call. */

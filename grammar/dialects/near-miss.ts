@@ -44,6 +44,19 @@ const enum ListPart {
 export abstract class NearMissReader extends CandidateReader {
   private listPart = ListPart.Name;
 
+  /** A `[` (or `［`, `code`) at absolute `offset` while idle: the words after it are read (`nearName`). */
+  protected openNearName(offset: number, code: number, atLineStart: boolean): void {
+    this.mode = Mode.NearName;
+    this.nearAtLineStart = atLineStart;
+    this.startOffset = offset;
+    this.startLine = this.line;
+    this.startColumn = offset - this.lineStart + 1;
+    this.capture = "";
+    this.name = "";
+    this.bracket = String.fromCharCode(code);
+    this.near.reset();
+  }
+
   /** After `[`: up to three spaces and two words that must name something registered. */
   protected nearName(input: string, i: number, code: number): number {
     const end = input.length;

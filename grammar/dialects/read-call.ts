@@ -195,12 +195,15 @@ function callFromArgumentKeys(name: string, rest: string): ReadResult {
 
 /**
  * A ReAct step, `Action: NAME` then `Action Input: INPUT` on the next line (LangChain's agents), or
- * Qwen-Agent's `✿FUNCTION✿: NAME` then `✿ARGS✿: INPUT`, or Functionary's `>>>NAME` then INPUT:
+ * Qwen-Agent's `✿FUNCTION✿: NAME` then `✿ARGS✿: INPUT`, or Functionary's `>>>NAME` then INPUT (on the next line, or a JSON object on the same one):
  * a JSON object's entries are the arguments; any other input is one argument named `input`, which
  * the mapping gives to the action's first parameter (mapping.ts).
  */
 export function callFromReact(text: string): ReadResult {
-  const step = /^(?:(?:Action|✿FUNCTION✿):[ \t]*|>>>)([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*\r?\n(?:(?:Action Input|✿ARGS✿):)?[ \t]*([\s\S]*)$/.exec(text);
+  // Functionary's arguments may also follow its name on the same line (`>>>read_file {"path": "a.ts"}`).
+  const step =
+    /^(?:(?:Action|✿FUNCTION✿):[ \t]*|>>>)([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*\r?\n(?:(?:Action Input|✿ARGS✿):)?[ \t]*([\s\S]*)$/.exec(text) ??
+    /^>>>([A-Za-z_][A-Za-z0-9_.-]*)[ \t]*(\{[\s\S]*)$/.exec(text);
   if (!step) return undefined;
   const input = step[2]!.trim();
   if (input === "") return { name: step[1]!, args: [] };

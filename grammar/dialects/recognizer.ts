@@ -7,10 +7,11 @@
  * Candidates: `<tool_call>…</tool_call>` (and the other wrappers of JSON calls), `<function=NAME>…</function>`,
  * `<NAME>…</NAME>` for a registered name, model tokens (`<|…|>`, `<｜…｜>`, `[TOOL_CALLS]`: tokens.ts);
  * at a line start, a JSON object (`{"…`) on lines of its own, `NAME(…)`, `Action:` and `✿FUNCTION✿:`
- * steps (steps.ts) and `functools[`; and `[`/`［` followed by a registered name in a shape that is
- * not this language's own (near-miss.ts).
+ * steps (steps.ts) and `functools[`; Functionary's `>>>NAME` anywhere (steps.ts); and `[`/`［`
+ * followed by a registered name in a shape that is not this language's own, or by a Python list of
+ * calls (near-miss.ts).
  *
- * Between candidates it jumps from one trigger character (`<`, `[`, `［`, line feed) to the next
+ * Between candidates it jumps from one trigger character (`<`, `>`, `[`, `［`, line feed) to the next
  * with `indexOf`. `{` and `(` open a call only at a line's beginning (the "front": an
  * indentation, or an indentation and a name), so each line's beginning is read up to what decides
  * it, instead of searching the text for them; a name is checked by its hash before any string is
@@ -48,6 +49,7 @@ export const SMALL_CHUNK = 16;
 export class DialectRecognizer extends FrontReader {
   /** Where the next of each trigger is in the chunk being read (-2: not searched, -1: none). */
   private nextLess = -2;
+  private nextGreater = -2;
   private nextBracket = -2;
   private nextWide = -2;
   private nextLine = -2;
@@ -151,7 +153,7 @@ export class DialectRecognizer extends FrontReader {
     const end = input.length;
     const small = end <= SMALL_CHUNK;
     if (!small) {
-      this.nextLess = this.nextBracket = this.nextWide = this.nextLine = -2;
+      this.nextLess = this.nextGreater = this.nextBracket = this.nextWide = this.nextLine = -2;
     }
     let i = 0;
     while (i < end) {
@@ -186,6 +188,12 @@ export class DialectRecognizer extends FrontReader {
     const kind = classOf(code);
     switch (kind) {
       case Class.Trigger:
+        if (code === GREATER) {
+          // After an indentation, Functionary's step at a line's start; elsewhere, the third `>` of a run may open one.
+          if (this.front === Front.Indent) return false;
+          this.front = Front.Dead;
+          return !this.greaterOpens(offset);
+        }
         if (code === LESS || (code === OPEN_BRACE && this.front === Front.Indent) || (code === OPEN_PARENTHESIS && this.front === Front.Name && this.bufferedNameMay())) {
           return false;
         }
@@ -198,7 +206,7 @@ export class DialectRecognizer extends FrontReader {
       case Class.Other:
         // `Action:` at a line's start opens a ReAct step, `✿` Qwen-Agent's (trigger).
         if (code === COLON && this.front === Front.Name && this.nameIs(REACT_ACTION, this.nameLength, "", 0, 0)) return false;
-        if ((code === FLOWER || code === GREATER) && this.front === Front.Indent) return false;
+        if (code === FLOWER && this.front === Front.Indent) return false;
         this.front = Front.Dead;
         return true;
       case Class.LineFeed:
@@ -223,18 +231,6 @@ export class DialectRecognizer extends FrontReader {
       else this.nameBuffer[this.nameLength++] = code;
     }
     return true;
-  }
-
-  private openNearName(offset: number, code: number, atLineStart: boolean): void {
-    this.mode = Mode.NearName;
-    this.nearAtLineStart = atLineStart;
-    this.startOffset = offset;
-    this.startLine = this.line;
-    this.startColumn = offset - this.lineStart + 1;
-    this.capture = "";
-    this.name = "";
-    this.bracket = String.fromCharCode(code);
-    this.near.reset();
   }
 
   /** Idle in a small chunk: a character at a time. */
@@ -268,6 +264,12 @@ export class DialectRecognizer extends FrontReader {
       if (next < 0) return -next - 1;
       if (next === end) return end;
       const code = input.charCodeAt(next);
+      if (code === GREATER) {
+        // In the middle of a line: a line's beginning was read above.
+        i = this.midLineGreater(next, base);
+        if (this.mode !== Mode.Idle) return i;
+        continue;
+      }
       // A `[` whose words are sure to be dropped is passed over here, without a return to `feed`.
       if ((code !== OPEN_BRACKET && code !== FULLWIDTH_OPEN) || this.wordsMayName(input, next + 1)) return this.trigger(input, next, base, code);
       this.front = Front.Dead;
@@ -287,6 +289,8 @@ export class DialectRecognizer extends FrontReader {
     let next = end;
     if (this.nextLess !== -1 && this.nextLess < i) this.nextLess = input.indexOf("<", i);
     if (this.nextLess >= 0) next = this.nextLess;
+    if (this.nextGreater !== -1 && this.nextGreater < i) this.nextGreater = input.indexOf(">", i);
+    if (this.nextGreater >= 0 && this.nextGreater < next) next = this.nextGreater;
     if (this.nextBracket !== -1 && this.nextBracket < i) this.nextBracket = input.indexOf("[", i);
     if (this.nextBracket >= 0 && this.nextBracket < next) next = this.nextBracket;
     if (this.nextWide !== -1 && this.nextWide < i) this.nextWide = input.indexOf("［", i);
@@ -399,6 +403,7 @@ export class DialectRecognizer extends FrontReader {
 
   /** At a trigger character `code` (index `i`) while idle. */
   private trigger(input: string, i: number, base: number, code: number): number {
+    if (code === GREATER && this.front !== Front.Indent) return this.openGreater(i, base);
     if (code === OPEN_PARENTHESIS) return this.openFunction(input, i, base);
     if (code === COLON) return this.openReact(input, i, base);
     if (code === FLOWER || code === GREATER) return this.openStep(i, base, code);

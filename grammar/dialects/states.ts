@@ -35,6 +35,10 @@ export const enum Mode {
   MistralName,
   /** A Python list of calls on one line whose first call names nothing registered: `[foo(x=1), read_file(…)]` (near-miss.ts). */
   CallList,
+  /** After Functionary's `>>>` in the middle of a line: a registered name, blanks, then `{` or the line's end (steps.ts). */
+  GreaterName,
+  /** On the line after a mid-line `>>>NAME`: blanks, then the `{` of its arguments. */
+  GreaterInput,
 }
 
 /** What the current line holds before the place being read, while no candidate is open. */
@@ -93,7 +97,7 @@ export const CLASSES = (() => {
   table[SPACE] = Class.Space;
   table[TAB] = Class.Space;
   table[LINE_FEED] = Class.LineFeed;
-  for (const code of [LESS, OPEN_BRACKET, OPEN_PARENTHESIS, OPEN_BRACE]) table[code] = Class.Trigger;
+  for (const code of [LESS, GREATER, OPEN_BRACKET, OPEN_PARENTHESIS, OPEN_BRACE]) table[code] = Class.Trigger;
   return table;
 })();
 

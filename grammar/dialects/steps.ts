@@ -2,10 +2,11 @@
  * The part of the dialect recognizer (recognizer.ts) that reads a step labelled line by line: a
  * ReAct step as LangChain's agents write it (`Action: NAME`, then `Action Input: …` on the next
  * line), Qwen-Agent's (`✿FUNCTION✿: NAME`, then `✿ARGS✿: …`) and Functionary v3.2's (`>>>NAME`,
- * then its JSON arguments).
+ * then its JSON arguments), at a line's start or, for Functionary's, in the middle of a line.
  */
 import { Shape } from "./finding.js";
-import { FLOWER, Front, LINE_FEED, Mode, OPEN_BRACE, SPACE, TAB } from "./states.js";
+import { beginsCallName, isNameCharacter } from "./near-name.js";
+import { CARRIAGE_RETURN, DOT, FLOWER, Front, LINE_FEED, Mode, OPEN_BRACE, SPACE, TAB } from "./states.js";
 import { TokenReader } from "./tokens.js";
 
 /** The label of a ReAct step's second line. */
@@ -21,6 +22,42 @@ const MAX_REACT_ACTION = 200;
 export abstract class StepReader extends TokenReader {
   /** The label that opens the step being read (`Mode.ReactOpen`): Qwen-Agent's or Functionary's. */
   private opening = QWEN_AGENT_FUNCTION;
+  /** How many `>` run on up to absolute offset `greaterEnd` (the last one's offset + 1). */
+  private greaterRun = 0;
+  private greaterEnd = -1;
+
+  /**
+   * A `>` at absolute `offset` in the middle of a line, while idle: counts its run (each `>` once,
+   * however often it is looked at). True when it is the third: Functionary's `>>>` may open there.
+   */
+  protected greaterOpens(offset: number): boolean {
+    if (this.greaterEnd !== offset + 1) {
+      this.greaterRun = this.greaterEnd === offset ? this.greaterRun + 1 : 1;
+      this.greaterEnd = offset + 1;
+    }
+    return this.greaterRun === 3;
+  }
+
+  /** A `>` at index `i` in the middle of a line, found while idle: where reading goes on (`openGreater` at the third of a run). */
+  protected midLineGreater(i: number, base: number): number {
+    this.front = Front.Dead;
+    if (this.greaterOpens(base + i)) return this.openGreater(i, base);
+    this.idleFrom = i + 1;
+    return i + 1;
+  }
+
+  /** The third `>` of a run, at index `i` in the middle of a line: Functionary's step opens, from the first. */
+  protected openGreater(i: number, base: number): number {
+    this.front = Front.Dead;
+    this.idleFrom = i + 1;
+    this.begin(Mode.GreaterName, i, base);
+    this.startOffset -= 2;
+    this.startColumn -= 2;
+    this.capture = ">>";
+    this.shape = Shape.React;
+    this.blank = false;
+    return i + 1;
+  }
 
   /**
    * At Qwen-Agent's `✿` or Functionary's `>` (index `i`) at a line's start, after its
@@ -42,6 +79,18 @@ export abstract class StepReader extends TokenReader {
    */
   protected react(input: string, i: number, base: number, code: number): number {
     switch (this.mode) {
+      case Mode.GreaterName:
+        return this.greaterName(input, i, base, code);
+      case Mode.GreaterInput:
+        if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) return i + 1;
+        if (code === OPEN_BRACE) {
+          this.readJson(Shape.React, 1, true);
+          return i + 1;
+        }
+        // No JSON object: the step is text, and this line, only blanks so far, is read again from here.
+        this.abandon(i);
+        this.front = Front.Indent;
+        return i;
       case Mode.ReactOpen:
         if (code !== this.opening.charCodeAt(this.matched)) return this.abandon(i);
         if (++this.matched === this.opening.length) {
@@ -80,4 +129,32 @@ export abstract class StepReader extends TokenReader {
         return i + 1;
     }
   }
+
+  /**
+   * After a mid-line `>>>`: a name that must be registered (read whole, so nothing is passed over
+   * unread), blanks, then the `{` of its arguments on the same line or at the next line's start
+   * (`Mode.GreaterInput`). Anything else makes it text, read again from that character.
+   */
+  private greaterName(input: string, i: number, base: number, code: number): number {
+    if (!this.blank) {
+      if (this.name === "" ? beginsCallName(code) : isNameCharacter(code) || code === DOT || code === HYPHEN) {
+        if (this.name.length >= this.nameLimit) return this.abandon(i);
+        this.name += input[i];
+        return i + 1;
+      }
+      if (this.name === "" || this.vocabulary.resolve(this.name) === undefined) return this.abandon(i);
+      this.blank = true;
+    }
+    if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) return i + 1;
+    if (code === OPEN_BRACE) {
+      this.readJson(Shape.React, 1, true);
+      return i + 1;
+    }
+    if (code !== LINE_FEED) return this.abandon(i);
+    this.newline(base + i);
+    this.mode = Mode.GreaterInput;
+    return i + 1;
+  }
 }
+
+const HYPHEN = 0x2d;

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ParseResult } from "../../grammar/ast.js";
-import { CallScanner, CallVocabulary, parse } from "../../grammar/index.js";
+import { CallScanner, CallVocabulary, parse, print } from "../../grammar/index.js";
 import { collectEvents } from "../../grammar/parse.js";
 
 /** A vocabulary as an application would pass it in (the grammar itself names no protocol). */
@@ -331,6 +331,40 @@ describe("other dialects and near-misses", () => {
     for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
     expect(chunked([...text])).toEqual(whole);
     expect(parse("> quoted\n>>> nested\n> > more\n>>>\n", vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
+  });
+
+  it("Functionary's >>>NAME in the middle of a line is live text: it runs, its JSON arguments on the next line or the same one, in any chunking", () => {
+    const text = 'Sure. >>>read_file\n{"path": "a.ts"}\nAnd >>>list_files {"path": "src"} too.\n';
+    const whole = parse(text, vocabulary);
+    expect(whole.commands.map((command) => [command.protocol, command.dialect, command.span.start.line, command.span.start.column])).toEqual([
+      ["FILE_OP", "functionary", 1, 7],
+      ["FILE_OP", "functionary", 3, 5],
+    ]);
+    expect(whole.commands.map((command) => print(command))).toEqual(['[FILE_OP:action=read:path="a.ts"]', '[FILE_OP:action=list:path="src"]']);
+    expect([...whole.errors, ...whole.mentions]).toEqual([]);
+    for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
+    expect(chunked([...text])).toEqual(whole);
+  });
+
+  it("a mid-line >>>NAME in code or a quote is a mention whose hint is the command; one naming nothing, without JSON, or with more than three > is text", () => {
+    const hint = '[FILE_OP:action=read:path="a"]';
+    expect(parse('Use `x >>>read_file {"path": "a"}` there.', vocabulary).mentions).toMatchObject([{ context: "inline-code", hint }]);
+    expect(parse('```\nx >>>read_file\n{"path": "a"}\n```\n', vocabulary).mentions).toMatchObject([{ context: "fence", hint }]);
+    expect(parse('> q >>>read_file\n{"path": "a"}', vocabulary).mentions).toMatchObject([{ context: "quote", hint }]);
+    for (const text of [
+      'a >>>>read_file\n{"path": "a"}',
+      "x >>>all\nI will",
+      'x >>>foo\n{"a": 1}',
+      "a >>> b",
+      "x >>>read_file\nplain words",
+      'x >>>read_file(path="a")',
+      "if a >>> 2: pass",
+    ]) {
+      expect(parse(text, vocabulary), text).toEqual({ commands: [], mentions: [], errors: [] });
+    }
+    const after = parse('x >>>read_file\nnot json <tool_call>{"name": "read_file", "arguments": {"path": "b"}}</tool_call>', vocabulary);
+    expect(after.commands.map((command) => command.dialect)).toEqual(["hermes"]);
+    expect(parse(">>>".repeat(100_000), vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
   });
 
   it("a tool's definition (its parameters a JSON Schema) is no call: text on a line of its own, an error saying so in a <tools> or <tool_call> block", () => {
