@@ -61,6 +61,10 @@ export const enum Closer {
   Run,
   Trail,
   Matched,
+  /** After the run, in a DeepSeek call's fence: a DeepSeek end token being matched (scanner-fences.ts). */
+  Token,
+  /** After a DeepSeek end token: blanks or another such token up to the line feed. */
+  AfterToken,
 }
 
 function specials(characters: number[]): Uint8Array {

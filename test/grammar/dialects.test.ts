@@ -257,7 +257,7 @@ describe("other dialects and near-misses", () => {
     }
   });
 
-  it("DeepSeek's block runs each of its calls, though the first call's ```json fence is left open to CommonMark; in a fence of its own it is a mention", () => {
+  it("DeepSeek's block runs each of its calls; in a fence of its own it is a mention", () => {
     const call = (name: string, args: string) => `<｜tool▁call▁begin｜>function<｜tool▁sep｜>${name}\n\`\`\`json\n${args}\n\`\`\`<｜tool▁call▁end｜>`;
     const text = `Both.<｜tool▁calls▁begin｜>${call("read_file", '{"path": "a.ts"}')}\n${call("execute_command", '{"command": "ls"}')}<｜tool▁calls▁end｜>`;
     const whole = parse(text, vocabulary);
@@ -270,6 +270,47 @@ describe("other dialects and near-misses", () => {
     const fenced = parse(`DeepSeek writes:\n\n\`\`\`\n${FORMS["deepseek, a call without its block"]}\n\`\`\`\n`, vocabulary);
     expect(fenced.commands).toEqual([]);
     expect(fenced.mentions).toMatchObject([{ context: "fence", hint: '[FILE_OP:action=read:path="a.ts"]' }]);
+  });
+
+  it("DeepSeek V3's end token closes the ```json fence its call opened, so a command after the block runs, in any chunking", () => {
+    const block = FORMS["deepseek V3"]!;
+    const text = `${block}\nThen the tests:\n[EXEC:action=run:command="npm test"]\n`;
+    const whole = parse(text, vocabulary);
+    expect(whole.commands.map((command) => [command.protocol, command.dialect, command.span.start.line])).toEqual([
+      ["FILE_OP", "deepseek", 1],
+      ["EXEC", undefined, 6],
+    ]);
+    expect([...whole.errors, ...whole.mentions]).toEqual([]);
+    for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
+    expect(chunked([...text])).toEqual(whole);
+    // The scanner alone reads the fence the same way.
+    expect(parse(text).commands.map((command) => command.protocol)).toEqual(["EXEC"]);
+    const ascii = parse('```json\n{"a": 1}\n```<|tool_call_end|><|tool_calls_end|>  \n[EXEC:action=run:command="ls"]\n', vocabulary);
+    expect(ascii.commands.map((command) => command.protocol)).toEqual(["EXEC"]);
+  });
+
+  it("any other fence stays open as CommonMark says: unclosed, a plain ``` or one whose first line is no JSON object, or text after the token; a block quoted in a fence, or an end token alone, changes nothing", () => {
+    const after = '\n[EXEC:action=run:command="ls"]\n';
+    for (const text of [
+      '```json\n{"a": 1}\n',
+      '```json\n{"a": 1}\n``` x',
+      '```\n{"a": 1}\n```<｜tool▁call▁end｜>',
+      "```json\nconst a = 1;\n```<｜tool▁call▁end｜>",
+      '```json\n{"a": 1}\n```<｜tool▁call▁end｜> and more',
+      '```json\n{"a": 1}\n```<｜tool▁call▁ended｜>',
+    ]) {
+      const result = parse(text + after, vocabulary);
+      expect(result.commands, text).toEqual([]);
+      expect(
+        result.mentions.map((mention) => mention.context),
+        text,
+      ).toEqual(["fence"]);
+    }
+    const quoted = `Example:\n\n\`\`\`\n${FORMS["deepseek V3"]}\n\`\`\`${after}`;
+    const result = parse(quoted, vocabulary);
+    expect(result.commands.map((command) => command.protocol)).toEqual(["EXEC"]);
+    expect(result.mentions).toMatchObject([{ context: "fence", hint: '[FILE_OP:action=read:path="a.ts"]' }]);
+    expect(parse(`<｜tool▁call▁end｜><｜tool▁calls▁end｜>${after}`, vocabulary).commands.map((command) => command.protocol)).toEqual(["EXEC"]);
   });
 
   it("a Python list of calls (Llama 3.2, ToolACE) runs each call; once one names a tool, one naming nothing is an error", () => {

@@ -79,6 +79,10 @@ describe("the inert region log", () => {
         "<|end|>",
         "<!--",
         "-->",
+        "```json\n",
+        "{",
+        "<｜tool▁call▁end｜>",
+        "<|tool_calls_end|>",
       ),
       { maxLength: 30 },
     );
@@ -95,6 +99,14 @@ describe("the inert region log", () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it("ends a ```json fence whose first line is a JSON object at its closing run followed by DeepSeek's end tokens; any other fence stays open", () => {
+    const closed = "```json\n{}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>\n";
+    expect(letters(`${closed}b`)).toBe(`${"F".repeat(closed.length)}.`);
+    for (const open of ["```json\n{}\n```<｜tool▁call▁end｜>x\nb", "```\n{}\n```<｜tool▁call▁end｜>\nb", "```json\n[]\n```<｜tool▁call▁end｜>\nb"]) {
+      expect(letters(open), open).toBe("F".repeat(open.length));
+    }
   });
 
   it("a tag with attributes, blanks after it, and the line feed in the next chunk: the blanks are HTML in any chunking (found by a long property run)", () => {
