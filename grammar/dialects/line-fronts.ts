@@ -25,7 +25,8 @@ import {
 } from "./states.js";
 import { Shape } from "./finding.js";
 import { REACT_LABEL, StepReader } from "./steps.js";
-import { beginsCallName, beginsToolCallsMarker, isNameCharacter } from "./near-name.js";
+import { KEY_FIRST, NAME_REST } from "../chars.js";
+import { beginsToolCallsMarker, isNameCharacter } from "./near-name.js";
 import { EMPTY_NAME_HASH, FUNCTOOLS, hashName, REACT_ACTION, type CallVocabulary } from "./vocabulary.js";
 
 /** What a character decides at a line's beginning, after its indentation. */
@@ -200,11 +201,11 @@ export abstract class FrontReader extends StepReader {
     // `[{`, or a `[` ending its line, may open a JSON array of calls at a line's start, as `nearName` decides.
     if (code === OPEN_BRACE || code === LINE_FEED || code === CARRIAGE_RETURN) return true;
     if (code === SPACE || code === TAB) return false;
-    if (!this.vocabulary.mayBeginName(code) && !beginsToolCallsMarker(code)) return j === from && this.wordCalls(input, j);
+    if (!this.vocabulary.mayBeginName(code) && !beginsToolCallsMarker(code)) return j === from && this.wordCalls(input, j, 1);
     if (j + 1 >= end) return true;
     const second = input.charCodeAt(j + 1);
     if (!isNameCharacter(second)) return true;
-    if (!this.vocabulary.mayContinueName(code, second) && !beginsToolCallsMarker(code, second)) return j === from && this.wordCalls(input, j);
+    if (!this.vocabulary.mayContinueName(code, second) && !beginsToolCallsMarker(code, second)) return j === from && this.wordCalls(input, j, 2);
     if (j > from) return true;
     let k = j + 2;
     while (k < end && k - j <= this.nameLimit && isNameCharacter(input.charCodeAt(k))) k++;
@@ -214,14 +215,17 @@ export abstract class FrontReader extends StepReader {
   /**
    * Whether the word at index `from`, right after a `[`, is followed by `(` (or reaches the chunk's
    * end first), as the near-miss reader takes it: one that begins with a letter or `_`, of at most
-   * `nameLimit + 1` name characters. Such a `[foo(` may open a Python list of calls (near-miss.ts).
+   * `nameLimit + 1` name characters, its first `known` already seen to be name characters. Such a
+   * `[foo(` may open a Python list of calls (near-miss.ts).
    */
-  private wordCalls(input: string, from: number): boolean {
-    if (!beginsCallName(input.charCodeAt(from))) return false;
-    const end = Math.min(input.length, from + this.nameLimit + 1);
-    let k = from + 1;
-    while (k < end && isNameCharacter(input.charCodeAt(k))) k++;
-    return k === input.length || input.charCodeAt(k) === OPEN_PARENTHESIS;
+  private wordCalls(input: string, from: number, known: number): boolean {
+    const end = input.length;
+    let code = input.charCodeAt(from);
+    if (code >= 128 || KEY_FIRST[code] !== 1) return false;
+    const limit = from + this.nameLimit + 1;
+    let k = from + known;
+    while (k < end && k < limit && (code = input.charCodeAt(k)) < 128 && NAME_REST[code] === 1) k++;
+    return k === end || input.charCodeAt(k) === OPEN_PARENTHESIS;
   }
 
   /**
