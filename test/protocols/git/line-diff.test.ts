@@ -84,4 +84,21 @@ describe("line diff hunks (shared head and tail set aside, as git's xdiff does)"
         JSON.stringify([before, after]),
       ).toEqual(gitLines(before, after));
   });
+
+  it("shows two texts with no line in common as git does: every old line removed, then every new line added", () => {
+    const before = Array.from({ length: 60 }, (_, line) => `old ${line}\n`).join("");
+    const after = Array.from({ length: 40 }, (_, line) => `new ${line}\n`).join("");
+    expect(lineDiffHunks(before, after).flatMap((hunk) => hunk.lines)).toEqual(gitLines(before, after));
+  });
+
+  it("bounds its work: a diff needing more edits than the budget shows the old removed and the new added, and still applies", () => {
+    const lines = 10_000;
+    const before = Array.from({ length: lines }, (_, line) => `line ${line}\n`).join("");
+    const after = Array.from({ length: lines }, (_, line) => `line ${(line * 7919) % lines}\n`).join("");
+    const hunks = lineDiffHunks(before, after);
+    expect(hunks).toHaveLength(1);
+    const kinds = hunks[0]!.lines.map((line) => line[0]);
+    expect(kinds.indexOf("+")).toBe(kinds.lastIndexOf("-") + 1);
+    expect(applyHunks(before, hunks)).toBe(after);
+  });
 });
