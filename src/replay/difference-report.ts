@@ -3,7 +3,7 @@
  * command stands (file:line:column), which fields differ, expected against actual, and a
  * unified diff of the outputs (and of any long or multi-line text).
  */
-import { structuredPatch } from "diff";
+import { lineDiffHunks } from "../../tools/line-diff.js";
 import type { Difference, FieldDifference } from "./compare.js";
 import type { ExpectedResult } from "./expectations.js";
 
@@ -22,9 +22,8 @@ const LEAD = 40;
 
 /** A unified diff of two texts, hunk headers included, without file headers. */
 export function unifiedDiff(expected: string, actual: string, context = 2): string {
-  const patch = structuredPatch("expected", "actual", expected, actual, undefined, undefined, { context });
   const lines: string[] = ["--- expected", "+++ actual"];
-  for (const hunk of patch.hunks) {
+  for (const hunk of lineDiffHunks(expected, actual, context)) {
     lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`);
     lines.push(...hunk.lines.filter((line) => !line.startsWith("\\")));
   }

@@ -1,12 +1,10 @@
 /** Planned file changes as a coloured unified diff, cut to a screenful with a count of the rest. */
 import type { ChalkInstance } from "chalk";
-import { structuredPatch } from "diff";
 import type { PlannedChange } from "../../protocols/contract/protocol.js";
+import { lineDiffHunks } from "../../tools/line-diff.js";
 
 /** Diff lines shown before a question unless the person asks for all. */
 export const DIFF_PREVIEW_LINES = 60;
-/** Longest the diff of one file may take before it is shown as whole old and new text. */
-const DIFF_TIMEOUT_MS = 1000;
 
 export interface RenderedDiff {
   lines: string[];
@@ -28,9 +26,7 @@ function changeLines(change: PlannedChange, style: ChalkInstance): string[] {
   if (before === after) return [header(change.path) + style.dim(" (unchanged)")];
   const title = before === null ? `${change.path} (new file)` : after === null ? `${change.path} (deleted)` : change.path;
   const lines = [header(`─── ${title}`)];
-  const patch = structuredPatch(change.path, change.path, before ?? "", after ?? "", undefined, undefined, { context: 3, timeout: DIFF_TIMEOUT_MS });
-  const hunks = patch?.hunks ?? [wholeHunk(before ?? "", after ?? "")];
-  for (const hunk of hunks) {
+  for (const hunk of lineDiffHunks(before ?? "", after ?? "")) {
     lines.push(style.cyan(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`));
     for (const line of hunk.lines) {
       if (line.startsWith("\\")) lines.push(style.dim(line));
@@ -40,12 +36,4 @@ function changeLines(change: PlannedChange, style: ChalkInstance): string[] {
     }
   }
   return lines;
-}
-
-/** Every old line removed and every new line added, for a diff that took too long. */
-function wholeHunk(before: string, after: string) {
-  const split = (text: string) => (text === "" ? [] : text.replace(/\n$/, "").split("\n"));
-  const removed = split(before).map((line) => `-${line}`);
-  const added = split(after).map((line) => `+${line}`);
-  return { oldStart: 1, oldLines: removed.length, newStart: 1, newLines: added.length, lines: [...removed, ...added] };
 }

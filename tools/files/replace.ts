@@ -7,7 +7,8 @@ import type { ResolvedPath } from "../workspace.js";
 import { confine, lstatOrNothing, notAFile, notFound, type FileContext } from "./context.js";
 import { closestLines } from "./similar.js";
 import { binaryType, formatBytes, looksLineNumbered, numberLines, SNIFF_BYTES, splitLines } from "./text.js";
-import { atomicWrite, countChanges, readWhole, type WriteResult } from "./write.js";
+import { countLineChanges } from "../line-diff.js";
+import { atomicWrite, readWhole, type WriteResult } from "./write.js";
 
 /** The largest file replace edits. */
 export const REPLACE_MAX_BYTES = 8 * 1024 * 1024;
@@ -84,7 +85,7 @@ export async function planReplacement(context: FileContext, input: string | Reso
 export async function replaceInFile(context: FileContext, input: string | ResolvedPath, old: string, replacement: string, all = false): Promise<ReplaceResult> {
   const { relative, real, mode, text, updated, replacements, matchLines } = await planReplacement(context, input, old, replacement, all);
   await atomicWrite(context, real, updated, mode);
-  const { added, removed } = countChanges(text, updated);
+  const { added, removed } = countLineChanges(text, updated);
   return {
     relative,
     created: false,

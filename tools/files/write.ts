@@ -3,8 +3,8 @@
  * changed as added and removed lines.
  */
 import path from "node:path";
-import { diffLines } from "diff";
 import { ToolError } from "../errors.js";
+import { countLineChanges } from "../line-diff.js";
 import type { ResolvedPath } from "../workspace.js";
 import type { Stats } from "node:fs";
 import { confine, holdEntry, linkPutInPlace, lstatOrNothing, notAFile, openCheckedFolder, openRegularFile, type FileContext } from "./context.js";
@@ -18,7 +18,6 @@ import { randomHex } from "../node-crypto.js";
 export const WRITE_MAX_BYTES = 16 * 1024 * 1024;
 /** Old contents up to this size are read to count changed lines. */
 const DIFF_MAX_BYTES = 2 * 1024 * 1024;
-const DIFF_TIMEOUT_MS = 500;
 /** Longest file name Linux file systems accept, for the temp file beside a target. */
 const TEMP_NAME_MAX_BYTES = 255;
 
@@ -141,7 +140,7 @@ export async function writeTextFile(context: FileContext, input: string | Resolv
   const { relative, target, oldMode, oldSize } = await prepareWrite(context, input);
   const lines = splitLines(content).length;
   let changes = { added: lines, removed: 0 };
-  if (oldSize !== undefined && oldSize <= DIFF_MAX_BYTES) changes = countChanges(await readWhole(context, target, relative), content);
+  if (oldSize !== undefined && oldSize <= DIFF_MAX_BYTES) changes = countLineChanges(await readWhole(context, target, relative), content);
   else if (oldSize !== undefined) changes.removed = (await lineCount(context, target, relative)) ?? 0;
   await atomicWrite(context, target, content, oldMode === undefined ? undefined : oldMode & 0o7777);
   const { added, removed } = changes;
@@ -166,17 +165,4 @@ export async function lineCount(context: FileContext, absolute: string, relative
   } finally {
     await handle.close();
   }
-}
-
-/** Lines added and removed from `before` to `after` (every line, when the diff takes too long). */
-export function countChanges(before: string, after: string): { added: number; removed: number } {
-  const changes = diffLines(before, after, { timeout: DIFF_TIMEOUT_MS });
-  if (changes === undefined) return { added: splitLines(after).length, removed: splitLines(before).length };
-  let added = 0;
-  let removed = 0;
-  for (const change of changes) {
-    if (change.added) added += change.count;
-    if (change.removed) removed += change.count;
-  }
-  return { added, removed };
 }

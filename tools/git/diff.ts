@@ -10,7 +10,7 @@ import type { IndexFile } from "./index-file.js";
 import { compareWorktreeWithIndex, type StatusCode, treeFilesBesideIndex } from "./status.js";
 import { changedFiles, commitTree, hashBlob, readBlob, type FlatTree } from "./tree.js";
 import { cQuote, pathFilter } from "./format.js";
-import { lineDiffHunks } from "./line-diff.js";
+import { lineDiffHunks } from "../line-diff.js";
 
 /** One side of a diff: which files it has, and how to read one. */
 interface Side {

@@ -47,13 +47,7 @@ function splitLines(text: string): string[] {
 
 /** The hunks of a unified diff from `oldText` to `newText` with `context` lines around each change. */
 export function lineDiffHunks(oldText: string, newText: string, context = 3): Hunk[] {
-  const oldLines = splitLines(oldText);
-  const newLines = splitLines(newText);
-  const shortest = Math.min(oldLines.length, newLines.length);
-  let head = 0;
-  while (head < shortest && oldLines[head] === newLines[head]) head++;
-  let tail = 0;
-  while (tail < shortest - head && oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]) tail++;
+  const [oldLines, newLines, head, tail] = trimmed(oldText, newText);
   if (head === oldLines.length && head === newLines.length) return [];
   const blocks: Block[] = [];
   if (head > 0) blocks.push({ kind: " ", count: head, lines: oldLines.slice(Math.max(0, head - context), head) });
@@ -82,6 +76,31 @@ function boundedDiff(before: readonly string[], after: readonly string[]): Array
   if (!after.some((line) => known.has(line))) return whole;
   const maxEditLength = Math.max(MIN_EDITS, Math.floor(EDIT_WORK / (before.length + after.length)));
   return diffLines(before.join(""), after.join(""), { maxEditLength }) ?? whole;
+}
+
+/** How many lines go and come from `oldText` to `newText`, by the same bounded diff. */
+export function countLineChanges(oldText: string, newText: string): { added: number; removed: number } {
+  const [oldLines, newLines, head, tail] = trimmed(oldText, newText);
+  let added = 0;
+  let removed = 0;
+  for (const change of boundedDiff(oldLines.slice(head, oldLines.length - tail), newLines.slice(head, newLines.length - tail))) {
+    const count = splitLines(change.value).length;
+    if (change.added) added += count;
+    else if (change.removed) removed += count;
+  }
+  return { added, removed };
+}
+
+/** Both texts' lines, and how many lines they share at their head and at their tail (not overlapping). */
+function trimmed(oldText: string, newText: string): [oldLines: string[], newLines: string[], head: number, tail: number] {
+  const oldLines = splitLines(oldText);
+  const newLines = splitLines(newText);
+  const shortest = Math.min(oldLines.length, newLines.length);
+  let head = 0;
+  while (head < shortest && oldLines[head] === newLines[head]) head++;
+  let tail = 0;
+  while (tail < shortest - head && oldLines[oldLines.length - 1 - tail] === newLines[newLines.length - 1 - tail]) tail++;
+  return [oldLines, newLines, head, tail];
 }
 
 /** Groups changes into hunks: runs of at most 2 × context shared lines between two changes join them. */

@@ -5,7 +5,7 @@ import path from "node:path";
 import { structuredPatch } from "diff";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Hunk, lineDiffHunks } from "../../../tools/git/line-diff.js";
+import { countLineChanges, type Hunk, lineDiffHunks } from "../../tools/line-diff.js";
 
 /** Applies hunks to `text`, checking every context and removed line against it. */
 function applyHunks(text: string, hunks: readonly Hunk[]): string {
@@ -100,5 +100,15 @@ describe("line diff hunks (shared head and tail set aside, as git's xdiff does)"
     const kinds = hunks[0]!.lines.map((line) => line[0]);
     expect(kinds.indexOf("+")).toBe(kinds.lastIndexOf("-") + 1);
     expect(applyHunks(before, hunks)).toBe(after);
+  });
+
+  it("counts the lines that go and come as its hunks show them", () => {
+    fc.assert(
+      fc.property(text, text, (before, after) => {
+        const lines = lineDiffHunks(before, after).flatMap((hunk) => hunk.lines);
+        expect(countLineChanges(before, after)).toEqual({ added: lines.filter((line) => line[0] === "+").length, removed: lines.filter((line) => line[0] === "-").length });
+      }),
+      { numRuns: 300 },
+    );
   });
 });
