@@ -118,8 +118,8 @@ function isLetter(code: number): boolean {
 
 /** The tokens that end a message to no recipient (`<|call|>` ends a tool call's). */
 const MESSAGE_ENDS = HARMONY_MESSAGE_ENDS.filter((name) => name !== "call");
-/** The header text between a harmony header's tokens: no line break, backtick, `[` or `<` (as HarmonyHeaderReader reads it). */
-const HEADER_TEXT = "[^<\\n`\\[]*";
+/** The header text between a harmony header's tokens: no line break (a lone `\r` is one too), backtick, `[` or `<` (as HarmonyHeaderReader reads it). */
+const HEADER_TEXT = "[^<\\n\\r`\\[]*";
 
 /**
  * A harmony message's framing, at a `<|` (sticky, any case): the header of a message to no

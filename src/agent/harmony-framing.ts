@@ -21,7 +21,7 @@ export class HarmonyFramingFilter {
 
   /** The text `piece` at absolute offset `at` (right after the last piece): what may be passed on now. */
   push(piece: string, at: number): string {
-    if (this.held === "" && piece.indexOf("<|") < 0) return piece;
+    if (this.held === "" && piece.indexOf("<|") < 0 && !piece.endsWith("<")) return piece;
     const text = this.held + piece;
     const base = this.held === "" ? at : this.heldAt;
     this.held = "";
@@ -42,6 +42,12 @@ export class HarmonyFramingFilter {
         return out + text.slice(from, token);
       }
     }
+    // A last `<` may begin a token with the next piece.
+    if (text.endsWith("<") && text.length - 1 >= from) {
+      this.held = "<";
+      this.heldAt = base + text.length - 1;
+      return out + text.slice(from, text.length - 1);
+    }
     return out + text.slice(from);
   }
 
@@ -53,11 +59,19 @@ export class HarmonyFramingFilter {
   }
 }
 
-/** Whether the text from `token` (a `<|`) to the end of `text` may still become framing as more text comes. */
+/**
+ * Whether the text from `token` (a `<|`) to the end of `text` may still become framing as more
+ * text comes: within one header's length, on one line, with no character a header cannot hold,
+ * and every later `<` the beginning of a token. The answer depends on that text alone (not on
+ * where pieces were cut), and once no, it stays no as text is added.
+ */
 function mayBecomeFraming(text: string, token: number): boolean {
   const rest = text.length - token;
-  if (rest > MAX_FRAMING || text.indexOf("\n", token) >= 0) return false;
+  if (rest > MAX_FRAMING || NOT_IN_HEADER.test(text.slice(token))) return false;
   const head = text.slice(token, token + 11).toLowerCase();
   // A whole end token has matched by now: only a header's opening, or the beginning of a token, may grow into framing.
   return FRAMING_OPENINGS.some((opening) => opening.startsWith(head.slice(0, opening.length)));
 }
+
+/** What no header holds on its way to `<|message|>`: a line break, a backtick, `[`, or a `<` that does not begin a token. */
+const NOT_IN_HEADER = /[\n\r`[]|<(?!\||$)/;

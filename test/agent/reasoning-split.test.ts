@@ -189,6 +189,23 @@ describe("reasoning split by the scanner's regions", () => {
     );
   });
 
+  it("decides harmony framing by the text alone, not by where pieces were cut (found by a long property run)", () => {
+    for (const sample of [
+      "\t<|<|start|>assistant<div><|channel|>analysis<|message|>\r<|end|>",
+      "Done.<|end|>",
+      "<|start|>assistant<|channel|>final<|message|>Done.<|return|>",
+      "a <|start|>assistant<b> x\n<|end|>",
+    ]) {
+      const whole = pieces([sample]);
+      const atEachLess = sample.split("<").map((part, at) => (at === 0 ? part : `<${part}`));
+      for (const chunks of [[...sample], [sample.slice(0, 6), sample.slice(6)], atEachLess]) {
+        const cut = pieces(chunks);
+        expect({ text: cut.text, reasoning: cut.reasoning }, JSON.stringify(chunks)).toEqual({ text: whole.text, reasoning: whole.reasoning });
+      }
+    }
+    expect(pieces(["Done.<", "|end|>"]).text).toBe("Done.");
+  });
+
   it("passes text on as it streams, holding only what may still open a block", () => {
     const seen: string[] = [];
     const splitter = new ReasoningSplitter({ text: (piece) => seen.push(piece), reasoning: (piece) => seen.push(`R:${piece}`), reasoningEnded: () => seen.push("|") });
