@@ -33,6 +33,23 @@ async function walked(content: Buffer, options: LineWindowOptions) {
 const piece = fc.constantFrom("a", "line", "é", "日本", "😀", "\n", "\r\n", "\r", "\t", " ", "x".repeat(30), Buffer.from([0xe2, 0x82]).toString("latin1"), "\n\n");
 
 describe("a window of a file held whole", () => {
+  it("counts a broken UTF-8 sequence as the replacement character the walk counts (found by a long property run)", async () => {
+    const content = Buffer.concat([Buffer.from("日本a"), Buffer.from([0xe2, 0x82])]);
+    const options: LineWindowOptions = {
+      firstLine: 1,
+      maxLines: Number.POSITIVE_INFINITY,
+      maxBytes: 21,
+      lineOverheadBytes: 10,
+      maxLineBytes: 9,
+      countUpToBytes: 1 << 20,
+      initial: content,
+      size: content.length,
+    };
+    const whole = await readLineWindow(undefined, options);
+    expect(whole).toEqual(await walked(content, options));
+    expect(whole.stoppedForBytes).toBe(true);
+  });
+
   it("is the streaming walk's window for any bytes and options", async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -142,7 +142,9 @@ export function wholeLineWindow(content: Buffer, options: LineWindowOptions, dec
   const all = text === "" ? [] : text.split("\n");
   if (text.endsWith("\n")) all.pop();
   // Every line's bytes, its break and its overhead together stay below the budget: no stop for bytes.
-  if (content.length + 1 + all.length * (options.lineOverheadBytes ?? 0) >= options.maxBytes) return undefined;
+  // The walk counts the decoded text, where a broken UTF-8 sequence became U+FFFD (3 bytes, maybe more than it was).
+  const textBytes = text.includes("\ufffd") ? Buffer.byteLength(text) : content.length;
+  if (textBytes + 1 + all.length * (options.lineOverheadBytes ?? 0) >= options.maxBytes) return undefined;
   // No line can be over the cut when the whole file is not, nor end in `\r` without one in it.
   if (content.length <= options.maxLineBytes && !text.includes("\r")) return wholeWindow(all, options);
   // A line of more than a third of the cut in characters may be over it in bytes: measured then.
