@@ -44,6 +44,7 @@ export const COLON = 0x3a;
 export const EQUALS = 0x3d;
 export const LESS_THAN = 0x3c;
 export const GREATER_THAN = 0x3e;
+export const PIPE = 0x7c;
 export const FULLWIDTH_OPEN_BRACKET = 0xff3b; // ［
 export const QUOTE = 0x22;
 

@@ -5,6 +5,7 @@
  * `<|start|>` or `<|channel|>` up to `<|message|>`, is read after the `<` by HarmonyHeaderReader
  * (fed by html.ts's TagRecognizer); the message's end is found by reasoning-close.ts.
  */
+import { BACKTICK, GREATER_THAN, LESS_THAN, LINE_FEED, OPEN_BRACKET, PIPE } from "./chars.js";
 import { HARMONY_MESSAGE_ENDS } from "./reasoning-close.js";
 import { TagOutcome } from "./tag-outcome.js";
 
@@ -12,12 +13,6 @@ import { TagOutcome } from "./tag-outcome.js";
 const MAX_HEADER = 256;
 /** A token's name longer than this is no harmony token. */
 const MAX_TOKEN_NAME = 16;
-const LINE_FEED = 0x0a;
-const LESS_THAN = 0x3c;
-const GREATER_THAN = 0x3e;
-const PIPE = 0x7c;
-const BACKTICK = 0x60;
-const OPEN_BRACKET = 0x5b;
 /** Text in a header that sends the message to a tool (`to=functions.NAME`): a call, not reasoning. */
 const RECIPIENT = /(?:^|\s)to=/;
 /** The channel word of the reasoning channel, first in the channel's header. */

@@ -68,14 +68,17 @@ export function lineDiffHunks(oldText: string, newText: string, context = 3): Hu
  * edits: a rewritten file of 10,000 lines took 16 s), the same.
  */
 function boundedDiff(before: readonly string[], after: readonly string[]): Array<{ value: string; added?: boolean; removed?: boolean }> {
-  const whole = [
-    { value: before.join(""), removed: true },
-    { value: after.join(""), added: true },
-  ].filter((change) => change.value !== "");
+  const oldText = before.join("");
+  const newText = after.join("");
   const known = new Set(before);
-  if (!after.some((line) => known.has(line))) return whole;
+  const shared = after.some((line) => known.has(line));
   const maxEditLength = Math.max(MIN_EDITS, Math.floor(EDIT_WORK / (before.length + after.length)));
-  return diffLines(before.join(""), after.join(""), { maxEditLength }) ?? whole;
+  const changes = shared ? diffLines(oldText, newText, { maxEditLength }) : undefined;
+  if (changes !== undefined) return changes;
+  return [
+    { value: oldText, removed: true },
+    { value: newText, added: true },
+  ].filter((change) => change.value !== "");
 }
 
 /** How many lines go and come from `oldText` to `newText`, by the same bounded diff. */

@@ -25,8 +25,7 @@ import {
 } from "./states.js";
 import { Shape } from "./finding.js";
 import { REACT_LABEL, StepReader } from "./steps.js";
-import { KEY_FIRST, NAME_REST } from "../chars.js";
-import { beginsToolCallsMarker, isNameCharacter } from "./near-name.js";
+import { beginsCallName, beginsToolCallsMarker, isNameCharacter } from "./near-name.js";
 import { EMPTY_NAME_HASH, FUNCTOOLS, hashName, REACT_ACTION, type CallVocabulary } from "./vocabulary.js";
 
 /** What a character decides at a line's beginning, after its indentation. */
@@ -220,11 +219,10 @@ export abstract class FrontReader extends StepReader {
    */
   private wordCalls(input: string, from: number, known: number): boolean {
     const end = input.length;
-    let code = input.charCodeAt(from);
-    if (code >= 128 || KEY_FIRST[code] !== 1) return false;
+    if (!beginsCallName(input.charCodeAt(from))) return false;
     const limit = from + this.nameLimit + 1;
     let k = from + known;
-    while (k < end && k < limit && (code = input.charCodeAt(k)) < 128 && NAME_REST[code] === 1) k++;
+    while (k < end && k < limit && isNameCharacter(input.charCodeAt(k))) k++;
     return k === end || input.charCodeAt(k) === OPEN_PARENTHESIS;
   }
 

@@ -4,7 +4,7 @@
  * character arrives. `[FILE_OP action=…`, `[ FILE_OP:`, `[FILE OP:` name a protocol; `[x]`,
  * `[docs]` and `[NOTE]` name nothing and cost a hash look-up.
  */
-import { isRegexSpace, isSpaceOrTab } from "../chars.js";
+import { isRegexSpace, isSpaceOrTab, KEY_FIRST } from "../chars.js";
 import { EMPTY_NAME_HASH, hashName, type CallVocabulary } from "./vocabulary.js";
 
 const UNDERSCORE = 0x5f;
@@ -14,9 +14,9 @@ export function isNameCharacter(code: number): boolean {
   return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === UNDERSCORE;
 }
 
-/** `[A-Za-z_]`: a character a Python call's name may begin with. */
+/** `[A-Za-z_]`: a character a Python call's name may begin with (as a KEY's first, chars.ts). */
 export function beginsCallName(code: number): boolean {
-  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || code === UNDERSCORE;
+  return code < 128 && KEY_FIRST[code] === 1;
 }
 
 /** What the words name, once read. */

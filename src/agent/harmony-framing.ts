@@ -43,7 +43,7 @@ export class HarmonyFramingFilter {
       }
     }
     // A last `<` may begin a token with the next piece.
-    if (text.endsWith("<") && text.length - 1 >= from) {
+    if (text.endsWith("<")) {
       this.held = "<";
       this.heldAt = base + text.length - 1;
       return out + text.slice(from, text.length - 1);

@@ -54,7 +54,7 @@ export function objectListingFileSystem(gitdir: string): GitFileSystem {
     }
     return !names.has(name);
   };
-  const inPackFolder = (file: nodeFs.PathLike) => typeof file !== "string" || file.startsWith(`${packFolder}${path.sep}`);
+  const readInBackground = (file: nodeFs.PathLike) => typeof file !== "string" || file.startsWith(`${packFolder}${path.sep}`);
 
   const real = nodeFs.promises;
   const promises: Promises = { ...real };
@@ -74,7 +74,7 @@ export function objectListingFileSystem(gitdir: string): GitFileSystem {
       if (loose !== undefined && looseMissing(loose.folder, loose.name)) throw notFound(file);
     }
     // A pack may be large: read without holding up the process.
-    if (inPackFolder(file)) return real.readFile(file, options as never);
+    if (readInBackground(file)) return real.readFile(file, options as never);
     return nodeFs.readFileSync(file, options as never);
   }) as Promises["readFile"];
   promises.readdir = (async (folder: nodeFs.PathLike, options?: unknown) => {
