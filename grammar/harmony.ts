@@ -3,7 +3,9 @@
  * special tokens instead of parsing them: `<|channel|>analysis<|message|>…<|end|>` (often after
  * `<|start|>assistant`) is the model's reasoning, like a `<think>` block. The header, from
  * `<|start|>` or `<|channel|>` up to `<|message|>`, is read after the `<` by HarmonyHeaderReader
- * (fed by html.ts's TagRecognizer); the message's end is found by reasoning-close.ts.
+ * (fed by html.ts's TagRecognizer); the message's end is found by reasoning-close.ts. The framing
+ * of a message to the user (its header, and its `<|return|>` or `<|end|>`) is read by the same
+ * reader, and the scanner marks it in the region log for the chat to leave out.
  */
 import { BACKTICK, GREATER_THAN, LESS_THAN, LINE_FEED, OPEN_BRACKET, PIPE } from "./chars.js";
 import { HARMONY_MESSAGE_ENDS } from "./reasoning-close.js";
@@ -47,6 +49,11 @@ export class HarmonyHeaderReader {
   private channel = "";
   /** Once complete: whether the header opens the `analysis` channel with no recipient (reasoning). */
   analysis = false;
+  /**
+   * Once complete: whether it is the framing of a message to no recipient outside the `analysis`
+   * channel (a final or commentary message's header), or a lone `<|return|>` or `<|end|>`.
+   */
+  framing = false;
 
   /** Starts reading after a `<` (the `|` that follows is the first character fed). */
   begin(): void {
@@ -58,6 +65,7 @@ export class HarmonyHeaderReader {
     this.role = "";
     this.channel = "";
     this.analysis = false;
+    this.framing = false;
   }
 
   /** One character of the header. */
@@ -93,6 +101,10 @@ export class HarmonyHeaderReader {
     const first = this.tokens++ === 0;
     this.part = Part.Text;
     if (name === "start" && first) return TagOutcome.Running;
+    if (first && FRAMING_ENDS.includes(name)) {
+      this.framing = true;
+      return TagOutcome.Complete;
+    }
     if (name === "channel" && !this.inChannel) {
       this.inChannel = true;
       return TagOutcome.Running;
@@ -102,7 +114,9 @@ export class HarmonyHeaderReader {
       return TagOutcome.Running;
     }
     if (name !== "message" || !this.inChannel) return TagOutcome.Failed;
-    this.analysis = ANALYSIS.test(this.channel) && !RECIPIENT.test(this.role) && !RECIPIENT.test(this.channel);
+    const toNobody = !RECIPIENT.test(this.role) && !RECIPIENT.test(this.channel);
+    this.analysis = toNobody && ANALYSIS.test(this.channel);
+    this.framing = toNobody && !this.analysis;
     return TagOutcome.Complete;
   }
 }
@@ -111,32 +125,5 @@ function isLetter(code: number): boolean {
   return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
 }
 
-/** The tokens that end a message to no recipient (`<|call|>` ends a tool call's). */
-const MESSAGE_ENDS = HARMONY_MESSAGE_ENDS.filter((name) => name !== "call");
-/** The header text between a harmony header's tokens: no line break (a lone `\r` is one too), backtick, `[` or `<` (as HarmonyHeaderReader reads it). */
-const HEADER_TEXT = "[^<\\n\\r`\\[]*";
-
-/**
- * A harmony message's framing, at a `<|` (sticky, any case): the header of a message to no
- * recipient, `<|start|>ROLE<|channel|>CHANNEL<|message|>` or `<|channel|>CHANNEL<|message|>`
- * (`<|constrain|>` may stand in it), or the end token of such a message, `<|return|>` or `<|end|>`.
- * A header longer than `MAX_FRAMING` is none (see `isFraming`).
- */
-export const HARMONY_FRAMING = new RegExp(
-  `<\\|(?:start\\|>${HEADER_TEXT}<\\|)?channel\\|>${HEADER_TEXT}(?:<\\|constrain\\|>${HEADER_TEXT})?<\\|message\\|>|<\\|(?:${MESSAGE_ENDS.join("|")})\\|>`,
-  "iy",
-);
-/** The longest framing: a header of at most 256 characters after its `<`. */
-export const MAX_FRAMING = MAX_HEADER + 1;
-/** The tokens framing may begin with, lower case: a text that is the beginning of one may still become framing. */
-export const FRAMING_OPENINGS = ["start", "channel", ...MESSAGE_ENDS].map((name) => `<|${name}|>`);
-
-/**
- * Whether `found` (a match of HARMONY_FRAMING) is framing: not longer than a header may be, and
- * no tool call's header (a recipient, `to=`, in it), nor the reasoning channel's.
- */
-export function isFraming(found: string): boolean {
-  if (found.length > MAX_FRAMING) return false;
-  const channel = /channel\|>([^<]*)/i.exec(found)?.[1] ?? "";
-  return !RECIPIENT.test(found.replace(/<\|[a-z]+\|>/gi, " ")) && !ANALYSIS.test(channel);
-}
+/** The tokens that end a message to no recipient (`<|call|>` ends a tool call's): framing when they stand alone in live text. */
+const FRAMING_ENDS: readonly string[] = HARMONY_MESSAGE_ENDS.filter((name) => name !== "call");

@@ -135,6 +135,11 @@ export class TagRecognizer {
     return this.state === Tag.Harmony && this.harmony.analysis;
   }
 
+  /** Whether what completed is the framing of a message to the user (harmony.ts): left out of the chat. */
+  get harmonyFraming(): boolean {
+    return this.state === Tag.Harmony && this.harmony.framing;
+  }
+
   /**
    * The paragraph ended (at absolute `end`) with this construct still waiting for its
    * terminator: no later construct of the paragraph waiting for the same one can complete.

@@ -14,7 +14,7 @@ export interface SettledSource {
 }
 
 /** The kinds a change point may hold, by their code in the log (0: live). */
-const KINDS: readonly (InertRegionKind | undefined)[] = [undefined, "fence", "indented-code", "inline-code", "html", "quote", "reasoning", "command"];
+const KINDS: readonly (InertRegionKind | undefined)[] = [undefined, "fence", "indented-code", "inline-code", "html", "quote", "reasoning", "command", "framing"];
 
 function codeOf(kind: InertRegionKind | undefined): number {
   return KINDS.indexOf(kind);

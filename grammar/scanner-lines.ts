@@ -339,7 +339,11 @@ export abstract class LineScanner extends RecoveringScanner {
       return;
     }
     if (this.tag.harmonyHeader) {
-      // Another channel's header, or a tool call's (the dialect layer reads it): text, read once.
+      // A message's framing holds no command; a tool call's header is text the dialect layer reads.
+      if (this.tag.harmonyFraming) {
+        this.markRegion(start, "framing");
+        this.markRegion(start + text.length, undefined);
+      }
       this.state = State.Text;
       return;
     }

@@ -189,7 +189,7 @@ export class CallScanner extends StreamingScanner {
       this.pendingFrom++;
       this.release(out, finding.start.offset);
       const kind = this.regionLog.kindAt(finding.regionAt);
-      if (kind === undefined || (kind === "html" && finding.markup)) {
+      if (kind === undefined || kind === "framing" || (kind === "html" && finding.markup)) {
         // The scanner's findings inside a live call are its data.
         while (this.waitingFrom < this.waiting.length && startOf(this.waiting[this.waitingFrom]!) < finding.end.offset) this.waitingFrom++;
         if (finding.end.offset > this.liveUntil) this.liveUntil = finding.end.offset;

@@ -5,14 +5,14 @@
  * scanner's decision (its region log, grammar/regions.ts), so a tag inside a fence or a code span
  * stays text, as it is code. The tags (a harmony message's header and its `<|end|>`), and the line
  * break that ends a closing tag's line, belong to neither side; so does the framing of a harmony
- * message in live text (harmony-framing.ts).
+ * message to the user in live text (its header and its `<|return|>` or `<|end|>`, which the
+ * scanner marks as `framing`).
  */
 import { REASONING_NAMES } from "../../grammar/html.js";
 import { HARMONY_MESSAGE_ENDS } from "../../grammar/reasoning-close.js";
-import type { InertRegionLog } from "../../grammar/regions.js";
+import type { InertRegionKind, InertRegionLog } from "../../grammar/regions.js";
 import { StreamingScanner } from "../../grammar/scanner.js";
 import type { ChatMessage } from "../providers/types.js";
-import { HarmonyFramingFilter } from "./harmony-framing.js";
 
 /** Where the split goes, as it is decided. */
 export interface ReasoningSink {
@@ -92,6 +92,17 @@ function openingTagEnd(text: string): number {
   return -1;
 }
 
+/** Which side of the split a region kind's text goes to: framing goes to neither. */
+const enum Side {
+  Text,
+  Reasoning,
+  Framing,
+}
+
+function sideOf(kind: InertRegionKind | undefined): Side {
+  return kind === "reasoning" ? Side.Reasoning : kind === "framing" ? Side.Framing : Side.Text;
+}
+
 /**
  * Feed the reply with `push(chunk)` as it streams, then call `end()`. Text goes on at once up to
  * the first place that may still turn out to open a reasoning block; the rest follows as the
@@ -107,7 +118,6 @@ export class ReasoningSplitter {
   private block: { opening: boolean; closings: string[]; held: string } | undefined;
   /** After a closing tag, blanks and one line break are dropped ("return": a `\r` was, a `\n` may follow). */
   private afterBlock: "no" | "blanks" | "return" = "no";
-  private readonly framing = new HarmonyFramingFilter((offset) => this.log.kindAt(offset) === undefined);
 
   constructor(private readonly sink: ReasoningSink) {}
 
@@ -122,7 +132,6 @@ export class ReasoningSplitter {
   end(): void {
     this.scanner.end();
     this.route(this.log.settledUntil);
-    this.flushFraming();
     if (this.block) this.finishBlock();
   }
 
@@ -130,15 +139,15 @@ export class ReasoningSplitter {
   private route(settled: number): void {
     const upTo = Math.min(settled, this.routed + this.pending.length);
     while (this.routed < upTo) {
-      const reasoning = this.log.kindAt(this.routed) === "reasoning";
+      const side = sideOf(this.log.kindAt(this.routed));
       let end = this.routed + 1;
-      while (end < upTo && (this.log.kindAt(end) === "reasoning") === reasoning) end++;
-      if (!reasoning && this.block) this.finishBlock();
+      while (end < upTo && sideOf(this.log.kindAt(end)) === side) end++;
+      if (side !== Side.Reasoning && this.block) this.finishBlock();
       const piece = this.take(end);
-      if (reasoning) {
-        this.flushFraming();
-        this.reasoningPiece(piece);
-      } else this.textPiece(piece);
+      if (side === Side.Reasoning) this.reasoningPiece(piece);
+      else if (side === Side.Text) this.textPiece(piece);
+      // Framing is text that is not shown: the blanks after a closing tag end at it.
+      else this.afterBlock = "no";
     }
     if (this.block || !this.pending) return;
     // Unsettled, but before any possible opener: this cannot become reasoning.
@@ -162,7 +171,6 @@ export class ReasoningSplitter {
   }
 
   private textPiece(piece: string): void {
-    const at = this.routed - piece.length;
     let skip = 0;
     if (this.afterBlock === "return") {
       skip = piece.startsWith("\n") ? 1 : 0;
@@ -175,14 +183,7 @@ export class ReasoningSplitter {
       else if (skip < piece.length || /[\r\n]$/.test(blank)) this.afterBlock = "no";
     }
     if (skip === piece.length) return;
-    const said = this.framing.push(skip ? piece.slice(skip) : piece, at + skip);
-    if (said) this.sink.text(said);
-  }
-
-  /** Text held as possible framing goes on as it is: reasoning follows, or the reply ended. */
-  private flushFraming(): void {
-    const held = this.framing.flush();
-    if (held) this.sink.text(held);
+    this.sink.text(skip ? piece.slice(skip) : piece);
   }
 
   /** A piece of reasoning text; it may close its block and open the next (blocks may touch). */

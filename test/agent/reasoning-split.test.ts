@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chunkingArbitrary } from "../../grammar/arbitraries.js";
 import { ReasoningSplitter, splitReasoning, withoutReasoning } from "../../src/agent/reasoning-split.js";
+import { StreamingScanner } from "../../grammar/scanner.js";
 
 /** What a splitter passes on, fed `chunks`: text and reasoning in order, each block closed by "|". */
 function pieces(chunks: string[]): { text: string; reasoning: string[]; trace: string[] } {
@@ -108,6 +109,18 @@ describe("reasoning split by the scanner's regions", () => {
     expect(splitReasoning(SAMPLES[23]!).text).toBe(" no begin <|start|>assistant <|chan");
   });
 
+  it("reads framing where the scanner reads harmony headers, so a broken header before it does not hide it", () => {
+    expect(splitReasoning("Broken <|start|>assistant<|END|> then <|channel|>final<|message|>Done.<|return|>").text).toBe("Broken <|start|>assistant then Done.");
+    expect(splitReasoning("<|start|>assistant<|start|>assistant<|channel|>final<|message|>Done.<|end|>").text).toBe("<|start|>assistantDone.");
+    const toTool = "<|start|>assistant<|channel|>commentary to=functions.read_file <|constrain|>json<|message|>{}<|call|>";
+    expect(splitReasoning(toTool).text).toBe(toTool);
+    const scanner = new StreamingScanner();
+    const regions = scanner.regions;
+    scanner.push("Hi <|channel|>final<|message|>x");
+    scanner.end();
+    expect([2, 3, 29, 30].map((offset) => regions.kindAt(offset))).toEqual([undefined, "framing", "framing", undefined]);
+  });
+
   it("a code span left open is prose when its paragraph ends, so the tag in it is reasoning", () => {
     expect(splitReasoning(SAMPLES[9]!)).toEqual({ text: "a `open b\n\nc\n", reasoning: ["x"] });
   });
@@ -149,6 +162,9 @@ describe("reasoning split by the scanner's regions", () => {
       "<|channel|>analysis<|message|>",
       "<|start|>assistant",
       "<|channel|>final<|message|>",
+      "<|channel|>commentary to=functions.x<|message|>",
+      "<|constrain|>json",
+      "<|call|>",
       "<|channel|>",
       "analysis",
       "<|message|>",
