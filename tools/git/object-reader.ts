@@ -39,9 +39,11 @@ export class ObjectReader {
   private listing = "";
   /** Set when the pack folder may have changed since it was last listed (a new action began). */
   private unchecked = true;
-  /** Resolved delta bases, keyed by the pack's serial number and the entry's offset. */
-  private readonly bases = new Map<number, GitObject>();
+  /** Resolved delta bases by pack (its serial number), each keyed by the entry's offset (a small integer: cheap keys). */
+  private readonly bases = new Map<number, Map<number, GitObject>>();
   private baseBytes = 0;
+  /** The base kept or used last: already the most recently used. */
+  private lastBase: GitObject | undefined;
 
   constructor(
     private readonly fs: ObjectFileSystem,
@@ -86,6 +88,7 @@ export class ObjectReader {
     this.listing = listing;
     this.bases.clear();
     this.baseBytes = 0;
+    this.lastBase = undefined;
     return true;
   }
 
@@ -140,21 +143,22 @@ export class ObjectReader {
 
   /** The object at `offset`, following its delta chain down to a whole object or a kept base. */
   private fromPack(pack: PackFile, offset: number, depth: number): GitObject {
-    const chain: Array<{ key: number; delta: Buffer }> = [];
+    const offsets: number[] = [];
+    const deltas: Buffer[] = [];
     let at = offset;
     let base: GitObject | undefined;
     while (base === undefined) {
-      const key = pack.serial * 2 ** 40 + at;
-      base = this.keptBase(key);
+      base = this.keptBase(pack, at);
       if (base !== undefined) break;
       const entry = pack.entryAt(at);
       if (entry.kind === "object") {
         base = { type: entry.type, content: entry.content };
-        if (chain.length > 0) this.keepBase(key, base);
+        if (deltas.length > 0) this.keepBase(pack, at, base);
         break;
       }
-      chain.push({ key, delta: entry.delta });
-      if (chain.length > LONGEST_CHAIN) throw corruptPack(pack.file, `the delta chain at byte ${offset} does not end`);
+      offsets.push(at);
+      deltas.push(entry.delta);
+      if (deltas.length > LONGEST_CHAIN) throw corruptPack(pack.file, `the delta chain at byte ${offset} does not end`);
       if ("baseOffset" in entry) {
         at = entry.baseOffset;
         continue;
@@ -162,54 +166,52 @@ export class ObjectReader {
       base = this.readWithin(entry.baseOid, depth + 1);
       if (base === undefined) throw missingObject(entry.baseOid, `the base of a delta in ${pack.file}`);
     }
-    for (let link = chain.length - 1; link >= 0; link--) {
-      const { key, delta } = chain[link]!;
-      base = { type: base.type, content: applyDelta(base.content, delta, (reason) => corruptPack(pack.file, reason)) };
-      if (link > 0) this.keepBase(key, base);
+    for (let link = deltas.length - 1; link >= 0; link--) {
+      base = { type: base.type, content: applyDelta(base.content, deltas[link]!, pack.file) };
+      if (link > 0) this.keepBase(pack, offsets[link]!, base);
     }
     return base;
   }
 
-  private keptBase(key: number): GitObject | undefined {
-    const known = this.bases.get(key);
-    if (known !== undefined) {
-      this.bases.delete(key);
-      this.bases.set(key, known);
+  /** The kept base at `offset` in `pack`, now the most recently used. */
+  private keptBase(pack: PackFile, offset: number): GitObject | undefined {
+    const kept = this.bases.get(pack.serial);
+    const known = kept?.get(offset);
+    if (known !== undefined && known !== this.lastBase) {
+      kept!.delete(offset);
+      kept!.set(offset, known);
+      this.lastBase = known;
     }
     return known;
   }
 
-  private keepBase(key: number, object: GitObject): void {
-    if (object.content.length > KEPT_BASE_BYTES / 8 || this.bases.has(key)) return;
-    this.bases.set(key, object);
+  private keepBase(pack: PackFile, offset: number, object: GitObject): void {
+    let kept = this.bases.get(pack.serial);
+    if (kept === undefined) this.bases.set(pack.serial, (kept = new Map()));
+    if (object.content.length > KEPT_BASE_BYTES / 8 || kept.has(offset)) return;
+    kept.set(offset, object);
+    this.lastBase = object;
     this.baseBytes += object.content.length;
-    for (const [oldest, kept] of this.bases) {
-      if (this.baseBytes <= KEPT_BASE_BYTES) break;
-      this.bases.delete(oldest);
-      this.baseBytes -= kept.content.length;
+    // The least recently used go first: each pack's map is in the order its bases were last used, and the packs are in the order they were first used.
+    for (const packBases of this.bases.values()) {
+      for (const [oldest, base] of packBases) {
+        if (this.baseBytes <= KEPT_BASE_BYTES) return;
+        packBases.delete(oldest);
+        this.baseBytes -= base.content.length;
+      }
     }
   }
 }
 
-/** Rebuilds an object from its base and a git delta (copy and insert instructions). */
-export function applyDelta(base: Buffer, delta: Buffer, corrupt: (reason: string) => ToolError): Buffer {
+/** Rebuilds an object from its base and a git delta (copy and insert instructions); a broken delta is a damaged `packFile`. */
+export function applyDelta(base: Buffer, delta: Buffer, packFile: string): Buffer {
   const deltaLength = delta.length;
   const baseLength = base.length;
-  let cursor = 0;
-  const readSize = (): number => {
-    let value = 0;
-    let shift = 0;
-    let byte: number;
-    do {
-      if (cursor >= deltaLength) throw corrupt("a delta is cut short");
-      byte = delta[cursor++]!;
-      value += (byte & 0x7f) * 2 ** shift;
-      shift += 7;
-    } while (byte & 0x80);
-    return value;
-  };
-  if (readSize() !== baseLength) throw corrupt("a delta was made against a base of another size");
-  const size = readSize();
+  let cursor = sizeEnd(delta, 0);
+  if (cursor < 0 || sizeAt(delta, 0) !== baseLength) throw corruptPack(packFile, cursor < 0 ? "a delta is cut short" : "a delta was made against a base of another size");
+  const size = sizeAt(delta, cursor);
+  cursor = sizeEnd(delta, cursor);
+  if (cursor < 0) throw corruptPack(packFile, "a delta is cut short");
   const result = Buffer.allocUnsafe(size);
   let written = 0;
   // Deltas of source code are mostly short copies and inserts (about 20 and 10 bytes): byte loops
@@ -227,21 +229,40 @@ export function applyDelta(base: Buffer, delta: Buffer, corrupt: (reason: string
       if (instruction & 0x20) length |= delta[cursor++]! << 8;
       if (instruction & 0x40) length |= delta[cursor++]! << 16;
       if (length === 0) length = 0x10000;
-      if (cursor > deltaLength || from + length > baseLength || written + length > size) throw corrupt("a delta copies from outside its base");
+      if (cursor > deltaLength || from + length > baseLength || written + length > size) throw corruptPack(packFile, "a delta copies from outside its base");
       if (length < 64) {
         const end = from + length;
         for (let at = from; at < end; at++) result[written++] = base[at]!;
       } else written += base.copy(result, written, from, from + length);
     } else if (instruction !== 0) {
       const end = cursor + instruction;
-      if (end > deltaLength || written + instruction > size) throw corrupt("a delta inserts more than it holds");
+      if (end > deltaLength || written + instruction > size) throw corruptPack(packFile, "a delta inserts more than it holds");
       for (; cursor < end; cursor++) result[written++] = delta[cursor]!;
     } else {
-      throw corrupt("a delta holds the reserved instruction 0");
+      throw corruptPack(packFile, "a delta holds the reserved instruction 0");
     }
   }
-  if (written !== size) throw corrupt("a delta builds fewer bytes than it says");
+  if (written !== size) throw corruptPack(packFile, "a delta builds fewer bytes than it says");
   return result;
+}
+
+/** A delta's size (a little-endian base-128 number) at `from`. */
+function sizeAt(delta: Buffer, from: number): number {
+  let value = 0;
+  let shift = 0;
+  for (let at = from; at < delta.length; at++) {
+    const byte = delta[at]!;
+    value += (byte & 0x7f) * 2 ** shift;
+    if ((byte & 0x80) === 0) break;
+    shift += 7;
+  }
+  return value;
+}
+
+/** Where the size at `from` ends, or -1 when the delta ends inside it. */
+function sizeEnd(delta: Buffer, from: number): number {
+  for (let at = from; at < delta.length; at++) if ((delta[at]! & 0x80) === 0) return at + 1;
+  return -1;
 }
 
 /** The error for an object the repository should have and does not. */

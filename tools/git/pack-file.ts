@@ -30,6 +30,8 @@ export class PackFile {
   /** A number unique among the packs this process opened (object-reader.ts keys its caches with it). */
   readonly serial = ++packSerial;
   private readonly windows = new Map<number, Buffer>();
+  /** The window read last: already the most recently used, so reading it again moves nothing. */
+  private lastWindow: Buffer | undefined;
 
   private constructor(
     private readonly fs: PackFileSystem,
@@ -69,72 +71,79 @@ export class PackFile {
 
   /** The entry at `offset`: its header parsed, its data inflated. */
   entryAt(offset: number): PackEntry {
-    const corrupt = (reason: string) => corruptPack(this.file, `${reason} (the entry at byte ${offset})`);
-    if (offset < 12 || offset >= this.end) throw corrupt("an offset points outside the pack");
-    const head = this.bytesAt(offset, Math.min(HEADER_READ, this.end - offset), corrupt);
+    if (offset < 12 || offset >= this.end) throw this.corrupt(offset, "an offset points outside the pack");
+    const head = this.bytesAt(offset, Math.min(HEADER_READ, this.end - offset), offset);
     let cursor = 0;
     let byte = head[cursor++]!;
     const type = (byte >> 4) & 7;
     let size = byte & 15;
     let shift = 4;
     while (byte & 0x80) {
-      if (cursor >= head.length || shift > 49) throw corrupt("an entry's size does not end");
+      if (cursor >= head.length || shift > 49) throw this.corrupt(offset, "an entry's size does not end");
       byte = head[cursor++]!;
       size += (byte & 0x7f) * 2 ** shift;
       shift += 7;
     }
-    let base: { offset: number } | { oid: string } | undefined;
+    let baseOffset = -1;
+    let baseOid = "";
     if (type === OFS_DELTA) {
       byte = head[cursor++]!;
       let distance = byte & 0x7f;
       while (byte & 0x80) {
-        if (cursor >= head.length) throw corrupt("a delta's base offset does not end");
+        if (cursor >= head.length) throw this.corrupt(offset, "a delta's base offset does not end");
         byte = head[cursor++]!;
         distance = (distance + 1) * 128 + (byte & 0x7f);
       }
-      if (distance <= 0 || distance > offset) throw corrupt("a delta's base lies outside the pack");
-      base = { offset: offset - distance };
+      if (distance <= 0 || distance > offset) throw this.corrupt(offset, "a delta's base lies outside the pack");
+      baseOffset = offset - distance;
     } else if (type === REF_DELTA) {
-      if (cursor + 20 > head.length) throw corrupt("a delta's base name is cut short");
-      base = { oid: head.toString("hex", cursor, cursor + 20) };
+      if (cursor + 20 > head.length) throw this.corrupt(offset, "a delta's base name is cut short");
+      baseOid = head.toString("hex", cursor, cursor + 20);
       cursor += 20;
     } else if (TYPES[type] === undefined) {
-      throw corrupt(`an entry has the unknown type ${type}`);
+      throw this.corrupt(offset, `an entry has the unknown type ${type}`);
     }
-    const data = this.inflate(offset + cursor, size, corrupt);
-    if (base === undefined) return { kind: "object", type: TYPES[type]!, content: data };
-    return "offset" in base ? { kind: "delta", delta: data, baseOffset: base.offset } : { kind: "delta", delta: data, baseOid: base.oid };
+    const data = this.inflate(offset + cursor, size, offset);
+    if (type === OFS_DELTA) return { kind: "delta", delta: data, baseOffset };
+    if (type === REF_DELTA) return { kind: "delta", delta: data, baseOid };
+    return { kind: "object", type: TYPES[type]!, content: data };
   }
 
-  /** Inflates the zlib stream at `start`, which must give exactly `size` bytes. */
-  private inflate(start: number, size: number, corrupt: (reason: string) => ToolError): Buffer {
+  /** The error for the entry at `offset`. (Errors are made by methods, not closures: entries are read thousands of times per command.) */
+  private corrupt(offset: number, reason: string): ToolError {
+    return corruptPack(this.file, `${reason} (the entry at byte ${offset})`);
+  }
+
+  /** Inflates the zlib stream at `start` (of the entry at `offset`), which must give exactly `size` bytes. */
+  private inflate(start: number, size: number, offset: number): Buffer {
     // zlib's bound on how much a stream of `size` bytes can grow to, whatever the settings.
-    if (start >= this.end) throw corrupt("an entry's data lies past the end of the pack");
+    if (start >= this.end) throw this.corrupt(offset, "an entry's data lies past the end of the pack");
     const bound = size + Math.ceil(size / 8) + Math.ceil(size / 64) + 64;
-    const compressed = this.bytesAt(start, Math.min(bound, this.end - start), corrupt);
+    const compressed = this.bytesAt(start, Math.min(bound, this.end - start), offset);
     let data: Buffer;
     try {
       data = inflateToSize(compressed, size);
     } catch (error) {
-      throw corrupt(`its data does not inflate: ${(error as Error).message}`);
+      throw this.corrupt(offset, `its data does not inflate: ${(error as Error).message}`);
     }
-    if (data.length !== size) throw corrupt(`its data inflates to ${data.length} bytes, not the ${size} its header says`);
+    if (data.length !== size) throw this.corrupt(offset, `its data inflates to ${data.length} bytes, not the ${size} its header says`);
     return data;
   }
 
-  /** `length` bytes at `position`: a view into a kept window when they fit in one, else read on their own. */
-  private bytesAt(position: number, length: number, corrupt: (reason: string) => ToolError): Buffer {
+  /** `length` bytes at `position` (read for the entry at `offset`): a view into a kept window when they fit in one, else read on their own. */
+  private bytesAt(position: number, length: number, offset: number): Buffer {
     const windowStart = position - (position % WINDOW_BYTES);
-    if (position + length > windowStart + WINDOW_BYTES) return readExactly(this.fs, this.fd, position, length, () => corrupt("it is cut short"));
+    if (position + length > windowStart + WINDOW_BYTES) return readExactly(this.fs, this.fd, position, length, () => this.corrupt(offset, "it is cut short"));
     let window = this.windows.get(windowStart);
     if (window === undefined) {
-      window = readExactly(this.fs, this.fd, windowStart, Math.min(WINDOW_BYTES, this.end - windowStart), () => corrupt("it is cut short"));
+      window = readExactly(this.fs, this.fd, windowStart, Math.min(WINDOW_BYTES, this.end - windowStart), () => this.corrupt(offset, "it is cut short"));
       this.windows.set(windowStart, window);
       if (this.windows.size * WINDOW_BYTES > KEPT_WINDOW_BYTES) this.windows.delete(this.windows.keys().next().value!);
-    } else {
+    } else if (window !== this.lastWindow) {
       this.windows.delete(windowStart);
       this.windows.set(windowStart, window);
     }
+    this.lastWindow = window;
     return window.subarray(position - windowStart, position - windowStart + length);
   }
 }

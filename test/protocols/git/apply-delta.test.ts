@@ -56,7 +56,8 @@ function deltaOf(baseLength: number, operations: readonly Operation[]): { delta:
   return { delta, expected };
 }
 
-const corrupt = (reason: string) => new ToolError("corrupt_file", reason, "");
+/** The pack a broken delta is reported against. */
+const corrupt = "objects/pack/pack-test.pack";
 
 describe("applyDelta (git's copy and insert instructions)", () => {
   it("rebuilds what the instructions say, for short and long copies and inserts of any length", () => {
@@ -102,6 +103,9 @@ describe("applyDelta (git's copy and insert instructions)", () => {
       ["size cut short", Buffer.from([10, 0x80]), /cut short/],
       ["copy bytes missing", Buffer.from([10, 1, 0x80 | 0x01 | 0x02 | 0x10]), /copies from outside/],
     ];
-    for (const [name, delta, message] of cases) expect(() => applyDelta(base, delta, corrupt), name).toThrow(message);
+    for (const [name, delta, message] of cases) {
+      expect(() => applyDelta(base, delta, corrupt), name).toThrow(message);
+      expect(() => applyDelta(base, delta, corrupt), name).toThrow(ToolError);
+    }
   });
 });
