@@ -82,8 +82,12 @@ export async function waitForLeftovers(folder: string, baseline: ReadonlySet<num
   }
 }
 
-/** Kills what a failed case left behind, so one failure does not leak into the next. */
-export function killAll(leftovers: ProcessInfo[]): void {
+/**
+ * Kills what a failed case left behind, so one failure does not leak into the next, and waits
+ * (up to `graceMs`) until they are gone: SIGKILL is delivered when the process next runs, which on
+ * a busy machine may be a while. Returns those still alive then.
+ */
+export async function killAll(leftovers: ProcessInfo[], graceMs = 3000): Promise<ProcessInfo[]> {
   for (const info of leftovers) {
     try {
       process.kill(info.pid, "SIGKILL");
@@ -91,4 +95,12 @@ export function killAll(leftovers: ProcessInfo[]): void {
       // Already gone.
     }
   }
+  const deadline = Date.now() + graceMs;
+  let alive = leftovers;
+  while (alive.length > 0) {
+    alive = (await Promise.all(alive.map((info) => readProcess(info.pid, false)))).filter((info): info is ProcessInfo => info !== undefined);
+    if (alive.length === 0 || Date.now() >= deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return alive;
 }

@@ -151,7 +151,8 @@ export async function runFuzzCase(
     const leftovers = await waitForLeftovers(sandbox.base, options.baseline, options.leftoverGraceMs);
     if (leftovers.length) {
       problems.push(`processes left running after dispose: ${leftovers.map((info) => `${info.pid} (${info.command})`).join(", ")}`);
-      killAll(leftovers);
+      const unkillable = await killAll(leftovers);
+      if (unkillable.length) problems.push(`still running after SIGKILL: ${unkillable.map((info) => `${info.pid} (${info.command})`).join(", ")}`);
     }
     const changes = snapshotChanges(before, await snapshotOutside(sandbox));
     if (changes.length) problems.push(`written outside the workspace: ${changes.join("; ")}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import os from "node:os";
@@ -10,7 +10,7 @@ import { parse } from "../../grammar/index.js";
 import { LOCAL_URLS, SAFE_COMMANDS, SAFE_JSON, SAFE_WORDS } from "../../src/fuzz/arbitraries.js";
 import { commandArbitrary, scriptArbitrary } from "../../src/fuzz/commands.js";
 import { fuzzGrammar } from "../../src/fuzz/grammar-fuzz.js";
-import { leftoverProcesses, processListingSupported } from "../../src/fuzz/processes.js";
+import { killAll, leftoverProcesses, processListingSupported } from "../../src/fuzz/processes.js";
 import { fuzzProtocol, reproductionFor, FUZZ_CASE_PLACEHOLDER } from "../../src/fuzz/protocol-fuzz.js";
 import { loadBuiltinProtocols } from "../../src/registry.js";
 import { notesProtocol } from "../manager/notes-protocol.js";
@@ -101,6 +101,20 @@ describe("protocol fuzzing", () => {
     const still = (await leftoverProcesses("/nonexistent")).filter((info) => pids.includes(info.pid));
     expect(still).toEqual([]);
   });
+
+  it.runIf(processListingSupported)(
+    "waits until what it kills is gone before it goes on (the check above failed under load: SIGKILL lands when the process next runs)",
+    async () => {
+      // A shell and its own child, as a leaking command leaves them.
+      const child = spawn("sh", ["-c", "sleep 30 & wait"], { stdio: "ignore" });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const leftovers = (await leftoverProcesses("/nonexistent")).filter((info) => info.pid === child.pid || info.parent === child.pid);
+      expect(leftovers.length).toBeGreaterThan(0);
+      expect(await killAll(leftovers)).toEqual([]);
+      const after = (await leftoverProcesses("/nonexistent")).filter((info) => leftovers.some((left) => left.pid === info.pid));
+      expect(after).toEqual([]);
+    },
+  );
 
   it("reports a process that outlives the case and writes into its sandbox while it is removed, instead of ending the run with ENOTEMPTY", async () => {
     const outcome = await fuzzProtocol(outlivingProtocol, { runs: 2, seed: 1, leftoverGraceMs: 0 });
