@@ -136,6 +136,16 @@ export function findingsOf(candidate: Candidate, vocabulary: CallVocabulary): Di
 }
 
 /**
+ * The calls at the [start, end) index pairs `items` of `text` (a dropped Python list, from its `[`
+ * at `start`), each of which began its line: read as calls at a line's start are (line-fronts.ts,
+ * openFunction), each a command when its name is registered as written, else nothing.
+ */
+export function lineCallFindings(text: string, start: Position, items: [number, number][], vocabulary: CallVocabulary): DialectFinding[] {
+  const named = items.filter(([from]) => vocabulary.callsByName(text.slice(from, text.indexOf("(", from))));
+  return itemFindings({ shape: Shape.Function, text, name: "", closer: "", start, end: start }, named, Shape.Function, vocabulary);
+}
+
+/**
  * The calls at the [start, end) index pairs `items` of `candidate`'s text, each read as `itemShape`
  * with its own span; a DeepSeek block's calls are live or inert as the block's start is.
  */
@@ -239,7 +249,12 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
       const open = text.indexOf("(");
       // A list's calls are plainly calls, once one of them names something registered: one naming nothing is an error.
       const item = candidate.shape === Shape.FunctionItem;
-      return { read: readFunctionArguments(item ? text.slice(0, open) : name, undefined, text.slice(open + 1, -1)), dialect: "function", markup: false, unknownIsError: item };
+      return {
+        read: readFunctionArguments(name === "" ? text.slice(0, open) : name, undefined, text.slice(open + 1, -1)),
+        dialect: "function",
+        markup: false,
+        unknownIsError: item,
+      };
     }
     case Shape.Json: {
       const value = parseJson(text.trim());

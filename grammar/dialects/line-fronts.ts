@@ -129,7 +129,10 @@ export abstract class FrontReader extends StepReader {
       this.line += next - first;
       this.lineStart = base + last + 1;
       this.idleFrom = last + 1;
-      this.front = Front.Dead;
+      // A line that begins with `[` after its indentation: the `[` must know it (a Python list there may run over lines).
+      let j = last + 1;
+      while (input.charCodeAt(j) === SPACE || input.charCodeAt(j) === TAB) j++;
+      this.front = input.charCodeAt(j) === OPEN_BRACKET ? Front.Indent : Front.Dead;
     }
     return next;
   }
@@ -173,6 +176,22 @@ export abstract class FrontReader extends StepReader {
     this.front = Front.Indent;
     this.idleFrom = i;
     return i;
+  }
+
+  /**
+   * The line being read began with the name `text` holds from index `from` to `to` (at absolute
+   * `start`; a dropped Python list read it): the front becomes what `frontStep` makes of that name
+   * after an indentation, a name or dead.
+   */
+  protected resumeLineName(text: string, from: number, to: number, start: number): void {
+    const first = text.charCodeAt(from);
+    this.front = Front.Dead;
+    if (to - from > this.nameLimit || classOf(first) !== Class.Letter || !this.vocabulary.mayBeginCallName(first)) return;
+    if (to - from > 1 && !this.vocabulary.mayContinueCallName(first, text.charCodeAt(from + 1))) return;
+    for (let k = from; k < to; k++) this.nameBuffer[k - from] = text.charCodeAt(k);
+    this.nameLength = to - from;
+    this.nameStart = start;
+    this.front = Front.Name;
   }
 
   /** Whether a line beginning with `code` may begin a call: an indentation, `{`, `✿`, `>`, or a letter a call name may begin with. */
@@ -314,9 +333,7 @@ export abstract class FrontReader extends StepReader {
   protected openFunction(input: string, i: number, base: number): number {
     if (!this.nameStandsBefore(input, i) || !this.nameMay(this.nameCarried, input, this.nameFrom, i)) return i + 1;
     const name = this.nameBefore(input, i);
-    const target = this.vocabulary.resolve(name);
-    // Function-call style needs the protocol name as it is registered (upper case), or another agent's tool name.
-    if (!target || (target.type === "protocol" && !name.startsWith(target.protocol.name))) return i + 1;
+    if (!this.vocabulary.callsByName(name)) return i + 1;
     this.beginAtName(Mode.FunctionArgs, i, base, name);
     this.name = name;
     this.shape = Shape.Function;

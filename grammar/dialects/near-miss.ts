@@ -2,10 +2,12 @@
  * The part of the dialect recognizer (recognizer.ts) that reads what follows a `[` (or `［`) that is
  * not this language's own start: the words of a near-miss (`[FILE_OP action=read …]`), Mistral's
  * `[TOOL_CALLS]`, the opening of a JSON array of calls at a line's start (`[{…}, …]`), and a
- * Python list of calls on one line whose first call names nothing (`[foo(x=1), read_file(…)]`).
+ * Python list of calls whose first call names nothing (`[foo(x=1), read_file(…)]`), or whose `[`
+ * stands alone on its line (`[`, then one call a line, then `]`).
  */
+import type { Position } from "../ast.js";
 import { CandidateReader, MAX_JSON_DEPTH } from "./candidates.js";
-import { Shape } from "./finding.js";
+import { lineCallFindings, Shape } from "./finding.js";
 import { beginsCallName, isNameCharacter } from "./near-name.js";
 import {
   APOSTROPHE,
@@ -17,6 +19,7 @@ import {
   COLON,
   COMMA,
   DOT,
+  Front,
   FULLWIDTH_CLOSE,
   LESS,
   LINE_FEED,
@@ -43,6 +46,17 @@ const enum ListPart {
 
 export abstract class NearMissReader extends CandidateReader {
   private listPart = ListPart.Name;
+  /** The list may run over lines: its `[` began its line (after an indentation). */
+  private listLines = false;
+  /** Only blanks since the list's last line feed, outside its calls' strings (false on the `[`'s own line). */
+  private listLineBlank = false;
+  /** Where the call being read starts (absolute) when it began its line, -1 when it did not. */
+  private callStart = -1;
+  /**
+   * The absolute [start, end) of each complete call of a list over lines that began its line: when
+   * the list is dropped, they are read as the calls at a line's start they are (`dropList`).
+   */
+  private readonly lineCalls: number[] = [];
 
   /** A `[` (or `［`, `code`) at absolute `offset` while idle: the words after it are read (`nearName`). */
   protected openNearName(offset: number, code: number, atLineStart: boolean): void {
@@ -99,30 +113,50 @@ export abstract class NearMissReader extends CandidateReader {
 
   /**
    * Words that name nothing ended at index `i`: a `(` after one word right after `[` may open a
-   * Python list of calls, read to its `]` on this line (`callList`); anything else drops them.
+   * Python list of calls, read to its `]` (`callList`: on this line, or over lines when the `[`
+   * began its line); anything else drops them.
    */
   private openList(input: string, i: number, code: number): number {
     if (code !== OPEN_PARENTHESIS || this.bracket !== "[" || !this.near.mayCall()) return this.abandon(i);
     const wordsFrom = this.startOffset + 1 - this.base;
     this.capture = this.bracket + this.near.text(wordsFrom >= 0 ? input.slice(wordsFrom, i) : undefined);
     this.captureFrom = i;
-    this.mode = Mode.CallList;
-    this.shape = Shape.NearMiss;
-    this.listPart = ListPart.Name;
-    this.depth = 0;
-    this.inString = 0;
-    this.escaped = false;
+    this.beginList(this.nearAtLineStart, false, -1);
     return i;
   }
 
+  /** A Python list's first call, its name begun at absolute `callStart` (-1: not at its line's start), is read from here. */
+  private beginList(overLines: boolean, lineBlank: boolean, callStart: number): void {
+    this.mode = Mode.CallList;
+    this.shape = Shape.NearMiss;
+    this.listPart = ListPart.Name;
+    this.listLines = overLines;
+    this.listLineBlank = lineBlank;
+    this.callStart = callStart;
+    this.lineCalls.length = 0;
+    this.depth = 0;
+    this.inString = 0;
+    this.escaped = false;
+  }
+
   /**
-   * In a Python list whose first call names nothing: calls (a name, its parenthesised arguments)
-   * separated by commas, up to the `]`, on one line. A line break, a `<` outside a string, or
-   * anything else between the calls drops it there, and that character is read as text: only
-   * what lay inside complete names and parentheses was passed over.
+   * In a Python list of calls: calls (a name, its parenthesised arguments) separated by commas, up
+   * to the `]` (a comma may come before it). On one line, unless its `[` began its line; there, line
+   * breaks may come between the calls and in their arguments, and a blank line ends it. A line
+   * break on one line, a `<` outside a string (in a call that began its line, one outside its
+   * parentheses), or anything else between the calls drops it there, and that character is read as
+   * text (`dropList`): only what lay inside complete names and parentheses was passed over.
    */
   protected callList(input: string, i: number, base: number, code: number): number {
-    if (code === LINE_FEED) return this.abandon(i);
+    if (code === LINE_FEED) {
+      if (!this.listLines || (this.depth === 0 && this.listPart === ListPart.Name)) return this.dropList(input, i, base);
+      this.newline(base + i);
+      if (this.inString !== 0) return i + 1;
+      // A second line break with only blanks since the first: the blank line ends the list.
+      if (this.listLineBlank) return this.dropList(input, i + 1, base);
+      this.listLineBlank = true;
+      return i + 1;
+    }
     if (this.inString !== 0) {
       if (this.escaped) this.escaped = false;
       else if (code === BACKSLASH) this.escaped = true;
@@ -130,30 +164,83 @@ export abstract class NearMissReader extends CandidateReader {
       else return stringRunEnd(input, i + 1, this.inString);
       return i + 1;
     }
-    if (code === LESS) return this.abandon(i);
+    const blank = code === SPACE || code === TAB || code === CARRIAGE_RETURN;
+    // A call at its line's start reads `<` as such a call does (line-fronts.ts, openFunction).
+    if (code === LESS && (this.depth === 0 || this.callStart < 0)) return this.dropList(input, i, base);
+    const opensLine = this.listLineBlank;
+    if (!blank) this.listLineBlank = false;
     if (this.depth > 0) {
       if (code === QUOTE || code === APOSTROPHE) this.inString = code;
       else if (code === OPEN_PARENTHESIS || code === OPEN_BRACKET || code === OPEN_BRACE) {
-        if (++this.depth > MAX_JSON_DEPTH) return this.abandon(i);
-      } else if ((code === CLOSE_PARENTHESIS || code === CLOSE_BRACKET || code === CLOSE_BRACE) && --this.depth === 0) this.listPart = ListPart.Between;
+        if (++this.depth > MAX_JSON_DEPTH) return this.dropList(input, i, base);
+      } else if ((code === CLOSE_PARENTHESIS || code === CLOSE_BRACKET || code === CLOSE_BRACE) && --this.depth === 0) {
+        this.listPart = ListPart.Between;
+        if (this.callStart >= 0) this.lineCalls.push(this.callStart, base + i + 1);
+        this.callStart = -1;
+      }
       return i + 1;
     }
     switch (this.listPart) {
       case ListPart.Name:
         if (code === OPEN_PARENTHESIS) this.depth = 1;
-        else if (!isNameCharacter(code) && code !== DOT) return this.abandon(i);
+        else if (!isNameCharacter(code) && code !== DOT) return this.dropList(input, i, base, opensLine);
         return i + 1;
       case ListPart.Between:
         if (code === COMMA) this.listPart = ListPart.Next;
         else if (code === CLOSE_BRACKET) this.completeAt(input, i + 1, base);
-        else if (code !== SPACE && code !== TAB) return this.abandon(i);
+        else if (!blank) return this.dropList(input, i, base, opensLine);
         return i + 1;
       default:
-        if (beginsCallName(code)) this.listPart = ListPart.Name;
-        else if (code !== SPACE && code !== TAB) return this.abandon(i);
+        if (beginsCallName(code)) {
+          this.listPart = ListPart.Name;
+          this.callStart = opensLine ? base + i : -1;
+        } else if (code === CLOSE_BRACKET) this.completeAt(input, i + 1, base);
+        else if (!blank) return this.dropList(input, i, base, opensLine);
         return i + 1;
     }
   }
+
+  /**
+   * Drops the Python list being read; the character at index `i` is read again as text. What the
+   * list passed over is read as it would have been without it: its complete calls that began their
+   * lines as calls at a line's start (`lineCallFindings`), and the line being read from its
+   * indentation (`lineBlank`: only blanks before `i` on it) or from the name of a call begun at its
+   * start.
+   */
+  private dropList(input: string, i: number, base: number, lineBlank = this.listLineBlank): number {
+    const calls = this.lineCalls;
+    const nameStart = this.depth === 0 && this.listPart === ListPart.Name ? this.callStart : -1;
+    const text = calls.length > 0 || nameStart >= 0 ? this.capture + input.slice(this.captureFrom, i) : "";
+    if (calls.length > 0) this.addLineCalls(text);
+    this.abandon(i);
+    if (nameStart >= 0) this.resumeLineName(text, nameStart - this.startOffset, base + i - this.startOffset, nameStart);
+    else if (lineBlank) this.front = Front.Indent;
+    return i;
+  }
+
+  /** The text ended inside a Python list over lines: its complete calls that began their lines are read as such calls. */
+  protected endList(): void {
+    if (this.listLines && this.lineCalls.length > 0) this.addLineCalls(this.capture);
+  }
+
+  /** Records the calls in `lineCalls` of the list whose text (from its `[`) is `text` as findings (`lineCallFindings`). */
+  private addLineCalls(text: string): void {
+    const items: [number, number][] = [];
+    const calls = this.lineCalls;
+    for (let k = 0; k < calls.length; k += 2) items.push([calls[k]! - this.startOffset, calls[k + 1]! - this.startOffset]);
+    calls.length = 0;
+    const start: Position = { offset: this.startOffset, line: this.startLine, column: this.startColumn };
+    for (const finding of lineCallFindings(text, start, items, this.vocabulary)) {
+      this.found.push(finding);
+      this.lineOpen[this.lineOpenCount++] = finding;
+    }
+  }
+
+  /**
+   * The line being read began with the name `text` holds from index `from` to `to` (at absolute
+   * `start`), which no `(` followed: the line's front is that name, as if it had been read there.
+   */
+  protected abstract resumeLineName(text: string, from: number, to: number, start: number): void;
 
   /**
    * Whether `code`, right after a near-miss's `[` and any blanks the name reader took, may lead to a
@@ -177,11 +264,23 @@ export abstract class NearMissReader extends CandidateReader {
   /** Mistral's `[TOOL_CALLS]` ended just before index `i`: tokens.ts. */
   protected abstract openToolCalls(i: number): number;
 
-  /** Between a `[` that ends its line and the `{` of the array's first call: blanks and single line breaks. */
+  /**
+   * Between a `[` that ends its line and the `{` of the array's first call, or the name of a Python
+   * list's first call (the list then runs over lines): blanks and single line breaks. Anything else
+   * drops it, and its line is read again from its indentation.
+   */
   protected arrayOpen(i: number, base: number, code: number): number {
     if (code === OPEN_BRACE) return this.openArray(i);
     if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) return i + 1;
-    if (code !== LINE_FEED) return this.abandon(i);
+    if (code !== LINE_FEED) {
+      if (this.blank && beginsCallName(code)) {
+        this.beginList(true, false, base + i);
+        return i;
+      }
+      this.abandon(i);
+      if (this.blank) this.front = Front.Indent;
+      return i;
+    }
     this.newline(base + i);
     if (this.blank) return this.abandon(i + 1);
     this.blank = true;

@@ -113,8 +113,9 @@ function bareEnd(text: string, from: number, isSeparator: (code: number) => bool
 
 /**
  * A Python list of two or more calls, `[NAME(…), NAME(…)]` (Llama 3.2's and ToolACE's pythonic
- * form, as a near-miss's text): the [start, end) index pairs of its calls, or undefined when
- * `text` is no such list. One pass over the text.
+ * form, as a near-miss's text), a comma allowed before its `]` (then one call is a list too): the
+ * [start, end) index pairs of its calls, or undefined when `text` is no such list. One pass over
+ * the text.
  */
 export function callListItems(text: string): [number, number][] | undefined {
   if (text.charCodeAt(0) !== 0x5b) return undefined;
@@ -122,6 +123,7 @@ export function callListItems(text: string): [number, number][] | undefined {
   let i = 1;
   for (;;) {
     i = skipSeparators(text, i, isRegexSpace);
+    if (items.length > 0 && text.charCodeAt(i) === 0x5d) return items;
     let nameEnd = wordEnd(text, i);
     while (nameEnd > i && text.charCodeAt(nameEnd) === 0x2e) nameEnd = wordEnd(text, nameEnd + 1);
     if (nameEnd === i || text.charCodeAt(nameEnd) !== 0x28) return undefined;

@@ -173,7 +173,7 @@ export class DialectRecognizer extends FrontReader {
       // An unclosed <tool_call> is read only when a call follows its opener; else it is prose about one.
       const body = this.capture.slice(this.capture.indexOf(">") + 1).trimStart();
       if (readsUnclosed(this.shape, body)) this.complete(this.total);
-    }
+    } else if (this.mode === Mode.CallList) this.endList();
     this.mode = Mode.Idle;
     this.capture = "";
     this.endLineOpen(-1);

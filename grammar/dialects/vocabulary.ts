@@ -245,6 +245,15 @@ export class CallVocabulary {
     return target;
   }
 
+  /**
+   * Whether a call written function-style at a line's start, `NAME(…)`, names something
+   * registered: another agent's tool, or a protocol as it is registered (upper case).
+   */
+  callsByName(name: string): boolean {
+    const target = this.resolve(name);
+    return target !== undefined && (target.type !== "protocol" || name.startsWith(target.protocol.name));
+  }
+
   private lookUp(name: string, actions: boolean): NameTarget | undefined {
     const protocol = this.protocols.get(name.toUpperCase());
     if (protocol) return { type: "protocol", protocol };

@@ -265,9 +265,23 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
       ["a long name before each parenthesis", (n) => `${"a".repeat(200)}(`.repeat(n)],
       ["indentation before each parenthesis", (n) => `\n${" ".repeat(200)}(`.repeat(n)],
       ["words after brackets", (n) => "[FILE OP EXEC read_file x ".repeat(n)],
+      ["a Python list over lines that never closes", (n) => `[\n${"  foo(x=1),\n".repeat(n)}`],
+      ["Python lists over lines, each broken off by a line of prose", (n) => "[\n  foo(x=1),\n  bar(\n    y=2),\nprose\n".repeat(n)],
+      ["brackets alone on their lines", (n) => "[\n".repeat(n)],
     ];
     for (const [name, make] of floods) {
       expect(parse(make(5_000), vocabulary).commands, name).toEqual([]);
+      expectLinear(make, 5_000);
+    }
+  });
+
+  it("a Python list over lines of thousands of calls, closed or broken off by prose, runs each call once, in linear work", () => {
+    const closed = (n: number) => `[\n${'  read_file(path="a"),\n'.repeat(n)}]\n`;
+    const broken = (n: number) => `[\n${'  read_file(path="a"),\n'.repeat(n)}prose\n`;
+    for (const make of [closed, broken]) {
+      const result = parse(make(5_000), vocabulary);
+      expect(result.commands).toHaveLength(5_000);
+      expect(result.errors).toEqual([]);
       expectLinear(make, 5_000);
     }
   });

@@ -68,6 +68,12 @@ const FRONTS = [
   "  ✿FUNCTION✿: q",
   "✿ARGS✿: {}",
   "[TOOL_CALLS]read_file",
+  // Python lists over lines: a `[` that begins its line must know it, also after lines passed over.
+  "[x(1),",
+  "  [a(y=2),",
+  "[",
+  'read_file(path="a"),',
+  "]",
 ];
 const RESTS = ["", "x", " a b", ")", " <", "[", "(", "{", "\r"];
 

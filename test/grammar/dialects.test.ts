@@ -37,6 +37,19 @@ function chunked(chunks: string[]): ParseResult {
   return collectEvents(scanner.end(), result);
 }
 
+/** `text` parsed in chunks of `size` gives the one-shot result, its commands, mentions and errors each in source order; returns that result. */
+function expectSizedChunksAgree(text: string, size: number): ParseResult {
+  const whole = parse(text, vocabulary);
+  for (const list of [whole.commands, whole.mentions, whole.errors]) {
+    const starts = list.map(({ span }) => span.start.offset);
+    expect([...starts].sort((left, right) => left - right)).toEqual(starts);
+  }
+  const chunks: string[] = [];
+  for (let at = 0; at < text.length; at += size) chunks.push(text.slice(at, at + size));
+  expect(chunked(chunks)).toEqual(whole);
+  return whole;
+}
+
 function calls(text: string): [string, string | undefined, Record<string, string>][] {
   return parse(text, vocabulary).commands.map((command) => [
     command.protocol,
@@ -342,6 +355,62 @@ describe("other dialects and near-misses", () => {
       { context: "inline-code" },
       { context: "inline-code", hint: '[FILE_OP:action=read:path="a.ts"]' },
     ]);
+  });
+
+  it("a Python list pretty-printed over lines runs every call, in any chunking: [ alone on its line, or the first call on it, a comma before ] or not, indented", () => {
+    const shapes = [
+      '[\n  read_file(path="a.ts"),\n  list_files(path="src")\n]\n',
+      '[\n  read_file(path="a.ts"),\n  list_files(path="src"),\n]\n',
+      '[read_file(path="a.ts"),\nlist_files(path="src")]\n',
+      '[read_file(path="a.ts"),\n list_files(path="src"),\n]\n',
+      '  [\r\n    read_file(path="a.ts"),\r\n    list_files(\r\n      path="src",\r\n    ),\r\n  ]\r\n',
+      'Both:\n\n[\n  read_file(path="a.ts"),\n  list_files(path="src")\n]\n\nDone.',
+    ];
+    for (const text of shapes) {
+      const whole = parse(text, vocabulary);
+      expect(
+        whole.commands.map((command) => print(command)),
+        text,
+      ).toEqual(['[FILE_OP:action=read:path="a.ts"]', '[FILE_OP:action=list:path="src"]']);
+      expect([...whole.mentions, ...whole.errors], text).toEqual([]);
+      for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `${text} cut at ${cut}`).toEqual(whole);
+      expect(chunked([...text])).toEqual(whole);
+    }
+    expect(parse('[read_file(path="a.ts"), list_files(path="src"),]', vocabulary).commands.map((command) => command.dialect)).toEqual(["function", "function"]);
+  });
+
+  it("a Python list over lines: one call naming no tool is an error beside those that run, none naming a tool is text, in a fence each call is a mention", () => {
+    const mixed = parse('[\n  get_weather(city="Paris"),\n  read_file(path="a.ts")\n]', vocabulary);
+    expect(mixed.commands.map((command) => [print(command), command.span.start.line])).toEqual([['[FILE_OP:action=read:path="a.ts"]', 3]]);
+    expect(mixed.errors).toMatchObject([{ code: "unmapped_call", message: expect.stringContaining("get_weather"), span: { start: { line: 2, column: 3 } } }]);
+    const first = parse('[get_weather(city="Paris"),\n  read_file(path="a.ts")]', vocabulary);
+    expect(first.commands.map((command) => print(command))).toEqual(['[FILE_OP:action=read:path="a.ts"]']);
+    expect(first.errors).toHaveLength(1);
+    for (const text of ["[\n  len(x),\n  max(y)\n]", "[len(x),\n max(y),\n]", "  [\n    f(1),\n  ]\n"])
+      expect(parse(text, vocabulary), text).toEqual({ commands: [], mentions: [], errors: [] });
+    const fenced = parse('```\n[\n  read_file(path="a.ts"),\n  list_files(path="src")\n]\n```\n', vocabulary);
+    expect(fenced.commands).toEqual([]);
+    expect(fenced.mentions).toMatchObject([
+      { context: "fence", hint: '[FILE_OP:action=read:path="a.ts"]' },
+      { context: "fence", hint: '[FILE_OP:action=list:path="src"]' },
+    ]);
+  });
+
+  it("a Python list over lines that is broken off or never closed leaves each call that began its line to run as such a call, and reads the line it stopped in from its start", () => {
+    const broken = parse('[\n  read_file(path="a.ts"),\n  list_files(path="src")\nThen the tests.\n', vocabulary);
+    expect(broken.commands.map((command) => [print(command), command.span.start.line])).toEqual([
+      ['[FILE_OP:action=read:path="a.ts"]', 2],
+      ['[FILE_OP:action=list:path="src"]', 3],
+    ]);
+    const unclosed = parse('[\n  foo(x),\n  read_file(path="a.ts"),\n  execute_command(command="ls")', vocabulary);
+    expect(unclosed.commands.map((command) => print(command))).toEqual(['[FILE_OP:action=read:path="a.ts"]', '[EXEC:action=run:command="ls"]']);
+    expect(unclosed.errors).toEqual([]);
+    const blank = parse('[\n  read_file(path="a.ts"),\n\n  list_files(path="src")\n]', vocabulary);
+    expect(blank.commands.map((command) => print(command))).toEqual(['[FILE_OP:action=read:path="a.ts"]', '[FILE_OP:action=list:path="src"]']);
+    const react = parse('[\n  foo(x),\nAction: read_file\nAction Input: {"path": "a.ts"}\n', vocabulary);
+    expect(react.commands.map((command) => [print(command), command.dialect])).toEqual([['[FILE_OP:action=read:path="a.ts"]', "react"]]);
+    const json = parse('[\n  foo(x),\n  {"name": "read_file", "arguments": {"path": "a.ts"}}\n', vocabulary);
+    expect(json.commands.map((command) => [print(command), command.dialect])).toEqual([['[FILE_OP:action=read:path="a.ts"]', "json"]]);
   });
 
   it("lists, links and calls in prose that name no tool stay text, and a list broken off leaves what follows it to be read", () => {
@@ -672,6 +741,12 @@ const PIECES = [
   "<TOOLCALL>",
   '{"tool_calls": [',
   'read_file(path="a"), ',
+  // Python lists over lines: a `[` alone on its line, one call a line, a comma before the `]`.
+  '  read_file(path="a"),\n',
+  "  foo(x),\n",
+  "),\n",
+  ",\n]",
+  "\n]\n",
   // Pieces of calls, so names, indentation and arguments fall across chunk boundaries.
   "  ",
   "\t",
@@ -731,15 +806,7 @@ describe("laws", () => {
     ];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 16 }), fc.integer({ min: 1, max: 17 }), (parts, size) => {
-        const text = parts.join("");
-        const whole = parse(text, vocabulary);
-        for (const list of [whole.commands, whole.mentions, whole.errors]) {
-          const starts = list.map(({ span }) => span.start.offset);
-          expect([...starts].sort((left, right) => left - right)).toEqual(starts);
-        }
-        const chunks: string[] = [];
-        for (let at = 0; at < text.length; at += size) chunks.push(text.slice(at, at + size));
-        expect(chunked(chunks)).toEqual(whole);
+        expectSizedChunksAgree(parts.join(""), size);
       }),
       { numRuns: 3000 },
     );
@@ -761,6 +828,45 @@ describe("laws", () => {
         expect(chunked(chunks)).toEqual(parse(joined, vocabulary));
       }),
       { numRuns: 3000 },
+    );
+  });
+
+  it("a Python list of calls over lines, whole, broken off, in a fence or indented, gives the one-shot result in any chunking", () => {
+    // A dropped list leaves each call that began its line to run as such a call, and the line it stopped in to be read from its start.
+    const pieces = [
+      "[",
+      "[\n",
+      "  [\n",
+      "\n",
+      "\r\n",
+      "  ",
+      '  read_file(path="a"),\n',
+      'read_file(path="a")',
+      'list_files(\n  path="s",\n)',
+      "foo(x)",
+      'get_weather(city="P")',
+      ", ",
+      ",\n",
+      "]",
+      "]\n",
+      "Action: read_file\nAction Input: a\n",
+      '{"name": "read_file", "arguments": {"path": "b"}}\n',
+      "<tool_call>",
+      "prose ",
+      "```\n",
+      ">>>read_file\n",
+      "Action",
+      ": ",
+      '"',
+      "(",
+      ")",
+    ];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 14 }), fc.integer({ min: 1, max: 19 }), (parts, size) => {
+        const text = parts.join("");
+        expect(chunked([...text])).toEqual(expectSizedChunksAgree(text, size));
+      }),
+      { numRuns: 2000 },
     );
   });
 
