@@ -7,6 +7,7 @@ import type { Command, Dialect, Parameter, Span, SyntaxError } from "../ast.js";
 import { BACKSLASH, QUOTE } from "../chars.js";
 import { decodeParameter, type ParameterKind } from "../kinds.js";
 import { isBareSafe, print } from "../printer.js";
+import { isArgumentSeparator, readPairs } from "./read-arguments.js";
 import type { CallVocabulary, VocabularyAction, VocabularyProtocol } from "./vocabulary.js";
 
 /** A call as read from its dialect, before it is mapped. */
@@ -69,8 +70,9 @@ export function describeDialect(dialect: RawCall["dialect"]): string {
  * Maps `call`. `unknownIsError`: a name that is nothing registered is an error (a `<tool_call>`
  * is plainly meant as a call) rather than plain text.
  */
-export function mapCall(call: RawCall, vocabulary: CallVocabulary, unknownIsError: boolean): MappedCall {
-  const resolved = resolve(call, vocabulary);
+export function mapCall(written: RawCall, vocabulary: CallVocabulary, unknownIsError: boolean): MappedCall {
+  const resolved = resolve(written, vocabulary);
+  const call = typeof resolved === "object" ? withInputPairs(written, resolved) : written;
   if (resolved === undefined) {
     if (!unknownIsError) return { type: "text" };
     const known = vocabulary.names();
@@ -104,9 +106,8 @@ export function mapCall(call: RawCall, vocabulary: CallVocabulary, unknownIsErro
   action = action.toLowerCase();
   // The parameters are made from the arguments as given, with no list of them made first (an error's hint makes one).
   const parameters: Parameter[] = [parameter("action", "bare", action, call.span)];
-  // A ReAct step's plain input (read-call.ts, callFromReact) is the value of the action's first parameter.
-  const plainInput =
-    call.dialect === "react" && args.length === 1 && args[0]![0] === "input" && !Object.hasOwn(definition.parameters, "input") ? Object.keys(definition.parameters)[0] : undefined;
+  // A ReAct or Functionary step's plain input (read-call.ts, callFromReact) is the value of the action's first parameter.
+  const plainInput = isPlainInput(call) && !Object.hasOwn(definition.parameters, "input") ? Object.keys(definition.parameters)[0] : undefined;
   for (let k = 0; k < args.length; k++) {
     const key = plainInput ?? args[k]![0];
     if (resolved.ignore?.includes(key) || isActionKey(key)) continue;
@@ -122,6 +123,35 @@ export function mapCall(call: RawCall, vocabulary: CallVocabulary, unknownIsErro
   }
   const command: Command = { protocol: protocol.name, name: call.name, parameters, span: call.span, dialect: call.dialect };
   return { type: "command", command };
+}
+
+/** Whether `call` is a ReAct or Functionary step whose input was plain text (read-call.ts, callFromReact: one `input` argument). */
+function isPlainInput(call: RawCall): boolean {
+  const { args } = call;
+  return (call.dialect === "react" || call.dialect === "functionary") && args.length === 1 && args[0]![0] === "input" && typeof args[0]![1] === "string";
+}
+
+/**
+ * A step's plain input written as `key=value` pairs (`action=read path=a.ts`, `path="a.ts"`) is
+ * those arguments when every key is the action's (named there or by the call) or one of the
+ * action's parameters; otherwise `call` as it is, its input one value.
+ */
+function withInputPairs(call: RawCall, resolved: Resolved): RawCall {
+  if (!isPlainInput(call)) return call;
+  const input = call.args[0]![1] as string;
+  const pairs = readPairs(input, isArgumentSeparator);
+  if ("problem" in pairs || pairs.args.length === 0) return call;
+  let action = resolved.action;
+  for (const [key, value] of pairs.args) if (action === undefined && isActionKey(key) && typeof value === "string") action = value;
+  if (action === undefined) return call;
+  const { actions } = resolved.protocol;
+  const definition = Object.hasOwn(actions, action) ? actions[action] : actions[action.toLowerCase()];
+  if (definition === undefined) return call;
+  const names = Object.keys(definition.parameters).map((name) => name.toLowerCase());
+  for (const [key] of pairs.args) {
+    if (!isActionKey(key) && !resolved.ignore?.includes(key) && !names.includes(renamed(resolved, key).toLowerCase())) return call;
+  }
+  return { ...call, args: pairs.args, bare: pairs.bare };
 }
 
 /** Adds the parameter `writtenKey` (as renamed) with `value` to `parameters`; what is wrong with it, if anything. */

@@ -63,7 +63,7 @@ function balancedEnd(text: string, start: number): number {
 const WORDS: Record<string, unknown> = { true: true, True: true, false: false, False: false, None: null, null: null };
 
 /** Between a function call's arguments: white space or `,`. */
-function isArgumentSeparator(code: number): boolean {
+export function isArgumentSeparator(code: number): boolean {
   return code === 0x2c || isRegexSpace(code);
 }
 

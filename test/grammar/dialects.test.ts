@@ -443,6 +443,19 @@ describe("other dialects and near-misses", () => {
     expect(parse("> quoted\n>>> nested\n> > more\n>>>\n", vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
   });
 
+  it("a Functionary or ReAct step whose input is key=value pairs of the action's parameters takes them as its arguments; other plain input is the first parameter's value", () => {
+    const hints = (text: string) => parse(text, vocabulary).mentions.map((mention) => mention.hint);
+    expect(hints(">>>FILE_OP\naction=read path=a.ts\n")).toEqual(['[FILE_OP:action=read:path="a.ts"]']);
+    expect(hints('>>>read_file\npath="a b.ts", limit=40\n')).toEqual(['[FILE_OP:action=read:path="a b.ts":limit=40]']);
+    expect(hints(">>>read_file\na.ts\n")).toEqual(['[FILE_OP:action=read:path="a.ts"]']);
+    const ran = (text: string) => parse(text, vocabulary).commands.map((command) => print(command));
+    expect(ran("Action: read_file\nAction Input: path=a.ts\n")).toEqual(['[FILE_OP:action=read:path="a.ts"]']);
+    expect(ran("Action: FILE_OP\nAction Input: action=list path=src recursive=true\n")).toEqual(['[FILE_OP:action=list:path="src":recursive=true]']);
+    // Keys that are not the action's parameters, or words that are no pairs: the input is one value.
+    expect(ran("Action: execute_command\nAction Input: NODE_ENV=test npm test\n")).toEqual(['[EXEC:action=run:command="NODE_ENV=test npm test"]']);
+    expect(ran("Action: execute_command\nAction Input: FOO=1\n")).toEqual(['[EXEC:action=run:command="FOO=1"]']);
+  });
+
   it("Functionary's >>>NAME in the middle of a line is live text: it runs, its JSON arguments on the next line or the same one, in any chunking", () => {
     const text = 'Sure. >>>read_file\n{"path": "a.ts"}\nAnd >>>list_files {"path": "src"} too.\n';
     const whole = parse(text, vocabulary);
