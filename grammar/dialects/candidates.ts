@@ -261,6 +261,9 @@ export abstract class CandidateReader {
   /** Between a `[` that ends its line and a JSON array's first `{` (near-miss.ts). */
   protected abstract arrayOpen(i: number, base: number, code: number): number;
 
+  /** A near-miss that never closed (near-miss.ts). */
+  protected abstract endUnclosed(text: string): void;
+
   /** In a Python list whose first call names nothing (near-miss.ts). */
   protected abstract callList(input: string, i: number, base: number, code: number): number;
 
@@ -313,7 +316,10 @@ export abstract class CandidateReader {
     }
     if (code === LINE_FEED) {
       this.newline(base + i);
-      if (this.blank) return this.abandon(i + 1);
+      if (this.blank) {
+        if (this.mode === Mode.NearBody) this.endUnclosed(this.capture + input.slice(this.captureFrom, i));
+        return this.abandon(i + 1);
+      }
       this.blank = true;
       return i + 1;
     }

@@ -4,6 +4,7 @@
  * command. The recognizer (recognizer.ts) only finds where a candidate starts and ends.
  */
 import type { Position } from "../ast.js";
+import { print } from "../printer.js";
 import { objectsOfArray, PositionWalk } from "./call-array.js";
 import { mapCall, type MappedCall, type RawCall } from "./mapping.js";
 import { callListItems, readFunctionArguments, readNearMiss } from "./read-arguments.js";
@@ -143,6 +144,27 @@ export function findingsOf(candidate: Candidate, vocabulary: CallVocabulary): Di
 export function lineCallFindings(text: string, start: Position, items: [number, number][], vocabulary: CallVocabulary): DialectFinding[] {
   const named = items.filter(([from]) => vocabulary.callsByName(text.slice(from, text.indexOf("(", from))));
   return itemFindings({ shape: Shape.Function, text, name: "", closer: "", start, end: start }, named, Shape.Function, vocabulary);
+}
+
+/**
+ * A near-miss whose `]` never came (the reply ended, or a blank line did): `text` from its `[` to
+ * where it ended, at `start`. Each call it maps to, read as if closed there, is an error whose hint
+ * is that call as a command (it runs only once written whole); anything else is text.
+ */
+export function unclosedFindings(text: string, bracket: string, start: Position, vocabulary: CallVocabulary): DialectFinding[] {
+  const trimmed = text.trimEnd();
+  const end = new PositionWalk(trimmed, start).at(trimmed.length);
+  const closed = `${trimmed}${bracket === "［" ? "］" : "]"}`;
+  const findings: DialectFinding[] = [];
+  for (const finding of findingsOf({ shape: Shape.NearMiss, text: closed, name: "", closer: "", start, end }, vocabulary)) {
+    const { mapped } = finding;
+    if (mapped.type !== "command") continue;
+    const span = finding.end.offset > end.offset ? { start: finding.start, end } : { start: finding.start, end: finding.end };
+    const hint = print(mapped.command);
+    const message = `This looks like a tool call but the ${bracket} before it is never closed; write it as a clio command, ${hint}`;
+    findings.push({ ...finding, end: span.end, mapped: { type: "error", error: { code: "unmapped_call", message, hint, protocol: mapped.command.protocol, span } } });
+  }
+  return findings;
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { Position } from "../ast.js";
 import { CandidateReader, MAX_JSON_DEPTH } from "./candidates.js";
-import { lineCallFindings, Shape } from "./finding.js";
+import { lineCallFindings, Shape, unclosedFindings } from "./finding.js";
 import { beginsCallName, isNameCharacter } from "./near-name.js";
 import {
   APOSTROPHE,
@@ -216,6 +216,18 @@ export abstract class NearMissReader extends CandidateReader {
     if (nameStart >= 0) this.resumeLineName(text, nameStart - this.startOffset, base + i - this.startOffset, nameStart);
     else if (lineBlank) this.front = Front.Indent;
     return i;
+  }
+
+  /**
+   * The near-miss being read (`Mode.NearBody`) ends unclosed with the text `text`, at a blank line
+   * or the reply's end: a call it maps to is an error whose hint is the command (`unclosedFindings`).
+   */
+  protected endUnclosed(text: string): void {
+    const start: Position = { offset: this.startOffset, line: this.startLine, column: this.startColumn };
+    for (const finding of unclosedFindings(text, this.bracket, start, this.vocabulary)) {
+      this.found.push(finding);
+      this.lineOpen[this.lineOpenCount++] = finding;
+    }
   }
 
   /** The text ended inside a Python list over lines: its complete calls that began their lines are read as such calls. */

@@ -413,6 +413,27 @@ describe("other dialects and near-misses", () => {
     expect(json.commands.map((command) => [print(command), command.dialect])).toEqual([['[FILE_OP:action=read:path="a.ts"]', "json"]]);
   });
 
+  it("a near-miss or a Python list whose ] never comes, before a blank line or the reply's end, is an error per call whose hint is the command, in any chunking", () => {
+    const text =
+      '[read_file(path="a.ts"),\n list_files(path="src")\n\nThen [FILE_OP action=read path="b.ts"\n\n[EXEC:action=run:command="ls"]\n［FILE_OP：action=read：path="c.ts"';
+    const whole = parse(text, vocabulary);
+    expect(whole.commands.map((command) => print(command))).toEqual(['[EXEC:action=run:command="ls"]']);
+    expect(whole.errors.map((error) => [error.code, error.hint, error.span.start.line, error.span.start.column])).toEqual([
+      ["unmapped_call", '[FILE_OP:action=read:path="a.ts"]', 1, 2],
+      ["unmapped_call", '[FILE_OP:action=list:path="src"]', 2, 2],
+      ["unmapped_call", '[FILE_OP:action=read:path="b.ts"]', 4, 6],
+      ["unmapped_call", '[FILE_OP:action=read:path="c.ts"]', 7, 1],
+    ]);
+    expect(whole.errors[2]!.message).toContain("never closed");
+    expect(whole.errors[2]!.span.end).toMatchObject({ line: 4, column: 38 });
+    for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
+    expect(chunked([...text])).toEqual(whole);
+    // Prose after a bracket that names a tool but maps to no call stays text.
+    for (const prose of ["See the [FILE_OP protocol (below)\n\nok", "[read_file is the tool to use", '[execute_command(command="ls") and then']) {
+      expect(parse(prose, vocabulary), prose).toEqual({ commands: [], mentions: [], errors: [] });
+    }
+  });
+
   it("lists, links and calls in prose that name no tool stay text, and a list broken off leaves what follows it to be read", () => {
     for (const prose of [
       "[a(1), b(2)]",
