@@ -74,6 +74,12 @@ export function hashesOf(name: string): { hash: number; head: number } {
 const RESOLVED_LIMIT = 1024;
 const RESOLVED_NAME_LENGTH = 64;
 
+/**
+ * The namespace some models put before a tool's name (`functions.read_file`, as OpenAI's and
+ * Codex's sessions name tools): a name that begins with it names what the rest names.
+ */
+export const TOOL_NAMESPACE = "functions.";
+
 /** Look-ups over the vocabulary, built once. */
 /** The word that opens a ReAct step's call (`Action: NAME`, then `Action Input: {…}` on the next line). */
 export const REACT_ACTION = "Action";
@@ -119,12 +125,17 @@ export class CallVocabulary {
       this.aliases.set(name.toLowerCase(), alias);
       longest = Math.max(longest, name.length);
     }
-    this.longestName = longest;
+    this.longestName = longest + TOOL_NAMESPACE.length;
     for (const name of this.protocols.keys()) {
-      this.nameHashes.add(hashesOf(name).hash);
-      this.protocolHashes.add(hashesOf(name).hash);
+      for (const written of [name, TOOL_NAMESPACE + name]) {
+        this.nameHashes.add(hashesOf(written).hash);
+        this.protocolHashes.add(hashesOf(written).hash);
+      }
     }
-    for (const name of this.aliases.keys()) this.nameHashes.add(hashesOf(name).hash);
+    for (const name of this.aliases.keys()) {
+      this.nameHashes.add(hashesOf(name).hash);
+      this.nameHashes.add(hashesOf(TOOL_NAMESPACE + name).hash);
+    }
     for (const name of this.actionOwners.keys()) this.actionHashes.add(hashesOf(name).hash);
     for (const hashes of [this.nameHashes, this.protocolHashes, this.actionHashes]) for (const hash of hashes) this.hashFilter[hash & HASH_FILTER_MASK] = 1;
     // A protocol is called by its name as registered; another agent's tool name in any case.
@@ -147,7 +158,7 @@ export class CallVocabulary {
     // A ReAct step's `Action:` line opens a call too (line-fronts.ts): its first letters pass the same early checks.
     this.markCallNameStart(REACT_ACTION.charCodeAt(0));
     this.markCallNamePair(REACT_ACTION[0]!, REACT_ACTION[1]!);
-    // So does FireFunction's `functools[` (recognizer.ts).
+    // So does FireFunction's `functools[` (recognizer.ts); and a name in the tool namespace, `functions.read_file(`, begins alike.
     this.markCallNameStart(FUNCTOOLS.charCodeAt(0));
     this.markCallNamePair(FUNCTOOLS[0]!, FUNCTOOLS[1]!);
     for (const name of [...this.protocols.keys(), ...this.aliases.keys()]) {
@@ -251,10 +262,11 @@ export class CallVocabulary {
    */
   callsByName(name: string): boolean {
     const target = this.resolve(name);
-    return target !== undefined && (target.type !== "protocol" || name.startsWith(target.protocol.name));
+    return target !== undefined && (target.type !== "protocol" || withoutNamespace(name).startsWith(target.protocol.name));
   }
 
-  private lookUp(name: string, actions: boolean): NameTarget | undefined {
+  private lookUp(written: string, actions: boolean): NameTarget | undefined {
+    const name = withoutNamespace(written);
     const protocol = this.protocols.get(name.toUpperCase());
     if (protocol) return { type: "protocol", protocol };
     const alias = this.aliases.get(name.toLowerCase());
@@ -272,4 +284,9 @@ export class CallVocabulary {
     if (owners.length === 1) return { type: "action", protocol: owners[0]!, action: name.toLowerCase() };
     return { type: "ambiguous-action", action: name.toLowerCase(), protocols: owners };
   }
+}
+
+/** `name` without the tool namespace before it (`functions.read_file` is `read_file`), in any case. */
+function withoutNamespace(name: string): string {
+  return name.length > TOOL_NAMESPACE.length && name.slice(0, TOOL_NAMESPACE.length).toLowerCase() === TOOL_NAMESPACE ? name.slice(TOOL_NAMESPACE.length) : name;
 }

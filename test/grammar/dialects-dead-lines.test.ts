@@ -74,6 +74,11 @@ const FRONTS = [
   "[",
   'read_file(path="a"),',
   "]",
+  // A tool's name in the functions. namespace.
+  'functions.read_file(path="a")',
+  "functions.q(",
+  "functions.",
+  "functionsX(",
 ];
 const RESTS = ["", "x", " a b", ")", " <", "[", "(", "{", "\r"];
 

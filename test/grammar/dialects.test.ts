@@ -464,6 +464,26 @@ describe("other dialects and near-misses", () => {
     expect(parse("> quoted\n>>> nested\n> > more\n>>>\n", vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
   });
 
+  it("a tool's name in the functions. namespace (functions.read_file, as GPT-5 writes it) names that tool, in JSON, function-call style and ReAct, in any chunking", () => {
+    const text =
+      'functions.read_file(path="a.ts")\n<tool_call>{"name": "functions.execute_command", "arguments": {"command": "ls"}}</tool_call>\n{"name": "Functions.FILE_OP", "arguments": {"action": "list", "path": "src"}}\nAction: functions.read_file\nAction Input: b.ts\nfunctions.FILE_OP.read(path="c.ts")\n';
+    const whole = parse(text, vocabulary);
+    expect(whole.commands.map((command) => [print(command), command.dialect])).toEqual([
+      ['[FILE_OP:action=read:path="a.ts"]', "function"],
+      ['[EXEC:action=run:command="ls"]', "hermes"],
+      ['[FILE_OP:action=list:path="src"]', "json"],
+      ['[FILE_OP:action=read:path="b.ts"]', "react"],
+      ['[FILE_OP:action=read:path="c.ts"]', "function"],
+    ]);
+    expect([...whole.errors, ...whole.mentions]).toEqual([]);
+    for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
+    expect(chunked([...text])).toEqual(whole);
+    // The namespace alone, or before a name that is no tool, names nothing; a protocol needs its registered case there too.
+    for (const prose of ['functions.get_weather(city="P")', "functions(x)", 'functions.file_op(action="read", path="a")']) {
+      expect(parse(prose, vocabulary), prose).toEqual({ commands: [], mentions: [], errors: [] });
+    }
+  });
+
   it("a Functionary or ReAct step whose input is key=value pairs of the action's parameters takes them as its arguments; other plain input is the first parameter's value", () => {
     const hints = (text: string) => parse(text, vocabulary).mentions.map((mention) => mention.hint);
     expect(hints(">>>FILE_OP\naction=read path=a.ts\n")).toEqual(['[FILE_OP:action=read:path="a.ts"]']);
@@ -775,6 +795,7 @@ const PIECES = [
   "<TOOLCALL>",
   '{"tool_calls": [',
   'read_file(path="a"), ',
+  "functions.",
   // Python lists over lines: a `[` alone on its line, one call a line, a comma before the `]`.
   '  read_file(path="a"),\n',
   "  foo(x),\n",
