@@ -52,14 +52,100 @@ function tooDeep(text: string): boolean {
   return false;
 }
 
-/** `text` parsed as JSON, or undefined (also when it nests deeper than any call does). */
+/**
+ * `text` parsed as JSON, or undefined (also when it nests deeper than any call does). JSON as
+ * models write it is read too (`relaxedJson`): line breaks and tabs inside strings, Python's
+ * literals (`'a.ts'`, `True`, `None`), a comma before a closing brace or bracket.
+ */
 export function parseJson(text: string): unknown {
   if (text.length > MAX_DEPTH && tooDeep(text)) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    return undefined;
+    const relaxed = relaxedJson(text);
+    if (relaxed === undefined) return undefined;
+    try {
+      return JSON.parse(relaxed) as unknown;
+    } catch {
+      return undefined;
+    }
   }
+}
+
+const PYTHON_WORDS: Record<string, string> = { True: "true", False: "false", None: "null" };
+
+/**
+ * `text` rewritten as strict JSON where a model wrote it loosely: raw line breaks, carriage returns
+ * and tabs inside strings escaped, single-quoted strings double-quoted, Python's `True`, `False`
+ * and `None` as JSON's words, and a comma before `}` or `]` dropped. Undefined when there was
+ * nothing to rewrite. One pass.
+ */
+function relaxedJson(text: string): string | undefined {
+  let out = "";
+  let from = 0;
+  let changed = false;
+  const take = (to: number, replacement: string) => {
+    out += text.slice(from, to) + replacement;
+    changed = true;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22 || code === 0x27) {
+      // A string: its closing quote, its raw control characters escaped, a single-quoted one's double quotes escaped.
+      const single = code === 0x27;
+      if (single) {
+        take(i, '"');
+        from = i + 1;
+      }
+      let j = i + 1;
+      for (; j < text.length; j++) {
+        const inner = text.charCodeAt(j);
+        if (inner === 0x5c) {
+          if (single && text.charCodeAt(j + 1) === 0x27) {
+            take(j, "'");
+            from = j + 2;
+          }
+          j++;
+        } else if (inner === code) break;
+        else if (inner === 0x0a || inner === 0x0d || inner === 0x09 || (single && inner === 0x22)) {
+          take(j, inner === 0x0a ? "\\n" : inner === 0x0d ? "\\r" : inner === 0x09 ? "\\t" : '\\"');
+          from = j + 1;
+        }
+      }
+      if (j >= text.length) return undefined;
+      if (single) {
+        take(j, '"');
+        from = j + 1;
+      }
+      i = j;
+    } else if (code === 0x2c) {
+      let j = i + 1;
+      while (j < text.length && isJsonBlank(text.charCodeAt(j))) j++;
+      if (text.charCodeAt(j) === 0x7d || text.charCodeAt(j) === 0x5d) {
+        take(i, "");
+        from = i + 1;
+      }
+    } else if (code === 0x54 || code === 0x46 || code === 0x4e) {
+      // `True`, `False`, `None` as whole words.
+      let j = i + 1;
+      while (j < text.length && isWordCharacter(text.charCodeAt(j))) j++;
+      const word = PYTHON_WORDS[text.slice(i, j)];
+      if (word !== undefined && (i === 0 || !isWordCharacter(text.charCodeAt(i - 1)))) {
+        take(i, word);
+        from = j;
+      }
+      i = j - 1;
+    }
+  }
+  return changed ? out + text.slice(from) : undefined;
+}
+
+function isJsonBlank(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
+}
+
+function isWordCharacter(code: number): boolean {
+  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f;
 }
 
 /**
@@ -230,7 +316,7 @@ export const GLM_OPENING = /^[A-Za-z_][A-Za-z0-9_.:-]*\s*<arg_key>/;
 
 /** The body of a `<tool_call>` block: a JSON call, Qwen's `<function=NAME>` form or GLM's `NAME<arg_key>…` form. */
 export function callFromToolCall(body: string): ReadResult {
-  const trimmed = body.trim();
+  const trimmed = withoutFence(body.trim());
   const functionTag = /^<function=([^>]+)>([\s\S]*?)(?:<\/function\s*>\s*)?$/.exec(trimmed);
   if (functionTag) return callFromFunctionTags(functionTag[1]!, functionTag[2]!);
   const named = GLM_NAME.exec(trimmed);
@@ -243,6 +329,13 @@ export function callFromToolCall(body: string): ReadResult {
       problem: isToolDefinition(value) ? "it holds a tool's definition (its parameters a JSON Schema), not a call" : 'its JSON must have "name" and "arguments"',
     }
   );
+}
+
+/** A body written as a fenced code block (```` ```json ````, then the call, then ```` ``` ````): the call inside it; else `body` itself. */
+function withoutFence(body: string): string {
+  if (!body.startsWith("```") || !body.endsWith("```") || body.length < 7) return body;
+  const lineEnd = body.indexOf("\n");
+  return lineEnd < 0 ? body : body.slice(lineEnd + 1, body.length - 3).trim();
 }
 
 /** Whether `value` is a tool's definition: a name, and parameters that are a JSON Schema (`{"type": "object", "properties": {…}}`). */

@@ -268,6 +268,7 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
       ["a Python list over lines that never closes", (n) => `[\n${"  foo(x=1),\n".repeat(n)}`],
       ["Python lists over lines, each broken off by a line of prose", (n) => "[\n  foo(x=1),\n  bar(\n    y=2),\nprose\n".repeat(n)],
       ["brackets alone on their lines", (n) => "[\n".repeat(n)],
+      ["loose JSON in a tool call that never closes a string", (n) => `<tool_call>{${"'k': True,  , ".repeat(n)}'</tool_call>`],
     ];
     for (const [name, make] of floods) {
       expect(parse(make(5_000), vocabulary).commands, name).toEqual([]);

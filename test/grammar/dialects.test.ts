@@ -484,6 +484,32 @@ describe("other dialects and near-misses", () => {
     }
   });
 
+  it("JSON as models write it loosely is read: line breaks and tabs inside strings, Python's quotes and words, a comma before a closing brace, a ```json fence inside <tool_call>", () => {
+    const text = [
+      '{"name": "write_to_file", "arguments": {"path": "a.py", "content": "x = 1\n\ty = 2"}}',
+      "<tool_call>{'name': 'list_files', 'arguments': {'path': 'src', 'recursive': True, 'note': None}}</tool_call>",
+      '{"name": "read_file", "arguments": {"path": "a.ts",},}',
+      "<tool_call>{'name': 'write_to_file', 'arguments': {'path': 'q.txt', 'content': 'it\\'s \"quoted\"'}}</tool_call>",
+      '<tool_call>\n```json\n{"name": "execute_command", "arguments": {"command": "npm test"}}\n```\n</tool_call>',
+      "",
+    ].join("\n");
+    const whole = parse(text, vocabulary);
+    expect(whole.commands.map((command) => print(command))).toEqual([
+      '[FILE_OP:action=write:path="a.py":content="x = 1\\n\\ty = 2"]',
+      '[FILE_OP:action=list:path="src":recursive=true]',
+      '[FILE_OP:action=read:path="a.ts"]',
+      '[FILE_OP:action=write:path="q.txt":content="it\'s \\"quoted\\""]',
+      '[EXEC:action=run:command="npm test"]',
+    ]);
+    expect([...whole.errors, ...whole.mentions]).toEqual([]);
+    for (let cut = 1; cut < text.length; cut += 7) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
+    expect(chunked([...text])).toEqual(whole);
+    // Still no call: an unclosed string, words that only begin like Python's, a JSON object that is no call.
+    expect(parse("<tool_call>{'name': 'read_file', 'arguments': {'path: 'a'}}</tool_call>", vocabulary).errors).toMatchObject([{ code: "unmapped_call" }]);
+    expect(parse('{"Trueish": Nonesuch}\n', vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
+    expect(parse('{"name": "x", "value": "a\nb",}\n', vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
+  });
+
   it("a Functionary or ReAct step whose input is key=value pairs of the action's parameters takes them as its arguments; other plain input is the first parameter's value", () => {
     const hints = (text: string) => parse(text, vocabulary).mentions.map((mention) => mention.hint);
     expect(hints(">>>FILE_OP\naction=read path=a.ts\n")).toEqual(['[FILE_OP:action=read:path="a.ts"]']);
