@@ -261,7 +261,7 @@ export abstract class CandidateReader {
   /** Between a `[` that ends its line and a JSON array's first `{` (near-miss.ts). */
   protected abstract arrayOpen(i: number, base: number, code: number): number;
 
-  /** A near-miss that never closed (near-miss.ts). */
+  /** A near-miss, or a JSON array of calls, that never closed (near-miss.ts); anything else is left. */
   protected abstract endUnclosed(text: string): void;
 
   /** In a Python list whose first call names nothing (near-miss.ts). */
@@ -317,7 +317,7 @@ export abstract class CandidateReader {
     if (code === LINE_FEED) {
       this.newline(base + i);
       if (this.blank) {
-        if (this.mode === Mode.NearBody) this.endUnclosed(this.capture + input.slice(this.captureFrom, i));
+        this.endUnclosed(this.capture + input.slice(this.captureFrom, i));
         return this.abandon(i + 1);
       }
       this.blank = true;

@@ -147,21 +147,22 @@ export function lineCallFindings(text: string, start: Position, items: [number, 
 }
 
 /**
- * A near-miss whose `]` never came (the reply ended, or a blank line did): `text` from its `[` to
+ * A near-miss (`Shape.NearMiss`) or a JSON array of calls (`Shape.JsonArray`, between its calls)
+ * whose `]` (`closer`) never came, the reply or a blank line ending first: `text` from its `[` to
  * where it ended, at `start`. Each call it maps to, read as if closed there, is an error whose hint
  * is that call as a command (it runs only once written whole); anything else is text.
  */
-export function unclosedFindings(text: string, bracket: string, start: Position, vocabulary: CallVocabulary): DialectFinding[] {
+export function unclosedFindings(text: string, closer: string, shape: Shape, start: Position, vocabulary: CallVocabulary): DialectFinding[] {
   const trimmed = text.trimEnd();
   const end = new PositionWalk(trimmed, start).at(trimmed.length);
-  const closed = `${trimmed}${bracket === "［" ? "］" : "]"}`;
+  const closed = trimmed + closer;
   const findings: DialectFinding[] = [];
-  for (const finding of findingsOf({ shape: Shape.NearMiss, text: closed, name: "", closer: "", start, end }, vocabulary)) {
+  for (const finding of findingsOf({ shape, text: closed, name: "", closer: "", start, end }, vocabulary)) {
     const { mapped } = finding;
     if (mapped.type !== "command") continue;
     const span = finding.end.offset > end.offset ? { start: finding.start, end } : { start: finding.start, end: finding.end };
     const hint = print(mapped.command);
-    const message = `This looks like a tool call but the ${bracket} before it is never closed; write it as a clio command, ${hint}`;
+    const message = `This looks like a tool call but the ${text[0]} before it is never closed; write it as a clio command, ${hint}`;
     findings.push({ ...finding, end: span.end, mapped: { type: "error", error: { code: "unmapped_call", message, hint, protocol: mapped.command.protocol, span } } });
   }
   return findings;
@@ -239,11 +240,12 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
   switch (candidate.shape) {
     case Shape.ToolCall: {
       const closer = candidate.closer;
-      const body = text.slice(text.indexOf(">") + 1, text.length - (endsWithLowerCase(text, closer) ? closer.length : 0));
+      const closed = endsWithLowerCase(text, closer);
+      const body = text.slice(text.indexOf(">") + 1, text.length - (closed ? closer.length : 0));
       const trimmed = body.trim();
       // The other wrappers (`<function_call>`, `<tools>`, Cohere's `<|START_ACTION|>`) hold JSON calls only: any other body is prose about them.
       if (closer !== "</tool_call>" && !trimmed.startsWith("{") && !trimmed.startsWith("[")) return { read: undefined, dialect: "hermes", markup: true, unknownIsError: true };
-      const read = callFromToolCall(body);
+      const read = callFromToolCall(body, closed);
       const dialect = trimmed.startsWith("<function=") ? "qwen-xml" : GLM_NAME.test(trimmed) ? "glm-xml" : "hermes";
       return { read, dialect, markup: true, unknownIsError: true };
     }

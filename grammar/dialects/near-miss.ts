@@ -219,12 +219,16 @@ export abstract class NearMissReader extends CandidateReader {
   }
 
   /**
-   * The near-miss being read (`Mode.NearBody`) ends unclosed with the text `text`, at a blank line
-   * or the reply's end: a call it maps to is an error whose hint is the command (`unclosedFindings`).
+   * The near-miss being read (`Mode.NearBody`), or the JSON array of calls between its calls, ends
+   * unclosed with the text `text`, at a blank line or the reply's end: a call it maps to is an
+   * error whose hint is the command (`unclosedFindings`).
    */
   protected endUnclosed(text: string): void {
+    if (this.mode !== Mode.NearBody && (this.shape !== Shape.JsonArray || this.depth !== 1)) return;
     const start: Position = { offset: this.startOffset, line: this.startLine, column: this.startColumn };
-    for (const finding of unclosedFindings(text, this.bracket, start, this.vocabulary)) {
+    const array = this.mode !== Mode.NearBody;
+    const closer = array || this.bracket === "[" ? "]" : "］";
+    for (const finding of unclosedFindings(text, closer, array ? Shape.JsonArray : Shape.NearMiss, start, this.vocabulary)) {
       this.found.push(finding);
       this.lineOpen[this.lineOpenCount++] = finding;
     }

@@ -55,14 +55,15 @@ function tooDeep(text: string): boolean {
 /**
  * `text` parsed as JSON, or undefined (also when it nests deeper than any call does). JSON as
  * models write it is read too (`relaxedJson`): line breaks and tabs inside strings, Python's
- * literals (`'a.ts'`, `True`, `None`), a comma before a closing brace or bracket.
+ * literals (`'a.ts'`, `True`, `None`), a comma before a closing brace or bracket, a closing brace
+ * too many, and with `closeOpen` (the model ended the call, so it is not cut short) one too few.
  */
-export function parseJson(text: string): unknown {
+export function parseJson(text: string, closeOpen = false): unknown {
   if (text.length > MAX_DEPTH && tooDeep(text)) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    const relaxed = relaxedJson(text);
+    const relaxed = relaxedJson(text, closeOpen);
     if (relaxed === undefined) return undefined;
     try {
       return JSON.parse(relaxed) as unknown;
@@ -77,10 +78,13 @@ const PYTHON_WORDS: Record<string, string> = { True: "true", False: "false", Non
 /**
  * `text` rewritten as strict JSON where a model wrote it loosely: raw line breaks, carriage returns
  * and tabs inside strings escaped, single-quoted strings double-quoted, Python's `True`, `False`
- * and `None` as JSON's words, and a comma before `}` or `]` dropped. Undefined when there was
- * nothing to rewrite. One pass.
+ * and `None` as JSON's words, a comma before `}` or `]` dropped, a `}` or `]` that closes nothing
+ * dropped and, with `closeOpen`, one brace or bracket left open closed at the end. Undefined when
+ * there was nothing to rewrite, or more was left open. One pass.
  */
-function relaxedJson(text: string): string | undefined {
+function relaxedJson(text: string, closeOpen: boolean): string | undefined {
+  /** The closers of the braces and brackets open, innermost last. */
+  let open = "";
   let out = "";
   let from = 0;
   let changed = false;
@@ -118,6 +122,13 @@ function relaxedJson(text: string): string | undefined {
         from = j + 1;
       }
       i = j;
+    } else if (code === 0x7b || code === 0x5b) open += code === 0x7b ? "}" : "]";
+    else if (code === 0x7d || code === 0x5d) {
+      // A closer with nothing open is one too many: dropped. One that closes another kind is left for the parse to refuse.
+      if (open === "") {
+        take(i, "");
+        from = i + 1;
+      } else if (open.charCodeAt(open.length - 1) === code) open = open.slice(0, -1);
     } else if (code === 0x2c) {
       let j = i + 1;
       while (j < text.length && isJsonBlank(text.charCodeAt(j))) j++;
@@ -137,6 +148,8 @@ function relaxedJson(text: string): string | undefined {
       i = j - 1;
     }
   }
+  // One brace or bracket still open at the end is closed there; more is a call cut short or garbled.
+  if (open !== "") return closeOpen && open.length === 1 ? `${out}${text.slice(from)}${open}` : undefined;
   return changed ? out + text.slice(from) : undefined;
 }
 
@@ -315,14 +328,15 @@ export const GLM_NAME = /^([A-Za-z_][A-Za-z0-9_.:-]*)(?=\s*(?:<arg_key>|$))/;
 export const GLM_OPENING = /^[A-Za-z_][A-Za-z0-9_.:-]*\s*<arg_key>/;
 
 /** The body of a `<tool_call>` block: a JSON call, Qwen's `<function=NAME>` form or GLM's `NAME<arg_key>…` form. */
-export function callFromToolCall(body: string): ReadResult {
+export function callFromToolCall(body: string, closed: boolean): ReadResult {
   const trimmed = withoutFence(body.trim());
   const functionTag = /^<function=([^>]+)>([\s\S]*?)(?:<\/function\s*>\s*)?$/.exec(trimmed);
   if (functionTag) return callFromFunctionTags(functionTag[1]!, functionTag[2]!);
   const named = GLM_NAME.exec(trimmed);
   if (named) return callFromArgumentKeys(named[1]!, trimmed.slice(named[0].length));
   if (!trimmed.startsWith("{")) return { problem: 'its body must be a JSON object such as {"name": "…", "arguments": {…}}' };
-  const value = parseJson(trimmed);
+  // A body its closing tag ends may lack a closing brace (the model ended the call); one the reply cut short may not.
+  const value = parseJson(trimmed, closed);
   if (value === undefined) return { problem: "its body is not valid JSON" };
   return (
     callFromJson(value) ?? {

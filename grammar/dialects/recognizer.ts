@@ -174,7 +174,7 @@ export class DialectRecognizer extends FrontReader {
       const body = this.capture.slice(this.capture.indexOf(">") + 1).trimStart();
       if (readsUnclosed(this.shape, body)) this.complete(this.total);
     } else if (this.mode === Mode.CallList) this.endList();
-    else if (this.mode === Mode.NearBody) this.endUnclosed(this.capture);
+    else if (this.mode === Mode.NearBody || this.mode === Mode.JsonObject) this.endUnclosed(this.capture);
     this.mode = Mode.Idle;
     this.capture = "";
     this.endLineOpen(-1);

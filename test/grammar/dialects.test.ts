@@ -428,6 +428,19 @@ describe("other dialects and near-misses", () => {
     expect(whole.errors[2]!.span.end).toMatchObject({ line: 4, column: 38 });
     for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
     expect(chunked([...text])).toEqual(whole);
+    const array =
+      '[\n  {"name": "read_file", "arguments": {"path": "a"}},\n  {"name": "list_files", "arguments": {"path": "s"}},\n\nDone.\n[\n  {"name": "read_file", "arguments": {"path": "b"}}';
+    const arrays = parse(array, vocabulary);
+    expect(arrays.commands).toEqual([]);
+    expect(arrays.errors.map((error) => [error.hint, error.span.start.line])).toEqual([
+      ['[FILE_OP:action=read:path="a"]', 2],
+      ['[FILE_OP:action=list:path="s"]', 3],
+      ['[FILE_OP:action=read:path="b"]', 7],
+    ]);
+    for (let cut = 1; cut < array.length; cut++) expect(chunked([array.slice(0, cut), array.slice(cut)]), `cut at ${cut}`).toEqual(arrays);
+    expect(chunked([...array])).toEqual(arrays);
+    // A JSON array cut short inside a call says nothing of it (its arguments may be cut short too).
+    expect(parse('[\n  {"name": "write_to_file", "arguments": {"path": "a", "content": "x"', vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
     // Prose after a bracket that names a tool but maps to no call stays text.
     for (const prose of ["See the [FILE_OP protocol (below)\n\nok", "[read_file is the tool to use", '[execute_command(command="ls") and then']) {
       expect(parse(prose, vocabulary), prose).toEqual({ commands: [], mentions: [], errors: [] });
@@ -504,6 +517,17 @@ describe("other dialects and near-misses", () => {
     expect([...whole.errors, ...whole.mentions]).toEqual([]);
     for (let cut = 1; cut < text.length; cut += 7) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
     expect(chunked([...text])).toEqual(whole);
+    // A closing brace too many, or one too few before </tool_call>, is read; two too few, or a call the reply cuts short, is not.
+    const braces = parse(
+      '<tool_call>{"name": "read_file", "arguments": {"path": "a.ts"}</tool_call>\n<tool_call>{"name": "read_file", "arguments": {"path": "b.ts"}}}</tool_call>',
+      vocabulary,
+    );
+    expect(braces.commands.map((command) => print(command))).toEqual(['[FILE_OP:action=read:path="a.ts"]', '[FILE_OP:action=read:path="b.ts"]']);
+    expect(parse('<tool_call>\n{"name": "read_file", "arguments": {"path": "a.ts"\n</tool_call>', vocabulary)).toMatchObject({ commands: [], errors: [{ code: "unmapped_call" }] });
+    expect(parse('<tool_call>{"name": "write_to_file", "arguments": {"path": "a.py", "content": "x"', vocabulary)).toMatchObject({
+      commands: [],
+      errors: [{ code: "unmapped_call", message: expect.stringContaining("not valid JSON") }],
+    });
     // Still no call: an unclosed string, words that only begin like Python's, a JSON object that is no call.
     expect(parse("<tool_call>{'name': 'read_file', 'arguments': {'path: 'a'}}</tool_call>", vocabulary).errors).toMatchObject([{ code: "unmapped_call" }]);
     expect(parse('{"Trueish": Nonesuch}\n', vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
