@@ -260,10 +260,11 @@ export abstract class NearMissReader extends CandidateReader {
 
   /**
    * Whether `code`, right after a near-miss's `[` and any blanks the name reader took, may lead to a
-   * JSON array of calls: the `[` began its line and no word came, and `code` is `{` or a line break.
+   * JSON array of calls or a Python list over lines: no word came, and `code` is a line break (the
+   * `[` ends its line), or `{` when the `[` began its line.
    */
   protected mayOpenArray(code: number): boolean {
-    return this.nearAtLineStart && this.bracket === "[" && this.near.wordless() && (code === OPEN_BRACE || code === LINE_FEED || code === CARRIAGE_RETURN);
+    return this.bracket === "[" && this.near.wordless() && (code === LINE_FEED || code === CARRIAGE_RETURN || (code === OPEN_BRACE && this.nearAtLineStart));
   }
 
   /** The `{` at `i` opens a JSON array of calls, read as a JSON object is (its objects are the calls); the capture holds what came before. */
@@ -281,9 +282,9 @@ export abstract class NearMissReader extends CandidateReader {
   protected abstract openToolCalls(i: number): number;
 
   /**
-   * Between a `[` that ends its line and the `{` of the array's first call, or the name of a Python
-   * list's first call (the list then runs over lines): blanks and single line breaks. Anything else
-   * drops it, and its line is read again from its indentation.
+   * Between a `[` that ends its line (wherever it began) and the `{` of the array's first call, or
+   * the name of a Python list's first call (the list then runs over lines): blanks and single line
+   * breaks. Anything else drops it, and its line is read again from its indentation.
    */
   protected arrayOpen(i: number, base: number, code: number): number {
     if (code === OPEN_BRACE) return this.openArray(i);

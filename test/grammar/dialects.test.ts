@@ -379,6 +379,22 @@ describe("other dialects and near-misses", () => {
     expect(parse('[read_file(path="a.ts"), list_files(path="src"),]', vocabulary).commands.map((command) => command.dialect)).toEqual(["function", "function"]);
   });
 
+  it("a [ that ends a line of prose opens a Python list or a JSON array of calls over the lines after it, in any chunking", () => {
+    const text =
+      'Sure: [\n  read_file(path="a.ts"),\n  get_weather(city="P")\n]\nCalls: [\n  {"name": "read_file", "arguments": {"path": "b.ts"}},\n  {"name": "list_files", "arguments": {"path": "src"}}\n]\n';
+    const whole = parse(text, vocabulary);
+    expect(whole.commands.map((command) => [print(command), command.dialect, command.span.start.line])).toEqual([
+      ['[FILE_OP:action=read:path="a.ts"]', "function", 2],
+      ['[FILE_OP:action=read:path="b.ts"]', "json", 6],
+      ['[FILE_OP:action=list:path="src"]', "json", 7],
+    ]);
+    expect(whole.errors).toMatchObject([{ code: "unmapped_call", message: expect.stringContaining("get_weather"), span: { start: { line: 3 } } }]);
+    for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
+    expect(chunked([...text])).toEqual(whole);
+    for (const prose of ["x = [\n  foo(1),\n  bar(2)\n]\n", "see [\nlink](http://x) and [\n", "a [{ b }] c\n"])
+      expect(parse(prose, vocabulary), prose).toEqual({ commands: [], mentions: [], errors: [] });
+  });
+
   it("a Python list over lines: one call naming no tool is an error beside those that run, none naming a tool is text, in a fence each call is a mention", () => {
     const mixed = parse('[\n  get_weather(city="Paris"),\n  read_file(path="a.ts")\n]', vocabulary);
     expect(mixed.commands.map((command) => [print(command), command.span.start.line])).toEqual([['[FILE_OP:action=read:path="a.ts"]', 3]]);
@@ -942,6 +958,8 @@ describe("laws", () => {
       "[",
       "[\n",
       "  [\n",
+      "Sure: [\n",
+      '{"name": "list_files", "arguments": {"path": "c"}},\n',
       "\n",
       "\r\n",
       "  ",
