@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildFileRecord, FileReader } from "../../tools/index/file-record.js";
-import { TermDictionary, type IndexedFile } from "../../tools/index/store.js";
+import { buildFileRecord, FileReader, looksBinary } from "../../tools/index/file-record.js";
+import { CHUNK_HEADER, TermDictionary, type IndexedFile } from "../../tools/index/store.js";
 import { TermCounter } from "../../tools/index/term-counter.js";
 import { termText } from "../../tools/index/term-list.js";
 
@@ -28,6 +28,25 @@ describe("a file's record", () => {
   ];
 
   for (const [name, bytes] of cases) {
+    it(`gives each chunk the byte range of its lines for ${name}`, () => {
+      const record = buildFileRecord({ path: "src/sample.js", size: bytes.length, mtimeMs: 0 }, bytes, "hash", new TermCounter(new TermDictionary()), {
+        maxLines: 12,
+        minLines: 1,
+      });
+      // Where each line starts in the bytes, found without decoding them.
+      const lineStarts = [0];
+      bytes.forEach((byte, index) => {
+        if (byte === 10) lineStarts.push(index + 1);
+      });
+      for (const chunk of record.chunks) {
+        const header = chunk.termsAt - CHUNK_HEADER;
+        expect([record.numbers[header + 3], record.numbers[header + 4]]).toEqual([
+          lineStarts[chunk.startLine - 1],
+          Math.min(bytes.length, lineStarts[chunk.endLine] ?? bytes.length),
+        ]);
+      }
+    });
+
     it(`counts each chunk's own lines, by byte offset, for ${name}`, () => {
       const dictionary = new TermDictionary();
       const record = buildFileRecord({ path: "src/sample.js", size: bytes.length, mtimeMs: 0 }, bytes, "hash", new TermCounter(dictionary), { maxLines: 12, minLines: 1 });
@@ -72,6 +91,27 @@ describe("reading files into one reused buffer", () => {
       expect(() => reader.read(path.join(folder, "missing"))).toThrow(/ENOENT/);
     } finally {
       await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the binary check", () => {
+  /** `length` bytes of text with a NUL at `nul` (none when undefined), seen through a view that starts `offset` bytes into its memory. */
+  function bytes(length: number, nul: number | undefined, offset = 0): Uint8Array {
+    const memory = new Uint8Array(offset + length).fill(0x61);
+    if (offset > 0) memory[offset - 1] = 0;
+    if (nul !== undefined) memory[offset + nul] = 0;
+    return memory.subarray(offset);
+  }
+
+  it("finds a NUL byte in the first 8 KiB only (git's rule), wherever the bytes sit in their memory", () => {
+    for (const offset of [0, 3]) {
+      expect(looksBinary(bytes(0, undefined, offset))).toBe(false);
+      expect(looksBinary(bytes(10_000, undefined, offset))).toBe(false);
+      expect(looksBinary(bytes(10_000, 0, offset))).toBe(true);
+      expect(looksBinary(bytes(10_000, 8191, offset))).toBe(true);
+      expect(looksBinary(bytes(10_000, 8192, offset))).toBe(false);
+      expect(looksBinary(bytes(100, 99, offset))).toBe(true);
     }
   });
 });
