@@ -6,6 +6,7 @@ import { CodeIndex } from "../../tools/index/code-index.js";
 import { FileQueue } from "../../tools/index/file-queue.js";
 import { analyseFiles, type AnalysedOutcome } from "../../tools/index/parallel.js";
 import { searchIndex } from "../../tools/index/search.js";
+import { TermDictionary } from "../../tools/index/store.js";
 import { walkFiles } from "../../tools/index/walk.js";
 import { temporaryFolder } from "../support/workspace.js";
 
@@ -92,6 +93,20 @@ describe("parallel analysis", () => {
     expect(threads.every((workers) => workers === 0)).toBe(true);
     expect(failing.map((outcome) => outcome.kind)).toEqual(here.map((outcome) => outcome.kind));
     expect(failing.filter((outcome) => outcome.kind === "record")).toHaveLength(FILES);
+  });
+
+  it("once the queue has ended, sends a worker no more bytes than are left to give out, and analyses the rest here, so both end together", async () => {
+    const { files } = await walkFiles(folder.path, folder.path);
+    const here = new Set<string>();
+    const outcomes = [] as AnalysedOutcome[];
+    for await (const batch of analyseFiles(FileQueue.of(files), { workers: 1, parallelMinBytes: 0 })) {
+      for (const outcome of batch.outcomes) if (outcome.kind === "record" && outcome.terms instanceof TermDictionary) here.add(outcome.record.header.path);
+      outcomes.push(...batch.outcomes);
+    }
+    // All 81 files (about 100 bytes each) fit in what a worker may hold at a time: without the limit, every one went to it.
+    expect(here.size).toBeGreaterThan(0);
+    expect(here.size).toBeLessThan(FILES);
+    expect(outcomes.filter((outcome) => outcome.kind === "record")).toHaveLength(FILES);
   });
 
   it("reports a file that is gone by the time a worker reads it as unreadable, and analyses the rest", async () => {
