@@ -74,6 +74,8 @@ export abstract class CandidateReader {
   protected matched = 0;
   /** A JSON object's first key is still to come. */
   protected jsonOpening = false;
+  /** The JSON object's first key was written in Python's single quotes: `'` opens a string in it as `"` does. */
+  protected jsonSingle = false;
   /** Characters read so far of a stretch that has a bound: an `<invoke …>` tag's attributes, a ReAct `Action:` line. */
   protected boundedLength = 0;
   /** The line of the last marker token read (`MARKERS`), -1 before any. */
@@ -250,6 +252,7 @@ export abstract class CandidateReader {
     this.escaped = false;
     this.blank = false;
     this.jsonOpening = true;
+    this.jsonSingle = false;
   }
 
   /** Reads on in one of the modes of model tokens (`Mode.Marker`, `Mode.HarmonyHeader`, `Mode.MistralName`): tokens.ts. */
@@ -300,7 +303,7 @@ export abstract class CandidateReader {
       default:
         // The brace or bracket that ends a call after a marker token ends the candidate: `inside` must read it.
         if (this.jsonMarked && this.depth === 1 && (code === CLOSE_BRACE || code === CLOSE_BRACKET)) return false;
-        return !this.jsonOpening || code === QUOTE || code === CLOSE_BRACE || code === SPACE || code === TAB || code === CARRIAGE_RETURN;
+        return !this.jsonOpening || code === QUOTE || code === CLOSE_BRACE || code === SPACE || code === TAB || code === CARRIAGE_RETURN || this.opensSingle(code);
     }
   }
 
@@ -326,12 +329,13 @@ export abstract class CandidateReader {
     if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) return i + 1;
     this.blank = false;
     if (this.mode === Mode.JsonObject && this.jsonOpening) {
-      // A JSON object opens with its first key: anything else is prose in braces.
-      if (code !== QUOTE && code !== CLOSE_BRACE) return this.abandon(i);
+      // A JSON object opens with its first key (in Python's quotes too, as a dict): anything else is prose in braces.
+      if (code !== QUOTE && code !== CLOSE_BRACE && !this.opensSingle(code)) return this.abandon(i);
       this.jsonOpening = false;
+      this.jsonSingle = code === APOSTROPHE;
     }
     if (!isStructural(code)) return plainRunEnd(input, i + 1);
-    if (code === QUOTE || (code === APOSTROPHE && this.mode === Mode.FunctionArgs)) {
+    if (code === QUOTE || (code === APOSTROPHE && (this.mode === Mode.FunctionArgs || this.jsonSingle))) {
       this.inString = code;
       return i + 1;
     }
@@ -353,6 +357,14 @@ export abstract class CandidateReader {
       }
     }
     return i + 1;
+  }
+
+  /**
+   * Whether `code` is a `'` opening a JSON object's first key as a Python dict's: not in a JSON
+   * array of calls, whose objects call-array.ts finds by their double-quoted strings.
+   */
+  protected opensSingle(code: number): boolean {
+    return code === APOSTROPHE && this.shape !== Shape.JsonArray;
   }
 
   /** Inside a tag's body, looking for its closing tag (any case). */

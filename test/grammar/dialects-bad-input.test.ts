@@ -269,6 +269,9 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
       ["Python lists over lines, each broken off by a line of prose", (n) => "[\n  foo(x=1),\n  bar(\n    y=2),\nprose\n".repeat(n)],
       ["brackets alone on their lines", (n) => "[\n".repeat(n)],
       ["loose JSON in a tool call that never closes a string", (n) => `<tool_call>{${"'k': True,  , ".repeat(n)}'</tool_call>`],
+      ["Python dicts on lines of their own, none a call", (n) => "{'k': 'v', 'n': True}\n".repeat(n)],
+      ["a Python dict whose string never closes", (n) => `{'k': '${"{x} ".repeat(n)}`],
+      ["Python dicts that never close", (n) => "{'name': 'read_file',\n".repeat(n)],
     ];
     for (const [name, make] of floods) {
       expect(parse(make(5_000), vocabulary).commands, name).toEqual([]);

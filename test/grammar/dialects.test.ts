@@ -550,6 +550,37 @@ describe("other dialects and near-misses", () => {
     expect(parse('{"name": "x", "value": "a\nb",}\n', vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
   });
 
+  it("a call written as a Python dict on a line of its own, after [TOOL_CALLS] or as a ReAct input is read as its JSON is; Python dicts that are no call stay text", () => {
+    const text = [
+      "Let me look.",
+      "{'name': 'read_file', 'arguments': {'path': 'a.ts'}}",
+      "  {'name': 'list_files', 'arguments': {'path': 'src', 'recursive': True, 'note': None}}",
+      "{'name': 'write_to_file', 'arguments': {'path': 'q.txt', 'content': 'a {brace} and \"quotes\" and it\\'s'}}",
+      "[TOOL_CALLS]{'name': 'read_file', 'arguments': {'path': 'b.ts'}}",
+      "Action: read_file",
+      "Action Input: {'path': 'c.ts'}",
+      "",
+    ].join("\n");
+    const whole = parse(text, vocabulary);
+    expect(whole.commands.map((command) => print(command))).toEqual([
+      '[FILE_OP:action=read:path="a.ts"]',
+      '[FILE_OP:action=list:path="src":recursive=true]',
+      '[FILE_OP:action=write:path="q.txt":content="a {brace} and \\"quotes\\" and it\'s"]',
+      '[FILE_OP:action=read:path="b.ts"]',
+      '[FILE_OP:action=read:path="c.ts"]',
+    ]);
+    expect([...whole.errors, ...whole.mentions]).toEqual([]);
+    for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
+    expect(chunked([...text])).toEqual(whole);
+    // Still text: a dict that is no call, prose in braces, a dict followed by prose on its line; in a fence, a mention.
+    for (const prose of ["{'a': 1, 'b': 'x'}\n", "{'a' is a letter}\n", "{'name': 'read_file', 'arguments': {'path': 'a.ts'}} is how it looks\n"]) {
+      expect(parse(prose, vocabulary), prose).toEqual({ commands: [], mentions: [], errors: [] });
+    }
+    const fenced = parse("```python\n{'name': 'read_file', 'arguments': {'path': 'a.ts'}}\n```\n", vocabulary);
+    expect(fenced.commands).toEqual([]);
+    expect(fenced.mentions.map((mention) => mention.hint)).toEqual(['[FILE_OP:action=read:path="a.ts"]']);
+  });
+
   it("a Functionary or ReAct step whose input is key=value pairs of the action's parameters takes them as its arguments; other plain input is the first parameter's value", () => {
     const hints = (text: string) => parse(text, vocabulary).mentions.map((mention) => mention.hint);
     expect(hints(">>>FILE_OP\naction=read path=a.ts\n")).toEqual(['[FILE_OP:action=read:path="a.ts"]']);
@@ -862,6 +893,10 @@ const PIECES = [
   '{"tool_calls": [',
   'read_file(path="a"), ',
   "functions.",
+  // A call as a Python dict: its first key in single quotes, strings that hold braces and the other quote.
+  "{'",
+  "name': 'read_file', 'arguments': {'path': 'a'}}",
+  "'x}\"'",
   // Python lists over lines: a `[` alone on its line, one call a line, a comma before the `]`.
   '  read_file(path="a"),\n',
   "  foo(x),\n",
