@@ -12,9 +12,12 @@ import {
   APOSTROPHE,
   BACKSLASH,
   CARRIAGE_RETURN,
+  Class,
+  classOf,
   CLOSE_BRACE,
   CLOSE_BRACKET,
   CLOSE_PARENTHESIS,
+  COMMA,
   DOT,
   FULLWIDTH_CLOSE,
   FULLWIDTH_PIPE,
@@ -28,6 +31,7 @@ import {
   OPEN_PARENTHESIS,
   PIPE,
   QUOTE,
+  SEMICOLON,
   SPACE,
   TAB,
   isStructural,
@@ -78,6 +82,8 @@ export abstract class CandidateReader {
   protected jsonSingle = false;
   /** Characters read so far of a stretch that has a bound: an `<invoke …>` tag's attributes, a ReAct `Action:` line. */
   protected boundedLength = 0;
+  /** After a function call at a line's start (`Mode.CallAfter`): its `,` or `;` came. */
+  protected separated = false;
   /** The line of the last marker token read (`MARKERS`), -1 before any. */
   protected markedLine = -1;
   /** The JSON candidate being read opened right after a marker token: it ends with its closing brace or bracket. */
@@ -181,6 +187,8 @@ export abstract class CandidateReader {
         return this.abandon(i);
       case Mode.TagBody:
         return this.tagBody(input, i, base, code);
+      case Mode.CallAfter:
+        return this.callAfter(i, code);
       case Mode.ArrayOpen:
         return this.arrayOpen(i, base, code);
       case Mode.CallList:
@@ -353,7 +361,11 @@ export abstract class CandidateReader {
         // After a marker token the call ends here (a closing token may follow on its line); else its line must end blank.
         if (json && this.jsonMarked) this.completeAt(input, i + 1, base);
         else if (json) this.mode = Mode.JsonAfter;
-        else this.completeAt(input, i + 1, base);
+        else {
+          this.completeAt(input, i + 1, base);
+          this.mode = Mode.CallAfter;
+          this.separated = false;
+        }
       }
     }
     return i + 1;
@@ -365,6 +377,23 @@ export abstract class CandidateReader {
    */
   protected opensSingle(code: number): boolean {
     return code === APOSTROPHE && this.shape !== Shape.JsonArray;
+  }
+
+  /**
+   * After a function call at a line's start: blanks, at most one `,` or `;`, then a letter a call's
+   * name may begin with, read from there as a line's beginning is, so the next call on the line
+   * (`read_file(path="a"), read_file(path="b")`) opens as the first did. Anything else is text,
+   * read again from where it stands.
+   */
+  protected callAfter(i: number, code: number): number {
+    if (code === SPACE || code === TAB) return i + 1;
+    if ((code === COMMA || code === SEMICOLON) && !this.separated) {
+      this.separated = true;
+      return i + 1;
+    }
+    this.idleAt(i);
+    if (classOf(code) === Class.Letter && this.vocabulary.mayBeginCallName(code)) this.front = Front.Indent;
+    return i;
   }
 
   /** Inside a tag's body, looking for its closing tag (any case). */

@@ -39,6 +39,8 @@ export const enum Mode {
   GreaterName,
   /** On the line after a mid-line `>>>NAME`: blanks, then the `{` of its arguments. */
   GreaterInput,
+  /** After a function call at a line's start: blanks and one `,` or `;`, then the name of another call on its line. */
+  CallAfter,
 }
 
 /** What the current line holds before the place being read, while no candidate is open. */
@@ -76,6 +78,7 @@ export const TAB = 0x09;
 export const CARRIAGE_RETURN = 0x0d;
 export const COLON = 0x3a;
 export const COMMA = 0x2c;
+export const SEMICOLON = 0x3b;
 export const QUOTE = 0x22;
 export const APOSTROPHE = 0x27;
 export const BACKSLASH = 0x5c;

@@ -279,6 +279,18 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
     }
   });
 
+  it("a line of 100,000 function calls after one at its start runs each once, in linear work", () => {
+    const line = (n: number) => `${'read_file(path="a"), '.repeat(n)}\n`;
+    const result = parse(line(100_000), vocabulary);
+    expect(result.commands).toHaveLength(100_000);
+    expect(result.errors).toEqual([]);
+    expectLinear(line, 5_000);
+    // Prose after the first call: the calls after it are text.
+    const prose = (n: number) => `read_file(path="a")${' x(y), read_file(path="a")'.repeat(n)}\n`;
+    expect(parse(prose(100_000), vocabulary).commands).toHaveLength(1);
+    expectLinear(prose, 5_000);
+  });
+
   it("a Python list over lines of thousands of calls, closed or broken off by prose, runs each call once, in linear work", () => {
     const closed = (n: number) => `[\n${'  read_file(path="a"),\n'.repeat(n)}]\n`;
     const broken = (n: number) => `[\n${'  read_file(path="a"),\n'.repeat(n)}prose\n`;

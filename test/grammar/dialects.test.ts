@@ -581,6 +581,40 @@ describe("other dialects and near-misses", () => {
     expect(fenced.mentions.map((mention) => mention.hint)).toEqual(['[FILE_OP:action=read:path="a.ts"]']);
   });
 
+  it("several function calls on one line, after one at its start, each run: blanks and one comma or semicolon between them; prose between them, or a call that begins no line, stays text", () => {
+    const text = [
+      'read_file(path="a"), read_file(path="b")',
+      '  list_files(path="src");execute_command(command="ls") functions.read_file(path="c")',
+      'read_file(path="d") and then read_file(path="e")',
+      'Use read_file(path="f"), read_file(path="g")',
+      'read_file(path="h"),, read_file(path="i")',
+      "",
+    ].join("\n");
+    const whole = parse(text, vocabulary);
+    expect(whole.commands.map((command) => [print(command), command.span.start.line, command.span.start.column])).toEqual([
+      ['[FILE_OP:action=read:path="a"]', 1, 1],
+      ['[FILE_OP:action=read:path="b"]', 1, 22],
+      ['[FILE_OP:action=list:path="src"]', 2, 3],
+      ['[EXEC:action=run:command="ls"]', 2, 26],
+      ['[FILE_OP:action=read:path="c"]', 2, 56],
+      ['[FILE_OP:action=read:path="d"]', 3, 1],
+      ['[FILE_OP:action=read:path="h"]', 5, 1],
+    ]);
+    expect([...whole.errors, ...whole.mentions]).toEqual([]);
+    for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
+    expect(chunked([...text])).toEqual(whole);
+    // In a fence each is a mention; after a call, a Markdown link or braces are text.
+    const fenced = parse('```\nread_file(path="a"), read_file(path="b")\n```\n', vocabulary);
+    expect(fenced.commands).toEqual([]);
+    expect(fenced.mentions.map((mention) => mention.hint)).toEqual(['[FILE_OP:action=read:path="a"]', '[FILE_OP:action=read:path="b"]']);
+    for (const prose of ['read_file(path="a") [the docs](https://x.io/read_file(path="b"))\n', 'read_file(path="a"), {"name": "read_file", "arguments": {"path": "b"}}\n']) {
+      expect(
+        parse(prose, vocabulary).commands.map((command) => print(command)),
+        prose,
+      ).toEqual(['[FILE_OP:action=read:path="a"]']);
+    }
+  });
+
   it("a Functionary or ReAct step whose input is key=value pairs of the action's parameters takes them as its arguments; other plain input is the first parameter's value", () => {
     const hints = (text: string) => parse(text, vocabulary).mentions.map((mention) => mention.hint);
     expect(hints(">>>FILE_OP\naction=read path=a.ts\n")).toEqual(['[FILE_OP:action=read:path="a.ts"]']);
@@ -892,6 +926,7 @@ const PIECES = [
   "<TOOLCALL>",
   '{"tool_calls": [',
   'read_file(path="a"), ',
+  "; ",
   "functions.",
   // A call as a Python dict: its first key in single quotes, strings that hold braces and the other quote.
   "{'",
