@@ -26,7 +26,7 @@ import {
 import { Shape } from "./finding.js";
 import { REACT_LABEL, StepReader } from "./steps.js";
 import { beginsCallName, beginsToolCallsMarker, isNameCharacter } from "./near-name.js";
-import { EMPTY_NAME_HASH, FUNCTOOLS, hashName, REACT_ACTION, type CallVocabulary } from "./vocabulary.js";
+import { EMPTY_NAME_HASH, FUNCTOOLS, hashName, REACT_ACTION, TOOL_NAMESPACE, type CallVocabulary } from "./vocabulary.js";
 
 /** What a character decides at a line's beginning, after its indentation. */
 const enum LineOpener {
@@ -233,8 +233,9 @@ export abstract class FrontReader extends StepReader {
   /**
    * Whether the word at index `from`, right after a `[`, is followed by `(` (or reaches the chunk's
    * end first), as the near-miss reader takes it: one that begins with a letter or `_`, of at most
-   * `nameLimit + 1` name characters, its first `known` already seen to be name characters. Such a
-   * `[foo(` may open a Python list of calls (near-miss.ts).
+   * `nameLimit + 1` name characters, its first `known` already seen to be name characters, or is
+   * the tool namespace's word before its `.`. Such a `[foo(` or `[functions.` may open a Python
+   * list of calls (near-miss.ts).
    */
   private wordCalls(input: string, from: number, known: number): boolean {
     const end = input.length;
@@ -242,7 +243,7 @@ export abstract class FrontReader extends StepReader {
     const limit = from + this.nameLimit + 1;
     let k = from + known;
     while (k < end && k < limit && isNameCharacter(input.charCodeAt(k))) k++;
-    return k === end || input.charCodeAt(k) === OPEN_PARENTHESIS;
+    return k === end || input.charCodeAt(k) === OPEN_PARENTHESIS || (input.charCodeAt(k) === DOT && isWord(input, from, k, NAMESPACE_WORD));
   }
 
   /**
@@ -346,6 +347,8 @@ export abstract class FrontReader extends StepReader {
 }
 
 const CARRIAGE_RETURN = 0x0d;
+/** The tool namespace's word, before its `.` (`functions`). */
+const NAMESPACE_WORD = TOOL_NAMESPACE.slice(0, -1);
 
 /** Whether `code`, right after a `[` that begins a line, may lead to a JSON array of calls: `{`, a blank, a line break, or the first letter of `[TOOL_CALLS]`. */
 function mayFollowLineStartBracket(code: number): boolean {

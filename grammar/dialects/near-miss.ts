@@ -112,17 +112,25 @@ export abstract class NearMissReader extends CandidateReader {
   }
 
   /**
-   * Words that name nothing ended at index `i`: a `(` after one word right after `[` may open a
-   * Python list of calls, read to its `]` (`callList`: on this line, or over lines when the `[`
+   * Words that name nothing ended at index `i`: a `(` after one word right after `[` (or the `.` of
+   * `[functions.`) may open a Python list of calls, read to its `]` (`callList`: on this line, or over lines when the `[`
    * began its line); anything else drops them.
    */
   private openList(input: string, i: number, code: number): number {
-    if (code !== OPEN_PARENTHESIS || this.bracket !== "[" || !this.near.mayCall()) return this.abandon(i);
+    if (!this.mayOpenList(code)) return this.abandon(i);
     const wordsFrom = this.startOffset + 1 - this.base;
     this.capture = this.bracket + this.near.text(wordsFrom >= 0 ? input.slice(wordsFrom, i) : undefined);
     this.captureFrom = i;
     this.beginList(this.nearAtLineStart, false, -1);
     return i;
+  }
+
+  /**
+   * Whether `code`, after words that name nothing right after `[`, goes on to a Python list's first
+   * call: a `(` after one word, or the `.` after the tool namespace's word (`[functions.read_file(`).
+   */
+  protected mayOpenList(code: number): boolean {
+    return this.bracket === "[" && ((code === OPEN_PARENTHESIS && this.near.mayCall()) || (code === DOT && this.near.isNamespace()));
   }
 
   /** A Python list's first call, its name begun at absolute `callStart` (-1: not at its line's start), is read from here. */

@@ -5,7 +5,7 @@
  * `[docs]` and `[NOTE]` name nothing and cost a hash look-up.
  */
 import { isRegexSpace, isSpaceOrTab, KEY_FIRST } from "../chars.js";
-import { EMPTY_NAME_HASH, hashName, type CallVocabulary } from "./vocabulary.js";
+import { EMPTY_NAME_HASH, hashName, TOOL_NAMESPACE, type CallVocabulary } from "./vocabulary.js";
 
 const UNDERSCORE = 0x5f;
 
@@ -134,6 +134,17 @@ export class NearNameReader {
     if (!this.plain() || this.rawLength !== TOOL_CALLS_MARKER.length) return false;
     const raw = this.rawBuffer();
     for (let k = 0; k < TOOL_CALLS_MARKER.length; k++) if (raw[k] !== TOOL_CALLS_MARKER.charCodeAt(k)) return false;
+    return true;
+  }
+
+  /**
+   * Whether the words are the tool namespace's word (`functions`, see `TOOL_NAMESPACE`), no space
+   * before or after it: with the `.` after it, a Python list's first call's name may go on (`[functions.read_file(`).
+   */
+  isNamespace(): boolean {
+    if (!this.plain() || this.rawLength !== TOOL_NAMESPACE.length - 1) return false;
+    const raw = this.rawBuffer();
+    for (let k = 0; k < this.rawLength; k++) if (raw[k] !== TOOL_NAMESPACE.charCodeAt(k)) return false;
     return true;
   }
 

@@ -97,7 +97,7 @@ export class DialectRecognizer extends FrontReader {
           }
           break;
         }
-        if (this.near.mayName() || this.mayOpenArray(code) || (code === CLOSE_BRACKET && this.opensMarker()) || (code === OPEN_PARENTHESIS && this.near.mayCall())) return false;
+        if (this.near.mayName() || this.mayOpenArray(code) || (code === CLOSE_BRACKET && this.opensMarker()) || this.mayOpenList(code)) return false;
         // The words name nothing: the character after them is read as text.
         this.mode = Mode.Idle;
         this.front = this.total === this.lineStart ? Front.Indent : Front.Dead;

@@ -272,6 +272,7 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
       ["Python dicts on lines of their own, none a call", (n) => "{'k': 'v', 'n': True}\n".repeat(n)],
       ["a Python dict whose string never closes", (n) => `{'k': '${"{x} ".repeat(n)}`],
       ["Python dicts that never close", (n) => "{'name': 'read_file',\n".repeat(n)],
+      ["namespaced words after brackets", (n) => "[functions.x [functions. [functions.md] ".repeat(n)],
     ];
     for (const [name, make] of floods) {
       expect(parse(make(5_000), vocabulary).commands, name).toEqual([]);

@@ -50,6 +50,14 @@ function expectSizedChunksAgree(text: string, size: number): ParseResult {
   return whole;
 }
 
+/** `text` parsed in every two-piece chunking and in 1-character chunks gives the one-shot result; returns that result. */
+function expectEveryChunking(text: string): ParseResult {
+  const whole = parse(text, vocabulary);
+  for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
+  expect(chunked([...text])).toEqual(whole);
+  return whole;
+}
+
 function calls(text: string): [string, string | undefined, Record<string, string>][] {
   return parse(text, vocabulary).commands.map((command) => [
     command.protocol,
@@ -561,7 +569,7 @@ describe("other dialects and near-misses", () => {
       "Action Input: {'path': 'c.ts'}",
       "",
     ].join("\n");
-    const whole = parse(text, vocabulary);
+    const whole = expectEveryChunking(text);
     expect(whole.commands.map((command) => print(command))).toEqual([
       '[FILE_OP:action=read:path="a.ts"]',
       '[FILE_OP:action=list:path="src":recursive=true]',
@@ -570,8 +578,6 @@ describe("other dialects and near-misses", () => {
       '[FILE_OP:action=read:path="c.ts"]',
     ]);
     expect([...whole.errors, ...whole.mentions]).toEqual([]);
-    for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
-    expect(chunked([...text])).toEqual(whole);
     // Still text: a dict that is no call, prose in braces, a dict followed by prose on its line; in a fence, a mention.
     for (const prose of ["{'a': 1, 'b': 'x'}\n", "{'a' is a letter}\n", "{'name': 'read_file', 'arguments': {'path': 'a.ts'}} is how it looks\n"]) {
       expect(parse(prose, vocabulary), prose).toEqual({ commands: [], mentions: [], errors: [] });
@@ -590,7 +596,7 @@ describe("other dialects and near-misses", () => {
       'read_file(path="h"),, read_file(path="i")',
       "",
     ].join("\n");
-    const whole = parse(text, vocabulary);
+    const whole = expectEveryChunking(text);
     expect(whole.commands.map((command) => [print(command), command.span.start.line, command.span.start.column])).toEqual([
       ['[FILE_OP:action=read:path="a"]', 1, 1],
       ['[FILE_OP:action=read:path="b"]', 1, 22],
@@ -601,8 +607,6 @@ describe("other dialects and near-misses", () => {
       ['[FILE_OP:action=read:path="h"]', 5, 1],
     ]);
     expect([...whole.errors, ...whole.mentions]).toEqual([]);
-    for (let cut = 1; cut < text.length; cut++) expect(chunked([text.slice(0, cut), text.slice(cut)]), `cut at ${cut}`).toEqual(whole);
-    expect(chunked([...text])).toEqual(whole);
     // In a fence each is a mention; after a call, a Markdown link or braces are text.
     const fenced = parse('```\nread_file(path="a"), read_file(path="b")\n```\n', vocabulary);
     expect(fenced.commands).toEqual([]);
@@ -613,6 +617,36 @@ describe("other dialects and near-misses", () => {
         prose,
       ).toEqual(['[FILE_OP:action=read:path="a"]']);
     }
+  });
+
+  it("a Python list in brackets whose calls name tools in the functions. namespace runs, alone or among others, at a line's start or in the middle of one; look-alikes stay text", () => {
+    const text = [
+      '[functions.read_file(path="a.ts")]',
+      'Then [functions.list_files(path="src"), functions.FILE_OP.read(path="b.ts")] and',
+      '  [functions.get_weather(city="P"), read_file(path="c.ts")]',
+      "",
+    ].join("\n");
+    const whole = expectEveryChunking(text);
+    expect(whole.commands.map((command) => print(command))).toEqual([
+      '[FILE_OP:action=read:path="a.ts"]',
+      '[FILE_OP:action=list:path="src"]',
+      '[FILE_OP:action=read:path="b.ts"]',
+      '[FILE_OP:action=read:path="c.ts"]',
+    ]);
+    expect(whole.errors.map((error) => error.message)).toEqual([expect.stringContaining('"functions.get_weather"')]);
+    expect(whole.mentions).toEqual([]);
+    for (const prose of [
+      "See [functions.md](docs/functions.md).\n",
+      '[functions.get_weather(city="P")]\n',
+      "[functions.read_file]\n",
+      "[functions]\n",
+      "[functions. read_file(x)]\n",
+    ]) {
+      expect(parse(prose, vocabulary), prose).toEqual({ commands: [], mentions: [], errors: [] });
+    }
+    const code = parse('`[functions.read_file(path="a.ts")]`\n', vocabulary);
+    expect(code.commands).toEqual([]);
+    expect(code.mentions.map((mention) => mention.hint)).toEqual(['[FILE_OP:action=read:path="a.ts"]']);
   });
 
   it("a Functionary or ReAct step whose input is key=value pairs of the action's parameters takes them as its arguments; other plain input is the first parameter's value", () => {
@@ -928,6 +962,8 @@ const PIECES = [
   'read_file(path="a"), ',
   "; ",
   "functions.",
+  "[functions",
+  "[functions.read_file(",
   // A call as a Python dict: its first key in single quotes, strings that hold braces and the other quote.
   "{'",
   "name': 'read_file', 'arguments': {'path': 'a'}}",
