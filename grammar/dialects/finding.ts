@@ -7,7 +7,7 @@ import type { Position } from "../ast.js";
 import { print } from "../printer.js";
 import { objectsOfArray, PositionWalk } from "./call-array.js";
 import { mapCall, type MappedCall, type RawCall } from "./mapping.js";
-import { callListItems, readFunctionArguments, readNearMiss } from "./read-arguments.js";
+import { callListItems, firstCallEnd, readFunctionArguments, readNearMiss } from "./read-arguments.js";
 import {
   callFromElement,
   callFromFunctionTags,
@@ -150,10 +150,21 @@ export function lineCallFindings(text: string, start: Position, items: [number, 
  * A near-miss (`Shape.NearMiss`) or a JSON array of calls (`Shape.JsonArray`, between its calls)
  * whose `]` (`closer`) never came, the reply or a blank line ending first: `text` from its `[` to
  * where it ended, at `start`. Each call it maps to, read as if closed there, is an error whose hint
- * is that call as a command (it runs only once written whole); anything else is text.
+ * is that call as a command (it runs only once written whole); anything else is text. A near-miss
+ * that maps to nothing so is read again closed right after its first parentheses or braces, so
+ * prose after its call (`[execute_command(command="ls") and then I will check`) is left out.
  */
 export function unclosedFindings(text: string, closer: string, shape: Shape, start: Position, vocabulary: CallVocabulary): DialectFinding[] {
   const trimmed = text.trimEnd();
+  const findings = closedFindings(trimmed, closer, shape, start, vocabulary);
+  if (findings.length > 0 || shape !== Shape.NearMiss) return findings;
+  // Prose after a near-miss's call (`[execute_command(command="ls") and then …`): the call ends with its parentheses or braces.
+  const cut = firstCallEnd(trimmed);
+  return cut > 0 && cut < trimmed.length ? closedFindings(trimmed.slice(0, cut), closer, shape, start, vocabulary) : findings;
+}
+
+/** `unclosedFindings` for `trimmed`, closed with `closer` right after it. */
+function closedFindings(trimmed: string, closer: string, shape: Shape, start: Position, vocabulary: CallVocabulary): DialectFinding[] {
   const end = new PositionWalk(trimmed, start).at(trimmed.length);
   const closed = trimmed + closer;
   const findings: DialectFinding[] = [];
@@ -162,7 +173,7 @@ export function unclosedFindings(text: string, closer: string, shape: Shape, sta
     if (mapped.type !== "command") continue;
     const span = finding.end.offset > end.offset ? { start: finding.start, end } : { start: finding.start, end: finding.end };
     const hint = print(mapped.command);
-    const message = `This looks like a tool call but the ${text[0]} before it is never closed; write it as a clio command, ${hint}`;
+    const message = `This looks like a tool call but the ${trimmed[0]} before it is never closed; write it as a clio command, ${hint}`;
     findings.push({ ...finding, end: span.end, mapped: { type: "error", error: { code: "unmapped_call", message, hint, protocol: mapped.command.protocol, span } } });
   }
   return findings;

@@ -157,11 +157,11 @@ export abstract class NearMissReader extends CandidateReader {
    */
   protected callList(input: string, i: number, base: number, code: number): number {
     if (code === LINE_FEED) {
-      if (!this.listLines || (this.depth === 0 && this.listPart === ListPart.Name)) return this.dropList(input, i, base);
+      if (!this.listLines || (this.depth === 0 && this.listPart === ListPart.Name)) return this.dropList(input, i, base, this.listLineBlank, !this.listLines);
       this.newline(base + i);
       if (this.inString !== 0) return i + 1;
       // A second line break with only blanks since the first: the blank line ends the list.
-      if (this.listLineBlank) return this.dropList(input, i + 1, base);
+      if (this.listLineBlank) return this.dropList(input, i + 1, base, true, true);
       this.listLineBlank = true;
       return i + 1;
     }
@@ -213,12 +213,15 @@ export abstract class NearMissReader extends CandidateReader {
    * list passed over is read as it would have been without it: its complete calls that began their
    * lines as calls at a line's start (`lineCallFindings`), and the line being read from its
    * indentation (`lineBlank`: only blanks before `i` on it) or from the name of a call begun at its
-   * start.
+   * start. `ended`: the list ended unclosed (a line break on one line, a blank line), so its other
+   * calls are errors (`endUnclosedList`).
    */
-  private dropList(input: string, i: number, base: number, lineBlank = this.listLineBlank): number {
+  private dropList(input: string, i: number, base: number, lineBlank = this.listLineBlank, ended = false): number {
     const calls = this.lineCalls;
     const nameStart = this.depth === 0 && this.listPart === ListPart.Name ? this.callStart : -1;
-    const text = calls.length > 0 || nameStart >= 0 ? this.capture + input.slice(this.captureFrom, i) : "";
+    const unclosed = ended && this.depth === 0 && this.listPart !== ListPart.Name;
+    const text = calls.length > 0 || nameStart >= 0 || unclosed ? this.capture + input.slice(this.captureFrom, i) : "";
+    if (unclosed) this.endUnclosedList(text);
     if (calls.length > 0) this.addLineCalls(text);
     this.abandon(i);
     if (nameStart >= 0) this.resumeLineName(text, nameStart - this.startOffset, base + i - this.startOffset, nameStart);
@@ -242,9 +245,27 @@ export abstract class NearMissReader extends CandidateReader {
     }
   }
 
-  /** The text ended inside a Python list over lines: its complete calls that began their lines are read as such calls. */
+  /** The text ended inside a Python list: its complete calls that began their lines (over lines) are read as such calls, the others are errors. */
   protected endList(): void {
+    if (this.depth === 0 && this.listPart !== ListPart.Name) this.endUnclosedList(this.capture);
     if (this.listLines && this.lineCalls.length > 0) this.addLineCalls(this.capture);
+  }
+
+  /**
+   * The Python list whose text (from its `[`) is `text` ended unclosed after a complete call: each
+   * of its calls that maps to a command, but for those that began their lines over lines (which
+   * run as such calls, `addLineCalls`), is an error whose hint is the command (`unclosedFindings`).
+   */
+  private endUnclosedList(text: string): void {
+    const start: Position = { offset: this.startOffset, line: this.startLine, column: this.startColumn };
+    const calls = this.lineCalls;
+    for (const finding of unclosedFindings(text, "]", Shape.NearMiss, start, this.vocabulary)) {
+      let runs = false;
+      if (this.listLines) for (let k = 0; k < calls.length && !runs; k += 2) runs = calls[k] === finding.start.offset;
+      if (runs) continue;
+      this.found.push(finding);
+      this.lineOpen[this.lineOpenCount++] = finding;
+    }
   }
 
   /** Records the calls in `lineCalls` of the list whose text (from its `[`) is `text` as findings (`lineCallFindings`). */

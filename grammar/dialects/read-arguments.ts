@@ -60,6 +60,14 @@ function balancedEnd(text: string, start: number): number {
   return -1;
 }
 
+/** Index just after the balanced `(…)` or `{…}` that opens first in `text` after its first character (a near-miss's `[`), or -1. */
+export function firstCallEnd(text: string): number {
+  const paren = text.indexOf("(", 1);
+  const brace = text.indexOf("{", 1);
+  const open = paren < 0 ? brace : brace < 0 ? paren : Math.min(paren, brace);
+  return open < 0 ? -1 : balancedEnd(text, open);
+}
+
 const WORDS: Record<string, unknown> = { true: true, True: true, false: false, False: false, None: null, null: null };
 
 /** Between a function call's arguments: white space or `,`. */

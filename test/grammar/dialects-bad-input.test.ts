@@ -273,6 +273,9 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
       ["a Python dict whose string never closes", (n) => `{'k': '${"{x} ".repeat(n)}`],
       ["Python dicts that never close", (n) => "{'name': 'read_file',\n".repeat(n)],
       ["namespaced words after brackets", (n) => "[functions.x [functions. [functions.md] ".repeat(n)],
+      ["unclosed near-misses with prose after their calls", (n) => '[read_file(path="a") and then (more)\n\n'.repeat(n)],
+      ["one unclosed near-miss with a long prose after its call", (n) => `[read_file(path="a") ${"and (then) ".repeat(n)}`],
+      ["Python lists left open at their lines' ends", (n) => 'x [foo(x=1), read_file(path="a")\n'.repeat(n)],
     ];
     for (const [name, make] of floods) {
       expect(parse(make(5_000), vocabulary).commands, name).toEqual([]);

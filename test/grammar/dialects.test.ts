@@ -466,7 +466,42 @@ describe("other dialects and near-misses", () => {
     // A JSON array cut short inside a call says nothing of it (its arguments may be cut short too).
     expect(parse('[\n  {"name": "write_to_file", "arguments": {"path": "a", "content": "x"', vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
     // Prose after a bracket that names a tool but maps to no call stays text.
-    for (const prose of ["See the [FILE_OP protocol (below)\n\nok", "[read_file is the tool to use", '[execute_command(command="ls") and then']) {
+    for (const prose of [
+      "See the [FILE_OP protocol (below)\n\nok",
+      "[read_file is the tool to use",
+      "See the [FILE_OP protocol (below) for more\n\nok",
+      "[read_file (see below) for how\n",
+    ]) {
+      expect(parse(prose, vocabulary), prose).toEqual({ commands: [], mentions: [], errors: [] });
+    }
+  });
+
+  it("a near-miss or a Python list whose ] never comes with prose after its call, or a list left open at its line's end, is an error per call whose hint is the command, in any chunking", () => {
+    const text = [
+      '[execute_command(command="ls") and then I will check',
+      "",
+      'So [FILE_OP:{"action": "read", "path": "a.ts"} next.',
+      "",
+      'x [foo(x=1), read_file(path="b.ts")',
+      '[functions.read_file(path="c.ts")',
+      "",
+      '[foo(x=1), list_files(path="src"),',
+      "",
+    ].join("\n");
+    const whole = expectEveryChunking(text);
+    expect(whole.commands).toEqual([]);
+    expect(whole.mentions).toEqual([]);
+    expect(whole.errors.map((error) => [error.code, error.hint, error.span.start.line, error.span.start.column])).toEqual([
+      ["unmapped_call", '[EXEC:action=run:command="ls"]', 1, 1],
+      ["unmapped_call", '[FILE_OP:action=read:path="a.ts"]', 3, 4],
+      ["unmapped_call", '[FILE_OP:action=read:path="b.ts"]', 5, 14],
+      ["unmapped_call", '[FILE_OP:action=read:path="c.ts"]', 6, 1],
+      ["unmapped_call", '[FILE_OP:action=list:path="src"]', 8, 12],
+    ]);
+    expect(whole.errors[0]!.message).toContain("never closed");
+    expect(whole.errors[0]!.span.end).toMatchObject({ line: 1, column: 31 });
+    // Naming no tool, it is as before: lists of other calls stay text.
+    for (const prose of ["[foo(x=1), bar(y) and more\n", '[foo(x=1), bar(y="z")\n', "[f(x) for x in xs\n"]) {
       expect(parse(prose, vocabulary), prose).toEqual({ commands: [], mentions: [], errors: [] });
     }
   });
