@@ -40,12 +40,14 @@ export const leakingProtocol = oneActionProtocol("LEAK", async (root) => {
 
 /**
  * Starts a writer that leaves the process tree (a shell's background job, adopted by init when the
- * shell exits) and, from the root folder, keeps making files in the workspace for about a second
- * while the fuzzer disposes and removes the sandbox: the leftover-process check, which looks for
+ * shell exits) and, from the root folder, keeps making files in the workspace while the fuzzer
+ * disposes and removes the sandbox, until the sandbox is gone (at most 3 s: on a loaded machine the
+ * fuzzer may reach the removal after a second): the leftover-process check, which looks for
  * descendants and for processes working in the sandbox, cannot see it.
  */
 export const outlivingProtocol = oneActionProtocol("OUTLIVE", async (root) => {
-  const writer = 'end=$(( $(date +%s%N) + 1000000000 )); i=0; while [ $(date +%s%N) -lt $end ]; do : > "$0/w$i" 2>/dev/null; : > "$0/v$i" 2>/dev/null; i=$(( (i + 1) % 40 )); done';
+  const writer =
+    'end=$(( $(date +%s%N) + 3000000000 )); i=0; while [ -d "$0" ] && [ $(date +%s%N) -lt $end ]; do : > "$0/w$i" 2>/dev/null; : > "$0/v$i" 2>/dev/null; i=$(( (i + 1) % 40 )); done';
   const shell = spawn("sh", ["-c", `(${writer}) >/dev/null 2>&1 &`, root], { cwd: "/", stdio: "ignore" });
   await new Promise((resolve) => shell.once("exit", resolve));
   return "started a writer that outlives the case";

@@ -119,7 +119,7 @@ describe("protocol fuzzing", () => {
   it("reports a process that outlives the case and writes into its sandbox while it is removed, instead of ending the run with ENOTEMPTY", async () => {
     const outcome = await fuzzProtocol(outlivingProtocol, { runs: 2, seed: 1, leftoverGraceMs: 0 });
     expect(outcome.failure?.problem).toMatch(/the sandbox changed while it was being removed after dispose\(\) \((ENOTEMPTY|EBUSY)\)|the sandbox could not be removed/);
-    // The writer stops after about a second; the run's folder is gone then, or left only while it wrote.
+    // The writer stops when the sandbox is gone, or after 3 s when it could not be removed; the run's folder is gone then, or left only while it wrote.
     await new Promise((resolve) => setTimeout(resolve, 1500));
   });
 
