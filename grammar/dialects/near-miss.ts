@@ -221,8 +221,10 @@ export abstract class NearMissReader extends CandidateReader {
     const nameStart = this.depth === 0 && this.listPart === ListPart.Name ? this.callStart : -1;
     const unclosed = ended && this.depth === 0 && this.listPart !== ListPart.Name;
     const text = calls.length > 0 || nameStart >= 0 || unclosed ? this.capture + input.slice(this.captureFrom, i) : "";
+    const first = this.found.length;
     if (unclosed) this.endUnclosedList(text);
     if (calls.length > 0) this.addLineCalls(text);
+    this.inSourceOrder(first);
     this.abandon(i);
     if (nameStart >= 0) this.resumeLineName(text, nameStart - this.startOffset, base + i - this.startOffset, nameStart);
     else if (lineBlank) this.front = Front.Indent;
@@ -247,8 +249,22 @@ export abstract class NearMissReader extends CandidateReader {
 
   /** The text ended inside a Python list: its complete calls that began their lines (over lines) are read as such calls, the others are errors. */
   protected endList(): void {
+    const first = this.found.length;
     if (this.depth === 0 && this.listPart !== ListPart.Name) this.endUnclosedList(this.capture);
     if (this.listLines && this.lineCalls.length > 0) this.addLineCalls(this.capture);
+    this.inSourceOrder(first);
+  }
+
+  /**
+   * Puts the findings from index `first` on in source order: a list's errors (`endUnclosedList`)
+   * are found before its calls that began their lines (`addLineCalls`, which must come after, as it
+   * empties the list of them the errors leave out), though a call may come before an error.
+   */
+  private inSourceOrder(first: number): void {
+    const found = this.found;
+    if (found.length - first < 2) return;
+    const added = found.splice(first).sort((left, right) => left.start.offset - right.start.offset);
+    for (const finding of added) found.push(finding);
   }
 
   /**
