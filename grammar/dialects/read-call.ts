@@ -6,6 +6,7 @@
  * returns the call, a problem to report, or undefined when the text is not call-shaped (then it
  * is plain text).
  */
+import { isNameCharacter } from "./near-name.js";
 
 /** A call as read, before mapping: the name as written, an action the form names, the arguments. */
 export interface ReadCall {
@@ -139,9 +140,9 @@ function relaxedJson(text: string, closeOpen: boolean): string | undefined {
     } else if (code === 0x54 || code === 0x46 || code === 0x4e) {
       // `True`, `False`, `None` as whole words.
       let j = i + 1;
-      while (j < text.length && isWordCharacter(text.charCodeAt(j))) j++;
+      while (j < text.length && isNameCharacter(text.charCodeAt(j))) j++;
       const word = PYTHON_WORDS[text.slice(i, j)];
-      if (word !== undefined && (i === 0 || !isWordCharacter(text.charCodeAt(i - 1)))) {
+      if (word !== undefined && (i === 0 || !isNameCharacter(text.charCodeAt(i - 1)))) {
         take(i, word);
         from = j;
       }
@@ -155,10 +156,6 @@ function relaxedJson(text: string, closeOpen: boolean): string | undefined {
 
 function isJsonBlank(code: number): boolean {
   return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
-}
-
-function isWordCharacter(code: number): boolean {
-  return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f;
 }
 
 /**
