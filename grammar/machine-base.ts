@@ -261,6 +261,11 @@ export abstract class MachineBase {
       start.offset = this.valueOffset;
       start.line = this.valueLine;
       start.column = this.valueColumn;
+      // A value left open on its own line (the reply ended inside it): closed where the text ends.
+      if (this.state === State.Quoted && endLine === this.valueLine) this.repair = { kind: "close", key: this.key, valueAt: 0, closing: '"]' };
+    } else if (this.state >= State.Bare && this.state <= State.AfterValue) {
+      // Every value complete, only the `]` missing.
+      this.repair = { kind: "close", key: this.key, valueAt: 0, closing: "]" };
     }
     this.error = { code, message, protocol: this.name, span: { start, end } };
     this.outcome = Outcome.Failed;

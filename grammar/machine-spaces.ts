@@ -3,7 +3,7 @@
  * breaks between the pieces of a command, and deciding what the first other character starts
  * (a key, `=` or `<<`, a value, the next parameter, the closing `]`, or an error).
  */
-import { BARE, CARRIAGE_RETURN, CLOSE_BRACKET, COLON, EQUALS, KEY_FIRST, LESS_THAN, LINE_FEED, QUOTE, SPACE, TAB } from "./chars.js";
+import { BARE, CARRIAGE_RETURN, CLOSE_BRACKET, COLON, COMMA, EQUALS, KEY_FIRST, LESS_THAN, LINE_FEED, QUOTE, SPACE, TAB } from "./chars.js";
 import { MachineRepairs } from "./machine-repairs.js";
 import { Outcome, State } from "./machine-base.js";
 import * as messages from "./messages.js";
@@ -94,6 +94,11 @@ export abstract class MachineSpaces extends MachineRepairs {
           this.state = State.ValueStart;
           return i;
         }
+        if ((code === COLON || code === CLOSE_BRACKET) && this.commaAfterQuote()) {
+          // `"a",]` or `"a",:`: the comma is junk after the value, as any other character there.
+          this.deferStray();
+          return i;
+        }
         if (code === COLON) {
           this.enterSpace(State.KeyStart, base + i + 1);
           return i + 1;
@@ -106,10 +111,17 @@ export abstract class MachineSpaces extends MachineRepairs {
         }
         if (this.state === State.AfterValue && this.lastForm === 1 && this.colonsOnly()) {
           // The quoted value ended early (a stray `"` inside it), or the next parameter lacks its `:`.
-          this.junkOffset = base + i;
-          this.junkCode = code;
-          this.junkLine = this.host.line;
-          this.junkColumn = base + i - this.host.lineStart + 1;
+          if (!this.commaAfterQuote()) {
+            this.junkOffset = base + i;
+            this.junkCode = code;
+            this.junkLine = this.host.line;
+            this.junkColumn = base + i - this.host.lineStart + 1;
+          }
+          if (code === COMMA && base + i === this.quoteOffset + 1) {
+            // `path="a", limit=5`: a comma where the `:` belongs, if a key and `=` follow.
+            this.enterSpace(State.AfterValue, base + i + 1);
+            return i + 1;
+          }
           if (base + i > this.quoteOffset + 1 && code < 128 && KEY_FIRST[code]) {
             this.state = State.StrayKey;
             this.strayKey = "";
@@ -141,5 +153,10 @@ export abstract class MachineSpaces extends MachineRepairs {
           -1
         );
     }
+  }
+
+  /** After a quoted value, a comma came first (`"a", `): it stands where a `:` would, if a key follows. */
+  private commaAfterQuote(): boolean {
+    return this.state === State.AfterValue && this.lastForm === 1 && this.junkCode === COMMA && this.junkOffset === this.quoteOffset + 1 && this.colonsOnly();
   }
 }

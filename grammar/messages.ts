@@ -64,7 +64,7 @@ export function strayQuote(name: string, key: string, line: number, column: numb
 
 export function missingColon(name: string, key: string, line: number, column: number): string {
   const after = key.startsWith("the ") ? key : `the quoted value of ${key}`;
-  return `[${name}: after ${after} (at ${at(line, column)}) the next parameter needs a \`:\` before it — parameters are separated by \`:\`, not spaces`;
+  return `[${name}: after ${after} (at ${at(line, column)}) the next parameter needs a \`:\` before it — parameters are separated by \`:\`, not spaces or commas`;
 }
 
 export function heredocClosedEarly(name: string, key: string, tag: string, line: number): string {

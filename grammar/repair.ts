@@ -5,7 +5,7 @@
 
 /** What a failure can be repaired with, for its hint (repair.ts). */
 export interface RepairNote {
-  kind: "quoted" | "heredoc-early" | "heredoc-open" | "colon";
+  kind: "quoted" | "heredoc-early" | "heredoc-open" | "colon" | "close";
   key: string;
   /** Offset of the value's start (its opening quote, or its key for a heredoc), relative to the `[`. */
   valueAt: number;
@@ -14,6 +14,8 @@ export interface RepairNote {
   tag?: string;
   /** For `colon`: where each missing `:` goes (the start of the whitespace standing in its place), relative to the `[`. */
   colons?: number[];
+  /** For `close`: what the text lacks at its end (`]`, or `"]` for a quoted value left open). */
+  closing?: string;
 }
 
 /** Hints longer than this are left out: the message says how to fix it in words. */
@@ -42,6 +44,14 @@ function escapeInner(text: string): string {
 }
 
 function quotedRepair(whole: string, note: RepairNote): { hint?: string; message?: string } {
+  // `path="a.ts"` then the line ends: a value can hold no raw line break, so the `]` was left out.
+  if (note.strayAt !== undefined && /^[ \t]*\r?\n/.test(whole.slice(note.strayAt + 1))) {
+    const name = whole.slice(1, whole.indexOf(":"));
+    return {
+      hint: `${whole.slice(0, note.strayAt + 1)}]`,
+      message: `[${name}: the line ends after the quoted value of ${note.key} without the command's closing \`]\`; the text after it, up to a \`"]\`, was taken as that value and nothing in it ran — close the command, and send again any command that came after it`,
+    };
+  }
   let text = whole.trimEnd();
   if (text.endsWith("]")) text = text.slice(0, -1);
   const trimmed = text.trimEnd();
@@ -95,8 +105,9 @@ function colonRepair(text: string, note: RepairNote): string {
   let out = "";
   let from = 0;
   for (const at of note.colons ?? []) {
-    out += `${text.slice(from, at)}:`;
-    from = at;
+    // A comma standing before the space (`action=read, path=…`) was meant as the separator.
+    out += `${text.slice(from, at).replace(/,$/, "")}:`;
+    from = text[at] === "," ? at + 1 : at;
     while (from < text.length && /\s/.test(text[from]!)) from++;
   }
   return `${out}${text.slice(from).replace(/\]?\s*$/, "")}]`;
@@ -106,6 +117,7 @@ export function repairHint(text: string, note: RepairNote): { hint?: string; mes
   let repaired: { hint?: string; message?: string };
   if (note.kind === "quoted") repaired = quotedRepair(text, note);
   else if (note.kind === "colon") repaired = { hint: colonRepair(text, note) };
+  else if (note.kind === "close") repaired = { hint: `${text.trimEnd()}${note.closing ?? "]"}` };
   else repaired = { hint: heredocRepair(text, note) };
   if (repaired.hint !== undefined && repaired.hint.length > HINT_LIMIT) return repaired.message === undefined ? {} : { message: repaired.message };
   return repaired;
