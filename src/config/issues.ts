@@ -3,6 +3,7 @@
  * which file (or variable, or flag), which key, what was wrong and what is allowed.
  */
 import type { z } from "zod";
+import { nearestWord } from "../nearest-word.js";
 
 /** `["permissions", "allow", 0]` → `permissions.allow[0]`. */
 export function formatKeyPath(path: readonly (string | number)[]): string {
@@ -20,7 +21,7 @@ export function describeIssue(issue: z.ZodIssue, knownKeys: readonly string[], n
       const known = issue.path.length === 0 ? knownKeys : issue.path[0] === "permissions" ? ["allow", "deny"] : [];
       return issue.keys
         .map((unknown) => {
-          const suggestion = closest(unknown, known);
+          const suggestion = nearestWord(unknown, known);
           const hint = suggestion ? ` (did you mean "${suggestion}"?)` : "";
           return `unknown key "${unknown}"${where}${hint}${known.length > 0 ? `; known keys: ${known.join(", ")}` : ""}`;
         })
@@ -38,31 +39,4 @@ export function describeIssue(issue: z.ZodIssue, knownKeys: readonly string[], n
 
 function article(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
-}
-
-/** The known word nearest to `word` if it is a plausible typo (edit distance ≤ 2). */
-function closest(word: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of known) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
-function editDistance(left: string, right: string): number {
-  let previous = Array.from({ length: right.length + 1 }, (_, index) => index);
-  for (let row = 1; row <= left.length; row++) {
-    const current = [row];
-    for (let column = 1; column <= right.length; column++) {
-      const substitution = previous[column - 1]! + (left[row - 1] === right[column - 1] ? 0 : 1);
-      current.push(Math.min(previous[column]! + 1, current[column - 1]! + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[right.length]!;
 }

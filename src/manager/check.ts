@@ -9,6 +9,7 @@ import { print, type PrintableCommand } from "../../grammar/printer.js";
 import type { ResultError } from "../errors.js";
 import type { ActionDefinition, ProtocolDefinition } from "../../protocols/contract/protocol.js";
 import type { ProtocolRegistry } from "../registry.js";
+import { correctedAction, correctedParameter, correctedProtocol } from "./corrections.js";
 import { parameterNamesOf } from "./parameter-names.js";
 import { RESULT_ENVELOPE_NAME } from "./result.js";
 
@@ -38,10 +39,11 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
   }
   const protocol = registry.get(protocolName);
   if (!protocol) {
+    const corrected = correctedProtocol(command, registry.names());
     return failure(protocolName, undefined, {
       code: "unknown_protocol",
       message: `Unknown protocol ${command.name}. Known protocols: ${registry.names().join(", ")}.`,
-      hint: `Write one of ${registry.names().join(", ")}, e.g. [${registry.names()[0] ?? "PROTOCOL"}:action=...].`,
+      hint: corrected ?? `Write one of ${registry.names().join(", ")}, e.g. [${registry.names()[0] ?? "PROTOCOL"}:action=...].`,
     });
   }
   // Action names are listed afresh, and only for a message: a protocol from outside learns its actions in place (MCP discovery).
@@ -69,7 +71,7 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
     return failure(protocol.name, actionName, {
       code: "unknown_action",
       message: `${protocol.name} has no action "${actionName}". Its actions: ${names}.`,
-      hint: `Write action= followed by one of: ${names}.`,
+      hint: correctedAction(command, protocol, actionParameter) ?? `Write action= followed by one of: ${names}.`,
     });
   }
   return checkArguments(command, protocol, action, actionName, actionParameter);
@@ -86,12 +88,14 @@ function checkArguments(command: Command, protocol: ProtocolDefinition, action: 
     const parameter = Object.hasOwn(action.parameters, written.key) ? written : { ...written, key: foldedKey(written.key, parameterNames) };
     const definition = Object.hasOwn(action.parameters, parameter.key) ? action.parameters[parameter.key] : undefined;
     if (!definition) {
+      const corrected = correctedParameter(command, protocol, actionName, written, parameterNames);
+      const takes = parameterNames.length
+        ? `${labelOf(protocol, actionName)} takes: ${parameterNames.join(", ")}.`
+        : `${labelOf(protocol, actionName)} takes no parameters besides action.`;
       return failure(protocol.name, actionName, {
         code: "unknown_parameter",
-        message: `${labelOf(protocol, actionName)}: unknown parameter "${parameter.key}".`,
-        hint: parameterNames.length
-          ? `${labelOf(protocol, actionName)} takes: ${parameterNames.join(", ")}.`
-          : `${labelOf(protocol, actionName)} takes no parameters besides action.`,
+        message: `${labelOf(protocol, actionName)}: unknown parameter "${parameter.key}". ${takes}`,
+        hint: corrected ?? takes,
       });
     }
     const result = decodeParameter(parameter, definition.kind);
