@@ -7,7 +7,7 @@
  */
 import type { Position } from "../ast.js";
 import { findingsOf, Shape, type DialectFinding } from "./finding.js";
-import { isNameCharacter, NearNameReader } from "./near-name.js";
+import { NearNameReader } from "./near-name.js";
 import {
   APOSTROPHE,
   BACKSLASH,
@@ -18,12 +18,8 @@ import {
   CLOSE_BRACKET,
   CLOSE_PARENTHESIS,
   COMMA,
-  DOT,
   FULLWIDTH_CLOSE,
-  FULLWIDTH_PIPE,
   Front,
-  GREATER,
-  LESS,
   LINE_FEED,
   Mode,
   OPEN_BRACE,
@@ -42,14 +38,6 @@ import type { CallVocabulary } from "./vocabulary.js";
 
 /** JSON (or a Python call's arguments) nested deeper than this is text. */
 export const MAX_JSON_DEPTH = 64;
-/** An `<invoke …>` tag's attributes longer than this are not a call's. */
-const MAX_ATTRIBUTES = 512;
-/**
- * The tags whose body is a call as `<tool_call>`'s is (Hermes, Qwen): `<function_call>`, `<tools>`,
- * Apriel's `<tool_calls>` and Nemotron's `<TOOLCALL>` wrap JSON calls or arrays of them.
- */
-const JSON_CALL_TAGS = new Set(["tool_call", "function_call", "tools", "tool_calls", "toolcall"]);
-
 export abstract class CandidateReader {
   /** Findings completed by the last `feed` or `finish`, in source order. */
   readonly found: DialectFinding[] = [];
@@ -80,6 +68,8 @@ export abstract class CandidateReader {
   protected jsonOpening = false;
   /** The JSON object's first key was written in Python's single quotes: `'` opens a string in it as `"` does. */
   protected jsonSingle = false;
+  /** In an element's attributes: the last character outside a quoted value was `/` (a `>` next ends the element). */
+  protected selfClosing = false;
   /** Characters read so far of a stretch that has a bound: an `<invoke …>` tag's attributes, a ReAct `Action:` line. */
   protected boundedLength = 0;
   /** After a function call at a line's start (`Mode.CallAfter`): its `,` or `;` came. */
@@ -153,13 +143,10 @@ export abstract class CandidateReader {
   /** One step in a candidate; returns the next index. */
   protected step(input: string, i: number, base: number, code: number): number {
     switch (this.mode) {
-      case Mode.Less: {
-        if (this.tagNameGoesOn(code)) {
-          this.name += input[i];
-          return i + 1;
-        }
-        return this.name.length >= this.nameLimit && isTagNameCharacter(code) ? this.abandon(i) : this.endTagName(i, code);
-      }
+      case Mode.Less:
+      case Mode.TagAttributes:
+      case Mode.ElementAttributes:
+        return this.tagStart(input, i, base, code);
       case Mode.NearName:
         return this.nearName(input, i, code);
       case Mode.NearColon:
@@ -205,45 +192,9 @@ export abstract class CandidateReader {
       case Mode.GreaterName:
       case Mode.GreaterInput:
         return this.react(input, i, base, code);
-      case Mode.TagAttributes:
-        if (code === GREATER) {
-          this.openTag(Shape.Invoke, "</invoke>");
-          return i + 1;
-        }
-        if (code === LINE_FEED || code === LESS || ++this.boundedLength > MAX_ATTRIBUTES) return this.abandon(i);
-        return i + 1;
       default:
         return this.abandon(i);
     }
-  }
-
-  protected endTagName(i: number, code: number): number {
-    const name = this.name;
-    const lower = name.toLowerCase();
-    if ((code === SPACE || code === TAB) && lower === "invoke") {
-      this.mode = Mode.TagAttributes;
-      this.boundedLength = 0;
-      return i + 1;
-    }
-    if (name === "" && (code === PIPE || code === FULLWIDTH_PIPE)) {
-      this.mode = Mode.Marker;
-      this.matched = 0;
-      this.markerPipe = code;
-      return i + 1;
-    }
-    if (code !== GREATER || name === "") return this.abandon(i);
-    if (JSON_CALL_TAGS.has(lower)) this.openTag(Shape.ToolCall, `</${lower}>`);
-    else if (lower.startsWith("function=") && name.length > 9) this.openTag(Shape.FunctionTags, "</function>");
-    else if (this.vocabulary.resolve(name, true)) this.openTag(Shape.Element, `</${lower}>`);
-    else return this.abandon(i);
-    return i + 1;
-  }
-
-  protected openTag(shape: Shape, closer: string): void {
-    this.mode = Mode.TagBody;
-    this.shape = shape;
-    this.closer = closer;
-    this.matched = 0;
   }
 
   /**
@@ -262,6 +213,12 @@ export abstract class CandidateReader {
     this.jsonOpening = true;
     this.jsonSingle = false;
   }
+
+  /** After `<`: a tag's name, and the attributes of `<invoke` or of an element named after something registered (tags.ts). */
+  protected abstract tagStart(input: string, i: number, base: number, code: number): number;
+
+  /** Inside a tag's body, looking for its closing tag (tags.ts). */
+  protected abstract tagBody(input: string, i: number, base: number, code: number): number;
 
   /** Reads on in one of the modes of model tokens (`Mode.Marker`, `Mode.HarmonyHeader`, `Mode.MistralName`): tokens.ts. */
   protected abstract token(input: string, i: number, code: number): number;
@@ -287,11 +244,6 @@ export abstract class CandidateReader {
     this.front = Front.Indent;
     this.markedLine = this.line;
     return i;
-  }
-
-  /** After `<`: whether `code` adds to the tag's name (not past the name limit). */
-  protected tagNameGoesOn(code: number): boolean {
-    return isTagNameCharacter(code) && this.name.length < this.nameLimit;
   }
 
   /**
@@ -396,32 +348,6 @@ export abstract class CandidateReader {
     return i;
   }
 
-  /** Inside a tag's body, looking for its closing tag (any case). */
-  protected tagBody(input: string, i: number, base: number, code: number): number {
-    if (this.matched === 0) {
-      const less = input.indexOf("<", i);
-      const stop = less < 0 ? input.length : less;
-      // The next line feed is remembered per chunk, so no stretch is searched twice.
-      if (this.nextFeed !== -1 && this.nextFeed < i) this.nextFeed = input.indexOf("\n", i);
-      while (this.nextFeed >= 0 && this.nextFeed < stop) {
-        this.newline(base + this.nextFeed);
-        this.nextFeed = input.indexOf("\n", this.nextFeed + 1);
-      }
-      if (less < 0) return input.length;
-      this.matched = 1;
-      return less + 1;
-    }
-    const expected = this.closer.charCodeAt(this.matched);
-    const lower = code >= 0x41 && code <= 0x5a ? code + 32 : code;
-    if (lower === expected) {
-      if (++this.matched === this.closer.length) this.completeAt(input, i + 1, base);
-      return i + 1;
-    }
-    this.matched = 0;
-    if (code === LINE_FEED) this.newline(base + i);
-    return code === LESS ? i : i + 1;
-  }
-
   protected completeAt(input: string, index: number, base: number): void {
     this.capture += input.slice(this.captureFrom, index);
     this.captureFrom = index;
@@ -441,9 +367,4 @@ export abstract class CandidateReader {
       this.lineOpen[this.lineOpenCount++] = finding;
     }
   }
-}
-
-/** A character of a tag's name after `<`: a name character, `.`, `=` (`<function=…`) or `-`. */
-function isTagNameCharacter(code: number): boolean {
-  return isNameCharacter(code) || code === DOT || code === 0x3d || code === 0x2d;
 }

@@ -273,7 +273,7 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
       return { read: callFromInvoke(text.slice("<invoke".length, header), body), dialect: "invoke-xml", markup: true, unknownIsError: true };
     }
     case Shape.Element:
-      return { read: callFromElement(name, text.slice(name.length + 2, text.length - candidate.closer.length)), dialect: "xml", markup: true, unknownIsError: false };
+      return { read: callFromElement(name, text, candidate.closer), dialect: "xml", markup: true, unknownIsError: false };
     case Shape.NearMiss: {
       // Its brackets are none of these, so the whole text is searched.
       const shaped = /[=({]/.test(text);

@@ -6,7 +6,8 @@
  * stands alone on its line (`[`, then one call a line, then `]`).
  */
 import type { Position } from "../ast.js";
-import { CandidateReader, MAX_JSON_DEPTH } from "./candidates.js";
+import { MAX_JSON_DEPTH } from "./candidates.js";
+import { TagReader } from "./tags.js";
 import { lineCallFindings, Shape, unclosedFindings } from "./finding.js";
 import { beginsCallName, isNameCharacter } from "./near-name.js";
 import {
@@ -44,7 +45,7 @@ const enum ListPart {
   Next,
 }
 
-export abstract class NearMissReader extends CandidateReader {
+export abstract class NearMissReader extends TagReader {
   private listPart = ListPart.Name;
   /** The list may run over lines: its `[` began its line (after an indentation). */
   private listLines = false;

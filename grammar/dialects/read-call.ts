@@ -166,9 +166,10 @@ function isJsonBlank(code: number): boolean {
 export function callFromJson(value: unknown): ReadResult {
   if (!isObject(value)) return undefined;
   let object = value;
-  // OpenAI's shapes: `{"function": {…}}` and the older `{"function_call": {…}}`.
+  // OpenAI's shapes: `{"function": {…}}` and the older `{"function_call": {…}}`; AutoGPT's `{"thoughts": {…}, "command": {"name": …, "args": {…}}}`.
   if (isObject(object.function)) object = object.function;
   else if (isObject(object.function_call)) object = object.function_call;
+  else if (isObject(object.command) && typeof object.command.name === "string") object = object.command;
   const nameKey = NAME_KEYS.find((key) => typeof object[key] === "string");
   if (nameKey === undefined) return actionCallFromJson(object);
   const name = object[nameKey] as string;
@@ -311,12 +312,52 @@ export function callFromReact(text: string): ReadResult {
 }
 
 /** An element's body: one child element per parameter (`<path>a.ts</path>`). */
-export function callFromElement(name: string, body: string): ReadResult {
+export function callFromElement(name: string, text: string, closer: string): ReadResult {
+  const headerEnd = startTagEnd(text);
+  const attributes = text.slice(name.length + 1, closer === "" ? headerEnd - 1 : headerEnd);
   const args: [string, unknown][] = [];
-  const pattern = /<([A-Za-z_][A-Za-z0-9_.-]*)\s*>([\s\S]*?)<\/\1\s*>/g;
-  for (let match = pattern.exec(body); match; match = pattern.exec(body)) args.push([match[1]!, tagValue(match[2]!)]);
-  if (args.length === 0 && body.trim() !== "") return { problem: "its parameters must each be an element of their own, e.g. <path>src/a.ts</path>" };
+  const attribute = /([A-Za-z_][A-Za-z0-9_.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/gy;
+  let at = 0;
+  for (;;) {
+    while (at < attributes.length && /\s/.test(attributes[at]!)) at++;
+    if (at === attributes.length) break;
+    attribute.lastIndex = at;
+    const match = attribute.exec(attributes);
+    if (match === null) return { problem: 'its attributes must each be written key="value"' };
+    args.push([match[1]!, unescapeXml(match[2] ?? match[3] ?? match[4]!)]);
+    at = attribute.lastIndex;
+  }
+  const body = closer === "" ? "" : text.slice(headerEnd + 1, text.length - closer.length);
+  const element = /<([A-Za-z_][A-Za-z0-9_.-]*)\s*>([\s\S]*?)<\/\1\s*>/g;
+  let elements = 0;
+  for (let match = element.exec(body); match; match = element.exec(body), elements++) args.push([match[1]!, tagValue(match[2]!)]);
+  if (elements === 0 && body.trim() !== "") return { problem: 'its parameters must each be an element of their own, e.g. <path>src/a.ts</path>, or an attribute, path="src/a.ts"' };
   return { name, args };
+}
+
+/** Where an element's start tag ends: its `>` outside quoted attribute values. */
+function startTagEnd(text: string): number {
+  let quote = "";
+  for (let index = 0; index < text.length; index++) {
+    const character = text[index]!;
+    if (quote !== "") {
+      if (character === quote) quote = "";
+    } else if (character === '"' || character === "'") quote = character;
+    else if (character === ">") return index;
+  }
+  return text.length;
+}
+
+const XML_ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+
+/** An attribute value with XML's five named entities and numeric references read. */
+function unescapeXml(value: string): string {
+  if (!value.includes("&")) return value;
+  return value.replace(/&(amp|lt|gt|quot|apos|#\d{1,7}|#x[0-9A-Fa-f]{1,6});/g, (whole, entity: string) => {
+    if (entity[0] !== "#") return XML_ENTITIES[entity]!;
+    const code = entity[1] === "x" ? Number.parseInt(entity.slice(2), 16) : Number(entity.slice(1));
+    return code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
 }
 
 /** A tool's name opening a `<tool_call>`'s body, alone or before its first `<arg_key>` (GLM). */

@@ -15,6 +15,8 @@ export const enum Mode {
   TagBody,
   /** After `<invoke` and a blank: its attributes, up to the `>`. */
   TagAttributes,
+  /** After a registered name's `<NAME` and a blank or `/`: its attributes, up to the `>` (or `/>`, which ends it). */
+  ElementAttributes,
   /** After a `[` alone at a line's end, where that line began: blanks and line breaks up to the `{` of a JSON array of calls. */
   ArrayOpen,
   /** After `<|` or `<｜`: a model token's name (`<|python_tag|>`, `<|action_start|>`, `<｜tool▁call▁begin｜>`; tokens.ts). */
@@ -81,6 +83,7 @@ export const COMMA = 0x2c;
 export const SEMICOLON = 0x3b;
 export const QUOTE = 0x22;
 export const APOSTROPHE = 0x27;
+export const SLASH = 0x2f;
 export const BACKSLASH = 0x5c;
 export const DOT = 0x2e;
 export const UNDERSCORE = 0x5f;

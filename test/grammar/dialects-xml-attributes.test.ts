@@ -1,0 +1,65 @@
+/**
+ * An XML element named after a protocol or a tool, with its arguments as attributes (`<read_file
+ * path="a.ts"/>`, `<FILE_OP action="read" path="a.ts">…</FILE_OP>`): read as the element form is,
+ * its attributes before its child elements; anything else about it stays what it was.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { parse, print } from "../../grammar/index.js";
+import { chunkedAndWhole, SMALL_VOCABULARY } from "./support.js";
+
+const commandsOf = (text: string) => parse(text, SMALL_VOCABULARY).commands.map((command) => print(command));
+
+describe("XML elements with attributes", () => {
+  it("read entities, `>` inside a quoted value, and attributes beside child elements", () => {
+    expect(commandsOf('<execute_command command="echo &quot;hi&quot; &gt; out.txt &#x41;&#66;"/>')).toEqual(['[EXEC:action=run:command="echo \\"hi\\" > out.txt AB"]']);
+    expect(commandsOf('<read_file path="a > b.ts" limit="5"/>')).toEqual(['[FILE_OP:action=read:path="a > b.ts":limit=5]']);
+    expect(commandsOf('<FILE_OP action="write" path="n.md">\n<content>hello</content>\n</FILE_OP>')).toEqual(['[FILE_OP:action=write:path="n.md":content="hello"]']);
+    expect(commandsOf('Reading it: <read_file path="a.ts"/> now.')).toEqual(['[FILE_OP:action=read:path="a.ts"]']);
+  });
+
+  it("is an error whose message says how to write an attribute that cannot be read, and runs nothing", () => {
+    const result = parse('<read_file path="a.ts" = />', SMALL_VOCABULARY);
+    expect(result.commands).toEqual([]);
+    expect(result.errors).toMatchObject([{ code: "unmapped_call" }]);
+    expect(result.errors[0]!.message).toContain('key="value"');
+  });
+
+  it("leaves text as it was: elements naming nothing, a start tag broken by a line, `<`, or too long, one never closed, code", () => {
+    for (const text of [
+      '<div class="x">hello</div> <b/> <br />',
+      '<read_file path="a.ts"\n/>',
+      '<read_file path="a.ts" <b>',
+      `<read_file ${"x".repeat(600)}/>`,
+      '<read_file path="a.ts">',
+    ]) {
+      expect(parse(text, SMALL_VOCABULARY), text).toEqual({ commands: [], mentions: [], errors: [] });
+    }
+    expect(parse('`<read_file path="a.ts"/>`', SMALL_VOCABULARY)).toMatchObject({
+      commands: [],
+      mentions: [{ context: "inline-code", hint: '[FILE_OP:action=read:path="a.ts"]' }],
+    });
+  });
+
+  it("reports the same in any chunking", () => {
+    const pieces = ['<read_file path="a.ts"/>', "<FILE_OP action='read' path=a.ts></FILE_OP>", '<read_file path="x >', " ", "\n", "/>", '"', "<b>", "`", "prose "];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 5 }), (chosen, sizes) => {
+        const text = chosen.join("");
+        const chunks: string[] = [];
+        for (let at = 0, turn = 0; at < text.length; turn++) {
+          chunks.push(text.slice(at, at + sizes[turn % sizes.length]!));
+          at += sizes[turn % sizes.length]!;
+        }
+        const { chunked, whole } = chunkedAndWhole(SMALL_VOCABULARY, text, chunks);
+        expect(chunked).toEqual(whole);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("is text for 100,000 start tags that never end, and for attributes that never end; a command after them runs", () => {
+    expect(parse('<read_file path="a.ts" '.repeat(100_000), SMALL_VOCABULARY).commands).toEqual([]);
+    expect(parse(`<read_file path="${"x".repeat(1_000_000)}\n[FILE_OP:action=read:path="b"]`, SMALL_VOCABULARY).commands).toHaveLength(1);
+  });
+});
