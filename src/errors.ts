@@ -8,7 +8,7 @@ import type { ProtocolErrorCode } from "../protocols/contract/errors.js";
 export type ApplicationErrorCode =
   // a model wrote a result envelope itself
   | "fabricated_result"
-  // a command that changes things, written inside a question or a conditional (agent/described.ts)
+  // a command that changes things, written inside a sentence that only describes it (agent/described.ts)
   | "described_only"
   // configuration
   | "invalid_config"

@@ -62,7 +62,7 @@ export function parseText(text: string, chunkSize?: number, registry?: ProtocolR
   return collectEvents(scanner.end(), result);
 }
 
-/** A checked command that changes things and was written inside a question or conditional (see agent/described.ts). */
+/** A checked command that changes things and was written inside a sentence that describes it (see agent/described.ts). */
 export function describedOnly(text: string, command: Command, invocation: Invocation): ReturnType<typeof describedOnlyError> | undefined {
   const permission = invocation.definition.permission;
   let permissionClass;
@@ -72,8 +72,8 @@ export function describedOnly(text: string, command: Command, invocation: Invoca
     permissionClass = "write";
   }
   if (permissionClass === "read") return undefined;
-  const sentence = hypotheticalSentence(text, command.span);
-  return sentence === undefined ? undefined : describedOnlyError(sentence, print(command));
+  const described = hypotheticalSentence(text, command.span);
+  return described === undefined ? undefined : describedOnlyError(described, print(command));
 }
 
 /** The report of `result`; `text` (the parsed text) lets it tell commands only described. */

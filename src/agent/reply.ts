@@ -110,8 +110,8 @@ export async function streamReply(provider: ModelProvider, request: ModelRequest
 }
 
 /**
- * A held command that changes things and stands in a question or conditional sentence of the
- * finished reply does not run: it becomes a failure saying how to write it to run.
+ * A held command that changes things and stands in a sentence of the finished reply that only describes it (a question, a
+ * conditional, a negation, words to the person, an example) does not run: it becomes a failure saying how to write it to run.
  */
 function unlessDescribed(manager: ProtocolManager, submission: Submission, text: string): Submission {
   if (!("command" in submission)) return submission;

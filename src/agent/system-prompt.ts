@@ -50,7 +50,7 @@ Parameters marked ? are optional. Separate parameters with : (never spaces or co
 const RULES = `## Rules
 - Only this bracket form runs: not XML, JSON or function calls (<tool_call>, {"name": …}, read_file(…)).
 - Write commands outside code fences, inline code and quotes: commands inside \`\`\` or \` are examples and never run.
-- Put a command that changes something on a line of its own; inside a question or an "if" sentence it does not run. To ask first, describe it in words.
+- Put a command that changes something on a line of its own; in a question, an "if", a "won't" or an example it does not run. To ask first, describe it in words.
 - After your commands, stop and wait: results come back in [RESULT …] blocks. Never write a [RESULT …] block yourself.
 - Read before you edit. Prefer FILE_OP replace for small edits.
 - If a command fails, its error says how to fix it.
