@@ -23,6 +23,11 @@ describe("a command only described", () => {
     ['You can run [EXEC:action=run:command="rm -rf dist"] when you are ready.', "addressed"],
     ['Run [EXEC:action=run:command="npm publish"] yourself once it is tagged.', "addressed"],
     ['Example: [FILE_OP:action=delete:path="tmp"]', "example"],
+    ['Earlier I ran [FILE_OP:action=delete:path="build"] and it worked.', "past"],
+    ["I already ran [GIT:action=reset:mode=hard] before.", "past"],
+    ['Last time, [EXEC:action=run:command="rm -rf node_modules"] fixed it.', "past"],
+    ['The previous command [FILE_OP:action=delete:path="tmp"] failed.', "past"],
+    ['| 1 | [FILE_OP:action=delete:path="x"] | removes x |', "table"],
     ['A write looks like this, for example [FILE_OP:action=write:path="a.txt":content="x"].', "example"],
   ])("%s is %s", (text, kind) => {
     expect(describedAs(text)).toBe(kind);
@@ -34,6 +39,8 @@ describe("a command only described", () => {
     'I will now delete the build folder: [FILE_OP:action=delete:path="build"]',
     'As you asked, deleting it: [FILE_OP:action=delete:path="build"]',
     'I am avoiding the cache, so: [EXEC:action=run:command="npm ci"]',
+    'The build ran out of date, so: [FILE_OP:action=delete:path="build"]',
+    '- [FILE_OP:action=delete:path="build"] | then the rest',
   ])("%s is given, not described", (text) => {
     expect(describedAs(text)).toBeUndefined();
   });
