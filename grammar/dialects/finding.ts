@@ -20,6 +20,7 @@ import {
   parseJson,
   type ReadResult,
 } from "./read-call.js";
+import { salvagedNearMiss } from "./salvage.js";
 import { callFromDeepSeek, callFromHarmony, callFromMistral, callFromPlugin, deepSeekCallsOf } from "./read-tokens.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
@@ -156,20 +157,29 @@ export function lineCallFindings(text: string, start: Position, items: [number, 
  */
 export function unclosedFindings(text: string, closer: string, shape: Shape, start: Position, vocabulary: CallVocabulary): DialectFinding[] {
   const trimmed = text.trimEnd();
-  const findings = closedFindings(trimmed, closer, shape, start, vocabulary);
+  const findings = closedFindings(trimmed, closer, shape, start, vocabulary, false);
   if (findings.length > 0 || shape !== Shape.NearMiss) return findings;
   // Prose after a near-miss's call (`[execute_command(command="ls") and then …`): the call ends with its parentheses or braces.
   const cut = firstCallEnd(trimmed);
-  return cut > 0 && cut < trimmed.length ? closedFindings(trimmed.slice(0, cut), closer, shape, start, vocabulary) : findings;
+  const cutFindings = cut > 0 && cut < trimmed.length ? closedFindings(trimmed.slice(0, cut), closer, shape, start, vocabulary, false) : findings;
+  return cutFindings.length > 0 ? cutFindings : closedFindings(trimmed, closer, shape, start, vocabulary, true);
 }
 
-/** `unclosedFindings` for `trimmed`, closed with `closer` right after it. */
-function closedFindings(trimmed: string, closer: string, shape: Shape, start: Position, vocabulary: CallVocabulary): DialectFinding[] {
+/**
+ * `unclosedFindings` for `trimmed`, closed with `closer` right after it: the commands it maps to,
+ * or with `errors` the near-miss's own error when it has a hint (words that are no part of its
+ * call, salvage.ts; an unknown action).
+ */
+function closedFindings(trimmed: string, closer: string, shape: Shape, start: Position, vocabulary: CallVocabulary, errors: boolean): DialectFinding[] {
   const end = new PositionWalk(trimmed, start).at(trimmed.length);
   const closed = trimmed + closer;
   const findings: DialectFinding[] = [];
   for (const finding of findingsOf({ shape, text: closed, name: "", closer: "", start, end }, vocabulary)) {
     const { mapped } = finding;
+    if (errors) {
+      if (mapped.type === "error" && mapped.error.hint !== undefined && finding.start.offset === start.offset) findings.push(finding);
+      continue;
+    }
     if (mapped.type !== "command") continue;
     const span = finding.end.offset > end.offset ? { start: finding.start, end } : { start: finding.start, end: finding.end };
     const hint = print(mapped.command);
@@ -226,7 +236,7 @@ function findingOf(candidate: Candidate, vocabulary: CallVocabulary): DialectFin
   const preview = (lineFeed < 0 ? text : text.slice(0, lineFeed)).slice(0, 200);
   let mapped: MappedCall;
   if ("problem" in read) {
-    const error = {
+    const error = (candidate.shape === Shape.NearMiss ? salvagedNearMiss(text, read, span, vocabulary) : undefined) ?? {
       code: "unmapped_call" as const,
       message: `This looks like ${dialect === "hermes" ? "a <tool_call> block" : "a tool call"} but ${read.problem}; write it as a clio command, [PROTOCOL:action=…:key="value"].`,
       span,

@@ -120,6 +120,33 @@ function bareEnd(text: string, from: number, isSeparator: (code: number) => bool
 }
 
 /**
+ * The calls `NAME(…)` (a name in dots too, `FILE_OP.read(…)`) that stand among other words in
+ * `text`: the [start, end) index pairs of each, from its name through its `)`. Reading stops at a
+ * `(` that never closes. One pass over the text.
+ */
+export function callsAmongWords(text: string): [number, number][] {
+  const items: [number, number][] = [];
+  let i = 0;
+  while (i < text.length) {
+    if (NAME_FIRST[text.charCodeAt(i)] !== 1) {
+      i++;
+      continue;
+    }
+    let nameEnd = wordEnd(text, i);
+    while (text.charCodeAt(nameEnd) === 0x2e && wordEnd(text, nameEnd + 1) > nameEnd + 1) nameEnd = wordEnd(text, nameEnd + 1);
+    if (text.charCodeAt(nameEnd) !== 0x28) {
+      i = nameEnd;
+      continue;
+    }
+    const close = balancedEnd(text, nameEnd);
+    if (close < 0) return items;
+    items.push([i, close]);
+    i = close;
+  }
+  return items;
+}
+
+/**
  * A Python list of two or more calls, `[NAME(…), NAME(…)]` (Llama 3.2's and ToolACE's pythonic
  * form, as a near-miss's text), a comma allowed before its `]` (then one call is a list too): the
  * [start, end) index pairs of its calls, or undefined when `text` is no such list. One pass over
@@ -145,20 +172,33 @@ export function callListItems(text: string): [number, number][] | undefined {
   }
 }
 
+/** `key=value` pairs that stopped at a pair that could not be read: those before it, and where it starts. */
+export interface PairsProblem {
+  problem: string;
+  args: ReadCall["args"];
+  bare: string[] | undefined;
+  stoppedAt: number;
+}
+
+function stopped(problem: string, args: ReadCall["args"], bare: string[] | undefined, stoppedAt: number): PairsProblem {
+  return { problem, args, bare, stoppedAt };
+}
+
 /**
  * `key=value` pairs separated by the characters `isSeparator` takes.
  * Values: string literals, numbers, words, JSON objects and arrays, heredocs, or bare runs.
  */
-export function readPairs(text: string, isSeparator: (code: number) => boolean): { problem: string } | { args: ReadCall["args"]; bare: string[] | undefined } {
+export function readPairs(text: string, isSeparator: (code: number) => boolean): PairsProblem | { args: ReadCall["args"]; bare: string[] | undefined } {
   const args: ReadCall["args"] = [];
   let bare: string[] | undefined;
   let i = 0;
   for (;;) {
     i = skipSeparators(text, i, isSeparator);
     if (i >= text.length) return { args, bare };
+    const pairStart = i;
     const nameEnd = keyEnd(text, i);
     const key = nameEnd > i ? text.slice(i, nameEnd) : undefined;
-    if (key === undefined) return { problem: `expected a parameter name at "${text.slice(i, i + 20)}"` };
+    if (key === undefined) return stopped(`expected a parameter name at "${text.slice(i, i + 20)}"`, args, bare, pairStart);
     i += key.length;
     while (text[i] === " " || text[i] === "\t") i++;
     if (text.startsWith("<<", i)) {
@@ -166,15 +206,15 @@ export function readPairs(text: string, isSeparator: (code: number) => boolean):
       header.lastIndex = i;
       const tag = header.exec(text);
       const close = tag ? new RegExp(`\\r?\\n${tag[1]}[ \\t]*(?:\\r?\\n|$)`, "g") : undefined;
-      if (!tag || !close) return { problem: `the heredoc of ${key} is not closed` };
+      if (!tag || !close) return stopped(`the heredoc of ${key} is not closed`, args, bare, pairStart);
       close.lastIndex = header.lastIndex - 1;
       const found = close.exec(text);
-      if (!found) return { problem: `the heredoc of ${key} is not closed` };
+      if (!found) return stopped(`the heredoc of ${key} is not closed`, args, bare, pairStart);
       args.push([key, text.slice(header.lastIndex, found.index)]);
       i = found.index + found[0].length;
       continue;
     }
-    if (text[i] !== "=" && text[i] !== ":") return { problem: `expected = after ${key}` };
+    if (text[i] !== "=" && text[i] !== ":") return stopped(`expected = after ${key}`, args, bare, pairStart);
     i++;
     while (text[i] === " " || text[i] === "\t") i++;
     const first = text[i];
@@ -182,15 +222,15 @@ export function readPairs(text: string, isSeparator: (code: number) => boolean):
     let value: unknown;
     if (first === '"' || first === "'") {
       end = stringEnd(text, i);
-      if (end < 0) return { problem: `the quoted value of ${key} is not closed` };
+      if (end < 0) return stopped(`the quoted value of ${key} is not closed`, args, bare, pairStart);
       value = stringValue(text.slice(i, end));
     } else if (first === "{" || first === "[") {
       end = balancedEnd(text, i);
       value = end < 0 ? undefined : parseJson(text.slice(i, end));
-      if (value === undefined) return { problem: `the value of ${key} is not valid JSON` };
+      if (value === undefined) return stopped(`the value of ${key} is not valid JSON`, args, bare, pairStart);
     } else {
       end = bareEnd(text, i, isSeparator);
-      if (end === i) return { problem: `${key} has no value` };
+      if (end === i) return stopped(`${key} has no value`, args, bare, pairStart);
       const run = text.slice(i, end);
       value = Object.hasOwn(WORDS, run) ? WORDS[run] : run;
       if (typeof value === "string") (bare ??= []).push(key);
@@ -281,7 +321,10 @@ export function readNearMiss(text: string, vocabulary: CallVocabulary): ReadResu
     return { problem: "its parameters must be a JSON object" };
   }
   const pairs = readPairs(rest, isNearMissSeparator);
-  if ("problem" in pairs) return { problem: pairs.problem };
+  if ("problem" in pairs) {
+    const partial = pairs.args.length === 0 ? undefined : withAction(pairs.bare === undefined ? { name, args: pairs.args } : { name, args: pairs.args, bare: pairs.bare }, action);
+    return partial === undefined ? { problem: pairs.problem } : { problem: pairs.problem, partial, unread: rest.slice(pairs.stoppedAt) };
+  }
   const call: ReadCall = { name, args: pairs.args };
   if (pairs.bare !== undefined) call.bare = pairs.bare;
   return withAction(call, action);

@@ -17,7 +17,18 @@ export interface ReadCall {
   bare?: string[];
 }
 
-export type ReadResult = ReadCall | { problem: string } | undefined;
+/**
+ * Why a call-shaped text could not be read; for a near-miss (readNearMiss) also what could be
+ * read before that (`partial`: its name and the parameters up to the first it could not read)
+ * and the text it stopped at (`unread`).
+ */
+export interface ReadProblem {
+  problem: string;
+  partial?: ReadCall;
+  unread?: string;
+}
+
+export type ReadResult = ReadCall | ReadProblem | undefined;
 
 type JsonObject = Record<string, unknown>;
 

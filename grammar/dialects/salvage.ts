@@ -1,0 +1,76 @@
+/**
+ * A near-miss of this language that does not read as one call — prose after its parameters
+ * (`[FILE_OP action=read path="a.ts" which holds the config]`), beside its call
+ * (`[read_file(path="a.ts") is how I would start]`) or between its calls — is never run: it is
+ * an error whose hint holds the commands of what could be read, one a line.
+ */
+import type { Span, SyntaxError } from "../ast.js";
+import { print } from "../printer.js";
+import { mapCall, type RawCall } from "./mapping.js";
+import { callsAmongWords, normaliseFullwidth, readFunctionArguments } from "./read-arguments.js";
+import type { ReadCall, ReadProblem } from "./read-call.js";
+import type { CallVocabulary } from "./vocabulary.js";
+
+/** Words quoted in a message are cut to this length. */
+const QUOTED_LENGTH = 60;
+
+/**
+ * The error for the near-miss `text` (from its `[` through its `]`) that could not be read
+ * (`read`): its hint the calls among its words that map to commands, or else its name and the
+ * parameters before the first it could not read; undefined when neither maps to a command.
+ */
+export function salvagedNearMiss(text: string, read: ReadProblem, span: Span, vocabulary: CallVocabulary): SyntaxError | undefined {
+  const inner = normaliseFullwidth(text).slice(1, -1);
+  const commands: string[] = [];
+  const words: string[] = [];
+  let protocol: string | undefined;
+  let from = 0;
+  for (const [start, end] of callsAmongWords(inner)) {
+    const open = inner.indexOf("(", start);
+    const call = readFunctionArguments(inner.slice(start, open), undefined, inner.slice(open + 1, end - 1));
+    const command = call === undefined || "problem" in call ? undefined : commandOf(call, span, vocabulary);
+    if (command === undefined) continue;
+    commands.push(print(command));
+    protocol ??= command.protocol;
+    words.push(inner.slice(from, start));
+    from = end;
+  }
+  words.push(inner.slice(from));
+  if (commands.length > 0) {
+    const hint = commands.join("\n");
+    const several = commands.length > 1;
+    const what = several ? `${commands.length} tool calls in brackets with other words among them` : "a tool call in brackets with other words beside it";
+    const write = several ? "them as clio commands, one a line" : "it as a clio command";
+    return { code: "unmapped_call", message: `This looks like ${what}${quoted(words.join(" "))}, so nothing ran; write ${write}: ${hint}`, hint, protocol, span };
+  }
+  const command = read.partial === undefined ? undefined : commandOf(read.partial, span, vocabulary);
+  if (command === undefined) return undefined;
+  const hint = print(command);
+  const unread = folded(read.unread ?? "");
+  const because = unread === "" ? read.problem : `the words "${unread}" are no parameters`;
+  return {
+    code: "unmapped_call",
+    message: `This looks like a tool call, but ${because}, so nothing ran; write it as a clio command with the parameters that could be read: ${hint}`,
+    hint,
+    protocol: command.protocol,
+    span,
+  };
+}
+
+function commandOf(call: ReadCall, span: Span, vocabulary: CallVocabulary) {
+  const raw: RawCall = { dialect: "clio-variant", name: call.name, args: call.args, span, action: call.action, bare: call.bare };
+  const mapped = mapCall(raw, vocabulary, false);
+  return mapped.type === "command" ? mapped.command : undefined;
+}
+
+/** ` ("words")` for the words `text` holds; empty for none. */
+function quoted(text: string): string {
+  const words = folded(text);
+  return words === "" ? "" : ` ("${words}")`;
+}
+
+/** `text` with its blanks folded, without separators around it, cut to `QUOTED_LENGTH`. */
+function folded(text: string): string {
+  const words = text.replace(/\s+/g, " ").replace(/^[ ,;]+|[ ,;]+$/g, "");
+  return words.length > QUOTED_LENGTH ? `${words.slice(0, QUOTED_LENGTH)}…` : words;
+}

@@ -1,0 +1,94 @@
+/**
+ * Calls that other words interrupt (issue 15: no model mistake is silent). A near-miss in brackets
+ * with prose among its parameters or calls never runs: it is an error whose hint holds the commands
+ * of what could be read, one a line. The same in any chunking.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { ParseResult } from "../../grammar/ast.js";
+import { parse } from "../../grammar/index.js";
+import { chunkedAndWhole, chunksOf, SMALL_VOCABULARY } from "./support.js";
+
+const READ = '[FILE_OP:action=read:path="src/a.ts"]';
+const TEST = '[EXEC:action=run:command="npm test"]';
+
+/** `text` in every two-piece chunking and in 1-character chunks gives the one-shot result; returns that result. */
+function expectEveryChunking(text: string): ParseResult {
+  const whole = parse(text, SMALL_VOCABULARY);
+  for (let cut = 1; cut < text.length; cut++) expect(chunkedAndWhole(SMALL_VOCABULARY, text, [text.slice(0, cut), text.slice(cut)]).chunked, `cut at ${cut}`).toEqual(whole);
+  expect(chunkedAndWhole(SMALL_VOCABULARY, text, [...text]).chunked).toEqual(whole);
+  return whole;
+}
+
+/** The errors of `text` (in every chunking) as [hint, line, column]; nothing ran and nothing was mentioned. */
+function errorsOf(text: string): [string | undefined, number, number][] {
+  const result = expectEveryChunking(text);
+  expect(result.commands).toEqual([]);
+  expect(result.mentions).toEqual([]);
+  return result.errors.map((error) => [error.hint, error.span.start.line, error.span.start.column]);
+}
+
+describe("a near-miss with other words in its brackets", () => {
+  it("with prose after its parameters is an error whose hint is the command of the parameters read, naming the words it could not read", () => {
+    const text = '[FILE_OP action=read path="src/a.ts" which holds the config]';
+    expect(errorsOf(text)).toEqual([[READ, 1, 1]]);
+    expect(parse(text, SMALL_VOCABULARY).errors[0]!.message).toContain('"which holds the config"');
+    expect(errorsOf('Then [FILE_OP, action=read, path="src/a.ts", the config file] and done.')).toEqual([[READ, 1, 6]]);
+  });
+
+  it("with prose beside its call is an error whose hint is the call as a command", () => {
+    const text = '[read_file(path="src/a.ts") is how I would start]';
+    expect(errorsOf(text)).toEqual([[READ, 1, 1]]);
+    expect(parse(text, SMALL_VOCABULARY).errors[0]!.message).toContain('"is how I would start"');
+    expect(errorsOf('[FILE_OP.read(path="src/a.ts") first]')).toEqual([[READ, 1, 1]]);
+  });
+
+  it("with prose between its calls, over lines or on one, is one error whose hint holds each call's command, one a line", () => {
+    const hint = `${READ}\n${TEST}`;
+    expect(errorsOf('[read_file(path="src/a.ts")\nand then\nexecute_command(command="npm test")]')).toEqual([[hint, 1, 1]]);
+    expect(errorsOf('[read_file(path="src/a.ts"), then execute_command(command="npm test")]')).toEqual([[hint, 1, 1]]);
+  });
+
+  it("never closed, with prose after its parameters, is the same error", () => {
+    expect(errorsOf('[FILE_OP action=read path="src/a.ts" which holds the config\n\nMore.')).toEqual([[READ, 1, 1]]);
+    expect(errorsOf('[FILE_OP action=read path="src/a.ts" which holds the config')).toEqual([[READ, 1, 1]]);
+  });
+
+  it("in inline code is a mention whose hint is the command", () => {
+    const result = expectEveryChunking('Write `[FILE_OP action=read path="src/a.ts" to see it]` next.');
+    expect(result.errors).toEqual([]);
+    expect(result.mentions.map((mention) => [mention.context, mention.hint])).toEqual([["inline-code", READ]]);
+  });
+
+  it("naming nothing registered, or with nothing readable, says what it did before", () => {
+    expect(parse("[the docs (see below) are long]", SMALL_VOCABULARY)).toEqual({ commands: [], mentions: [], errors: [] });
+    expect(errorsOf("[FILE_OP which=is the file tool]")).toEqual([[undefined, 1, 1]]);
+  });
+});
+
+const PIECES = [
+  '[FILE_OP action=read path="src/a.ts" which holds the config]',
+  '[read_file(path="src/a.ts") is how I would start]',
+  '[read_file(path="a")\nand then\nexecute_command(command="ls")]',
+  '[FILE_OP action=read path="b" and',
+  "`",
+  "\n",
+  "\n\n",
+  "prose ",
+  '[FILE_OP:action=read:path="c"]',
+  "]",
+];
+
+describe("laws", () => {
+  it("any chunking of prose, near-misses with words among their calls and commands gives the one-shot result", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 20 }), fc.array(fc.constantFrom(1, 1, 2, 3, 7, 40), { minLength: 1, maxLength: 6 }), (pieces, sizes) => {
+        const text = pieces.join("");
+        const { chunked, whole } = chunkedAndWhole(SMALL_VOCABULARY, text, chunksOf(text, sizes));
+        expect(chunked).toEqual(whole);
+        expect(chunkedAndWhole(SMALL_VOCABULARY, text, [...text]).chunked).toEqual(whole);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
