@@ -33,7 +33,7 @@ function startOf(event: ParseEvent): number {
  *
  * The layer shares the scanner's one-character fast path: while nothing is open, held or
  * pending and the current line's beginning can no longer hold a call, the fast path's mask also
- * stops at `<`, `[`, `［` and line feeds (`Stops.dialect`), so every other character passes
+ * stops at `<`, `>`, `[`, `［`, `{` and line feeds (`Stops.dialect`), so every other character passes
  * both at once, and the recognizer is told how many went by when it reads again. While it
  * reads a candidate or a line's beginning, every character stops (`Stops.every`).
  */

@@ -7,6 +7,7 @@
  */
 import type { Position } from "../ast.js";
 import { findingsOf, Shape, type DialectFinding } from "./finding.js";
+import { FirstKeyReader, KeyStep } from "./inline-json.js";
 import { NearNameReader } from "./near-name.js";
 import {
   APOSTROPHE,
@@ -20,6 +21,7 @@ import {
   COMMA,
   FULLWIDTH_CLOSE,
   Front,
+  LESS,
   LINE_FEED,
   Mode,
   OPEN_BRACE,
@@ -78,6 +80,10 @@ export abstract class CandidateReader {
   protected markedLine = -1;
   /** The JSON candidate being read opened right after a marker token: it ends with its closing brace or bracket. */
   protected jsonMarked = false;
+  /** Where the JSON object at a line's start closed (`Mode.JsonAfter`). */
+  protected jsonClosedAt = 0;
+  /** The JSON call in the middle of a line (`Shape.InlineJson`) opened with a `{` that ended its line: it may run over lines. */
+  protected inlineLines = false;
   /** Whether the near-miss's `[` began its line (after an indentation): a `{` right after it opens a JSON array of calls. */
   protected nearAtLineStart = false;
   /** The bracket a near-miss opened with. */
@@ -85,6 +91,8 @@ export abstract class CandidateReader {
   /** The pipe a model token opened with after its `<`: `|`, or DeepSeek's fullwidth `｜`. */
   protected markerPipe = PIPE;
   protected readonly near: NearNameReader;
+  /** After a `{` in the middle of a line (`Mode.InlineKey`): its first key. */
+  protected readonly firstKey = new FirstKeyReader();
 
   /** The front where `idleFrom` (an index into the chunk being read) stands. */
   protected front = Front.Indent;
@@ -171,7 +179,13 @@ export abstract class CandidateReader {
           this.completeAt(input, i, base);
           return i;
         }
-        return this.abandon(i);
+        // Prose after a JSON call (not a Python dict, as in the middle of a line) on its line: told but not run.
+        if (this.shape !== Shape.Json || this.jsonSingle) return this.abandon(i);
+        this.shape = Shape.InlineJson;
+        this.capture += input.slice(this.captureFrom, i);
+        this.complete(this.jsonClosedAt);
+        this.idleAt(i);
+        return i;
       case Mode.TagBody:
         return this.tagBody(input, i, base, code);
       case Mode.CallAfter:
@@ -192,6 +206,22 @@ export abstract class CandidateReader {
       case Mode.GreaterName:
       case Mode.GreaterInput:
         return this.react(input, i, base, code);
+      case Mode.InlineKey: {
+        const next = this.firstKey.take(code);
+        if (next === KeyStep.Line) this.newline(base + i);
+        else if (next === KeyStep.Fails) {
+          // Blanks alone since the `{` ended its line: the character after them begins a line.
+          const lineBegins = this.firstKey.blankSinceLine;
+          this.abandon(i);
+          if (lineBegins) this.front = Front.Indent;
+          return i;
+        } else if (next === KeyStep.Opens) {
+          this.readJson(Shape.InlineJson, 1, true);
+          this.jsonOpening = false;
+          this.inlineLines = this.firstKey.onNextLine;
+        }
+        return i + 1;
+      }
       default:
         return this.abandon(i);
     }
@@ -263,6 +293,7 @@ export abstract class CandidateReader {
       default:
         // The brace or bracket that ends a call after a marker token ends the candidate: `inside` must read it.
         if (this.jsonMarked && this.depth === 1 && (code === CLOSE_BRACE || code === CLOSE_BRACKET)) return false;
+        if (code === LESS && this.shape === Shape.InlineJson) return false;
         return !this.jsonOpening || code === QUOTE || code === CLOSE_BRACE || code === SPACE || code === TAB || code === CARRIAGE_RETURN || this.opensSingle(code);
     }
   }
@@ -273,11 +304,15 @@ export abstract class CandidateReader {
       if (this.escaped) this.escaped = false;
       else if (code === BACKSLASH) this.escaped = true;
       else if (code === this.inString) this.inString = 0;
-      else if (code === LINE_FEED) this.newline(base + i);
-      else return stringRunEnd(input, i + 1, this.inString);
+      else if (code === LINE_FEED) {
+        // A JSON call in the middle of a line ends on that line, unless its `{` ended it.
+        if (this.shape === Shape.InlineJson && !this.inlineLines) return this.abandon(i);
+        this.newline(base + i);
+      } else return stringRunEnd(input, i + 1, this.inString);
       return i + 1;
     }
     if (code === LINE_FEED) {
+      if (this.shape === Shape.InlineJson && !this.inlineLines) return this.abandon(i);
       this.newline(base + i);
       if (this.blank) {
         this.endUnclosed(this.capture + input.slice(this.captureFrom, i));
@@ -294,7 +329,11 @@ export abstract class CandidateReader {
       this.jsonOpening = false;
       this.jsonSingle = code === APOSTROPHE;
     }
-    if (!isStructural(code)) return plainRunEnd(input, i + 1);
+    if (!isStructural(code)) {
+      if (this.shape !== Shape.InlineJson) return plainRunEnd(input, i + 1);
+      // JSON has no `<` outside its strings: a tag after braces in prose (`{"type": is … <tool_call>`) is read as such.
+      return code === LESS ? this.abandon(i) : i + 1;
+    }
     if (code === QUOTE || (code === APOSTROPHE && (this.mode === Mode.FunctionArgs || this.jsonSingle))) {
       this.inString = code;
       return i + 1;
@@ -312,8 +351,10 @@ export abstract class CandidateReader {
       if (--this.depth === 0) {
         // After a marker token the call ends here (a closing token may follow on its line); else its line must end blank.
         if (json && this.jsonMarked) this.completeAt(input, i + 1, base);
-        else if (json) this.mode = Mode.JsonAfter;
-        else {
+        else if (json) {
+          this.mode = Mode.JsonAfter;
+          this.jsonClosedAt = base + i + 1;
+        } else {
           this.completeAt(input, i + 1, base);
           this.mode = Mode.CallAfter;
           this.separated = false;

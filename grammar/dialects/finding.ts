@@ -3,7 +3,7 @@
  * mapping.ts) into what the call scanner reports: a command, or an error whose hint is the clio
  * command. The recognizer (recognizer.ts) only finds where a candidate starts and ends.
  */
-import type { Position } from "../ast.js";
+import type { Command, Position, Span } from "../ast.js";
 import { print } from "../printer.js";
 import { objectsOfArray, PositionWalk } from "./call-array.js";
 import { mapCall, type MappedCall, type RawCall } from "./mapping.js";
@@ -53,6 +53,8 @@ export const enum Shape {
   Mistral,
   /** gpt-oss's harmony call: a header naming its recipient, `<|message|>{…}<|call|>`. */
   Harmony,
+  /** A JSON call in the middle of a line of prose, `… {"name": …, "arguments": {…}} …`: never run. */
+  InlineJson,
 }
 
 /** A finished candidate: where it is, its text's start (for a mention), and what it maps to. */
@@ -252,6 +254,7 @@ function findingOf(candidate: Candidate, vocabulary: CallVocabulary): DialectFin
     }
   }
   if (mapped.type === "text") return undefined;
+  if (candidate.shape === Shape.InlineJson && mapped.type === "command") mapped = inlineError(mapped.command, span);
   // `lineEnd` is set later; made here, so that setting it does not change the object's shape.
   return { start, end, preview, markup, regionAt: candidate.regionAt ?? start.offset, mapped, lineEnd: undefined };
 }
@@ -301,7 +304,8 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
         unknownIsError: item,
       };
     }
-    case Shape.Json: {
+    case Shape.Json:
+    case Shape.InlineJson: {
       const value = parseJson(text.trim());
       return { read: callFromJson(value), dialect: "json", markup: false, unknownIsError: false };
     }
@@ -350,6 +354,13 @@ function readTokenCandidate(candidate: Candidate): { read: ReadResult; dialect: 
       // A DeepSeek block: its calls are read one by one (findingsOf), the block itself is no call.
       return { read: undefined, dialect: "deepseek", markup: false, unknownIsError: true };
   }
+}
+
+/** A JSON call in the middle of a line of prose may describe a call rather than make it: it does not run, and the model is told the command to write. */
+function inlineError(command: Command, span: Span): Extract<MappedCall, { type: "error" }> {
+  const hint = print(command);
+  const message = `This looks like a JSON tool call with prose on its line, so it did not run; to run it, write it as a clio command on a line of its own: ${hint}`;
+  return { type: "error", error: { code: "unmapped_call", message, hint, protocol: command.protocol, span } };
 }
 
 /** Whether `text` ends with `suffix` (lower case) in any case, without lowering all of `text`. */

@@ -9,10 +9,10 @@
  * at a line start, a JSON object (`{"…`) on lines of its own, `NAME(…)`, `Action:` and `✿FUNCTION✿:`
  * steps (steps.ts) and `functools[`; Functionary's `>>>NAME` anywhere (steps.ts); and `[`/`［`
  * followed by a registered name in a shape that is not this language's own, or by a Python list of
- * calls (near-miss.ts).
+ * calls (near-miss.ts); in the middle of a line, a `{` whose first key is a JSON call's (inline-json.ts).
  *
- * Between candidates it jumps from one trigger character (`<`, `>`, `[`, `［`, line feed) to the next
- * with `indexOf`. `{` and `(` open a call only at a line's beginning (the "front": an
+ * Between candidates it jumps from one trigger character (`<`, `>`, `[`, `［`, `{`, line feed) to the
+ * next with `indexOf`. `(` opens a call only at a line's beginning (the "front": an
  * indentation, or an indentation and a name), so each line's beginning is read up to what decides
  * it, instead of searching the text for them; a name is checked by its hash before any string is
  * made. One-character chunks take `quiet`.
@@ -52,6 +52,7 @@ export class DialectRecognizer extends FrontReader {
   private nextGreater = -2;
   private nextBracket = -2;
   private nextWide = -2;
+  private nextBrace = -2;
   private nextLine = -2;
   /**
    * Every line feed of the chunk being read before absolute offset `lineFeedsUntil` (absolute
@@ -61,7 +62,7 @@ export class DialectRecognizer extends FrontReader {
   private lineFeedsNext = 0;
   private lineFeedsUntil = 0;
 
-  /** Nothing open and the line's beginning decided: only `<`, `[`, `［` and line feeds change anything (`Stops.dialect`). */
+  /** Nothing open and the line's beginning decided: only `<`, `>`, `[`, `［`, `{` and line feeds change anything (`Stops.dialect`). */
   get asleep(): boolean {
     return this.mode === Mode.Idle && this.front === Front.Dead;
   }
@@ -153,7 +154,7 @@ export class DialectRecognizer extends FrontReader {
     const end = input.length;
     const small = end <= SMALL_CHUNK;
     if (!small) {
-      this.nextLess = this.nextGreater = this.nextBracket = this.nextWide = this.nextLine = -2;
+      this.nextLess = this.nextGreater = this.nextBracket = this.nextWide = this.nextBrace = this.nextLine = -2;
     }
     let i = 0;
     while (i < end) {
@@ -182,8 +183,8 @@ export class DialectRecognizer extends FrontReader {
 
   /**
    * One character while idle, at absolute `offset`: the front follows it, and a `[` opens a
-   * near-miss's name. False (nothing changed) for a character that may open more: `<`, `{` after
-   * an indentation, `(` after a name that may be registered.
+   * near-miss's name. False (nothing changed) for a character that may open more: `<`, `{`, `(`
+   * after a name that may be registered.
    */
   private frontStep(code: number, offset: number): boolean {
     const kind = classOf(code);
@@ -195,7 +196,7 @@ export class DialectRecognizer extends FrontReader {
           this.front = Front.Dead;
           return !this.greaterOpens(offset);
         }
-        if (code === LESS || (code === OPEN_BRACE && this.front === Front.Indent) || (code === OPEN_PARENTHESIS && this.front === Front.Name && this.bufferedNameMay())) {
+        if (code === LESS || code === OPEN_BRACE || (code === OPEN_PARENTHESIS && this.front === Front.Name && this.bufferedNameMay())) {
           return false;
         }
         if (code === OPEN_BRACKET && this.front === Front.Name && this.nameIs(FUNCTOOLS, this.nameLength, "", 0, 0)) {
@@ -251,8 +252,8 @@ export class DialectRecognizer extends FrontReader {
   }
 
   /**
-   * Idle in a long chunk: to the next `<`, `[`, `［` or line feed. A line's beginning is read
-   * once (`lineFront`), so `(` and `{`, which only open a call there, are never searched for.
+   * Idle in a long chunk: to the next `<`, `[`, `［`, `{` or line feed. A line's beginning is read
+   * once (`lineFront`), so `(`, which only opens a call there, is never searched for.
    */
   private idle(input: string, i: number, base: number): number {
     const end = input.length;
@@ -280,8 +281,8 @@ export class DialectRecognizer extends FrontReader {
   }
 
   /**
-   * From index `i` while idle, with the front dead: the line feeds before the next `<`, `[` or
-   * `［` (the chunk's end when there is none) are read, with each line's beginning. Returns that
+   * From index `i` while idle, with the front dead: the line feeds before the next `<`, `[`, `［`
+   * or `{` (the chunk's end when there is none) are read, with each line's beginning. Returns that
    * trigger's index, or -(where to go on) - 1 when a line's beginning opened a candidate or the
    * chunk ended on one.
    */
@@ -296,6 +297,8 @@ export class DialectRecognizer extends FrontReader {
     if (this.nextBracket >= 0 && this.nextBracket < next) next = this.nextBracket;
     if (this.nextWide !== -1 && this.nextWide < i) this.nextWide = input.indexOf("［", i);
     if (this.nextWide >= 0 && this.nextWide < next) next = this.nextWide;
+    if (this.nextBrace !== -1 && this.nextBrace < i) this.nextBrace = input.indexOf("{", i);
+    if (this.nextBrace >= 0 && this.nextBrace < next) next = this.nextBrace;
     let lineFeed = this.nextLine;
     if (lineFeed !== -1 && lineFeed < i) lineFeed = this.lineFeedAfter(input, i, base);
     while (lineFeed >= 0 && lineFeed < next) {
@@ -412,9 +415,9 @@ export class DialectRecognizer extends FrontReader {
     this.front = Front.Dead;
     this.idleFrom = i + 1;
     if (code === OPEN_BRACE) {
-      if (front !== Front.Indent) return i + 1;
-      this.begin(Mode.JsonObject, i, base);
-      this.readJson(Shape.Json, 1);
+      this.begin(front === Front.Indent ? Mode.JsonObject : Mode.InlineKey, i, base);
+      if (front === Front.Indent) this.readJson(Shape.Json, 1);
+      else this.firstKey.reset();
     } else if (code === LESS) {
       this.begin(Mode.Less, i, base);
     } else if (this.wordsMayName(input, i + 1)) this.openNearName(base + i, code, front === Front.Indent);

@@ -43,6 +43,8 @@ export const enum Mode {
   GreaterInput,
   /** After a function call at a line's start: blanks and one `,` or `;`, then the name of another call on its line. */
   CallAfter,
+  /** After a `{` in the middle of a line: blanks, then a JSON call's first key in double quotes (`"name"`, …), matched a character at a time. */
+  InlineKey,
 }
 
 /** What the current line holds before the place being read, while no candidate is open. */

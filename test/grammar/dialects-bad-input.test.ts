@@ -276,6 +276,12 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
       ["unclosed near-misses with prose after their calls", (n) => '[read_file(path="a") and then (more)\n\n'.repeat(n)],
       ["one unclosed near-miss with a long prose after its call", (n) => `[read_file(path="a") ${"and (then) ".repeat(n)}`],
       ["Python lists left open at their lines' ends", (n) => 'x [foo(x=1), read_file(path="a")\n'.repeat(n)],
+      ["braces and first keys in prose", (n) => 'x {a} {"na {"name" { "tool_name": 1} '.repeat(n)],
+      ["JSON calls in prose", (n) => 'x {"name": "read_file", "arguments": {"path": "a"}} y '.repeat(n)],
+      ["a JSON call in prose whose string never closes", (n) => `x {"name": "${"{a} <b ".repeat(n)}`],
+      ["JSON calls in prose nested past the depth limit", (n) => `x ${'{"name": '.repeat(n)}`],
+      ["near-misses with prose among their calls", (n) => '[read_file(path="a") and then x(y) z]\n'.repeat(n)],
+      ["one near-miss with thousands of calls among prose", (n) => `[${'read_file(path="a") and '.repeat(n)}]`],
     ];
     for (const [name, make] of floods) {
       expect(parse(make(5_000), vocabulary).commands, name).toEqual([]);

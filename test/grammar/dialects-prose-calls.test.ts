@@ -1,12 +1,13 @@
 /**
  * Calls that other words interrupt (issue 15: no model mistake is silent). A near-miss in brackets
- * with prose among its parameters or calls never runs: it is an error whose hint holds the commands
- * of what could be read, one a line. The same in any chunking.
+ * with prose among its parameters or calls, and a JSON call with prose on its line, never run: each
+ * is an error whose hint holds the commands of what could be read, one a line. The same in any
+ * chunking.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ParseResult } from "../../grammar/ast.js";
-import { parse } from "../../grammar/index.js";
+import { parse, print } from "../../grammar/index.js";
 import { chunkedAndWhole, chunksOf, SMALL_VOCABULARY } from "./support.js";
 
 const READ = '[FILE_OP:action=read:path="src/a.ts"]';
@@ -66,6 +67,55 @@ describe("a near-miss with other words in its brackets", () => {
   });
 });
 
+describe("a JSON call with prose on its line", () => {
+  const CALL = '{"name": "read_file", "arguments": {"path": "src/a.ts"}}';
+
+  it("in the middle of a line is an error whose hint is the command; it does not run", () => {
+    const text = `I will read it now: ${CALL} and then report.`;
+    expect(errorsOf(text)).toEqual([[READ, 1, 21]]);
+    expect(parse(text, SMALL_VOCABULARY).errors[0]!.span.end.column).toBe(21 + CALL.length);
+  });
+
+  it("at a line's end after prose, after prose that ends a line with its `{`, or before prose, is the same error", () => {
+    expect(errorsOf(`Here is the call: ${CALL}`)).toEqual([[READ, 1, 19]]);
+    expect(errorsOf('I will call: {\n  "name": "read_file",\n  "arguments": {"path": "src/a.ts"}\n}\nDone.')).toEqual([[READ, 1, 14]]);
+    expect(errorsOf(`${CALL} and then report.`)).toEqual([[READ, 1, 1]]);
+  });
+
+  it("quoted in a Python list, or several in a JSON array in prose, is an error per call", () => {
+    expect(errorsOf(`['${CALL}']`)).toEqual([[READ, 1, 3]]);
+    const array = `Calls: [${CALL}, {"name": "execute_command", "arguments": {"command": "npm test"}}]`;
+    expect(errorsOf(array)).toEqual([
+      [READ, 1, 9],
+      [TEST, 1, 9 + CALL.length + 2],
+    ]);
+  });
+
+  it("in inline code or a fence is a mention whose hint is the command", () => {
+    const result = expectEveryChunking(`Use \`${CALL}\` or\n\n\`\`\`\nlet call = ${CALL};\n\`\`\``);
+    expect(result.errors).toEqual([]);
+    expect(result.mentions.map((mention) => [mention.context, mention.hint])).toEqual([
+      ["inline-code", READ],
+      ["fence", READ],
+    ]);
+  });
+
+  it("naming nothing registered, or braces in prose, stay text; what follows them on their line and after is read as before", () => {
+    for (const prose of [
+      'The config is {"name": "app", "port": 8080} as usual.',
+      "A set {a, b} and a dict {'name': 'read_file', 'arguments': {'path': 'a.ts'}} in prose.",
+      'An object {"path": "src/a.ts"} alone.',
+    ]) {
+      expect(parse(prose, SMALL_VOCABULARY), prose).toEqual({ commands: [], mentions: [], errors: [] });
+    }
+    const after = expectEveryChunking(
+      'The field {"type": is needed <tool_call>{"name": "read_file", "arguments": {"path": "src/a.ts"}}</tool_call>\nSee {"name": "x\nread_file(path="src/a.ts")',
+    );
+    expect(after.errors).toEqual([]);
+    expect(after.commands.map((command) => print(command))).toEqual([READ, READ]);
+  });
+});
+
 const PIECES = [
   '[FILE_OP action=read path="src/a.ts" which holds the config]',
   '[read_file(path="src/a.ts") is how I would start]',
@@ -77,6 +127,12 @@ const PIECES = [
   "prose ",
   '[FILE_OP:action=read:path="c"]',
   "]",
+  '{"name": "read_file", "arguments": {"path": "d"}}',
+  "{\n",
+  '{"type": ',
+  " <tool_call>",
+  "</tool_call>",
+  "'",
 ];
 
 describe("laws", () => {

@@ -765,12 +765,16 @@ describe("other dialects and near-misses", () => {
       "The <｜tool▁call▁begin｜> token opens a call, [TOOL_CALLS] marks them, <|action_start|> too.",
       "<function_call> and <tools> wrap JSON calls.",
       "<|channel|>analysis<|message|>Think.<|end|><|start|>assistant<|channel|>final<|message|>The answer is 42.<|return|>",
-      'functools is a module; functools[0] too\nfunctools[{"name": "alice"}]\nfunctools [{"name": "read_file", "arguments": {"path": "a.ts"}}]',
+      'functools is a module; functools[0] too\nfunctools[{"name": "alice"}]',
       "✿ flowers ✿\n✿FUNCTION✿ is Qwen-Agent's label.\n✿FUNCTION✿: read_file\nand no arguments line",
       '{"tool_calls": []}',
     ]) {
       expect(parse(plain, vocabulary), plain).toEqual({ commands: [], mentions: [], errors: [] });
     }
+    // Not FireFunction's marker (a blank before its `[`): a JSON call in the middle of a line, told but not run.
+    const spaced = parse('functools [{"name": "read_file", "arguments": {"path": "a.ts"}}]', vocabulary);
+    expect(spaced.commands).toEqual([]);
+    expect(spaced.errors.map((error) => error.hint)).toEqual(['[FILE_OP:action=read:path="a.ts"]']);
   });
 
   it("a ReAct step needs `Action:` at a line's start, a registered name, and an `Action Input:` line; otherwise it is text", () => {
