@@ -194,6 +194,8 @@ export abstract class CandidateReader {
         return this.arrayOpen(i, base, code);
       case Mode.CallList:
         return this.callList(input, i, base, code);
+      case Mode.ListWords:
+        return this.listWords(input, i, base, code);
       case Mode.Marker:
       case Mode.HarmonyHeader:
       case Mode.MistralName:
@@ -264,6 +266,9 @@ export abstract class CandidateReader {
 
   /** In a Python list whose first call names nothing (near-miss.ts). */
   protected abstract callList(input: string, i: number, base: number, code: number): number;
+
+  /** In a Python list on one line after other words came between its calls (near-miss.ts). */
+  protected abstract listWords(input: string, i: number, base: number, code: number): number;
 
   /** Reads on in a ReAct, Qwen-Agent or Functionary step (`Mode.ReactOpen` to `Mode.ReactText`, `Mode.GreaterName`, `Mode.GreaterInput`): steps.ts. */
   protected abstract react(input: string, i: number, base: number, code: number): number;

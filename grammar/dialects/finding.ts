@@ -55,6 +55,8 @@ export const enum Shape {
   Harmony,
   /** A JSON call in the middle of a line of prose, `… {"name": …, "arguments": {…}} …`: never run. */
   InlineJson,
+  /** A Python list on one line with other words among its calls, `[foo(x=1) and read_file(…)]`: never run (salvage.ts). */
+  ListWords,
 }
 
 /** A finished candidate: where it is, its text's start (for a mention), and what it maps to. */
@@ -238,7 +240,10 @@ function findingOf(candidate: Candidate, vocabulary: CallVocabulary): DialectFin
   const preview = (lineFeed < 0 ? text : text.slice(0, lineFeed)).slice(0, 200);
   let mapped: MappedCall;
   if ("problem" in read) {
-    const error = (candidate.shape === Shape.NearMiss ? salvagedNearMiss(text, read, span, vocabulary) : undefined) ?? {
+    const salvaged = candidate.shape === Shape.NearMiss || candidate.shape === Shape.ListWords ? salvagedNearMiss(text, read, span, vocabulary) : undefined;
+    // A list with other words among its calls, none of which maps to a command, is prose or code (`[f(x) for x in xs]`).
+    if (salvaged === undefined && candidate.shape === Shape.ListWords) return undefined;
+    const error = salvaged ?? {
       code: "unmapped_call" as const,
       message: `This looks like ${dialect === "hermes" ? "a <tool_call> block" : "a tool call"} but ${read.problem}; write it as a clio command, [PROTOCOL:action=…:key="value"].`,
       span,
@@ -329,6 +334,8 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
         markup: false,
         unknownIsError: true,
       };
+    case Shape.ListWords:
+      return { read: { problem: "other words come among its calls" }, dialect: "function", markup: false, unknownIsError: false };
     case Shape.JsonArray:
       // Its objects are read one by one (findingsOf): the array itself is no call.
       return { read: undefined, dialect: "json", markup: false, unknownIsError: false };

@@ -22,6 +22,8 @@ import {
   DOT,
   Front,
   FULLWIDTH_CLOSE,
+  FULLWIDTH_OPEN,
+  GREATER,
   LESS,
   LINE_FEED,
   Mode,
@@ -192,21 +194,49 @@ export abstract class NearMissReader extends TagReader {
     switch (this.listPart) {
       case ListPart.Name:
         if (code === OPEN_PARENTHESIS) this.depth = 1;
-        else if (!isNameCharacter(code) && code !== DOT) return this.dropList(input, i, base, opensLine);
+        else if (!isNameCharacter(code) && code !== DOT) return this.wordsAmongCalls(input, i, base, opensLine);
         return i + 1;
       case ListPart.Between:
         if (code === COMMA) this.listPart = ListPart.Next;
         else if (code === CLOSE_BRACKET) this.completeAt(input, i + 1, base);
-        else if (!blank) return this.dropList(input, i, base, opensLine);
+        else if (!blank) return this.wordsAmongCalls(input, i, base, opensLine);
         return i + 1;
       default:
         if (beginsCallName(code)) {
           this.listPart = ListPart.Name;
           this.callStart = opensLine ? base + i : -1;
         } else if (code === CLOSE_BRACKET) this.completeAt(input, i + 1, base);
-        else if (!blank) return this.dropList(input, i, base, opensLine);
+        else if (!blank) return this.wordsAmongCalls(input, i, base, opensLine);
         return i + 1;
     }
+  }
+
+  /**
+   * Other words between the calls of a list (after one complete call at least): past the line of
+   * its `[` it is dropped there (`dropList`); on that line it is read on to its `]` on the line
+   * (`listWords`), for the calls among its words (salvage.ts).
+   */
+  private wordsAmongCalls(input: string, i: number, base: number, opensLine: boolean): number {
+    if (this.line !== this.startLine) return this.dropList(input, i, base, opensLine);
+    this.mode = Mode.ListWords;
+    this.depth = 0;
+    return i;
+  }
+
+  /**
+   * In a list on one line after other words came among its calls: on to its `]` outside
+   * parentheses. A line break, or a character that may open a call of its own (`<`, `>`, `{`,
+   * `[`, `［`), drops it there, and that character is read as text.
+   */
+  protected listWords(input: string, i: number, base: number, code: number): number {
+    if (code === LINE_FEED || code === LESS || code === GREATER || code === OPEN_BRACE || code === OPEN_BRACKET || code === FULLWIDTH_OPEN) return this.abandon(i);
+    if (code === OPEN_PARENTHESIS) this.depth++;
+    else if (code === CLOSE_PARENTHESIS) this.depth = Math.max(0, this.depth - 1);
+    else if (code === CLOSE_BRACKET && this.depth === 0) {
+      this.shape = Shape.ListWords;
+      this.completeAt(input, i + 1, base);
+    }
+    return i + 1;
   }
 
   /**

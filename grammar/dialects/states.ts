@@ -45,6 +45,8 @@ export const enum Mode {
   CallAfter,
   /** After a `{` in the middle of a line: blanks, then a JSON call's first key in double quotes (`"name"`, …), matched a character at a time. */
   InlineKey,
+  /** A Python list on one line after other words came between its calls: on to its `]` on that line (near-miss.ts). */
+  ListWords,
 }
 
 /** What the current line holds before the place being read, while no candidate is open. */

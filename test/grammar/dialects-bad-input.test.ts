@@ -282,6 +282,8 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
       ["JSON calls in prose nested past the depth limit", (n) => `x ${'{"name": '.repeat(n)}`],
       ["near-misses with prose among their calls", (n) => '[read_file(path="a") and then x(y) z]\n'.repeat(n)],
       ["one near-miss with thousands of calls among prose", (n) => `[${'read_file(path="a") and '.repeat(n)}]`],
+      ["Python lists with words among their calls", (n) => "[foo(x=1) and [bar(y) then (z) ".repeat(n)],
+      ["one Python list with thousands of words among its calls", (n) => `[foo(x=1) ${'and read_file(path="a") ('.repeat(n)}]`],
     ];
     for (const [name, make] of floods) {
       expect(parse(make(5_000), vocabulary).commands, name).toEqual([]);

@@ -50,6 +50,16 @@ describe("a near-miss with other words in its brackets", () => {
     expect(errorsOf('[read_file(path="src/a.ts"), then execute_command(command="npm test")]')).toEqual([[hint, 1, 1]]);
   });
 
+  it("a Python list on its `[`'s line whose first call names nothing, with other words among its calls, is the same error", () => {
+    expect(errorsOf('[get_weather(city="Paris") and read_file(path="src/a.ts")]')).toEqual([[READ, 1, 1]]);
+    expect(errorsOf('So: [lookup(id=7), then read_file(path="src/a.ts") and execute_command(command="npm test")] ok')).toEqual([[`${READ}\n${TEST}`, 1, 5]]);
+    // Naming no tool it stays text; a tag or a line break among its words ends it, and what follows is read as before.
+    expect(parse("Write it as [f(x) for x in xs], or [g(1) and h(2)] for two calls.", SMALL_VOCABULARY)).toEqual({ commands: [], mentions: [], errors: [] });
+    const after = expectEveryChunking('[f(x) and <tool_call>{"name": "read_file", "arguments": {"path": "src/a.ts"}}</tool_call>]\n[g(y) then\nread_file(path="src/a.ts")]');
+    expect(after.errors).toEqual([]);
+    expect(after.commands.map((command) => print(command))).toEqual([READ, READ]);
+  });
+
   it("never closed, with prose after its parameters, is the same error", () => {
     expect(errorsOf('[FILE_OP action=read path="src/a.ts" which holds the config\n\nMore.')).toEqual([[READ, 1, 1]]);
     expect(errorsOf('[FILE_OP action=read path="src/a.ts" which holds the config')).toEqual([[READ, 1, 1]]);
@@ -133,6 +143,9 @@ const PIECES = [
   " <tool_call>",
   "</tool_call>",
   "'",
+  "[foo(x=1) and ",
+  'read_file(path="e")',
+  "(",
 ];
 
 describe("laws", () => {
