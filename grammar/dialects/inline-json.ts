@@ -6,7 +6,8 @@
  */
 import { CARRIAGE_RETURN, LINE_FEED, QUOTE, SPACE, TAB } from "./states.js";
 
-const FIRST_KEYS = new Set(["name", "tool", "tool_name", "function", "function_call", "command", "action", "type", "id"]);
+/** A call's name keys, OpenAI's `"type"` and `"id"`, and its arguments' keys, which some models write first. */
+const FIRST_KEYS = new Set(["name", "tool", "tool_name", "function", "function_call", "command", "action", "type", "id", "arguments", "parameters"]);
 const PREFIXES = new Set([...FIRST_KEYS].flatMap((key) => [...key].map((_, length) => key.slice(0, length + 1))));
 
 export const enum KeyStep {

@@ -90,6 +90,7 @@ describe("a JSON call with prose on its line", () => {
     expect(errorsOf(`Here is the call: ${CALL}`)).toEqual([[READ, 1, 19]]);
     expect(errorsOf('I will call: {\n  "name": "read_file",\n  "arguments": {"path": "src/a.ts"}\n}\nDone.')).toEqual([[READ, 1, 14]]);
     expect(errorsOf(`${CALL} and then report.`)).toEqual([[READ, 1, 1]]);
+    expect(errorsOf('Then {"arguments": {"path": "src/a.ts"}, "name": "read_file"} it is.')).toEqual([[READ, 1, 6]]);
   });
 
   it("quoted in a Python list, or several in a JSON array in prose, is an error per call", () => {
