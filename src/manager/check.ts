@@ -39,7 +39,7 @@ export function checkCommand(command: Command, registry: ProtocolRegistry): Chec
   }
   const protocol = registry.get(protocolName);
   if (!protocol) {
-    const corrected = correctedProtocol(command, registry.names());
+    const corrected = correctedProtocol(command, registry.names(), (name) => registry.get(name)?.actions);
     return failure(protocolName, undefined, {
       code: "unknown_protocol",
       message: `Unknown protocol ${command.name}. Known protocols: ${registry.names().join(", ")}.`,

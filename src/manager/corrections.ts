@@ -20,10 +20,17 @@ function printable(parameter: Parameter, key = parameter.key): PrintableParamete
   return { key, form: parameter.form, text: parameter.text };
 }
 
-/** The command with the nearest registered protocol name, if one is plain. */
-export function correctedProtocol(command: Command, names: readonly string[]): string | undefined {
+/**
+ * The command with the nearest registered protocol name, if one is plain and has the action the
+ * command names (`[GET:url=…]` is no typo of GIT's: it names no action of GIT's).
+ */
+export function correctedProtocol(command: Command, names: readonly string[], actionsOf: (name: string) => object | undefined): string | undefined {
   const meant = nearestWord(command.name, names, allowedEdits(command.name));
-  return meant === undefined ? undefined : print({ protocol: meant, parameters: command.parameters.map((parameter) => printable(parameter)) });
+  if (meant === undefined) return undefined;
+  const action = command.parameters.find((parameter) => parameter.key.toLowerCase() === "action")?.text;
+  const actions = actionsOf(meant);
+  if (action === undefined || actions === undefined || !Object.hasOwn(actions, action)) return undefined;
+  return print({ protocol: meant, parameters: command.parameters.map((parameter) => printable(parameter)) });
 }
 
 /** The command with the action it most plausibly means: another agent's name for it, else the nearest action name. */

@@ -45,6 +45,9 @@ describe("the corrected command in the hint of an unknown name", () => {
 
   it("keeps listing what exists when no one correction is plain", () => {
     expect(failed('[FOO:action=read:path="a"]').hint).toContain("Write one of EXEC, FILE_OP");
+    // One letter from GIT, but GIT has no action of that name (nor any named here): no typo of GIT's.
+    expect(failed('[GET:url="https://example.com"]').hint).toContain("Write one of EXEC, FILE_OP");
+    expect(failed('[GET:action=get:url="https://example.com"]').hint).toContain("Write one of EXEC, FILE_OP");
     expect(failed("[GIT:action=frobnicate]").hint).toContain("Write action= followed by one of: status");
     expect(failed('[FILE_OP:action=read:colour="red"]').hint).toBe("FILE_OP.read takes: path, offset, limit.");
     // The parameter a typo means is written already: renaming it would make a duplicate key.
