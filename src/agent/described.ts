@@ -24,7 +24,10 @@ const KINDS: ReadonlyArray<[DescribedAs, RegExp]> = [
     /\b(?:(?:I|we|you|they|it) (?:already |just |previously )?(?:ran|executed|tried|used)|(?:I've|I’ve|I have|we've|we’ve|we have|you've|you’ve|you have) (?:already |just )?(?:run|executed|tried|used)|already (?:ran|run|executed|tried)|earlier|previously|last time|the previous|the last (?:command|run|time)|used to|had (?:run|executed))\b/i,
   ],
   ["addressed", /\byou (?:can|could|may|might|should|need to|have to|will need to) (?:run|use|execute|type|call|try|do)\b|\byourself\b/i],
-  ["example", /\b(?:for example|for instance|e\.g\.|such as|example:)/i],
+  [
+    "example",
+    /\b(?:for example|for instance|e\.g\.|such as|example:|an example|looks like|the (?:syntax|format|form) (?:is|for|of)|is written (?:as|like)|works like this|the command (?:is|would be))/i,
+  ],
 ];
 
 const SENTENCE_END = /[.!?](?=\s|$)/;

@@ -29,6 +29,9 @@ describe("a command only described", () => {
     ['The previous command [FILE_OP:action=delete:path="tmp"] failed.', "past"],
     ['| 1 | [FILE_OP:action=delete:path="x"] | removes x |', "table"],
     ['A write looks like this, for example [FILE_OP:action=write:path="a.txt":content="x"].', "example"],
+    ['The syntax is [FILE_OP:action=write:path="x.txt":content="y"] with a path and content.', "example"],
+    ['A delete looks like [FILE_OP:action=delete:path="x"].', "example"],
+    ['Writing a file works like this: [FILE_OP:action=write:path="x.txt":content="y"]', "example"],
   ])("%s is %s", (text, kind) => {
     expect(describedAs(text)).toBe(kind);
   });
@@ -40,6 +43,7 @@ describe("a command only described", () => {
     'As you asked, deleting it: [FILE_OP:action=delete:path="build"]',
     'I am avoiding the cache, so: [EXEC:action=run:command="npm ci"]',
     'The build ran out of date, so: [FILE_OP:action=delete:path="build"]',
+    'The file looks stale, removing it: [FILE_OP:action=delete:path="old.txt"]',
     '- [FILE_OP:action=delete:path="build"] | then the rest',
   ])("%s is given, not described", (text) => {
     expect(describedAs(text)).toBeUndefined();
