@@ -251,7 +251,7 @@ function findingOf(candidate: Candidate, vocabulary: CallVocabulary): DialectFin
     mapped = { type: "error", error };
   } else {
     // Made with all its fields at once: one added later gives the object a separate store.
-    const call: RawCall = { dialect, name: read.name, args: read.args, span, action: read.action, bare: read.bare };
+    const call: RawCall = { dialect, name: read.name, args: read.args, span, action: read.action, bare: read.bare, positional: read.positional };
     try {
       mapped = mapCall(call, vocabulary, unknownIsError);
     } catch {

@@ -21,6 +21,8 @@ export interface RawCall {
   args: [string, unknown][];
   /** Keys whose values were written bare (near-misses of this language): kept bare when they decode. */
   bare?: string[] | undefined;
+  /** The one argument was written without its name (read-call.ts, ReadCall). */
+  positional?: boolean | undefined;
   span: Span;
 }
 
@@ -104,6 +106,12 @@ export function mapCall(written: RawCall, vocabulary: CallVocabulary, unknownIsE
     );
   }
   action = action.toLowerCase();
+  if (call.positional) {
+    // Which parameter an unnamed argument is, the call does not say: told, with the first parameter as the guess, not run.
+    const first = Object.keys(definition.parameters)[0] ?? "value";
+    const message = `This looks like ${describeDialect(call.dialect)} whose one argument has no name, so nothing ran; the hint takes it for ${protocol.name}.${action}'s first parameter, ${first}.`;
+    return fail(call, message, draft(protocol, action, [[first, call.args[0]![1]]]), protocol.name);
+  }
   // The parameters are made from the arguments as given, with no list of them made first (an error's hint makes one).
   const parameters: Parameter[] = [parameter("action", "bare", action, call.span)];
   // A ReAct or Functionary step's plain input (read-call.ts, callFromReact) is the value of the action's first parameter.

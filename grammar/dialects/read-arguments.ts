@@ -249,6 +249,9 @@ export function readFunctionArguments(name: string, action: string | undefined, 
   }
   const pairs = readPairs(text, isArgumentSeparator);
   if ("problem" in pairs) {
+    const single = /^\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*$/.exec(text);
+    // One argument without its name: the mapping makes it the action's first parameter, for the hint.
+    if (single) return withAction({ name, args: [["", stringValue(single[1]!)]], positional: true }, action);
     const positional = /^\s*["'\d]/.test(text);
     return { problem: positional ? 'its arguments must be named (path="a.ts"), not positional' : pairs.problem };
   }

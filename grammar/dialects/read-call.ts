@@ -15,6 +15,8 @@ export interface ReadCall {
   args: [string, unknown][];
   /** Keys whose values were written bare. */
   bare?: string[];
+  /** The one argument was written without its name (`read_file("a.ts")`): its key is "". */
+  positional?: boolean;
 }
 
 /**

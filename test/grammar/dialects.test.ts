@@ -851,8 +851,17 @@ describe("other dialects and near-misses", () => {
     expect(wrongType[0]!.message).toContain("path must be text, not a JSON array");
     const notObject = parse('<tool_call>{"name": "read_file", "arguments": 7}</tool_call>', vocabulary).errors;
     expect(notObject[0]!.message).toContain("must be a JSON object");
-    const positional = parse('read_file("a.ts")', vocabulary).errors;
-    expect(positional[0]!.message).toContain("must be named");
+    // One unnamed argument: not run, the hint takes it for the action's first parameter; two: no guess.
+    const positional = parse('read_file("a.ts")', vocabulary);
+    expect(positional.commands).toEqual([]);
+    expect(positional.errors).toMatchObject([{ code: "unmapped_call", hint: '[FILE_OP:action=read:path="a.ts"]' }]);
+    expect(positional.errors[0]!.message).toContain("no name");
+    expect(chunked([...'read_file("a.ts")'])).toEqual(positional);
+    expect(parse("execute_command('npm test')", vocabulary).errors).toMatchObject([{ hint: '[EXEC:action=run:command="npm test"]' }]);
+    const two = parse('read_file("a.ts", 5)', vocabulary).errors;
+    expect(two[0]!.message).toContain("must be named");
+    expect(two[0]!.hint).toBeUndefined();
+    expect(parse('print("hello")', vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
   });
 
   it("takes a JSON object value for a json parameter and numbers and booleans as words", () => {
