@@ -158,17 +158,7 @@ export abstract class CandidateReader {
       case Mode.NearName:
         return this.nearName(input, i, code);
       case Mode.NearColon:
-        if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) return i + 1;
-        if (code === LINE_FEED) {
-          this.newline(base + i);
-          return i + 1;
-        }
-        if (code !== OPEN_BRACE) return this.abandon(i);
-        this.mode = Mode.NearBody;
-        this.inString = 0;
-        this.depth = 0;
-        this.blank = false;
-        return i;
+        return this.nearColon(i, base, code);
       case Mode.NearBody:
       case Mode.FunctionArgs:
       case Mode.JsonObject:
@@ -257,6 +247,9 @@ export abstract class CandidateReader {
 
   /** After `[`: the words of a near-miss (near-miss.ts). */
   protected abstract nearName(input: string, i: number, code: number): number;
+
+  /** After `[NAME:`: a `{`, or an action written without `action=` (colon-action.ts). */
+  protected abstract nearColon(i: number, base: number, code: number): number;
 
   /** Between a `[` that ends its line and a JSON array's first `{` (near-miss.ts). */
   protected abstract arrayOpen(i: number, base: number, code: number): number;

@@ -20,7 +20,7 @@ import {
   parseJson,
   type ReadResult,
 } from "./read-call.js";
-import { salvagedNearMiss } from "./salvage.js";
+import { colonActionError, salvagedNearMiss, withActionKey } from "./salvage.js";
 import { callFromDeepSeek, callFromHarmony, callFromMistral, callFromPlugin, deepSeekCallsOf } from "./read-tokens.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
@@ -57,6 +57,8 @@ export const enum Shape {
   InlineJson,
   /** A Python list on one line with other words among its calls, `[foo(x=1) and read_file(…)]`: never run (salvage.ts). */
   ListWords,
+  /** A command whose action is written without `action=`, `[GIT:status]` (colon-action.ts): never run. */
+  ColonAction,
 }
 
 /** A finished candidate: where it is, its text's start (for a mention), and what it maps to. */
@@ -161,6 +163,8 @@ export function lineCallFindings(text: string, start: Position, items: [number, 
  */
 export function unclosedFindings(text: string, closer: string, shape: Shape, start: Position, vocabulary: CallVocabulary): DialectFinding[] {
   const trimmed = text.trimEnd();
+  // An action written without `action=` is never run: its own error, closed where it ended.
+  if (shape === Shape.ColonAction) return closedFindings(trimmed, closer, shape, start, vocabulary, true);
   const findings = closedFindings(trimmed, closer, shape, start, vocabulary, false);
   if (findings.length > 0 || shape !== Shape.NearMiss) return findings;
   // Prose after a near-miss's call (`[execute_command(command="ls") and then …`): the call ends with its parentheses or braces.
@@ -258,6 +262,8 @@ function findingOf(candidate: Candidate, vocabulary: CallVocabulary): DialectFin
       return undefined;
     }
   }
+  if (candidate.shape === Shape.ColonAction && (mapped.type !== "error" || "problem" in read))
+    mapped = colonActionError(mapped.type === "command" ? mapped.command : undefined, withActionKey(text), span);
   if (mapped.type === "text") return undefined;
   if (candidate.shape === Shape.InlineJson && mapped.type === "command") mapped = inlineError(mapped.command, span);
   // `lineEnd` is set later; made here, so that setting it does not change the object's shape.
@@ -334,6 +340,8 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
         markup: false,
         unknownIsError: true,
       };
+    case Shape.ColonAction:
+      return { read: readNearMiss(withActionKey(text), vocabulary), dialect: "clio-variant", markup: false, unknownIsError: false };
     case Shape.ListWords:
       return { read: { problem: "other words come among its calls" }, dialect: "function", markup: false, unknownIsError: false };
     case Shape.JsonArray:

@@ -23,6 +23,7 @@ import {
   SPACE,
   TAB,
 } from "./states.js";
+import { mayBeColonAction } from "./colon-action.js";
 import { Shape } from "./finding.js";
 import { REACT_LABEL, StepReader } from "./steps.js";
 import { beginsCallName, beginsToolCallsMarker, isNameCharacter } from "./near-name.js";
@@ -206,7 +207,7 @@ export abstract class FrontReader extends StepReader {
    * (up to three spaces, then a name): they name nothing by their first character (`[x]`,
    * `[NOTE]`, `[ ]`) or their first two (`[docs]`), and are no word right before a `(` (which may
    * open a Python list of calls, `wordCalls`); or they are this language's own start
-   * (`[FILE_OP:action…`, as `nearName` decides it). The words hold no trigger, so what the
+   * (`[FILE_OP:action=…`, as `nearName` decides it). The words hold no trigger, so what the
    * reader would have read is searched as text.
    */
   protected wordsMayName(input: string, from: number): boolean {
@@ -227,7 +228,8 @@ export abstract class FrontReader extends StepReader {
     if (j > from) return true;
     let k = j + 2;
     while (k < end && k - j <= this.nameLimit && isNameCharacter(input.charCodeAt(k))) k++;
-    return !(k + 1 < end && k - j <= this.nameLimit && input.charCodeAt(k) === COLON && !mayOpenNearBody(input.charCodeAt(k + 1)));
+    const colon = k + 1 < end && k - j <= this.nameLimit && input.charCodeAt(k) === COLON;
+    return !(colon && !mayOpenNearBody(input.charCodeAt(k + 1)) && !mayBeColonAction(input, k + 1, this.nameLimit));
   }
 
   /**

@@ -7,7 +7,7 @@
  */
 import type { Position } from "../ast.js";
 import { MAX_JSON_DEPTH } from "./candidates.js";
-import { TagReader } from "./tags.js";
+import { ColonActionPart, mayBeColonAction } from "./colon-action.js";
 import { lineCallFindings, Shape, unclosedFindings } from "./finding.js";
 import { beginsCallName, isNameCharacter } from "./near-name.js";
 import {
@@ -47,7 +47,7 @@ const enum ListPart {
   Next,
 }
 
-export abstract class NearMissReader extends TagReader {
+export abstract class NearMissReader extends ColonActionPart {
   private listPart = ListPart.Name;
   /** The list may run over lines: its `[` began its line (after an indentation). */
   private listLines = false;
@@ -93,7 +93,9 @@ export abstract class NearMissReader extends TagReader {
     }
     if (code === CLOSE_BRACKET && this.opensMarker()) return this.openToolCalls(i + 1);
     // Words whose hashes name nothing; and `[NAME:` not followed by a blank or `{`, this language's own start.
-    if (!near.mayName() || (code === COLON && near.plain() && i + 1 < end && !mayOpenNearBody(input.charCodeAt(i + 1)))) return this.openList(input, i, code);
+    if (!near.mayName() || (code === COLON && near.plain() && i + 1 < end && !mayOpenNearBody(input.charCodeAt(i + 1)) && !mayBeColonAction(input, i + 1, this.nameLimit))) {
+      return this.openList(input, i, code);
+    }
     // The words lie in this chunk when their `[` does: taken from it, not rebuilt from the reader's buffer.
     const wordsFrom = this.startOffset + 1 - this.base;
     const verdict = near.verdict(wordsFrom >= 0 ? input.slice(wordsFrom, i) : undefined);
@@ -106,8 +108,8 @@ export abstract class NearMissReader extends TagReader {
     this.capture = this.bracket + verdict.raw;
     this.captureFrom = i;
     if (code === COLON && verdict.plain) {
-      // `[NAME:` is this language's own start: only `[NAME:{…}]` is a near-miss.
-      this.mode = Mode.NearColon;
+      // `[NAME:` is this language's own start: only `[NAME:{…}]` and `[NAME:ACTION]` (colon-action.ts) are near-misses.
+      this.openColon(this.vocabulary.protocol(verdict.raw));
       return i + 1;
     }
     this.mode = Mode.NearBody;
@@ -272,7 +274,7 @@ export abstract class NearMissReader extends TagReader {
     const start: Position = { offset: this.startOffset, line: this.startLine, column: this.startColumn };
     const array = this.mode !== Mode.NearBody;
     const closer = array || this.bracket === "[" ? "]" : "］";
-    for (const finding of unclosedFindings(text, closer, array ? Shape.JsonArray : Shape.NearMiss, start, this.vocabulary)) {
+    for (const finding of unclosedFindings(text, closer, array ? Shape.JsonArray : this.shape, start, this.vocabulary)) {
       this.found.push(finding);
       this.lineOpen[this.lineOpenCount++] = finding;
     }

@@ -2,11 +2,14 @@
  * A near-miss of this language that does not read as one call — prose after its parameters
  * (`[FILE_OP action=read path="a.ts" which holds the config]`), beside its call
  * (`[read_file(path="a.ts") is how I would start]`) or between its calls — is never run: it is
- * an error whose hint holds the commands of what could be read, one a line.
+ * an error whose hint holds the commands of what could be read, one a line. Nor is a command whose
+ * action is written without its `action=` (`[GIT:status]`, colon-action.ts): its hint is the command.
  */
-import type { Span, SyntaxError } from "../ast.js";
+import type { Command, Span, SyntaxError } from "../ast.js";
 import { print } from "../printer.js";
-import { mapCall, type RawCall } from "./mapping.js";
+import { mapCall, type MappedCall, type RawCall } from "./mapping.js";
+import { isNameCharacter } from "./near-name.js";
+import { CARRIAGE_RETURN, SPACE, TAB } from "./states.js";
 import { callsAmongWords, normaliseFullwidth, readFunctionArguments } from "./read-arguments.js";
 import type { ReadCall, ReadProblem } from "./read-call.js";
 import type { CallVocabulary } from "./vocabulary.js";
@@ -73,4 +76,31 @@ function quoted(text: string): string {
 function folded(text: string): string {
   const words = text.replace(/\s+/g, " ").replace(/^[ ,;]+|[ ,;]+$/g, "");
   return words.length > QUOTED_LENGTH ? `${words.slice(0, QUOTED_LENGTH)}…` : words;
+}
+
+/**
+ * `text`, `[NAME:` blanks, an action's word, blanks, then `:`, the rest, or `]`, written as the
+ * command it means: `[NAME:action=WORD` and the rest as written.
+ */
+export function withActionKey(text: string): string {
+  const colon = text.indexOf(":");
+  let from = colon + 1;
+  while (isBlank(text.charCodeAt(from))) from++;
+  let to = from;
+  while (isNameCharacter(text.charCodeAt(to))) to++;
+  let rest = to;
+  while (isBlank(text.charCodeAt(rest))) rest++;
+  return `[${text.slice(1, colon).trim()}:action=${text.slice(from, to)}${text.slice(rest)}`;
+}
+
+/** The error for an action written without `action=`: never run, its hint the command (`command`, else `written` as corrected). */
+export function colonActionError(command: Command | undefined, written: string, span: Span): Extract<MappedCall, { type: "error" }> {
+  const hint = command === undefined ? written : print(command);
+  const message = `This looks like a clio command whose action is written without "action=", so it did not run; write it as ${hint}`;
+  const error = { code: "unmapped_call" as const, message, hint, span, ...(command === undefined ? {} : { protocol: command.protocol }) };
+  return { type: "error", error };
+}
+
+function isBlank(code: number): boolean {
+  return code === SPACE || code === TAB || code === CARRIAGE_RETURN;
 }

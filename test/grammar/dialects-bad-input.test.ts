@@ -145,6 +145,20 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
     expectLinear(openers, 50_000);
   });
 
+  it("100,000 `[NAME:` openers, with or without an action after them, are text in linear work; one left open is one error", () => {
+    for (const opener of ["[FILE_OP:", "[FILE_OP:read", "[FILE_OP: read ", "[FILE_OP:readx:"]) {
+      const flood = (n: number) => `${opener.repeat(n)}\n\n${READ}`;
+      expect(
+        parse(flood(100_000), vocabulary).commands.map((command) => command.dialect ?? "clio"),
+        opener,
+      ).toEqual(["clio"]);
+      expectLinear(flood, 20_000);
+    }
+    const open = (n: number) => `${"[FILE_OP:read:".repeat(n)}\n\n${READ}`;
+    expect(parse(open(100_000), vocabulary).errors).toHaveLength(1);
+    expectLinear(open, 20_000);
+  });
+
   it("<invoke> and GLM calls with thousands of unclosed parameters, keys or attributes: an error or text, in linear work; the command after them runs", () => {
     const cases: [string, (n: number) => string, string | undefined][] = [
       ["unclosed <parameter>s", (n) => `<invoke name="read_file">${'<parameter name="path">a '.repeat(n)}</invoke>\n\n${READ}`, "<parameter name"],

@@ -4,30 +4,12 @@
  * is an error whose hint holds the commands of what could be read, one a line. The same in any
  * chunking.
  */
-import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ParseResult } from "../../grammar/ast.js";
 import { parse, print } from "../../grammar/index.js";
-import { chunkedAndWhole, chunksOf, SMALL_VOCABULARY } from "./support.js";
+import { errorsOf, expectChunkingLaw, expectEveryChunking, SMALL_VOCABULARY } from "./support.js";
 
 const READ = '[FILE_OP:action=read:path="src/a.ts"]';
 const TEST = '[EXEC:action=run:command="npm test"]';
-
-/** `text` in every two-piece chunking and in 1-character chunks gives the one-shot result; returns that result. */
-function expectEveryChunking(text: string): ParseResult {
-  const whole = parse(text, SMALL_VOCABULARY);
-  for (let cut = 1; cut < text.length; cut++) expect(chunkedAndWhole(SMALL_VOCABULARY, text, [text.slice(0, cut), text.slice(cut)]).chunked, `cut at ${cut}`).toEqual(whole);
-  expect(chunkedAndWhole(SMALL_VOCABULARY, text, [...text]).chunked).toEqual(whole);
-  return whole;
-}
-
-/** The errors of `text` (in every chunking) as [hint, line, column]; nothing ran and nothing was mentioned. */
-function errorsOf(text: string): [string | undefined, number, number][] {
-  const result = expectEveryChunking(text);
-  expect(result.commands).toEqual([]);
-  expect(result.mentions).toEqual([]);
-  return result.errors.map((error) => [error.hint, error.span.start.line, error.span.start.column]);
-}
 
 describe("a near-miss with other words in its brackets", () => {
   it("with prose after its parameters is an error whose hint is the command of the parameters read, naming the words it could not read", () => {
@@ -151,14 +133,6 @@ const PIECES = [
 
 describe("laws", () => {
   it("any chunking of prose, near-misses with words among their calls and commands gives the one-shot result", () => {
-    fc.assert(
-      fc.property(fc.array(fc.constantFrom(...PIECES), { maxLength: 20 }), fc.array(fc.constantFrom(1, 1, 2, 3, 7, 40), { minLength: 1, maxLength: 6 }), (pieces, sizes) => {
-        const text = pieces.join("");
-        const { chunked, whole } = chunkedAndWhole(SMALL_VOCABULARY, text, chunksOf(text, sizes));
-        expect(chunked).toEqual(whole);
-        expect(chunkedAndWhole(SMALL_VOCABULARY, text, [...text]).chunked).toEqual(whole);
-      }),
-      { numRuns: 300 },
-    );
+    expectChunkingLaw(PIECES, 20);
   });
 });

@@ -1,5 +1,6 @@
 /** Shared helpers for the grammar specifications. */
 import fc from "fast-check";
+import { expect } from "vitest";
 import type { Command, ParseResult } from "../../grammar/ast.js";
 import { CallScanner } from "../../grammar/dialects/call-scanner.js";
 import { DialectRecognizer } from "../../grammar/dialects/recognizer.js";
@@ -92,4 +93,33 @@ export function dialectFindings(vocabulary: CallVocabulary, text: string, whole:
 /** Texts made of up to `maxLength` of `pieces`, each any number of times, joined as they are. */
 export function piecesTextArbitrary(pieces: readonly string[], maxLength: number): fc.Arbitrary<string> {
   return fc.array(fc.constantFrom(...pieces), { maxLength }).map((chosen) => chosen.join(""));
+}
+
+/** `text` in every two-piece chunking and in 1-character chunks gives the one-shot result (with `SMALL_VOCABULARY`); returns that result. */
+export function expectEveryChunking(text: string): ParseResult {
+  const whole = parse(text, SMALL_VOCABULARY);
+  for (let cut = 1; cut < text.length; cut++) expect(chunkedAndWhole(SMALL_VOCABULARY, text, [text.slice(0, cut), text.slice(cut)]).chunked, `cut at ${cut}`).toEqual(whole);
+  expect(chunkedAndWhole(SMALL_VOCABULARY, text, [...text]).chunked).toEqual(whole);
+  return whole;
+}
+
+/** The errors of `text` (the same in every chunking) as [hint, line, column]; nothing ran and nothing was mentioned. */
+export function errorsOf(text: string): [string | undefined, number, number][] {
+  const result = expectEveryChunking(text);
+  expect(result.commands).toEqual([]);
+  expect(result.mentions).toEqual([]);
+  return result.errors.map((error) => [error.hint, error.span.start.line, error.span.start.column]);
+}
+
+/** The chunking law over texts of up to `maxLength` of `pieces`: chunks of mixed sizes, and of one character, give the one-shot result. */
+export function expectChunkingLaw(pieces: readonly string[], maxLength: number): void {
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...pieces), { maxLength }), fc.array(fc.constantFrom(1, 1, 2, 3, 7, 40), { minLength: 1, maxLength: 6 }), (chosen, sizes) => {
+      const text = chosen.join("");
+      const { chunked, whole } = chunkedAndWhole(SMALL_VOCABULARY, text, chunksOf(text, sizes));
+      expect(chunked).toEqual(whole);
+      expect(chunkedAndWhole(SMALL_VOCABULARY, text, [...text]).chunked).toEqual(whole);
+    }),
+    { numRuns: 300 },
+  );
 }
