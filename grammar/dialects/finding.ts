@@ -19,7 +19,9 @@ import {
   GLM_OPENING,
   parseJson,
   type ReadResult,
+  startTagEnd,
 } from "./read-call.js";
+import { callFromNamedToolCall } from "./tool-call-tag.js";
 import { colonActionError, salvagedNearMiss, withActionKey } from "./salvage.js";
 import { callFromDeepSeek, callFromHarmony, callFromMistral, callFromPlugin, deepSeekCallsOf } from "./read-tokens.js";
 import type { CallVocabulary } from "./vocabulary.js";
@@ -276,7 +278,10 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
     case Shape.ToolCall: {
       const closer = candidate.closer;
       const closed = endsWithLowerCase(text, closer);
-      const body = text.slice(text.indexOf(">") + 1, text.length - (closed ? closer.length : 0));
+      // `<tool_call name="read_file">{"path": "a.ts"}</tool_call>`: the tool named by an attribute.
+      const named = hasAttributes(text, name) ? callFromNamedToolCall(text, name, closer, closed) : undefined;
+      if (named !== undefined) return { read: named, dialect: "hermes", markup: true, unknownIsError: true };
+      const body = text.slice(startTagEnd(text) + 1, text.length - (closed ? closer.length : 0));
       const trimmed = body.trim();
       // The other wrappers (`<function_call>`, `<tools>`, Cohere's `<|START_ACTION|>`) hold JSON calls only: any other body is prose about them.
       if (closer !== "</tool_call>" && !trimmed.startsWith("{") && !trimmed.startsWith("[")) return { read: undefined, dialect: "hermes", markup: true, unknownIsError: true };
@@ -376,6 +381,12 @@ function inlineError(command: Command, span: Span): Extract<MappedCall, { type: 
   const hint = print(command);
   const message = `This looks like a JSON tool call with prose on its line, so it did not run; to run it, write it as a clio command on a line of its own: ${hint}`;
   return { type: "error", error: { code: "unmapped_call", message, hint, protocol: command.protocol, span } };
+}
+
+/** Whether the tag `text`, named `name`, has attributes: a blank or `/` after its name. */
+function hasAttributes(text: string, name: string): boolean {
+  const code = text.charCodeAt(name.length + 1);
+  return code === 0x20 || code === 0x09 || code === 0x2f;
 }
 
 /** Whether `text` ends with `suffix` (lower case) in any case, without lowering all of `text`. */

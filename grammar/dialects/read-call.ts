@@ -327,19 +327,8 @@ export function callFromReact(text: string): ReadResult {
 /** An element's body: one child element per parameter (`<path>a.ts</path>`). */
 export function callFromElement(name: string, text: string, closer: string): ReadResult {
   const headerEnd = startTagEnd(text);
-  const attributes = text.slice(name.length + 1, closer === "" ? headerEnd - 1 : headerEnd);
-  const args: [string, unknown][] = [];
-  const attribute = /([A-Za-z_][A-Za-z0-9_.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/gy;
-  let at = 0;
-  for (;;) {
-    while (at < attributes.length && /\s/.test(attributes[at]!)) at++;
-    if (at === attributes.length) break;
-    attribute.lastIndex = at;
-    const match = attribute.exec(attributes);
-    if (match === null) return { problem: 'its attributes must each be written key="value"' };
-    args.push([match[1]!, unescapeXml(match[2] ?? match[3] ?? match[4]!)]);
-    at = attribute.lastIndex;
-  }
+  const args = readAttributes(text.slice(name.length + 1, closer === "" ? headerEnd - 1 : headerEnd));
+  if (args === undefined) return { problem: 'its attributes must each be written key="value"' };
   const body = closer === "" ? "" : text.slice(headerEnd + 1, text.length - closer.length);
   const element = /<([A-Za-z_][A-Za-z0-9_.-]*)\s*>([\s\S]*?)<\/\1\s*>/g;
   let elements = 0;
@@ -348,8 +337,22 @@ export function callFromElement(name: string, text: string, closer: string): Rea
   return { name, args };
 }
 
+/** A start tag's attributes, `key="value"` each (`'value'` or unquoted too, XML's references read); undefined when one is not. */
+export function readAttributes(attributes: string): [string, unknown][] | undefined {
+  const args: [string, unknown][] = [];
+  const attribute = /([A-Za-z_][A-Za-z0-9_.:-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/gy;
+  for (let at = 0; ; at = attribute.lastIndex) {
+    while (at < attributes.length && /\s/.test(attributes[at]!)) at++;
+    if (at === attributes.length) return args;
+    attribute.lastIndex = at;
+    const match = attribute.exec(attributes);
+    if (match === null) return undefined;
+    args.push([match[1]!, unescapeXml(match[2] ?? match[3] ?? match[4]!)]);
+  }
+}
+
 /** Where an element's start tag ends: its `>` outside quoted attribute values. */
-function startTagEnd(text: string): number {
+export function startTagEnd(text: string): number {
   let quote = "";
   for (let index = 0; index < text.length; index++) {
     const character = text[index]!;

@@ -49,8 +49,8 @@ export abstract class TagReader extends CandidateReader {
       this.markerPipe = code;
       return i + 1;
     }
-    if ((code === SPACE || code === TAB || code === SLASH) && name !== "" && !JSON_CALL_TAGS.has(lower) && this.vocabulary.resolve(name, true)) {
-      // `<read_file path="a.ts">`, `<FILE_OP action="read" path="a.ts"/>`: arguments as attributes.
+    if ((code === SPACE || code === TAB || code === SLASH) && name !== "" && (JSON_CALL_TAGS.has(lower) || this.vocabulary.resolve(name, true))) {
+      // `<read_file path="a.ts">`, `<FILE_OP action="read" path="a.ts"/>`: arguments as attributes; `<tool_call name="read_file">`.
       this.mode = Mode.ElementAttributes;
       this.boundedLength = 0;
       this.inString = 0;
@@ -66,7 +66,7 @@ export abstract class TagReader extends CandidateReader {
   }
 
   /**
-   * In an element's start tag after its name: attributes (quoted values skipped whole) on its line,
+   * In an element's (or a `<tool_call>`'s) start tag after its name: attributes (quoted values skipped whole) on its line,
    * up to `>`, which opens its body, or `/>`, which ends the element there.
    */
   private elementAttributes(input: string, i: number, base: number, code: number): number {
@@ -77,11 +77,13 @@ export abstract class TagReader extends CandidateReader {
     }
     if (code === LESS) return this.abandon(i);
     if (code === GREATER) {
+      const lower = this.name.toLowerCase();
+      const shape = JSON_CALL_TAGS.has(lower) ? Shape.ToolCall : Shape.Element;
       if (!this.selfClosing) {
-        this.openTag(Shape.Element, `</${this.name.toLowerCase()}>`);
+        this.openTag(shape, `</${lower}>`);
         return i + 1;
       }
-      this.shape = Shape.Element;
+      this.shape = shape;
       this.closer = "";
       this.completeAt(input, i + 1, base);
       return i + 1;

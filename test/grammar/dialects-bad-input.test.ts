@@ -90,6 +90,13 @@ function workPerCharacter(make: (n: number) => string, n: number, run: (text: st
   return [small!, large!];
 }
 
+/** 100,000 of `opener`, then a blank line and a command: read in linear work (`expectLinear`); the dialects of the commands that ran ("clio" for this language's own). */
+function floodDialects(opener: string): string[] {
+  const flood = (n: number) => `${opener.repeat(n)}\n\n${READ}`;
+  expectLinear(flood, 20_000);
+  return parse(flood(100_000), vocabulary).commands.map((command) => command.dialect ?? "clio");
+}
+
 /** Doubling the input at most doubles the work (and a little), one-shot and in chunks of 7; the scanner alone reads every character. */
 function expectLinear(make: (n: number) => string, n: number): void {
   const oneShot = workPerCharacter(make, n, (text) => parse(text, vocabulary));
@@ -145,15 +152,13 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
     expectLinear(openers, 50_000);
   });
 
+  it("100,000 <tool_call> start tags with attributes, ended or not, are read in linear work; the command after them runs", () => {
+    for (const opener of ['<tool_call name="read_file" ', '<tool_call name="read_file">', "<tool_call arguments='{"]) expect(floodDialects(opener), opener).toEqual(["clio"]);
+    expect(floodDialects('<tool_call name="read_file"/>')).toHaveLength(100_001);
+  });
+
   it("100,000 `[NAME:` openers, with or without an action after them, are text in linear work; one left open is one error", () => {
-    for (const opener of ["[FILE_OP:", "[FILE_OP:read", "[FILE_OP: read ", "[FILE_OP:readx:"]) {
-      const flood = (n: number) => `${opener.repeat(n)}\n\n${READ}`;
-      expect(
-        parse(flood(100_000), vocabulary).commands.map((command) => command.dialect ?? "clio"),
-        opener,
-      ).toEqual(["clio"]);
-      expectLinear(flood, 20_000);
-    }
+    for (const opener of ["[FILE_OP:", "[FILE_OP:read", "[FILE_OP: read ", "[FILE_OP:readx:"]) expect(floodDialects(opener), opener).toEqual(["clio"]);
     const open = (n: number) => `${"[FILE_OP:read:".repeat(n)}\n\n${READ}`;
     expect(parse(open(100_000), vocabulary).errors).toHaveLength(1);
     expectLinear(open, 20_000);

@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parse, print } from "../../grammar/index.js";
-import { chunkedAndWhole, SMALL_VOCABULARY } from "./support.js";
+import { chunkedAndWhole, expectChunkingLaw, expectEveryChunking, SMALL_VOCABULARY } from "./support.js";
 
 const commandsOf = (text: string) => parse(text, SMALL_VOCABULARY).commands.map((command) => print(command));
 
@@ -61,5 +61,49 @@ describe("XML elements with attributes", () => {
   it("is text for 100,000 start tags that never end, and for attributes that never end; a command after them runs", () => {
     expect(parse('<read_file path="a.ts" '.repeat(100_000), SMALL_VOCABULARY).commands).toEqual([]);
     expect(parse(`<read_file path="${"x".repeat(1_000_000)}\n[FILE_OP:action=read:path="b"]`, SMALL_VOCABULARY).commands).toHaveLength(1);
+  });
+});
+
+describe("a <tool_call> naming its tool in an attribute", () => {
+  const READ = '[FILE_OP:action=read:path="src/a.ts"]';
+
+  it("runs as the command, its arguments the JSON body or an `arguments` attribute, in every chunking", () => {
+    for (const text of [
+      '<tool_call name="read_file">{"path": "src/a.ts"}</tool_call>',
+      `<tool_call name="read_file" arguments='{"path": "src/a.ts"}'/>`,
+      '<TOOL_CALL Name="FILE_OP.read">\n{"path": "src/a.ts"}\n</TOOL_CALL>',
+      '<function_call name="read_file" parameters=\'{"path": "src/a.ts"}\'></function_call>',
+    ]) {
+      const result = expectEveryChunking(text);
+      expect(result.errors, text).toEqual([]);
+      expect(
+        result.commands.map((command) => [print(command), command.dialect]),
+        text,
+      ).toEqual([[READ, "hermes"]]);
+    }
+    expect(commandsOf('<tool_call name="execute_command" arguments=\'{"command": "ls"}\'></tool_call>')).toEqual(['[EXEC:action=run:command="ls"]']);
+  });
+
+  it("with other attributes only, is read from its body as before; naming no tool or with arguments that are no object, an error", () => {
+    expect(commandsOf('<tool_call id="7">{"name": "read_file", "arguments": {"path": "src/a.ts"}}</tool_call>')).toEqual([READ]);
+    expect(expectEveryChunking('<tool_call name="get_weather">{"city": "Paris"}</tool_call>').errors).toMatchObject([{ code: "unmapped_call" }]);
+    expect(expectEveryChunking('<tool_call name="read_file" arguments="[1]"/>').errors[0]!.message).toContain("must be a JSON object");
+  });
+
+  it("stays text in prose and in the other wrappers with a body of prose; in inline code it is a mention", () => {
+    for (const text of ["Use the <tool_call format> here.", '<tools name="x">a list of tools</tools>', '<tool_call name="read_file"\n>{"path": "a"}</tool_call>']) {
+      expect(expectEveryChunking(text), text).toEqual({ commands: [], mentions: [], errors: [] });
+    }
+    expect(expectEveryChunking('`<tool_call name="read_file">{"path": "src/a.ts"}</tool_call>`').mentions.map((mention) => mention.hint)).toEqual([READ]);
+  });
+
+  it("reports the same in any chunking of its pieces", () => {
+    expectChunkingLaw(['<tool_call name="read_file">', '{"path": "a"}', "</tool_call>", "<tool_call ", "arguments='{}'", "/>", ">", " ", "\n", "`", "prose ", '"'], 16);
+  });
+
+  it("is text for 100,000 start tags that never end, and one whose body never closes is read once; a command after them runs", () => {
+    const after = '\n\n[FILE_OP:action=read:path="b"]';
+    expect(parse(`${'<tool_call name="read_file" '.repeat(100_000)}${after}`, SMALL_VOCABULARY).commands).toHaveLength(1);
+    expect(parse(`${'<tool_call name="read_file">'.repeat(100_000)}${after}`, SMALL_VOCABULARY).commands).toHaveLength(1);
   });
 });
