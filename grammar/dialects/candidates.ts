@@ -197,6 +197,8 @@ export abstract class CandidateReader {
       case Mode.ReactText:
       case Mode.GreaterName:
       case Mode.GreaterInput:
+      case Mode.BareKey:
+      case Mode.BareLine:
         return this.react(input, i, base, code);
       case Mode.InlineKey: {
         const next = this.firstKey.take(code);

@@ -22,7 +22,7 @@ import {
   startTagEnd,
 } from "./read-call.js";
 import { callFromNamedToolCall } from "./tool-call-tag.js";
-import { colonActionError, salvagedNearMiss, withActionKey } from "./salvage.js";
+import { ACTION_WITHOUT_KEY, notRunError, salvagedNearMiss, WITHOUT_BRACKETS, withActionKey } from "./salvage.js";
 import { callFromDeepSeek, callFromHarmony, callFromMistral, callFromPlugin, deepSeekCallsOf } from "./read-tokens.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
@@ -61,6 +61,8 @@ export const enum Shape {
   ListWords,
   /** A command whose action is written without `action=`, `[GIT:status]` (colon-action.ts): never run. */
   ColonAction,
+  /** A command written without its brackets on a line of its own, `FILE_OP:action=read:path="a.ts"` (steps.ts): never run. */
+  BareLine,
 }
 
 /** A finished candidate: where it is, its text's start (for a mention), and what it maps to. */
@@ -264,8 +266,10 @@ function findingOf(candidate: Candidate, vocabulary: CallVocabulary): DialectFin
       return undefined;
     }
   }
-  if (candidate.shape === Shape.ColonAction && (mapped.type !== "error" || "problem" in read))
-    mapped = colonActionError(mapped.type === "command" ? mapped.command : undefined, withActionKey(text), span);
+  if ((candidate.shape === Shape.ColonAction || candidate.shape === Shape.BareLine) && (mapped.type !== "error" || "problem" in read)) {
+    const written = candidate.shape === Shape.ColonAction ? withActionKey(text) : `[${text.trimEnd()}]`;
+    mapped = notRunError(mapped.type === "command" ? mapped.command : undefined, written, span, candidate.shape === Shape.ColonAction ? ACTION_WITHOUT_KEY : WITHOUT_BRACKETS);
+  }
   if (mapped.type === "text") return undefined;
   if (candidate.shape === Shape.InlineJson && mapped.type === "command") mapped = inlineError(mapped.command, span);
   // `lineEnd` is set later; made here, so that setting it does not change the object's shape.
@@ -347,6 +351,8 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
       };
     case Shape.ColonAction:
       return { read: readNearMiss(withActionKey(text), vocabulary), dialect: "clio-variant", markup: false, unknownIsError: false };
+    case Shape.BareLine:
+      return { read: readNearMiss(`[${text.trimEnd()}]`, vocabulary), dialect: "clio-variant", markup: false, unknownIsError: false };
     case Shape.ListWords:
       return { read: { problem: "other words come among its calls" }, dialect: "function", markup: false, unknownIsError: false };
     case Shape.JsonArray:

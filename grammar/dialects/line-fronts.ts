@@ -117,7 +117,7 @@ export abstract class FrontReader extends StepReader {
         if (
           nameEnd === input.length ||
           (after === OPEN_PARENTHESIS && this.nameMay(0, input, j, nameEnd)) ||
-          (after === COLON && isWord(input, j, nameEnd, REACT_ACTION)) ||
+          (after === COLON && (isWord(input, j, nameEnd, REACT_ACTION) || this.nameMay(0, input, j, nameEnd))) ||
           (after === OPEN_BRACKET && isWord(input, j, nameEnd, FUNCTOOLS))
         ) {
           break;
@@ -296,11 +296,21 @@ export abstract class FrontReader extends StepReader {
     this.front = front;
   }
 
-  /** At `:` while idle: a ReAct step when `Action` stands alone before it at the line's start. */
+  /**
+   * At `:` while idle: a ReAct step when `Action` stands alone before it at the line's start; a
+   * command written without its brackets when a protocol's name as registered does (`FILE_OP:`, steps.ts).
+   */
   protected openReact(input: string, i: number, base: number): number {
     if (!this.nameStandsBefore(input, i)) return i + 1;
     const name = this.nameBefore(input, i);
-    if (name !== REACT_ACTION) return i + 1;
+    if (name !== REACT_ACTION) {
+      if (this.vocabulary.protocol(name)?.name !== name) return i + 1;
+      this.beginAtName(Mode.BareKey, i, base, name);
+      this.shape = Shape.BareLine;
+      this.matched = 0;
+      this.boundedLength = 0;
+      return i + 1;
+    }
     this.beginAtName(Mode.ReactAction, i, base, name);
     this.shape = Shape.React;
     this.closer = REACT_LABEL;

@@ -169,7 +169,7 @@ export class DialectRecognizer extends FrontReader {
 
   /** The text is complete: a candidate still open is finished or dropped. */
   finish(): void {
-    if (this.mode === Mode.JsonAfter || this.mode === Mode.ReactInput || this.mode === Mode.ReactText) this.complete(this.total);
+    if (this.mode === Mode.JsonAfter || this.mode === Mode.ReactInput || this.mode === Mode.ReactText || this.mode === Mode.BareLine) this.complete(this.total);
     else if (this.mode === Mode.TagBody && this.shape !== Shape.Element) {
       // An unclosed <tool_call> is read only when a call follows its opener; else it is prose about one.
       const body = this.capture.slice(this.capture.indexOf(">") + 1).trimStart();
@@ -206,8 +206,8 @@ export class DialectRecognizer extends FrontReader {
         this.front = Front.Dead;
         return true;
       case Class.Other:
-        // `Action:` at a line's start opens a ReAct step, `✿` Qwen-Agent's (trigger).
-        if (code === COLON && this.front === Front.Name && this.nameIs(REACT_ACTION, this.nameLength, "", 0, 0)) return false;
+        // `Action:` at a line's start opens a ReAct step, `FILE_OP:` a command without its brackets (line-fronts.ts, openReact), `✿` Qwen-Agent's (trigger).
+        if (code === COLON && this.front === Front.Name && (this.nameIs(REACT_ACTION, this.nameLength, "", 0, 0) || this.bufferedNameMay())) return false;
         if (code === FLOWER && this.front === Front.Indent) return false;
         this.front = Front.Dead;
         return true;

@@ -93,10 +93,18 @@ export function withActionKey(text: string): string {
   return `[${text.slice(1, colon).trim()}:action=${text.slice(from, to)}${text.slice(rest)}`;
 }
 
-/** The error for an action written without `action=`: never run, its hint the command (`command`, else `written` as corrected). */
-export function colonActionError(command: Command | undefined, written: string, span: Span): Extract<MappedCall, { type: "error" }> {
+/** What `notRunError` says of a command whose action is written without `action=`. */
+export const ACTION_WITHOUT_KEY = 'whose action is written without "action="';
+/** What `notRunError` says of a command written without its brackets. */
+export const WITHOUT_BRACKETS = "written without its brackets";
+
+/**
+ * The error for a clio command written wrong as `what` says (`ACTION_WITHOUT_KEY`, `WITHOUT_BRACKETS`):
+ * never run, its hint the command (`command`, else `written` as corrected).
+ */
+export function notRunError(command: Command | undefined, written: string, span: Span, what: string): Extract<MappedCall, { type: "error" }> {
   const hint = command === undefined ? written : print(command);
-  const message = `This looks like a clio command whose action is written without "action=", so it did not run; write it as ${hint}`;
+  const message = `This looks like a clio command ${what}, so it did not run; write it as ${hint}`;
   const error = { code: "unmapped_call" as const, message, hint, span, ...(command === undefined ? {} : { protocol: command.protocol }) };
   return { type: "error", error };
 }

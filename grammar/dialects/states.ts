@@ -47,6 +47,10 @@ export const enum Mode {
   InlineKey,
   /** A Python list on one line after other words came between its calls: on to its `]` on that line (near-miss.ts). */
   ListWords,
+  /** After a registered name and `:` at a line's start: blanks, a parameter's key, blanks, then `=` (steps.ts, `FILE_OP:action=read`). */
+  BareKey,
+  /** A command written without its brackets on its line, after its first `KEY=`: on to the line's end (steps.ts). */
+  BareLine,
 }
 
 /** What the current line holds before the place being read, while no candidate is open. */

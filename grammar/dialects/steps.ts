@@ -2,11 +2,12 @@
  * The part of the dialect recognizer (recognizer.ts) that reads a step labelled line by line: a
  * ReAct step as LangChain's agents write it (`Action: NAME`, then `Action Input: …` on the next
  * line), Qwen-Agent's (`✿FUNCTION✿: NAME`, then `✿ARGS✿: …`) and Functionary v3.2's (`>>>NAME`,
- * then its JSON arguments), at a line's start or, for Functionary's, in the middle of a line.
+ * then its JSON arguments), at a line's start or, for Functionary's, in the middle of a line; and
+ * a clio command written without its brackets on a line of its own (`FILE_OP:action=read:path="a"`).
  */
 import { Shape } from "./finding.js";
 import { beginsCallName, isNameCharacter } from "./near-name.js";
-import { CARRIAGE_RETURN, DOT, FLOWER, Front, LINE_FEED, Mode, OPEN_BRACE, SPACE, TAB } from "./states.js";
+import { CARRIAGE_RETURN, DOT, FLOWER, Front, FULLWIDTH_OPEN, LESS, LINE_FEED, Mode, OPEN_BRACE, OPEN_BRACKET, SPACE, TAB } from "./states.js";
 import { TokenReader } from "./tokens.js";
 
 /** The label of a ReAct step's second line. */
@@ -79,6 +80,15 @@ export abstract class StepReader extends TokenReader {
    */
   protected react(input: string, i: number, base: number, code: number): number {
     switch (this.mode) {
+      case Mode.BareKey:
+        return this.bareKey(i, code);
+      case Mode.BareLine:
+        if (code === LINE_FEED) {
+          this.completeAt(input, i, base);
+          return i;
+        }
+        // A tag or bracket on its line may open a call of its own: this line is then text, read again from there.
+        return code === LESS || code === OPEN_BRACKET || code === FULLWIDTH_OPEN ? this.abandon(i) : i + 1;
       case Mode.GreaterName:
         return this.greaterName(input, i, base, code);
       case Mode.GreaterInput:
@@ -131,6 +141,23 @@ export abstract class StepReader extends TokenReader {
   }
 
   /**
+   * After a registered name and `:` at a line's start (`Mode.BareKey`, `matched`: 0 before the key,
+   * 1 in it, 2 after it): blanks, a parameter's key, blanks, then `=`, which makes the line a
+   * command written without its brackets (`Mode.BareLine`, to the line's end). Anything else is
+   * text, read again from that character.
+   */
+  private bareKey(i: number, code: number): number {
+    const blank = code === SPACE || code === TAB;
+    if (this.matched === 0 && blank) return i + 1;
+    if (this.matched === 0 && beginsCallName(code)) this.matched = 1;
+    else if (this.matched === 1 && (isNameCharacter(code) || code === HYPHEN) && ++this.boundedLength <= this.nameLimit) return i + 1;
+    else if (this.matched > 0 && blank) this.matched = 2;
+    else if (this.matched > 0 && code === EQUALS) this.mode = Mode.BareLine;
+    else return this.abandon(i);
+    return i + 1;
+  }
+
+  /**
    * After a mid-line `>>>`: a name that must be registered (read whole, so nothing is passed over
    * unread), blanks, then the `{` of its arguments on the same line or at the next line's start
    * (`Mode.GreaterInput`). Anything else makes it text, read again from that character.
@@ -158,3 +185,4 @@ export abstract class StepReader extends TokenReader {
 }
 
 const HYPHEN = 0x2d;
+const EQUALS = 0x3d;

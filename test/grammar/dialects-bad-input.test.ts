@@ -157,6 +157,13 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
     expect(floodDialects('<tool_call name="read_file"/>')).toHaveLength(100_001);
   });
 
+  it("100,000 lines opening a command without its brackets are text, or an error each, in linear work", () => {
+    for (const opener of ["FILE_OP:\n", "FILE_OP: key\n", "FILE_OP:k=<", "FILE_OP:FILE_OP:"]) expect(floodDialects(opener), opener).toEqual(["clio"]);
+    const lines = (n: number) => `${"FILE_OP:action=read\n".repeat(n)}\n${READ}`;
+    expect(parse(lines(100_000), vocabulary).errors).toHaveLength(100_000);
+    expectLinear(lines, 20_000);
+  });
+
   it("100,000 `[NAME:` openers, with or without an action after them, are text in linear work; one left open is one error", () => {
     for (const opener of ["[FILE_OP:", "[FILE_OP:read", "[FILE_OP: read ", "[FILE_OP:readx:"]) expect(floodDialects(opener), opener).toEqual(["clio"]);
     const open = (n: number) => `${"[FILE_OP:read:".repeat(n)}\n\n${READ}`;

@@ -123,3 +123,16 @@ export function expectChunkingLaw(pieces: readonly string[], maxLength: number):
     { numRuns: 300 },
   );
 }
+
+/** The mentions of `text` (the same in every chunking) as [context, hint]; nothing ran and nothing was an error. */
+export function mentionsOf(text: string): [string, string | undefined][] {
+  const result = expectEveryChunking(text);
+  expect(result.commands).toEqual([]);
+  expect(result.errors).toEqual([]);
+  return result.mentions.map((mention) => [mention.context, mention.hint]);
+}
+
+/** Each of `texts` is plain text in every chunking: no command, mention or error. */
+export function expectText(texts: readonly string[]): void {
+  for (const text of texts) expect(expectEveryChunking(text), text).toEqual({ commands: [], mentions: [], errors: [] });
+}
