@@ -7,7 +7,7 @@
  */
 import { Shape } from "./finding.js";
 import { isNameCharacter } from "./near-name.js";
-import { CARRIAGE_RETURN, CLOSE_BRACKET, COLON, LINE_FEED, Mode, OPEN_BRACE, SPACE, TAB } from "./states.js";
+import { CARRIAGE_RETURN, CLOSE_BRACKET, COLON, COMMA, LINE_FEED, Mode, OPEN_BRACE, SPACE, TAB } from "./states.js";
 import { TagReader } from "./tags.js";
 import type { VocabularyProtocol } from "./vocabulary.js";
 
@@ -21,12 +21,20 @@ export const enum ColonStep {
   Opens,
 }
 
-/** Reads the word after `[NAME:`, a character at a time, and checks it against the protocol's actions. */
+/**
+ * Reads the word after `[NAME:`, a character at a time, and checks it against the protocol's
+ * actions: then `]` or `:` (`[GIT:status]`), or blanks or a comma and a key's `=`
+ * (`[FILE_OP:read path="a.ts"]`), make it an action written without `action=`.
+ */
 class ActionWordReader {
   private protocol: VocabularyProtocol | undefined;
   private word = "";
-  /** The word has ended at a blank: only blanks, then `]` or `:`, may follow. */
+  /** The word has ended at a blank or a comma: only blanks, then `]`, `:` or a key and `=`, may follow. */
   private ended = false;
+  private comma = false;
+  /** Characters of the key after the ended word; it ended at a blank. */
+  private keyLength = 0;
+  private keyEnded = false;
 
   constructor(private readonly limit: number) {}
 
@@ -35,6 +43,9 @@ class ActionWordReader {
     this.protocol = protocol;
     this.word = "";
     this.ended = false;
+    this.comma = false;
+    this.keyLength = 0;
+    this.keyEnded = false;
   }
 
   /** No character of the word came yet. */
@@ -50,18 +61,34 @@ class ActionWordReader {
   take(code: number): ColonStep {
     if (code === SPACE || code === TAB || code === CARRIAGE_RETURN) {
       if (this.word !== "") this.ended = true;
+      if (this.keyLength > 0) this.keyEnded = true;
       return ColonStep.Goes;
     }
-    if (this.protocol === undefined) return ColonStep.Fails;
-    if (isNameCharacter(code) && !this.ended) {
-      if (this.word.length >= this.limit) return ColonStep.Fails;
-      this.word += String.fromCharCode(code);
+    const protocol = this.protocol;
+    if (protocol === undefined) return ColonStep.Fails;
+    if (isNameCharacter(code)) {
+      if (!this.ended) {
+        if (this.word.length >= this.limit) return ColonStep.Fails;
+        this.word += String.fromCharCode(code);
+        return ColonStep.Goes;
+      }
+      if (this.keyEnded || ++this.keyLength > this.limit || !Object.hasOwn(protocol.actions, this.word.toLowerCase())) return ColonStep.Fails;
       return ColonStep.Goes;
     }
-    if ((code === CLOSE_BRACKET || code === COLON) && this.word !== "" && Object.hasOwn(this.protocol.actions, this.word.toLowerCase())) return ColonStep.Opens;
+    if (code === COMMA && this.word !== "" && this.keyLength === 0 && !this.comma) {
+      this.ended = true;
+      this.comma = true;
+      return ColonStep.Goes;
+    }
+    if (code === EQUALS) return this.keyLength > 0 ? ColonStep.Opens : ColonStep.Fails;
+    if ((code === CLOSE_BRACKET || code === COLON) && this.word !== "" && this.keyLength === 0 && Object.hasOwn(protocol.actions, this.word.toLowerCase())) {
+      return ColonStep.Opens;
+    }
     return ColonStep.Fails;
   }
 }
+
+const EQUALS = 0x3d;
 
 export abstract class ColonActionPart extends TagReader {
   private readonly actionWord = new ActionWordReader(this.nameLimit);
@@ -99,7 +126,7 @@ export abstract class ColonActionPart extends TagReader {
 /**
  * A shortcut for `ActionWordReader` over one chunk: false when the text from index `from` (right
  * after `[NAME:`) is sure to be no action written without `action=`: a word followed by anything
- * but blanks, `]` or `:` (as `action=` is, in a command), or a word that is too long. True when it
+ * but blanks, `]`, `:` or `,` (as `action=` is, in a command), or a word that is too long. True when it
  * may be one, or the chunk ends first.
  */
 export function mayBeColonAction(input: string, from: number, limit: number): boolean {
@@ -108,5 +135,5 @@ export function mayBeColonAction(input: string, from: number, limit: number): bo
   while (i < end && isNameCharacter(input.charCodeAt(i))) if (++i - from > limit) return false;
   if (i === end) return true;
   const code = input.charCodeAt(i);
-  return code === SPACE || code === TAB || code === CARRIAGE_RETURN || code === CLOSE_BRACKET || code === COLON;
+  return code === SPACE || code === TAB || code === CARRIAGE_RETURN || code === CLOSE_BRACKET || code === COLON || code === COMMA;
 }

@@ -9,7 +9,7 @@ import type { Command, Span, SyntaxError } from "../ast.js";
 import { print } from "../printer.js";
 import { mapCall, type MappedCall, type RawCall } from "./mapping.js";
 import { isNameCharacter } from "./near-name.js";
-import { CARRIAGE_RETURN, SPACE, TAB } from "./states.js";
+import { CARRIAGE_RETURN, COMMA, SPACE, TAB } from "./states.js";
 import { callsAmongWords, normaliseFullwidth, readFunctionArguments } from "./read-arguments.js";
 import type { ReadCall, ReadProblem } from "./read-call.js";
 import type { CallVocabulary } from "./vocabulary.js";
@@ -79,8 +79,8 @@ function folded(text: string): string {
 }
 
 /**
- * `text`, `[NAME:` blanks, an action's word, blanks, then `:`, the rest, or `]`, written as the
- * command it means: `[NAME:action=WORD` and the rest as written.
+ * `text`, `[NAME:` blanks, an action's word, blanks (or a comma), then `:`, the rest, `]` or a key,
+ * written as the command it means: `[NAME:action=WORD` and the rest as written (a `:` before a key).
  */
 export function withActionKey(text: string): string {
   const colon = text.indexOf(":");
@@ -90,7 +90,11 @@ export function withActionKey(text: string): string {
   while (isNameCharacter(text.charCodeAt(to))) to++;
   let rest = to;
   while (isBlank(text.charCodeAt(rest))) rest++;
-  return `[${text.slice(1, colon).trim()}:action=${text.slice(from, to)}${text.slice(rest)}`;
+  // A key after blanks or a comma (`[FILE_OP:read, path="a.ts"]`) is the next parameter: a `:` before it.
+  if (text.charCodeAt(rest) === COMMA) rest++;
+  while (isBlank(text.charCodeAt(rest))) rest++;
+  const separator = text[rest] === ":" || text[rest] === "]" || rest === text.length ? "" : ":";
+  return `[${text.slice(1, colon).trim()}:action=${text.slice(from, to)}${separator}${text.slice(rest)}`;
 }
 
 /** What `notRunError` says of a command whose action is written without `action=`. */

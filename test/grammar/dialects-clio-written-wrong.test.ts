@@ -19,7 +19,9 @@ describe("an action written without `action=` after `[NAME:`", () => {
     expect(parse("[EXEC:run]", SMALL_VOCABULARY).errors[0]!.message).toContain('without "action="');
   });
 
-  it("with blanks around its word, or never closed, is the same error", () => {
+  it("with blanks around its word, its next parameter after blanks or a comma, or never closed, is the same error", () => {
+    expect(errorsOf('[FILE_OP:read path="src/a.ts"]')).toEqual([[READ, 1, 1]]);
+    expect(errorsOf('[FILE_OP: read, path="src/a.ts"]')).toEqual([[READ, 1, 1]]);
     expect(errorsOf('[FILE_OP: read : path="src/a.ts"]')).toEqual([[READ, 1, 1]]);
     expect(errorsOf("[EXEC: run ]")).toEqual([["[EXEC:action=run]", 1, 1]]);
     expect(errorsOf('[FILE_OP:read:path="src/a.ts"\n\nMore.')).toEqual([[READ, 1, 1]]);
@@ -30,7 +32,18 @@ describe("an action written without `action=` after `[NAME:`", () => {
   });
 
   it("stays text when the word is no action of that protocol, more words follow it, or the name is no protocol", () => {
-    expectText(["[NOTE: read this]", "[EXEC: the run is clean]", "[EXEC: run it]", "[FILE_OP:later]", "[x:y]", "[docs](http://x)", "[FILE_OP:\nread]", "[read_file:read]"]);
+    expectText([
+      "[NOTE: read this]",
+      "[EXEC: the run is clean]",
+      "[EXEC: run it]",
+      "[EXEC: run it now]",
+      "[EXEC:run, then]",
+      "[FILE_OP:later]",
+      "[x:y]",
+      "[docs](http://x)",
+      "[FILE_OP:\nread]",
+      "[read_file:read]",
+    ]);
   });
 
   it("leaves commands as they were: `[NAME:action=…]` runs, `[NAME:{…}]` is read as before", () => {
@@ -88,6 +101,8 @@ const PIECES = [
   "=",
   "<b>",
   "```\n",
+  ",",
+  " path=",
 ];
 
 describe("laws", () => {
