@@ -19,7 +19,7 @@ export interface RepairNote {
 }
 
 /** Hints longer than this are left out: the message says how to fix it in words. */
-const HINT_LIMIT = 4000;
+export const HINT_LIMIT = 4000;
 const JSON_ESCAPES = new Set(['"', "\\", "/", "b", "f", "n", "r", "t", "u"]);
 
 /** `text` as the inside of a JSON string: stray quotes and raw control characters escaped, good escapes kept. */

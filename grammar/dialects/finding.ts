@@ -189,7 +189,8 @@ function closedFindings(trimmed: string, closer: string, shape: Shape, start: Po
   for (const finding of findingsOf({ shape, text: closed, name: "", closer: "", start, end }, vocabulary)) {
     const { mapped } = finding;
     if (errors) {
-      if (mapped.type === "error" && mapped.error.hint !== undefined && finding.start.offset === start.offset) findings.push(finding);
+      // An action written without `action=` is told even when too long for its hint to repeat it.
+      if (mapped.type === "error" && (mapped.error.hint !== undefined || shape === Shape.ColonAction) && finding.start.offset === start.offset) findings.push(finding);
       continue;
     }
     if (mapped.type !== "command") continue;

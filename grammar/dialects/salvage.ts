@@ -7,6 +7,7 @@
  */
 import type { Command, Span, SyntaxError } from "../ast.js";
 import { print } from "../printer.js";
+import { HINT_LIMIT } from "../repair.js";
 import { mapCall, type MappedCall, type RawCall } from "./mapping.js";
 import { isNameCharacter } from "./near-name.js";
 import { CARRIAGE_RETURN, COMMA, SPACE, TAB } from "./states.js";
@@ -108,9 +109,14 @@ export const WITHOUT_BRACKETS = "written without its brackets";
  */
 export function notRunError(command: Command | undefined, written: string, span: Span, what: string): Extract<MappedCall, { type: "error" }> {
   const hint = command === undefined ? written : print(command);
+  const protocol = command === undefined ? {} : { protocol: command.protocol };
+  if (hint.length > HINT_LIMIT) {
+    // Text that long (a `[NAME:action:` never closed, read on to a blank line) is no command a hint should repeat.
+    const message = `This looks like a clio command ${what}, so it did not run; write it as a clio command, [PROTOCOL:action=…:key="value"]`;
+    return { type: "error", error: { code: "unmapped_call" as const, message, span, ...protocol } };
+  }
   const message = `This looks like a clio command ${what}, so it did not run; write it as ${hint}`;
-  const error = { code: "unmapped_call" as const, message, hint, span, ...(command === undefined ? {} : { protocol: command.protocol }) };
-  return { type: "error", error };
+  return { type: "error", error: { code: "unmapped_call" as const, message, hint, span, ...protocol } };
 }
 
 function isBlank(code: number): boolean {

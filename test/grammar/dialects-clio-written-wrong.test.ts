@@ -27,6 +27,13 @@ describe("an action written without `action=` after `[NAME:`", () => {
     expect(errorsOf('[FILE_OP:read:path="src/a.ts"\n\nMore.')).toEqual([[READ, 1, 1]]);
   });
 
+  it("never closed and read on over a long stretch, has no hint that repeats it: the message says how to write it", () => {
+    const [error] = parse(`[FILE_OP:read:path="a" ${"x".repeat(20_000)}`, SMALL_VOCABULARY).errors;
+    expect(error).toMatchObject({ code: "unmapped_call" });
+    expect(error!.hint).toBeUndefined();
+    expect(error!.message.length).toBeLessThan(300);
+  });
+
   it("in inline code is a mention whose hint is the command", () => {
     expect(mentionsOf('Write `[FILE_OP:read:path="src/a.ts"]` next.')).toEqual([["inline-code", READ]]);
   });
