@@ -4,10 +4,11 @@
  * character at a time, so any other braces in prose are dropped after a few characters and the
  * text after them is read as before.
  */
+import { NAME_KEYS } from "./read-call.js";
 import { CARRIAGE_RETURN, LINE_FEED, QUOTE, SPACE, TAB } from "./states.js";
 
 /** A call's name keys, OpenAI's `"type"` and `"id"`, and its arguments' keys, which some models write first. */
-const FIRST_KEYS = new Set(["name", "tool", "tool_name", "function", "function_call", "command", "action", "type", "id", "arguments", "parameters"]);
+const FIRST_KEYS = new Set([...NAME_KEYS, "function_call", "action", "type", "id", "arguments", "parameters"]);
 const PREFIXES = new Set([...FIRST_KEYS].flatMap((key) => [...key].map((_, length) => key.slice(0, length + 1))));
 
 export const enum KeyStep {

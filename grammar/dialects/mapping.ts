@@ -199,9 +199,30 @@ function argumentNamed(call: RawCall, resolved: Resolved, key: string): boolean 
 
 /** The arguments as given, but the action: keys renamed, then the fixed parameters no argument gives. */
 function givenValues(call: RawCall, resolved: Resolved): [string, unknown][] {
-  const values: [string, unknown][] = [];
-  for (const [key, value] of call.args) if (!resolved.ignore?.includes(key) && !isActionKey(key)) values.push([renamed(resolved, key), value]);
-  for (const key in resolved.fixed) if (!values.some(([existing]) => existing === key)) values.push([key, resolved.fixed[key]]);
+  return aliasedArguments(call.args, { parameters: resolved.rename, fixed: resolved.fixed, ignore: resolved.ignore });
+}
+
+/** How another agent's tool name maps its arguments onto an action's (a protocol's `ToolAlias`, the vocabulary's alias). */
+export interface ArgumentRenaming {
+  parameters?: Readonly<Record<string, string>> | undefined;
+  fixed?: Readonly<Record<string, string>> | undefined;
+  ignore?: readonly string[] | undefined;
+}
+
+/**
+ * The arguments of a call made under another agent's tool name, as the action's: the action's key
+ * and the ignored ones left out, the others renamed (in any case), then the fixed arguments none
+ * of them gives. Also what the checks' corrected command is made of (src/manager/corrections.ts).
+ */
+export function aliasedArguments<Value>(args: readonly (readonly [string, Value])[], renaming: ArgumentRenaming): [string, Value | string][] {
+  const rename = renaming.parameters ?? NONE;
+  const values: [string, Value | string][] = [];
+  for (const [key, value] of args) {
+    if (renaming.ignore?.includes(key) || isActionKey(key)) continue;
+    values.push([rename === NONE ? key : (rename[key] ?? rename[key.toLowerCase()] ?? key), value]);
+  }
+  const fixed = renaming.fixed ?? NONE;
+  for (const key in fixed) if (!values.some(([existing]) => existing === key)) values.push([key, fixed[key]!]);
   return values;
 }
 

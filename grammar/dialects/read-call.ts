@@ -44,7 +44,8 @@ function jsonType(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-const NAME_KEYS = ["name", "tool", "tool_name", "function", "command"];
+/** The keys that name the tool in a JSON call (also what a JSON call in prose may open with, inline-json.ts). */
+export const NAME_KEYS = ["name", "tool", "tool_name", "function", "command"];
 const ARGUMENT_KEYS = ["arguments", "parameters", "args", "input", "params", "tool_input"];
 
 /** Deeper JSON is not a call, and the engine's parser would run out of stack on it. */

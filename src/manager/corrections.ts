@@ -5,6 +5,7 @@
  * parameter name another agent's tool uses for one of this action's (`file_path`).
  */
 import type { Command, Parameter } from "../../grammar/ast.js";
+import { aliasedArguments } from "../../grammar/dialects/mapping.js";
 import { print, type PrintableCommand } from "../../grammar/printer.js";
 import type { ProtocolDefinition } from "../../protocols/contract/protocol.js";
 import { nearestWord } from "../nearest-word.js";
@@ -38,13 +39,12 @@ export function correctedAction(command: Command, protocol: ProtocolDefinition, 
   const written = actionParameter.text;
   const alias = protocol.aliases !== undefined && Object.hasOwn(protocol.aliases, written) ? protocol.aliases[written] : undefined;
   if (alias !== undefined && Object.hasOwn(protocol.actions, alias.action)) {
-    const renamed = alias.parameters ?? {};
-    const parameters: PrintableParameter[] = [];
-    for (const parameter of command.parameters) {
-      if (parameter === actionParameter) parameters.push({ key: parameter.key, form: "bare", text: alias.action });
-      else if (!alias.ignore?.includes(parameter.key)) parameters.push(printable(parameter, Object.hasOwn(renamed, parameter.key) ? renamed[parameter.key] : parameter.key));
-    }
-    for (const [key, text] of Object.entries(alias.fixed ?? {})) if (!parameters.some((parameter) => parameter.key === key)) parameters.push({ key, form: "quoted", text });
+    const given = aliasedArguments(
+      command.parameters.map((parameter) => [parameter.key, parameter] as const),
+      alias,
+    );
+    const parameters: PrintableParameter[] = [{ key: actionParameter.key, form: "bare", text: alias.action }];
+    for (const [key, value] of given) parameters.push(typeof value === "string" ? { key, form: "quoted", text: value } : printable(value, key));
     return print({ protocol: protocol.name, parameters });
   }
   const meant = nearestWord(written, Object.keys(protocol.actions), allowedEdits(written));
