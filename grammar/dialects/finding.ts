@@ -6,7 +6,7 @@
 import type { Command, Position, Span } from "../ast.js";
 import { print } from "../printer.js";
 import { objectsOfArray, PositionWalk } from "./call-array.js";
-import { mapCall, type MappedCall, type RawCall } from "./mapping.js";
+import { mapCall, type MappedCall, type RawCall, rawCallOf } from "./mapping.js";
 import { callListItems, firstCallEnd, readFunctionArguments, readNearMiss } from "./read-arguments.js";
 import {
   callFromElement,
@@ -259,10 +259,8 @@ function findingOf(candidate: Candidate, vocabulary: CallVocabulary): DialectFin
     };
     mapped = { type: "error", error };
   } else {
-    // Made with all its fields at once: one added later gives the object a separate store.
-    const call: RawCall = { dialect, name: read.name, args: read.args, span, action: read.action, bare: read.bare, positional: read.positional };
     try {
-      mapped = mapCall(call, vocabulary, unknownIsError);
+      mapped = mapCall(rawCallOf(read, dialect, span), vocabulary, unknownIsError);
     } catch {
       return undefined;
     }

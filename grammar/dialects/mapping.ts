@@ -8,6 +8,7 @@ import { BACKSLASH, QUOTE } from "../chars.js";
 import { decodeParameter, type ParameterKind } from "../kinds.js";
 import { isBareSafe, print } from "../printer.js";
 import { isArgumentSeparator, readPairs } from "./read-arguments.js";
+import type { ReadCall } from "./read-call.js";
 import type { CallVocabulary, VocabularyAction, VocabularyProtocol } from "./vocabulary.js";
 
 /** A call as read from its dialect, before it is mapped. */
@@ -24,6 +25,11 @@ export interface RawCall {
   /** The one argument was written without its name (read-call.ts, ReadCall). */
   positional?: boolean | undefined;
   span: Span;
+}
+
+/** The call a reading gives (read-call.ts, `ReadCall`), written in `dialect` at `span`: made with all its fields at once, so that every call has one shape. */
+export function rawCallOf(read: ReadCall, dialect: RawCall["dialect"], span: Span): RawCall {
+  return { dialect, name: read.name, args: read.args, span, action: read.action, bare: read.bare, positional: read.positional };
 }
 
 export type MappedCall =

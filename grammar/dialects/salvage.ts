@@ -8,7 +8,7 @@
 import type { Command, Span, SyntaxError } from "../ast.js";
 import { print } from "../printer.js";
 import { HINT_LIMIT } from "../repair.js";
-import { mapCall, type MappedCall, type RawCall } from "./mapping.js";
+import { mapCall, type MappedCall, rawCallOf } from "./mapping.js";
 import { isNameCharacter } from "./near-name.js";
 import { CARRIAGE_RETURN, COMMA, SPACE, TAB } from "./states.js";
 import { callsAmongWords, normaliseFullwidth, readFunctionArguments } from "./read-arguments.js";
@@ -34,7 +34,7 @@ export function salvagedNearMiss(text: string, read: ReadProblem, span: Span, vo
     const call = readFunctionArguments(inner.slice(start, open), undefined, inner.slice(open + 1, end - 1));
     const command = call === undefined || "problem" in call ? undefined : commandOf(call, span, vocabulary);
     if (command === undefined) continue;
-    commands.push(print(command));
+    commands.push(command.text);
     protocol ??= command.protocol;
     words.push(inner.slice(from, start));
     from = end;
@@ -49,7 +49,7 @@ export function salvagedNearMiss(text: string, read: ReadProblem, span: Span, vo
   }
   const command = read.partial === undefined ? undefined : commandOf(read.partial, span, vocabulary);
   if (command === undefined) return undefined;
-  const hint = print(command);
+  const hint = command.text;
   const unread = folded(read.unread ?? "");
   const because = unread === "" ? read.problem : `the words "${unread}" are no parameters`;
   return {
@@ -61,10 +61,12 @@ export function salvagedNearMiss(text: string, read: ReadProblem, span: Span, vo
   };
 }
 
-function commandOf(call: ReadCall, span: Span, vocabulary: CallVocabulary) {
-  const raw: RawCall = { dialect: "clio-variant", name: call.name, args: call.args, span, action: call.action, bare: call.bare };
-  const mapped = mapCall(raw, vocabulary, false);
-  return mapped.type === "command" ? mapped.command : undefined;
+/** The command `call` maps to, written out; for a call whose one argument has no name, the mapping's guess (its error's hint). */
+function commandOf(call: ReadCall, span: Span, vocabulary: CallVocabulary): { text: string; protocol: string } | undefined {
+  const mapped = mapCall(rawCallOf(call, "clio-variant", span), vocabulary, false);
+  if (mapped.type === "command") return { text: print(mapped.command), protocol: mapped.command.protocol };
+  if (mapped.type === "error" && call.positional && mapped.error.hint !== undefined) return { text: mapped.error.hint, protocol: mapped.error.protocol ?? "" };
+  return undefined;
 }
 
 /** ` ("words")` for the words `text` holds; empty for none. */

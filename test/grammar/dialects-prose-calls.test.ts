@@ -24,6 +24,8 @@ describe("a near-miss with other words in its brackets", () => {
     expect(errorsOf(text)).toEqual([[READ, 1, 1]]);
     expect(parse(text, SMALL_VOCABULARY).errors[0]!.message).toContain('"is how I would start"');
     expect(errorsOf('[FILE_OP.read(path="src/a.ts") first]')).toEqual([[READ, 1, 1]]);
+    // One argument without its name: the hint takes it for the first parameter (it was `:="src/a.ts"`, no command).
+    expect(errorsOf('[read_file("src/a.ts") is how I would start]')).toEqual([[READ, 1, 1]]);
   });
 
   it("with prose between its calls, over lines or on one, is one error whose hint holds each call's command, one a line", () => {
