@@ -43,6 +43,7 @@ export const BACKTICK = 0x60;
 export const TILDE = 0x7e;
 export const COLON = 0x3a;
 export const COMMA = 0x2c;
+export const SEMICOLON = 0x3b;
 export const EQUALS = 0x3d;
 export const LESS_THAN = 0x3c;
 export const GREATER_THAN = 0x3e;

@@ -14,6 +14,8 @@ export interface MachineHost {
   lineStart: number;
   /** Called for every line feed the machine consumes; true when the enclosing region ends there. */
   newline(offset: number, input: string, next: number): boolean;
+  /** The command's text from its `[` up to index `index` of the piece being fed (for a repair's rare look back). */
+  textTo(index: number): string;
 }
 
 export const enum Outcome {
@@ -347,6 +349,8 @@ export abstract class MachineBase {
   protected fail(input: string, i: number, base: number, code: SyntaxErrorCode, message: string): Outcome {
     const offset = base + i;
     this.noteLineBlank(offset);
+    // Missing `:`s noted before are no repair of a command that breaks for another reason.
+    if (this.repair?.kind === "colon") this.repair = undefined;
     const line = this.host.line;
     const column = offset - this.host.lineStart + 1;
     this.error = {

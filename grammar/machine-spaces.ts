@@ -3,7 +3,7 @@
  * breaks between the pieces of a command, and deciding what the first other character starts
  * (a key, `=` or `<<`, a value, the next parameter, the closing `]`, or an error).
  */
-import { BARE, CARRIAGE_RETURN, CLOSE_BRACKET, COLON, COMMA, EQUALS, KEY_FIRST, LESS_THAN, LINE_FEED, QUOTE, SPACE, TAB } from "./chars.js";
+import { BARE, CARRIAGE_RETURN, CLOSE_BRACKET, COLON, COMMA, EQUALS, KEY_FIRST, LESS_THAN, LINE_FEED, QUOTE, SEMICOLON, SPACE, TAB } from "./chars.js";
 import { MachineRepairs } from "./machine-repairs.js";
 import { Outcome, State } from "./machine-base.js";
 import * as messages from "./messages.js";
@@ -94,6 +94,15 @@ export abstract class MachineSpaces extends MachineRepairs {
           this.state = State.ValueStart;
           return i;
         }
+        if (((this.state === State.BareSpace && code === SEMICOLON) || (this.state === State.AfterValue && this.lastForm === 0 && code === COMMA)) && this.colonsOnly()) {
+          // `action=read;path="a"`, `path=YQ==,limit=5`: the `;` or `,` stands where the `:` belongs.
+          const column = base + i - this.host.lineStart + 1;
+          this.missingColonAt(base + i, this.host.line, column, messages.missingColon(this.name, `the value of ${this.key}`, this.host.line, column));
+          this.enterSpace(State.KeyStart, base + i + 1);
+          return i + 1;
+        }
+        if (this.state === State.AfterValue && this.lastForm === 0 && this.colonsOnly() && (code === QUOTE || (code < 128 && BARE[code])) && this.commaBeforeKey(i, true)) return i;
+        if (this.state === State.BareSpace && code === LESS_THAN && this.colonsOnly() && this.commaBeforeKey(i, false)) return i;
         if ((code === COLON || code === CLOSE_BRACKET) && this.commaAfterQuote()) {
           // `"a",]` or `"a",:`: the comma is junk after the value, as any other character there.
           this.deferStray();
@@ -153,6 +162,29 @@ export abstract class MachineSpaces extends MachineRepairs {
           -1
         );
     }
+  }
+
+  /**
+   * A bare value ended in `,KEY=` and a value follows (`action=read,path="a"`), or in `,KEY` and a
+   * heredoc's `<<` follows (`path=a.txt,content<<EOF`): the comma stood where the `:` belongs, and
+   * KEY began the next parameter. Noted as a missing `:`, and what follows is read as KEY's.
+   */
+  private commaBeforeKey(index: number, assigned: boolean): boolean {
+    const text = this.host.textTo(index);
+    const glued = (assigned ? /,([A-Za-z_][A-Za-z0-9_-]*)=$/ : /,([A-Za-z_][A-Za-z0-9_-]*)$/).exec(text);
+    if (glued === null) return false;
+    const offset = this.startOffset + glued.index;
+    const column = offset - this.host.lineStart + 1;
+    this.missingColonAt(offset, this.host.line, column, messages.missingColon(this.name, `the value of ${this.key}`, this.host.line, column));
+    this.key = glued[1]!;
+    if (assigned) this.state = State.ValueStart;
+    else {
+      this.state = State.AfterKey;
+      this.keyOffset = offset + 1;
+      this.keyLine = this.host.line;
+      this.keyColumn = column + 1;
+    }
+    return true;
   }
 
   /** After a quoted value, a comma came first (`"a", `): it stands where a `:` would, if a key follows. */

@@ -43,6 +43,13 @@ export class MentionFinder implements MachineHost {
   line = 1;
   lineStart = 0;
   private readonly machine = new CommandMachine(this);
+  /** The content being searched, and where its command's `[` is. */
+  private content = "";
+  private bracket = 0;
+
+  textTo(index: number): string {
+    return this.content.slice(this.bracket, index);
+  }
 
   newline(offset: number): boolean {
     this.line++;
@@ -72,6 +79,8 @@ export class MentionFinder implements MachineHost {
         continue;
       }
       const machine = this.machine;
+      this.content = content;
+      this.bracket = bracket;
       machine.begin(offset + bracket);
       const outcome = machine.feed(content, bracket + 1, offset);
       if (outcome === Outcome.NotCommand) {

@@ -107,16 +107,54 @@ function colonRepair(text: string, note: RepairNote): string {
   for (const at of note.colons ?? []) {
     // A comma standing before the space (`action=read, path=…`) was meant as the separator.
     out += `${text.slice(from, at).replace(/,$/, "")}:`;
-    from = text[at] === "," ? at + 1 : at;
+    from = text[at] === "," || text[at] === ";" ? at + 1 : at;
     while (from < text.length && /\s/.test(text[from]!)) from++;
   }
-  return `${out}${text.slice(from).replace(/\]?\s*$/, "")}]`;
+  const rest = text.slice(from);
+  const body = rest.replace(/\]?\s*$/, "");
+  // After a heredoc's closing tag the `]` stays on a line of its own.
+  return `${out}${body}${rest.slice(body.length).includes("\n") ? "\n" : ""}]`;
+}
+
+/** A bare value that stays bare in a hint: a word or number (`read`, `40`), or base64 (`c3JjL2EudHM=`). */
+const PLAIN_BARE = /^(?:[A-Za-z0-9_-]+|(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)$/;
+
+/**
+ * `command` with each bare value that is neither a word nor base64 (`path=src/a.ts`) quoted, so
+ * that the hint, applied literally, passes the checks too; from a heredoc on, left as it is.
+ */
+function quoteBareValues(command: string): string {
+  const open = command.indexOf(":");
+  let out = command.slice(0, open + 1);
+  let i = open + 1;
+  while (i < command.length) {
+    const pair = /^\s*[A-Za-z_][A-Za-z0-9_-]*\s*=\s*/.exec(command.slice(i));
+    if (pair === null) return out + command.slice(i);
+    out += pair[0];
+    i += pair[0].length;
+    if (command[i] === '"') {
+      const close = /^"(?:[^"\\]|\\.)*"/.exec(command.slice(i));
+      if (close === null) return out + command.slice(i);
+      out += close[0];
+      i += close[0].length;
+    } else {
+      let end = i;
+      while (end < command.length && command[end] !== ":" && command[end] !== "]") end++;
+      const value = command.slice(i, end).trim();
+      out += PLAIN_BARE.test(value) ? command.slice(i, end) : JSON.stringify(value);
+      i = end;
+    }
+    if (command[i] !== ":") return out + command.slice(i);
+    out += ":";
+    i++;
+  }
+  return out;
 }
 
 export function repairHint(text: string, note: RepairNote): { hint?: string; message?: string } {
   let repaired: { hint?: string; message?: string };
   if (note.kind === "quoted") repaired = quotedRepair(text, note);
-  else if (note.kind === "colon") repaired = { hint: colonRepair(text, note) };
+  else if (note.kind === "colon") repaired = { hint: quoteBareValues(colonRepair(text, note)) };
   else if (note.kind === "close") repaired = { hint: `${text.trimEnd()}${note.closing ?? "]"}` };
   else repaired = { hint: heredocRepair(text, note) };
   if (repaired.hint !== undefined && repaired.hint.length > HINT_LIMIT) return repaired.message === undefined ? {} : { message: repaired.message };

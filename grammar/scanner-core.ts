@@ -184,6 +184,11 @@ export abstract class ScannerCore implements MachineHost {
     this.captureFrom = index;
   }
 
+  /** MachineHost: the command's text so far (the scanner captures it from the `[`). */
+  textTo(index: number): string {
+    return this.captured(index);
+  }
+
   protected captured(index: number): string {
     return this.captureText + this.input.slice(this.captureFrom, index);
   }

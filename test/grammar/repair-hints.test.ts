@@ -1,7 +1,8 @@
 /**
  * The corrected command in an error's hint for the commonest slips of a model writing this
- * language by hand: a comma where a `:` belongs, the closing `]` (or `"]`) left out where the text
- * or the line ends. The hint, parsed, is the one command meant; every chunking reports the same.
+ * language by hand: a comma (or `;`) where a `:` belongs, the closing `]` (or `"]`) left out where the text
+ * or the line ends. The hint, parsed, is the one command meant (a bare value that is neither a word
+ * nor base64 quoted, so the checks pass it too); every chunking reports the same.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -16,6 +17,16 @@ const SLIPS: Array<{ text: string; code: string; hint: string }> = [
   { text: '[FILE_OP:action=read:path="src/a.ts", limit=5]', code: "unexpected_character", hint: '[FILE_OP:action=read:path="src/a.ts":limit=5]' },
   { text: '[FILE_OP:action=read:path="src/a.ts",limit=5]', code: "unexpected_character", hint: '[FILE_OP:action=read:path="src/a.ts":limit=5]' },
   { text: '[FILE_OP:action=read, path="src/a.ts", limit=5]', code: "unexpected_character", hint: '[FILE_OP:action=read:path="src/a.ts":limit=5]' },
+  { text: '[FILE_OP:action=read,path="src/a.ts"]', code: "unexpected_character", hint: READ },
+  { text: "[FILE_OP:action=read,path=src/a.ts,limit=5]", code: "unexpected_character", hint: '[FILE_OP:action=read:path="src/a.ts":limit=5]' },
+  { text: "[FILE_OP:action=read path=src/a.ts]", code: "unexpected_character", hint: READ },
+  {
+    text: "[FILE_OP:action=write,path=a.txt,content<<EOF\nx=1,y=2\nEOF\n]",
+    code: "unexpected_character",
+    hint: '[FILE_OP:action=write:path="a.txt":content<<EOF\nx=1,y=2\nEOF\n]',
+  },
+  { text: 'Now [FILE_OP:action=read;path="src/a.ts"] first.', code: "unexpected_character", hint: READ },
+  { text: "[FILE_OP:action=read,path=c3JjL2EudHM=,limit=5]", code: "unexpected_character", hint: "[FILE_OP:action=read:path=c3JjL2EudHM=:limit=5]" },
   { text: 'Reading: [FILE_OP:action=read:path="src/a.ts"', code: "unterminated_command", hint: READ },
   { text: 'Reading: [FILE_OP:action=read:path="src/a.ts"  \n', code: "unterminated_command", hint: READ },
   { text: "[FILE_OP:action=read:path=c3JjL2EudHM=", code: "unterminated_command", hint: "[FILE_OP:action=read:path=c3JjL2EudHM=]" },
@@ -44,6 +55,22 @@ describe("hints for a comma in place of a colon, or a closing bracket left out",
       expect(result.commands).toEqual([]);
       expect(result.errors).toMatchObject([{ code: "unexpected_character" }]);
       expect(result.errors[0]!.message).toContain('found ","');
+    }
+  });
+
+  it("says where the comma or semicolon stands, after which value", () => {
+    expect(parse('[FILE_OP:action=read,path="src/a.ts"]').errors[0]).toMatchObject({
+      span: { start: { column: 21 } },
+      message: expect.stringContaining("after the value of action (at 1:21) the next parameter needs a `:`"),
+    });
+  });
+
+  it("gives no hint when what follows a comma or semicolon is no next parameter", () => {
+    for (const text of ["[FILE_OP:action=read; then more]", "[FILE_OP:action=read;]", "[FILE_OP:path=YQ==x]", '[FILE_OP:action=read path="a" then more]']) {
+      const result = parse(text);
+      expect(result.commands).toEqual([]);
+      expect(result.errors).toHaveLength(1);
+      expect(result.errors[0]!.hint).toBeUndefined();
     }
   });
 
