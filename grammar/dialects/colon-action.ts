@@ -1,6 +1,7 @@
 /**
  * `[NAME:action]` and `[NAME:action:key=value…]`: a command of this language whose action is
- * written without its `action=` (`[GIT:status]`, `[FILE_OP: read : path="a.ts"]`). By §1 it is no
+ * written without its `action=` (`[GIT:status]`, `[FILE_OP: read : path="a.ts"]`), or with a `:`
+ * for its `=` (`[GIT:action:status]`). By §1 it is no
  * command start, so the scanner reads it as prose; the dialect layer reads the word after the
  * colon (`ActionWordReader`) and, when it is an action of the protocol the `[` names and `]` or
  * `:` follows it, reports an error whose hint is the command with `action=` (never run).
@@ -35,6 +36,8 @@ class ActionWordReader {
   /** Characters of the key after the ended word; it ended at a blank. */
   private keyLength = 0;
   private keyEnded = false;
+  /** `action:` came first (`[GIT:action:status]`): the word after it is the action. */
+  private keyed = false;
 
   constructor(private readonly limit: number) {}
 
@@ -46,6 +49,7 @@ class ActionWordReader {
     this.comma = false;
     this.keyLength = 0;
     this.keyEnded = false;
+    this.keyed = false;
   }
 
   /** No character of the word came yet. */
@@ -81,6 +85,13 @@ class ActionWordReader {
       return ColonStep.Goes;
     }
     if (code === EQUALS) return this.keyLength > 0 ? ColonStep.Opens : ColonStep.Fails;
+    if (code === COLON && !this.keyed && this.keyLength === 0 && this.word.toLowerCase() === "action" && !Object.hasOwn(protocol.actions, "action")) {
+      this.keyed = true;
+      this.word = "";
+      this.ended = false;
+      this.comma = false;
+      return ColonStep.Goes;
+    }
     if ((code === CLOSE_BRACKET || code === COLON) && this.word !== "" && this.keyLength === 0 && Object.hasOwn(protocol.actions, this.word.toLowerCase())) {
       return ColonStep.Opens;
     }

@@ -304,7 +304,7 @@ export abstract class FrontReader extends StepReader {
     if (!this.nameStandsBefore(input, i)) return i + 1;
     const name = this.nameBefore(input, i);
     if (name !== REACT_ACTION) {
-      if (this.vocabulary.protocol(name)?.name !== name) return i + 1;
+      if (!this.namesProtocolAsRegistered(name)) return i + 1;
       this.beginAtName(Mode.BareKey, i, base, name);
       this.shape = Shape.BareLine;
       this.matched = 0;
@@ -316,6 +316,14 @@ export abstract class FrontReader extends StepReader {
     this.closer = REACT_LABEL;
     this.boundedLength = 0;
     return i + 1;
+  }
+
+  /** `FILE_OP`, or `FILE_OP.read` (an action of it after a `.`), the protocol's name spelled as registered. */
+  private namesProtocolAsRegistered(name: string): boolean {
+    const dot = name.indexOf(".");
+    const protocolName = dot < 0 ? name : name.slice(0, dot);
+    const protocol = this.vocabulary.protocol(protocolName);
+    return protocol?.name === protocolName && (dot < 0 || Object.hasOwn(protocol.actions, name.slice(dot + 1).toLowerCase()));
   }
 
   /** At `i` (a `(` or `:`) while idle: whether a name stands alone before it at the line's start; reading goes on after `i` either way. */

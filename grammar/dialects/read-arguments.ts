@@ -325,6 +325,12 @@ export function readNearMiss(text: string, vocabulary: CallVocabulary): ReadResu
   }
   const pairs = readPairs(rest, isNearMissSeparator);
   if ("problem" in pairs) {
+    // `[FILE_OP:action=read:"a.ts"]`: one value without its name after the action: the mapping makes it the action's first parameter, for the hint.
+    const single = /^[\s:|,]*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*$/.exec(rest.slice(pairs.stoppedAt));
+    const [only] = pairs.args;
+    if (single && pairs.args.length === 1 && only![0].toLowerCase() === "action" && typeof only![1] === "string") {
+      return { name, action: only![1], args: [["", stringValue(single[1]!)]], positional: true };
+    }
     const partial = pairs.args.length === 0 ? undefined : withAction(pairs.bare === undefined ? { name, args: pairs.args } : { name, args: pairs.args, bare: pairs.bare }, action);
     return partial === undefined ? { problem: pairs.problem } : { problem: pairs.problem, partial, unread: rest.slice(pairs.stoppedAt) };
   }

@@ -82,7 +82,7 @@ function folded(text: string): string {
 }
 
 /**
- * `text`, `[NAME:` blanks, an action's word, blanks (or a comma), then `:`, the rest, `]` or a key,
+ * `text`, `[NAME:` blanks (and `action:`, as in `[GIT:action:status]`), an action's word, blanks (or a comma), then `:`, the rest, `]` or a key,
  * written as the command it means: `[NAME:action=WORD` and the rest as written (a `:` before a key).
  */
 export function withActionKey(text: string): string {
@@ -91,6 +91,15 @@ export function withActionKey(text: string): string {
   while (isBlank(text.charCodeAt(from))) from++;
   let to = from;
   while (isNameCharacter(text.charCodeAt(to))) to++;
+  // `[GIT:action:status]`: the word after `action:` is the action.
+  let keyEnd = to;
+  while (isBlank(text.charCodeAt(keyEnd))) keyEnd++;
+  if (text.slice(from, to).toLowerCase() === "action" && text[keyEnd] === ":") {
+    from = keyEnd + 1;
+    while (isBlank(text.charCodeAt(from))) from++;
+    to = from;
+    while (isNameCharacter(text.charCodeAt(to))) to++;
+  }
   let rest = to;
   while (isBlank(text.charCodeAt(rest))) rest++;
   // A key after blanks or a comma (`[FILE_OP:read, path="a.ts"]`) is the next parameter: a `:` before it.

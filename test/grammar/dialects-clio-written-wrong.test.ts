@@ -27,6 +27,15 @@ describe("an action written without `action=` after `[NAME:`", () => {
     expect(errorsOf('[FILE_OP:read:path="src/a.ts"\n\nMore.')).toEqual([[READ, 1, 1]]);
   });
 
+  it("written `action:` instead of `action=`, or with its one value unnamed, is the same error; the hint names the first parameter", () => {
+    expect(errorsOf('[FILE_OP:action:read:path="src/a.ts"]')).toEqual([[READ, 1, 1]]);
+    expect(errorsOf('Next [FILE_OP: ACTION : read path="src/a.ts"]')).toEqual([[READ, 1, 6]]);
+    expect(errorsOf("[EXEC:action:run]")).toEqual([["[EXEC:action=run]", 1, 1]]);
+    expect(errorsOf('[FILE_OP:read:"src/a.ts"]')).toEqual([[READ, 1, 1]]);
+    expect(errorsOf('[EXEC:run:"npm test"]')).toEqual([['[EXEC:action=run:command="npm test"]', 1, 1]]);
+    expect(parse('[FILE_OP:read:"src/a.ts"]', SMALL_VOCABULARY).errors[0]!.message).toContain("first parameter, path");
+  });
+
   it("never closed and read on over a long stretch, has no hint that repeats it: the message says how to write it", () => {
     const [error] = parse(`[FILE_OP:read:path="a" ${"x".repeat(20_000)}`, SMALL_VOCABULARY).errors;
     expect(error).toMatchObject({ code: "unmapped_call" });
@@ -50,6 +59,9 @@ describe("an action written without `action=` after `[NAME:`", () => {
       "[docs](http://x)",
       "[FILE_OP:\nread]",
       "[read_file:read]",
+      "[NOTE:action:later]",
+      "[EXEC:action:explode]",
+      "[EXEC:action:run it]",
     ]);
   });
 
@@ -67,6 +79,11 @@ describe("a command written without its brackets on a line of its own", () => {
     expect(parse("EXEC:action=run", SMALL_VOCABULARY).errors[0]!.message).toContain("without its brackets");
   });
 
+  it("with its action after a `.` (`FILE_OP.read:path=…`) is the same error", () => {
+    expect(errorsOf('FILE_OP.read:path="src/a.ts"')).toEqual([[READ, 1, 1]]);
+    expect(errorsOf("Checking.\n  EXEC.run: timeout=3\n")).toEqual([["[EXEC:action=run:timeout=3]", 2, 3]]);
+  });
+
   it("in a fence is a mention whose hint is the command", () => {
     expect(mentionsOf('```\nFILE_OP:action=read:path="src/a.ts"\n```')).toEqual([["fence", READ]]);
   });
@@ -80,6 +97,9 @@ describe("a command written without its brackets on a line of its own", () => {
       "Note: this is prose",
       'FILE_OP:action=read:path="a" <b>',
       "read_file:path=a",
+      'FILE_OP.explode:path="a"',
+      "FILE_OP.read: the file",
+      'Then FILE_OP.read:path="a" in a sentence',
     ]);
     expect(expectEveryChunking('FILE_OP:action=read [FILE_OP:action=read:path="src/a.ts"]').commands.map((command) => print(command))).toEqual([READ]);
     expect(expectEveryChunking('Action: read_file\nAction Input: {"path": "src/a.ts"}').commands.map((command) => print(command))).toEqual([READ]);
@@ -110,6 +130,9 @@ const PIECES = [
   "```\n",
   ",",
   " path=",
+  "action:",
+  "FILE_OP.read:",
+  '"src/a.ts"',
 ];
 
 describe("laws", () => {
