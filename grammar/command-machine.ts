@@ -8,7 +8,8 @@
  *
  * The machine only decides where a command ends and where it breaks; the Chevrotain
  * lexer and parser (lexer.ts, parser.ts) turn a complete command's text into the syntax tree.
- * Its whitespace states are in machine-spaces.ts, its repairs in machine-repairs.ts, its state
+ * Its whitespace states are in machine-spaces.ts, its repairs in machine-repairs.ts, values in
+ * single or typographic quotes in machine-quotes.ts, its state
  * and error reporting in machine-base.ts.
  */
 import {
@@ -206,6 +207,12 @@ export class CommandMachine extends MachineSpaces {
             continue;
           }
           return this.fail(input, i, base, "invalid_quoted", messages.rawControlInQuoted(this.name, this.key, code));
+        case State.OtherQuoted: {
+          const next = this.otherQuoted(input, i, base, code);
+          if (next < 0) return this.outcome;
+          i = next;
+          continue;
+        }
         case State.StrayKey:
         case State.StrayKeySpace: {
           const next = this.strayKeyStep(input, i, code);

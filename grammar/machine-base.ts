@@ -62,6 +62,8 @@ export const enum State {
   /** After a quoted value and spaces, a word: a key (a missing `:`) if `=` or `<<` follows, else the value's text. */
   StrayKey,
   StrayKeySpace,
+  /** A value in single or typographic quotes (`path='a'`, `path=“a”`), read to its closing quote: an error whose hint has `"`. */
+  OtherQuoted,
 }
 
 export function isHexDigit(code: number): boolean {
@@ -112,7 +114,7 @@ export abstract class MachineBase {
   protected quoteOffset = 0;
   protected quoteLine = 0;
   protected quoteColumn = 0;
-  /** How the last value was written: 0 bare (or none yet), 1 quoted, 2 heredoc. */
+  /** How the last value was written: 0 bare (or none yet), 1 quoted, 2 heredoc, 3 in other quotes (machine-quotes.ts). */
   protected lastForm = 0;
   /** A failure found inside a value: reported once the broken value ends, so recovery never resumes inside it. */
   protected pending: SyntaxError | undefined;
@@ -234,7 +236,9 @@ export abstract class MachineBase {
     }
     if (this.state === State.StrayKey || this.state === State.StrayKeySpace) this.deferStray();
     if (this.pending !== undefined) {
-      const open = this.state === State.Broken || this.state === State.BrokenQuote;
+      const open = this.state === State.Broken || this.state === State.BrokenQuote || this.state === State.OtherQuoted;
+      // A value in other quotes never closed: the hint cannot say where it ends.
+      if (this.state === State.OtherQuoted) this.repair = undefined;
       // A broken value that never found its `"]` took the rest of the text: say so, since commands after it did not run.
       this.error = open
         ? {
@@ -349,8 +353,8 @@ export abstract class MachineBase {
   protected fail(input: string, i: number, base: number, code: SyntaxErrorCode, message: string): Outcome {
     const offset = base + i;
     this.noteLineBlank(offset);
-    // Missing `:`s noted before are no repair of a command that breaks for another reason.
-    if (this.repair?.kind === "colon") this.repair = undefined;
+    // Missing `:`s or other quotes noted before are no repair of a command that breaks for another reason.
+    if (this.repair?.kind === "colon" || this.repair?.kind === "requote") this.repair = undefined;
     const line = this.host.line;
     const column = offset - this.host.lineStart + 1;
     this.error = {

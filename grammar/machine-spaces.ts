@@ -4,11 +4,11 @@
  * (a key, `=` or `<<`, a value, the next parameter, the closing `]`, or an error).
  */
 import { BARE, CARRIAGE_RETURN, CLOSE_BRACKET, COLON, COMMA, EQUALS, KEY_FIRST, LESS_THAN, LINE_FEED, QUOTE, SEMICOLON, SPACE, TAB } from "./chars.js";
-import { MachineRepairs } from "./machine-repairs.js";
+import { MachineQuotes } from "./machine-quotes.js";
 import { Outcome, State } from "./machine-base.js";
 import * as messages from "./messages.js";
 
-export abstract class MachineSpaces extends MachineRepairs {
+export abstract class MachineSpaces extends MachineQuotes {
   /** Skips whitespace; returns the index of the first other character, `end`, or -1 on abort. */
   protected skipSpace(input: string, index: number, base: number): number {
     const end = input.length;
@@ -77,6 +77,7 @@ export abstract class MachineSpaces extends MachineRepairs {
         if (code === CLOSE_BRACKET || code === COLON) {
           return (this.fail(input, i, base, "missing_value", messages.missingValue(this.name, this.key, code)), -1);
         }
+        if (this.openOtherQuote(code, base + i)) return i + 1;
         return (this.fail(input, i, base, "unexpected_character", this.unexpected(messages.expectations.value(this.key), code)), -1);
       default:
         if (this.state === State.BareSpace && code < 128 && BARE[code]) {

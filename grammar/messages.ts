@@ -70,3 +70,7 @@ export function missingColon(name: string, key: string, line: number, column: nu
 export function heredocClosedEarly(name: string, key: string, tag: string, line: number): string {
   return `[${name}: the heredoc ${key}<<${tag} was closed by the line ${tag} at line ${line}, but more text follows before \`]\` — if that line belongs to the text, pick a tag that is no line of it (${key}<<${tag}2 … ${tag}2); the text up to the next line ${tag} was taken as body and nothing in it ran`;
 }
+
+export function otherQuotes(name: string, key: string, line: number, column: number, kind: "single" | "typographic"): string {
+  return `[${name}: the value of ${key} at ${at(line, column)} is in ${kind} quotes; a quoted value takes straight double quotes (${key}="…", a \`"\` inside written \\"), or write it as a heredoc (${key}<<EOF) — the text up to its closing quote was taken as that value and nothing in it ran`;
+}

@@ -5,7 +5,7 @@
 
 /** What a failure can be repaired with, for its hint (repair.ts). */
 export interface RepairNote {
-  kind: "quoted" | "heredoc-early" | "heredoc-open" | "colon" | "close";
+  kind: "quoted" | "heredoc-early" | "heredoc-open" | "colon" | "close" | "requote";
   key: string;
   /** Offset of the value's start (its opening quote, or its key for a heredoc), relative to the `[`. */
   valueAt: number;
@@ -16,6 +16,8 @@ export interface RepairNote {
   colons?: number[];
   /** For `close`: what the text lacks at its end (`]`, or `"]` for a quoted value left open). */
   closing?: string;
+  /** For `requote`: each value's opening and closing quote, relative to the `[`, in pairs. */
+  quotes?: number[];
 }
 
 /** Hints longer than this are left out: the message says how to fix it in words. */
@@ -151,10 +153,27 @@ function quoteBareValues(command: string): string {
   return out;
 }
 
+/** Values in single or typographic quotes written in `"`, up to the `]` the machine stopped at. */
+function requoteRepair(text: string, note: RepairNote): string {
+  const quotes = note.quotes ?? [];
+  let out = "";
+  let from = 0;
+  for (let k = 0; k < quotes.length; k += 2) {
+    const open = quotes[k]!;
+    const close = quotes[k + 1]!;
+    out += `${text.slice(from, open)}"${escapeInner(text.slice(open + 1, close))}"`;
+    from = close + 1;
+  }
+  const rest = text.slice(from);
+  const body = rest.replace(/\]?\s*$/, "");
+  return `${out}${body}${rest.slice(body.length).includes("\n") ? "\n" : ""}]`;
+}
+
 export function repairHint(text: string, note: RepairNote): { hint?: string; message?: string } {
   let repaired: { hint?: string; message?: string };
   if (note.kind === "quoted") repaired = quotedRepair(text, note);
   else if (note.kind === "colon") repaired = { hint: quoteBareValues(colonRepair(text, note)) };
+  else if (note.kind === "requote") repaired = { hint: requoteRepair(text, note) };
   else if (note.kind === "close") repaired = { hint: `${text.trimEnd()}${note.closing ?? "]"}` };
   else repaired = { hint: heredocRepair(text, note) };
   if (repaired.hint !== undefined && repaired.hint.length > HINT_LIMIT) return repaired.message === undefined ? {} : { message: repaired.message };
