@@ -206,6 +206,10 @@ export class CommandMachine extends MachineSpaces {
             i++;
             continue;
           }
+          if (code === LINE_FEED || code === CARRIAGE_RETURN) {
+            this.rawLineBreak(base + i, code === LINE_FEED);
+            continue;
+          }
           return this.fail(input, i, base, "invalid_quoted", messages.rawControlInQuoted(this.name, this.key, code));
         case State.OtherQuoted: {
           const next = this.otherQuoted(input, i, base, code);

@@ -237,8 +237,8 @@ export abstract class MachineBase {
     if (this.state === State.StrayKey || this.state === State.StrayKeySpace) this.deferStray();
     if (this.pending !== undefined) {
       const open = this.state === State.Broken || this.state === State.BrokenQuote || this.state === State.OtherQuoted;
-      // A value in other quotes never closed: the hint cannot say where it ends.
-      if (this.state === State.OtherQuoted) this.repair = undefined;
+      // A value in other quotes, or one broken by a raw line break, never closed: the hint cannot say where it ends.
+      if (this.state === State.OtherQuoted || (open && this.repair?.kind === "quoted" && this.repair.strayAt === undefined)) this.repair = undefined;
       // A broken value that never found its `"]` took the rest of the text: say so, since commands after it did not run.
       this.error = open
         ? {

@@ -72,6 +72,22 @@ export abstract class MachineRepairs extends MachineBase {
     return i + 1;
   }
 
+  /**
+   * A raw line break (`lineFeed`: a line feed, else a carriage return) at absolute `offset` inside a quoted value (models write a file's lines so):
+   * the value goes on as a broken one, data up to its `"]`, so that nothing in its later lines
+   * runs; the hint is the command with the line breaks written `\n`.
+   */
+  protected rawLineBreak(offset: number, lineFeed: boolean): void {
+    if (this.pending === undefined) {
+      const column = offset - this.host.lineStart + 1;
+      this.defer(offset, this.host.line, column, "invalid_quoted", messages.rawLineBreakInQuoted(this.name, this.key), lineFeed);
+      this.repair = { kind: "quoted", key: this.key, valueAt: this.valueOffset - this.startOffset };
+    } else this.repair = undefined;
+    this.brokenQuoteSeen = false;
+    this.brokenEscape = false;
+    this.state = State.Broken;
+  }
+
   /** A word after a quoted value and spaces: the next key (with `=` or `<<` after it) or the value's text. */
   protected strayKeyStep(input: string, i: number, code: number): number {
     if (this.state === State.StrayKey && code < 128 && KEY_REST[code]) {

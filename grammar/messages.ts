@@ -37,6 +37,10 @@ export function rawControlInQuoted(name: string, key: string, found: number): st
   return `[${name}: the quoted value of ${key} holds ${describeCharacter(found)} as a raw character; ${how}`;
 }
 
+export function rawLineBreakInQuoted(name: string, key: string): string {
+  return `[${name}: the quoted value of ${key} holds a raw line break; write it as \\n inside the quotes, or use a heredoc (${key}<<EOF) — the text up to the next \`"]\` was taken as that value and nothing in it ran`;
+}
+
 export function badEscape(name: string, key: string, found: number | undefined): string {
   return `[${name}: \`\\${found === undefined ? "" : String.fromCharCode(found)}\` is not a JSON escape in the quoted value of ${key}; use \\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX (four hex digits)`;
 }

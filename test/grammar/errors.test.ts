@@ -128,10 +128,19 @@ describe("recovery", () => {
     expect(result.mentions.map((mention) => mention.text)).toEqual(["[B:j=2]"]);
   });
 
-  it("after a raw line break in a quoted value, resumes on the next line", () => {
-    const result = parse('[A:k="one\n[B:j=2] two"]');
-    expect(result.commands.map((command) => command.protocol)).toEqual(["B"]);
-    expect(result.errors.map((error) => error.code)).toEqual(["invalid_quoted"]);
+  it('after a raw line break in a quoted value, the rest of the value stays data: recovery resumes after its closing "]', () => {
+    const result = parse('[A:k="one\n[B:j=2] two"]\n[C:k=3]');
+    expect(result.commands.map((command) => command.protocol)).toEqual(["C"]);
+    expect(result.errors).toMatchObject([{ code: "invalid_quoted", hint: '[A:k="one\\n[B:j=2] two"]', span: { start: { line: 1, column: 10 } } }]);
+    expect(result.errors[0]!.message).toContain("raw line break");
+  });
+
+  it("after a raw line break in a quoted value that never closes, takes the rest as its value, with no hint", () => {
+    const result = parse('[A:k="one\nThen [B:j="2"]\n');
+    expect(result.commands).toEqual([]);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]!.hint).toBeUndefined();
+    expect(result.errors[0]!.message).toContain("send again the commands that came after it");
   });
 
   it('after a stray quote, the rest of the value stays data: recovery resumes after its closing "]', () => {
