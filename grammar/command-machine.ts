@@ -207,6 +207,7 @@ export class CommandMachine extends MachineSpaces {
             continue;
           }
           if (code === LINE_FEED || code === CARRIAGE_RETURN) {
+            if (this.leftOpenBeforeBracket(i)) return this.fail(input, i, base, "invalid_quoted", messages.quoteLeftOpen(this.name, this.key, this.valueLine, this.valueColumn));
             this.rawLineBreak(base + i, code === LINE_FEED);
             continue;
           }

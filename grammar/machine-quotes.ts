@@ -1,6 +1,6 @@
 /**
- * The command machine's reading of a value in single or typographic quotes (`path='a.ts'`,
- * `path=“a.ts”`), which models write for a quoted value: it is read as data to its closing quote
+ * The command machine's reading of a value in single or typographic quotes or backticks
+ * (`path='a.ts'`, `path=“a.ts”`, `command=\`npm test\``), which models write for a quoted value: it is read as data to its closing quote
  * (over lines, brackets of command-shaped text inside it paired up), so that nothing in it ever
  * runs, and the command is an error whose hint has the value in `"` (repair.ts, `requote`).
  *
@@ -13,6 +13,7 @@ import { MachineRepairs } from "./machine-repairs.js";
 import * as messages from "./messages.js";
 
 export const APOSTROPHE = 0x27;
+export const BACKTICK = 0x60;
 export const LEFT_QUOTE = 0x201c;
 export const RIGHT_QUOTE = 0x201d;
 /** Keys longer than this after a closing quote are read as the value's text. */
@@ -40,10 +41,10 @@ export abstract class MachineQuotes extends MachineRepairs {
 
   /** At a value's start, `code` may open a value in other quotes: read on as one, or false. */
   protected openOtherQuote(code: number, offset: number): boolean {
-    if (code !== APOSTROPHE && code !== LEFT_QUOTE && code !== RIGHT_QUOTE) return false;
+    if (code !== APOSTROPHE && code !== BACKTICK && code !== LEFT_QUOTE && code !== RIGHT_QUOTE) return false;
     if (this.pending !== undefined && this.repair?.kind !== "requote") return false;
     this.state = State.OtherQuoted;
-    this.otherCloser = code === APOSTROPHE ? APOSTROPHE : RIGHT_QUOTE;
+    this.otherCloser = code === LEFT_QUOTE ? RIGHT_QUOTE : code;
     this.after = After.Value;
     this.brokenDepth = 0;
     this.valueOffset = offset;
@@ -104,7 +105,8 @@ export abstract class MachineQuotes extends MachineRepairs {
 
   /** The value ended at the last closing quote; `state` reads the character at `i` again (`]`, or the next key's `=` or `<<`). */
   private endOtherQuote(i: number, state: State): number {
-    const message = messages.otherQuotes(this.name, this.key, this.valueLine, this.valueColumn, this.otherCloser === APOSTROPHE ? "single" : "typographic");
+    const quotes = this.otherCloser === APOSTROPHE ? "single quotes" : this.otherCloser === BACKTICK ? "backticks" : "typographic quotes";
+    const message = messages.otherQuotes(this.name, this.key, this.valueLine, this.valueColumn, quotes);
     if (this.pending === undefined) {
       this.defer(this.valueOffset, this.valueLine, this.valueColumn, "invalid_quoted", message);
       this.repair = { kind: "requote", key: this.key, valueAt: this.valueOffset - this.startOffset, quotes: [] };

@@ -73,6 +73,18 @@ export abstract class MachineRepairs extends MachineBase {
   }
 
   /**
+   * At a raw line break (index `index`) inside a quoted value whose line ends in `]`
+   * (`path="a.ts]`): the value's closing `"` was left out before the command's `]`, so the
+   * command ends there (an error whose hint closes the value), and the next line is read as
+   * before. Any other raw line break is a line of the value (`rawLineBreak`).
+   */
+  protected leftOpenBeforeBracket(index: number): boolean {
+    if (this.pending !== undefined || !/\][ \t]*\r?$/.test(this.host.textTo(index))) return false;
+    this.repair = { kind: "close-quote", key: this.key, valueAt: this.valueOffset - this.startOffset };
+    return true;
+  }
+
+  /**
    * A raw line break (`lineFeed`: a line feed, else a carriage return) at absolute `offset` inside a quoted value (models write a file's lines so):
    * the value goes on as a broken one, data up to its `"]`, so that nothing in its later lines
    * runs; the hint is the command with the line breaks written `\n`.

@@ -41,6 +41,10 @@ export function rawLineBreakInQuoted(name: string, key: string): string {
   return `[${name}: the quoted value of ${key} holds a raw line break; write it as \\n inside the quotes, or use a heredoc (${key}<<EOF) — the text up to the next \`"]\` was taken as that value and nothing in it ran`;
 }
 
+export function quoteLeftOpen(name: string, key: string, line: number, column: number): string {
+  return `[${name}: the quoted value of ${key} opened at ${at(line, column)} is not closed before the line ends: its closing \`"\` is missing before the \`]\` — nothing ran`;
+}
+
 export function badEscape(name: string, key: string, found: number | undefined): string {
   return `[${name}: \`\\${found === undefined ? "" : String.fromCharCode(found)}\` is not a JSON escape in the quoted value of ${key}; use \\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX (four hex digits)`;
 }
@@ -75,6 +79,6 @@ export function heredocClosedEarly(name: string, key: string, tag: string, line:
   return `[${name}: the heredoc ${key}<<${tag} was closed by the line ${tag} at line ${line}, but more text follows before \`]\` — if that line belongs to the text, pick a tag that is no line of it (${key}<<${tag}2 … ${tag}2); the text up to the next line ${tag} was taken as body and nothing in it ran`;
 }
 
-export function otherQuotes(name: string, key: string, line: number, column: number, kind: "single" | "typographic"): string {
-  return `[${name}: the value of ${key} at ${at(line, column)} is in ${kind} quotes; a quoted value takes straight double quotes (${key}="…", a \`"\` inside written \\"), or write it as a heredoc (${key}<<EOF) — the text up to its closing quote was taken as that value and nothing in it ran`;
+export function otherQuotes(name: string, key: string, line: number, column: number, quotes: string): string {
+  return `[${name}: the value of ${key} at ${at(line, column)} is in ${quotes}; a quoted value takes straight double quotes (${key}="…", a \`"\` inside written \\"), or write it as a heredoc (${key}<<EOF) — the text up to its closing quote was taken as that value and nothing in it ran`;
 }

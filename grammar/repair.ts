@@ -5,7 +5,7 @@
 
 /** What a failure can be repaired with, for its hint (repair.ts). */
 export interface RepairNote {
-  kind: "quoted" | "heredoc-early" | "heredoc-open" | "colon" | "close" | "requote";
+  kind: "quoted" | "heredoc-early" | "heredoc-open" | "colon" | "close" | "close-quote" | "requote";
   key: string;
   /** Offset of the value's start (its opening quote, or its key for a heredoc), relative to the `[`. */
   valueAt: number;
@@ -161,7 +161,11 @@ function requoteRepair(text: string, note: RepairNote): string {
   for (let k = 0; k < quotes.length; k += 2) {
     const open = quotes[k]!;
     const close = quotes[k + 1]!;
-    out += `${text.slice(from, open)}"${escapeInner(text.slice(open + 1, close))}"`;
+    let inner = text.slice(open + 1, close);
+    // A fenced block in backticks (content=```ts … ```): its lines are the value, as a heredoc's body.
+    const fenced = text[open] === "`" ? /^``[^\n]*\n([\s\S]*?)\n?``$/.exec(inner) : null;
+    if (fenced !== null) inner = fenced[1]!;
+    out += `${text.slice(from, open)}"${escapeInner(inner)}"`;
     from = close + 1;
   }
   const rest = text.slice(from);
@@ -174,6 +178,7 @@ export function repairHint(text: string, note: RepairNote): { hint?: string; mes
   if (note.kind === "quoted") repaired = quotedRepair(text, note);
   else if (note.kind === "colon") repaired = { hint: quoteBareValues(colonRepair(text, note)) };
   else if (note.kind === "requote") repaired = { hint: requoteRepair(text, note) };
+  else if (note.kind === "close-quote") repaired = { hint: `${text.trimEnd().replace(/\]$/, "")}"]` };
   else if (note.kind === "close") repaired = { hint: `${text.trimEnd()}${note.closing ?? "]"}` };
   else repaired = { hint: heredocRepair(text, note) };
   if (repaired.hint !== undefined && repaired.hint.length > HINT_LIMIT) return repaired.message === undefined ? {} : { message: repaired.message };

@@ -135,6 +135,13 @@ describe("recovery", () => {
     expect(result.errors[0]!.message).toContain("raw line break");
   });
 
+  it("at a raw line break after a `]` in a quoted value, takes the `]` for the command's: the quote was left open, the next line is read", () => {
+    const result = parse('[A:k="broken]\n[B:j=2]\n');
+    expect(result.commands.map((command) => command.protocol)).toEqual(["B"]);
+    expect(result.errors).toMatchObject([{ code: "invalid_quoted", hint: '[A:k="broken"]' }]);
+    expect(result.errors[0]!.message).toContain('its closing `"` is missing before the `]`');
+  });
+
   it("after a raw line break in a quoted value that never closes, takes the rest as its value, with no hint", () => {
     const result = parse('[A:k="one\nThen [B:j="2"]\n');
     expect(result.commands).toEqual([]);

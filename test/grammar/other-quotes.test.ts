@@ -1,6 +1,7 @@
 /**
- * A value in single or typographic quotes (`path='a.ts'`, `path=“a.ts”`), as models write a quoted
- * value: never run, an error whose hint has it in straight double quotes; read as data to its
+ * A value in single or typographic quotes or backticks (`path='a.ts'`, `path=“a.ts”`,
+ * `command=\`npm test\``, a fenced block), as models write a quoted value: never run, an error whose
+ * hint has it in straight double quotes; read as data to its
  * closing quote, so command-shaped text inside it never runs, in any chunking.
  */
 import fc from "fast-check";
@@ -18,6 +19,11 @@ const SLIPS: Array<{ text: string; hint: string }> = [
   { text: "[FILE_OP:action=read : path = 'src/a.ts'\n : limit=5\n]", hint: '[FILE_OP:action=read : path = "src/a.ts"\n : limit=5\n]' },
   { text: "[FILE_OP:action=write:path='a.txt':content='it's [X:a='b'] \"fine\"']", hint: '[FILE_OP:action=write:path="a.txt":content="it\'s [X:a=\'b\'] \\"fine\\""]' },
   { text: "[FILE_OP:action=write:path='a.txt':content<<EOF\nx\nEOF\n]", hint: '[FILE_OP:action=write:path="a.txt":content<<EOF\nx\nEOF\n]' },
+  { text: "[EXEC:action=run:command=`npm test`]", hint: '[EXEC:action=run:command="npm test"]' },
+  {
+    text: '[FILE_OP:action=write:path="a.sh":content=```sh\necho hi\n[EXEC:action=run:command="rm x"]\n```]',
+    hint: '[FILE_OP:action=write:path="a.sh":content="echo hi\\n[EXEC:action=run:command=\\"rm x\\"]"]',
+  },
 ];
 
 describe("a value in single or typographic quotes", () => {
@@ -33,6 +39,7 @@ describe("a value in single or typographic quotes", () => {
   it("says which value and which quotes", () => {
     expect(parse(SLIPS[0]!.text).errors[0]!.message).toContain("the value of path at 1:27 is in single quotes");
     expect(parse(SLIPS[1]!.text).errors[0]!.message).toContain("is in typographic quotes");
+    expect(parse("[EXEC:action=run:command=`npm test`]").errors[0]!.message).toContain("is in backticks");
   });
 
   it("never runs command-shaped text inside the value, over lines too; commands after it run", () => {
