@@ -212,6 +212,12 @@ export class CommandMachine extends MachineSpaces {
             continue;
           }
           return this.fail(input, i, base, "invalid_quoted", messages.rawControlInQuoted(this.name, this.key, code));
+        case State.KeyColon: {
+          const next = this.afterKeyColon(i, base, code);
+          if (next < 0) return this.outcome;
+          i = next;
+          continue;
+        }
         case State.OtherQuoted: {
           const next = this.otherQuoted(input, i, base, code);
           if (next < 0) return this.outcome;

@@ -62,6 +62,8 @@ export const enum State {
   /** After a quoted value and spaces, a word: a key (a missing `:`) if `=` or `<<` follows, else the value's text. */
   StrayKey,
   StrayKeySpace,
+  /** After a key and `:` in a command (`content: "…"`, the `:` standing for `=`): blanks, then a quoted value, or the ordinary error at that `:`. */
+  KeyColon,
   /** A value in single or typographic quotes (`path='a'`, `path=“a”`), read to its closing quote: an error whose hint has `"`. */
   OtherQuoted,
 }

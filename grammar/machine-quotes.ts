@@ -7,8 +7,8 @@
  * Its end is a closing quote (at bracket depth 0) followed, after blanks, by `]`, or by `:`, a key
  * and `=` or `<<` (the next parameter); any other closing quote is part of the value (`'it's'`).
  */
-import { CARRIAGE_RETURN, CLOSE_BRACKET, COLON, EQUALS, KEY_FIRST, KEY_REST, LESS_THAN, LINE_FEED, OPEN_BRACKET, SPACE, TAB } from "./chars.js";
-import { State } from "./machine-base.js";
+import { CARRIAGE_RETURN, CLOSE_BRACKET, COLON, EQUALS, KEY_FIRST, KEY_REST, LESS_THAN, LINE_FEED, OPEN_BRACKET, QUOTE, SPACE, TAB } from "./chars.js";
+import { Outcome, State } from "./machine-base.js";
 import { MachineRepairs } from "./machine-repairs.js";
 import * as messages from "./messages.js";
 
@@ -51,6 +51,32 @@ export abstract class MachineQuotes extends MachineRepairs {
     this.valueLine = this.host.line;
     this.valueColumn = offset - this.host.lineStart + 1;
     return true;
+  }
+
+  /**
+   * After a key and `:` (`State.KeyColon`, the `:` noted as the junk): blanks, then a quoted value
+   * makes the `:` a slip for `=`, noted as missing colons are (an error whose hint has the `=`;
+   * the value is read as any other, so nothing in it runs); anything else is the ordinary error at
+   * that `:`. Returns the next index, or -1.
+   */
+  protected afterKeyColon(i: number, base: number, code: number): number {
+    if (code === SPACE || code === TAB) return i + 1;
+    if (code === QUOTE || code === APOSTROPHE || code === LEFT_QUOTE || code === RIGHT_QUOTE || code === BACKTICK) {
+      if (this.pending === undefined) {
+        this.defer(this.junkOffset, this.junkLine, this.junkColumn, "unexpected_character", messages.colonForEquals(this.name, this.key, this.junkLine, this.junkColumn));
+        this.repair = { kind: "colon", key: this.key, valueAt: 0, colons: [] };
+      }
+      (this.repair!.equals ??= []).push(this.junkOffset - this.startOffset);
+      this.state = State.ValueStart;
+      return i;
+    }
+    this.noteLineBlank(base + i);
+    const start = { offset: this.junkOffset, line: this.junkLine, column: this.junkColumn };
+    const message = messages.unexpectedCharacter(this.name, messages.expectations.assignAfterKey(this.key), COLON, this.startLine, this.startColumn);
+    this.error = { code: "unexpected_character", message, protocol: this.name, span: { start, end: { ...start, offset: start.offset + 1, column: start.column + 1 } } };
+    this.stop = i;
+    this.outcome = Outcome.Failed;
+    return -1;
   }
 
   /** One character of a value in other quotes; returns the next index, or -1 at an outcome. */

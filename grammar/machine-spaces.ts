@@ -59,6 +59,14 @@ export abstract class MachineSpaces extends MachineQuotes {
           return i + 1;
         }
         if (!this.confirmed) return (this.notCommand(i, base), -1);
+        if (code === COLON && this.colonsOnly()) {
+          // `content: "…"`: read on; a quoted value after it makes the `:` a slip for `=` (machine-quotes.ts).
+          this.state = State.KeyColon;
+          this.junkOffset = base + i;
+          this.junkLine = this.host.line;
+          this.junkColumn = base + i - this.host.lineStart + 1;
+          return i + 1;
+        }
         return (this.fail(input, i, base, "unexpected_character", this.unexpected(messages.expectations.assignAfterKey(this.key), code)), -1);
       case State.ValueStart:
         this.lastForm = 0;

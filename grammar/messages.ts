@@ -41,6 +41,10 @@ export function rawLineBreakInQuoted(name: string, key: string): string {
   return `[${name}: the quoted value of ${key} holds a raw line break; write it as \\n inside the quotes, or use a heredoc (${key}<<EOF) — the text up to the next \`"]\` was taken as that value and nothing in it ran`;
 }
 
+export function colonForEquals(name: string, key: string, line: number, column: number): string {
+  return `[${name}: the key ${key} is followed by \`:\` at ${at(line, column)}, where its \`=\` belongs (${key}="…") — nothing ran`;
+}
+
 export function quoteLeftOpen(name: string, key: string, line: number, column: number): string {
   return `[${name}: the quoted value of ${key} opened at ${at(line, column)} is not closed before the line ends: its closing \`"\` is missing before the \`]\` — nothing ran`;
 }

@@ -14,6 +14,8 @@ export interface RepairNote {
   tag?: string;
   /** For `colon`: where each missing `:` goes (the start of the whitespace standing in its place), relative to the `[`. */
   colons?: number[];
+  /** For `colon`: each `:` written for a key's `=` (`content: "…"`), relative to the `[`. */
+  equals?: number[];
   /** For `close`: what the text lacks at its end (`]`, or `"]` for a quoted value left open). */
   closing?: string;
   /** For `requote`: each value's opening and closing quote, relative to the `[`, in pairs. */
@@ -102,20 +104,29 @@ function heredocRepair(text: string, note: RepairNote): string | undefined {
 }
 
 /** The hint (and, where the diagnosis changes with the whole text, a better message). */
-/** Missing `:` between parameters: each put in place of the whitespace there, up to the `]` the machine stopped at. */
+/** Missing `:` between parameters (each put in place of the whitespace there) and `:` written for `=`, up to the `]` the machine stopped at. */
 function colonRepair(text: string, note: RepairNote): string {
   let out = "";
   let from = 0;
-  for (const at of note.colons ?? []) {
+  const equals = new Set(note.equals);
+  for (const at of [...(note.colons ?? []), ...equals].sort((left, right) => left - right)) {
+    if (equals.has(at)) {
+      out += `${text.slice(from, at)}=`;
+      from = at + 1;
+      continue;
+    }
     // A comma standing before the space (`action=read, path=…`) was meant as the separator.
     out += `${text.slice(from, at).replace(/,$/, "")}:`;
     from = text[at] === "," || text[at] === ";" ? at + 1 : at;
     while (from < text.length && /\s/.test(text[from]!)) from++;
   }
-  const rest = text.slice(from);
+  return `${out}${closeRest(text.slice(from))}`;
+}
+
+/** `rest` (a command's text to where the machine stopped) closed with its `]`; after a heredoc's closing tag the `]` stays on a line of its own. */
+function closeRest(rest: string): string {
   const body = rest.replace(/\]?\s*$/, "");
-  // After a heredoc's closing tag the `]` stays on a line of its own.
-  return `${out}${body}${rest.slice(body.length).includes("\n") ? "\n" : ""}]`;
+  return `${body}${rest.slice(body.length).includes("\n") ? "\n" : ""}]`;
 }
 
 /** A bare value that stays bare in a hint: a word or number (`read`, `40`), or base64 (`c3JjL2EudHM=`). */
@@ -168,9 +179,7 @@ function requoteRepair(text: string, note: RepairNote): string {
     out += `${text.slice(from, open)}"${escapeInner(inner)}"`;
     from = close + 1;
   }
-  const rest = text.slice(from);
-  const body = rest.replace(/\]?\s*$/, "");
-  return `${out}${body}${rest.slice(body.length).includes("\n") ? "\n" : ""}]`;
+  return `${out}${closeRest(text.slice(from))}`;
 }
 
 export function repairHint(text: string, note: RepairNote): { hint?: string; message?: string } {

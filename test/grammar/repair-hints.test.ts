@@ -27,6 +27,8 @@ const SLIPS: Array<{ text: string; code: string; hint: string }> = [
   },
   { text: 'Now [FILE_OP:action=read;path="src/a.ts"] first.', code: "unexpected_character", hint: READ },
   { text: "[FILE_OP:action=read,path=c3JjL2EudHM=,limit=5]", code: "unexpected_character", hint: "[FILE_OP:action=read:path=c3JjL2EudHM=:limit=5]" },
+  { text: '[FILE_OP:action=read:path: "src/a.ts"]', code: "unexpected_character", hint: '[FILE_OP:action=read:path= "src/a.ts"]' },
+  { text: '[FILE_OP:action=read:path: "src/a.ts" limit=5]', code: "unexpected_character", hint: '[FILE_OP:action=read:path= "src/a.ts":limit=5]' },
   { text: 'Reading: [FILE_OP:action=read:path="src/a.ts"', code: "unterminated_command", hint: READ },
   { text: 'Reading: [FILE_OP:action=read:path="src/a.ts"  \n', code: "unterminated_command", hint: READ },
   { text: "[FILE_OP:action=read:path=c3JjL2EudHM=", code: "unterminated_command", hint: "[FILE_OP:action=read:path=c3JjL2EudHM=]" },
@@ -62,6 +64,17 @@ describe("hints for a comma in place of a colon, or a closing bracket left out",
     expect(parse('[FILE_OP:action=read,path="src/a.ts"]').errors[0]).toMatchObject({
       span: { start: { column: 21 } },
       message: expect.stringContaining("after the value of action (at 1:21) the next parameter needs a `:`"),
+    });
+  });
+
+  it("takes a `:` after a key, before a quoted value, for its `=`; the value stays data, and nothing runs", () => {
+    const result = parse('[FILE_OP:action=write:path="a":content:"one\n[EXEC:action=run:command="rm x"]\n"]\n[FILE_OP:action=read:path="b"]');
+    expect(result.commands.map((command) => command.span.start.line)).toEqual([4]);
+    expect(result.errors).toMatchObject([{ code: "unexpected_character", span: { start: { line: 1, column: 39 } } }]);
+    expect(result.errors[0]!.message).toContain("the key content is followed by `:` at 1:39, where its `=` belongs");
+    expect(parse("[FILE_OP:action=read:path:limit=5]").errors[0]).toMatchObject({
+      span: { start: { column: 26 } },
+      message: expect.stringContaining("expected `=` or `<<` after the key path"),
     });
   });
 
