@@ -208,10 +208,11 @@ export class CommandMachine extends MachineSpaces {
           }
           if (code === LINE_FEED || code === CARRIAGE_RETURN) {
             if (this.leftOpenBeforeBracket(i)) return this.fail(input, i, base, "invalid_quoted", messages.quoteLeftOpen(this.name, this.key, this.valueLine, this.valueColumn));
-            this.rawLineBreak(base + i, code === LINE_FEED);
+            this.breakValue(base + i, messages.rawLineBreakInQuoted(this.name, this.key), code === LINE_FEED);
             continue;
           }
-          return this.fail(input, i, base, "invalid_quoted", messages.rawControlInQuoted(this.name, this.key, code));
+          this.breakValue(base + i, messages.rawControlInQuoted(this.name, this.key, code));
+          continue;
         case State.KeyColon: {
           const next = this.afterKeyColon(i, base, code);
           if (next < 0) return this.outcome;
@@ -252,9 +253,13 @@ export class CommandMachine extends MachineSpaces {
             i++;
             continue;
           }
-          return this.fail(input, i, base, "invalid_quoted", messages.badEscape(this.name, this.key, code));
+          this.breakValue(base + i, messages.badEscape(this.name, this.key, code));
+          continue;
         case State.QuotedUnicode:
-          if (!isHexDigit(code)) return this.fail(input, i, base, "invalid_quoted", messages.badEscape(this.name, this.key, 0x75));
+          if (!isHexDigit(code)) {
+            this.breakValue(base + i, messages.badEscape(this.name, this.key, 0x75));
+            continue;
+          }
           if (++this.unicodeDigits === 4) this.state = State.Quoted;
           i++;
           continue;

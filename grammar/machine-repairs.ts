@@ -76,7 +76,7 @@ export abstract class MachineRepairs extends MachineBase {
    * At a raw line break (index `index`) inside a quoted value whose line ends in `]`
    * (`path="a.ts]`): the value's closing `"` was left out before the command's `]`, so the
    * command ends there (an error whose hint closes the value), and the next line is read as
-   * before. Any other raw line break is a line of the value (`rawLineBreak`).
+   * before. Any other raw line break is a line of the value (`breakValue`).
    */
   protected leftOpenBeforeBracket(index: number): boolean {
     if (this.pending !== undefined || !/\][ \t]*\r?$/.test(this.host.textTo(index))) return false;
@@ -85,14 +85,16 @@ export abstract class MachineRepairs extends MachineBase {
   }
 
   /**
-   * A raw line break (`lineFeed`: a line feed, else a carriage return) at absolute `offset` inside a quoted value (models write a file's lines so):
-   * the value goes on as a broken one, data up to its `"]`, so that nothing in its later lines
-   * runs; the hint is the command with the line breaks written `\n`.
+   * A quoted value broke at absolute `offset` (`lineFeed`: a line feed stands there), as `message`
+   * says: a raw line break (models write a file's lines so), another raw control character (a
+   * tab), or a bad escape (`\d`, `C:\Users`). The value goes on as a broken one, data up to its
+   * `"]`, so that nothing in its later lines runs; the hint is the command with those characters
+   * escaped. The character at `offset` is read again as the broken value's.
    */
-  protected rawLineBreak(offset: number, lineFeed: boolean): void {
+  protected breakValue(offset: number, message: string, lineFeed = false): void {
     if (this.pending === undefined) {
       const column = offset - this.host.lineStart + 1;
-      this.defer(offset, this.host.line, column, "invalid_quoted", messages.rawLineBreakInQuoted(this.name, this.key), lineFeed);
+      this.defer(offset, this.host.line, column, "invalid_quoted", `${message}${messages.BROKEN_VALUE_TAKEN}`, lineFeed);
       this.repair = { kind: "quoted", key: this.key, valueAt: this.valueOffset - this.startOffset };
     } else this.repair = undefined;
     this.brokenQuoteSeen = false;

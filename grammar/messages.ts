@@ -38,8 +38,11 @@ export function rawControlInQuoted(name: string, key: string, found: number): st
 }
 
 export function rawLineBreakInQuoted(name: string, key: string): string {
-  return `[${name}: the quoted value of ${key} holds a raw line break; write it as \\n inside the quotes, or use a heredoc (${key}<<EOF) — the text up to the next \`"]\` was taken as that value and nothing in it ran`;
+  return `[${name}: the quoted value of ${key} holds a raw line break; write it as \\n inside the quotes, or use a heredoc (${key}<<EOF)`;
 }
+
+/** What a message about a broken quoted value adds: where the value was taken to end. */
+export const BROKEN_VALUE_TAKEN = ' — the text up to the next `"]` was taken as that value and nothing in it ran';
 
 export function colonForEquals(name: string, key: string, line: number, column: number): string {
   return `[${name}: the key ${key} is followed by \`:\` at ${at(line, column)}, where its \`=\` belongs (${key}="…") — nothing ran`;

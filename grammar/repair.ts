@@ -61,7 +61,9 @@ function quotedRepair(whole: string, note: RepairNote): { hint?: string; message
   const trimmed = text.trimEnd();
   const closes = trimmed.endsWith('"') && trimmed.length - 1 > note.valueAt;
   const closeAt = closes ? trimmed.length - 1 : text.length;
-  const inner = escapeInner(text.slice(note.valueAt + 1, closeAt));
+  const raw = text.slice(note.valueAt + 1, closeAt);
+  // A Windows path (`C:\logs\build.txt`): every backslash is one, also before a letter that would make an escape (`\b`).
+  const inner = /^(?:[A-Za-z]:\\|\\\\[A-Za-z])[^\n"]*$/.test(raw) ? raw.replaceAll("\\", "\\\\") : escapeInner(raw);
   return { hint: `${text.slice(0, note.valueAt + 1)}${inner}"${closes ? text.slice(closeAt + 1).trimEnd() : ""}]` };
 }
 

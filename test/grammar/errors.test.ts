@@ -142,6 +142,19 @@ describe("recovery", () => {
     expect(result.errors[0]!.message).toContain('its closing `"` is missing before the `]`');
   });
 
+  it("after a raw tab or a bad escape in a quoted value, the rest of the value stays data; the hint escapes them", () => {
+    const tabbed = parse('[A:k="a\tb\n[B:j=2]\n"]\n[C:k=3]');
+    expect(tabbed.commands.map((command) => command.protocol)).toEqual(["C"]);
+    expect(tabbed.errors).toMatchObject([{ code: "invalid_quoted", hint: '[A:k="a\\tb\\n[B:j=2]\\n"]' }]);
+    const regex = parse('[A:k="re.match(\\"\\d+\\", s)\n[B:j=2]"]\n[C:k=3]');
+    expect(regex.commands.map((command) => command.protocol)).toEqual(["C"]);
+    expect(regex.errors).toMatchObject([{ code: "invalid_quoted", hint: '[A:k="re.match(\\"\\\\d+\\", s)\\n[B:j=2]"]' }]);
+    expect(regex.errors[0]!.message).toContain("`\\d` is not a JSON escape");
+    expect(parse('[A:path="C:\\Users\\me"]').errors[0]!.hint).toBe('[A:path="C:\\\\Users\\\\me"]');
+    // In a Windows path every backslash is one, also before a letter that would make an escape (`\b`).
+    expect(parse('[A:path="C:\\logs\\build.txt"]').errors[0]!.hint).toBe('[A:path="C:\\\\logs\\\\build.txt"]');
+  });
+
   it("after a raw line break in a quoted value that never closes, takes the rest as its value, with no hint", () => {
     const result = parse('[A:k="one\nThen [B:j="2"]\n');
     expect(result.commands).toEqual([]);
