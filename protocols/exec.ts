@@ -290,7 +290,7 @@ export function createExecProtocol(options: ExecOptions = {}) {
       execute_command: { action: "run", parameters: { cmd: "command" }, ignore: ["requires_approval", "task_progress"] },
       run_command: { action: "run", parameters: { cmd: "command", CommandLine: "command" } },
       run_terminal_cmd: { action: "run", parameters: { cmd: "command" } },
-      run_shell_command: { action: "run", parameters: { cmd: "command" } },
+      run_shell_command: { action: "run", parameters: { cmd: "command", directory: "cwd", dir_path: "cwd" }, ignore: ["description"] },
       bash: { action: "run", parameters: { cmd: "command" } },
       shell: { action: "run", parameters: { cmd: "command" } },
     },

@@ -106,18 +106,23 @@ export function createFileOpProtocol(options: FileOpOptions = {}) {
     // What the model last saw of each file, so a write never overwrites a change it has not read.
     setup: async () => new (await loadFileTools()).FileLedger(),
     aliases: {
-      read_file: { action: "read", parameters: { file_path: "path", filename: "path", start_line: "offset", line_count: "limit" } },
+      read_file: { action: "read", parameters: { file_path: "path", absolute_path: "path", filename: "path", start_line: "offset", line_count: "limit" } },
       view: { action: "read", parameters: { file_path: "path" } },
       write_to_file: { action: "write", parameters: { file_path: "path", contents: "content", file_text: "content", text: "content" }, ignore: ["line_count"] },
       write_file: { action: "write", parameters: { file_path: "path", contents: "content", file_text: "content", text: "content" } },
       create_file: { action: "write", parameters: { file_path: "path", contents: "content", file_text: "content", text: "content" } },
       edit_file: { action: "replace", parameters: { file_path: "path", old_string: "old", new_string: "new", old_str: "old", new_str: "new", replace_all: "all" } },
       str_replace: { action: "replace", parameters: { file_path: "path", old_str: "old", new_str: "new" } },
+      // Gemini CLI's edit tool.
+      replace: { action: "replace", parameters: { file_path: "path", old_string: "old", new_string: "new" } },
       list_files: { action: "list", parameters: { dir_path: "path", directory: "path" } },
       list_dir: { action: "list", parameters: { dir_path: "path", directory: "path", relative_workspace_path: "path" } },
       list_directory: { action: "list", parameters: { dir_path: "path", directory: "path" } },
       search_files: { action: "search", parameters: { regex: "content", file_pattern: "pattern", directory: "path" }, fixed: { pattern: "*" } },
       grep_search: { action: "search", parameters: { query: "content", regex: "content", include_pattern: "pattern" }, fixed: { pattern: "*" } },
+      // Gemini CLI's: a regular expression in `pattern`, the files to search in `include`; a glob of file names.
+      search_file_content: { action: "search", parameters: { pattern: "content", include: "pattern", dir_path: "path" }, fixed: { pattern: "*" } },
+      glob: { action: "search", parameters: { dir_path: "path" } },
       delete_file: { action: "delete", parameters: { file_path: "path", target_file: "path" } },
     },
     actions: {

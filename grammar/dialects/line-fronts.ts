@@ -27,7 +27,7 @@ import { mayBeColonAction } from "./colon-action.js";
 import { Shape } from "./finding.js";
 import { REACT_LABEL, StepReader } from "./steps.js";
 import { beginsCallName, beginsToolCallsMarker, isNameCharacter } from "./near-name.js";
-import { EMPTY_NAME_HASH, FUNCTOOLS, hashName, REACT_ACTION, TOOL_NAMESPACE, type CallVocabulary } from "./vocabulary.js";
+import { EMPTY_NAME_HASH, FUNCTOOLS, hashName, isNamespaceWord, PRINT_WRAPPER, REACT_ACTION, type CallVocabulary } from "./vocabulary.js";
 
 /** What a character decides at a line's beginning, after its indentation. */
 const enum LineOpener {
@@ -116,7 +116,7 @@ export abstract class FrontReader extends StepReader {
         const after = input.charCodeAt(nameEnd);
         if (
           nameEnd === input.length ||
-          (after === OPEN_PARENTHESIS && this.nameMay(0, input, j, nameEnd)) ||
+          (after === OPEN_PARENTHESIS && (this.nameMay(0, input, j, nameEnd) || isWord(input, j, nameEnd, PRINT_WRAPPER))) ||
           (after === COLON && (isWord(input, j, nameEnd, REACT_ACTION) || this.nameMay(0, input, j, nameEnd))) ||
           (after === OPEN_BRACKET && isWord(input, j, nameEnd, FUNCTOOLS))
         ) {
@@ -236,7 +236,7 @@ export abstract class FrontReader extends StepReader {
    * Whether the word at index `from`, right after a `[`, is followed by `(` (or reaches the chunk's
    * end first), as the near-miss reader takes it: one that begins with a letter or `_`, of at most
    * `nameLimit + 1` name characters, its first `known` already seen to be name characters, or is
-   * the tool namespace's word before its `.`. Such a `[foo(` or `[functions.` may open a Python
+   * a tool namespace's word before its `.`. Such a `[foo(` or `[functions.` may open a Python
    * list of calls (near-miss.ts).
    */
   private wordCalls(input: string, from: number, known: number): boolean {
@@ -245,7 +245,7 @@ export abstract class FrontReader extends StepReader {
     const limit = from + this.nameLimit + 1;
     let k = from + known;
     while (k < end && k < limit && isNameCharacter(input.charCodeAt(k))) k++;
-    return k === end || input.charCodeAt(k) === OPEN_PARENTHESIS || (input.charCodeAt(k) === DOT && isWord(input, from, k, NAMESPACE_WORD));
+    return k === end || input.charCodeAt(k) === OPEN_PARENTHESIS || (input.charCodeAt(k) === DOT && isNamespaceWord(input, from, k));
   }
 
   /**
@@ -367,8 +367,6 @@ export abstract class FrontReader extends StepReader {
 }
 
 const CARRIAGE_RETURN = 0x0d;
-/** The tool namespace's word, before its `.` (`functions`). */
-const NAMESPACE_WORD = TOOL_NAMESPACE.slice(0, -1);
 
 /** Whether `code`, right after a `[` that begins a line, may lead to a JSON array of calls: `{`, a blank, a line break, or the first letter of `[TOOL_CALLS]`. */
 function mayFollowLineStartBracket(code: number): boolean {

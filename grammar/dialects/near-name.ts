@@ -5,7 +5,7 @@
  * `[docs]` and `[NOTE]` name nothing and cost a hash look-up.
  */
 import { isRegexSpace, isSpaceOrTab, KEY_FIRST } from "../chars.js";
-import { EMPTY_NAME_HASH, hashName, TOOL_NAMESPACE, type CallVocabulary } from "./vocabulary.js";
+import { EMPTY_NAME_HASH, hashName, isNamespaceWord, type CallVocabulary } from "./vocabulary.js";
 
 const UNDERSCORE = 0x5f;
 
@@ -138,14 +138,11 @@ export class NearNameReader {
   }
 
   /**
-   * Whether the words are the tool namespace's word (`functions`, see `TOOL_NAMESPACE`), no space
-   * before or after it: with the `.` after it, a Python list's first call's name may go on (`[functions.read_file(`).
+   * Whether the words are a tool namespace's word (`functions`, `default_api`: `TOOL_NAMESPACES`),
+   * no space before or after it: with the `.` after it, a Python list's first call's name may go on (`[functions.read_file(`).
    */
   isNamespace(): boolean {
-    if (!this.plain() || this.rawLength !== TOOL_NAMESPACE.length - 1) return false;
-    const raw = this.rawBuffer();
-    for (let k = 0; k < this.rawLength; k++) if (raw[k] !== TOOL_NAMESPACE.charCodeAt(k)) return false;
-    return true;
+    return this.plain() && this.rawLength <= this.limit && isNamespaceWord(this.text(), 0, this.rawLength);
   }
 
   /** False when the words are sure to name nothing (checked by their hashes). */

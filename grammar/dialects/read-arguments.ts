@@ -6,7 +6,7 @@
  */
 import { BACKSLASH, COLON, isRegexSpace, isSpaceOrTab, NAME_FIRST, NAME_REST, QUOTE } from "../chars.js";
 import { callFromJson, parseJson, type ReadCall, type ReadResult } from "./read-call.js";
-import { type CallVocabulary, TOOL_NAMESPACE } from "./vocabulary.js";
+import { type CallVocabulary, isNamespaceWord } from "./vocabulary.js";
 
 /** The ASCII form of the fullwidth `［］：｜，＝（）＂`, by their code less 0xff00. */
 const FULLWIDTH: (string | undefined)[] = [];
@@ -288,8 +288,8 @@ export function readNearMiss(text: string, vocabulary: CallVocabulary): ReadResu
   const firstStart = skipSeparators(inner, 0, isRegexSpace);
   let firstEnd = wordEnd(inner, firstStart);
   if (firstEnd === firstStart) return undefined;
-  // A name in the tool namespace (`[functions.read_file(…)]`) goes on past its `.`.
-  if (inner.charCodeAt(firstEnd) === 0x2e && `${inner.slice(firstStart, firstEnd).toLowerCase()}.` === TOOL_NAMESPACE) firstEnd = wordEnd(inner, firstEnd + 1);
+  // A name in a tool namespace (`[functions.read_file(…)]`) goes on past its `.`.
+  if (inner.charCodeAt(firstEnd) === 0x2e && isNamespaceWord(inner, firstStart, firstEnd)) firstEnd = wordEnd(inner, firstEnd + 1);
   let name = inner.slice(firstStart, firstEnd);
   let rest: string | undefined;
   let secondStart = firstEnd;

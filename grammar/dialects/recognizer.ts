@@ -39,7 +39,7 @@ import {
 } from "./states.js";
 import { readsUnclosed, Shape } from "./finding.js";
 import { FrontReader } from "./line-fronts.js";
-import { FUNCTOOLS, REACT_ACTION } from "./vocabulary.js";
+import { FUNCTOOLS, PRINT_WRAPPER, REACT_ACTION } from "./vocabulary.js";
 
 export type { DialectFinding } from "./finding.js";
 
@@ -195,6 +195,11 @@ export class DialectRecognizer extends FrontReader {
           if (this.front === Front.Indent) return false;
           this.front = Front.Dead;
           return !this.greaterOpens(offset);
+        }
+        if (code === OPEN_PARENTHESIS && this.front === Front.Name && this.nameIs(PRINT_WRAPPER, this.nameLength, "", 0, 0)) {
+          // Gemini's `print(` at a line's start: the call inside it opens as at the line's start.
+          this.front = Front.Indent;
+          return true;
         }
         if (code === LESS || code === OPEN_BRACE || (code === OPEN_PARENTHESIS && this.front === Front.Name && this.bufferedNameMay())) {
           return false;
@@ -362,47 +367,58 @@ export class DialectRecognizer extends FrontReader {
   /**
    * At index `i`, where the line so far is an indentation (or an indentation and a name): reads
    * on to what decides it. `{` after an indentation opens a JSON object, `(` right after a name a
-   * function call; anything else makes the line's front dead. Returns where reading goes on.
+   * function call (`print(` before it reads on to the call inside); anything else makes the line's
+   * front dead. Returns where reading goes on.
    */
   private lineFront(input: string, i: number, base: number): number {
     const end = input.length;
     let code = 0;
-    if (this.front === Front.Indent) {
-      while (i < end && ((code = input.charCodeAt(i)) === SPACE || code === TAB)) i++;
+    for (;;) {
+      if (this.front === Front.Indent) {
+        while (i < end && ((code = input.charCodeAt(i)) === SPACE || code === TAB)) i++;
+        if (i === end) return end;
+        if (code === OPEN_BRACE) return this.trigger(input, i, base, code);
+        if (code === FLOWER || code === GREATER) return this.openStep(i, base, code);
+        // A `[` is the next trigger: the front stays an indentation, so a `[{` there may open a JSON array of calls.
+        if (code === OPEN_BRACKET) return i;
+        if (classOf(code) !== Class.Letter || !this.vocabulary.mayBeginCallName(code)) {
+          this.front = Front.Dead;
+          return i;
+        }
+      }
+      // A name that begins in this chunk is checked here by its hash; one carried over, by openFunction.
+      const nameFrom = this.front === Front.Indent ? i : -1;
+      const restFrom = i;
+      if (nameFrom >= 0 && i + 1 < end) {
+        const second = input.charCodeAt(i + 1);
+        const kind = classOf(second);
+        if ((kind === Class.Letter || kind === Class.NameRest) && !this.vocabulary.mayContinueCallName(input.charCodeAt(i), second)) {
+          // No callable name begins with these two characters: the rest of the name holds no trigger.
+          this.front = Front.Dead;
+          return i + 1;
+        }
+      }
+      const limit = i + this.nameLimit + 1;
+      while (i < end && i < limit) {
+        const kind = classOf((code = input.charCodeAt(i)));
+        if (kind !== Class.Letter && kind !== Class.NameRest) break;
+        i++;
+      }
       if (i === end) return end;
-      if (code === OPEN_BRACE) return this.trigger(input, i, base, code);
-      if (code === FLOWER || code === GREATER) return this.openStep(i, base, code);
-      // A `[` is the next trigger: the front stays an indentation, so a `[{` there may open a JSON array of calls.
-      if (code === OPEN_BRACKET) return i;
-      if (classOf(code) !== Class.Letter || !this.vocabulary.mayBeginCallName(code)) {
-        this.front = Front.Dead;
-        return i;
+      const carried = nameFrom < 0 ? this.nameLength : 0;
+      const from = nameFrom < 0 ? restFrom : nameFrom;
+      if (code === OPEN_PARENTHESIS && this.nameIs(PRINT_WRAPPER, carried, input, from, i)) {
+        // Gemini's `print(` at a line's start: the call inside it opens as at the line's start.
+        this.front = Front.Indent;
+        this.idleFrom = ++i;
+        continue;
       }
+      if (code === OPEN_PARENTHESIS && (nameFrom < 0 || this.nameMay(0, input, nameFrom, i))) return this.openFunction(input, i, base);
+      if (code === COLON) return this.openReact(input, i, base);
+      if (code === OPEN_BRACKET && this.nameIs(FUNCTOOLS, carried, input, from, i)) return this.markFunctools(i);
+      this.front = Front.Dead;
+      return i;
     }
-    // A name that begins in this chunk is checked here by its hash; one carried over, by openFunction.
-    const nameFrom = this.front === Front.Indent ? i : -1;
-    const restFrom = i;
-    if (nameFrom >= 0 && i + 1 < end) {
-      const second = input.charCodeAt(i + 1);
-      const kind = classOf(second);
-      if ((kind === Class.Letter || kind === Class.NameRest) && !this.vocabulary.mayContinueCallName(input.charCodeAt(i), second)) {
-        // No callable name begins with these two characters: the rest of the name holds no trigger.
-        this.front = Front.Dead;
-        return i + 1;
-      }
-    }
-    const limit = i + this.nameLimit + 1;
-    while (i < end && i < limit) {
-      const kind = classOf((code = input.charCodeAt(i)));
-      if (kind !== Class.Letter && kind !== Class.NameRest) break;
-      i++;
-    }
-    if (i === end) return end;
-    if (code === OPEN_PARENTHESIS && (nameFrom < 0 || this.nameMay(0, input, nameFrom, i))) return this.openFunction(input, i, base);
-    if (code === COLON) return this.openReact(input, i, base);
-    if (code === OPEN_BRACKET && this.nameIs(FUNCTOOLS, nameFrom < 0 ? this.nameLength : 0, input, nameFrom < 0 ? restFrom : nameFrom, i)) return this.markFunctools(i);
-    this.front = Front.Dead;
-    return i;
   }
 
   /** At a trigger character `code` (index `i`) while idle. */

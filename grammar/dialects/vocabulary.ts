@@ -75,16 +75,42 @@ const RESOLVED_LIMIT = 1024;
 const RESOLVED_NAME_LENGTH = 64;
 
 /**
- * The namespace some models put before a tool's name (`functions.read_file`, as OpenAI's and
- * Codex's sessions name tools): a name that begins with it names what the rest names.
+ * The namespaces some models put before a tool's name: `functions.read_file`, as OpenAI's and
+ * Codex's sessions name tools, and `default_api.read_file`, as Gemini writes a call its server
+ * did not parse. A name that begins with one (in any case) names what the rest names.
  */
-export const TOOL_NAMESPACE = "functions.";
+export const TOOL_NAMESPACES: readonly string[] = ["functions.", "default_api."];
+
+/** The longest of `TOOL_NAMESPACES`. */
+const LONGEST_NAMESPACE = Math.max(...TOOL_NAMESPACES.map((namespace) => namespace.length));
+
+/** The length of the tool namespace `name` begins with (any case, with more after it), or 0. */
+export function namespaceLength(name: string): number {
+  for (const namespace of TOOL_NAMESPACES) {
+    if (name.length > namespace.length && name.slice(0, namespace.length).toLowerCase() === namespace) return namespace.length;
+  }
+  return 0;
+}
+
+/** Whether `text` from `from` to `to` is a tool namespace's word, before its `.` (`functions`, `default_api`), in any case. */
+export function isNamespaceWord(text: string, from: number, to: number): boolean {
+  for (const namespace of TOOL_NAMESPACES) {
+    if (to - from === namespace.length - 1 && text.slice(from, to).toLowerCase() === namespace.slice(0, -1)) return true;
+  }
+  return false;
+}
 
 /** Look-ups over the vocabulary, built once. */
 /** The word that opens a ReAct step's call (`Action: NAME`, then `Action Input: {…}` on the next line). */
 export const REACT_ACTION = "Action";
 /** The word FireFunction v2 writes before its JSON array of calls, `functools[{…}]`, at a line's start. */
 export const FUNCTOOLS = "functools";
+/**
+ * The word before the `(` Gemini wraps a call in when it writes one as code,
+ * `print(default_api.read_file(path="a.ts"))`: at a line's start, the call inside opens as if it
+ * began the line.
+ */
+export const PRINT_WRAPPER = "print";
 
 export class CallVocabulary {
   private readonly protocols = new Map<string, VocabularyProtocol>();
@@ -125,16 +151,15 @@ export class CallVocabulary {
       this.aliases.set(name.toLowerCase(), alias);
       longest = Math.max(longest, name.length);
     }
-    this.longestName = longest + TOOL_NAMESPACE.length;
+    this.longestName = longest + LONGEST_NAMESPACE;
     for (const name of this.protocols.keys()) {
-      for (const written of [name, TOOL_NAMESPACE + name]) {
+      for (const written of [name, ...TOOL_NAMESPACES.map((namespace) => namespace + name)]) {
         this.nameHashes.add(hashesOf(written).hash);
         this.protocolHashes.add(hashesOf(written).hash);
       }
     }
     for (const name of this.aliases.keys()) {
-      this.nameHashes.add(hashesOf(name).hash);
-      this.nameHashes.add(hashesOf(TOOL_NAMESPACE + name).hash);
+      for (const written of [name, ...TOOL_NAMESPACES.map((namespace) => namespace + name)]) this.nameHashes.add(hashesOf(written).hash);
     }
     for (const name of this.actionOwners.keys()) this.actionHashes.add(hashesOf(name).hash);
     for (const hashes of [this.nameHashes, this.protocolHashes, this.actionHashes]) for (const hash of hashes) this.hashFilter[hash & HASH_FILTER_MASK] = 1;
@@ -158,9 +183,11 @@ export class CallVocabulary {
     // A ReAct step's `Action:` line opens a call too (line-fronts.ts): its first letters pass the same early checks.
     this.markCallNameStart(REACT_ACTION.charCodeAt(0));
     this.markCallNamePair(REACT_ACTION[0]!, REACT_ACTION[1]!);
-    // So does FireFunction's `functools[` (recognizer.ts); and a name in the tool namespace, `functions.read_file(`, begins alike.
-    this.markCallNameStart(FUNCTOOLS.charCodeAt(0));
-    this.markCallNamePair(FUNCTOOLS[0]!, FUNCTOOLS[1]!);
+    // So do FireFunction's `functools[` (recognizer.ts), Gemini's `print(` and a name in a tool namespace (`functions.read_file(`, `default_api.read_file(`).
+    for (const word of [FUNCTOOLS, PRINT_WRAPPER, ...TOOL_NAMESPACES]) {
+      this.markCallNameStart(word.charCodeAt(0));
+      this.markCallNamePair(word[0]!, word[1]!);
+    }
     for (const name of [...this.protocols.keys(), ...this.aliases.keys()]) {
       this.markNameStart(name.toLowerCase().charCodeAt(0));
       this.markNameStart(name.toUpperCase().charCodeAt(0));
@@ -286,7 +313,8 @@ export class CallVocabulary {
   }
 }
 
-/** `name` without the tool namespace before it (`functions.read_file` is `read_file`), in any case. */
+/** `name` without the tool namespace before it (`functions.read_file` and `default_api.read_file` are `read_file`), in any case. */
 function withoutNamespace(name: string): string {
-  return name.length > TOOL_NAMESPACE.length && name.slice(0, TOOL_NAMESPACE.length).toLowerCase() === TOOL_NAMESPACE ? name.slice(TOOL_NAMESPACE.length) : name;
+  const length = namespaceLength(name);
+  return length === 0 ? name : name.slice(length);
 }
