@@ -21,7 +21,7 @@ import {
   type ReadResult,
   startTagEnd,
 } from "./read-call.js";
-import { callFromNamedToolCall } from "./tool-call-tag.js";
+import { callFromNamedToolCall, namedToolCallError } from "./tool-call-tag.js";
 import { ACTION_WITHOUT_KEY, notRunError, salvagedNearMiss, WITHOUT_BRACKETS, withActionKey } from "./salvage.js";
 import { callFromDeepSeek, callFromHarmony, callFromMistral, callFromPlugin, deepSeekCallsOf } from "./read-tokens.js";
 import type { CallVocabulary } from "./vocabulary.js";
@@ -249,7 +249,12 @@ function findingOf(candidate: Candidate, vocabulary: CallVocabulary): DialectFin
   const preview = (lineFeed < 0 ? text : text.slice(0, lineFeed)).slice(0, 200);
   let mapped: MappedCall;
   if ("problem" in read) {
-    const salvaged = candidate.shape === Shape.NearMiss || candidate.shape === Shape.ListWords ? salvagedNearMiss(text, read, span, vocabulary) : undefined;
+    const salvaged =
+      candidate.shape === Shape.NearMiss || candidate.shape === Shape.ListWords
+        ? salvagedNearMiss(text, read, span, vocabulary)
+        : candidate.shape === Shape.ToolCall
+          ? namedToolCallError(read, span, vocabulary)
+          : undefined;
     // A list with other words among its calls, none of which maps to a command, is prose or code (`[f(x) for x in xs]`).
     if (salvaged === undefined && candidate.shape === Shape.ListWords) return undefined;
     const error = salvaged ?? {

@@ -97,8 +97,37 @@ describe("a <tool_call> naming its tool in an attribute", () => {
     expect(expectEveryChunking('`<tool_call name="read_file">{"path": "src/a.ts"}</tool_call>`').mentions.map((mention) => mention.hint)).toEqual([READ]);
   });
 
+  it("runs with an `arguments` attribute whose JSON object is not quoted, when it reads; else it is an error whose hint names the tool's command", () => {
+    for (const text of [
+      '<tool_call name="read_file" arguments={"path": "src/a.ts"}/>',
+      '<tool_call arguments={"path": "src/a.ts"} name="read_file"></tool_call>',
+      "<tool_call name=\"read_file\" PARAMETERS={'path': 'src/a.ts'}/>",
+    ]) {
+      const result = expectEveryChunking(text);
+      expect(result.errors, text).toEqual([]);
+      expect(
+        result.commands.map((command) => print(command)),
+        text,
+      ).toEqual([READ]);
+    }
+    // A `>`, `}` or `)` inside a string of the object is its data.
+    expect(commandsOf('<tool_call name="execute_command" arguments={"command": "echo \'}>)\' > out.txt"}/>')).toEqual([`[EXEC:action=run:command="echo '}>)' > out.txt"]`]);
+    for (const broken of ['<tool_call name="read_file" arguments={"path": "src/a.ts"/>', '<tool_call name="read_file" arguments={path: src/a.ts}/>']) {
+      const result = expectEveryChunking(broken);
+      expect(result.commands, broken).toEqual([]);
+      expect(result.errors, broken).toMatchObject([{ code: "unmapped_call", hint: "[FILE_OP:action=read]" }]);
+    }
+    expect(expectEveryChunking('<tool_call name="get_weather" arguments={"city": "Paris"}/>').errors).toMatchObject([
+      { code: "unmapped_call", message: expect.stringContaining("get_weather") },
+    ]);
+    expect(expectEveryChunking('`<tool_call name="read_file" arguments={"path": "src/a.ts"}/>`').mentions.map((mention) => mention.hint)).toEqual([READ]);
+  });
+
   it("reports the same in any chunking of its pieces", () => {
-    expectChunkingLaw(['<tool_call name="read_file">', '{"path": "a"}', "</tool_call>", "<tool_call ", "arguments='{}'", "/>", ">", " ", "\n", "`", "prose ", '"'], 16);
+    expectChunkingLaw(
+      ['<tool_call name="read_file">', '{"path": "a"}', "</tool_call>", "<tool_call ", "arguments='{}'", "arguments=", "/>", ">", " ", "\n", "`", "prose ", '"'],
+      16,
+    );
   });
 
   it("is text for 100,000 start tags that never end, and one whose body never closes is read once; a command after them runs", () => {
