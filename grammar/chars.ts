@@ -38,6 +38,7 @@ export const CARRIAGE_RETURN = 0x0d;
 export const OPEN_BRACKET = 0x5b; // [
 export const CLOSE_BRACKET = 0x5d; // ]
 export const OPEN_BRACE = 0x7b; // {
+export const OPEN_PARENTHESIS = 0x28; // (
 export const BACKSLASH = 0x5c;
 export const BACKTICK = 0x60;
 export const TILDE = 0x7e;
@@ -127,7 +128,7 @@ export const Stops = {
   prefix: 4096,
   /** The rest of a broken quoted value (command-machine.ts): quotes, escapes, brackets and line breaks. */
   broken: 8192,
-  /** What a dialect layer must read while it waits for a call (dialects/call-scanner.ts): `<`, `>`, `[`, `［`, `{`, line feeds. */
+  /** What a dialect layer must read while it waits for a call (dialects/call-scanner.ts): `<`, `>`, `[`, `［`, `{`, `(`, line feeds. */
   dialect: 16384,
   /** Every character: a layer beside the scanner that must read each one. */
   every: 32768,
@@ -155,7 +156,7 @@ function buildStops(): Uint16Array {
     if (mask & Stops.text || code === SPACE || code === TAB || code === TILDE || code === CLOSE_BRACKET || code === LESS_THAN) mask |= Stops.lineStart;
     if (NAME_FIRST[code] !== 1) mask |= Stops.nameFirst;
     if (code === QUOTE || code === BACKSLASH || code === OPEN_BRACKET || code === CLOSE_BRACKET || code === LINE_FEED) mask |= Stops.broken;
-    if (code === LESS_THAN || code === GREATER_THAN || code === OPEN_BRACKET || code === OPEN_BRACE || code === LINE_FEED) mask |= Stops.dialect;
+    if (code === LESS_THAN || code === GREATER_THAN || code === OPEN_BRACKET || code === OPEN_BRACE || code === OPEN_PARENTHESIS || code === LINE_FEED) mask |= Stops.dialect;
     table[code] = mask | Stops.every;
   }
   table[FULLWIDTH_OPEN_BRACKET] = table[FULLWIDTH_OPEN_BRACKET]! | Stops.dialect;

@@ -33,8 +33,9 @@ function startOf(event: ParseEvent): number {
  *
  * The layer shares the scanner's one-character fast path: while nothing is open, held or
  * pending and the current line's beginning can no longer hold a call, the fast path's mask also
- * stops at `<`, `>`, `[`, `［`, `{` and line feeds (`Stops.dialect`), so every other character passes
- * both at once, and the recognizer is told how many went by when it reads again. While it
+ * stops at `<`, `>`, `[`, `［`, `{`, `(` and line feeds (`Stops.dialect`), so every other character passes
+ * both at once, and the recognizer is told how many went by when it reads again (and finds the
+ * last of them, a name before a `(`, in the ring the fast path writes them to). While it
  * reads a candidate or a line's beginning, every character stops (`Stops.every`).
  */
 export class CallScanner extends StreamingScanner {
@@ -52,12 +53,17 @@ export class CallScanner extends StreamingScanner {
   private liveUntil = 0;
   /** The scanner's offset when the fast path last took over for the recognizer too. */
   private asleepAt = 0;
+  /** The recognizer's ring of the last characters read (inline-call.ts), which the fast path fills while it sleeps. */
+  private readonly recent: Uint16Array;
+  private readonly recentMask: number;
 
   constructor(vocabulary?: CallVocabulary) {
     super();
     // Only the dialect layer reads the region log; without it the scanner records none.
     this.regionLog = vocabulary ? this.regions : NO_REGIONS;
     this.recognizer = vocabulary ? new DialectRecognizer(vocabulary) : undefined;
+    this.recent = this.recognizer?.recent ?? new Uint16Array(1);
+    this.recentMask = this.recognizer?.recentMask ?? 0;
     if (vocabulary) {
       this.layerStops = Stops.every;
       this.lineFeeds = new LineFeedLog();
@@ -70,7 +76,9 @@ export class CallScanner extends StreamingScanner {
    */
   override push(chunk: string): ParseEvent[] {
     const followUp = this.fastFollowUp;
-    if (chunk.length === 1 && followUp !== FollowUp.Full && (STOPS[chunk.charCodeAt(0)]! & this.fastMask) === 0 && this.fastMask !== 0) {
+    const code = chunk.charCodeAt(0);
+    if (chunk.length === 1 && followUp !== FollowUp.Full && (STOPS[code]! & this.fastMask) === 0 && this.fastMask !== 0) {
+      this.recent[this.total & this.recentMask] = code;
       this.total++;
       if (followUp === FollowUp.Capture) this.captureText += chunk;
       return NO_EVENTS;

@@ -289,7 +289,8 @@ export abstract class CandidateReader {
       case Mode.NearBody:
         return this.depth > 0 || (code !== CLOSE_BRACKET && code !== FULLWIDTH_CLOSE);
       case Mode.FunctionArgs:
-        return this.depth > 1 || code !== CLOSE_PARENTHESIS;
+        // A call in the middle of a line ends at a `<` outside its strings, as a JSON call there does.
+        return (this.depth > 1 || code !== CLOSE_PARENTHESIS) && (code !== LESS || this.shape !== Shape.InlineFunction);
       default:
         // The brace or bracket that ends a call after a marker token ends the candidate: `inside` must read it.
         if (this.jsonMarked && this.depth === 1 && (code === CLOSE_BRACE || code === CLOSE_BRACKET)) return false;
@@ -305,14 +306,14 @@ export abstract class CandidateReader {
       else if (code === BACKSLASH) this.escaped = true;
       else if (code === this.inString) this.inString = 0;
       else if (code === LINE_FEED) {
-        // A JSON call in the middle of a line ends on that line, unless its `{` ended it.
-        if (this.shape === Shape.InlineJson && !this.inlineLines) return this.abandon(i);
+        // A JSON call in the middle of a line ends on that line, unless its `{` ended it; a function call there, always.
+        if (this.endsOnLine()) return this.abandon(i);
         this.newline(base + i);
       } else return stringRunEnd(input, i + 1, this.inString);
       return i + 1;
     }
     if (code === LINE_FEED) {
-      if (this.shape === Shape.InlineJson && !this.inlineLines) return this.abandon(i);
+      if (this.endsOnLine()) return this.abandon(i);
       this.newline(base + i);
       if (this.blank) {
         this.endUnclosed(this.capture + input.slice(this.captureFrom, i));
@@ -330,7 +331,7 @@ export abstract class CandidateReader {
       this.jsonSingle = code === APOSTROPHE;
     }
     if (!isStructural(code)) {
-      if (this.shape !== Shape.InlineJson) return plainRunEnd(input, i + 1);
+      if (this.shape !== Shape.InlineJson && this.shape !== Shape.InlineFunction) return plainRunEnd(input, i + 1);
       // JSON has no `<` outside its strings: a tag after braces in prose (`{"type": is … <tool_call>`) is read as such.
       return code === LESS ? this.abandon(i) : i + 1;
     }
@@ -356,12 +357,20 @@ export abstract class CandidateReader {
           this.jsonClosedAt = base + i + 1;
         } else {
           this.completeAt(input, i + 1, base);
-          this.mode = Mode.CallAfter;
-          this.separated = false;
+          // After a call at a line's start another may follow on its line; after one in the middle of a line, prose goes on.
+          if (this.shape !== Shape.InlineFunction) {
+            this.mode = Mode.CallAfter;
+            this.separated = false;
+          }
         }
       }
     }
     return i + 1;
+  }
+
+  /** Whether the candidate in the middle of a line ends at a line feed: a function call there, or a JSON call whose `{` did not end its line. */
+  private endsOnLine(): boolean {
+    return this.shape === Shape.InlineFunction || (this.shape === Shape.InlineJson && !this.inlineLines);
   }
 
   /**

@@ -3,7 +3,7 @@
  * mapping.ts) into what the call scanner reports: a command, or an error whose hint is the clio
  * command. The recognizer (recognizer.ts) only finds where a candidate starts and ends.
  */
-import type { Command, Position, Span } from "../ast.js";
+import type { Position } from "../ast.js";
 import { print } from "../printer.js";
 import { objectsOfArray, PositionWalk } from "./call-array.js";
 import { mapCall, type MappedCall, type RawCall, rawCallOf } from "./mapping.js";
@@ -21,6 +21,7 @@ import {
   type ReadResult,
   startTagEnd,
 } from "./read-call.js";
+import { inlineCallOutcome, inlineError } from "./prose-calls.js";
 import { callFromNamedToolCall, namedToolCallError } from "./tool-call-tag.js";
 import { ACTION_WITHOUT_KEY, notRunError, salvagedNearMiss, WITHOUT_BRACKETS, withActionKey } from "./salvage.js";
 import { callFromDeepSeek, callFromHarmony, callFromMistral, callFromPlugin, deepSeekCallsOf } from "./read-tokens.js";
@@ -63,6 +64,8 @@ export const enum Shape {
   ColonAction,
   /** A command written without its brackets on a line of its own, `FILE_OP:action=read:path="a.ts"` (steps.ts): never run. */
   BareLine,
+  /** A function call in the middle of a line, `Let me call read_file(path="a.ts") to see it.` (inline-call.ts): never run. */
+  InlineFunction,
 }
 
 /** A finished candidate: where it is, its text's start (for a mention), and what it maps to. */
@@ -276,6 +279,11 @@ function findingOf(candidate: Candidate, vocabulary: CallVocabulary): DialectFin
   }
   if (mapped.type === "text") return undefined;
   if (candidate.shape === Shape.InlineJson && mapped.type === "command") mapped = inlineError(mapped.command, span);
+  if (candidate.shape === Shape.InlineFunction) {
+    const told = inlineCallOutcome(read, mapped);
+    if (told === undefined) return undefined;
+    mapped = told;
+  }
   // `lineEnd` is set later; made here, so that setting it does not change the object's shape.
   return { start, end, preview, markup, regionAt: candidate.regionAt ?? start.offset, mapped, lineEnd: undefined };
 }
@@ -317,7 +325,8 @@ function readCandidate(candidate: Candidate, vocabulary: CallVocabulary): { read
       return { read: shaped ? readNearMiss(text, vocabulary) : undefined, dialect: "clio-variant", markup: false, unknownIsError: false };
     }
     case Shape.Function:
-    case Shape.FunctionItem: {
+    case Shape.FunctionItem:
+    case Shape.InlineFunction: {
       const open = text.indexOf("(");
       // A list's calls are plainly calls, once one of them names something registered: one naming nothing is an error.
       const item = candidate.shape === Shape.FunctionItem;
@@ -384,13 +393,6 @@ function readTokenCandidate(candidate: Candidate): { read: ReadResult; dialect: 
       // A DeepSeek block: its calls are read one by one (findingsOf), the block itself is no call.
       return { read: undefined, dialect: "deepseek", markup: false, unknownIsError: true };
   }
-}
-
-/** A JSON call in the middle of a line of prose may describe a call rather than make it: it does not run, and the model is told the command to write. */
-function inlineError(command: Command, span: Span): Extract<MappedCall, { type: "error" }> {
-  const hint = print(command);
-  const message = `This looks like a JSON tool call with prose on its line, so it did not run; to run it, write it as a clio command on a line of its own: ${hint}`;
-  return { type: "error", error: { code: "unmapped_call", message, hint, protocol: command.protocol, span } };
 }
 
 /** Whether the tag `text`, named `name`, has attributes: a blank or `/` after its name. */

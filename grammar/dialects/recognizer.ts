@@ -38,7 +38,7 @@ import {
   BACKSLASH,
 } from "./states.js";
 import { readsUnclosed, Shape } from "./finding.js";
-import { FrontReader } from "./line-fronts.js";
+import { InlineCallReader } from "./inline-call.js";
 import { FUNCTOOLS, PRINT_WRAPPER, REACT_ACTION } from "./vocabulary.js";
 
 export type { DialectFinding } from "./finding.js";
@@ -46,13 +46,14 @@ export type { DialectFinding } from "./finding.js";
 /** Chunks up to this length are read a character at a time, as `quiet` reads them. */
 export const SMALL_CHUNK = 16;
 
-export class DialectRecognizer extends FrontReader {
+export class DialectRecognizer extends InlineCallReader {
   /** Where the next of each trigger is in the chunk being read (-2: not searched, -1: none). */
   private nextLess = -2;
   private nextGreater = -2;
   private nextBracket = -2;
   private nextWide = -2;
   private nextBrace = -2;
+  private nextParenthesis = -2;
   private nextLine = -2;
   /**
    * Every line feed of the chunk being read before absolute offset `lineFeedsUntil` (absolute
@@ -79,6 +80,7 @@ export class DialectRecognizer extends FrontReader {
    */
   quiet(chunk: string): boolean {
     const code = chunk.charCodeAt(0);
+    this.recent[this.total & this.recentMask] = code;
     // The commonest case, kept small enough to inline: prose on a line that can hold no call.
     if (code < 128 && CLASSES[code]! < Class.LineFeed && this.front === Front.Dead && this.mode === Mode.Idle) {
       this.total++;
@@ -104,7 +106,7 @@ export class DialectRecognizer extends FrontReader {
         this.front = this.total === this.lineStart ? Front.Indent : Front.Dead;
         return this.quietStep(code, chunk);
       case Mode.Idle:
-        if (!this.frontStep(code, this.total)) return false;
+        if (!this.frontStep(code, this.total, chunk, this.total)) return false;
         break;
       case Mode.Less:
         if (!this.tagNameGoesOn(code)) return false;
@@ -154,7 +156,7 @@ export class DialectRecognizer extends FrontReader {
     const end = input.length;
     const small = end <= SMALL_CHUNK;
     if (!small) {
-      this.nextLess = this.nextGreater = this.nextBracket = this.nextWide = this.nextBrace = this.nextLine = -2;
+      this.nextLess = this.nextGreater = this.nextBracket = this.nextWide = this.nextBrace = this.nextParenthesis = this.nextLine = -2;
     }
     let i = 0;
     while (i < end) {
@@ -165,6 +167,7 @@ export class DialectRecognizer extends FrontReader {
     if (this.mode === Mode.Idle) this.carryFront(input, base);
     else if (this.mode !== Mode.NearName) this.capture += input.slice(this.captureFrom, end);
     this.captureFrom = 0;
+    this.keepRecent(input, base);
   }
 
   /** The text is complete: a candidate still open is finished or dropped. */
@@ -182,11 +185,11 @@ export class DialectRecognizer extends FrontReader {
   }
 
   /**
-   * One character while idle, at absolute `offset`: the front follows it, and a `[` opens a
-   * near-miss's name. False (nothing changed) for a character that may open more: `<`, `{`, `(`
-   * after a name that may be registered.
+   * One character while idle, at absolute `offset` (in `input`, which starts at absolute `base`):
+   * the front follows it, and a `[` opens a near-miss's name. False (nothing changed) for a
+   * character that may open more: `<`, `{`, `(` after a name that may be registered.
    */
-  private frontStep(code: number, offset: number): boolean {
+  private frontStep(code: number, offset: number, input: string, base: number): boolean {
     const kind = classOf(code);
     switch (kind) {
       case Class.Trigger:
@@ -204,6 +207,8 @@ export class DialectRecognizer extends FrontReader {
         if (code === LESS || code === OPEN_BRACE || (code === OPEN_PARENTHESIS && this.front === Front.Name && this.bufferedNameMay())) {
           return false;
         }
+        // In the middle of a line, a call whose name may be registered (inline-call.ts).
+        if (code === OPEN_PARENTHESIS && this.front === Front.Dead && this.inlineNameLength(input, base, offset) > 0) return false;
         if (code === OPEN_BRACKET && this.front === Front.Name && this.nameIs(FUNCTOOLS, this.nameLength, "", 0, 0)) {
           this.markedLine = this.line;
           this.openNearName(offset, code, true);
@@ -245,7 +250,7 @@ export class DialectRecognizer extends FrontReader {
     const end = input.length;
     while (i < end) {
       const code = input.charCodeAt(i);
-      if (!this.frontStep(code, base + i)) {
+      if (!this.frontStep(code, base + i, input, base)) {
         this.idleFrom = i;
         return this.trigger(input, i, base, code);
       }
@@ -271,9 +276,9 @@ export class DialectRecognizer extends FrontReader {
       if (next < 0) return -next - 1;
       if (next === end) return end;
       const code = input.charCodeAt(next);
-      if (code === GREATER) {
+      if (code === GREATER || code === OPEN_PARENTHESIS) {
         // In the middle of a line: a line's beginning was read above.
-        i = this.midLineGreater(next, base);
+        i = code === GREATER ? this.midLineGreater(next, base) : this.openInlineCall(input, next, base);
         if (this.mode !== Mode.Idle) return i;
         continue;
       }
@@ -304,6 +309,9 @@ export class DialectRecognizer extends FrontReader {
     if (this.nextWide >= 0 && this.nextWide < next) next = this.nextWide;
     if (this.nextBrace !== -1 && this.nextBrace < i) this.nextBrace = input.indexOf("{", i);
     if (this.nextBrace >= 0 && this.nextBrace < next) next = this.nextBrace;
+    const other = next;
+    if (this.nextParenthesis !== -1 && this.nextParenthesis < i) this.nextParenthesis = input.indexOf("(", i);
+    if (this.nextParenthesis >= 0 && this.nextParenthesis < next) next = this.nextParenthesis;
     let lineFeed = this.nextLine;
     if (lineFeed !== -1 && lineFeed < i) lineFeed = this.lineFeedAfter(input, i, base);
     while (lineFeed >= 0 && lineFeed < next) {
@@ -335,12 +343,16 @@ export class DialectRecognizer extends FrontReader {
         // The next trigger begins the line: its front is an indentation, for a `[{` (see nearName).
         this.front = Front.Indent;
       } else if (this.mayOpenLine(first)) {
-        // Its beginning is read here; it holds no `<` or `[`, so `next` still stands.
+        // Its beginning is read here; it holds no `<` or `[`, so `next` still stands, unless it was a `(` the line's beginning read past.
         this.front = Front.Indent;
         i = this.lineFront(input, i, base);
         if (i >= end || this.mode !== Mode.Idle) {
           this.nextLine = lineFeed;
           return -i - 1;
+        }
+        if (next < i) {
+          this.nextParenthesis = input.indexOf("(", i);
+          next = this.nextParenthesis >= 0 && this.nextParenthesis < other ? this.nextParenthesis : other;
         }
       } else {
         // The line's first character rules out a call at its beginning (as lineFront would find): on to its end.
@@ -424,7 +436,7 @@ export class DialectRecognizer extends FrontReader {
   /** At a trigger character `code` (index `i`) while idle. */
   private trigger(input: string, i: number, base: number, code: number): number {
     if (code === GREATER && this.front !== Front.Indent) return this.openGreater(i, base);
-    if (code === OPEN_PARENTHESIS) return this.openFunction(input, i, base);
+    if (code === OPEN_PARENTHESIS) return this.front === Front.Name ? this.openFunction(input, i, base) : this.openInlineCall(input, i, base);
     if (code === COLON) return this.openReact(input, i, base);
     if (code === FLOWER || code === GREATER) return this.openStep(i, base, code);
     const front = code === OPEN_BRACE || code === OPEN_BRACKET ? this.frontAt(input, i) : Front.Dead;

@@ -310,6 +310,15 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
       ["one near-miss with thousands of calls among prose", (n) => `[${'read_file(path="a") and '.repeat(n)}]`],
       ["Python lists with words among their calls", (n) => "[foo(x=1) and [bar(y) then (z) ".repeat(n)],
       ["one Python list with thousands of words among its calls", (n) => `[foo(x=1) ${'and read_file(path="a") ('.repeat(n)}]`],
+      ["registered names before parentheses mid-line, each line", (n) => "x read_file(\n".repeat(n)],
+      ["registered names in a namespace before parentheses mid-line", (n) => "x default_api.read_file(".repeat(n)],
+      ["a call in prose whose string never closes", (n) => `x read_file(path="${"(a) ".repeat(n)}`],
+      ["calls in prose nested past the depth limit", (n) => `x ${"read_file(".repeat(n)}`],
+      ["parentheses in prose", (n) => "a (b) c(d) (".repeat(n)],
+      ["long words before parentheses in prose", (n) => `x ${"read_file".repeat(20)}(`.repeat(n)],
+      ["print( wrappers at every line's start", (n) => "print(\n".repeat(n)],
+      ["nested print( wrappers on one line", (n) => "print(".repeat(n)],
+      ["<tool_call> tags whose unquoted arguments never close", (n) => '<tool_call name="read_file" arguments={"path": "a"/>\n'.repeat(n)],
     ];
     for (const [name, make] of floods) {
       expect(parse(make(5_000), vocabulary).commands, name).toEqual([]);
@@ -323,10 +332,19 @@ describe("bad input to the dialect layer: clear error or plain text, in linear w
     expect(result.commands).toHaveLength(100_000);
     expect(result.errors).toEqual([]);
     expectLinear(line, 5_000);
-    // Prose after the first call: the calls after it are text.
+    // Prose after the first call: the calls after it do not run; each is an error whose hint is the command.
     const prose = (n: number) => `read_file(path="a")${' x(y), read_file(path="a")'.repeat(n)}\n`;
-    expect(parse(prose(100_000), vocabulary).commands).toHaveLength(1);
+    const told = parse(prose(100_000), vocabulary);
+    expect(told.commands).toHaveLength(1);
+    expect(told.errors).toHaveLength(100_000);
     expectLinear(prose, 5_000);
+    // 100,000 openers of calls in the middle of a line, each closed or none: linear, nothing run.
+    const openers = (n: number) => `Let me ${"read_file(".repeat(n)}`;
+    expect(parse(openers(100_000), vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
+    expectLinear(openers, 5_000);
+    const closed = (n: number) => 'x read_file(path="a")'.repeat(n);
+    expect(parse(closed(100_000), vocabulary).errors).toHaveLength(100_000);
+    expectLinear(closed, 5_000);
   });
 
   it("a Python list over lines of thousands of calls, closed or broken off by prose, runs each call once, in linear work", () => {

@@ -50,10 +50,16 @@ describe("the default_api. namespace", () => {
       "print(x)",
       "print(default_api)",
       'print(default_api.unknown_tool(path="a"))',
-      'print (read_file(path="a"))',
-      'See print(default_api.read_file(path="a")) above.',
-      'myprint(read_file(path="a"))',
     ]);
+    // print( in the middle of a line, or a longer name, is no wrapper: the call inside is one in the middle of a line (an error, never run).
+    for (const text of ['See print(default_api.read_file(path="src/a.ts")) above.', 'myprint(read_file(path="src/a.ts"))', 'print (read_file(path="src/a.ts"))']) {
+      const result = expectEveryChunking(text);
+      expect(result.commands, text).toEqual([]);
+      expect(
+        result.errors.map((error) => error.hint),
+        text,
+      ).toEqual([READ]);
+    }
   });
 
   it("an unclosed print( or call never runs, and does not hide what follows", () => {

@@ -1,12 +1,12 @@
 /**
  * Calls that other words interrupt (issue 15: no model mistake is silent). A near-miss in brackets
- * with prose among its parameters or calls, and a JSON call with prose on its line, never run: each
- * is an error whose hint holds the commands of what could be read, one a line. The same in any
- * chunking.
+ * with prose among its parameters or calls, a JSON call with prose on its line, and a function call
+ * in the middle of a sentence never run: each is an error whose hint holds the commands of what
+ * could be read, one a line. The same in any chunking.
  */
 import { describe, expect, it } from "vitest";
 import { parse, print } from "../../grammar/index.js";
-import { errorsOf, expectChunkingLaw, expectEveryChunking, SMALL_VOCABULARY } from "./support.js";
+import { chunkedAndWhole, errorsOf, expectChunkingLaw, expectEveryChunking, expectText, mentionsOf, SMALL_VOCABULARY } from "./support.js";
 
 const READ = '[FILE_OP:action=read:path="src/a.ts"]';
 const TEST = '[EXEC:action=run:command="npm test"]';
@@ -111,6 +111,70 @@ describe("a JSON call with prose on its line", () => {
   });
 });
 
+describe("a function call in the middle of a sentence", () => {
+  it("is an error whose hint is the command; it does not run", () => {
+    const text = 'Let me call read_file(path="src/a.ts") to see it.';
+    expect(errorsOf(text)).toEqual([[READ, 1, 13]]);
+    const error = parse(text, SMALL_VOCABULARY).errors[0]!;
+    expect(error.message).toContain("middle of a sentence");
+    expect(error.span.end.column).toBe(39);
+    expect(errorsOf('First I will run execute_command(command="npm test") and then look.')).toEqual([[TEST, 1, 18]]);
+    // The tool namespaces, a protocol as registered, and several calls on one line: an error each.
+    expect(errorsOf('Next: default_api.read_file(path="src/a.ts"), then functions.execute_command(command="npm test").')).toEqual([
+      [READ, 1, 7],
+      [TEST, 1, 52],
+    ]);
+    expect(errorsOf('So (FILE_OP.read(path="src/a.ts")) it is.')).toEqual([[READ, 1, 5]]);
+    // One argument without its name: the hint takes it for the first parameter.
+    expect(errorsOf('Try read_file("src/a.ts") now.')).toEqual([[READ, 1, 5]]);
+  });
+
+  it("reads nested parentheses, quotes and a `)` inside its strings as its arguments", () => {
+    expect(errorsOf('Run execute_command(command="echo \\"(x)\\" \'y)\'") now.')).toEqual([['[EXEC:action=run:command="echo \\"(x)\\" \'y)\'"]', 1, 5]]);
+    expect(errorsOf("Then read_file(path='a)b(c.ts') ok.")).toEqual([['[FILE_OP:action=read:path="a)b(c.ts"]', 1, 6]]);
+  });
+
+  it("in inline code or a fence is a mention whose hint is the command", () => {
+    expect(mentionsOf('Use `read_file(path="src/a.ts")` to read it, as in\n\n```\nx = 1; read_file(path="src/a.ts")\n```\n')).toEqual([
+      ["inline-code", READ],
+      ["fence", READ],
+    ]);
+  });
+
+  it("ordinary prose with parentheses stays text: a name no tool has, a name and empty parentheses or a word, a method, a path, a link", () => {
+    expectText([
+      "The helper calls run() and then format(value) before it returns; see parse(text) (in parse.ts).",
+      "Use read_file() to read a file, or read_file(path) for one path.",
+      'Call s.read_file(path="a"), os.path.join(a, b) or x.replace("a", "b").',
+      'See [the docs](https://x.io/read_file(path="a")) and src/read_file(path="a").',
+      'A value x=read_file(path="a") in code.',
+      'Unknown get_weather(city="Paris") and default_api.unknown_tool(x=1) here.',
+      "A (parenthesis) (",
+      "default_api.",
+      'Say "read_file" (the tool) and read_file (path="a").',
+    ]);
+  });
+
+  it("never closed on its line, or broken off by a tag, is text, and what follows is read as before", () => {
+    expectText(['Then read_file(path="src/a.ts" and more\nwords)', 'Open read_file(path="src/a.ts"', "Open read_file("]);
+    const after = expectEveryChunking('See read_file(path=<tool_call>{"name": "read_file", "arguments": {"path": "src/a.ts"}}</tool_call>\nread_file(path="src/a.ts")');
+    expect(after.errors).toEqual([]);
+    expect(after.commands.map((command) => print(command))).toEqual([READ, READ]);
+  });
+
+  it("a name split over chunks of any size before its `(` is read back whole", () => {
+    const text = 'Let me call default_api.read_file(path="src/a.ts") to see it.';
+    for (const size of [1, 2, 3, 5, 7, 13, 17, 40]) {
+      const chunks: string[] = [];
+      for (let at = 0; at < text.length; at += size) chunks.push(text.slice(at, at + size));
+      expect(
+        chunkedAndWhole(SMALL_VOCABULARY, text, chunks).chunked.errors.map((error) => error.hint),
+        `size ${size}`,
+      ).toEqual([READ]);
+    }
+  });
+});
+
 const PIECES = [
   '[FILE_OP action=read path="src/a.ts" which holds the config]',
   '[read_file(path="src/a.ts") is how I would start]',
@@ -131,6 +195,13 @@ const PIECES = [
   "[foo(x=1) and ",
   'read_file(path="e")',
   "(",
+  ")",
+  "read_file",
+  "default_api.",
+  '(path="f")',
+  "x ",
+  "/",
+  '"a)b"',
 ];
 
 describe("laws", () => {

@@ -512,16 +512,11 @@ describe("other dialects and near-misses", () => {
   });
 
   it("lists, links and calls in prose that name no tool stay text, and a list broken off leaves what follows it to be read", () => {
-    for (const prose of [
-      "[a(1), b(2)]",
-      "[x(y)]",
-      "See [the docs](https://x.y/read_file(a)) and [a, b].",
-      "[f(x) for x in xs]",
-      "[foo(1),\nbar(2)]",
-      '[foo (1), read_file(path="a")]',
-    ]) {
+    for (const prose of ["[a(1), b(2)]", "[x(y)]", "See [the docs](https://x.y/read_file(a)) and [a, b].", "[f(x) for x in xs]", "[foo(1),\nbar(2)]"]) {
       expect(parse(prose, vocabulary), prose).toEqual({ commands: [], mentions: [], errors: [] });
     }
+    // A call naming a tool among them is one in the middle of a line: an error whose hint is the command (inline-call.ts).
+    expect(parse('[foo (1), read_file(path="a")]', vocabulary).errors.map((error) => error.hint)).toEqual(['[FILE_OP:action=read:path="a"]']);
     expect(parse("[a(1), ".repeat(150_000), vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
     const broken = parse('[foo(x) <tool_call>{"name": "read_file", "arguments": {"path": "a.ts"}}</tool_call>', vocabulary);
     expect(broken.commands.map((command) => command.dialect)).toEqual(["hermes"]);
@@ -627,7 +622,7 @@ describe("other dialects and near-misses", () => {
     expect(fenced.mentions.map((mention) => mention.hint)).toEqual(['[FILE_OP:action=read:path="a.ts"]']);
   });
 
-  it("several function calls on one line, after one at its start, each run: blanks and one comma or semicolon between them; prose between them, or a call that begins no line, stays text", () => {
+  it("several function calls on one line, after one at its start, each run: blanks and one comma or semicolon between them; after prose between them, or in a line that no call begins, each is an error whose hint is the command", () => {
     const text = [
       'read_file(path="a"), read_file(path="b")',
       '  list_files(path="src");execute_command(command="ls") functions.read_file(path="c")',
@@ -646,7 +641,13 @@ describe("other dialects and near-misses", () => {
       ['[FILE_OP:action=read:path="d"]', 3, 1],
       ['[FILE_OP:action=read:path="h"]', 5, 1],
     ]);
-    expect([...whole.errors, ...whole.mentions]).toEqual([]);
+    expect(whole.mentions).toEqual([]);
+    expect(whole.errors.map((error) => [error.hint, error.span.start.line, error.span.start.column])).toEqual([
+      ['[FILE_OP:action=read:path="e"]', 3, 30],
+      ['[FILE_OP:action=read:path="f"]', 4, 5],
+      ['[FILE_OP:action=read:path="g"]', 4, 26],
+      ['[FILE_OP:action=read:path="i"]', 5, 23],
+    ]);
     // In a fence each is a mention; after a call, a Markdown link or braces are text.
     const fenced = parse('```\nread_file(path="a"), read_file(path="b")\n```\n', vocabulary);
     expect(fenced.commands).toEqual([]);
@@ -720,17 +721,11 @@ describe("other dialects and near-misses", () => {
     expect(parse('Use `x >>>read_file {"path": "a"}` there.', vocabulary).mentions).toMatchObject([{ context: "inline-code", hint }]);
     expect(parse('```\nx >>>read_file\n{"path": "a"}\n```\n', vocabulary).mentions).toMatchObject([{ context: "fence", hint }]);
     expect(parse('> q >>>read_file\n{"path": "a"}', vocabulary).mentions).toMatchObject([{ context: "quote", hint }]);
-    for (const text of [
-      'a >>>>read_file\n{"path": "a"}',
-      "x >>>all\nI will",
-      'x >>>foo\n{"a": 1}',
-      "a >>> b",
-      "x >>>read_file\nplain words",
-      'x >>>read_file(path="a")',
-      "if a >>> 2: pass",
-    ]) {
+    for (const text of ['a >>>>read_file\n{"path": "a"}', "x >>>all\nI will", 'x >>>foo\n{"a": 1}', "a >>> b", "x >>>read_file\nplain words", "if a >>> 2: pass"]) {
       expect(parse(text, vocabulary), text).toEqual({ commands: [], mentions: [], errors: [] });
     }
+    // A function call after it is one in the middle of a line: an error whose hint is the command (inline-call.ts).
+    expect(parse('x >>>read_file(path="a")', vocabulary).errors.map((error) => error.hint)).toEqual([hint]);
     const after = parse('x >>>read_file\nnot json <tool_call>{"name": "read_file", "arguments": {"path": "b"}}</tool_call>', vocabulary);
     expect(after.commands.map((command) => command.dialect)).toEqual(["hermes"]);
     expect(parse(">>>".repeat(100_000), vocabulary)).toEqual({ commands: [], mentions: [], errors: [] });
@@ -1017,6 +1012,11 @@ const PIECES = [
   "functions.",
   "[functions",
   "[functions.read_file(",
+  // Gemini's: the default_api. namespace, print( around a call, a call in the middle of a sentence.
+  "default_api.",
+  "print(",
+  "Let me call ",
+  ")",
   // A call as a Python dict: its first key in single quotes, strings that hold braces and the other quote.
   "{'",
   "name': 'read_file', 'arguments': {'path': 'a'}}",
