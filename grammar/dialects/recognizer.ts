@@ -6,39 +6,21 @@
  *
  * Candidates: `<tool_call>…</tool_call>` (and the other wrappers of JSON calls), `<function=NAME>…</function>`,
  * `<NAME>…</NAME>` for a registered name, model tokens (`<|…|>`, `<｜…｜>`, `[TOOL_CALLS]`: tokens.ts);
- * at a line start, a JSON object (`{"…`) on lines of its own, `NAME(…)`, `Action:` and `✿FUNCTION✿:`
- * steps (steps.ts) and `functools[`; Functionary's `>>>NAME` anywhere (steps.ts); and `[`/`［`
- * followed by a registered name in a shape that is not this language's own, or by a Python list of
- * calls (near-miss.ts); in the middle of a line, a `{` whose first key is a JSON call's (inline-json.ts).
+ * at a line start, a JSON object (`{"…`) on lines of its own, `NAME(…)` (after Gemini's `print(` too),
+ * `Action:` and `✿FUNCTION✿:` steps (steps.ts) and `functools[`; Functionary's `>>>NAME` anywhere
+ * (steps.ts); and `[`/`［` followed by a registered name in a shape that is not this language's own,
+ * or by a Python list of calls (near-miss.ts); in the middle of a line, a `{` whose first key is a
+ * JSON call's (inline-json.ts) and a registered name right before a `(` (inline-call.ts).
  *
- * Between candidates it jumps from one trigger character (`<`, `>`, `[`, `［`, `{`, line feed) to the
- * next with `indexOf`. `(` opens a call only at a line's beginning (the "front": an
- * indentation, or an indentation and a name), so each line's beginning is read up to what decides
- * it, instead of searching the text for them; a name is checked by its hash before any string is
- * made. One-character chunks take `quiet`.
+ * Between candidates it jumps from one trigger character (`<`, `>`, `[`, `［`, `{`, `(`, line feed)
+ * to the next with `indexOf`. Each line's beginning (the "front": an indentation, or an indentation
+ * and a name) is read up to what decides it; a `(` in the middle of a line reads back the name
+ * before it; a name is checked by its hash before any string is made. One-character chunks take
+ * `quiet` (quiet.ts).
  */
-import {
-  Class,
-  classOf,
-  Front,
-  Mode,
-  CLASSES,
-  CLOSE_BRACKET,
-  COLON,
-  LESS,
-  LINE_FEED,
-  OPEN_BRACE,
-  OPEN_BRACKET,
-  OPEN_PARENTHESIS,
-  FULLWIDTH_OPEN,
-  FLOWER,
-  GREATER,
-  SPACE,
-  TAB,
-  BACKSLASH,
-} from "./states.js";
+import { Class, classOf, Front, Mode, COLON, LESS, OPEN_BRACE, OPEN_BRACKET, OPEN_PARENTHESIS, FULLWIDTH_OPEN, FLOWER, GREATER, SPACE, TAB } from "./states.js";
 import { readsUnclosed, Shape } from "./finding.js";
-import { InlineCallReader } from "./inline-call.js";
+import { QuietReader } from "./quiet.js";
 import { FUNCTOOLS, PRINT_WRAPPER, REACT_ACTION } from "./vocabulary.js";
 
 export type { DialectFinding } from "./finding.js";
@@ -46,7 +28,7 @@ export type { DialectFinding } from "./finding.js";
 /** Chunks up to this length are read a character at a time, as `quiet` reads them. */
 export const SMALL_CHUNK = 16;
 
-export class DialectRecognizer extends InlineCallReader {
+export class DialectRecognizer extends QuietReader {
   /** Where the next of each trigger is in the chunk being read (-2: not searched, -1: none). */
   private nextLess = -2;
   private nextGreater = -2;
@@ -62,78 +44,6 @@ export class DialectRecognizer extends InlineCallReader {
   private lineFeeds: Int32Array | undefined;
   private lineFeedsNext = 0;
   private lineFeedsUntil = 0;
-
-  /** Nothing open and the line's beginning decided: only `<`, `>`, `[`, `［`, `{` and line feeds change anything (`Stops.dialect`). */
-  get asleep(): boolean {
-    return this.mode === Mode.Idle && this.front === Front.Dead;
-  }
-
-  /** `count` characters went by while asleep, none of them one of those. */
-  skip(count: number): void {
-    this.total += count;
-  }
-
-  /**
-   * Reads a 1-character chunk when that cannot open, end or decide a candidate (most
-   * characters: prose, a name being read, the inside of a string or a tag's body); false when
-   * it must go to `feed`.
-   */
-  quiet(chunk: string): boolean {
-    const code = chunk.charCodeAt(0);
-    this.recent[this.total & this.recentMask] = code;
-    // The commonest case, kept small enough to inline: prose on a line that can hold no call.
-    if (code < 128 && CLASSES[code]! < Class.LineFeed && this.front === Front.Dead && this.mode === Mode.Idle) {
-      this.total++;
-      return true;
-    }
-    return this.quietStep(code, chunk);
-  }
-
-  private quietStep(code: number, chunk: string): boolean {
-    switch (this.mode) {
-      case Mode.NearName:
-        if (this.near.take(code)) {
-          // Words that already name nothing are text from here: the recognizer may sleep again.
-          if (this.near.namesNothing(code)) {
-            this.mode = Mode.Idle;
-            this.front = Front.Dead;
-          }
-          break;
-        }
-        if (this.near.mayName() || this.mayOpenArray(code) || (code === CLOSE_BRACKET && this.opensMarker()) || this.mayOpenList(code)) return false;
-        // The words name nothing: the character after them is read as text.
-        this.mode = Mode.Idle;
-        this.front = this.total === this.lineStart ? Front.Indent : Front.Dead;
-        return this.quietStep(code, chunk);
-      case Mode.Idle:
-        if (!this.frontStep(code, this.total, chunk, this.total)) return false;
-        break;
-      case Mode.Less:
-        if (!this.tagNameGoesOn(code)) return false;
-        this.name += chunk;
-        this.capture += chunk;
-        break;
-      case Mode.TagBody:
-        // A character of a tag's body that cannot begin its closing tag or end a line.
-        if (this.matched !== 0 || code === LESS || code === LINE_FEED) return false;
-        this.capture += chunk;
-        break;
-      case Mode.JsonObject:
-      case Mode.FunctionArgs:
-      case Mode.NearBody:
-        // The commonest: a character inside a string that neither escapes, ends it, nor ends a line.
-        if (this.inString === 0 || this.escaped || code === BACKSLASH || code === this.inString || code === LINE_FEED) {
-          if (!this.insideGoesOn(code)) return false;
-          this.inside(chunk, 0, this.total, code);
-        }
-        this.capture += chunk;
-        break;
-      default:
-        return false;
-    }
-    this.total++;
-    return true;
-  }
 
   /**
    * Reads a chunk as `feed` does, given every line feed in it before absolute offset `until`
@@ -189,7 +99,7 @@ export class DialectRecognizer extends InlineCallReader {
    * the front follows it, and a `[` opens a near-miss's name. False (nothing changed) for a
    * character that may open more: `<`, `{`, `(` after a name that may be registered.
    */
-  private frontStep(code: number, offset: number, input: string, base: number): boolean {
+  protected frontStep(code: number, offset: number, input: string, base: number): boolean {
     const kind = classOf(code);
     switch (kind) {
       case Class.Trigger:
