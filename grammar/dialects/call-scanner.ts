@@ -9,7 +9,7 @@
  */
 import type { Mention } from "../ast.js";
 import type { InertRegionLog } from "../regions.js";
-import { SCANNER_STOPS, STOPS, Stops } from "../chars.js";
+import { OPEN_PARENTHESIS, SCANNER_STOPS, STOPS, Stops } from "../chars.js";
 import { LineFeedLog } from "../line-feed-log.js";
 import { print } from "../printer.js";
 import { StreamingScanner, type ParseEvent } from "../scanner.js";
@@ -77,13 +77,22 @@ export class CallScanner extends StreamingScanner {
   override push(chunk: string): ParseEvent[] {
     const followUp = this.fastFollowUp;
     const code = chunk.charCodeAt(0);
-    if (chunk.length === 1 && followUp !== FollowUp.Full && (STOPS[code]! & this.fastMask) === 0 && this.fastMask !== 0) {
+    if (chunk.length === 1 && followUp !== FollowUp.Full && this.fastMask !== 0 && ((STOPS[code]! & this.fastMask) === 0 || this.passesParenthesis(code))) {
       this.recent[this.total & this.recentMask] = code;
       this.total++;
       if (followUp === FollowUp.Capture) this.captureText += chunk;
       return NO_EVENTS;
     }
     return this.pushChunk(chunk);
+  }
+
+  /**
+   * Whether `code`, which stops the fast path, is a `(` only the sleeping recognizer would stop at
+   * (the scanner passes it), right after no name that may be registered: then the recognizer would
+   * change nothing (inline-call.ts), and the fast path takes it.
+   */
+  private passesParenthesis(code: number): boolean {
+    return code === OPEN_PARENTHESIS && (STOPS[code]! & this.fastMask) === Stops.dialect && !this.recognizer!.mayOpenInlineCall(this.total);
   }
 
   /**

@@ -48,7 +48,8 @@ export abstract class InlineCallReader extends FrontReader {
    */
   protected inlineNameLength(input: string, base: number, offset: number): number {
     const limit = this.nameLimit;
-    const floor = this.lineStart;
+    // A name holds no line feed: reading back stops at the line's start (or the text's) by itself.
+    const floor = 0;
     const backwards = this.backwards;
     let length = 0;
     let at = offset - 1;
@@ -72,6 +73,31 @@ export abstract class InlineCallReader extends FrontReader {
       hash = hashName(hash, code);
     }
     return this.vocabulary.mayResolve(hash, head) ? length : 0;
+  }
+
+  /**
+   * The index of the first `(` from index `i` of `input` (which starts at absolute `base`) that a
+   * name that may be registered stands right before (`inlineNameLength`), or -1: the others are no
+   * trigger, and are passed over here without a return to the idle loop.
+   */
+  protected callParenthesisAfter(input: string, i: number, base: number): number {
+    let at = input.indexOf("(", i);
+    while (at >= 0) {
+      // Most `(` in prose follow a blank or a mark, no name: told apart by the one character before.
+      const before = at > 0 ? input.charCodeAt(at - 1) : 0x41;
+      if (before < 128 && (CLASSES[before] === Class.Letter || CLASSES[before] === Class.NameRest) && this.inlineNameLength(input, base, base + at) > 0) return at;
+      at = input.indexOf("(", at + 1);
+    }
+    return at;
+  }
+
+  /**
+   * Whether a `(` at absolute `offset`, the only character of its chunk, may open a call in the
+   * middle of a line (`inlineNameLength`, reading back from `recent`): when not, the call scanner's
+   * fast path passes it by while the recognizer sleeps, as the recognizer would.
+   */
+  mayOpenInlineCall(offset: number): boolean {
+    return this.inlineNameLength("", offset, offset) > 0;
   }
 
   /**

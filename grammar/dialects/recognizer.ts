@@ -220,7 +220,7 @@ export class DialectRecognizer extends QuietReader {
     if (this.nextBrace !== -1 && this.nextBrace < i) this.nextBrace = input.indexOf("{", i);
     if (this.nextBrace >= 0 && this.nextBrace < next) next = this.nextBrace;
     const other = next;
-    if (this.nextParenthesis !== -1 && this.nextParenthesis < i) this.nextParenthesis = input.indexOf("(", i);
+    if (this.nextParenthesis !== -1 && this.nextParenthesis < i) this.nextParenthesis = this.callParenthesisAfter(input, i, base);
     if (this.nextParenthesis >= 0 && this.nextParenthesis < next) next = this.nextParenthesis;
     let lineFeed = this.nextLine;
     if (lineFeed !== -1 && lineFeed < i) lineFeed = this.lineFeedAfter(input, i, base);
@@ -261,7 +261,7 @@ export class DialectRecognizer extends QuietReader {
           return -i - 1;
         }
         if (next < i) {
-          this.nextParenthesis = input.indexOf("(", i);
+          this.nextParenthesis = this.callParenthesisAfter(input, i, base);
           next = this.nextParenthesis >= 0 && this.nextParenthesis < other ? this.nextParenthesis : other;
         }
       } else {
