@@ -51,6 +51,10 @@ export abstract class InlineCallReader extends FrontReader {
     // A name holds no line feed: reading back stops at the line's start (or the text's) by itself.
     const floor = 0;
     const backwards = this.backwards;
+    // The name's last two characters first: most words before a `(` end as no callable name does.
+    const last = offset - 1 >= base ? input.charCodeAt(offset - 1 - base) : this.recent[(offset - 1) & this.recentMask]!;
+    const secondLast = offset - 2 >= base ? input.charCodeAt(offset - 2 - base) : this.recent[(offset - 2) & this.recentMask]!;
+    if (offset < 2 || last >= 128 || secondLast >= 128 || !this.vocabulary.mayEndCallName(secondLast, last)) return 0;
     let length = 0;
     let at = offset - 1;
     for (; at >= floor; at--) {
@@ -60,11 +64,11 @@ export abstract class InlineCallReader extends FrontReader {
       backwards[length++] = code;
     }
     if (length === 0) return 0;
-    // A name in a path, a link or an expression (`/read_file(`, `=read_file(`) is no call in a sentence.
-    if (at >= floor && NOT_BEFORE_CALL.has(at >= base ? input.charCodeAt(at - base) : this.recent[at & this.recentMask]!)) return 0;
     const first = backwards[length - 1]!;
     if (classOf(first) !== Class.Letter || !this.vocabulary.mayBeginCallName(first)) return 0;
     if (length > 1 && !this.vocabulary.mayContinueCallName(first, backwards[length - 2]!)) return 0;
+    // A name in a path, a link or an expression (`/read_file(`, `=read_file(`) is no call in a sentence.
+    if (at >= floor && NOT_BEFORE_CALL[at >= base ? input.charCodeAt(at - base) : this.recent[at & this.recentMask]!] === 1) return 0;
     let hash = EMPTY_NAME_HASH;
     let head = EMPTY_NAME_HASH;
     for (let k = length - 1; k >= 0; k--) {
@@ -112,7 +116,7 @@ export abstract class InlineCallReader extends FrontReader {
     if (length === 0) return i + 1;
     let name = "";
     for (let k = length - 1; k >= 0; k--) name += String.fromCharCode(this.backwards[k]!);
-    if (!this.vocabulary.callsByName(name)) return i + 1;
+    if (!this.vocabulary.callsByName(name) || !namesKnownAction(this.vocabulary, name)) return i + 1;
     this.begin(Mode.FunctionArgs, i, base);
     this.startOffset = base + i - length;
     this.startColumn = this.startOffset - this.lineStart + 1;
@@ -127,5 +131,15 @@ export abstract class InlineCallReader extends FrontReader {
   }
 }
 
+/** Whether `name`, when it names a protocol and an action (`FILE_OP.read`), names one of that protocol's actions (as `mayEndCallName` knows them). */
+function namesKnownAction(vocabulary: CallVocabulary, name: string): boolean {
+  const target = vocabulary.resolve(name);
+  return target?.type !== "protocol" || target.action === undefined || Object.hasOwn(target.protocol.actions, target.action);
+}
+
 /** The characters right before a name that make its `(` no call in a sentence: a path's, a link's, an expression's. */
-const NOT_BEFORE_CALL = new Set([..."/\\-@#$%&?=~+:|"].map((character) => character.charCodeAt(0)));
+const NOT_BEFORE_CALL = (() => {
+  const table = new Uint8Array(128);
+  for (const character of "/\\-@#$%&?=~+:|") table[character.charCodeAt(0)] = 1;
+  return table;
+})();

@@ -128,6 +128,8 @@ export class CallVocabulary {
   private readonly callNameStarts = new Uint8Array(128);
   /** 1 at `first * 128 + second` for the first two characters of a function-call name (`mayContinueCallName`). */
   private readonly callNamePairs = new Uint8Array(128 * 128);
+  /** 1 at `secondLast * 128 + last` for the last two characters of a name a call in the middle of a line may have (`mayEndCallName`). */
+  private readonly callNameEnds = new Uint8Array(128 * 128);
   /** 1 for each ASCII character, in either case, a registered or alias name begins with (`mayBeginName`). */
   private readonly nameStarts = new Uint8Array(128);
   /** 1 at `first * 128 + second` for the first two characters, in either case, of a name `resolve` may find (`mayContinueName`). */
@@ -188,6 +190,15 @@ export class CallVocabulary {
       this.markCallNameStart(word.charCodeAt(0));
       this.markCallNamePair(word[0]!, word[1]!);
     }
+    // A call in the middle of a line names a protocol as registered, alone or with one of its actions (any case), or another agent's tool (any case).
+    for (const protocol of this.protocols.values()) {
+      this.markCallNameEnd(protocol.name);
+      for (const action of Object.keys(protocol.actions)) {
+        for (const separator of [".", "_"])
+          for (const written of [action.toLowerCase(), action.toUpperCase()]) this.markCallNameEnd(`${protocol.name}${separator}${written}`, true);
+      }
+    }
+    for (const name of this.aliases.keys()) this.markCallNameEnd(name, true);
     for (const name of [...this.protocols.keys(), ...this.aliases.keys()]) {
       this.markNameStart(name.toLowerCase().charCodeAt(0));
       this.markNameStart(name.toUpperCase().charCodeAt(0));
@@ -204,6 +215,29 @@ export class CallVocabulary {
         }
       }
     }
+  }
+
+  /** Marks the last two characters of `name` (in either case each, with `anyCase`) as a call's name's in the middle of a line may end. */
+  private markCallNameEnd(name: string, anyCase = false): void {
+    const last = name.slice(-1);
+    const lasts = anyCase ? [last.toLowerCase(), last.toUpperCase()] : [last];
+    // A one-character name may follow anything that is no name character: every character before it is marked.
+    const befores = name.length > 1 ? (anyCase ? [name[name.length - 2]!.toLowerCase(), name[name.length - 2]!.toUpperCase()] : [name[name.length - 2]!]) : [];
+    for (const after of lasts) {
+      const code = after.charCodeAt(0);
+      if (code >= 128) continue;
+      if (befores.length === 0) for (let before = 0; before < 128; before++) this.callNameEnds[before * 128 + code] = 1;
+      for (const before of befores) if (before.charCodeAt(0) < 128) this.callNameEnds[before.charCodeAt(0) * 128 + code] = 1;
+    }
+  }
+
+  /**
+   * False when no name a call in the middle of a line may have (a protocol as registered, alone or
+   * with one of its actions, or another agent's tool) ends with the ASCII characters `secondLast`
+   * then `last`.
+   */
+  mayEndCallName(secondLast: number, last: number): boolean {
+    return this.callNameEnds[secondLast * 128 + last] === 1;
   }
 
   /** False when no name `resolve` finds (without actions) begins with the characters `first` then `second`. */

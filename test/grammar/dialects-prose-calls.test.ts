@@ -125,6 +125,10 @@ describe("a function call in the middle of a sentence", () => {
       [TEST, 1, 52],
     ]);
     expect(errorsOf('So (FILE_OP.read(path="src/a.ts")) it is.')).toEqual([[READ, 1, 5]]);
+    expect(errorsOf('Or FILE_OP.READ(path="src/a.ts") and FILE_OP(action="read", path="src/a.ts").')).toEqual([
+      [READ, 1, 4],
+      [READ, 1, 38],
+    ]);
     // One argument without its name: the hint takes it for the first parameter.
     expect(errorsOf('Try read_file("src/a.ts") now.')).toEqual([[READ, 1, 5]]);
   });
@@ -152,6 +156,8 @@ describe("a function call in the middle of a sentence", () => {
       "A (parenthesis) (",
       "default_api.",
       'Say "read_file" (the tool) and read_file (path="a").',
+      // A protocol with no such action, or in another case than registered, names no call here.
+      'Then FILE_OP.open(path="a") and file_op(action="read", path="a").',
     ]);
   });
 
