@@ -27,6 +27,8 @@ import {
   NAME_REST,
   QUOTE,
   SPACE,
+  STOPS,
+  Stops,
   TAB,
   TAG_REST,
 } from "./chars.js";
@@ -235,6 +237,14 @@ export class CommandMachine extends MachineSpaces {
         case State.Broken:
         case State.BrokenQuote:
         case State.BrokenClose: {
+          // The body of a broken value: only quotes, escapes, brackets and line breaks change anything.
+          if (this.state === State.Broken && !this.brokenEscape) {
+            while (code >= 128 || (STOPS[code]! & Stops.broken) === 0) {
+              if (++i === end) break;
+              code = input.charCodeAt(i);
+            }
+            if (i === end) break;
+          }
           const next = this.brokenValue(input, i, base, code);
           if (next < 0) return this.outcome;
           i = next;
@@ -253,11 +263,11 @@ export class CommandMachine extends MachineSpaces {
             i++;
             continue;
           }
-          this.breakValue(base + i, messages.badEscape(this.name, this.key, code));
+          this.breakValue(base + i, messages.badEscape(this.name, this.key, code), code === LINE_FEED);
           continue;
         case State.QuotedUnicode:
           if (!isHexDigit(code)) {
-            this.breakValue(base + i, messages.badEscape(this.name, this.key, 0x75));
+            this.breakValue(base + i, messages.badEscape(this.name, this.key, 0x75), code === LINE_FEED);
             continue;
           }
           if (++this.unicodeDigits === 4) this.state = State.Quoted;

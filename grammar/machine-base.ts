@@ -122,6 +122,12 @@ export abstract class MachineBase {
   protected pending: SyntaxError | undefined;
   protected brokenEscape = false;
   protected brokenDepth = 0;
+  /**
+   * The broken value's brackets do not pair up: it broke at a raw line break, control character
+   * or bad escape (`breakValue`), not at a stray quote, so it ends at its first `"]` — a value
+   * left open at a line's end then takes no more than the text to the next command's end.
+   */
+  protected brokenUnpaired = false;
   /** Whether a `"` came since the stray one: with none, a `]` means junk after the value, not a stray quote. */
   protected brokenQuoteSeen = false;
   protected junkOffset = 0;
@@ -161,6 +167,7 @@ export abstract class MachineBase {
     this.pending = undefined;
     this.brokenEscape = false;
     this.brokenDepth = 0;
+    this.brokenUnpaired = false;
     this.brokenBody = false;
     this.repair = undefined;
     this.recovered = false;

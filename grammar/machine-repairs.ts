@@ -55,7 +55,7 @@ export abstract class MachineRepairs extends MachineBase {
     else if (code === QUOTE) {
       this.state = State.BrokenQuote;
       this.brokenQuoteSeen = true;
-    } else if (code === OPEN_BRACKET) this.brokenDepth++;
+    } else if (code === OPEN_BRACKET && !this.brokenUnpaired) this.brokenDepth++;
     else if (code === CLOSE_BRACKET && this.brokenDepth === 0 && !this.brokenQuoteSeen && this.repair?.strayAt !== undefined) {
       // `"v" junk]`: no stray quote after all, only text after the value; recovery takes it from this `]`.
       this.defer(
@@ -88,8 +88,8 @@ export abstract class MachineRepairs extends MachineBase {
    * A quoted value broke at absolute `offset` (`lineFeed`: a line feed stands there), as `message`
    * says: a raw line break (models write a file's lines so), another raw control character (a
    * tab), or a bad escape (`\d`, `C:\Users`). The value goes on as a broken one, data up to its
-   * `"]`, so that nothing in its later lines runs; the hint is the command with those characters
-   * escaped. The character at `offset` is read again as the broken value's.
+   * first `"]` (`brokenUnpaired`), so that nothing in its later lines runs before it; the hint is
+   * the command with those characters escaped. The character at `offset` is read again as the broken value's.
    */
   protected breakValue(offset: number, message: string, lineFeed = false): void {
     if (this.pending === undefined) {
@@ -99,6 +99,7 @@ export abstract class MachineRepairs extends MachineBase {
     } else this.repair = undefined;
     this.brokenQuoteSeen = false;
     this.brokenEscape = false;
+    this.brokenUnpaired = true;
     this.state = State.Broken;
   }
 

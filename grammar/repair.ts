@@ -62,6 +62,9 @@ function quotedRepair(whole: string, note: RepairNote): { hint?: string; message
   const closes = trimmed.endsWith('"') && trimmed.length - 1 > note.valueAt;
   const closeAt = closes ? trimmed.length - 1 : text.length;
   const raw = text.slice(note.valueAt + 1, closeAt);
+  // A value broken over lines whose closing `"]` ends a line that starts a command (`[B:k="x"]`) was most likely left open
+  // above it, and the `"]` is that command's: no hint guesses the value (the message says what was taken).
+  if (note.strayAt === undefined && raw.includes("\n") && /\[[A-Za-z][A-Za-z0-9_]*\s*:/.test(raw.slice(raw.lastIndexOf("\n") + 1))) return {};
   // A Windows path (`C:\logs\build.txt`): every backslash is one, also before a letter that would make an escape (`\b`).
   const inner = /^(?:[A-Za-z]:\\|\\\\[A-Za-z])[^\n"]*$/.test(raw) ? raw.replaceAll("\\", "\\\\") : escapeInner(raw);
   return { hint: `${text.slice(0, note.valueAt + 1)}${inner}"${closes ? text.slice(closeAt + 1).trimEnd() : ""}]` };
@@ -105,7 +108,6 @@ function heredocRepair(text: string, note: RepairNote): string | undefined {
   return `${text.replace(/\n?$/, "\n")}${tag}\n]`;
 }
 
-/** The hint (and, where the diagnosis changes with the whole text, a better message). */
 /** Missing `:` between parameters (each put in place of the whitespace there) and `:` written for `=`, up to the `]` the machine stopped at. */
 function colonRepair(text: string, note: RepairNote): string {
   let out = "";
@@ -184,6 +186,7 @@ function requoteRepair(text: string, note: RepairNote): string {
   return `${out}${closeRest(text.slice(from))}`;
 }
 
+/** The hint (and, where the diagnosis changes with the whole text, a better message). */
 export function repairHint(text: string, note: RepairNote): { hint?: string; message?: string } {
   let repaired: { hint?: string; message?: string };
   if (note.kind === "quoted") repaired = quotedRepair(text, note);

@@ -129,9 +129,9 @@ describe("recovery", () => {
   });
 
   it('after a raw line break in a quoted value, the rest of the value stays data: recovery resumes after its closing "]', () => {
-    const result = parse('[A:k="one\n[B:j=2] two"]\n[C:k=3]');
+    const result = parse('[A:k="one\n[B:j=2] two\nend"]\n[C:k=3]');
     expect(result.commands.map((command) => command.protocol)).toEqual(["C"]);
-    expect(result.errors).toMatchObject([{ code: "invalid_quoted", hint: '[A:k="one\\n[B:j=2] two"]', span: { start: { line: 1, column: 10 } } }]);
+    expect(result.errors).toMatchObject([{ code: "invalid_quoted", hint: '[A:k="one\\n[B:j=2] two\\nend"]', span: { start: { line: 1, column: 10 } } }]);
     expect(result.errors[0]!.message).toContain("raw line break");
   });
 
@@ -146,17 +146,25 @@ describe("recovery", () => {
     const tabbed = parse('[A:k="a\tb\n[B:j=2]\n"]\n[C:k=3]');
     expect(tabbed.commands.map((command) => command.protocol)).toEqual(["C"]);
     expect(tabbed.errors).toMatchObject([{ code: "invalid_quoted", hint: '[A:k="a\\tb\\n[B:j=2]\\n"]' }]);
-    const regex = parse('[A:k="re.match(\\"\\d+\\", s)\n[B:j=2]"]\n[C:k=3]');
+    const regex = parse('[A:k="re.match(\\"\\d+\\", s)\n[B:j=2]\nend"]\n[C:k=3]');
     expect(regex.commands.map((command) => command.protocol)).toEqual(["C"]);
-    expect(regex.errors).toMatchObject([{ code: "invalid_quoted", hint: '[A:k="re.match(\\"\\\\d+\\", s)\\n[B:j=2]"]' }]);
+    expect(regex.errors).toMatchObject([{ code: "invalid_quoted", hint: '[A:k="re.match(\\"\\\\d+\\", s)\\n[B:j=2]\\nend"]' }]);
     expect(regex.errors[0]!.message).toContain("`\\d` is not a JSON escape");
     expect(parse('[A:path="C:\\Users\\me"]').errors[0]!.hint).toBe('[A:path="C:\\\\Users\\\\me"]');
     // In a Windows path every backslash is one, also before a letter that would make an escape (`\b`).
     expect(parse('[A:path="C:\\logs\\build.txt"]').errors[0]!.hint).toBe('[A:path="C:\\\\logs\\\\build.txt"]');
   });
 
+  it("after a raw line break in a quoted value, ends the value at its first `\"]`, brackets not paired: a value left open takes the text to the next command's end, no further", () => {
+    const result = parse('[A:k="one\nThen [B:j="2"]\n[C:k=3]\n');
+    expect(result.commands.map((command) => command.protocol)).toEqual(["C"]);
+    expect(result.errors).toMatchObject([{ code: "invalid_quoted" }]);
+    // Its `"]` ends a line that starts a command: most likely that command's, so no hint guesses the value.
+    expect(result.errors[0]!.hint).toBeUndefined();
+  });
+
   it("after a raw line break in a quoted value that never closes, takes the rest as its value, with no hint", () => {
-    const result = parse('[A:k="one\nThen [B:j="2"]\n');
+    const result = parse('[A:k="one\nThen [B:j=2]\nand more\n');
     expect(result.commands).toEqual([]);
     expect(result.errors).toHaveLength(1);
     expect(result.errors[0]!.hint).toBeUndefined();
