@@ -17,10 +17,10 @@ import {
   callFromToolCall,
   GLM_NAME,
   GLM_OPENING,
-  parseJson,
   type ReadResult,
   startTagEnd,
 } from "./read-call.js";
+import { parseJson } from "./relaxed-json.js";
 import { inlineCallOutcome, inlineError } from "./prose-calls.js";
 import { callFromNamedToolCall, namedToolCallError } from "./tool-call-tag.js";
 import { ACTION_WITHOUT_KEY, notRunError, salvagedNearMiss, WITHOUT_BRACKETS, withActionKey } from "./salvage.js";

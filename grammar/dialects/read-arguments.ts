@@ -5,7 +5,8 @@
  * fullwidth `［：］`). Plain loops over a finished string, each character read once.
  */
 import { BACKSLASH, COLON, isRegexSpace, isSpaceOrTab, NAME_FIRST, NAME_REST, QUOTE } from "../chars.js";
-import { callFromJson, parseJson, type ReadCall, type ReadResult } from "./read-call.js";
+import { callFromJson, type ReadCall, type ReadResult } from "./read-call.js";
+import { parseJson } from "./relaxed-json.js";
 import { type CallVocabulary, isNamespaceWord } from "./vocabulary.js";
 
 /** The ASCII form of the fullwidth `［］：｜，＝（）＂`, by their code less 0xff00. */

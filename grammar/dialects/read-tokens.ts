@@ -5,7 +5,8 @@
  * `<|action_start|><|plugin|>{…}<|action_end|>`, gpt-oss's harmony `… to=functions.NAME …<|message|>{…}<|call|>`
  * and Mistral's `[TOOL_CALLS]NAME[ARGS]{…}`. Forward searches over a finished string only.
  */
-import { callFromJson, parseJson, type ReadResult } from "./read-call.js";
+import { callFromJson, type ReadResult } from "./read-call.js";
+import { parseJson } from "./relaxed-json.js";
 
 /** A DeepSeek token named `words` (`tool_call_begin`) in any of its spellings: `｜` or `|`, `▁` or `_`. */
 function deepSeekToken(words: string): RegExp {

@@ -3,7 +3,7 @@
  * the attributes of `<invoke` and of an element named after something registered (`<read_file
  * path="a.ts"/>`); then the body of a tag, up to its closing tag.
  */
-import { CandidateReader } from "./candidates.js";
+import { InsideReader } from "./inside.js";
 import { Shape } from "./finding.js";
 import { isNameCharacter } from "./near-name.js";
 import { APOSTROPHE, DOT, FULLWIDTH_PIPE, GREATER, LESS, LINE_FEED, Mode, PIPE, QUOTE, SLASH, SPACE, TAB } from "./states.js";
@@ -16,7 +16,7 @@ const MAX_ATTRIBUTES = 512;
  */
 const JSON_CALL_TAGS = new Set(["tool_call", "function_call", "tools", "tool_calls", "toolcall"]);
 
-export abstract class TagReader extends CandidateReader {
+export abstract class TagReader extends InsideReader {
   /** After `<`: a tag's name, and the attributes of `<invoke` or of an element named after something registered. */
   protected tagStart(input: string, i: number, base: number, code: number): number {
     if (this.mode === Mode.ElementAttributes) return this.elementAttributes(input, i, base, code);

@@ -7,7 +7,8 @@
 import type { Span, SyntaxError } from "../ast.js";
 import { print } from "../printer.js";
 import { mapCall, rawCallOf } from "./mapping.js";
-import { parseJson, readAttributes, type ReadProblem, type ReadResult, startTagEnd } from "./read-call.js";
+import { readAttributes, type ReadProblem, type ReadResult, startTagEnd } from "./read-call.js";
+import { parseJson } from "./relaxed-json.js";
 import type { CallVocabulary } from "./vocabulary.js";
 
 /**
