@@ -3,7 +3,7 @@
  * starting a candidate, the scanner's fast-path questions, the end of input, and how a stop
  * (not a command, a syntax error, the end of a fence) is recorded.
  */
-import type { SyntaxError, SyntaxErrorCode } from "./ast.js";
+import type { Position, SyntaxError, SyntaxErrorCode } from "./ast.js";
 import { LINE_FEED, Stops } from "./chars.js";
 import * as messages from "./messages.js";
 import { repairHint, type RepairNote } from "./repair.js";
@@ -361,20 +361,16 @@ export abstract class MachineBase {
 
   protected fail(input: string, i: number, base: number, code: SyntaxErrorCode, message: string): Outcome {
     const offset = base + i;
-    this.noteLineBlank(offset);
+    return this.failAt(i, base, { offset, line: this.host.line, column: offset - this.host.lineStart + 1 }, input.charCodeAt(i) === LINE_FEED, code, message);
+  }
+
+  /** Fails with an error at `start` (one character, a line feed when `lineFeed`); the machine stopped at index `i`. */
+  protected failAt(i: number, base: number, start: Position, lineFeed: boolean, code: SyntaxErrorCode, message: string): Outcome {
+    this.noteLineBlank(base + i);
     // Missing `:`s or other quotes noted before are no repair of a command that breaks for another reason.
     if (this.repair?.kind === "colon" || this.repair?.kind === "requote") this.repair = undefined;
-    const line = this.host.line;
-    const column = offset - this.host.lineStart + 1;
-    this.error = {
-      code,
-      message,
-      protocol: this.name,
-      span: {
-        start: { offset, line, column },
-        end: input.charCodeAt(i) === LINE_FEED ? { offset: offset + 1, line: line + 1, column: 1 } : { offset: offset + 1, line, column: column + 1 },
-      },
-    };
+    const end = lineFeed ? { offset: start.offset + 1, line: start.line + 1, column: 1 } : { offset: start.offset + 1, line: start.line, column: start.column + 1 };
+    this.error = { code, message, protocol: this.name, span: { start, end } };
     this.stop = i;
     this.outcome = Outcome.Failed;
     return this.outcome;

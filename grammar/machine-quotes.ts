@@ -8,7 +8,7 @@
  * and `=` or `<<` (the next parameter); any other closing quote is part of the value (`'it's'`).
  */
 import { CARRIAGE_RETURN, CLOSE_BRACKET, COLON, EQUALS, KEY_FIRST, KEY_REST, LESS_THAN, LINE_FEED, OPEN_BRACKET, QUOTE, SPACE, TAB } from "./chars.js";
-import { Outcome, State } from "./machine-base.js";
+import { State } from "./machine-base.js";
 import { MachineRepairs } from "./machine-repairs.js";
 import * as messages from "./messages.js";
 
@@ -41,7 +41,7 @@ export abstract class MachineQuotes extends MachineRepairs {
 
   /** At a value's start, `code` may open a value in other quotes: read on as one, or false. */
   protected openOtherQuote(code: number, offset: number): boolean {
-    if (code !== APOSTROPHE && code !== BACKTICK && code !== LEFT_QUOTE && code !== RIGHT_QUOTE) return false;
+    if (!isOtherQuote(code)) return false;
     if (this.pending !== undefined && this.repair?.kind !== "requote") return false;
     this.state = State.OtherQuoted;
     this.otherCloser = code === LEFT_QUOTE ? RIGHT_QUOTE : code;
@@ -61,7 +61,7 @@ export abstract class MachineQuotes extends MachineRepairs {
    */
   protected afterKeyColon(i: number, base: number, code: number): number {
     if (code === SPACE || code === TAB) return i + 1;
-    if (code === QUOTE || code === APOSTROPHE || code === LEFT_QUOTE || code === RIGHT_QUOTE || code === BACKTICK) {
+    if (code === QUOTE || isOtherQuote(code)) {
       if (this.pending === undefined) {
         this.defer(this.junkOffset, this.junkLine, this.junkColumn, "unexpected_character", messages.colonForEquals(this.name, this.key, this.junkLine, this.junkColumn));
         this.repair = { kind: "colon", key: this.key, valueAt: 0, colons: [] };
@@ -70,12 +70,8 @@ export abstract class MachineQuotes extends MachineRepairs {
       this.state = State.ValueStart;
       return i;
     }
-    this.noteLineBlank(base + i);
     const start = { offset: this.junkOffset, line: this.junkLine, column: this.junkColumn };
-    const message = messages.unexpectedCharacter(this.name, messages.expectations.assignAfterKey(this.key), COLON, this.startLine, this.startColumn);
-    this.error = { code: "unexpected_character", message, protocol: this.name, span: { start, end: { ...start, offset: start.offset + 1, column: start.column + 1 } } };
-    this.stop = i;
-    this.outcome = Outcome.Failed;
+    this.failAt(i, base, start, false, "unexpected_character", this.unexpected(messages.expectations.assignAfterKey(this.key), COLON));
     return -1;
   }
 
@@ -145,4 +141,9 @@ export abstract class MachineQuotes extends MachineRepairs {
     } else this.enterSpace(State.AfterValue, this.closerAt + 1);
     return i;
   }
+}
+
+/** A quote a model writes for a value's `"`: `'`, `` ` ``, `“` or `”`. */
+function isOtherQuote(code: number): boolean {
+  return code === APOSTROPHE || code === BACKTICK || code === LEFT_QUOTE || code === RIGHT_QUOTE;
 }

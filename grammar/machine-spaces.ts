@@ -105,8 +105,7 @@ export abstract class MachineSpaces extends MachineQuotes {
         }
         if (((this.state === State.BareSpace && code === SEMICOLON) || (this.state === State.AfterValue && this.lastForm === 0 && code === COMMA)) && this.colonsOnly()) {
           // `action=read;path="a"`, `path=YQ==,limit=5`: the `;` or `,` stands where the `:` belongs.
-          const column = base + i - this.host.lineStart + 1;
-          this.missingColonAt(base + i, this.host.line, column, messages.missingColon(this.name, `the value of ${this.key}`, this.host.line, column));
+          this.separatorForColon(base + i);
           this.enterSpace(State.KeyStart, base + i + 1);
           return i + 1;
         }
@@ -183,17 +182,22 @@ export abstract class MachineSpaces extends MachineQuotes {
     const glued = (assigned ? /,([A-Za-z_][A-Za-z0-9_-]*)=$/ : /,([A-Za-z_][A-Za-z0-9_-]*)$/).exec(text);
     if (glued === null) return false;
     const offset = this.startOffset + glued.index;
-    const column = offset - this.host.lineStart + 1;
-    this.missingColonAt(offset, this.host.line, column, messages.missingColon(this.name, `the value of ${this.key}`, this.host.line, column));
+    this.separatorForColon(offset);
     this.key = glued[1]!;
     if (assigned) this.state = State.ValueStart;
     else {
       this.state = State.AfterKey;
       this.keyOffset = offset + 1;
       this.keyLine = this.host.line;
-      this.keyColumn = column + 1;
+      this.keyColumn = offset + 1 - this.host.lineStart + 1;
     }
     return true;
+  }
+
+  /** The character at absolute `offset` on this line (a `,` or `;` after the value of the current key) stands where a `:` belongs. */
+  private separatorForColon(offset: number): void {
+    const column = offset - this.host.lineStart + 1;
+    this.missingColonAt(offset, this.host.line, column, messages.missingColon(this.name, `the value of ${this.key}`, this.host.line, column));
   }
 
   /** After a quoted value, a comma came first (`"a", `): it stands where a `:` would, if a key follows. */

@@ -121,12 +121,7 @@ export abstract class InlineCallReader extends FrontReader {
     this.startOffset = base + i - length;
     this.startColumn = this.startOffset - this.lineStart + 1;
     this.capture = name;
-    this.name = name;
-    this.shape = Shape.InlineFunction;
-    this.depth = 1;
-    this.inString = 0;
-    this.escaped = false;
-    this.blank = false;
+    this.readArguments(name, Shape.InlineFunction);
     return i + 1;
   }
 }

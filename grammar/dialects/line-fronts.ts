@@ -356,13 +356,18 @@ export abstract class FrontReader extends StepReader {
     const name = this.nameBefore(input, i);
     if (!this.vocabulary.callsByName(name)) return i + 1;
     this.beginAtName(Mode.FunctionArgs, i, base, name);
+    this.readArguments(name, Shape.Function);
+    return i + 1;
+  }
+
+  /** The candidate just begun is a call named `name` in `shape`: its arguments are read from after its `(`. */
+  protected readArguments(name: string, shape: Shape): void {
     this.name = name;
-    this.shape = Shape.Function;
+    this.shape = shape;
     this.depth = 1;
     this.inString = 0;
     this.escaped = false;
     this.blank = false;
-    return i + 1;
   }
 }
 

@@ -102,6 +102,13 @@ function keyEnd(text: string, from: number): number {
   return i;
 }
 
+/** A string literal in either quote. */
+const STRING_LITERAL = String.raw`("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')`;
+/** One argument without its name: a string literal alone, blanks around it. */
+const ONE_STRING = new RegExp(String.raw`^\s*${STRING_LITERAL}\s*$`);
+/** The same after a near-miss's separators (`[FILE_OP:action=read:"a.ts"]`). */
+const AFTER_SEPARATORS_ONE_STRING = new RegExp(String.raw`^[\s:|,]*${STRING_LITERAL}\s*$`);
+
 /** Index just after the word `[A-Za-z][A-Za-z0-9_]*` at `from` (`from` itself when there is none). */
 function wordEnd(text: string, from: number): number {
   if (NAME_FIRST[text.charCodeAt(from)] !== 1) return from;
@@ -250,7 +257,7 @@ export function readFunctionArguments(name: string, action: string | undefined, 
   }
   const pairs = readPairs(text, isArgumentSeparator);
   if ("problem" in pairs) {
-    const single = /^\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*$/.exec(text);
+    const single = ONE_STRING.exec(text);
     // One argument without its name: the mapping makes it the action's first parameter, for the hint.
     if (single) return withAction({ name, args: [["", stringValue(single[1]!)]], positional: true }, action);
     const positional = /^\s*["'\d]/.test(text);
@@ -327,7 +334,7 @@ export function readNearMiss(text: string, vocabulary: CallVocabulary): ReadResu
   const pairs = readPairs(rest, isNearMissSeparator);
   if ("problem" in pairs) {
     // `[FILE_OP:action=read:"a.ts"]`: one value without its name after the action: the mapping makes it the action's first parameter, for the hint.
-    const single = /^[\s:|,]*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')\s*$/.exec(rest.slice(pairs.stoppedAt));
+    const single = AFTER_SEPARATORS_ONE_STRING.exec(rest.slice(pairs.stoppedAt));
     const [only] = pairs.args;
     if (single && pairs.args.length === 1 && only![0].toLowerCase() === "action" && typeof only![1] === "string") {
       return { name, action: only![1], args: [["", stringValue(single[1]!)]], positional: true };

@@ -87,26 +87,31 @@ function folded(text: string): string {
  */
 export function withActionKey(text: string): string {
   const colon = text.indexOf(":");
-  let from = colon + 1;
-  while (isBlank(text.charCodeAt(from))) from++;
-  let to = from;
-  while (isNameCharacter(text.charCodeAt(to))) to++;
+  let from = blanksEnd(text, colon + 1);
+  let to = nameEnd(text, from);
   // `[GIT:action:status]`: the word after `action:` is the action.
-  let keyEnd = to;
-  while (isBlank(text.charCodeAt(keyEnd))) keyEnd++;
+  const keyEnd = blanksEnd(text, to);
   if (text.slice(from, to).toLowerCase() === "action" && text[keyEnd] === ":") {
-    from = keyEnd + 1;
-    while (isBlank(text.charCodeAt(from))) from++;
-    to = from;
-    while (isNameCharacter(text.charCodeAt(to))) to++;
+    from = blanksEnd(text, keyEnd + 1);
+    to = nameEnd(text, from);
   }
-  let rest = to;
-  while (isBlank(text.charCodeAt(rest))) rest++;
+  let rest = blanksEnd(text, to);
   // A key after blanks or a comma (`[FILE_OP:read, path="a.ts"]`) is the next parameter: a `:` before it.
-  if (text.charCodeAt(rest) === COMMA) rest++;
-  while (isBlank(text.charCodeAt(rest))) rest++;
+  if (text.charCodeAt(rest) === COMMA) rest = blanksEnd(text, rest + 1);
   const separator = text[rest] === ":" || text[rest] === "]" || rest === text.length ? "" : ":";
   return `[${text.slice(1, colon).trim()}:action=${text.slice(from, to)}${separator}${text.slice(rest)}`;
+}
+
+/** Where the blanks from index `from` of `text` end. */
+function blanksEnd(text: string, from: number): number {
+  while (isBlank(text.charCodeAt(from))) from++;
+  return from;
+}
+
+/** Where the name characters from index `from` of `text` end. */
+function nameEnd(text: string, from: number): number {
+  while (isNameCharacter(text.charCodeAt(from))) from++;
+  return from;
 }
 
 /** What `notRunError` says of a command whose action is written without `action=`. */
